@@ -1,0 +1,41 @@
+"""The engine's errors: a small tree under ``ValueError``."""
+
+from __future__ import annotations
+
+
+class EngineError(ValueError):
+    """Base of every error the engine raises."""
+
+
+class InvalidPositionError(EngineError):
+    """A position, card, board or record that cannot be loaded, with what is wrong."""
+
+
+class IllegalMoveError(EngineError):
+    """A move refused by the rules, with a stable ``code`` (RULES.md section 13) and a sentence."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"IllegalMoveError({self.code!r}, {self.message!r})"
+
+
+#: The rule error codes of RULES.md section 13, in the order faults are reported.
+RULE_ERROR_CODES = (
+    "game_over",
+    "bad_notation",
+    "unknown_chair",
+    "joker_nation",
+    "too_many_cards",
+    "not_in_hand",
+    "chair_taken",
+    "wrong_nation",
+    "gender",
+    "alone",
+    "joker_to_bar",
+    "bad_swap",
+    "not_your_turn",
+)

@@ -1,0 +1,143 @@
+"""Game records: seed, options, players and moves. Replaying a record gives the same game.
+
+>>> record = random_game(["ann", "bob"], seed=3)
+>>> replay(record).position == replay(load_record(dump_record(record))).position
+True
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.errors import IllegalMoveError, InvalidPositionError
+from engine.position import Options, Position, new_position
+from engine.rules import Outcome, PlayResult, is_over, legal_moves, outcome, play
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """Everything needed to replay a game. ``start_player`` is ``None`` when the seed drew it."""
+
+    players: tuple[str, ...]
+    seed: int
+    options: Options = field(default_factory=Options)
+    board: str = "classic"
+    start_player: int | None = None
+    moves: tuple[str, ...] = ()
+
+    def start(self) -> Position:
+        return new_position(
+            self.players,
+            self.seed,
+            options=self.options,
+            board=self.board,
+            start_player=self.start_player,
+        )
+
+    def with_move(self, move: str) -> GameRecord:
+        return GameRecord(
+            self.players, self.seed, self.options, self.board, self.start_player, (*self.moves, move)
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "board": self.board,
+            "options": {"stammtisch": self.options.stammtisch},
+            "players": list(self.players),
+            "seed": self.seed,
+            "moves": list(self.moves),
+        }
+        if self.start_player is not None:
+            data["start_player"] = self.start_player
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A replayed record: the final position, every move's result and the outcome, if over."""
+
+    position: Position
+    results: tuple[PlayResult, ...]
+    outcome: Outcome | None
+
+
+def record_from_dict(data: Mapping[str, Any]) -> GameRecord:
+    """Load a record, checking its fields (not its moves: ``replay`` does that)."""
+    if not isinstance(data, Mapping):
+        raise InvalidPositionError("a game record is a JSON object")
+    extra = set(data) - {"board", "options", "players", "seed", "moves", "start_player"}
+    if extra:
+        raise InvalidPositionError(f"record: unknown field(s) {', '.join(sorted(extra))}")
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise InvalidPositionError("record: players must be a list of names")
+    seed = data.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise InvalidPositionError("record: seed must be an integer")
+    moves = data.get("moves", [])
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise InvalidPositionError("record: moves must be a list of move texts")
+    options = data.get("options", {})
+    if not isinstance(options, Mapping) or set(options) - {"stammtisch"}:
+        raise InvalidPositionError("record: options may only hold 'stammtisch'")
+    start = data.get("start_player")
+    if start is not None and (not isinstance(start, int) or isinstance(start, bool)):
+        raise InvalidPositionError("record: start_player must be a seat number")
+    board = data.get("board", "classic")
+    if not isinstance(board, str):
+        raise InvalidPositionError("record: board must be a name")
+    return GameRecord(
+        players=tuple(players),
+        seed=seed,
+        options=Options(stammtisch=bool(options.get("stammtisch", False))),
+        board=board,
+        start_player=start,
+        moves=tuple(moves),
+    )
+
+
+def load_record(text: str | bytes) -> GameRecord:
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise InvalidPositionError(f"not JSON: {e}") from None
+    return record_from_dict(data)
+
+
+def dump_record(record: GameRecord, *, indent: int | None = None) -> str:
+    return json.dumps(record.to_dict(), sort_keys=True, indent=indent)
+
+
+def replay(record: GameRecord) -> Replay:
+    """Play every move of ``record`` from its start; raises ``InvalidPositionError`` naming the
+    first move the rules refuse."""
+    position = record.start()
+    results = []
+    for number, move in enumerate(record.moves, 1):
+        try:
+            result = play(position, move)
+        except IllegalMoveError as e:
+            raise InvalidPositionError(f"move {number} {move!r} is refused: {e.code}: {e}") from None
+        results.append(result)
+        position = result.position
+    return Replay(position, tuple(results), outcome(position))
+
+
+def random_game(
+    players: Sequence[str], seed: int, *, options: Options | None = None, move_seed: int | None = None
+) -> GameRecord:
+    """A whole game of uniformly random legal moves (the moves drawn with ``move_seed``,
+    by default the deal's seed)."""
+    record = GameRecord(tuple(players), seed, options or Options())
+    position = record.start()
+    rng = random.Random(seed if move_seed is None else move_seed)
+    moves = []
+    while not is_over(position):
+        result = play(position, rng.choice(legal_moves(position)))
+        moves.append(result.move)
+        position = result.position
+    return GameRecord(record.players, seed, record.options, record.board, None, tuple(moves))
