@@ -1,0 +1,482 @@
+"""Chat commands: the line a person types, turned into the same client messages a program sends.
+
+``parse_command`` reads one line: plain text is chat, a line starting with ``/`` is a command
+(case-insensitive name, arguments split on whitespace). Commands that only show something
+(``/board``, ``/hand``, ``/help``...) become a ``ShowRequest`` that the server answers from the
+room's current view; ``/quit`` becomes ``Quit`` for the line client. The help texts live here,
+once, in ``COMMANDS``; ``help_text`` renders them for every client.
+
+>>> parse_command("/play frf@fr1s ESm@ES1e", id=3)
+PlayMove(id=3, type='move', move='frf@fr1s ESm@ES1e')
+>>> parse_command("/BAR ITm").move
+'ITm@bar'
+>>> parse_command("hello all")
+Say(id=None, type='say', text='hello all')
+>>> parse_command("/jion cafe")
+Traceback (most recent call last):
+...
+protocol.errors.ProtocolError: Unknown command /jion — did you mean /join? Usage: /join [ROOM]
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final, Literal, NamedTuple, TypeAlias, TypeVar, cast, get_args
+
+from pydantic import BaseModel, ValidationError
+
+from protocol.errors import ProtocolError
+from protocol.messages import (
+    AddBot,
+    ClientId,
+    ClientMessage,
+    EnterRoom,
+    GetHint,
+    GetLegalMoves,
+    Join,
+    LeaveGame,
+    LeaveRoom,
+    ListRooms,
+    Nick,
+    Ping,
+    PlayMove,
+    RemoveBot,
+    Resync,
+    Say,
+    SetOption,
+    Start,
+    Strategy,
+    Watch,
+    Who,
+)
+
+__all__ = ["ALIASES", "COMMANDS", "CommandInfo", "Quit", "ShowRequest", "help_text", "parse_command"]
+
+ShowWhat = Literal["board", "hand", "score", "help", "history"]
+
+
+@dataclass(frozen=True, slots=True)
+class ShowRequest:
+    """A request to be shown something; the server answers it from the room's current view
+    with a ``text`` message (``topic`` names the command for ``/help COMMAND``)."""
+
+    what: ShowWhat
+    topic: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Quit:
+    """``/quit``: the line client closes the connection."""
+
+
+class CommandInfo(NamedTuple):
+    """The help of one command: its usage line, a summary for the list, the longer help, and
+    examples (each of which parses)."""
+
+    usage: str
+    summary: str
+    details: str
+    examples: tuple[str, ...]
+
+
+#: Every command, by name, in the order the help list shows them.
+COMMANDS: Final[dict[str, CommandInfo]] = {
+    # rooms and people
+    "rooms": CommandInfo(
+        "/rooms", "list the rooms", "Lists every room: its state, seats and spectators.", ("/rooms",)
+    ),
+    "room": CommandInfo(
+        "/room NAME",
+        "enter room NAME to watch (a new name opens a room)",
+        "Enters the room as a spectator, leaving the room you were in. A room that does\n"
+        "not exist yet is opened. Use /join to take a seat there.",
+        ("/room cafe",),
+    ),
+    "watch": CommandInfo(
+        "/watch ROOM",
+        "watch ROOM as a spectator",
+        "The same as /room: enters ROOM as a spectator. You see the board and the\nscores, no hands.",
+        ("/watch cafe",),
+    ),
+    "leave": CommandInfo(
+        "/leave",
+        "leave the room for the lobby",
+        "Leaves the room for the lobby. Before the start this gives up your seat; in a\n"
+        "running game your seat is kept and played for you until you come back.",
+        ("/leave",),
+    ),
+    "who": CommandInfo(
+        "/who",
+        "list who is connected, and where",
+        "Lists everyone connected and the room each is in.",
+        ("/who",),
+    ),
+    "nick": CommandInfo(
+        "/nick NAME",
+        "change your name",
+        "Changes your name: 1 to 16 letters, digits, '_' or '-', starting with a letter.\n"
+        "Not while you have a seat in a running game.",
+        ("/nick ann",),
+    ),
+    "say": CommandInfo(
+        "/say TEXT",
+        "chat to the room (plain text does the same)",
+        "Says TEXT to everyone in the room (or in the lobby). A line that does not start\n"
+        "with / is said as it is; /say is for text that starts with /.",
+        ("/say good game!", "/say /play is how you move"),
+    ),
+    # seats and the game
+    "join": CommandInfo(
+        "/join [ROOM]",
+        "take a seat here, or in ROOM",
+        "Takes a seat in the room you are in, or enters ROOM first. A game has 2 to 4\n"
+        "seats, taken before it starts.",
+        ("/join", "/join cafe"),
+    ),
+    "stand": CommandInfo(
+        "/stand",
+        "give up your seat before the start; stay to watch",
+        "Gives up your seat before the game starts; you stay in the room as a spectator.",
+        ("/stand",),
+    ),
+    "option": CommandInfo(
+        "/option KEY VALUE",
+        "set seed, stammtisch or clock before the start",
+        "Sets a room option before the start:\n"
+        "  seed N, seed random       the shuffle's seed (the same seed, the same game)\n"
+        "  stammtisch on, off        3 or 4 guests may complete a table of one gender\n"
+        "  clock SECONDS, clock off  the time for a turn, or no clock",
+        ("/option seed 42", "/option stammtisch on", "/option clock 60", "/option clock off"),
+    ),
+    "addbot": CommandInfo(
+        "/addbot [STRATEGY]",
+        "seat a bot: random, greedy (the default) or strong",
+        "Seats a bot player in this room before the start. STRATEGY is random, greedy\n"
+        "(the default) or strong.",
+        ("/addbot", "/addbot strong"),
+    ),
+    "removebot": CommandInfo(
+        "/removebot NAME",
+        "take the bot NAME off its seat",
+        "Takes the bot called NAME off its seat before the start.",
+        ("/removebot greedy-1",),
+    ),
+    "start": CommandInfo(
+        "/start",
+        "start the game (2 to 4 seated players)",
+        "Starts the game with the seated players, 2 to 4. Seats and options are fixed\nuntil the game ends.",
+        ("/start",),
+    ),
+    # playing
+    "play": CommandInfo(
+        "/play MOVE",
+        "seat one or two guests, e.g. /play FRf@FR1s (alias /p)",
+        "Plays a move in the notation CARD@CHAIR. Seat one or two guests, in order:\n"
+        "  /play FRf@FR1s ESm@ES1e\n"
+        "A joker between two nations names its nation: /play Jf=FR@FR1s. A card is a\n"
+        "nation and m or f (FRf, ESm) or a joker (Jm, Jf); a chair is a table and a\n"
+        "side n, e, s, w (FR1s). /play also takes FRf@bar and swap FRf@FR1s. Alias: /p.",
+        ("/play FRf@FR1s", "/play FRf@FR1s ESm@ES1e", "/play Jf=FR@FR1s", "/p ITm@IT1n"),
+    ),
+    "bar": CommandInfo(
+        "/bar CARD",
+        "put one guest on the next bar place",
+        "Puts CARD from your hand on the next free bar place and scores its value: +1 to\n"
+        "+5 for the first five places, then -2, -4, ... A joker goes to the bar only\n"
+        "when nothing else is possible.",
+        ("/bar ITm",),
+    ),
+    "swap": CommandInfo(
+        "/swap CARD@CHAIR",
+        "take back the joker on CHAIR, seating CARD",
+        "Exchanges the joker on CHAIR for CARD from your hand (same gender, the joker's\n"
+        "nation); the joker goes to your hand. No points, no drawing.",
+        ("/swap FRf@FR1s",),
+    ),
+    "moves": CommandInfo(
+        "/moves", "list your legal moves", "Lists every legal move you have now.", ("/moves",)
+    ),
+    "hint": CommandInfo("/hint", "suggest a move", "Suggests a move and the points it scores.", ("/hint",)),
+    # looking
+    "board": CommandInfo(
+        "/board",
+        "show the cafe: tables, bar, scores, whose turn (alias /b)",
+        "Shows the cafe: the tables with their guests, the bar, the scores, your hand\n"
+        "and whose turn it is. Alias: /b.",
+        ("/board", "/b"),
+    ),
+    "hand": CommandInfo("/hand", "show your hand", "Shows the cards in your hand.", ("/hand",)),
+    "score": CommandInfo(
+        "/score", "show the scores", "Shows every player's score and hand size.", ("/score",)
+    ),
+    "history": CommandInfo(
+        "/history", "show the moves played so far", "Shows the moves of this game so far.", ("/history",)
+    ),
+    "help": CommandInfo(
+        "/help [COMMAND]",
+        "this list, or the help of one command",
+        "Shows the list of commands, or the help of one command.",
+        ("/help", "/help play"),
+    ),
+    # the connection
+    "resync": CommandInfo(
+        "/resync",
+        "get a fresh copy of the room",
+        "Asks the server for the whole room again, if your picture seems out of date.",
+        ("/resync",),
+    ),
+    "ping": CommandInfo("/ping", "check the connection", "The server answers pong.", ("/ping",)),
+    "quit": CommandInfo(
+        "/quit",
+        "close the connection",
+        "Closes the connection. A seat in a running game is kept for you for a while.",
+        ("/quit",),
+    ),
+}
+
+#: Short names for the commands typed most often.
+ALIASES: Final[dict[str, str]] = {"p": "play", "b": "board"}
+
+_HELP_GROUPS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
+    ("Rooms and people", ("rooms", "room", "watch", "leave", "who", "nick", "say")),
+    ("Seats and the game", ("join", "stand", "option", "addbot", "removebot", "start")),
+    ("Playing", ("play", "bar", "swap", "moves", "hint")),
+    ("Looking", ("board", "hand", "score", "history", "help")),
+    ("The connection", ("resync", "ping", "quit")),
+)
+
+_M = TypeVar("_M", bound=BaseModel)
+_Parsed: TypeAlias = BaseModel | ShowRequest | Quit  # a BaseModel here is always a ClientMessage
+_Handler: TypeAlias = Callable[[str, list[str], str, ClientId], _Parsed]
+_INTEGER = re.compile(r"[0-9]+")  # ASCII digits only: int() would also take other scripts' digits
+_SHOWN_NAME = 24  # how much of an unknown command name an error repeats
+
+
+def _bad(name: str, problem: str, id: ClientId) -> ProtocolError:
+    return ProtocolError("bad_arguments", f"{problem} Usage: {COMMANDS[name].usage}", id)
+
+
+def _build(name: str, cls: type[_M], id: ClientId, /, **fields: Any) -> _M:
+    """The message ``cls`` with ``fields``; what the model refuses becomes ``bad_arguments``."""
+    try:
+        return cls(id=id, **fields)
+    except ValidationError as e:
+        error = e.errors()[0]
+        where = ".".join(str(p) for p in error["loc"])
+        raise _bad(name, f"{where.capitalize() or 'Argument'}: {error['msg']}.", id) from None
+
+
+def _arguments(name: str, args: list[str], id: ClientId, least: int, most: int) -> None:
+    if len(args) < least:
+        raise _bad(name, f"/{name} needs {'an argument' if least == 1 else f'{least} arguments'}.", id)
+    if len(args) > most:
+        many = "no arguments" if most == 0 else ("one argument" if most == 1 else f"{most} arguments")
+        raise _bad(name, f"/{name} takes {many}.", id)
+
+
+def _simple(cls: type[BaseModel]) -> _Handler:
+    """A command without arguments that becomes ``cls``."""
+
+    def handle(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+        _arguments(name, args, id, 0, 0)
+        return _build(name, cls, id)
+
+    return handle
+
+
+def _one(cls: type[BaseModel], field: str, optional: bool = False) -> _Handler:
+    """A command with one argument (or none, if ``optional``) that becomes ``cls(field=arg)``."""
+
+    def handle(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+        _arguments(name, args, id, 0 if optional else 1, 1)
+        return _build(name, cls, id, **({field: args[0]} if args else {}))
+
+    return handle
+
+
+def _show(what: ShowWhat) -> _Handler:
+    def handle(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+        _arguments(name, args, id, 0, 0)
+        return ShowRequest(what)
+
+    return handle
+
+
+def _play(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    _arguments(name, args, id, 1, 1000)
+    return _build(name, PlayMove, id, move=" ".join(args))
+
+
+def _bar(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    _arguments(name, args, id, 1, 1)
+    if "@" in args[0]:
+        raise _bad(name, "/bar takes a card only; the bar place is the next free one.", id)
+    return _build(name, PlayMove, id, move=f"{args[0]}@bar")
+
+
+def _swap(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    _arguments(name, args, id, 1, 1)
+    if "@" not in args[0]:
+        raise _bad(name, "/swap needs the card and the joker's chair, as CARD@CHAIR.", id)
+    return _build(name, PlayMove, id, move=f"swap {args[0]}")
+
+
+def _say(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    _arguments(name, args, id, 1, len(args))
+    return _build(name, Say, id, text=rest)
+
+
+def _integer(text: str) -> int | None:
+    if not _INTEGER.fullmatch(text):
+        return None
+    try:
+        return int(text)
+    except ValueError:  # more digits than Python converts
+        return None
+
+
+def _option(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    _arguments(name, args, id, 2, 2)
+    key, text = args[0].lower(), args[1].lower()
+    value: int | bool | None
+    if key == "seed":
+        value = None if text == "random" else _integer(text)
+        if value is None and text != "random":
+            raise _bad(name, "The seed is a whole number or 'random'.", id)
+    elif key == "stammtisch":
+        if text not in ("on", "off"):
+            raise _bad(name, "stammtisch is 'on' or 'off'.", id)
+        value = text == "on"
+    elif key == "clock":
+        value = None if text == "off" else _integer(text)
+        if value is None and text != "off":
+            raise _bad(name, "The clock is a number of seconds per turn, or 'off'.", id)
+    else:
+        raise _bad(
+            name, f"No option {args[0][:_SHOWN_NAME]!r}; the options are seed, stammtisch and clock.", id
+        )
+    return _build(name, SetOption, id, key=key, value=value)
+
+
+def _addbot(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    _arguments(name, args, id, 0, 1)
+    strategies = get_args(Strategy)
+    if not args:
+        return _build(name, AddBot, id)
+    strategy = args[0].lower()
+    if strategy not in strategies:
+        raise _bad(name, f"A bot's strategy is one of {', '.join(strategies)}.", id)
+    return _build(name, AddBot, id, strategy=strategy)
+
+
+def _help(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    _arguments(name, args, id, 0, 1)
+    return ShowRequest("help", args[0].lstrip("/").lower() if args else None)
+
+
+def _quit(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    _arguments(name, args, id, 0, 0)
+    return Quit()
+
+
+_HANDLERS: Final[dict[str, _Handler]] = {
+    "join": _one(Join, "room", optional=True),
+    "start": _simple(Start),
+    "play": _play,
+    "bar": _bar,
+    "swap": _swap,
+    "say": _say,
+    "room": _one(EnterRoom, "room"),
+    "rooms": _simple(ListRooms),
+    "who": _simple(Who),
+    "leave": _simple(LeaveRoom),
+    "stand": _simple(LeaveGame),
+    "watch": _one(Watch, "room"),
+    "nick": _one(Nick, "name"),
+    "option": _option,
+    "addbot": _addbot,
+    "removebot": _one(RemoveBot, "name"),
+    "moves": _simple(GetLegalMoves),
+    "hint": _simple(GetHint),
+    "hand": _show("hand"),
+    "board": _show("board"),
+    "score": _show("score"),
+    "history": _show("history"),
+    "help": _help,
+    "resync": _simple(Resync),
+    "ping": _simple(Ping),
+    "quit": _quit,
+}
+assert _HANDLERS.keys() == COMMANDS.keys()
+
+
+def _closest(name: str) -> str | None:
+    """The known command closest to a mistyped ``name``, if any is close enough."""
+    matches = difflib.get_close_matches(name, COMMANDS, n=1)
+    return matches[0] if matches else None
+
+
+def parse_command(line: str, *, id: ClientId = None) -> ClientMessage | ShowRequest | Quit | None:
+    """The message a typed line asks for: ``None`` for an empty line, ``Say`` for plain text,
+    the command's message for ``/name args``. Raises ``ProtocolError`` with ``unknown_command``
+    (naming the closest command) or ``bad_arguments`` (with the usage); ``id`` goes into the
+    message or the error."""
+    line = line.strip()
+    if not line:
+        return None
+    if not line.startswith("/"):
+        return _build("say", Say, id, text=line)
+    # "/ join" is not "/join": the name starts right after the slash
+    parts = [] if line[1:2].isspace() else line[1:].split(maxsplit=1)
+    name = parts[0].lower() if parts else ""
+    name = ALIASES.get(name, name)
+    handler = _HANDLERS.get(name)
+    if handler is None:
+        raise _unknown_command(name, id)
+    rest = parts[1].strip() if len(parts) > 1 else ""
+    return cast("ClientMessage | ShowRequest | Quit", handler(name, rest.split(), rest, id))
+
+
+def _unknown_command(name: str, id: ClientId) -> ProtocolError:
+    shown = name if len(name) <= _SHOWN_NAME else name[:_SHOWN_NAME] + "…"
+    closest = _closest(name)
+    if closest is None:
+        return ProtocolError(
+            "unknown_command", f"Unknown command /{shown}. Type /help for the list of commands.", id
+        )
+    return ProtocolError(
+        "unknown_command",
+        f"Unknown command /{shown} — did you mean /{closest}? Usage: {COMMANDS[closest].usage}",
+        id,
+    )
+
+
+def help_text(topic: str | None = None) -> str:
+    """The list of every command (``topic`` None), or the help of one command or alias; an
+    unknown topic names the closest command. Every line fits 80 columns."""
+    if topic is None or not topic.strip():
+        return _help_list()
+    name = topic.strip().lstrip("/").lower()
+    name = ALIASES.get(name, name)
+    info = COMMANDS.get(name)
+    if info is None:
+        closest = _closest(name)
+        shown = name if len(name) <= _SHOWN_NAME else name[:_SHOWN_NAME] + "…"
+        hint = f" Did you mean /{closest}?" if closest else ""
+        return f"No command /{shown}.{hint} /help lists the commands."
+    examples = "\n".join(f"  {example}" for example in info.examples)
+    plural = "s" if len(info.examples) > 1 else ""
+    return f"{info.usage} — {info.summary}\n\n{info.details}\n\nExample{plural}:\n{examples}"
+
+
+def _help_list() -> str:
+    width = max(len(info.usage) for info in COMMANDS.values())
+    lines = ["Commands (/help COMMAND for more). A line without / is said to the room."]
+    for heading, names in _HELP_GROUPS:
+        lines.append("")
+        lines.append(f"{heading}:")
+        lines.extend(f"  {COMMANDS[n].usage:<{width}}  {COMMANDS[n].summary}" for n in names)
+    return "\n".join(lines)
