@@ -1,0 +1,541 @@
+"""Text for line clients (telnet, nc): the café as a picture, the hand, the scores, event lines.
+
+Everything here reads a room view (the shape documented in ``protocol.view``) or the engine's
+event dicts and returns plain text that fits 80 columns. ``ascii_only=True`` gives the same text
+using only ASCII characters, for terminals that cannot show anything else.
+
+The picture draws each table as its name with its four chairs around it::
+
+         FRf
+    ESm  FR1  ·
+
+A chair two tables share is drawn once, halfway between them; where an aisle runs between two
+tables, each keeps its own chair and a mark (``¦`` or ``┄┄┄``) shows the aisle. A free chair is
+``·`` (``.`` in ASCII).
+
+>>> render_event({"type": "bar", "player": "bob", "card": "ITm", "place": 3, "points": 3})
+'bob sends ITm to the bar (place 3): +3'
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from engine import BAR_PLACES, BAR_VALUES, Board, get_board
+
+__all__ = [
+    "WIDTH",
+    "display_width",
+    "render_board",
+    "render_event",
+    "render_hand",
+    "render_played",
+    "render_scores",
+]
+
+#: the widest line any function here returns, in terminal columns
+WIDTH: Final = 80
+
+#: the widest guest text on a chair (a declared joker, ``Jf=FR``)
+_CHAIR_WIDTH: Final = 5
+#: columns from the start of one table name to the start of the next one on the grid
+_COLUMN_STEP: Final = 16
+#: lines from one table name to the next one below it
+_ROW_STEP: Final = 4
+#: the first column of the first table name (room for its west chair and a space)
+_LEFT: Final = _CHAIR_WIDTH + 1
+_NAME_WIDTH: Final = 3
+_BAR_PER_LINE: Final = 10
+_NAME_COLUMN: Final = 18
+
+_REASONS: Final = {
+    "deck": "the deck is down to 4 cards",
+    "chairs": "every chair is taken",
+    "bar": "the bar is full",
+    "last_player": "only one player is left",
+    "empty_hand": "a player has no cards left",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class _Glyphs:
+    free: str
+    aisle_across: str  # between two tables side by side
+    aisle_along: str  # between two tables one above the other
+    turn: str
+    sep: str
+    dash: str
+    ellipsis: str
+    #: the bar cell's box: top-left, top-right, bottom-left, bottom-right, horizontal, vertical
+    box: tuple[str, str, str, str, str, str]
+
+
+_UNICODE: Final = _Glyphs("·", "┆", "┄┄┄┄┄", "▶", " · ", " — ", "…", ("┌", "┐", "└", "┘", "─", "│"))
+_ASCII: Final = _Glyphs(".", ":", "- - -", ">", " | ", " - ", "~", ("+", "+", "+", "+", "-", "|"))
+
+
+def _glyphs(ascii_only: bool) -> _Glyphs:
+    return _ASCII if ascii_only else _UNICODE
+
+
+# --- text that comes from people: names ----------------------------------------------------
+
+
+def _char_width(ch: str) -> int:
+    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def display_width(text: str) -> int:
+    """How many terminal columns ``text`` takes (wide East Asian characters take two)."""
+    return sum(_char_width(ch) for ch in text)
+
+
+def _clean(text: str, ascii_only: bool) -> str:
+    """``text`` safe to print on a terminal: no control characters, and ASCII only if asked."""
+    out = []
+    for ch in text:
+        if unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn", "Zl", "Zp"):
+            out.append("?")
+        elif ascii_only and not ch.isascii():
+            plain = "".join(c for c in unicodedata.normalize("NFKD", ch) if c.isascii())
+            out.append(plain or "?")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _fit(text: str, width: int, g: _Glyphs) -> str:
+    """``text`` cut to at most ``width`` columns, marking the cut."""
+    if display_width(text) <= width:
+        return text
+    out, used = [], display_width(g.ellipsis)
+    for ch in text:
+        w = _char_width(ch)
+        if used + w > width:
+            break
+        out.append(ch)
+        used += w
+    return "".join(out) + g.ellipsis
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(0, width - display_width(text))
+
+
+def _name(name: str, width: int, g: _Glyphs, ascii_only: bool) -> str:
+    return _fit(_clean(name, ascii_only), width, g)
+
+
+def _signed(points: int) -> str:
+    return f"{points:+d}"
+
+
+# --- the café ------------------------------------------------------------------------------
+
+
+class _Canvas:
+    """Lines of single-column characters to draw on."""
+
+    def __init__(self, height: int, width: int) -> None:
+        self.rows = [[" "] * width for _ in range(height)]
+
+    def put(self, line: int, column: int, text: str) -> None:
+        row = self.rows[line]
+        for i, ch in enumerate(text):
+            row[column + i] = ch
+
+    def free(self, line: int, column: int, width: int) -> bool:
+        return all(ch == " " for ch in self.rows[line][column : column + width])
+
+    def lines(self) -> list[str]:
+        return ["".join(row).rstrip() for row in self.rows]
+
+
+def _name_column(col: int) -> int:
+    return _LEFT + _COLUMN_STEP * col
+
+
+def _name_line(row: int) -> int:
+    return 1 + _ROW_STEP * row
+
+
+def _centred(column: int, text: str) -> int:
+    """Where ``text`` starts when centred on ``column``."""
+    return column - (len(text) - 1) // 2
+
+
+def _draw_grid(board: Board, chairs: Mapping[str, str], bar_taken: int, g: _Glyphs) -> list[str]:
+    """The tables of ``board`` with their chairs and guests, and the bar in its cell."""
+    canvas = _Canvas(
+        _ROW_STEP * board.rows - 1, _name_column(board.cols - 1) + _NAME_WIDTH + 1 + _CHAIR_WIDTH
+    )
+    cells = {(t.row, t.col): t for t in board.tables}
+    for table in board.tables:
+        canvas.put(_name_line(table.row), _name_column(table.col), table.name)
+    for chair in board.chairs:
+        # tables list the chair's own table first: the one that names it canonically
+        table = board.tables[chair.tables[0]]
+        side = "nesw"[table.chairs.index(chair.index)]
+        line, x = _name_line(table.row), _name_column(table.col)
+        guest = chairs.get(chair.name, g.free)
+        if chair.shared and side == "e":
+            canvas.put(line, _centred(x + _NAME_WIDTH + _COLUMN_STEP // 2 - 2, guest), guest)
+        elif chair.shared:  # the south side: the other table is below
+            canvas.put(line + _ROW_STEP // 2, _centred(x + 1, guest), guest)
+        elif side == "n":
+            canvas.put(line - 1, _centred(x + 1, guest), guest)
+        elif side == "s":
+            canvas.put(line + 1, _centred(x + 1, guest), guest)
+        elif side == "e":
+            canvas.put(line, x + _NAME_WIDTH + 1, guest)
+        else:
+            canvas.put(line, x - 1 - len(guest), guest)
+    for table in board.tables:
+        line, x = _name_line(table.row), _name_column(table.col)
+        east, south = board.chairs[table.chairs[1]], board.chairs[table.chairs[2]]
+        if not east.shared and (table.row, table.col + 1) in cells:
+            column = x + _NAME_WIDTH + _COLUMN_STEP // 2 - 2
+            for dy in (-1, 0, 1):
+                # two declared jokers fill the aisle's line: the mark above and below must do
+                if canvas.free(line + dy, column - 1, 3):
+                    canvas.put(line + dy, column, g.aisle_across)
+        if not south.shared and (table.row + 1, table.col) in cells:
+            canvas.put(line + _ROW_STEP // 2, _centred(x + 1, g.aisle_along), g.aisle_along)
+    if board.bar_cell is not None:
+        _draw_bar_cell(canvas, *board.bar_cell, bar_taken, g)
+    return canvas.lines()
+
+
+def _draw_bar_cell(canvas: _Canvas, row: int, col: int, taken: int, g: _Glyphs) -> None:
+    tl, tr, bl, br, h, v = g.box
+    inner = 11
+    centre = _name_column(col) + 1
+    left = centre - inner // 2 - 1
+    line = _name_line(row)
+    canvas.put(line - 1, left, tl + h * inner + tr)
+    canvas.put(line, left, v + f"BAR {taken}/{BAR_PLACES}".center(inner) + v)
+    canvas.put(line + 1, left, bl + h * inner + br)
+
+
+def _draw_bar(bar: Sequence[str], g: _Glyphs) -> list[str]:
+    """The bar's places, their values and the cards on them, ten places a line."""
+    taken = len(bar)
+    if taken >= BAR_PLACES:
+        head = f"Bar: all {BAR_PLACES} places taken."
+    else:
+        head = f"Bar: {taken} of {BAR_PLACES} places taken; the next, place {taken + 1}, pays "
+        head += f"{_signed(BAR_VALUES[taken])}."
+    lines = [head]
+    for start in range(0, BAR_PLACES, _BAR_PER_LINE):
+        places = range(start, min(start + _BAR_PER_LINE, BAR_PLACES))
+        lines.append("  place " + "".join(f"{i + 1:>5}" for i in places))
+        lines.append("  value " + "".join(f"{_signed(BAR_VALUES[i]):>5}" for i in places))
+        lines.append("  guest " + "".join(f"{bar[i] if i < taken else g.free:>5}" for i in places))
+    return lines
+
+
+# --- players, hand, result -----------------------------------------------------------------
+
+
+def _seat_notes(view: Mapping[str, Any]) -> dict[str, list[str]]:
+    notes: dict[str, list[str]] = {}
+    for seat in view.get("seats", []):
+        extra = notes.setdefault(seat["name"], [])
+        if seat.get("kind") == "bot":
+            extra.append("bot")
+        if not seat.get("connected", True):
+            extra.append("away")
+    you = view.get("you")
+    if you is not None:
+        notes.setdefault(you, []).insert(0, "you")
+    return notes
+
+
+def _player_label(name: str, notes: Mapping[str, list[str]], g: _Glyphs, ascii_only: bool) -> str:
+    extra = notes.get(name, [])
+    suffix = f" ({', '.join(extra)})" if extra else ""
+    return _name(name, _NAME_COLUMN - display_width(suffix), g, ascii_only) + suffix
+
+
+def _scores_lines(view: Mapping[str, Any], g: _Glyphs, ascii_only: bool) -> list[str]:
+    game = view["game"]
+    notes = _seat_notes(view)
+    lines = [f"   {_pad('player', _NAME_COLUMN)}  score  hand  limit"]
+    for p in game["players"]:
+        mark = g.turn if p["name"] == game["to_move"] and not p["eliminated"] and not game["over"] else " "
+        label = _pad(_player_label(p["name"], notes, g, ascii_only), _NAME_COLUMN)
+        line = f" {mark} {label}  {p['score']:>5}  {p['hand_size']:>4}  {p['hand_limit']:>5}"
+        if p["eliminated"]:
+            line += "  eliminated"
+        lines.append(line)
+    return lines
+
+
+def _winners(result: Mapping[str, Any], g: _Glyphs, ascii_only: bool) -> str:
+    places = result["places"]
+    first = [n for n in result["ranking"] if places.get(n) == 1]
+    names = [_name(n, _NAME_COLUMN, g, ascii_only) for n in first]
+    if len(names) == 1:
+        return f"{names[0]} wins"
+    return f"{', '.join(names[:-1])} and {names[-1]} share first place"
+
+
+def _result_lines(view: Mapping[str, Any], g: _Glyphs, ascii_only: bool) -> list[str]:
+    game = view["game"]
+    result = game["result"]
+    notes = _seat_notes(view)
+    eliminated = {p["name"] for p in game["players"] if p["eliminated"]}
+    reason = _REASONS.get(result["reason"], _clean(str(result["reason"]), ascii_only))
+    lines = [
+        f"Game over: {reason}. {_winners(result, g, ascii_only)}.",
+        f"   place  {_pad('player', _NAME_COLUMN)}  score  penalty  final",
+    ]
+    for name in result["ranking"]:
+        final = result["final_scores"][name]
+        penalty = result["penalties"].get(name, 0)
+        label = _pad(_player_label(name, notes, g, ascii_only), _NAME_COLUMN)
+        line = f"   {result['places'][name]:>4}.  {label}  {final + penalty:>5}  {-penalty:>7}  {final:>5}"
+        if name in eliminated:
+            line += "  eliminated"
+        lines.append(line)
+    return lines
+
+
+def _hand_line(view: Mapping[str, Any], g: _Glyphs, ascii_only: bool) -> str | None:
+    game = view["game"]
+    hand = game.get("hand")
+    if hand is None:
+        if view.get("you") is None:
+            return None
+        return "You are watching: you hold no cards."
+    me = next((p for p in game["players"] if p["name"] == view.get("you")), None)
+    cards = " ".join(hand) if hand else "no cards"
+    if me is not None and me["eliminated"]:
+        return f"Your hand (out of play): {cards}"
+    limit = f", limit {me['hand_limit']}" if me is not None else ""
+    return f"Your hand ({len(hand)}{limit}): {cards}"
+
+
+# --- public --------------------------------------------------------------------------------
+
+
+def _header(view: Mapping[str, Any], g: _Glyphs, ascii_only: bool) -> list[str]:
+    title = "Cafe International" if ascii_only else "Café International"
+    parts = [title, f"room {_name(str(view.get('room', '')), 20, g, ascii_only)}"]
+    game = view.get("game")
+    if game is None:
+        parts.append("waiting for players")
+        return [g.sep.join(parts)]
+    parts.append(f"{game['move_number']} moves played")
+    parts.append(f"deck {game['deck_size']}")
+    if game["over"] is not None:
+        parts.append("game over")
+    lines = [g.sep.join(parts)]
+    last = game.get("last_move")
+    if last is not None:
+        who = _name(last["player"], _NAME_COLUMN, g, ascii_only)
+        lines.append(f"Last move: {who} {last['move']} ({_signed(last['points'])})")
+    return lines
+
+
+def _turn_line(view: Mapping[str, Any], g: _Glyphs, ascii_only: bool) -> str | None:
+    game = view["game"]
+    if game["over"] is not None:
+        return None
+    if game["to_move"] == view.get("you"):
+        return "Your turn: /play, /bar or /swap (/moves lists them)."
+    return f"{_name(game['to_move'], _NAME_COLUMN, g, ascii_only)} is to move."
+
+
+def _waiting_lines(view: Mapping[str, Any], g: _Glyphs, ascii_only: bool) -> list[str]:
+    notes = _seat_notes(view)
+    seats = [_player_label(s["name"], notes, g, ascii_only) for s in view.get("seats", [])]
+    lines = [f"Seats: {', '.join(seats)}" if seats else "Seats: none taken yet"]
+    lines.extend(_watching_lines(view, g, ascii_only))
+    lines.append("Type /join to take a seat and /start to begin.")
+    return lines
+
+
+def _watching_lines(view: Mapping[str, Any], g: _Glyphs, ascii_only: bool) -> list[str]:
+    names = [_name(s, _NAME_COLUMN, g, ascii_only) for s in view.get("spectators", [])]
+    if not names:
+        return []
+    return _wrap("Watching:", [f"{n}," for n in names[:-1]] + names[-1:])
+
+
+def _wrap(prefix: str, words: Iterable[str], width: int = WIDTH) -> list[str]:
+    lines, line = [], prefix
+    for word in words:
+        candidate = f"{line} {word}" if line.strip() else f"{line}{word}"
+        if display_width(candidate) > width and line.strip():
+            lines.append(line)
+            line = " " * len(prefix) + word
+        else:
+            line = candidate
+    lines.append(line)
+    return lines
+
+
+def render_board(view: Mapping[str, Any], *, ascii_only: bool = False) -> str:
+    """The whole room as a picture of at most 80 columns: the café, the bar, the players and the
+    reader's hand. ``view`` is a room view; ``ascii_only`` limits the text to ASCII."""
+    g = _glyphs(ascii_only)
+    game = view.get("game")
+    board = get_board(str(view.get("options", {}).get("board", "classic")))
+    chairs: Mapping[str, str] = game["chairs"] if game is not None else {}
+    bar: Sequence[str] = game["bar"] if game is not None else []
+    lines = _header(view, g, ascii_only)
+    lines.append("")
+    lines.extend(_draw_grid(board, chairs, len(bar), g))
+    lines.append("")
+    if game is None:
+        lines.extend(_waiting_lines(view, g, ascii_only))
+        return "\n".join(lines)
+    lines.extend(_draw_bar(bar, g))
+    lines.append("")
+    if game.get("result") is not None:
+        lines.extend(_result_lines(view, g, ascii_only))
+    else:
+        lines.extend(_scores_lines(view, g, ascii_only))
+    lines.extend(_watching_lines(view, g, ascii_only))
+    for line in (_hand_line(view, g, ascii_only), _turn_line(view, g, ascii_only)):
+        if line is not None:
+            lines.append(line)
+    return "\n".join(lines)
+
+
+def render_hand(view: Mapping[str, Any], *, ascii_only: bool = False) -> str:
+    """The reader's hand (for ``/hand``), or a sentence saying why there is none."""
+    g = _glyphs(ascii_only)
+    if view.get("game") is None:
+        return "No game is running in this room."
+    return _hand_line(view, g, ascii_only) or "You hold no cards."
+
+
+def render_scores(view: Mapping[str, Any], *, ascii_only: bool = False) -> str:
+    """The players' scores, hand sizes and hand limits with a mark at the player to move (for
+    ``/score``); after the game, the final scores and the ranking."""
+    g = _glyphs(ascii_only)
+    game = view.get("game")
+    if game is None:
+        return "No game is running in this room."
+    if game.get("result") is not None:
+        return "\n".join(_result_lines(view, g, ascii_only))
+    return "\n".join(_scores_lines(view, g, ascii_only))
+
+
+# --- events --------------------------------------------------------------------------------
+
+
+def _who(event: Mapping[str, Any], g: _Glyphs, ascii_only: bool) -> str:
+    return _name(str(event.get("player", "?")), _NAME_COLUMN, g, ascii_only)
+
+
+def _cards_word(count: int) -> str:
+    return "1 card" if count == 1 else f"{count} cards"
+
+
+def _game_over_line(event: Mapping[str, Any], g: _Glyphs, ascii_only: bool) -> str:
+    reason = _REASONS.get(str(event.get("reason")), _clean(str(event.get("reason")), ascii_only))
+    scores = ", ".join(
+        f"{_name(n, _NAME_COLUMN, g, ascii_only)} {event['final_scores'][n]}" for n in event["ranking"]
+    )
+    return f"game over ({reason}): {scores}{g.dash}{_winners(event, g, ascii_only)}"
+
+
+def render_event(event: Mapping[str, Any], *, ascii_only: bool = False) -> str:
+    """One short line for an engine event (``seat``, ``stammtisch``, ``bar``, ``swap``,
+    ``hand_limit``, ``draw``, ``eliminated``, ``game_over``) or a ``played`` message.
+
+    Extra fields (a message's ``room``, ``seq``) are ignored; an unknown ``type`` raises
+    ``ValueError``.
+
+    >>> render_event({"type": "seat", "player": "ann", "card": "FRf", "chair": "FR1s", "points": 4})
+    'ann seats FRf at FR1s: +4'
+    """
+    g = _glyphs(ascii_only)
+    kind = event.get("type")
+    who = _who(event, g, ascii_only)
+    if kind == "seat":
+        return f"{who} seats {event['card']} at {event['chair']}: {_signed(event['points'])}"
+    if kind == "stammtisch":
+        what = "men (Stammtisch)" if event["gender"] == "m" else "women (Kaffeekränzchen)"
+        return (
+            f"{who} fills {event['table']} with four {_clean(what, ascii_only)}: {_signed(event['points'])}"
+        )
+    if kind == "bar":
+        return f"{who} sends {event['card']} to the bar (place {event['place']}): {_signed(event['points'])}"
+    if kind == "swap":
+        return f"{who} swaps {event['card']} for the joker at {event['chair']}"
+    if kind == "hand_limit":
+        return f"{who}'s hand limit drops to {event['hand_limit']}"
+    if kind == "draw":
+        count = int(event["count"])
+        return f"{who} draws {_cards_word(count)}" if count else f"{who} draws no card"
+    if kind == "eliminated":
+        line = f"{who} is eliminated at bar place {event['place']}"
+        if "cost" in event and "score" in event:
+            line += f" (it costs {event['cost']}, {who} has {event['score']})"
+        return line
+    if kind == "game_over":
+        return _game_over_line(event, g, ascii_only)
+    if kind == "played":
+        line = render_played(
+            str(event["player"]),
+            str(event["move"]),
+            int(event["points"]),
+            event.get("events", []),
+            ascii_only=ascii_only,
+        )
+        return line + " (played for an absent player)" if event.get("auto") else line
+    raise ValueError(f"no text for an event of type {kind!r}")
+
+
+def render_played(
+    player: str,
+    move: str,
+    points: int,
+    events: Sequence[Mapping[str, Any]],
+    *,
+    ascii_only: bool = False,
+) -> str:
+    """One line for a whole move, from its events: what went where and the move's points.
+
+    A ``game_over`` among ``events`` is left out: it has a line of its own (``render_event``).
+
+    >>> render_played("ann", "FRf@FR1s ESm@ES1e", 7, [
+    ...     {"type": "seat", "player": "ann", "card": "FRf", "chair": "FR1s", "points": 3},
+    ...     {"type": "seat", "player": "ann", "card": "ESm", "chair": "ES1e", "points": 4}])
+    'ann seats FRf at FR1s, ESm at ES1e: +7'
+    """
+    g = _glyphs(ascii_only)
+    who = _name(player, _NAME_COLUMN, g, ascii_only)
+    by_type: dict[str, list[Mapping[str, Any]]] = {}
+    for event in events:
+        by_type.setdefault(str(event.get("type")), []).append(event)
+    seats = by_type.get("seat", [])
+    if "stammtisch" in by_type:
+        filled = by_type["stammtisch"][0]
+        name = "Stammtisch" if filled["gender"] == "m" else _clean("Kaffeekränzchen", ascii_only)
+        placed = ", ".join(f"{e['card']} at {e['chair']}" for e in seats)
+        line = f"{who} seats {placed} ({name} at {filled['table']}): {_signed(points)}"
+    elif seats:
+        placed = ", ".join(f"{e['card']} at {e['chair']}" for e in seats)
+        line = f"{who} seats {placed}: {_signed(points)}"
+    elif "bar" in by_type:
+        bar = by_type["bar"][0]
+        line = f"{who} sends {bar['card']} to the bar (place {bar['place']})"
+        line += " and is eliminated" if "eliminated" in by_type else f": {_signed(points)}"
+    elif "swap" in by_type:
+        swap = by_type["swap"][0]
+        line = f"{who} swaps {swap['card']} for the joker at {swap['chair']}"
+    else:
+        line = f"{who} plays {move}: {_signed(points)}"
+    if "hand_limit" in by_type:
+        line += f"; hand limit now {by_type['hand_limit'][-1]['hand_limit']}"
+    return line
