@@ -1,0 +1,63 @@
+"""Protocol errors and the catalogue of every error code a client can receive.
+
+Rule codes (RULES.md section 13) come from the engine; protocol and server codes are listed here.
+Each code keeps its meaning; new codes may be added.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from engine.errors import RULE_ERROR_CODES
+
+PROTOCOL_ERROR_CODES: Final[dict[str, str]] = {
+    "bad_json": "the frame is not a JSON object",
+    "unknown_type": "the message's 'type' is missing or not a known message type",
+    "bad_field": "a field is missing, of the wrong type, out of range or not expected",
+    "unknown_command": "a chat command that does not exist (the answer names the closest one)",
+    "bad_arguments": "a chat command with missing or wrong arguments",
+    "too_large": "a frame or line longer than the server accepts",
+    "rate_limited": "too many messages too fast",
+}
+
+SERVER_ERROR_CODES: Final[dict[str, str]] = {
+    "hello_first": "the first message of a connection must be hello",
+    "already_welcome": "hello was already accepted on this connection",
+    "bad_name": "a name must be 1 to 16 letters, digits, '_' or '-', starting with a letter",
+    "name_taken": "someone connected has that name",
+    "bad_token": "the resume token is unknown or has expired",
+    "not_in_room": "the command needs you to be in a room",
+    "no_such_room": "no room has that name",
+    "bad_room": "a room name must be 1 to 24 letters, digits, '_' or '-'",
+    "room_full": "all four seats are taken",
+    "already_seated": "you already have a seat in this room",
+    "not_seated": "the command needs a seat in this room's game",
+    "game_running": "the game has started; seats and options are fixed until it ends",
+    "no_game": "no game is running in this room",
+    "not_enough_players": "a game needs 2 to 4 seated players",
+    "no_such_bot": "no bot of that name sits in this room",
+    "bad_option": "unknown option or value",
+    "too_many_rooms": "the server holds its maximum number of rooms",
+    "server_full": "the server holds its maximum number of connections",
+    "shutting_down": "the server is stopping",
+    "internal": "the server failed to handle the message (it is logged)",
+}
+
+ERROR_CODES: Final[dict[str, str]] = {
+    **{code: "a rule of the game refused the move (RULES.md section 13)" for code in RULE_ERROR_CODES},
+    **PROTOCOL_ERROR_CODES,
+    **SERVER_ERROR_CODES,
+}
+
+
+class ProtocolError(ValueError):
+    """A client message the server cannot accept, with a stable ``code`` and a sentence.
+
+    ``id`` is the client's message id when it could be read, so the answer can echo it."""
+
+    def __init__(self, code: str, message: str, id: int | str | None = None) -> None:
+        super().__init__(message)
+        assert code in ERROR_CODES, code
+        self.code = code
+        self.message = message
+        self.id = id

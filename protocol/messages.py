@@ -1,0 +1,392 @@
+"""Every message on the wire, in both directions: pydantic models tagged by ``type``.
+
+Client messages carry an optional ``id``; the answer (``ack``, ``error``, ``legal_moves``,
+``hint``, ``text``, ``pong``) echoes it. Server messages carry ``seq``, which grows by one per
+recipient and is set when the message is sent.
+
+>>> msg = parse_client_message(b'{"type": "move", "id": 7, "move": "FRf@FR1s"}')
+>>> msg.move, msg.id
+('FRf@FR1s', 7)
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from protocol.errors import ProtocolError
+
+PROTOCOL_VERSION = 1
+MAX_CHAT = 500
+MAX_NAME = 16
+MAX_ROOM = 24
+
+ClientId = int | str | None
+Strategy = Literal["random", "greedy", "strong"]
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# --- client to server ------------------------------------------------------------------------
+
+
+class _ClientMessage(_Message):
+    id: ClientId = Field(default=None, description="echoed by the answer")
+
+
+class Hello(_ClientMessage):
+    """The first message: who you are; ``token`` reclaims a name and seat after a reconnect."""
+
+    type: Literal["hello"] = "hello"
+    name: str = Field(max_length=64)
+    token: str | None = Field(default=None, max_length=64)
+    kind: Literal["person", "bot"] = "person"
+
+
+class Say(_ClientMessage):
+    """Chat to the room you are in (or the lobby)."""
+
+    type: Literal["say"] = "say"
+    text: str = Field(min_length=1, max_length=MAX_CHAT)
+
+
+class Command(_ClientMessage):
+    """A chat line as a person types it (``/join cafe``, ``/play FRf@FR1s`` or plain text)."""
+
+    type: Literal["command"] = "command"
+    text: str = Field(max_length=2000)
+
+
+class EnterRoom(_ClientMessage):
+    """Enter a room as a spectator (created on first entry)."""
+
+    type: Literal["enter_room"] = "enter_room"
+    room: str = Field(max_length=64)
+
+
+class LeaveRoom(_ClientMessage):
+    """Leave the room for the lobby (giving up a seat in a game that has not started)."""
+
+    type: Literal["leave_room"] = "leave_room"
+
+
+class ListRooms(_ClientMessage):
+    type: Literal["list_rooms"] = "list_rooms"
+
+
+class Who(_ClientMessage):
+    type: Literal["who"] = "who"
+
+
+class Join(_ClientMessage):
+    """Take a seat; with ``room``, enter that room first."""
+
+    type: Literal["join"] = "join"
+    room: str | None = Field(default=None, max_length=64)
+
+
+class LeaveGame(_ClientMessage):
+    """Give up your seat (before the start) and stay as a spectator."""
+
+    type: Literal["leave_game"] = "leave_game"
+
+
+class Start(_ClientMessage):
+    type: Literal["start"] = "start"
+
+
+class SetOption(_ClientMessage):
+    """Set a room option before the start: ``seed`` (integer or null for random),
+    ``stammtisch`` (bool), ``clock`` (seconds per turn, or null/0 for off)."""
+
+    type: Literal["option"] = "option"
+    key: Literal["seed", "stammtisch", "clock"]
+    value: int | bool | None = None
+
+
+class PlayMove(_ClientMessage):
+    """A move in the notation of RULES.md section 11."""
+
+    type: Literal["move"] = "move"
+    move: str = Field(max_length=200)
+
+
+class GetLegalMoves(_ClientMessage):
+    type: Literal["legal_moves"] = "legal_moves"
+
+
+class GetHint(_ClientMessage):
+    type: Literal["hint"] = "hint"
+
+
+class AddBot(_ClientMessage):
+    type: Literal["add_bot"] = "add_bot"
+    strategy: Strategy = "greedy"
+
+
+class RemoveBot(_ClientMessage):
+    type: Literal["remove_bot"] = "remove_bot"
+    name: str = Field(max_length=64)
+
+
+class Watch(_ClientMessage):
+    """Enter a room to watch it (the same as ``enter_room``)."""
+
+    type: Literal["watch"] = "watch"
+    room: str = Field(max_length=64)
+
+
+class Resync(_ClientMessage):
+    """Ask for a fresh snapshot of the room."""
+
+    type: Literal["resync"] = "resync"
+
+
+class Ping(_ClientMessage):
+    type: Literal["ping"] = "ping"
+
+
+class Nick(_ClientMessage):
+    """Change your name (not while seated in a running game)."""
+
+    type: Literal["nick"] = "nick"
+    name: str = Field(max_length=64)
+
+
+ClientMessage = Annotated[
+    Hello | Say | Command | EnterRoom | LeaveRoom | ListRooms | Who | Join | LeaveGame | Start
+    | SetOption | PlayMove | GetLegalMoves | GetHint | AddBot | RemoveBot | Watch | Resync | Ping | Nick,
+    Field(discriminator="type"),
+]
+CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+
+
+# --- server to client ------------------------------------------------------------------------
+
+
+class _ServerMessage(_Message):
+    seq: int = Field(default=0, description="grows by one per recipient")
+
+
+class _Answer(_ServerMessage):
+    id: ClientId = Field(default=None, description="the id of the client message answered")
+
+
+class Welcome(_Answer):
+    type: Literal["welcome"] = "welcome"
+    name: str
+    token: str = Field(description="resume token: send it in hello to reclaim name and seat")
+    protocol: int = PROTOCOL_VERSION
+    server: str = "cafe-international"
+    resumed: bool = False
+
+
+class Error(_Answer):
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+
+
+class Ack(_Answer):
+    type: Literal["ack"] = "ack"
+
+
+class SeatSummary(_Message):
+    name: str
+    kind: Literal["person", "bot"]
+    connected: bool = True
+
+
+class RoomSummary(_Message):
+    name: str
+    state: Literal["waiting", "playing", "over"]
+    seats: list[SeatSummary]
+    spectators: int
+    options: dict[str, Any]
+
+
+class Rooms(_Answer):
+    type: Literal["rooms"] = "rooms"
+    rooms: list[RoomSummary]
+
+
+class Person(_Message):
+    name: str
+    kind: Literal["person", "bot"]
+    room: str | None
+
+
+class WhoList(_Answer):
+    type: Literal["who"] = "who"
+    people: list[Person]
+
+
+class Presence(_ServerMessage):
+    type: Literal["presence"] = "presence"
+    room: str | None
+    name: str
+    event: Literal["entered", "left", "joined", "unseated", "back", "away", "replaced_by_bot", "renamed"]
+    detail: str | None = None
+
+
+class Chat(_ServerMessage):
+    type: Literal["chat"] = "chat"
+    room: str | None
+    name: str
+    text: str
+
+
+class Snapshot(_ServerMessage):
+    """The whole view of the room for this recipient; later patches apply to it."""
+
+    type: Literal["snapshot"] = "snapshot"
+    room: str
+    view: dict[str, Any]
+
+
+class Patch(_ServerMessage):
+    """RFC 6902 operations that turn the previous view into the current one."""
+
+    type: Literal["patch"] = "patch"
+    room: str
+    ops: list[dict[str, Any]]
+
+
+class GameStarted(_ServerMessage):
+    type: Literal["game_started"] = "game_started"
+    room: str
+    players: list[str]
+    start_player: str
+    seed_hash: str = Field(description="sha256 of the seed, revealed in game_over")
+
+
+class Played(_ServerMessage):
+    """A move was played: the canonical move, its points, and the public events."""
+
+    type: Literal["played"] = "played"
+    room: str
+    player: str
+    move: str
+    points: int
+    events: list[dict[str, Any]]
+    auto: bool = Field(default=False, description="played by the server for an absent player")
+
+
+class Eliminated(_ServerMessage):
+    type: Literal["eliminated"] = "eliminated"
+    room: str
+    player: str
+    place: int
+
+
+class GameOver(_ServerMessage):
+    type: Literal["game_over"] = "game_over"
+    room: str
+    reason: str
+    final_scores: dict[str, int]
+    penalties: dict[str, int]
+    ranking: list[str]
+    places: dict[str, int]
+    seed: int | None = Field(default=None, description="the shuffle's seed, to check seed_hash")
+
+
+class LegalMoves(_Answer):
+    type: Literal["legal_moves"] = "legal_moves"
+    moves: list[str]
+
+
+class Hint(_Answer):
+    type: Literal["hint"] = "hint"
+    move: str
+    points: int
+
+
+class Text(_Answer):
+    """Text for people: the board picture, the hand, scores, help."""
+
+    type: Literal["text"] = "text"
+    kind: Literal["board", "hand", "score", "help", "info", "history"]
+    text: str
+
+
+class Notice(_ServerMessage):
+    """Something the server says to people: e.g. a clock timeout, a bot taking a seat."""
+
+    type: Literal["notice"] = "notice"
+    room: str | None = None
+    text: str
+
+
+class Pong(_Answer):
+    type: Literal["pong"] = "pong"
+
+
+class Bye(_ServerMessage):
+    type: Literal["bye"] = "bye"
+    reason: str
+
+
+ServerMessage = Annotated[
+    Welcome | Error | Ack | Rooms | WhoList | Presence | Chat | Snapshot | Patch | GameStarted | Played
+    | Eliminated | GameOver | LegalMoves | Hint | Text | Notice | Pong | Bye,
+    Field(discriminator="type"),
+]
+SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
+
+
+def _client_id(raw: str | bytes) -> ClientId:
+    """The ``id`` of a frame that failed validation, if it can be read."""
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):  # deeply nested arrays exhaust json's recursion
+        return None
+    if isinstance(data, dict):
+        value = data.get("id")
+        if isinstance(value, int | str) and not isinstance(value, bool):
+            return value
+    return None
+
+
+def parse_client_message(raw: str | bytes) -> ClientMessage:
+    """Parse one frame; raises ``ProtocolError`` (``bad_json``, ``unknown_type``, ``bad_field``)
+    whose message says what was expected."""
+    try:
+        return CLIENT_ADAPTER.validate_json(raw)
+    except ValidationError as e:
+        error = e.errors()[0]
+        kind = error["type"]
+        msg_id = _client_id(raw)
+        if kind == "json_invalid":
+            raise ProtocolError("bad_json", f"The frame is not valid JSON: {error['msg']}.") from None
+        if kind in ("model_attributes_type", "dict_type"):
+            raise ProtocolError("bad_json", "A message is a JSON object with a 'type' field.") from None
+        if kind in ("union_tag_not_found", "union_tag_invalid"):
+            known = ", ".join(sorted(_CLIENT_TYPES))
+            raise ProtocolError(
+                "unknown_type", f"Expected a 'type' field, one of: {known}.", msg_id
+            ) from None
+        where = ".".join(str(p) for p in error["loc"][1:]) or "message"
+        raise ProtocolError("bad_field", f"Field {where!r}: {error['msg']}.", msg_id) from None
+
+
+def dump_server_message(message: _ServerMessage) -> str:
+    """Compact JSON text of a server message."""
+    return message.model_dump_json()
+
+
+def parse_server_message(raw: str | bytes) -> ServerMessage:
+    """Parse a server frame (for clients, bots and tests)."""
+    return SERVER_ADAPTER.validate_json(raw)
+
+
+_CLIENT_TYPES = {
+    cls.model_fields["type"].default
+    for cls in (
+        Hello, Say, Command, EnterRoom, LeaveRoom, ListRooms, Who, Join, LeaveGame, Start, SetOption,
+        PlayMove, GetLegalMoves, GetHint, AddBot, RemoveBot, Watch, Resync, Ping, Nick,
+    )
+}

@@ -1,0 +1,87 @@
+"""Configuration: command-line flags, each with a ``CAFE_*`` environment variable as its default.
+
+``cafe-server --help`` lists every setting. A flag wins over the environment, the environment
+over the embedded default.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Config(BaseModel):
+    """Every setting of the server, validated."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    host: str = Field("127.0.0.1", description="address of the HTTP/WebSocket and line endpoints")
+    port: int = Field(
+        8765, ge=0, le=65535, description="HTTP and WebSocket port (/ws, /healthz, /metrics, /)"
+    )
+    line_port: int = Field(2323, ge=-1, le=65535, description="line (telnet/nc) port; -1 turns it off")
+    data: str = Field("./data/cafe.db", description="SQLite file of the game log; ':memory:' keeps nothing")
+    log_level: str = Field(
+        "info", pattern="^(debug|info|warning|error)$", description="debug, info, warning, error"
+    )
+    log_format: str = Field(
+        "json", pattern="^(json|console)$", description="json (one object a line) or console"
+    )
+    outbox: int = Field(256, ge=8, description="messages queued per connection before it counts as slow")
+    slow_strikes: int = Field(3, ge=1, description="resyncs of a slow connection before it is dropped")
+    max_connections: int = Field(5000, ge=1, description="connections the server accepts at once")
+    max_rooms: int = Field(2000, ge=1, description="rooms the server holds at once")
+    max_frame: int = Field(16384, ge=256, description="largest WebSocket frame accepted, in bytes")
+    max_line: int = Field(1024, ge=80, description="longest line accepted on the line endpoint, in bytes")
+    rate: float = Field(20.0, gt=0, description="messages per second a connection may send (sustained)")
+    burst: int = Field(40, ge=1, description="messages a connection may send in a burst")
+    chat_rate: float = Field(1.0, gt=0, description="chat messages per second a connection may send")
+    chat_burst: int = Field(5, ge=1, description="chat messages a connection may send in a burst")
+    resume_window: float = Field(
+        300.0, ge=0, description="seconds a name and seat are held for a lost connection"
+    )
+    bot_budget: float = Field(1.0, gt=0, description="seconds the strong bot thinks per move")
+    static_dir: str | None = Field(
+        None, description="serve the web page from this folder instead of the bundled one"
+    )
+
+
+def _env_name(name: str) -> str:
+    return "CAFE_" + name.upper()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cafe-server",
+        description="The Café International game server: WebSocket, HTTP and line (telnet) endpoints.",
+        epilog="Every flag can also be set by the environment variable shown; a flag wins.",
+    )
+    for name, info in Config.model_fields.items():
+        flag = "--" + name.replace("_", "-")
+        default = info.default
+        parser.add_argument(
+            flag,
+            dest=name,
+            default=None,
+            metavar=name.upper(),
+            help=f"{info.description} [env {_env_name(name)}; default {default}]",
+        )
+    return parser
+
+
+def load_config(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None) -> Config:
+    """The configuration from flags over ``CAFE_*`` variables over the defaults."""
+    environ = os.environ if environ is None else environ
+    args = build_parser().parse_args(argv)
+    values: dict[str, Any] = {}
+    for name in Config.model_fields:
+        value = getattr(args, name)
+        if value is None:
+            value = environ.get(_env_name(name))
+        if value is not None:
+            values[name] = value
+    return Config.model_validate(values, strict=False)

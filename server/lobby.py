@@ -1,0 +1,384 @@
+"""The lobby: names, resume tokens, the room list and routing each command to its room.
+
+Everything here runs on the event loop without awaiting, so no locks are needed; the game state
+itself lives in the room actors.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import structlog
+
+from protocol import messages as m
+from protocol.commands import Quit, ShowRequest, help_text, parse_command
+from protocol.errors import ProtocolError
+from server import metrics
+from server.config import Config
+from server.ratelimit import TokenBucket
+from server.room import Enter, Leave, Refresh, Returned, Room, Seat, WindowPassed
+from server.session import Session
+from server.store import Store
+
+log = structlog.get_logger("cafe.lobby")
+
+NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
+ROOM_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,23}$")
+CLOSE_POLICY = 1008
+#: abuse strikes (rate-limit hits) after which a connection is closed
+MAX_STRIKES = 10
+
+
+@dataclass
+class Held:
+    """A name whose connection was lost in a running game, held for the resume window."""
+
+    name: str
+    room: Room
+    timer: asyncio.TimerHandle | None
+
+
+class Lobby:
+    def __init__(self, config: Config, store: Store) -> None:
+        self.config = config
+        self.store = store
+        self.sessions: dict[str, Session] = {}  # casefolded name -> session
+        self.rooms: dict[str, Room] = {}  # casefolded room name -> room
+        self.held: dict[str, Held] = {}  # casefolded name -> held seat
+        self.bot_names: set[str] = set()
+        self._bot_counter = 0
+        self.accepting = True
+        self.connections = 0
+        self.all_sessions: set[Session] = set()
+
+    # --- connections -------------------------------------------------------------------------
+
+    def can_accept(self) -> bool:
+        return self.accepting and self.connection_count() < self.config.max_connections
+
+    def connection_count(self) -> int:
+        return self.connections
+
+    def attach(self, session: Session) -> None:
+        """A new connection: give it its rate limits."""
+        session.bucket = TokenBucket(self.config.rate, self.config.burst)
+        session.chat_bucket = TokenBucket(self.config.chat_rate, self.config.chat_burst)
+        self.connections += 1
+        self.all_sessions.add(session)
+        metrics.CONNECTIONS.labels(transport=session.transport).inc()
+
+    def detach(self, session: Session) -> None:
+        """The connection is gone: leave the room, hold a running game's seat for the window."""
+        self.connections -= 1
+        self.all_sessions.discard(session)
+        metrics.CONNECTIONS.labels(transport=session.transport).dec()
+        name = session.name
+        if name is None:
+            return
+        key = name.casefold()
+        if self.sessions.get(key) is session:
+            del self.sessions[key]
+        room = session.room
+        session.room = None
+        if room is None:
+            return
+        seat = self._running_seat(room, name)
+        if seat is not None and seat.session is session:
+            loop = asyncio.get_running_loop()
+            timer = loop.call_later(self.config.resume_window, self._window_passed, key)
+            self.held[key] = Held(name, room, timer)
+        room.post(session, Leave(session, disconnected=True))
+
+    def _window_passed(self, key: str) -> None:
+        held = self.held.pop(key, None)
+        if held is not None:
+            held.room.post(None, WindowPassed(held.name))
+
+    @staticmethod
+    def _running_seat(room: Room, name: str) -> Seat | None:
+        if room.state != "playing":
+            return None
+        for seat in room.seats:
+            if seat.name == name and seat.kind == "person":
+                return seat
+        return None
+
+    def release_seat(self, name: str, room: Room) -> None:
+        """A finished game no longer holds ``name``."""
+        held = self.held.get(name.casefold())
+        if held is not None and held.room is room:
+            if held.timer is not None:
+                held.timer.cancel()
+            del self.held[name.casefold()]
+
+    def reserve_bot_name(self, strategy: str) -> str:
+        while True:
+            self._bot_counter += 1
+            name = f"{strategy}-bot{self._bot_counter}"
+            if not self._name_in_use(name):
+                self.bot_names.add(name.casefold())
+                return name
+
+    def release_bot_name(self, name: str) -> None:
+        self.bot_names.discard(name.casefold())
+
+    def _name_in_use(self, name: str) -> bool:
+        key = name.casefold()
+        if key in self.sessions or key in self.held or key in self.bot_names:
+            return True
+        return any(self._running_seat(room, name) is not None for room in self.rooms.values())
+
+    def discard_room(self, room: Room) -> None:
+        if self.rooms.get(room.name.casefold()) is room:
+            del self.rooms[room.name.casefold()]
+            for seat in room.seats:
+                if seat.kind == "bot":
+                    self.release_bot_name(seat.name)
+            metrics.ROOMS.set(len(self.rooms))
+
+    # --- messages ----------------------------------------------------------------------------
+
+    def receive(self, session: Session, raw: str | bytes) -> None:
+        """A frame from a WebSocket client."""
+        metrics.MESSAGES_IN.labels(transport=session.transport).inc()
+        try:
+            self._limit(session)
+            self.handle(session, m.parse_client_message(raw))
+        except ProtocolError as e:
+            self.error(session, e.code, e.message, e.id)
+
+    def receive_line(self, session: Session, line: str) -> bool:
+        """A line from a line client; ``False`` when the client asked to quit."""
+        metrics.MESSAGES_IN.labels(transport=session.transport).inc()
+        try:
+            self._limit(session)
+            command = parse_command(line)
+            if isinstance(command, Quit):
+                return False
+            if command is not None:
+                self.handle(session, command)
+        except ProtocolError as e:
+            self.error(session, e.code, e.message, e.id)
+        return True
+
+    def _limit(self, session: Session) -> None:
+        if not session.bucket.take():
+            self._strike(session)
+            raise ProtocolError("rate_limited", "Slow down: too many messages.")
+
+    def _strike(self, session: Session) -> None:
+        session.strikes += 1
+        if session.strikes >= MAX_STRIKES:
+            log.warning("flooding", player=session.name, peer=session.peer)
+            asyncio.get_running_loop().create_task(session.close(CLOSE_POLICY, "flooding"))
+
+    def error(self, session: Session, code: str, message: str, msg_id: m.ClientId = None) -> None:
+        metrics.ERRORS.labels(code=code).inc()
+        session.send(m.Error(id=msg_id, code=code, message=message))
+
+    def handle(self, session: Session, msg: Any) -> None:
+        """Route one message: the lobby answers its own, the rest go to the session's room."""
+        if isinstance(msg, m.Command):
+            command = parse_command(msg.text, id=msg.id)
+            if command is None or isinstance(command, Quit):
+                session.send(m.Ack(id=msg.id))
+                return
+            msg = command
+        if isinstance(msg, m.Hello):
+            self._hello(session, msg)
+            return
+        if session.name is None:
+            raise ProtocolError(
+                "hello_first", 'Say hello first: {"type": "hello", "name": ...}.', getattr(msg, "id", None)
+            )
+        if isinstance(msg, m.Say) and not session.chat_bucket.take():
+            self._strike(session)
+            raise ProtocolError("rate_limited", "Slow down: too much chat.", msg.id)
+        handler = self._handlers.get(type(msg))
+        if handler is not None:
+            handler(self, session, msg)
+            return
+        if isinstance(msg, ShowRequest) and msg.what == "help":
+            session.send(m.Text(kind="help", text=help_text(msg.topic)))
+            return
+        if isinstance(msg, ShowRequest) and msg.what == "history":
+            session.send(m.Text(kind="history", text=self._history_text(session.name)))
+            return
+        room = session.room
+        if room is None:
+            raise ProtocolError(
+                "not_in_room",
+                "Enter a room first: /room NAME, or /join NAME to play.",
+                getattr(msg, "id", None),
+            )
+        room.post(session, msg)
+
+    # --- lobby commands ----------------------------------------------------------------------
+
+    def _hello(self, session: Session, msg: m.Hello) -> None:
+        if session.name is not None:
+            raise ProtocolError("already_welcome", f"You are already {session.name}.", msg.id)
+        if msg.token:
+            self._resume(session, msg)
+            return
+        name = msg.name
+        if not NAME_RE.match(name):
+            raise ProtocolError(
+                "bad_name", "A name is 1 to 16 letters, digits, '_' or '-', starting with a letter.", msg.id
+            )
+        if self._name_in_use(name):
+            raise ProtocolError("name_taken", f"Someone is already called {name}.", msg.id)
+        token = secrets.token_hex(16)
+        self.store.token_issued(token, name)
+        self._welcome(session, name, token, msg, resumed=False)
+
+    def _resume(self, session: Session, msg: m.Hello) -> None:
+        assert msg.token is not None
+        name = self.store.token_name(msg.token)
+        if name is None:
+            raise ProtocolError("bad_token", "That resume token is unknown; say hello without it.", msg.id)
+        key = name.casefold()
+        old = self.sessions.get(key)
+        if old is not None:  # the same person on a new connection: the old one goes
+            self.detach_quietly(old)
+        held = self.held.pop(key, None)
+        room = held.room if held is not None else self._room_seating(name)
+        if held is not None and held.timer is not None:
+            held.timer.cancel()
+        self._welcome(session, name, msg.token, msg, resumed=True)
+        if room is not None:
+            session.room = room
+            room.post(session, Returned(session))
+
+    def detach_quietly(self, old: Session) -> None:
+        """Close an older connection of a name that reconnected."""
+        if old.room is not None:
+            old.room.post(old, Leave(old, disconnected=True))
+            old.room = None
+        self.sessions.pop((old.name or "").casefold(), None)
+        old.name = None
+        asyncio.get_running_loop().create_task(old.close(CLOSE_POLICY, "replaced by a new connection"))
+
+    def _room_seating(self, name: str) -> Room | None:
+        for room in self.rooms.values():
+            if self._running_seat(room, name) is not None:
+                return room
+        return None
+
+    def _welcome(self, session: Session, name: str, token: str, msg: m.Hello, *, resumed: bool) -> None:
+        session.name = name
+        session.kind = msg.kind
+        session.token = token
+        self.sessions[name.casefold()] = session
+        log.info("hello", player=name, transport=session.transport, resumed=resumed)
+        session.send(m.Welcome(id=msg.id, name=name, token=token, resumed=resumed))
+
+    def _nick(self, session: Session, msg: m.Nick) -> None:
+        assert session.name is not None
+        room = session.room
+        if room is not None and any(s.name == session.name for s in room.seats):
+            raise ProtocolError("already_seated", "Change your name only when you have no seat.", msg.id)
+        if not NAME_RE.match(msg.name):
+            raise ProtocolError(
+                "bad_name", "A name is 1 to 16 letters, digits, '_' or '-', starting with a letter.", msg.id
+            )
+        if msg.name.casefold() != session.name.casefold() and self._name_in_use(msg.name):
+            raise ProtocolError("name_taken", f"Someone is already called {msg.name}.", msg.id)
+        del self.sessions[session.name.casefold()]
+        old, session.name = session.name, msg.name
+        self.sessions[msg.name.casefold()] = session
+        token = secrets.token_hex(16)
+        self.store.token_issued(token, msg.name)
+        session.token = token
+        session.send(m.Welcome(id=msg.id, name=msg.name, token=token))
+        if room is not None:
+            room.post(session, Refresh())
+        log.info("renamed", player=msg.name, old=old)
+
+    def _list_rooms(self, session: Session, msg: m.ListRooms) -> None:
+        rooms = sorted(self.rooms.values(), key=lambda r: r.name.casefold())
+        session.send(m.Rooms(id=msg.id, rooms=[r.summary() for r in rooms]))
+
+    def _who(self, session: Session, msg: m.Who) -> None:
+        people = [
+            m.Person(name=s.name or "", kind=s.kind, room=s.room.name if s.room else None)
+            for s in sorted(self.sessions.values(), key=lambda s: (s.name or "").casefold())
+        ]
+        session.send(m.WhoList(id=msg.id, people=people))
+
+    def _enter(self, session: Session, msg: m.EnterRoom | m.Watch) -> None:
+        self.enter_room(session, msg.room, join=False, msg_id=msg.id)
+
+    def _join(self, session: Session, msg: m.Join) -> None:
+        if msg.room is None or (
+            session.room is not None and session.room.name.casefold() == msg.room.casefold()
+        ):
+            if session.room is None:
+                raise ProtocolError("not_in_room", "Say which room: /join NAME.", msg.id)
+            session.room.post(session, msg)
+            return
+        self.enter_room(session, msg.room, join=True, msg_id=msg.id)
+
+    def enter_room(self, session: Session, name: str, *, join: bool, msg_id: m.ClientId) -> None:
+        if not ROOM_RE.match(name):
+            raise ProtocolError("bad_room", "A room name is 1 to 24 letters, digits, '_' or '-'.", msg_id)
+        room = self.rooms.get(name.casefold())
+        if room is None:
+            if len(self.rooms) >= self.config.max_rooms:
+                raise ProtocolError("too_many_rooms", "The server holds as many rooms as it can.", msg_id)
+            room = self.create_room(name)
+        if session.room is room:
+            room.post(session, Enter(session, join=join, id=msg_id))
+            return
+        if session.room is not None:
+            session.room.post(session, Leave(session, disconnected=False, id=None))
+        session.room = room
+        room.post(session, Enter(session, join=join, id=msg_id))
+
+    def create_room(self, name: str) -> Room:
+        room = Room(name, self)
+        self.rooms[name.casefold()] = room
+        room.start()
+        metrics.ROOMS.set(len(self.rooms))
+        return room
+
+    def _leave_room(self, session: Session, msg: m.LeaveRoom) -> None:
+        room = session.room
+        if room is None:
+            raise ProtocolError("not_in_room", "You are in the lobby.", msg.id)
+        session.room = None
+        room.post(session, Leave(session, disconnected=False, id=msg.id))
+
+    def _ping(self, session: Session, msg: m.Ping) -> None:
+        session.send(m.Pong(id=msg.id))
+
+    def _history_text(self, name: str) -> str:
+        games = self.store.history(name)
+        if not games:
+            return "No games yet."
+        lines = []
+        for g in games:
+            when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(g.started))
+            if g.result is None:
+                outcome = "unfinished"
+            else:
+                scores = g.result["final_scores"]
+                outcome = ", ".join(f"{n} {scores[n]}" for n in g.result["ranking"])
+            lines.append(f"{when}  {g.game_id}  room {g.room}: {outcome}")
+        return "\n".join(lines)
+
+    _handlers: ClassVar[dict[type, Any]] = {
+        m.Nick: _nick,
+        m.ListRooms: _list_rooms,
+        m.Who: _who,
+        m.EnterRoom: _enter,
+        m.Watch: _enter,
+        m.Join: _join,
+        m.LeaveRoom: _leave_room,
+        m.Ping: _ping,
+    }

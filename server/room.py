@@ -1,0 +1,719 @@
+"""Room actors: one asyncio task and one inbox per room; only it touches the room's game.
+
+The actor takes a command from its inbox, calls the engine, logs the accepted move to the store,
+then sends each member its own patch (or a snapshot on entry and on resync) and the events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+import structlog
+
+from engine import GameRecord, IllegalMoveError, Options, Outcome, Position, play
+from engine.rules import PlayResult, legal_move_texts
+from protocol import messages as m
+from protocol.commands import ShowRequest
+from protocol.diff import diff
+from protocol.errors import ProtocolError
+from protocol.view import LastMove, SeatInfo, room_view
+from server import metrics
+from server.session import Outgoing, Session
+
+if TYPE_CHECKING:
+    from server.lobby import Lobby
+
+log = structlog.get_logger("cafe.room")
+
+MAX_SEATS = 4
+MIN_PLAYERS = 2
+MIN_CLOCK = 5
+State = Literal["waiting", "playing", "over"]
+
+
+@dataclass
+class Seat:
+    """A seat: a person (with a session while connected) or a bot (with a strategy)."""
+
+    name: str
+    kind: Literal["person", "bot"]
+    session: Session | None = None
+    strategy: str | None = None
+    #: a person's seat played by a bot while they are away (after the window or clock timeouts)
+    stand_in: str | None = None
+    timeouts: int = 0
+
+    @property
+    def connected(self) -> bool:
+        return self.kind == "bot" or self.session is not None
+
+    @property
+    def played_by_bot(self) -> str | None:
+        return self.strategy if self.kind == "bot" else self.stand_in
+
+
+@dataclass
+class Game:
+    """The game in progress (or just finished) in a room."""
+
+    game_id: str
+    seed: int
+    record: GameRecord
+    position: Position
+    last_move: LastMove | None = None
+    outcome: Outcome | None = None
+    moves: int = 0
+
+
+# --- inbox items that are not client messages ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class Enter:
+    session: Session
+    join: bool = False
+    id: m.ClientId = None
+
+
+@dataclass(frozen=True)
+class Leave:
+    session: Session
+    disconnected: bool = False
+    id: m.ClientId = None
+
+
+@dataclass(frozen=True)
+class Returned:
+    """A player reclaimed their seat with a resume token."""
+
+    session: Session
+
+
+@dataclass(frozen=True)
+class WindowPassed:
+    """The resume window of a lost player passed: a bot takes the seat."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class BotMove:
+    name: str
+    move: str
+    move_number: int
+
+
+@dataclass(frozen=True)
+class ClockTimeout:
+    move_number: int
+
+
+@dataclass(frozen=True)
+class Refresh:
+    pass
+
+
+@dataclass(frozen=True)
+class Stop:
+    pass
+
+
+@dataclass(frozen=True)
+class ResyncRequest:
+    session: Session
+
+
+@dataclass
+class _Item:
+    session: Session | None
+    message: Any
+    received: float = field(default_factory=time.perf_counter)
+
+
+class Room:
+    """A room: its members (spectators and players), four seats, options and the game."""
+
+    def __init__(self, name: str, lobby: Lobby) -> None:
+        self.name = name
+        self.lobby = lobby
+        self.members: dict[Session, None] = {}
+        self.seats: list[Seat] = []
+        self.options: dict[str, Any] = {"seed": None, "stammtisch": False, "clock": None}
+        self.game: Game | None = None
+        self.inbox: asyncio.Queue[_Item] = asyncio.Queue()
+        self._views: dict[Session, dict[str, Any]] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._clock: asyncio.TimerHandle | None = None
+        self._thinking: asyncio.Task[None] | None = None
+        self.log = log
+        self._handlers = self._handler_table()
+
+    # --- outside the actor: only queueing ----------------------------------------------------
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"room:{self.name}")
+
+    def post(self, session: Session | None, message: Any) -> None:
+        self.inbox.put_nowait(_Item(session, message))
+
+    def request_resync(self, session: Session) -> None:
+        self.post(session, ResyncRequest(session))
+
+    async def stop(self, timeout: float = 5.0) -> None:
+        """Finish what is queued, then end the actor."""
+        self.post(None, Stop())
+        if self._task is not None:
+            try:
+                await asyncio.wait_for(self._task, timeout)
+            except TimeoutError:
+                self._task.cancel()
+
+    @property
+    def state(self) -> State:
+        if self.game is None:
+            return "waiting"
+        return "over" if self.game.outcome is not None else "playing"
+
+    @property
+    def empty(self) -> bool:
+        return not self.members and self.state != "playing"
+
+    def summary(self) -> m.RoomSummary:
+        return m.RoomSummary(
+            name=self.name,
+            state=self.state,
+            seats=[m.SeatSummary(name=s.name, kind=s.kind, connected=s.connected) for s in self.seats],
+            spectators=sum(1 for s in self.members if self._seat_of(s.name) is None),
+            options=self._public_options(),
+        )
+
+    # --- the actor ---------------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        while True:
+            item = await self.inbox.get()
+            message = item.message
+            if isinstance(message, Stop):
+                self._cancel_timers()
+                return
+            try:
+                self._handle(item)
+            except ProtocolError as e:
+                if item.session is not None:
+                    self._error(item.session, e.code, e.message, e.id)
+            except Exception:
+                self.log.exception("room_failed", message=type(message).__name__)
+                if item.session is not None:
+                    self._error(
+                        item.session,
+                        "internal",
+                        "The server failed to handle that.",
+                        getattr(message, "id", None),
+                    )
+            if self.empty:
+                self.lobby.discard_room(self)
+                self._cancel_timers()
+                return
+
+    def _handle(self, item: _Item) -> None:
+        session, msg = item.session, item.message
+        handler = self._handlers.get(type(msg))
+        if handler is None:
+            raise ProtocolError("unknown_type", f"{type(msg).__name__} is not handled in rooms.")
+        with structlog.contextvars.bound_contextvars(
+            room=self.name, player=session.name if session else None
+        ):
+            handler(session, msg)
+        if isinstance(msg, m.PlayMove | BotMove | ClockTimeout):
+            metrics.MOVE_LATENCY.observe(time.perf_counter() - item.received)
+
+    def _handler_table(self) -> dict[type, Callable[[Any, Any], None]]:
+        return {
+            Enter: self._on_enter,
+            Leave: self._on_leave,
+            Returned: self._on_returned,
+            WindowPassed: self._on_window_passed,
+            ResyncRequest: self._on_resync,
+            m.Resync: self._on_resync,
+            Refresh: self._on_refresh,
+            m.Say: self._on_say,
+            m.Join: self._on_join,
+            m.LeaveGame: self._on_leave_game,
+            m.Start: self._on_start,
+            m.SetOption: self._on_option,
+            m.PlayMove: self._on_move,
+            m.GetLegalMoves: self._on_legal_moves,
+            m.GetHint: self._on_hint,
+            m.AddBot: self._on_add_bot,
+            m.RemoveBot: self._on_remove_bot,
+            ShowRequest: self._on_show,
+            BotMove: self._on_bot_move,
+            ClockTimeout: self._on_clock,
+        }
+
+    # --- membership ----------------------------------------------------------------------------
+
+    def _on_enter(self, session: Session, msg: Enter) -> None:
+        if session not in self.members:
+            self.members[session] = None
+            self._broadcast(
+                m.Presence(room=self.name, name=self._name(session), event="entered"), exclude=session
+            )
+        self._views.pop(session, None)
+        self._publish_to(session)
+        if msg.join:
+            self._on_join(session, m.Join(id=msg.id))
+            return
+        self._ack(session, msg.id)
+        self._publish()
+
+    def _on_leave(self, session: Session, msg: Leave) -> None:
+        if session not in self.members:
+            return
+        del self.members[session]
+        self._views.pop(session, None)
+        name = self._name(session)
+        seat = self._seat_of(name)
+        if seat is not None and self.seats[seat].session is session:
+            if self.state == "playing":
+                self.seats[seat].session = None
+                self._broadcast(m.Presence(room=self.name, name=name, event="away"))
+                if not msg.disconnected:
+                    self._take_over(seat, "left the game")
+            else:
+                del self.seats[seat]
+                self._broadcast(m.Presence(room=self.name, name=name, event="unseated"))
+        self._broadcast(m.Presence(room=self.name, name=name, event="left"))
+        if not msg.disconnected:
+            self._ack(session, msg.id)
+        self._publish()
+
+    def _on_returned(self, session: Session, msg: Returned) -> None:
+        self.members[session] = None
+        self._views.pop(session, None)
+        name = self._name(session)
+        seat = self._seat_of(name)
+        if seat is not None:
+            self.seats[seat].session = session
+            self.seats[seat].stand_in = None
+            self.seats[seat].timeouts = 0
+        self._broadcast(m.Presence(room=self.name, name=name, event="back"))
+        self._publish()
+        self._next_turn()
+
+    def _on_window_passed(self, _: Session | None, msg: WindowPassed) -> None:
+        seat = self._seat_of(msg.name)
+        if seat is None or self.seats[seat].session is not None or self.state != "playing":
+            return
+        self._take_over(seat, "did not come back in time")
+        self._publish()
+
+    def _take_over(self, seat: int, why: str) -> None:
+        """A bot plays a person's seat until they return."""
+        s = self.seats[seat]
+        if s.stand_in is None:
+            s.stand_in = "greedy"
+            self._broadcast(m.Presence(room=self.name, name=s.name, event="replaced_by_bot", detail=why))
+            self._next_turn()
+
+    def _on_refresh(self, session: Session, msg: Refresh) -> None:
+        self._publish()
+
+    def _on_resync(self, session: Session, msg: m.Resync | ResyncRequest) -> None:
+        if session not in self.members:
+            raise ProtocolError("not_in_room", "Enter a room first: /room NAME.", getattr(msg, "id", None))
+        self._views.pop(session, None)
+        self._publish_to(session)
+
+    # --- seats and options ----------------------------------------------------------------------
+
+    def _on_join(self, session: Session, msg: m.Join) -> None:
+        name = self._name(session)
+        if self._seat_of(name) is not None:
+            raise ProtocolError("already_seated", "You already have a seat here.", msg.id)
+        if self.state == "playing":
+            raise ProtocolError(
+                "game_running", "The game is running; watch, or wait for the next one.", msg.id
+            )
+        if len(self.seats) >= MAX_SEATS:
+            raise ProtocolError("room_full", "All four seats are taken.", msg.id)
+        self.seats.append(Seat(name=name, kind=session.kind, session=session))
+        self._broadcast(m.Presence(room=self.name, name=name, event="joined"))
+        self._ack(session, msg.id)
+        self._publish()
+
+    def _on_leave_game(self, session: Session, msg: m.LeaveGame) -> None:
+        seat = self._require_seat(session, msg.id)
+        if self.state == "playing":
+            raise ProtocolError("game_running", "You cannot give up a seat during the game.", msg.id)
+        del self.seats[seat]
+        self._broadcast(m.Presence(room=self.name, name=self._name(session), event="unseated"))
+        self._ack(session, msg.id)
+        self._publish()
+
+    def _on_add_bot(self, session: Session, msg: m.AddBot) -> None:
+        if self.state == "playing":
+            raise ProtocolError("game_running", "Bots join between games.", msg.id)
+        if len(self.seats) >= MAX_SEATS:
+            raise ProtocolError("room_full", "All four seats are taken.", msg.id)
+        name = self.lobby.reserve_bot_name(msg.strategy)
+        self.seats.append(Seat(name=name, kind="bot", strategy=msg.strategy))
+        self._broadcast(m.Presence(room=self.name, name=name, event="joined", detail=f"{msg.strategy} bot"))
+        self._ack(session, msg.id)
+        self._publish()
+
+    def _on_remove_bot(self, session: Session, msg: m.RemoveBot) -> None:
+        seat = self._seat_of(msg.name)
+        if seat is None or self.seats[seat].kind != "bot":
+            raise ProtocolError("no_such_bot", f"No bot called {msg.name!r} sits here.", msg.id)
+        if self.state == "playing":
+            raise ProtocolError("game_running", "Bots leave between games.", msg.id)
+        del self.seats[seat]
+        self.lobby.release_bot_name(msg.name)
+        self._broadcast(m.Presence(room=self.name, name=msg.name, event="unseated"))
+        self._ack(session, msg.id)
+        self._publish()
+
+    def _on_option(self, session: Session, msg: m.SetOption) -> None:
+        if self.state == "playing":
+            raise ProtocolError("game_running", "Options are fixed while a game runs.", msg.id)
+        value = msg.value
+        if msg.key == "stammtisch":
+            if not isinstance(value, bool):
+                raise ProtocolError("bad_option", "stammtisch is on or off (true/false).", msg.id)
+        elif msg.key == "seed":
+            if value is not None and (isinstance(value, bool) or not 0 <= value < 2**63):
+                raise ProtocolError("bad_option", "seed is a whole number from 0, or random.", msg.id)
+        elif msg.key == "clock":
+            if value in (None, 0, False):
+                value = None
+            elif isinstance(value, bool) or not MIN_CLOCK <= value <= 3600:
+                raise ProtocolError("bad_option", f"clock is {MIN_CLOCK} to 3600 seconds, or off.", msg.id)
+        self.options[msg.key] = value
+        self._broadcast(
+            m.Notice(
+                room=self.name,
+                text=f"{self._name(session)} set {msg.key} to "
+                f"{'random' if value is None and msg.key == 'seed' else value}.",
+            )
+        )
+        self._ack(session, msg.id)
+        self._publish()
+
+    def _public_options(self) -> dict[str, Any]:
+        return {
+            "stammtisch": self.options["stammtisch"],
+            "clock": self.options["clock"],
+            "seed": self.options["seed"],
+        }
+
+    # --- the game ----------------------------------------------------------------------------
+
+    def _on_start(self, session: Session, msg: m.Start) -> None:
+        self._require_seat(session, msg.id)
+        if self.state == "playing":
+            raise ProtocolError("game_running", "The game has already started.", msg.id)
+        if not MIN_PLAYERS <= len(self.seats) <= MAX_SEATS:
+            raise ProtocolError(
+                "not_enough_players", "A game needs 2 to 4 seated players: /join or /addbot.", msg.id
+            )
+        seed = self.options["seed"]
+        if seed is None:
+            seed = secrets.randbelow(2**63)
+        record = GameRecord(
+            players=tuple(s.name for s in self.seats),
+            seed=seed,
+            options=Options(stammtisch=bool(self.options["stammtisch"])),
+        )
+        position = record.start()
+        game_id = secrets.token_hex(8)
+        self.lobby.store.game_started(
+            game_id,
+            self.name,
+            record,
+            [s.kind if s.kind == "person" else f"bot:{s.strategy}" for s in self.seats],
+        )
+        for s in self.seats:
+            s.timeouts = 0
+            s.stand_in = None
+        self.game = Game(game_id=game_id, seed=seed, record=record, position=position)
+        metrics.GAMES_STARTED.inc()
+        self.log.info("game_started", game=game_id, players=list(record.players))
+        self._ack(session, msg.id)
+        self._broadcast(
+            m.GameStarted(
+                room=self.name,
+                players=list(record.players),
+                start_player=record.players[position.to_move],
+                seed_hash=hashlib.sha256(str(seed).encode()).hexdigest(),
+            )
+        )
+        self._publish()
+        self._next_turn()
+
+    def _on_move(self, session: Session, msg: m.PlayMove) -> None:
+        game = self._require_game(msg.id)
+        seat = self._seat_of(self._name(session))
+        if seat is None or self.seats[seat].session is not session:
+            raise ProtocolError("not_seated", "Spectators cannot play; /join a game first.", msg.id)
+        if game.position.to_move != seat:
+            raise ProtocolError(
+                "not_your_turn", f"It is {self.seats[game.position.to_move].name}'s turn.", msg.id
+            )
+        try:
+            result = play(game.position, msg.move)
+        except IllegalMoveError as e:
+            metrics.ERRORS.labels(code=e.code).inc()
+            self._error(session, e.code, e.message, msg.id)
+            return
+        self.seats[seat].timeouts = 0
+        self._ack(session, msg.id)
+        self._apply(result, auto=False)
+
+    def _on_bot_move(self, _: Session | None, msg: BotMove) -> None:
+        game = self.game
+        if game is None or game.outcome is not None or game.moves != msg.move_number:
+            return
+        seat = self._seat_of(msg.name)
+        if seat is None or game.position.to_move != seat or self.seats[seat].played_by_bot is None:
+            return
+        self._apply(play(game.position, msg.move), auto=self.seats[seat].kind == "person")
+
+    def _on_clock(self, _: Session | None, msg: ClockTimeout) -> None:
+        game = self.game
+        if game is None or game.outcome is not None or game.moves != msg.move_number:
+            return
+        seat = self.seats[game.position.to_move]
+        if seat.played_by_bot is not None:
+            return
+        seat.timeouts += 1
+        move = self._greedy_move(game.position)
+        self._broadcast(
+            m.Notice(room=self.name, text=f"{seat.name}'s time ran out: the server plays {move}.")
+        )
+        if seat.timeouts >= 3:
+            self._take_over(self.seats.index(seat), "ran out of time three times in a row")
+        self._apply(play(game.position, move), auto=True)
+
+    def _apply(self, result: PlayResult, *, auto: bool) -> None:
+        game = self.game
+        assert game is not None
+        player = game.position.players[result.player].name
+        # durable before anyone is told
+        self.lobby.store.move_played(game.game_id, game.moves + 1, result.move)
+        game.record = game.record.with_move(result.move)
+        game.position = result.position
+        game.moves += 1
+        game.last_move = LastMove(player, result.move, result.points)
+        metrics.MOVES.inc()
+        self.log.info("move", player=player, move=result.move, points=result.points, number=game.moves)
+        self._publish()
+        self._broadcast(
+            m.Played(
+                room=self.name,
+                player=player,
+                move=result.move,
+                points=result.points,
+                events=[e for e in result.events if e["type"] != "game_over"],
+                auto=auto,
+            )
+        )
+        for event in result.events:
+            if event["type"] == "eliminated":
+                self._broadcast(m.Eliminated(room=self.name, player=event["player"], place=event["place"]))
+        if result.outcome is not None:
+            self._finish(result.outcome)
+        else:
+            self._next_turn()
+
+    def _finish(self, outcome: Outcome) -> None:
+        game = self.game
+        assert game is not None
+        game.outcome = outcome
+        self._cancel_timers()
+        self.lobby.store.game_finished(game.game_id, outcome)
+        metrics.GAMES_FINISHED.inc()
+        self.log.info(
+            "game_over", game=game.game_id, reason=outcome.reason, final_scores=dict(outcome.final_scores)
+        )
+        self._publish()
+        self._broadcast(
+            m.GameOver(
+                room=self.name,
+                reason=outcome.reason,
+                final_scores=dict(outcome.final_scores),
+                penalties=dict(outcome.penalties),
+                ranking=list(outcome.ranking),
+                places=dict(outcome.places),
+                seed=game.seed,
+            )
+        )
+        for seat in [s for s in self.seats if s.kind == "person" and s.session is None]:
+            self.seats.remove(seat)
+            self.lobby.release_seat(seat.name, self)
+
+    def resume(self) -> None:
+        """Carry on a game restored from the log (before the actor runs)."""
+        self._next_turn()
+
+    def finish_restored(self, outcome: Outcome) -> None:
+        """A restored game whose last move ended it: record the end."""
+        self._finish(outcome)
+
+    def _next_turn(self) -> None:
+        """Start the bot's thinking or the turn clock for whoever is to move."""
+        self._cancel_timers()
+        game = self.game
+        if game is None or game.outcome is not None:
+            return
+        seat = self.seats[game.position.to_move]
+        strategy = seat.played_by_bot
+        loop = asyncio.get_running_loop()
+        if strategy is not None:
+            self._thinking = loop.create_task(self._think(seat.name, strategy, game.position, game.moves))
+        elif self.options["clock"]:
+            self._clock = loop.call_later(
+                float(self.options["clock"]), self.post, None, ClockTimeout(game.moves)
+            )
+
+    async def _think(self, name: str, strategy: str, position: Position, move_number: int) -> None:
+        from bots.strategy import bot_view, get_strategy
+
+        kwargs: dict[str, Any] = {"budget": self.lobby.config.bot_budget} if strategy == "strong" else {}
+        bot = get_strategy(strategy, **kwargs)
+        view = bot_view(position, position.to_move)
+        rng = random.Random(f"{self.game.game_id if self.game else ''}:{move_number}")
+        if strategy == "strong":
+            move = await asyncio.to_thread(bot.choose, view, rng)
+        else:
+            move = bot.choose(view, rng)
+        self.post(None, BotMove(name, move, move_number))
+
+    def _greedy_move(self, position: Position) -> str:
+        from bots.strategy import bot_view, get_strategy
+
+        return get_strategy("greedy").choose(bot_view(position, position.to_move), random.Random(0))
+
+    def _cancel_timers(self) -> None:
+        if self._clock is not None:
+            self._clock.cancel()
+            self._clock = None
+        if self._thinking is not None:
+            self._thinking.cancel()
+            self._thinking = None
+
+    # --- questions ----------------------------------------------------------------------------
+
+    def _on_legal_moves(self, session: Session, msg: m.GetLegalMoves) -> None:
+        position = self._my_turn(session, msg.id)
+        session.send(m.LegalMoves(id=msg.id, moves=legal_move_texts(position)))
+
+    def _on_hint(self, session: Session, msg: m.GetHint) -> None:
+        position = self._my_turn(session, msg.id)
+        move = self._greedy_move(position)
+        session.send(m.Hint(id=msg.id, move=move, points=play(position, move).points))
+
+    def _on_say(self, session: Session, msg: m.Say) -> None:
+        self._broadcast(m.Chat(room=self.name, name=self._name(session), text=msg.text))
+        self._ack(session, msg.id)
+
+    def _on_show(self, session: Session, msg: ShowRequest) -> None:
+        from protocol import text
+
+        view = self._view_for(session)
+        if msg.what == "board":
+            body = text.render_board(view, ascii_only=getattr(session, "ascii_only", False))
+        elif msg.what == "hand":
+            body = text.render_hand(view)
+        elif msg.what == "score":
+            body = text.render_scores(view)
+        else:
+            raise ProtocolError("bad_arguments", f"/{msg.what} is not shown by rooms.")
+        session.send(m.Text(kind=msg.what, text=body))
+
+    def _my_turn(self, session: Session, msg_id: m.ClientId) -> Position:
+        game = self._require_game(msg_id)
+        seat = self._require_seat(session, msg_id)
+        if game.position.to_move != seat:
+            raise ProtocolError(
+                "not_your_turn", f"It is {self.seats[game.position.to_move].name}'s turn.", msg_id
+            )
+        return game.position
+
+    def _require_game(self, msg_id: m.ClientId) -> Game:
+        if self.game is None:
+            raise ProtocolError("no_game", "No game is running here; /join and /start one.", msg_id)
+        if self.game.outcome is not None:
+            raise ProtocolError("game_over", "The game has ended; /start plays again.", msg_id)
+        return self.game
+
+    def _require_seat(self, session: Session, msg_id: m.ClientId) -> int:
+        seat = self._seat_of(self._name(session))
+        if seat is None:
+            raise ProtocolError("not_seated", "You have no seat here; /join first.", msg_id)
+        return seat
+
+    # --- sending ----------------------------------------------------------------------------
+
+    def _seat_of(self, name: str | None) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.name == name:
+                return i
+        return None
+
+    @staticmethod
+    def _name(session: Session) -> str:
+        assert session.name is not None
+        return session.name
+
+    def _view_for(self, session: Session) -> dict[str, Any]:
+        game = self.game
+        spectators = [self._name(s) for s in self.members if self._seat_of(s.name) is None]
+        return room_view(
+            room=self.name,
+            state=self.state,
+            seats=[SeatInfo(s.name, s.kind, s.connected) for s in self.seats],
+            spectators=spectators,
+            options=self._public_options(),
+            position=game.position if game else None,
+            recipient=session.name,
+            last_move=game.last_move if game else None,
+            outcome=game.outcome if game else None,
+            move_number=game.moves if game else 0,
+        )
+
+    def _publish(self) -> None:
+        """Send every member what changed in its own view."""
+        for session in self.members:
+            self._publish_to(session)
+
+    def _publish_to(self, session: Session) -> None:
+        view = self._view_for(session)
+        previous = self._views.get(session)
+        self._views[session] = view
+        if previous is None:
+            session.send(m.Snapshot(room=self.name, view=view))
+            return
+        ops = diff(previous, view)
+        if ops:
+            session.send(m.Patch(room=self.name, ops=ops))
+
+    def _broadcast(self, message: m._ServerMessage, exclude: Session | None = None) -> None:
+        out = Outgoing(message)
+        for session in self.members:
+            if session is not exclude:
+                session.send(out)
+
+    def _ack(self, session: Session, msg_id: m.ClientId) -> None:
+        session.send(m.Ack(id=msg_id))
+
+    def _error(self, session: Session, code: str, message: str, msg_id: m.ClientId) -> None:
+        metrics.ERRORS.labels(code=code).inc()
+        session.send(m.Error(id=msg_id, code=code, message=message))

@@ -1,0 +1,152 @@
+"""Sessions: one per connection, each with a bounded outbox drained by its own writer task.
+
+A room never waits for a client: ``send`` only queues. When a client falls behind and its outbox
+fills, the queue is emptied, every further message but a snapshot is dropped, and the room is asked
+for a fresh snapshot; after ``slow_strikes`` such resyncs the connection is closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import deque
+from typing import TYPE_CHECKING, Any, Literal
+
+import structlog
+
+from protocol.messages import Snapshot, _ServerMessage, dump_server_message
+from server.ratelimit import TokenBucket
+
+if TYPE_CHECKING:
+    from server.room import Room
+
+log = structlog.get_logger("cafe.session")
+
+Kind = Literal["person", "bot"]
+CLOSE_SLOW = 1013  # "try again later": the client could not keep up
+
+
+class Outgoing:
+    """A server message with its JSON text, serialised once however many recipients it has."""
+
+    __slots__ = ("json", "message")
+
+    def __init__(self, message: _ServerMessage) -> None:
+        self.message = message
+        self.json = dump_server_message(message)
+
+    def with_seq(self, seq: int) -> str:
+        # ``seq`` is the first field of every server message, dumped as 0
+        return '{"seq":%d,%s' % (seq, self.json[9:])  # noqa: UP031 - the fastest form here
+
+
+class Session:
+    """A connected client. Transports subclass it with ``_write`` and ``_close``."""
+
+    transport = "?"
+
+    def __init__(self, *, outbox: int = 256, slow_strikes: int = 3, peer: str = "") -> None:
+        self.name: str | None = None
+        self.kind: Kind = "person"
+        self.token: str | None = None
+        self.room: Room | None = None
+        self.peer = peer
+        self.seq = 0
+        self.closed = False
+        self._limit = outbox
+        self._queue: deque[Outgoing] = deque()
+        self._wakeup = asyncio.Event()
+        self._dropping = False
+        self._strikes_left = slow_strikes
+        self._writer: asyncio.Task[None] | None = None
+        # rate limits, set by the lobby when the connection is attached
+        self.bucket = TokenBucket(1e9, 1_000_000)
+        self.chat_bucket = TokenBucket(1e9, 1_000_000)
+        self.strikes = 0
+
+    # --- what the rest of the server calls -------------------------------------------------
+
+    def start(self) -> None:
+        self._writer = asyncio.get_running_loop().create_task(self._write_loop())
+
+    def send(self, message: _ServerMessage | Outgoing) -> None:
+        """Queue a message; never waits."""
+        if self.closed:
+            return
+        out = message if isinstance(message, Outgoing) else Outgoing(message)
+        if self._dropping:
+            if not isinstance(out.message, Snapshot):
+                return
+            self._dropping = False
+        elif len(self._queue) >= self._limit:
+            self._fall_behind()
+            return
+        self._queue.append(out)
+        self._wakeup.set()
+
+    @property
+    def pending(self) -> int:
+        return len(self._queue)
+
+    async def drain(self, timeout: float) -> None:
+        """Wait (up to ``timeout``) until everything queued has been written."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self._queue and not self.closed and loop.time() < deadline:
+            await asyncio.sleep(0.01)
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        """Close the connection (idempotent)."""
+        if self.closed:
+            return
+        self.closed = True
+        self._wakeup.set()
+        with contextlib.suppress(Exception):
+            await self._close(code, reason)
+
+    async def wait_closed(self) -> None:
+        if self._writer is not None:
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
+
+    # --- transport hooks -------------------------------------------------------------------
+
+    async def _write(self, out: Outgoing, seq: int) -> None:
+        raise NotImplementedError
+
+    async def _close(self, code: int, reason: str) -> None:
+        raise NotImplementedError
+
+    # --- internals ---------------------------------------------------------------------------
+
+    def _fall_behind(self) -> None:
+        self._queue.clear()
+        self._strikes_left -= 1
+        log.warning("slow_client", player=self.name, strikes_left=self._strikes_left)
+        if self._strikes_left <= 0:
+            asyncio.get_running_loop().create_task(self.close(CLOSE_SLOW, "too slow to keep up"))
+            return
+        self._dropping = True
+        room = self.room
+        if room is not None:
+            room.request_resync(self)
+
+    async def _write_loop(self) -> None:
+        try:
+            while not self.closed:
+                if not self._queue:
+                    self._wakeup.clear()
+                    await self._wakeup.wait()
+                    continue
+                out = self._queue.popleft()
+                self.seq += 1
+                await self._write(out, self.seq)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # the connection broke: the reader side notices and cleans up
+            log.debug("write_failed", player=self.name, error=repr(e))
+            self.closed = True
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "transport": self.transport, "peer": self.peer}
