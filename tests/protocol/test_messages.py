@@ -1,0 +1,408 @@
+"""The wire messages: every type survives JSON both ways; every malformed frame gets a stable error code."""
+
+from __future__ import annotations
+
+import doctest
+import json
+from typing import Any, get_args
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import BaseModel
+
+import protocol.messages
+from protocol.errors import ERROR_CODES, PROTOCOL_ERROR_CODES, ProtocolError
+from protocol.messages import (
+    CLIENT_ADAPTER,
+    PROTOCOL_VERSION,
+    SERVER_ADAPTER,
+    Ack,
+    AddBot,
+    Bye,
+    Chat,
+    ClientMessage,
+    Command,
+    Eliminated,
+    EnterRoom,
+    Error,
+    GameOver,
+    GameStarted,
+    GetHint,
+    GetLegalMoves,
+    Hello,
+    Hint,
+    Join,
+    LeaveGame,
+    LeaveRoom,
+    LegalMoves,
+    ListRooms,
+    Nick,
+    Notice,
+    Patch,
+    Person,
+    Ping,
+    Played,
+    PlayMove,
+    Pong,
+    Presence,
+    RemoveBot,
+    Resync,
+    Rooms,
+    RoomSummary,
+    Say,
+    SeatSummary,
+    ServerMessage,
+    SetOption,
+    Snapshot,
+    Start,
+    Text,
+    Watch,
+    Welcome,
+    Who,
+    WhoList,
+    dump_server_message,
+    parse_client_message,
+    parse_server_message,
+)
+
+# A sample of every client message, with its optional fields set where it has any.
+CLIENT_SAMPLES: list[ClientMessage] = [
+    Hello(id=1, name="ann", token="r3sume", kind="bot"),
+    Hello(name="ann"),
+    Say(id="c1", text="hello, all"),
+    Command(id=2, text="/join cafe"),
+    EnterRoom(room="cafe"),
+    LeaveRoom(id=3),
+    ListRooms(),
+    Who(),
+    Join(room="cafe"),
+    Join(),
+    LeaveGame(),
+    Start(id=4),
+    SetOption(key="seed", value=42),
+    SetOption(key="stammtisch", value=True),
+    SetOption(key="clock", value=None),
+    PlayMove(id=5, move="FRf@FR1s ESm@ES1e"),
+    GetLegalMoves(),
+    GetHint(),
+    AddBot(strategy="strong"),
+    RemoveBot(name="greedy-1"),
+    Watch(room="cafe"),
+    Resync(),
+    Ping(id="p"),
+    Nick(name="bob"),
+]
+
+_VIEW: dict[str, Any] = {
+    "room": "cafe",
+    "state": "playing",
+    "seats": [{"name": "ann", "kind": "person", "connected": True}],
+    "spectators": [],
+    "options": {"stammtisch": False},
+    "you": "ann",
+    "seat": 0,
+    "game": {"players": [], "hand": ["FRf"], "chairs": {"FR1s": "Jf=FR"}, "bar": [], "deck_size": 60},
+}
+
+# A sample of every server message, every field set.
+SERVER_SAMPLES: list[ServerMessage] = [
+    Welcome(
+        seq=1,
+        id=1,
+        name="ann",
+        token="t0k3n",
+        protocol=PROTOCOL_VERSION,
+        server="cafe-international",
+        resumed=True,
+    ),
+    Error(seq=2, id=5, code="chair_taken", message="The chair FR1s is occupied."),
+    Ack(seq=3, id=4),
+    Rooms(
+        seq=4,
+        rooms=[
+            RoomSummary(
+                name="cafe",
+                state="waiting",
+                seats=[
+                    SeatSummary(name="ann", kind="person"),
+                    SeatSummary(name="greedy-1", kind="bot", connected=False),
+                ],
+                spectators=2,
+                options={"seed": 42, "stammtisch": False},
+            )
+        ],
+    ),
+    WhoList(
+        seq=5,
+        people=[Person(name="ann", kind="person", room="cafe"), Person(name="zoe", kind="person", room=None)],
+    ),
+    Presence(seq=6, room="cafe", name="bob", event="renamed", detail="bobby"),
+    Chat(seq=7, room=None, name="ann", text="hi"),
+    Snapshot(seq=8, room="cafe", view=_VIEW),
+    Patch(seq=9, room="cafe", ops=[{"op": "replace", "path": "/game/deck_size", "value": 59}]),
+    GameStarted(seq=10, room="cafe", players=["ann", "bob"], start_player="bob", seed_hash="ab" * 32),
+    Played(
+        seq=11,
+        room="cafe",
+        player="ann",
+        move="FRf@FR1s",
+        points=4,
+        events=[{"type": "seat", "card": "FRf", "chair": "FR1s", "points": 4}],
+        auto=True,
+    ),
+    Eliminated(seq=12, room="cafe", player="bob", place=2),
+    GameOver(
+        seq=13,
+        room="cafe",
+        reason="deck",
+        final_scores={"ann": 30, "bob": -5},
+        penalties={"ann": 5, "bob": 10},
+        ranking=["ann", "bob"],
+        places={"ann": 1, "bob": 2},
+        seed=42,
+    ),
+    LegalMoves(seq=14, id=6, moves=["FRf@FR1s", "FRf@bar"]),
+    Hint(seq=15, id=7, move="FRf@FR1s", points=4),
+    Text(seq=16, id=8, kind="help", text="/join [ROOM]  take a seat"),
+    Notice(seq=17, room="cafe", text="ann's time ran out; a move was played for ann."),
+    Pong(seq=18, id="p"),
+    Bye(seq=19, reason="the server is stopping"),
+]
+
+
+def _members(union: Any) -> set[type[BaseModel]]:
+    """The message classes of an annotated discriminated union."""
+    return set(get_args(get_args(union)[0]))
+
+
+def test_every_client_message_type_has_a_sample() -> None:
+    """The samples cover every client message type (a new type needs a sample)."""
+    assert {type(m) for m in CLIENT_SAMPLES} == _members(ClientMessage)
+
+
+def test_every_server_message_type_has_a_sample() -> None:
+    """The samples cover every server message type (a new type needs a sample)."""
+    assert {type(m) for m in SERVER_SAMPLES} == _members(ServerMessage)
+
+
+@pytest.mark.parametrize("message", CLIENT_SAMPLES, ids=lambda m: m.type)
+def test_client_message_round_trip(message: ClientMessage) -> None:
+    """A client message written as JSON parses back to the same message, as text or as bytes."""
+    text = message.model_dump_json()
+    assert json.loads(text)["type"] == message.type
+    assert parse_client_message(text) == message
+    assert parse_client_message(text.encode()) == message
+    assert parse_client_message(CLIENT_ADAPTER.dump_json(message)) == message
+
+
+@pytest.mark.parametrize("message", SERVER_SAMPLES, ids=lambda m: m.type)
+def test_server_message_round_trip(message: ServerMessage) -> None:
+    """A server message sent as JSON parses back to the same message."""
+    text = dump_server_message(message)
+    assert parse_server_message(text) == message
+    assert SERVER_ADAPTER.validate_json(SERVER_ADAPTER.dump_json(message)) == message
+
+
+@pytest.mark.parametrize("message", SERVER_SAMPLES, ids=lambda m: m.type)
+def test_server_message_starts_with_seq(message: ServerMessage) -> None:
+    """In every server frame "seq" is the first key, so a client can read it first; "type" is present."""
+    data = json.loads(dump_server_message(message))
+    assert next(iter(data)) == "seq"
+    assert data["seq"] == message.seq
+    assert data["type"] == message.type
+
+
+def test_server_frames_are_compact_and_carry_every_field() -> None:
+    """A frame is one line of compact JSON and carries the fields left at their defaults."""
+    text = dump_server_message(Ack())
+    assert "\n" not in text and ": " not in text
+    assert json.loads(text) == {"seq": 0, "id": None, "type": "ack"}
+
+
+def test_type_is_written_even_when_left_default() -> None:
+    """A message built without naming its type still writes it, so the other side can read it."""
+    assert json.loads(Ping().model_dump_json()) == {"id": None, "type": "ping"}
+
+
+def test_option_value_keeps_booleans_apart_from_integers() -> None:
+    """true stays a boolean and 1 an integer: the option's meaning depends on it."""
+    on = parse_client_message('{"type": "option", "key": "stammtisch", "value": true}')
+    seed = parse_client_message('{"type": "option", "key": "seed", "value": 1}')
+    assert isinstance(on, SetOption) and on.value is True
+    assert isinstance(seed, SetOption) and type(seed.value) is int
+
+
+def test_messages_are_frozen() -> None:
+    """A message cannot be changed after it is built (messages are shared between recipients)."""
+    message = Say(text="hi")
+    with pytest.raises(ValueError, match="frozen"):
+        message.text = "bye"
+
+
+# --- protocol errors ------------------------------------------------------------------------------
+
+
+def _refused(raw: str | bytes) -> ProtocolError:
+    with pytest.raises(ProtocolError) as caught:
+        parse_client_message(raw)
+    assert caught.value.code in PROTOCOL_ERROR_CODES
+    return caught.value
+
+
+BAD_JSON = [
+    pytest.param(b"", id="empty"),
+    pytest.param(b"{", id="unclosed"),
+    pytest.param(b"\xff\xfe", id="not-utf8"),
+    pytest.param("{'type': 'ping'}", id="single-quotes"),
+    pytest.param('{"type": "ping"} trailing', id="trailing"),
+    pytest.param('{"type": "ping",}', id="trailing-comma"),
+    pytest.param("[" * 100_000 + "]" * 100_000, id="deep"),
+    pytest.param('{"type": "say", "id": 1, "text": ' + "[" * 5000 + "]" * 5000 + "}", id="deep-in-a-field"),
+]
+
+
+@pytest.mark.parametrize("raw", BAD_JSON)
+def test_bad_json(raw: str | bytes) -> None:
+    """A frame that is not JSON is refused with bad_json, saying so; no id can be read from it."""
+    error = _refused(raw)
+    assert error.code == "bad_json"
+    assert "not valid JSON" in error.message
+    assert error.id is None
+
+
+@pytest.mark.parametrize("raw", ["[]", '[{"type": "ping"}]', "3", '"ping"', "null", "true"])
+def test_not_an_object(raw: str) -> None:
+    """JSON that is not an object is refused with bad_json, saying a message is an object with a type."""
+    error = _refused(raw)
+    assert error.code == "bad_json"
+    assert "JSON object" in error.message and "'type'" in error.message
+
+
+@pytest.mark.parametrize(
+    ("raw", "id"),
+    [('{"type": "dance", "id": 4}', 4), ('{"id": "m5", "text": "hi"}', "m5"), ('{"type": 7}', None),
+     ('{"type": null, "id": 6}', 6), ('{"type": "PING"}', None), ("{}", None)],
+)  # fmt: skip
+def test_unknown_or_missing_type(raw: str, id: int | str | None) -> None:
+    """A missing, mistyped or unknown type is refused with unknown_type, listing the known types."""
+    error = _refused(raw)
+    assert error.code == "unknown_type"
+    assert all(t in error.message for t in ("hello", "move", "say", "ping"))
+    assert error.id == id
+
+
+@pytest.mark.parametrize(
+    ("raw", "field"),
+    [
+        ('{"type": "say", "id": 6, "text": 5}', "text"),
+        ('{"type": "say", "id": 6}', "text"),
+        ('{"type": "say", "id": 6, "text": ""}', "text"),
+        ('{"type": "move", "id": 6, "move": "' + "x" * 201 + '"}', "move"),
+        ('{"type": "option", "id": 6, "key": "colour", "value": 1}', "key"),
+        ('{"type": "option", "id": 6, "key": "seed", "value": "soon"}', "value"),
+        ('{"type": "add_bot", "id": 6, "strategy": "clever"}', "strategy"),
+        ('{"type": "hello", "id": 6, "name": "ann", "kind": "robot"}', "kind"),
+    ],
+)
+def test_bad_field(raw: str, field: str) -> None:
+    """A field missing, of the wrong type or out of range is refused with bad_field, naming the field."""
+    error = _refused(raw)
+    assert error.code == "bad_field"
+    assert f"'{field}" in error.message
+    assert error.id == 6
+
+
+@pytest.mark.parametrize(
+    "raw", ['{"type": "ping", "id": 8, "extra": 1}', '{"type": "say", "id": 8, "text": "hi", "extra": null}']
+)
+def test_extra_field(raw: str) -> None:
+    """A field the message does not have is refused with bad_field, naming it."""
+    error = _refused(raw)
+    assert error.code == "bad_field"
+    assert "'extra'" in error.message and "not permitted" in error.message
+    assert error.id == 8
+
+
+@pytest.mark.parametrize(
+    ("id_json", "echoed"),
+    [
+        ("12", 12),
+        ('"abc"', "abc"),
+        ("-3", -3),
+        ("true", None),
+        ("1.5", None),
+        ("[1]", None),
+        ('{"a": 1}', None),
+    ],
+)
+def test_id_is_echoed_only_when_readable(id_json: str, echoed: int | str | None) -> None:
+    """An error carries the frame's id when it is an integer or a string, and no id otherwise."""
+    error = _refused('{"type": "say", "id": ' + id_json + ', "text": 5}')
+    assert error.id == echoed
+
+
+def test_every_error_code_has_a_description() -> None:
+    """Every code a client can receive is described, and protocol codes are part of the catalogue."""
+    assert all(ERROR_CODES.values())
+    assert PROTOCOL_ERROR_CODES.keys() <= ERROR_CODES.keys()
+
+
+def test_an_unknown_code_cannot_be_raised() -> None:
+    """A ProtocolError only carries codes of the catalogue."""
+    with pytest.raises(AssertionError):
+        ProtocolError("no_such_code", "never")
+
+
+def test_doctests() -> None:
+    """The examples in the module's docstring hold."""
+    assert doctest.testmod(protocol.messages).failed == 0
+
+
+# --- fuzz -----------------------------------------------------------------------------------------
+
+_CLIENT_TYPES = sorted(cls.model_fields["type"].default for cls in _members(ClientMessage))
+_FIELDS = ["id", "name", "token", "kind", "text", "room", "key", "value", "move", "strategy", "type", "x"]
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+def _parse_or_refuse(raw: str | bytes) -> ClientMessage | ProtocolError:
+    try:
+        return parse_client_message(raw)
+    except ProtocolError as e:
+        assert e.code in ("bad_json", "unknown_type", "bad_field")
+        assert e.message
+        return e
+
+
+@given(st.binary(max_size=200))
+def test_any_bytes_parse_or_raise_protocol_error(raw: bytes) -> None:
+    """Arbitrary bytes are a message or a ProtocolError, never another exception."""
+    _parse_or_refuse(raw)
+
+
+@given(st.text(max_size=200))
+def test_any_text_parses_or_raises_protocol_error(raw: str) -> None:
+    """Arbitrary text is a message or a ProtocolError, never another exception."""
+    _parse_or_refuse(raw)
+
+
+@given(
+    st.sampled_from([*_CLIENT_TYPES, "dance"]),
+    st.dictionaries(st.sampled_from(_FIELDS), _JSON, max_size=4),
+)
+def test_any_object_parses_or_raises_protocol_error_with_its_id(type_: str, fields: dict[str, Any]) -> None:
+    """A JSON object with a known or unknown type and arbitrary fields is a message or a ProtocolError
+    that echoes its id whenever the id is an integer or a string."""
+    frame = {"type": type_, **{k: v for k, v in fields.items() if k != "type"}}
+    result = _parse_or_refuse(json.dumps(frame))
+    if isinstance(result, ProtocolError):
+        raw_id = frame.get("id")
+        readable = isinstance(raw_id, int | str) and not isinstance(raw_id, bool)
+        assert result.id == (raw_id if readable else None)
+    else:
+        assert result.type == type_
