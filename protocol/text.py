@@ -348,7 +348,7 @@ def _turn_line(view: Mapping[str, Any], g: _Glyphs, ascii_only: bool) -> str | N
     if game["over"] is not None:
         return None
     if game["to_move"] == view.get("you"):
-        return "Your turn: /play, /bar or /swap (/moves lists them)."
+        return "It is your turn."
     return f"{_name(game['to_move'], _NAME_COLUMN, g, ascii_only)} is to move."
 
 
@@ -374,7 +374,7 @@ def _wrap(prefix: str, words: Iterable[str], width: int = WIDTH) -> list[str]:
         candidate = f"{line} {word}" if line.strip() else f"{line}{word}"
         if display_width(candidate) > width and line.strip():
             lines.append(line)
-            line = " " * len(prefix) + word
+            line = " " * (len(prefix) + 1) + word
         else:
             line = candidate
     lines.append(line)

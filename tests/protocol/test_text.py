@@ -333,7 +333,7 @@ def test_header_names_room_moves_deck_and_last_move() -> None:
 def test_last_line_says_whose_turn_it_is() -> None:
     """The picture ends with whose turn it is, addressed to the reader when it is theirs."""
     assert render_board(mid_game_view("ann")).split("\n")[-1] == "bob is to move."
-    assert render_board(mid_game_view("bob")).split("\n")[-1].startswith("Your turn:")
+    assert render_board(mid_game_view("bob")).split("\n")[-1] == "It is your turn."
     finished = replayed_view(FINISHED, len(FINISHED.moves), "ann")
     assert "to move" not in render_board(finished) and "Your turn" not in render_board(finished)
 
@@ -435,6 +435,18 @@ def test_long_and_wide_names_are_cut_to_fit() -> None:
     picture = render_board(view)
     assert long not in picture and "b" * 10 + "…" in picture
     assert all(display_width(line) <= WIDTH for line in picture.split("\n"))
+
+
+def test_many_spectators_wrap_under_each_other() -> None:
+    """A long list of spectators is wrapped within 80 columns, the names aligned, none lost."""
+    view = mid_game_view("ann")
+    view["spectators"] = [f"watcher{i:02d}" for i in range(20)]
+    lines = render_board(view).split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("Watching: "))
+    block = [lines[start]]
+    block += [line for line in lines[start + 1 :] if line.startswith(" " * 10 + "watcher")]
+    assert len(block) > 1 and all(display_width(line) <= WIDTH for line in block)
+    assert " ".join(block).replace(",", " ").split()[1:] == view["spectators"]
 
 
 def test_control_characters_in_names_are_not_sent() -> None:
