@@ -4,14 +4,17 @@ Everything here reads a room view (the shape documented in ``protocol.view``) or
 event dicts and returns plain text that fits 80 columns. ``ascii_only=True`` gives the same text
 using only ASCII characters, for terminals that cannot show anything else.
 
-The picture draws each table as its name with its four chairs around it::
+The picture draws each table as its name with its four chairs around it. A chair two tables
+share is drawn once, halfway between them; where an aisle runs between two tables, each keeps its
+own chair next to it and a mark (``┆`` or ``┄┄┄┄┄``) shows the aisle. A free chair is ``·``
+(``.`` in ASCII)::
 
-         FRf
-    ESm  FR1  ·
-
-A chair two tables share is drawn once, halfway between them; where an aisle runs between two
-tables, each keeps its own chair and a mark (``¦`` or ``┄┄┄``) shows the aisle. A free chair is
-``·`` (``.`` in ASCII).
+     FRm             ·                 the north chairs of FR1 and IN1
+     FR1     INf     IN1               INf sits on the chair FR1 and IN1 share
+                      ·                IN1's south chair
+    Jf=FR           ┄┄┄┄┄              a joker declared French, shared by FR1 and ES1; an aisle
+                      ·                TR1's north chair
+     ES1     ESm     TR1               ESm sits on the chair ES1 and TR1 share
 
 >>> render_event({"type": "bar", "player": "bob", "card": "ITm", "place": 3, "points": 3})
 'bob sends ITm to the bar (place 3): +3'
@@ -99,7 +102,8 @@ def _clean(text: str, ascii_only: bool) -> str:
     """``text`` safe to print on a terminal: no control characters, and ASCII only if asked."""
     out = []
     for ch in text:
-        if unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn", "Zl", "Zp"):
+        # control and format characters (escapes, bidi overrides) would move the cursor or the text
+        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
             out.append("?")
         elif ascii_only and not ch.isascii():
             plain = "".join(c for c in unicodedata.normalize("NFKD", ch) if c.isascii())

@@ -450,11 +450,12 @@ def test_many_spectators_wrap_under_each_other() -> None:
 
 
 def test_control_characters_in_names_are_not_sent() -> None:
-    """A name holding control characters (terminal escapes) is shown with them replaced."""
+    """A name holding control or format characters (escapes, bidi overrides) is shown with them replaced."""
     view = mid_game_view("ann")
-    view["spectators"] = ["evil\x1b[2Jname"]
+    view["spectators"] = ["evil\x1b[2Jname", "rtl\u202eeman"]
     picture = render_board(view)
     assert "\x1b" not in picture and "evil?[2Jname" in picture
+    assert "\u202e" not in picture and "rtl?eman" in picture
 
 
 # --- events ----------------------------------------------------------------------------------
