@@ -148,10 +148,12 @@ def parse_move(text: str, board: Board) -> Move:
         if nation is not None:
             raise _bad(text, "a joker at the bar declares no nation")
         return BarMove(card)
-    placements = []
-    for card, nation, where in parsed:
-        chair = _chair(board, where)
-        placements.append(_placement(board, card, nation, chair))
+    # every chair name is checked before any joker's nation: unknown_chair comes first (section 13)
+    chairs = [_chair(board, where) for _, _, where in parsed]
+    placements = [
+        _placement(board, card, nation, chair)
+        for (card, nation, _), chair in zip(parsed, chairs, strict=True)
+    ]
     return seat_move(tuple(placements))
 
 
