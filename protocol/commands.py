@@ -118,7 +118,7 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         "/nick NAME",
         "change your name",
         "Changes your name: 1 to 16 letters, digits, '_' or '-', starting with a letter.\n"
-        "Not while you have a seat in a running game.",
+        "Not while you have a seat. You get a new resume token.",
         ("/nick ann",),
     ),
     "say": CommandInfo(
@@ -148,7 +148,8 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         "Sets a room option before the start:\n"
         "  seed N, seed random       the shuffle's seed (the same seed, the same game)\n"
         "  stammtisch on, off        3 or 4 guests may complete a table of one gender\n"
-        "  clock SECONDS, clock off  the time for a turn, or no clock",
+        "  clock SECONDS, clock off  seconds per turn (5 to 3600), or no clock; when\n"
+        "                            time runs out, the server plays for you",
         ("/option seed 42", "/option stammtisch on", "/option clock 60", "/option clock off"),
     ),
     "addbot": CommandInfo(
@@ -161,8 +162,8 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
     "removebot": CommandInfo(
         "/removebot NAME",
         "take the bot NAME off its seat",
-        "Takes the bot called NAME off its seat before the start.",
-        ("/removebot greedy-1",),
+        "Takes the bot called NAME (as /addbot named it) off its seat before the start.",
+        ("/removebot greedy-bot1",),
     ),
     "start": CommandInfo(
         "/start",

@@ -65,7 +65,7 @@ CASES: list[tuple[str, Parsed]] = [
     ("/addbot", AddBot()),
     ("/addbot random", AddBot(strategy="random")),
     ("/addbot strong", AddBot(strategy="strong")),
-    ("/removebot greedy-1", RemoveBot(name="greedy-1")),
+    ("/removebot greedy-bot1", RemoveBot(name="greedy-bot1")),
     ("/moves", GetLegalMoves()),
     ("/hint", GetHint()),
     ("/hand", ShowRequest("hand")),
