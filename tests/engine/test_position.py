@@ -331,3 +331,12 @@ def test_loader_rejects_text_that_is_not_json() -> None:
     """``load_position`` refuses text that is not JSON."""
     with pytest.raises(InvalidPositionError, match="JSON"):
         load_position("{not json")
+
+
+def test_format_eliminated_players_keep_the_order_they_left() -> None:
+    """``eliminated`` lists names in the order the players left, and dumps them in that order."""
+    data = base(eliminated=["cem", "ann"], to_move=1)
+    data["players"].append({"name": "cem", "hand": ["CUm"], "score": 1, "hand_limit": 5})
+    p = position_from_dict(data)
+    assert p.eliminated == (2, 0)
+    assert json.loads(dump_position(p))["eliminated"] == ["cem", "ann"]

@@ -919,11 +919,13 @@ def test_stammtisch_other_tables_are_checked_card_by_card() -> None:
     """GBf on GB1s also sits at RU1, which holds a Russian woman: 2 women alone there, refused."""
     p = make(hands=[["GBf", "GBf", "GBf", "GBf", "USm"], BYSTANDER], chairs={"RU1w": "RUf"}, stammtisch=True)
     assert refusal(p, GB1_WOMEN) == "gender"
+    assert GB1_WOMEN not in legal_move_texts(p)
 
 
 def test_stammtisch_other_tables_are_scored_card_by_card() -> None:
     """With a Russian man at RU1, the woman on GB1s scores 2 there: 40 + 2 = 42."""
     p = make(hands=[["GBf", "GBf", "GBf", "GBf", "USm"], BYSTANDER], chairs={"RU1w": "RUm"}, stammtisch=True)
+    assert GB1_WOMEN in legal_move_texts(p)
     result = play(p, GB1_WOMEN)
     assert result.points == 42
 
