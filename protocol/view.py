@@ -1,0 +1,165 @@
+"""The view of a room for one recipient: what a seated player or a spectator may see, as plain JSON.
+
+A view is built from the engine's filtered view (``engine.view``) plus the room's own facts, so it
+never holds another player's hand or the order of the deck: every player shows only ``hand_size``,
+the deck only ``deck_size``, and the recipient's own cards appear once, under ``game.hand``, and
+only when the recipient is a player of that game. The server sends a view whole as a snapshot
+and then as JSON Patch differences (``protocol.diff``); the web page and the text renderer read it.
+
+The shape, which clients rely on::
+
+    {
+      "room": "cafe",                      # the room's name
+      "state": "playing",                  # "waiting" | "playing" | "over"
+      "seats": [{"name": "ann", "kind": "person", "connected": true}, ...],   # kind: "person" | "bot"
+      "spectators": ["zoe"],               # names, in the room's order
+      "options": {"stammtisch": false},    # the room's options as given
+      "you": "ann",                        # the recipient's name, or null for an anonymous view
+      "seat": 0,                           # the recipient's index in "seats", or null
+      "game": null | {
+        "players": [{"name": "ann", "hand_size": 5, "score": 12, "hand_limit": 5, "eliminated": false}, ...],
+        "hand": ["DEm", "FRf", "Jm"],      # ONLY for a player of this game; absent for everyone else
+        "to_move": "bob",                  # names, not indices
+        "start_player": "ann",
+        "chairs": {"FR1s": "FRm", "FR1e": "Jf=FR"},   # canonical chair name -> guest text
+        "bar": ["ITm", "CUf"],             # from bar place 1
+        "deck_size": 62,
+        "move_number": 7,                  # moves played so far, as the room counts them
+        "last_move": null | {"player": "ann", "move": "FRf@FR1s", "points": 3},
+        "over": null | "deck",             # why the game ended (RULES.md section 7), or null
+        "result": null | {"final_scores": {...}, "ranking": [...], "places": {...},
+                          "penalties": {...}, "reason": "deck"}
+      }
+    }
+
+>>> from engine import new_position
+>>> seats = [SeatInfo("ann", "person", True), SeatInfo("bob", "bot", True)]
+>>> position = new_position(["ann", "bob"], seed=1)
+>>> v = room_view(room="cafe", state="playing", seats=seats, spectators=["zoe"], options={},
+...               position=position, recipient="zoe", last_move=None, outcome=None, move_number=0)
+>>> "hand" in v["game"], v["seat"], [p["hand_size"] for p in v["game"]["players"]]
+(False, None, [5, 5])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import engine
+from engine import Outcome, Position
+
+__all__ = ["LastMove", "SeatInfo", "room_view"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """One seat of a room: who sits there, a ``"person"`` or a ``"bot"``, and whether connected."""
+
+    name: str
+    kind: str
+    connected: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LastMove:
+    """The move played last: by whom, its canonical text, and the points it scored."""
+
+    player: str
+    move: str
+    points: int
+
+
+def _json_copy(value: Any) -> Any:
+    """A copy of a JSON value, so that a view never shares containers with the room's state
+    (views are compared with earlier ones; a later change in place would corrupt the diff)."""
+    if isinstance(value, Mapping):
+        return {str(k): _json_copy(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_copy(v) for v in value]
+    return value
+
+
+def _game_view(
+    position: Position,
+    recipient: str | None,
+    last_move: LastMove | None,
+    outcome: Outcome | None,
+    move_number: int,
+) -> dict[str, Any]:
+    names = [p.name for p in position.players]
+    index = names.index(recipient) if recipient is not None and recipient in names else None
+    base = engine.view(position, index)
+    eliminated = set(base["eliminated"])
+    players = [
+        {
+            "name": p["name"],
+            "hand_size": p["hand_size"],
+            "score": p["score"],
+            "hand_limit": p["hand_limit"],
+            "eliminated": p["name"] in eliminated,
+        }
+        for p in base["players"]
+    ]
+    game: dict[str, Any] = {"players": players}
+    if index is not None:
+        game["hand"] = base["players"][index]["hand"]
+    # A room may end a game the rules did not end (everyone left); its outcome then speaks first.
+    # Without one, a finished position still carries its result, so that no view says "over"
+    # without saying how it ended.
+    if outcome is None and base["over"] is not None:
+        outcome = engine.outcome(position)
+    game.update(
+        to_move=names[base["to_move"]],
+        start_player=names[base["start_player"]],
+        chairs=base["chairs"],
+        bar=base["bar"],
+        deck_size=base["deck_size"],
+        move_number=move_number,
+        last_move=(
+            None
+            if last_move is None
+            else {"player": last_move.player, "move": last_move.move, "points": last_move.points}
+        ),
+        over=outcome.reason if outcome is not None else None,
+        result=outcome.to_dict() if outcome is not None else None,
+    )
+    return game
+
+
+def room_view(
+    *,
+    room: str,
+    state: str,
+    seats: Sequence[SeatInfo],
+    spectators: Sequence[str],
+    options: Mapping[str, Any],
+    position: Position | None,
+    recipient: str | None,
+    last_move: LastMove | None,
+    outcome: Outcome | None,
+    move_number: int,
+) -> dict[str, Any]:
+    """The room as ``recipient`` may see it (see the module docstring for the shape).
+
+    ``recipient`` is a name (a seated player or a spectator) or ``None`` for an anonymous view;
+    the own hand is included only when that name is a player of ``position``. ``game`` is
+    ``None`` without a position. ``outcome``, when given, is the result shown; otherwise a
+    finished position shows the rules' outcome. The result is a fresh dict: the caller may keep
+    it to diff against the next one.
+    """
+    seat_names = [s.name for s in seats]
+    seat = seat_names.index(recipient) if recipient is not None and recipient in seat_names else None
+    return {
+        "room": room,
+        "state": state,
+        "seats": [{"name": s.name, "kind": s.kind, "connected": s.connected} for s in seats],
+        "spectators": list(spectators),
+        "options": _json_copy(options),
+        "you": recipient,
+        "seat": seat,
+        "game": (
+            None if position is None else _game_view(position, recipient, last_move, outcome, move_number)
+        ),
+    }

@@ -1,0 +1,289 @@
+"""The view of a room for one recipient: its shape, and what it must never reveal."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import random
+from collections.abc import Iterator
+from dataclasses import replace
+from functools import lru_cache
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import protocol.view
+from engine import Outcome, Position, outcome, position_from_dict, random_game, replay
+from engine.position import sorted_hand
+from protocol.view import LastMove, SeatInfo, room_view
+
+NAMES = ("ann", "bob", "cy", "dee")
+
+
+def seats_for(names: tuple[str, ...]) -> list[SeatInfo]:
+    return [SeatInfo(n, "bot" if n == "cy" else "person", n != "bob") for n in names]
+
+
+def make_view(
+    position: Position | None,
+    recipient: str | None,
+    *,
+    names: tuple[str, ...] = NAMES,
+    spectators: tuple[str, ...] = ("zoe",),
+    last_move: LastMove | None = None,
+    result: Outcome | None = None,
+    move_number: int = 0,
+    state: str = "playing",
+    options: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    return room_view(
+        room="cafe",
+        state=state,
+        seats=seats_for(names),
+        spectators=spectators,
+        options={"stammtisch": False} if options is None else options,
+        position=position,
+        recipient=recipient,
+        last_move=last_move,
+        outcome=result,
+        move_number=move_number,
+    )
+
+
+@lru_cache(maxsize=64)
+def game_positions(seed: int, players: int = 4) -> tuple[Position, ...]:
+    """Every position of one random game, from the deal to the end."""
+    record = random_game(NAMES[:players], seed)
+    return (record.start(), *(r.position for r in replay(record).results))
+
+
+def walk(value: Any, path: str = "") -> Iterator[tuple[str, str, Any]]:
+    """Every (path, key, value) of every object member in a JSON document."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield path, k, v
+            yield from walk(v, f"{path}/{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from walk(v, f"{path}/{i}")
+
+
+def hand_keys(view: dict[str, Any]) -> list[str]:
+    return [f"{path}/{key}" for path, key, _ in walk(view) if key == "hand"]
+
+
+def hide_differently(position: Position, viewer: int, rng: random.Random) -> Position:
+    """The same position as ``viewer`` knows it: the other hands and the deck dealt anew from
+    the same cards, each hand keeping its size."""
+    others = [i for i in range(len(position.players)) if i != viewer]
+    pool = [c for i in others for c in position.players[i].hand] + list(position.deck)
+    rng.shuffle(pool)
+    players = list(position.players)
+    for i in others:
+        size = len(players[i].hand)
+        players[i] = replace(players[i], hand=sorted_hand(pool[:size]))
+        pool = pool[size:]
+    return replace(position, players=tuple(players), deck=tuple(pool))
+
+
+def test_module_examples_run() -> None:
+    """The examples in the module docstring hold."""
+    assert doctest.testmod(protocol.view).failed == 0
+
+
+def test_view_has_exactly_the_documented_shape() -> None:
+    """A player's view of a game in progress has the documented keys at every level, no more."""
+    position = game_positions(1)[10]
+    view = make_view(position, "ann", last_move=LastMove("bob", "FRf@FR1s", 3), move_number=10)
+    assert set(view) == {"room", "state", "seats", "spectators", "options", "you", "seat", "game"}
+    assert set(view["game"]) == {
+        "players",
+        "hand",
+        "to_move",
+        "start_player",
+        "chairs",
+        "bar",
+        "deck_size",
+        "move_number",
+        "last_move",
+        "over",
+        "result",
+    }
+    for player in view["game"]["players"]:
+        assert set(player) == {"name", "hand_size", "score", "hand_limit", "eliminated"}
+    for seat in view["seats"]:
+        assert set(seat) == {"name", "kind", "connected"}
+    assert view["game"]["last_move"] == {"player": "bob", "move": "FRf@FR1s", "points": 3}
+    assert view["game"]["move_number"] == 10
+
+
+def test_view_is_plain_json() -> None:
+    """A view survives a JSON round trip unchanged: only dicts, lists, strings, numbers, bools, null."""
+    for position in game_positions(2)[::7]:
+        for recipient in (*NAMES, "zoe", None):
+            view = make_view(position, recipient)
+            assert json.loads(json.dumps(view)) == view
+
+
+def test_room_facts_are_reported_as_given() -> None:
+    """Room name, state, seats, spectators and options appear as the room gave them."""
+    view = make_view(None, "zoe", spectators=("zoe", "yan"), state="waiting", options={"seed": 7})
+    assert view["room"] == "cafe"
+    assert view["state"] == "waiting"
+    assert view["seats"] == [
+        {"name": "ann", "kind": "person", "connected": True},
+        {"name": "bob", "kind": "person", "connected": False},
+        {"name": "cy", "kind": "bot", "connected": True},
+        {"name": "dee", "kind": "person", "connected": True},
+    ]
+    assert view["spectators"] == ["zoe", "yan"]
+    assert view["options"] == {"seed": 7}
+
+
+def test_waiting_room_has_no_game() -> None:
+    """Without a position the view's game is null, for players and spectators alike."""
+    for recipient in ("ann", "zoe", None):
+        assert make_view(None, recipient, state="waiting")["game"] is None
+
+
+def test_you_and_seat_name_the_recipient() -> None:
+    """The "you" field is the recipient's name, "seat" its index among the seats (null if none)."""
+    position = game_positions(3)[0]
+    for i, name in enumerate(NAMES):
+        view = make_view(position, name)
+        assert (view["you"], view["seat"]) == (name, i)
+    assert (make_view(position, "zoe")["you"], make_view(position, "zoe")["seat"]) == ("zoe", None)
+    assert (make_view(position, None)["you"], make_view(position, None)["seat"]) == (None, None)
+
+
+def test_spectator_view_has_no_hand_anywhere() -> None:
+    """A spectator (or an anonymous reader) finds no "hand" key at any depth, in any position."""
+    for seed in (4, 5):
+        for position in game_positions(seed):
+            assert hand_keys(make_view(position, "zoe")) == []
+            assert hand_keys(make_view(position, None)) == []
+
+
+def test_each_player_sees_only_the_own_hand() -> None:
+    """A player's view holds one hand, at game.hand, and it is that player's own hand."""
+    for position in game_positions(6)[::5]:
+        for i, name in enumerate(NAMES):
+            view = make_view(position, name)
+            assert hand_keys(view) == ["/game/hand"]
+            assert view["game"]["hand"] == [c.text for c in position.players[i].hand]
+
+
+def test_seated_person_not_in_the_game_sees_no_hand() -> None:
+    """Someone sitting in the room but not playing this game is shown no hand."""
+    position = game_positions(7, players=2)[3]
+    view = make_view(position, "cy", names=("ann", "bob", "cy"))
+    assert view["seat"] == 2
+    assert hand_keys(view) == []
+
+
+def test_view_never_names_the_deck_cards() -> None:
+    """The deck appears only as its size: no "deck" key, and deck_size counts the deck."""
+    for position in game_positions(8)[::9]:
+        view = make_view(position, "ann")
+        assert [k for _, k, _ in walk(view) if k == "deck"] == []
+        assert view["game"]["deck_size"] == len(position.deck)
+
+
+def without_result(view: dict[str, Any]) -> dict[str, Any]:
+    """The view less the final result, which scores the cards left in hand and so may differ."""
+    return {**view, "game": {**view["game"], "result": None}}
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), step=st.integers(0, 200), deal=st.randoms(use_true_random=False))
+def test_hidden_cards_do_not_change_the_view(seed: int, step: int, deal: random.Random) -> None:
+    """Dealing the other hands and the deck anew (same sizes) leaves a player's and a spectator's
+    view unchanged, but for a finished game's penalties: the view carries nothing about cards the
+    reader may not see."""
+    positions = game_positions(seed, players=2 + seed % 3)
+    position = positions[step % len(positions)]
+    for viewer, name in enumerate(p.name for p in position.players):
+        other = hide_differently(position, viewer, deal)
+        assert without_result(make_view(other, name)) == without_result(make_view(position, name))
+    other = hide_differently(position, 0, deal)
+    other = hide_differently(other, 1, deal)
+    assert without_result(make_view(other, "zoe")) == without_result(make_view(position, "zoe"))
+
+
+def test_running_game_view_is_blind_to_hidden_cards_at_every_move() -> None:
+    """At every move of a game in progress the whole view, result included, ignores hidden cards."""
+    deal = random.Random(12)
+    for position in game_positions(12)[:-1]:
+        assert make_view(hide_differently(position, 0, deal), "ann") == make_view(position, "ann")
+
+
+def test_players_are_listed_with_public_facts_and_names() -> None:
+    """Players show hand size, score, hand limit and elimination; whose turn is given by name."""
+    position = position_from_dict(
+        {
+            "players": [
+                {"name": "ann", "hand": ["FRf", "DEm"], "score": 12, "hand_limit": 4},
+                {"name": "bob", "hand": ["ITm"], "score": 3, "hand_limit": 0},
+                {"name": "cy", "hand": ["CNm", "GBf", "USm"], "score": 0},
+            ],
+            "eliminated": ["bob"],
+            "to_move": 2,
+            "start_player": 0,
+            "chairs": {"FR1s": "FRm"},
+            "bar": ["ITf"],
+            "deck": ["GBm", "ESf", "ESm", "TRf", "TRm", "RUf"],
+        }
+    )
+    game = make_view(position, "zoe", names=("ann", "bob", "cy"))["game"]
+    assert game["players"] == [
+        {"name": "ann", "hand_size": 2, "score": 12, "hand_limit": 4, "eliminated": False},
+        {"name": "bob", "hand_size": 1, "score": 3, "hand_limit": 0, "eliminated": True},
+        {"name": "cy", "hand_size": 3, "score": 0, "hand_limit": 5, "eliminated": False},
+    ]
+    assert (game["to_move"], game["start_player"]) == ("cy", "ann")
+    assert game["chairs"] == {"FR1s": "FRm"}
+    assert game["bar"] == ["ITf"]
+    assert game["deck_size"] == 6
+    assert (game["over"], game["result"]) == (None, None)
+
+
+def test_finished_game_view_includes_the_result() -> None:
+    """Every reader of a finished game sees why it ended and the final scores and ranking."""
+    final = game_positions(9)[-1]
+    expected = outcome(final)
+    assert expected is not None
+    for recipient in ("ann", "zoe", None):
+        game = make_view(final, recipient, state="over", result=expected)["game"]
+        assert game["over"] == expected.reason
+        assert game["result"] == expected.to_dict()
+        assert set(game["result"]) == {"final_scores", "ranking", "places", "penalties", "reason"}
+
+
+def test_finished_position_shows_its_result_without_being_given_one() -> None:
+    """A position the rules have ended shows the rules' outcome even when the room passes none."""
+    final = game_positions(10)[-1]
+    expected = outcome(final)
+    assert expected is not None
+    game = make_view(final, "bob", state="over")["game"]
+    assert (game["over"], game["result"]) == (expected.reason, expected.to_dict())
+
+
+def test_outcome_given_by_the_room_is_shown() -> None:
+    """An outcome the room decided (a game abandoned mid-way) is shown as given."""
+    position = game_positions(11)[5]
+    scores = {name: 0 for name in NAMES}
+    places = {name: place for place, name in enumerate(NAMES, 1)}
+    abandoned = Outcome("abandoned", scores, scores, NAMES, places)
+    game = make_view(position, "ann", state="over", result=abandoned)["game"]
+    assert game["over"] == "abandoned"
+    assert game["result"] == abandoned.to_dict()
+
+
+def test_view_does_not_share_the_rooms_options() -> None:
+    """Changing the room's options afterwards does not change a view already built."""
+    options: dict[str, Any] = {"clock": {"seconds": 60}, "seed": 1}
+    view = make_view(None, "ann", options=options, state="waiting")
+    options["clock"]["seconds"] = 30
+    options["seed"] = 2
+    assert view["options"] == {"clock": {"seconds": 60}, "seed": 1}
