@@ -1,0 +1,276 @@
+"""JSON Patch (RFC 6902) between two JSON documents, fast for views, and a small applier.
+
+``diff`` walks both documents by their shape instead of searching for the smallest patch, which
+keeps it a few microseconds on a room view:
+
+- objects are compared key by key: ``remove`` for a key gone, ``add`` for a new one, recursion
+  for a key in both;
+- arrays of the same length are compared index by index; an array that grew or shrank by a run of
+  items at one place (the common prefix and suffix unchanged) gets ``add`` or ``remove`` for those
+  items; any other array is replaced whole;
+- anything else that changed, including a change of type (``1`` to ``true`` or ``1.0``), is
+  replaced.
+
+Paths are JSON Pointers (RFC 6901) with ``~`` written ``~0`` and ``/`` written ``~1``.
+
+>>> diff({"a": [1, 2], "b/c": 0}, {"a": [1, 2, 3], "b/c": 1})
+[{'op': 'add', 'path': '/a/2', 'value': 3}, {'op': 'replace', 'path': '/b~1c', 'value': 1}]
+>>> apply_patch({"a": [1, 2]}, [{"op": "add", "path": "/a/-", "value": 3}])
+{'a': [1, 2, 3]}
+
+Both functions treat documents as values: they never change their arguments, and their results
+share unchanged parts with them (an operation's ``value`` is the part of ``next`` itself, and
+``apply_patch`` copies only the containers on the paths it changes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+__all__ = ["PatchError", "apply_patch", "diff", "escape", "unescape"]
+
+
+class PatchError(ValueError):
+    """A patch that does not apply: an unknown operation, a malformed path, or a path that does
+    not lead to a value where the operation needs one."""
+
+
+def escape(token: str) -> str:
+    """A key as a JSON Pointer reference token: ``~`` becomes ``~0``, ``/`` becomes ``~1``."""
+    if "~" in token:
+        token = token.replace("~", "~0")
+    if "/" in token:
+        token = token.replace("/", "~1")
+    return token
+
+
+def unescape(token: str) -> str:
+    """The key a JSON Pointer reference token names (``~1`` before ``~0``, as RFC 6901 says)."""
+    if "~" not in token:
+        return token
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+# --- diff ----------------------------------------------------------------------------------------
+
+
+def diff(prev: Any, next: Any) -> list[dict[str, Any]]:
+    """The RFC 6902 operations that turn ``prev`` into ``next`` (an empty list when equal).
+
+    Equality is JSON's: ``1``, ``1.0`` and ``true`` are three different values.
+    """
+    ops: list[dict[str, Any]] = []
+    if prev is next:
+        return ops
+    t = type(prev)
+    if t is not type(next):
+        ops.append({"op": "replace", "path": "", "value": next})
+    elif t is dict:
+        _diff_dict(prev, next, None, ops)
+    elif t is list:
+        _diff_list(prev, next, None, ops)
+    elif prev != next:
+        ops.append({"op": "replace", "path": "", "value": next})
+    return ops
+
+
+# A path is built only for an operation: while walking, it is a chain of (parent, key or index)
+# pairs, ``None`` at the root, which costs one small tuple per level instead of a string.
+_Path = tuple[Any, "str | int"] | None
+
+
+def _pointer(node: _Path) -> str:
+    text = ""
+    while node is not None:
+        node, token = node
+        if type(token) is str:
+            text = f"/{escape(token) if '~' in token or '/' in token else token}{text}"
+        else:
+            text = f"/{token}{text}"
+    return text
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether two JSON values are equal as JSON (Python's ``==`` holds ``1 == 1.0 == True``)."""
+    if a is b:
+        return True
+    t = type(a)
+    if t is not type(b):
+        return False
+    if t is dict:
+        return len(a) == len(b) and all(k in b and _same(v, b[k]) for k, v in a.items())
+    if t is list:
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def _diff_dict(a: dict[str, Any], b: dict[str, Any], path: _Path, ops: list[dict[str, Any]]) -> None:
+    added = len(b)
+    for key, x in a.items():
+        try:
+            y = b[key]
+        except KeyError:
+            ops.append({"op": "remove", "path": _pointer((path, key))})
+            continue
+        added -= 1
+        if x is y:
+            continue
+        # Strings and numbers dominate a view: they are settled here, without a call.
+        t = type(x)
+        if t is not type(y):
+            ops.append({"op": "replace", "path": _pointer((path, key)), "value": y})
+        elif t is dict:
+            _diff_dict(x, y, (path, key), ops)
+        elif t is list:
+            _diff_list(x, y, (path, key), ops)
+        elif x != y:
+            ops.append({"op": "replace", "path": _pointer((path, key)), "value": y})
+    if added:
+        for key, y in b.items():
+            if key not in a:
+                ops.append({"op": "add", "path": _pointer((path, key)), "value": y})
+
+
+def _diff_list(a: list[Any], b: list[Any], path: _Path, ops: list[dict[str, Any]]) -> None:
+    n, m = len(a), len(b)
+    if n == m:
+        for i, x in enumerate(a):
+            y = b[i]
+            if x is y:
+                continue
+            t = type(x)
+            if t is not type(y):
+                ops.append({"op": "replace", "path": _pointer((path, i)), "value": y})
+            elif t is dict:
+                _diff_dict(x, y, (path, i), ops)
+            elif t is list:
+                _diff_list(x, y, (path, i), ops)
+            elif x != y:
+                ops.append({"op": "replace", "path": _pointer((path, i)), "value": y})
+        return
+    shorter = min(n, m)
+    head = 0
+    while head < shorter:
+        x, y = a[head], b[head]
+        if x is not y and not _same(x, y):
+            break
+        head += 1
+    tail = 0
+    while tail < shorter - head:
+        x, y = a[n - 1 - tail], b[m - 1 - tail]
+        if x is not y and not _same(x, y):
+            break
+        tail += 1
+    if head + tail == n:  # only inserted items, at index ``head``
+        ops.extend({"op": "add", "path": _pointer((path, i)), "value": b[i]} for i in range(head, m - tail))
+    elif head + tail == m:  # only removed items; from the last, so that each index is still valid
+        ops.extend({"op": "remove", "path": _pointer((path, i))} for i in range(n - tail - 1, head - 1, -1))
+    else:
+        ops.append({"op": "replace", "path": _pointer(path), "value": b})
+
+
+# --- apply ---------------------------------------------------------------------------------------
+
+
+def _parse_pointer(path: str) -> list[str]:
+    if path == "":
+        return []
+    if path[0] != "/":
+        raise PatchError(f"path {path!r} does not start with '/'")
+    return [unescape(t) for t in path[1:].split("/")]
+
+
+def _index(token: str, size: int, path: str, *, append: bool) -> int:
+    """The array index ``token`` names; ``append`` allows ``-`` and ``size`` (the end)."""
+    if append and token == "-":
+        return size
+    if not token.isascii() or not token.isdigit() or (len(token) > 1 and token[0] == "0"):
+        raise PatchError(f"{path!r}: {token!r} is not an array index")
+    i = int(token)
+    if i > size or (i == size and not append):
+        raise PatchError(f"{path!r}: index {i} is out of range (the array holds {size})")
+    return i
+
+
+class _Applier:
+    """Copies on write: each container on a changed path is copied once per patch, then edited."""
+
+    __slots__ = ("fresh",)
+
+    def __init__(self) -> None:
+        # id -> container made by this applier; holding them keeps their ids from being reused.
+        self.fresh: dict[int, Any] = {}
+
+    def own(self, value: Any) -> Any:
+        if id(value) in self.fresh:
+            return value
+        copy = dict(value) if type(value) is dict else list(value)
+        self.fresh[id(copy)] = copy
+        return copy
+
+    def apply(self, doc: Any, op: Mapping[str, Any]) -> Any:
+        if not isinstance(op, Mapping):
+            raise PatchError(f"an operation is an object, not {op!r}")
+        kind = op.get("op")
+        if kind not in ("add", "remove", "replace"):
+            raise PatchError(f"unsupported operation {kind!r} (add, remove and replace are known)")
+        path = op.get("path")
+        if not isinstance(path, str):
+            raise PatchError(f"a path is a string, not {path!r}")
+        tokens = _parse_pointer(path)
+        if kind != "remove" and "value" not in op:
+            raise PatchError(f"{kind} at {path!r} has no value")
+        value = op.get("value")
+        if not tokens:
+            if kind == "remove":
+                raise PatchError("the whole document cannot be removed")
+            return value
+        root = self.own(doc) if type(doc) in (dict, list) else doc
+        parent = root
+        for token in tokens[:-1]:
+            if type(parent) is dict:
+                if token not in parent:
+                    raise PatchError(f"{path!r}: no member {token!r}")
+                child = parent[token] = self.own_child(parent[token], path)
+            elif type(parent) is list:
+                i = _index(token, len(parent), path, append=False)
+                child = parent[i] = self.own_child(parent[i], path)
+            else:
+                raise PatchError(f"{path!r}: {token!r} is inside a scalar")
+            parent = child
+        last = tokens[-1]
+        if type(parent) is dict:
+            if kind != "add" and last not in parent:
+                raise PatchError(f"{path!r}: no member {last!r} to {kind}")
+            if kind == "remove":
+                del parent[last]
+            else:
+                parent[last] = value
+        elif type(parent) is list:
+            i = _index(last, len(parent), path, append=kind == "add")
+            if kind == "add":
+                parent.insert(i, value)
+            elif kind == "remove":
+                del parent[i]
+            else:
+                parent[i] = value
+        else:
+            raise PatchError(f"{path!r}: {last!r} is inside a scalar")
+        return root
+
+    def own_child(self, value: Any, path: str) -> Any:
+        if type(value) not in (dict, list):
+            raise PatchError(f"{path!r} goes through a scalar")
+        return self.own(value)
+
+
+def apply_patch(doc: Any, ops: Iterable[Mapping[str, Any]]) -> Any:
+    """``doc`` with the ``add``, ``remove`` and ``replace`` operations applied in order, as a new
+    document; ``doc`` and ``ops`` are left as they were. Raises ``PatchError`` for an operation
+    that does not apply (the document is then unchanged, as the operations never edit it).
+    """
+    applier = _Applier()
+    for op in ops:
+        doc = applier.apply(doc, op)
+    return doc
