@@ -8,6 +8,8 @@ keeps it a few microseconds on a room view:
 - arrays of the same length are compared index by index; an array that grew or shrank by a run of
   items at one place (the common prefix and suffix unchanged) gets ``add`` or ``remove`` for those
   items; any other array is replaced whole;
+- an object or array of two or more members, every one of which was replaced, is replaced whole
+  (one operation instead of one per member, and shorter);
 - anything else that changed, including a change of type (``1`` to ``true`` or ``1.0``), is
   replaced.
 
@@ -106,7 +108,9 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _diff_dict(a: dict[str, Any], b: dict[str, Any], path: _Path, ops: list[dict[str, Any]]) -> None:
+    start = len(ops)
     added = len(b)
+    replaced = 0
     for key, x in a.items():
         try:
             y = b[key]
@@ -120,21 +124,33 @@ def _diff_dict(a: dict[str, Any], b: dict[str, Any], path: _Path, ops: list[dict
         t = type(x)
         if t is not type(y):
             ops.append({"op": "replace", "path": _pointer((path, key)), "value": y})
+            replaced += 1
         elif t is dict:
             _diff_dict(x, y, (path, key), ops)
         elif t is list:
             _diff_list(x, y, (path, key), ops)
         elif x != y:
             ops.append({"op": "replace", "path": _pointer((path, key)), "value": y})
+            replaced += 1
     if added:
         for key, y in b.items():
             if key not in a:
                 ops.append({"op": "add", "path": _pointer((path, key)), "value": y})
+    elif replaced > 1 and replaced == len(b) == len(ops) - start:
+        _replace_whole(b, path, ops, start)
+
+
+def _replace_whole(b: Any, path: _Path, ops: list[dict[str, Any]], start: int) -> None:
+    """Every member was replaced, one operation each: one replace of the whole is shorter."""
+    del ops[start:]
+    ops.append({"op": "replace", "path": _pointer(path), "value": b})
 
 
 def _diff_list(a: list[Any], b: list[Any], path: _Path, ops: list[dict[str, Any]]) -> None:
     n, m = len(a), len(b)
     if n == m:
+        start = len(ops)
+        replaced = 0
         for i, x in enumerate(a):
             y = b[i]
             if x is y:
@@ -142,12 +158,16 @@ def _diff_list(a: list[Any], b: list[Any], path: _Path, ops: list[dict[str, Any]
             t = type(x)
             if t is not type(y):
                 ops.append({"op": "replace", "path": _pointer((path, i)), "value": y})
+                replaced += 1
             elif t is dict:
                 _diff_dict(x, y, (path, i), ops)
             elif t is list:
                 _diff_list(x, y, (path, i), ops)
             elif x != y:
                 ops.append({"op": "replace", "path": _pointer((path, i)), "value": y})
+                replaced += 1
+        if replaced > 1 and replaced == n == len(ops) - start:
+            _replace_whole(b, path, ops, start)
         return
     shorter = min(n, m)
     head = 0

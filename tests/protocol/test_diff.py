@@ -295,6 +295,24 @@ def test_array_changed_otherwise_is_replaced() -> None:
     ]
 
 
+def test_container_whose_every_member_was_replaced_is_replaced_whole() -> None:
+    """An object or array of several members that were all replaced gets one replace of the whole;
+    a single member, or members changed deeper inside, keep their own operations."""
+    last = {"player": "ann", "move": "FRf@FR1s", "points": 3}
+    moved = {"player": "bob", "move": "ESm@ES1e", "points": 4}
+    assert check_patch({"m": last, "n": 1}, {"m": moved, "n": 1}) == [
+        {"op": "replace", "path": "/m", "value": moved}
+    ]
+    assert check_patch({"h": ["A", "B"]}, {"h": ["C", "D"]}) == [
+        {"op": "replace", "path": "/h", "value": ["C", "D"]}
+    ]
+    assert check_patch({"m": {"x": 1}}, {"m": {"x": 2}}) == [{"op": "replace", "path": "/m/x", "value": 2}]
+    assert check_patch({"m": {"x": {"y": 1}, "z": 1}}, {"m": {"x": {"y": 2}, "z": 2}}) == [
+        {"op": "replace", "path": "/m/x/y", "value": 2},
+        {"op": "replace", "path": "/m/z", "value": 2},
+    ]
+
+
 def test_whole_document_of_another_type_is_replaced_at_the_root() -> None:
     """A document that changed type is replaced at the empty path."""
     assert check_patch({"a": 1}, [1]) == [{"op": "replace", "path": "", "value": [1]}]
