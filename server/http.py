@@ -11,7 +11,6 @@ from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from server import metrics
 from server.lobby import Lobby
 
 STATIC = Path(__file__).parent / "static"
@@ -49,7 +48,9 @@ class HttpRoutes:
                 HTTPStatus.OK if ok else HTTPStatus.SERVICE_UNAVAILABLE, body, "application/json"
             )
         if path == "/metrics":
-            return _response(HTTPStatus.OK, metrics.render(), "text/plain; version=0.0.4; charset=utf-8")
+            return _response(
+                HTTPStatus.OK, self.lobby.metrics.render(), "text/plain; version=0.0.4; charset=utf-8"
+            )
         if path.startswith("/games/"):
             return self._game(path.removeprefix("/games/"))
         return self._static(path)

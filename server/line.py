@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import textwrap
 from typing import Any
 
 import structlog
@@ -53,6 +52,22 @@ def strip_telnet(data: bytes) -> bytes:
     return bytes(out)
 
 
+def pack(items: list[str], separator: str, width: int) -> list[str]:
+    """Lines of at most ``width`` columns holding whole items (a two-card move is never split)."""
+    lines: list[str] = []
+    line = ""
+    for item in items:
+        candidate = f"{line}{separator}{item}" if line else item
+        if line and len(candidate) > width:
+            lines.append(line + separator.rstrip())
+            line = item
+        else:
+            line = candidate
+    if line:
+        lines.append(line)
+    return lines
+
+
 class LineSession(Session):
     """A line client: server messages are rendered as text for people."""
 
@@ -81,10 +96,13 @@ class LineSession(Session):
         await self.writer.drain()
 
     async def _close(self, code: int, reason: str) -> None:
-        with contextlib.suppress(Exception):
-            if reason:
-                self.writer.write(f"* {reason}\r\n".encode())
-                await asyncio.wait_for(self.writer.drain(), 1.0)
+        if reason:
+            self.writer.write(f"* {reason}\r\n".encode())
+        try:
+            await asyncio.wait_for(self.writer.drain(), 1.0)
+        except (TimeoutError, ConnectionError, OSError):
+            self.writer.transport.abort()  # a peer that reads nothing is cut off, not waited for
+            return
         self.writer.close()
 
     def render(self, msg: m._ServerMessage) -> list[str]:
@@ -154,10 +172,7 @@ class LineSession(Session):
         if isinstance(msg, m.LegalMoves):
             if not msg.moves:
                 return ["No legal moves."]
-            return [
-                f"{len(msg.moves)} legal moves:",
-                *textwrap.wrap("   ".join(msg.moves), 78, break_long_words=False),
-            ]
+            return [f"{len(msg.moves)} legal moves:", *pack(msg.moves, ", ", 78)]
         if isinstance(msg, m.Hint):
             return [f"Hint: {msg.move} ({msg.points:+d})"]
         if isinstance(msg, m.Bye):
@@ -182,7 +197,7 @@ class LineSession(Session):
             return []
         if view["game"]["to_move"] == self.name:
             board = text.render_board(view, ascii_only=self.ascii_only).splitlines()
-            return [*board, f"* Your turn, {self.name}. /moves lists legal moves, /hint suggests one."]
+            return [*board, "* /moves lists your legal moves, /hint suggests one."]
         return []
 
 

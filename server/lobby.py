@@ -18,8 +18,8 @@ import structlog
 from protocol import messages as m
 from protocol.commands import Quit, ShowRequest, help_text, parse_command
 from protocol.errors import ProtocolError
-from server import metrics
 from server.config import Config
+from server.metrics import Metrics
 from server.ratelimit import TokenBucket
 from server.room import Enter, Leave, Refresh, Returned, Room, Seat, WindowPassed
 from server.session import Session
@@ -47,6 +47,11 @@ class Lobby:
     def __init__(self, config: Config, store: Store) -> None:
         self.config = config
         self.store = store
+        self.metrics = Metrics()
+        self.metrics.rooms.set_function(lambda: len(self.rooms))
+        self.metrics.games_running.set_function(
+            lambda: sum(1 for room in self.rooms.values() if room.state == "playing")
+        )
         self.sessions: dict[str, Session] = {}  # casefolded name -> session
         self.rooms: dict[str, Room] = {}  # casefolded room name -> room
         self.held: dict[str, Held] = {}  # casefolded name -> held seat
@@ -70,13 +75,13 @@ class Lobby:
         session.chat_bucket = TokenBucket(self.config.chat_rate, self.config.chat_burst)
         self.connections += 1
         self.all_sessions.add(session)
-        metrics.CONNECTIONS.labels(transport=session.transport).inc()
+        self.metrics.connections.labels(transport=session.transport).inc()
 
     def detach(self, session: Session) -> None:
         """The connection is gone: leave the room, hold a running game's seat for the window."""
         self.connections -= 1
         self.all_sessions.discard(session)
-        metrics.CONNECTIONS.labels(transport=session.transport).dec()
+        self.metrics.connections.labels(transport=session.transport).dec()
         name = session.name
         if name is None:
             return
@@ -104,7 +109,7 @@ class Lobby:
         if room.state != "playing":
             return None
         for seat in room.seats:
-            if seat.name == name and seat.kind == "person":
+            if seat.name == name and seat.strategy is None:  # played over a connection, person or bot
                 return seat
         return None
 
@@ -139,13 +144,12 @@ class Lobby:
             for seat in room.seats:
                 if seat.kind == "bot":
                     self.release_bot_name(seat.name)
-            metrics.ROOMS.set(len(self.rooms))
 
     # --- messages ----------------------------------------------------------------------------
 
     def receive(self, session: Session, raw: str | bytes) -> None:
         """A frame from a WebSocket client."""
-        metrics.MESSAGES_IN.labels(transport=session.transport).inc()
+        self.metrics.messages_in.labels(transport=session.transport).inc()
         try:
             self._limit(session)
             self.handle(session, m.parse_client_message(raw))
@@ -154,7 +158,7 @@ class Lobby:
 
     def receive_line(self, session: Session, line: str) -> bool:
         """A line from a line client; ``False`` when the client asked to quit."""
-        metrics.MESSAGES_IN.labels(transport=session.transport).inc()
+        self.metrics.messages_in.labels(transport=session.transport).inc()
         try:
             self._limit(session)
             command = parse_command(line)
@@ -173,12 +177,12 @@ class Lobby:
 
     def _strike(self, session: Session) -> None:
         session.strikes += 1
-        if session.strikes >= MAX_STRIKES:
+        if session.strikes == MAX_STRIKES:
             log.warning("flooding", player=session.name, peer=session.peer)
             asyncio.get_running_loop().create_task(session.close(CLOSE_POLICY, "flooding"))
 
     def error(self, session: Session, code: str, message: str, msg_id: m.ClientId = None) -> None:
-        metrics.ERRORS.labels(code=code).inc()
+        self.metrics.errors.labels(code=code).inc()
         session.send(m.Error(id=msg_id, code=code, message=message))
 
     def handle(self, session: Session, msg: Any) -> None:
@@ -344,7 +348,6 @@ class Lobby:
         room = Room(name, self)
         self.rooms[name.casefold()] = room
         room.start()
-        metrics.ROOMS.set(len(self.rooms))
         return room
 
     def _leave_room(self, session: Session, msg: m.LeaveRoom) -> None:

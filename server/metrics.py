@@ -1,27 +1,34 @@
-"""Prometheus metrics, served at ``/metrics``."""
+"""Prometheus metrics of one server, served at ``/metrics``."""
 
 from __future__ import annotations
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
-REGISTRY = CollectorRegistry(auto_describe=True)
 
-CONNECTIONS = Gauge("cafe_connections", "Open client connections", ["transport"], registry=REGISTRY)
-ROOMS = Gauge("cafe_rooms", "Rooms held in memory", registry=REGISTRY)
-GAMES_RUNNING = Gauge("cafe_games_running", "Games in progress", registry=REGISTRY)
-GAMES_STARTED = Counter("cafe_games_started", "Games started", registry=REGISTRY)
-GAMES_FINISHED = Counter("cafe_games_finished", "Games finished", registry=REGISTRY)
-MOVES = Counter("cafe_moves", "Moves accepted", registry=REGISTRY)
-ERRORS = Counter("cafe_errors", "Errors sent to clients, by code", ["code"], registry=REGISTRY)
-MESSAGES_IN = Counter("cafe_messages_received", "Client messages received", ["transport"], registry=REGISTRY)
-MOVE_LATENCY = Histogram(
-    "cafe_move_seconds",
-    "Time from a move reaching its room to every member's message being queued",
-    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
-    registry=REGISTRY,
-)
+class Metrics:
+    """The metrics of one server process (each server has its own registry)."""
 
+    def __init__(self) -> None:
+        self.registry = registry = CollectorRegistry(auto_describe=True)
+        self.connections = Gauge(
+            "cafe_connections", "Open client connections", ["transport"], registry=registry
+        )
+        self.rooms = Gauge("cafe_rooms", "Rooms held in memory", registry=registry)
+        self.games_running = Gauge("cafe_games_running", "Games in progress", registry=registry)
+        self.games_started = Counter("cafe_games_started", "Games started", registry=registry)
+        self.games_finished = Counter("cafe_games_finished", "Games finished", registry=registry)
+        self.moves = Counter("cafe_moves", "Moves accepted", registry=registry)
+        self.errors = Counter("cafe_errors", "Errors sent to clients, by code", ["code"], registry=registry)
+        self.messages_in = Counter(
+            "cafe_messages_received", "Client messages received", ["transport"], registry=registry
+        )
+        self.move_latency = Histogram(
+            "cafe_move_seconds",
+            "Time from a move reaching its room to every member's messages being queued",
+            buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+            registry=registry,
+        )
 
-def render() -> bytes:
-    """The Prometheus text exposition of every metric."""
-    return generate_latest(REGISTRY)
+    def render(self) -> bytes:
+        """The Prometheus text exposition of every metric."""
+        return generate_latest(self.registry)

@@ -24,7 +24,6 @@ from protocol.commands import ShowRequest
 from protocol.diff import diff
 from protocol.errors import ProtocolError
 from protocol.view import LastMove, SeatInfo, room_view
-from server import metrics
 from server.session import Outgoing, Session
 
 if TYPE_CHECKING:
@@ -221,6 +220,8 @@ class Room:
                 self.lobby.discard_room(self)
                 self._cancel_timers()
                 return
+            # let the members' writers run between two commands, so a burst does not fill outboxes
+            await asyncio.sleep(0)
 
     def _handle(self, item: _Item) -> None:
         session, msg = item.session, item.message
@@ -232,7 +233,7 @@ class Room:
         ):
             handler(session, msg)
         if isinstance(msg, m.PlayMove | BotMove | ClockTimeout):
-            metrics.MOVE_LATENCY.observe(time.perf_counter() - item.received)
+            self.lobby.metrics.move_latency.observe(time.perf_counter() - item.received)
 
     def _handler_table(self) -> dict[type, Callable[[Any, Any], None]]:
         return {
@@ -444,7 +445,7 @@ class Room:
             s.timeouts = 0
             s.stand_in = None
         self.game = Game(game_id=game_id, seed=seed, record=record, position=position)
-        metrics.GAMES_STARTED.inc()
+        self.lobby.metrics.games_started.inc()
         self.log.info("game_started", game=game_id, players=list(record.players))
         self._ack(session, msg.id)
         self._broadcast(
@@ -470,7 +471,6 @@ class Room:
         try:
             result = play(game.position, msg.move)
         except IllegalMoveError as e:
-            metrics.ERRORS.labels(code=e.code).inc()
             self._error(session, e.code, e.message, msg.id)
             return
         self.seats[seat].timeouts = 0
@@ -512,7 +512,7 @@ class Room:
         game.position = result.position
         game.moves += 1
         game.last_move = LastMove(player, result.move, result.points)
-        metrics.MOVES.inc()
+        self.lobby.metrics.moves.inc()
         self.log.info("move", player=player, move=result.move, points=result.points, number=game.moves)
         self._publish()
         self._broadcast(
@@ -539,7 +539,7 @@ class Room:
         game.outcome = outcome
         self._cancel_timers()
         self.lobby.store.game_finished(game.game_id, outcome)
-        metrics.GAMES_FINISHED.inc()
+        self.lobby.metrics.games_finished.inc()
         self.log.info(
             "game_over", game=game.game_id, reason=outcome.reason, final_scores=dict(outcome.final_scores)
         )
@@ -715,5 +715,5 @@ class Room:
         session.send(m.Ack(id=msg_id))
 
     def _error(self, session: Session, code: str, message: str, msg_id: m.ClientId) -> None:
-        metrics.ERRORS.labels(code=code).inc()
+        self.lobby.metrics.errors.labels(code=code).inc()
         session.send(m.Error(id=msg_id, code=code, message=message))

@@ -13,6 +13,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Any, Literal
 
 import structlog
+from websockets.exceptions import ConnectionClosed
 
 from protocol.messages import Snapshot, _ServerMessage, dump_server_message
 from server.ratelimit import TokenBucket
@@ -144,8 +145,12 @@ class Session:
                 await self._write(out, self.seq)
         except asyncio.CancelledError:
             raise
-        except Exception as e:  # the connection broke: the reader side notices and cleans up
+        except (ConnectionError, OSError, ConnectionClosed) as e:
+            # the connection broke: the reader side notices and cleans up
             log.debug("write_failed", player=self.name, error=repr(e))
+            self.closed = True
+        except Exception:
+            log.exception("writer_failed", player=self.name)
             self.closed = True
 
     def describe(self) -> dict[str, Any]:

@@ -1,0 +1,640 @@
+// The web page: one connection, the room's view (a snapshot kept current with patches), the café
+// drawn from it, the hand, the move being chosen by pointing, and the chat pane.
+
+import { CafeBoard } from "./board.js";
+import { ChatPane, playedLine, reasonText, winners } from "./chat.js";
+import { Connection } from "./connection.js";
+import { flagBox, guestTile, guestWords, readGuest } from "./flags.js";
+import { MovePlanner, parseMove } from "./moves.js";
+import { applyPatch } from "./patch.js";
+import { renderOverlay, renderPlayers } from "./panels.js";
+
+const $ = (id) => document.getElementById(id);
+
+const saved = {
+  get(key) {
+    try {
+      return localStorage.getItem(key);
+    } catch {
+      return null;
+    }
+  },
+  set(key, value) {
+    try {
+      if (value === null) localStorage.removeItem(key);
+      else localStorage.setItem(key, value);
+    } catch {
+      // storage refused (a private window): the page still works, without resuming
+    }
+  },
+};
+
+const [BOARD, COMMANDS] = await Promise.all([
+  fetch("board.json").then((r) => r.json()),
+  fetch("commands.json").then((r) => r.json()),
+]);
+
+const state = {
+  name: saved.get("cafe.name"),
+  token: saved.get("cafe.token"),
+  welcomed: false,
+  view: null,
+  lastSeq: 0,
+  legal: null, // {moveNumber, planner} for the current turn
+  legalAsked: null, // the move number legal moves were asked for
+  selected: null, // index in the hand of the card being placed
+  used: [], // hand indices already picked this turn, in order
+  sending: null, // id of the move sent and not yet answered
+  nationAsk: null, // {card, target, nations} while the joker's nation is asked
+  leaving: null, // id of a leave_room not yet answered
+  resultClosed: false,
+  rooms: [],
+  nextId: 1,
+};
+
+const app = $("app");
+
+// --- sending -------------------------------------------------------------------------------------
+
+function newId(prefix) {
+  state.nextId += 1;
+  return `${prefix}-${state.nextId}`;
+}
+
+function send(msg) {
+  if (!connection.send(msg)) {
+    chat.add("error", "Not connected: the page reconnects by itself.");
+    return false;
+  }
+  return true;
+}
+
+function command(text) {
+  const trimmed = text.trim();
+  const name = /^\/(\S+)/.exec(trimmed)?.[1]?.toLowerCase();
+  chat.add("mine", trimmed);
+  if (name === "quit") {
+    connection.close("you typed /quit");
+    return;
+  }
+  const id = newId("cmd");
+  if (name === "leave") state.leaving = id;
+  send({ type: "command", id, text: trimmed });
+}
+
+function resync() {
+  if (state.view) send({ type: "resync" });
+}
+
+function hello() {
+  if (state.token) send({ type: "hello", name: state.name || "guest", token: state.token });
+  else if (state.name) send({ type: "hello", name: state.name });
+  else askName("");
+}
+
+// --- the game as this page sees it -----------------------------------------------------------
+
+function game() {
+  return state.view?.game ?? null;
+}
+
+function myTurn() {
+  const g = game();
+  return !!g && !g.over && Array.isArray(g.hand) && g.to_move === state.view.you;
+}
+
+function planner() {
+  const g = game();
+  return myTurn() && state.legal && state.legal.moveNumber === g.move_number ? state.legal.planner : null;
+}
+
+function clearPicks() {
+  state.selected = null;
+  state.used = [];
+  state.nationAsk = null;
+  state.legal?.planner.clear();
+}
+
+function syncTurn() {
+  const g = game();
+  if (!myTurn()) {
+    state.legal = null;
+    state.legalAsked = null;
+    clearPicks();
+    return;
+  }
+  if (state.legal?.moveNumber !== g.move_number && state.legalAsked !== g.move_number) {
+    state.legalAsked = g.move_number;
+    send({ type: "legal_moves", id: `lm-${g.move_number}` });
+  }
+}
+
+function lastMove() {
+  const g = game();
+  const found = { chairs: new Set(), bar: null };
+  if (!g?.last_move) return found;
+  const move = parseMove(g.last_move.move);
+  if (move.kind === "bar") found.bar = g.bar.length - 1;
+  else for (const p of move.placements) found.chairs.add(p.target);
+  return found;
+}
+
+// --- choosing a move by pointing -----------------------------------------------------------
+
+function say(text) {
+  $("prompt").textContent = text;
+}
+
+function focusLater(el, byKeyboard) {
+  if (el) requestAnimationFrame(() => el.focus({ preventScroll: !byKeyboard }));
+}
+
+function chooseCard(index, byKeyboard) {
+  const plan = planner();
+  if (!plan || state.sending || state.used.includes(index)) return;
+  if (state.selected === index) {
+    state.selected = null;
+    render();
+    return;
+  }
+  const card = game().hand[index];
+  if (!plan.nextCards().has(card)) {
+    render();
+    say(`${card} cannot be played ${state.used.length ? "with that" : "now"}.`);
+    return;
+  }
+  state.selected = index;
+  state.nationAsk = null;
+  render();
+  if (byKeyboard) focusLater(cafe.targetElements()[0], true);
+}
+
+function chooseTarget(target, byKeyboard) {
+  const plan = planner();
+  if (!plan || state.sending) return;
+  if (state.selected === null) {
+    say(myTurn() ? "Choose a guest from your hand first." : "");
+    return;
+  }
+  const card = game().hand[state.selected];
+  const entry = plan.targets(card).get(target);
+  if (!entry) {
+    say(target === "bar" ? `${card} cannot go to the bar now.` : `${card} cannot sit at ${target}.`);
+    return;
+  }
+  if (entry.nations.length > 1) {
+    state.nationAsk = { card, target, nations: entry.nations };
+    render();
+    focusLater($("nation-choice").querySelector("button"), byKeyboard);
+    return;
+  }
+  place(card, target, entry.nations[0], byKeyboard);
+}
+
+function place(card, target, nation, byKeyboard) {
+  const plan = planner();
+  if (!plan || !plan.pick(card, target, nation)) return;
+  state.used.push(state.selected);
+  state.selected = null;
+  state.nationAsk = null;
+  render();
+  if (plan.complete()) focusLater($("confirm"), byKeyboard);
+  else focusLater($("hand").querySelector(".card.playable"), byKeyboard);
+}
+
+function confirmMove() {
+  const plan = planner();
+  const text = plan?.complete();
+  if (!text || state.sending) return;
+  state.sending = newId("mv");
+  send({ type: "move", id: state.sending, move: text });
+  render();
+}
+
+function cancelMove() {
+  clearPicks();
+  render();
+}
+
+/** Set the picks to a suggested move (the hint), so that it only needs confirming. */
+function showSuggestion(text) {
+  const plan = planner();
+  if (!plan) return;
+  clearPicks();
+  const hand = game().hand;
+  for (const p of parseMove(text).placements) {
+    const index = hand.findIndex((c, i) => c === p.card && !state.used.includes(i));
+    if (index < 0 || !plan.pick(p.card, p.target, p.nation)) {
+      clearPicks();
+      break;
+    }
+    state.used.push(index);
+  }
+  render();
+}
+
+// --- drawing -------------------------------------------------------------------------------
+
+function renderHeader() {
+  const v = state.view;
+  const g = game();
+  $("room-name").textContent = v ? `room ${v.room}` : "";
+  $("me").textContent = state.welcomed ? state.name : "";
+  $("lobby-btn").hidden = !v;
+  const turn = $("turn");
+  turn.className = "turn";
+  if (!g) turn.textContent = v ? "waiting for players" : "";
+  else if (g.over) turn.textContent = "game over";
+  else if (myTurn()) {
+    turn.textContent = "your turn";
+    turn.classList.add("mine");
+  } else turn.textContent = `${g.to_move}'s turn`;
+  document.title = `${myTurn() ? "● Your turn — " : ""}Café International`;
+}
+
+function cardButton(card, index, classes) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = `card ${classes.join(" ")}`;
+  button.dataset.card = card;
+  button.dataset.index = String(index);
+  button.setAttribute("aria-label", `${card}: ${guestWords(card, BOARD.nations)}`);
+  button.setAttribute("aria-pressed", String(classes.includes("selected")));
+  button.innerHTML = `<svg viewBox="-29 -35 58 70" aria-hidden="true">${guestTile(card, 56, 68)}</svg>`;
+  button.addEventListener("click", (e) => chooseCard(index, e.detail === 0));
+  return button;
+}
+
+function renderHand() {
+  const g = game();
+  const area = $("hand-area");
+  const hand = g?.hand;
+  const plan = planner();
+  area.classList.toggle("watching", !Array.isArray(hand));
+  const box = $("hand");
+  box.replaceChildren();
+  if (!Array.isArray(hand)) {
+    $("hand-title").textContent = state.view?.seat != null ? "Your seat" : "Watching";
+    $("hand-info").textContent = "";
+    return;
+  }
+  const me = g.players.find((p) => p.name === state.view.you);
+  $("hand-title").textContent = "Your hand";
+  $("hand-info").textContent = me ? `${hand.length} cards · limit ${me.hand_limit} · deck ${g.deck_size}` : "";
+  const next = plan ? plan.nextCards() : new Set();
+  hand.forEach((card, i) => {
+    const classes = [];
+    if (state.used.includes(i)) classes.push("used");
+    else if (state.selected === i) classes.push("selected", "playable");
+    else if (plan && !state.sending) classes.push(next.has(card) ? "playable" : "dim");
+    box.append(cardButton(card, i, classes));
+  });
+  if (hand.length === 0) box.textContent = "No cards in hand.";
+}
+
+function renderNationChoice() {
+  const box = $("nation-choice");
+  const ask = state.nationAsk;
+  box.hidden = !ask;
+  box.replaceChildren();
+  if (!ask) return;
+  const label = document.createElement("span");
+  label.textContent = `Seat ${ask.card} at ${ask.target} as:`;
+  box.append(label);
+  for (const nation of ask.nations) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "nation";
+    button.dataset.nation = nation;
+    button.innerHTML = `<svg viewBox="0 0 30 20" aria-hidden="true">${flagBox(nation, 0, 0, 30, 20)}</svg> ${BOARD.nations[nation] ?? nation}`;
+    button.addEventListener("click", (e) => place(ask.card, ask.target, nation, e.detail === 0));
+    box.append(button);
+  }
+}
+
+function renderMoveRow() {
+  const plan = planner();
+  const g = game();
+  const confirm = $("confirm");
+  const text = plan?.complete() ?? null;
+  confirm.disabled = !text || !!state.sending;
+  confirm.textContent = text ? `Play ${text}` : "Play";
+  $("cancel").disabled = !plan || (state.selected === null && state.used.length === 0) || !!state.sending;
+  $("hint-btn").hidden = !myTurn();
+  if (!g) return say(state.view ? "The game has not started." : "");
+  if (g.over) return say("The game is over.");
+  if (!Array.isArray(g.hand)) return say(`${g.to_move} is to move.`);
+  if (!myTurn()) return say(`${g.to_move} is to move. Your cards wait.`);
+  if (state.sending) return say(`Playing ${text}…`);
+  if (!plan) return say("Your turn: looking up your moves…");
+  if (state.nationAsk) return say(`A joker between two nations: which nation does it join?`);
+  if (state.selected !== null) {
+    const card = g.hand[state.selected];
+    const targets = plan.targets(card);
+    const ways = [];
+    if ([...targets.values()].some((t) => t.kind === "seat")) ways.push("a lit chair");
+    if (targets.has("bar")) ways.push("the bar");
+    if ([...targets.values()].some((t) => t.kind === "swap")) ways.push("a joker to exchange");
+    return say(`Where does ${card} go? Choose ${ways.join(", or ")}.`);
+  }
+  if (text) return say(plan.canExtend() ? `Play ${text}, or add a second guest.` : `Play ${text}?`);
+  if (state.used.length) return say("Choose the next guest.");
+  return say("Your turn: choose a guest from your hand.");
+}
+
+function renderBoard() {
+  const g = game();
+  const plan = planner();
+  const targets = plan && state.selected !== null && !state.sending ? plan.targets(game().hand[state.selected]) : new Map();
+  cafe.update({
+    chairs: g?.chairs ?? {},
+    bar: g?.bar ?? [],
+    targets,
+    picks: plan ? plan.picks : [],
+    last: lastMove(),
+  });
+}
+
+function render() {
+  const v = state.view;
+  const g = game();
+  app.dataset.state = !v ? "lobby" : v.state;
+  app.dataset.turn = !g || g.over ? "none" : myTurn() ? "mine" : "other";
+  app.dataset.legal = planner() ? "ready" : myTurn() ? "loading" : "none";
+  app.dataset.moveNumber = String(g?.move_number ?? "");
+  app.classList.toggle("spectator", !!v && v.seat === null);
+  renderHeader();
+  renderBoard();
+  renderPlayers($("players"), v, myTurn());
+  renderHand();
+  renderNationChoice();
+  renderMoveRow();
+  renderOverlay($("overlay"), {
+    view: v,
+    welcomed: state.welcomed,
+    name: state.name,
+    rooms: state.rooms,
+    resultClosed: state.resultClosed,
+    actions: overlayActions,
+  });
+}
+
+const overlayActions = {
+  enter(room, join) {
+    if (join) send({ type: "join", room, id: newId("ui") });
+    else send({ type: "enter_room", room, id: newId("ui") });
+  },
+  refreshRooms() {
+    send({ type: "list_rooms", id: newId("ui") });
+  },
+  join() {
+    send({ type: "join", id: newId("ui") });
+  },
+  stand() {
+    send({ type: "leave_game", id: newId("ui") });
+  },
+  addBot(strategy) {
+    send({ type: "add_bot", strategy, id: newId("ui") });
+  },
+  start() {
+    send({ type: "start", id: newId("ui") });
+  },
+  closeResult() {
+    state.resultClosed = true;
+    render();
+  },
+};
+
+// --- the server's messages ---------------------------------------------------------------------
+
+function onView() {
+  syncTurn();
+  render();
+}
+
+function onMessage(msg) {
+  if (typeof msg.seq === "number") {
+    if (state.lastSeq && msg.seq !== state.lastSeq + 1) resync();
+    state.lastSeq = msg.seq;
+  }
+  const id = typeof msg.id === "string" ? msg.id : "";
+  switch (msg.type) {
+    case "welcome":
+      return onWelcome(msg);
+    case "snapshot":
+      state.view = msg.view;
+      saved.set("cafe.room", msg.view.room);
+      if (msg.view.state === "playing") state.resultClosed = false;
+      return onView();
+    case "patch":
+      if (!state.view || state.view.room !== msg.room) return resync();
+      try {
+        state.view = applyPatch(state.view, msg.ops);
+      } catch (e) {
+        return resync();
+      }
+      return onView();
+    case "ack":
+      if (id && id === state.sending) {
+        state.sending = null;
+        clearPicks();
+      }
+      if (id && id === state.leaving) {
+        state.leaving = null;
+        state.view = null;
+        saved.set("cafe.room", null);
+        send({ type: "list_rooms", id: newId("ui") });
+      }
+      return render();
+    case "error":
+      return onError(msg, id);
+    case "legal_moves":
+      if (id.startsWith("lm-")) {
+        const number = Number(id.slice(3));
+        if (game()?.move_number === number) {
+          state.legal = { moveNumber: number, planner: new MovePlanner(msg.moves) };
+          clearPicks();
+          render();
+        }
+        return;
+      }
+      chat.addText(msg.moves.length ? `Legal moves (${msg.moves.length}):\n${msg.moves.join("\n")}` : "No legal moves.");
+      return;
+    case "hint":
+      chat.add("notice", `Hint: ${msg.move} (${msg.points >= 0 ? "+" : ""}${msg.points})`);
+      return showSuggestion(msg.move);
+    case "text":
+      return chat.addText(msg.text, `text ${msg.kind}`);
+    case "rooms":
+      state.rooms = msg.rooms;
+      if (id.startsWith("cmd")) {
+        chat.addText(
+          msg.rooms.length
+            ? msg.rooms.map((r) => `${r.name}  ${r.state}  ${r.seats.map((s) => s.name).join(", ") || "no seats taken"}`).join("\n")
+            : "No rooms yet: /join NAME makes one.",
+        );
+      }
+      return render();
+    case "who":
+      return chat.addText(msg.people.map((p) => `${p.name}${p.kind === "bot" ? " (bot)" : ""}  ${p.room ?? "lobby"}`).join("\n"));
+    case "presence":
+      return chat.add("presence", ChatPane.presenceLine(msg));
+    case "chat":
+      return chat.add("chat", msg.text, `${msg.name}:`);
+    case "notice":
+      return chat.add("notice", msg.text);
+    case "game_started":
+      state.resultClosed = false;
+      return chat.add("event start", `The game starts: ${msg.players.join(", ")}. ${msg.start_player} begins.`);
+    case "played":
+      return chat.add("event", playedLine(msg));
+    case "eliminated":
+      return chat.add("event", `${msg.player} is eliminated (place ${msg.place}).`);
+    case "game_over": {
+      const scores = msg.ranking.map((n) => `${n} ${msg.final_scores[n]}`).join(", ");
+      return chat.add("event over", `Game over: ${reasonText(msg.reason)}. ${winners(msg)}. ${scores}`);
+    }
+    case "pong":
+      return chat.add("system", "pong");
+    case "bye":
+      return chat.add("system", `The server says goodbye: ${msg.reason}`);
+    default:
+      return undefined;
+  }
+}
+
+function onWelcome(msg) {
+  state.name = msg.name;
+  state.token = msg.token;
+  saved.set("cafe.name", msg.name);
+  saved.set("cafe.token", msg.token);
+  connection.settled();
+  const first = !state.welcomed;
+  state.welcomed = true;
+  if (!first) {
+    chat.add("system", `You are now ${msg.name}.`);
+    return render();
+  }
+  chat.add("system", msg.resumed ? `Welcome back, ${msg.name}.` : `Welcome, ${msg.name}. Type /help for the commands.`);
+  const room = saved.get("cafe.room") || decodeURIComponent(location.hash.slice(1));
+  if (room) send({ type: "enter_room", room, id: newId("ui") });
+  else send({ type: "list_rooms", id: newId("ui") });
+  render();
+}
+
+function onError(msg, id) {
+  if (id.startsWith("lm-")) {
+    state.legalAsked = null;
+    return;
+  }
+  if (msg.code === "bad_token") {
+    state.token = null;
+    saved.set("cafe.token", null);
+    if (state.name) send({ type: "hello", name: state.name });
+    else askName("");
+    return;
+  }
+  if (!state.welcomed && (msg.code === "name_taken" || msg.code === "bad_name")) {
+    askName(msg.message);
+    return;
+  }
+  if (msg.code === "bad_room" || msg.code === "too_many_rooms") saved.set("cafe.room", null);
+  if (id && id === state.sending) {
+    state.sending = null;
+    clearPicks();
+    state.legal = null;
+    state.legalAsked = null;
+    syncTurn();
+  }
+  if (id && id === state.leaving) state.leaving = null;
+  const line = chat.add("error", msg.message);
+  line.title = msg.code;
+  render();
+}
+
+function askName(problem) {
+  const dialog = $("name-dialog");
+  $("name-error").textContent = problem;
+  const input = $("name-input");
+  if (!input.value) input.value = state.name ?? "";
+  if (!dialog.open) dialog.showModal();
+  input.focus();
+}
+
+$("name-form").addEventListener("submit", (e) => {
+  const name = $("name-input").value.trim();
+  if (!name) {
+    e.preventDefault();
+    return;
+  }
+  state.name = name;
+  state.token = null;
+  saved.set("cafe.token", null);
+  if (!send({ type: "hello", name })) connection.connect();
+});
+
+$("name-dialog").addEventListener("cancel", (e) => e.preventDefault());
+
+function onConnectionState(conn, info) {
+  app.dataset.conn = conn;
+  const words = {
+    connecting: "connecting…",
+    connected: "connected",
+    reconnecting: `connection lost — retrying in ${info}s`,
+    offline: `offline: ${info}`,
+  };
+  $("conn-text").textContent = words[conn];
+  $("reconnect").hidden = conn !== "offline" && conn !== "reconnecting";
+  if (conn !== "connected") {
+    state.welcomed = false;
+    state.sending = null;
+    state.legalAsked = null;
+  }
+  render();
+}
+
+// --- wiring ----------------------------------------------------------------------------------
+
+const chat = new ChatPane({
+  log: $("log"),
+  input: $("input"),
+  hint: $("cmd-hint"),
+  commands: COMMANDS,
+  onSubmit: command,
+});
+
+const cafe = new CafeBoard($("board"), BOARD, {
+  onChair: (name, byKeyboard) => chooseTarget(name, byKeyboard),
+  onBar: (byKeyboard) => chooseTarget("bar", byKeyboard),
+});
+
+const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+const connection = new Connection(`${scheme}//${location.host}/ws`, {
+  onOpen: () => {
+    state.lastSeq = 0;
+    hello();
+  },
+  onMessage,
+  onState: onConnectionState,
+});
+
+$("confirm").addEventListener("click", confirmMove);
+$("cancel").addEventListener("click", cancelMove);
+$("hint-btn").addEventListener("click", () => send({ type: "hint", id: newId("ui") }));
+$("reconnect").addEventListener("click", () => connection.connect());
+$("lobby-btn").addEventListener("click", () => {
+  state.leaving = newId("ui");
+  send({ type: "leave_room", id: state.leaving });
+});
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && (state.selected !== null || state.used.length || state.nationAsk)) {
+    cancelMove();
+    focusLater($("hand").querySelector(".card.playable"), true);
+  }
+});
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden) connection.retryNow();
+});
+
+render();
+connection.connect();

@@ -1,0 +1,222 @@
+// The chat pane: a log of chat, game events, errors and the server's text answers, and an input
+// line with history (up/down) and completion of command names (Tab).
+
+const MAX_LINES = 600;
+const HISTORY_KEY = "cafe.history";
+
+const REASONS = {
+  deck: "the deck is down to 4 cards",
+  chairs: "every chair is taken",
+  bar: "the bar is full",
+  last_player: "only one player is left",
+  empty_hand: "a player has no cards left",
+};
+
+export function reasonText(reason) {
+  return REASONS[reason] ?? String(reason);
+}
+
+function signed(points) {
+  return points > 0 ? `+${points}` : points < 0 ? `−${-points}` : "0";
+}
+
+/** The line for a played move, as the line clients show it: "ann seats FRf at FR1s: +4". */
+export function playedLine(msg) {
+  const by = {};
+  for (const e of msg.events ?? []) (by[e.type] ??= []).push(e);
+  const who = msg.player;
+  const seats = by.seat ?? [];
+  const placed = seats.map((e) => `${e.card} at ${e.chair}`).join(", ");
+  let line;
+  if (by.stammtisch) {
+    const filled = by.stammtisch[0];
+    const name = filled.gender === "m" ? "Stammtisch" : "Kaffeekränzchen";
+    line = `${who} seats ${placed} (${name} at ${filled.table}): ${signed(msg.points)}`;
+  } else if (seats.length) {
+    line = `${who} seats ${placed}: ${signed(msg.points)}`;
+  } else if (by.bar) {
+    const bar = by.bar[0];
+    line = `${who} sends ${bar.card} to the bar (place ${bar.place})`;
+    line += by.eliminated ? " and is eliminated" : `: ${signed(msg.points)}`;
+  } else if (by.swap) {
+    line = `${who} swaps ${by.swap[0].card} for the joker at ${by.swap[0].chair}`;
+  } else {
+    line = `${who} plays ${msg.move}: ${signed(msg.points)}`;
+  }
+  if (by.hand_limit) line += `; hand limit now ${by.hand_limit[by.hand_limit.length - 1].hand_limit}`;
+  if (msg.auto) line += " (played for an absent player)";
+  return line;
+}
+
+/** The winners' phrase of a result: "ann wins", "ann and bob share first place". */
+export function winners(result) {
+  const first = result.ranking.filter((n) => result.places[n] === 1);
+  if (first.length === 1) return `${first[0]} wins`;
+  return `${first.slice(0, -1).join(", ")} and ${first[first.length - 1]} share first place`;
+}
+
+const PRESENCE = {
+  entered: "comes in",
+  left: "leaves the room",
+  joined: "takes a seat",
+  unseated: "gives up the seat",
+  back: "is back",
+  away: "is away",
+  replaced_by_bot: "is played by a bot",
+  renamed: "is now called",
+};
+
+export class ChatPane {
+  /**
+   * `log` is the element lines go to, `input` the text field, `hint` a line under it that shows
+   * the usage of the command being typed; `commands` is commands.json; `onSubmit(text)` sends.
+   */
+  constructor({ log, input, hint, commands, onSubmit }) {
+    this.log = log;
+    this.input = input;
+    this.hint = hint;
+    this.onSubmit = onSubmit;
+    this.commands = commands.commands;
+    this.names = [...this.commands.map((c) => c.name), ...Object.keys(commands.aliases)].sort();
+    this.aliases = commands.aliases;
+    this.history = this._loadHistory();
+    this.position = this.history.length;
+    this.draft = "";
+    this.cycle = null;
+    input.addEventListener("keydown", (e) => this._key(e));
+    input.addEventListener("input", () => {
+      this.cycle = null;
+      this._showHint();
+    });
+  }
+
+  _loadHistory() {
+    try {
+      const saved = JSON.parse(localStorage.getItem(HISTORY_KEY) ?? "[]");
+      return Array.isArray(saved) ? saved.filter((s) => typeof s === "string").slice(-100) : [];
+    } catch {
+      return [];
+    }
+  }
+
+  _key(e) {
+    if (e.key === "Enter") {
+      e.preventDefault();
+      const text = this.input.value;
+      if (!text.trim()) return;
+      if (this.history[this.history.length - 1] !== text) this.history.push(text);
+      this.history = this.history.slice(-100);
+      try {
+        localStorage.setItem(HISTORY_KEY, JSON.stringify(this.history));
+      } catch {
+        // private windows may refuse storage; history then lasts for the page only
+      }
+      this.position = this.history.length;
+      this.input.value = "";
+      this._showHint();
+      this.onSubmit(text);
+    } else if (e.key === "ArrowUp") {
+      if (this.position === 0) return;
+      e.preventDefault();
+      if (this.position === this.history.length) this.draft = this.input.value;
+      this.position -= 1;
+      this._set(this.history[this.position]);
+    } else if (e.key === "ArrowDown") {
+      if (this.position >= this.history.length) return;
+      e.preventDefault();
+      this.position += 1;
+      this._set(this.position === this.history.length ? this.draft : this.history[this.position]);
+    } else if (e.key === "Tab" && !e.shiftKey && this.input.value.startsWith("/") && !/\s/.test(this.input.value)) {
+      e.preventDefault();
+      this._complete();
+    } else if (e.key === "Escape") {
+      this.cycle = null;
+    }
+  }
+
+  _set(text) {
+    this.input.value = text;
+    this.input.setSelectionRange(text.length, text.length);
+    this._showHint();
+  }
+
+  /** Complete a command name: the one that fits, the common prefix, then each in turn. */
+  _complete() {
+    if (this.cycle) {
+      this.cycle.index = (this.cycle.index + 1) % this.cycle.names.length;
+      this._set(`/${this.cycle.names[this.cycle.index]}`);
+      return;
+    }
+    const typed = this.input.value.slice(1).toLowerCase();
+    const fits = this.names.filter((n) => n.startsWith(typed));
+    if (fits.length === 0) return;
+    if (fits.length === 1) {
+      this._set(`/${fits[0]} `);
+      return;
+    }
+    let prefix = fits[0];
+    for (const n of fits) while (!n.startsWith(prefix)) prefix = prefix.slice(0, -1);
+    if (prefix.length > typed.length) {
+      this._set(`/${prefix}`);
+    } else {
+      this.cycle = { names: fits, index: 0 };
+      this._set(`/${fits[0]}`);
+    }
+    this.hint.textContent = fits.map((n) => `/${n}`).join("  ");
+  }
+
+  _showHint() {
+    const m = /^\/(\S*)/.exec(this.input.value);
+    if (!m) {
+      this.hint.textContent = "";
+      return;
+    }
+    const typed = m[1].toLowerCase();
+    const name = this.aliases[typed] ?? typed;
+    const exact = this.commands.find((c) => c.name === name);
+    if (exact) {
+      this.hint.textContent = `${exact.usage} — ${exact.summary}`;
+      return;
+    }
+    const fits = this.names.filter((n) => n.startsWith(typed));
+    this.hint.textContent = fits.length ? fits.map((n) => `/${n}`).join("  ") : "no such command — /help lists them";
+  }
+
+  /** Add one line of `kind` (chat, event, error, notice, system, mine) to the log. */
+  add(kind, text, who = null) {
+    const line = document.createElement("div");
+    line.className = `line ${kind}`;
+    if (who !== null) {
+      const name = document.createElement("span");
+      name.className = "who";
+      name.textContent = who;
+      line.append(name, document.createTextNode(" "));
+    }
+    line.append(document.createTextNode(text));
+    this._append(line);
+    return line;
+  }
+
+  /** Add a preformatted block (the server's text answers: /help, /board, /hand, /score). */
+  addText(text, kind = "text") {
+    const pre = document.createElement("pre");
+    pre.className = `line ${kind}`;
+    pre.textContent = text;
+    this._append(pre);
+  }
+
+  _append(el) {
+    const stick = this.log.scrollHeight - this.log.scrollTop - this.log.clientHeight < 40;
+    this.log.append(el);
+    while (this.log.childElementCount > MAX_LINES) this.log.firstElementChild.remove();
+    if (stick) this.log.scrollTop = this.log.scrollHeight;
+  }
+
+  /** The line for a presence event, or null for the events not worth a line. */
+  static presenceLine(msg) {
+    const what = PRESENCE[msg.event] ?? msg.event;
+    if (msg.event === "renamed") return `${msg.detail ?? "someone"} ${what} ${msg.name}`;
+    const detail = msg.detail ? ` (${msg.detail})` : "";
+    return `${msg.name} ${what}${detail}`;
+  }
+}

@@ -1,0 +1,95 @@
+// The WebSocket to the server: JSON messages both ways, and reconnection after a drop with a
+// growing pause (the page then says hello again with its resume token).
+
+const PAUSES = [500, 1000, 2000, 4000, 8000];
+const CLOSE_REPLACED = 1008; // the server closed us because the same name connected elsewhere
+
+export class Connection {
+  /**
+   * `onOpen()` when connected, `onMessage(msg)` for each server message, `onState(state, info)`
+   * with state "connecting", "connected", "reconnecting" (info: seconds until the next try) or
+   * "offline" (info: why; no automatic retry).
+   */
+  constructor(url, { onOpen, onMessage, onState }) {
+    this.url = url;
+    this.onOpen = onOpen;
+    this.onMessage = onMessage;
+    this.onState = onState;
+    this.socket = null;
+    this.failures = 0;
+    this.timer = null;
+    this.stopped = false;
+    window.addEventListener("online", () => this.retryNow());
+  }
+
+  connect() {
+    this.stopped = false;
+    clearTimeout(this.timer);
+    this.timer = null;
+    if (this.socket && this.socket.readyState <= WebSocket.OPEN) return;
+    this.onState("connecting");
+    const socket = new WebSocket(this.url);
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      if (socket !== this.socket) return;
+      this.onState("connected");
+      this.onOpen();
+    });
+    socket.addEventListener("message", (event) => {
+      if (socket !== this.socket) return;
+      let msg;
+      try {
+        msg = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.onMessage(msg);
+    });
+    socket.addEventListener("close", (event) => {
+      if (socket !== this.socket) return;
+      this.socket = null;
+      if (this.stopped) return;
+      if (event.code === CLOSE_REPLACED) {
+        this.stopped = true;
+        this.onState("offline", event.reason || "closed by the server");
+        return;
+      }
+      this._schedule();
+    });
+  }
+
+  /** The connection worked (the server welcomed us): the next drop starts with a short pause. */
+  settled() {
+    this.failures = 0;
+  }
+
+  _schedule() {
+    const pause = PAUSES[Math.min(this.failures, PAUSES.length - 1)];
+    this.failures += 1;
+    this.onState("reconnecting", Math.ceil(pause / 1000));
+    this.timer = setTimeout(() => this.connect(), pause);
+  }
+
+  /** Try at once if waiting to reconnect. */
+  retryNow() {
+    if (this.timer !== null) this.connect();
+  }
+
+  /** Send a message; false when not connected. */
+  send(msg) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(msg));
+    return true;
+  }
+
+  /** Close and stay closed (until connect()). */
+  close(reason = "you closed the connection") {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = null;
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) socket.close(1000);
+    this.onState("offline", reason);
+  }
+}

@@ -1,0 +1,143 @@
+// The twelve nations' flags, simplified, and the guest tiles drawn with them (SVG markup).
+// Every flag is drawn in a 30 x 20 box; callers place it with a nested <svg>.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function star(cx, cy, r, fill, turn = 0) {
+  const points = [];
+  for (let i = 0; i < 10; i += 1) {
+    const radius = i % 2 === 0 ? r : r * 0.4;
+    const angle = turn + (Math.PI / 5) * i - Math.PI / 2;
+    points.push(`${(cx + radius * Math.cos(angle)).toFixed(2)},${(cy + radius * Math.sin(angle)).toFixed(2)}`);
+  }
+  return `<polygon points="${points.join(" ")}" fill="${fill}"/>`;
+}
+
+function stripes(colours, vertical = false) {
+  const n = colours.length;
+  return colours
+    .map((c, i) =>
+      vertical
+        ? `<rect x="${(30 / n) * i}" y="0" width="${30 / n + 0.05}" height="20" fill="${c}"/>`
+        : `<rect x="0" y="${(20 / n) * i}" width="30" height="${20 / n + 0.05}" fill="${c}"/>`,
+    )
+    .join("");
+}
+
+const FLAGS = {
+  FR: () => stripes(["#0055a4", "#ffffff", "#ef4135"], true),
+  IT: () => stripes(["#009246", "#ffffff", "#ce2b37"], true),
+  DE: () => stripes(["#000000", "#dd0000", "#ffce00"]),
+  RU: () => stripes(["#ffffff", "#0039a6", "#d52b1e"]),
+  ES: () => `<rect width="30" height="20" fill="#aa151b"/><rect y="5" width="30" height="10" fill="#f1bf00"/>`,
+  GB: () =>
+    `<rect width="30" height="20" fill="#012169"/>` +
+    `<path d="M0,0 L30,20 M30,0 L0,20" stroke="#fff" stroke-width="4"/>` +
+    `<path d="M0,0 L30,20 M30,0 L0,20" stroke="#c8102e" stroke-width="1.4"/>` +
+    `<path d="M15,0 V20 M0,10 H30" stroke="#fff" stroke-width="6"/>` +
+    `<path d="M15,0 V20 M0,10 H30" stroke="#c8102e" stroke-width="3.4"/>`,
+  US: () => {
+    let s = "";
+    for (let i = 0; i < 13; i += 1) s += `<rect y="${(20 / 13) * i}" width="30" height="${20 / 13 + 0.05}" fill="${i % 2 ? "#fff" : "#b22234"}"/>`;
+    s += `<rect width="12" height="${(20 / 13) * 7}" fill="#3c3b6e"/>`;
+    for (let r = 0; r < 3; r += 1) for (let c = 0; c < 4; c += 1) s += `<circle cx="${1.8 + c * 2.8}" cy="${1.9 + r * 3.4}" r="0.6" fill="#fff"/>`;
+    return s;
+  },
+  CN: () =>
+    `<rect width="30" height="20" fill="#ee1c25"/>` +
+    star(5, 5, 3, "#ffde00") +
+    star(10, 2, 1, "#ffde00", 0.4) +
+    star(12, 4, 1, "#ffde00", 0.8) +
+    star(12, 7, 1, "#ffde00", 0) +
+    star(10, 9, 1, "#ffde00", 0.4),
+  IN: () =>
+    stripes(["#ff9933", "#ffffff", "#138808"]) +
+    `<circle cx="15" cy="10" r="2.6" fill="none" stroke="#000080" stroke-width="0.8"/><circle cx="15" cy="10" r="0.6" fill="#000080"/>`,
+  TR: () =>
+    `<rect width="30" height="20" fill="#e30a17"/>` +
+    `<circle cx="11.5" cy="10" r="5" fill="#fff"/><circle cx="12.8" cy="10" r="4" fill="#e30a17"/>` +
+    star(17.4, 10, 2.3, "#fff", -Math.PI / 2 + Math.PI / 5 + Math.PI / 2),
+  CU: () =>
+    stripes(["#002a8f", "#ffffff", "#002a8f", "#ffffff", "#002a8f"]) +
+    `<polygon points="0,0 13,10 0,20" fill="#cf142b"/>` +
+    star(4.3, 10, 2.4, "#fff"),
+  CF: () =>
+    stripes(["#003082", "#ffffff", "#289728", "#ffce00"]) +
+    `<rect x="12.5" width="5" height="20" fill="#d21034"/>` +
+    star(4, 2.5, 1.8, "#ffce00"),
+};
+
+const JOKER_FLAG = () =>
+  `<rect width="30" height="20" fill="#5b2a86"/>` + star(15, 10, 6, "#ffd54f");
+
+/** The flag of `nation` as SVG markup in a 30 x 20 box (a joker's starred purple without a nation). */
+export function flagMarkup(nation) {
+  return (FLAGS[nation] ?? JOKER_FLAG)();
+}
+
+/** A nested <svg> element string that draws the flag in the rectangle given, cropped to fill it. */
+export function flagBox(nation, x, y, width, height, extra = "") {
+  return (
+    `<svg x="${x}" y="${y}" width="${width}" height="${height}" viewBox="0 0 30 20" ` +
+    `preserveAspectRatio="xMidYMid slice" ${extra}>${flagMarkup(nation)}</svg>`
+  );
+}
+
+/**
+ * A guest as drawn on the board and in the hand: {card, nation, gender, joker}. A card text is
+ * "FRf", "Jm", or a seated joker "Jf=FR".
+ */
+export function readGuest(text) {
+  const [card, declared] = text.split("=");
+  const joker = card[0] === "J";
+  return {
+    text,
+    card,
+    joker,
+    nation: joker ? (declared ?? null) : card.slice(0, 2),
+    gender: card[card.length - 1],
+  };
+}
+
+export const GENDER_GLYPH = { m: "♂", f: "♀" };
+export const GENDER_WORD = { m: "man", f: "woman" };
+
+/** Words for a guest, for titles and screen readers: "French woman", "joker (man) as Spain". */
+export function guestWords(text, nations) {
+  const g = readGuest(text);
+  if (g.joker) {
+    const as = g.nation ? ` as ${nations[g.nation] ?? g.nation}` : "";
+    return `joker (${GENDER_WORD[g.gender]})${as}`;
+  }
+  return `${nations[g.nation] ?? g.nation} ${GENDER_WORD[g.gender]}`;
+}
+
+/** Make an SVG element with attributes. */
+export function svgEl(name, attrs = {}) {
+  const el = document.createElementNS(SVG_NS, name);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  return el;
+}
+
+/**
+ * SVG markup of a guest tile centred on (0, 0), `w` x `h`: the flag across the top, the nation
+ * code and the gender below; a joker is gold with a J badge (and its declared nation's flag).
+ */
+export function guestTile(text, w, h) {
+  const g = readGuest(text);
+  const x = -w / 2;
+  const y = -h / 2;
+  const band = Math.round(h * 0.34);
+  const code = g.nation ?? "J";
+  const fs = Math.round(h * 0.34);
+  let s = `<rect class="tile" x="${x}" y="${y}" width="${w}" height="${h}" rx="${h * 0.16}" fill="${g.joker ? "#ffe9a8" : "#fffdf8"}" stroke="${g.joker ? "#b8860b" : "#6d5a45"}" stroke-width="1.5"/>`;
+  s += flagBox(g.nation, x + 2, y + 2, w - 4, band, `class="band"`);
+  s += `<text class="code" x="${-w * 0.14}" y="${y + band + (h - band) * 0.5 + fs * 0.36}" font-size="${fs}" text-anchor="middle">${code}</text>`;
+  s += `<text class="glyph g-${g.gender}" x="${w * 0.28}" y="${y + band + (h - band) * 0.5 + fs * 0.36}" font-size="${fs}" text-anchor="middle">${GENDER_GLYPH[g.gender]}</text>`;
+  if (g.joker) {
+    const r = h * 0.17;
+    s += `<circle cx="${w / 2 - r * 0.55}" cy="${y + r * 0.55}" r="${r}" fill="#5b2a86" stroke="#fff" stroke-width="1"/>`;
+    s += `<text x="${w / 2 - r * 0.55}" y="${y + r * 0.55 + r * 0.45}" font-size="${r * 1.3}" text-anchor="middle" fill="#fff" font-weight="700">J</text>`;
+  }
+  return s;
+}

@@ -1,0 +1,146 @@
+"""Test clients that talk to a real server over real sockets and record every byte they receive."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+from collections.abc import Callable
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+from protocol.diff import apply_patch
+
+TIMEOUT = 10.0
+#: every client opened by a test, closed by the fixture at its end
+OPEN: list[WsClient | LineClient] = []
+
+
+class WsClient:
+    """A JSON client: tracks its view from the first snapshot and every patch, checks ``seq``."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.raw: list[str] = []
+        self.messages: list[dict[str, Any]] = []
+        self.view: dict[str, Any] | None = None
+        self.seq = 0
+        self.token: str | None = None
+        self.name: str | None = None
+        self._ids = itertools.count(1)
+        self._read = 0  # messages already consumed by ``next``
+        OPEN.append(self)
+
+    @classmethod
+    async def connect(cls, port: int, name: str | None = None, **hello: Any) -> WsClient:
+        client = cls(await connect(f"ws://127.0.0.1:{port}/ws", max_size=2**22))
+        if name is not None:
+            welcome = await client.request({"type": "hello", "name": name, **hello})
+            assert welcome["type"] == "welcome", welcome
+            client.token = welcome["token"]
+            client.name = welcome["name"]
+        return client
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.ws.send(json.dumps(message))
+
+    async def _receive(self, timeout: float) -> dict[str, Any]:
+        raw = await asyncio.wait_for(self.ws.recv(), timeout)
+        assert isinstance(raw, str)
+        self.raw.append(raw)
+        message = json.loads(raw)
+        self.seq += 1
+        assert message["seq"] == self.seq, f"seq {message['seq']} after {self.seq - 1}"
+        if message["type"] == "snapshot":
+            self.view = message["view"]
+        elif message["type"] == "patch":
+            assert self.view is not None, "a patch before any snapshot"
+            self.view = apply_patch(self.view, message["ops"])
+        self.messages.append(message)
+        return message
+
+    async def next(
+        self, predicate: Callable[[dict[str, Any]], bool] | str, timeout: float = TIMEOUT
+    ) -> dict[str, Any]:
+        """The next message (not consumed before) that matches: a type name or a predicate."""
+        test = (lambda m: m["type"] == predicate) if isinstance(predicate, str) else predicate
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            while self._read < len(self.messages):
+                message = self.messages[self._read]
+                self._read += 1
+                if test(message):
+                    return message
+            await self._receive(max(0.01, deadline - loop.time()))
+
+    async def request(self, message: dict[str, Any], timeout: float = TIMEOUT) -> dict[str, Any]:
+        """Send with a fresh id and return the answer that echoes it."""
+        msg_id = next(self._ids)
+        await self.send({**message, "id": msg_id})
+        return await self.next(lambda m: m.get("id") == msg_id and m["type"] != "snapshot", timeout)
+
+    async def command(self, text: str) -> dict[str, Any]:
+        return await self.request({"type": "command", "text": text})
+
+    async def settle(self, quiet: float = 0.2) -> None:
+        """Read until nothing arrives for ``quiet`` seconds."""
+        try:
+            while True:
+                await self._receive(quiet)
+        except TimeoutError:
+            pass
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+class LineClient:
+    """A telnet-like client: lines of text, everything received kept."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.received = bytearray()
+        self._pos = 0
+        OPEN.append(self)
+
+    @classmethod
+    async def connect(cls, port: int, name: str | None = None) -> LineClient:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        client = cls(reader, writer)
+        await client.expect("Your name")
+        if name is not None:
+            await client.line(name)
+            await client.expect(f"Hello {name}!")
+        return client
+
+    async def line(self, text: str, end: bytes = b"\r\n") -> None:
+        self.writer.write(text.encode() + end)
+        await self.writer.drain()
+
+    async def expect(self, needle: str, timeout: float = TIMEOUT) -> str:
+        """Read until ``needle`` appears after what earlier calls consumed; return the text up to it."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        target = needle.encode()
+        while True:
+            found = self.received.find(target, self._pos)
+            if found >= 0:
+                text = self.received[self._pos : found + len(target)].decode()
+                self._pos = found + len(target)
+                return text
+            chunk = await asyncio.wait_for(self.reader.read(65536), max(0.01, deadline - loop.time()))
+            if not chunk:
+                raise ConnectionError(f"closed while waiting for {needle!r}: {self.text()[-500:]}")
+            self.received += chunk
+
+    def text(self) -> str:
+        return self.received.decode(errors="replace")
+
+    async def close(self) -> None:
+        self.writer.close()
+        with contextlib.suppress(ConnectionError, OSError):
+            await self.writer.wait_closed()

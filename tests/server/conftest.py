@@ -1,0 +1,59 @@
+"""A real server on free loopback ports for each test."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server import logs
+from server.app import Server
+from server.config import Config
+from tests.server import clients
+
+ServerFactory = Callable[..., Any]
+
+
+@pytest.fixture
+async def make_server(tmp_path: Path) -> AsyncIterator[ServerFactory]:
+    """Start servers with test settings (overridable); all are stopped at the end."""
+    logs.configure("warning", "console")
+    servers: list[Server] = []
+
+    async def start(**overrides: Any) -> Server:
+        settings: dict[str, Any] = {
+            "port": 0,
+            "line_port": 0,
+            "data": str(tmp_path / "cafe.db"),
+            "log_level": "warning",
+            "rate": 1000.0,
+            "burst": 1000,
+            "chat_rate": 1000.0,
+            "chat_burst": 1000,
+        }
+        settings.update(overrides)
+        server = Server(Config(**settings))
+        await server.start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        if server.lobby.accepting:
+            await server.stop()
+
+
+@pytest.fixture
+async def server(make_server: ServerFactory) -> Server:
+    result: Server = await make_server()
+    return result
+
+
+@pytest.fixture(autouse=True)
+async def close_clients() -> AsyncIterator[None]:
+    """Close every test client a test opened, on that test's own loop."""
+    yield
+    while clients.OPEN:
+        await clients.OPEN.pop().close()

@@ -1,0 +1,81 @@
+"""The line endpoint: telnet negotiation stripped, any line ending, a name prompt, text out."""
+
+from __future__ import annotations
+
+from server.app import Server
+from server.line import pack, strip_telnet
+from tests.server.clients import LineClient
+from tests.server.conftest import ServerFactory
+
+IAC, DO, WILL, SB, SE = 255, 253, 251, 250, 240
+
+
+def test_strip_telnet_removes_negotiation_and_keeps_text() -> None:
+    """IAC DO/WILL option triples and IAC SB ... IAC SE vanish; IAC IAC is a literal byte."""
+    data = bytes([IAC, DO, 1, ord("a"), IAC, WILL, 3, ord("b"), IAC, SB, 24, 1, 2, IAC, SE, ord("c")])
+    assert strip_telnet(data) == b"abc"
+    assert strip_telnet(bytes([ord("x"), IAC, IAC])) == bytes([ord("x"), IAC])
+    assert strip_telnet(b"plain\r\n") == b"plain\r\n"
+
+
+def test_pack_never_splits_a_two_card_move() -> None:
+    """Move lists wrap between moves, each line within the width."""
+    moves = [f"FRf@FR1{s} ESm@ES1e" for s in "nesw"] * 5
+    lines = pack(moves, ", ", 40)
+    assert all(len(line) <= 40 for line in lines)
+    assert ", ".join(line.rstrip(",") for line in lines).split(", ") == moves
+
+
+async def test_telnet_client_with_negotiation_and_crlf_gets_a_name(server: Server) -> None:
+    """A telnet client that negotiates and ends lines with CRLF is greeted by name."""
+    assert server.line_port is not None
+    client = await LineClient.connect(server.line_port)
+    client.writer.write(bytes([IAC, WILL, 24, IAC, DO, 1]) + b"tel\r\n")
+    await client.expect("Hello tel!")
+
+
+async def test_nc_client_with_bare_lf_and_utf8_chat(server: Server) -> None:
+    """nc sends bare LF; UTF-8 chat arrives intact at another line client."""
+    assert server.line_port is not None
+    a = await LineClient.connect(server.line_port)
+    await a.line("ncuser", end=b"\n")
+    await a.expect("Hello ncuser!")
+    b = await LineClient.connect(server.line_port, "other")
+    await a.line("/room café", end=b"\n")
+    await a.expect("[bad_room]")
+    await a.line("/room cafe", end=b"\n")
+    await b.line("/room cafe")
+    await b.expect("You are in room cafe")
+    await a.line("Grüße aus Köln ☕", end=b"\n")
+    await b.expect("<ncuser> Grüße aus Köln ☕")
+
+
+async def test_a_taken_name_is_asked_again(server: Server) -> None:
+    """The name prompt repeats after a refused name."""
+    assert server.line_port is not None
+    await LineClient.connect(server.line_port, "dup")
+    client = await LineClient.connect(server.line_port)
+    await client.line("dup")
+    await client.expect("Someone is already called dup")
+    await client.expect("Your name")
+    await client.line("dup2")
+    await client.expect("Hello dup2!")
+
+
+async def test_overlong_line_is_refused_and_the_connection_closed(make_server: ServerFactory) -> None:
+    """A line over the limit gets too_large, then the server hangs up."""
+    server: Server = await make_server(max_line=128)
+    assert server.line_port is not None
+    client = await LineClient.connect(server.line_port, "big")
+    await client.line("x" * 500)
+    await client.expect("[too_large]")
+    rest = await client.reader.read()  # read to the end: the server hangs up
+    assert b"line too long" in rest
+
+
+async def test_quit_says_goodbye(server: Server) -> None:
+    """/quit closes the connection with a goodbye."""
+    assert server.line_port is not None
+    client = await LineClient.connect(server.line_port, "bye")
+    await client.line("/quit")
+    await client.expect("Goodbye!")

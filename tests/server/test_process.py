@@ -1,0 +1,76 @@
+"""The server process: configuration, --help, and a graceful stop on SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from websockets.exceptions import ConnectionClosed
+
+from server.config import Config, load_config
+from server.store import Store
+from tests.server.clients import LineClient, WsClient
+from tests.server.process import ServerProcess
+
+
+def test_help_documents_every_setting_and_its_environment_variable() -> None:
+    """cafe-server --help names each flag, its CAFE_ variable and its default."""
+    out = subprocess.run(
+        [sys.executable, "-m", "server", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"COLUMNS": "200", "PATH": ""},
+    ).stdout
+    for name, field in Config.model_fields.items():
+        assert "--" + name.replace("_", "-") in out
+        assert "CAFE_" + name.upper() in out
+        assert f"default {field.default}" in out
+
+
+def test_flags_win_over_environment_over_defaults() -> None:
+    """A flag beats CAFE_*, which beats the embedded default."""
+    env = {"CAFE_PORT": "9000", "CAFE_LINE_PORT": "2400"}
+    config = load_config(["--port", "9100"], env)
+    assert (config.port, config.line_port, config.host) == (9100, 2400, "127.0.0.1")
+
+
+async def test_sigterm_finishes_moves_tells_clients_and_exits_zero(tmp_path: Path) -> None:
+    """On SIGTERM: the move in flight is kept, WebSocket clients get 1001, line clients a line, exit 0."""
+    server = await ServerProcess.start(tmp_path / "cafe.db")
+    ann = await WsClient.connect(server.port, "ann")
+    line = await LineClient.connect(server.line_port, "lin")
+    await ann.command("/join stop")
+    await ann.command("/option seed 5")
+    await ann.command("/addbot greedy")
+    await ann.command("/start")
+    await line.line("/room stop")
+    await line.expect("You are in room stop")
+    started = await ann.next("game_started")
+    if started["start_player"] != "ann":
+        await ann.next("played")
+    await ann.next(lambda m: m["type"] == "patch")
+    legal = (await ann.request({"type": "legal_moves"}))["moves"]
+    await ann.send({"type": "move", "move": legal[0], "id": 999})
+    server.proc.send_signal(signal.SIGTERM)
+
+    answer = await ann.next(lambda m: m.get("id") == 999)
+    assert answer["type"] == "ack"
+    bye = await ann.next("bye")
+    assert "stopping" in bye["reason"]
+    try:
+        await ann.next("never")
+    except ConnectionClosed as closed:
+        assert closed.rcvd is not None and closed.rcvd.code == 1001
+    await line.expect("The server is stopping")
+    assert await asyncio.wait_for(server.proc.wait(), 20) == 0
+    events = [e["event"] for e in await server.logs()]
+    assert "stopping" in events and "stopped" in events
+
+    store = Store(str(tmp_path / "cafe.db"))
+    (game,) = store.history("ann")
+    assert legal[0] in game.record.moves
+    store.close()

@@ -1,0 +1,78 @@
+"""A client that never reads cannot slow the room: it is resynchronised with a snapshot, or dropped."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+
+from server.app import Server
+from server.line import LineSession
+from tests.server.clients import LineClient, WsClient
+from tests.server.conftest import ServerFactory
+
+CHATS = 3000
+TEXT = "x" * 450
+UNLIMITED = {"rate": 1e6, "burst": 10**6, "chat_rate": 1e6, "chat_burst": 10**6}
+
+
+async def _stalled_line_client(server: Server) -> LineClient:
+    """A line client in room ``busy`` that reads nothing, on a link too thin to buffer megabytes."""
+    assert server.line_port is not None
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", server.line_port))
+    reader, writer = await asyncio.open_connection(sock=sock)
+    writer.write(b"slow\r\n/room busy\r\n")
+    await writer.drain()
+    while not any(s.name == "slow" and s.room is not None for s in server.lobby.all_sessions):
+        await asyncio.sleep(0.01)
+    session = next(s for s in server.lobby.all_sessions if s.name == "slow")
+    assert isinstance(session, LineSession)
+    session.writer.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    return LineClient(reader, writer)
+
+
+async def _flood(server: Server) -> tuple[WsClient, WsClient]:
+    """ann says CHATS long lines in room busy; bob must get every one, in order."""
+    ann = await WsClient.connect(server.port, "ann")
+    bob = await WsClient.connect(server.port, "bob")
+    await ann.command("/room busy")
+    await bob.command("/room busy")
+    return ann, bob
+
+
+async def _talk(ann: WsClient, bob: WsClient) -> None:
+    reading = asyncio.create_task(ann.settle(quiet=3))  # ann reads while she talks
+    for i in range(CHATS):
+        await ann.send({"type": "say", "text": f"{i} {TEXT}"})
+    for i in range(CHATS):
+        chat = await bob.next("chat")
+        assert chat["text"].startswith(f"{i} ")
+    await reading
+
+
+async def test_a_client_that_never_reads_is_dropped_and_the_others_get_everything(
+    make_server: ServerFactory,
+) -> None:
+    """With one strike allowed, the stalled client is cut off while the others get every chat."""
+    server: Server = await make_server(outbox=16, slow_strikes=1, **UNLIMITED)
+    ann, bob = await _flood(server)
+    await _stalled_line_client(server)
+    await _talk(ann, bob)
+    left = await bob.next(lambda m: m["type"] == "presence" and m["name"] == "slow" and m["event"] == "left")
+    assert left["room"] == "busy"
+    assert "slow" not in [s.name for s in server.lobby.all_sessions]
+
+
+async def test_a_client_that_falls_behind_gets_a_fresh_snapshot(make_server: ServerFactory) -> None:
+    """A stalled client loses the backlog but, once it reads again, finds a fresh picture of the room."""
+    server: Server = await make_server(outbox=16, slow_strikes=3, **UNLIMITED)
+    ann, bob = await _flood(server)
+    slow = await _stalled_line_client(server)
+    await _talk(ann, bob)
+    await slow.expect("You are in room busy")  # on entry
+    await slow.expect("You are in room busy")  # the resync
+    assert slow.text().count(" xxxx") < CHATS
+    await slow.line("/who")
+    await slow.expect("slow ")
