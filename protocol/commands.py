@@ -105,7 +105,7 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         "/leave",
         "leave the room for the lobby",
         "Leaves the room for the lobby. Before the start this gives up your seat; in a\n"
-        "running game your seat is kept and played for you until you come back.",
+        "running game a bot plays your seat from then on.",
         ("/leave",),
     ),
     "who": CommandInfo(
@@ -124,8 +124,8 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
     "say": CommandInfo(
         "/say TEXT",
         "chat to the room (plain text does the same)",
-        "Says TEXT to everyone in the room (or in the lobby). A line that does not start\n"
-        "with / is said as it is; /say is for text that starts with /.",
+        "Says TEXT to everyone in the room. A line that does not start with / is said\n"
+        "as it is; /say is for text that starts with /.",
         ("/say good game!", "/say /play is how you move"),
     ),
     # seats and the game

@@ -1,20 +1,31 @@
-"""The published JSON Schema: up to date with the models, self-contained, true to what the wire accepts."""
+"""The published protocol: schema.json current, self-contained and true to the wire; PROTOCOL.md complete."""
 
 from __future__ import annotations
 
 import doctest
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, get_args
 
+import jsonpatch
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import protocol.schema
-from protocol.errors import ProtocolError
-from protocol.messages import ClientMessage, ServerMessage, parse_client_message
+from protocol.commands import ALIASES, COMMANDS, parse_command
+from protocol.errors import ERROR_CODES, ProtocolError
+from protocol.messages import (
+    ClientMessage,
+    Error,
+    Patch,
+    ServerMessage,
+    Snapshot,
+    parse_client_message,
+    parse_server_message,
+)
 from protocol.schema import SCHEMA_PATH, build_schema, main, render_schema, write_schema
 from tests.protocol.test_messages import CLIENT_SAMPLES, SERVER_SAMPLES
 
@@ -202,3 +213,125 @@ def test_a_frame_valid_under_the_schema_is_accepted(
     """A client in another language can trust the schema: a frame it validates, the server parses."""
     if validators["client"].is_valid(frame):
         assert parse_client_message(json.dumps(frame)).type == frame["type"]
+
+
+# --- PROTOCOL.md ------------------------------------------------------------------------------------
+
+PROTOCOL_MD = Path(protocol.schema.__file__).with_name("PROTOCOL.md").read_text(encoding="utf-8")
+
+
+def _section(start: str, end: str) -> str:
+    """The text of PROTOCOL.md from the heading ``start`` to the heading ``end``."""
+    return PROTOCOL_MD[PROTOCOL_MD.index(start) : PROTOCOL_MD.index(end)]
+
+
+def _row(section: str, key: str) -> str:
+    """The table row of ``section`` whose first cell is ``key`` in backticks."""
+    rows = [line for line in section.splitlines() if line.startswith(f"| `{key}` |")]
+    assert len(rows) == 1, f"PROTOCOL.md has {len(rows)} rows for {key!r}"
+    return rows[0]
+
+
+@pytest.mark.parametrize(
+    ("union", "start", "end", "common"),
+    [
+        (ClientMessage, "### Client to server", "### Server to client", {"type", "id"}),
+        (ServerMessage, "### Server to client", "**The events of `played`**", {"type", "id", "seq"}),
+    ],
+    ids=["client", "server"],
+)
+def test_protocol_md_describes_every_message_and_field(
+    union: Any, start: str, end: str, common: set[str]
+) -> None:
+    """The message catalogue has a row for every message type, naming each of its own fields."""
+    section = _section(start, end)
+    for cls in get_args(get_args(union)[0]):
+        row = _row(section, cls.model_fields["type"].default)
+        for field in set(cls.model_fields) - common:
+            assert f"`{field}`" in row, f"{cls.__name__}.{field} is not described in PROTOCOL.md"
+
+
+def test_protocol_md_lists_every_error_code() -> None:
+    """Every error code a client can receive has its row in the error tables."""
+    section = _section("## 5. Error codes", "## 6. An example session")
+    for code in ERROR_CODES:
+        _row(section, code)
+
+
+def test_protocol_md_lists_every_chat_command_and_alias() -> None:
+    """Every chat command's usage has its row, and every alias is named."""
+    section = _section("## 4. Chat commands", "## 5. Error codes")
+    for info in COMMANDS.values():
+        _row(section, info.usage)
+    for alias in ALIASES:
+        assert f"alias `/{alias}`" in section
+
+
+def _example_frames(section: str) -> list[tuple[str, str]]:
+    """The example's frames: (direction, JSON text), with a frame's continuation lines joined."""
+    frames: list[tuple[str, str]] = []
+    for block in re.findall(r"```text\n(.*?)```", section, re.S):
+        for line in block.splitlines():
+            if line.startswith(("→ ", "← ")):
+                frames.append((line[0], line[2:]))
+            elif line.startswith(" ") and frames:
+                frames[-1] = (frames[-1][0], frames[-1][1] + line.strip())
+    return frames
+
+
+EXAMPLE_FRAMES = _example_frames(_section("### ann's frames", "### bob's terminal"))
+
+
+def test_example_frames_are_messages_in_order() -> None:
+    """Every frame of the example parses (or is refused as its answer says); seq grows, and every
+    answer names an id that was sent."""
+    assert len(EXAMPLE_FRAMES) > 40
+    sent: set[Any] = set()
+    refused: list[ProtocolError] = []
+    last_seq = 0
+    for direction, text in EXAMPLE_FRAMES:
+        if direction == "→":
+            try:
+                sent.add(parse_client_message(text).id)
+            except ProtocolError as e:  # a refused frame: the error that answers it follows
+                refused.append(e)
+                sent.add(e.id)
+            continue
+        message = parse_server_message(text)
+        if refused:
+            error = refused.pop()
+            assert isinstance(message, Error)
+            assert (message.code, message.message, message.id) == (error.code, error.message, error.id)
+        assert message.seq > last_seq, text
+        last_seq = message.seq
+        if getattr(message, "id", None) is not None:
+            assert message.id in sent, text  # type: ignore[union-attr]
+        assert json.loads(text) == json.loads(message.model_dump_json()), "a field is missing or extra"
+
+
+def test_example_patches_lead_from_snapshot_to_snapshot() -> None:
+    """Applying the example's patches in order to its first snapshot gives its next snapshot."""
+    received = [parse_server_message(text) for direction, text in EXAMPLE_FRAMES if direction == "←"]
+    snapshots = [i for i, m in enumerate(received) if isinstance(m, Snapshot)]
+    assert len(snapshots) >= 2
+    first, second = snapshots[:2]
+    assert [m.seq for m in received[first : second + 1]] == list(
+        range(received[first].seq, received[second].seq + 1)
+    )
+    view = received[first].view  # type: ignore[union-attr]
+    for message in received[first + 1 : second]:
+        if isinstance(message, Patch):
+            view = jsonpatch.apply_patch(view, message.ops)
+    assert view == received[second].view  # type: ignore[union-attr]
+
+
+def test_example_terminal_matches_the_parser() -> None:
+    """In bob's terminal every command typed parses, and a refused one shows the parser's error."""
+    lines = _section("### bob's terminal", "In the picture").splitlines()
+    typed = [(i, line[2:]) for i, line in enumerate(lines) if line.startswith("> ")]
+    assert len(typed) > 10
+    for i, line in typed[1:]:  # the first line typed answers the name prompt
+        try:
+            parse_command(line)
+        except ProtocolError as e:
+            assert lines[i + 1] == f"! {e.message} [{e.code}]"
