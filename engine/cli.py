@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import IllegalMoveError, InvalidPositionError
-from engine.game import dump_record, load_record, random_game, replay
+from engine.game import dump_record, load_record, random_game, replay, verify
 from engine.position import (
     Options,
     Position,
@@ -114,6 +114,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Check a published game record: the seed against its hash, the moves against the result."""
+    try:
+        data = json.loads(_read(args.record))
+        report = verify(data)
+    except (ValueError, InvalidPositionError) as e:
+        raise _Unusable(f"{args.record}: {e}") from None
+    _print(report)
+    return EXIT_OK if report["ok"] else EXIT_REFUSED
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     """Play a short random game and narrate it."""
     record = random_game(["ann", "bob"], args.seed)
@@ -157,6 +168,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="replay a game record and print the final position")
     p.add_argument("record", help="record JSON file, or - for standard input")
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser(
+        "verify", help="check a record's seed against its seed_hash and its moves against its result"
+    )
+    p.add_argument("record", help="record JSON file (as GET /games/ID returns it), or - for standard input")
+    p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("demo", help="narrate a random two-player game")
     p.add_argument("--seed", type=int, default=1)

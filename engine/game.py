@@ -7,6 +7,7 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections.abc import Mapping, Sequence
@@ -16,6 +17,10 @@ from typing import Any
 from engine.errors import IllegalMoveError, InvalidPositionError
 from engine.position import Options, Position, new_position
 from engine.rules import Outcome, PlayResult, is_over, legal_moves, outcome, play
+
+#: fields a published record may carry beside the game itself; ``replay`` ignores them,
+#: ``verify`` checks ``seed_hash`` and ``result``
+RECORD_NOTES = ("seed_hash", "result", "room", "id")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +74,7 @@ def record_from_dict(data: Mapping[str, Any]) -> GameRecord:
     """Load a record, checking its fields (not its moves: ``replay`` does that)."""
     if not isinstance(data, Mapping):
         raise InvalidPositionError("a game record is a JSON object")
-    extra = set(data) - {"board", "options", "players", "seed", "moves", "start_player"}
+    extra = set(data) - {"board", "options", "players", "seed", "moves", "start_player", *RECORD_NOTES}
     if extra:
         raise InvalidPositionError(f"record: unknown field(s) {', '.join(sorted(extra))}")
     players = data.get("players")
@@ -141,3 +146,57 @@ def random_game(
         moves.append(result.move)
         position = result.position
     return GameRecord(record.players, seed, record.options, record.board, None, tuple(moves))
+
+
+def seed_hash(seed: int) -> str:
+    """The fingerprint published when a game starts: sha256 of the seed's decimal text."""
+    return hashlib.sha256(str(seed).encode()).hexdigest()
+
+
+def verify(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Check a published record: its seed matches ``seed_hash`` and its moves replay to ``result``.
+
+    Returns ``{"ok": bool, "checks": [{"check": ..., "ok": bool, "detail": ...}, ...]}``; raises
+    ``InvalidPositionError`` for a record that cannot be read at all."""
+    record = record_from_dict(data)
+    checks: list[dict[str, Any]] = []
+
+    def check(name: str, ok: bool, detail: str) -> None:
+        checks.append({"check": name, "ok": ok, "detail": detail})
+
+    published = data.get("seed_hash")
+    computed = seed_hash(record.seed)
+    if published is None:
+        check("seed_hash", False, "the record carries no seed_hash to check the seed against")
+    else:
+        check(
+            "seed_hash",
+            published == computed,
+            f"sha256({record.seed}) = {computed}" + ("" if published == computed else f", not {published}"),
+        )
+    try:
+        result = replay(record)
+    except InvalidPositionError as e:
+        check("moves", False, str(e))
+        return {"ok": False, "checks": checks}
+    check("moves", True, f"all {len(record.moves)} moves are legal")
+    claimed = data.get("result")
+    if result.outcome is None:
+        check(
+            "result",
+            claimed is None,
+            "the game is not over" + ("" if claimed is None else ", but the record claims a result"),
+        )
+    elif not isinstance(claimed, Mapping):
+        check("result", False, "the game is over but the record carries no result")
+    else:
+        same = claimed.get("final_scores") == dict(result.outcome.final_scores) and list(
+            claimed.get("ranking", [])
+        ) == list(result.outcome.ranking)
+        scores = ", ".join(f"{n} {s}" for n, s in result.outcome.final_scores.items())
+        check(
+            "result",
+            same,
+            f"replayed final scores: {scores}" + ("" if same else f"; the record says {dict(claimed)}"),
+        )
+    return {"ok": all(c["ok"] for c in checks), "checks": checks}

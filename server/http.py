@@ -11,6 +11,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from engine.game import seed_hash
 from server.lobby import Lobby
 
 STATIC = Path(__file__).parent / "static"
@@ -59,13 +60,13 @@ class HttpRoutes:
         game = self.lobby.store.game(game_id)
         if game is None:
             return _response(HTTPStatus.NOT_FOUND, b'{"error": "no such game"}\n', "application/json")
-        body = dict(game.record.to_dict())
-        body["result"] = game.result
-        body["room"] = game.room
-        # the seed stays secret until the game is over (sha256(seed) is published at the start)
+        body = game.record.to_dict()
+        body.update(
+            id=game.game_id, room=game.room, seed_hash=seed_hash(game.record.seed), result=game.result
+        )
+        # the seed stays secret until the game is over: sha256(seed) is what was published at its start
         if game.result is None:
             del body["seed"]
-            body["moves"] = list(game.record.moves)
         return _response(
             HTTPStatus.OK, json.dumps(body, sort_keys=True, indent=2).encode(), "application/json"
         )

@@ -7,7 +7,6 @@ then sends each member its own patch (or a snapshot on entry and on resync) and 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import random
 import secrets
 import time
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import structlog
 
 from engine import GameRecord, IllegalMoveError, Options, Outcome, Position, play
+from engine.game import seed_hash
 from engine.rules import PlayResult, legal_move_texts
 from protocol import messages as m
 from protocol.commands import ShowRequest
@@ -453,7 +453,7 @@ class Room:
                 room=self.name,
                 players=list(record.players),
                 start_player=record.players[position.to_move],
-                seed_hash=hashlib.sha256(str(seed).encode()).hexdigest(),
+                seed_hash=seed_hash(seed),
             )
         )
         self._publish()

@@ -173,6 +173,7 @@ export class CafeBoard {
       }
       const target = targets.get(name);
       c.el.classList.toggle("occupied", seated !== null);
+      c.el.dataset.guest = seated ?? "";
       c.el.classList.toggle("target", target !== undefined);
       c.el.classList.toggle("swap", target?.kind === "swap");
       c.el.classList.toggle("picked", pick !== undefined);

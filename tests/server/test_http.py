@@ -68,6 +68,7 @@ async def test_root_serves_the_web_page_and_unknown_paths_404(server: Server) ->
 async def test_games_path_returns_a_record_the_engine_replays(server: Server) -> None:
     """GET /games/ID of a finished game gives a record with seed and moves that replays to its result."""
     from engine import load_record, outcome, replay
+    from engine.game import verify
 
     client = await WsClient.connect(server.port, "ann")
     await client.command("/join rec")
@@ -91,10 +92,9 @@ async def test_games_path_returns_a_record_the_engine_replays(server: Server) ->
     status, _, body = await _get(server.port, f"/games/{games[0].game_id}")
     assert status == 200
     data = json.loads(body)
-    final = outcome(
-        replay(
-            load_record(json.dumps({k: data[k] for k in ("board", "options", "players", "seed", "moves")}))
-        ).position
-    )
+    final = outcome(replay(load_record(body)).position)
     assert final is not None and data["result"]["final_scores"] == dict(final.final_scores)
+    assert verify(data)["ok"] is True
+    data["seed"] += 1
+    assert verify(data)["ok"] is False
     assert (await _get(server.port, "/games/nope"))[0] == 404
