@@ -252,7 +252,9 @@ _HELP_GROUPS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
 _M = TypeVar("_M", bound=BaseModel)
 _Parsed: TypeAlias = BaseModel | ShowRequest | Quit  # a BaseModel here is always a ClientMessage
 _Handler: TypeAlias = Callable[[str, list[str], str, ClientId], _Parsed]
-_INTEGER = re.compile(r"[0-9]+")  # ASCII digits only: int() would also take other scripts' digits
+# ASCII digits only: int() and float() would also take other scripts' digits
+_INTEGER = re.compile(r"[0-9]+")
+_SECONDS = re.compile(r"[0-9]+(\.[0-9]+)?")
 _SHOWN_NAME = 24  # how much of an unknown command name an error repeats
 
 
@@ -339,10 +341,17 @@ def _integer(text: str) -> int | None:
         return None
 
 
+def _seconds(text: str) -> int | float | None:
+    """Whole seconds as an int, decimal seconds (``0.5``) as a float."""
+    if not _SECONDS.fullmatch(text) or len(text) > 20:
+        return None
+    return float(text) if "." in text else int(text)
+
+
 def _option(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     _arguments(name, args, id, 2, 2)
     key, text = args[0].lower(), args[1].lower()
-    value: int | bool | None
+    value: int | float | bool | None
     if key == "seed":
         value = None if text == "random" else _integer(text)
         if value is None and text != "random":
@@ -352,7 +361,7 @@ def _option(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
             raise _bad(name, "stammtisch is 'on' or 'off'.", id)
         value = text == "on"
     elif key == "clock":
-        value = None if text == "off" else _integer(text)
+        value = None if text == "off" else _seconds(text)
         if value is None and text != "off":
             raise _bad(name, "The clock is a number of seconds per turn, or 'off'.", id)
     else:

@@ -62,6 +62,7 @@ CASES: list[tuple[str, Parsed]] = [
     ("/option stammtisch off", SetOption(key="stammtisch", value=False)),
     ("/option clock 60", SetOption(key="clock", value=60)),
     ("/option clock off", SetOption(key="clock", value=None)),
+    ("/option clock 7.5", SetOption(key="clock", value=7.5)),
     ("/addbot", AddBot()),
     ("/addbot random", AddBot(strategy="random")),
     ("/addbot strong", AddBot(strategy="strong")),
@@ -135,6 +136,12 @@ def test_arguments_keep_their_case() -> None:
     assert parse_command("/NICK Ann") == Nick(name="Ann")
 
 
+def test_whole_clock_seconds_stay_integers() -> None:
+    """A whole number of seconds is sent as an integer, a decimal one as a number with a fraction."""
+    whole = parse_command("/option clock 60")
+    assert isinstance(whole, SetOption) and type(whole.value) is int
+
+
 def test_keywords_of_option_and_addbot_are_case_insensitive() -> None:
     """Option keys, their on/off/random words and bot strategies are read in any case."""
     assert parse_command("/option STAMMTISCH On") == SetOption(key="stammtisch", value=True)
@@ -180,6 +187,8 @@ BAD_ARGUMENTS = [
     ("/option stammtisch yes", "/option KEY VALUE"),
     ("/option clock -5", "/option KEY VALUE"),
     ("/option clock soon", "/option KEY VALUE"),
+    ("/option clock 1.", "/option KEY VALUE"),
+    ("/option clock 1e3", "/option KEY VALUE"),
     ("/option colour red", "/option KEY VALUE"),
     ("/addbot clever", "/addbot [STRATEGY]"),
     ("/addbot random greedy", "/addbot [STRATEGY]"),
