@@ -105,7 +105,7 @@ class SetOption(_ClientMessage):
 
     type: Literal["option"] = "option"
     key: Literal["seed", "stammtisch", "clock"]
-    value: int | bool | None = None
+    value: bool | int | float | None = None
 
 
 class PlayMove(_ClientMessage):
@@ -158,8 +158,26 @@ class Nick(_ClientMessage):
 
 
 ClientMessage = Annotated[
-    Hello | Say | Command | EnterRoom | LeaveRoom | ListRooms | Who | Join | LeaveGame | Start
-    | SetOption | PlayMove | GetLegalMoves | GetHint | AddBot | RemoveBot | Watch | Resync | Ping | Nick,
+    Hello
+    | Say
+    | Command
+    | EnterRoom
+    | LeaveRoom
+    | ListRooms
+    | Who
+    | Join
+    | LeaveGame
+    | Start
+    | SetOption
+    | PlayMove
+    | GetLegalMoves
+    | GetHint
+    | AddBot
+    | RemoveBot
+    | Watch
+    | Resync
+    | Ping
+    | Nick,
     Field(discriminator="type"),
 ]
 CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -331,8 +349,25 @@ class Bye(_ServerMessage):
 
 
 ServerMessage = Annotated[
-    Welcome | Error | Ack | Rooms | WhoList | Presence | Chat | Snapshot | Patch | GameStarted | Played
-    | Eliminated | GameOver | LegalMoves | Hint | Text | Notice | Pong | Bye,
+    Welcome
+    | Error
+    | Ack
+    | Rooms
+    | WhoList
+    | Presence
+    | Chat
+    | Snapshot
+    | Patch
+    | GameStarted
+    | Played
+    | Eliminated
+    | GameOver
+    | LegalMoves
+    | Hint
+    | Text
+    | Notice
+    | Pong
+    | Bye,
     Field(discriminator="type"),
 ]
 SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
@@ -386,7 +421,25 @@ def parse_server_message(raw: str | bytes) -> ServerMessage:
 _CLIENT_TYPES = {
     cls.model_fields["type"].default
     for cls in (
-        Hello, Say, Command, EnterRoom, LeaveRoom, ListRooms, Who, Join, LeaveGame, Start, SetOption,
-        PlayMove, GetLegalMoves, GetHint, AddBot, RemoveBot, Watch, Resync, Ping, Nick,
+        Hello,
+        Say,
+        Command,
+        EnterRoom,
+        LeaveRoom,
+        ListRooms,
+        Who,
+        Join,
+        LeaveGame,
+        Start,
+        SetOption,
+        PlayMove,
+        GetLegalMoves,
+        GetHint,
+        AddBot,
+        RemoveBot,
+        Watch,
+        Resync,
+        Ping,
+        Nick,
     )
 }

@@ -44,6 +44,7 @@ class Config(BaseModel):
     resume_window: float = Field(
         300.0, ge=0, description="seconds a name and seat are held for a lost connection"
     )
+    clock_min: float = Field(5.0, gt=0, description="shortest turn clock, in seconds, a room may set")
     bot_budget: float = Field(1.0, gt=0, description="seconds the strong bot thinks per move")
     static_dir: str | None = Field(
         None, description="serve the web page from this folder instead of the bundled one"

@@ -33,7 +33,6 @@ log = structlog.get_logger("cafe.room")
 
 MAX_SEATS = 4
 MIN_PLAYERS = 2
-MIN_CLOCK = 5
 State = Literal["waiting", "playing", "over"]
 
 
@@ -390,13 +389,15 @@ class Room:
             if not isinstance(value, bool):
                 raise ProtocolError("bad_option", "stammtisch is on or off (true/false).", msg.id)
         elif msg.key == "seed":
-            if value is not None and (isinstance(value, bool) or not 0 <= value < 2**63):
+            if value is not None and (isinstance(value, bool | float) or not 0 <= value < 2**63):
                 raise ProtocolError("bad_option", "seed is a whole number from 0, or random.", msg.id)
         elif msg.key == "clock":
             if value in (None, 0, False):
                 value = None
-            elif isinstance(value, bool) or not MIN_CLOCK <= value <= 3600:
-                raise ProtocolError("bad_option", f"clock is {MIN_CLOCK} to 3600 seconds, or off.", msg.id)
+            elif isinstance(value, bool) or not self.lobby.config.clock_min <= value <= 3600:
+                raise ProtocolError(
+                    "bad_option", f"clock is {self.lobby.config.clock_min:g} to 3600 seconds, or off.", msg.id
+                )
         self.options[msg.key] = value
         self._broadcast(
             m.Notice(

@@ -252,14 +252,13 @@ function renderHeader() {
   document.title = `${myTurn() ? "● Your turn — " : ""}Café International`;
 }
 
-function cardButton(card, index, classes) {
+function cardButton(card, index) {
   const button = document.createElement("button");
   button.type = "button";
-  button.className = `card ${classes.join(" ")}`;
+  button.className = "card";
   button.dataset.card = card;
   button.dataset.index = String(index);
   button.setAttribute("aria-label", `${card}: ${guestWords(card, BOARD.nations)}`);
-  button.setAttribute("aria-pressed", String(classes.includes("selected")));
   button.innerHTML = `<svg viewBox="-29 -35 58 70" aria-hidden="true">${guestTile(card, 56, 68)}</svg>`;
   button.addEventListener("click", (e) => chooseCard(index, e.detail === 0));
   return button;
@@ -272,8 +271,9 @@ function renderHand() {
   const plan = planner();
   area.classList.toggle("watching", !Array.isArray(hand));
   const box = $("hand");
-  box.replaceChildren();
   if (!Array.isArray(hand)) {
+    box.replaceChildren();
+    box.dataset.hand = "";
     $("hand-title").textContent = state.view?.seat != null ? "Your seat" : "Watching";
     $("hand-info").textContent = "";
     return;
@@ -281,21 +281,34 @@ function renderHand() {
   const me = g.players.find((p) => p.name === state.view.you);
   $("hand-title").textContent = "Your hand";
   $("hand-info").textContent = me ? `${hand.length} cards · limit ${me.hand_limit} · deck ${g.deck_size}` : "";
+  // The buttons stay while the hand does, so that the focus stays on the card it was on.
+  const key = hand.join(" ");
+  if (box.dataset.hand !== key || box.childElementCount !== hand.length) {
+    box.replaceChildren(...hand.map((card, i) => cardButton(card, i)));
+    box.dataset.hand = key;
+    if (hand.length === 0) box.textContent = "No cards in hand.";
+  }
   const next = plan ? plan.nextCards() : new Set();
   hand.forEach((card, i) => {
-    const classes = [];
-    if (state.used.includes(i)) classes.push("used");
-    else if (state.selected === i) classes.push("selected", "playable");
-    else if (plan && !state.sending) classes.push(next.has(card) ? "playable" : "dim");
-    box.append(cardButton(card, i, classes));
+    const button = box.children[i];
+    const used = state.used.includes(i);
+    const selected = state.selected === i;
+    const playable = !used && !!plan && !state.sending && (selected || next.has(card));
+    button.classList.toggle("used", used);
+    button.classList.toggle("selected", selected);
+    button.classList.toggle("playable", playable);
+    button.classList.toggle("dim", !!plan && !state.sending && !used && !playable);
+    button.setAttribute("aria-pressed", String(selected));
   });
-  if (hand.length === 0) box.textContent = "No cards in hand.";
 }
 
 function renderNationChoice() {
   const box = $("nation-choice");
   const ask = state.nationAsk;
   box.hidden = !ask;
+  const key = ask ? `${ask.card}@${ask.target}` : "";
+  if (box.dataset.ask === key) return;
+  box.dataset.ask = key;
   box.replaceChildren();
   if (!ask) return;
   const label = document.createElement("span");
@@ -362,6 +375,7 @@ function render() {
   app.dataset.turn = !g || g.over ? "none" : myTurn() ? "mine" : "other";
   app.dataset.legal = planner() ? "ready" : myTurn() ? "loading" : "none";
   app.dataset.moveNumber = String(g?.move_number ?? "");
+  app.dataset.toMove = g && !g.over ? g.to_move : "";
   app.classList.toggle("spectator", !!v && v.seat === null);
   renderHeader();
   renderBoard();

@@ -81,6 +81,18 @@ export class CafeBoard {
   _chair(chair) {
     const [x, y] = this._chairPosition(chair);
     const h = CHAIR / 2;
+    // a chair of one table has its back to the room; a shared chair is a bench between two tables
+    let back = "";
+    if (chair.tables.length === 1) {
+      const table = this.tableByName.get(chair.tables[0]);
+      const [dx, dy] = STEP[SIDES[table.chairs.indexOf(chair.name)]];
+      const t = 7;
+      const bx = dx > 0 ? h - t : dx < 0 ? -h : -h;
+      const by = dy > 0 ? h - t : dy < 0 ? -h : -h;
+      const bw = dx !== 0 ? t : CHAIR;
+      const bh = dy !== 0 ? t : CHAIR;
+      back = `<rect class="chair-back" x="${bx}" y="${by}" width="${bw}" height="${bh}" rx="3"/>`;
+    }
     const g = svgEl("g", {
       class: chair.tables.length === 2 ? "chair shared" : "chair",
       "data-chair": chair.name,
@@ -91,6 +103,7 @@ export class CafeBoard {
     g.innerHTML =
       `<title></title>` +
       `<rect class="seat" x="${-h}" y="${-h}" width="${CHAIR}" height="${CHAIR}" rx="9"/>` +
+      back +
       `<g class="guest"></g>` +
       `<rect class="ring" x="${-h - 4}" y="${-h - 4}" width="${CHAIR + 8}" height="${CHAIR + 8}" rx="12"/>` +
       `<rect class="focus" x="${-h - 6}" y="${-h - 6}" width="${CHAIR + 12}" height="${CHAIR + 12}" rx="13"/>` +

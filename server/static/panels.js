@@ -23,6 +23,10 @@ function badges(view, name) {
   return found.map(([cls, text]) => el("span", { class: `badge ${cls}` }, text));
 }
 
+function ordinal(n) {
+  return `${n}${n === 1 ? "st" : n === 2 ? "nd" : n === 3 ? "rd" : "th"}`;
+}
+
 function cardBacks(count) {
   const box = el("span", { class: "backs", "aria-hidden": "true" });
   for (let i = 0; i < Math.min(count, 7); i += 1) box.append(el("span", { class: "back" }));
@@ -42,6 +46,7 @@ export function renderPlayers(box, view, mine) {
     if (!view.seats.length) list.append(el("li", { class: "player empty" }, "No seats taken yet."));
   } else {
     const last = game.last_move;
+    const result = game.result;
     for (const p of game.players) {
       const turn = !game.over && p.name === game.to_move;
       const item = el(
@@ -57,9 +62,14 @@ export function renderPlayers(box, view, mine) {
         p.eliminated ? el("span", { class: "badge out" }, "out") : null,
         el("span", { class: "spacer" }),
         el("span", { class: "hand-size", title: `${p.hand_size} cards in hand, limit ${p.hand_limit}` }, cardBacks(p.hand_size), `${p.hand_size}`),
-        el("span", { class: "score", "data-score": p.score }, String(p.score)),
+        result ? el("span", { class: "place", title: "place" }, `${ordinal(result.places[p.name])}`) : null,
+        el(
+          "span",
+          { class: "score", title: result ? "final score, after the cards left in hand" : "score" },
+          String(result ? result.final_scores[p.name] : p.score),
+        ),
       );
-      if (last && last.player === p.name) {
+      if (last && last.player === p.name && !result) {
         item.append(el("span", { class: "last-points" }, `${last.points > 0 ? "+" : ""}${last.points}`));
       }
       list.append(item);

@@ -1,0 +1,190 @@
+"""Never lose a game: a killed server, lost connections, absent players and abusive clients."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import signal
+from pathlib import Path
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from engine import Position, legal_move_texts, new_position, play
+from server.app import Server
+from server.store import Store
+from tests.server.clients import WsClient
+from tests.server.conftest import ServerFactory
+from tests.server.process import ServerProcess
+
+
+async def _seated(port: int, room: str, seed: int, *names: str) -> list[WsClient]:
+    clients = [await WsClient.connect(port, n) for n in names]
+    await clients[0].command(f"/join {room}")
+    await clients[0].command(f"/option seed {seed}")
+    for c in clients[1:]:
+        await c.command(f"/join {room}")
+    assert (await clients[0].command("/start"))["type"] == "ack"
+    return clients
+
+
+async def _play(
+    clients: list[WsClient], position: Position, rng: random.Random, moves: int | None
+) -> Position:
+    """Play ``moves`` random moves (or to the end), each checked against the engine."""
+    count = 0
+    while moves is None or count < moves:
+        result = play(position, rng.choice(legal_move_texts(position)))
+        mover = clients[position.to_move]
+        assert (await mover.request({"type": "move", "move": result.move}))["type"] == "ack"
+        played = await clients[0].next("played")
+        assert (played["move"], played["points"]) == (result.move, result.points)
+        position = result.position
+        count += 1
+        if result.outcome is not None:
+            break
+    return position
+
+
+async def test_sigkill_mid_game_loses_no_move_and_the_players_finish(tmp_path: Path) -> None:
+    """Kill -9 mid-game, restart on the same log: every accepted move is there; tokens bring players back."""
+    db = tmp_path / "cafe.db"
+    first = await ServerProcess.start(db)
+    ann, bob = await _seated(first.port, "durable", 33, "ann", "bob")
+    position = await _play([ann, bob], new_position(["ann", "bob"], 33), random.Random(1), 12)
+    tokens = [ann.token, bob.token]
+    first.proc.send_signal(signal.SIGKILL)
+    assert await asyncio.wait_for(first.proc.wait(), 10) == -signal.SIGKILL
+
+    store = Store(str(db))
+    (game,) = store.unfinished_games()
+    assert len(game.record.moves) == 12
+    store.close()
+
+    second = await ServerProcess.start(db)
+    try:
+        thief = await WsClient.connect(second.port)
+        assert (await thief.request({"type": "hello", "name": "ann"}))["code"] == "name_taken"
+        back = []
+        for name, token in zip(["ann", "bob"], tokens, strict=True):
+            client = await WsClient.connect(second.port, "ignored", token=token)
+            assert client.name == name
+            snapshot = await client.next("snapshot")
+            game_view = snapshot["view"]["game"]
+            assert game_view["move_number"] == 12
+            assert game_view["hand"] == [c.text for c in position.players[["ann", "bob"].index(name)].hand]
+            back.append(client)
+        final = await _play(back, position, random.Random(2), None)
+        over = await back[0].next("game_over")
+        assert over["final_scores"] == {p.name: p.score for p in final.players} or over["penalties"]
+    finally:
+        second.proc.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(second.proc.wait(), 20) == 0
+
+
+async def test_reconnecting_with_the_token_reclaims_name_and_seat(server: Server) -> None:
+    """Within the window the name and seat wait; a wrong token is refused; the right one resumes."""
+    ann, bob = await _seated(server.port, "back", 8, "ann", "bob")
+    token = ann.token
+    await ann.close()
+    away = await bob.next(lambda m: m["type"] == "presence" and m["event"] == "away")
+    assert away["name"] == "ann"
+    other = await WsClient.connect(server.port)
+    assert (await other.request({"type": "hello", "name": "Ann"}))["code"] == "name_taken"
+    assert (await other.request({"type": "hello", "name": "x", "token": "f" * 32}))["code"] == "bad_token"
+
+    again = await WsClient.connect(server.port, "whoever", token=token)
+    assert again.name == "ann"
+    welcome = again.messages[0]
+    assert welcome["resumed"] is True
+    snapshot = await again.next("snapshot")
+    assert snapshot["view"]["seat"] == 0 and "hand" in snapshot["view"]["game"]
+    assert (await bob.next(lambda m: m["type"] == "presence" and m["event"] == "back"))["name"] == "ann"
+    position = new_position(["ann", "bob"], 8)
+    await _play([again, bob], position, random.Random(4), 4)
+
+
+async def test_after_the_window_a_bot_takes_the_seat_until_the_player_returns(
+    make_server: ServerFactory,
+) -> None:
+    """After the resume window a bot plays the absent player's turns; the token still brings them back."""
+    server: Server = await make_server(resume_window=0.3)
+    ann, bob = await _seated(server.port, "window", 8, "ann", "bob")
+    token = ann.token
+    await ann.close()
+    taken = await bob.next(lambda m: m["type"] == "presence" and m["event"] == "replaced_by_bot")
+    assert taken["name"] == "ann"
+    position = new_position(["ann", "bob"], 8)
+    rng = random.Random(6)
+    for _ in range(6):  # bob plays; the bot answers for ann
+        if position.to_move == 1:
+            result = play(position, rng.choice(legal_move_texts(position)))
+            assert (await bob.request({"type": "move", "move": result.move}))["type"] == "ack"
+        played = await bob.next("played")
+        result = play(position, played["move"])
+        assert played["auto"] is (played["player"] == "ann")
+        position = result.position
+    again = await WsClient.connect(server.port, "ann", token=token)
+    assert again.messages[0]["resumed"] is True
+    await bob.next(lambda m: m["type"] == "presence" and m["event"] == "back")
+
+
+async def test_the_clock_plays_for_the_absent_and_three_timeouts_hand_the_seat_to_a_bot(
+    make_server: ServerFactory,
+) -> None:
+    """On timeout the server plays the greedy move and says so; after three in a row a bot takes over."""
+    server: Server = await make_server(clock_min=0.1)
+    ann = await WsClient.connect(server.port, "ann")
+    await ann.command("/join clock")
+    await ann.request({"type": "option", "key": "clock", "value": 0.2})
+    await ann.command("/addbot greedy")
+    await ann.command("/start")
+    timeouts = 0
+    while timeouts < 3:
+        message = await ann.next(lambda m: m["type"] == "notice" and "time ran out" in m["text"])
+        timeouts += 1
+        if timeouts == 3:  # the third in a row: a bot takes the seat, then the move is played
+            taken = await ann.next(lambda m: m["type"] == "presence" and m["event"] == "replaced_by_bot")
+            assert taken["name"] == "ann"
+        played = await ann.next("played")
+        assert played["player"] == "ann" and played["auto"] is True
+        assert played["move"] in message["text"]
+    played = await ann.next(lambda m: m["type"] == "played" and m["player"] == "ann")
+    assert played["auto"] is True
+
+
+async def test_flooding_is_refused_then_disconnected_with_1008(make_server: ServerFactory) -> None:
+    """Past the rate limit each message gets rate_limited, then the connection closes with 1008."""
+    server: Server = await make_server(rate=2.0, burst=5)
+    flood = await WsClient.connect(server.port, "flood")
+    calm = await WsClient.connect(server.port, "calm")
+    for _ in range(40):
+        await flood.send({"type": "ping"})
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            await flood.next("never", timeout=5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+    assert any(m.get("code") == "rate_limited" for m in flood.messages)
+    assert (await calm.request({"type": "ping"}))["type"] == "pong"
+
+
+async def test_chat_flood_is_limited_separately(make_server: ServerFactory) -> None:
+    """Chat has its own, tighter budget: the sixth line in a burst is refused."""
+    server: Server = await make_server(rate=100.0, burst=100, chat_rate=0.5, chat_burst=5)
+    talker = await WsClient.connect(server.port, "talker")
+    await talker.command("/room chatty")
+    answers = [await talker.request({"type": "say", "text": f"line {i}"}) for i in range(6)]
+    assert [a["type"] for a in answers] == ["ack"] * 5 + ["error"]
+    assert answers[-1]["code"] == "rate_limited"
+
+
+async def test_an_oversize_frame_closes_with_1009_and_others_go_on(make_server: ServerFactory) -> None:
+    """A frame over --max-frame is refused by closing with 1009; other clients are untouched."""
+    server: Server = await make_server(max_frame=1024)
+    big = await WsClient.connect(server.port, "big")
+    calm = await WsClient.connect(server.port, "calm")
+    await big.send({"type": "say", "text": "x" * 5000})
+    with pytest.raises(ConnectionClosed) as closed:
+        await big.next("never", timeout=5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+    assert (await calm.request({"type": "ping"}))["type"] == "pong"
