@@ -2,28 +2,37 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
 
 .PHONY: run test lint bench clean
 
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# the server alone
+$(VENV)/.installed-run: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+# the server with the test and lint tools
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $@ $(VENV)/.installed-run
 
-run: $(STAMP)
-	$(BIN)/python -m engine demo
+run: $(VENV)/.installed-run
+	$(BIN)/python -m server
 
-test: $(STAMP)
+test: $(VENV)/.installed-dev
+	tests/system-packages.sh
 	$(BIN)/python -m pytest -q
 
-lint: $(STAMP)
+lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check engine protocol server bots tests bench
 	$(BIN)/mypy
 
-bench: $(STAMP)
+bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/diff.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

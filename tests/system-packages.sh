@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The system packages the test suite needs beside Python: a real redis-server for the cluster
+# tests and Debian's chromium for the web page tests. Installs them when missing (as root, with
+# apt-get); otherwise says what to install.
+set -euo pipefail
+need=()
+command -v redis-server >/dev/null || need+=(redis-server)
+command -v chromium >/dev/null || need+=(chromium)
+[ ${#need[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    apt-get update
+    DEBIAN_FRONTEND=noninteractive apt-get install -y "${need[@]}"
+else
+    echo "The tests need: ${need[*]} (on Debian/Ubuntu: sudo apt-get install -y ${need[*]})" >&2
+    exit 1
+fi
