@@ -81,13 +81,14 @@ class PlayResult:
 
 
 def _table_counts(
-    board: Board, chairs: tuple[Guest | None, ...]
+    board: Board, chairs: tuple[Guest | None, ...], only: Iterable[int] | None = None
 ) -> tuple[list[int], list[int], list[str | None]]:
-    """Men, women and the nation (``None`` empty, ``MIXED``) at every table."""
+    """Men, women and the nation (``None`` empty, ``MIXED``) at every table (or only at the
+    tables ``only`` names: the others then read as empty)."""
     n = len(board.tables)
     men, women = [0] * n, [0] * n
     nation: list[str | None] = [None] * n
-    for table in board.tables:
+    for table in board.tables if only is None else (board.tables[t] for t in only):
         t = table.index
         for c in table.chairs:
             g = chairs[c]
@@ -110,6 +111,30 @@ def _points(k: int, one_nation: bool) -> int:
     return 2 * k if one_nation else k
 
 
+def _evolve(
+    position: Position,
+    *,
+    players: tuple[Player, ...] | None = None,
+    eliminated: tuple[int, ...] | None = None,
+    to_move: int | None = None,
+    chairs: tuple[Guest | None, ...] | None = None,
+    bar: tuple[Card, ...] | None = None,
+    deck: tuple[Card, ...] | None = None,
+) -> Position:
+    """``dataclasses.replace`` for a position, without its generic cost (``play`` runs it thrice)."""
+    return Position(
+        board=position.board,
+        options=position.options,
+        players=position.players if players is None else players,
+        eliminated=position.eliminated if eliminated is None else eliminated,
+        to_move=position.to_move if to_move is None else to_move,
+        start_player=position.start_player,
+        chairs=position.chairs if chairs is None else chairs,
+        bar=position.bar if bar is None else bar,
+        deck=position.deck if deck is None else deck,
+    )
+
+
 # --- end of the game -----------------------------------------------------------------------
 
 
@@ -117,15 +142,16 @@ def game_over_reason(position: Position) -> str | None:
     """Why the game is over (RULES.md section 7), or ``None`` while it goes on."""
     if len(position.deck) <= DECK_END:
         return "deck"
-    if all(g is not None for g in position.chairs):
+    if None not in position.chairs:
         return "chairs"
     if len(position.bar) >= BAR_PLACES:
         return "bar"
-    remaining = position.remaining()
-    if len(remaining) <= 1:
+    eliminated = position.eliminated
+    if len(position.players) - len(eliminated) <= 1:
         return "last_player"
-    if any(not position.players[i].hand for i in remaining):
-        return "empty_hand"
+    for i, p in enumerate(position.players):
+        if not p.hand and i not in eliminated:
+            return "empty_hand"
     return None
 
 
@@ -400,7 +426,9 @@ def _play_seat(position: Position, move: SeatMove) -> PlayResult:
     rest = _take_from_hand(player.hand, (p.card for p in pl))
 
     chairs = list(position.chairs)
-    men, women, nation = _table_counts(board, position.chairs)
+    # only the tables this move touches matter
+    touched = {t for p in pl for t in board.chairs[p.chair].tables}
+    men, women, nation = _table_counts(board, position.chairs, touched)
     events: list[dict[str, Any]] = []
     scored: list[bool] = []
     points = 0
@@ -482,7 +510,7 @@ def _play_seat(position: Position, move: SeatMove) -> PlayResult:
         if len(pl) == 2 and pl[1].chair not in board.neighbours[pl[0].chair]:
             pl = tuple(sorted(pl, key=lambda p: p.chair))
     canonical = seat_move(pl).text
-    after = replace(position, chairs=tuple(chairs))
+    after = _evolve(position, chairs=tuple(chairs))
     return _finish(after, canonical, points, events, rest, completed)
 
 
@@ -544,12 +572,12 @@ def _play_bar(position: Position, move: BarMove) -> PlayResult:
         )
         players = list(position.players)
         players[player_index] = replace(player, hand=sorted_hand(rest))
-        after = replace(
+        after = _evolve(
             position, bar=bar, players=tuple(players), eliminated=(*position.eliminated, player_index)
         )
         return _end_turn(after, move.text, player_index, 0, events, ())
     events.append({"type": "bar", "player": player.name, "card": card.text, "place": place, "points": points})
-    return _finish(replace(position, bar=bar), move.text, points, events, rest, 0)
+    return _finish(_evolve(position, bar=bar), move.text, points, events, rest, 0)
 
 
 def _play_swap(position: Position, move: SwapMove) -> PlayResult:
@@ -572,7 +600,7 @@ def _play_swap(position: Position, move: SwapMove) -> PlayResult:
     chairs[move.chair] = natural_guest(card)
     players = list(position.players)
     players[player_index] = replace(player, hand=sorted_hand([*rest, seated.card]))
-    after = replace(position, chairs=tuple(chairs), players=tuple(players))
+    after = _evolve(position, chairs=tuple(chairs), players=tuple(players))
     events: list[dict[str, Any]] = [
         {
             "type": "swap",
@@ -604,7 +632,7 @@ def _finish(
     events.append({"type": "draw", "player": player.name, "count": count})
     players = list(position.players)
     players[player_index] = Player(player.name, sorted_hand([*rest, *drawn]), player.score + points, limit)
-    after = replace(position, players=tuple(players), deck=position.deck[count:])
+    after = _evolve(position, players=tuple(players), deck=position.deck[count:])
     return _end_turn(after, move, player_index, points, events, drawn)
 
 
@@ -620,7 +648,7 @@ def _end_turn(
     nxt = (player_index + 1) % n
     while nxt in position.eliminated and nxt != player_index:
         nxt = (nxt + 1) % n
-    after = replace(position, to_move=nxt)
+    after = _evolve(position, to_move=nxt)
     result = outcome(after)
     if result is not None:
         events.append({"type": "game_over", **result.to_dict()})
