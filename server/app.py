@@ -49,7 +49,7 @@ class Server:
         return int(self._line.sockets[0].getsockname()[1])
 
     async def start(self) -> None:
-        self.restore()
+        await self.restore()
         config = self.config
         self._ws = await serve(
             lambda connection: serve_connection(self.lobby, connection),
@@ -69,10 +69,10 @@ class Server:
             )
         log.info("listening", host=config.host, port=self.port, line_port=self.line_port, data=config.data)
 
-    def restore(self) -> None:
+    async def restore(self) -> None:
         """Bring back every unfinished game of the log, as its players left it."""
         loop = asyncio.get_running_loop()
-        for stored in self.store.unfinished_games():
+        for stored in await self.store.unfinished_games():
             record = stored.record
             replayed = replay(record)
             room = self.lobby.rooms.get(stored.room.casefold()) or self.lobby.create_room(stored.room)
@@ -99,7 +99,7 @@ class Server:
                 moves=len(record.moves),
             )
             if replayed.outcome is not None:
-                room.finish_restored(replayed.outcome)
+                await room.finish_restored(replayed.outcome)
             else:
                 room.resume()
             log.info("restored", room=room.name, game=stored.game_id, moves=len(record.moves))

@@ -32,7 +32,7 @@ class HttpRoutes:
         self.lobby = lobby
         self.static = Path(static_dir) if static_dir else STATIC
 
-    def __call__(self, connection: ServerConnection, request: Request) -> Response | None:
+    async def __call__(self, connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]
         if path == "/ws":
             return None
@@ -53,11 +53,11 @@ class HttpRoutes:
                 HTTPStatus.OK, self.lobby.metrics.render(), "text/plain; version=0.0.4; charset=utf-8"
             )
         if path.startswith("/games/"):
-            return self._game(path.removeprefix("/games/"))
+            return await self._game(path.removeprefix("/games/"))
         return self._static(path)
 
-    def _game(self, game_id: str) -> Response:
-        game = self.lobby.store.game(game_id)
+    async def _game(self, game_id: str) -> Response:
+        game = await self.lobby.store.game(game_id)
         if game is None:
             return _response(HTTPStatus.NOT_FOUND, b'{"error": "no such game"}\n', "application/json")
         body = game.record.to_dict()

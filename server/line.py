@@ -229,7 +229,7 @@ async def serve_line_client(lobby: Lobby, reader: asyncio.StreamReader, writer: 
             line = strip_telnet(raw).replace(b"\x00", b"").decode("utf-8", "replace").strip()
             if session.name is None:
                 await _ask_name(lobby, session, line)
-            elif not lobby.receive_line(session, line):
+            elif not await lobby.receive_line(session, line):
                 await session.drain(1.0)
                 await session.close(1000, "Goodbye!")
                 break
@@ -250,6 +250,6 @@ async def _ask_name(lobby: Lobby, session: LineSession, line: str) -> None:
     parts = line.split()
     token = parts[1] if len(parts) > 1 else None
     try:
-        lobby.handle(session, m.Hello(name=parts[0][:64], token=token[:64] if token else None))
+        await lobby.handle(session, m.Hello(name=parts[0][:64], token=token[:64] if token else None))
     except ProtocolError as e:
         await session.say(f"! {e.message}\r\n{PROMPT}")

@@ -147,16 +147,16 @@ class Lobby:
 
     # --- messages ----------------------------------------------------------------------------
 
-    def receive(self, session: Session, raw: str | bytes) -> None:
+    async def receive(self, session: Session, raw: str | bytes) -> None:
         """A frame from a WebSocket client."""
         self.metrics.messages_in.labels(transport=session.transport).inc()
         try:
             self._limit(session)
-            self.handle(session, m.parse_client_message(raw))
+            await self.handle(session, m.parse_client_message(raw))
         except ProtocolError as e:
             self.error(session, e.code, e.message, e.id)
 
-    def receive_line(self, session: Session, line: str) -> bool:
+    async def receive_line(self, session: Session, line: str) -> bool:
         """A line from a line client; ``False`` when the client asked to quit."""
         self.metrics.messages_in.labels(transport=session.transport).inc()
         try:
@@ -165,7 +165,7 @@ class Lobby:
             if isinstance(command, Quit):
                 return False
             if command is not None:
-                self.handle(session, command)
+                await self.handle(session, command)
         except ProtocolError as e:
             self.error(session, e.code, e.message, e.id)
         return True
@@ -185,7 +185,7 @@ class Lobby:
         self.metrics.errors.labels(code=code).inc()
         session.send(m.Error(id=msg_id, code=code, message=message))
 
-    def handle(self, session: Session, msg: Any) -> None:
+    async def handle(self, session: Session, msg: Any) -> None:
         """Route one message: the lobby answers its own, the rest go to the session's room."""
         if isinstance(msg, m.Command):
             command = parse_command(msg.text, id=msg.id)
@@ -194,7 +194,7 @@ class Lobby:
                 return
             msg = command
         if isinstance(msg, m.Hello):
-            self._hello(session, msg)
+            await self._hello(session, msg)
             return
         if session.name is None:
             raise ProtocolError(
@@ -205,13 +205,15 @@ class Lobby:
             raise ProtocolError("rate_limited", "Slow down: too much chat.", msg.id)
         handler = self._handlers.get(type(msg))
         if handler is not None:
-            handler(self, session, msg)
+            done = handler(self, session, msg)
+            if done is not None:
+                await done
             return
         if isinstance(msg, ShowRequest) and msg.what == "help":
             session.send(m.Text(kind="help", text=help_text(msg.topic)))
             return
         if isinstance(msg, ShowRequest) and msg.what == "history":
-            session.send(m.Text(kind="history", text=self._history_text(session.name)))
+            session.send(m.Text(kind="history", text=await self._history_text(session.name)))
             return
         room = session.room
         if room is None:
@@ -224,11 +226,11 @@ class Lobby:
 
     # --- lobby commands ----------------------------------------------------------------------
 
-    def _hello(self, session: Session, msg: m.Hello) -> None:
+    async def _hello(self, session: Session, msg: m.Hello) -> None:
         if session.name is not None:
             raise ProtocolError("already_welcome", f"You are already {session.name}.", msg.id)
         if msg.token:
-            self._resume(session, msg)
+            await self._resume(session, msg)
             return
         name = msg.name
         if not NAME_RE.match(name):
@@ -238,12 +240,12 @@ class Lobby:
         if self._name_in_use(name):
             raise ProtocolError("name_taken", f"Someone is already called {name}.", msg.id)
         token = secrets.token_hex(16)
-        self.store.token_issued(token, name)
+        await self.store.token_issued(token, name)
         self._welcome(session, name, token, msg, resumed=False)
 
-    def _resume(self, session: Session, msg: m.Hello) -> None:
+    async def _resume(self, session: Session, msg: m.Hello) -> None:
         assert msg.token is not None
-        name = self.store.token_name(msg.token)
+        name = await self.store.token_name(msg.token)
         if name is None:
             raise ProtocolError("bad_token", "That resume token is unknown; say hello without it.", msg.id)
         key = name.casefold()
@@ -282,7 +284,7 @@ class Lobby:
         log.info("hello", player=name, transport=session.transport, resumed=resumed)
         session.send(m.Welcome(id=msg.id, name=name, token=token, resumed=resumed))
 
-    def _nick(self, session: Session, msg: m.Nick) -> None:
+    async def _nick(self, session: Session, msg: m.Nick) -> None:
         assert session.name is not None
         room = session.room
         if room is not None and any(s.name == session.name for s in room.seats):
@@ -297,7 +299,7 @@ class Lobby:
         old, session.name = session.name, msg.name
         self.sessions[msg.name.casefold()] = session
         token = secrets.token_hex(16)
-        self.store.token_issued(token, msg.name)
+        await self.store.token_issued(token, msg.name)
         session.token = token
         session.send(m.Welcome(id=msg.id, name=msg.name, token=token))
         if room is not None:
@@ -360,8 +362,8 @@ class Lobby:
     def _ping(self, session: Session, msg: m.Ping) -> None:
         session.send(m.Pong(id=msg.id))
 
-    def _history_text(self, name: str) -> str:
-        games = self.store.history(name)
+    async def _history_text(self, name: str) -> str:
+        games = await self.store.history(name)
         if not games:
             return "No games yet."
         lines = []

@@ -10,7 +10,7 @@ import asyncio
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -202,7 +202,7 @@ class Room:
                 self._cancel_timers()
                 return
             try:
-                self._handle(item)
+                await self._handle(item)
             except ProtocolError as e:
                 if item.session is not None:
                     self._error(item.session, e.code, e.message, e.id)
@@ -222,7 +222,7 @@ class Room:
             # let the members' writers run between two commands, so a burst does not fill outboxes
             await asyncio.sleep(0)
 
-    def _handle(self, item: _Item) -> None:
+    async def _handle(self, item: _Item) -> None:
         session, msg = item.session, item.message
         handler = self._handlers.get(type(msg))
         if handler is None:
@@ -230,11 +230,13 @@ class Room:
         with structlog.contextvars.bound_contextvars(
             room=self.name, player=session.name if session else None
         ):
-            handler(session, msg)
+            done = handler(session, msg)
+            if done is not None:  # the handlers that write to the game log are coroutines
+                await done
         if isinstance(msg, m.PlayMove | BotMove | ClockTimeout):
             self.lobby.metrics.move_latency.observe(time.perf_counter() - item.received)
 
-    def _handler_table(self) -> dict[type, Callable[[Any, Any], None]]:
+    def _handler_table(self) -> dict[type, Callable[[Any, Any], Awaitable[None] | None]]:
         return {
             Enter: self._on_enter,
             Leave: self._on_leave,
@@ -418,7 +420,7 @@ class Room:
 
     # --- the game ----------------------------------------------------------------------------
 
-    def _on_start(self, session: Session, msg: m.Start) -> None:
+    async def _on_start(self, session: Session, msg: m.Start) -> None:
         self._require_seat(session, msg.id)
         if self.state == "playing":
             raise ProtocolError("game_running", "The game has already started.", msg.id)
@@ -436,7 +438,7 @@ class Room:
         )
         position = record.start()
         game_id = secrets.token_hex(8)
-        self.lobby.store.game_started(
+        await self.lobby.store.game_started(
             game_id,
             self.name,
             record,
@@ -460,7 +462,7 @@ class Room:
         self._publish()
         self._next_turn()
 
-    def _on_move(self, session: Session, msg: m.PlayMove) -> None:
+    async def _on_move(self, session: Session, msg: m.PlayMove) -> None:
         game = self._require_game(msg.id)
         seat = self._seat_of(self._name(session))
         if seat is None or self.seats[seat].session is not session:
@@ -476,18 +478,18 @@ class Room:
             return
         self.seats[seat].timeouts = 0
         self._ack(session, msg.id)
-        self._apply(result, auto=False)
+        await self._apply(result, auto=False)
 
-    def _on_bot_move(self, _: Session | None, msg: BotMove) -> None:
+    async def _on_bot_move(self, _: Session | None, msg: BotMove) -> None:
         game = self.game
         if game is None or game.outcome is not None or game.moves != msg.move_number:
             return
         seat = self._seat_of(msg.name)
         if seat is None or game.position.to_move != seat or self.seats[seat].played_by_bot is None:
             return
-        self._apply(play(game.position, msg.move), auto=self.seats[seat].kind == "person")
+        await self._apply(play(game.position, msg.move), auto=self.seats[seat].kind == "person")
 
-    def _on_clock(self, _: Session | None, msg: ClockTimeout) -> None:
+    async def _on_clock(self, _: Session | None, msg: ClockTimeout) -> None:
         game = self.game
         if game is None or game.outcome is not None or game.moves != msg.move_number:
             return
@@ -501,14 +503,14 @@ class Room:
         )
         if seat.timeouts >= 3:
             self._take_over(self.seats.index(seat), "ran out of time three times in a row")
-        self._apply(play(game.position, move), auto=True)
+        await self._apply(play(game.position, move), auto=True)
 
-    def _apply(self, result: PlayResult, *, auto: bool) -> None:
+    async def _apply(self, result: PlayResult, *, auto: bool) -> None:
         game = self.game
         assert game is not None
         player = game.position.players[result.player].name
         # durable before anyone is told
-        self.lobby.store.move_played(game.game_id, game.moves + 1, result.move)
+        await self.lobby.store.move_played(game.game_id, game.moves + 1, result.move)
         game.record = game.record.with_move(result.move)
         game.position = result.position
         game.moves += 1
@@ -530,16 +532,16 @@ class Room:
             if event["type"] == "eliminated":
                 self._broadcast(m.Eliminated(room=self.name, player=event["player"], place=event["place"]))
         if result.outcome is not None:
-            self._finish(result.outcome)
+            await self._finish(result.outcome)
         else:
             self._next_turn()
 
-    def _finish(self, outcome: Outcome) -> None:
+    async def _finish(self, outcome: Outcome) -> None:
         game = self.game
         assert game is not None
         game.outcome = outcome
         self._cancel_timers()
-        self.lobby.store.game_finished(game.game_id, outcome)
+        await self.lobby.store.game_finished(game.game_id, outcome)
         self.lobby.metrics.games_finished.inc()
         self.log.info(
             "game_over", game=game.game_id, reason=outcome.reason, final_scores=dict(outcome.final_scores)
@@ -564,9 +566,9 @@ class Room:
         """Carry on a game restored from the log (before the actor runs)."""
         self._next_turn()
 
-    def finish_restored(self, outcome: Outcome) -> None:
+    async def finish_restored(self, outcome: Outcome) -> None:
         """A restored game whose last move ended it: record the end."""
-        self._finish(outcome)
+        await self._finish(outcome)
 
     def _next_turn(self) -> None:
         """Start the bot's thinking or the turn clock for whoever is to move."""

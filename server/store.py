@@ -80,7 +80,7 @@ class Store:
 
     # --- writing (each call is one committed transaction) ----------------------------------
 
-    def game_started(self, game_id: str, room: str, record: GameRecord, kinds: list[str]) -> None:
+    async def game_started(self, game_id: str, room: str, record: GameRecord, kinds: list[str]) -> None:
         with self._db:
             self._db.execute("BEGIN")
             self._db.execute(
@@ -103,37 +103,37 @@ class Store:
                 [(game_id, name) for name in record.players],
             )
 
-    def move_played(self, game_id: str, number: int, move: str) -> None:
+    async def move_played(self, game_id: str, number: int, move: str) -> None:
         self._db.execute(
             "INSERT INTO moves (game_id, number, move) VALUES (?, ?, ?)", (game_id, number, move)
         )
 
-    def game_finished(self, game_id: str, outcome: Outcome) -> None:
+    async def game_finished(self, game_id: str, outcome: Outcome) -> None:
         self._db.execute(
             "UPDATE games SET finished = ?, result = ? WHERE id = ?",
             (time.time(), json.dumps(outcome.to_dict()), game_id),
         )
 
-    def token_issued(self, token: str, name: str) -> None:
+    async def token_issued(self, token: str, name: str) -> None:
         self._db.execute(
             "INSERT OR REPLACE INTO tokens (token, name, issued) VALUES (?, ?, ?)", (token, name, time.time())
         )
 
     # --- reading ---------------------------------------------------------------------------
 
-    def token_name(self, token: str) -> str | None:
+    async def token_name(self, token: str) -> str | None:
         row = self._db.execute("SELECT name FROM tokens WHERE token = ?", (token,)).fetchone()
         return None if row is None else str(row[0])
 
-    def unfinished_games(self) -> list[StoredGame]:
+    async def unfinished_games(self) -> list[StoredGame]:
         rows = self._db.execute("SELECT * FROM games WHERE finished IS NULL ORDER BY started").fetchall()
         return [self._game(row) for row in rows]
 
-    def game(self, game_id: str) -> StoredGame | None:
+    async def game(self, game_id: str) -> StoredGame | None:
         row = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         return None if row is None else self._game(row)
 
-    def history(self, name: str, limit: int = 10) -> list[StoredGame]:
+    async def history(self, name: str, limit: int = 10) -> list[StoredGame]:
         rows = self._db.execute(
             "SELECT g.* FROM games g JOIN players p ON p.game_id = g.id WHERE p.name = ?"
             " ORDER BY g.started DESC LIMIT ?",

@@ -44,7 +44,7 @@ async def serve_connection(lobby: Lobby, connection: ServerConnection) -> None:
         async for frame in connection:
             if session.closed:
                 break
-            lobby.receive(session, frame)
+            await lobby.receive(session, frame)
     except ConnectionClosed:
         pass
     finally:

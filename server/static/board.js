@@ -51,6 +51,7 @@ export class CafeBoard {
       `<defs>` +
       `<filter id="shadow" x="-30%" y="-30%" width="160%" height="160%"><feDropShadow dx="0" dy="1.5" stdDeviation="1.6" flood-color="#3e2a14" flood-opacity="0.35"/></filter>` +
       `<pattern id="floor" width="50" height="50" patternUnits="userSpaceOnUse"><rect width="50" height="50" fill="#f6ecdc"/><rect width="25" height="25" fill="#f1e4cf"/><rect x="25" y="25" width="25" height="25" fill="#f1e4cf"/></pattern>` +
+      `<clipPath id="seat-clip"><rect x="${-CHAIR / 2}" y="${-CHAIR / 2}" width="${CHAIR}" height="${CHAIR}" rx="9"/></clipPath>` +
       `</defs>` +
       `<rect class="floor" x="0" y="0" width="${size}" height="${size}" rx="18" fill="url(#floor)"/>`;
     const tables = svgEl("g", { class: "tables" });
@@ -91,7 +92,7 @@ export class CafeBoard {
       const by = dy > 0 ? h - t : dy < 0 ? -h : -h;
       const bw = dx !== 0 ? t : CHAIR;
       const bh = dy !== 0 ? t : CHAIR;
-      back = `<rect class="chair-back" x="${bx}" y="${by}" width="${bw}" height="${bh}" rx="3"/>`;
+      back = `<rect class="chair-back" x="${bx}" y="${by}" width="${bw}" height="${bh}" clip-path="url(#seat-clip)"/>`;
     }
     const g = svgEl("g", {
       class: chair.tables.length === 2 ? "chair shared" : "chair",

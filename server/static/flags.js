@@ -75,11 +75,16 @@ export function flagMarkup(nation) {
   return (FLAGS[nation] ?? JOKER_FLAG)();
 }
 
-/** A nested <svg> element string that draws the flag in the rectangle given, cropped to fill it. */
+// Flags with an emblem keep their proportions (cropped to fill a box); striped flags stretch,
+// so that a narrow band still shows every stripe.
+const EMBLEMS = new Set(["CN", "IN", "TR", null]);
+
+/** A nested <svg> element string that draws the flag filling the rectangle given. */
 export function flagBox(nation, x, y, width, height, extra = "") {
+  const fit = EMBLEMS.has(nation ?? null) ? "xMidYMid slice" : "none";
   return (
     `<svg x="${x}" y="${y}" width="${width}" height="${height}" viewBox="0 0 30 20" ` +
-    `preserveAspectRatio="xMidYMid slice" ${extra}>${flagMarkup(nation)}</svg>`
+    `preserveAspectRatio="${fit}" ${extra}>${flagMarkup(nation)}</svg>`
   );
 }
 
@@ -123,21 +128,31 @@ export function svgEl(name, attrs = {}) {
  * SVG markup of a guest tile centred on (0, 0), `w` x `h`: the flag across the top, the nation
  * code and the gender below; a joker is gold with a J badge (and its declared nation's flag).
  */
+let tileCount = 0;
+
 export function guestTile(text, w, h) {
   const g = readGuest(text);
   const x = -w / 2;
   const y = -h / 2;
-  const band = Math.round(h * 0.34);
+  const r = h * 0.16;
+  const band = Math.round(h * 0.36);
   const code = g.nation ?? "J";
   const fs = Math.round(h * 0.34);
-  let s = `<rect class="tile" x="${x}" y="${y}" width="${w}" height="${h}" rx="${h * 0.16}" fill="${g.joker ? "#ffe9a8" : "#fffdf8"}" stroke="${g.joker ? "#b8860b" : "#6d5a45"}" stroke-width="1.5"/>`;
-  s += flagBox(g.nation, x + 2, y + 2, w - 4, band, `class="band"`);
-  s += `<text class="code" x="${-w * 0.14}" y="${y + band + (h - band) * 0.5 + fs * 0.36}" font-size="${fs}" text-anchor="middle">${code}</text>`;
-  s += `<text class="glyph g-${g.gender}" x="${w * 0.28}" y="${y + band + (h - band) * 0.5 + fs * 0.36}" font-size="${fs}" text-anchor="middle">${GENDER_GLYPH[g.gender]}</text>`;
+  const base = y + band + (h - band) * 0.5 + fs * 0.36;
+  tileCount += 1;
+  const clip = `tile-${tileCount}`;
+  let s = `<rect class="tile" x="${x}" y="${y}" width="${w}" height="${h}" rx="${r}" fill="${g.joker ? "#ffe9a8" : "#fffdf8"}"/>`;
+  // the flag fills the top of the card, inside its rounded border
+  s += `<clipPath id="${clip}"><rect x="${x}" y="${y}" width="${w}" height="${h}" rx="${r}"/></clipPath>`;
+  s += `<g clip-path="url(#${clip})">${flagBox(g.nation, x, y, w, band, `class="band"`)}</g>`;
+  s += `<line x1="${x}" x2="${-x}" y1="${y + band}" y2="${y + band}" stroke="rgba(0,0,0,0.18)" stroke-width="1"/>`;
+  s += `<rect class="tile-edge" x="${x}" y="${y}" width="${w}" height="${h}" rx="${r}" fill="none" stroke="${g.joker ? "#b8860b" : "#6d5a45"}" stroke-width="1.5"/>`;
+  s += `<text class="code" x="${-w * 0.14}" y="${base}" font-size="${fs}" text-anchor="middle">${code}</text>`;
+  s += `<text class="glyph g-${g.gender}" x="${w * 0.28}" y="${base}" font-size="${fs}" text-anchor="middle">${GENDER_GLYPH[g.gender]}</text>`;
   if (g.joker) {
-    const r = h * 0.17;
-    s += `<circle cx="${w / 2 - r * 0.55}" cy="${y + r * 0.55}" r="${r}" fill="#5b2a86" stroke="#fff" stroke-width="1"/>`;
-    s += `<text x="${w / 2 - r * 0.55}" y="${y + r * 0.55 + r * 0.45}" font-size="${r * 1.3}" text-anchor="middle" fill="#fff" font-weight="700">J</text>`;
+    const b = h * 0.17;
+    s += `<circle cx="${w / 2 - b * 0.55}" cy="${y + b * 0.55}" r="${b}" fill="#5b2a86" stroke="#fff" stroke-width="1"/>`;
+    s += `<text x="${w / 2 - b * 0.55}" y="${y + b * 0.55 + b * 0.45}" font-size="${b * 1.3}" text-anchor="middle" fill="#fff" font-weight="700">J</text>`;
   }
   return s;
 }

@@ -57,7 +57,7 @@ async def test_sigkill_mid_game_loses_no_move_and_the_players_finish(tmp_path: P
     assert await asyncio.wait_for(first.proc.wait(), 10) == -signal.SIGKILL
 
     store = Store(str(db))
-    (game,) = store.unfinished_games()
+    (game,) = await store.unfinished_games()
     assert len(game.record.moves) == 12
     store.close()
 

@@ -115,11 +115,11 @@ class Live:
     async def _setup(self) -> None:
         for session, name in ((self.ann, "ann"), (self.bob, "bob")):
             self.lobby.attach(session)
-            self.lobby.handle(session, m.Hello(name=name))
-            self.lobby.handle(session, m.Join(room="f"))
+            await self.lobby.handle(session, m.Hello(name=name))
+            await self.lobby.handle(session, m.Join(room="f"))
             await self.settle()
-        self.lobby.handle(self.ann, m.SetOption(key="seed", value=3))
-        self.lobby.handle(self.ann, m.Start())
+        await self.lobby.handle(self.ann, m.SetOption(key="seed", value=3))
+        await self.lobby.handle(self.ann, m.Start())
         await self.settle()
         assert self.room().state == "playing"
 
@@ -168,7 +168,7 @@ def _check(live: Live, feed: Any) -> None:
     sent = len(live.ann.sent)
 
     async def fed() -> None:
-        feed()  # must not raise
+        await feed()  # must not raise
         await live.settle()
 
     live.run(fed())

@@ -87,7 +87,7 @@ async def test_games_path_returns_a_record_the_engine_replays(server: Server) ->
         if game and game["to_move"] == "ann" and game["over"] is None:
             legal = (await client.request({"type": "legal_moves"}))["moves"]
             await client.request({"type": "move", "move": legal[-1]})
-    games = server.store.history("ann")
+    games = await server.store.history("ann")
     assert len(games) == 1
     status, _, body = await _get(server.port, f"/games/{games[0].game_id}")
     assert status == 200

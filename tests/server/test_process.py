@@ -71,6 +71,6 @@ async def test_sigterm_finishes_moves_tells_clients_and_exits_zero(tmp_path: Pat
     assert "stopping" in events and "stopped" in events
 
     store = Store(str(tmp_path / "cafe.db"))
-    (game,) = store.history("ann")
+    (game,) = await store.history("ann")
     assert legal[0] in game.record.moves
     store.close()
