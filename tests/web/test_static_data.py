@@ -1,0 +1,87 @@
+"""The data files the web page reads are generated from the engine and the command parser.
+
+``server/static/board.json`` (the classic board) and ``server/static/commands.json`` (the chat
+commands, for completion) are committed; these tests check that they equal what the Python code
+produces. ``UPDATE_GOLDEN=1 pytest tests/web/test_static_data.py`` rewrites them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from engine import BAR_VALUES, get_board
+from engine.cards import NATION_NAMES
+from protocol.commands import ALIASES, COMMANDS
+
+STATIC = Path(__file__).parents[2] / "server" / "static"
+
+
+def board_data(name: str = "classic") -> dict[str, Any]:
+    """The board as the web page draws it: the grid, tables with their chairs by side, every chair
+    with both names, its tables and nations, and the bar's values."""
+    board = get_board(name)
+    return {
+        "name": board.name,
+        "rows": board.rows,
+        "cols": board.cols,
+        "bar_cell": list(board.bar_cell) if board.bar_cell else None,
+        "bar_values": list(BAR_VALUES),
+        "nations": dict(NATION_NAMES),
+        "tables": [
+            {
+                "name": t.name,
+                "nation": t.nation,
+                "row": t.row,
+                "col": t.col,
+                "chairs": [board.chairs[c].name for c in t.chairs],
+            }
+            for t in board.tables
+        ],
+        "chairs": [
+            {
+                "name": c.name,
+                "names": list(c.names),
+                "tables": [board.tables[t].name for t in c.tables],
+                "nations": list(c.nations),
+            }
+            for c in board.chairs
+        ],
+    }
+
+
+def commands_data() -> dict[str, Any]:
+    """The chat commands for completion: each name with its usage line and summary, and the aliases."""
+    return {
+        "commands": [
+            {"name": name, "usage": info.usage, "summary": info.summary} for name, info in COMMANDS.items()
+        ],
+        "aliases": dict(ALIASES),
+    }
+
+
+def _check(path: Path, data: dict[str, Any]) -> None:
+    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    if os.environ.get("UPDATE_GOLDEN"):
+        path.write_text(text, encoding="utf-8")
+    assert path.read_text(encoding="utf-8") == text, (
+        f"{path} is out of date; regenerate it with UPDATE_GOLDEN=1 pytest {__file__}"
+    )
+
+
+def test_board_json_is_the_engines_classic_board() -> None:
+    """board.json holds the engine's classic board: 24 tables, 68 chairs, 28 of them shared."""
+    data = board_data()
+    assert len(data["tables"]) == 24
+    assert len(data["chairs"]) == 68
+    assert sum(len(c["tables"]) == 2 for c in data["chairs"]) == 28
+    _check(STATIC / "board.json", data)
+
+
+def test_commands_json_lists_every_chat_command() -> None:
+    """commands.json names every command the chat parser knows, with its usage, and the aliases."""
+    data = commands_data()
+    assert {c["name"] for c in data["commands"]} == set(COMMANDS)
+    _check(STATIC / "commands.json", data)
