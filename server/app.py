@@ -19,7 +19,7 @@ from server import logs
 from server.config import Config, load_config
 from server.http import HttpRoutes
 from server.line import LineSession, serve_line_client
-from server.lobby import Held, Lobby
+from server.lobby import Lobby
 from server.room import Game, Seat
 from server.store import Store
 from server.ws import CLOSE_GOING_AWAY, serve_connection
@@ -71,7 +71,6 @@ class Server:
 
     async def restore(self) -> None:
         """Bring back every unfinished game of the log, as its players left it."""
-        loop = asyncio.get_running_loop()
         for stored in await self.store.unfinished_games():
             record = stored.record
             replayed = replay(record)
@@ -83,9 +82,7 @@ class Server:
                     self.lobby.bot_names.add(name.casefold())
                 else:
                     seats.append(Seat(name=name, kind="person"))
-                    key = name.casefold()
-                    timer = loop.call_later(self.config.resume_window, self.lobby._window_passed, key)
-                    self.lobby.held[key] = Held(name, room, timer)
+                    room.hold(name)
             last = replayed.results[-1] if replayed.results else None
             room.seats = seats
             room.game = Game(
@@ -131,9 +128,6 @@ class Server:
         if self._line is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._line.wait_closed(), 5)
-        for held in lobby.held.values():
-            if held.timer is not None:
-                held.timer.cancel()
         self.store.close()
         log.info("stopped")
 

@@ -10,7 +10,6 @@ import asyncio
 import re
 import secrets
 import time
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import structlog
@@ -21,7 +20,7 @@ from protocol.errors import ProtocolError
 from server.config import Config
 from server.metrics import Metrics
 from server.ratelimit import TokenBucket
-from server.room import Enter, Leave, Refresh, Returned, Room, Seat, WindowPassed
+from server.room import Enter, Leave, Refresh, Returned, Room, Seat
 from server.session import Session
 from server.store import Store
 
@@ -32,15 +31,6 @@ ROOM_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,23}$")
 CLOSE_POLICY = 1008
 #: abuse strikes (rate-limit hits) after which a connection is closed
 MAX_STRIKES = 10
-
-
-@dataclass
-class Held:
-    """A name whose connection was lost in a running game, held for the resume window."""
-
-    name: str
-    room: Room
-    timer: asyncio.TimerHandle | None
 
 
 class Lobby:
@@ -54,7 +44,6 @@ class Lobby:
         )
         self.sessions: dict[str, Session] = {}  # casefolded name -> session
         self.rooms: dict[str, Room] = {}  # casefolded room name -> room
-        self.held: dict[str, Held] = {}  # casefolded name -> held seat
         self.bot_names: set[str] = set()
         self._bot_counter = 0
         self.accepting = True
@@ -90,36 +79,17 @@ class Lobby:
             del self.sessions[key]
         room = session.room
         session.room = None
-        if room is None:
-            return
-        seat = self._running_seat(room, name)
-        if seat is not None and seat.session is session:
-            loop = asyncio.get_running_loop()
-            timer = loop.call_later(self.config.resume_window, self._window_passed, key)
-            self.held[key] = Held(name, room, timer)
-        room.post(session, Leave(session, disconnected=True))
-
-    def _window_passed(self, key: str) -> None:
-        held = self.held.pop(key, None)
-        if held is not None:
-            held.room.post(None, WindowPassed(held.name))
+        if room is not None:  # a seat in a running game is held there for the resume window
+            room.post(session, Leave(session, disconnected=True))
 
     @staticmethod
     def _running_seat(room: Room, name: str) -> Seat | None:
         if room.state != "playing":
             return None
         for seat in room.seats:
-            if seat.name == name and seat.strategy is None:  # played over a connection, person or bot
+            if seat.name.casefold() == name.casefold() and seat.strategy is None:  # over a connection
                 return seat
         return None
-
-    def release_seat(self, name: str, room: Room) -> None:
-        """A finished game no longer holds ``name``."""
-        held = self.held.get(name.casefold())
-        if held is not None and held.room is room:
-            if held.timer is not None:
-                held.timer.cancel()
-            del self.held[name.casefold()]
 
     def reserve_bot_name(self, strategy: str) -> str:
         while True:
@@ -134,7 +104,7 @@ class Lobby:
 
     def _name_in_use(self, name: str) -> bool:
         key = name.casefold()
-        if key in self.sessions or key in self.held or key in self.bot_names:
+        if key in self.sessions or key in self.bot_names:
             return True
         return any(self._running_seat(room, name) is not None for room in self.rooms.values())
 
@@ -252,10 +222,7 @@ class Lobby:
         old = self.sessions.get(key)
         if old is not None:  # the same person on a new connection: the old one goes
             self.detach_quietly(old)
-        held = self.held.pop(key, None)
-        room = held.room if held is not None else self._room_seating(name)
-        if held is not None and held.timer is not None:
-            held.timer.cancel()
+        room = self._room_seating(name)
         self._welcome(session, name, msg.token, msg, resumed=True)
         if room is not None:
             session.room = room

@@ -150,6 +150,8 @@ class Room:
         self._task: asyncio.Task[None] | None = None
         self._clock: asyncio.TimerHandle | None = None
         self._thinking: asyncio.Task[None] | None = None
+        #: resume windows of players whose connection was lost in a running game
+        self._windows: dict[str, asyncio.TimerHandle] = {}
         self.log = log
         self._handlers = self._handler_table()
 
@@ -200,6 +202,8 @@ class Room:
             message = item.message
             if isinstance(message, Stop):
                 self._cancel_timers()
+                for window in self._windows.values():
+                    window.cancel()
                 return
             try:
                 await self._handle(item)
@@ -287,7 +291,9 @@ class Room:
             if self.state == "playing":
                 self.seats[seat].session = None
                 self._broadcast(m.Presence(room=self.name, name=name, event="away"))
-                if not msg.disconnected:
+                if msg.disconnected:
+                    self.hold(name)
+                else:
                     self._take_over(seat, "left the game")
             else:
                 del self.seats[seat]
@@ -306,11 +312,22 @@ class Room:
             self.seats[seat].session = session
             self.seats[seat].stand_in = None
             self.seats[seat].timeouts = 0
+        window = self._windows.pop(name, None)
+        if window is not None:
+            window.cancel()
         self._broadcast(m.Presence(room=self.name, name=name, event="back"))
         self._publish()
         self._next_turn()
 
+    def hold(self, name: str) -> None:
+        """Keep ``name``'s seat for the resume window; then a bot plays it."""
+        loop = asyncio.get_running_loop()
+        self._windows[name] = loop.call_later(
+            self.lobby.config.resume_window, self.post, None, WindowPassed(name)
+        )
+
     def _on_window_passed(self, _: Session | None, msg: WindowPassed) -> None:
+        self._windows.pop(msg.name, None)
         seat = self._seat_of(msg.name)
         if seat is None or self.seats[seat].session is not None or self.state != "playing":
             return
@@ -560,7 +577,9 @@ class Room:
         )
         for seat in [s for s in self.seats if s.kind == "person" and s.session is None]:
             self.seats.remove(seat)
-            self.lobby.release_seat(seat.name, self)
+        for window in self._windows.values():
+            window.cancel()
+        self._windows.clear()
 
     def resume(self) -> None:
         """Carry on a game restored from the log (before the actor runs)."""
