@@ -4,7 +4,7 @@
 import { CafeBoard } from "./board.js";
 import { ChatPane, playedLine, reasonText, winners } from "./chat.js";
 import { Connection } from "./connection.js";
-import { flagBox, guestTile, guestWords, readGuest } from "./flags.js";
+import { flagBox, guestTile, guestWords } from "./flags.js";
 import { MovePlanner, parseMove } from "./moves.js";
 import { applyPatch } from "./patch.js";
 import { renderOverlay, renderPlayers } from "./panels.js";
@@ -379,7 +379,7 @@ function render() {
   app.classList.toggle("spectator", !!v && v.seat === null);
   renderHeader();
   renderBoard();
-  renderPlayers($("players"), v, myTurn());
+  renderPlayers($("players"), v);
   renderHand();
   renderNationChoice();
   renderMoveRow();

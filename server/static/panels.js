@@ -34,7 +34,7 @@ function cardBacks(count) {
 }
 
 /** The players of the room: seats before the game, then scores, hand sizes and whose turn it is. */
-export function renderPlayers(box, view, mine) {
+export function renderPlayers(box, view) {
   box.replaceChildren();
   if (!view) return;
   const game = view.game;
@@ -79,6 +79,7 @@ export function renderPlayers(box, view, mine) {
   const facts = [];
   if (game) facts.push(`deck ${game.deck_size}`, `bar ${game.bar.length}/20`);
   if (game?.last_move) facts.push(`last: ${game.last_move.player} ${game.last_move.move}`);
+  if (game && !game.over && view.options?.clock) facts.push(`clock ${view.options.clock}s a turn`);
   if (view.spectators.length) facts.push(`watching: ${view.spectators.join(", ")}`);
   if (facts.length) box.append(el("p", { class: "facts" }, facts.join(" · ")));
 }

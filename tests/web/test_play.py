@@ -111,6 +111,10 @@ def test_two_people_and_a_bot_play_a_whole_game_by_clicking(
             shot = True
         played[name] += 1
         play_by_clicking(page)
+        # ann's page, which the loop watches, must show the move before the next round
+        ann.wait_for_function(
+            "(n) => Number(document.getElementById('app').dataset.moveNumber) >= n", arg=move_number(page)
+        )
 
     game = _game(server, "full-game")
     assert game.outcome is not None
@@ -252,7 +256,7 @@ def test_the_phone_size_shows_board_hand_and_chat_without_sideways_scrolling(
     assert width <= PHONE["width"]
     boxes = {
         name: page.locator(selector).bounding_box()
-        for name, selector in (("board", "#board"), ("hand", "#hand-area"), ("chat", ".chat"))
+        for name, selector in (("board", "#board"), ("hand", "#hand-area"), ("chat", ".chat-pane"))
     }
     assert all(box is not None for box in boxes.values())
     assert boxes["board"]["y"] < boxes["hand"]["y"] < boxes["chat"]["y"]  # type: ignore[index]
