@@ -29,10 +29,16 @@ const saved = {
   },
 };
 
-const [BOARD, COMMANDS] = await Promise.all([
-  fetch("board.json").then((r) => r.json()),
-  fetch("commands.json").then((r) => r.json()),
-]);
+async function loadJson(path) {
+  const response = await fetch(path);
+  if (!response.ok) {
+    $("conn-text").textContent = `could not load ${path}: reload the page`;
+    throw new Error(`${path}: ${response.status}`);
+  }
+  return response.json();
+}
+
+const [BOARD, COMMANDS] = await Promise.all([loadJson("board.json"), loadJson("commands.json")]);
 
 const state = {
   name: saved.get("cafe.name"),
@@ -207,7 +213,7 @@ function confirmMove() {
   const text = plan?.complete();
   if (!text || state.sending) return;
   state.sending = newId("mv");
-  send({ type: "move", id: state.sending, move: text });
+  if (!send({ type: "move", id: state.sending, move: text })) state.sending = null;
   render();
 }
 
@@ -530,10 +536,19 @@ function onWelcome(msg) {
     return render();
   }
   chat.add("system", msg.resumed ? `Welcome back, ${msg.name}.` : `Welcome, ${msg.name}. Type /help for the commands.`);
-  const room = saved.get("cafe.room") || decodeURIComponent(location.hash.slice(1));
+  const room = saved.get("cafe.room") || roomInAddress();
   if (room) send({ type: "enter_room", room, id: newId("ui") });
   else send({ type: "list_rooms", id: newId("ui") });
   render();
+}
+
+/** A room named in the page's address (…/#cafe), to watch on arrival. */
+function roomInAddress() {
+  try {
+    return decodeURIComponent(location.hash.slice(1));
+  } catch {
+    return "";
+  }
 }
 
 function onError(msg, id) {

@@ -1,6 +1,6 @@
-"""People playing in real browser pages: a whole game by pointing, a move by keyboard alone, a
-reload and a dropped connection that resume the game, spectators, and screenshots at phone and
-desktop sizes (written to artifacts/)."""
+"""People playing in real browser pages: a whole game by pointing, a move by keyboard alone, the
+bar, a joker's nation and a joker exchange by pointing, a reload and a dropped connection that
+resume the game, spectators, and screenshots at phone and desktop sizes (written to artifacts/)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 from playwright.sync_api import Page
 
-from engine import get_board, replay
+from engine import GameRecord, Options, get_board, replay
 from server.app import Server
 from tests.web.conftest import ARTIFACTS, DESKTOP, PHONE, ServerThread
 from tests.web.pages import (
@@ -71,6 +71,7 @@ def _screenshot_with_choice(page: Page, path: str, *, full_page: bool = False) -
             break
         cards.nth(i).click()
     ARTIFACTS.mkdir(exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(ARTIFACTS / path), full_page=full_page)
     page.keyboard.press("Escape")
 
@@ -130,7 +131,7 @@ def test_two_people_and_a_bot_play_a_whole_game_by_clicking(
     bot = next(name for name in game.record.players if name not in played)
     assert played["ann"] > 5 and played["bob"] > 5 and bot in by_player
     # the drawn café is the server's final position, on every page
-    chairs = _final_chairs(server, "full-game")
+    chairs = _server_chairs(server, "full-game")
     for page in (ann, bob, cy):
         page.locator(".panel.result button", has_text="Show the café").click()
         assert _seated_guests(page) == chairs
@@ -140,7 +141,7 @@ def test_two_people_and_a_bot_play_a_whole_game_by_clicking(
     bob.screenshot(path=str(ARTIFACTS / "web-final-cafe-phone.png"), full_page=True)
 
 
-def _final_chairs(server: ServerThread, room: str) -> dict[str, str]:
+def _server_chairs(server: ServerThread, room: str) -> dict[str, str]:
     """Chair -> guest text of the room's position, as the server holds it."""
 
     def read(s: Server) -> dict[str, str]:
@@ -213,7 +214,7 @@ def test_a_dropped_connection_reconnects_by_itself(
     open_page: Callable[..., Page], server: ServerThread
 ) -> None:
     """When the server drops the connection, the page shows it, reconnects with its token and
-    carries on with the same game."""
+    carries on with the same game; there a hint is set up on the board and played."""
     page = open_page(DESKTOP)
     come_in(page, "fay")
     _seat_and_start(page, "drop")
@@ -237,9 +238,17 @@ def test_a_dropped_connection_reconnects_by_itself(
     page.locator("#app[data-conn=connected][data-turn=mine]").wait_for()
     assert "reconnecting" in page.evaluate("window.connStates")
     assert hand(page) == cards
+    # the hint sets up its move on the board: Play plays it
+    page.locator("#app[data-legal=ready]").wait_for()
+    page.locator("#hint-btn").click()
+    hint = page.locator("#log .line", has_text="Hint: ")
+    hint.wait_for()
+    move = hint.inner_text().removeprefix("Hint: ").split(" (")[0]
+    assert page.locator("#confirm").inner_text() == f"Play {move}"
     before = move_number(page)
-    play_by_clicking(page)
-    assert move_number(page) > before
+    page.locator("#confirm").click()
+    wait_until(page, lambda: move_number(page) > before)
+    assert _game(server, "drop").record.moves[before] == move
 
 
 def test_the_phone_size_shows_board_hand_and_chat_without_sideways_scrolling(
@@ -251,7 +260,7 @@ def test_the_phone_size_shows_board_hand_and_chat_without_sideways_scrolling(
     _seat_and_start(page, "phone")
     wait_until(page, lambda: my_turn(page))
     page.locator("#app[data-legal=ready]").wait_for()
-    _screenshot_with_choice(page, "web-phone.png")
+    _screenshot_with_choice(page, "web-phone.png", full_page=True)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"]
     boxes = {
@@ -261,3 +270,86 @@ def test_the_phone_size_shows_board_hand_and_chat_without_sideways_scrolling(
     assert all(box is not None for box in boxes.values())
     assert boxes["board"]["y"] < boxes["hand"]["y"] < boxes["chat"]["y"]  # type: ignore[index]
     assert boxes["board"]["width"] > 350  # type: ignore[index]
+
+
+def _joker_seed() -> tuple[int, str, str]:
+    """A seed where ann (of ann and bob) starts holding a joker and a natural card of its gender:
+    the seed, the joker and the card."""
+    for seed in range(1000):
+        position = GameRecord(("ann", "bob"), seed, Options()).start()
+        hand = [c.text for c in position.players[0].hand]
+        jokers = [c for c in hand if c.startswith("J")]
+        if position.to_move != 0 or not jokers:
+            continue
+        natural = [c for c in hand if not c.startswith("J") and c[-1] == jokers[0][-1]]
+        if natural:
+            return seed, jokers[0], natural[0]
+    raise AssertionError("no seed in range gives ann a joker and a matching card")
+
+
+def test_the_bar_a_jokers_nation_and_a_joker_exchange_are_chosen_by_pointing(
+    open_page: Callable[..., Page], server: ServerThread
+) -> None:
+    """Pointing at the bar offers a card to the bar; a joker on a chair between two nations asks
+    which nation; a joker seated at one table is later exchanged by pointing at it with a card."""
+    seed, joker, card = _joker_seed()
+    nation = card[:2]
+    board = get_board("classic")
+    own_chair = next(c.name for c in board.chairs if c.tables == (board.table_index(f"{nation}1"),))
+    ann, bob = open_page(DESKTOP), open_page(DESKTOP)
+    come_in(ann, "ann2")
+    come_in(bob, "bob2")
+    type_line(ann, "/join pointing")
+    ann.locator("#app[data-state=waiting]").wait_for()
+    type_line(ann, f"/option seed {seed}")
+    wait_for_line(ann, f"set seed to {seed}")
+    type_line(bob, "/join pointing")
+    ann.locator("#players .player", has_text="bob2").wait_for()
+    type_line(ann, "/start")
+    ann.locator("#app[data-turn=mine][data-legal=ready]").wait_for()
+
+    # a card to the bar: offered, then taken back
+    ann.locator(f"#hand .card[data-card={card}]").first.click()
+    ann.locator("#board .bar.target").click()
+    assert ann.locator("#confirm").inner_text() == f"Play {card}@bar"
+    ann.locator("#cancel").click()
+    assert ann.locator("#confirm").is_disabled()
+
+    # the joker on a chair between two nations: which nation?
+    ann.locator(f"#hand .card[data-card={joker}]").click()
+    shared = ann.locator("#board .chair.shared.target").first
+    name = shared.get_attribute("data-chair") or ""
+    shared.click()
+    offered = {b.get_attribute("data-nation") for b in ann.locator("#nation-choice button").all()}
+    assert offered == set(board.chair(name).nations)
+    ann.keyboard.press("Escape")
+    assert ann.locator("#nation-choice").is_hidden()
+
+    # the joker on a chair of one table takes that table's nation
+    ann.locator(f"#hand .card[data-card={joker}]").click()
+    ann.locator(f"#board .chair.target[data-chair={own_chair}]").click()
+    assert ann.locator("#confirm").inner_text() == f"Play {joker}@{own_chair}"
+    ann.locator("#confirm").click()
+    ann.locator(f"#board .chair[data-chair={own_chair}][data-guest='{joker}={nation}']").wait_for()
+
+    # bob sends a card to the bar
+    bob.locator("#app[data-turn=mine][data-legal=ready]").wait_for()
+    cards = bob.locator("#hand .card.playable")
+    for i in range(cards.count()):
+        cards.nth(i).click()
+        if bob.locator("#board .bar.target").count():
+            break
+    bob.locator("#board .bar.target").click()
+    bob.locator("#confirm").click()
+    ann.locator("#board .slot.taken").wait_for()
+
+    # ann exchanges the joker for the card of its nation
+    ann.locator("#app[data-turn=mine][data-legal=ready]").wait_for()
+    ann.locator(f"#hand .card[data-card={card}]").first.click()
+    swap = ann.locator(f"#board .chair.target.swap[data-chair={own_chair}]")
+    swap.click()
+    assert ann.locator("#confirm").inner_text() == f"Play swap {card}@{own_chair}"
+    ann.locator("#confirm").click()
+    ann.locator(f"#board .chair[data-chair={own_chair}][data-guest={card}]").wait_for()
+    assert joker in hand(ann)
+    assert _server_chairs(server, "pointing")[own_chair] == card
