@@ -1,0 +1,430 @@
+"""The socket bots: ``cafe-bot`` over WebSocket and over the line endpoint, and the README's example,
+each playing whole games on a real server over real sockets."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import socket
+from collections.abc import AsyncIterator, Awaitable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+from bots import example
+from bots.client import (
+    BotSettings,
+    LineBot,
+    ServerUnreachable,
+    WsBot,
+    bot_view_from_room,
+    main,
+    parse_move_list,
+)
+from bots.strategy import bot_view
+from engine import legal_move_texts, new_position, play, replay
+from engine.position import Options
+from protocol import messages as m
+from protocol.view import SeatInfo, room_view
+from server import logs
+from server.app import Server
+from server.config import Config
+from server.line import LineSession
+from tests.server.clients import WsClient
+
+T = TypeVar("T")
+#: a bound on every wait, so that a broken bot fails the test instead of hanging it
+LIMIT = 45.0
+
+
+#: a message rate for bots on ``fast_server``, so that whole games take little time
+FAST = 200.0
+
+
+@pytest.fixture(autouse=True)
+def _quiet_logs() -> None:
+    """Warnings only, written to this test's captured stderr (``main`` configures logging too)."""
+    logs.configure("warning", "console")
+
+
+async def _serve(tmp_path: Path, **settings: Any) -> AsyncIterator[Server]:
+    s = Server(Config(port=0, line_port=0, data=str(tmp_path / "c.db"), log_level="warning", **settings))
+    await s.start()
+    yield s
+    await s.stop()
+
+
+@pytest.fixture
+async def server(tmp_path: Path) -> AsyncIterator[Server]:
+    """A server on free loopback ports, with its default limits."""
+    async for s in _serve(tmp_path):
+        yield s
+
+
+@pytest.fixture
+async def fast_server(tmp_path: Path) -> AsyncIterator[Server]:
+    """A server whose rate limits let bots paced at ``FAST`` play at full speed."""
+    async for s in _serve(tmp_path, rate=1000.0, burst=1000):
+        yield s
+
+
+def _url(server: Server) -> str:
+    return f"ws://127.0.0.1:{server.port}/ws"
+
+
+def _line(server: Server) -> str:
+    return f"127.0.0.1:{server.line_port}"
+
+
+async def _within(awaitable: Awaitable[T]) -> T:
+    return await asyncio.wait_for(awaitable, LIMIT)
+
+
+async def _until(condition: Any) -> None:
+    """Wait until ``condition()`` holds (checked as the event loop runs)."""
+
+    async def poll() -> None:
+        while not condition():
+            await asyncio.sleep(0.005)
+
+    await _within(poll())
+
+
+async def _room_with_bots(server: Server, room: str, seed: int, *strategies: str) -> WsClient:
+    """A spectator who opens ``room``, fixes its seed and seats server-side bots; it stays to watch."""
+    host = await WsClient.connect(server.port, "host")
+    assert (await host.request({"type": "enter_room", "room": room}))["type"] == "ack"
+    assert (await host.request({"type": "option", "key": "seed", "value": seed}))["type"] == "ack"
+    for strategy in strategies:
+        assert (await host.request({"type": "add_bot", "strategy": strategy}))["type"] == "ack"
+    return host
+
+
+def _played(host: WsClient) -> list[dict[str, Any]]:
+    return [msg for msg in host.messages if msg["type"] == "played"]
+
+
+def _watch(host: WsClient, games: int = 1) -> asyncio.Task[list[dict[str, Any]]]:
+    """The spectator reads as the games go (a client that stops reading is cut off as too slow);
+    the task's result is the ``game_over`` messages."""
+
+    async def read() -> list[dict[str, Any]]:
+        return [await host.next("game_over", timeout=LIMIT) for _ in range(games)]
+
+    return asyncio.create_task(read())
+
+
+# --- the view a bot decides from -----------------------------------------------------------------
+
+
+def test_bot_view_from_room_view_is_the_engine_view_of_that_player() -> None:
+    """A player's room view gives the same BotView as the engine's position seen from that seat."""
+    for seed in range(6):
+        names = ["ann", "bob", "cem", "dan"][: 2 + seed % 3]
+        position = new_position(names, seed, options=Options(stammtisch=seed % 2 == 1))
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(0, 30)):
+            result = play(position, rng.choice(legal_move_texts(position)))
+            if result.outcome is not None:
+                break
+            position = result.position
+        seats = [SeatInfo(n, "person", True) for n in names]
+        for seat, name in enumerate(names):
+            view = room_view(
+                room="cafe",
+                state="playing",
+                seats=seats,
+                spectators=[],
+                options={"stammtisch": seed % 2 == 1},
+                position=position,
+                recipient=name,
+                last_move=None,
+                outcome=None,
+                move_number=0,
+            )
+            assert bot_view_from_room(view) == bot_view(position, seat)
+
+
+def test_bot_view_from_room_view_refuses_a_spectators_view() -> None:
+    """A spectator's view has no hand, so no bot can decide from it."""
+    position = new_position(["ann", "bob"], 1)
+    view = room_view(
+        room="cafe",
+        state="playing",
+        seats=[SeatInfo("ann", "person", True), SeatInfo("bob", "bot", True)],
+        spectators=["zoe"],
+        options={},
+        position=position,
+        recipient="zoe",
+        last_move=None,
+        outcome=None,
+        move_number=0,
+    )
+    with pytest.raises(ValueError, match="hand"):
+        bot_view_from_room(view)
+
+
+# --- the list of legal moves as the line endpoint writes it ------------------------------------
+
+
+class _NoPeer:
+    def get_extra_info(self, name: str) -> None:
+        return None
+
+
+def _line_listing(moves: list[str]) -> list[str]:
+    """The lines the line endpoint writes for a ``legal_moves`` answer."""
+    session = LineSession(_NoPeer(), outbox=8, slow_strikes=1, ascii_only=False)  # type: ignore[arg-type]
+    return session.render(m.LegalMoves(moves=moves))
+
+
+def test_parse_move_list_reads_back_every_move_the_line_endpoint_lists() -> None:
+    """From the line endpoint's text of a legal-move list, the bot reads every move, in order."""
+    for seed in range(30):
+        names = ["ann", "bob", "cem"][: 2 + seed % 2]
+        position = new_position(names, seed, options=Options(stammtisch=seed % 3 == 0))
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(0, 25)):
+            result = play(position, rng.choice(legal_move_texts(position)))
+            if result.outcome is not None:
+                break
+            position = result.position
+        legal = legal_move_texts(position)
+        header, *lines = _line_listing(legal)
+        assert header == f"{len(legal)} legal moves:"
+        assert parse_move_list(lines) == legal
+
+
+# --- the README's example ---------------------------------------------------------------------------
+
+
+async def test_example_bot_plays_the_first_legal_move_until_the_game_is_over(server: Server) -> None:
+    """The example finishes a game against a server-side bot, always playing the first move offered."""
+    over = await _within(example.play(_url(server), "example", "ann"))
+    assert over["type"] == "game_over"
+    assert "ann" in over["ranking"] and len(over["ranking"]) == 2
+    (stored,) = await server.store.history("ann")
+    assert stored.result is not None and stored.result["ranking"] == over["ranking"]
+    seat = stored.record.players.index("ann")
+    position = stored.record.start()
+    mine = 0
+    for result in replay(stored.record).results:
+        if result.player == seat:
+            assert result.move == legal_move_texts(position)[0]
+            mine += 1
+        position = result.position
+    assert mine > 0
+
+
+def _readme_python_blocks() -> list[str]:
+    readme = (Path(__file__).parents[2] / "bots" / "README.md").read_text(encoding="utf-8")
+    return re.findall(r"```python\n(.*?)```", readme, flags=re.S)
+
+
+def test_readme_shows_the_example_bot_as_it_is_in_its_file() -> None:
+    """The README's complete example is bots/example.py, character for character."""
+    example_file = Path(example.__file__).read_text(encoding="utf-8")
+    assert _readme_python_blocks()[0] == example_file
+
+
+def test_readme_strategy_snippet_chooses_a_legal_move_from_a_room_view() -> None:
+    """The README's snippet, given a player's room view, picks one of that player's legal moves."""
+    position = new_position(["ann", "bob"], 4)
+    me = position.players[position.to_move].name
+    view = room_view(
+        room="cafe",
+        state="playing",
+        seats=[SeatInfo("ann", "bot", True), SeatInfo("bob", "bot", True)],
+        spectators=[],
+        options={},
+        position=position,
+        recipient=me,
+        last_move=None,
+        outcome=None,
+        move_number=0,
+    )
+    scope: dict[str, Any] = {"view": view}
+    exec(_readme_python_blocks()[1], scope)
+    assert scope["move"] in legal_move_texts(position)
+
+
+# --- cafe-bot -----------------------------------------------------------------------------------------
+
+
+def _ws_bot(server: Server, name: str, room: str, strategy: str = "greedy", **settings: Any) -> WsBot:
+    return WsBot(
+        BotSettings(name=name, room=room, strategy=strategy, url=_url(server), rate=FAST, **settings)
+    )
+
+
+def _line_bot(server: Server, name: str, room: str, strategy: str = "random", **settings: Any) -> LineBot:
+    return LineBot(
+        BotSettings(name=name, room=room, strategy=strategy, line=_line(server), rate=FAST, **settings)
+    )
+
+
+async def test_four_bots_two_server_side_one_websocket_one_line_finish_a_game(fast_server: Server) -> None:
+    """A WebSocket bot and a line bot play a whole game with two server-side bots; all agree on the end."""
+    host = await _room_with_bots(fast_server, "four", 7, "random", "greedy")
+    watching = _watch(host)
+    ws_bot = _ws_bot(fast_server, "wendy", "four", "greedy", start=4, seed=1)
+    line_bot = _line_bot(fast_server, "lars", "four", "random", seed=2)
+    ws_results, line_results = await _within(asyncio.gather(ws_bot.run(), line_bot.run()))
+    (over,) = await watching
+    assert set(over["ranking"]) == {"wendy", "lars", "random-bot1", "greedy-bot2"}
+    for (result,) in (ws_results, line_results):
+        assert list(result.ranking) == over["ranking"]
+        assert dict(result.final_scores) == over["final_scores"]
+    played = _played(host)
+    assert not any(p["auto"] for p in played)
+    for name, bot in (("wendy", ws_bot), ("lars", line_bot)):
+        assert 0 < bot.moves_sent == sum(1 for p in played if p["player"] == name)
+    await host.close()
+
+
+@pytest.mark.parametrize("transport", ["ws", "line"])
+async def test_bot_takes_its_seat_back_after_its_connection_drops(
+    fast_server: Server, transport: str
+) -> None:
+    """Its connection cut mid-game, the bot comes back with its token, keeps its seat and finishes."""
+    host = await _room_with_bots(fast_server, "drop", 3, "greedy")
+    watching = _watch(host)
+    bot: WsBot | LineBot
+    if transport == "ws":
+        bot = _ws_bot(fast_server, "wendy", "drop", "greedy", start=2, seed=1, backoff=0.01)
+    else:
+        bot = _line_bot(fast_server, "wendy", "drop", "first", start=2, seed=1, backoff=0.01)
+    run = asyncio.create_task(bot.run())
+    await _until(lambda: bot.moves_sent >= 2)
+    if isinstance(bot, WsBot):
+        assert bot.connection is not None
+        bot.connection.transport.abort()
+    else:
+        assert bot.writer is not None
+        bot.writer.transport.abort()
+    at_drop = bot.moves_sent
+    (result,) = await _within(run)
+    assert bot.reconnects == 1
+    assert bot.moves_sent > at_drop
+    (over,) = await watching
+    assert list(result.ranking) == over["ranking"] and "wendy" in over["ranking"]
+    assert dict(result.final_scores) == over["final_scores"]
+    mine = [p for p in _played(host) if p["player"] == "wendy"]
+    assert not any(p["auto"] for p in mine)
+    # a move sent as the connection was cut may have been lost, and was then sent again
+    assert bot.moves_sent - 1 <= len(mine) <= bot.moves_sent
+    await host.close()
+
+
+class _HeldBackLineBot(LineBot):
+    """A line bot whose reconnection waits until the test lets it go."""
+
+    def __init__(self, settings: BotSettings) -> None:
+        super().__init__(settings)
+        self.gate = asyncio.Event()
+
+    async def _connection(self) -> None:
+        if self.reconnects:
+            await self.gate.wait()
+        await super()._connection()
+
+
+@pytest.fixture
+async def no_wait_server(tmp_path: Path) -> AsyncIterator[Server]:
+    """A fast server that hands a lost player's seat to a stand-in bot at once."""
+    async for s in _serve(tmp_path, rate=1000.0, burst=1000, resume_window=0.0):
+        yield s
+
+
+async def test_line_bot_back_after_its_game_ended_counts_that_game(no_wait_server: Server) -> None:
+    """A bot that returns after the game it played ended without it (played for it by the server)
+    reads the result from the room's picture and stops after its one game."""
+    host = await _room_with_bots(no_wait_server, "late", 6, "random")
+    watching = _watch(host)
+    bot = _HeldBackLineBot(
+        BotSettings(
+            name="lars",
+            room="late",
+            strategy="first",
+            line=_line(no_wait_server),
+            start=2,
+            rate=FAST,
+            backoff=0.01,
+        )
+    )
+    run = asyncio.create_task(bot.run())
+    await _until(lambda: bot.moves_sent >= 1)
+    assert bot.writer is not None
+    bot.writer.transport.abort()
+    (over,) = await watching
+    bot.gate.set()
+    (result,) = await _within(run)
+    assert list(result.ranking) == over["ranking"]
+    assert dict(result.final_scores) == over["final_scores"]
+    assert any(p["auto"] for p in _played(host) if p["player"] == "lars")
+    await host.close()
+
+
+async def test_websocket_bot_plays_as_many_games_as_asked(fast_server: Server) -> None:
+    """With ``games=2`` and ``start``, the bot starts a second game after the first and then leaves."""
+    host = await _room_with_bots(fast_server, "twice", 5, "random")
+    watching = _watch(host, games=2)
+    bot = _ws_bot(fast_server, "wendy", "twice", "first", start=2, games=2)
+    results = await _within(bot.run())
+    assert len(results) == 2
+    overs = await watching
+    assert [list(r.ranking) for r in results] == [o["ranking"] for o in overs]
+    await host.close()
+
+
+async def test_cafe_bot_command_plays_a_game_within_the_default_rate_limit(
+    server: Server, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``cafe-bot --url ... --start`` plays a game against a server bot on a server with its default
+    limits, is never refused for sending too fast, and exits 0."""
+    host = await _room_with_bots(server, "cli", 9, "greedy")
+    watching = _watch(host)
+    argv = [
+        "--url",
+        _url(server),
+        "--room",
+        "cli",
+        "--name",
+        "clio",
+        "--strategy",
+        "random",
+        "--start",
+        "--seed",
+        "3",
+        "--log-level",
+        "warning",
+    ]
+    assert await _within(asyncio.to_thread(main, argv)) == 0
+    (over,) = await watching
+    assert "clio" in over["ranking"]
+    warnings = capsys.readouterr().err
+    assert "rate_limited" not in warnings and "refused" not in warnings, warnings
+    await host.close()
+
+
+def test_cafe_bot_refuses_a_strategy_that_needs_the_whole_view_over_the_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Over the line endpoint only first and random can play; greedy is refused with a reason."""
+    assert main(["--line", "127.0.0.1:2323", "--room", "cafe", "--strategy", "greedy"]) == 2
+    assert "--url" in capsys.readouterr().err
+
+
+async def test_bot_gives_up_after_its_retries_when_no_server_answers() -> None:
+    """Against a port nobody listens on, the bot tries ``retries`` more times, then gives up."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    bot = WsBot(
+        BotSettings(name="wendy", room="cafe", url=f"ws://127.0.0.1:{port}/ws", retries=2, backoff=0.001)
+    )
+    with pytest.raises(ServerUnreachable):
+        await _within(bot.run())
+    assert bot.reconnects == 2
