@@ -11,6 +11,12 @@ const OWN_CHAIR = 53; // distance from a table's centre to a chair of its own
 const STEP = { n: [0, -1], e: [1, 0], s: [0, 1], w: [-1, 0] };
 const SIDES = ["n", "e", "s", "w"];
 
+/** The guest a chosen (not yet played) placement shows on its chair. */
+function pickedGuest(pick, chair) {
+  if (pick.kind !== "swap" && pick.card.startsWith("J")) return `${pick.card}=${pick.nation ?? chair.nations[0]}`;
+  return pick.card;
+}
+
 export class CafeBoard {
   /**
    * Draw `board` (board.json) into the <svg> `svg`. `onChair(name)` and `onBar()` are called when
@@ -175,7 +181,7 @@ export class CafeBoard {
     for (const [name, c] of this.chairs) {
       const seated = chairs[name] ?? null;
       const pick = picked.get(name);
-      const shown = pick && pick.kind === "swap" ? pick.card : seated ?? (pick ? pick.nation ? `${pick.card}=${pick.nation}` : pick.card : null);
+      const shown = pick ? pickedGuest(pick, c.chair) : seated;
       const key = `${shown}|${pick ? pick.number : ""}`;
       if (key !== c.key) {
         c.key = key;
