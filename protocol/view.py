@@ -50,7 +50,7 @@ from typing import Any
 import engine
 from engine import Outcome, Position
 
-__all__ = ["LastMove", "SeatInfo", "room_view"]
+__all__ = ["LastMove", "RoomViews", "SeatInfo", "room_view"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,16 +81,86 @@ def _json_copy(value: Any) -> Any:
     return value
 
 
+class RoomViews:
+    """The views of one state of a room for any number of recipients, built once.
+
+    The parts every recipient sees alike are built once and shared by the views (the same
+    objects); a view of its own holds only what differs: ``you``, ``seat`` and a player's
+    ``hand``. Treat the views as values, as ``protocol.diff`` does: shared parts let
+    ``diff(..., memo=...)`` work out a change once for all recipients.
+
+    >>> from engine import new_position
+    >>> views = RoomViews(room="cafe", state="playing", seats=[SeatInfo("ann", "person", True),
+    ...     SeatInfo("bob", "bot", True)], spectators=[], options={},
+    ...     position=new_position(["ann", "bob"], seed=1), last_move=None, outcome=None, move_number=0)
+    >>> ann, bob = views.view("ann"), views.view("bob")
+    >>> ann["game"]["chairs"] is bob["game"]["chairs"], ann["game"]["hand"] == bob["game"]["hand"]
+    (True, False)
+    """
+
+    __slots__ = ("_game", "_hands", "_head", "_players", "_seat_names")
+
+    def __init__(
+        self,
+        *,
+        room: str,
+        state: str,
+        seats: Sequence[SeatInfo],
+        spectators: Sequence[str],
+        options: Mapping[str, Any],
+        position: Position | None,
+        last_move: LastMove | None,
+        outcome: Outcome | None,
+        move_number: int,
+    ) -> None:
+        self._seat_names = [s.name for s in seats]
+        self._head = (
+            room,
+            state,
+            [{"name": s.name, "kind": s.kind, "connected": s.connected} for s in seats],
+            list(spectators),
+            _json_copy(options),
+        )
+        self._game: dict[str, Any] | None = None
+        self._players: list[str] = []
+        self._hands: list[list[str]] = []
+        if position is not None:
+            self._players = [p.name for p in position.players]
+            self._hands = [[c.text for c in p.hand] for p in position.players]
+            self._game = _game_view(position, last_move, outcome, move_number)
+
+    def view(self, recipient: str | None) -> dict[str, Any]:
+        """The room as ``recipient`` may see it (see the module docstring for the shape)."""
+        names = self._seat_names
+        seat = names.index(recipient) if recipient is not None and recipient in names else None
+        room, state, seats, spectators, options = self._head
+        game = self._game
+        if game is not None and recipient is not None and recipient in self._players:
+            # the own hand comes right after the players, as clients have always read it
+            hand = self._hands[self._players.index(recipient)]
+            players, *rest = game.items()
+            game = dict([players, ("hand", hand), *rest])
+        return {
+            "room": room,
+            "state": state,
+            "seats": seats,
+            "spectators": spectators,
+            "options": options,
+            "you": recipient,
+            "seat": seat,
+            "game": game,
+        }
+
+
 def _game_view(
     position: Position,
-    recipient: str | None,
     last_move: LastMove | None,
     outcome: Outcome | None,
     move_number: int,
 ) -> dict[str, Any]:
+    """The game as everyone sees it: no hand in it."""
     names = [p.name for p in position.players]
-    index = names.index(recipient) if recipient is not None and recipient in names else None
-    base = engine.view(position, index)
+    base = engine.view(position, None)
     eliminated = set(base["eliminated"])
     players = [
         {
@@ -102,30 +172,27 @@ def _game_view(
         }
         for p in base["players"]
     ]
-    game: dict[str, Any] = {"players": players}
-    if index is not None:
-        game["hand"] = base["players"][index]["hand"]
     # A room may end a game the rules did not end (everyone left); its outcome then speaks first.
     # Without one, a finished position still carries its result, so that no view says "over"
     # without saying how it ended.
     if outcome is None and base["over"] is not None:
         outcome = engine.outcome(position)
-    game.update(
-        to_move=names[base["to_move"]],
-        start_player=names[base["start_player"]],
-        chairs=base["chairs"],
-        bar=base["bar"],
-        deck_size=base["deck_size"],
-        move_number=move_number,
-        last_move=(
+    return {
+        "players": players,
+        "to_move": names[base["to_move"]],
+        "start_player": names[base["start_player"]],
+        "chairs": base["chairs"],
+        "bar": base["bar"],
+        "deck_size": base["deck_size"],
+        "move_number": move_number,
+        "last_move": (
             None
             if last_move is None
             else {"player": last_move.player, "move": last_move.move, "points": last_move.points}
         ),
-        over=outcome.reason if outcome is not None else None,
-        result=outcome.to_dict() if outcome is not None else None,
-    )
-    return game
+        "over": outcome.reason if outcome is not None else None,
+        "result": outcome.to_dict() if outcome is not None else None,
+    }
 
 
 def room_view(
@@ -147,19 +214,16 @@ def room_view(
     the own hand is included only when that name is a player of ``position``. ``game`` is
     ``None`` without a position. ``outcome``, when given, is the result shown; otherwise a
     finished position shows the rules' outcome. The result is a fresh dict: the caller may keep
-    it to diff against the next one.
+    it to diff against the next one. ``RoomViews`` builds the views of many recipients at once.
     """
-    seat_names = [s.name for s in seats]
-    seat = seat_names.index(recipient) if recipient is not None and recipient in seat_names else None
-    return {
-        "room": room,
-        "state": state,
-        "seats": [{"name": s.name, "kind": s.kind, "connected": s.connected} for s in seats],
-        "spectators": list(spectators),
-        "options": _json_copy(options),
-        "you": recipient,
-        "seat": seat,
-        "game": (
-            None if position is None else _game_view(position, recipient, last_move, outcome, move_number)
-        ),
-    }
+    return RoomViews(
+        room=room,
+        state=state,
+        seats=seats,
+        spectators=spectators,
+        options=options,
+        position=position,
+        last_move=last_move,
+        outcome=outcome,
+        move_number=move_number,
+    ).view(recipient)

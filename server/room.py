@@ -21,9 +21,9 @@ from engine.game import seed_hash
 from engine.rules import PlayResult, legal_move_texts
 from protocol import messages as m
 from protocol.commands import ShowRequest
-from protocol.diff import diff
+from protocol.diff import Memo, diff
 from protocol.errors import ProtocolError
-from protocol.view import LastMove, SeatInfo, room_view
+from protocol.view import LastMove, RoomViews, SeatInfo
 from server.session import Outgoing, Session
 
 if TYPE_CHECKING:
@@ -695,37 +695,60 @@ class Room:
         assert session.name is not None
         return session.name
 
-    def _view_for(self, session: Session) -> dict[str, Any]:
+    def _room_views(self) -> RoomViews:
         game = self.game
         spectators = [self._name(s) for s in self.members if self._seat_of(s.name) is None]
-        return room_view(
+        return RoomViews(
             room=self.name,
             state=self.state,
             seats=[SeatInfo(s.name, s.kind, s.connected) for s in self.seats],
             spectators=spectators,
             options=self._public_options(),
             position=game.position if game else None,
-            recipient=session.name,
             last_move=game.last_move if game else None,
             outcome=game.outcome if game else None,
             move_number=game.moves if game else 0,
         )
 
+    def _view_for(self, session: Session) -> dict[str, Any]:
+        return self._room_views().view(session.name)
+
     def _publish(self) -> None:
         """Send every member what changed in its own view."""
+        # What members see alike is built once, its change worked out once (the memo), and a
+        # patch that several members get is serialised once.
+        views = self._room_views()
+        memo: Memo = {}
+        patches: dict[tuple[int, ...], Outgoing] = {}
+        earlier = list(self._views.values())  # alive until the memo, keyed by identities, is gone
         for session in self.members:
-            self._publish_to(session)
+            self._publish_to(session, views, memo, patches)
+        del earlier
 
-    def _publish_to(self, session: Session) -> None:
-        view = self._view_for(session)
+    def _publish_to(
+        self,
+        session: Session,
+        views: RoomViews | None = None,
+        memo: Memo | None = None,
+        patches: dict[tuple[int, ...], Outgoing] | None = None,
+    ) -> None:
+        view = (views or self._room_views()).view(session.name)
         previous = self._views.get(session)
         self._views[session] = view
         if previous is None:
             session.send(m.Snapshot(room=self.name, view=view))
             return
-        ops = diff(previous, view)
-        if ops:
+        ops = diff(previous, view, memo)
+        if not ops:
+            return
+        if patches is None:
             session.send(m.Patch(room=self.name, ops=ops))
+            return
+        key = tuple(map(id, ops))  # the memo gives equal operations as the same objects
+        out = patches.get(key)
+        if out is None:
+            out = patches[key] = Outgoing(m.Patch(room=self.name, ops=ops))
+        session.send(out)
 
     def _broadcast(self, message: m._ServerMessage, exclude: Session | None = None) -> None:
         out = Outgoing(message)

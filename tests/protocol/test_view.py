@@ -287,3 +287,48 @@ def test_view_does_not_share_the_rooms_options() -> None:
     options["clock"]["seconds"] = 30
     options["seed"] = 2
     assert view["options"] == {"clock": {"seconds": 60}, "seed": 1}
+
+
+def test_room_views_give_each_recipient_what_room_view_gives() -> None:
+    """Built once for many recipients, every view equals the one built for that recipient alone,
+    key order included (it is the order of a snapshot's JSON)."""
+    positions = game_positions(12)
+    for number in (0, 7, len(positions) - 1):
+        position = positions[number]
+        facts: dict[str, Any] = {
+            "room": "cafe",
+            "state": "playing",
+            "seats": seats_for(NAMES),
+            "spectators": ("zoe",),
+            "options": {"stammtisch": False},
+            "position": position,
+            "last_move": LastMove("ann", "FRf@FR1s", 2) if number else None,
+            "outcome": None,
+            "move_number": number,
+        }
+        views = protocol.view.RoomViews(**facts)
+        for recipient in (*NAMES, "zoe", None):
+            alone = room_view(**facts, recipient=recipient)
+            together = views.view(recipient)
+            assert together == alone
+            assert json.dumps(together) == json.dumps(alone)
+
+
+def test_room_views_share_what_recipients_see_alike() -> None:
+    """Views built together share the parts every recipient sees alike, and only those."""
+    views = protocol.view.RoomViews(
+        room="cafe",
+        state="playing",
+        seats=seats_for(NAMES),
+        spectators=("zoe",),
+        options={},
+        position=game_positions(13)[3],
+        last_move=None,
+        outcome=None,
+        move_number=3,
+    )
+    ann, bob, zoe = views.view("ann"), views.view("bob"), views.view("zoe")
+    assert ann["game"]["chairs"] is bob["game"]["chairs"] is zoe["game"]["chairs"]
+    assert ann["seats"] is zoe["seats"]
+    assert ann["game"]["hand"] is not bob["game"]["hand"]
+    assert "hand" not in zoe["game"]
