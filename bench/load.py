@@ -1,0 +1,1139 @@
+"""How much one server process carries: rooms of four clients playing over real sockets, and the
+same connections and message sizes through a bare ``websockets`` relay (``bench/relay.py``).
+
+The game phase starts a server (or targets ``--url``), opens ``--rooms`` rooms of 4 clients over
+WebSockets (``--line-share`` of them over the line endpoint), seats them, sets a seed and starts.
+The client to move, known from its own view (the snapshot with every patch applied) or, on the
+line endpoint, from the text it reads, plays the next move of a game drawn in advance from that
+seed (``engine.random_game``), so the clients spend no time on the rules; a room that finishes
+starts the next game. After ``--warmup`` seconds, it measures for ``--seconds``: moves per second,
+the time from sending a move to the last client of the room receiving it (its patch; the line
+clients, its line), the server's CPU and memory (``/proc``), the generator's CPU, and every error
+(an ``error`` message, a ``!`` line, a gap in ``seq``, a patch that does not apply, a move never
+received). The relay phase then opens the same number of connections in rooms of 4; one client of
+a room sends a frame of the size of a move message, the relay sends a frame of the mean size of
+the patches just seen to each of the 4, and the next client goes on.
+
+    python bench/load.py [--rooms 500] [--seconds 20] [--rate 0] [--line-share 0.1]
+                         [--workers 2] [--url ws://127.0.0.1:8765/ws --line-port 2323 --pid PID]
+
+``--rate`` caps the moves per second over all rooms (to measure latency at a fixed load); 0 plays
+as fast as the server answers. The server is started with its per-connection rate limits raised
+(``--rate``/``--burst`` 100000): the benchmark measures throughput, not the flood guard. The
+clients run in ``--workers`` processes of plain asyncio beside the server, on the same machine.
+Connections go to loopback only; every phase has a deadline and the run stops by itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import ctypes
+import itertools
+import json
+import multiprocessing as mp
+import os
+import re
+import resource
+import signal
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+# run as a script, this file's folder comes first on the path and bench/engine.py would hide the package
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+from engine import random_game, replay  # noqa: E402
+from protocol.diff import PatchError, apply_patch  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+SEATS = 4
+PLAN_NAMES = ("a", "b", "c", "d")
+#: seconds allowed for each phase's steps
+CONNECT_TIMEOUT = 180.0
+STEP_TIMEOUT = 60.0
+DRAIN_TIMEOUT = 5.0
+#: the server's flood guard, raised for the benchmark
+SERVER_RATE = "100000"
+
+
+# --- what the processes share ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GamePlan:
+    """A game decided in advance: the seed, every move, and the seat that plays each one."""
+
+    seed: int
+    moves: tuple[str, ...]
+    movers: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RoomSpec:
+    index: int
+    name: str
+    line_seats: tuple[bool, ...]
+
+
+@dataclass(frozen=True)
+class WorkerSpec:
+    index: int
+    mode: str  # "game" or "relay"
+    ws_url: str
+    line_host: str
+    line_port: int | None
+    rooms: tuple[RoomSpec, ...]
+    plans: tuple[GamePlan, ...]
+    rate: float  # moves per second for this worker; 0 plays as fast as the server answers
+    move_size: int  # relay: characters of a move frame
+    connect_concurrency: int
+
+
+def plan_games(count: int, first_seed: int) -> tuple[GamePlan, ...]:
+    """``count`` random 4-player games; the deal depends on the seed only, not on the names."""
+    plans = []
+    for seed in range(first_seed, first_seed + count):
+        record = random_game(PLAN_NAMES, seed)
+        movers = tuple(r.player for r in replay(record).results)
+        plans.append(GamePlan(seed, record.moves, movers))
+    return tuple(plans)
+
+
+def raise_open_files() -> None:
+    """As many open files as the hard limit allows (a socket each); children inherit it."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+# --- the clients (in the worker processes) --------------------------------------------------
+
+
+class Room:
+    """The clients of one room and the moves in flight, keyed by (game, move number)."""
+
+    def __init__(self, worker: Worker, spec: RoomSpec) -> None:
+        self.worker = worker
+        self.spec = spec
+        self.clients: list[Client] = []
+        self.game_no = 0
+        self.games_started = 0
+        self.plan = worker.spec.plans[0] if worker.spec.plans else GamePlan(0, (), ())
+        self.sent = 0  # moves sent in the current game (relay: rounds sent)
+        self.pending: dict[tuple[int, int], list[float]] = {}
+        names = "|".join(re.escape(c) for c in self.names())
+        self.played_line = re.compile(rf"^(?:{names})\s+(?:seats|sends|swaps|plays) ")
+
+    def names(self) -> list[str]:
+        kinds = self.spec.line_seats
+        return [f"{'l' if kinds[s] else 'w'}{self.spec.index}x{s}" for s in range(SEATS)]
+
+    def claim(self, game_no: int, played: int) -> bool:
+        """Whether the client that saw ``played`` moves may send the next one (once per move)."""
+        if not self.worker.moving or game_no != self.game_no or played != self.sent:
+            return False
+        if self.worker.spec.mode == "game" and played >= len(self.plan.moves):
+            return False
+        self.sent = played + 1
+        return True
+
+    def sending(self, number: int, t0: float) -> None:
+        self.pending[(self.game_no, number)] = [t0, float(len(self.clients))]
+        self.worker.count_sent(t0)
+
+    def received(self, game_no: int, number: int) -> None:
+        entry = self.pending.get((game_no, number))
+        if entry is None:
+            return
+        entry[1] -= 1
+        if entry[1] == 0:
+            del self.pending[(game_no, number)]
+            self.worker.completed(entry[0], time.monotonic())
+
+    async def start_game(self) -> None:
+        plans = self.worker.spec.plans
+        self.plan = plans[(self.spec.index * 7 + self.games_started) % len(plans)]
+        self.games_started += 1
+        self.game_no += 1
+        self.sent = 0
+        await self.clients[0].restart(self.plan.seed)
+
+    async def game_over(self) -> None:
+        self.worker.games += 1
+        if self.worker.moving:
+            await self.start_game()
+
+
+class Client:
+    """One connection. ``open`` says hello; ``join`` takes the seat; then the reader plays."""
+
+    def __init__(self, room: Room, seat: int, name: str) -> None:
+        self.room = room
+        self.worker = room.worker
+        self.seat = seat
+        self.name = name
+        self.game_no = 0
+        self.closing = False
+        self.task: asyncio.Task[None] | None = None
+
+    async def open(self) -> None:
+        raise NotImplementedError
+
+    async def join(self) -> None:
+        raise NotImplementedError
+
+    async def send_move(self, played: int) -> None:
+        raise NotImplementedError
+
+    async def restart(self, seed: int) -> None:
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+    async def play_next(self, played: int) -> None:
+        """It is this client's turn after ``played`` moves: send the next one, or queue it."""
+        if not self.room.claim(self.game_no, played):
+            return
+        if self.worker.spec.rate > 0:
+            self.worker.ready.append((self, played))
+        else:
+            await self.send_move(played)
+
+    def lost(self, why: str) -> None:
+        if not self.closing:
+            self.worker.error(f"{self.name}: {why}")
+
+
+class WsClient(Client):
+    """A JSON client: applies every patch to its view and moves when the view says so."""
+
+    def __init__(self, room: Room, seat: int, name: str) -> None:
+        super().__init__(room, seat, name)
+        self.ws: ClientConnection | None = None
+        self.view: dict[str, Any] | None = None
+        self.seq = 0
+        self.seen = 0  # the move number of the view
+        self.ids = itertools.count(1)
+        self.waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
+
+    async def open(self) -> None:
+        self.ws = await connect(self.worker.spec.ws_url, open_timeout=30)
+        self.task = asyncio.get_running_loop().create_task(self.read())
+        await self.request({"type": "hello", "name": self.name})
+
+    async def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        assert self.ws is not None
+        msg_id = next(self.ids)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.waiting[msg_id] = future
+        await self.ws.send(json.dumps({**message, "id": msg_id}))
+        answer = await asyncio.wait_for(future, STEP_TIMEOUT)
+        if answer["type"] == "error":
+            raise RuntimeError(f"{self.name}: {answer['code']}: {answer['message']}")
+        return answer
+
+    async def join(self) -> None:
+        await self.request({"type": "join", "room": self.room.spec.name})
+
+    async def send_move(self, played: int) -> None:
+        assert self.ws is not None
+        move = self.room.plan.moves[played]
+        frame = f'{{"type":"move","id":{next(self.ids)},"move":"{move}"}}'
+        self.worker.move_bytes += len(frame)
+        self.room.sending(played + 1, time.monotonic())
+        await self.ws.send(frame)
+
+    async def restart(self, seed: int) -> None:
+        assert self.ws is not None
+        await self.ws.send(json.dumps({"type": "option", "id": next(self.ids), "key": "seed", "value": seed}))
+        await self.ws.send(json.dumps({"type": "start", "id": next(self.ids)}))
+
+    async def close(self) -> None:
+        self.closing = True
+        if self.ws is not None:
+            await self.ws.close()
+
+    async def read(self) -> None:
+        assert self.ws is not None
+        try:
+            async for raw in self.ws:
+                await self.on_frame(raw)
+        except ConnectionClosed:
+            pass
+        except Exception as e:  # a failure of the generator itself must show, not hang the run
+            self.worker.error(f"{self.name}: {e!r}")
+        self.lost("connection closed")
+
+    async def on_frame(self, raw: str | bytes) -> None:
+        worker = self.worker
+        worker.frames += 1
+        msg = json.loads(raw)
+        seq = msg["seq"]
+        if seq != self.seq + 1:
+            worker.error(f"{self.name}: seq {seq} after {self.seq}")
+        self.seq = seq
+        kind = msg["type"]
+        if kind == "patch":
+            worker.patch_bytes += len(raw)
+            worker.patches += 1
+            try:
+                view = self.view = apply_patch(self.view, msg["ops"])
+            except PatchError as e:
+                worker.error(f"{self.name}: {e}")
+                return
+            game = view["game"]
+            if game is None:
+                return
+            number = game["move_number"]
+            if number != self.seen:
+                self.seen = number
+                self.room.received(self.game_no, number)
+            if game["to_move"] == self.name and view["state"] == "playing":
+                await self.play_next(number)
+        elif kind == "played":
+            pass
+        elif kind == "snapshot":
+            self.view = msg["view"]
+        elif kind == "game_started":
+            self.game_no += 1
+            self.seen = 0
+        elif kind == "game_over":
+            if self.seat == 0:
+                await self.room.game_over()
+        elif kind in ("welcome", "ack", "error"):
+            if kind == "error":
+                worker.error(f"{self.name}: {msg['code']}: {msg['message']}")
+            future = self.waiting.pop(msg.get("id"), None)
+            if future is not None and not future.done():
+                future.set_result(msg)
+
+
+class LineClient(Client):
+    """A telnet-like client: reads lines; moves in the order the game's plan gives."""
+
+    def __init__(self, room: Room, seat: int, name: str) -> None:
+        super().__init__(room, seat, name)
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self.played = 0
+        self.expect: tuple[str, asyncio.Future[None]] | None = None
+
+    async def open(self) -> None:
+        spec = self.worker.spec
+        assert spec.line_port is not None
+        self.reader, self.writer = await asyncio.wait_for(
+            asyncio.open_connection(spec.line_host, spec.line_port, limit=2**20), 30
+        )
+        await asyncio.wait_for(self.reader.readuntil(b"to come back): "), 30)
+        self.task = asyncio.get_running_loop().create_task(self.read())
+        await self.say(self.name, f"Hello {self.name}!")
+
+    async def say(self, line: str, expect: str) -> None:
+        assert self.writer is not None
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.expect = (expect, future)
+        self.writer.write(f"{line}\r\n".encode())
+        await asyncio.wait_for(future, STEP_TIMEOUT)
+
+    async def join(self) -> None:
+        await self.say(f"/join {self.room.spec.name}", "* You are in room")
+
+    async def send_move(self, played: int) -> None:
+        assert self.writer is not None
+        frame = f"/play {self.room.plan.moves[played]}\r\n"
+        self.worker.move_bytes += len(frame)
+        self.room.sending(played + 1, time.monotonic())
+        self.writer.write(frame.encode())
+
+    async def restart(self, seed: int) -> None:
+        assert self.writer is not None
+        self.writer.write(f"/option seed {seed}\r\n/start\r\n".encode())
+
+    async def close(self) -> None:
+        self.closing = True
+        if self.writer is not None:
+            self.writer.close()
+            with contextlib.suppress(ConnectionError, OSError):
+                await self.writer.wait_closed()
+
+    async def read(self) -> None:
+        assert self.reader is not None
+        try:
+            while True:
+                raw = await self.reader.readline()
+                if not raw:
+                    break
+                await self.on_line(raw.decode(errors="replace").rstrip("\r\n"))
+        except (ConnectionError, OSError):
+            pass
+        except Exception as e:
+            self.worker.error(f"{self.name}: {e!r}")
+        self.lost("connection closed")
+
+    async def on_line(self, line: str) -> None:
+        self.worker.frames += 1
+        if self.expect is not None and line.startswith(self.expect[0]):
+            future = self.expect[1]
+            self.expect = None
+            if not future.done():
+                future.set_result(None)
+        room = self.room
+        if line.startswith("! "):
+            self.worker.error(f"{self.name}: {line}")
+        elif room.played_line.match(line):
+            self.played += 1
+            room.received(self.game_no, self.played)
+            await self._maybe_move()
+        elif line.startswith("* The game starts:"):
+            self.game_no += 1
+            self.played = 0
+            await self._maybe_move()
+        elif line.startswith("* Game over (") and self.seat == 0:
+            await room.game_over()
+
+    async def _maybe_move(self) -> None:
+        plan = self.room.plan
+        n = self.played
+        if self.game_no == self.room.game_no and n < len(plan.movers) and plan.movers[n] == self.seat:
+            await self.play_next(n)
+
+
+class RelayClient(Client):
+    """A client of the bare relay: round ``n`` is sent by seat ``(n - 1) % 4``."""
+
+    def __init__(self, room: Room, seat: int, name: str) -> None:
+        super().__init__(room, seat, name)
+        self.ws: ClientConnection | None = None
+        self.joined: asyncio.Future[None] | None = None
+
+    async def open(self) -> None:
+        self.ws = await connect(self.worker.spec.ws_url, open_timeout=30)
+        self.task = asyncio.get_running_loop().create_task(self.read())
+
+    async def join(self) -> None:
+        assert self.ws is not None
+        self.joined = asyncio.get_running_loop().create_future()
+        await self.ws.send(self.room.spec.name)
+        await asyncio.wait_for(self.joined, STEP_TIMEOUT)
+
+    async def send_move(self, played: int) -> None:
+        assert self.ws is not None
+        frame = f"{played + 1}|".ljust(self.worker.spec.move_size, "m")
+        self.worker.move_bytes += len(frame)
+        self.room.sending(played + 1, time.monotonic())
+        await self.ws.send(frame)
+
+    async def restart(self, seed: int) -> None:
+        await self.play_next(0)
+
+    async def close(self) -> None:
+        self.closing = True
+        if self.ws is not None:
+            await self.ws.close()
+
+    async def read(self) -> None:
+        assert self.ws is not None
+        try:
+            async for raw in self.ws:
+                await self.on_frame(raw if isinstance(raw, str) else raw.decode())
+        except ConnectionClosed:
+            pass
+        except Exception as e:
+            self.worker.error(f"{self.name}: {e!r}")
+        self.lost("connection closed")
+
+    async def on_frame(self, raw: str) -> None:
+        self.worker.frames += 1
+        if raw == "joined":
+            if self.joined is not None and not self.joined.done():
+                self.joined.set_result(None)
+            return
+        self.worker.patch_bytes += len(raw)
+        self.worker.patches += 1
+        number = int(raw[: raw.index("|")])
+        self.room.received(0, number)
+        if number % SEATS == self.seat:
+            await self.play_next(number)
+
+
+class Worker:
+    """One generator process: its share of the rooms, driven by the main process's commands."""
+
+    def __init__(self, conn: Connection, spec: WorkerSpec) -> None:
+        self.conn = conn
+        self.spec = spec
+        self.moving = False
+        self.ready: deque[tuple[Client, int]] = deque()
+        self.window = (float("inf"), float("inf"))
+        self.latencies: list[float] = []
+        self.sent_in_window = 0
+        self.sent_total = 0
+        self.completed_total = 0
+        self.errors = 0
+        self.error_samples: list[str] = []
+        self.frames = 0
+        self.patches = 0
+        self.patch_bytes = 0
+        self.move_bytes = 0
+        self.games = 0
+        self.rooms = [Room(self, r) for r in spec.rooms]
+        for room in self.rooms:
+            for seat, name in enumerate(room.names()):
+                cls: type[Client]
+                if spec.mode == "relay":
+                    cls = RelayClient
+                else:
+                    cls = LineClient if room.spec.line_seats[seat] else WsClient
+                room.clients.append(cls(room, seat, name))
+
+    def error(self, what: str, count: int = 1) -> None:
+        self.errors += count
+        if len(self.error_samples) < 10:
+            self.error_samples.append(what)
+
+    def count_sent(self, t0: float) -> None:
+        self.sent_total += 1
+        if self.window[0] <= t0 < self.window[1]:
+            self.sent_in_window += 1
+
+    def completed(self, t0: float, t1: float) -> None:
+        self.completed_total += 1
+        if self.window[0] <= t0 < self.window[1]:
+            self.latencies.append(t1 - t0)
+
+    def clients(self) -> list[Client]:
+        return [c for room in self.rooms for c in room.clients]
+
+    async def command(self) -> tuple[Any, ...]:
+        ready = await asyncio.to_thread(self.conn.poll, CONNECT_TIMEOUT + 600)
+        if not ready:
+            raise TimeoutError("no command from the main process")
+        command: tuple[Any, ...] = self.conn.recv()
+        return command
+
+    async def run(self) -> None:
+        while True:
+            command = await self.command()
+            if command[0] == "connect":
+                failures = await self.connect_all()
+                self.conn.send(("connected", failures))
+            elif command[0] == "join":
+                failures = await self.join_all()
+                self.conn.send(("joined", failures))
+            elif command[0] == "play":
+                self.conn.send(("played", await self.play(*command[1:])))
+            elif command[0] == "close":
+                await self.close_all()
+                self.conn.send(("closed",))
+                return
+
+    async def connect_all(self) -> int:
+        gate = asyncio.Semaphore(self.spec.connect_concurrency)
+
+        async def one(client: Client) -> bool:
+            async with gate:
+                try:
+                    await asyncio.wait_for(client.open(), STEP_TIMEOUT)
+                    return True
+                except Exception as e:
+                    self.error(f"{client.name}: connect: {e!r}")
+                    return False
+
+        results = await asyncio.wait_for(asyncio.gather(*(one(c) for c in self.clients())), CONNECT_TIMEOUT)
+        return results.count(False)
+
+    async def join_all(self) -> int:
+        async def seat_room(room: Room) -> bool:
+            try:
+                for client in room.clients:  # one after the other: the seat order is the join order
+                    await client.join()
+                return True
+            except Exception as e:
+                self.error(f"{room.spec.name}: join: {e!r}")
+                return False
+
+        results = await asyncio.wait_for(asyncio.gather(*(seat_room(r) for r in self.rooms)), CONNECT_TIMEOUT)
+        return results.count(False)
+
+    async def play(self, start: float, warm_end: float, end: float) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        self.window = (warm_end, end)
+        await asyncio.sleep(max(0.0, start - time.monotonic()))
+        self.moving = True
+        pacer = loop.create_task(self.pace(start, end)) if self.spec.rate > 0 else None
+        for room in self.rooms:
+            if self.spec.mode == "game":
+                await room.start_game()
+            else:
+                await room.clients[0].restart(0)
+        await asyncio.sleep(max(0.0, warm_end - time.monotonic()))
+        cpu0, frames0 = time.process_time(), self.frames
+        await asyncio.sleep(max(0.0, end - time.monotonic()))
+        cpu1, frames1 = time.process_time(), self.frames
+        self.moving = False
+        self.ready.clear()
+        if pacer is not None:
+            pacer.cancel()
+        deadline = time.monotonic() + DRAIN_TIMEOUT
+        while any(r.pending for r in self.rooms) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        lost = sum(len(r.pending) for r in self.rooms)
+        if lost:
+            self.error(f"{lost} moves not received by every client of their room", lost)
+        return {
+            "latencies": self.latencies,
+            "sent": self.sent_in_window,
+            "sent_total": self.sent_total,
+            "completed_total": self.completed_total,
+            "errors": self.errors,
+            "error_samples": self.error_samples,
+            "frames": frames1 - frames0,
+            "patches": self.patches,
+            "patch_bytes": self.patch_bytes,
+            "move_bytes": self.move_bytes,
+            "games": self.games,
+            "cpu": cpu1 - cpu0,
+        }
+
+    async def pace(self, start: float, end: float) -> None:
+        """Send the queued moves at ``rate`` a second (a burst of at most 50 after a lull)."""
+        rate = self.spec.rate
+        sent = 0
+        while time.monotonic() < end:
+            allowed = int((time.monotonic() - start) * rate)
+            sent = max(sent, allowed - 50)
+            while sent < allowed and self.ready:
+                client, played = self.ready.popleft()
+                await client.send_move(played)
+                sent += 1
+            await asyncio.sleep(0.001)
+
+    async def close_all(self) -> None:
+        clients = self.clients()
+        for client in clients:
+            client.closing = True
+
+        async def one(client: Client) -> None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(client.close(), 5)
+            if client.task is not None:
+                client.task.cancel()
+
+        await asyncio.wait_for(asyncio.gather(*(one(c) for c in clients)), 60)
+
+
+def keep_freed_memory() -> None:
+    """Stop glibc from giving the heap's top back after every socket read.
+
+    asyncio reads into a 256 KiB buffer and shrinks it to what came: with the default dynamic
+    thresholds, freeing the rest trims the heap, and the next read faults the pages in again,
+    which costs tens of microseconds a read on this machine. Fixed thresholds keep them.
+    """
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None)
+        libc.mallopt(-3, 1 << 20)  # M_MMAP_THRESHOLD: allocations below 1 MiB come from the heap
+        libc.mallopt(-1, 16 << 20)  # M_TRIM_THRESHOLD: keep up to 16 MiB free at the top
+
+
+def worker_main(conn: Connection, spec: WorkerSpec) -> None:
+    raise_open_files()
+    keep_freed_memory()
+    asyncio.run(Worker(conn, spec).run())
+
+
+# --- the main process: the target, the workers, the figures ----------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_listening(port: int, proc: subprocess.Popen[bytes] | None, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"the process exited with {proc.returncode} before listening")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+            return
+        time.sleep(0.05)
+    raise TimeoutError(f"nothing listens on port {port}")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of a process, from /proc/PID/stat."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_busy() -> float:
+    """CPU seconds the whole machine has spent busy (every core), from /proc/stat."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle and iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def memory(pid: int) -> dict[str, int]:
+    """VmRSS and VmHWM (peak RSS) of a process in bytes, from /proc/PID/status."""
+    out = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            out[key] = int(value.split()[0]) * 1024
+    return out
+
+
+class Target:
+    """The process under load: the game server or the relay, started here, or one given by --url."""
+
+    def __init__(
+        self,
+        argv: list[str] | None,
+        port: int,
+        line_port: int | None,
+        pid: int | None,
+        profile: str | None = None,
+    ) -> None:
+        self.port = port
+        self.line_port = line_port
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.stderr: list[str] = []
+        if argv is not None:
+            if profile:  # py-spy starts the process and samples it until it exits
+                spy = str(Path(sys.executable).parent / "py-spy")
+                argv = [spy, "record", "--format", "raw", "--rate", "200", "--output", profile, "--", *argv]
+            self.proc = subprocess.Popen(
+                argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+            )
+            threading.Thread(target=self._collect, daemon=True).start()
+            pid = self.proc.pid
+            if profile:
+                pid = self._child(pid)
+        self.pid = pid
+        wait_listening(port, self.proc)
+
+    @staticmethod
+    def _child(pid: int) -> int:
+        children = Path(f"/proc/{pid}/task/{pid}/children")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            found = children.read_text().split()
+            if found:
+                return int(found[0])
+            time.sleep(0.02)
+        raise TimeoutError("py-spy did not start the server")
+
+    def _collect(self) -> None:
+        assert self.proc is not None and self.proc.stderr is not None
+        for line in self.proc.stderr:
+            if len(self.stderr) < 10_000:
+                self.stderr.append(line.decode(errors="replace").rstrip())
+
+    def cpu(self) -> float | None:
+        return None if self.pid is None else cpu_seconds(self.pid)
+
+    def memory(self) -> dict[str, int]:
+        return {} if self.pid is None else memory(self.pid)
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        if self.pid is not None and self.pid != self.proc.pid:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGTERM)  # the profiled server; py-spy then writes and exits
+        else:
+            self.proc.terminate()
+        try:
+            self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(10)
+
+
+def room_specs(rooms: int, line_share: float) -> list[RoomSpec]:
+    """Rooms ``load0``...; every client whose running share crosses a whole number is a line client."""
+    specs = []
+    for r in range(rooms):
+        seats = []
+        for s in range(SEATS):
+            g = r * SEATS + s
+            seats.append(int((g + 1) * line_share) > int(g * line_share))
+        specs.append(RoomSpec(r, f"load{r}", tuple(seats)))
+    return specs
+
+
+class Workers:
+    """The generator processes, each with a pipe for commands and replies."""
+
+    def __init__(self, specs: list[WorkerSpec]) -> None:
+        ctx = mp.get_context("spawn")
+        self.pipes: list[Connection] = []
+        self.procs: list[Any] = []
+        for spec in specs:
+            parent, child = ctx.Pipe()
+            proc = ctx.Process(target=worker_main, args=(child, spec), daemon=True)
+            proc.start()
+            self.pipes.append(parent)
+            self.procs.append(proc)
+
+    def ask(self, command: tuple[Any, ...], timeout: float) -> list[tuple[Any, ...]]:
+        for pipe in self.pipes:
+            pipe.send(command)
+        deadline = time.monotonic() + timeout
+        replies = []
+        for pipe in self.pipes:
+            if not pipe.poll(max(0.0, deadline - time.monotonic())):
+                raise TimeoutError(f"a worker did not answer {command[0]!r} in {timeout:.0f} s")
+            replies.append(pipe.recv())
+        return replies
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            proc.join(30)
+            if proc.is_alive():
+                proc.terminate()
+                proc.join(5)
+
+
+@dataclass
+class Phase:
+    """The figures of one phase."""
+
+    name: str
+    connections: int
+    seconds: float
+    stats: dict[str, Any] = field(default_factory=dict)
+    memory: dict[str, int] = field(default_factory=dict)
+    server_cpu: float | None = None
+    machine_cpu: float = 0.0
+    failures: int = 0
+    log_rows: int | None = None
+    log_warnings: list[str] = field(default_factory=list)
+
+
+def run_phase(
+    name: str, target: Target, specs: list[WorkerSpec], args: argparse.Namespace, connections: int
+) -> Phase:
+    phase = Phase(name, connections, args.seconds)
+    time.sleep(0.5)
+    mem = phase.memory
+    mem["idle"] = target.memory().get("VmRSS", 0)
+    print(f"[{name}] {connections} connections, {len(specs)} worker processes", file=sys.stderr)
+    workers = Workers(specs)
+    try:
+        replies = workers.ask(("connect",), CONNECT_TIMEOUT + 30)
+        phase.failures += sum(r[1] for r in replies)
+        time.sleep(0.5)
+        mem["connected"] = target.memory().get("VmRSS", 0)
+        print(f"[{name}] connected ({phase.failures} failed); seating", file=sys.stderr)
+        replies = workers.ask(("join",), CONNECT_TIMEOUT + 30)
+        phase.failures += sum(r[1] for r in replies)
+        time.sleep(0.5)
+        mem["seated"] = target.memory().get("VmRSS", 0)
+        start = time.monotonic() + 0.5
+        warm_end = start + args.warmup
+        end = warm_end + args.seconds
+        print(f"[{name}] playing {args.warmup:g} s + {args.seconds:g} s", file=sys.stderr)
+        for pipe in workers.pipes:
+            pipe.send(("play", start, warm_end, end))
+        time.sleep(max(0.0, warm_end - time.monotonic()))
+        cpu0, busy0 = target.cpu(), machine_busy()
+        time.sleep(max(0.0, end - time.monotonic()))
+        cpu1, busy1 = target.cpu(), machine_busy()
+        phase.machine_cpu = (busy1 - busy0) / args.seconds
+        mem.update({"playing": target.memory().get("VmRSS", 0), "peak": target.memory().get("VmHWM", 0)})
+        if cpu0 is not None and cpu1 is not None:
+            phase.server_cpu = (cpu1 - cpu0) / args.seconds
+        replies = []
+        deadline = time.monotonic() + DRAIN_TIMEOUT + STEP_TIMEOUT
+        for pipe in workers.pipes:
+            if not pipe.poll(max(0.0, deadline - time.monotonic())):
+                raise TimeoutError("a worker did not report")
+            replies.append(pipe.recv())
+        phase.stats = merge([r[1] for r in replies])
+        workers.ask(("close",), 90)
+    finally:
+        workers.stop()
+    return phase
+
+
+def merge(stats: list[dict[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {"latencies": [], "error_samples": [], "cpu_by_worker": []}
+    for s in stats:
+        out["latencies"].extend(s["latencies"])
+        out["error_samples"].extend(s["error_samples"])
+        out["cpu_by_worker"].append(s["cpu"])
+        for key in (
+            "sent", "sent_total", "completed_total", "errors", "frames", "patches",
+            "patch_bytes", "move_bytes", "games", "cpu",
+        ):  # fmt: skip
+            out[key] = out.get(key, 0) + s[key]
+    return out
+
+
+def percentile(data: list[float], p: int) -> float:
+    if len(data) < 2:
+        return data[0] if data else float("nan")
+    return statistics.quantiles(data, n=100, method="inclusive")[p - 1]
+
+
+def server_argv(args: argparse.Namespace, port: int, line_port: int, data: str, conns: int) -> list[str]:
+    return [
+        sys.executable, "-m", "server",
+        "--host", "127.0.0.1", "--port", str(port), "--line-port", str(line_port),
+        "--data", data, "--log-level", args.log_level,
+        "--rate", SERVER_RATE, "--burst", SERVER_RATE,
+        "--max-connections", str(conns + 100), "--max-rooms", str(args.rooms + 100),
+    ]  # fmt: skip
+
+
+def worker_specs(
+    args: argparse.Namespace,
+    mode: str,
+    url: str,
+    line_port: int | None,
+    plans: tuple[GamePlan, ...],
+    rooms: list[RoomSpec],
+    move_size: int,
+) -> list[WorkerSpec]:
+    n = max(1, min(args.workers, len(rooms)))
+    return [
+        WorkerSpec(
+            index=w,
+            mode=mode,
+            ws_url=url,
+            line_host="127.0.0.1",
+            line_port=line_port,
+            rooms=tuple(rooms[w::n]),
+            plans=plans,
+            rate=args.rate / n,
+            move_size=move_size,
+            connect_concurrency=args.connect_concurrency,
+        )
+        for w in range(n)
+    ]
+
+
+def game_phase(args: argparse.Namespace, plans: tuple[GamePlan, ...]) -> Phase:
+    rooms = room_specs(args.rooms, args.line_share)
+    conns = args.rooms * SEATS
+    data_dir = tempfile.mkdtemp(prefix="cafe-load-")
+    data = args.data or str(Path(data_dir) / "load.db")
+    if args.url:
+        target = Target(None, int(args.url.rsplit(":", 1)[1].split("/")[0]), args.line_port, args.pid)
+        url, line_port = args.url, args.line_port
+    else:
+        port, line_port = free_port(), free_port() if args.line_share > 0 else -1
+        argv = server_argv(args, port, line_port, data, conns)
+        target = Target(argv, port, line_port, None, args.profile)
+        url = f"ws://127.0.0.1:{port}/ws"
+    try:
+        specs = worker_specs(args, "game", url, line_port, plans, rooms, 0)
+        phase = run_phase("game", target, specs, args, conns)
+    finally:
+        target.stop()
+    phase.log_warnings = [line for line in target.stderr if line.strip()]
+    if not args.url:
+        with contextlib.closing(sqlite3.connect(data)) as db:
+            phase.log_rows = int(db.execute("SELECT count(*) FROM moves").fetchone()[0])
+        if not args.data:
+            for path in Path(data_dir).iterdir():
+                path.unlink()
+            Path(data_dir).rmdir()
+    return phase
+
+
+def relay_phase(args: argparse.Namespace, move_size: int, patch_size: int) -> Phase:
+    rooms = room_specs(args.rooms, 0.0)
+    port = free_port()
+    argv = [sys.executable, str(ROOT / "bench" / "relay.py"), "--port", str(port), "--size", str(patch_size)]
+    target = Target(argv, port, None, None)
+    try:
+        specs = worker_specs(args, "relay", f"ws://127.0.0.1:{port}/", None, (), rooms, move_size)
+        return run_phase("relay", target, specs, args, args.rooms * SEATS)
+    finally:
+        target.stop()
+
+
+# --- the report ---------------------------------------------------------------------------------
+
+
+def figures(phase: Phase) -> dict[str, Any]:
+    s = phase.stats
+    lat = [x * 1000 for x in s["latencies"]]
+    mem = phase.memory
+    rooms = phase.connections // SEATS
+    out: dict[str, Any] = {
+        "connections": phase.connections,
+        "moves_per_s": len(lat) / phase.seconds,
+        "sent_per_s": s["sent"] / phase.seconds,
+        "frames_in_per_s": s["frames"] / phase.seconds,
+        "latency_ms": {p: percentile(lat, p) for p in (50, 95, 99)},
+        "latency_max_ms": max(lat) if lat else float("nan"),
+        "server_cpu": phase.server_cpu,
+        "generator_cpu": s["cpu"] / phase.seconds,
+        "other_cpu": phase.machine_cpu - (phase.server_cpu or 0.0) - s["cpu"] / phase.seconds,
+        "server_cpu_us_per_move": (phase.server_cpu or 0.0) * 1e6 / max(1.0, len(lat) / phase.seconds),
+        "generator_cpu_by_worker": [c / phase.seconds for c in s["cpu_by_worker"]],
+        "rss_mb": {k: v / 2**20 for k, v in mem.items()},
+        "per_connection_kb": (mem.get("connected", 0) - mem.get("idle", 0)) / phase.connections / 1024,
+        "per_room_kb": (mem.get("playing", 0) - mem.get("connected", 0)) / max(1, rooms) / 1024,
+        "errors": s["errors"] + phase.failures,
+        "error_samples": s["error_samples"],
+        "games_finished": s["games"],
+        "mean_patch_bytes": s["patch_bytes"] / max(1, s["patches"]),
+        "mean_move_bytes": s["move_bytes"] / max(1, s["sent_total"]),
+        "moves_sent": s["sent_total"],
+        "moves_received": s["completed_total"],
+        "log_rows": phase.log_rows,
+        "server_log_lines": len(phase.log_warnings),
+    }
+    return out
+
+
+def report(args: argparse.Namespace, game: dict[str, Any], relay: dict[str, Any] | None) -> None:
+    cols = [("game server", game)] + ([("bare relay", relay)] if relay else [])
+
+    def row(label: str, fmt: Any) -> None:
+        cells = []
+        for _, f in cols:
+            try:
+                cells.append(fmt(f))
+            except (TypeError, KeyError, ValueError):
+                cells.append("n/a")
+        print(f"{label:<34}" + "".join(f"{c:>22}" for c in cells))
+
+    rate = "as fast as answered" if args.rate == 0 else f"capped at {args.rate:g} moves/s"
+    print(
+        f"\nrooms {args.rooms} x {SEATS} = {args.rooms * SEATS} connections"
+        f" (line share {args.line_share:g}), {args.seconds:g} s measured after {args.warmup:g} s,"
+        f" {rate}; {os.cpu_count()} cores, generator on the same machine ({args.workers} processes)"
+    )
+    print(f"{'':<34}" + "".join(f"{name:>22}" for name, _ in cols))
+    row("moves (relayed frames) /s", lambda f: f"{f['moves_per_s']:,.0f}")
+    row("frames to clients /s", lambda f: f"{f['frames_in_per_s']:,.0f}")
+    row(
+        "latency p50 / p95 / p99 ms",
+        lambda f: "{:.1f} / {:.1f} / {:.1f}".format(*f["latency_ms"].values()),
+    )
+    row("latency max ms", lambda f: f"{f['latency_max_ms']:.1f}")
+    row("server CPU (cores)", lambda f: f"{f['server_cpu']:.2f}")
+    row("server CPU per move us", lambda f: f"{f['server_cpu_us_per_move']:.0f}")
+    row("generator CPU (cores)", lambda f: f"{f['generator_cpu']:.2f}")
+    row("other processes' CPU (cores)", lambda f: f"{f['other_cpu']:.2f}")
+    row(
+        "RSS idle / connected MB",
+        lambda f: "{:.0f} / {:.0f}".format(f["rss_mb"]["idle"], f["rss_mb"]["connected"]),
+    )
+    row(
+        "RSS seated / playing MB",
+        lambda f: "{:.0f} / {:.0f}".format(f["rss_mb"]["seated"], f["rss_mb"]["playing"]),
+    )
+    row("peak RSS (VmHWM) MB", lambda f: f"{f['rss_mb']['peak']:.0f}")
+    row("memory per connection KB", lambda f: f"{f['per_connection_kb']:.1f}")
+    row("memory per room KB", lambda f: f"{f['per_room_kb']:.1f}")
+    row(
+        "mean move / patch frame bytes", lambda f: f"{f['mean_move_bytes']:.0f} / {f['mean_patch_bytes']:.0f}"
+    )
+    row("games finished", lambda f: f"{f['games_finished']}")
+    row("errors", lambda f: f"{f['errors']}")
+    if game["log_rows"] is not None:
+        print(
+            f"moves in the server's log: {game['log_rows']:,} (clients saw {game['moves_received']:,} played)"
+        )
+    if relay:
+        ratio = game["moves_per_s"] / relay["moves_per_s"] if relay["moves_per_s"] else float("nan")
+        print(f"game server / bare relay message rate: {ratio:.2f}")
+    for name, f in cols:
+        for sample in f["error_samples"]:
+            print(f"  {name} error: {sample}")
+    if game["server_log_lines"]:
+        print(f"  the server logged {game['server_log_lines']} lines at warning or above")
+
+
+def summarise_profile(path: str, top: int = 40) -> None:
+    """The functions the server spent its samples in: inclusive and own share, from py-spy's raw
+    (collapsed) stacks; a function that recurses is counted once per stack."""
+    inclusive: dict[str, int] = {}
+    own: dict[str, int] = {}
+    total = 0
+    for line in Path(path).read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not stack:
+            continue
+        n = int(count)
+        total += n
+        frames = [re.sub(r":\d+\)$", ")", f) for f in stack.split(";")]
+        for frame in set(frames):
+            inclusive[frame] = inclusive.get(frame, 0) + n
+        own[frames[-1]] = own.get(frames[-1], 0) + n
+    print(f"\nserver profile: {total} samples (busy only); inclusive % / own %")
+    for frame, n in sorted(inclusive.items(), key=lambda kv: -kv[1])[:top]:
+        print(f"{100 * n / total:6.1f} {100 * own.get(frame, 0) / total:6.1f}  {frame}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rooms", type=int, default=500, help="rooms of 4 clients")
+    parser.add_argument("--seconds", type=float, default=20.0, help="seconds measured")
+    parser.add_argument("--warmup", type=float, default=2.0, help="seconds played before measuring")
+    parser.add_argument("--rate", type=float, default=0.0, help="moves per second in all; 0: unlimited")
+    parser.add_argument("--line-share", type=float, default=0.1, help="share of clients on the line endpoint")
+    parser.add_argument("--workers", type=int, default=2, help="generator processes")
+    parser.add_argument("--games", type=int, default=64, help="games planned in advance (seeds)")
+    parser.add_argument("--connect-concurrency", type=int, default=50, help="handshakes at once per worker")
+    parser.add_argument("--url", help="an already running server's ws://127.0.0.1:PORT/ws")
+    parser.add_argument("--line-port", type=int, help="with --url: its line port")
+    parser.add_argument("--pid", type=int, help="with --url: its process id, for CPU and memory")
+    parser.add_argument("--data", help="the started server's SQLite file (default: a temporary one)")
+    parser.add_argument("--log-level", default="warning", help="the started server's log level")
+    parser.add_argument("--no-relay", action="store_true", help="skip the bare relay baseline")
+    parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--profile", help="run the server under py-spy; write its raw samples here")
+    args = parser.parse_args(argv)
+    if args.url:
+        host = args.url.split("//", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0].strip("[]")
+        if host not in LOOPBACK:
+            parser.error("--url must point at loopback")
+        if args.line_share > 0 and args.line_port is None:
+            parser.error("--line-share needs --line-port with --url")
+    if not 0 <= args.line_share <= 1 or args.rooms < 1 or args.seconds <= 0:
+        parser.error("--line-share is 0 to 1; --rooms and --seconds are positive")
+    raise_open_files()
+    t = time.monotonic()
+    plans = plan_games(args.games, 1000)
+    print(f"planned {len(plans)} games in {time.monotonic() - t:.1f} s", file=sys.stderr)
+    game = figures(game_phase(args, plans))
+    relay = None
+    if not args.no_relay:
+        relay_phase_ = relay_phase(args, round(game["mean_move_bytes"]), round(game["mean_patch_bytes"]))
+        relay = figures(relay_phase_)
+    report(args, game, relay)
+    if args.profile:
+        summarise_profile(args.profile)
+    if args.json:
+        Path(args.json).write_text(json.dumps({"args": vars(args), "game": game, "relay": relay}, indent=2))
+    return 0 if game["errors"] == 0 and (relay is None or relay["errors"] == 0) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

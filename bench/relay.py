@@ -1,0 +1,96 @@
+"""A bare ``websockets`` relay: the transport alone, as the baseline for ``bench/load.py``.
+
+It uses the same server library with the same settings as the game server (``serve`` with its
+default permessage-deflate, the same ``max_size`` and keep-alive), and does nothing but relay:
+a client's first frame names its room; every later frame is sent on to each member of that room
+(the sender included), padded to ``--size`` characters, as a game server sends each member its
+patch after a move. The relayed frame starts with the frame received, so that clients can tell
+which one it is.
+
+    python bench/relay.py --port 0 [--size 350]
+
+It prints one JSON line ``{"event": "listening", "port": ...}`` on stderr and runs until SIGTERM
+or SIGINT.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import resource
+import signal
+import sys
+from collections.abc import Sequence
+
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+
+#: the game server's settings (server/app.py, server/config.py)
+MAX_FRAME = 16384
+PING = 20
+
+
+class Relay:
+    """Rooms of connections; each frame goes to every member of the sender's room."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.rooms: dict[str, list[ServerConnection]] = {}
+
+    async def handle(self, connection: ServerConnection) -> None:
+        members: list[ServerConnection] | None = None
+        try:
+            async for frame in connection:
+                text = frame if isinstance(frame, str) else frame.decode()
+                if members is None:
+                    members = self.rooms.setdefault(text, [])
+                    members.append(connection)
+                    await connection.send("joined")
+                    continue
+                payload = text.ljust(self.size, "x")
+                for member in members:
+                    await member.send(payload)
+        except ConnectionClosed:
+            pass
+        finally:
+            if members is not None:
+                members.remove(connection)
+
+
+async def run(host: str, port: int, size: int) -> None:
+    relay = Relay(size)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    async with serve(
+        relay.handle, host, port, max_size=MAX_FRAME, ping_interval=PING, ping_timeout=PING
+    ) as server:
+        bound = next(iter(server.sockets)).getsockname()[1]
+        print(json.dumps({"event": "listening", "port": bound}), file=sys.stderr, flush=True)
+        await stop.wait()
+
+
+def raise_open_files() -> None:
+    """As many open files as the hard limit allows: one per connection."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--host", default="127.0.0.1", help="loopback address to listen on")
+    parser.add_argument("--port", type=int, default=0, help="port (0 picks a free one)")
+    parser.add_argument("--size", type=int, default=350, help="characters of each relayed frame")
+    args = parser.parse_args(argv)
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        parser.error("the relay listens on loopback only")
+    raise_open_files()
+    asyncio.run(run(args.host, args.port, args.size))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
