@@ -1,11 +1,11 @@
 """The strong strategy: Monte-Carlo search over determinizations of the hidden cards.
 
-Each iteration samples the hidden cards (the other hands and the deck) consistently with what the
-bot has seen, plays a candidate move on that sample and plays the game on with a fast greedy
-policy for every player, then scores the result by the bot's margin over its best opponent.
-Candidates are the best moves by the greedy judge; the playouts are spread among them with UCB1,
-and every candidate meets the same samples in turn (common random numbers), so that the moves are
-compared on the same cards.
+Each round samples the hidden cards (the other hands and the deck) consistently with what the bot
+has seen. On that sample, every candidate move is played and the game goes on for a few plies with
+the greedy policy for every player (``Playout``); the result is the bot's margin over its best
+opponent, blended with whether it is ahead. Candidates are the greedy judge's best moves, and all
+of them meet the same samples and the same chances (common random numbers), so that the moves are
+compared on the same cards; the move with the best mean wins.
 """
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
-from bots.strategy.evaluate import ELIMINATED, MoveJudge, Weights, hand_penalty
+from bots.strategy.evaluate import ELIMINATED, MoveJudge, Weights
+from bots.strategy.playout import Playout, PlayoutMove, playout_move
 from bots.strategy.view import BotView
-from engine import Move, Position, is_over, legal_moves, outcome, play
+from engine import Move, Position, legal_moves, play
 
 #: margin (in points) that stands for a decided game: a win or a loss by elimination
 DECIDED = 100.0
@@ -31,16 +32,22 @@ class SearchSettings:
     #: how many of the greedy judge's best moves the search compares
     candidates: int = 8
     #: plies played after the candidate before the position is scored (``None``: to the end)
-    depth: int | None = None
-    #: chance that a playout move is a uniformly random legal move instead of the greedy one
-    epsilon: float = 0.0
-    #: weight of the margin in the playout result; the rest is the win (1), draw (0.5) or loss (0)
+    depth: int | None = 4
+    #: once this few chairs are free, playouts go on to the end of the game: the last turns, when
+    #: guests no longer find chairs and the bar's negative places come due, decide many games
+    endgame_free: int = 16
+    #: every this many rounds, drop the candidates that are clearly worse than the leader ...
+    prune_every: int = 8
+    #: ... by this many standard errors of the paired difference
+    prune_z: float = 2.0
+    #: margin (points) at which a playout's result saturates; it is blended half and half with
+    #: the win (1), tie (0.5) or loss (0) of that moment
     margin_scale: float = 50.0
 
 
 class StrongStrategy:
-    """Flat Monte-Carlo search over determinizations, within ``budget`` seconds per move (and at
-    most ``max_iterations`` playouts, which makes it deterministic for a given ``rng``)."""
+    """Monte-Carlo search over determinizations, within ``budget`` seconds per move (and at most
+    ``max_iterations`` playouts, which makes it deterministic for a given ``rng``)."""
 
     name = "strong"
 
@@ -55,7 +62,15 @@ class StrongStrategy:
         self.max_iterations = max_iterations
         self.settings = settings or SearchSettings()
         self.weights = weights or Weights()
-        self.playout_weights = Weights(exposure=0.0)
+        self.playout_weights = Weights(
+            limit=self.weights.limit,
+            joker=self.weights.joker,
+            joker_full_deck=self.weights.joker_full_deck,
+            joker_no_deck=self.weights.joker_no_deck,
+            exposure=0.0,
+            discard=self.weights.discard,
+        )
+        #: playouts run for the last move chosen (for tests and tuning)
         self.last_iterations = 0
 
     def choose(self, view: BotView, rng: random.Random) -> str:
@@ -66,82 +81,94 @@ class StrongStrategy:
             raise ValueError("there is no legal move: the game is over")
         judge = MoveJudge(root, self.weights, Counter(view.unseen))
         ranked = sorted(zip((judge.value(m) for m in moves), moves, strict=True), key=lambda vm: -vm[0])
-        if len(ranked) == 1 or ranked[0][0] <= ELIMINATED:
-            return ranked[0][1].text
-        candidates = [m for v, m in ranked[: self.settings.candidates] if v > ELIMINATED]
+        candidates = [m for v, m in ranked[: self.settings.candidates] if v > ELIMINATED] or [ranked[0][1]]
+        self.last_iterations = 0
         if len(candidates) == 1:
             return candidates[0].text
-        totals = [0.0] * len(candidates)
-        counts = [0] * len(candidates)
-        iterations = 0
+        converted = [playout_move(m) for m in candidates]
+        free = sum(1 for g in view.chairs if g is None)
+        depth = None if free <= self.settings.endgame_free else self.settings.depth
+        # results[i][r]: candidate i's result on the r-th sample; every live candidate meets
+        # every sample, and a round cut short by the budget is left out
+        results: list[list[float]] = [[] for _ in candidates]
+        live = list(range(len(candidates)))
         limit = self.max_iterations
-        while limit is None or iterations < limit:
-            if limit is None and time.perf_counter() >= deadline:
-                break
+        iterations = 0
+        rounds = 0
+        while True:
             sample = view.determinize(rng)
-            playout_seed = rng.getrandbits(64)
-            for i, move in enumerate(candidates):
-                totals[i] += self.playout(sample, move, view.seat, random.Random(playout_seed))
-                counts[i] += 1
-                iterations += 1
-                if limit is not None and iterations >= limit:
+            base = Playout(sample)
+            seed = rng.getrandbits(64)
+            done: list[float] = []
+            for i in live:
+                if (limit is not None and iterations >= limit) or (
+                    limit is None and time.perf_counter() >= deadline
+                ):
                     break
+                game = _after(sample, base, candidates[i], converted[i])
+                done.append(self.playout(game, view.seat, depth, random.Random(seed)))
+                iterations += 1
+            if len(done) < len(live):
+                break
+            for i, value in zip(live, done, strict=True):
+                results[i].append(value)
+            rounds += 1
+            if rounds % self.settings.prune_every == 0 and len(live) > 2:
+                live = self._prune(live, results, rounds)
         self.last_iterations = iterations
-        best = max(
-            range(len(candidates)),
-            key=lambda i: (totals[i] / counts[i] if counts[i] else -math.inf, -i),
-        )
+        if rounds == 0:
+            return candidates[0].text
+        best = max(live, key=lambda i: (sum(results[i]) / rounds, -i))
         return candidates[best].text
 
-    def playout(self, sample: Position, move: Move, seat: int, rng: random.Random) -> float:
-        """Play ``move`` on ``sample``, then the greedy policy for everyone; the result for ``seat``."""
-        position = play(sample, move).position
-        depth = self.settings.depth
+    def _prune(self, live: list[int], results: list[list[float]], rounds: int) -> list[int]:
+        """The live candidates less those clearly worse than the leader, judged on the samples
+        both have met (paired differences, so that the luck of the cards cancels out)."""
+
+        def mean(i: int) -> float:
+            return sum(results[i]) / rounds
+
+        leader = max(live, key=mean)
+        keep = []
+        for i in live:
+            if i == leader:
+                keep.append(i)
+                continue
+            diffs = [a - b for a, b in zip(results[i], results[leader], strict=True)]
+            d = sum(diffs) / rounds
+            var = sum((x - d) ** 2 for x in diffs) / max(1, rounds - 1)
+            if d + self.settings.prune_z * math.sqrt(var / rounds) >= 0:
+                keep.append(i)
+        return keep if len(keep) >= 2 else sorted(live, key=mean)[-2:]
+
+    def playout(self, game: Playout, seat: int, depth: int | None, rng: random.Random) -> float:
+        """Play on with the greedy policy for everyone for ``depth`` plies (``None``: to the end);
+        the result for ``seat``."""
         plies = 0
-        while not is_over(position) and (depth is None or plies < depth):
-            position = play(position, self.policy(position, rng)).position
+        weights = self.playout_weights
+        while not game.is_over() and (depth is None or plies < depth):
+            game.play(game.greedy_move(weights, rng))
             plies += 1
-        return self.score(position, seat)
+        return self.result(game, seat)
 
-    def policy(self, position: Position, rng: random.Random) -> Move:
-        moves = legal_moves(position)
-        if self.settings.epsilon and rng.random() < self.settings.epsilon:
-            return rng.choice(moves)
-        judge = MoveJudge(position, self.playout_weights)
-        best: list[Move] = []
-        top = -math.inf
-        for m in moves:
-            v = judge.value(m)
-            if v > top + 1e-9:
-                top, best = v, [m]
-            elif v >= top - 1e-9:
-                best.append(m)
-        return best[0] if len(best) == 1 else rng.choice(best)
-
-    def score(self, position: Position, seat: int) -> float:
-        """A playout's result for ``seat`` in [0, 1]: the win, draw or loss blended with the margin
-        over the best opponent (scores less the cards still in hand)."""
-        out = outcome(position)
-        players = position.players
-        if out is not None:
-            mine = out.final_scores[players[seat].name]
-            others = [out.final_scores[players[i].name] for i in position.remaining() if i != seat]
-            place = out.places[players[seat].name]
-            if seat in position.eliminated:
-                margin = -DECIDED
-            elif not others:
-                margin = DECIDED
-            else:
-                margin = mine - max(others)
-            won = 1.0 if place == 1 and margin > 0 else 0.5 if place == 1 else 0.0
+    def result(self, game: Playout, seat: int) -> float:
+        """A playout's result for ``seat`` in [0, 1]: ahead (1), level (0.5) or behind (0), blended
+        half and half with the margin over the best opponent (scores less the cards in hand)."""
+        finals = game.final_scores()
+        if seat in game.eliminated:
+            margin = -DECIDED
         else:
-            finals = [p.score - hand_penalty(p.hand) for p in players]
-            remaining = position.remaining()
-            if seat not in remaining:
-                margin = -DECIDED
-            else:
-                others = [finals[i] for i in remaining if i != seat]
-                margin = max(-DECIDED, min(DECIDED, finals[seat] - max(others))) if others else DECIDED
-            won = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
+            others = [finals[i] for i in range(len(finals)) if i != seat and i not in game.eliminated]
+            margin = finals[seat] - max(others) if others else DECIDED
+        ahead = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
         scale = self.settings.margin_scale
-        return 0.5 * won + 0.5 * (0.5 + max(-scale, min(scale, margin)) / (2 * scale))
+        return 0.5 * ahead + 0.25 + 0.25 * max(-1.0, min(1.0, margin / scale))
+
+
+def _after(sample: Position, base: Playout, move: Move, converted: PlayoutMove | None) -> Playout:
+    """The playout of ``sample`` (already built as ``base``) after ``move``."""
+    if converted is None:
+        return Playout(play(sample, move).position)
+    game = base.copy()
+    game.play(converted)
+    return game

@@ -2,13 +2,29 @@
 
 from __future__ import annotations
 
+import json
 import random
+from collections import Counter
 from dataclasses import replace
 
 import pytest
 
-from bots.strategy import STRATEGIES, BotView, bot_view, get_strategy, view_from_dict
-from engine import Position, is_over, legal_move_texts, new_position, play, view
+from bots.strategy import STRATEGIES, BotView, Strategy, bot_view, get_strategy, view_from_dict
+from bots.strategy.evaluate import MoveJudge, Weights
+from bots.strategy.playout import Playout
+from bots.strategy.search import SearchSettings
+from engine import (
+    Options,
+    Position,
+    is_over,
+    legal_move_texts,
+    legal_moves,
+    load_position,
+    new_position,
+    play,
+    view,
+)
+from engine.cards import full_set
 
 
 def _midgame(seed: int, moves: int, players: int = 2) -> Position:
@@ -94,3 +110,122 @@ def test_unknown_strategy_is_refused() -> None:
     with pytest.raises(ValueError, match="random, greedy, strong"):
         get_strategy("clever")
     assert STRATEGIES == ("random", "greedy", "strong")
+
+
+def _strategies() -> list[Strategy]:
+    """Every strategy, the strong one held to a few playouts so that it is quick and repeatable."""
+    return [
+        get_strategy("random"),
+        get_strategy("greedy"),
+        get_strategy("strong", max_iterations=8, settings=SearchSettings(candidates=4, depth=3)),
+    ]
+
+
+@pytest.mark.parametrize("index", range(3), ids=["random", "greedy", "strong"])
+def test_every_strategy_plays_only_legal_moves(index: int) -> None:
+    """Whole seeded games, 2 to 4 players and with the stammtisch option, consist of legal moves only."""
+    bot = _strategies()[index]
+    setups = [(2, False), (3, False), (4, True), (2, True)]
+    for seed, (players, stammtisch) in enumerate(setups):
+        position = new_position(
+            [f"p{i}" for i in range(players)], seed, options=Options(stammtisch=stammtisch)
+        )
+        rng = random.Random(seed)
+        while not is_over(position):
+            move = bot.choose(_view_of(position), rng)
+            assert move in legal_move_texts(position), (bot.name, seed, move)
+            position = play(position, move).position
+
+
+@pytest.mark.parametrize("index", range(3), ids=["random", "greedy", "strong"])
+def test_a_decision_depends_only_on_the_bots_view(index: int) -> None:
+    """Two positions that differ only in cards the bot cannot see (the other hands and the deck
+    dealt anew) get the same move from the same generator."""
+    bot = _strategies()[index]
+    for seed in range(6):
+        position = _midgame(seed, 6 + 3 * seed, players=2 + seed % 3)
+        if is_over(position):
+            continue
+        seat = position.to_move
+        other = _shuffle_hidden(position, seat, seed + 100)
+        assert other != position
+        first = bot.choose(bot_view(position, seat), random.Random(seed))
+        second = bot.choose(bot_view(other, seat), random.Random(seed))
+        assert first == second, (bot.name, seed)
+
+
+def _position(hand: list[str], chairs: dict[str, str], bar: list[str] | None = None) -> Position:
+    """A two-player position early in the game, ann to move with ``hand``; bob holds five cards
+    and the deck fifty, all drawn in a fixed order from the cards left."""
+    left = Counter(c.text for c in full_set())
+    left.subtract([*hand, *(g.split("=")[0] for g in chairs.values()), *(bar or [])])
+    rest = [card for card, n in sorted(left.items()) for _ in range(n)]
+    return load_position(
+        json.dumps(
+            {
+                "players": [
+                    {"name": "ann", "hand": hand, "score": 20},
+                    {"name": "bob", "hand": rest[::7][:5], "score": 20},
+                ],
+                "to_move": 0,
+                "chairs": chairs,
+                "bar": bar or [],
+                "deck": [c for i, c in enumerate(rest) if i % 7 or i >= 35][:50],
+            }
+        )
+    )
+
+
+def test_greedy_takes_the_most_points() -> None:
+    """Greedy completes a table of one nation (8 points and a lower hand limit) rather than score less."""
+    position = _position(
+        ["FRm", "DEm", "CNf", "ITm", "GBf"], {"FR2n": "FRf", "FR2e": "FRm", "FR2s": "FRf", "DE1n": "DEf"}
+    )
+    move = get_strategy("greedy").choose(bot_view(position, 0), random.Random(1))
+    assert "FRm@ES2e" in move.split()  # the chair FR2w, shared with ES2
+    assert play(position, move).points >= 8
+
+
+def test_greedy_keeps_off_the_bars_negative_places_while_it_can_seat() -> None:
+    """With the next bar place costing points, greedy seats a guest, even for few points."""
+    position = _position(["FRm", "DEm", "CNm", "ITm", "GBm"], {"DE1s": "CFf"}, bar=["CFm"] * 4 + ["CFf"])
+    move = get_strategy("greedy").choose(bot_view(position, 0), random.Random(1))
+    assert not move.endswith("@bar")
+    assert play(position, move).points > 0
+
+
+def test_greedy_keeps_a_joker_when_a_natural_card_scores_as_much() -> None:
+    """Early in the game, greedy seats the natural card, not the joker, where both would score the same."""
+    position = _position(["FRf", "Jf", "CNm", "ITm", "USm"], {"FR2n": "FRm", "FR2e": "DEf"})
+    assert {"FRf@FR2s", "Jf@FR2s"} <= set(legal_move_texts(position))
+    for seed in range(5):
+        move = get_strategy("greedy").choose(bot_view(position, 0), random.Random(seed))
+        assert "FRf@" in move
+        assert "Jf" not in move
+
+
+def test_playout_policy_is_the_best_legal_move_and_plays_as_the_engine() -> None:
+    """The search's fast playout picks a legal move worth as much as the best by the greedy judge
+    (without the exposure term) and leaves the same position as ``engine.play``."""
+    weights = Weights(exposure=0.0)
+    checked = 0
+    for seed in range(8):
+        position = new_position([f"p{i}" for i in range(2 + seed % 3)], seed)
+        rng = random.Random(seed)
+        while not is_over(position):
+            moves = {m.text: m for m in legal_moves(position)}
+            judge = MoveJudge(position, weights)
+            game = Playout(position)
+            chosen = game.greedy_move(weights, random.Random(seed))
+            result = play(position, chosen.text(position.board))
+            assert result.move in moves
+            assert judge.value(moves[result.move]) == pytest.approx(max(map(judge.value, moves.values())))
+            game.play(chosen)
+            assert game.to_position(position) == result.position
+            assert game.is_over() == is_over(result.position)
+            checked += 1
+            # mostly random moves from here, so that all sorts of positions come up
+            position = (
+                result.position if rng.random() < 0.3 else play(position, rng.choice(list(moves))).position
+            )
+    assert checked > 300
