@@ -118,7 +118,7 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         "/nick NAME",
         "change your name",
         "Changes your name: 1 to 16 letters, digits, '_' or '-', starting with a letter.\n"
-        "Not while you have a seat. You get a new resume token.",
+        "Only in the lobby (/leave the room first). You get a new resume token.",
         ("/nick ann",),
     ),
     "say": CommandInfo(

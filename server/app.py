@@ -5,23 +5,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
+import socket
 from collections.abc import Sequence
 
 import structlog
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import serve
 
-from engine import replay
 from protocol import messages as m
-from protocol.view import LastMove
 from server import logs
+from server.cluster import Cluster
 from server.config import Config, load_config
 from server.http import HttpRoutes
 from server.line import LineSession, serve_line_client
 from server.lobby import Lobby
-from server.room import Game, Seat
-from server.store import Store
+from server.store import GameLog, Store
 from server.ws import CLOSE_GOING_AWAY, serve_connection
 
 log = structlog.get_logger("cafe.server")
@@ -32,8 +32,16 @@ class Server:
 
     def __init__(self, config: Config) -> None:
         self.config = config
-        self.store = Store(config.data)
-        self.lobby = Lobby(config, self.store)
+        self.store: GameLog
+        self.cluster: Cluster | None = None
+        if config.redis:
+            self.lobby = Lobby(config, Store(":memory:"))
+            node = config.node_id or f"{socket.gethostname()}-{os.getpid()}"
+            self.cluster = self.lobby.cluster = Cluster(self.lobby, config.redis, node)
+            self.store = self.lobby.store = self.cluster.store
+        else:
+            self.store = Store(config.data)
+            self.lobby = Lobby(config, self.store)
         self._ws: WsServer | None = None
         self._line: asyncio.Server | None = None
 
@@ -49,7 +57,10 @@ class Server:
         return int(self._line.sockets[0].getsockname()[1])
 
     async def start(self) -> None:
-        await self.restore()
+        if self.cluster is not None:  # rooms come back when someone enters them or the watcher finds them
+            await self.cluster.start()
+        else:
+            await self.restore()
         config = self.config
         self._ws = await serve(
             lambda connection: serve_connection(self.lobby, connection),
@@ -59,6 +70,7 @@ class Server:
             max_size=config.max_frame,
             ping_interval=20,
             ping_timeout=20,
+            close_timeout=2,  # a client that does not answer the closing handshake is cut off
         )
         if config.line_port >= 0:
             self._line = await asyncio.start_server(
@@ -67,39 +79,20 @@ class Server:
                 config.line_port,
                 limit=config.max_line,
             )
-        log.info("listening", host=config.host, port=self.port, line_port=self.line_port, data=config.data)
+        log.info(
+            "listening",
+            host=config.host,
+            port=self.port,
+            line_port=self.line_port,
+            data=config.redis or config.data,
+            node=self.cluster.node if self.cluster else None,
+        )
 
     async def restore(self) -> None:
         """Bring back every unfinished game of the log, as its players left it."""
         for stored in await self.store.unfinished_games():
-            record = stored.record
-            replayed = replay(record)
             room = self.lobby.rooms.get(stored.room.casefold()) or self.lobby.create_room(stored.room)
-            seats = []
-            for name, kind in zip(record.players, stored.kinds, strict=True):
-                if kind.startswith("bot:"):
-                    seats.append(Seat(name=name, kind="bot", strategy=kind.removeprefix("bot:")))
-                    self.lobby.bot_names.add(name.casefold())
-                else:
-                    seats.append(Seat(name=name, kind="person"))
-                    room.hold(name)
-            last = replayed.results[-1] if replayed.results else None
-            room.seats = seats
-            room.game = Game(
-                game_id=stored.game_id,
-                seed=record.seed,
-                record=record,
-                position=replayed.position,
-                last_move=None
-                if last is None
-                else LastMove(record.players[last.player], last.move, last.points),
-                moves=len(record.moves),
-            )
-            if replayed.outcome is not None:
-                await room.finish_restored(replayed.outcome)
-            else:
-                room.resume()
-            log.info("restored", room=room.name, game=stored.game_id, moves=len(record.moves))
+            await room.restore(stored)
 
     async def stop(self) -> None:
         """Stop accepting, finish the moves already received, tell every client, close."""
@@ -128,6 +121,8 @@ class Server:
         if self._line is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._line.wait_closed(), 5)
+        if self.cluster is not None:
+            await self.cluster.stop()
         self.store.close()
         log.info("stopped")
 

@@ -46,6 +46,13 @@ class Config(BaseModel):
     )
     clock_min: float = Field(5.0, gt=0, description="shortest turn clock, in seconds, a room may set")
     bot_budget: float = Field(1.0, gt=0, description="seconds the strong bot thinks per move")
+    redis: str | None = Field(
+        None,
+        description="cluster mode: share rooms, names and the game log through this Redis (redis://HOST:PORT/0)",
+    )
+    node_id: str | None = Field(
+        None, description="this node's name in a cluster (default: host name and process id)"
+    )
     static_dir: str | None = Field(
         None, description="serve the web page from this folder instead of the bundled one"
     )

@@ -10,7 +10,7 @@ import asyncio
 import re
 import secrets
 import time
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import structlog
 
@@ -20,9 +20,12 @@ from protocol.errors import ProtocolError
 from server.config import Config
 from server.metrics import Metrics
 from server.ratelimit import TokenBucket
-from server.room import Enter, Leave, Refresh, Returned, Room, Seat
-from server.session import Session
-from server.store import Store
+from server.room import Enter, Leave, Returned, Room, Seat
+from server.session import RoomRef, Session
+from server.store import GameLog
+
+if TYPE_CHECKING:
+    from server.cluster import Cluster
 
 log = structlog.get_logger("cafe.lobby")
 
@@ -34,7 +37,7 @@ MAX_STRIKES = 10
 
 
 class Lobby:
-    def __init__(self, config: Config, store: Store) -> None:
+    def __init__(self, config: Config, store: GameLog) -> None:
         self.config = config
         self.store = store
         self.metrics = Metrics()
@@ -49,6 +52,8 @@ class Lobby:
         self.accepting = True
         self.connections = 0
         self.all_sessions: set[Session] = set()
+        #: set in cluster mode: rooms, names and who-is-online are then shared through Redis
+        self.cluster: Cluster | None = None
 
     # --- connections -------------------------------------------------------------------------
 
@@ -65,15 +70,21 @@ class Lobby:
         self.connections += 1
         self.all_sessions.add(session)
         self.metrics.connections.labels(transport=session.transport).inc()
+        if self.cluster is not None:
+            self.cluster.attach(session)
 
     def detach(self, session: Session) -> None:
         """The connection is gone: leave the room, hold a running game's seat for the window."""
         self.connections -= 1
         self.all_sessions.discard(session)
         self.metrics.connections.labels(transport=session.transport).dec()
+        if self.cluster is not None:
+            self.cluster.detach(session)
         name = session.name
         if name is None:
             return
+        if self.cluster is not None:
+            self.cluster.offline(name)
         key = name.casefold()
         if self.sessions.get(key) is session:
             del self.sessions[key]
@@ -108,9 +119,17 @@ class Lobby:
             return True
         return any(self._running_seat(room, name) is not None for room in self.rooms.values())
 
+    async def _claim(self, name: str) -> bool:
+        """Take ``name`` for a new session, unless someone (here or, in a cluster, anywhere) has it."""
+        if self._name_in_use(name):
+            return False
+        return self.cluster is None or await self.cluster.claim_name(name)
+
     def discard_room(self, room: Room) -> None:
         if self.rooms.get(room.name.casefold()) is room:
             del self.rooms[room.name.casefold()]
+            if self.cluster is not None:
+                self.cluster.room_discarded(room)
             for seat in room.seats:
                 if seat.kind == "bot":
                     self.release_bot_name(seat.name)
@@ -207,7 +226,7 @@ class Lobby:
             raise ProtocolError(
                 "bad_name", "A name is 1 to 16 letters, digits, '_' or '-', starting with a letter.", msg.id
             )
-        if self._name_in_use(name):
+        if not await self._claim(name):
             raise ProtocolError("name_taken", f"Someone is already called {name}.", msg.id)
         token = secrets.token_hex(16)
         await self.store.token_issued(token, name)
@@ -222,7 +241,12 @@ class Lobby:
         old = self.sessions.get(key)
         if old is not None:  # the same person on a new connection: the old one goes
             self.detach_quietly(old)
-        room = self._room_seating(name)
+        room: RoomRef | None
+        if self.cluster is not None:
+            await self.cluster.take_name(name)
+            room = await self.cluster.seat_room(name)
+        else:
+            room = self._room_seating(name)
         self._welcome(session, name, msg.token, msg, resumed=True)
         if room is not None:
             session.room = room
@@ -254,14 +278,16 @@ class Lobby:
     async def _nick(self, session: Session, msg: m.Nick) -> None:
         assert session.name is not None
         room = session.room
-        if room is not None and any(s.name == session.name for s in room.seats):
-            raise ProtocolError("already_seated", "Change your name only when you have no seat.", msg.id)
+        if room is not None:
+            raise ProtocolError("not_in_lobby", "Change your name in the lobby: /leave first.", msg.id)
         if not NAME_RE.match(msg.name):
             raise ProtocolError(
                 "bad_name", "A name is 1 to 16 letters, digits, '_' or '-', starting with a letter.", msg.id
             )
-        if msg.name.casefold() != session.name.casefold() and self._name_in_use(msg.name):
+        if msg.name.casefold() != session.name.casefold() and not await self._claim(msg.name):
             raise ProtocolError("name_taken", f"Someone is already called {msg.name}.", msg.id)
+        if self.cluster is not None:
+            self.cluster.offline(session.name)
         del self.sessions[session.name.casefold()]
         old, session.name = session.name, msg.name
         self.sessions[msg.name.casefold()] = session
@@ -269,25 +295,31 @@ class Lobby:
         await self.store.token_issued(token, msg.name)
         session.token = token
         session.send(m.Welcome(id=msg.id, name=msg.name, token=token))
-        if room is not None:
-            room.post(session, Refresh())
+        if self.cluster is not None:
+            self.cluster.online(session)
         log.info("renamed", player=msg.name, old=old)
 
-    def _list_rooms(self, session: Session, msg: m.ListRooms) -> None:
-        rooms = sorted(self.rooms.values(), key=lambda r: r.name.casefold())
-        session.send(m.Rooms(id=msg.id, rooms=[r.summary() for r in rooms]))
+    async def _list_rooms(self, session: Session, msg: m.ListRooms) -> None:
+        if self.cluster is not None:
+            summaries = await self.cluster.rooms()
+        else:
+            summaries = [r.summary() for r in sorted(self.rooms.values(), key=lambda r: r.name.casefold())]
+        session.send(m.Rooms(id=msg.id, rooms=summaries))
 
-    def _who(self, session: Session, msg: m.Who) -> None:
-        people = [
-            m.Person(name=s.name or "", kind=s.kind, room=s.room.name if s.room else None)
-            for s in sorted(self.sessions.values(), key=lambda s: (s.name or "").casefold())
-        ]
+    async def _who(self, session: Session, msg: m.Who) -> None:
+        if self.cluster is not None:
+            people = await self.cluster.people()
+        else:
+            people = [
+                m.Person(name=s.name or "", kind=s.kind, room=s.room.name if s.room else None)
+                for s in sorted(self.sessions.values(), key=lambda s: (s.name or "").casefold())
+            ]
         session.send(m.WhoList(id=msg.id, people=people))
 
-    def _enter(self, session: Session, msg: m.EnterRoom | m.Watch) -> None:
-        self.enter_room(session, msg.room, join=False, msg_id=msg.id)
+    async def _enter(self, session: Session, msg: m.EnterRoom | m.Watch) -> None:
+        await self.enter_room(session, msg.room, join=False, msg_id=msg.id)
 
-    def _join(self, session: Session, msg: m.Join) -> None:
+    async def _join(self, session: Session, msg: m.Join) -> None:
         if msg.room is None or (
             session.room is not None and session.room.name.casefold() == msg.room.casefold()
         ):
@@ -295,16 +327,16 @@ class Lobby:
                 raise ProtocolError("not_in_room", "Say which room: /join NAME.", msg.id)
             session.room.post(session, msg)
             return
-        self.enter_room(session, msg.room, join=True, msg_id=msg.id)
+        await self.enter_room(session, msg.room, join=True, msg_id=msg.id)
 
-    def enter_room(self, session: Session, name: str, *, join: bool, msg_id: m.ClientId) -> None:
+    async def enter_room(self, session: Session, name: str, *, join: bool, msg_id: m.ClientId) -> None:
         if not ROOM_RE.match(name):
             raise ProtocolError("bad_room", "A room name is 1 to 24 letters, digits, '_' or '-'.", msg_id)
-        room = self.rooms.get(name.casefold())
+        room: RoomRef | None = self.rooms.get(name.casefold())
         if room is None:
             if len(self.rooms) >= self.config.max_rooms:
                 raise ProtocolError("too_many_rooms", "The server holds as many rooms as it can.", msg_id)
-            room = self.create_room(name)
+            room = self.create_room(name) if self.cluster is None else await self.cluster.resolve(name)
         if session.room is room:
             room.post(session, Enter(session, join=join, id=msg_id))
             return
@@ -312,6 +344,8 @@ class Lobby:
             session.room.post(session, Leave(session, disconnected=False, id=None))
         session.room = room
         room.post(session, Enter(session, join=join, id=msg_id))
+        if self.cluster is not None:
+            self.cluster.online(session)
 
     def create_room(self, name: str) -> Room:
         room = Room(name, self)
@@ -325,6 +359,8 @@ class Lobby:
             raise ProtocolError("not_in_room", "You are in the lobby.", msg.id)
         session.room = None
         room.post(session, Leave(session, disconnected=False, id=msg.id))
+        if self.cluster is not None:
+            self.cluster.online(session)
 
     def _ping(self, session: Session, msg: m.Ping) -> None:
         session.send(m.Pong(id=msg.id))

@@ -16,15 +16,16 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import structlog
 
-from engine import GameRecord, IllegalMoveError, Options, Outcome, Position, play
+from engine import GameRecord, IllegalMoveError, Options, Outcome, Position, play, replay
 from engine.game import seed_hash
 from engine.rules import PlayResult, legal_move_texts
 from protocol import messages as m
 from protocol.commands import ShowRequest
-from protocol.diff import Memo, diff
+from protocol.diff import diff
 from protocol.errors import ProtocolError
 from protocol.view import LastMove, RoomViews, SeatInfo
 from server.session import Outgoing, Session
+from server.store import LeaseLost, StoredGame, StoreUnavailable
 
 if TYPE_CHECKING:
     from server.lobby import Lobby
@@ -123,11 +124,6 @@ class Stop:
     pass
 
 
-@dataclass(frozen=True)
-class ResyncRequest:
-    session: Session
-
-
 @dataclass
 class _Item:
     session: Session | None
@@ -146,7 +142,8 @@ class Room:
         self.options: dict[str, Any] = {"seed": None, "stammtisch": False, "clock": None}
         self.game: Game | None = None
         self.inbox: asyncio.Queue[_Item] = asyncio.Queue()
-        self._views: dict[Session, dict[str, Any]] = {}
+        #: what each member was last sent: the room's views then, and the member's name then
+        self._views: dict[Session, tuple[RoomViews, str | None]] = {}
         self._task: asyncio.Task[None] | None = None
         self._clock: asyncio.TimerHandle | None = None
         self._thinking: asyncio.Task[None] | None = None
@@ -163,8 +160,13 @@ class Room:
     def post(self, session: Session | None, message: Any) -> None:
         self.inbox.put_nowait(_Item(session, message))
 
-    def request_resync(self, session: Session) -> None:
-        self.post(session, ResyncRequest(session))
+    def abandon(self) -> None:
+        """Stop at once, without touching the game (another node owns the room now)."""
+        self._cancel_timers()
+        for window in self._windows.values():
+            window.cancel()
+        if self._task is not None:
+            self._task.cancel()
 
     async def stop(self, timeout: float = 5.0) -> None:
         """Finish what is queued, then end the actor."""
@@ -207,6 +209,20 @@ class Room:
                 return
             try:
                 await self._handle(item)
+            except StoreUnavailable:
+                self.log.warning("store_unavailable", room=self.name)
+                if item.session is not None:
+                    self._error(
+                        item.session,
+                        "unavailable",
+                        "The game log is unavailable just now; nothing changed, try again.",
+                        getattr(message, "id", None),
+                    )
+            except LeaseLost:
+                self.log.warning("lease_lost", room=self.name)
+                if self.lobby.cluster is not None:
+                    self.lobby.cluster._lost(self.name.casefold())
+                return
             except ProtocolError as e:
                 if item.session is not None:
                     self._error(item.session, e.code, e.message, e.id)
@@ -219,6 +235,8 @@ class Room:
                         "The server failed to handle that.",
                         getattr(message, "id", None),
                     )
+            if self.lobby.cluster is not None:
+                self.lobby.cluster.room_changed(self)
             if self.empty:
                 self.lobby.discard_room(self)
                 self._cancel_timers()
@@ -246,7 +264,6 @@ class Room:
             Leave: self._on_leave,
             Returned: self._on_returned,
             WindowPassed: self._on_window_passed,
-            ResyncRequest: self._on_resync,
             m.Resync: self._on_resync,
             Refresh: self._on_refresh,
             m.Say: self._on_say,
@@ -345,7 +362,7 @@ class Room:
     def _on_refresh(self, session: Session, msg: Refresh) -> None:
         self._publish()
 
-    def _on_resync(self, session: Session, msg: m.Resync | ResyncRequest) -> None:
+    def _on_resync(self, session: Session, msg: m.Resync) -> None:
         if session not in self.members:
             raise ProtocolError("not_in_room", "Enter a room first: /room NAME.", getattr(msg, "id", None))
         self._views.pop(session, None)
@@ -459,7 +476,7 @@ class Room:
             game_id,
             self.name,
             record,
-            [s.kind if s.kind == "person" else f"bot:{s.strategy}" for s in self.seats],
+            [s.kind if s.strategy is None else f"bot:{s.strategy}" for s in self.seats],
         )
         for s in self.seats:
             s.timeouts = 0
@@ -494,8 +511,8 @@ class Room:
             self._error(session, e.code, e.message, msg.id)
             return
         self.seats[seat].timeouts = 0
+        await self._apply(result, auto=False)  # logged before anyone, the mover included, is told
         self._ack(session, msg.id)
-        await self._apply(result, auto=False)
 
     async def _on_bot_move(self, _: Session | None, msg: BotMove) -> None:
         game = self.game
@@ -581,13 +598,33 @@ class Room:
             window.cancel()
         self._windows.clear()
 
-    def resume(self) -> None:
-        """Carry on a game restored from the log (before the actor runs)."""
-        self._next_turn()
-
-    async def finish_restored(self, outcome: Outcome) -> None:
-        """A restored game whose last move ended it: record the end."""
-        await self._finish(outcome)
+    async def restore(self, stored: StoredGame) -> None:
+        """Take up a game from the log as its players left it: server-side bots play on, the
+        others' seats wait for them for the resume window."""
+        record = stored.record
+        replayed = replay(record)
+        self.seats = []
+        for name, kind in zip(record.players, stored.kinds, strict=True):
+            if kind.startswith("bot:"):
+                self.seats.append(Seat(name=name, kind="bot", strategy=kind.removeprefix("bot:")))
+                self.lobby.bot_names.add(name.casefold())
+            else:
+                self.seats.append(Seat(name=name, kind="bot" if kind == "bot" else "person"))
+                self.hold(name)
+        last = replayed.results[-1] if replayed.results else None
+        self.game = Game(
+            game_id=stored.game_id,
+            seed=record.seed,
+            record=record,
+            position=replayed.position,
+            last_move=None if last is None else LastMove(record.players[last.player], last.move, last.points),
+            moves=len(record.moves),
+        )
+        self.log.info("restored", room=self.name, game=stored.game_id, moves=len(record.moves))
+        if replayed.outcome is not None:
+            await self._finish(replayed.outcome)
+        else:
+            self._next_turn()
 
     def _next_turn(self) -> None:
         """Start the bot's thinking or the turn clock for whoever is to move."""
@@ -715,36 +752,37 @@ class Room:
 
     def _publish(self) -> None:
         """Send every member what changed in its own view."""
-        # What members see alike is built once, its change worked out once (the memo), and a
-        # patch that several members get is serialised once.
+        # What members see alike is built and diffed once, and a patch that several members get
+        # (the same operation objects) is serialised once.
         views = self._room_views()
-        memo: Memo = {}
         patches: dict[tuple[int, ...], Outgoing] = {}
-        earlier = list(self._views.values())  # alive until the memo, keyed by identities, is gone
         for session in self.members:
-            self._publish_to(session, views, memo, patches)
-        del earlier
+            self._publish_to(session, views, patches)
 
     def _publish_to(
         self,
         session: Session,
         views: RoomViews | None = None,
-        memo: Memo | None = None,
         patches: dict[tuple[int, ...], Outgoing] | None = None,
     ) -> None:
-        view = (views or self._room_views()).view(session.name)
-        previous = self._views.get(session)
-        self._views[session] = view
-        if previous is None:
-            session.send(m.Snapshot(room=self.name, view=view))
+        views = views or self._room_views()
+        name = session.name
+        sent = self._views.get(session)
+        self._views[session] = (views, name)
+        if sent is None:
+            session.send(m.Snapshot(room=self.name, view=views.view(name)))
             return
-        ops = diff(previous, view, memo)
+        before, before_name = sent
+        if before_name == name:
+            ops = views.changes(before, name)
+        else:  # renamed: "you" changed too
+            ops = diff(before.view(before_name), views.view(name))
         if not ops:
             return
         if patches is None:
             session.send(m.Patch(room=self.name, ops=ops))
             return
-        key = tuple(map(id, ops))  # the memo gives equal operations as the same objects
+        key = tuple(map(id, ops))
         out = patches.get(key)
         if out is None:
             out = patches[key] = Outgoing(m.Patch(room=self.name, ops=ops))

@@ -9,17 +9,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 from collections import deque
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 import structlog
 from websockets.exceptions import ConnectionClosed
 
-from protocol.messages import Snapshot, _ServerMessage, dump_server_message
+from protocol.messages import Resync, Snapshot, _ServerMessage, dump_server_message
 from server.ratelimit import TokenBucket
 
-if TYPE_CHECKING:
-    from server.room import Room
+
+class RoomRef(Protocol):
+    """Where a session's room commands go: a room actor here, or a room owned by another node."""
+
+    name: str
+
+    def post(self, session: Session | None, message: Any) -> None: ...
+
 
 log = structlog.get_logger("cafe.session")
 
@@ -48,9 +55,11 @@ class Session:
 
     def __init__(self, *, outbox: int = 256, slow_strikes: int = 3, peer: str = "") -> None:
         self.name: str | None = None
+        #: a cluster-wide id of this connection
+        self.sid = secrets.token_hex(8)
         self.kind: Kind = "person"
         self.token: str | None = None
-        self.room: Room | None = None
+        self.room: RoomRef | None = None
         self.peer = peer
         self.seq = 0
         self.closed = False
@@ -131,7 +140,7 @@ class Session:
         self._dropping = True
         room = self.room
         if room is not None:
-            room.request_resync(self)
+            room.post(self, Resync())  # the room answers with a snapshot, wherever it runs
 
     async def _write_loop(self) -> None:
         try:

@@ -12,7 +12,7 @@ import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from engine import GameRecord, Options, Outcome
 
@@ -50,6 +50,14 @@ CREATE TABLE IF NOT EXISTS tokens (
 """
 
 
+class StoreUnavailable(Exception):
+    """The log could not be written or read just now; nothing was changed."""
+
+
+class LeaseLost(Exception):
+    """This node no longer owns the room whose log it tried to write (cluster mode)."""
+
+
 @dataclass(frozen=True, slots=True)
 class StoredGame:
     """A game as the log holds it."""
@@ -61,6 +69,20 @@ class StoredGame:
     started: float
     finished: float | None
     result: dict[str, Any] | None
+
+
+class GameLog(Protocol):
+    """What the server needs of a game log: the SQLite ``Store`` or, in a cluster, Redis."""
+
+    async def game_started(self, game_id: str, room: str, record: GameRecord, kinds: list[str]) -> None: ...
+    async def move_played(self, game_id: str, number: int, move: str) -> None: ...
+    async def game_finished(self, game_id: str, outcome: Outcome) -> None: ...
+    async def token_issued(self, token: str, name: str) -> None: ...
+    async def token_name(self, token: str) -> str | None: ...
+    async def unfinished_games(self) -> list[StoredGame]: ...
+    async def game(self, game_id: str) -> StoredGame | None: ...
+    async def history(self, name: str, limit: int = 10) -> list[StoredGame]: ...
+    def close(self) -> None: ...
 
 
 class Store:

@@ -30,7 +30,7 @@ class WsClient:
         self.token: str | None = None
         self.name: str | None = None
         self._ids = itertools.count(1)
-        self._read = 0  # messages already consumed by ``next``
+        self._unread: list[dict[str, Any]] = []  # received, not yet taken by ``next``
         OPEN.append(self)
 
     @classmethod
@@ -59,22 +59,28 @@ class WsClient:
             assert self.view is not None, "a patch before any snapshot"
             self.view = apply_patch(self.view, message["ops"])
         self.messages.append(message)
+        self._unread.append(message)
         return message
 
     async def next(
         self, predicate: Callable[[dict[str, Any]], bool] | str, timeout: float = TIMEOUT
     ) -> dict[str, Any]:
-        """The next message (not consumed before) that matches: a type name or a predicate."""
+        """The oldest message not taken yet that matches (a type name or a predicate); the
+        messages it passes over stay for later calls."""
         test = (lambda m: m["type"] == predicate) if isinstance(predicate, str) else predicate
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
-            while self._read < len(self.messages):
-                message = self.messages[self._read]
-                self._read += 1
+            for i, message in enumerate(self._unread):
                 if test(message):
+                    del self._unread[i]
                     return message
             await self._receive(max(0.01, deadline - loop.time()))
+
+    def take_all(self) -> list[dict[str, Any]]:
+        """Every message not taken yet, now taken."""
+        taken, self._unread = self._unread, []
+        return taken
 
     async def request(self, message: dict[str, Any], timeout: float = TIMEOUT) -> dict[str, Any]:
         """Send with a fresh id and return the answer that echoes it."""

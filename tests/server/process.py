@@ -7,13 +7,20 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 
 class ServerProcess:
-    def __init__(self, proc: asyncio.subprocess.Process, port: int, line_port: int) -> None:
+    """A ``python -m server`` child on free ports; its JSON log lines are collected as they come."""
+
+    def __init__(
+        self, proc: asyncio.subprocess.Process, port: int, line_port: int, lines: list[dict[str, Any]]
+    ) -> None:
         self.proc = proc
         self.port = port
         self.line_port = line_port
+        self.lines = lines
+        self._reader = asyncio.get_running_loop().create_task(self._read())
 
     @classmethod
     async def start(cls, data: Path, *args: str) -> ServerProcess:
@@ -35,14 +42,25 @@ class ServerProcess:
             env=env,
         )
         assert proc.stderr is not None
+        lines: list[dict[str, Any]] = []
         while True:
             line = await asyncio.wait_for(proc.stderr.readline(), 30)
             if not line:
                 raise RuntimeError("the server exited before listening")
             event = json.loads(line)
+            lines.append(event)
             if event.get("event") == "listening":
-                return cls(proc, event["port"], event["line_port"])
+                return cls(proc, event["port"], event["line_port"], lines)
 
-    async def logs(self) -> list[dict[str, object]]:
+    async def _read(self) -> None:
+        """Keep reading the log, so a full pipe never blocks the server."""
         assert self.proc.stderr is not None
-        return [json.loads(line) for line in (await self.proc.stderr.read()).splitlines() if line.strip()]
+        async for line in self.proc.stderr:
+            if line.strip():
+                self.lines.append(json.loads(line))
+
+    async def logs(self) -> list[dict[str, Any]]:
+        """Every log line, once the process has ended."""
+        await self.proc.wait()
+        await self._reader
+        return self.lines

@@ -146,8 +146,8 @@ async def test_the_clock_plays_for_the_absent_and_three_timeouts_hand_the_seat_t
         if timeouts == 3:  # the third in a row: a bot takes the seat, then the move is played
             taken = await ann.next(lambda m: m["type"] == "presence" and m["event"] == "replaced_by_bot")
             assert taken["name"] == "ann"
-        played = await ann.next("played")
-        assert played["player"] == "ann" and played["auto"] is True
+        played = await ann.next(lambda m: m["type"] == "played" and m["player"] == "ann")
+        assert played["auto"] is True
         assert played["move"] in message["text"]
     played = await ann.next(lambda m: m["type"] == "played" and m["player"] == "ann")
     assert played["auto"] is True

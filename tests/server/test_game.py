@@ -179,6 +179,7 @@ async def test_patches_applied_in_order_equal_the_final_snapshot(server: Server)
     for client in (ann, zoe):
         await client.settle()
         tracked = client.view
+        client.take_all()
         await client.send({"type": "resync"})
         fresh = await client.next("snapshot")
         assert fresh["view"] == tracked

@@ -1,0 +1,445 @@
+"""Cluster mode: several server nodes sharing one Redis.
+
+* A room is owned by exactly one node at a time: a lease key holding ``node:epoch`` with a short
+  expiry, renewed by the owner; every write to the room's log is fenced by that token.
+* A client may connect to any node. Commands for a room owned elsewhere travel to the owner over
+  Redis pub/sub (channel ``cafe:to:NODE``); the owner's messages, already filtered for their
+  recipient, travel back the same way to the node holding the connection.
+* When an owner dies its leases expire; another node takes the lease, replays the room from the
+  log in Redis and carries on. Names, the room list and who is online live in Redis.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import TYPE_CHECKING, Any
+
+import redis.asyncio as aioredis
+import structlog
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from protocol import messages as m
+from protocol.commands import ShowRequest
+from server.redis_store import PREFIX, RedisStore, lease_key
+from server.room import Enter, Leave, Returned, Room
+from server.session import Outgoing, Session
+
+if TYPE_CHECKING:
+    from server.lobby import Lobby
+
+log = structlog.get_logger("cafe.cluster")
+
+LEASE_MS = 3000  # a dead owner's rooms move after at most this long
+RENEW_EVERY = 1.0
+NODE_TTL = 5  # seconds a node counts as alive after its last heartbeat
+NAME_TTL = 30  # seconds a connected name stays claimed after its node's last refresh
+ROOMS = PREFIX + "rooms"  # room (casefolded) -> summary JSON
+ONLINE = PREFIX + "online"  # name (casefolded) -> {"name","kind","room","node"}
+
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+"""
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+def _node_key(node: str) -> str:
+    return f"{PREFIX}node:{node}"
+
+
+def _name_key(name: str) -> str:
+    return f"{PREFIX}name:{name.casefold()}"
+
+
+def _channel(node: str) -> str:
+    return f"{PREFIX}to:{node}"
+
+
+class RemoteRoom:
+    """A room owned by another node: what is posted to it travels to the owner.
+
+    ``lease`` is the owner's lease token (``node:epoch``) when this reference was made; a new token
+    means the room was taken up again, and its members must enter it anew."""
+
+    def __init__(self, cluster: Cluster, name: str, lease: str) -> None:
+        self.cluster = cluster
+        self.name = name
+        self.lease = lease
+
+    @property
+    def owner(self) -> str:
+        return self.lease.rsplit(":", 1)[0]
+
+    def post(self, session: Session | None, message: Any) -> None:
+        if session is not None:
+            self.cluster.forward(self, session, message)
+
+
+class RemoteSession(Session):
+    """On the owner: a member connected to another node. What the room sends it goes there."""
+
+    transport = "remote"
+
+    def __init__(self, cluster: Cluster, node: str, sid: str, name: str, kind: str) -> None:
+        super().__init__()
+        self.cluster = cluster
+        self.node = node
+        self.sid = sid
+        self.name = name
+        self.kind = "bot" if kind == "bot" else "person"
+
+    def start(self) -> None:
+        pass
+
+    def send(self, message: m._ServerMessage | Outgoing) -> None:
+        out = message if isinstance(message, Outgoing) else Outgoing(message)
+        self.cluster.publish(self.node, {"t": "out", "sid": self.sid, "json": out.json})
+
+
+class Cluster:
+    """This node's part of the cluster."""
+
+    def __init__(self, lobby: Lobby, url: str, node: str) -> None:
+        self.lobby = lobby
+        self.node = node
+        # a command on a connection Redis dropped (a restart) is sent again on a fresh one
+        self.redis: aioredis.Redis = aioredis.from_url(
+            url, decode_responses=True, socket_timeout=5, socket_connect_timeout=2, health_check_interval=5,
+            retry=Retry(ExponentialBackoff(cap=1.0, base=0.1), 3),
+            retry_on_error=[RedisConnectionError, RedisTimeoutError],
+        )
+        self.fences: dict[str, str] = {}  # room (casefolded) -> this node's lease token
+        self.store = RedisStore(self.redis, lambda room: self.fences.get(room.casefold()))
+        self.remote: dict[tuple[str, str], RemoteSession] = {}  # (node, sid) -> member from elsewhere
+        self.local: dict[str, Session] = {}  # sid -> this node's sessions
+        self._renew = self.redis.register_script(_RENEW)
+        self._release = self.redis.register_script(_RELEASE)
+        self._outbox: asyncio.Queue[tuple[str, str, Session | None, m.ClientId]] = asyncio.Queue()
+        self._writes: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._resolving: dict[str, asyncio.Lock] = {}
+
+    # --- life ------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        await self.redis.set(_node_key(self.node), "1", ex=NODE_TTL)
+        loop = asyncio.get_running_loop()
+        for job in (self._listen, self._publish_loop, self._write_loop, self._heartbeat, self._watch):
+            self._tasks.append(loop.create_task(self._forever(job), name=f"cluster:{job.__name__}"))
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.wait(self._tasks, timeout=3)
+        with contextlib.suppress(RedisError, OSError, TimeoutError):
+            # hand the rooms on at once rather than when their leases run out
+            async with asyncio.timeout(3):
+                for room, token in list(self.fences.items()):
+                    await self._release(keys=[lease_key(room)], args=[token])
+                await self.redis.delete(_node_key(self.node))
+        await self.redis.aclose()
+
+    async def _forever(self, job: Any) -> None:
+        """Run a loop; when Redis goes away, wait and start it again."""
+        while True:
+            try:
+                await job()
+            except asyncio.CancelledError:
+                raise
+            except (RedisError, OSError) as e:
+                log.warning("redis_unavailable", node=self.node, job=job.__name__, error=str(e))
+            except Exception:
+                log.exception("cluster_job_failed", node=self.node, job=job.__name__)
+            await asyncio.sleep(0.5)
+
+    # --- rooms: leases, owners, takeover -------------------------------------------------------------
+
+    async def resolve(self, name: str) -> Room | RemoteRoom:
+        """The room called ``name``: owned here (taking the lease if nobody holds it) or elsewhere."""
+        key = name.casefold()
+        lock = self._resolving.setdefault(key, asyncio.Lock())
+        async with lock:
+            room = self.lobby.rooms.get(key)
+            if room is not None:
+                return room
+            for _ in range(20):
+                holder = await self._holder(key)
+                if holder is not None and holder.rsplit(":", 1)[0] != self.node:
+                    return RemoteRoom(self, name, holder)
+                if holder is not None:  # a lease of this node's earlier life: let it go
+                    await self._release(keys=[lease_key(key)], args=[holder])
+                taken = await self._acquire(name)
+                if taken is not None:
+                    return taken
+            raise RuntimeError(f"could not settle the owner of room {name}")
+
+    async def _holder(self, key: str) -> str | None:
+        """The lease token (``node:epoch``) of a room, if anyone owns it."""
+        holder = await self.redis.get(lease_key(key))
+        return None if holder is None else str(holder)
+
+    async def _acquire(self, name: str) -> Room | None:
+        key = name.casefold()
+        epoch = await self.redis.incr(f"{PREFIX}epoch:{key}")
+        token = f"{self.node}:{epoch}"
+        if not await self.redis.set(lease_key(key), token, nx=True, px=LEASE_MS):
+            return None
+        self.fences[key] = token
+        stored = await self.store.running_game(key)
+        room = self.lobby.create_room(stored.room if stored else name)
+        if stored is not None:
+            self.store.adopt(stored.game_id, stored.room, stored.record, stored.kinds)
+            await room.restore(stored)
+        log.info("room_owned", node=self.node, room=room.name, restored=stored is not None)
+        return room
+
+    async def _watch(self) -> None:
+        """Renew leases; take over rooms whose owner died; follow rooms that moved."""
+        while True:
+            await asyncio.sleep(RENEW_EVERY)
+            for key, token in list(self.fences.items()):
+                if not await self._renew(keys=[lease_key(key)], args=[token, LEASE_MS]):
+                    self._lost(key)
+            # running games nobody owns (their node died): take one over
+            for key in map(str, await self.redis.hkeys(PREFIX + "running")):
+                if key not in self.lobby.rooms and not await self.redis.exists(lease_key(key)):
+                    with contextlib.suppress(RuntimeError):
+                        await self._take_over(key)
+            # this node's sessions in rooms owned elsewhere: follow a move, re-enter after a death
+            for session in list(self.local.values()):
+                room = session.room
+                if isinstance(room, RemoteRoom) and await self._holder(room.name.casefold()) != room.lease:
+                    await self._take_over(room.name)
+            # members from nodes that died: they left
+            for node in {n for n, _ in self.remote}:
+                if not await self.redis.exists(_node_key(node)):
+                    for (n, sid), member in list(self.remote.items()):
+                        if n == node:
+                            del self.remote[(n, sid)]
+                            if member.room is not None:
+                                member.room.post(member, Leave(member, disconnected=True))
+
+    async def _take_over(self, name: str) -> None:
+        """Resolve ``name`` again and move this node's members of it to wherever it now lives."""
+        room: Room | RemoteRoom = await self.resolve(name)
+        for session in list(self.local.values()):
+            current = session.room
+            if current is room or current is None or current.name.casefold() != name.casefold():
+                continue
+            session.room = room
+            seated = await self.store.seat_room(session.name or "")
+            room.post(session, Returned(session) if seated else Enter(session))
+
+    def _lost(self, key: str) -> None:
+        """Another node owns this room now: stop it here and send its members after it."""
+        self.fences.pop(key, None)
+        room = self.lobby.rooms.get(key)
+        if room is None:
+            return
+        log.warning("lease_lost", node=self.node, room=room.name)
+        self.lobby.rooms.pop(key, None)
+        room.abandon()
+        for member in list(room.members):
+            if isinstance(member, RemoteSession):
+                self.remote.pop((member.node, member.sid), None)
+            else:
+                member.room = RemoteRoom(self, room.name, "")  # the watcher finds the new owner
+
+    def room_changed(self, room: Room) -> None:
+        """Publish the room's line in the cluster-wide room list (written in the background)."""
+        if room.name.casefold() in self.fences:
+            self._writes.put_nowait(("room", room.summary().model_dump_json()))
+
+    def room_discarded(self, room: Room) -> None:
+        key = room.name.casefold()
+        token = self.fences.pop(key, None)
+        self._writes.put_nowait(("drop", (key, token)))
+
+    async def _write_loop(self) -> None:
+        while True:
+            kind, value = await self._writes.get()
+            if kind == "room":
+                summary = json.loads(value)
+                await self.redis.hset(ROOMS, summary["name"].casefold(), value)
+            elif kind == "drop":
+                key, token = value
+                await self.redis.hdel(ROOMS, key)
+                if token is not None:
+                    await self._release(keys=[lease_key(key)], args=[token])
+            elif kind == "online":
+                name, entry = value
+                if entry is None:
+                    await self.redis.hdel(ONLINE, name.casefold())
+                    await self._release(keys=[_name_key(name)], args=[self.node])
+                else:
+                    await self.redis.hset(ONLINE, name.casefold(), json.dumps(entry))
+
+    # --- names, who, rooms ----------------------------------------------------------------------------
+
+    async def claim_name(self, name: str) -> bool:
+        """Claim ``name`` for a session of this node; ``False`` when someone has it, anywhere."""
+        if await self.redis.hexists(PREFIX + "seats", name.casefold()):
+            return False
+        return bool(await self.redis.set(_name_key(name), self.node, nx=True, ex=NAME_TTL))
+
+    async def take_name(self, name: str) -> None:
+        """A resume token proved who this is: the name is theirs, on this node."""
+        await self.redis.set(_name_key(name), self.node, ex=NAME_TTL)
+
+    def online(self, session: Session) -> None:
+        """Tell the cluster where a session is (or that it is gone, once it has no name)."""
+        if session.name is None:
+            return
+        room = session.room.name if session.room is not None else None
+        self._writes.put_nowait(
+            (
+                "online",
+                (session.name, {"name": session.name, "kind": session.kind, "room": room, "node": self.node}),
+            )
+        )
+
+    def offline(self, name: str) -> None:
+        self._writes.put_nowait(("online", (name, None)))
+
+    async def people(self) -> list[m.Person]:
+        entries = [json.loads(v) for v in (await self.redis.hgetall(ONLINE)).values()]
+        alive = {n: bool(await self.redis.exists(_node_key(n))) for n in {e["node"] for e in entries}}
+        return sorted(
+            (m.Person(name=e["name"], kind=e["kind"], room=e["room"]) for e in entries if alive[e["node"]]),
+            key=lambda p: p.name.casefold(),
+        )
+
+    async def rooms(self) -> list[m.RoomSummary]:
+        found = []
+        for key, value in (await self.redis.hgetall(ROOMS)).items():
+            key = str(key)
+            if await self.redis.exists(lease_key(key)) or await self.redis.hexists(PREFIX + "running", key):
+                found.append(m.RoomSummary.model_validate_json(value))
+        return sorted(found, key=lambda r: r.name.casefold())
+
+    async def seat_room(self, name: str) -> Room | RemoteRoom | None:
+        room = await self.store.seat_room(name)
+        return None if room is None else await self.resolve(room)
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await self.redis.set(_node_key(self.node), "1", ex=NODE_TTL)
+            for session in list(self.local.values()):
+                if session.name is not None:
+                    await self.redis.set(_name_key(session.name), self.node, ex=NAME_TTL)
+            await asyncio.sleep(1.0)
+
+    # --- messages between nodes ------------------------------------------------------------------------
+
+    def attach(self, session: Session) -> None:
+        self.local[session.sid] = session
+
+    def detach(self, session: Session) -> None:
+        self.local.pop(session.sid, None)
+
+    def forward(self, room: RemoteRoom, session: Session, message: Any) -> None:
+        """Send what a local session posts to a remote room to the room's owner."""
+        envelope: dict[str, Any] = {
+            "t": "in",
+            "from": self.node,
+            "sid": session.sid,
+            "name": session.name,
+            "kind": session.kind,
+            "room": room.name,
+        }
+        if isinstance(message, Enter):
+            envelope.update(op="enter", join=message.join, id=message.id)
+        elif isinstance(message, Leave):
+            envelope.update(op="leave", disconnected=message.disconnected, id=message.id)
+        elif isinstance(message, Returned):
+            envelope.update(op="returned")
+        elif isinstance(message, ShowRequest):
+            envelope.update(op="show", what=message.what, topic=message.topic)
+        elif isinstance(message, m._ClientMessage):
+            envelope.update(op="msg", msg=message.model_dump_json())
+        else:
+            envelope.update(op="refresh")
+        self.publish(room.owner, envelope, session, getattr(message, "id", None))
+
+    def publish(
+        self, node: str, envelope: dict[str, Any], sender: Session | None = None, msg_id: m.ClientId = None
+    ) -> None:
+        """Queue a message for another node; a sender hears ``unavailable`` if it cannot be delivered."""
+        self._outbox.put_nowait((node, json.dumps(envelope), sender, msg_id))
+
+    async def _publish_loop(self) -> None:
+        while True:
+            node, data, sender, msg_id = await self._outbox.get()
+            try:
+                delivered = bool(node) and await self.redis.publish(_channel(node), data) > 0
+            except (RedisError, OSError):
+                delivered = False
+            if not delivered and sender is not None:
+                sender.send(
+                    m.Error(
+                        id=msg_id,
+                        code="unavailable",
+                        message="The room's server cannot be reached just now; try again.",
+                    )
+                )
+
+    async def _listen(self) -> None:
+        pubsub = self.redis.pubsub()
+        try:
+            async with asyncio.timeout(5):
+                await pubsub.subscribe(_channel(self.node))
+            log.info("subscribed", node=self.node)
+            # what was sent while this node could not listen is lost: fresh snapshots for everyone
+            for session in list(self.local.values()):
+                if isinstance(session.room, RemoteRoom):
+                    session.room.post(session, m.Resync())
+            while True:
+                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                if message is not None:
+                    await self._receive(json.loads(message["data"]))
+        finally:
+            with contextlib.suppress(Exception):
+                async with asyncio.timeout(2):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    async def _receive(self, envelope: dict[str, Any]) -> None:
+        if envelope["t"] == "out":
+            session = self.local.get(envelope["sid"])
+            if session is not None:
+                session.send(Outgoing(m.parse_server_message(envelope["json"])))
+            return
+        key = (envelope["from"], envelope["sid"])
+        room = self.lobby.rooms.get(envelope["room"].casefold())
+        member = self.remote.get(key)
+        if room is None:  # not ours (any more): the sender's watcher will find the owner
+            return
+        if member is None:
+            member = RemoteSession(
+                self, envelope["from"], envelope["sid"], envelope["name"], envelope["kind"]
+            )
+            self.remote[key] = member
+        member.room = room
+        op = envelope["op"]
+        if op == "enter":
+            room.post(member, Enter(member, join=envelope["join"], id=envelope["id"]))
+        elif op == "leave":
+            self.remote.pop(key, None)
+            room.post(member, Leave(member, disconnected=envelope["disconnected"], id=envelope["id"]))
+        elif op == "returned":
+            room.post(member, Returned(member))
+        elif op == "show":
+            room.post(member, ShowRequest(what=envelope["what"], topic=envelope["topic"]))
+        elif op == "msg":
+            room.post(member, m.CLIENT_ADAPTER.validate_json(envelope["msg"]))
+
+
+__all__ = ["Cluster", "RemoteRoom", "RemoteSession"]

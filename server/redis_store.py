@@ -1,0 +1,203 @@
+"""The game log, resume tokens and history in Redis, for cluster mode.
+
+Every write to a room's game goes through a Lua script that first checks the room's lease still
+holds this node's fencing token: a node that lost its lease can no longer write the room's log.
+Redis persists the log (run it with ``appendonly yes``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from engine import GameRecord, Options, Outcome
+from server.store import LeaseLost, StoredGame, StoreUnavailable
+
+PREFIX = "cafe:"
+
+# KEYS: lease, game, running, seats, history...  ARGV: fence, data, room, game_id, person names...
+_GAME_STARTED = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
+redis.call('HSET', KEYS[2], 'data', ARGV[2])
+redis.call('HSET', KEYS[3], ARGV[3], ARGV[4])
+for i = 5, #ARGV do redis.call('HSET', KEYS[4], ARGV[i], ARGV[3]) end
+for i = 5, #KEYS do
+    redis.call('LPUSH', KEYS[i], ARGV[4])
+    redis.call('LTRIM', KEYS[i], 0, 49)
+end
+return 1
+"""
+# KEYS: lease, moves  ARGV: fence, number, move
+_MOVE_PLAYED = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
+local n = redis.call('LLEN', KEYS[2])
+if n + 1 ~= tonumber(ARGV[2]) then return -2 end
+redis.call('RPUSH', KEYS[2], ARGV[3])
+return n + 1
+"""
+# KEYS: lease, game, running, seats  ARGV: fence, result, finished, room, game_id, person names...
+_GAME_FINISHED = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
+redis.call('HSET', KEYS[2], 'result', ARGV[2], 'finished', ARGV[3])
+if redis.call('HGET', KEYS[3], ARGV[4]) == ARGV[5] then redis.call('HDEL', KEYS[3], ARGV[4]) end
+for i = 6, #ARGV do
+    if redis.call('HGET', KEYS[4], ARGV[i]) == ARGV[4] then redis.call('HDEL', KEYS[4], ARGV[i]) end
+end
+return 1
+"""
+
+
+def lease_key(room: str) -> str:
+    return f"{PREFIX}lease:{room.casefold()}"
+
+
+RUNNING = PREFIX + "running"  # room (casefolded) -> game id of its running game
+SEATS = PREFIX + "seats"  # player name (casefolded) -> room of the running game they sit in
+
+
+class RedisStore:
+    """The same interface as ``server.store.Store``, on Redis. ``fence(room)`` gives this node's
+    fencing token for a room it owns."""
+
+    def __init__(self, client: aioredis.Redis, fence: Callable[[str], str | None]) -> None:
+        self.redis = client
+        self._fence = fence
+        self._game_rooms: dict[str, tuple[str, list[str]]] = {}  # game id -> (room, person names)
+        self._started = client.register_script(_GAME_STARTED)
+        self._played = client.register_script(_MOVE_PLAYED)
+        self._finished = client.register_script(_GAME_FINISHED)
+
+    def close(self) -> None:
+        pass
+
+    def _token(self, room: str) -> str:
+        token = self._fence(room)
+        if token is None:
+            raise LeaseLost(room)
+        return token
+
+    async def _run(self, script: Any, keys: list[str], args: list[Any]) -> int:
+        try:
+            result = int(await script(keys=keys, args=args))
+        except RedisError as e:
+            raise StoreUnavailable(str(e)) from e
+        if result == -1:
+            raise LeaseLost(keys[0])
+        return result
+
+    # --- writing -----------------------------------------------------------------------------
+
+    def adopt(self, game_id: str, room: str, record: GameRecord, kinds: tuple[str, ...] | list[str]) -> None:
+        """Remember a game restored from the log, so its moves can be written."""
+        people = [n.casefold() for n, k in zip(record.players, kinds, strict=True) if k == "person"]
+        self._game_rooms[game_id] = (room, people)
+
+    async def game_started(self, game_id: str, room: str, record: GameRecord, kinds: list[str]) -> None:
+        self.adopt(game_id, room, record, kinds)
+        people = self._game_rooms[game_id][1]
+        data = {
+            "room": room,
+            "players": list(record.players),
+            "kinds": kinds,
+            "seed": record.seed,
+            "options": {"stammtisch": record.options.stammtisch},
+            "board": record.board,
+            "start_player": record.start_player,
+            "started": time.time(),
+        }
+        keys = [
+            lease_key(room),
+            f"{PREFIX}game:{game_id}",
+            RUNNING,
+            SEATS,
+            *(f"{PREFIX}history:{name.casefold()}" for name in record.players),
+        ]
+        await self._run(
+            self._started, keys, [self._token(room), json.dumps(data), room.casefold(), game_id, *people]
+        )
+
+    async def move_played(self, game_id: str, number: int, move: str) -> None:
+        room, _ = self._game_rooms[game_id]
+        result = await self._run(
+            self._played,
+            [lease_key(room), f"{PREFIX}game:{game_id}:moves"],
+            [self._token(room), number, move],
+        )
+        if result == -2:
+            raise LeaseLost(f"{room}: the log holds other moves than this node's")
+
+    async def game_finished(self, game_id: str, outcome: Outcome) -> None:
+        room, people = self._game_rooms.pop(game_id)
+        await self._run(
+            self._finished,
+            [lease_key(room), f"{PREFIX}game:{game_id}", RUNNING, SEATS],
+            [
+                self._token(room),
+                json.dumps(outcome.to_dict()),
+                time.time(),
+                room.casefold(),
+                game_id,
+                *people,
+            ],
+        )
+
+    async def token_issued(self, token: str, name: str) -> None:
+        try:
+            await self.redis.set(f"{PREFIX}token:{token}", name)
+        except RedisError as e:
+            raise StoreUnavailable(str(e)) from e
+
+    # --- reading -----------------------------------------------------------------------------
+
+    async def token_name(self, token: str) -> str | None:
+        try:
+            name = await self.redis.get(f"{PREFIX}token:{token}")
+        except RedisError as e:
+            raise StoreUnavailable(str(e)) from e
+        return None if name is None else str(name)
+
+    async def unfinished_games(self) -> list[StoredGame]:
+        running = await self.redis.hgetall(RUNNING)
+        games = [await self.game(str(game_id)) for game_id in running.values()]
+        return [g for g in games if g is not None]
+
+    async def running_game(self, room: str) -> StoredGame | None:
+        game_id = await self.redis.hget(RUNNING, room.casefold())
+        return None if game_id is None else await self.game(str(game_id))
+
+    async def seat_room(self, name: str) -> str | None:
+        room = await self.redis.hget(SEATS, name.casefold())
+        return None if room is None else str(room)
+
+    async def game(self, game_id: str) -> StoredGame | None:
+        try:
+            fields = await self.redis.hgetall(f"{PREFIX}game:{game_id}")
+            if not fields:
+                return None
+            moves = await self.redis.lrange(f"{PREFIX}game:{game_id}:moves", 0, -1)
+        except RedisError as e:
+            raise StoreUnavailable(str(e)) from e
+        data = json.loads(fields["data"])
+        record = GameRecord(
+            players=tuple(data["players"]),
+            seed=int(data["seed"]),
+            options=Options(**data["options"]),
+            board=data["board"],
+            start_player=data["start_player"],
+            moves=tuple(map(str, moves)),
+        )
+        result = json.loads(fields["result"]) if "result" in fields else None
+        finished = float(fields["finished"]) if "finished" in fields else None
+        return StoredGame(
+            game_id, data["room"], record, tuple(data["kinds"]), float(data["started"]), finished, result
+        )
+
+    async def history(self, name: str, limit: int = 10) -> list[StoredGame]:
+        ids = await self.redis.lrange(f"{PREFIX}history:{name.casefold()}", 0, limit - 1)
+        games = [await self.game(str(game_id)) for game_id in ids]
+        return [g for g in games if g is not None]

@@ -1,0 +1,93 @@
+"""A real redis-server for each test, on a free loopback port, stopped at the end."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import socket
+import subprocess
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+import redis.asyncio as aioredis
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class RedisServer:
+    """redis-server with an append-only log in a folder of the test, so it can be restarted."""
+
+    def __init__(self, folder: Path) -> None:
+        binary = shutil.which("redis-server")
+        assert binary is not None, "the cluster tests need redis-server (apt-get install -y redis-server)"
+        self.binary = binary
+        self.folder = folder
+        self.port = _free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [
+                self.binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--dir",
+                str(self.folder),
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",
+                "--save",
+                "",
+                "--protected-mode",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+        )
+
+    async def wait_ready(self) -> None:
+        client = aioredis.from_url(self.url)
+        try:
+            for _ in range(200):
+                try:
+                    if await client.ping():
+                        return
+                except OSError:
+                    pass
+                except Exception:  # redis' own connection errors while it starts
+                    pass
+                await asyncio.sleep(0.05)
+            raise RuntimeError("redis-server did not start")
+        finally:
+            await client.aclose()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
+        self.proc = None
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    server = RedisServer(tmp_path)
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+async def redis_url(redis_server: RedisServer) -> AsyncIterator[str]:
+    await redis_server.wait_ready()
+    yield redis_server.url

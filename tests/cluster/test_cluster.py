@@ -1,0 +1,182 @@
+"""Several nodes on one real Redis: one game across nodes, an owner killed mid-game, Redis restarted."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import signal
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import redis.asyncio as aioredis
+
+from engine import GameRecord, Position, legal_move_texts, new_position, play
+from server.redis_store import LeaseLost, RedisStore, lease_key
+from tests.cluster.conftest import RedisServer
+from tests.server.clients import WsClient
+from tests.server.process import ServerProcess
+
+
+@pytest.fixture
+async def nodes(redis_url: str, tmp_path: Path) -> AsyncIterator[list[ServerProcess]]:
+    """Two server processes, a and b, on the test's Redis."""
+    started = [
+        await ServerProcess.start(tmp_path / f"{n}.db", "--redis", redis_url, "--node-id", n)
+        for n in ("a", "b")
+    ]
+    yield started
+    for node in started:
+        if node.proc.returncode is None:
+            node.proc.send_signal(signal.SIGTERM)
+    for node in started:
+        for line in node.lines[-40:]:  # shown when the test fails
+            print(line)
+        try:
+            await asyncio.wait_for(node.proc.wait(), 20)
+        except TimeoutError:
+            node.proc.kill()
+            tail = "\n".join(str(line) for line in node.lines[-15:])
+            raise AssertionError(f"a node did not stop on SIGTERM; its last log lines:\n{tail}") from None
+
+
+async def _move(client: WsClient, move: str, number: int, timeout: float = 30.0) -> None:
+    """Send move ``number`` until the room has it. While Redis is away the answer may be
+    ``unavailable``; a retry that finds the move already played (its answer was lost) is fine."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        answer = await client.request({"type": "move", "move": move})
+        if answer["type"] == "ack":
+            return
+        if _moves_seen(client) >= number:
+            return
+        assert answer["code"] in ("unavailable", "not_your_turn"), answer
+        assert loop.time() < deadline, answer
+        await asyncio.sleep(0.3)
+
+
+def _moves_seen(client: WsClient) -> int:
+    view = client.view
+    return -1 if view is None or view["game"] is None else int(view["game"]["move_number"])
+
+
+@dataclass
+class Game:
+    """The game as the test plays it: the engine's position and the number of moves so far."""
+
+    position: Position
+    moves: int = 0
+
+
+async def _play(
+    clients: list[WsClient], game: Game, rng: random.Random, count: int | None, watcher: WsClient
+) -> Game:
+    """Play random moves, each checked against the engine, until ``count`` are played or the game ends.
+
+    Progress is read from the watcher's view (snapshots and patches), not from ``played`` events:
+    after a Redis outage a client gets a fresh snapshot, and events sent meanwhile may be gone."""
+    done = 0
+    while count is None or done < count:
+        result = play(game.position, rng.choice(legal_move_texts(game.position)))
+        number = game.moves + 1
+        await _move(clients[game.position.to_move], result.move, number)
+        if _moves_seen(watcher) < number:
+            try:
+                await watcher.next(lambda m, n=number: _moves_seen(watcher) >= n, timeout=30)
+            except TimeoutError:
+                raise AssertionError(
+                    f"move {number} never reached the watcher: "
+                    f"{[str(m)[:150] for m in watcher.messages[-6:]]}"
+                ) from None
+        assert watcher.view is not None
+        view = watcher.view["game"]
+        assert view["last_move"]["move"] == result.move and view["last_move"]["points"] == result.points
+        assert [p["score"] for p in view["players"]] == [p.score for p in result.position.players]
+        game = Game(result.position, number)
+        done += 1
+        if result.outcome is not None:
+            break
+    return game
+
+
+async def _two_players(nodes: list[ServerProcess], seed: int) -> tuple[WsClient, WsClient]:
+    ann = await WsClient.connect(nodes[0].port, "ann")
+    bob = await WsClient.connect(nodes[1].port, "bob")
+    assert (await ann.command("/join big"))["type"] == "ack"
+    await ann.command(f"/option seed {seed}")
+    assert (await bob.command("/join big"))["type"] == "ack"
+    assert (await bob.command("/start"))["type"] == "ack"
+    return ann, bob
+
+
+async def test_players_on_two_nodes_play_a_whole_game(nodes: list[ServerProcess]) -> None:
+    """ann on node a and bob on node b play one room to the end; names and rooms are cluster-wide."""
+    ann, bob = await _two_players(nodes, 5)
+    thief = await WsClient.connect(nodes[1].port)
+    assert (await thief.request({"type": "hello", "name": "ANN"}))["code"] == "name_taken"
+    rooms = await bob.request({"type": "list_rooms"})
+    assert [r["name"] for r in rooms["rooms"]] == ["big"]
+    who = await ann.request({"type": "who"})
+    assert {p["name"] for p in who["people"]} == {"ann", "bob"}
+    final = (
+        await _play([ann, bob], Game(new_position(["ann", "bob"], 5)), random.Random(2), None, bob)
+    ).position
+    over = await ann.next("game_over")
+    assert over["ranking"][0] in ("ann", "bob")
+    await bob.settle()
+    assert bob.view is not None and bob.view["game"]["move_number"] == ann.view["game"]["move_number"]  # type: ignore[index]
+    assert [p["score"] for p in bob.view["game"]["players"]] == [p.score for p in final.players]
+
+
+async def test_killing_the_owner_moves_the_room_and_loses_no_move(nodes: list[ServerProcess]) -> None:
+    """SIGKILL the owning node mid-game: the other node takes over; the players reconnect and finish."""
+    ann, bob = await _two_players(nodes, 9)
+    game = await _play([ann, bob], Game(new_position(["ann", "bob"], 9)), random.Random(3), 10, bob)
+    nodes[0].proc.send_signal(signal.SIGKILL)  # node a owns the room: ann entered it first
+    await asyncio.wait_for(nodes[0].proc.wait(), 10)
+
+    # bob stays connected to node b; node b takes the room over and sends him a fresh snapshot
+    snapshot = await bob.next(lambda m: m["type"] == "snapshot", timeout=20)
+    assert snapshot["view"]["game"]["move_number"] == 10
+    # ann comes back through node b with her token
+    again = await WsClient.connect(nodes[1].port, "ann", token=ann.token)
+    assert again.messages[0]["resumed"] is True
+    mine = await again.next("snapshot", timeout=20)
+    assert mine["view"]["game"]["hand"] == [c.text for c in game.position.players[0].hand]
+    await _play([again, bob], game, random.Random(4), None, bob)
+    await again.next("game_over")
+
+
+async def test_a_redis_restart_mid_game_does_not_stop_the_game(
+    nodes: list[ServerProcess], redis_server: RedisServer
+) -> None:
+    """Redis stops and starts again mid-game; the nodes reconnect and the game goes on."""
+    ann, bob = await _two_players(nodes, 13)
+    game = await _play([ann, bob], Game(new_position(["ann", "bob"], 13)), random.Random(5), 6, bob)
+    redis_server.stop()
+    await asyncio.sleep(1.0)
+    redis_server.start()
+    await redis_server.wait_ready()
+    game = await _play([ann, bob], game, random.Random(6), 6, bob)
+    assert game.moves == 12
+
+
+async def test_a_node_without_the_lease_cannot_write_the_log(redis_url: str) -> None:
+    """Fencing: a write with an old lease token is refused, and nothing is appended."""
+    client = aioredis.from_url(redis_url, decode_responses=True)
+    try:
+        await client.set(lease_key("r"), "new:2")
+        old = RedisStore(client, lambda room: "old:1")
+        new = RedisStore(client, lambda room: "new:2")
+        record = GameRecord(("ann", "bob"), 1)
+        await new.game_started("g1", "r", record, ["person", "person"])
+        old.adopt("g1", "r", record, ["person", "person"])
+        with pytest.raises(LeaseLost):
+            await old.move_played("g1", 1, "CFf@bar")
+        assert await client.llen("cafe:game:g1:moves") == 0
+        await new.move_played("g1", 1, "CFf@bar")
+        assert await client.lrange("cafe:game:g1:moves", 0, -1) == ["CFf@bar"]
+    finally:
+        await client.aclose()
