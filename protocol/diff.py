@@ -23,10 +23,6 @@ Paths are JSON Pointers (RFC 6901) with ``~`` written ``~0`` and ``/`` written `
 Both functions treat documents as values: they never change their arguments, and their results
 share unchanged parts with them (an operation's ``value`` is the part of ``next`` itself, and
 ``apply_patch`` copies only the containers on the paths it changes).
-
-A room sends one change to many recipients whose views share their common parts: ``diff`` with a
-``memo`` works out the operations between the same two parts at the same path once, and gives
-the later calls the same operation objects.
 """
 
 from __future__ import annotations
@@ -61,20 +57,10 @@ def unescape(token: str) -> str:
 # --- diff ----------------------------------------------------------------------------------------
 
 
-#: operations already worked out: by the identities of two containers and their path, and each
-#: operation by its kind, path and the identity of its value
-Memo = dict[tuple[Any, ...], Any]
-
-
-def diff(prev: Any, next: Any, memo: Memo | None = None) -> list[dict[str, Any]]:
+def diff(prev: Any, next: Any) -> list[dict[str, Any]]:
     """The RFC 6902 operations that turn ``prev`` into ``next`` (an empty list when equal).
 
     Equality is JSON's: ``1``, ``1.0`` and ``true`` are three different values.
-
-    ``memo``, a dict kept across several calls, reuses the operations found between the same two
-    containers (the same objects) at the same path, and gives equal operations as the same
-    object: two patches of the same operations hold the same objects in the same order. Keep it
-    only while every document diffed with it is alive and unchanged: it is keyed by identities.
     """
     ops: list[dict[str, Any]] = []
     if prev is next:
@@ -83,14 +69,11 @@ def diff(prev: Any, next: Any, memo: Memo | None = None) -> list[dict[str, Any]]
     if t is not type(next):
         ops.append({"op": "replace", "path": "", "value": next})
     elif t is dict:
-        _diff_dict(prev, next, None, ops, memo)
+        _diff_dict(prev, next, None, ops)
     elif t is list:
-        _diff_list(prev, next, None, ops, memo)
+        _diff_list(prev, next, None, ops)
     elif prev != next:
         ops.append({"op": "replace", "path": "", "value": next})
-    if memo is not None:
-        # an operation names its value by identity: the same kind, path and value is the same operation
-        ops = [memo.setdefault((op["op"], op["path"], id(op.get("value"))), op) for op in ops]
     return ops
 
 
@@ -124,39 +107,7 @@ def _same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def _diff_dict(
-    a: dict[str, Any], b: dict[str, Any], path: _Path, ops: list[dict[str, Any]], memo: Memo | None
-) -> None:
-    if memo is None:
-        _walk_dict(a, b, path, ops, None)
-        return
-    key = (id(a), id(b), path)
-    found = memo.get(key)
-    if found is not None:
-        ops.extend(found)
-        return
-    start = len(ops)
-    _walk_dict(a, b, path, ops, memo)
-    memo[key] = ops[start:]
-
-
-def _diff_list(a: list[Any], b: list[Any], path: _Path, ops: list[dict[str, Any]], memo: Memo | None) -> None:
-    if memo is None:
-        _walk_list(a, b, path, ops, None)
-        return
-    key = (id(a), id(b), path)
-    found = memo.get(key)
-    if found is not None:
-        ops.extend(found)
-        return
-    start = len(ops)
-    _walk_list(a, b, path, ops, memo)
-    memo[key] = ops[start:]
-
-
-def _walk_dict(
-    a: dict[str, Any], b: dict[str, Any], path: _Path, ops: list[dict[str, Any]], memo: Memo | None
-) -> None:
+def _diff_dict(a: dict[str, Any], b: dict[str, Any], path: _Path, ops: list[dict[str, Any]]) -> None:
     start = len(ops)
     added = len(b)
     replaced = 0
@@ -175,9 +126,9 @@ def _walk_dict(
             ops.append({"op": "replace", "path": _pointer((path, key)), "value": y})
             replaced += 1
         elif t is dict:
-            _diff_dict(x, y, (path, key), ops, memo)
+            _diff_dict(x, y, (path, key), ops)
         elif t is list:
-            _diff_list(x, y, (path, key), ops, memo)
+            _diff_list(x, y, (path, key), ops)
         elif x != y:
             ops.append({"op": "replace", "path": _pointer((path, key)), "value": y})
             replaced += 1
@@ -195,7 +146,7 @@ def _replace_whole(b: Any, path: _Path, ops: list[dict[str, Any]], start: int) -
     ops.append({"op": "replace", "path": _pointer(path), "value": b})
 
 
-def _walk_list(a: list[Any], b: list[Any], path: _Path, ops: list[dict[str, Any]], memo: Memo | None) -> None:
+def _diff_list(a: list[Any], b: list[Any], path: _Path, ops: list[dict[str, Any]]) -> None:
     n, m = len(a), len(b)
     if n == m:
         start = len(ops)
@@ -209,9 +160,9 @@ def _walk_list(a: list[Any], b: list[Any], path: _Path, ops: list[dict[str, Any]
                 ops.append({"op": "replace", "path": _pointer((path, i)), "value": y})
                 replaced += 1
             elif t is dict:
-                _diff_dict(x, y, (path, i), ops, memo)
+                _diff_dict(x, y, (path, i), ops)
             elif t is list:
-                _diff_list(x, y, (path, i), ops, memo)
+                _diff_list(x, y, (path, i), ops)
             elif x != y:
                 ops.append({"op": "replace", "path": _pointer((path, i)), "value": y})
                 replaced += 1

@@ -43,12 +43,14 @@ The shape, which clients rely on::
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import engine
 from engine import Outcome, Position
+from protocol.diff import diff
 
 __all__ = ["LastMove", "RoomViews", "SeatInfo", "room_view"]
 
@@ -98,7 +100,7 @@ class RoomViews:
     (True, False)
     """
 
-    __slots__ = ("_game", "_hands", "_head", "_players", "_seat_names")
+    __slots__ = ("__weakref__", "_game", "_hands", "_head", "_players", "_seat_names", "_shared")
 
     def __init__(
         self,
@@ -121,6 +123,7 @@ class RoomViews:
             list(spectators),
             _json_copy(options),
         )
+        self._shared: tuple[weakref.ref[RoomViews], _Shared | None] | None = None
         self._game: dict[str, Any] | None = None
         self._players: list[str] = []
         self._hands: list[list[str]] = []
@@ -129,10 +132,69 @@ class RoomViews:
             self._hands = [[c.text for c in p.hand] for p in position.players]
             self._game = _game_view(position, last_move, outcome, move_number)
 
+    def changes(self, before: RoomViews, recipient: str | None) -> list[dict[str, Any]]:
+        """The JSON Patch from ``before.view(recipient)`` to ``self.view(recipient)``: exactly
+        ``diff`` of the two views, but what every recipient shares is diffed once for all of them
+        and its operations are the same objects in each recipient's patch."""
+        shared = self._shared_changes(before)
+        player = recipient is not None and recipient in self._players
+        if shared is None or player != (recipient is not None and recipient in before._players):
+            return diff(before.view(recipient), self.view(recipient))
+        head, players, rest = shared
+        ops = list(head)
+        seat = self._seat(recipient)
+        if seat != before._seat(recipient):
+            ops.append({"op": "replace", "path": "/seat", "value": seat})
+        ops += players
+        if player:
+            assert recipient is not None
+            old = before._hands[before._players.index(recipient)]
+            new = self._hands[self._players.index(recipient)]
+            if old != new:
+                ops += [{**op, "path": "/game/hand" + op["path"]} for op in diff(old, new)]
+        ops += rest
+        return ops
+
+    def _shared_changes(self, before: RoomViews) -> _Shared | None:
+        """The operations between the parts everyone sees of ``before`` and of this state, split
+        where a recipient's own operations go (``/seat``, ``/game/hand``); ``None`` when the game
+        came or went, which changes each recipient's view whole."""
+        if self._shared is not None and self._shared[0]() is before:
+            return self._shared[1]
+        result: _Shared | None = None
+        if (before._game is None) == (self._game is None):
+            ops = diff(before._skeleton(), self._skeleton())
+            paths = [op["path"] for op in ops]
+            if "" not in paths and "/game" not in paths:
+                game = next((i for i, p in enumerate(paths) if p.startswith("/game/")), len(ops))
+                rest = next(
+                    (i for i in range(game, len(ops)) if not _under(paths[i], "/game/players")), len(ops)
+                )
+                result = (ops[:game], ops[game:rest], ops[rest:])
+        self._shared = (weakref.ref(before), result)
+        return result
+
+    def _skeleton(self) -> dict[str, Any]:
+        """A view with what everyone sees alike: ``you`` and ``seat`` fixed, no hand."""
+        room, state, seats, spectators, options = self._head
+        return {
+            "room": room,
+            "state": state,
+            "seats": seats,
+            "spectators": spectators,
+            "options": options,
+            "you": None,
+            "seat": None,
+            "game": self._game,
+        }
+
+    def _seat(self, recipient: str | None) -> int | None:
+        names = self._seat_names
+        return names.index(recipient) if recipient is not None and recipient in names else None
+
     def view(self, recipient: str | None) -> dict[str, Any]:
         """The room as ``recipient`` may see it (see the module docstring for the shape)."""
-        names = self._seat_names
-        seat = names.index(recipient) if recipient is not None and recipient in names else None
+        seat = self._seat(recipient)
         room, state, seats, spectators, options = self._head
         game = self._game
         if game is not None and recipient is not None and recipient in self._players:
@@ -150,6 +212,14 @@ class RoomViews:
             "seat": seat,
             "game": game,
         }
+
+
+#: the shared operations of a change: before ``/seat``, ``/game/players``, after ``/game/hand``
+_Shared = tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]
+
+
+def _under(path: str, prefix: str) -> bool:
+    return path == prefix or path.startswith(prefix + "/")
 
 
 def _game_view(

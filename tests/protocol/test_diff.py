@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import protocol.diff
 from engine import Position, outcome, random_game, replay
 from protocol.diff import PatchError, apply_patch, diff, escape, unescape
-from protocol.view import LastMove, RoomViews, SeatInfo, room_view
+from protocol.view import LastMove, SeatInfo, room_view
 
 NAMES = ("ann", "bob", "cy", "dee")
 WATCHERS = ("zoe", "yan", "xi")
@@ -383,37 +383,3 @@ def test_apply_patch_refuses_what_does_not_apply(doc: Any, op: Any) -> None:
 def test_patch_error_is_a_value_error() -> None:
     """PatchError belongs under ValueError, like the engine's errors."""
     assert issubclass(PatchError, ValueError)
-
-
-def test_memo_gives_the_same_patches_as_diffing_each_view_alone() -> None:
-    """With a memo kept over one change, each recipient's patch is the one diff gives it alone,
-    and recipients whose views differ only in what did not change get the same operations."""
-    positions, moves = game(14, 4)
-    recipients = (*NAMES, "zoe")
-
-    def views_at(number: int) -> RoomViews:
-        return RoomViews(
-            room="cafe",
-            state="playing",
-            seats=[SeatInfo(n, "person", True) for n in NAMES],
-            spectators=["zoe"],
-            options={},
-            position=positions[number],
-            last_move=moves[number - 1] if number else None,
-            outcome=None,
-            move_number=number,
-        )
-
-    previous = views_at(0)
-    for number in range(1, 12):
-        current = views_at(number)
-        memo: dict[Any, Any] = {}
-        patches = {}
-        for r in recipients:
-            prev, nxt = previous.view(r), current.view(r)
-            patches[r] = diff(prev, nxt, memo)
-            assert patches[r] == diff(prev, nxt)
-        mover = moves[number - 1].player
-        others = [r for r in recipients if r != mover]
-        assert all([id(op) for op in patches[r]] == [id(op) for op in patches[others[0]]] for r in others)
-        previous = current

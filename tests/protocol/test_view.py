@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import itertools
 import json
 import random
 from collections.abc import Iterator
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 import protocol.view
 from engine import Outcome, Position, outcome, position_from_dict, random_game, replay
 from engine.position import sorted_hand
+from protocol.diff import diff
 from protocol.view import LastMove, SeatInfo, room_view
 
 NAMES = ("ann", "bob", "cy", "dee")
@@ -332,3 +334,79 @@ def test_room_views_share_what_recipients_see_alike() -> None:
     assert ann["seats"] is zoe["seats"]
     assert ann["game"]["hand"] is not bob["game"]["hand"]
     assert "hand" not in zoe["game"]
+
+
+def room_life(seed: int, rng: random.Random) -> list[protocol.view.RoomViews]:
+    """The states of a room through two games: waiting, every move, the end; on the way people
+    come and go, seats change hands, connections drop, options change."""
+    states = []
+    connected = dict.fromkeys(NAMES, True)
+    watchers = ["zoe"]
+    options: dict[str, Any] = {"stammtisch": False}
+    for game, names in ((seed, NAMES), (seed + 1, ("bob", "ann", "eve"))):
+        record = random_game(names, game)
+        results = replay(record).results
+        positions = (record.start(), *(r.position for r in results))
+        seats = list(names)
+        for number, position in enumerate([None, *positions]):
+            event = rng.randrange(8)
+            if event == 0:
+                who = rng.choice(names)
+                connected[who] = not connected.get(who, True)
+            elif event == 1:
+                who = rng.choice(("zoe", "yan", "xi"))
+                if who in watchers:
+                    watchers.remove(who)
+                else:
+                    watchers.append(who)
+            elif event == 2:
+                options = {**options, "seed": rng.randrange(3)}
+            elif event == 3 and position is None:
+                seats = [*seats[1:], seats[0]]  # before the start seats change hands
+            over = position is not None and outcome(position) is not None
+            last = results[number - 2] if position is not None and number >= 2 else None
+            states.append(
+                protocol.view.RoomViews(
+                    room="cafe",
+                    state="waiting" if position is None else "over" if over else "playing",
+                    seats=[SeatInfo(n, "person", connected.get(n, True)) for n in seats],
+                    spectators=tuple(watchers),
+                    options=options,
+                    position=position,
+                    last_move=None if last is None else LastMove(names[last.player], last.move, last.points),
+                    outcome=outcome(position) if position is not None else None,
+                    move_number=max(0, number - 1),
+                )
+            )
+    return states
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 40), rng=st.randoms(use_true_random=False))
+def test_changes_are_the_diff_of_the_two_views(seed: int, rng: random.Random) -> None:
+    """For every recipient (players, spectators, anonymous), the changes between two states of
+    a room are exactly the diff of the two views, operation for operation."""
+    for before, after in itertools.pairwise(room_life(seed, rng)):
+        for recipient in ("ann", "bob", "cy", "dee", "eve", "zoe", None):
+            assert after.changes(before, recipient) == diff(before.view(recipient), after.view(recipient))
+
+
+def test_recipients_with_the_same_changes_get_the_same_operations() -> None:
+    """After a move, everyone but the mover gets the same operation objects (one text serves
+    them all); the mover's patch holds its own hand's changes besides."""
+    positions = game_positions(14)
+    seats = seats_for(NAMES)
+
+    def state(number: int) -> protocol.view.RoomViews:
+        return protocol.view.RoomViews(
+            room="cafe", state="playing", seats=seats, spectators=("zoe",), options={},
+            position=positions[number], last_move=None, outcome=None, move_number=number,
+        )  # fmt: skip
+
+    for number in range(1, 10):
+        before, after = state(number - 1), state(number)
+        mover = NAMES[positions[number - 1].to_move]
+        patches = {r: after.changes(before, r) for r in (*NAMES, "zoe")}
+        others = [[id(op) for op in ops] for r, ops in patches.items() if r != mover]
+        assert all(ids == others[0] for ids in others)
+        assert any(op["path"].startswith("/game/hand") for op in patches[mover])
