@@ -214,7 +214,11 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         "/score", "show the scores", "Shows every player's score and hand size.", ("/score",)
     ),
     "history": CommandInfo(
-        "/history", "show the moves played so far", "Shows the moves of this game so far.", ("/history",)
+        "/history",
+        "list your recent games",
+        "Lists your recent games with their ids and results; a\n"
+        "finished game's record is at /games/ID on the web port.",
+        ("/history",),
     ),
     "help": CommandInfo(
         "/help [COMMAND]",

@@ -113,7 +113,11 @@ class Cluster:
         self.node = node
         # a command on a connection Redis dropped (a restart) is sent again on a fresh one
         self.redis: aioredis.Redis = aioredis.from_url(
-            url, decode_responses=True, socket_timeout=5, socket_connect_timeout=2, health_check_interval=5,
+            url,
+            decode_responses=True,
+            socket_timeout=5,
+            socket_connect_timeout=2,
+            health_check_interval=5,
             retry=Retry(ExponentialBackoff(cap=1.0, base=0.1), 3),
             retry_on_error=[RedisConnectionError, RedisTimeoutError],
         )

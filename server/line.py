@@ -193,7 +193,7 @@ class LineSession(Session):
 
     def _turn_lines(self) -> list[str]:
         view = self.view
-        if view is None or view["game"] is None or view["state"] != "playing":
+        if view is None or view["game"] is None or view["state"] != "playing" or view["game"]["over"]:
             return []
         if view["game"]["to_move"] == self.name:
             board = text.render_board(view, ascii_only=self.ascii_only).splitlines()

@@ -51,11 +51,12 @@ class Seat:
 
     @property
     def connected(self) -> bool:
-        return self.kind == "bot" or self.session is not None
+        return self.strategy is not None or self.session is not None
 
     @property
     def played_by_bot(self) -> str | None:
-        return self.strategy if self.kind == "bot" else self.stand_in
+        """The strategy that plays this seat now: a server-side bot's, or a stand-in's."""
+        return self.strategy if self.strategy is not None else self.stand_in
 
 
 @dataclass
@@ -407,8 +408,8 @@ class Room:
 
     def _on_remove_bot(self, session: Session, msg: m.RemoveBot) -> None:
         seat = self._seat_of(msg.name)
-        if seat is None or self.seats[seat].kind != "bot":
-            raise ProtocolError("no_such_bot", f"No bot called {msg.name!r} sits here.", msg.id)
+        if seat is None or self.seats[seat].strategy is None:  # bots over a connection leave by themselves
+            raise ProtocolError("no_such_bot", f"No server bot called {msg.name!r} sits here.", msg.id)
         if self.state == "playing":
             raise ProtocolError("game_running", "Bots leave between games.", msg.id)
         del self.seats[seat]
@@ -485,6 +486,7 @@ class Room:
         self.lobby.metrics.games_started.inc()
         self.log.info("game_started", game=game_id, players=list(record.players))
         self._ack(session, msg.id)
+        self._publish()  # views first, so that a line client's "game starts" can say whose turn it is
         self._broadcast(
             m.GameStarted(
                 room=self.name,
@@ -493,7 +495,6 @@ class Room:
                 seed_hash=seed_hash(seed),
             )
         )
-        self._publish()
         self._next_turn()
 
     async def _on_move(self, session: Session, msg: m.PlayMove) -> None:
@@ -592,7 +593,7 @@ class Room:
                 seed=game.seed,
             )
         )
-        for seat in [s for s in self.seats if s.kind == "person" and s.session is None]:
+        for seat in [s for s in self.seats if s.strategy is None and s.session is None]:
             self.seats.remove(seat)
         for window in self._windows.values():
             window.cancel()

@@ -188,3 +188,19 @@ async def test_an_oversize_frame_closes_with_1009_and_others_go_on(make_server: 
         await big.next("never", timeout=5)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
     assert (await calm.request({"type": "ping"}))["type"] == "pong"
+
+
+async def test_a_bot_client_that_never_returns_is_played_by_a_stand_in(make_server: ServerFactory) -> None:
+    """A bot over a connection is held like a person: after the window a server bot finishes its game."""
+    server: Server = await make_server(resume_window=0.2)
+    robo = await WsClient.connect(server.port, "robo", kind="bot")
+    watcher = await WsClient.connect(server.port, "eve")
+    await robo.command("/join botroom")
+    await robo.command("/addbot greedy")
+    await watcher.command("/room botroom")
+    assert (await robo.command("/start"))["type"] == "ack"
+    await robo.close()
+    taken = await watcher.next(lambda m: m["type"] == "presence" and m["event"] == "replaced_by_bot")
+    assert taken["name"] == "robo"
+    over = await watcher.next("game_over", timeout=60)
+    assert set(over["final_scores"]) == {"robo", "greedy-bot1"}

@@ -79,3 +79,17 @@ async def test_quit_says_goodbye(server: Server) -> None:
     client = await LineClient.connect(server.line_port, "bye")
     await client.line("/quit")
     await client.expect("Goodbye!")
+
+
+async def test_the_starting_line_player_is_told_it_is_their_turn(server: Server) -> None:
+    """When a game starts, a line player who begins sees the board and their turn at once."""
+    assert server.line_port is not None
+    line = await LineClient.connect(server.line_port, "first")
+    await line.line("/join go")
+    await line.line("/option seed 1")
+    await line.line("/addbot greedy")
+    await line.line("/start")
+    started = await line.expect("begins.")
+    before_turn = await line.expect("It is your turn.")
+    if "first begins." in started:  # told at once, before any other move
+        assert "greedy-bot1 seats" not in before_turn and "greedy-bot1 sends" not in before_turn
