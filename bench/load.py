@@ -137,6 +137,7 @@ class Room:
         self.games_started = 0
         self.plan = worker.spec.plans[0] if worker.spec.plans else GamePlan(0, (), ())
         self.sent = 0  # moves sent in the current game (relay: rounds sent)
+        self.moves_sent = 0  # in all games
         self.pending: dict[tuple[int, int], list[float]] = {}
         names = "|".join(re.escape(c) for c in self.names())
         self.played_line = re.compile(rf"^(?:{names})\s+(?:seats|sends|swaps|plays) ")
@@ -156,6 +157,7 @@ class Room:
 
     def sending(self, number: int, t0: float) -> None:
         self.pending[(self.game_no, number)] = [t0, float(len(self.clients))]
+        self.moves_sent += 1
         self.worker.count_sent(t0)
 
     def received(self, game_no: int, number: int) -> None:
@@ -306,15 +308,17 @@ class WsClient(Client):
             if number != self.seen:
                 self.seen = number
                 self.room.received(self.game_no, number)
-            if game["to_move"] == self.name and view["state"] == "playing":
-                await self.play_next(number)
+            await self.my_turn()
         elif kind == "played":
             pass
         elif kind == "snapshot":
             self.view = msg["view"]
         elif kind == "game_started":
+            # the new game's first patch may come before this message or after it
             self.game_no += 1
-            self.seen = 0
+            game = self.view["game"] if self.view else None
+            self.seen = game["move_number"] if game else 0
+            await self.my_turn()
         elif kind == "game_over":
             if self.seat == 0:
                 await self.room.game_over()
@@ -324,6 +328,12 @@ class WsClient(Client):
             future = self.waiting.pop(msg.get("id"), None)
             if future is not None and not future.done():
                 future.set_result(msg)
+
+    async def my_turn(self) -> None:
+        view = self.view
+        game = view["game"] if view else None
+        if view and game and game["to_move"] == self.name and view["state"] == "playing":
+            await self.play_next(game["move_number"])
 
 
 class LineClient(Client):
@@ -610,6 +620,7 @@ class Worker:
             "patch_bytes": self.patch_bytes,
             "move_bytes": self.move_bytes,
             "games": self.games,
+            "moves_by_room": [r.moves_sent for r in self.rooms],
             "cpu": cpu1 - cpu0,
         }
 
@@ -877,9 +888,10 @@ def run_phase(
 
 
 def merge(stats: list[dict[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {"latencies": [], "error_samples": [], "cpu_by_worker": []}
+    out: dict[str, Any] = {"latencies": [], "error_samples": [], "cpu_by_worker": [], "moves_by_room": []}
     for s in stats:
         out["latencies"].extend(s["latencies"])
+        out["moves_by_room"].extend(s["moves_by_room"])
         out["error_samples"].extend(s["error_samples"])
         out["cpu_by_worker"].append(s["cpu"])
         for key in (
@@ -903,6 +915,7 @@ def server_argv(args: argparse.Namespace, port: int, line_port: int, data: str, 
         "--data", data, "--log-level", args.log_level,
         "--rate", SERVER_RATE, "--burst", SERVER_RATE,
         "--max-connections", str(conns + 100), "--max-rooms", str(args.rooms + 100),
+        *(["--compression", args.compression] if args.compression else []),
     ]  # fmt: skip
 
 
@@ -966,6 +979,7 @@ def relay_phase(args: argparse.Namespace, move_size: int, patch_size: int) -> Ph
     rooms = room_specs(args.rooms, 0.0)
     port = free_port()
     argv = [sys.executable, str(ROOT / "bench" / "relay.py"), "--port", str(port), "--size", str(patch_size)]
+    argv += ["--compression", args.compression or "deflate"]
     target = Target(argv, port, None, None)
     try:
         specs = worker_specs(args, "relay", f"ws://127.0.0.1:{port}/", None, (), rooms, move_size)
@@ -1000,6 +1014,7 @@ def figures(phase: Phase) -> dict[str, Any]:
         "errors": s["errors"] + phase.failures,
         "error_samples": s["error_samples"],
         "games_finished": s["games"],
+        "moves_by_room": _spread(s["moves_by_room"]),
         "mean_patch_bytes": s["patch_bytes"] / max(1, s["patches"]),
         "mean_move_bytes": s["move_bytes"] / max(1, s["sent_total"]),
         "moves_sent": s["sent_total"],
@@ -1008,6 +1023,13 @@ def figures(phase: Phase) -> dict[str, Any]:
         "server_log_lines": len(phase.log_warnings),
     }
     return out
+
+
+def _spread(values: list[int]) -> dict[str, float]:
+    """The least, median and most of the moves each room sent (a fair server keeps them close)."""
+    if not values:
+        return {"min": 0, "median": 0, "max": 0}
+    return {"min": min(values), "median": statistics.median(values), "max": max(values)}
 
 
 def report(args: argparse.Namespace, game: dict[str, Any], relay: dict[str, Any] | None) -> None:
@@ -1055,6 +1077,10 @@ def report(args: argparse.Namespace, game: dict[str, Any], relay: dict[str, Any]
         "mean move / patch frame bytes", lambda f: f"{f['mean_move_bytes']:.0f} / {f['mean_patch_bytes']:.0f}"
     )
     row("games finished", lambda f: f"{f['games_finished']}")
+    row(
+        "moves per room min / median / max",
+        lambda f: "{min:.0f} / {median:.0f} / {max:.0f}".format(**f["moves_by_room"]),
+    )
     row("errors", lambda f: f"{f['errors']}")
     if game["log_rows"] is not None:
         print(
@@ -1107,6 +1133,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--data", help="the started server's SQLite file (default: a temporary one)")
     parser.add_argument("--log-level", default="warning", help="the started server's log level")
     parser.add_argument("--no-relay", action="store_true", help="skip the bare relay baseline")
+    parser.add_argument(
+        "--compression",
+        choices=("deflate", "none"),
+        help="the server's (and the relay's) WebSocket compression",
+    )
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--profile", help="run the server under py-spy; write its raw samples here")
     args = parser.parse_args(argv)

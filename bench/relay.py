@@ -1,13 +1,13 @@
 """A bare ``websockets`` relay: the transport alone, as the baseline for ``bench/load.py``.
 
-It uses the same server library with the same settings as the game server (``serve`` with its
-default permessage-deflate, the same ``max_size`` and keep-alive), and does nothing but relay:
+It uses the same server library with the same settings as the game server (``serve`` with the
+same compression, ``max_size`` and keep-alive), and does nothing but relay:
 a client's first frame names its room; every later frame is sent on to each member of that room
 (the sender included), padded to ``--size`` characters, as a game server sends each member its
 patch after a move. The relayed frame starts with the frame received, so that clients can tell
 which one it is.
 
-    python bench/relay.py --port 0 [--size 350]
+    python bench/relay.py --port 0 [--size 350] [--compression deflate|none]
 
 It prints one JSON line ``{"event": "listening", "port": ...}`` on stderr and runs until SIGTERM
 or SIGINT.
@@ -58,14 +58,20 @@ class Relay:
                 members.remove(connection)
 
 
-async def run(host: str, port: int, size: int) -> None:
+async def run(host: str, port: int, size: int, compression: str) -> None:
     relay = Relay(size)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     async with serve(
-        relay.handle, host, port, max_size=MAX_FRAME, ping_interval=PING, ping_timeout=PING
+        relay.handle,
+        host,
+        port,
+        max_size=MAX_FRAME,
+        compression=None if compression == "none" else "deflate",
+        ping_interval=PING,
+        ping_timeout=PING,
     ) as server:
         bound = next(iter(server.sockets)).getsockname()[1]
         print(json.dumps({"event": "listening", "port": bound}), file=sys.stderr, flush=True)
@@ -84,11 +90,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--host", default="127.0.0.1", help="loopback address to listen on")
     parser.add_argument("--port", type=int, default=0, help="port (0 picks a free one)")
     parser.add_argument("--size", type=int, default=350, help="characters of each relayed frame")
+    parser.add_argument(
+        "--compression", choices=("deflate", "none"), default="deflate", help="as the server's"
+    )
     args = parser.parse_args(argv)
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         parser.error("the relay listens on loopback only")
     raise_open_files()
-    asyncio.run(run(args.host, args.port, args.size))
+    asyncio.run(run(args.host, args.port, args.size, args.compression))
     return 0
 
 

@@ -68,6 +68,7 @@ class Server:
             config.port,
             process_request=HttpRoutes(self.lobby, config.static_dir),
             max_size=config.max_frame,
+            compression=None if config.compression == "none" else "deflate",
             ping_interval=20,
             ping_timeout=20,
             close_timeout=2,  # a client that does not answer the closing handshake is cut off
