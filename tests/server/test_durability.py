@@ -204,3 +204,16 @@ async def test_a_bot_client_that_never_returns_is_played_by_a_stand_in(make_serv
     assert taken["name"] == "robo"
     over = await watcher.next("game_over", timeout=60)
     assert set(over["final_scores"]) == {"robo", "greedy-bot1"}
+
+
+async def test_caps_on_connections_and_rooms(make_server: ServerFactory) -> None:
+    """Past --max-connections a new client is turned away (1013); past --max-rooms no room is opened."""
+    server: Server = await make_server(max_connections=2, max_rooms=1)
+    first = await WsClient.connect(server.port, "one")
+    await WsClient.connect(server.port, "two")
+    third = await WsClient.connect(server.port)
+    with pytest.raises(ConnectionClosed) as closed:
+        await third.next("never", timeout=5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+    assert (await first.command("/room r1"))["type"] == "ack"
+    assert (await first.command("/room r2"))["code"] == "too_many_rooms"
