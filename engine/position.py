@@ -11,7 +11,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from engine.board import BAR_PLACES, Board, get_board
@@ -75,8 +75,6 @@ class Position:
         """Indices of the players not eliminated, in seating order."""
         return [i for i in range(len(self.players)) if i not in self.eliminated]
 
-    def with_players(self, players: Sequence[Player]) -> Position:
-        return replace(self, players=tuple(players))
 
 
 def sorted_hand(cards: Iterable[Card]) -> tuple[Card, ...]:

@@ -368,10 +368,8 @@ class Cluster:
             envelope.update(op="returned")
         elif isinstance(message, ShowRequest):
             envelope.update(op="show", what=message.what, topic=message.topic)
-        elif isinstance(message, m._ClientMessage):
+        else:  # a client message; the lobby posts nothing else to rooms
             envelope.update(op="msg", msg=message.model_dump_json())
-        else:
-            envelope.update(op="refresh")
         self.publish(room.owner, envelope, session, getattr(message, "id", None))
 
     def publish(

@@ -116,11 +116,6 @@ class ClockTimeout:
 
 
 @dataclass(frozen=True)
-class Refresh:
-    pass
-
-
-@dataclass(frozen=True)
 class Stop:
     pass
 
@@ -266,7 +261,6 @@ class Room:
             Returned: self._on_returned,
             WindowPassed: self._on_window_passed,
             m.Resync: self._on_resync,
-            Refresh: self._on_refresh,
             m.Say: self._on_say,
             m.Join: self._on_join,
             m.LeaveGame: self._on_leave_game,
@@ -359,9 +353,6 @@ class Room:
             s.stand_in = "greedy"
             self._broadcast(m.Presence(room=self.name, name=s.name, event="replaced_by_bot", detail=why))
             self._next_turn()
-
-    def _on_refresh(self, session: Session, msg: Refresh) -> None:
-        self._publish()
 
     def _on_resync(self, session: Session, msg: m.Resync) -> None:
         if session not in self.members:

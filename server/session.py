@@ -125,6 +125,11 @@ class Session:
     async def _write(self, out: Outgoing, seq: int) -> None:
         raise NotImplementedError
 
+    async def _write_batch(self, batch: list[tuple[Outgoing, int]]) -> None:
+        """Write messages in order; a transport may override it to write them at once."""
+        for out, seq in batch:
+            await self._write(out, seq)
+
     async def _close(self, code: int, reason: str) -> None:
         raise NotImplementedError
 
@@ -149,9 +154,12 @@ class Session:
                     self._wakeup.clear()
                     await self._wakeup.wait()
                     continue
-                out = self._queue.popleft()
-                self.seq += 1
-                await self._write(out, self.seq)
+                # all that is queued goes out together: a move's patch and its message, say
+                batch = []
+                while self._queue:
+                    self.seq += 1
+                    batch.append((self._queue.popleft(), self.seq))
+                await self._write_batch(batch)
         except asyncio.CancelledError:
             raise
         except (ConnectionError, OSError, ConnectionClosed) as e:
@@ -161,6 +169,3 @@ class Session:
         except Exception:
             log.exception("writer_failed", player=self.name)
             self.closed = True
-
-    def describe(self) -> dict[str, Any]:
-        return {"name": self.name, "kind": self.kind, "transport": self.transport, "peer": self.peer}
