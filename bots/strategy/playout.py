@@ -17,7 +17,7 @@ from functools import cache
 
 from bots.strategy.evaluate import ELIMINATED, JOKER_PENALTY, MIXED, NATURAL_PENALTY, Weights
 from engine import BAR_PLACES, BAR_VALUES, BarMove, Board, Card, Guest, Move, Player, Position, SeatMove
-from engine.cards import CARDS, NATIONS, joker_guest, natural_guest
+from engine.cards import CARDS, JOKERS, NATIONS, joker_guest, natural_guest
 from engine.notation import placement
 from engine.position import GENDER_OK, sorted_hand
 
@@ -284,6 +284,7 @@ class Playout:
         counts: dict[Card, int] = {}
         for c in hand:
             counts[c] = counts.get(c, 0) + 1
+        free_chairs = [ci for ci, g in enumerate(chairs) if g is None] if JOKERS_SET & counts.keys() else []
 
         # the best moves so far, as what ``PlayoutMove`` is built from once one is drawn
         best_value = -1e18
@@ -295,7 +296,7 @@ class Playout:
         for card in counts:
             ok = ok_m if card.gender == "m" else ok_f
             joker = card.is_joker
-            candidates = range(len(chairs)) if joker else data.nation_chairs[card.nation]  # type: ignore[index]
+            candidates = free_chairs if joker else data.nation_chairs[card.nation]  # type: ignore[index]
             cost = jw if joker else 0.0
             for ci in candidates:
                 if chairs[ci] is not None:
@@ -329,24 +330,35 @@ class Playout:
 
         # a second card at a table of the first: scored after it
         bound = MAX_SECOND + limit_w
+        # for each free chair, the hand's cards that may take it by nation (filled on demand)
+        fitting: dict[int, list[tuple[Card, tuple[str, ...], bool, float]]] = {}
         for card1, guest1, ci1, value1 in firsts:
             if value1 + bound < best_value - 1e-9:
                 continue
             tables1 = chair_tables[ci1]
             is_m1 = guest1.gender == "m"
             nat1 = guest1.nation
+            single1 = counts[card1] < 2
             for ci2 in data.neighbours[ci1]:
                 if chairs[ci2] is not None:
                     continue
+                cards2 = fitting.get(ci2)
+                if cards2 is None:
+                    nations2 = chair_nations[ci2]
+                    cards2 = [
+                        (c, nations2, c.gender == "m", jw)
+                        if c.is_joker
+                        else (c, _NATION_OF[c], c.gender == "m", 0.0)
+                        for c in counts
+                        if c.is_joker or c.nation in nations2
+                    ]
+                    fitting[ci2] = cards2
+                if not cards2:
+                    continue
                 tables2 = chair_tables[ci2]
-                nations2 = chair_nations[ci2]
-                for card2, n2 in counts.items():
-                    if card2 is card1 and n2 < 2:
+                for card2, nats2, is_m2, cost2 in cards2:
+                    if card2 is card1 and single1:
                         continue
-                    joker2 = card2.is_joker
-                    if not joker2 and card2.nation not in nations2:
-                        continue
-                    is_m2 = card2.gender == "m"
                     ok2 = True
                     for t in tables2:
                         if t in tables1:
@@ -358,8 +370,8 @@ class Playout:
                             break
                     if not ok2:
                         continue
-                    base = value1 - (jw if joker2 else 0.0)
-                    for nat2 in nations2 if joker2 else _NATION_OF[card2]:
+                    base = value1 - cost2
+                    for nat2 in nats2:
                         points = 0
                         finishes = False
                         for t in tables2:
@@ -466,6 +478,8 @@ class Playout:
                 n += 1
         return n
 
+
+JOKERS_SET = frozenset(JOKERS)
 
 #: a natural card's nation, as the one-element tuple of nations its guest may take
 _NATION_OF: dict[Card, tuple[str, ...]] = {c: (c.nation,) for c in CARDS if c.nation is not None}
