@@ -28,7 +28,7 @@ class WsSession(Session):
     async def _write(self, out: Outgoing, seq: int) -> None:
         await self.connection.send(out.with_seq(seq))
 
-    async def _write_batch_off(self, batch: list[tuple[Outgoing, int]]) -> None:
+    async def _write_batch(self, batch: list[tuple[Outgoing, int]]) -> None:
         connection = self.connection
         protocol = connection.protocol
         if len(batch) == 1 or protocol.state is not State.OPEN:
