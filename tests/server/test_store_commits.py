@@ -1,0 +1,75 @@
+"""The SQLite game log commits the moves of many rooms together, and each one before it returns."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from engine import GameRecord
+from server.store import Store
+
+
+async def started(store: Store, games: int) -> list[str]:
+    ids = [f"g{i}" for i in range(games)]
+    for game_id in ids:
+        await store.game_started(
+            game_id, f"room{game_id}", GameRecord(("ann", "bob"), seed=1), ["person"] * 2
+        )
+    return ids
+
+
+def logged(path: Path) -> set[tuple[str, int, str]]:
+    """The moves another connection reads from the file: what a restarted server would find."""
+    with sqlite3.connect(path) as db:
+        return set(db.execute("SELECT game_id, number, move FROM moves"))
+
+
+async def test_moves_logged_at_once_are_all_committed_when_each_returns(tmp_path: Path) -> None:
+    """Moves logged by many rooms in the same turn of the event loop are all in the file as soon
+    as their calls return."""
+    store = Store(str(tmp_path / "log.db"))
+    ids = await started(store, 20)
+    await asyncio.gather(*(store.move_played(g, 1, "FRf@FR1s") for g in ids))
+    assert logged(tmp_path / "log.db") == {(g, 1, "FRf@FR1s") for g in ids}
+    await store.move_played(ids[0], 2, "ITm@bar")
+    assert (ids[0], 2, "ITm@bar") in logged(tmp_path / "log.db")
+    store.close()
+
+
+async def test_a_move_that_cannot_be_logged_fails_alone(tmp_path: Path) -> None:
+    """A move the log refuses (a number already taken) fails its own call; the moves committed
+    with it are logged."""
+    store = Store(str(tmp_path / "log.db"))
+    ids = await started(store, 3)
+    await store.move_played(ids[1], 1, "FRf@FR1s")
+    results = await asyncio.gather(
+        store.move_played(ids[0], 1, "ESm@ES1e"),
+        store.move_played(ids[1], 1, "CNf@bar"),
+        store.move_played(ids[2], 1, "ITm@bar"),
+        return_exceptions=True,
+    )
+    assert results[0] is None and results[2] is None
+    assert isinstance(results[1], sqlite3.IntegrityError)
+    assert logged(tmp_path / "log.db") == {
+        (ids[0], 1, "ESm@ES1e"),
+        (ids[1], 1, "FRf@FR1s"),
+        (ids[2], 1, "ITm@bar"),
+    }
+    store.close()
+
+
+@pytest.mark.parametrize("games", [1, 50])
+async def test_the_log_gives_back_the_moves_in_order(tmp_path: Path, games: int) -> None:
+    """Moves logged a few at a time come back as each game's record, in order."""
+    store = Store(str(tmp_path / "log.db"))
+    ids = await started(store, games)
+    moves = ["FRf@FR1s", "ESm@ES1e", "CNf@bar"]
+    for number, move in enumerate(moves, 1):
+        await asyncio.gather(*(store.move_played(g, number, move) for g in ids))
+    for g in ids:
+        game = await store.game(g)
+        assert game is not None and list(game.record.moves) == moves
+    store.close()
