@@ -28,8 +28,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import ctypes
+import gc
+import hashlib
 import itertools
 import json
 import multiprocessing as mp
@@ -46,14 +49,13 @@ import tempfile
 import threading
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
+from multiprocessing.connection import Connection as PipeEnd
 from pathlib import Path
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.frames import apply_mask
 
 # run as a script, this file's folder comes first on the path and bench/engine.py would hide the package
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
@@ -64,6 +66,7 @@ from protocol.diff import PatchError, apply_patch  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 SEATS = 4
+WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455, section 1.3
 PLAN_NAMES = ("a", "b", "c", "d")
 #: seconds allowed for each phase's steps
 CONNECT_TIMEOUT = 180.0
@@ -96,8 +99,8 @@ class RoomSpec:
 class WorkerSpec:
     index: int
     mode: str  # "game" or "relay"
-    ws_url: str
-    line_host: str
+    ws_port: int
+    ws_path: str
     line_port: int | None
     rooms: tuple[RoomSpec, ...]
     plans: tuple[GamePlan, ...]
@@ -124,6 +127,9 @@ def raise_open_files() -> None:
 
 
 # --- the clients (in the worker processes) --------------------------------------------------
+#
+# Clients are asyncio protocols whose callbacks do all the work as bytes arrive: no task and no
+# await per message, so that the generator spends little of the CPU it shares with the server.
 
 
 class Room:
@@ -155,7 +161,8 @@ class Room:
         self.sent = played + 1
         return True
 
-    def sending(self, number: int, t0: float) -> None:
+    def sending(self, number: int) -> None:
+        t0 = time.monotonic()
         self.pending[(self.game_no, number)] = [t0, float(len(self.clients))]
         self.moves_sent += 1
         self.worker.count_sent(t0)
@@ -169,22 +176,156 @@ class Room:
             del self.pending[(game_no, number)]
             self.worker.completed(entry[0], time.monotonic())
 
-    async def start_game(self) -> None:
+    def start_game(self) -> None:
         plans = self.worker.spec.plans
         self.plan = plans[(self.spec.index * 7 + self.games_started) % len(plans)]
         self.games_started += 1
         self.game_no += 1
         self.sent = 0
-        await self.clients[0].restart(self.plan.seed)
+        self.clients[0].restart(self.plan.seed)
 
-    async def game_over(self) -> None:
+    def game_over(self) -> None:
         self.worker.games += 1
         if self.worker.moving:
-            await self.start_game()
+            self.start_game()
+
+
+class Connection(asyncio.Protocol):
+    """The bytes of one TCP connection, handed to a client as they come."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+        self.transport: asyncio.Transport | None = None
+        self.buffer = bytearray()
+        self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.ready.done():
+            self.ready.set_exception(ConnectionError("closed before it was ready"))
+        self.client.lost("connection closed")
+
+    def write(self, data: bytes) -> None:
+        assert self.transport is not None
+        self.transport.write(data)
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
+
+
+class WebSocket(Connection):
+    """The client side of RFC 6455, as much as this benchmark needs: the opening handshake,
+    masked text frames out, unfragmented text frames in, pings answered, closes honoured. It
+    offers no extension, so frames come uncompressed whatever the server's setting."""
+
+    def __init__(self, client: Client, host: str, port: int, path: str) -> None:
+        super().__init__(client)
+        self.key = base64.b64encode(os.urandom(16)).decode()
+        self.request = (
+            f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {self.key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+        self.open = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        self.write(self.request)
+
+    def data_received(self, data: bytes) -> None:
+        buffer = self.buffer
+        buffer += data
+        if not self.open:
+            end = buffer.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            head = bytes(buffer[:end]).decode("latin-1")
+            del buffer[: end + 4]
+            accept = base64.b64encode(hashlib.sha1((self.key + WS_GUID).encode()).digest()).decode()
+            if not head.startswith("HTTP/1.1 101") or accept not in head:
+                self.ready.set_exception(ConnectionError(f"handshake refused: {head.splitlines()[0]}"))
+                self.close()
+                return
+            self.open = True
+            self.ready.set_result(None)
+        while len(buffer) >= 2:
+            first, length = buffer[0], buffer[1] & 0x7F
+            start = 2
+            if length == 126:
+                if len(buffer) < 4:
+                    return
+                length, start = int.from_bytes(buffer[2:4], "big"), 4
+            elif length == 127:
+                if len(buffer) < 10:
+                    return
+                length, start = int.from_bytes(buffer[2:10], "big"), 10
+            if len(buffer) < start + length:
+                return
+            payload = bytes(buffer[start : start + length])
+            del buffer[: start + length]
+            opcode = first & 0x0F
+            if opcode == 0x1 and first & 0x80:
+                self.client.on_text(payload.decode())
+            elif opcode == 0x9:  # ping: pong with the same payload
+                self.send(0xA, payload)
+            elif opcode == 0x8:  # close: answer it
+                self.send(0x8, payload[:2])
+                self.close()
+                return
+            elif opcode != 0xA:
+                self.client.worker.error(f"{self.client.name}: unexpected frame, opcode {opcode}")
+
+    def send(self, opcode: int, payload: bytes) -> None:
+        n = len(payload)
+        if n < 126:
+            head = bytes((0x80 | opcode, 0x80 | n))
+        elif n < 65536:
+            head = bytes((0x80 | opcode, 0x80 | 126)) + n.to_bytes(2, "big")
+        else:
+            head = bytes((0x80 | opcode, 0x80 | 127)) + n.to_bytes(8, "big")
+        mask = os.urandom(4)
+        self.write(head + mask + apply_mask(payload, mask))
+
+    def send_text(self, text: str) -> None:
+        self.send(0x1, text.encode())
+
+    def close(self) -> None:
+        if self.open and self.transport is not None and not self.transport.is_closing():
+            self.open = False
+            self.send(0x8, (1000).to_bytes(2, "big"))
+        super().close()
+
+
+class Lines(Connection):
+    """A telnet-like connection: lines of UTF-8 text."""
+
+    def data_received(self, data: bytes) -> None:
+        buffer = self.buffer
+        buffer += data
+        if not self.ready.done():
+            end = buffer.find(b"to come back): ")
+            if end < 0:
+                return
+            del buffer[: end + 15]
+            self.ready.set_result(None)
+        end = buffer.rfind(b"\n")
+        if end < 0:
+            return
+        text = bytes(buffer[: end + 1]).decode(errors="replace")
+        del buffer[: end + 1]
+        for line in text.split("\n")[:-1]:
+            self.client.on_line(line.rstrip("\r"))
+
+    def send_line(self, line: str) -> None:
+        self.write(f"{line}\r\n".encode())
 
 
 class Client:
-    """One connection. ``open`` says hello; ``join`` takes the seat; then the reader plays."""
+    """One connection: ``open`` connects and says hello, ``join`` takes the seat, then the
+    connection's callbacks play."""
 
     def __init__(self, room: Room, seat: int, name: str) -> None:
         self.room = room
@@ -193,7 +334,8 @@ class Client:
         self.name = name
         self.game_no = 0
         self.closing = False
-        self.task: asyncio.Task[None] | None = None
+        self.conn: Connection | None = None
+        self.expect: tuple[Callable[[Any], bool], asyncio.Future[Any]] | None = None
 
     async def open(self) -> None:
         raise NotImplementedError
@@ -201,53 +343,79 @@ class Client:
     async def join(self) -> None:
         raise NotImplementedError
 
-    async def send_move(self, played: int) -> None:
+    def send_move(self, played: int) -> None:
         raise NotImplementedError
 
-    async def restart(self, seed: int) -> None:
+    def restart(self, seed: int) -> None:
         raise NotImplementedError
 
-    async def close(self) -> None:
+    def on_text(self, text: str) -> None:
         raise NotImplementedError
 
-    async def play_next(self, played: int) -> None:
+    def on_line(self, line: str) -> None:
+        raise NotImplementedError
+
+    async def connect(self, conn: Connection, port: int) -> None:
+        loop = asyncio.get_running_loop()
+        await loop.create_connection(lambda: conn, "127.0.0.1", port)
+        self.conn = conn
+        await asyncio.wait_for(conn.ready, STEP_TIMEOUT)
+
+    async def until(self, test: Callable[[Any], bool]) -> Any:
+        """What ``test`` accepts first among the messages (lines) that come from now on."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.expect = (test, future)
+        return await asyncio.wait_for(future, STEP_TIMEOUT)
+
+    def expected(self, item: Any) -> None:
+        if self.expect is not None and self.expect[0](item):
+            future = self.expect[1]
+            self.expect = None
+            if not future.done():
+                future.set_result(item)
+
+    def play_next(self, played: int) -> None:
         """It is this client's turn after ``played`` moves: send the next one, or queue it."""
         if not self.room.claim(self.game_no, played):
             return
         if self.worker.spec.rate > 0:
             self.worker.ready.append((self, played))
         else:
-            await self.send_move(played)
+            self.send_move(played)
 
     def lost(self, why: str) -> None:
         if not self.closing:
             self.worker.error(f"{self.name}: {why}")
 
+    def close(self) -> None:
+        self.closing = True
+        if self.conn is not None:
+            self.conn.close()
+
 
 class WsClient(Client):
-    """A JSON client: applies every patch to its view and moves when the view says so."""
+    """A JSON client: checks every ``seq``, applies every patch to its view, and moves when the
+    view says so. It parses a frame only when it needs what is in it."""
 
     def __init__(self, room: Room, seat: int, name: str) -> None:
         super().__init__(room, seat, name)
-        self.ws: ClientConnection | None = None
+        self.ws: WebSocket | None = None
         self.view: dict[str, Any] | None = None
         self.seq = 0
         self.seen = 0  # the move number of the view
         self.ids = itertools.count(1)
-        self.waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
 
     async def open(self) -> None:
-        self.ws = await connect(self.worker.spec.ws_url, open_timeout=30)
-        self.task = asyncio.get_running_loop().create_task(self.read())
+        spec = self.worker.spec
+        self.ws = WebSocket(self, "127.0.0.1", spec.ws_port, spec.ws_path)
+        await self.connect(self.ws, spec.ws_port)
         await self.request({"type": "hello", "name": self.name})
 
     async def request(self, message: dict[str, Any]) -> dict[str, Any]:
         assert self.ws is not None
         msg_id = next(self.ids)
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self.waiting[msg_id] = future
-        await self.ws.send(json.dumps({**message, "id": msg_id}))
-        answer = await asyncio.wait_for(future, STEP_TIMEOUT)
+        self.ws.send_text(json.dumps({**message, "id": msg_id}))
+        answer: dict[str, Any] = await self.until(lambda m: m.get("id") == msg_id)
         if answer["type"] == "error":
             raise RuntimeError(f"{self.name}: {answer['code']}: {answer['message']}")
         return answer
@@ -255,46 +423,33 @@ class WsClient(Client):
     async def join(self) -> None:
         await self.request({"type": "join", "room": self.room.spec.name})
 
-    async def send_move(self, played: int) -> None:
+    def send_move(self, played: int) -> None:
         assert self.ws is not None
-        move = self.room.plan.moves[played]
-        frame = f'{{"type":"move","id":{next(self.ids)},"move":"{move}"}}'
+        frame = f'{{"type":"move","id":{next(self.ids)},"move":"{self.room.plan.moves[played]}"}}'
         self.worker.move_bytes += len(frame)
-        self.room.sending(played + 1, time.monotonic())
-        await self.ws.send(frame)
+        self.room.sending(played + 1)
+        self.ws.send_text(frame)
 
-    async def restart(self, seed: int) -> None:
+    def restart(self, seed: int) -> None:
         assert self.ws is not None
-        await self.ws.send(json.dumps({"type": "option", "id": next(self.ids), "key": "seed", "value": seed}))
-        await self.ws.send(json.dumps({"type": "start", "id": next(self.ids)}))
+        self.ws.send_text(json.dumps({"type": "option", "id": next(self.ids), "key": "seed", "value": seed}))
+        self.ws.send_text(json.dumps({"type": "start", "id": next(self.ids)}))
 
-    async def close(self) -> None:
-        self.closing = True
-        if self.ws is not None:
-            await self.ws.close()
-
-    async def read(self) -> None:
-        assert self.ws is not None
-        try:
-            async for raw in self.ws:
-                await self.on_frame(raw)
-        except ConnectionClosed:
-            pass
-        except Exception as e:  # a failure of the generator itself must show, not hang the run
-            self.worker.error(f"{self.name}: {e!r}")
-        self.lost("connection closed")
-
-    async def on_frame(self, raw: str | bytes) -> None:
+    def on_text(self, text: str) -> None:
         worker = self.worker
         worker.frames += 1
-        msg = json.loads(raw)
-        seq = msg["seq"]
+        # every server frame starts {"seq":N,"type":"T": read those two without parsing the rest
+        comma = text.find(",", 7)
+        seq = int(text[7:comma])
         if seq != self.seq + 1:
             worker.error(f"{self.name}: seq {seq} after {self.seq}")
         self.seq = seq
-        kind = msg["type"]
+        kind = text[comma + 9 : text.find('"', comma + 9)]
+        if kind in ("played", "ack", "presence", "notice") and self.expect is None:
+            return
+        msg = json.loads(text)
         if kind == "patch":
-            worker.patch_bytes += len(raw)
+            worker.patch_bytes += len(text)
             worker.patches += 1
             try:
                 view = self.view = apply_patch(self.view, msg["ops"])
@@ -308,9 +463,7 @@ class WsClient(Client):
             if number != self.seen:
                 self.seen = number
                 self.room.received(self.game_no, number)
-            await self.my_turn()
-        elif kind == "played":
-            pass
+            self.my_turn()
         elif kind == "snapshot":
             self.view = msg["view"]
         elif kind == "game_started":
@@ -318,22 +471,19 @@ class WsClient(Client):
             self.game_no += 1
             game = self.view["game"] if self.view else None
             self.seen = game["move_number"] if game else 0
-            await self.my_turn()
+            self.my_turn()
         elif kind == "game_over":
             if self.seat == 0:
-                await self.room.game_over()
-        elif kind in ("welcome", "ack", "error"):
-            if kind == "error":
-                worker.error(f"{self.name}: {msg['code']}: {msg['message']}")
-            future = self.waiting.pop(msg.get("id"), None)
-            if future is not None and not future.done():
-                future.set_result(msg)
+                self.room.game_over()
+        elif kind == "error":
+            worker.error(f"{self.name}: {msg['code']}: {msg['message']}")
+        self.expected(msg)
 
-    async def my_turn(self) -> None:
+    def my_turn(self) -> None:
         view = self.view
         game = view["game"] if view else None
         if view and game and game["to_move"] == self.name and view["state"] == "playing":
-            await self.play_next(game["move_number"])
+            self.play_next(game["move_number"])
 
 
 class LineClient(Client):
@@ -341,89 +491,59 @@ class LineClient(Client):
 
     def __init__(self, room: Room, seat: int, name: str) -> None:
         super().__init__(room, seat, name)
-        self.reader: asyncio.StreamReader | None = None
-        self.writer: asyncio.StreamWriter | None = None
+        self.lines: Lines | None = None
         self.played = 0
-        self.expect: tuple[str, asyncio.Future[None]] | None = None
 
     async def open(self) -> None:
         spec = self.worker.spec
         assert spec.line_port is not None
-        self.reader, self.writer = await asyncio.wait_for(
-            asyncio.open_connection(spec.line_host, spec.line_port, limit=2**20), 30
-        )
-        await asyncio.wait_for(self.reader.readuntil(b"to come back): "), 30)
-        self.task = asyncio.get_running_loop().create_task(self.read())
+        self.lines = Lines(self)
+        await self.connect(self.lines, spec.line_port)
         await self.say(self.name, f"Hello {self.name}!")
 
     async def say(self, line: str, expect: str) -> None:
-        assert self.writer is not None
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.expect = (expect, future)
-        self.writer.write(f"{line}\r\n".encode())
-        await asyncio.wait_for(future, STEP_TIMEOUT)
+        assert self.lines is not None
+        waiting = self.until(lambda text: text.startswith(expect))
+        self.lines.send_line(line)
+        await waiting
 
     async def join(self) -> None:
         await self.say(f"/join {self.room.spec.name}", "* You are in room")
 
-    async def send_move(self, played: int) -> None:
-        assert self.writer is not None
-        frame = f"/play {self.room.plan.moves[played]}\r\n"
-        self.worker.move_bytes += len(frame)
-        self.room.sending(played + 1, time.monotonic())
-        self.writer.write(frame.encode())
+    def send_move(self, played: int) -> None:
+        assert self.lines is not None
+        line = f"/play {self.room.plan.moves[played]}"
+        self.worker.move_bytes += len(line) + 2
+        self.room.sending(played + 1)
+        self.lines.send_line(line)
 
-    async def restart(self, seed: int) -> None:
-        assert self.writer is not None
-        self.writer.write(f"/option seed {seed}\r\n/start\r\n".encode())
+    def restart(self, seed: int) -> None:
+        assert self.lines is not None
+        self.lines.send_line(f"/option seed {seed}")
+        self.lines.send_line("/start")
 
-    async def close(self) -> None:
-        self.closing = True
-        if self.writer is not None:
-            self.writer.close()
-            with contextlib.suppress(ConnectionError, OSError):
-                await self.writer.wait_closed()
-
-    async def read(self) -> None:
-        assert self.reader is not None
-        try:
-            while True:
-                raw = await self.reader.readline()
-                if not raw:
-                    break
-                await self.on_line(raw.decode(errors="replace").rstrip("\r\n"))
-        except (ConnectionError, OSError):
-            pass
-        except Exception as e:
-            self.worker.error(f"{self.name}: {e!r}")
-        self.lost("connection closed")
-
-    async def on_line(self, line: str) -> None:
+    def on_line(self, line: str) -> None:
         self.worker.frames += 1
-        if self.expect is not None and line.startswith(self.expect[0]):
-            future = self.expect[1]
-            self.expect = None
-            if not future.done():
-                future.set_result(None)
+        self.expected(line)
         room = self.room
         if line.startswith("! "):
             self.worker.error(f"{self.name}: {line}")
         elif room.played_line.match(line):
             self.played += 1
             room.received(self.game_no, self.played)
-            await self._maybe_move()
+            self.maybe_move()
         elif line.startswith("* The game starts:"):
             self.game_no += 1
             self.played = 0
-            await self._maybe_move()
+            self.maybe_move()
         elif line.startswith("* Game over (") and self.seat == 0:
-            await room.game_over()
+            room.game_over()
 
-    async def _maybe_move(self) -> None:
+    def maybe_move(self) -> None:
         plan = self.room.plan
         n = self.played
         if self.game_no == self.room.game_no and n < len(plan.movers) and plan.movers[n] == self.seat:
-            await self.play_next(n)
+            self.play_next(n)
 
 
 class RelayClient(Client):
@@ -431,63 +551,46 @@ class RelayClient(Client):
 
     def __init__(self, room: Room, seat: int, name: str) -> None:
         super().__init__(room, seat, name)
-        self.ws: ClientConnection | None = None
-        self.joined: asyncio.Future[None] | None = None
+        self.ws: WebSocket | None = None
 
     async def open(self) -> None:
-        self.ws = await connect(self.worker.spec.ws_url, open_timeout=30)
-        self.task = asyncio.get_running_loop().create_task(self.read())
+        spec = self.worker.spec
+        self.ws = WebSocket(self, "127.0.0.1", spec.ws_port, spec.ws_path)
+        await self.connect(self.ws, spec.ws_port)
 
     async def join(self) -> None:
         assert self.ws is not None
-        self.joined = asyncio.get_running_loop().create_future()
-        await self.ws.send(self.room.spec.name)
-        await asyncio.wait_for(self.joined, STEP_TIMEOUT)
+        waiting = self.until(lambda text: text == "joined")
+        self.ws.send_text(self.room.spec.name)
+        await waiting
 
-    async def send_move(self, played: int) -> None:
+    def send_move(self, played: int) -> None:
         assert self.ws is not None
         frame = f"{played + 1}|".ljust(self.worker.spec.move_size, "m")
         self.worker.move_bytes += len(frame)
-        self.room.sending(played + 1, time.monotonic())
-        await self.ws.send(frame)
+        self.room.sending(played + 1)
+        self.ws.send_text(frame)
 
-    async def restart(self, seed: int) -> None:
-        await self.play_next(0)
+    def restart(self, seed: int) -> None:
+        self.play_next(0)
 
-    async def close(self) -> None:
-        self.closing = True
-        if self.ws is not None:
-            await self.ws.close()
-
-    async def read(self) -> None:
-        assert self.ws is not None
-        try:
-            async for raw in self.ws:
-                await self.on_frame(raw if isinstance(raw, str) else raw.decode())
-        except ConnectionClosed:
-            pass
-        except Exception as e:
-            self.worker.error(f"{self.name}: {e!r}")
-        self.lost("connection closed")
-
-    async def on_frame(self, raw: str) -> None:
+    def on_text(self, text: str) -> None:
         self.worker.frames += 1
-        if raw == "joined":
-            if self.joined is not None and not self.joined.done():
-                self.joined.set_result(None)
+        if text == "joined":
+            self.expected(text)
             return
-        self.worker.patch_bytes += len(raw)
+        self.worker.patch_bytes += len(text)
         self.worker.patches += 1
-        number = int(raw[: raw.index("|")])
+        number = int(text[: text.index("|")])
         self.room.received(0, number)
         if number % SEATS == self.seat:
-            await self.play_next(number)
+            self.play_next(number)
 
 
 class Worker:
     """One generator process: its share of the rooms, driven by the main process's commands."""
 
-    def __init__(self, conn: Connection, spec: WorkerSpec) -> None:
+    def __init__(self, conn: PipeEnd, spec: WorkerSpec) -> None:
         self.conn = conn
         self.spec = spec
         self.moving = False
@@ -551,7 +654,8 @@ class Worker:
             elif command[0] == "play":
                 self.conn.send(("played", await self.play(*command[1:])))
             elif command[0] == "close":
-                await self.close_all()
+                self.close_all()
+                await asyncio.sleep(0.5)  # let the closing frames go out
                 self.conn.send(("closed",))
                 return
 
@@ -591,9 +695,9 @@ class Worker:
         pacer = loop.create_task(self.pace(start, end)) if self.spec.rate > 0 else None
         for room in self.rooms:
             if self.spec.mode == "game":
-                await room.start_game()
+                room.start_game()
             else:
-                await room.clients[0].restart(0)
+                room.clients[0].restart(0)
         await asyncio.sleep(max(0.0, warm_end - time.monotonic()))
         cpu0, frames0 = time.process_time(), self.frames
         await asyncio.sleep(max(0.0, end - time.monotonic()))
@@ -633,22 +737,13 @@ class Worker:
             sent = max(sent, allowed - 50)
             while sent < allowed and self.ready:
                 client, played = self.ready.popleft()
-                await client.send_move(played)
+                client.send_move(played)
                 sent += 1
             await asyncio.sleep(0.001)
 
-    async def close_all(self) -> None:
-        clients = self.clients()
-        for client in clients:
-            client.closing = True
-
-        async def one(client: Client) -> None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(client.close(), 5)
-            if client.task is not None:
-                client.task.cancel()
-
-        await asyncio.wait_for(asyncio.gather(*(one(c) for c in clients)), 60)
+    def close_all(self) -> None:
+        for client in self.clients():
+            client.close()
 
 
 def keep_freed_memory() -> None:
@@ -664,9 +759,11 @@ def keep_freed_memory() -> None:
         libc.mallopt(-1, 16 << 20)  # M_TRIM_THRESHOLD: keep up to 16 MiB free at the top
 
 
-def worker_main(conn: Connection, spec: WorkerSpec) -> None:
+def worker_main(conn: PipeEnd, spec: WorkerSpec) -> None:
     raise_open_files()
     keep_freed_memory()
+    gc.freeze()  # the garbage collector as the server sets it (server.app.collect_garbage_seldom)
+    gc.set_threshold(5_000, 50, 100)
     asyncio.run(Worker(conn, spec).run())
 
 
@@ -797,7 +894,7 @@ class Workers:
 
     def __init__(self, specs: list[WorkerSpec]) -> None:
         ctx = mp.get_context("spawn")
-        self.pipes: list[Connection] = []
+        self.pipes: list[PipeEnd] = []
         self.procs: list[Any] = []
         for spec in specs:
             parent, child = ctx.Pipe()
@@ -915,7 +1012,7 @@ def server_argv(args: argparse.Namespace, port: int, line_port: int, data: str, 
         "--data", data, "--log-level", args.log_level,
         "--rate", SERVER_RATE, "--burst", SERVER_RATE,
         "--max-connections", str(conns + 100), "--max-rooms", str(args.rooms + 100),
-        *(["--compression", args.compression] if args.compression else []),
+        "--compression", args.compression,
     ]  # fmt: skip
 
 
@@ -929,12 +1026,14 @@ def worker_specs(
     move_size: int,
 ) -> list[WorkerSpec]:
     n = max(1, min(args.workers, len(rooms)))
+    # ws://127.0.0.1:PORT/PATH; the host is loopback (checked in main)
+    port, _, path = url.split("//", 1)[1].split(":", 1)[1].partition("/")
     return [
         WorkerSpec(
             index=w,
             mode=mode,
-            ws_url=url,
-            line_host="127.0.0.1",
+            ws_port=int(port),
+            ws_path="/" + path,
             line_port=line_port,
             rooms=tuple(rooms[w::n]),
             plans=plans,
@@ -979,7 +1078,7 @@ def relay_phase(args: argparse.Namespace, move_size: int, patch_size: int) -> Ph
     rooms = room_specs(args.rooms, 0.0)
     port = free_port()
     argv = [sys.executable, str(ROOT / "bench" / "relay.py"), "--port", str(port), "--size", str(patch_size)]
-    argv += ["--compression", args.compression or "deflate"]
+    argv += ["--compression", args.compression]
     target = Target(argv, port, None, None)
     try:
         specs = worker_specs(args, "relay", f"ws://127.0.0.1:{port}/", None, (), rooms, move_size)
@@ -1135,8 +1234,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-relay", action="store_true", help="skip the bare relay baseline")
     parser.add_argument(
         "--compression",
-        choices=("deflate", "none"),
-        help="the server's (and the relay's) WebSocket compression",
+        choices=("none", "deflate"),
+        default="none",
+        help="the server's WebSocket compression, and so the relay's",
     )
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--profile", help="run the server under py-spy; write its raw samples here")

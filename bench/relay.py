@@ -1,13 +1,14 @@
 """A bare ``websockets`` relay: the transport alone, as the baseline for ``bench/load.py``.
 
 It uses the same server library with the same settings as the game server (``serve`` with the
-same compression, ``max_size`` and keep-alive), and does nothing but relay:
+same compression, ``max_size`` and keep-alive, the same garbage collector thresholds), and does
+nothing but relay:
 a client's first frame names its room; every later frame is sent on to each member of that room
 (the sender included), padded to ``--size`` characters, as a game server sends each member its
 patch after a move. The relayed frame starts with the frame received, so that clients can tell
 which one it is.
 
-    python bench/relay.py --port 0 [--size 350] [--compression deflate|none]
+    python bench/relay.py --port 0 [--size 350] [--compression none|deflate]
 
 It prints one JSON line ``{"event": "listening", "port": ...}`` on stderr and runs until SIGTERM
 or SIGINT.
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import resource
 import signal
@@ -90,13 +92,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--host", default="127.0.0.1", help="loopback address to listen on")
     parser.add_argument("--port", type=int, default=0, help="port (0 picks a free one)")
     parser.add_argument("--size", type=int, default=350, help="characters of each relayed frame")
-    parser.add_argument(
-        "--compression", choices=("deflate", "none"), default="deflate", help="as the server's"
-    )
+    parser.add_argument("--compression", choices=("none", "deflate"), default="none", help="as the server's")
     args = parser.parse_args(argv)
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         parser.error("the relay listens on loopback only")
     raise_open_files()
+    gc.freeze()  # the garbage collector as the game server sets it (server.app.collect_garbage_seldom)
+    gc.set_threshold(5_000, 50, 100)
     asyncio.run(run(args.host, args.port, args.size, args.compression))
     return 0
 
