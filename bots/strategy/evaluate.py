@@ -167,9 +167,11 @@ class MoveJudge:
         placements = move.placements
         if len(placements) > 2:
             # a section 10 move (three or four cards): rare, so let the engine score it
-            effect_points = play(self.position, move).points
+            result = play(self.position, move)
+            player = self.position.to_move
+            completed = self.position.players[player].hand_limit - result.position.players[player].hand_limit
             jokers = sum(1 for p in placements if p.card.is_joker)
-            return effect_points + self.w.limit - jokers * self.joker_worth()
+            return result.points + self.w.limit * completed - jokers * self.joker_worth()
         effect = seat_effect(self.tables, placements)
         value = effect.points + self.w.limit * effect.completed
         jokers = sum(1 for p in placements if p.card.is_joker)

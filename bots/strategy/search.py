@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from bots.strategy.evaluate import ELIMINATED, MoveJudge, Weights
-from bots.strategy.playout import Playout, PlayoutMove, playout_move
+from bots.strategy.playout import DECK_END, Playout, PlayoutMove, playout_move
 from bots.strategy.view import BotView
 from engine import Move, Position, legal_moves, play
 
@@ -40,9 +40,14 @@ class SearchSettings:
     prune_every: int = 8
     #: ... by this many standard errors of the paired difference
     prune_z: float = 2.0
-    #: margin (points) at which a playout's result saturates; it is blended half and half with
-    #: the win (1), tie (0.5) or loss (0) of that moment
+    #: how a playout's end is scored: ``winprob`` (a chance to win from the margin and the game
+    #: left) or ``blend`` (ahead or not, and the margin)
+    evaluation: str = "winprob"
+    #: margin (points) at which a ``blend`` result saturates
     margin_scale: float = 50.0
+    #: ``winprob``: the spread (points) of the margin at the end, and its growth with the turns left
+    final_spread: float = 2.0
+    spread_per_turn: float = 3.0
 
 
 class StrongStrategy:
@@ -152,17 +157,28 @@ class StrongStrategy:
         return self.result(game, seat)
 
     def result(self, game: Playout, seat: int) -> float:
-        """A playout's result for ``seat`` in [0, 1]: ahead (1), level (0.5) or behind (0), blended
-        half and half with the margin over the best opponent (scores less the cards in hand)."""
+        """A playout's result for ``seat`` in [0, 1]: the chance of winning from its margin over the
+        best opponent (scores less the cards in hand), the more certain the less of the game is
+        left. A finished game is a win (about 1) or a loss (about 0) with the margin as tie-break."""
         finals = game.final_scores()
         if seat in game.eliminated:
             margin = -DECIDED
         else:
             others = [finals[i] for i in range(len(finals)) if i != seat and i not in game.eliminated]
             margin = finals[seat] - max(others) if others else DECIDED
-        ahead = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
-        scale = self.settings.margin_scale
-        return 0.5 * ahead + 0.25 + 0.25 * max(-1.0, min(1.0, margin / scale))
+        settings = self.settings
+        if settings.evaluation == "blend":
+            ahead = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
+            scale = settings.margin_scale
+            return 0.5 * ahead + 0.25 + 0.25 * max(-1.0, min(1.0, margin / scale))
+        if game.is_over():
+            spread = settings.final_spread
+        else:
+            # the turns left: each takes a chair or a card of the deck, most often both
+            left = max(1, min(len(game.deck) - DECK_END, game.free))
+            spread = settings.final_spread + settings.spread_per_turn * math.sqrt(left)
+        x = max(-30.0, min(30.0, margin / spread))
+        return 1.0 / (1.0 + math.exp(-x))
 
 
 def _after(sample: Position, base: Playout, move: Move, converted: PlayoutMove | None) -> Playout:
