@@ -171,20 +171,24 @@ class Cluster:
         """The room called ``name``: owned here (taking the lease if nobody holds it) or elsewhere."""
         key = name.casefold()
         lock = self._resolving.setdefault(key, asyncio.Lock())
-        async with lock:
-            room = self.lobby.rooms.get(key)
-            if room is not None:
-                return room
-            for _ in range(20):
-                holder = await self._holder(key)
-                if holder is not None and holder.rsplit(":", 1)[0] != self.node:
-                    return RemoteRoom(self, name, holder)
-                if holder is not None:  # a lease of this node's earlier life: let it go
-                    await self._release(keys=[lease_key(key)], args=[holder])
-                taken = await self._acquire(name)
-                if taken is not None:
-                    return taken
-            raise RuntimeError(f"could not settle the owner of room {name}")
+        try:
+            async with lock:
+                room = self.lobby.rooms.get(key)
+                if room is not None:
+                    return room
+                for _ in range(20):
+                    holder = await self._holder(key)
+                    if holder is not None and holder.rsplit(":", 1)[0] != self.node:
+                        return RemoteRoom(self, name, holder)
+                    if holder is not None:  # a lease of this node's earlier life: let it go
+                        await self._release(keys=[lease_key(key)], args=[holder])
+                    taken = await self._acquire(name)
+                    if taken is not None:
+                        return taken
+                raise RuntimeError(f"could not settle the owner of room {name}")
+        finally:
+            if not lock.locked():  # nobody else is resolving this room: forget its lock
+                self._resolving.pop(key, None)
 
     async def _holder(self, key: str) -> str | None:
         """The lease token (``node:epoch``) of a room, if anyone owns it."""
@@ -240,7 +244,7 @@ class Cluster:
             if current is room or current is None or current.name.casefold() != name.casefold():
                 continue
             session.room = room
-            seated = await self.store.seat_room(session.name or "")
+            seated = await self.store.seat_room(session.name or "") == name.casefold()
             room.post(session, Returned(session) if seated else Enter(session))
 
     def _lost(self, key: str) -> None:
