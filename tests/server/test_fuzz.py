@@ -127,10 +127,13 @@ class Live:
         return self.lobby.rooms["f"]
 
     async def settle(self) -> None:
-        for _ in range(50):
+        """Let the room actors run until they have been idle for several turns of the loop (an
+        actor that took its last item may still be finishing it, e.g. awaiting the log)."""
+        quiet = 0
+        for _ in range(500):
             await asyncio.sleep(0)
-            if all(r.inbox.empty() for r in self.lobby.rooms.values()):
-                await asyncio.sleep(0)
+            quiet = quiet + 1 if all(r.inbox.empty() for r in self.lobby.rooms.values()) else 0
+            if quiet >= 10:
                 return
 
     def run(self, coro: Any) -> Any:
