@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bots.strategy import STRATEGIES, Strategy, bot_view, get_strategy
+from bots.strategy.search import DEFAULT_BUDGET
 from engine import new_position, play
 
 #: a safety net: no real game comes near this many moves
@@ -289,9 +290,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     settings = f"{args.games} games, {len(entries)} players, seed {args.seed}"
     if "strong" in args.strategies:
-        settings += f", strong budget {strong.get('budget', 'default')} s"
+        settings += f", strong budget {strong.get('budget', DEFAULT_BUDGET)} s per move"
         if args.iterations is not None:
-            settings += f" / {args.iterations} iterations"
+            settings += f" or {args.iterations} playouts"
     print(settings)
     print(format_standings(standings))
     print(f"wall time {time.monotonic() - started:.1f} s")

@@ -14,6 +14,7 @@ from typing import Any
 
 from bots.strategy.base import RandomStrategy, Strategy
 from bots.strategy.greedy import GreedyStrategy
+from bots.strategy.search import SearchSettings, StrongStrategy
 from bots.strategy.view import BotView, bot_view, view_from_dict
 
 #: the strategies ``get_strategy`` knows, by name
@@ -28,8 +29,6 @@ def get_strategy(name: str, **kwargs: Any) -> Strategy:
     if name == "greedy":
         return GreedyStrategy(**kwargs)
     if name == "strong":
-        from bots.strategy.search import StrongStrategy
-
         return StrongStrategy(**kwargs)
     raise ValueError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)})")
 
@@ -39,7 +38,9 @@ __all__ = [
     "BotView",
     "GreedyStrategy",
     "RandomStrategy",
+    "SearchSettings",
     "Strategy",
+    "StrongStrategy",
     "bot_view",
     "get_strategy",
     "view_from_dict",

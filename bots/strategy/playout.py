@@ -99,9 +99,12 @@ class Playout:
         "eliminated",
         "free",
         "hands",
+        "joker_chairs",
         "limits",
         "men",
         "nation",
+        "ok_f",
+        "ok_m",
         "options",
         "scores",
         "start_player",
@@ -131,6 +134,11 @@ class Playout:
                     self.women[t] += 1
                 self.nation[t] = g.nation if self.nation[t] in (None, g.nation) else MIXED
         self.free = sum(1 for g in self.chairs if g is None)
+        #: whether a man (a woman) may still join each table under the gender rule
+        self.ok_m = [(m + 1, f) in GENDER_OK for m, f in zip(self.men, self.women, strict=True)]
+        self.ok_f = [(m, f + 1) in GENDER_OK for m, f in zip(self.men, self.women, strict=True)]
+        #: the chairs a joker sits on
+        self.joker_chairs = {ci for ci, g in enumerate(self.chairs) if g is not None and g.card.is_joker}
         self.hands = [list(p.hand) for p in position.players]
         self.scores = [p.score for p in position.players]
         self.limits = [p.hand_limit for p in position.players]
@@ -152,6 +160,9 @@ class Playout:
         other.women = self.women.copy()
         other.nation = self.nation.copy()
         other.free = self.free
+        other.ok_m = self.ok_m.copy()
+        other.ok_f = self.ok_f.copy()
+        other.joker_chairs = self.joker_chairs.copy()
         other.hands = [h.copy() for h in self.hands]
         other.scores = self.scores.copy()
         other.limits = self.limits.copy()
@@ -213,11 +224,16 @@ class Playout:
                 self.free -= 1
                 is_m = guest.gender == "m"
                 finishes = False
+                if guest.card.is_joker:
+                    self.joker_chairs.add(ci)
                 for t in tables[ci]:
                     if is_m:
                         self.men[t] += 1
                     else:
                         self.women[t] += 1
+                    m, f = self.men[t], self.women[t]
+                    self.ok_m[t] = (m + 1, f) in GENDER_OK
+                    self.ok_f[t] = (m, f + 1) in GENDER_OK
                     was = self.nation[t]
                     now = guest.nation if was is None or was == guest.nation else MIXED
                     self.nation[t] = now
@@ -249,6 +265,7 @@ class Playout:
             hand.remove(natural)
             hand.append(seated.card)
             self.chairs[move.chair] = natural_guest(natural)
+            self.joker_chairs.discard(move.chair)
         n = len(self.hands)
         nxt = (p + 1) % n
         while nxt in self.eliminated and nxt != p:
@@ -278,8 +295,8 @@ class Playout:
         limit_w = weights.limit
         opening = self.free == len(chairs) and p == self.start_player
         # whether a man (a woman) may join each table under the gender rule
-        ok_m = [(m + 1, f) in GENDER_OK for m, f in zip(men, women, strict=True)]
-        ok_f = [(m, f + 1) in GENDER_OK for m, f in zip(men, women, strict=True)]
+        ok_m = self.ok_m
+        ok_f = self.ok_f
 
         counts: dict[Card, int] = {}
         for c in hand:
@@ -445,9 +462,9 @@ class Playout:
         if naturals:
             swap_value = jw - (NATURAL_PENALTY if deck_size <= weights.joker_no_deck else 0)
             if swap_value >= best_value - 1e-9:
-                for ci, g in enumerate(chairs):
-                    if g is None or not g.card.is_joker:
-                        continue
+                for ci in sorted(self.joker_chairs):
+                    g = chairs[ci]
+                    assert g is not None
                     for card in naturals:
                         if card.gender == g.gender and card.nation in chair_nations[ci]:
                             if swap_value > best_value + 1e-9:

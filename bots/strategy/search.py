@@ -21,6 +21,8 @@ from bots.strategy.playout import DECK_END, Playout, PlayoutMove, playout_move
 from bots.strategy.view import BotView
 from engine import Move, Position, legal_moves, play
 
+#: seconds the strong strategy thinks per move unless told otherwise
+DEFAULT_BUDGET = 1.0
 #: margin (in points) that stands for a decided game: a win or a loss by elimination
 DECIDED = 100.0
 
@@ -58,7 +60,7 @@ class StrongStrategy:
 
     def __init__(
         self,
-        budget: float = 1.0,
+        budget: float = DEFAULT_BUDGET,
         max_iterations: int | None = None,
         settings: SearchSettings | None = None,
         weights: Weights | None = None,
