@@ -12,6 +12,7 @@ from server import logs
 from server.app import Server
 from server.config import Config
 from tests.server import clients
+from tests.server.process import kill_leftovers
 
 ServerFactory = Callable[..., Any]
 
@@ -57,3 +58,4 @@ async def close_clients() -> AsyncIterator[None]:
     yield
     while clients.OPEN:
         await clients.OPEN.pop().close()
+    await kill_leftovers()

@@ -13,6 +13,9 @@ from typing import Any
 class ServerProcess:
     """A ``python -m server`` child on free ports; its JSON log lines are collected as they come."""
 
+    #: every process started and not yet reaped, so that a failing test leaves none behind
+    started: list[ServerProcess] = []  # noqa: RUF012
+
     def __init__(
         self, proc: asyncio.subprocess.Process, port: int, line_port: int, lines: list[dict[str, Any]]
     ) -> None:
@@ -21,6 +24,7 @@ class ServerProcess:
         self.line_port = line_port
         self.lines = lines
         self._reader = asyncio.get_running_loop().create_task(self._read())
+        ServerProcess.started.append(self)
 
     @classmethod
     async def start(cls, data: Path, *args: str) -> ServerProcess:
@@ -64,3 +68,12 @@ class ServerProcess:
         await self.proc.wait()
         await self._reader
         return self.lines
+
+
+async def kill_leftovers() -> None:
+    """Kill the server processes a test left running (it failed before stopping them)."""
+    while ServerProcess.started:
+        process = ServerProcess.started.pop()
+        if process.proc.returncode is None:
+            process.proc.kill()
+            await process.proc.wait()
