@@ -131,6 +131,7 @@ class Cluster:
         self._writes: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._resolving: dict[str, asyncio.Lock] = {}
+        self._listed: dict[str, str] = {}  # room (casefolded) -> its line last written to the list
 
     # --- life ------------------------------------------------------------------------------------
 
@@ -250,6 +251,7 @@ class Cluster:
     def _lost(self, key: str) -> None:
         """Another node owns this room now: stop it here and send its members after it."""
         self.fences.pop(key, None)
+        self._listed.pop(key, None)
         room = self.lobby.rooms.get(key)
         if room is None:
             return
@@ -263,12 +265,18 @@ class Cluster:
                 member.room = RemoteRoom(self, room.name, "")  # the watcher finds the new owner
 
     def room_changed(self, room: Room) -> None:
-        """Publish the room's line in the cluster-wide room list (written in the background)."""
-        if room.name.casefold() in self.fences:
-            self._writes.put_nowait(("room", room.summary().model_dump_json()))
+        """Publish the room's line in the cluster-wide room list (written in the background, and
+        only when it changed: most commands, moves and chat among them, leave it as it was)."""
+        key = room.name.casefold()
+        if key in self.fences:
+            line = room.summary().model_dump_json()
+            if self._listed.get(key) != line:
+                self._listed[key] = line
+                self._writes.put_nowait(("room", line))
 
     def room_discarded(self, room: Room) -> None:
         key = room.name.casefold()
+        self._listed.pop(key, None)
         token = self.fences.pop(key, None)
         self._writes.put_nowait(("drop", (key, token)))
 
