@@ -1,11 +1,14 @@
 """The strong strategy: Monte-Carlo search over determinizations of the hidden cards.
 
 Each round samples the hidden cards (the other hands and the deck) consistently with what the bot
-has seen. On that sample, every candidate move is played and the game goes on for a few plies with
-the greedy policy for every player (``Playout``); the result is the bot's margin over its best
-opponent, blended with whether it is ahead. Candidates are the greedy judge's best moves, and all
-of them meet the same samples and the same chances (common random numbers), so that the moves are
-compared on the same cards; the move with the best mean wins.
+has seen. On that sample, every candidate move is played and the game goes on with the greedy
+policy for every player (``Playout``): for a few plies, or to the end once few chairs are left
+free. A playout's result is the bot's chance to win judged from its margin over the best opponent
+(scores less the cards in hand) and how much of the game is left. Candidates are the greedy
+judge's best moves; all of them meet the same samples and the same chances (common random
+numbers), so that they are compared on the same cards. Candidates clearly behind the leader are
+dropped as the search goes on, and it stops early once the leader is clearly best; the move with
+the best mean result is played.
 """
 
 from __future__ import annotations
@@ -40,14 +43,12 @@ class SearchSettings:
     endgame_free: int = 16
     #: every this many rounds, drop the candidates that are clearly worse than the leader ...
     prune_every: int = 8
-    #: ... by this many standard errors of the paired difference
+    #: ... by this many standard errors of the paired difference; the search stops early when
+    #: the leader beats all others by ``stop_z`` of them
     prune_z: float = 2.0
-    #: how a playout's end is scored: ``winprob`` (a chance to win from the margin and the game
-    #: left) or ``blend`` (ahead or not, and the margin)
-    evaluation: str = "winprob"
-    #: margin (points) at which a ``blend`` result saturates
-    margin_scale: float = 50.0
-    #: ``winprob``: the spread (points) of the margin at the end, and its growth with the turns left
+    stop_z: float = 3.0
+    #: the spread (points) of the final margin as a playout sees it: at the end of the game, and
+    #: its growth with the square root of the turns left
     final_spread: float = 2.0
     spread_per_turn: float = 3.0
 
@@ -120,8 +121,10 @@ class StrongStrategy:
             for i, value in zip(live, done, strict=True):
                 results[i].append(value)
             rounds += 1
-            if rounds % self.settings.prune_every == 0 and len(live) > 2:
+            if rounds % self.settings.prune_every == 0:
                 live = self._prune(live, results, rounds)
+                if len(live) == 1:
+                    break  # the leader is clearly best: the rest of the budget is saved
         self.last_iterations = iterations
         if rounds == 0:
             return candidates[0].text
@@ -130,23 +133,27 @@ class StrongStrategy:
 
     def _prune(self, live: list[int], results: list[list[float]], rounds: int) -> list[int]:
         """The live candidates less those clearly worse than the leader, judged on the samples
-        both have met (paired differences, so that the luck of the cards cancels out)."""
+        both have met (paired differences, so that the luck of the cards cancels out). The
+        leader stays alone only when it beats every other by ``stop_z`` standard errors."""
 
         def mean(i: int) -> float:
             return sum(results[i]) / rounds
 
         leader = max(live, key=mean)
-        keep = []
+        keep = [leader]
+        closest = -math.inf
         for i in live:
             if i == leader:
-                keep.append(i)
                 continue
             diffs = [a - b for a, b in zip(results[i], results[leader], strict=True)]
             d = sum(diffs) / rounds
-            var = sum((x - d) ** 2 for x in diffs) / max(1, rounds - 1)
-            if d + self.settings.prune_z * math.sqrt(var / rounds) >= 0:
+            se = math.sqrt(sum((x - d) ** 2 for x in diffs) / max(1, rounds - 1) / rounds)
+            if d + self.settings.prune_z * se >= 0:
                 keep.append(i)
-        return keep if len(keep) >= 2 else sorted(live, key=mean)[-2:]
+            closest = max(closest, d + self.settings.stop_z * se)
+        if len(keep) == 1 and closest >= 0:
+            keep = sorted(live, key=mean)[-2:]
+        return keep
 
     def playout(self, game: Playout, seat: int, depth: int | None, rng: random.Random) -> float:
         """Play on with the greedy policy for everyone for ``depth`` plies (``None``: to the end);
@@ -169,10 +176,6 @@ class StrongStrategy:
             others = [finals[i] for i in range(len(finals)) if i != seat and i not in game.eliminated]
             margin = finals[seat] - max(others) if others else DECIDED
         settings = self.settings
-        if settings.evaluation == "blend":
-            ahead = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
-            scale = settings.margin_scale
-            return 0.5 * ahead + 0.25 + 0.25 * max(-1.0, min(1.0, margin / scale))
         if game.is_over():
             spread = settings.final_spread
         else:

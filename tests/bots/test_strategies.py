@@ -12,7 +12,7 @@ import pytest
 from bots.strategy import STRATEGIES, BotView, Strategy, bot_view, get_strategy, view_from_dict
 from bots.strategy.evaluate import MoveJudge, Weights
 from bots.strategy.playout import Playout
-from bots.strategy.search import SearchSettings
+from bots.strategy.search import SearchSettings, StrongStrategy
 from engine import (
     Options,
     Position,
@@ -229,3 +229,14 @@ def test_playout_policy_is_the_best_legal_move_and_plays_as_the_engine() -> None
                 result.position if rng.random() < 0.3 else play(position, rng.choice(list(moves))).position
             )
     assert checked > 300
+
+
+def test_strong_search_keeps_to_its_playout_cap_and_repeats_itself() -> None:
+    """With a playout cap, the strong strategy runs at most that many playouts and, given the same
+    generator seed, chooses the same move again."""
+    position = _midgame(21, 18)
+    bot = StrongStrategy(max_iterations=40)
+    first = bot.choose(_view_of(position), random.Random(3))
+    assert 0 < bot.last_iterations <= 40
+    assert bot.choose(_view_of(position), random.Random(3)) == first
+    assert first in legal_move_texts(position)
