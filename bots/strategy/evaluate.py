@@ -1,4 +1,5 @@
-"""Fast move evaluation shared by the greedy strategy and the search's playouts.
+"""Move evaluation: the greedy strategy's measure, which the search also uses to pick its candidates
+(and ``Playout.greedy_move`` repeats, without the exposure term, for speed).
 
 ``Tables`` holds the board as counts (men, women and nation at every table), so that a seat move's
 points and the tables it completes are known in a few microseconds without playing it.
@@ -16,13 +17,10 @@ from functools import cache
 
 from engine import BAR_VALUES, BarMove, Board, Card, Guest, Move, Placement, SeatMove, parse_card, play
 from engine.position import GENDER_OK, Position
+from engine.rules import MIXED, NATURAL_PENALTY
 
-#: nation marker of a table whose guests are of more than one nation
-MIXED = "*"
 #: a value below every real move: what losing the game at once (elimination) is worth
 ELIMINATED = -1000.0
-NATURAL_PENALTY = 5
-JOKER_PENALTY = 10
 
 TableState = tuple[int, int, str | None]
 
@@ -100,10 +98,6 @@ def bar_points(position: Position, card: Card) -> int:
     return 0 if card.is_joker and value > 0 else value
 
 
-def hand_penalty(hand: Sequence[Card]) -> int:
-    return sum(JOKER_PENALTY if c.is_joker else NATURAL_PENALTY for c in hand)
-
-
 @dataclass(frozen=True, slots=True)
 class Weights:
     """The tie-breaks of ``MoveJudge``, in points."""
@@ -129,7 +123,7 @@ class MoveJudge:
     next player could score on the tables a move touches, from the chance that a hand of that size
     drawn from ``unseen`` holds a fitting card."""
 
-    __slots__ = ("deck_size", "hand", "position", "reply_hand", "score", "tables", "unseen", "unseen_n", "w")
+    __slots__ = ("deck_size", "position", "reply_hand", "score", "tables", "unseen", "unseen_n", "w")
 
     def __init__(
         self,
@@ -141,7 +135,6 @@ class MoveJudge:
         self.w = weights or Weights()
         self.tables = Tables(position.board, position.chairs)
         player = position.players[position.to_move]
-        self.hand = player.hand
         self.score = player.score
         self.deck_size = len(position.deck)
         self.unseen = unseen
@@ -149,6 +142,7 @@ class MoveJudge:
         self.reply_hand = _next_hand_size(position)
 
     def joker_worth(self) -> float:
+        """What holding a joker rather than a natural card is worth now (``Weights.joker``)."""
         w = self.w
         span = w.joker_full_deck - w.joker_no_deck
         share = min(1.0, max(0.0, (self.deck_size - w.joker_no_deck) / span))
@@ -164,6 +158,7 @@ class MoveJudge:
         return self.joker_worth() - (NATURAL_PENALTY if self.deck_size <= self.w.joker_no_deck else 0)
 
     def seat_value(self, move: SeatMove) -> float:
+        """Points, lowering the hand limit, jokers spent and (with ``unseen``) the exposure."""
         placements = move.placements
         if len(placements) > 2:
             # a section 10 move (three or four cards): rare, so let the engine score it
@@ -182,6 +177,8 @@ class MoveJudge:
         return value
 
     def bar_value(self, card: Card) -> float:
+        """The bar place's value less what the card could still have done; ``ELIMINATED`` when
+        the player cannot pay."""
         points = bar_points(self.position, card)
         if points < 0 and self.score < -points:
             return ELIMINATED

@@ -15,14 +15,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from bots.strategy.evaluate import ELIMINATED, JOKER_PENALTY, MIXED, NATURAL_PENALTY, Weights
+from bots.strategy.evaluate import ELIMINATED, Weights
 from engine import BAR_PLACES, BAR_VALUES, BarMove, Board, Card, Guest, Move, Player, Position, SeatMove
 from engine.cards import CARDS, JOKERS, NATIONS, joker_guest, natural_guest
 from engine.notation import placement
 from engine.position import GENDER_OK, sorted_hand
-
-#: the game ends once the deck holds this many cards or fewer (RULES.md section 7)
-DECK_END = 4
+from engine.rules import DECK_END, JOKER_PENALTY, MIXED, NATURAL_PENALTY
 
 #: the most a second card can score: a shared chair completing two tables of one nation
 MAX_SECOND = 16

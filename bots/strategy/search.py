@@ -20,9 +20,10 @@ from collections import Counter
 from dataclasses import dataclass
 
 from bots.strategy.evaluate import ELIMINATED, MoveJudge, Weights
-from bots.strategy.playout import DECK_END, Playout, PlayoutMove, playout_move
+from bots.strategy.playout import Playout, PlayoutMove, playout_move
 from bots.strategy.view import BotView
 from engine import Move, Position, legal_moves, play
+from engine.rules import DECK_END
 
 #: seconds the strong strategy thinks per move unless told otherwise
 DEFAULT_BUDGET = 1.0
