@@ -6,6 +6,11 @@ mean time per move. Each deal is played once from every seat, so that no strateg
 its cards or its place in the turn order. A win is a first place; a first place shared by ``k``
 players counts ``1/k`` to each.
 
+``--budget`` sets the strong strategy's seconds per move (``--iterations`` caps its playouts
+instead, for repeatable runs), ``--players`` the seats per game (the strategies named repeat to
+fill them), and ``--jobs`` plays that many games at once in worker processes; a strategy's time
+per move is measured in the process that plays it.
+
 >>> standings = run_tournament(["greedy", "random"], games=2, seed=1)
 >>> [s.games for s in standings]
 [2, 2]
