@@ -5,11 +5,20 @@
 >>> result = play(position, legal_moves(position)[0])
 >>> result.position.players[position.to_move].score >= 0
 True
+
+A player who leaves a running game is taken out with ``leave(position, name)``, which treats them
+as eliminated; a game record writes it as the entry ``leave NAME``, which ``replay`` understands.
 """
 
 from engine.board import BAR_PLACES, BAR_VALUES, Board, Chair, Table, get_board
 from engine.cards import NATIONS, Card, Guest, parse_card, parse_guest
-from engine.errors import RULE_ERROR_CODES, EngineError, IllegalMoveError, InvalidPositionError
+from engine.errors import (
+    LEAVE_ERROR_CODES,
+    RULE_ERROR_CODES,
+    EngineError,
+    IllegalMoveError,
+    InvalidPositionError,
+)
 from engine.game import (
     GameRecord,
     Replay,
@@ -19,7 +28,16 @@ from engine.game import (
     record_from_dict,
     replay,
 )
-from engine.notation import BarMove, Move, Placement, SeatMove, SwapMove, parse_move
+from engine.notation import (
+    BarMove,
+    Move,
+    Placement,
+    SeatMove,
+    SwapMove,
+    leave_text,
+    parse_leave,
+    parse_move,
+)
 from engine.position import (
     Options,
     Player,
@@ -35,6 +53,7 @@ from engine.rules import (
     PlayResult,
     game_over_reason,
     is_over,
+    leave,
     legal_move_texts,
     legal_moves,
     outcome,
@@ -45,6 +64,7 @@ from engine.view import view
 __all__ = [
     "BAR_PLACES",
     "BAR_VALUES",
+    "LEAVE_ERROR_CODES",
     "NATIONS",
     "RULE_ERROR_CODES",
     "BarMove",
@@ -72,6 +92,8 @@ __all__ = [
     "game_over_reason",
     "get_board",
     "is_over",
+    "leave",
+    "leave_text",
     "legal_move_texts",
     "legal_moves",
     "load_position",
@@ -80,6 +102,7 @@ __all__ = [
     "outcome",
     "parse_card",
     "parse_guest",
+    "parse_leave",
     "parse_move",
     "play",
     "position_from_dict",

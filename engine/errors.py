@@ -39,3 +39,8 @@ RULE_ERROR_CODES = (
     "bad_swap",
     "not_your_turn",
 )
+
+#: The codes ``leave`` adds for a player who cannot leave (besides ``game_over``): a name or seat
+#: that is not a player of the game, and a player who already left or was eliminated. Leaving is
+#: not a move of section 11, so these are not section 13 codes.
+LEAVE_ERROR_CODES = ("unknown_player", "already_out")

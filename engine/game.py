@@ -1,5 +1,8 @@
 """Game records: seed, options, players and moves. Replaying a record gives the same game.
 
+``moves`` holds the moves in the notation of RULES.md section 11 and, where a player left the
+running game, the entry ``leave NAME`` (see ``engine.rules.leave``); no move starts with that word.
+
 >>> record = random_game(["ann", "bob"], seed=3)
 >>> replay(record).position == replay(load_record(dump_record(record))).position
 True
@@ -15,8 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import IllegalMoveError, InvalidPositionError
+from engine.notation import parse_leave
 from engine.position import Options, Position, new_position
-from engine.rules import Outcome, PlayResult, is_over, legal_moves, outcome, play
+from engine.rules import Outcome, PlayResult, is_over, leave, legal_moves, outcome, play
 
 #: fields a published record may carry beside the game itself; ``replay`` ignores them,
 #: ``verify`` checks ``seed_hash`` and ``result``
@@ -118,13 +122,14 @@ def dump_record(record: GameRecord, *, indent: int | None = None) -> str:
 
 
 def replay(record: GameRecord) -> Replay:
-    """Play every move of ``record`` from its start; raises ``InvalidPositionError`` naming the
-    first move the rules refuse."""
+    """Play every move of ``record`` from its start (an entry ``leave NAME`` takes that player out,
+    as ``leave`` does); raises ``InvalidPositionError`` naming the first entry the rules refuse."""
     position = record.start()
     results = []
     for number, move in enumerate(record.moves, 1):
+        leaver = parse_leave(move)
         try:
-            result = play(position, move)
+            result = play(position, move) if leaver is None else leave(position, leaver)
         except IllegalMoveError as e:
             raise InvalidPositionError(f"move {number} {move!r} is refused: {e.code}: {e}") from None
         results.append(result)

@@ -72,6 +72,24 @@ class SwapMove:
 
 Move = SeatMove | BarMove | SwapMove
 
+#: the first word of a game record's entry for a player who left a running game (``leave ann``);
+#: no move of section 11 starts with it, so such an entry is never read as a card move
+LEAVE = "leave"
+
+
+def leave_text(name: str) -> str:
+    """The record entry for ``name`` leaving the game: ``leave NAME``."""
+    return f"{LEAVE} {name}"
+
+
+def parse_leave(text: str) -> str | None:
+    """The name in a record entry ``leave NAME`` (the word in any case), or ``None`` for any other
+    text. The name is everything after the first space, as written."""
+    word, space, name = text.partition(" ")
+    if not space or word.lower() != LEAVE or not name:
+        return None
+    return name
+
 
 def seat_move(placements: tuple[Placement, ...]) -> SeatMove:
     return SeatMove(placements, " ".join(p.text for p in placements))
@@ -123,6 +141,12 @@ def parse_move(text: str, board: Board) -> Move:
     tokens = text.split()
     if not tokens:
         raise _bad(text, "it is empty")
+    if tokens[0].lower() == LEAVE:
+        raise IllegalMoveError(
+            "bad_notation",
+            f"{text!r} is not a move: leaving the game is none of the three actions "
+            "(a game record's 'leave NAME' entry is applied with engine.leave).",
+        )
     if tokens[0].lower() == "swap":
         if len(tokens) != 2:
             raise _bad(text, "swap takes one card and one chair")

@@ -1,6 +1,7 @@
 """The rules: legal moves, playing a move, scoring, drawing, elimination and the end of the game.
 
-``play`` validates and never changes its input; ``legal_moves`` lists every legal move.
+``play`` validates and never changes its input; ``legal_moves`` lists every legal move; ``leave``
+takes a player out of a running game (as elimination does, section 5).
 
 >>> from engine.position import new_position
 >>> p = new_position(["ann", "bob"], seed=7)
@@ -27,6 +28,7 @@ from engine.notation import (
     Placement,
     SeatMove,
     SwapMove,
+    leave_text,
     parse_move,
     placement,
     seat_move,
@@ -379,6 +381,50 @@ def play(position: Position, move: Move | str) -> PlayResult:
     if isinstance(move, BarMove):
         return _play_bar(position, move)
     return _play_swap(position, move)
+
+
+def leave(position: Position, player: int | str) -> PlayResult:
+    """Take ``player`` (a seat index or a name) out of a running game, at any time, whoever is to
+    move; ``position`` never changes.
+
+    Leaving works as elimination does (RULES.md section 5): the score stays as it was, the hand
+    leaves play (it stays recorded with the player), no card is drawn, the player's turns are
+    skipped and the player joins ``eliminated``, so ranks below every remaining player (section 8).
+    If the leaver was to move, the turn passes to the next remaining player; with one player left
+    the game is over (section 7, condition 5) and the result carries the outcome.
+
+    The result's ``move`` is the game record's entry, ``leave NAME``; its events are
+    ``{"type": "left", "player": NAME}`` and, when the game ends, ``game_over``. Raises
+    ``IllegalMoveError`` with ``game_over``, ``unknown_player`` (no such seat or name) or
+    ``already_out`` (the player left or was eliminated before).
+
+    >>> from engine.position import new_position
+    >>> p = new_position(["ann", "bob", "cem"], seed=1, start_player=0)
+    >>> result = leave(p, "ann")
+    >>> result.move, result.position.to_move, [e["type"] for e in result.events]
+    ('leave ann', 1, ['left'])
+    """
+    if is_over(position):
+        raise IllegalMoveError("game_over", "The game has ended.")
+    players = position.players
+    if isinstance(player, str):
+        index = next((i for i, p in enumerate(players) if p.name == player), -1)
+    else:
+        index = player if 0 <= player < len(players) else -1
+    if index < 0:
+        raise IllegalMoveError("unknown_player", f"{player!r} is not a player of this game.")
+    name = players[index].name
+    if index in position.eliminated:
+        raise IllegalMoveError("already_out", f"{name} is out of the game already.")
+    after = _evolve(position, eliminated=(*position.eliminated, index))
+    events: list[dict[str, Any]] = [{"type": "left", "player": name}]
+    if index == position.to_move:
+        return _end_turn(after, leave_text(name), index, 0, events, ())
+    # another player is to move and stays so; the game may still end (one player left)
+    result = outcome(after)
+    if result is not None:
+        events.append({"type": "game_over", **result.to_dict()})
+    return PlayResult(after, leave_text(name), index, 0, tuple(events), (), result)
 
 
 def _take_from_hand(hand: tuple[Card, ...], cards: Iterable[Card]) -> list[Card]:
