@@ -9,7 +9,7 @@ import gc
 import os
 import signal
 import socket
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import structlog
 from websockets.asyncio.server import Server as WsServer
@@ -88,6 +88,7 @@ class Server:
             line_port=self.line_port,
             data=config.redis or config.data,
             node=self.cluster.node if self.cluster else None,
+            event_loop=type(asyncio.get_running_loop()).__module__.split(".")[0],
         )
 
     async def restore(self) -> None:
@@ -158,5 +159,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     config = load_config(argv)
     logs.configure(config.log_level, config.log_format)
     collect_garbage_seldom()
-    asyncio.run(serve_until_signalled(config))
+    with asyncio.Runner(loop_factory=loop_factory(config.event_loop)) as runner:
+        runner.run(serve_until_signalled(config))
     return 0
+
+
+def loop_factory(name: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop when asked for and installed (it is not on Windows), else asyncio's."""
+    if name == "uvloop":
+        with contextlib.suppress(ImportError):
+            import uvloop
+
+            return uvloop.new_event_loop
+    return None

@@ -43,6 +43,11 @@ class Config(BaseModel):
         description="WebSocket compression: none, or deflate (permessage-deflate when the client offers"
         " it: less traffic for about 35 KB more memory a connection and 10 us more CPU a message)",
     )
+    event_loop: str = Field(
+        "uvloop",
+        pattern="^(uvloop|asyncio)$",
+        description="uvloop (a fifth less CPU a move; where it is not installed, asyncio's) or asyncio",
+    )
     rate: float = Field(20.0, gt=0, description="messages per second a connection may send (sustained)")
     burst: int = Field(40, ge=1, description="messages a connection may send in a burst")
     chat_rate: float = Field(1.0, gt=0, description="chat messages per second a connection may send")

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from websockets.exceptions import ConnectionClosed
 
 from server.config import Config, load_config
@@ -38,9 +39,11 @@ def test_flags_win_over_environment_over_defaults() -> None:
     assert (config.port, config.line_port, config.host) == (9100, 2400, "127.0.0.1")
 
 
-async def test_sigterm_finishes_moves_tells_clients_and_exits_zero(tmp_path: Path) -> None:
-    """On SIGTERM: the move in flight is kept, WebSocket clients get 1001, line clients a line, exit 0."""
-    server = await ServerProcess.start(tmp_path / "cafe.db")
+@pytest.mark.parametrize("event_loop", ["uvloop", "asyncio"])
+async def test_sigterm_finishes_moves_tells_clients_and_exits_zero(tmp_path: Path, event_loop: str) -> None:
+    """On either event loop: the move in flight is kept, WebSocket clients get 1001, line clients a line,
+    exit 0 on SIGTERM."""
+    server = await ServerProcess.start(tmp_path / "cafe.db", "--event-loop", event_loop)
     ann = await WsClient.connect(server.port, "ann")
     line = await LineClient.connect(server.line_port, "lin")
     await ann.command("/join stop")
@@ -67,8 +70,11 @@ async def test_sigterm_finishes_moves_tells_clients_and_exits_zero(tmp_path: Pat
         assert closed.rcvd is not None and closed.rcvd.code == 1001
     await line.expect("The server is stopping")
     assert await asyncio.wait_for(server.proc.wait(), 20) == 0
-    events = [e["event"] for e in await server.logs()]
+    logs = await server.logs()
+    events = [e["event"] for e in logs]
     assert "stopping" in events and "stopped" in events
+    (listening,) = [e for e in logs if e["event"] == "listening"]
+    assert listening["event_loop"] == event_loop
 
     store = Store(str(tmp_path / "cafe.db"))
     (game,) = await store.history("ann")
