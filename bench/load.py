@@ -11,8 +11,9 @@ the time from sending a move to the last client of the room receiving it (its pa
 clients, its line), the server's CPU and memory (``/proc``), the generator's CPU, and every error
 (an ``error`` message, a ``!`` line, a gap in ``seq``, a patch that does not apply, a move never
 received). The relay phase then opens the same number of connections in rooms of 4; one client of
-a room sends a frame of the size of a move message, the relay sends a frame of the mean size of
-the patches just seen to each of the 4, and the next client goes on.
+a room sends a frame of the size of a move message, and the relay answers as the game server
+answers a move, with frames of the mean sizes just seen: an ``ack`` to the sender, then a patch
+and a ``played`` message to each of the 4; the next client goes on.
 
     python bench/load.py [--rooms 500] [--seconds 20] [--rate 0] [--line-share 0.1]
                          [--workers 2] [--url ws://127.0.0.1:8765/ws --line-port 2323 --pid PID]
@@ -446,13 +447,21 @@ class WsClient(Client):
     def on_text(self, text: str) -> None:
         worker = self.worker
         worker.frames += 1
-        # every server frame starts {"seq":N,"type":"T": read those two without parsing the rest
+        # every server frame starts {"seq":N, and its type follows (after the id of an answer):
+        # read those two without parsing the rest
         comma = text.find(",", 7)
         seq = int(text[7:comma])
         if seq != self.seq + 1:
             worker.error(f"{self.name}: seq {seq} after {self.seq}")
         self.seq = seq
-        kind = text[comma + 9 : text.find('"', comma + 9)]
+        start = text.find('"type":"', comma) + 8
+        kind = text[start : text.find('"', start)]
+        if kind == "played":
+            worker.events += 1
+            worker.event_bytes += len(text)
+        elif kind == "ack":
+            worker.acks += 1
+            worker.ack_bytes += len(text)
         if kind in ("played", "ack", "presence", "notice") and self.expect is None:
             return
         msg = json.loads(text)
@@ -587,9 +596,19 @@ class RelayClient(Client):
         if text == "joined":
             self.expected(text)
             return
+        bar = text.index("|")
+        kind = text[bar + 1]
+        if kind == "a":  # the sender's answer
+            self.worker.acks += 1
+            self.worker.ack_bytes += len(text)
+            return
+        if kind == "e":  # the move's second frame
+            self.worker.events += 1
+            self.worker.event_bytes += len(text)
+            return
         self.worker.patch_bytes += len(text)
         self.worker.patches += 1
-        number = int(text[: text.index("|")])
+        number = int(text[:bar])
         self.room.received(0, number)
         if number % SEATS == self.seat:
             self.play_next(number)
@@ -613,6 +632,10 @@ class Worker:
         self.frames = 0
         self.patches = 0
         self.patch_bytes = 0
+        self.acks = 0
+        self.ack_bytes = 0
+        self.events = 0
+        self.event_bytes = 0
         self.move_bytes = 0
         self.games = 0
         self.rooms = [Room(self, r) for r in spec.rooms]
@@ -730,6 +753,10 @@ class Worker:
             "frames": frames1 - frames0,
             "patches": self.patches,
             "patch_bytes": self.patch_bytes,
+            "acks": self.acks,
+            "ack_bytes": self.ack_bytes,
+            "events": self.events,
+            "event_bytes": self.event_bytes,
             "move_bytes": self.move_bytes,
             "games": self.games,
             "moves_by_room": [r.moves_sent for r in self.rooms],
@@ -1001,7 +1028,7 @@ def merge(stats: list[dict[str, Any]]) -> dict[str, Any]:
         out["cpu_by_worker"].append(s["cpu"])
         for key in (
             "sent", "sent_total", "completed_total", "errors", "frames", "patches",
-            "patch_bytes", "move_bytes", "games", "cpu",
+            "patch_bytes", "acks", "ack_bytes", "events", "event_bytes", "move_bytes", "games", "cpu",
         ):  # fmt: skip
             out[key] = out.get(key, 0) + s[key]
     return out
@@ -1020,7 +1047,7 @@ def server_argv(args: argparse.Namespace, port: int, line_port: int, data: str, 
         "--data", data, "--log-level", args.log_level,
         "--rate", SERVER_RATE, "--burst", SERVER_RATE,
         "--max-connections", str(conns + 100), "--max-rooms", str(args.rooms + 100),
-        "--compression", args.compression,
+        "--compression", args.compression, "--event-loop", args.event_loop,
     ]  # fmt: skip
 
 
@@ -1082,11 +1109,15 @@ def game_phase(args: argparse.Namespace, plans: tuple[GamePlan, ...]) -> Phase:
     return phase
 
 
-def relay_phase(args: argparse.Namespace, move_size: int, patch_size: int) -> Phase:
+def relay_phase(args: argparse.Namespace, game: dict[str, Any]) -> Phase:
+    """The relay answers each move with frames of the sizes the game server's clients received."""
     rooms = room_specs(args.rooms, 0.0)
     port = free_port()
-    argv = [sys.executable, str(ROOT / "bench" / "relay.py"), "--port", str(port), "--size", str(patch_size)]
-    argv += ["--compression", args.compression]
+    argv = [sys.executable, str(ROOT / "bench" / "relay.py"), "--port", str(port)]
+    argv += ["--size", str(round(game["mean_patch_bytes"])), "--ack-size", str(round(game["mean_ack_bytes"]))]
+    argv += ["--event-size", str(round(game["mean_event_bytes"]))]
+    argv += ["--compression", args.compression, "--event-loop", args.event_loop]
+    move_size = round(game["mean_move_bytes"])
     target = Target(argv, port, None, None)
     try:
         specs = worker_specs(args, "relay", f"ws://127.0.0.1:{port}/", None, (), rooms, move_size)
@@ -1123,6 +1154,8 @@ def figures(phase: Phase) -> dict[str, Any]:
         "games_finished": s["games"],
         "moves_by_room": _spread(s["moves_by_room"]),
         "mean_patch_bytes": s["patch_bytes"] / max(1, s["patches"]),
+        "mean_ack_bytes": s["ack_bytes"] / max(1, s["acks"]),
+        "mean_event_bytes": s["event_bytes"] / max(1, s["events"]),
         "mean_move_bytes": s["move_bytes"] / max(1, s["sent_total"]),
         "moves_sent": s["sent_total"],
         "moves_received": s["completed_total"],
@@ -1181,7 +1214,10 @@ def report(args: argparse.Namespace, game: dict[str, Any], relay: dict[str, Any]
     row("memory per connection KB", lambda f: f"{f['per_connection_kb']:.1f}")
     row("memory per room KB", lambda f: f"{f['per_room_kb']:.1f}")
     row(
-        "mean move / patch frame bytes", lambda f: f"{f['mean_move_bytes']:.0f} / {f['mean_patch_bytes']:.0f}"
+        "frame bytes: move / ack, patch, played",
+        lambda f: "{:.0f} / {:.0f}, {:.0f}, {:.0f}".format(
+            f["mean_move_bytes"], f["mean_ack_bytes"], f["mean_patch_bytes"], f["mean_event_bytes"]
+        ),
     )
     row("games finished", lambda f: f"{f['games_finished']}")
     row(
@@ -1246,6 +1282,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="none",
         help="the server's WebSocket compression, and so the relay's",
     )
+    parser.add_argument(
+        "--event-loop",
+        choices=("uvloop", "asyncio"),
+        default="uvloop",
+        help="the server's event loop, and so the relay's",
+    )
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--profile", help="run the server under py-spy; write its raw samples here")
     args = parser.parse_args(argv)
@@ -1264,7 +1306,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     game = figures(game_phase(args, plans))
     relay = None
     if not args.no_relay:
-        relay_phase_ = relay_phase(args, round(game["mean_move_bytes"]), round(game["mean_patch_bytes"]))
+        relay_phase_ = relay_phase(args, game)
         relay = figures(relay_phase_)
     report(args, game, relay)
     if args.profile:

@@ -1,14 +1,16 @@
 """A bare ``websockets`` relay: the transport alone, as the baseline for ``bench/load.py``.
 
 It uses the same server library with the same settings as the game server (``serve`` with the
-same compression, ``max_size`` and keep-alive, the same garbage collector thresholds), and does
-nothing but relay:
-a client's first frame names its room; every later frame is sent on to each member of that room
-(the sender included), padded to ``--size`` characters, as a game server sends each member its
-patch after a move. The relayed frame starts with the frame received, so that clients can tell
-which one it is.
+same compression, ``max_size`` and keep-alive, the same event loop and garbage collector
+thresholds), and does nothing but relay, frame for frame as the game server answers a move: a
+client's first frame names its room; for every later frame the sender gets an answer of
+``--ack-size`` characters (the game server's ``ack``), and each member of the room (the sender
+included) a frame of ``--size`` characters (its patch), then one of ``--event-size`` (the
+``played`` message; 0 sends none). Each relayed frame starts with the number the received frame
+starts with and a letter, ``a``, ``p`` or ``e``, so that clients can tell which one it is.
 
-    python bench/relay.py --port 0 [--size 350] [--compression none|deflate]
+    python bench/relay.py --port 0 [--size 350] [--ack-size 30] [--event-size 150]
+                          [--compression none|deflate] [--event-loop uvloop|asyncio]
 
 It prints one JSON line ``{"event": "listening", "port": ...}`` on stderr and runs until SIGTERM
 or SIGINT.
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import resource
@@ -36,8 +39,10 @@ PING = 20
 class Relay:
     """Rooms of connections; each frame goes to every member of the sender's room."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, ack_size: int, event_size: int) -> None:
         self.size = size
+        self.ack_size = ack_size
+        self.event_size = event_size
         self.rooms: dict[str, list[ServerConnection]] = {}
 
     async def handle(self, connection: ServerConnection) -> None:
@@ -50,9 +55,15 @@ class Relay:
                     members.append(connection)
                     await connection.send("joined")
                     continue
-                payload = text.ljust(self.size, "x")
+                head = text[: text.index("|") + 1]
+                if self.ack_size:
+                    await connection.send((head + "a").ljust(self.ack_size, "x"))
+                patch = (head + "p").ljust(self.size, "x")
+                event = (head + "e").ljust(self.event_size, "x") if self.event_size else None
                 for member in members:
-                    await member.send(payload)
+                    await member.send(patch)
+                    if event is not None:
+                        await member.send(event)
         except ConnectionClosed:
             pass
         finally:
@@ -60,18 +71,18 @@ class Relay:
                 members.remove(connection)
 
 
-async def run(host: str, port: int, size: int, compression: str) -> None:
-    relay = Relay(size)
+async def run(args: argparse.Namespace) -> None:
+    relay = Relay(args.size, args.ack_size, args.event_size)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     async with serve(
         relay.handle,
-        host,
-        port,
+        args.host,
+        args.port,
         max_size=MAX_FRAME,
-        compression=None if compression == "none" else "deflate",
+        compression=None if args.compression == "none" else "deflate",
         ping_interval=PING,
         ping_timeout=PING,
     ) as server:
@@ -91,7 +102,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--host", default="127.0.0.1", help="loopback address to listen on")
     parser.add_argument("--port", type=int, default=0, help="port (0 picks a free one)")
-    parser.add_argument("--size", type=int, default=350, help="characters of each relayed frame")
+    parser.add_argument("--size", type=int, default=350, help="characters of the frame each member gets")
+    parser.add_argument("--ack-size", type=int, default=0, help="characters of the sender's answer; 0: none")
+    parser.add_argument("--event-size", type=int, default=0, help="characters of a second frame; 0: none")
+    parser.add_argument(
+        "--event-loop", choices=("uvloop", "asyncio"), default="uvloop", help="as the server's"
+    )
     parser.add_argument("--compression", choices=("none", "deflate"), default="none", help="as the server's")
     args = parser.parse_args(argv)
     if args.host not in ("127.0.0.1", "localhost", "::1"):
@@ -99,7 +115,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     raise_open_files()
     gc.freeze()  # the garbage collector as the game server sets it (server.app.collect_garbage_seldom)
     gc.set_threshold(5_000, 50, 100)
-    asyncio.run(run(args.host, args.port, args.size, args.compression))
+    # the game server's choice (server.app.loop_factory), without importing the server
+    factory = None
+    if args.event_loop == "uvloop":
+        with contextlib.suppress(ImportError):
+            import uvloop
+
+            factory = uvloop.new_event_loop
+    with asyncio.Runner(loop_factory=factory) as runner:
+        runner.run(run(args))
     return 0
 
 
