@@ -30,6 +30,7 @@ from pydantic import BaseModel, ValidationError
 
 from protocol.errors import ProtocolError
 from protocol.messages import (
+    Absent,
     AddBot,
     ClientId,
     ClientMessage,
@@ -144,13 +145,22 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
     ),
     "option": CommandInfo(
         "/option KEY VALUE",
-        "set seed, stammtisch or clock before the start",
+        "set seed, stammtisch, clock or absent before the start",
         "Sets a room option before the start:\n"
         "  seed N, seed random       the shuffle's seed (the same seed, the same game)\n"
         "  stammtisch on, off        3 or 4 guests may complete a table of one gender\n"
         "  clock SECONDS, clock off  seconds per turn (5 to 3600), or no clock; when\n"
-        "                            time runs out, the server plays for you",
-        ("/option seed 42", "/option stammtisch on", "/option clock 60", "/option clock off"),
+        "                            time runs out, the server plays for you\n"
+        "  absent bot, absent drop   when a lost player does not come back in time:\n"
+        "                            a bot plays the seat (the default), or the\n"
+        "                            player leaves the game, ranked as eliminated",
+        (
+            "/option seed 42",
+            "/option stammtisch on",
+            "/option clock 60",
+            "/option clock off",
+            "/option absent drop",
+        ),
     ),
     "addbot": CommandInfo(
         "/addbot [STRATEGY]",
@@ -355,7 +365,7 @@ def _seconds(text: str) -> int | float | None:
 def _option(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     _arguments(name, args, id, 2, 2)
     key, text = args[0].lower(), args[1].lower()
-    value: int | float | bool | None
+    value: int | float | bool | str | None
     if key == "seed":
         value = None if text == "random" else _integer(text)
         if value is None and text != "random":
@@ -368,9 +378,15 @@ def _option(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
         value = None if text == "off" else _seconds(text)
         if value is None and text != "off":
             raise _bad(name, "The clock is a number of seconds per turn, or 'off'.", id)
+    elif key == "absent":
+        if text not in get_args(Absent):
+            raise _bad(name, "absent is 'bot' (a bot plays the seat) or 'drop' (the player leaves).", id)
+        value = text
     else:
         raise _bad(
-            name, f"No option {args[0][:_SHOWN_NAME]!r}; the options are seed, stammtisch and clock.", id
+            name,
+            f"No option {args[0][:_SHOWN_NAME]!r}; the options are seed, stammtisch, clock and absent.",
+            id,
         )
     return _build(name, SetOption, id, key=key, value=value)
 

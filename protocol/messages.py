@@ -25,6 +25,8 @@ MAX_ROOM = 24
 
 ClientId = int | str | None
 Strategy = Literal["random", "greedy", "strong"]
+#: the values of the room option ``absent``: who takes a seat whose player's resume window passed
+Absent = Literal["bot", "drop"]
 
 
 class _Message(BaseModel):
@@ -101,11 +103,13 @@ class Start(_ClientMessage):
 
 class SetOption(_ClientMessage):
     """Set a room option before the start: ``seed`` (integer or null for random),
-    ``stammtisch`` (bool), ``clock`` (seconds per turn, or null/0 for off)."""
+    ``stammtisch`` (bool), ``clock`` (seconds per turn, or null/0 for off), ``absent`` (what
+    happens to a player whose resume window passes: ``"bot"`` plays the seat, ``"drop"`` takes
+    the player out of the game)."""
 
     type: Literal["option"] = "option"
-    key: Literal["seed", "stammtisch", "clock"]
-    value: bool | int | float | None = None
+    key: Literal["seed", "stammtisch", "clock", "absent"]
+    value: bool | int | float | Absent | None = None
 
 
 class PlayMove(_ClientMessage):

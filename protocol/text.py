@@ -454,7 +454,7 @@ def _game_over_line(event: Mapping[str, Any], g: _Glyphs, ascii_only: bool) -> s
 
 def render_event(event: Mapping[str, Any], *, ascii_only: bool = False) -> str:
     """One short line for an engine event (``seat``, ``stammtisch``, ``bar``, ``swap``,
-    ``hand_limit``, ``draw``, ``eliminated``, ``game_over``) or a ``played`` message.
+    ``hand_limit``, ``draw``, ``eliminated``, ``left``, ``game_over``) or a ``played`` message.
 
     Extra fields (a message's ``room``, ``seq``) are ignored; an unknown ``type`` raises
     ``ValueError``.
@@ -486,6 +486,8 @@ def render_event(event: Mapping[str, Any], *, ascii_only: bool = False) -> str:
         if "cost" in event and "score" in event:
             line += f" (it costs {event['cost']}, {who} has {event['score']})"
         return line
+    if kind == "left":
+        return f"{who} leaves the game"
     if kind == "game_over":
         return _game_over_line(event, g, ascii_only)
     if kind == "played":
@@ -496,7 +498,9 @@ def render_event(event: Mapping[str, Any], *, ascii_only: bool = False) -> str:
             event.get("events", []),
             ascii_only=ascii_only,
         )
-        return line + " (played for an absent player)" if event.get("auto") else line
+        # a player taken out of the game made no move, so nothing was played for them
+        absent = event.get("auto") and not any(e.get("type") == "left" for e in event.get("events", []))
+        return line + " (played for an absent player)" if absent else line
     raise ValueError(f"no text for an event of type {kind!r}")
 
 
@@ -538,6 +542,8 @@ def render_played(
     elif "swap" in by_type:
         swap = by_type["swap"][0]
         line = f"{who} swaps {swap['card']} for the joker at {swap['chair']}"
+    elif "left" in by_type:
+        line = f"{who} leaves the game"
     else:
         line = f"{who} plays {move}: {_signed(points)}"
     if "hand_limit" in by_type:

@@ -138,7 +138,8 @@ function syncTurn() {
 function lastMove() {
   const g = game();
   const found = { chairs: new Set(), bar: null };
-  if (!g?.last_move) return found;
+  // a player leaving the game ("leave NAME") put nothing on the board
+  if (!g?.last_move || g.last_move.move.startsWith("leave ")) return found;
   const move = parseMove(g.last_move.move);
   if (move.kind === "bar") found.bar = g.bar.length - 1;
   else for (const p of move.placements) found.chairs.add(p.target);

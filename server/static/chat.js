@@ -40,6 +40,9 @@ export function playedLine(msg) {
     line += by.eliminated ? " and is eliminated" : `: ${signed(msg.points)}`;
   } else if (by.swap) {
     line = `${who} swaps ${by.swap[0].card} for the joker at ${by.swap[0].chair}`;
+  } else if (by.left) {
+    // the server took an absent player out of the game: no move was played for them
+    return `${who} leaves the game`;
   } else {
     line = `${who} plays ${msg.move}: ${signed(msg.points)}`;
   }

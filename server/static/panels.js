@@ -160,7 +160,8 @@ function waitingPanel({ view, actions }) {
       "p",
       { class: "small-print" },
       `Seed ${options.seed ?? "random"} · Stammtisch ${options.stammtisch ? "on" : "off"} · clock ${options.clock ? `${options.clock}s` : "off"}` +
-        " — change with /option seed 7, /option stammtisch on, /option clock 60.",
+        ` · absent players: ${options.absent === "drop" ? "dropped" : "a bot plays"}` +
+        " — change with /option seed 7, /option stammtisch on, /option clock 60, /option absent drop.",
     ),
   );
 }

@@ -63,6 +63,8 @@ CASES: list[tuple[str, Parsed]] = [
     ("/option clock 60", SetOption(key="clock", value=60)),
     ("/option clock off", SetOption(key="clock", value=None)),
     ("/option clock 7.5", SetOption(key="clock", value=7.5)),
+    ("/option absent drop", SetOption(key="absent", value="drop")),
+    ("/option absent bot", SetOption(key="absent", value="bot")),
     ("/addbot", AddBot()),
     ("/addbot random", AddBot(strategy="random")),
     ("/addbot strong", AddBot(strategy="strong")),
@@ -147,6 +149,7 @@ def test_keywords_of_option_and_addbot_are_case_insensitive() -> None:
     assert parse_command("/option STAMMTISCH On") == SetOption(key="stammtisch", value=True)
     assert parse_command("/option Seed RANDOM") == SetOption(key="seed", value=None)
     assert parse_command("/option clock OFF") == SetOption(key="clock", value=None)
+    assert parse_command("/option Absent DROP") == SetOption(key="absent", value="drop")
     assert parse_command("/addbot Strong") == AddBot(strategy="strong")
 
 
@@ -190,6 +193,8 @@ BAD_ARGUMENTS = [
     ("/option clock 1.", "/option KEY VALUE"),
     ("/option clock 1e3", "/option KEY VALUE"),
     ("/option colour red", "/option KEY VALUE"),
+    ("/option absent maybe", "/option KEY VALUE"),
+    ("/option absent off", "/option KEY VALUE"),
     ("/addbot clever", "/addbot [STRATEGY]"),
     ("/addbot random greedy", "/addbot [STRATEGY]"),
     ("/removebot", "/removebot NAME"),

@@ -83,6 +83,7 @@ CLIENT_SAMPLES: list[ClientMessage] = [
     SetOption(key="seed", value=42),
     SetOption(key="stammtisch", value=True),
     SetOption(key="clock", value=None),
+    SetOption(key="absent", value="drop"),
     PlayMove(id=5, move="FRf@FR1s ESm@ES1e"),
     GetLegalMoves(),
     GetHint(),
@@ -233,6 +234,12 @@ def test_option_value_keeps_booleans_apart_from_integers() -> None:
     assert isinstance(seed, SetOption) and type(seed.value) is int
 
 
+def test_option_value_absent_is_bot_or_drop() -> None:
+    """The option absent takes the words bot and drop as they are."""
+    drop = parse_client_message('{"type": "option", "key": "absent", "value": "drop"}')
+    assert isinstance(drop, SetOption) and (drop.key, drop.value) == ("absent", "drop")
+
+
 def test_messages_are_frozen() -> None:
     """A message cannot be changed after it is built (messages are shared between recipients)."""
     message = Say(text="hi")
@@ -301,6 +308,7 @@ def test_unknown_or_missing_type(raw: str, id: int | str | None) -> None:
         ('{"type": "move", "id": 6, "move": "' + "x" * 201 + '"}', "move"),
         ('{"type": "option", "id": 6, "key": "colour", "value": 1}', "key"),
         ('{"type": "option", "id": 6, "key": "seed", "value": "soon"}', "value"),
+        ('{"type": "option", "id": 6, "key": "absent", "value": "maybe"}', "value"),
         ('{"type": "add_bot", "id": 6, "strategy": "clever"}', "strategy"),
         ('{"type": "hello", "id": 6, "name": "ann", "kind": "robot"}', "kind"),
     ],

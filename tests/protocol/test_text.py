@@ -500,6 +500,7 @@ def test_control_characters_in_names_are_not_sent() -> None:
             {"type": "eliminated", "room": "cafe", "seq": 12, "player": "dora", "place": 9},
             "dora is eliminated at bar place 9",
         ),
+        ({"type": "left", "player": "bob"}, "bob leaves the game"),
         (
             {
                 "type": "game_over",
@@ -593,6 +594,7 @@ def seat(card: str, chair: str, points: int) -> dict[str, Any]:
             [{"type": "swap", "player": "ann", "card": "DEm", "chair": "DE1e", "joker": "Jm"}],
             "ann swaps DEm for the joker at DE1e",
         ),
+        ("leave ann", 0, [{"type": "left", "player": "ann"}], "ann leaves the game"),
         ("FRf@FR1s", 4, [], "ann plays FRf@FR1s: +4"),
     ],
 )
@@ -617,6 +619,19 @@ def test_played_message_is_rendered_as_one_line() -> None:
     assert (
         render_event({**message, "auto": True}) == "ann seats FRf at FR1s: +4 (played for an absent player)"
     )
+
+
+def test_a_player_taken_out_is_not_said_to_have_had_a_move_played() -> None:
+    """The server's ``played`` for a player who left (``auto``) says only that they left."""
+    message = {
+        "type": "played",
+        "player": "bob",
+        "move": "leave bob",
+        "points": 0,
+        "events": [{"type": "left", "player": "bob"}],
+        "auto": True,
+    }
+    assert render_event(message) == "bob leaves the game"
 
 
 def test_every_event_of_whole_games_renders_as_one_line() -> None:

@@ -11,6 +11,7 @@ from playwright.sync_api import Page
 
 from engine import Options, legal_move_texts, random_game, replay
 from protocol.diff import diff
+from protocol.text import render_event
 from protocol.view import LastMove, SeatInfo, room_view
 
 APPLY_ALL = """async ([first, patches]) => {
@@ -187,3 +188,33 @@ def test_cards_chosen_in_either_order_make_a_legal_move(open_page: Callable[...,
     for text, got in zip(texts, found, strict=True):
         assert got in texts
         assert sorted(got.split()) == sorted(text.split())
+
+
+def test_played_lines_match_the_line_clients_also_for_a_player_who_left(
+    open_page: Callable[..., Page],
+) -> None:
+    """chat.js words a ``played`` message as protocol.text does, also the one for a player the
+    server took out of the game (``leave NAME``, event ``left``), which was no move played for them."""
+    page = open_page()
+    left = {
+        "type": "played",
+        "player": "bob",
+        "move": "leave bob",
+        "points": 0,
+        "events": [{"type": "left", "player": "bob"}],
+        "auto": True,
+    }
+    bar = {
+        **left,
+        "move": "ITm@bar",
+        "points": 3,
+        "events": [{"type": "bar", "player": "bob", "card": "ITm", "place": 3, "points": 3}],
+    }
+    lines = page.evaluate(
+        'async (messages) => { const { playedLine } = await import("/chat.js");'
+        " return messages.map(playedLine); }",
+        [left, bar],
+    )
+    assert lines[0] == "bob leaves the game"
+    assert lines[1].endswith("(played for an absent player)")
+    assert lines == [render_event(left), render_event(bar)]
