@@ -85,7 +85,11 @@ class LineSession(Session):
         self.ascii_only = ascii_only
 
     async def _write(self, out: Outgoing, seq: int) -> None:
-        lines = self.render(out.message)
+        await self._write_batch([(out, seq)])
+
+    async def _write_batch(self, batch: list[tuple[Outgoing, int]]) -> None:
+        # the text of everything queued goes out in one write: a move's patch, line and board
+        lines = [line for out, _ in batch for line in self.render(out.message)]
         if lines:
             self.writer.write(("\r\n".join(lines) + "\r\n").encode())
             await self.writer.drain()
