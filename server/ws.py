@@ -31,12 +31,12 @@ class WsSession(Session):
     async def _write_batch(self, batch: list[tuple[Outgoing, int]]) -> None:
         connection = self.connection
         protocol = connection.protocol
-        if len(batch) == 1 or protocol.state is not State.OPEN:
+        if protocol.state is not State.OPEN:
             await super()._write_batch(batch)
             return
         # One write to the socket for all the frames: send() makes a system call for each frame,
-        # which costs more than framing it. Frames are made as websockets' broadcast() makes them;
-        # drain() is the flow control send() waits on.
+        # which costs more than framing it, and enters its locking context for each. Frames are
+        # made as websockets' broadcast() makes them; drain() is the flow control send() waits on.
         for out, seq in batch:
             protocol.send_text(out.with_seq(seq).encode())
         connection.transport.write(b"".join(protocol.data_to_send()))
