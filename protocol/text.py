@@ -343,7 +343,10 @@ def _header(view: Mapping[str, Any], g: _Glyphs, ascii_only: bool) -> list[str]:
     last = game.get("last_move")
     if last is not None:
         who = _name(last["player"], _NAME_COLUMN, g, ascii_only)
-        lines.append(f"Last move: {who} {last['move']} ({_signed(last['points'])})")
+        if str(last["move"]).startswith("leave "):  # a record's "leave NAME" entry, not a move
+            lines.append(f"Last move: {who} left the game")
+        else:
+            lines.append(f"Last move: {who} {last['move']} ({_signed(last['points'])})")
     return lines
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import structlog
 
-from engine import GameRecord, IllegalMoveError, Options, Outcome, Position, play, replay
+from engine import GameRecord, IllegalMoveError, Options, Outcome, Position, leave, play, replay
 from engine.game import seed_hash
 from engine.rules import PlayResult, legal_move_texts
 from protocol import messages as m
@@ -98,7 +98,8 @@ class Returned:
 
 @dataclass(frozen=True)
 class WindowPassed:
-    """The resume window of a lost player passed: a bot takes the seat."""
+    """The resume window of a lost player passed: a bot takes the seat, or with the room option
+    ``absent`` ``drop`` the player leaves the game."""
 
     name: str
 
@@ -135,7 +136,7 @@ class Room:
         self.lobby = lobby
         self.members: dict[Session, None] = {}
         self.seats: list[Seat] = []
-        self.options: dict[str, Any] = {"seed": None, "stammtisch": False, "clock": None}
+        self.options: dict[str, Any] = {"seed": None, "stammtisch": False, "clock": None, "absent": "bot"}
         self.game: Game | None = None
         self.inbox: asyncio.Queue[_Item] = asyncio.Queue()
         #: what each member was last sent: the room's views then, and the member's name then
@@ -332,16 +333,24 @@ class Room:
         self._next_turn()
 
     def hold(self, name: str) -> None:
-        """Keep ``name``'s seat for the resume window; then a bot plays it."""
+        """Keep ``name``'s seat for the resume window; then a bot plays it (or, with the option
+        ``absent`` ``drop``, the player leaves the game)."""
         loop = asyncio.get_running_loop()
         self._windows[name] = loop.call_later(
             self.lobby.config.resume_window, self.post, None, WindowPassed(name)
         )
 
-    def _on_window_passed(self, _: Session | None, msg: WindowPassed) -> None:
+    async def _on_window_passed(self, _: Session | None, msg: WindowPassed) -> None:
         self._windows.pop(msg.name, None)
         seat = self._seat_of(msg.name)
         if seat is None or self.seats[seat].session is not None or self.state != "playing":
+            return
+        if self.options["absent"] == "drop":
+            game = self.game
+            assert game is not None
+            if seat not in game.position.eliminated:  # a player already out has no turns to drop
+                # logged like a move, before anyone is told; the seat stays empty from then on
+                await self._apply(leave(game.position, seat), auto=True)
             return
         self._take_over(seat, "did not come back in time")
         self._publish()
@@ -417,15 +426,21 @@ class Room:
             if not isinstance(value, bool):
                 raise ProtocolError("bad_option", "stammtisch is on or off (true/false).", msg.id)
         elif msg.key == "seed":
-            if value is not None and (isinstance(value, bool | float) or not 0 <= value < 2**63):
+            if value is not None and (isinstance(value, bool | float | str) or not 0 <= value < 2**63):
                 raise ProtocolError("bad_option", "seed is a whole number from 0, or random.", msg.id)
         elif msg.key == "clock":
             if value in (None, 0, False):
                 value = None
-            elif isinstance(value, bool) or not self.lobby.config.clock_min <= value <= 3600:
+            elif isinstance(value, bool | str) or not self.lobby.config.clock_min <= value <= 3600:
                 raise ProtocolError(
                     "bad_option", f"clock is {self.lobby.config.clock_min:g} to 3600 seconds, or off.", msg.id
                 )
+        elif msg.key == "absent" and value not in ("bot", "drop"):
+            raise ProtocolError(
+                "bad_option",
+                "absent is bot (a bot plays a lost player's seat) or drop (the player leaves the game).",
+                msg.id,
+            )
         self.options[msg.key] = value
         self._broadcast(
             m.Notice(
@@ -442,6 +457,7 @@ class Room:
             "stammtisch": self.options["stammtisch"],
             "clock": self.options["clock"],
             "seed": self.options["seed"],
+            "absent": self.options["absent"],
         }
 
     # --- the game ----------------------------------------------------------------------------
@@ -594,7 +610,8 @@ class Room:
         """Take up a game from the log as its players left it: server-side bots play on, the
         others' seats wait for them for the resume window."""
         record = stored.record
-        replayed = replay(record)
+        replayed = replay(record)  # a player who left is in the record as "leave NAME"
+        out = {record.players[i] for i in replayed.position.eliminated}
         self.seats = []
         for name, kind in zip(record.players, stored.kinds, strict=True):
             if kind.startswith("bot:"):
@@ -602,7 +619,8 @@ class Room:
                 self.lobby.bot_names.add(name.casefold())
             else:
                 self.seats.append(Seat(name=name, kind="bot" if kind == "bot" else "person"))
-                self.hold(name)
+                if name not in out:  # a player who is out of the game has no turns to wait for
+                    self.hold(name)
         last = replayed.results[-1] if replayed.results else None
         self.game = Game(
             game_id=stored.game_id,

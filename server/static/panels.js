@@ -78,7 +78,10 @@ export function renderPlayers(box, view) {
   box.append(list);
   const facts = [];
   if (game) facts.push(`deck ${game.deck_size}`, `bar ${game.bar.length}/20`);
-  if (game?.last_move) facts.push(`last: ${game.last_move.player} ${game.last_move.move}`);
+  if (game?.last_move) {
+    const { player, move } = game.last_move;
+    facts.push(move.startsWith("leave ") ? `last: ${player} left the game` : `last: ${player} ${move}`);
+  }
   if (game && !game.over && view.options?.clock) facts.push(`clock ${view.options.clock}s a turn`);
   if (view.spectators.length) facts.push(`watching: ${view.spectators.join(", ")}`);
   if (facts.length) box.append(el("p", { class: "facts" }, facts.join(" · ")));

@@ -330,6 +330,13 @@ def test_header_names_room_moves_deck_and_last_move() -> None:
     assert second == "Last move: ann Jm=CN@IN2e (+6)"
 
 
+def test_header_says_when_the_last_entry_was_a_player_leaving() -> None:
+    """After the server took a player out of the game, the header says so instead of a move."""
+    left = {"player": "cem", "move": "leave cem", "points": 0}
+    view = room_view(mid_game_position(), "ann", bots=["cem"], move_number=15, last_move=left)
+    assert render_board(view).split("\n")[1] == "Last move: cem left the game"
+
+
 def test_last_line_says_whose_turn_it_is() -> None:
     """The picture ends with whose turn it is, addressed to the reader when it is theirs."""
     assert render_board(mid_game_view("ann")).split("\n")[-1] == "bob is to move."

@@ -1,0 +1,159 @@
+"""The room option ``absent``: after the resume window a bot plays the seat (``bot``, the default)
+or the lost player leaves the game (``drop``), logged as ``leave NAME`` like a move."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sys
+from pathlib import Path
+
+from engine import Position, leave, legal_move_texts, new_position, play
+from server.app import Server
+from tests.server.clients import WsClient
+from tests.server.conftest import ServerFactory
+from tests.server.test_http import _get
+
+SEED = 8
+THREE = ("ann", "bob", "cem")
+
+
+async def _seated(port: int, room: str, names: tuple[str, ...], *options: str) -> list[WsClient]:
+    """``names`` seated in ``room`` with the seed and ``options`` set, the game started."""
+    clients = [await WsClient.connect(port, n) for n in names]
+    await clients[0].command(f"/join {room}")
+    for option in (f"seed {SEED}", *options):
+        assert (await clients[0].command(f"/option {option}"))["type"] == "ack"
+    for c in clients[1:]:
+        assert (await c.command(f"/join {room}"))["type"] == "ack"
+    assert (await clients[0].command("/start"))["type"] == "ack"
+    return clients
+
+
+async def _play_on(
+    clients: dict[str, WsClient], watcher: WsClient, position: Position, moves: int
+) -> Position:
+    """Play ``moves`` random moves, each by the client whose turn the engine says it is."""
+    rng = random.Random(3)
+    for _ in range(moves):
+        mover = position.players[position.to_move].name
+        result = play(position, rng.choice(legal_move_texts(position)))
+        assert (await clients[mover].request({"type": "move", "move": result.move}))["type"] == "ack"
+        played = await watcher.next("played")
+        assert (played["player"], played["move"]) == (mover, result.move)
+        position = result.position
+    return position
+
+
+def _left(name: str) -> dict[str, object]:
+    """The fields of the ``played`` message for ``name`` taken out of the game."""
+    return {
+        "player": name,
+        "move": f"leave {name}",
+        "points": 0,
+        "events": [{"type": "left", "player": name}],
+    }
+
+
+async def test_with_drop_a_lost_player_leaves_after_the_window_and_the_game_goes_on(
+    make_server: ServerFactory,
+) -> None:
+    """Three players, absent drop: cem's window passes, everyone is told ``leave cem`` (logged
+    first), cem's seat stays out of play with no bot, and ann and bob play on."""
+    server: Server = await make_server(resume_window=0.3)
+    ann, bob, cem = await _seated(server.port, "drop3", THREE, "absent drop")
+    await cem.close()
+    played = await ann.next("played")
+    # the entry is in the log by the time anyone hears of it
+    (stored,) = await server.store.unfinished_games()
+    assert stored.record.moves == ("leave cem",)
+    assert {k: played[k] for k in ("player", "move", "points", "events")} == _left("cem")
+    assert played["auto"] is True
+    told = await bob.next("played")
+    assert {k: told[k] for k in ("player", "move", "points", "events")} == _left("cem")
+    position = leave(new_position(THREE, SEED), "cem").position
+    game = ann.view["game"] if ann.view else None
+    assert game is not None and [p["eliminated"] for p in game["players"]] == [False, False, True]
+    assert game["to_move"] == position.players[position.to_move].name != "cem"
+    position = await _play_on({"ann": ann, "bob": bob}, ann, position, 4)
+    assert position.eliminated == (2,)
+    assert not [m for m in ann.messages if m["type"] == "presence" and m["event"] == "replaced_by_bot"]
+    (stored,) = await server.store.unfinished_games()
+    assert len(stored.record.moves) == 5 and stored.record.moves[0] == "leave cem"
+
+
+async def test_with_drop_two_players_the_drop_ends_the_game_and_the_record_replays(
+    make_server: ServerFactory, tmp_path: Path
+) -> None:
+    """Two players, absent drop: bob's leaving ends the game (one player left), ranked last; the
+    record of GET /games/ID replays and verifies with cafe-engine."""
+    server: Server = await make_server(resume_window=0.3)
+    ann, bob = await _seated(server.port, "drop2", ("ann", "bob"), "absent drop")
+    await bob.close()
+    played = await ann.next("played")
+    assert {k: played[k] for k in ("player", "move", "points", "events")} == _left("bob")
+    over = await ann.next("game_over")
+    assert (over["reason"], over["ranking"], over["places"]) == (
+        "last_player",
+        ["ann", "bob"],
+        {"ann": 1, "bob": 2},
+    )
+    assert over["penalties"]["bob"] == 0 and over["penalties"]["ann"] > 0
+    (finished,) = await server.store.history("ann")
+    status, _, body = await _get(server.port, f"/games/{finished.game_id}")
+    assert status == 200 and json.loads(body)["moves"] == ["leave bob"]
+    path = tmp_path / "record.json"
+    path.write_bytes(body)
+    for command in ("replay", "verify"):
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "engine", command, str(path), stdout=asyncio.subprocess.PIPE
+        )
+        out, _ = await proc.communicate()
+        assert proc.returncode == 0, command
+        printed = json.loads(out)
+        if command == "replay":
+            assert printed["eliminated"] == ["bob"]
+        else:
+            assert printed["ok"] is True
+
+
+async def test_a_game_with_a_player_who_left_restores_after_a_restart(make_server: ServerFactory) -> None:
+    """The log's ``leave cem`` replays on restart: the players come back to a game without cem."""
+    first: Server = await make_server(resume_window=0.3)
+    ann, bob, cem = await _seated(first.port, "restart", THREE, "absent drop")
+    await cem.close()
+    await ann.next("played")
+    tokens = {"ann": ann.token, "bob": bob.token}
+    await first.stop()
+
+    second: Server = await make_server()
+    back = {name: await WsClient.connect(second.port, "x", token=token) for name, token in tokens.items()}
+    snapshot = await back["ann"].next("snapshot")
+    game = snapshot["view"]["game"]
+    assert game["move_number"] == 1
+    assert game["last_move"] == {"player": "cem", "move": "leave cem", "points": 0}
+    assert [p["eliminated"] for p in game["players"]] == [False, False, True]
+    position = leave(new_position(THREE, SEED), "cem").position
+    await back["bob"].next("snapshot")
+    position = await _play_on(back, back["ann"], position, 3)
+    assert position.players[position.to_move].name != "cem"
+
+
+async def test_the_absent_option_takes_bot_or_drop_before_the_start_only(server: Server) -> None:
+    """absent is bot by default and shown with the options; a wrong value is bad_option (as a
+    frame) or bad_arguments (as a chat command); during a game options are fixed."""
+    ann = await WsClient.connect(server.port, "ann")
+    await ann.command("/join opts")
+    await ann.command("/addbot greedy")
+    assert ann.view is not None and ann.view["options"]["absent"] == "bot"
+    for key, value in (("absent", True), ("absent", 5), ("absent", None), ("seed", "drop"), ("clock", "bot")):
+        answer = await ann.request({"type": "option", "key": key, "value": value})
+        assert (answer["type"], answer.get("code")) == ("error", "bad_option"), (key, value)
+    assert (await ann.command("/option absent maybe"))["code"] == "bad_arguments"
+    assert ann.view["options"]["absent"] == "bot"
+    assert (await ann.command("/option absent drop"))["type"] == "ack"
+    await ann.next(lambda m: m["type"] == "patch" and any(op["path"] == "/options/absent" for op in m["ops"]))
+    assert ann.view["options"]["absent"] == "drop"
+    assert (await ann.command("/start"))["type"] == "ack"
+    assert (await ann.command("/option absent bot"))["code"] == "game_running"
