@@ -84,15 +84,15 @@ class LineSession(Session):
         self.view: dict[str, Any] | None = None
         self.ascii_only = ascii_only
 
-    async def _write(self, out: Outgoing, seq: int) -> None:
-        await self._write_batch([(out, seq)])
-
-    async def _write_batch(self, batch: list[tuple[Outgoing, int]]) -> None:
+    def _write_now(self, batch: list[tuple[Outgoing, int]]) -> bool:
         # the text of everything queued goes out in one write: a move's patch, line and board
         lines = [line for out, _ in batch for line in self.render(out.message)]
         if lines:
             self.writer.write(("\r\n".join(lines) + "\r\n").encode())
-            await self.writer.drain()
+        return self.writer.transport.get_write_buffer_size() > 0
+
+    async def _writable(self) -> None:
+        await self.writer.drain()
 
     async def say(self, line: str) -> None:
         """Write a line directly (before the session has a name)."""

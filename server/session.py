@@ -1,8 +1,10 @@
-"""Sessions: one per connection, each with a bounded outbox drained by its own writer task.
+"""Sessions: one per connection, each with a bounded outbox.
 
-A room never waits for a client: ``send`` only queues. When a client falls behind and its outbox
-fills, the queue is emptied, every further message but a snapshot is dropped, and the room is asked
-for a fresh snapshot; after ``slow_strikes`` such resyncs the connection is closed.
+A room never waits for a client: ``send`` only queues. What is queued in one turn of the event
+loop is written at its end, in one write to the socket; a connection whose socket cannot take
+more gets a task that waits until it can, while its outbox fills. When a client falls behind and
+its outbox fills, the queue is emptied, every further message but a snapshot is dropped, and the
+room is asked for a fresh snapshot; after ``slow_strikes`` such resyncs the connection is closed.
 """
 
 from __future__ import annotations
@@ -65,10 +67,11 @@ class Session:
         self.closed = False
         self._limit = outbox
         self._queue: deque[Outgoing] = deque()
-        self._wakeup = asyncio.Event()
+        self._flushing = False  # a write is scheduled, or a writer waits for the socket
         self._dropping = False
         self._strikes_left = slow_strikes
-        self._writer: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop  # set by start()
+        self._writer: asyncio.Task[None] | None = None  # while waiting for the socket
         # rate limits, set by the lobby when the connection is attached
         self.bucket = TokenBucket(1e9, 1_000_000)
         self.chat_bucket = TokenBucket(1e9, 1_000_000)
@@ -77,7 +80,8 @@ class Session:
     # --- what the rest of the server calls -------------------------------------------------
 
     def start(self) -> None:
-        self._writer = asyncio.get_running_loop().create_task(self._write_loop())
+        """Ready to send: call it on the event loop, before the first ``send``."""
+        self._loop = asyncio.get_running_loop()
 
     def send(self, message: _ServerMessage | Outgoing) -> None:
         """Queue a message; never waits."""
@@ -92,7 +96,9 @@ class Session:
             self._fall_behind()
             return
         self._queue.append(out)
-        self._wakeup.set()
+        if not self._flushing:
+            self._flushing = True
+            self._loop.call_soon(self._flush)
 
     @property
     def pending(self) -> int:
@@ -110,7 +116,6 @@ class Session:
         if self.closed:
             return
         self.closed = True
-        self._wakeup.set()
         with contextlib.suppress(Exception):
             await self._close(code, reason)
 
@@ -122,13 +127,14 @@ class Session:
 
     # --- transport hooks -------------------------------------------------------------------
 
-    async def _write(self, out: Outgoing, seq: int) -> None:
+    def _write_now(self, batch: list[tuple[Outgoing, int]]) -> bool:
+        """Hand messages (with their ``seq``) to the socket in order, without waiting; ``True``
+        when the socket holds bytes it could not send yet, so that the next write waits."""
         raise NotImplementedError
 
-    async def _write_batch(self, batch: list[tuple[Outgoing, int]]) -> None:
-        """Write messages in order; a transport may override it to write them at once."""
-        for out, seq in batch:
-            await self._write(out, seq)
+    async def _writable(self) -> None:
+        """Wait until the socket can take more (flow control)."""
+        raise NotImplementedError
 
     async def _close(self, code: int, reason: str) -> None:
         raise NotImplementedError
@@ -147,25 +153,45 @@ class Session:
         if room is not None:
             room.post(self, Resync())  # the room answers with a snapshot, wherever it runs
 
-    async def _write_loop(self) -> None:
+    def _take(self) -> list[tuple[Outgoing, int]]:
+        batch = []
+        while self._queue:
+            self.seq += 1
+            batch.append((self._queue.popleft(), self.seq))
+        return batch
+
+    def _flush(self) -> None:
+        """Write everything queued: a move's patch and its message go out together."""
         try:
-            while not self.closed:
-                if not self._queue:
-                    self._wakeup.clear()
-                    await self._wakeup.wait()
-                    continue
-                # all that is queued goes out together: a move's patch and its message, say
-                batch = []
-                while self._queue:
-                    self.seq += 1
-                    batch.append((self._queue.popleft(), self.seq))
-                await self._write_batch(batch)
-        except asyncio.CancelledError:
-            raise
+            if self._queue and not self.closed and self._write_now(self._take()):
+                self._writer = self._loop.create_task(self._write_when_writable())
+                return
         except (ConnectionError, OSError, ConnectionClosed) as e:
-            # the connection broke: the reader side notices and cleans up
-            log.debug("write_failed", player=self.name, error=repr(e))
-            self.closed = True
+            self._broken(e)
         except Exception:
             log.exception("writer_failed", player=self.name)
             self.closed = True
+        self._flushing = False
+
+    async def _write_when_writable(self) -> None:
+        try:
+            while not self.closed:
+                await self._writable()
+                if not self._queue:
+                    break
+                self._write_now(self._take())
+        except asyncio.CancelledError:
+            raise
+        except (ConnectionError, OSError, ConnectionClosed) as e:
+            self._broken(e)
+        except Exception:
+            log.exception("writer_failed", player=self.name)
+            self.closed = True
+        finally:
+            self._writer = None
+            self._flushing = False
+
+    def _broken(self, error: Exception) -> None:
+        # the connection broke: the reader side notices and cleans up
+        log.debug("write_failed", player=self.name, error=repr(error))
+        self.closed = True

@@ -25,22 +25,21 @@ class WsSession(Session):
         )
         self.connection = connection
 
-    async def _write(self, out: Outgoing, seq: int) -> None:
-        await self.connection.send(out.with_seq(seq))
-
-    async def _write_batch(self, batch: list[tuple[Outgoing, int]]) -> None:
+    def _write_now(self, batch: list[tuple[Outgoing, int]]) -> bool:
         connection = self.connection
         protocol = connection.protocol
         if protocol.state is not State.OPEN:
-            await super()._write_batch(batch)
-            return
+            raise ConnectionError("the connection is closing")
         # One write to the socket for all the frames: send() makes a system call for each frame,
         # which costs more than framing it, and enters its locking context for each. Frames are
         # made as websockets' broadcast() makes them; drain() is the flow control send() waits on.
         for out, seq in batch:
             protocol.send_text(out.with_seq(seq).encode())
         connection.transport.write(b"".join(protocol.data_to_send()))
-        await connection.drain()
+        return connection.paused
+
+    async def _writable(self) -> None:
+        await self.connection.drain()
 
     async def _close(self, code: int, reason: str) -> None:
         await self.connection.close(code, reason)
