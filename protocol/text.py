@@ -22,6 +22,7 @@ own chair next to it and a mark (``┆`` or ``┄┄┄┄┄``) shows the aisle
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -95,6 +96,8 @@ def _char_width(ch: str) -> int:
 
 def display_width(text: str) -> int:
     """How many terminal columns ``text`` takes (wide East Asian characters take two)."""
+    if text.isascii() and text.isprintable():
+        return len(text)
     return sum(_char_width(ch) for ch in text)
 
 
@@ -149,9 +152,7 @@ class _Canvas:
         self.rows = [[" "] * width for _ in range(height)]
 
     def put(self, line: int, column: int, text: str) -> None:
-        row = self.rows[line]
-        for i, ch in enumerate(text):
-            row[column + i] = ch
+        self.rows[line][column : column + len(text)] = text
 
     def free(self, line: int, column: int, width: int) -> bool:
         return all(ch == " " for ch in self.rows[line][column : column + width])
@@ -173,43 +174,76 @@ def _centred(column: int, text: str) -> int:
     return column - (len(text) - 1) // 2
 
 
-def _draw_grid(board: Board, chairs: Mapping[str, str], bar_taken: int, g: _Glyphs) -> list[str]:
-    """The tables of ``board`` with their chairs and guests, and the bar in its cell."""
+# where a chair's guest goes: centred on a column, ending before one, or starting at one
+_CENTRED, _BEFORE, _AT = 0, 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """What of the café's picture does not depend on the guests."""
+
+    rows: tuple[tuple[str, ...], ...]  # the lines with the table names
+    places: tuple[tuple[str, int, int, int], ...]  # chair name, line, column, how the guest aligns
+    across: tuple[tuple[int, int], ...]  # the aisles between tables side by side: line, column
+    along: tuple[tuple[int, int], ...]  # the aisles between tables one above the other
+
+
+@functools.cache
+def _grid_layout(board: Board) -> _Layout:
+    """The layout of ``board``'s picture, worked out once per board."""
     canvas = _Canvas(
         _ROW_STEP * board.rows - 1, _name_column(board.cols - 1) + _NAME_WIDTH + 1 + _CHAIR_WIDTH
     )
-    cells = {(t.row, t.col): t for t in board.tables}
     for table in board.tables:
         canvas.put(_name_line(table.row), _name_column(table.col), table.name)
+    places = []
     for chair in board.chairs:
         # tables list the chair's own table first: the one that names it canonically
         table = board.tables[chair.tables[0]]
         side = "nesw"[table.chairs.index(chair.index)]
         line, x = _name_line(table.row), _name_column(table.col)
-        guest = chairs.get(chair.name, g.free)
         if chair.shared and side == "e":
-            canvas.put(line, _centred(x + _NAME_WIDTH + _COLUMN_STEP // 2 - 2, guest), guest)
+            places.append((chair.name, line, x + _NAME_WIDTH + _COLUMN_STEP // 2 - 2, _CENTRED))
         elif chair.shared:  # the south side: the other table is below
-            canvas.put(line + _ROW_STEP // 2, _centred(x + 1, guest), guest)
+            places.append((chair.name, line + _ROW_STEP // 2, x + 1, _CENTRED))
         elif side == "n":
-            canvas.put(line - 1, _centred(x + 1, guest), guest)
+            places.append((chair.name, line - 1, x + 1, _CENTRED))
         elif side == "s":
-            canvas.put(line + 1, _centred(x + 1, guest), guest)
+            places.append((chair.name, line + 1, x + 1, _CENTRED))
         elif side == "e":
-            canvas.put(line, x + _NAME_WIDTH + 1, guest)
+            places.append((chair.name, line, x + _NAME_WIDTH + 1, _AT))
         else:
-            canvas.put(line, x - 1 - len(guest), guest)
+            places.append((chair.name, line, x - 1, _BEFORE))
+    cells = {(t.row, t.col) for t in board.tables}
+    across, along = [], []
     for table in board.tables:
         line, x = _name_line(table.row), _name_column(table.col)
-        east, south = board.chairs[table.chairs[1]], board.chairs[table.chairs[2]]
-        if not east.shared and (table.row, table.col + 1) in cells:
-            column = x + _NAME_WIDTH + _COLUMN_STEP // 2 - 2
-            for dy in (-1, 0, 1):
-                # two declared jokers fill the aisle's line: the mark above and below must do
-                if canvas.free(line + dy, column - 1, 3):
-                    canvas.put(line + dy, column, g.aisle_across)
-        if not south.shared and (table.row + 1, table.col) in cells:
-            canvas.put(line + _ROW_STEP // 2, _centred(x + 1, g.aisle_along), g.aisle_along)
+        if not board.chairs[table.chairs[1]].shared and (table.row, table.col + 1) in cells:
+            across.append((line, x + _NAME_WIDTH + _COLUMN_STEP // 2 - 2))
+        if not board.chairs[table.chairs[2]].shared and (table.row + 1, table.col) in cells:
+            along.append((line + _ROW_STEP // 2, x + 1))
+    return _Layout(tuple(tuple(row) for row in canvas.rows), tuple(places), tuple(across), tuple(along))
+
+
+def _draw_grid(board: Board, chairs: Mapping[str, str], bar_taken: int, g: _Glyphs) -> list[str]:
+    """The tables of ``board`` with their chairs and guests, and the bar in its cell."""
+    layout = _grid_layout(board)
+    canvas = _Canvas(0, 0)
+    canvas.rows = [list(row) for row in layout.rows]
+    for name, line, column, align in layout.places:
+        guest = chairs.get(name, g.free)
+        if align == _CENTRED:
+            column = _centred(column, guest)
+        elif align == _BEFORE:
+            column -= len(guest)
+        canvas.put(line, column, guest)
+    for line, column in layout.across:
+        for dy in (-1, 0, 1):
+            # two declared jokers fill the aisle's line: the mark above and below must do
+            if canvas.free(line + dy, column - 1, 3):
+                canvas.put(line + dy, column, g.aisle_across)
+    for line, column in layout.along:
+        canvas.put(line, _centred(column, g.aisle_along), g.aisle_along)
     if board.bar_cell is not None:
         _draw_bar_cell(canvas, *board.bar_cell, bar_taken, g)
     return canvas.lines()
