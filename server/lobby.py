@@ -138,7 +138,7 @@ class Lobby:
 
     async def receive(self, session: Session, raw: str | bytes) -> None:
         """A frame from a WebSocket client."""
-        self.metrics.messages_in.labels(transport=session.transport).inc()
+        self.metrics.received(session.transport)
         try:
             self._limit(session)
             await self.handle(session, m.parse_client_message(raw))
@@ -147,7 +147,7 @@ class Lobby:
 
     async def receive_line(self, session: Session, line: str) -> bool:
         """A line from a line client; ``False`` when the client asked to quit."""
-        self.metrics.messages_in.labels(transport=session.transport).inc()
+        self.metrics.received(session.transport)
         try:
             self._limit(session)
             command = parse_command(line)

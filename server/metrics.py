@@ -22,12 +22,20 @@ class Metrics:
         self.messages_in = Counter(
             "cafe_messages_received", "Client messages received", ["transport"], registry=registry
         )
+        self._received: dict[str, Counter] = {}
         self.move_latency = Histogram(
             "cafe_move_seconds",
             "Time from a move reaching its room to every member's messages being queued",
             buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
             registry=registry,
         )
+
+    def received(self, transport: str) -> None:
+        """Count a client message (the per-transport counters are looked up once)."""
+        counter = self._received.get(transport)
+        if counter is None:
+            counter = self._received[transport] = self.messages_in.labels(transport=transport)
+        counter.inc()
 
     def render(self) -> bytes:
         """The Prometheus text exposition of every metric."""

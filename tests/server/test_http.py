@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 
 from server.app import Server
 from tests.server.clients import WsClient
@@ -32,7 +33,8 @@ async def test_healthz_answers_ok_as_json(server: Server) -> None:
 
 
 async def test_metrics_count_connections_moves_and_errors(server: Server) -> None:
-    """/metrics is Prometheus text with connections, rooms, games, moves, errors and move latency."""
+    """/metrics is Prometheus text with connections, rooms, games, moves, messages received, errors and
+    move latency."""
     client = await WsClient.connect(server.port, "ann")
     await client.command("/join m1")
     await client.command("/addbot random")
@@ -53,6 +55,8 @@ async def test_metrics_count_connections_moves_and_errors(server: Server) -> Non
     assert "cafe_move_seconds_bucket" in text
     assert "cafe_moves_total 1.0" in text or "cafe_moves_total 2.0" in text
     assert "cafe_games_running 1.0" in text
+    received = re.search(r'cafe_messages_received_total\{transport="ws"\} (\d+)', text)
+    assert received is not None and int(received[1]) >= 5  # hello, 3 commands, start (+ a move)
 
 
 async def test_root_serves_the_web_page_and_unknown_paths_404(server: Server) -> None:
