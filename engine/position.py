@@ -76,7 +76,6 @@ class Position:
         return [i for i in range(len(self.players)) if i not in self.eliminated]
 
 
-
 def sorted_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
     return tuple(sorted(cards, key=lambda c: c.text))
 
