@@ -97,7 +97,14 @@ class RedisStore:
         people = [n.casefold() for n, k in zip(record.players, kinds, strict=True) if k == "person"]
         self._game_rooms[game_id] = (room, people)
 
-    async def game_started(self, game_id: str, room: str, record: GameRecord, kinds: list[str]) -> None:
+    async def game_started(
+        self,
+        game_id: str,
+        room: str,
+        record: GameRecord,
+        kinds: list[str],
+        room_options: dict[str, Any] | None = None,
+    ) -> None:
         self.adopt(game_id, room, record, kinds)
         people = self._game_rooms[game_id][1]
         data = {
@@ -106,6 +113,7 @@ class RedisStore:
             "kinds": kinds,
             "seed": record.seed,
             "options": {"stammtisch": record.options.stammtisch},
+            "room_options": room_options or {},
             "board": record.board,
             "start_player": record.start_player,
             "started": time.time(),
@@ -194,7 +202,14 @@ class RedisStore:
         result = json.loads(fields["result"]) if "result" in fields else None
         finished = float(fields["finished"]) if "finished" in fields else None
         return StoredGame(
-            game_id, data["room"], record, tuple(data["kinds"]), float(data["started"]), finished, result
+            game_id,
+            data["room"],
+            record,
+            tuple(data["kinds"]),
+            float(data["started"]),
+            finished,
+            result,
+            data.get("room_options", {}),  # missing in games logged before they were kept
         )
 
     async def history(self, name: str, limit: int = 10) -> list[StoredGame]:

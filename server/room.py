@@ -34,6 +34,8 @@ log = structlog.get_logger("cafe.room")
 
 MAX_SEATS = 4
 MIN_PLAYERS = 2
+#: a new room's options; a game's room options are logged with it and come back with it on restore
+DEFAULT_OPTIONS: dict[str, Any] = {"seed": None, "stammtisch": False, "clock": None, "absent": "bot"}
 State = Literal["waiting", "playing", "over"]
 
 
@@ -136,7 +138,7 @@ class Room:
         self.lobby = lobby
         self.members: dict[Session, None] = {}
         self.seats: list[Seat] = []
-        self.options: dict[str, Any] = {"seed": None, "stammtisch": False, "clock": None, "absent": "bot"}
+        self.options: dict[str, Any] = dict(DEFAULT_OPTIONS)
         self.game: Game | None = None
         self.inbox: asyncio.Queue[_Item] = asyncio.Queue()
         #: what each member was last sent: the room's views then, and the member's name then
@@ -485,6 +487,7 @@ class Room:
             self.name,
             record,
             [s.kind if s.strategy is None else f"bot:{s.strategy}" for s in self.seats],
+            dict(self.options),  # the clock and absent hold for the whole game, a restart included
         )
         for s in self.seats:
             s.timeouts = 0
@@ -612,6 +615,10 @@ class Room:
         record = stored.record
         replayed = replay(record)  # a player who left is in the record as "leave NAME"
         out = {record.players[i] for i in replayed.position.eliminated}
+        # the options the game started with (a game logged before they were kept gets the
+        # defaults); the engine's option comes from the record itself
+        kept = {k: v for k, v in stored.room_options.items() if k in DEFAULT_OPTIONS}
+        self.options = {**DEFAULT_OPTIONS, **kept, "stammtisch": record.options.stammtisch}
         self.seats = []
         for name, kind in zip(record.players, stored.kinds, strict=True):
             if kind.startswith("bot:"):

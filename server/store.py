@@ -12,7 +12,7 @@ import asyncio
 import json
 import sqlite3
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -32,7 +32,8 @@ CREATE TABLE IF NOT EXISTS games (
     start_player INTEGER,
     started REAL NOT NULL,
     finished REAL,
-    result TEXT                  -- JSON outcome once finished
+    result TEXT,                 -- JSON outcome once finished
+    room_options TEXT            -- JSON object: the room's options at the start (clock, absent, ...)
 );
 CREATE TABLE IF NOT EXISTS moves (
     game_id TEXT NOT NULL REFERENCES games(id),
@@ -52,6 +53,11 @@ CREATE TABLE IF NOT EXISTS tokens (
     issued REAL NOT NULL
 );
 """
+# the columns of ``games`` in the order ``_game`` reads them (a log from before ``room_options``
+# was kept gets the column added at the end when it is opened)
+_GAME_COLUMNS = (
+    "id, room, players, kinds, seed, options, board, start_player, started, finished, result, room_options"
+)
 
 
 class StoreUnavailable(Exception):
@@ -73,12 +79,22 @@ class StoredGame:
     started: float
     finished: float | None
     result: dict[str, Any] | None
+    #: the room's options when the game started (``clock``, ``absent``, ...), beside the engine's
+    #: in ``record``; empty for a game logged before they were kept
+    room_options: dict[str, Any] = field(default_factory=dict)
 
 
 class GameLog(Protocol):
     """What the server needs of a game log: the SQLite ``Store`` or, in a cluster, Redis."""
 
-    async def game_started(self, game_id: str, room: str, record: GameRecord, kinds: list[str]) -> None: ...
+    async def game_started(
+        self,
+        game_id: str,
+        room: str,
+        record: GameRecord,
+        kinds: list[str],
+        room_options: dict[str, Any] | None = None,
+    ) -> None: ...
     async def move_played(self, game_id: str, number: int, move: str) -> None: ...
     async def game_finished(self, game_id: str, outcome: Outcome) -> None: ...
     async def token_issued(self, token: str, name: str) -> None: ...
@@ -100,19 +116,36 @@ class Store:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SCHEMA)
+        self._migrate()
         self._moves: list[tuple[tuple[str, int, str], asyncio.Future[None]]] = []
+
+    def _migrate(self) -> None:
+        """Bring a log written by an earlier version up to this schema; its games stay as they were."""
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")  # another process opening the file waits, then sees it
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+            if "room_options" not in columns:
+                self._db.execute("ALTER TABLE games ADD COLUMN room_options TEXT")
 
     def close(self) -> None:
         self._db.close()
 
     # --- writing (each call is one committed transaction) ----------------------------------
 
-    async def game_started(self, game_id: str, room: str, record: GameRecord, kinds: list[str]) -> None:
+    async def game_started(
+        self,
+        game_id: str,
+        room: str,
+        record: GameRecord,
+        kinds: list[str],
+        room_options: dict[str, Any] | None = None,
+    ) -> None:
         with self._db:
             self._db.execute("BEGIN")
             self._db.execute(
-                "INSERT INTO games (id, room, players, kinds, seed, options, board, start_player, started)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO games"
+                " (id, room, players, kinds, seed, options, board, start_player, started, room_options)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game_id,
                     room,
@@ -123,6 +156,7 @@ class Store:
                     record.board,
                     record.start_player,
                     time.time(),
+                    json.dumps(room_options or {}),
                 ),
             )
             self._db.executemany(
@@ -182,23 +216,38 @@ class Store:
         return None if row is None else str(row[0])
 
     async def unfinished_games(self) -> list[StoredGame]:
-        rows = self._db.execute("SELECT * FROM games WHERE finished IS NULL ORDER BY started").fetchall()
+        rows = self._db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE finished IS NULL ORDER BY started"
+        ).fetchall()
         return [self._game(row) for row in rows]
 
     async def game(self, game_id: str) -> StoredGame | None:
-        row = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        row = self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
         return None if row is None else self._game(row)
 
     async def history(self, name: str, limit: int = 10) -> list[StoredGame]:
         rows = self._db.execute(
-            "SELECT g.* FROM games g JOIN players p ON p.game_id = g.id WHERE p.name = ?"
-            " ORDER BY g.started DESC LIMIT ?",
+            f"SELECT {_GAME_COLUMNS} FROM games JOIN players p ON p.game_id = id WHERE p.name = ?"
+            " ORDER BY started DESC LIMIT ?",
             (name, limit),
         ).fetchall()
         return [self._game(row) for row in rows]
 
     def _game(self, row: tuple[Any, ...]) -> StoredGame:
-        (game_id, room, players, kinds, seed, options, board, start_player, started, finished, result) = row
+        (
+            game_id,
+            room,
+            players,
+            kinds,
+            seed,
+            options,
+            board,
+            start_player,
+            started,
+            finished,
+            result,
+            room_options,
+        ) = row
         moves = [
             m
             for (m,) in self._db.execute(
@@ -221,4 +270,5 @@ class Store:
             started,
             finished,
             None if result is None else json.loads(result),
+            {} if room_options is None else json.loads(room_options),
         )

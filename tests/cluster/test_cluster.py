@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import signal
 from collections.abc import AsyncIterator
@@ -101,11 +102,12 @@ async def _play(
     return game
 
 
-async def _two_players(nodes: list[ServerProcess], seed: int) -> tuple[WsClient, WsClient]:
+async def _two_players(nodes: list[ServerProcess], seed: int, *options: str) -> tuple[WsClient, WsClient]:
     ann = await WsClient.connect(nodes[0].port, "ann")
     bob = await WsClient.connect(nodes[1].port, "bob")
     assert (await ann.command("/join big"))["type"] == "ack"
-    await ann.command(f"/option seed {seed}")
+    for option in (f"seed {seed}", *options):
+        assert (await ann.command(f"/option {option}"))["type"] == "ack"
     assert (await bob.command("/join big"))["type"] == "ack"
     assert (await bob.command("/start"))["type"] == "ack"
     return ann, bob
@@ -131,15 +133,20 @@ async def test_players_on_two_nodes_play_a_whole_game(nodes: list[ServerProcess]
 
 
 async def test_killing_the_owner_moves_the_room_and_loses_no_move(nodes: list[ServerProcess]) -> None:
-    """SIGKILL the owning node mid-game: the other node takes over; the players reconnect and finish."""
-    ann, bob = await _two_players(nodes, 9)
+    """SIGKILL the owning node mid-game: the other node takes over with the room's options as they
+    were (clock, absent); the players reconnect and finish."""
+    ann, bob = await _two_players(nodes, 9, "clock 600", "absent drop")
     game = await _play([ann, bob], Game(new_position(["ann", "bob"], 9)), random.Random(3), 10, bob)
+    assert bob.view is not None
+    options = bob.view["options"]
+    assert (options["clock"], options["absent"]) == (600, "drop")
     nodes[0].proc.send_signal(signal.SIGKILL)  # node a owns the room: ann entered it first
     await asyncio.wait_for(nodes[0].proc.wait(), 10)
 
     # bob stays connected to node b; node b takes the room over and sends him a fresh snapshot
     snapshot = await bob.next(lambda m: m["type"] == "snapshot", timeout=20)
     assert snapshot["view"]["game"]["move_number"] == 10
+    assert snapshot["view"]["options"] == options
     # ann comes back through node b with her token
     again = await WsClient.connect(nodes[1].port, "ann", token=ann.token)
     assert again.messages[0]["resumed"] is True
@@ -178,5 +185,26 @@ async def test_a_node_without_the_lease_cannot_write_the_log(redis_url: str) -> 
         assert await client.llen("cafe:game:g1:moves") == 0
         await new.move_played("g1", 1, "CFf@bar")
         assert await client.lrange("cafe:game:g1:moves", 0, -1) == ["CFf@bar"]
+    finally:
+        await client.aclose()
+
+
+async def test_room_options_are_kept_with_the_game_and_missing_ones_read_as_none(redis_url: str) -> None:
+    """The Redis log gives back the room options a game started with; a game logged before they
+    were kept reads with none (the room's defaults), its record intact."""
+    client = aioredis.from_url(redis_url, decode_responses=True)
+    try:
+        await client.set(lease_key("r"), "n:1")
+        store = RedisStore(client, lambda room: "n:1")
+        record = GameRecord(("ann", "bob"), 1)
+        options = {"seed": None, "stammtisch": False, "clock": 30, "absent": "drop"}
+        await store.game_started("g1", "r", record, ["person", "person"], options)
+        game = await store.game("g1")
+        assert game is not None and game.room_options == options and game.record == record
+        data = json.loads(await client.hget("cafe:game:g1", "data"))
+        del data["room_options"]
+        await client.hset("cafe:game:g0", "data", json.dumps(data))
+        old = await store.game("g0")
+        assert old is not None and old.room_options == {} and old.record == record
     finally:
         await client.aclose()

@@ -82,6 +82,45 @@ async def test_sigkill_mid_game_loses_no_move_and_the_players_finish(tmp_path: P
         assert await asyncio.wait_for(second.proc.wait(), 20) == 0
 
 
+async def test_after_sigkill_the_game_keeps_its_clock_and_absent_options(tmp_path: Path) -> None:
+    """A game started with clock 1 and absent drop, killed -9 and restarted on the same log, keeps
+    both: the room shows them, the clock plays for the players who do not come back, and when a
+    resume window passes that player leaves the game (no bot), which ends it."""
+    db = tmp_path / "cafe.db"
+    first = await ServerProcess.start(db, "--clock-min", "0.1")
+    ann, bob = [await WsClient.connect(first.port, n) for n in ("ann", "bob")]
+    await ann.command("/join kept")
+    for option in ("seed 21", "clock 1", "absent drop"):
+        assert (await ann.command(f"/option {option}"))["type"] == "ack"
+    await bob.command("/join kept")
+    assert (await ann.command("/start"))["type"] == "ack"
+    await _play([ann, bob], new_position(["ann", "bob"], 21), random.Random(7), 4)
+    assert ann.view is not None
+    options = ann.view["options"]
+    assert (options["clock"], options["absent"], options["seed"]) == (1, "drop", 21)
+    first.proc.send_signal(signal.SIGKILL)
+    assert await asyncio.wait_for(first.proc.wait(), 10) == -signal.SIGKILL
+
+    # nobody comes back: the clock moves for each in turn, well before the windows pass
+    second = await ServerProcess.start(db, "--clock-min", "0.1", "--resume-window", "2.5")
+    try:
+        zoe = await WsClient.connect(second.port, "zoe")
+        await zoe.command("/room kept")
+        assert zoe.view is not None and zoe.view["options"] == options
+        await zoe.next(lambda m: zoe.view is not None and zoe.view["state"] == "over", timeout=30)
+        assert zoe.view["game"]["result"]["reason"] == "last_player"
+        assert zoe.view["options"] == options
+    finally:
+        second.proc.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(second.proc.wait(), 20) == 0
+    store = Store(str(db))
+    (game,) = await store.history("ann")
+    store.close()
+    after = game.record.moves[4:]
+    assert after[-1] in ("leave ann", "leave bob")
+    assert after[:-1] and not [move for move in after[:-1] if move.startswith("leave ")]
+
+
 async def test_reconnecting_with_the_token_reclaims_name_and_seat(server: Server) -> None:
     """Within the window the name and seat wait; a wrong token is refused; the right one resumes."""
     ann, bob = await _seated(server.port, "back", 8, "ann", "bob")

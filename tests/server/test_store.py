@@ -1,0 +1,120 @@
+"""The SQLite game log keeps a game's room options beside its record; a log from before they were
+kept still opens, and its games come back with the default room options."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from engine import GameRecord, Options, legal_move_texts, play
+from server.app import Server
+from server.store import Store
+from tests.server.clients import WsClient
+from tests.server.conftest import ServerFactory
+
+#: the log's tables as they were before the room options were kept
+OLD_SCHEMA = """
+CREATE TABLE games (
+    id TEXT PRIMARY KEY,
+    room TEXT NOT NULL,
+    players TEXT NOT NULL,
+    kinds TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    options TEXT NOT NULL,
+    board TEXT NOT NULL,
+    start_player INTEGER,
+    started REAL NOT NULL,
+    finished REAL,
+    result TEXT
+);
+CREATE TABLE moves (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    number INTEGER NOT NULL,
+    move TEXT NOT NULL,
+    PRIMARY KEY (game_id, number)
+);
+CREATE TABLE players (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    name TEXT NOT NULL,
+    PRIMARY KEY (game_id, name)
+);
+CREATE INDEX players_by_name ON players(name);
+CREATE TABLE tokens (
+    token TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    issued REAL NOT NULL
+);
+"""
+
+
+def old_log(path: Path) -> GameRecord:
+    """Write a log in the old layout holding one unfinished game of two moves; return its record."""
+    record = GameRecord(("ann", "bob"), seed=8, options=Options(stammtisch=True))
+    position = record.start()
+    for _ in range(2):
+        result = play(position, legal_move_texts(position)[0])
+        record, position = record.with_move(result.move), result.position
+    with sqlite3.connect(path) as db:
+        db.executescript(OLD_SCHEMA)
+        db.execute(
+            "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)",
+            (
+                "old1",
+                "old",
+                '["ann", "bob"]',
+                '["person", "person"]',
+                8,
+                '{"stammtisch": true}',
+                record.board,
+                record.start_player,
+                1.0,
+            ),
+        )
+        db.executemany("INSERT INTO players VALUES (?, ?)", [("old1", "ann"), ("old1", "bob")])
+        db.executemany(
+            "INSERT INTO moves VALUES (?, ?, ?)", [("old1", i, m) for i, m in enumerate(record.moves, 1)]
+        )
+    db.close()
+    return record
+
+
+async def test_a_log_from_before_room_options_opens_and_its_games_come_back(tmp_path: Path) -> None:
+    """An old log opens (twice: the column is added once); its game has its record and no room options."""
+    path = tmp_path / "old.db"
+    record = old_log(path)
+    for _ in range(2):
+        store = Store(str(path))
+        (game,) = await store.unfinished_games()
+        assert (game.game_id, game.record, game.room_options) == ("old1", record, {})
+        assert [g.game_id for g in await store.history("bob")] == ["old1"]
+        store.close()
+
+
+async def test_room_options_are_kept_beside_the_record(tmp_path: Path) -> None:
+    """The room options logged with a game come back with it; the record keeps only the engine's option."""
+    store = Store(str(tmp_path / "log.db"))
+    options = {"seed": None, "stammtisch": False, "clock": 30, "absent": "drop"}
+    await store.game_started("g1", "room", GameRecord(("ann", "bob"), seed=1), ["person"] * 2, options)
+    game = await store.game("g1")
+    assert game is not None and game.room_options == options
+    assert game.record.to_dict()["options"] == {"stammtisch": False}
+    store.close()
+    with sqlite3.connect(tmp_path / "log.db") as db:
+        ((engine_options,),) = db.execute("SELECT options FROM games").fetchall()
+    db.close()
+    assert json.loads(engine_options) == {"stammtisch": False}
+
+
+async def test_a_server_on_an_old_log_restores_its_game_with_the_default_room_options(
+    make_server: ServerFactory, tmp_path: Path
+) -> None:
+    """The server opens an old log and takes its game up: default room options, stammtisch from the record."""
+    path = tmp_path / "old.db"
+    old_log(path)
+    server: Server = await make_server(data=str(path))
+    zoe = await WsClient.connect(server.port, "zoe")
+    await zoe.command("/room old")
+    assert zoe.view is not None and zoe.view["state"] == "playing"
+    assert zoe.view["options"] == {"stammtisch": True, "clock": None, "seed": None, "absent": "bot"}
+    assert zoe.view["game"]["move_number"] == 2
