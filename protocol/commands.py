@@ -106,7 +106,8 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         "/leave",
         "leave the room for the lobby",
         "Leaves the room for the lobby. Before the start this gives up your seat; in a\n"
-        "running game a bot plays your seat from then on.",
+        "running game a bot plays your seat from then on, or, with the option absent\n"
+        "drop, you leave the game (ranked as eliminated).",
         ("/leave",),
     ),
     "who": CommandInfo(
@@ -140,7 +141,9 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
     "stand": CommandInfo(
         "/stand",
         "give up your seat before the start; stay to watch",
-        "Gives up your seat before the game starts; you stay in the room as a spectator.",
+        "Gives up your seat before the game starts; you stay in the room as a spectator.\n"
+        "During a game only with the option absent drop: you leave the game (ranked\n"
+        "as eliminated) and watch it to the end.",
         ("/stand",),
     ),
     "option": CommandInfo(
@@ -153,7 +156,10 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         "                            time runs out, the server plays for you\n"
         "  absent bot, absent drop   when a lost player does not come back in time:\n"
         "                            a bot plays the seat (the default), or the\n"
-        "                            player leaves the game, ranked as eliminated",
+        "                            player leaves the game, ranked as eliminated;\n"
+        "                            with drop, /leave and /stand during the game\n"
+        "                            leave it at once too\n"
+        "A game keeps its options to the end, across a server restart.",
         (
             "/option seed 42",
             "/option stammtisch on",

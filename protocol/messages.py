@@ -92,7 +92,8 @@ class Join(_ClientMessage):
 
 
 class LeaveGame(_ClientMessage):
-    """Give up your seat (before the start) and stay as a spectator."""
+    """Give up your seat (before the start) and stay as a spectator; during a game, only in a room
+    whose option ``absent`` is ``drop``: leave the game and watch it."""
 
     type: Literal["leave_game"] = "leave_game"
 

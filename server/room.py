@@ -295,7 +295,7 @@ class Room:
         self._ack(session, msg.id)
         self._publish()
 
-    def _on_leave(self, session: Session, msg: Leave) -> None:
+    async def _on_leave(self, session: Session, msg: Leave) -> None:
         if session not in self.members:
             return
         del self.members[session]
@@ -305,10 +305,18 @@ class Room:
         if seat is not None and self.seats[seat].session is session:
             if self.state == "playing":
                 self.seats[seat].session = None
-                self._broadcast(m.Presence(room=self.name, name=name, event="away"))
                 if msg.disconnected:
+                    self._broadcast(m.Presence(room=self.name, name=name, event="away"))
                     self.hold(name)
+                elif self.options["absent"] == "drop":
+                    try:
+                        await self._drop(seat)
+                    except StoreUnavailable:  # the seat waits; the window passing tries again
+                        self.log.warning("store_unavailable", room=self.name)
+                        self._broadcast(m.Presence(room=self.name, name=name, event="away"))
+                        self.hold(name)
                 else:
+                    self._broadcast(m.Presence(room=self.name, name=name, event="away"))
                     self._take_over(seat, "left the game")
             else:
                 del self.seats[seat]
@@ -348,14 +356,18 @@ class Room:
         if seat is None or self.seats[seat].session is not None or self.state != "playing":
             return
         if self.options["absent"] == "drop":
-            game = self.game
-            assert game is not None
-            if seat not in game.position.eliminated:  # a player already out has no turns to drop
-                # logged like a move, before anyone is told; the seat stays empty from then on
-                await self._apply(leave(game.position, seat), auto=True)
+            await self._drop(seat)
             return
         self._take_over(seat, "did not come back in time")
         self._publish()
+
+    async def _drop(self, seat: int) -> None:
+        """The player of ``seat`` leaves the game (the room option ``absent`` ``drop``)."""
+        game = self.game
+        assert game is not None
+        if seat not in game.position.eliminated:  # a player already out has no turns to drop
+            # logged like a move, before anyone is told; the seat stays empty from then on
+            await self._apply(leave(game.position, seat), auto=True)
 
     def _take_over(self, seat: int, why: str) -> None:
         """A bot plays a person's seat until they return."""
@@ -388,10 +400,23 @@ class Room:
         self._ack(session, msg.id)
         self._publish()
 
-    def _on_leave_game(self, session: Session, msg: m.LeaveGame) -> None:
+    async def _on_leave_game(self, session: Session, msg: m.LeaveGame) -> None:
         seat = self._require_seat(session, msg.id)
         if self.state == "playing":
-            raise ProtocolError("game_running", "You cannot give up a seat during the game.", msg.id)
+            if self.options["absent"] != "drop" or self.seats[seat].session is not session:
+                raise ProtocolError("game_running", "You cannot give up a seat during the game.", msg.id)
+            # with absent drop the player leaves the game and stays to watch; the seat, out of
+            # play, is given up when the game ends (so before the drop, which may end it)
+            given_up = self.seats[seat]
+            given_up.session = None
+            try:
+                await self._drop(seat)
+            except StoreUnavailable:
+                given_up.session = session  # nothing changed
+                raise
+            self._ack(session, msg.id)
+            self._publish()
+            return
         del self.seats[seat]
         self._broadcast(m.Presence(room=self.name, name=self._name(session), event="unseated"))
         self._ack(session, msg.id)
@@ -603,8 +628,11 @@ class Room:
                 seed=game.seed,
             )
         )
-        for seat in [s for s in self.seats if s.strategy is None and s.session is None]:
+        given_up = [s for s in self.seats if s.strategy is None and s.session is None]
+        for seat in given_up:
             self.seats.remove(seat)
+        if given_up:
+            self._publish()
         for window in self._windows.values():
             window.cancel()
         self._windows.clear()

@@ -157,3 +157,75 @@ async def test_the_absent_option_takes_bot_or_drop_before_the_start_only(server:
     assert ann.view["options"]["absent"] == "drop"
     assert (await ann.command("/start"))["type"] == "ack"
     assert (await ann.command("/option absent bot"))["code"] == "game_running"
+
+
+async def test_with_drop_leaving_the_room_mid_game_leaves_the_game_at_once(server: Server) -> None:
+    """absent drop: a player who sends leave_room during the game is out of it at once, through
+    the same ``leave NAME`` as the window (logged first), with no bot; the others play on."""
+    ann, bob, cem = await _seated(server.port, "gone3", THREE, "absent drop")
+    assert (await cem.request({"type": "leave_room"}))["type"] == "ack"
+    (stored,) = await server.store.unfinished_games()
+    assert stored.record.moves == ("leave cem",)
+    played = await ann.next("played")
+    assert {k: played[k] for k in ("player", "move", "points", "events")} == _left("cem")
+    left = await ann.next(
+        lambda m: m["type"] == "presence" and m["name"] == "cem" and m["event"] in ("away", "left")
+    )
+    assert left["event"] == "left"
+    assert ann.view is not None and ann.view["seats"][2] == {
+        "name": "cem",
+        "kind": "person",
+        "connected": False,
+    }
+    position = leave(new_position(THREE, SEED), "cem").position
+    await _play_on({"ann": ann, "bob": bob}, ann, position, 3)
+    assert not [
+        m for m in ann.messages if m["type"] == "presence" and m["event"] in ("away", "replaced_by_bot")
+    ]
+
+
+async def test_with_drop_standing_up_mid_game_leaves_the_game_and_stays_to_watch(server: Server) -> None:
+    """absent drop: /stand during the game takes the player out of it (here that ends a two-player
+    game); they stay in the room, cannot move, and the seat is gone once the game is over."""
+    ann, bob = await _seated(server.port, "stand2", ("ann", "bob"), "absent drop")
+    position = new_position(["ann", "bob"], SEED)
+    assert (await bob.command("/stand"))["type"] == "ack"
+    played = await bob.next("played")
+    assert {k: played[k] for k in ("player", "move", "points", "events")} == _left("bob")
+    over = await ann.next("game_over")
+    assert (over["reason"], over["ranking"]) == ("last_player", ["ann", "bob"])
+    await bob.next("game_over")
+    await bob.next(lambda m: bob.view is not None and len(bob.view["seats"]) == 1)
+    assert bob.view is not None and bob.view["state"] == "over"
+    assert [s["name"] for s in bob.view["seats"]] == ["ann"] and bob.view["spectators"] == ["bob"]
+    (finished,) = await server.store.history("bob")
+    assert finished.record.moves == ("leave bob",)
+    move = legal_move_texts(position)[0]
+    assert (await bob.request({"type": "move", "move": move}))["code"] in ("not_seated", "game_over")
+
+
+async def test_with_drop_a_player_who_stood_up_cannot_move_while_the_game_goes_on(server: Server) -> None:
+    """absent drop, three players: after /stand the player watches; a move from them is refused."""
+    ann, bob, cem = await _seated(server.port, "stand3", THREE, "absent drop")
+    assert (await ann.command("/stand"))["type"] == "ack"
+    await bob.next("played")
+    position = leave(new_position(THREE, SEED), "ann").position
+    assert ann.view is not None and ann.view["state"] == "playing"
+    answer = await ann.request({"type": "move", "move": legal_move_texts(position)[0]})
+    assert answer["code"] == "not_seated"
+    assert (await ann.command("/stand"))["code"] == "game_running"  # out already: nothing to give up
+    await _play_on({"bob": bob, "cem": cem}, bob, position, 2)
+
+
+async def test_with_bot_leaving_mid_game_hands_the_seat_to_a_bot_and_standing_is_refused(
+    server: Server,
+) -> None:
+    """absent bot (the default): /stand during the game is game_running; /leave hands the seat to
+    a bot at once and nothing is logged for the player."""
+    ann, bob = await _seated(server.port, "keep2", ("ann", "bob"))
+    assert (await bob.command("/stand"))["code"] == "game_running"
+    assert (await bob.command("/leave"))["type"] == "ack"
+    taken = await ann.next(lambda m: m["type"] == "presence" and m["event"] == "replaced_by_bot")
+    assert taken["name"] == "bob"
+    (stored,) = await server.store.unfinished_games()
+    assert not [move for move in stored.record.moves if move.startswith("leave ")]
