@@ -240,8 +240,10 @@ class Room:
                 self.lobby.discard_room(self)
                 self._cancel_timers()
                 return
-            # let the members' writers run between two commands, so a burst does not fill outboxes
-            await asyncio.sleep(0)
+            if not self.inbox.empty():
+                # let the members' writes go out between two commands, so a burst does not fill
+                # outboxes (an empty inbox yields to them anyway)
+                await asyncio.sleep(0)
 
     async def _handle(self, item: _Item) -> None:
         session, msg = item.session, item.message
