@@ -8,7 +8,8 @@ free. A playout's result is the bot's chance to win judged from its margin over 
 judge's best moves; all of them meet the same samples and the same chances (common random
 numbers), so that they are compared on the same cards. Candidates clearly behind the leader are
 dropped as the search goes on, and it stops early once the leader is clearly best; the move with
-the best mean result is played.
+the best mean result is played. The time a move leaves unused goes to later moves
+(``ThinkingClock``).
 """
 
 from __future__ import annotations
@@ -54,9 +55,37 @@ class SearchSettings:
     spread_per_turn: float = 3.0
 
 
+@dataclass(slots=True)
+class ThinkingClock:
+    """Thinking time over a game, ``budget`` seconds per move on average. A move may use the time
+    earlier moves left unused (an early stop, a forced move), at most ``budget`` more, so that no
+    move takes more than twice the budget; time a move overran is taken from the next ones. The
+    mean time per move so stays within the budget.
+
+    >>> clock = ThinkingClock(1.0)
+    >>> clock.spent(0.25); clock.allowance()
+    1.75
+    >>> clock.spent(3.0); clock.allowance()
+    0.0
+    """
+
+    budget: float
+    #: seconds left unused so far (negative: overrun still to pay back)
+    saved: float = 0.0
+
+    def allowance(self) -> float:
+        """The seconds the next move may take."""
+        return max(0.0, self.budget + self.saved)
+
+    def spent(self, seconds: float) -> None:
+        """Account for a move that took ``seconds``."""
+        self.saved = min(self.budget, self.saved + self.budget - seconds)
+
+
 class StrongStrategy:
-    """Monte-Carlo search over determinizations, within ``budget`` seconds per move (and at most
-    ``max_iterations`` playouts, which makes it deterministic for a given ``rng``)."""
+    """Monte-Carlo search over determinizations, within ``budget`` seconds per move on average
+    (``ThinkingClock``; and at most ``max_iterations`` playouts, which makes it deterministic for a
+    given ``rng``)."""
 
     name = "strong"
 
@@ -81,9 +110,16 @@ class StrongStrategy:
         )
         #: playouts run for the last move chosen (for tests and tuning)
         self.last_iterations = 0
+        self.clock = ThinkingClock(budget)
 
     def choose(self, view: BotView, rng: random.Random) -> str:
-        deadline = time.perf_counter() + self.budget
+        started = time.perf_counter()
+        try:
+            return self._search(view, rng, started + self.clock.allowance())
+        finally:
+            self.clock.spent(time.perf_counter() - started)
+
+    def _search(self, view: BotView, rng: random.Random, deadline: float) -> str:
         root = view.determinize()
         moves = legal_moves(root)
         if not moves:

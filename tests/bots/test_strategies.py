@@ -12,7 +12,7 @@ import pytest
 from bots.strategy import STRATEGIES, BotView, Strategy, bot_view, get_strategy, view_from_dict
 from bots.strategy.evaluate import MoveJudge, Weights
 from bots.strategy.playout import Playout
-from bots.strategy.search import SearchSettings, StrongStrategy
+from bots.strategy.search import SearchSettings, StrongStrategy, ThinkingClock
 from engine import (
     Options,
     Position,
@@ -240,3 +240,21 @@ def test_strong_search_keeps_to_its_playout_cap_and_repeats_itself() -> None:
     assert 0 < bot.last_iterations <= 40
     assert bot.choose(_view_of(position), random.Random(3)) == first
     assert first in legal_move_texts(position)
+
+
+def test_thinking_clock_keeps_the_mean_within_the_budget() -> None:
+    """Time a move leaves unused goes to the next moves, up to twice the budget for one move, and
+    an overrun is taken from the next ones until it is paid back."""
+    clock = ThinkingClock(0.5)
+    assert clock.allowance() == 0.5
+    clock.spent(0.0)  # forced moves
+    clock.spent(0.0)
+    assert clock.allowance() == 1.0  # never more than twice the budget
+    clock.spent(1.0)
+    assert clock.allowance() == 0.5
+    clock.spent(2.0)  # an overrun of 1.5 seconds ...
+    allowances = []
+    for _ in range(4):
+        allowances.append(clock.allowance())
+        clock.spent(allowances[-1])
+    assert allowances == [0.0, 0.0, 0.0, 0.5]  # ... paid back by three moves that get no time
