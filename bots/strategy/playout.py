@@ -171,12 +171,22 @@ class Playout:
         other.deck = self.deck.copy()
         return other
 
+    def dealt(self, hands: Sequence[Sequence[Card]], deck: Sequence[Card]) -> Playout:
+        """A copy with other cards in the hands and the deck (next card first): the same board
+        with another sample of the hidden cards."""
+        other = self.copy()
+        other.hands = [list(h) for h in hands]
+        other.deck = list(reversed(deck))
+        return other
+
     # --- the state -----------------------------------------------------------------------
 
     def is_over(self) -> bool:
         """RULES.md section 7, read from the state alone."""
         if len(self.deck) <= DECK_END or self.free == 0 or len(self.bar) >= BAR_PLACES:
             return True
+        if not self.eliminated:
+            return not all(self.hands)
         remaining = [i for i in range(len(self.hands)) if i not in self.eliminated]
         return len(remaining) <= 1 or any(not self.hands[i] for i in remaining)
 

@@ -131,6 +131,8 @@ class StrongStrategy:
         if len(candidates) == 1:
             return candidates[0].text
         converted = [playout_move(m) for m in candidates]
+        # the open board, built once: each sample only deals the hidden cards anew
+        board = Playout(root)
         free = sum(1 for g in view.chairs if g is None)
         depth = None if free <= self.settings.endgame_free else self.settings.depth
         # results[i][r]: candidate i's result on the r-th sample; every live candidate meets
@@ -141,8 +143,8 @@ class StrongStrategy:
         iterations = 0
         rounds = 0
         while True:
-            sample = view.determinize(rng)
-            base = Playout(sample)
+            hands, deck = view.deal(rng)
+            base = board.dealt(hands, deck)
             seed = rng.getrandbits(64)
             done: list[float] = []
             for i in live:
@@ -150,7 +152,7 @@ class StrongStrategy:
                     limit is None and time.perf_counter() >= deadline
                 ):
                     break
-                game = _after(sample, base, candidates[i], converted[i])
+                game = _after(root, base, candidates[i], converted[i])
                 done.append(self.playout(game, view.seat, depth, random.Random(seed)))
                 iterations += 1
             if len(done) < len(live):
@@ -223,10 +225,10 @@ class StrongStrategy:
         return 1.0 / (1.0 + math.exp(-x))
 
 
-def _after(sample: Position, base: Playout, move: Move, converted: PlayoutMove | None) -> Playout:
-    """The playout of ``sample`` (already built as ``base``) after ``move``."""
+def _after(root: Position, base: Playout, move: Move, converted: PlayoutMove | None) -> Playout:
+    """The playout ``base`` (a sample of the hidden cards in ``root``) after ``move``."""
     if converted is None:
-        return Playout(play(sample, move).position)
+        return Playout(play(base.to_position(root), move).position)
     game = base.copy()
     game.play(converted)
     return game

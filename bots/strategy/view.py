@@ -66,32 +66,38 @@ class BotView:
         """A full position that agrees with everything the bot sees: its own hand is real; the
         other hands and the deck are a sample of ``unseen`` drawn with ``rng`` (without ``rng``,
         the first unseen cards in index order, which is enough to list the bot's legal moves)."""
+        hands, deck = self.deal(rng)
+        facts = zip(self.names, hands, self.scores, self.hand_limits, strict=True)
+        return Position(
+            board=self.board,
+            options=self.options,
+            players=tuple(Player(name, hand, score, limit) for name, hand, score, limit in facts),
+            eliminated=self.eliminated,
+            to_move=self.to_move,
+            start_player=self.start_player,
+            chairs=self.chairs,
+            bar=self.bar,
+            deck=deck,
+        )
+
+    def deal(self, rng: random.Random | None = None) -> tuple[list[tuple[Card, ...]], tuple[Card, ...]]:
+        """The hands of every player (the bot's own is real, the others sorted by text) and the
+        deck (next card first) of the position ``determinize`` builds."""
         pool = list(self.unseen)
         need = self.hidden_count
         if need > len(pool):
             raise ValueError(f"the view hides {need} cards but only {len(pool)} are unseen")
         if rng is not None:
             pool = rng.sample(pool, need)
-        players = []
+        hands = []
         at = 0
-        for i, name in enumerate(self.names):
+        for i, size in enumerate(self.hand_sizes):
             if i == self.seat:
-                hand = self.hand
+                hands.append(self.hand)
             else:
-                hand = tuple(sorted(pool[at : at + self.hand_sizes[i]], key=_text))
-                at += self.hand_sizes[i]
-            players.append(Player(name, hand, self.scores[i], self.hand_limits[i]))
-        return Position(
-            board=self.board,
-            options=self.options,
-            players=tuple(players),
-            eliminated=self.eliminated,
-            to_move=self.to_move,
-            start_player=self.start_player,
-            chairs=self.chairs,
-            bar=self.bar,
-            deck=tuple(pool[at : at + self.deck_size]),
-        )
+                hands.append(tuple(sorted(pool[at : at + size], key=_text)))
+                at += size
+        return hands, tuple(pool[at : at + self.deck_size])
 
 
 def _text(card: Card) -> str:

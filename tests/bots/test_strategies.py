@@ -258,3 +258,16 @@ def test_thinking_clock_keeps_the_mean_within_the_budget() -> None:
         allowances.append(clock.allowance())
         clock.spent(allowances[-1])
     assert allowances == [0.0, 0.0, 0.0, 0.5]  # ... paid back by three moves that get no time
+
+
+def test_a_playout_dealt_a_sample_is_the_playout_of_that_sample() -> None:
+    """Dealing a sample of the hidden cards into a playout of the open board gives the same game as
+    building the playout from the position of that sample."""
+    position = _midgame(8, 16, players=3)
+    v = _view_of(position)
+    board = Playout(v.determinize())
+    for seed in range(3):
+        hands, deck = v.deal(random.Random(seed))
+        sample = v.determinize(random.Random(seed))
+        assert board.dealt(hands, deck).to_position(position) == Playout(sample).to_position(position)
+        assert sample.players[v.seat].hand == position.players[v.seat].hand
