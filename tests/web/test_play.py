@@ -178,13 +178,15 @@ def test_a_move_can_be_made_with_the_keyboard_alone(open_page: Callable[..., Pag
                       : a.matches('#nation-choice button') ? 'nation' : a.id || a.tagName; }"""
         )
         kinds.append(kind)
-        assert page.evaluate("document.activeElement.matches(':focus-visible')")
+        assert page.evaluate("document.activeElement.matches(':focus-visible')"), kinds
         if kind == "target":
             ring = page.evaluate("getComputedStyle(document.activeElement.querySelector('.focus')).stroke")
             assert ring not in ("none", "")
         page.keyboard.press("Enter")
         if kind == "confirm":
             break
+        # the page moves the focus in the next animation frame, as a person would see it move
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     assert kinds[:2] == ["card", "target"] and kinds[-1] == "confirm"
     wait_until(page, lambda: move_number(page) > before)
     wait_for_line(page, "dan ")
