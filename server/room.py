@@ -34,6 +34,8 @@ log = structlog.get_logger("cafe.room")
 
 MAX_SEATS = 4
 MIN_PLAYERS = 2
+#: seconds before a drop that the log refused is tried again
+DROP_RETRY = 2.0
 #: a new room's options; a game's room options are logged with it and come back with it on restore
 DEFAULT_OPTIONS: dict[str, Any] = {"seed": None, "stammtisch": False, "clock": None, "absent": "bot"}
 State = Literal["waiting", "playing", "over"]
@@ -358,7 +360,14 @@ class Room:
         if seat is None or self.seats[seat].session is not None or self.state != "playing":
             return
         if self.options["absent"] == "drop":
-            await self._drop(seat)
+            try:
+                await self._drop(seat)
+            except StoreUnavailable:
+                # nobody may be left to play the seat: try again shortly, as the log comes back
+                self.log.warning("store_unavailable", room=self.name)
+                self._windows[msg.name] = asyncio.get_running_loop().call_later(
+                    DROP_RETRY, self.post, None, WindowPassed(msg.name)
+                )
             return
         self._take_over(seat, "did not come back in time")
         self._publish()

@@ -9,8 +9,12 @@ import random
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine import Position, leave, legal_move_texts, new_position, play
+from server import room as room_module
 from server.app import Server
+from server.store import StoreUnavailable
 from tests.server.clients import WsClient
 from tests.server.conftest import ServerFactory
 from tests.server.test_http import _get
@@ -229,3 +233,31 @@ async def test_with_bot_leaving_mid_game_hands_the_seat_to_a_bot_and_standing_is
     assert taken["name"] == "bob"
     (stored,) = await server.store.unfinished_games()
     assert not [move for move in stored.record.moves if move.startswith("leave ")]
+
+
+async def test_a_drop_the_log_refuses_is_tried_again_until_it_is_logged(
+    make_server: ServerFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With absent drop, when the log cannot take ``leave cem`` as the window passes, nothing
+    changes and nobody is told; the drop is tried again and goes through once the log is back."""
+    monkeypatch.setattr(room_module, "DROP_RETRY", 0.2)
+    server: Server = await make_server(resume_window=0.2)
+    ann, _bob, cem = await _seated(server.port, "retry", THREE, "absent drop")
+    store = server.lobby.store
+    logged = store.move_played
+    refused: list[str] = []
+
+    async def unavailable_once(game_id: str, number: int, move: str) -> None:
+        if not refused:
+            refused.append(move)
+            raise StoreUnavailable("the disk is away")
+        await logged(game_id, number, move)
+
+    monkeypatch.setattr(store, "move_played", unavailable_once)
+    await cem.close()
+    played = await ann.next("played")
+    assert refused == ["leave cem"]
+    assert {k: played[k] for k in ("player", "move", "points", "events")} == _left("cem")
+    assert [m for m in ann.messages if m["type"] == "played"] == [played]  # told once, when logged
+    (stored,) = await server.store.unfinished_games()
+    assert stored.record.moves == ("leave cem",)
