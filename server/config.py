@@ -46,7 +46,7 @@ class Config(BaseModel):
     event_loop: str = Field(
         "uvloop",
         pattern="^(uvloop|asyncio)$",
-        description="uvloop (a fifth less CPU a move; where it is not installed, asyncio's) or asyncio",
+        description="uvloop (a sixth less CPU a move at full load; asyncio's where not installed) or asyncio",
     )
     rate: float = Field(20.0, gt=0, description="messages per second a connection may send (sustained)")
     burst: int = Field(40, ge=1, description="messages a connection may send in a burst")
