@@ -1,8 +1,11 @@
 """The SQLite game log keeps a game's room options beside its record; a log from before they were
-kept still opens, and its games come back with the default room options."""
+kept still opens, and its games come back with the default room options. Commits only append to
+the WAL; a thread of the store's own copies it into the database file."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import sqlite3
 from pathlib import Path
@@ -118,3 +121,33 @@ async def test_a_server_on_an_old_log_restores_its_game_with_the_default_room_op
     assert zoe.view is not None and zoe.view["state"] == "playing"
     assert zoe.view["options"] == {"stammtisch": True, "clock": None, "seed": None, "absent": "bot"}
     assert zoe.view["game"]["move_number"] == 2
+
+
+async def test_commits_reach_the_database_file_through_the_stores_own_checkpoints(tmp_path: Path) -> None:
+    """The committing connection never checkpoints (so a commit never waits for the file's sync);
+    the store's thread copies the WAL into the database file, which then holds every move alone."""
+    path = tmp_path / "cafe.db"
+    store = Store(str(path), checkpoint_interval=0.05)
+    assert store._db.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
+    record = GameRecord(("ann", "bob"), seed=4)
+    await store.game_started("g1", "room", record, ["person"] * 2, {})
+    position = record.start()
+    for number in range(1, 31):
+        move = legal_move_texts(position)[0]
+        await store.move_played("g1", number, move)
+        position = play(position, move).position
+
+    def moves_in_the_file_alone() -> int:
+        # immutable=1 reads the database file and ignores the WAL
+        with contextlib.closing(sqlite3.connect(f"file:{path}?immutable=1", uri=True)) as db:
+            try:
+                return int(db.execute("SELECT count(*) FROM moves").fetchone()[0])
+            except sqlite3.OperationalError:  # not even the tables have been copied yet
+                return 0
+
+    for _ in range(100):
+        if moves_in_the_file_alone() == 30:
+            break
+        await asyncio.sleep(0.05)
+    assert moves_in_the_file_alone() == 30
+    store.close()
