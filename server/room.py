@@ -150,7 +150,7 @@ class Room:
         self._thinking: asyncio.Task[None] | None = None
         #: resume windows of players whose connection was lost in a running game
         self._windows: dict[str, asyncio.TimerHandle] = {}
-        self.log = log
+        self.log = log.bind(room=name)  # every line of this room's names it
         self._handlers = self._handler_table()
 
     # --- outside the actor: only queueing ----------------------------------------------------
@@ -211,7 +211,7 @@ class Room:
             try:
                 await self._handle(item)
             except StoreUnavailable:
-                self.log.warning("store_unavailable", room=self.name)
+                self.log.warning("store_unavailable")
                 if item.session is not None:
                     self._error(
                         item.session,
@@ -220,7 +220,7 @@ class Room:
                         getattr(message, "id", None),
                     )
             except LeaseLost:
-                self.log.warning("lease_lost", room=self.name)
+                self.log.warning("lease_lost")
                 if self.lobby.cluster is not None:
                     self.lobby.cluster._lost(self.name.casefold())
                 return
@@ -228,7 +228,8 @@ class Room:
                 if item.session is not None:
                     self._error(item.session, e.code, e.message, e.id)
             except Exception:
-                self.log.exception("room_failed", message=type(message).__name__)
+                player = item.session.name if item.session else None
+                self.log.exception("room_failed", message=type(message).__name__, player=player)
                 if item.session is not None:
                     self._error(
                         item.session,
@@ -252,12 +253,9 @@ class Room:
         handler = self._handlers.get(type(msg))
         if handler is None:
             raise ProtocolError("unknown_type", f"{type(msg).__name__} is not handled in rooms.")
-        with structlog.contextvars.bound_contextvars(
-            room=self.name, player=session.name if session else None
-        ):
-            done = handler(session, msg)
-            if done is not None:  # the handlers that write to the game log are coroutines
-                await done
+        done = handler(session, msg)
+        if done is not None:  # the handlers that write to the game log are coroutines
+            await done
         if isinstance(msg, m.PlayMove | BotMove | ClockTimeout):
             self.lobby.metrics.move_latency.observe(time.perf_counter() - item.received)
 
@@ -316,7 +314,7 @@ class Room:
                     try:
                         await self._drop(seat)
                     except StoreUnavailable:  # the seat waits; the window passing tries again
-                        self.log.warning("store_unavailable", room=self.name)
+                        self.log.warning("store_unavailable")
                         self._broadcast(m.Presence(room=self.name, name=name, event="away"))
                         self.hold(name)
                 else:
@@ -364,7 +362,7 @@ class Room:
                 await self._drop(seat)
             except StoreUnavailable:
                 # nobody may be left to play the seat: try again shortly, as the log comes back
-                self.log.warning("store_unavailable", room=self.name)
+                self.log.warning("store_unavailable")
                 self._windows[msg.name] = asyncio.get_running_loop().call_later(
                     DROP_RETRY, self.post, None, WindowPassed(msg.name)
                 )
@@ -676,7 +674,7 @@ class Room:
             last_move=None if last is None else LastMove(record.players[last.player], last.move, last.points),
             moves=len(record.moves),
         )
-        self.log.info("restored", room=self.name, game=stored.game_id, moves=len(record.moves))
+        self.log.info("restored", game=stored.game_id, moves=len(record.moves))
         if replayed.outcome is not None:
             await self._finish(replayed.outcome)
         else:

@@ -73,6 +73,8 @@ async def test_sigterm_finishes_moves_tells_clients_and_exits_zero(tmp_path: Pat
     logs = await server.logs()
     events = [e["event"] for e in logs]
     assert "stopping" in events and "stopped" in events
+    moves = [e for e in logs if e["event"] == "move"]
+    assert moves and all(e["room"] == "stop" for e in moves) and "ann" in {e["player"] for e in moves}
     (listening,) = [e for e in logs if e["event"] == "listening"]
     assert listening["event_loop"] == event_loop
 
