@@ -88,8 +88,10 @@ class RoomViews:
 
     The parts every recipient sees alike are built once and shared by the views (the same
     objects); a view of its own holds only what differs: ``you``, ``seat`` and a player's
-    ``hand``. Treat the views as values, as ``protocol.diff`` does: shared parts let
-    ``diff(..., memo=...)`` work out a change once for all recipients.
+    ``hand``. Treat the views as values, as ``protocol.diff`` does: shared parts let ``changes``
+    work out a change once for all recipients. Given the ``previous``
+    state, the parts that did not change are that state's very objects, which a diff passes over
+    at once.
 
     >>> from engine import new_position
     >>> views = RoomViews(room="cafe", state="playing", seats=[SeatInfo("ann", "person", True),
@@ -114,6 +116,7 @@ class RoomViews:
         last_move: LastMove | None,
         outcome: Outcome | None,
         move_number: int,
+        previous: RoomViews | None = None,
     ) -> None:
         self._seat_names = [s.name for s in seats]
         self._head = (
@@ -131,6 +134,24 @@ class RoomViews:
             self._players = [p.name for p in position.players]
             self._hands = [[c.text for c in p.hand] for p in position.players]
             self._game = _game_view(position, last_move, outcome, move_number)
+        if previous is not None:
+            self._keep_unchanged(previous)
+
+    def _keep_unchanged(self, previous: RoomViews) -> None:
+        """Where a part equals the ``previous`` state's, hold that very object instead, so that a
+        diff between the two passes over it at once (an identity check, not a walk)."""
+        room, state, seats, spectators, options = self._head
+        _, _, old_seats, old_spectators, old_options = previous._head
+        self._head = (room, state, _same_or(old_seats, seats), _same_or(old_spectators, spectators),
+                      _same_or(old_options, options))  # fmt: skip
+        game, old = self._game, previous._game
+        if game is None or old is None:
+            return
+        players = [_same_or(a, b) for a, b in zip(old["players"], game["players"], strict=False)]
+        players += game["players"][len(players) :]
+        game["players"] = _same_or(old["players"], players)
+        for key in ("chairs", "bar", "last_move", "result"):
+            game[key] = _same_or(old[key], game[key])
 
     def changes(self, before: RoomViews, recipient: str | None) -> list[dict[str, Any]]:
         """The JSON Patch from ``before.view(recipient)`` to ``self.view(recipient)``: exactly
@@ -212,6 +233,12 @@ class RoomViews:
             "seat": seat,
             "game": game,
         }
+
+
+def _same_or(old: Any, new: Any) -> Any:
+    """``old`` if it equals ``new``, else ``new``. The values of a view keep their JSON types from
+    state to state (a count stays an int, a flag a bool), so Python's ``==`` is JSON's here."""
+    return old if old == new else new
 
 
 #: the shared operations of a change: before ``/seat``, ``/game/players``, after ``/game/hand``

@@ -150,6 +150,7 @@ class Room:
         self._thinking: asyncio.Task[None] | None = None
         #: resume windows of players whose connection was lost in a running game
         self._windows: dict[str, asyncio.TimerHandle] = {}
+        self._last_views: RoomViews | None = None
         self.log = log.bind(room=name)  # every line of this room's names it
         self._handlers = self._handler_table()
 
@@ -789,7 +790,7 @@ class Room:
     def _room_views(self) -> RoomViews:
         game = self.game
         spectators = [self._name(s) for s in self.members if self._seat_of(s.name) is None]
-        return RoomViews(
+        self._last_views = RoomViews(
             room=self.name,
             state=self.state,
             seats=[SeatInfo(s.name, s.kind, s.connected) for s in self.seats],
@@ -799,7 +800,9 @@ class Room:
             last_move=game.last_move if game else None,
             outcome=game.outcome if game else None,
             move_number=game.moves if game else 0,
+            previous=self._last_views,  # what did not change is the same object: diffs skip it
         )
+        return self._last_views
 
     def _view_for(self, session: Session) -> dict[str, Any]:
         return self._room_views().view(session.name)

@@ -336,9 +336,10 @@ def test_room_views_share_what_recipients_see_alike() -> None:
     assert "hand" not in zoe["game"]
 
 
-def room_life(seed: int, rng: random.Random) -> list[protocol.view.RoomViews]:
+def room_life(seed: int, rng: random.Random, *, chained: bool = False) -> list[protocol.view.RoomViews]:
     """The states of a room through two games: waiting, every move, the end; on the way people
-    come and go, seats change hands, connections drop, options change."""
+    come and go, seats change hands, connections drop, options change. ``chained``: each state is
+    built with the one before as ``previous``, as a room builds them."""
     states = []
     connected = dict.fromkeys(NAMES, True)
     watchers = ["zoe"]
@@ -376,6 +377,7 @@ def room_life(seed: int, rng: random.Random) -> list[protocol.view.RoomViews]:
                     last_move=None if last is None else LastMove(names[last.player], last.move, last.points),
                     outcome=outcome(position) if position is not None else None,
                     move_number=max(0, number - 1),
+                    previous=states[-1] if chained and states else None,
                 )
             )
     return states
@@ -389,6 +391,30 @@ def test_changes_are_the_diff_of_the_two_views(seed: int, rng: random.Random) ->
     for before, after in itertools.pairwise(room_life(seed, rng)):
         for recipient in ("ann", "bob", "cy", "dee", "eve", "zoe", None):
             assert after.changes(before, recipient) == diff(before.view(recipient), after.view(recipient))
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 40), rng=st.randoms(use_true_random=False))
+def test_states_built_on_the_previous_one_are_the_same_views_and_changes(
+    seed: int, rng: random.Random
+) -> None:
+    """Built with the state before as ``previous`` (whose unchanged parts it then shares), a state
+    gives every recipient the same view, and the same changes, as one built on its own."""
+    rng_state = rng.getstate()
+    alone = room_life(seed, rng)
+    rng.setstate(rng_state)
+    chained = room_life(seed, rng, chained=True)
+    assert len(alone) == len(chained)
+    recipients = ("ann", "bob", "cy", "dee", "eve", "zoe", None)
+    for number, (a, c) in enumerate(zip(alone, chained, strict=True)):
+        for recipient in recipients:
+            assert c.view(recipient) == a.view(recipient)
+            if number:
+                before = chained[number - 1]
+                assert c.changes(before, recipient) == diff(before.view(recipient), c.view(recipient))
+    shared = sum(c._game is not None and b._game is not None and c._game["players"] is b._game["players"]
+                 for b, c in itertools.pairwise(chained))  # fmt: skip
+    assert shared > 0  # the parts that did not change were taken over
 
 
 def test_recipients_with_the_same_changes_get_the_same_operations() -> None:
