@@ -795,7 +795,7 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--room", required=True, help="the room to play in (opened if new)")
     parser.add_argument("--name", help="the bot's name (default: the strategy and a number)")
     parser.add_argument("--strategy", choices=STRATEGIES, default="greedy", help="how to choose moves")
-    parser.add_argument("--budget", type=float, default=1.0, help="seconds per move for strong (default 1)")
+    parser.add_argument("--budget", type=float, default=1.0, help="strong: mean seconds a move (default 1)")
     parser.add_argument(
         "--start",
         type=int,

@@ -6,7 +6,7 @@ mean time per move. Each deal is played once from every seat, so that no strateg
 its cards or its place in the turn order. A win is a first place; a first place shared by ``k``
 players counts ``1/k`` to each.
 
-``--budget`` sets the strong strategy's seconds per move (``--iterations`` caps its playouts
+``--budget`` sets the strong strategy's mean seconds per move (``--iterations`` caps its playouts
 instead, for repeatable runs), ``--players`` the seats per game (the strategies named repeat to
 fill them), and ``--jobs`` plays that many games at once in worker processes; a strategy's time
 per move is measured in the process that plays it.
@@ -261,7 +261,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200, help="games to play (default 200)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals and the bots' chances")
     parser.add_argument(
-        "--budget", type=float, default=None, help="seconds per move for strong (default: its own, 1.0)"
+        "--budget", type=float, default=None, help="mean seconds per move for strong (default: its own, 1.0)"
     )
     parser.add_argument(
         "--iterations", type=int, default=None, help="at most this many search iterations per move for strong"
