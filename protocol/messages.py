@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
+import pydantic_core
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from protocol.errors import ProtocolError
@@ -416,6 +417,37 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
 def dump_server_message(message: _ServerMessage) -> str:
     """Compact JSON text of a server message."""
     return message.model_dump_json()
+
+
+# After every move each member of the room gets a patch and the ``played`` message, and the mover
+# an ``ack``. Their text is made here directly, without building and validating a message object
+# first: the same text as ``dump_server_message`` gives (the tests compare them), in about a third
+# of the time.
+
+
+def _json(value: Any) -> str:
+    return pydantic_core.to_json(value).decode()
+
+
+def patch_json(room: str, ops: list[dict[str, Any]]) -> str:
+    """The text of ``Patch(room=room, ops=ops)``."""
+    return f'{{"seq":0,"type":"patch","room":{_json(room)},"ops":{_json(ops)}}}'
+
+
+def played_json(
+    room: str, player: str, move: str, points: int, events: list[dict[str, Any]], auto: bool
+) -> str:
+    """The text of ``Played(room=room, player=player, move=move, points=points, events=events,
+    auto=auto)``."""
+    return (
+        f'{{"seq":0,"type":"played","room":{_json(room)},"player":{_json(player)},"move":{_json(move)},'
+        f'"points":{int(points)},"events":{_json(events)},"auto":{"true" if auto else "false"}}}'
+    )
+
+
+def ack_json(msg_id: ClientId) -> str:
+    """The text of ``Ack(id=msg_id)``."""
+    return f'{{"seq":0,"id":{_json(msg_id)},"type":"ack"}}'
 
 
 def parse_server_message(raw: str | bytes) -> ServerMessage:

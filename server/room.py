@@ -598,16 +598,8 @@ class Room:
         self.lobby.metrics.moves.inc()
         self.log.info("move", player=player, move=result.move, points=result.points, number=game.moves)
         self._publish()
-        self._broadcast(
-            m.Played(
-                room=self.name,
-                player=player,
-                move=result.move,
-                points=result.points,
-                events=[e for e in result.events if e["type"] != "game_over"],
-                auto=auto,
-            )
-        )
+        events = [e for e in result.events if e["type"] != "game_over"]
+        self._broadcast(Outgoing.played(self.name, player, result.move, result.points, events, auto))
         for event in result.events:
             if event["type"] == "eliminated":
                 self._broadcast(m.Eliminated(room=self.name, player=event["player"], place=event["place"]))
@@ -837,22 +829,22 @@ class Room:
         if not ops:
             return
         if patches is None:
-            session.send(m.Patch(room=self.name, ops=ops))
+            session.send(Outgoing.patch(self.name, ops))
             return
         key = tuple(map(id, ops))
         out = patches.get(key)
         if out is None:
-            out = patches[key] = Outgoing(m.Patch(room=self.name, ops=ops))
+            out = patches[key] = Outgoing.patch(self.name, ops)
         session.send(out)
 
-    def _broadcast(self, message: m._ServerMessage, exclude: Session | None = None) -> None:
-        out = Outgoing(message)
+    def _broadcast(self, message: m._ServerMessage | Outgoing, exclude: Session | None = None) -> None:
+        out = message if isinstance(message, Outgoing) else Outgoing(message)
         for session in self.members:
             if session is not exclude:
                 session.send(out)
 
     def _ack(self, session: Session, msg_id: m.ClientId) -> None:
-        session.send(m.Ack(id=msg_id))
+        session.send(Outgoing.ack(msg_id))
 
     def _error(self, session: Session, code: str, message: str, msg_id: m.ClientId) -> None:
         self.lobby.metrics.errors.labels(code=code).inc()

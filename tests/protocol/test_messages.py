@@ -7,7 +7,7 @@ import json
 from typing import Any, get_args
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
@@ -414,3 +414,50 @@ def test_any_object_parses_or_raises_protocol_error_with_its_id(type_: str, fiel
         assert result.id == (raw_id if readable else None)
     else:
         assert result.type == type_
+
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=8,
+)
+_ops = st.lists(st.dictionaries(st.sampled_from(["op", "path", "value", "from"]), _json_values), max_size=4)
+
+
+@settings(max_examples=200, deadline=None)
+@given(room=st.text(), ops=_ops)
+def test_a_patch_made_directly_is_the_text_of_the_message(room: str, ops: list[dict[str, Any]]) -> None:
+    """patch_json gives exactly the text dump_server_message gives for the Patch (quotes, escapes,
+    any Unicode, big numbers), so both parse back to the same message."""
+    text = protocol.messages.patch_json(room, ops)
+    assert text == protocol.messages.dump_server_message(protocol.messages.Patch(room=room, ops=ops))
+    assert protocol.messages.parse_server_message(text) == protocol.messages.Patch(room=room, ops=ops)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    room=st.text(),
+    player=st.text(),
+    move=st.text(),
+    points=st.integers(-100, 100),
+    events=st.lists(st.dictionaries(st.text(max_size=8), _json_values, max_size=4), max_size=3),
+    auto=st.booleans(),
+)
+def test_a_played_message_made_directly_is_the_text_of_the_message(
+    room: str, player: str, move: str, points: int, events: list[dict[str, Any]], auto: bool
+) -> None:
+    """played_json gives exactly the text of the Played message with the same fields."""
+    message = protocol.messages.Played(
+        room=room, player=player, move=move, points=points, events=events, auto=auto
+    )
+    assert protocol.messages.played_json(
+        room, player, move, points, events, auto
+    ) == protocol.messages.dump_server_message(message)
+
+
+@given(msg_id=st.none() | st.integers(-(2**63), 2**63 - 1) | st.text())
+def test_an_ack_made_directly_is_the_text_of_the_message(msg_id: int | str | None) -> None:
+    """ack_json gives exactly the text of Ack with that id (a number, a string or none)."""
+    assert protocol.messages.ack_json(msg_id) == protocol.messages.dump_server_message(
+        protocol.messages.Ack(id=msg_id)
+    )
