@@ -214,11 +214,8 @@ class Session:
             if self._queue and not self.closed and self._write_now(self._take()):
                 self._writer = self._loop.create_task(self._write_when_writable())
                 return
-        except (ConnectionError, OSError, ConnectionClosed) as e:
-            self._broken(e)
-        except Exception:
-            log.exception("writer_failed", player=self.name)
-            self.closed = True
+        except Exception as e:
+            self._failed(e)
         self._flushing = False
 
     async def _write_when_writable(self) -> None:
@@ -230,16 +227,16 @@ class Session:
                 self._write_now(self._take())
         except asyncio.CancelledError:
             raise
-        except (ConnectionError, OSError, ConnectionClosed) as e:
-            self._broken(e)
-        except Exception:
-            log.exception("writer_failed", player=self.name)
-            self.closed = True
+        except Exception as e:
+            self._failed(e)
         finally:
             self._writer = None
             self._flushing = False
 
-    def _broken(self, error: Exception) -> None:
-        # the connection broke: the reader side notices and cleans up
-        log.debug("write_failed", player=self.name, error=repr(error))
+    def _failed(self, error: Exception) -> None:
+        if isinstance(error, ConnectionError | OSError | ConnectionClosed):
+            # the connection broke: the reader side notices and cleans up
+            log.debug("write_failed", player=self.name, error=repr(error))
+        else:
+            log.error("writer_failed", player=self.name, exc_info=error)
         self.closed = True
