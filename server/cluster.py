@@ -429,7 +429,7 @@ class Cluster:
         if envelope["t"] == "out":
             session = self.local.get(envelope["sid"])
             if session is not None:
-                session.send(Outgoing(m.parse_server_message(envelope["json"])))
+                session.send(Outgoing.from_json(envelope["json"]))
             return
         key = (envelope["from"], envelope["sid"])
         room = self.lobby.rooms.get(envelope["room"].casefold())

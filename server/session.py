@@ -29,6 +29,7 @@ from protocol.messages import (
     _ServerMessage,
     ack_json,
     dump_server_message,
+    parse_server_message,
     patch_json,
     played_json,
 )
@@ -65,6 +66,11 @@ class Outgoing:
         out = cls.__new__(cls)
         out.json, out._message, out._build = json, None, build
         return out
+
+    @classmethod
+    def from_json(cls, json: str) -> Outgoing:
+        """A server message's text as another node made it; parsed only if asked for."""
+        return cls._direct(json, lambda: parse_server_message(json))
 
     @classmethod
     def patch(cls, room: str, ops: list[dict[str, Any]]) -> Outgoing:
