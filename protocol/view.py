@@ -196,18 +196,9 @@ class RoomViews:
         return result
 
     def _skeleton(self) -> dict[str, Any]:
-        """A view with what everyone sees alike: ``you`` and ``seat`` fixed, no hand."""
-        room, state, seats, spectators, options = self._head
-        return {
-            "room": room,
-            "state": state,
-            "seats": seats,
-            "spectators": spectators,
-            "options": options,
-            "you": None,
-            "seat": None,
-            "game": self._game,
-        }
+        """A view with what everyone sees alike: the anonymous one (``you`` and ``seat`` null, no
+        hand)."""
+        return self.view(None)
 
     def _seat(self, recipient: str | None) -> int | None:
         names = self._seat_names
