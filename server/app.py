@@ -17,12 +17,14 @@ from websockets.asyncio.server import serve
 
 from protocol import messages as m
 from server import logs
-from server.cluster import Cluster
+from server.cluster import ClusterDirectory
 from server.config import Config, load_config
+from server.directory import LocalDirectory
 from server.http import HttpRoutes
 from server.line import LineSession, serve_line_client
 from server.lobby import Lobby
-from server.store import GameLog, Store
+from server.metrics import Metrics
+from server.store import Store
 from server.ws import CLOSE_GOING_AWAY, serve_connection
 
 log = structlog.get_logger("cafe.server")
@@ -33,16 +35,16 @@ class Server:
 
     def __init__(self, config: Config) -> None:
         self.config = config
-        self.store: GameLog
-        self.cluster: Cluster | None = None
+        self.metrics = Metrics()
+        self.cluster: ClusterDirectory | None = None
+        self.directory: LocalDirectory
         if config.redis:
-            self.lobby = Lobby(config, Store(":memory:"))
             node = config.node_id or f"{socket.gethostname()}-{os.getpid()}"
-            self.cluster = self.lobby.cluster = Cluster(self.lobby, config.redis, node)
-            self.store = self.lobby.store = self.cluster.store
+            self.directory = self.cluster = ClusterDirectory(config, self.metrics, config.redis, node)
         else:
-            self.store = Store(config.data)
-            self.lobby = Lobby(config, self.store)
+            self.directory = LocalDirectory(config, Store(config.data), self.metrics)
+        self.store = self.directory.log
+        self.lobby = Lobby(config, self.directory, self.store, self.metrics)
         self._ws: WsServer | None = None
         self._line: asyncio.Server | None = None
 
@@ -61,7 +63,7 @@ class Server:
         if self.cluster is not None:  # rooms come back when someone enters them or the watcher finds them
             await self.cluster.start()
         else:
-            await self.restore()
+            await self.directory.restore(await self.store.unfinished_games())
         config = self.config
         self._ws = await serve(
             lambda connection: serve_connection(self.lobby, connection),
@@ -91,12 +93,6 @@ class Server:
             event_loop=type(asyncio.get_running_loop()).__module__.split(".")[0],
         )
 
-    async def restore(self) -> None:
-        """Bring back every unfinished game of the log, as its players left it."""
-        for stored in await self.store.unfinished_games():
-            room = self.lobby.rooms.get(stored.room.casefold()) or self.lobby.create_room(stored.room)
-            await room.restore(stored)
-
     async def stop(self) -> None:
         """Stop accepting, finish the moves already received, tell every client, close."""
         lobby = self.lobby
@@ -105,7 +101,7 @@ class Server:
             self._line.close()
         if self._ws is not None:
             self._ws.close(close_connections=False)
-        for room in list(lobby.rooms.values()):
+        for room in list(self.directory.rooms.values()):
             await room.stop()
         sessions = list(lobby.all_sessions)
         for session in sessions:

@@ -1,7 +1,9 @@
-"""The lobby: names, resume tokens, the room list and routing each command to its room.
+"""The lobby: connections, names, resume tokens, and routing each command to its room.
 
-Everything here runs on the event loop without awaiting, so no locks are needed; the game state
-itself lives in the room actors.
+The lobby answers what needs no room (hello, nick, who, the room list, help, history, ping) and
+posts everything else to the session's room. It knows rooms and names only through a
+:class:`~server.directory.Directory`, the same for one process or a cluster. Nothing here holds a
+lock: the game state lives in the room actors.
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ import asyncio
 import re
 import secrets
 import time
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 import structlog
 
@@ -18,14 +21,12 @@ from protocol import messages as m
 from protocol.commands import Quit, ShowRequest, help_text, parse_command
 from protocol.errors import ProtocolError
 from server.config import Config
+from server.directory import Directory
 from server.metrics import Metrics
 from server.ratelimit import TokenBucket
-from server.room import Enter, Leave, Returned, Room, Seat
+from server.room import Enter, Leave, Returned, Room
 from server.session import RoomRef, Session
 from server.store import GameLog
-
-if TYPE_CHECKING:
-    from server.cluster import Cluster
 
 log = structlog.get_logger("cafe.lobby")
 
@@ -37,23 +38,26 @@ MAX_STRIKES = 10
 
 
 class Lobby:
-    def __init__(self, config: Config, store: GameLog) -> None:
+    """Every connection of this process: its name, its limits, and where its commands go.
+
+    ``attach`` a session when it connects and ``detach`` it when it goes; feed it what the client
+    sends with ``receive`` (a WebSocket frame) or ``receive_line`` (a typed line). Every message
+    gets an answer: its effect, or an error with a stable code, to the sender alone.
+    """
+
+    def __init__(self, config: Config, directory: Directory, store: GameLog, metrics: Metrics) -> None:
         self.config = config
+        self.directory = directory
         self.store = store
-        self.metrics = Metrics()
-        self.metrics.rooms.set_function(lambda: len(self.rooms))
-        self.metrics.games_running.set_function(
-            lambda: sum(1 for room in self.rooms.values() if room.state == "playing")
-        )
-        self.sessions: dict[str, Session] = {}  # casefolded name -> session
-        self.rooms: dict[str, Room] = {}  # casefolded room name -> room
-        self.bot_names: set[str] = set()
-        self._bot_counter = 0
+        self.metrics = metrics
         self.accepting = True
         self.connections = 0
         self.all_sessions: set[Session] = set()
-        #: set in cluster mode: rooms, names and who-is-online are then shared through Redis
-        self.cluster: Cluster | None = None
+
+    @property
+    def rooms(self) -> Mapping[str, Room]:
+        """The room actors of this process, by casefolded name."""
+        return self.directory.rooms
 
     # --- connections -------------------------------------------------------------------------
 
@@ -70,69 +74,21 @@ class Lobby:
         self.connections += 1
         self.all_sessions.add(session)
         self.metrics.connections.labels(transport=session.transport).inc()
-        if self.cluster is not None:
-            self.cluster.attach(session)
+        self.directory.attach(session)
 
     def detach(self, session: Session) -> None:
         """The connection is gone: leave the room, hold a running game's seat for the window."""
         self.connections -= 1
         self.all_sessions.discard(session)
         self.metrics.connections.labels(transport=session.transport).dec()
-        if self.cluster is not None:
-            self.cluster.detach(session)
         name = session.name
-        if name is None:
-            return
-        if self.cluster is not None:
-            self.cluster.offline(name)
-        key = name.casefold()
-        if self.sessions.get(key) is session:
-            del self.sessions[key]
+        if name is not None:
+            self.directory.unbind(session, name)
+        self.directory.detach(session)
         room = session.room
         session.room = None
-        if room is not None:  # a seat in a running game is held there for the resume window
+        if room is not None and name is not None:  # a seat in a running game is held for the window
             room.post(session, Leave(session, disconnected=True))
-
-    @staticmethod
-    def _running_seat(room: Room, name: str) -> Seat | None:
-        if room.state != "playing":
-            return None
-        for seat in room.seats:
-            if seat.name.casefold() == name.casefold() and seat.strategy is None:  # over a connection
-                return seat
-        return None
-
-    def reserve_bot_name(self, strategy: str) -> str:
-        while True:
-            self._bot_counter += 1
-            name = f"{strategy}-bot{self._bot_counter}"
-            if not self._name_in_use(name):
-                self.bot_names.add(name.casefold())
-                return name
-
-    def release_bot_name(self, name: str) -> None:
-        self.bot_names.discard(name.casefold())
-
-    def _name_in_use(self, name: str) -> bool:
-        key = name.casefold()
-        if key in self.sessions or key in self.bot_names:
-            return True
-        return any(self._running_seat(room, name) is not None for room in self.rooms.values())
-
-    async def _claim(self, name: str) -> bool:
-        """Take ``name`` for a new session, unless someone (here or, in a cluster, anywhere) has it."""
-        if self._name_in_use(name):
-            return False
-        return self.cluster is None or await self.cluster.claim_name(name)
-
-    def discard_room(self, room: Room) -> None:
-        if self.rooms.get(room.name.casefold()) is room:
-            del self.rooms[room.name.casefold()]
-            if self.cluster is not None:
-                self.cluster.room_discarded(room)
-            for seat in room.seats:
-                if seat.kind == "bot":
-                    self.release_bot_name(seat.name)
 
     # --- messages ----------------------------------------------------------------------------
 
@@ -226,7 +182,7 @@ class Lobby:
             raise ProtocolError(
                 "bad_name", "A name is 1 to 16 letters, digits, '_' or '-', starting with a letter.", msg.id
             )
-        if not await self._claim(name):
+        if not await self.directory.claim_name(name):
             raise ProtocolError("name_taken", f"Someone is already called {name}.", msg.id)
         token = secrets.token_hex(16)
         await self.store.token_issued(token, name)
@@ -237,16 +193,11 @@ class Lobby:
         name = await self.store.token_name(msg.token)
         if name is None:
             raise ProtocolError("bad_token", "That resume token is unknown; say hello without it.", msg.id)
-        key = name.casefold()
-        old = self.sessions.get(key)
+        old = self.directory.session(name)
         if old is not None:  # the same person on a new connection: the old one goes
             self.detach_quietly(old)
-        room: RoomRef | None
-        if self.cluster is not None:
-            await self.cluster.take_name(name)
-            room = await self.cluster.seat_room(name)
-        else:
-            room = self._room_seating(name)
+        await self.directory.take_name(name)
+        room = await self.directory.seat_room(name)
         self._welcome(session, name, msg.token, msg, resumed=True)
         if room is not None:
             session.room = room
@@ -257,21 +208,14 @@ class Lobby:
         if old.room is not None:
             old.room.post(old, Leave(old, disconnected=True))
             old.room = None
-        self.sessions.pop((old.name or "").casefold(), None)
-        old.name = None
+        old.name = None  # the name stays bound to the old session until the new one takes it
         asyncio.get_running_loop().create_task(old.close(CLOSE_POLICY, "replaced by a new connection"))
-
-    def _room_seating(self, name: str) -> Room | None:
-        for room in self.rooms.values():
-            if self._running_seat(room, name) is not None:
-                return room
-        return None
 
     def _welcome(self, session: Session, name: str, token: str, msg: m.Hello, *, resumed: bool) -> None:
         session.name = name
         session.kind = msg.kind
         session.token = token
-        self.sessions[name.casefold()] = session
+        self.directory.bind(session)
         log.info("hello", player=name, transport=session.transport, resumed=resumed)
         session.send(m.Welcome(id=msg.id, name=name, token=token, resumed=resumed))
 
@@ -284,36 +228,23 @@ class Lobby:
             raise ProtocolError(
                 "bad_name", "A name is 1 to 16 letters, digits, '_' or '-', starting with a letter.", msg.id
             )
-        if msg.name.casefold() != session.name.casefold() and not await self._claim(msg.name):
+        if msg.name.casefold() != session.name.casefold() and not await self.directory.claim_name(msg.name):
             raise ProtocolError("name_taken", f"Someone is already called {msg.name}.", msg.id)
-        if self.cluster is not None:
-            self.cluster.offline(session.name)
-        del self.sessions[session.name.casefold()]
-        old, session.name = session.name, msg.name
-        self.sessions[msg.name.casefold()] = session
+        old = session.name
+        self.directory.unbind(session, old)
+        session.name = msg.name
+        self.directory.bind(session)
         token = secrets.token_hex(16)
         await self.store.token_issued(token, msg.name)
         session.token = token
         session.send(m.Welcome(id=msg.id, name=msg.name, token=token))
-        if self.cluster is not None:
-            self.cluster.online(session)
         log.info("renamed", player=msg.name, old=old)
 
     async def _list_rooms(self, session: Session, msg: m.ListRooms) -> None:
-        if self.cluster is not None:
-            summaries = await self.cluster.rooms()
-        else:
-            summaries = [r.summary() for r in sorted(self.rooms.values(), key=lambda r: r.name.casefold())]
-        session.send(m.Rooms(id=msg.id, rooms=summaries))
+        session.send(m.Rooms(id=msg.id, rooms=await self.directory.room_list()))
 
     async def _who(self, session: Session, msg: m.Who) -> None:
-        if self.cluster is not None:
-            people = await self.cluster.people()
-        else:
-            people = [
-                m.Person(name=s.name or "", kind=s.kind, room=s.room.name if s.room else None)
-                for s in sorted(self.sessions.values(), key=lambda s: (s.name or "").casefold())
-            ]
+        people = await self.directory.people()
         session.send(m.WhoList(id=msg.id, people=people))
 
     async def _enter(self, session: Session, msg: m.EnterRoom | m.Watch) -> None:
@@ -332,11 +263,11 @@ class Lobby:
     async def enter_room(self, session: Session, name: str, *, join: bool, msg_id: m.ClientId) -> None:
         if not ROOM_RE.match(name):
             raise ProtocolError("bad_room", "A room name is 1 to 24 letters, digits, '_' or '-'.", msg_id)
-        room: RoomRef | None = self.rooms.get(name.casefold())
+        room: RoomRef | None = self.directory.rooms.get(name.casefold())
         if room is None:
-            if len(self.rooms) >= self.config.max_rooms:
+            if len(self.directory.rooms) >= self.config.max_rooms:
                 raise ProtocolError("too_many_rooms", "The server holds as many rooms as it can.", msg_id)
-            room = self.create_room(name) if self.cluster is None else await self.cluster.resolve(name)
+            room = await self.directory.resolve(name)
         if session.room is room:
             room.post(session, Enter(session, join=join, id=msg_id))
             return
@@ -344,14 +275,7 @@ class Lobby:
             session.room.post(session, Leave(session, disconnected=False, id=None))
         session.room = room
         room.post(session, Enter(session, join=join, id=msg_id))
-        if self.cluster is not None:
-            self.cluster.online(session)
-
-    def create_room(self, name: str) -> Room:
-        room = Room(name, self)
-        self.rooms[name.casefold()] = room
-        room.start()
-        return room
+        self.directory.moved(session)
 
     def _leave_room(self, session: Session, msg: m.LeaveRoom) -> None:
         room = session.room
@@ -359,8 +283,7 @@ class Lobby:
             raise ProtocolError("not_in_room", "You are in the lobby.", msg.id)
         session.room = None
         room.post(session, Leave(session, disconnected=False, id=msg.id))
-        if self.cluster is not None:
-            self.cluster.online(session)
+        self.directory.moved(session)
 
     def _ping(self, session: Session, msg: m.Ping) -> None:
         session.send(m.Pong(id=msg.id))

@@ -13,33 +13,23 @@ import asyncio
 import contextlib
 import secrets
 from collections import deque
-from collections.abc import Callable
 from typing import Any, Literal, Protocol
 
 import structlog
 from websockets.exceptions import ConnectionClosed
 
-from protocol.messages import (
-    Ack,
-    ClientId,
-    Patch,
-    Played,
-    Resync,
-    Snapshot,
-    _ServerMessage,
-    ack_json,
-    dump_server_message,
-    parse_server_message,
-    patch_json,
-    played_json,
-)
+from protocol.messages import Resync, Snapshot, _ServerMessage
+from protocol.outgoing import Outgoing
 from server.ratelimit import TokenBucket
+
+__all__ = ["Kind", "Outgoing", "RoomRef", "Session"]
 
 
 class RoomRef(Protocol):
     """Where a session's room commands go: a room actor here, or a room owned by another node."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def post(self, session: Session | None, message: Any) -> None: ...
 
@@ -48,60 +38,6 @@ log = structlog.get_logger("cafe.session")
 
 Kind = Literal["person", "bot"]
 CLOSE_SLOW = 1013  # "try again later": the client could not keep up
-
-
-class Outgoing:
-    """A server message with its JSON text, serialised once however many recipients it has."""
-
-    __slots__ = ("_build", "_message", "json")
-
-    def __init__(self, message: _ServerMessage) -> None:
-        self._message: _ServerMessage | None = message
-        self._build: Callable[[], _ServerMessage] | None = None
-        self.json = dump_server_message(message)
-
-    @classmethod
-    def _direct(cls, json: str, build: Callable[[], _ServerMessage]) -> Outgoing:
-        # the text made directly; the message object only if asked for (line clients render it)
-        out = cls.__new__(cls)
-        out.json, out._message, out._build = json, None, build
-        return out
-
-    @classmethod
-    def from_json(cls, json: str) -> Outgoing:
-        """A server message's text as another node made it; parsed only if asked for."""
-        return cls._direct(json, lambda: parse_server_message(json))
-
-    @classmethod
-    def patch(cls, room: str, ops: list[dict[str, Any]]) -> Outgoing:
-        """``Outgoing(Patch(room=room, ops=ops))``, made faster: one goes out after every move."""
-        return cls._direct(patch_json(room, ops), lambda: Patch(room=room, ops=ops))
-
-    @classmethod
-    def played(
-        cls, room: str, player: str, move: str, points: int, events: list[dict[str, Any]], auto: bool
-    ) -> Outgoing:
-        """``Outgoing(Played(...))``, made faster: one goes out after every move."""
-        return cls._direct(
-            played_json(room, player, move, points, events, auto),
-            lambda: Played(room=room, player=player, move=move, points=points, events=events, auto=auto),
-        )
-
-    @classmethod
-    def ack(cls, msg_id: ClientId) -> Outgoing:
-        """``Outgoing(Ack(id=msg_id))``, made faster: the mover gets one after every move."""
-        return cls._direct(ack_json(msg_id), lambda: Ack(id=msg_id))
-
-    @property
-    def message(self) -> _ServerMessage:
-        if self._message is None:
-            assert self._build is not None
-            self._message = self._build()
-        return self._message
-
-    def with_seq(self, seq: int) -> str:
-        # ``seq`` is the first field of every server message, dumped as 0
-        return '{"seq":%d,%s' % (seq, self.json[9:])  # noqa: UP031 - the fastest form here
 
 
 class Session:
@@ -114,6 +50,8 @@ class Session:
         #: a cluster-wide id of this connection
         self.sid = secrets.token_hex(8)
         self.kind: Kind = "person"
+        #: a line client that asked for plain ASCII: pictures and signs without other characters
+        self.ascii_only = False
         self.token: str | None = None
         self.room: RoomRef | None = None
         self.peer = peer

@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 
 from protocol import messages as m
 from server.config import Config
+from server.directory import LocalDirectory
 from server.lobby import Lobby
+from server.metrics import Metrics
 from server.session import Outgoing, Session
 from server.store import Store
 
@@ -106,9 +108,10 @@ class Live:
 
     def __init__(self) -> None:
         self.loop = asyncio.new_event_loop()
-        self.lobby = Lobby(
-            Config(data=":memory:", rate=1e9, burst=10**9, chat_rate=1e9, chat_burst=10**9), Store(":memory:")
-        )
+        config = Config(data=":memory:", rate=1e9, burst=10**9, chat_rate=1e9, chat_burst=10**9)
+        metrics = Metrics()
+        self.directory = LocalDirectory(config, Store(":memory:"), metrics)
+        self.lobby = Lobby(config, self.directory, self.directory.log, metrics)
         self.ann, self.bob = FakeSession(), FakeSession()
         self.run(self._setup())
 
@@ -127,14 +130,11 @@ class Live:
         return self.lobby.rooms["f"]
 
     async def settle(self) -> None:
-        """Let the room actors run until they have been idle for several turns of the loop (an
-        actor that took its last item may still be finishing it, e.g. awaiting the log)."""
-        quiet = 0
-        for _ in range(500):
-            await asyncio.sleep(0)
-            quiet = quiet + 1 if all(r.inbox.empty() for r in self.lobby.rooms.values()) else 0
-            if quiet >= 10:
-                return
+        """Wait until every room has handled everything posted to it; a room that never settles
+        fails the test."""
+        async with asyncio.timeout(10):
+            for room in list(self.lobby.rooms.values()):
+                await room.settled()
 
     def run(self, coro: Any) -> Any:
         return self.loop.run_until_complete(coro)
@@ -149,13 +149,13 @@ class Live:
             [s.name for s in room.members],
             dict(room.options),
             sorted(self.lobby.rooms),
-            sorted(self.lobby.sessions),
+            sorted(self.directory.sessions),
         )
 
     def close(self) -> None:
         for room in list(self.lobby.rooms.values()):
             self.run(room.stop())
-        self.lobby.store.close()
+        self.directory.log.close()
         self.loop.close()
 
 

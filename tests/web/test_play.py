@@ -226,7 +226,7 @@ def test_a_dropped_connection_reconnects_by_itself(
     def drop(s: Server) -> None:
         import asyncio
 
-        session = s.lobby.sessions["fay"]
+        session = s.lobby.directory.session("fay")
         asyncio.get_running_loop().create_task(session.close(1011, "dropped by the test"))
 
     page.evaluate(

@@ -1,20 +1,12 @@
-"""Cluster mode: several server nodes sharing one Redis.
-
-* A room is owned by exactly one node at a time: a lease key holding ``node:epoch`` with a short
-  expiry, renewed by the owner; every write to the room's log is fenced by that token.
-* A client may connect to any node. Commands for a room owned elsewhere travel to the owner over
-  Redis pub/sub (channel ``cafe:to:NODE``); the owner's messages, already filtered for their
-  recipient, travel back the same way to the node holding the connection.
-* When an owner dies its leases expire; another node takes the lease, replays the room from the
-  log in Redis and carries on. Names, the room list and who is online live in Redis.
-"""
+"""This node's part of the cluster: the directory of names and rooms kept in Redis, room leases,
+and taking over the rooms of a node that died."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import redis.asyncio as aioredis
 import structlog
@@ -25,13 +17,13 @@ from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from protocol import messages as m
-from protocol.commands import ShowRequest
+from server.cluster.relay import Relay, RemoteRoom, RemoteSession
+from server.config import Config
+from server.directory import LocalDirectory
+from server.metrics import Metrics
 from server.redis_store import PREFIX, RedisStore, lease_key
 from server.room import Enter, Leave, Returned, Room
-from server.session import Outgoing, Session
-
-if TYPE_CHECKING:
-    from server.lobby import Lobby
+from server.session import RoomRef, Session
 
 log = structlog.get_logger("cafe.cluster")
 
@@ -60,57 +52,19 @@ def _name_key(name: str) -> str:
     return f"{PREFIX}name:{name.casefold()}"
 
 
-def _channel(node: str) -> str:
-    return f"{PREFIX}to:{node}"
+class ClusterDirectory(LocalDirectory):
+    """The directory of a node among several sharing one Redis.
 
+    * A room is owned by exactly one node at a time: a lease key holding ``node:epoch`` with a
+      short expiry, renewed by the owner; every write to the room's log is fenced by that token.
+    * A client may connect to any node. Commands for a room owned elsewhere travel to the owner
+      (:class:`~server.cluster.relay.Relay`); the owner's messages, already filtered for their
+      recipient, travel back the same way.
+    * When an owner dies its leases expire; another node takes the lease, replays the room from
+      the log in Redis and carries on. Names, the room list and who is online live in Redis.
+    """
 
-class RemoteRoom:
-    """A room owned by another node: what is posted to it travels to the owner.
-
-    ``lease`` is the owner's lease token (``node:epoch``) when this reference was made; a new token
-    means the room was taken up again, and its members must enter it anew."""
-
-    def __init__(self, cluster: Cluster, name: str, lease: str) -> None:
-        self.cluster = cluster
-        self.name = name
-        self.lease = lease
-
-    @property
-    def owner(self) -> str:
-        return self.lease.rsplit(":", 1)[0]
-
-    def post(self, session: Session | None, message: Any) -> None:
-        if session is not None:
-            self.cluster.forward(self, session, message)
-
-
-class RemoteSession(Session):
-    """On the owner: a member connected to another node. What the room sends it goes there."""
-
-    transport = "remote"
-
-    def __init__(self, cluster: Cluster, node: str, sid: str, name: str, kind: str) -> None:
-        super().__init__()
-        self.cluster = cluster
-        self.node = node
-        self.sid = sid
-        self.name = name
-        self.kind = "bot" if kind == "bot" else "person"
-
-    def start(self) -> None:
-        pass
-
-    def send(self, message: m._ServerMessage | Outgoing) -> None:
-        out = message if isinstance(message, Outgoing) else Outgoing(message)
-        self.cluster.publish(self.node, {"t": "out", "sid": self.sid, "json": out.json})
-
-
-class Cluster:
-    """This node's part of the cluster."""
-
-    def __init__(self, lobby: Lobby, url: str, node: str) -> None:
-        self.lobby = lobby
-        self.node = node
+    def __init__(self, config: Config, metrics: Metrics, url: str, node: str) -> None:
         # a command on a connection Redis dropped (a restart) is sent again on a fresh one
         self.redis: aioredis.Redis = aioredis.from_url(
             url,
@@ -121,13 +75,13 @@ class Cluster:
             retry=Retry(ExponentialBackoff(cap=1.0, base=0.1), 3),
             retry_on_error=[RedisConnectionError, RedisTimeoutError],
         )
+        self.node = node
         self.fences: dict[str, str] = {}  # room (casefolded) -> this node's lease token
         self.store = RedisStore(self.redis, lambda room: self.fences.get(room.casefold()))
-        self.remote: dict[tuple[str, str], RemoteSession] = {}  # (node, sid) -> member from elsewhere
-        self.local: dict[str, Session] = {}  # sid -> this node's sessions
+        super().__init__(config, self.store, metrics)
+        self.relay = Relay(self.redis, node, self.rooms)
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
-        self._outbox: asyncio.Queue[tuple[str, str, Session | None, m.ClientId]] = asyncio.Queue()
         self._writes: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._resolving: dict[str, asyncio.Lock] = {}
@@ -138,7 +92,8 @@ class Cluster:
     async def start(self) -> None:
         await self.redis.set(_node_key(self.node), "1", ex=NODE_TTL)
         loop = asyncio.get_running_loop()
-        for job in (self._listen, self._publish_loop, self._write_loop, self._heartbeat, self._watch):
+        jobs = (self._listen, self.relay.publish_loop, self._write_loop, self._heartbeat, self._watch)
+        for job in jobs:
             self._tasks.append(loop.create_task(self._forever(job), name=f"cluster:{job.__name__}"))
 
     async def stop(self) -> None:
@@ -166,6 +121,15 @@ class Cluster:
                 log.exception("cluster_job_failed", node=self.node, job=job.__name__)
             await asyncio.sleep(0.5)
 
+    async def _listen(self) -> None:
+        def subscribed() -> None:
+            # what was sent while this node could not listen is lost: fresh snapshots for everyone
+            for session in list(self.relay.local.values()):
+                if isinstance(session.room, RemoteRoom):
+                    session.room.post(session, m.Resync())
+
+        await self.relay.listen(subscribed)
+
     # --- rooms: leases, owners, takeover -------------------------------------------------------------
 
     async def resolve(self, name: str) -> Room | RemoteRoom:
@@ -174,13 +138,13 @@ class Cluster:
         lock = self._resolving.setdefault(key, asyncio.Lock())
         try:
             async with lock:
-                room = self.lobby.rooms.get(key)
+                room = self.rooms.get(key)
                 if room is not None:
                     return room
                 for _ in range(20):
                     holder = await self._holder(key)
                     if holder is not None and holder.rsplit(":", 1)[0] != self.node:
-                        return RemoteRoom(self, name, holder)
+                        return RemoteRoom(self.relay, name, holder)
                     if holder is not None:  # a lease of this node's earlier life: let it go
                         await self._release(keys=[lease_key(key)], args=[holder])
                     taken = await self._acquire(name)
@@ -204,7 +168,7 @@ class Cluster:
             return None
         self.fences[key] = token
         stored = await self.store.running_game(key)
-        room = self.lobby.create_room(stored.room if stored else name)
+        room = self.create_room(stored.room if stored else name)
         if stored is not None:
             self.store.adopt(stored.game_id, stored.room, stored.record, stored.kinds)
             await room.restore(stored)
@@ -220,27 +184,28 @@ class Cluster:
                     self._lost(key)
             # running games nobody owns (their node died): take one over
             for key in map(str, await self.redis.hkeys(PREFIX + "running")):
-                if key not in self.lobby.rooms and not await self.redis.exists(lease_key(key)):
+                if key not in self.rooms and not await self.redis.exists(lease_key(key)):
                     with contextlib.suppress(RuntimeError):
                         await self._take_over(key)
             # this node's sessions in rooms owned elsewhere: follow a move, re-enter after a death
-            for session in list(self.local.values()):
+            for session in list(self.relay.local.values()):
                 room = session.room
                 if isinstance(room, RemoteRoom) and await self._holder(room.name.casefold()) != room.lease:
                     await self._take_over(room.name)
             # members from nodes that died: they left
-            for node in {n for n, _ in self.remote}:
+            remote = self.relay.remote
+            for node in {n for n, _ in remote}:
                 if not await self.redis.exists(_node_key(node)):
-                    for (n, sid), member in list(self.remote.items()):
+                    for (n, sid), member in list(remote.items()):
                         if n == node:
-                            del self.remote[(n, sid)]
+                            del remote[(n, sid)]
                             if member.room is not None:
                                 member.room.post(member, Leave(member, disconnected=True))
 
     async def _take_over(self, name: str) -> None:
         """Resolve ``name`` again and move this node's members of it to wherever it now lives."""
         room: Room | RemoteRoom = await self.resolve(name)
-        for session in list(self.local.values()):
+        for session in list(self.relay.local.values()):
             current = session.room
             if current is room or current is None or current.name.casefold() != name.casefold():
                 continue
@@ -252,17 +217,18 @@ class Cluster:
         """Another node owns this room now: stop it here and send its members after it."""
         self.fences.pop(key, None)
         self._listed.pop(key, None)
-        room = self.lobby.rooms.get(key)
+        room = self.rooms.pop(key, None)
         if room is None:
             return
         log.warning("lease_lost", node=self.node, room=room.name)
-        self.lobby.rooms.pop(key, None)
         room.abandon()
         for member in list(room.members):
             if isinstance(member, RemoteSession):
-                self.remote.pop((member.node, member.sid), None)
-            else:
-                member.room = RemoteRoom(self, room.name, "")  # the watcher finds the new owner
+                self.relay.remote.pop((member.node, member.sid), None)
+            elif isinstance(member, Session):
+                member.room = RemoteRoom(self.relay, room.name, "")  # the watcher finds the new owner
+
+    # --- the rooms' host --------------------------------------------------------------------------
 
     def room_changed(self, room: Room) -> None:
         """Publish the room's line in the cluster-wide room list (written in the background, and
@@ -274,11 +240,17 @@ class Cluster:
                 self._listed[key] = line
                 self._writes.put_nowait(("room", line))
 
-    def room_discarded(self, room: Room) -> None:
+    def room_empty(self, room: Room) -> None:
+        if self.rooms.get(room.name.casefold()) is not room:
+            return
+        super().room_empty(room)
         key = room.name.casefold()
         self._listed.pop(key, None)
         token = self.fences.pop(key, None)
         self._writes.put_nowait(("drop", (key, token)))
+
+    def lease_lost(self, room: Room) -> None:
+        self._lost(room.name.casefold())
 
     async def _write_loop(self) -> None:
         while True:
@@ -299,32 +271,50 @@ class Cluster:
                 else:
                     await self.redis.hset(ONLINE, name.casefold(), json.dumps(entry))
 
-    # --- names, who, rooms ----------------------------------------------------------------------------
+    async def room_list(self) -> list[m.RoomSummary]:
+        found = []
+        for key, value in (await self.redis.hgetall(ROOMS)).items():
+            key = str(key)
+            if await self.redis.exists(lease_key(key)) or await self.redis.hexists(PREFIX + "running", key):
+                found.append(m.RoomSummary.model_validate_json(value))
+        return sorted(found, key=lambda r: r.name.casefold())
+
+    async def seat_room(self, name: str) -> RoomRef | None:
+        room = await self.store.seat_room(name)
+        return None if room is None else await self.resolve(room)
+
+    # --- names and who ------------------------------------------------------------------------------
+
+    def attach(self, session: Session) -> None:
+        self.relay.local[session.sid] = session
+
+    def detach(self, session: Session) -> None:
+        self.relay.local.pop(session.sid, None)
 
     async def claim_name(self, name: str) -> bool:
         """Claim ``name`` for a session of this node; ``False`` when someone has it, anywhere."""
-        if await self.redis.hexists(PREFIX + "seats", name.casefold()):
+        if self.name_in_use(name) or await self.redis.hexists(PREFIX + "seats", name.casefold()):
             return False
         return bool(await self.redis.set(_name_key(name), self.node, nx=True, ex=NAME_TTL))
 
     async def take_name(self, name: str) -> None:
-        """A resume token proved who this is: the name is theirs, on this node."""
         await self.redis.set(_name_key(name), self.node, ex=NAME_TTL)
 
-    def online(self, session: Session) -> None:
-        """Tell the cluster where a session is (or that it is gone, once it has no name)."""
+    def bind(self, session: Session) -> None:
+        super().bind(session)
+        self.moved(session)
+
+    def unbind(self, session: Session, name: str) -> None:
+        super().unbind(session, name)
+        self._writes.put_nowait(("online", (name, None)))
+
+    def moved(self, session: Session) -> None:
+        """Tell the cluster where a session is."""
         if session.name is None:
             return
         room = session.room.name if session.room is not None else None
-        self._writes.put_nowait(
-            (
-                "online",
-                (session.name, {"name": session.name, "kind": session.kind, "room": room, "node": self.node}),
-            )
-        )
-
-    def offline(self, name: str) -> None:
-        self._writes.put_nowait(("online", (name, None)))
+        entry = {"name": session.name, "kind": session.kind, "room": room, "node": self.node}
+        self._writes.put_nowait(("online", (session.name, entry)))
 
     async def people(self) -> list[m.Person]:
         entries = [json.loads(v) for v in (await self.redis.hgetall(ONLINE)).values()]
@@ -334,126 +324,10 @@ class Cluster:
             key=lambda p: p.name.casefold(),
         )
 
-    async def rooms(self) -> list[m.RoomSummary]:
-        found = []
-        for key, value in (await self.redis.hgetall(ROOMS)).items():
-            key = str(key)
-            if await self.redis.exists(lease_key(key)) or await self.redis.hexists(PREFIX + "running", key):
-                found.append(m.RoomSummary.model_validate_json(value))
-        return sorted(found, key=lambda r: r.name.casefold())
-
-    async def seat_room(self, name: str) -> Room | RemoteRoom | None:
-        room = await self.store.seat_room(name)
-        return None if room is None else await self.resolve(room)
-
     async def _heartbeat(self) -> None:
         while True:
             await self.redis.set(_node_key(self.node), "1", ex=NODE_TTL)
-            for session in list(self.local.values()):
+            for session in list(self.relay.local.values()):
                 if session.name is not None:
                     await self.redis.set(_name_key(session.name), self.node, ex=NAME_TTL)
             await asyncio.sleep(1.0)
-
-    # --- messages between nodes ------------------------------------------------------------------------
-
-    def attach(self, session: Session) -> None:
-        self.local[session.sid] = session
-
-    def detach(self, session: Session) -> None:
-        self.local.pop(session.sid, None)
-
-    def forward(self, room: RemoteRoom, session: Session, message: Any) -> None:
-        """Send what a local session posts to a remote room to the room's owner."""
-        envelope: dict[str, Any] = {
-            "t": "in",
-            "from": self.node,
-            "sid": session.sid,
-            "name": session.name,
-            "kind": session.kind,
-            "room": room.name,
-        }
-        if isinstance(message, Enter):
-            envelope.update(op="enter", join=message.join, id=message.id)
-        elif isinstance(message, Leave):
-            envelope.update(op="leave", disconnected=message.disconnected, id=message.id)
-        elif isinstance(message, Returned):
-            envelope.update(op="returned")
-        elif isinstance(message, ShowRequest):
-            envelope.update(op="show", what=message.what, topic=message.topic)
-        else:  # a client message; the lobby posts nothing else to rooms
-            envelope.update(op="msg", msg=message.model_dump_json())
-        self.publish(room.owner, envelope, session, getattr(message, "id", None))
-
-    def publish(
-        self, node: str, envelope: dict[str, Any], sender: Session | None = None, msg_id: m.ClientId = None
-    ) -> None:
-        """Queue a message for another node; a sender hears ``unavailable`` if it cannot be delivered."""
-        self._outbox.put_nowait((node, json.dumps(envelope), sender, msg_id))
-
-    async def _publish_loop(self) -> None:
-        while True:
-            node, data, sender, msg_id = await self._outbox.get()
-            try:
-                delivered = bool(node) and await self.redis.publish(_channel(node), data) > 0
-            except (RedisError, OSError):
-                delivered = False
-            if not delivered and sender is not None:
-                sender.send(
-                    m.Error(
-                        id=msg_id,
-                        code="unavailable",
-                        message="The room's server cannot be reached just now; try again.",
-                    )
-                )
-
-    async def _listen(self) -> None:
-        pubsub = self.redis.pubsub()
-        try:
-            async with asyncio.timeout(5):
-                await pubsub.subscribe(_channel(self.node))
-            log.info("subscribed", node=self.node)
-            # what was sent while this node could not listen is lost: fresh snapshots for everyone
-            for session in list(self.local.values()):
-                if isinstance(session.room, RemoteRoom):
-                    session.room.post(session, m.Resync())
-            while True:
-                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-                if message is not None:
-                    await self._receive(json.loads(message["data"]))
-        finally:
-            with contextlib.suppress(Exception):
-                async with asyncio.timeout(2):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
-
-    async def _receive(self, envelope: dict[str, Any]) -> None:
-        if envelope["t"] == "out":
-            session = self.local.get(envelope["sid"])
-            if session is not None:
-                session.send(Outgoing.from_json(envelope["json"]))
-            return
-        key = (envelope["from"], envelope["sid"])
-        room = self.lobby.rooms.get(envelope["room"].casefold())
-        member = self.remote.get(key)
-        if room is None:  # not ours (any more): the sender's watcher will find the owner
-            return
-        if member is None:
-            member = RemoteSession(
-                self, envelope["from"], envelope["sid"], envelope["name"], envelope["kind"]
-            )
-            self.remote[key] = member
-        member.room = room
-        op = envelope["op"]
-        if op == "enter":
-            room.post(member, Enter(member, join=envelope["join"], id=envelope["id"]))
-        elif op == "leave":
-            self.remote.pop(key, None)
-            room.post(member, Leave(member, disconnected=envelope["disconnected"], id=envelope["id"]))
-        elif op == "returned":
-            room.post(member, Returned(member))
-        elif op == "show":
-            room.post(member, ShowRequest(what=envelope["what"], topic=envelope["topic"]))
-        elif op == "msg":
-            room.post(member, m.CLIENT_ADAPTER.validate_json(envelope["msg"]))
-
-
-__all__ = ["Cluster", "RemoteRoom", "RemoteSession"]

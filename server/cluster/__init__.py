@@ -1,0 +1,15 @@
+"""Cluster mode: several server nodes sharing one Redis.
+
+==============  =================================================================================
+``node``        ``ClusterDirectory``: names, who is online and the room list in Redis; room leases
+                and taking over the rooms of a node that died
+``relay``       messages between nodes: ``RemoteRoom`` (a room owned elsewhere) and
+                ``RemoteSession`` (on the owner, a member connected to another node)
+``envelopes``   the typed messages nodes send each other, and their wire format
+==============  =================================================================================
+"""
+
+from server.cluster.node import ClusterDirectory
+from server.cluster.relay import RemoteRoom, RemoteSession
+
+__all__ = ["ClusterDirectory", "RemoteRoom", "RemoteSession"]

@@ -1,0 +1,104 @@
+"""What nodes send each other over Redis pub/sub (channel ``cafe:to:NODE``), one JSON object a
+message, told apart by ``op``:
+
+============  ================================================================================
+``enter``     a member on the sending node enters the room (``join``: and takes a seat)
+``leave``     the member leaves (``disconnected``: its connection was lost)
+``returned``  the member came back with a resume token
+``show``      ``/board``, ``/hand`` or ``/score`` (``what``; ``topic`` for help)
+``msg``       any other client message, as its JSON text (``msg``)
+``out``       the other way: a server message for the member ``sid``, as its JSON text (``json``)
+============  ================================================================================
+
+Every message to a room names its sender: the node (``from``), the connection (``sid``), the
+name and kind of the member, and the room. A message that is not one of these is logged and
+dropped; nothing else is disturbed.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from protocol.commands import ShowWhat
+from protocol.messages import ClientId
+
+
+class _Envelope(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class _ToRoom(_Envelope):
+    node: str = Field(alias="from", max_length=200)
+    sid: str = Field(max_length=64)
+    name: str = Field(max_length=64)
+    kind: Literal["person", "bot"]
+    room: str = Field(max_length=64)
+
+
+class EnterRoom(_ToRoom):
+    op: Literal["enter"] = "enter"
+    join: bool = False
+    id: ClientId = None
+
+
+class LeaveRoom(_ToRoom):
+    op: Literal["leave"] = "leave"
+    disconnected: bool = False
+    id: ClientId = None
+
+
+class Returned(_ToRoom):
+    op: Literal["returned"] = "returned"
+
+
+class Show(_ToRoom):
+    op: Literal["show"] = "show"
+    what: ShowWhat
+    topic: str | None = Field(default=None, max_length=64)
+
+
+class Message(_ToRoom):
+    op: Literal["msg"] = "msg"
+    msg: str
+
+
+class ToMember(_Envelope):
+    op: Literal["out"] = "out"
+    sid: str = Field(max_length=64)
+    json_text: str = Field(alias="json")
+
+
+ToRoom = EnterRoom | LeaveRoom | Returned | Show | Message
+Envelope = Annotated[ToRoom | ToMember, Field(discriminator="op")]
+ENVELOPE: TypeAdapter[ToRoom | ToMember] = TypeAdapter(Envelope)
+
+
+def parse(data: str | bytes) -> ToRoom | ToMember:
+    """An envelope from its text; raises ``pydantic.ValidationError`` when it is not one."""
+    return ENVELOPE.validate_json(data)
+
+
+def dump(envelope: ToRoom) -> str:
+    return envelope.model_dump_json(by_alias=True)
+
+
+def to_member(sid: str, json_text: str) -> str:
+    """The text of an ``out`` envelope, made directly: one goes out per remote member per move."""
+    return '{"op":"out","sid":%s,"json":%s}' % (json.dumps(sid), json.dumps(json_text))  # noqa: UP031
+
+
+__all__ = [
+    "EnterRoom",
+    "LeaveRoom",
+    "Message",
+    "Returned",
+    "Show",
+    "ToMember",
+    "ToRoom",
+    "dump",
+    "parse",
+    "to_member",
+]

@@ -1,0 +1,192 @@
+"""Messages between nodes: what a local member posts to a room owned elsewhere travels to the
+owner, and what the owner's room sends a member on another node travels back (see
+:mod:`server.cluster.envelopes` for the format)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import redis.asyncio as aioredis
+import structlog
+from pydantic import ValidationError
+from redis.exceptions import RedisError
+
+from protocol import messages as m
+from protocol.commands import ShowRequest
+from protocol.outgoing import Outgoing
+from server.cluster import envelopes as env
+from server.redis_store import PREFIX
+from server.room import Enter, Leave, Returned, Room
+from server.session import Session
+
+log = structlog.get_logger("cafe.cluster")
+
+
+def channel(node: str) -> str:
+    return f"{PREFIX}to:{node}"
+
+
+class RemoteRoom:
+    """A room owned by another node: what is posted to it travels to the owner.
+
+    ``lease`` is the owner's lease token (``node:epoch``) when this reference was made; a new token
+    means the room was taken up again, and its members must enter it anew."""
+
+    def __init__(self, relay: Relay, name: str, lease: str) -> None:
+        self.relay = relay
+        self._name = name
+        self.lease = lease
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def owner(self) -> str:
+        return self.lease.rsplit(":", 1)[0]
+
+    def post(self, session: Session | None, message: Any) -> None:
+        if session is not None:
+            self.relay.forward(self, session, message)
+
+
+class RemoteSession(Session):
+    """On the owner: a member connected to another node. What the room sends it goes there."""
+
+    transport = "remote"
+
+    def __init__(self, relay: Relay, node: str, sid: str, name: str, kind: str) -> None:
+        super().__init__()
+        self.relay = relay
+        self.node = node
+        self.sid = sid
+        self.name = name
+        self.kind = "bot" if kind == "bot" else "person"
+
+    def start(self) -> None:
+        pass
+
+    def send(self, message: m._ServerMessage | Outgoing) -> None:
+        out = message if isinstance(message, Outgoing) else Outgoing(message)
+        self.relay.publish(self.node, env.to_member(self.sid, out.json))
+
+
+class Relay:
+    """This node's end of the messages between nodes."""
+
+    def __init__(self, redis: aioredis.Redis, node: str, rooms: Mapping[str, Room]) -> None:
+        self.redis = redis
+        self.node = node
+        self.rooms = rooms  # the rooms this node owns, by casefolded name
+        self.local: dict[str, Session] = {}  # sid -> this node's sessions
+        self.remote: dict[tuple[str, str], RemoteSession] = {}  # (node, sid) -> member from elsewhere
+        self._outbox: asyncio.Queue[tuple[str, str, Session | None, m.ClientId]] = asyncio.Queue()
+
+    # --- sending -----------------------------------------------------------------------------------
+
+    def forward(self, room: RemoteRoom, session: Session, message: Any) -> None:
+        """Send what a local session posts to a remote room to the room's owner."""
+        sender: dict[str, Any] = {
+            "node": self.node,
+            "sid": session.sid,
+            "name": session.name,
+            "kind": session.kind,
+            "room": room.name,
+        }
+        envelope: env.ToRoom
+        if isinstance(message, Enter):
+            envelope = env.EnterRoom(**sender, join=message.join, id=message.id)
+        elif isinstance(message, Leave):
+            envelope = env.LeaveRoom(**sender, disconnected=message.disconnected, id=message.id)
+        elif isinstance(message, Returned):
+            envelope = env.Returned(**sender)
+        elif isinstance(message, ShowRequest):
+            envelope = env.Show(**sender, what=message.what, topic=message.topic)
+        else:  # a client message; the lobby posts nothing else to rooms
+            envelope = env.Message(**sender, msg=message.model_dump_json())
+        self.publish(room.owner, env.dump(envelope), session, getattr(message, "id", None))
+
+    def publish(self, node: str, data: str, sender: Session | None = None, msg_id: m.ClientId = None) -> None:
+        """Queue a message for another node; a sender hears ``unavailable`` if it cannot be delivered."""
+        self._outbox.put_nowait((node, data, sender, msg_id))
+
+    async def publish_loop(self) -> None:
+        while True:
+            node, data, sender, msg_id = await self._outbox.get()
+            try:
+                delivered = bool(node) and await self.redis.publish(channel(node), data) > 0
+            except (RedisError, OSError):
+                delivered = False
+            if not delivered and sender is not None:
+                sender.send(
+                    m.Error(
+                        id=msg_id,
+                        code="unavailable",
+                        message="The room's server cannot be reached just now; try again.",
+                    )
+                )
+
+    # --- receiving -------------------------------------------------------------------------------
+
+    async def listen(self, subscribed: Callable[[], None]) -> None:
+        """Receive what other nodes send this one, until cancelled or Redis goes away."""
+        pubsub = self.redis.pubsub()
+        try:
+            async with asyncio.timeout(5):
+                await pubsub.subscribe(channel(self.node))
+            log.info("subscribed", node=self.node)
+            subscribed()
+            while True:
+                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                if message is not None:
+                    self.receive(message["data"])
+        finally:
+            with contextlib.suppress(Exception):
+                async with asyncio.timeout(2):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    def receive(self, data: str | bytes) -> None:
+        """Handle one envelope; a malformed one is logged and dropped."""
+        try:
+            envelope = env.parse(data)
+            if isinstance(envelope, env.ToMember):
+                session = self.local.get(envelope.sid)
+                if session is not None:
+                    session.send(Outgoing.from_json(envelope.json_text))
+                return
+            message = self._inbox_item(envelope)
+        except ValidationError as e:
+            log.warning("bad_envelope", node=self.node, error=e.errors(include_url=False)[:3], size=len(data))
+            return
+        room = self.rooms.get(envelope.room.casefold())
+        if room is None:  # not ours (any more): the sender's watcher will find the owner
+            return
+        key = (envelope.node, envelope.sid)
+        member = self.remote.get(key)
+        if member is None:
+            member = self.remote[key] = RemoteSession(
+                self, envelope.node, envelope.sid, envelope.name, envelope.kind
+            )
+        member.room = room
+        if isinstance(envelope, env.LeaveRoom):
+            self.remote.pop(key, None)
+        room.post(member, message(member))
+
+    @staticmethod
+    def _inbox_item(envelope: env.ToRoom) -> Callable[[RemoteSession], Any]:
+        """What the room's inbox gets for ``envelope``, given the member it comes from (the client
+        message is validated here, so a bad one is dropped before any member is made)."""
+        if isinstance(envelope, env.EnterRoom):
+            return lambda member: Enter(member, join=envelope.join, id=envelope.id)
+        if isinstance(envelope, env.LeaveRoom):
+            return lambda member: Leave(member, disconnected=envelope.disconnected, id=envelope.id)
+        if isinstance(envelope, env.Returned):
+            return lambda member: Returned(member)
+        if isinstance(envelope, env.Show):
+            request = ShowRequest(what=envelope.what, topic=envelope.topic)
+            return lambda member: request
+        message = m.CLIENT_ADAPTER.validate_json(envelope.msg)
+        return lambda member: message

@@ -1,0 +1,178 @@
+"""The directory: who is connected under which name, the rooms and where they run.
+
+The lobby asks the directory and never the cluster: :class:`LocalDirectory` answers for one
+process; ``server.cluster.ClusterDirectory`` answers the same questions for several nodes sharing
+Redis. The local directory also holds this process's room actors and is their host
+(:class:`~server.room.RoomHost`): it gives them the log, the settings and the bot names, and hears
+when a room changed or emptied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Protocol
+
+import structlog
+
+from protocol import messages as m
+from server.config import Config
+from server.metrics import Metrics
+from server.room import BotNameList, Room, RoomSettings, Seat
+from server.session import RoomRef, Session
+from server.store import GameLog, StoredGame
+
+log = structlog.get_logger("cafe.directory")
+
+
+class Directory(Protocol):
+    """What the lobby needs to know of names and rooms, here or across a cluster."""
+
+    @property
+    def rooms(self) -> Mapping[str, Room]:
+        """The room actors of this process, by casefolded name."""
+
+    def session(self, name: str) -> Session | None:
+        """This process's connection holding ``name``, if any."""
+
+    def attach(self, session: Session) -> None:
+        """A new connection."""
+
+    def detach(self, session: Session) -> None:
+        """A connection is gone (its name, if it had one, is unbound first)."""
+
+    async def claim_name(self, name: str) -> bool:
+        """Take ``name`` for a new connection, unless someone (here or anywhere) has it."""
+
+    async def take_name(self, name: str) -> None:
+        """A resume token proved who this is: the name is theirs, here."""
+
+    def bind(self, session: Session) -> None:
+        """``session.name`` now names this connection."""
+
+    def unbind(self, session: Session, name: str) -> None:
+        """``name`` no longer names ``session``."""
+
+    def moved(self, session: Session) -> None:
+        """``session`` entered or left a room."""
+
+    async def people(self) -> list[m.Person]:
+        """Everyone connected, by name."""
+
+    async def room_list(self) -> list[m.RoomSummary]:
+        """Every room, by name."""
+
+    async def resolve(self, name: str) -> RoomRef:
+        """The room called ``name``, made when nobody holds it."""
+
+    async def seat_room(self, name: str) -> RoomRef | None:
+        """The room whose running game ``name`` has a seat in, if any."""
+
+
+class LocalDirectory:
+    """The directory of a single process, and the host of its rooms."""
+
+    def __init__(self, config: Config, store: GameLog, metrics: Metrics) -> None:
+        self.config = config
+        self.log = store
+        self.metrics = metrics
+        self.settings = RoomSettings(
+            resume_window=config.resume_window, clock_min=config.clock_min, bot_budget=config.bot_budget
+        )
+        self.sessions: dict[str, Session] = {}  # casefolded name -> session
+        self.rooms: dict[str, Room] = {}  # casefolded room name -> room
+        self.bot_names = BotNameList(taken=self.name_in_use)
+        metrics.rooms.set_function(lambda: len(self.rooms))
+        metrics.games_running.set_function(
+            lambda: sum(1 for room in self.rooms.values() if room.state == "playing")
+        )
+
+    # --- names ---------------------------------------------------------------------------------
+
+    def session(self, name: str) -> Session | None:
+        return self.sessions.get(name.casefold())
+
+    def attach(self, session: Session) -> None:
+        pass
+
+    def detach(self, session: Session) -> None:
+        pass
+
+    def name_in_use(self, name: str) -> bool:
+        """Someone here holds ``name``: a connection, a bot, or a held seat in a running game."""
+        key = name.casefold()
+        if key in self.sessions or key in self.bot_names:
+            return True
+        return any(self._running_seat(room, name) is not None for room in self.rooms.values())
+
+    async def claim_name(self, name: str) -> bool:
+        return not self.name_in_use(name)
+
+    async def take_name(self, name: str) -> None:
+        pass
+
+    def bind(self, session: Session) -> None:
+        assert session.name is not None
+        self.sessions[session.name.casefold()] = session
+
+    def unbind(self, session: Session, name: str) -> None:
+        key = name.casefold()
+        if self.sessions.get(key) is session:
+            del self.sessions[key]
+
+    def moved(self, session: Session) -> None:
+        pass
+
+    async def people(self) -> list[m.Person]:
+        return [
+            m.Person(name=s.name or "", kind=s.kind, room=s.room.name if s.room else None)
+            for s in sorted(self.sessions.values(), key=lambda s: (s.name or "").casefold())
+        ]
+
+    # --- rooms ---------------------------------------------------------------------------------
+
+    async def room_list(self) -> list[m.RoomSummary]:
+        return [r.summary() for r in sorted(self.rooms.values(), key=lambda r: r.name.casefold())]
+
+    async def resolve(self, name: str) -> RoomRef:
+        return self.rooms.get(name.casefold()) or self.create_room(name)
+
+    async def seat_room(self, name: str) -> RoomRef | None:
+        for room in self.rooms.values():
+            if self._running_seat(room, name) is not None:
+                return room
+        return None
+
+    def create_room(self, name: str) -> Room:
+        """A new room actor here, running."""
+        room = Room(name, self)
+        self.rooms[name.casefold()] = room
+        room.start()
+        return room
+
+    async def restore(self, games: list[StoredGame]) -> None:
+        """Bring back unfinished games from the log, as their players left them."""
+        for stored in games:
+            room = self.rooms.get(stored.room.casefold()) or self.create_room(stored.room)
+            await room.restore(stored)
+
+    @staticmethod
+    def _running_seat(room: Room, name: str) -> Seat | None:
+        if room.state != "playing":
+            return None
+        seat = room.core.seat_of(name)
+        return seat if seat is not None and seat.strategy is None else None  # over a connection
+
+    # --- the rooms' host ------------------------------------------------------------------------
+
+    def room_changed(self, room: Room) -> None:
+        pass
+
+    def room_empty(self, room: Room) -> None:
+        if self.rooms.get(room.name.casefold()) is room:
+            del self.rooms[room.name.casefold()]
+            for seat in room.seats:
+                if seat.kind == "bot":
+                    self.bot_names.release(seat.name)
+
+    def lease_lost(self, room: Room) -> None:
+        self.rooms.pop(room.name.casefold(), None)

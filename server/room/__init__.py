@@ -1,0 +1,31 @@
+"""Rooms: a pure core that decides (:mod:`server.room.core`) inside an asyncio actor that carries
+out (:mod:`server.room.actor`).
+
+========================  ===============================================================
+``items``                 what an inbox holds beside client messages
+``core``                  ``RoomCore``: members, seats, options, the game; no I/O
+``effects``               what the core asks for: messages, timers, bots, log entries
+``publish``               what each member was last sent, and its patches
+``state``                 seats and the game
+``actor``                 ``Room``: the inbox, the log writes, timers and bot threads
+========================  ===============================================================
+"""
+
+from server.room.actor import Room, RoomHost
+from server.room.core import BotNameList, BotNames, Member, RoomCore, RoomSettings
+from server.room.items import Enter, Leave, Returned
+from server.room.state import Seat
+
+__all__ = [
+    "BotNameList",
+    "BotNames",
+    "Enter",
+    "Leave",
+    "Member",
+    "Returned",
+    "Room",
+    "RoomCore",
+    "RoomHost",
+    "RoomSettings",
+    "Seat",
+]

@@ -1,0 +1,286 @@
+"""The room actor: one asyncio task and one inbox per room around its :class:`RoomCore`.
+
+The actor takes an item from the inbox, asks the core what it does, writes the step's entries to
+the game log (durable before anyone is told), then carries out the effects: messages to members,
+timers, bots thinking. Only the actor touches its room, so no locks are needed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from typing import TYPE_CHECKING, Any, Protocol
+
+import structlog
+
+from protocol import messages as m
+from server.room.core import BotNames, Member, RoomCore, RoomSettings
+from server.room.effects import (
+    Arm,
+    Cancel,
+    Effect,
+    Entry,
+    GameEnd,
+    GameStart,
+    MoveLogged,
+    Note,
+    Reply,
+    Send,
+    Step,
+    Think,
+)
+from server.room.items import BotMove, ClockTimeout, Item, Stop
+from server.store import GameLog, LeaseLost, StoreUnavailable
+
+if TYPE_CHECKING:
+    from server.metrics import Metrics
+    from server.room.state import Game, Seat, State
+    from server.store import StoredGame
+
+log = structlog.get_logger("cafe.room")
+
+#: the items whose handling the move latency histogram measures
+_MOVES = (m.PlayMove, BotMove, ClockTimeout)
+
+
+class RoomHost(Protocol):
+    """What a room needs of the server around it (never the lobby itself)."""
+
+    @property
+    def settings(self) -> RoomSettings: ...
+    @property
+    def bot_names(self) -> BotNames: ...
+    @property
+    def log(self) -> GameLog: ...
+    @property
+    def metrics(self) -> Metrics: ...
+
+    def room_changed(self, room: Room) -> None:
+        """The room handled an item (its line in a room list may have changed)."""
+
+    def room_empty(self, room: Room) -> None:
+        """The room has nobody in it and no game running: it ends."""
+
+    def lease_lost(self, room: Room) -> None:
+        """Another node owns the room now (cluster mode): it has stopped here."""
+
+
+class Room:
+    """A room actor: ``post`` queues, the task handles one item at a time."""
+
+    def __init__(self, name: str, host: RoomHost) -> None:
+        self.core = RoomCore(name, host.settings, host.bot_names)
+        self.host = host
+        self.inbox: asyncio.Queue[Item] = asyncio.Queue()
+        self.log = log.bind(room=name)  # every line of this room's names it
+        self._task: asyncio.Task[None] | None = None
+        self._busy = False  # handling an item taken from the inbox
+        #: armed timers and bots thinking, by the core's key
+        self._timers: dict[str, asyncio.TimerHandle | asyncio.Task[None]] = {}
+
+    # --- what the core holds -----------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        return self.core.name
+
+    @property
+    def state(self) -> State:
+        return self.core.state
+
+    @property
+    def empty(self) -> bool:
+        return self.core.empty
+
+    @property
+    def game(self) -> Game | None:
+        return self.core.game
+
+    @property
+    def seats(self) -> list[Seat]:
+        return self.core.seats
+
+    @property
+    def members(self) -> dict[Member, None]:
+        return self.core.members
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return self.core.options
+
+    def summary(self) -> m.RoomSummary:
+        return self.core.summary()
+
+    # --- outside the actor: only queueing ----------------------------------------------------
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"room:{self.name}")
+
+    def post(self, session: Member | None, message: Any) -> None:
+        self.inbox.put_nowait(Item(session, message, time.perf_counter()))
+
+    def abandon(self) -> None:
+        """Stop at once, without touching the game (another node owns the room now)."""
+        self._cancel_all()
+        if self._task is not None:
+            self._task.cancel()
+
+    async def stop(self, timeout: float = 5.0) -> None:
+        """Finish what is queued, then end the actor."""
+        self.post(None, Stop())
+        if self._task is not None:
+            try:
+                await asyncio.wait_for(self._task, timeout)
+            except TimeoutError:
+                self._task.cancel()
+
+    async def restore(self, stored: StoredGame) -> None:
+        """Take up a game from the log (before the room handles anything else)."""
+        await self._carry(self.core.restore(stored, asyncio.get_running_loop().time()))
+
+    # --- the actor ---------------------------------------------------------------------------
+
+    async def settled(self) -> None:
+        """Wait until every item posted so far has been handled, and every bot that is thinking
+        has handed in its move and that move has been handled (timers still to run are not
+        waited for)."""
+        while True:
+            await self.inbox.join()
+            thinking = [t for t in self._timers.values() if isinstance(t, asyncio.Task) and not t.done()]
+            if thinking:
+                await asyncio.wait(thinking)
+            elif self.inbox.empty() and not self._busy:
+                # (join may return late, after a bot posted its move: then the move is handled
+                # or waiting, and the next join waits for it)
+                return
+
+    async def _run(self) -> None:
+        while True:
+            item = await self.inbox.get()
+            self._busy = True
+            try:
+                if not await self._handle(item):
+                    return
+            finally:
+                self._busy = False
+                self.inbox.task_done()
+            if not self.inbox.empty():
+                # let the members' writes go out between two commands, so a burst does not fill
+                # outboxes (an empty inbox yields to them anyway)
+                await asyncio.sleep(0)
+
+    async def _handle(self, item: Item) -> bool:
+        """Handle one item; ``False`` when the actor ends."""
+        message = item.message
+        if isinstance(message, Stop):
+            self._cancel_all()
+            return False
+        try:
+            await self._carry(self.core.handle(item.session, message, asyncio.get_running_loop().time()))
+        except LeaseLost:
+            self.log.warning("lease_lost")
+            self._cancel_all()
+            self.host.lease_lost(self)
+            return False
+        except Exception:
+            player = item.session.name if item.session else None
+            self.log.exception("room_failed", message=type(message).__name__, player=player)
+            if item.session is not None:
+                msg_id = getattr(message, "id", None)
+                self._reply(Reply(item.session, "internal", "The server failed to handle that.", msg_id))
+        if isinstance(message, _MOVES):
+            self.host.metrics.move_latency.observe(time.perf_counter() - item.received)
+        self.host.room_changed(self)
+        if self.core.empty:
+            self._cancel_all()
+            self.host.room_empty(self)
+            return False
+        return True
+
+    async def _carry(self, step: Step) -> None:
+        """Write the step's entries, then do what follows: what the core committed, or, when the
+        log refused them, what it does instead."""
+        if step.entries:
+            try:
+                await self._write(step.entries)
+            except StoreUnavailable:
+                self.log.warning("store_unavailable")
+                self._do(self.core.refuse(step))
+                return
+        self._do(self.core.commit(step))
+
+    async def _write(self, entries: tuple[Entry, ...]) -> None:
+        first, *rest = entries
+        await self._write_one(first)
+        for entry in rest:  # only an outcome follows a move; a restore writes it again
+            try:
+                await self._write_one(entry)
+            except StoreUnavailable:
+                self.log.warning("store_unavailable", entry=type(entry).__name__)
+
+    async def _write_one(self, entry: Entry) -> None:
+        store, metrics = self.host.log, self.host.metrics
+        if isinstance(entry, MoveLogged):
+            await store.move_played(entry.game_id, entry.number, entry.move)
+            metrics.moves.inc()
+        elif isinstance(entry, GameStart):
+            await store.game_started(entry.game_id, entry.room, entry.record, entry.kinds, entry.room_options)
+            metrics.games_started.inc()
+        elif isinstance(entry, GameEnd):
+            await store.game_finished(entry.game_id, entry.outcome)
+            metrics.games_finished.inc()
+
+    # --- effects -------------------------------------------------------------------------------
+
+    def _do(self, effects: list[Effect]) -> None:
+        for effect in effects:
+            kind = type(effect)
+            if kind is Send:
+                effect.recipient.send(effect.message)  # type: ignore[union-attr]
+            elif kind is Reply:
+                self._reply(effect)  # type: ignore[arg-type]
+            elif kind is Arm:
+                self._arm(effect)  # type: ignore[arg-type]
+            elif kind is Cancel:
+                self._cancel(effect.key)  # type: ignore[union-attr]
+            elif kind is Think:
+                self._think(effect)  # type: ignore[arg-type]
+            elif kind is Note:
+                self.log.info(effect.event, **effect.fields)  # type: ignore[union-attr]
+
+    def _reply(self, reply: Reply) -> None:
+        self.host.metrics.errors.labels(code=reply.code).inc()
+        reply.recipient.send(m.Error(id=reply.id, code=reply.code, message=reply.text))  # type: ignore[arg-type]
+
+    def _arm(self, arm: Arm) -> None:
+        self._cancel(arm.key)
+        self._timers[arm.key] = asyncio.get_running_loop().call_at(arm.at, self.post, None, arm.item)
+
+    def _cancel(self, key: str) -> None:
+        timer = self._timers.pop(key, None)
+        if timer is not None:
+            timer.cancel()
+
+    def _cancel_all(self) -> None:
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+
+    def _think(self, think: Think) -> None:
+        self._cancel(think.key)
+        task = asyncio.get_running_loop().create_task(self._thinking(think))
+        self._timers[think.key] = task
+
+    async def _thinking(self, think: Think) -> None:
+        from bots.strategy import bot_view, get_strategy
+
+        kwargs: dict[str, Any] = {"budget": think.budget} if think.strategy == "strong" else {}
+        bot = get_strategy(think.strategy, **kwargs)
+        view = bot_view(think.position, think.position.to_move)
+        rng = random.Random(think.seed)
+        if think.strategy == "strong":
+            move = await asyncio.to_thread(bot.choose, view, rng)
+        else:
+            move = bot.choose(view, rng)
+        self.post(None, BotMove(think.name, move, think.move_number))

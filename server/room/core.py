@@ -1,0 +1,275 @@
+"""A room's decisions, with no I/O: items and the time in, log entries and effects out.
+
+Like websockets' sans-I/O ``Protocol``, the core is a plain state machine: ``handle`` takes one
+inbox item and the time and returns a :class:`~server.room.effects.Step`; the actor writes the
+step's log entries, then calls ``commit`` (or ``refuse`` when the log refused them) and carries
+out the effects it gets back. A change that needs the log takes effect only in ``commit``, so a
+refused write changes nothing. Tests drive the core directly, with a clock of their own.
+
+>>> from server.room.core import RoomCore, RoomSettings, BotNameList
+>>> core = RoomCore("cafe", RoomSettings(), BotNameList())
+>>> core.state, core.empty
+('waiting', True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from protocol import messages as m
+from protocol.commands import ShowRequest
+from protocol.errors import ProtocolError
+from server.room.base import BotNameList, BotNames, Member, RoomSettings, window
+from server.room.effects import Cancel, Effect, Reply, Step
+from server.room.game import RoomGame
+from server.room.items import BotMove, ClockTimeout, Enter, Leave, Returned, TurnRetry, WindowPassed
+from server.room.state import MAX_SEATS, Seat
+
+__all__ = ["BotNameList", "BotNames", "Member", "RoomCore", "RoomSettings"]
+
+
+class RoomCore(RoomGame):
+    """A room: its members (spectators and players), four seats, options and the game."""
+
+    def _handler_table(self) -> dict[type, Callable[[Any, Any], Step | None]]:
+        return {
+            Enter: self._on_enter,
+            Leave: self._on_leave,
+            Returned: self._on_returned,
+            WindowPassed: self._on_window_passed,
+            TurnRetry: self._on_turn_retry,
+            m.Resync: self._on_resync,
+            m.Say: self._on_say,
+            m.Join: self._on_join,
+            m.LeaveGame: self._on_leave_game,
+            m.Start: self._on_start,
+            m.SetOption: self._on_option,
+            m.PlayMove: self._on_move,
+            m.GetLegalMoves: self._on_legal_moves,
+            m.GetHint: self._on_hint,
+            m.AddBot: self._on_add_bot,
+            m.RemoveBot: self._on_remove_bot,
+            ShowRequest: self._on_show,
+            BotMove: self._on_bot_move,
+            ClockTimeout: self._on_clock,
+        }
+
+    # --- the state machine -------------------------------------------------------------------------
+
+    def handle(self, session: Member | None, message: Any, now: float) -> Step:
+        """Decide what ``message`` from ``session`` (``None``: the room's own timers) does."""
+        self._now = now
+        self._out = []
+        handler = self._handlers.get(type(message))
+        try:
+            if handler is None:
+                raise ProtocolError("unknown_type", f"{type(message).__name__} is not handled in rooms.")
+            pending = handler(session, message)
+        except ProtocolError as e:
+            if session is not None:
+                self._out.append(Reply(session, e.code, e.message, e.id))
+            pending = None
+        step = pending if pending is not None else Step()
+        step.effects = self._out + step.effects
+        self._out = []
+        return step
+
+    def commit(self, step: Step) -> list[Effect]:
+        """The step's entries are in the log: what follows."""
+        return self._follow(step, step.then)
+
+    def refuse(self, step: Step) -> list[Effect]:
+        """The log refused the step's entries: nothing of them changed; what follows instead."""
+        return self._follow(step, step.otherwise)
+
+    def _follow(self, step: Step, then: Callable[[], None] | None) -> list[Effect]:
+        self._out = list(step.effects)
+        if then is not None:
+            then()
+        out, self._out = self._out, []
+        return out
+
+    # --- membership --------------------------------------------------------------------------------
+
+    def _on_enter(self, session: Member, msg: Enter) -> None:
+        if session not in self.members:
+            self.members[session] = None
+            self._broadcast(
+                m.Presence(room=self.name, name=self._name(session), event="entered"), exclude=session
+            )
+        self._publisher.forget(session)
+        self._publish_to(session)
+        if msg.join:
+            self._on_join(session, m.Join(id=msg.id))
+            return
+        self._ack(session, msg.id)
+        self._publish()
+
+    def _on_leave(self, session: Member, msg: Leave) -> Step | None:
+        if session not in self.members:
+            return None
+        del self.members[session]
+        self._publisher.forget(session)
+        name = self._name(session)
+        seat = self._seat_of(name)
+
+        def left() -> None:
+            self._broadcast(m.Presence(room=self.name, name=name, event="left"))
+            if not msg.disconnected:
+                self._ack(session, msg.id)
+            self._publish()
+
+        if seat is not None and self.seats[seat].session is session:
+            if self.state == "playing":
+                self.seats[seat].session = None
+                if msg.disconnected:
+                    self._broadcast(m.Presence(room=self.name, name=name, event="away"))
+                    self._hold(name)
+                elif self.options["absent"] == "drop":
+                    step = self._drop(seat)
+                    if step is not None:
+
+                        def held() -> None:  # the seat waits; the window passing tries again
+                            self._broadcast(m.Presence(room=self.name, name=name, event="away"))
+                            self._hold(name)
+
+                        return self._chain(step, left, otherwise=held)
+                else:
+                    self._broadcast(m.Presence(room=self.name, name=name, event="away"))
+                    self._take_over(seat, "left the game")
+            else:
+                del self.seats[seat]
+                self._broadcast(m.Presence(room=self.name, name=name, event="unseated"))
+        left()
+        return None
+
+    def _on_returned(self, session: Member, msg: Returned) -> None:
+        self.members[session] = None
+        self._publisher.forget(session)
+        name = self._name(session)
+        seat = self._seat_of(name)
+        if seat is not None:
+            self.seats[seat].session = session
+            self.seats[seat].stand_in = None
+            self.seats[seat].timeouts = 0
+        if name in self._windows:
+            self._windows.discard(name)
+            self._out.append(Cancel(window(name)))
+        self._broadcast(m.Presence(room=self.name, name=name, event="back"))
+        self._publish()
+        self._next_turn()
+
+    def _on_resync(self, session: Member, msg: m.Resync) -> None:
+        if session not in self.members:
+            raise ProtocolError("not_in_room", "Enter a room first: /room NAME.", msg.id)
+        self._publisher.forget(session)
+        self._publish_to(session)
+
+    def _on_say(self, session: Member, msg: m.Say) -> None:
+        self._broadcast(m.Chat(room=self.name, name=self._name(session), text=msg.text))
+        self._ack(session, msg.id)
+
+    # --- seats and options -------------------------------------------------------------------------
+
+    def _on_join(self, session: Member, msg: m.Join) -> None:
+        name = self._name(session)
+        if self._seat_of(name) is not None:
+            raise ProtocolError("already_seated", "You already have a seat here.", msg.id)
+        if self.state == "playing":
+            raise ProtocolError(
+                "game_running", "The game is running; watch, or wait for the next one.", msg.id
+            )
+        if len(self.seats) >= MAX_SEATS:
+            raise ProtocolError("room_full", "All four seats are taken.", msg.id)
+        self.seats.append(Seat(name=name, kind=session.kind, session=session))
+        self._broadcast(m.Presence(room=self.name, name=name, event="joined"))
+        self._ack(session, msg.id)
+        self._publish()
+
+    def _on_leave_game(self, session: Member, msg: m.LeaveGame) -> Step | None:
+        seat = self._require_seat(session, msg.id)
+        if self.state == "playing":
+            given_up = self.seats[seat]
+            if self.options["absent"] != "drop" or given_up.session is not session:
+                raise ProtocolError("game_running", "You cannot give up a seat during the game.", msg.id)
+            # with absent drop the player leaves the game and stays to watch; the seat, out of
+            # play, is given up when the game ends (so before the drop, which may end it)
+            step = self._drop(seat)
+
+            def given() -> None:
+                self._ack(session, msg.id)
+                self._publish()
+
+            if step is None:
+                given_up.session = None
+                given()
+                return None
+            step.otherwise = self._unavailable(session, msg.id)
+            then = step.then
+
+            def done() -> None:
+                given_up.session = None
+                if then is not None:
+                    then()
+                given()
+
+            step.then = done
+            return step
+        del self.seats[seat]
+        self._broadcast(m.Presence(room=self.name, name=self._name(session), event="unseated"))
+        self._ack(session, msg.id)
+        self._publish()
+        return None
+
+    def _on_add_bot(self, session: Member, msg: m.AddBot) -> None:
+        if self.state == "playing":
+            raise ProtocolError("game_running", "Bots join between games.", msg.id)
+        if len(self.seats) >= MAX_SEATS:
+            raise ProtocolError("room_full", "All four seats are taken.", msg.id)
+        name = self.bot_names.reserve(msg.strategy)
+        self.seats.append(Seat(name=name, kind="bot", strategy=msg.strategy))
+        self._broadcast(m.Presence(room=self.name, name=name, event="joined", detail=f"{msg.strategy} bot"))
+        self._ack(session, msg.id)
+        self._publish()
+
+    def _on_remove_bot(self, session: Member, msg: m.RemoveBot) -> None:
+        seat = self._seat_of(msg.name)
+        if seat is None or self.seats[seat].strategy is None:  # bots over a connection leave by themselves
+            raise ProtocolError("no_such_bot", f"No server bot called {msg.name!r} sits here.", msg.id)
+        if self.state == "playing":
+            raise ProtocolError("game_running", "Bots leave between games.", msg.id)
+        del self.seats[seat]
+        self.bot_names.release(msg.name)
+        self._broadcast(m.Presence(room=self.name, name=msg.name, event="unseated"))
+        self._ack(session, msg.id)
+        self._publish()
+
+    def _on_option(self, session: Member, msg: m.SetOption) -> None:
+        if self.state == "playing":
+            raise ProtocolError("game_running", "Options are fixed while a game runs.", msg.id)
+        value = msg.value
+        if msg.key == "stammtisch":
+            if not isinstance(value, bool):
+                raise ProtocolError("bad_option", "stammtisch is on or off (true/false).", msg.id)
+        elif msg.key == "seed":
+            if value is not None and (isinstance(value, bool | float | str) or not 0 <= value < 2**63):
+                raise ProtocolError("bad_option", "seed is a whole number from 0, or random.", msg.id)
+        elif msg.key == "clock":
+            if value in (None, 0, False):
+                value = None
+            elif isinstance(value, bool | str) or not self.settings.clock_min <= value <= 3600:
+                raise ProtocolError(
+                    "bad_option", f"clock is {self.settings.clock_min:g} to 3600 seconds, or off.", msg.id
+                )
+        elif msg.key == "absent" and value not in ("bot", "drop"):
+            raise ProtocolError(
+                "bad_option",
+                "absent is bot (a bot plays a lost player's seat) or drop (the player leaves the game).",
+                msg.id,
+            )
+        self.options[msg.key] = value
+        shown = "random" if value is None and msg.key == "seed" else value
+        self._broadcast(m.Notice(room=self.name, text=f"{self._name(session)} set {msg.key} to {shown}."))
+        self._ack(session, msg.id)
+        self._publish()

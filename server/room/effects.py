@@ -1,0 +1,142 @@
+"""What a room core asks its actor to do, and the log entries that must be written first.
+
+The core decides; the actor carries out. A :class:`Step` holds the effects that happen whatever
+the log says (``effects``), the entries to write to the game log first (``entries``) and what
+follows once they are written (``core.commit``) or refused (``core.refuse``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine import GameRecord, Outcome, Position
+from protocol import messages as m
+from protocol.outgoing import Outgoing
+
+if TYPE_CHECKING:
+    from server.room.core import Member
+
+# --- effects ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """Queue ``message`` for ``recipient``."""
+
+    recipient: Member
+    message: Outgoing
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """An error for ``recipient`` alone, answering the message with ``id``."""
+
+    recipient: Member
+    code: str
+    text: str
+    id: m.ClientId = None
+
+
+@dataclass(frozen=True, slots=True)
+class Arm:
+    """Post ``item`` to the room at ``at`` (the core's clock); replaces a timer of the same key."""
+
+    key: str
+    at: float
+    item: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Cancel:
+    """Cancel the timer (or the bot's thinking) of ``key``, if any."""
+
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class Think:
+    """Let the bot ``strategy`` choose a move for ``name`` in ``position`` and post it as a
+    ``BotMove`` of turn ``move_number``; cancelled like a timer of ``key``."""
+
+    key: str
+    name: str
+    strategy: str
+    position: Position
+    move_number: int
+    #: seeds the bot's random choices, so that a game's bots are repeatable
+    seed: str
+    budget: float
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A structured log line of the room."""
+
+    event: str
+    fields: dict[str, Any]
+
+
+Effect = Send | Reply | Arm | Cancel | Think | Note
+
+# --- log entries ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GameStart:
+    """A game begins: its record (players, seed, options) and the room's options with it."""
+
+    game_id: str
+    room: str
+    record: GameRecord
+    kinds: list[str]
+    room_options: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveLogged:
+    """Move ``number`` (from 1) of a game."""
+
+    game_id: str
+    number: int
+    move: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnd:
+    """A game's outcome. It follows from the moves already logged, so a failure to write it
+    refuses nothing: a restore writes it again."""
+
+    game_id: str
+    outcome: Outcome
+
+
+Entry = GameStart | MoveLogged | GameEnd
+
+
+@dataclass(slots=True)
+class Step:
+    """The core's answer to one inbox item."""
+
+    effects: list[Effect] = field(default_factory=list)
+    entries: tuple[Entry, ...] = ()
+    #: what happens once ``entries`` are written, and what instead when the log refuses them
+    then: Callable[[], None] | None = None
+    otherwise: Callable[[], None] | None = None
+
+
+__all__ = [
+    "Arm",
+    "Cancel",
+    "Effect",
+    "Entry",
+    "GameEnd",
+    "GameStart",
+    "MoveLogged",
+    "Note",
+    "Reply",
+    "Send",
+    "Step",
+    "Think",
+]

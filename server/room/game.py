@@ -1,0 +1,343 @@
+"""The game in a room: starting it, moves from players, bots and the clock, resume windows,
+the end, and taking a game up again from the log."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from engine import GameRecord, IllegalMoveError, Options, Outcome, Position, leave, play, replay
+from engine.game import seed_hash
+from engine.rules import PlayResult, legal_move_texts
+from protocol import messages as m
+from protocol.commands import ShowRequest
+from protocol.errors import ProtocolError
+from protocol.outgoing import Outgoing
+from protocol.view import LastMove
+from server.room.base import TURN, Member, RoomBase, window
+from server.room.effects import Arm, Cancel, GameEnd, GameStart, MoveLogged, Step, Think
+from server.room.items import BotMove, ClockTimeout, TurnRetry, WindowPassed
+from server.room.state import DEFAULT_OPTIONS, MAX_SEATS, MIN_PLAYERS, Game, Seat
+
+if TYPE_CHECKING:
+    from server.store import StoredGame
+
+#: seconds before an automatic move or a drop that the log refused is tried again
+RETRY = 2.0
+
+
+class RoomGame(RoomBase):
+    """The part of a room core that plays the game."""
+
+    # --- the game ----------------------------------------------------------------------------------
+
+    def _on_start(self, session: Member, msg: m.Start) -> Step:
+        self._require_seat(session, msg.id)
+        if self.state == "playing":
+            raise ProtocolError("game_running", "The game has already started.", msg.id)
+        if not MIN_PLAYERS <= len(self.seats) <= MAX_SEATS:
+            raise ProtocolError(
+                "not_enough_players", "A game needs 2 to 4 seated players: /join or /addbot.", msg.id
+            )
+        seed = self.options["seed"]
+        if seed is None:
+            seed = self._new_seed()
+        record = GameRecord(
+            players=tuple(s.name for s in self.seats),
+            seed=seed,
+            options=Options(stammtisch=bool(self.options["stammtisch"])),
+        )
+        game_id = self._new_game_id()
+        kinds = [s.kind if s.strategy is None else f"bot:{s.strategy}" for s in self.seats]
+        # the clock and absent hold for the whole game, a restart included
+        entry = GameStart(game_id, self.name, record, kinds, dict(self.options))
+
+        def started() -> None:
+            position = record.start()
+            for s in self.seats:
+                s.timeouts = 0
+                s.stand_in = None
+            self.game = Game(game_id=game_id, seed=seed, record=record, position=position)
+            self._note("game_started", game=game_id, players=list(record.players))
+            self._ack(session, msg.id)
+            self._publish()  # views first, so that a line client's "game starts" can say whose turn it is
+            self._broadcast(
+                m.GameStarted(
+                    room=self.name,
+                    players=list(record.players),
+                    start_player=record.players[position.to_move],
+                    seed_hash=seed_hash(seed),
+                )
+            )
+            self._next_turn()
+
+        return Step(entries=(entry,), then=started, otherwise=self._unavailable(session, msg.id))
+
+    def _on_move(self, session: Member, msg: m.PlayMove) -> Step | None:
+        game = self._require_game(msg.id)
+        seat = self._seat_of(self._name(session))
+        if seat is None or self.seats[seat].session is not session:
+            raise ProtocolError("not_seated", "Spectators cannot play; /join a game first.", msg.id)
+        if game.position.to_move != seat:
+            raise ProtocolError(
+                "not_your_turn", f"It is {self.seats[game.position.to_move].name}'s turn.", msg.id
+            )
+        try:
+            result = play(game.position, msg.move)
+        except IllegalMoveError as e:
+            raise ProtocolError(e.code, e.message, msg.id) from None
+
+        def reset() -> None:
+            self.seats[seat].timeouts = 0
+
+        # logged before anyone, the mover included, is told
+        step = self._chain(self._apply(result, auto=False), lambda: self._ack(session, msg.id), before=reset)
+        step.otherwise = self._unavailable(session, msg.id)
+        return step
+
+    def _on_bot_move(self, _: Member | None, msg: BotMove) -> Step | None:
+        game = self.game
+        if game is None or game.outcome is not None or game.moves != msg.move_number:
+            return None
+        seat = self._seat_of(msg.name)
+        if seat is None or game.position.to_move != seat or self.seats[seat].played_by_bot is None:
+            return None
+        step = self._apply(play(game.position, msg.move), auto=self.seats[seat].kind == "person")
+        step.otherwise = self._retry_turn
+        return step
+
+    def _on_clock(self, _: Member | None, msg: ClockTimeout) -> Step | None:
+        game = self.game
+        if game is None or game.outcome is not None or game.moves != msg.move_number:
+            return None
+        index = game.position.to_move
+        seat = self.seats[index]
+        if seat.played_by_bot is not None:
+            return None
+        move = self._greedy_move(game.position)
+
+        def ran_out() -> None:
+            seat.timeouts += 1
+            self._broadcast(
+                m.Notice(room=self.name, text=f"{seat.name}'s time ran out: the server plays {move}.")
+            )
+            if seat.timeouts >= 3:
+                self._take_over(index, "ran out of time three times in a row")
+
+        def again() -> None:  # the log refused the move: the clock runs out again shortly
+            self._out.append(Arm(TURN, self._now + RETRY, ClockTimeout(msg.move_number)))
+
+        step = self._chain(self._apply(play(game.position, move), auto=True), lambda: None, before=ran_out)
+        step.otherwise = again
+        return step
+
+    def _on_turn_retry(self, _: Member | None, msg: TurnRetry) -> None:
+        if self.game is not None and self.game.outcome is None and self.game.moves == msg.move_number:
+            self._next_turn()
+
+    def _retry_turn(self) -> None:
+        """An automatic move was refused by the log: the turn starts again shortly."""
+        assert self.game is not None
+        self._out.append(Arm(TURN, self._now + RETRY, TurnRetry(self.game.moves)))
+
+    def _apply(self, result: PlayResult, *, auto: bool) -> Step:
+        """Log ``result``, then make it the room's position and tell everyone."""
+        game = self.game
+        assert game is not None
+        player = game.position.players[result.player].name
+        number = game.moves + 1
+        entries: tuple[MoveLogged | GameEnd, ...] = (MoveLogged(game.game_id, number, result.move),)
+        if result.outcome is not None:
+            entries += (GameEnd(game.game_id, result.outcome),)
+
+        def applied() -> None:
+            game.record = game.record.with_move(result.move)
+            game.position = result.position
+            game.moves = number
+            game.last_move = LastMove(player, result.move, result.points)
+            self._note("move", player=player, move=result.move, points=result.points, number=number)
+            self._publish()
+            events = [e for e in result.events if e["type"] != "game_over"]
+            self._broadcast(Outgoing.played(self.name, player, result.move, result.points, events, auto))
+            for event in result.events:
+                if event["type"] == "eliminated":
+                    self._broadcast(
+                        m.Eliminated(room=self.name, player=event["player"], place=event["place"])
+                    )
+            if result.outcome is not None:
+                self._finish(result.outcome)
+            else:
+                self._next_turn()
+
+        return Step(entries=entries, then=applied)
+
+    def _finish(self, outcome: Outcome) -> None:
+        game = self.game
+        assert game is not None
+        game.outcome = outcome
+        self._out.append(Cancel(TURN))
+        self._note(
+            "game_over", game=game.game_id, reason=outcome.reason, final_scores=dict(outcome.final_scores)
+        )
+        self._publish()
+        self._broadcast(
+            m.GameOver(
+                room=self.name,
+                reason=outcome.reason,
+                final_scores=dict(outcome.final_scores),
+                penalties=dict(outcome.penalties),
+                ranking=list(outcome.ranking),
+                places=dict(outcome.places),
+                seed=game.seed,
+            )
+        )
+        given_up = [s for s in self.seats if s.strategy is None and s.session is None]
+        for seat in given_up:
+            self.seats.remove(seat)
+        if given_up:
+            self._publish()
+        for name in sorted(self._windows):
+            self._out.append(Cancel(window(name)))
+        self._windows.clear()
+
+    def _next_turn(self) -> None:
+        """Start the bot's thinking or the turn clock for whoever is to move."""
+        self._out.append(Cancel(TURN))
+        game = self.game
+        if game is None or game.outcome is not None:
+            return
+        seat = self.seats[game.position.to_move]
+        strategy = seat.played_by_bot
+        if strategy is not None:
+            self._out.append(
+                Think(
+                    TURN,
+                    seat.name,
+                    strategy,
+                    game.position,
+                    game.moves,
+                    f"{game.game_id}:{game.moves}",
+                    self.settings.bot_budget,
+                )
+            )
+        elif self.options["clock"]:
+            self._out.append(Arm(TURN, self._now + float(self.options["clock"]), ClockTimeout(game.moves)))
+
+    @staticmethod
+    def _greedy_move(position: Position) -> str:
+        from bots.strategy import bot_view, get_strategy
+
+        return get_strategy("greedy").choose(bot_view(position, position.to_move), random.Random(0))
+
+    # --- players away ------------------------------------------------------------------------------
+
+    def _hold(self, name: str) -> None:
+        """Keep ``name``'s seat for the resume window; then a bot plays it (or, with the option
+        ``absent`` ``drop``, the player leaves the game)."""
+        self._windows.add(name)
+        self._out.append(Arm(window(name), self._now + self.settings.resume_window, WindowPassed(name)))
+
+    def _on_window_passed(self, _: Member | None, msg: WindowPassed) -> Step | None:
+        self._windows.discard(msg.name)
+        seat = self._seat_of(msg.name)
+        if seat is None or self.seats[seat].session is not None or self.state != "playing":
+            return None
+        if self.options["absent"] == "drop":
+            step = self._drop(seat)
+            if step is None:
+                return None
+
+            def again() -> None:
+                # nobody may be left to play the seat: try again shortly, as the log comes back
+                self._windows.add(msg.name)
+                self._out.append(Arm(window(msg.name), self._now + RETRY, WindowPassed(msg.name)))
+
+            step.otherwise = again
+            return step
+        self._take_over(seat, "did not come back in time")
+        self._publish()
+        return None
+
+    def _drop(self, seat: int) -> Step | None:
+        """The player of ``seat`` leaves the game (the room option ``absent`` ``drop``): logged
+        like a move, before anyone is told; the seat stays empty from then on."""
+        game = self.game
+        assert game is not None
+        if seat in game.position.eliminated:  # a player already out has no turns to drop
+            return None
+        return self._apply(leave(game.position, seat), auto=True)
+
+    def _take_over(self, seat: int, why: str) -> None:
+        """A bot plays a person's seat until they return."""
+        s = self.seats[seat]
+        if s.stand_in is None:
+            s.stand_in = "greedy"
+            self._broadcast(m.Presence(room=self.name, name=s.name, event="replaced_by_bot", detail=why))
+            self._next_turn()
+
+    # --- taking a game up again --------------------------------------------------------------------
+
+    def restore(self, stored: StoredGame, now: float) -> Step:
+        """Take up a game from the log as its players left it: server-side bots play on, the
+        others' seats wait for them for the resume window."""
+        self._now = now
+        self._out = []
+        record = stored.record
+        replayed = replay(record)  # a player who left is in the record as "leave NAME"
+        out = {record.players[i] for i in replayed.position.eliminated}
+        # the options the game started with (a game logged before they were kept gets the
+        # defaults); the engine's option comes from the record itself
+        kept = {k: v for k, v in stored.room_options.items() if k in DEFAULT_OPTIONS}
+        self.options = {**DEFAULT_OPTIONS, **kept, "stammtisch": record.options.stammtisch}
+        self.seats = []
+        for name, kind in zip(record.players, stored.kinds, strict=True):
+            if kind.startswith("bot:"):
+                self.seats.append(Seat(name=name, kind="bot", strategy=kind.removeprefix("bot:")))
+                self.bot_names.add(name)
+            else:
+                self.seats.append(Seat(name=name, kind="bot" if kind == "bot" else "person"))
+                if name not in out:  # a player who is out of the game has no turns to wait for
+                    self._hold(name)
+        last = replayed.results[-1] if replayed.results else None
+        game = self.game = Game(
+            game_id=stored.game_id,
+            seed=record.seed,
+            record=record,
+            position=replayed.position,
+            last_move=None if last is None else LastMove(record.players[last.player], last.move, last.points),
+            moves=len(record.moves),
+        )
+        self._note("restored", game=stored.game_id, moves=len(record.moves))
+        outcome = replayed.outcome
+        if outcome is None:
+            self._next_turn()
+            return self._done()
+        step = self._done()
+        step.entries = (GameEnd(game.game_id, outcome),)
+        step.then = step.otherwise = lambda: self._finish(outcome)
+        return step
+
+    # --- questions ---------------------------------------------------------------------------------
+
+    def _on_legal_moves(self, session: Member, msg: m.GetLegalMoves) -> None:
+        position = self._my_turn(session, msg.id)
+        self._send(session, m.LegalMoves(id=msg.id, moves=legal_move_texts(position)))
+
+    def _on_hint(self, session: Member, msg: m.GetHint) -> None:
+        position = self._my_turn(session, msg.id)
+        move = self._greedy_move(position)
+        self._send(session, m.Hint(id=msg.id, move=move, points=play(position, move).points))
+
+    def _on_show(self, session: Member, msg: ShowRequest) -> None:
+        from protocol import text
+
+        view = self._room_views().view(session.name)
+        if msg.what == "board":
+            body = text.render_board(view, ascii_only=session.ascii_only)
+        elif msg.what == "hand":
+            body = text.render_hand(view)
+        elif msg.what == "score":
+            body = text.render_scores(view)
+        else:
+            raise ProtocolError("bad_arguments", f"/{msg.what} is not shown by rooms.")
+        self._send(session, m.Text(kind=msg.what, text=body))

@@ -1,0 +1,95 @@
+"""What a room's inbox holds beside client messages: entering and leaving, a player coming back,
+and what the room's own timers and bots post to it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from protocol import messages as m
+
+if TYPE_CHECKING:
+    from server.room.core import Member
+
+
+@dataclass(frozen=True, slots=True)
+class Enter:
+    """A session enters the room (and takes a seat too, with ``join``)."""
+
+    session: Member
+    join: bool = False
+    id: m.ClientId = None
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """A session leaves the room: by asking, or because its connection was lost."""
+
+    session: Member
+    disconnected: bool = False
+    id: m.ClientId = None
+
+
+@dataclass(frozen=True, slots=True)
+class Returned:
+    """A player reclaimed their seat with a resume token."""
+
+    session: Member
+
+
+@dataclass(frozen=True, slots=True)
+class WindowPassed:
+    """The resume window of a lost player passed: a bot takes the seat, or with the room option
+    ``absent`` ``drop`` the player leaves the game."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class BotMove:
+    """A bot (or a stand-in) chose ``move`` for the turn ``move_number``."""
+
+    name: str
+    move: str
+    move_number: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClockTimeout:
+    """The turn clock of move ``move_number`` ran out."""
+
+    move_number: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRetry:
+    """Start the turn of move ``move_number`` again: its automatic move could not be logged."""
+
+    move_number: int
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """Finish what is queued before this, then end the actor."""
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One inbox entry: who sent it (``None`` for the room's own timers and bots) and what."""
+
+    session: Member | None
+    message: Any
+    received: float
+
+
+__all__ = [
+    "BotMove",
+    "ClockTimeout",
+    "Enter",
+    "Item",
+    "Leave",
+    "Returned",
+    "Stop",
+    "TurnRetry",
+    "WindowPassed",
+]

@@ -1,0 +1,63 @@
+"""What each member of a room was last sent, and the patches that bring it up to date."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from protocol import messages as m
+from protocol.diff import diff
+from protocol.outgoing import Outgoing
+from protocol.view import RoomViews
+from server.room.effects import Send
+
+if TYPE_CHECKING:
+    from server.room.core import Member
+
+
+class Publisher:
+    """Per member: the room's views it was last sent, and its name then.
+
+    A member not known here gets a snapshot; a known one a patch of what changed in its own view
+    (none when nothing did). What members see alike is diffed once, and a patch several members
+    get (the same operation objects) is serialised once.
+    """
+
+    __slots__ = ("_room", "_sent")
+
+    def __init__(self, room: str) -> None:
+        self._room = room
+        self._sent: dict[Member, tuple[RoomViews, str | None]] = {}
+
+    def forget(self, member: Member) -> None:
+        """The member's next message is a snapshot (it entered, came back or asked to resync)."""
+        self._sent.pop(member, None)
+
+    def update(
+        self,
+        member: Member,
+        views: RoomViews,
+        out: list[Send],
+        patches: dict[tuple[int, ...], Outgoing] | None = None,
+    ) -> None:
+        """Add to ``out`` what ``member`` needs to see ``views``."""
+        name = member.name
+        sent = self._sent.get(member)
+        self._sent[member] = (views, name)
+        if sent is None:
+            out.append(Send(member, Outgoing(m.Snapshot(room=self._room, view=views.view(name)))))
+            return
+        before, before_name = sent
+        if before_name == name:
+            ops = views.changes(before, name)
+        else:  # renamed: "you" changed too
+            ops = diff(before.view(before_name), views.view(name))
+        if not ops:
+            return
+        if patches is None:
+            out.append(Send(member, Outgoing.patch(self._room, ops)))
+            return
+        key = tuple(map(id, ops))
+        patch = patches.get(key)
+        if patch is None:
+            patch = patches[key] = Outgoing.patch(self._room, ops)
+        out.append(Send(member, patch))

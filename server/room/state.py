@@ -1,0 +1,53 @@
+"""The state a room keeps: its seats and its game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from engine import GameRecord, Outcome, Position
+from protocol.view import LastMove
+
+if TYPE_CHECKING:
+    from server.room.core import Member
+
+MAX_SEATS = 4
+MIN_PLAYERS = 2
+#: a new room's options; a game's room options are logged with it and come back with it on restore
+DEFAULT_OPTIONS: dict[str, Any] = {"seed": None, "stammtisch": False, "clock": None, "absent": "bot"}
+State = Literal["waiting", "playing", "over"]
+
+
+@dataclass
+class Seat:
+    """A seat: a person (with a session while connected) or a bot (with a strategy)."""
+
+    name: str
+    kind: Literal["person", "bot"]
+    session: Member | None = None
+    strategy: str | None = None
+    #: a person's seat played by a bot while they are away (after the window or clock timeouts)
+    stand_in: str | None = None
+    timeouts: int = 0
+
+    @property
+    def connected(self) -> bool:
+        return self.strategy is not None or self.session is not None
+
+    @property
+    def played_by_bot(self) -> str | None:
+        """The strategy that plays this seat now: a server-side bot's, or a stand-in's."""
+        return self.strategy if self.strategy is not None else self.stand_in
+
+
+@dataclass
+class Game:
+    """The game in progress (or just finished) in a room."""
+
+    game_id: str
+    seed: int
+    record: GameRecord
+    position: Position
+    last_move: LastMove | None = None
+    outcome: Outcome | None = None
+    moves: int = 0
