@@ -735,7 +735,7 @@ class Room:
 
         view = self._view_for(session)
         if msg.what == "board":
-            body = text.render_board(view, ascii_only=getattr(session, "ascii_only", False))
+            body = text.render_board(view, ascii_only=session.ascii_only)
         elif msg.what == "hand":
             body = text.render_hand(view)
         elif msg.what == "score":

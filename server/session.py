@@ -119,6 +119,8 @@ class Session:
         self.peer = peer
         self.seq = 0
         self.closed = False
+        #: text in plain ASCII only (a line client's ``/ascii on``); other transports send no text
+        self.ascii_only = False
         self._limit = outbox
         self._queue: deque[Outgoing] = deque()
         self._flushing = False  # a write is scheduled, or a writer waits for the socket
