@@ -37,6 +37,7 @@ __all__ = [
     "read_hello",
     "read_move_count",
     "read_picture_title",
+    "read_refusal",
     "read_result_head",
     "read_result_row",
     "read_room",
@@ -102,6 +103,11 @@ def read_error(line: str) -> ErrorLine | None:
     """An error line's code and sentence."""
     found = _ERROR.fullmatch(line)
     return ErrorLine(found.group(2), found.group(1)) if found else None
+
+
+def read_refusal(line: str) -> str | None:
+    """The sentence of an error without a code (a name refused at the prompt) or with one."""
+    return line[2:] if line.startswith("! ") else None
 
 
 def read_hello(line: str) -> str | None:

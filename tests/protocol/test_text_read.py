@@ -13,7 +13,7 @@ from engine import random_game, replay
 from protocol import messages as m
 from protocol.diff import diff
 from protocol.text import LineText, to_ascii
-from protocol.text.lines import PROMPT, pack
+from protocol.text.lines import PROMPT, name_refused, pack
 from protocol.text.read import (
     NO_MOVES,
     PROMPT_END,
@@ -35,6 +35,7 @@ from protocol.text.read import (
     read_hello,
     read_move_count,
     read_picture_title,
+    read_refusal,
     read_result_head,
     read_result_row,
     read_room,
@@ -75,6 +76,13 @@ def test_error_reads_back() -> None:
     (line,) = _render(m.Error(code="not_your_turn", message="It is bob's turn [really]."))
     assert read_error(line) == ErrorLine("not_your_turn", "It is bob's turn [really].")
     assert read_error("<ann> ! hi [x]") is None
+
+
+def test_a_refused_name_reads_back_its_sentence() -> None:
+    """The answer to a refused name gives back the sentence, then the prompt comes again."""
+    first, second = name_refused("Someone is already called ann.").split("\r\n")
+    assert read_refusal(first) == "Someone is already called ann."
+    assert second == PROMPT and read_refusal(second) is None
 
 
 def test_room_list_reads_back() -> None:
