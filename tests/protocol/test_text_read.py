@@ -12,7 +12,7 @@ import pytest
 from engine import random_game, replay
 from protocol import messages as m
 from protocol.diff import diff
-from protocol.text import LineText, to_ascii
+from protocol.text import LineText, render_board, to_ascii
 from protocol.text.lines import PROMPT, name_refused, pack
 from protocol.text.read import (
     NO_MOVES,
@@ -244,3 +244,9 @@ def test_doctests(module: str) -> None:
     name = "protocol.text" if module == "__init__" else f"protocol.text.{module}"
     found = doctest.testmod(importlib.import_module(name))
     assert found.failed == 0 and found.attempted > 0
+
+
+def test_the_picture_reads_no_board_option() -> None:
+    """The picture is of the classic board whatever the room's options hold: no option names a board."""
+    view = replayed_view(RECORD, 2, "ann")
+    assert render_board(view | {"options": {"board": "nonexistent"}}) == render_board(view)
