@@ -54,7 +54,17 @@ from protocol.messages import (
     Who,
 )
 
-__all__ = ["ALIASES", "COMMANDS", "CommandInfo", "Quit", "ShowRequest", "help_text", "parse_command"]
+__all__ = [
+    "ALIASES",
+    "COMMANDS",
+    "AsciiMode",
+    "CommandInfo",
+    "Quit",
+    "ShowRequest",
+    "help_text",
+    "parse_command",
+    "parse_terminal_command",
+]
 
 ShowWhat = Literal["board", "hand", "score", "help", "history"]
 
@@ -71,6 +81,14 @@ class ShowRequest:
 @dataclass(frozen=True, slots=True)
 class Quit:
     """``/quit``: the line client closes the connection."""
+
+
+@dataclass(frozen=True, slots=True)
+class AsciiMode:
+    """``/ascii on/off``: the line client asks for text in plain ASCII, or for UTF-8 again. Only the
+    line endpoint writes text; elsewhere the command changes nothing."""
+
+    on: bool
 
 
 class CommandInfo(NamedTuple):
@@ -250,6 +268,14 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         ("/resync",),
     ),
     "ping": CommandInfo("/ping", "check the connection", "The server answers pong.", ("/ping",)),
+    "ascii": CommandInfo(
+        "/ascii on/off",
+        "plain ASCII text on a terminal that shows nothing else",
+        "With on, everything the line endpoint writes to you is plain ASCII: the\n"
+        "picture's marks, accents dropped from names and chat. Off is the default\n"
+        "(UTF-8). It can also be typed at the name prompt. Only terminals need it.",
+        ("/ascii on", "/ascii off"),
+    ),
     "quit": CommandInfo(
         "/quit",
         "close the connection",
@@ -266,11 +292,11 @@ _HELP_GROUPS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     ("Seats and the game", ("join", "stand", "option", "addbot", "removebot", "start")),
     ("Playing", ("play", "bar", "swap", "moves", "hint")),
     ("Looking", ("board", "hand", "score", "history", "help")),
-    ("The connection", ("resync", "ping", "quit")),
+    ("The connection", ("resync", "ping", "ascii", "quit")),
 )
 
 _M = TypeVar("_M", bound=BaseModel)
-_Parsed: TypeAlias = BaseModel | ShowRequest | Quit  # a BaseModel here is always a ClientMessage
+_Parsed: TypeAlias = BaseModel | ShowRequest | Quit | AsciiMode  # a BaseModel here is always a ClientMessage
 _Handler: TypeAlias = Callable[[str, list[str], str, ClientId], _Parsed]
 # ASCII digits only: int() and float() would also take other scripts' digits
 _INTEGER = re.compile(r"[0-9]+")
@@ -413,6 +439,14 @@ def _help(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     return ShowRequest("help", args[0].lstrip("/").lower() if args else None)
 
 
+def _ascii(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    _arguments(name, args, id, 1, 1)
+    value = args[0].lower()
+    if value not in ("on", "off"):
+        raise _bad(name, "/ascii takes on or off.", id)
+    return AsciiMode(value == "on")
+
+
 def _quit(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     _arguments(name, args, id, 0, 0)
     return Quit()
@@ -444,6 +478,7 @@ _HANDLERS: Final[dict[str, _Handler]] = {
     "help": _help,
     "resync": _simple(Resync),
     "ping": _simple(Ping),
+    "ascii": _ascii,
     "quit": _quit,
 }
 assert _HANDLERS.keys() == COMMANDS.keys()
@@ -455,7 +490,7 @@ def _closest(name: str) -> str | None:
     return matches[0] if matches else None
 
 
-def parse_command(line: str, *, id: ClientId = None) -> ClientMessage | ShowRequest | Quit | None:
+def parse_command(line: str, *, id: ClientId = None) -> ClientMessage | ShowRequest | Quit | AsciiMode | None:
     """The message a typed line asks for: ``None`` for an empty line, ``Say`` for plain text,
     the command's message for ``/name args``. Raises ``ProtocolError`` with ``unknown_command``
     (naming the closest command) or ``bad_arguments`` (with the usage); ``id`` goes into the
@@ -473,7 +508,22 @@ def parse_command(line: str, *, id: ClientId = None) -> ClientMessage | ShowRequ
     if handler is None:
         raise _unknown_command(name, id)
     rest = parts[1].strip() if len(parts) > 1 else ""
-    return cast("ClientMessage | ShowRequest | Quit", handler(name, rest.split(), rest, id))
+    return cast("ClientMessage | ShowRequest | Quit | AsciiMode", handler(name, rest.split(), rest, id))
+
+
+def parse_terminal_command(line: str) -> AsciiMode | None:
+    """The ``/ascii`` command a line client typed, which its connection answers itself (also at
+    the name prompt); ``None`` for any other line. Raises ``ProtocolError`` (``bad_arguments``)
+    for ``/ascii`` with a wrong argument.
+
+    >>> parse_terminal_command("/ASCII on"), parse_terminal_command("/play FRf@FR1s")
+    (AsciiMode(on=True), None)
+    """
+    head = line.lstrip()[:7].lower()
+    if head != "/ascii" and not head.startswith("/ascii "):
+        return None
+    command = parse_command(line)
+    return command if isinstance(command, AsciiMode) else None
 
 
 def _unknown_command(name: str, id: ClientId) -> ProtocolError:

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 import structlog
 
 from protocol import messages as m
-from protocol.commands import Quit, ShowRequest, help_text, parse_command
+from protocol.commands import AsciiMode, Quit, ShowRequest, help_text, parse_command
 from protocol.errors import ProtocolError
 from server.config import Config
 from server.directory import Directory
@@ -134,7 +134,7 @@ class Lobby:
         """Route one message: the lobby answers its own, the rest go to the session's room."""
         if isinstance(msg, m.Command):
             command = parse_command(msg.text, id=msg.id)
-            if command is None or isinstance(command, Quit):
+            if command is None or isinstance(command, Quit | AsciiMode):  # for the line endpoint only
                 session.send(m.Ack(id=msg.id))
                 return
             msg = command

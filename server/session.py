@@ -50,13 +50,13 @@ class Session:
         #: a cluster-wide id of this connection
         self.sid = secrets.token_hex(8)
         self.kind: Kind = "person"
-        #: a line client that asked for plain ASCII: pictures and signs without other characters
-        self.ascii_only = False
         self.token: str | None = None
         self.room: RoomRef | None = None
         self.peer = peer
         self.seq = 0
         self.closed = False
+        #: text in plain ASCII only (a line client's ``/ascii on``); other transports send no text
+        self.ascii_only = False
         self._limit = outbox
         self._queue: deque[Outgoing] = deque()
         self._flushing = False  # a write is scheduled, or a writer waits for the socket

@@ -332,12 +332,8 @@ class RoomGame(RoomBase):
         from protocol import text
 
         view = self._room_views().view(session.name)
-        if msg.what == "board":
-            body = text.render_board(view, ascii_only=session.ascii_only)
-        elif msg.what == "hand":
-            body = text.render_hand(view)
-        elif msg.what == "score":
-            body = text.render_scores(view)
-        else:
+        render = {"board": text.render_board, "hand": text.render_hand, "score": text.render_scores}.get(msg.what)
+        if render is None:
             raise ProtocolError("bad_arguments", f"/{msg.what} is not shown by rooms.")
+        body = render(view, ascii_only=session.ascii_only)
         self._send(session, m.Text(kind=msg.what, text=body))

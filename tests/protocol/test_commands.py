@@ -10,7 +10,16 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 import protocol.commands
-from protocol.commands import ALIASES, COMMANDS, Quit, ShowRequest, help_text, parse_command
+from protocol.commands import (
+    ALIASES,
+    COMMANDS,
+    AsciiMode,
+    Quit,
+    ShowRequest,
+    help_text,
+    parse_command,
+    parse_terminal_command,
+)
 from protocol.errors import ProtocolError
 from protocol.messages import (
     CLIENT_ADAPTER,
@@ -34,7 +43,7 @@ from protocol.messages import (
     Who,
 )
 
-Parsed = BaseModel | ShowRequest | Quit | None
+Parsed = BaseModel | ShowRequest | Quit | AsciiMode | None
 
 # One line per command form, with the message it must become.
 CASES: list[tuple[str, Parsed]] = [
@@ -82,6 +91,8 @@ CASES: list[tuple[str, Parsed]] = [
     ("/resync", Resync()),
     ("/ping", Ping()),
     ("/quit", Quit()),
+    ("/ascii on", AsciiMode(on=True)),
+    ("/ascii Off", AsciiMode(on=False)),
 ]
 
 
@@ -209,6 +220,7 @@ BAD_ARGUMENTS = [
     ("/resync now", "/resync"),
     ("/ping 1", "/ping"),
     ("/quit now", "/quit"),
+    ("/ascii maybe", "/ascii on/off"),
     ("x" * 501, "/say TEXT"),
     ("/play " + "FRf@FR1s " * 30, "/play MOVE"),
 ]
@@ -364,3 +376,11 @@ def _check_line(line: str) -> None:
         assert result.id == 1
     else:
         assert result is None or isinstance(result, ShowRequest | Quit)
+
+
+def test_terminal_command_is_only_ascii() -> None:
+    """parse_terminal_command takes /ascii on/off and leaves every other line (and chat) alone."""
+    assert parse_terminal_command("/ascii on") == AsciiMode(on=True)
+    assert parse_terminal_command("  /ascii OFF") == AsciiMode(on=False)
+    for line in ("/asciiart", "/ask", "ascii on", "/play FRf@FR1s", "/a"):
+        assert parse_terminal_command(line) is None

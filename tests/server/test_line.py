@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from server.app import Server
-from server.line import pack, strip_telnet
+from server.line import strip_telnet
 from tests.server.clients import LineClient
 from tests.server.conftest import ServerFactory
 
@@ -16,14 +16,6 @@ def test_strip_telnet_removes_negotiation_and_keeps_text() -> None:
     assert strip_telnet(data) == b"abc"
     assert strip_telnet(bytes([ord("x"), IAC, IAC])) == bytes([ord("x"), IAC])
     assert strip_telnet(b"plain\r\n") == b"plain\r\n"
-
-
-def test_pack_never_splits_a_two_card_move() -> None:
-    """Move lists wrap between moves, each line within the width."""
-    moves = [f"FRf@FR1{s} ESm@ES1e" for s in "nesw"] * 5
-    lines = pack(moves, ", ", 40)
-    assert all(len(line) <= 40 for line in lines)
-    assert ", ".join(line.rstrip(",") for line in lines).split(", ") == moves
 
 
 async def test_telnet_client_with_negotiation_and_crlf_gets_a_name(server: Server) -> None:
@@ -93,3 +85,57 @@ async def test_the_starting_line_player_is_told_it_is_their_turn(server: Server)
     before_turn = await line.expect("It is your turn.")
     if "first begins." in started:  # told at once, before any other move
         assert "greedy-bot1 seats" not in before_turn and "greedy-bot1 sends" not in before_turn
+
+
+async def test_ascii_mode_sends_no_byte_above_127(server: Server) -> None:
+    """After /ascii on (typed at the name prompt), a whole game's text is ASCII: the board picture,
+    hand, scores, help, and chat; /ascii off brings UTF-8 back."""
+    assert server.line_port is not None
+    other = await LineClient.connect(server.line_port, "jurgen")
+    plain = await LineClient.connect(server.line_port)
+    await plain.line("/ascii on")
+    await plain.expect("Text in plain ASCII from now on.")
+    await plain.expect("Your name")
+    await plain.line("ascii")
+    await plain.expect("Hello ascii!")
+    start = plain._pos
+    await other.line("/join plain")
+    await other.line("/option seed 3")
+    await plain.line("/join plain")
+    await plain.expect("* You are in room plain")
+    await other.line("Grüße ☕ — café")
+    await plain.expect("<jurgen> Grusse ? - cafe")
+    await other.line("/start")
+    await plain.expect("* Shuffle fingerprint")
+    answers = {
+        "/board": "Cafe International | room plain",
+        "/hand": "Your hand (",
+        "/score": "score  hand  limit",
+        "/help": "/ascii on/off",
+        "/help ascii": "/ascii on/off - plain ASCII",
+        "/who": "jurgen ",
+        "/rooms": "seats: ",
+        "/nosuch": "[unknown_command]",
+    }
+    for command, answer in answers.items():
+        await plain.line(command)
+        await plain.expect(answer)
+    received = bytes(plain.received[start:])
+    assert max(received) <= 127, received.decode()[:2000]
+    await plain.line("/ascii off")
+    await plain.expect("* Text in UTF-8 from now on.")
+    await other.line("noch einmal ☕")
+    await plain.expect("<jurgen> noch einmal ☕")
+
+
+async def test_ascii_with_a_wrong_argument_is_refused(server: Server) -> None:
+    """/ascii maybe is bad_arguments with the usage, at the prompt and after it."""
+    assert server.line_port is not None
+    client = await LineClient.connect(server.line_port)
+    await client.line("/ascii maybe")
+    await client.expect("Usage: /ascii on/off")
+    await client.expect("Your name")
+    await client.line("asker")
+    await client.expect("Hello asker!")
+    await client.line("/ascii")
+    await client.expect("[bad_arguments]")

@@ -1,7 +1,7 @@
-"""Text for line clients (telnet, nc): the café as a picture, the hand, the scores, event lines.
+"""The room as a picture for line clients: the café, the bar, the scores, the hand.
 
-Everything here reads a room view (the shape documented in ``protocol.view``) or the engine's
-event dicts and returns plain text that fits 80 columns. ``ascii_only=True`` gives the same text
+Everything here reads a room view (the shape documented in ``protocol.view``) and returns plain
+text that fits 80 columns. ``ascii_only=True`` gives the same text
 using only ASCII characters, for terminals that cannot show anything else.
 
 The picture draws each table as its name with its four chairs around it. A chair two tables
@@ -15,33 +15,30 @@ own chair next to it and a mark (``┆`` or ``┄┄┄┄┄``) shows the aisle
     Jf=FR           ┄┄┄┄┄              a joker declared French, shared by FR1 and ES1; an aisle
                       ·                TR1's north chair
      ES1     ESm     TR1               ESm sits on the chair ES1 and TR1 share
-
->>> render_event({"type": "bar", "player": "bob", "card": "ITm", "place": 3, "points": 3})
-'bob sends ITm to the bar (place 3): +3'
 """
 
 from __future__ import annotations
 
 import functools
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from engine import BAR_PLACES, BAR_VALUES, Board, get_board
+from protocol.text._common import (
+    NAME_COLUMN,
+    REASONS,
+    WIDTH,
+    Glyphs,
+    clean,
+    display_width,
+    glyphs,
+    name_text,
+    pad,
+    signed,
+)
 
-__all__ = [
-    "WIDTH",
-    "display_width",
-    "render_board",
-    "render_event",
-    "render_hand",
-    "render_played",
-    "render_scores",
-]
-
-#: the widest line any function here returns, in terminal columns
-WIDTH: Final = 80
+__all__ = ["render_board", "render_hand", "render_scores", "winners"]
 
 #: the widest guest text on a chair (a declared joker, ``Jf=FR``)
 _CHAIR_WIDTH: Final = 5
@@ -53,96 +50,8 @@ _ROW_STEP: Final = 4
 _LEFT: Final = _CHAIR_WIDTH + 1
 _NAME_WIDTH: Final = 3
 _BAR_PER_LINE: Final = 10
-_NAME_COLUMN: Final = 18
-
-_REASONS: Final = {
-    "deck": "the deck is down to 4 cards",
-    "chairs": "every chair is taken",
-    "bar": "the bar is full",
-    "last_player": "only one player is left",
-    "empty_hand": "a player has no cards left",
-}
-
-
-@dataclass(frozen=True, slots=True)
-class _Glyphs:
-    free: str
-    aisle_across: str  # between two tables side by side
-    aisle_along: str  # between two tables one above the other
-    turn: str
-    sep: str
-    dash: str
-    ellipsis: str
-    #: the bar cell's box: top-left, top-right, bottom-left, bottom-right, horizontal, vertical
-    box: tuple[str, str, str, str, str, str]
-
-
-_UNICODE: Final = _Glyphs("·", "┆", "┄┄┄┄┄", "▶", " · ", " — ", "…", ("┌", "┐", "└", "┘", "─", "│"))
-_ASCII: Final = _Glyphs(".", ":", "- - -", ">", " | ", " - ", "~", ("+", "+", "+", "+", "-", "|"))
-
-
-def _glyphs(ascii_only: bool) -> _Glyphs:
-    return _ASCII if ascii_only else _UNICODE
-
-
-# --- text that comes from people: names ----------------------------------------------------
-
-
-def _char_width(ch: str) -> int:
-    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
-        return 0
-    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
-
-
-def display_width(text: str) -> int:
-    """How many terminal columns ``text`` takes (wide East Asian characters take two)."""
-    if text.isascii() and text.isprintable():
-        return len(text)
-    return sum(_char_width(ch) for ch in text)
-
-
-def _clean(text: str, ascii_only: bool) -> str:
-    """``text`` safe to print on a terminal: no control characters, and ASCII only if asked."""
-    out = []
-    for ch in text:
-        # control and format characters (escapes, bidi overrides) would move the cursor or the text
-        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
-            out.append("?")
-        elif ascii_only and not ch.isascii():
-            plain = "".join(c for c in unicodedata.normalize("NFKD", ch) if c.isascii())
-            out.append(plain or "?")
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
-def _fit(text: str, width: int, g: _Glyphs) -> str:
-    """``text`` cut to at most ``width`` columns, marking the cut."""
-    if display_width(text) <= width:
-        return text
-    out, used = [], display_width(g.ellipsis)
-    for ch in text:
-        w = _char_width(ch)
-        if used + w > width:
-            break
-        out.append(ch)
-        used += w
-    return "".join(out) + g.ellipsis
-
-
-def _pad(text: str, width: int) -> str:
-    return text + " " * max(0, width - display_width(text))
-
-
-def _name(name: str, width: int, g: _Glyphs, ascii_only: bool) -> str:
-    return _fit(_clean(name, ascii_only), width, g)
-
-
-def _signed(points: int) -> str:
-    return f"{points:+d}"
-
-
-# --- the café ------------------------------------------------------------------------------
+#: the only board rooms play on; a room view does not name its board
+_BOARD: Final = "classic"
 
 
 class _Canvas:
@@ -225,7 +134,7 @@ def _grid_layout(board: Board) -> _Layout:
     return _Layout(tuple(tuple(row) for row in canvas.rows), tuple(places), tuple(across), tuple(along))
 
 
-def _draw_grid(board: Board, chairs: Mapping[str, str], bar_taken: int, g: _Glyphs) -> list[str]:
+def _draw_grid(board: Board, chairs: Mapping[str, str], bar_taken: int, g: Glyphs) -> list[str]:
     """The tables of ``board`` with their chairs and guests, and the bar in its cell."""
     layout = _grid_layout(board)
     canvas = _Canvas(0, 0)
@@ -249,7 +158,7 @@ def _draw_grid(board: Board, chairs: Mapping[str, str], bar_taken: int, g: _Glyp
     return canvas.lines()
 
 
-def _draw_bar_cell(canvas: _Canvas, row: int, col: int, taken: int, g: _Glyphs) -> None:
+def _draw_bar_cell(canvas: _Canvas, row: int, col: int, taken: int, g: Glyphs) -> None:
     tl, tr, bl, br, h, v = g.box
     inner = 11
     centre = _name_column(col) + 1
@@ -260,19 +169,19 @@ def _draw_bar_cell(canvas: _Canvas, row: int, col: int, taken: int, g: _Glyphs) 
     canvas.put(line + 1, left, bl + h * inner + br)
 
 
-def _draw_bar(bar: Sequence[str], g: _Glyphs) -> list[str]:
+def _draw_bar(bar: Sequence[str], g: Glyphs) -> list[str]:
     """The bar's places, their values and the cards on them, ten places a line."""
     taken = len(bar)
     if taken >= BAR_PLACES:
         head = f"Bar: all {BAR_PLACES} places taken."
     else:
         head = f"Bar: {taken} of {BAR_PLACES} places taken; the next, place {taken + 1}, pays "
-        head += f"{_signed(BAR_VALUES[taken])}."
+        head += f"{signed(BAR_VALUES[taken])}."
     lines = [head]
     for start in range(0, BAR_PLACES, _BAR_PER_LINE):
         places = range(start, min(start + _BAR_PER_LINE, BAR_PLACES))
         lines.append("  place " + "".join(f"{i + 1:>5}" for i in places))
-        lines.append("  value " + "".join(f"{_signed(BAR_VALUES[i]):>5}" for i in places))
+        lines.append("  value " + "".join(f"{signed(BAR_VALUES[i]):>5}" for i in places))
         lines.append("  guest " + "".join(f"{bar[i] if i < taken else g.free:>5}" for i in places))
     return lines
 
@@ -294,19 +203,19 @@ def _seat_notes(view: Mapping[str, Any]) -> dict[str, list[str]]:
     return notes
 
 
-def _player_label(name: str, notes: Mapping[str, list[str]], g: _Glyphs, ascii_only: bool) -> str:
+def _player_label(name: str, notes: Mapping[str, list[str]], g: Glyphs, ascii_only: bool) -> str:
     extra = notes.get(name, [])
     suffix = f" ({', '.join(extra)})" if extra else ""
-    return _name(name, _NAME_COLUMN - display_width(suffix), g, ascii_only) + suffix
+    return name_text(name, NAME_COLUMN - display_width(suffix), g, ascii_only) + suffix
 
 
-def _scores_lines(view: Mapping[str, Any], g: _Glyphs, ascii_only: bool) -> list[str]:
+def _scores_lines(view: Mapping[str, Any], g: Glyphs, ascii_only: bool) -> list[str]:
     game = view["game"]
     notes = _seat_notes(view)
-    lines = [f"   {_pad('player', _NAME_COLUMN)}  score  hand  limit"]
+    lines = [f"   {pad('player', NAME_COLUMN)}  score  hand  limit"]
     for p in game["players"]:
         mark = g.turn if p["name"] == game["to_move"] and not p["eliminated"] and not game["over"] else " "
-        label = _pad(_player_label(p["name"], notes, g, ascii_only), _NAME_COLUMN)
+        label = pad(_player_label(p["name"], notes, g, ascii_only), NAME_COLUMN)
         line = f" {mark} {label}  {p['score']:>5}  {p['hand_size']:>4}  {p['hand_limit']:>5}"
         if p["eliminated"]:
             line += "  eliminated"
@@ -314,29 +223,30 @@ def _scores_lines(view: Mapping[str, Any], g: _Glyphs, ascii_only: bool) -> list
     return lines
 
 
-def _winners(result: Mapping[str, Any], g: _Glyphs, ascii_only: bool) -> str:
+def winners(result: Mapping[str, Any], g: Glyphs, ascii_only: bool) -> str:
+    """Who won a game (a result or a ``game_over`` event): one name, or those sharing first place."""
     places = result["places"]
     first = [n for n in result["ranking"] if places.get(n) == 1]
-    names = [_name(n, _NAME_COLUMN, g, ascii_only) for n in first]
+    names = [name_text(n, NAME_COLUMN, g, ascii_only) for n in first]
     if len(names) == 1:
         return f"{names[0]} wins"
     return f"{', '.join(names[:-1])} and {names[-1]} share first place"
 
 
-def _result_lines(view: Mapping[str, Any], g: _Glyphs, ascii_only: bool) -> list[str]:
+def _result_lines(view: Mapping[str, Any], g: Glyphs, ascii_only: bool) -> list[str]:
     game = view["game"]
     result = game["result"]
     notes = _seat_notes(view)
     eliminated = {p["name"] for p in game["players"] if p["eliminated"]}
-    reason = _REASONS.get(result["reason"], _clean(str(result["reason"]), ascii_only))
+    reason = REASONS.get(result["reason"], clean(str(result["reason"]), ascii_only))
     lines = [
-        f"Game over: {reason}. {_winners(result, g, ascii_only)}.",
-        f"   place  {_pad('player', _NAME_COLUMN)}  score  penalty  final",
+        f"Game over: {reason}. {winners(result, g, ascii_only)}.",
+        f"   place  {pad('player', NAME_COLUMN)}  score  penalty  final",
     ]
     for name in result["ranking"]:
         final = result["final_scores"][name]
         penalty = result["penalties"].get(name, 0)
-        label = _pad(_player_label(name, notes, g, ascii_only), _NAME_COLUMN)
+        label = pad(_player_label(name, notes, g, ascii_only), NAME_COLUMN)
         line = f"   {result['places'][name]:>4}.  {label}  {final + penalty:>5}  {-penalty:>7}  {final:>5}"
         if name in eliminated:
             line += "  eliminated"
@@ -344,7 +254,7 @@ def _result_lines(view: Mapping[str, Any], g: _Glyphs, ascii_only: bool) -> list
     return lines
 
 
-def _hand_line(view: Mapping[str, Any], g: _Glyphs, ascii_only: bool) -> str | None:
+def _hand_line(view: Mapping[str, Any], g: Glyphs, ascii_only: bool) -> str | None:
     game = view["game"]
     hand = game.get("hand")
     if hand is None:
@@ -359,12 +269,9 @@ def _hand_line(view: Mapping[str, Any], g: _Glyphs, ascii_only: bool) -> str | N
     return f"Your hand ({len(hand)}{limit}): {cards}"
 
 
-# --- public --------------------------------------------------------------------------------
-
-
-def _header(view: Mapping[str, Any], g: _Glyphs, ascii_only: bool) -> list[str]:
+def _header(view: Mapping[str, Any], g: Glyphs, ascii_only: bool) -> list[str]:
     title = "Cafe International" if ascii_only else "Café International"
-    parts = [title, f"room {_name(str(view.get('room', '')), 20, g, ascii_only)}"]
+    parts = [title, f"room {name_text(str(view.get('room', '')), 20, g, ascii_only)}"]
     game = view.get("game")
     if game is None:
         parts.append("waiting for players")
@@ -376,24 +283,24 @@ def _header(view: Mapping[str, Any], g: _Glyphs, ascii_only: bool) -> list[str]:
     lines = [g.sep.join(parts)]
     last = game.get("last_move")
     if last is not None:
-        who = _name(last["player"], _NAME_COLUMN, g, ascii_only)
+        who = name_text(last["player"], NAME_COLUMN, g, ascii_only)
         if str(last["move"]).startswith("leave "):  # a record's "leave NAME" entry, not a move
             lines.append(f"Last move: {who} left the game")
         else:
-            lines.append(f"Last move: {who} {last['move']} ({_signed(last['points'])})")
+            lines.append(f"Last move: {who} {last['move']} ({signed(last['points'])})")
     return lines
 
 
-def _turn_line(view: Mapping[str, Any], g: _Glyphs, ascii_only: bool) -> str | None:
+def _turn_line(view: Mapping[str, Any], g: Glyphs, ascii_only: bool) -> str | None:
     game = view["game"]
     if game["over"] is not None:
         return None
     if game["to_move"] == view.get("you"):
         return "It is your turn."
-    return f"{_name(game['to_move'], _NAME_COLUMN, g, ascii_only)} is to move."
+    return f"{name_text(game['to_move'], NAME_COLUMN, g, ascii_only)} is to move."
 
 
-def _waiting_lines(view: Mapping[str, Any], g: _Glyphs, ascii_only: bool) -> list[str]:
+def _waiting_lines(view: Mapping[str, Any], g: Glyphs, ascii_only: bool) -> list[str]:
     notes = _seat_notes(view)
     seats = [_player_label(s["name"], notes, g, ascii_only) for s in view.get("seats", [])]
     lines = [f"Seats: {', '.join(seats)}" if seats else "Seats: none taken yet"]
@@ -402,8 +309,8 @@ def _waiting_lines(view: Mapping[str, Any], g: _Glyphs, ascii_only: bool) -> lis
     return lines
 
 
-def _watching_lines(view: Mapping[str, Any], g: _Glyphs, ascii_only: bool) -> list[str]:
-    names = [_name(s, _NAME_COLUMN, g, ascii_only) for s in view.get("spectators", [])]
+def _watching_lines(view: Mapping[str, Any], g: Glyphs, ascii_only: bool) -> list[str]:
+    names = [name_text(s, NAME_COLUMN, g, ascii_only) for s in view.get("spectators", [])]
     if not names:
         return []
     return _wrap("Watching:", [f"{n}," for n in names[:-1]] + names[-1:])
@@ -425,9 +332,9 @@ def _wrap(prefix: str, words: Iterable[str], width: int = WIDTH) -> list[str]:
 def render_board(view: Mapping[str, Any], *, ascii_only: bool = False) -> str:
     """The whole room as a picture of at most 80 columns: the café, the bar, the players and the
     reader's hand. ``view`` is a room view; ``ascii_only`` limits the text to ASCII."""
-    g = _glyphs(ascii_only)
+    g = glyphs(ascii_only)
     game = view.get("game")
-    board = get_board(str(view.get("options", {}).get("board", "classic")))
+    board = get_board(_BOARD)
     chairs: Mapping[str, str] = game["chairs"] if game is not None else {}
     bar: Sequence[str] = game["bar"] if game is not None else []
     lines = _header(view, g, ascii_only)
@@ -452,7 +359,7 @@ def render_board(view: Mapping[str, Any], *, ascii_only: bool = False) -> str:
 
 def render_hand(view: Mapping[str, Any], *, ascii_only: bool = False) -> str:
     """The reader's hand (for ``/hand``), or a sentence saying why there is none."""
-    g = _glyphs(ascii_only)
+    g = glyphs(ascii_only)
     if view.get("game") is None:
         return "No game is running in this room."
     return _hand_line(view, g, ascii_only) or "You hold no cards."
@@ -461,128 +368,10 @@ def render_hand(view: Mapping[str, Any], *, ascii_only: bool = False) -> str:
 def render_scores(view: Mapping[str, Any], *, ascii_only: bool = False) -> str:
     """The players' scores, hand sizes and hand limits with a mark at the player to move (for
     ``/score``); after the game, the final scores and the ranking."""
-    g = _glyphs(ascii_only)
+    g = glyphs(ascii_only)
     game = view.get("game")
     if game is None:
         return "No game is running in this room."
     if game.get("result") is not None:
         return "\n".join(_result_lines(view, g, ascii_only))
     return "\n".join(_scores_lines(view, g, ascii_only))
-
-
-# --- events --------------------------------------------------------------------------------
-
-
-def _who(event: Mapping[str, Any], g: _Glyphs, ascii_only: bool) -> str:
-    return _name(str(event.get("player", "?")), _NAME_COLUMN, g, ascii_only)
-
-
-def _cards_word(count: int) -> str:
-    return "1 card" if count == 1 else f"{count} cards"
-
-
-def _game_over_line(event: Mapping[str, Any], g: _Glyphs, ascii_only: bool) -> str:
-    reason = _REASONS.get(str(event.get("reason")), _clean(str(event.get("reason")), ascii_only))
-    scores = ", ".join(
-        f"{_name(n, _NAME_COLUMN, g, ascii_only)} {event['final_scores'][n]}" for n in event["ranking"]
-    )
-    return f"game over ({reason}): {scores}{g.dash}{_winners(event, g, ascii_only)}"
-
-
-def render_event(event: Mapping[str, Any], *, ascii_only: bool = False) -> str:
-    """One short line for an engine event (``seat``, ``stammtisch``, ``bar``, ``swap``,
-    ``hand_limit``, ``draw``, ``eliminated``, ``left``, ``game_over``) or a ``played`` message.
-
-    Extra fields (a message's ``room``, ``seq``) are ignored; an unknown ``type`` raises
-    ``ValueError``.
-
-    >>> render_event({"type": "seat", "player": "ann", "card": "FRf", "chair": "FR1s", "points": 4})
-    'ann seats FRf at FR1s: +4'
-    """
-    g = _glyphs(ascii_only)
-    kind = event.get("type")
-    who = _who(event, g, ascii_only)
-    if kind == "seat":
-        return f"{who} seats {event['card']} at {event['chair']}: {_signed(event['points'])}"
-    if kind == "stammtisch":
-        what = "men (Stammtisch)" if event["gender"] == "m" else "women (Kaffeekränzchen)"
-        return (
-            f"{who} fills {event['table']} with four {_clean(what, ascii_only)}: {_signed(event['points'])}"
-        )
-    if kind == "bar":
-        return f"{who} sends {event['card']} to the bar (place {event['place']}): {_signed(event['points'])}"
-    if kind == "swap":
-        return f"{who} swaps {event['card']} for the joker at {event['chair']}"
-    if kind == "hand_limit":
-        return f"{who}'s hand limit drops to {event['hand_limit']}"
-    if kind == "draw":
-        count = int(event["count"])
-        return f"{who} draws {_cards_word(count)}" if count else f"{who} draws no card"
-    if kind == "eliminated":
-        line = f"{who} is eliminated at bar place {event['place']}"
-        if "cost" in event and "score" in event:
-            line += f" (it costs {event['cost']}, {who} has {event['score']})"
-        return line
-    if kind == "left":
-        return f"{who} leaves the game"
-    if kind == "game_over":
-        return _game_over_line(event, g, ascii_only)
-    if kind == "played":
-        line = render_played(
-            str(event["player"]),
-            str(event["move"]),
-            int(event["points"]),
-            event.get("events", []),
-            ascii_only=ascii_only,
-        )
-        # a player taken out of the game made no move, so nothing was played for them
-        absent = event.get("auto") and not any(e.get("type") == "left" for e in event.get("events", []))
-        return line + " (played for an absent player)" if absent else line
-    raise ValueError(f"no text for an event of type {kind!r}")
-
-
-def render_played(
-    player: str,
-    move: str,
-    points: int,
-    events: Sequence[Mapping[str, Any]],
-    *,
-    ascii_only: bool = False,
-) -> str:
-    """One line for a whole move, from its events: what went where and the move's points.
-
-    A ``game_over`` among ``events`` is left out: it has a line of its own (``render_event``).
-
-    >>> render_played("ann", "FRf@FR1s ESm@ES1e", 7, [
-    ...     {"type": "seat", "player": "ann", "card": "FRf", "chair": "FR1s", "points": 3},
-    ...     {"type": "seat", "player": "ann", "card": "ESm", "chair": "ES1e", "points": 4}])
-    'ann seats FRf at FR1s, ESm at ES1e: +7'
-    """
-    g = _glyphs(ascii_only)
-    who = _name(player, _NAME_COLUMN, g, ascii_only)
-    by_type: dict[str, list[Mapping[str, Any]]] = {}
-    for event in events:
-        by_type.setdefault(str(event.get("type")), []).append(event)
-    seats = by_type.get("seat", [])
-    if "stammtisch" in by_type:
-        filled = by_type["stammtisch"][0]
-        name = "Stammtisch" if filled["gender"] == "m" else _clean("Kaffeekränzchen", ascii_only)
-        placed = ", ".join(f"{e['card']} at {e['chair']}" for e in seats)
-        line = f"{who} seats {placed} ({name} at {filled['table']}): {_signed(points)}"
-    elif seats:
-        placed = ", ".join(f"{e['card']} at {e['chair']}" for e in seats)
-        line = f"{who} seats {placed}: {_signed(points)}"
-    elif "bar" in by_type:
-        bar = by_type["bar"][0]
-        line = f"{who} sends {bar['card']} to the bar (place {bar['place']})"
-        line += " and is eliminated" if "eliminated" in by_type else f": {_signed(points)}"
-    elif "swap" in by_type:
-        swap = by_type["swap"][0]
-        line = f"{who} swaps {swap['card']} for the joker at {swap['chair']}"
-    elif "left" in by_type:
-        line = f"{who} leaves the game"
-    else:
-        line = f"{who} plays {move}: {_signed(points)}"
-    if "hand_limit" in by_type:
-        line += f"; hand limit now {by_type['hand_limit'][-1]['hand_limit']}"
-    return line

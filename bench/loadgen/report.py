@@ -1,0 +1,99 @@
+"""The report ``bench/load.py`` prints: the game server beside the bare relay, and the server's profile."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from bench.loadgen.plan import SEATS
+
+
+def report(args: argparse.Namespace, game: dict[str, Any], relay: dict[str, Any] | None) -> None:
+    cols = [("game server", game)] + ([("bare relay", relay)] if relay else [])
+
+    def row(label: str, fmt: Any) -> None:
+        cells = []
+        for _, f in cols:
+            try:
+                cells.append(fmt(f))
+            except (TypeError, KeyError, ValueError):
+                cells.append("n/a")
+        print(f"{label:<34}" + "".join(f"{c:>22}" for c in cells))
+
+    rate = "as fast as answered" if args.rate == 0 else f"capped at {args.rate:g} moves/s"
+    print(
+        f"\nrooms {args.rooms} x {SEATS} = {args.rooms * SEATS} connections"
+        f" (line share {args.line_share:g}), {args.seconds:g} s measured after {args.warmup:g} s,"
+        f" {rate}; {os.cpu_count()} cores, generator on the same machine ({args.workers} processes)"
+    )
+    print(f"{'':<34}" + "".join(f"{name:>22}" for name, _ in cols))
+    row("moves (relayed frames) /s", lambda f: f"{f['moves_per_s']:,.0f}")
+    row("frames to clients /s", lambda f: f"{f['frames_in_per_s']:,.0f}")
+    row(
+        "latency p50 / p95 / p99 ms",
+        lambda f: "{:.1f} / {:.1f} / {:.1f}".format(*f["latency_ms"].values()),
+    )
+    row("latency max ms", lambda f: f"{f['latency_max_ms']:.1f}")
+    row("server CPU (cores)", lambda f: f"{f['server_cpu']:.2f}")
+    row("server CPU per move us", lambda f: f"{f['server_cpu_us_per_move']:.0f}")
+    row("generator CPU (cores)", lambda f: f"{f['generator_cpu']:.2f}")
+    row("other processes' CPU (cores)", lambda f: f"{f['other_cpu']:.2f}")
+    row(
+        "RSS idle / connected MB",
+        lambda f: "{:.0f} / {:.0f}".format(f["rss_mb"]["idle"], f["rss_mb"]["connected"]),
+    )
+    row(
+        "RSS seated / playing MB",
+        lambda f: "{:.0f} / {:.0f}".format(f["rss_mb"]["seated"], f["rss_mb"]["playing"]),
+    )
+    row("peak RSS (VmHWM) MB", lambda f: f"{f['rss_mb']['peak']:.0f}")
+    row("memory per connection KB", lambda f: f"{f['per_connection_kb']:.1f}")
+    row("memory per room KB", lambda f: f"{f['per_room_kb']:.1f}")
+    row(
+        "frame bytes: move / ack, patch, played",
+        lambda f: "{:.0f} / {:.0f}, {:.0f}, {:.0f}".format(
+            f["mean_move_bytes"], f["mean_ack_bytes"], f["mean_patch_bytes"], f["mean_event_bytes"]
+        ),
+    )
+    row("games finished", lambda f: f"{f['games_finished']}")
+    row(
+        "moves per room min / median / max",
+        lambda f: "{min:.0f} / {median:.0f} / {max:.0f}".format(**f["moves_by_room"]),
+    )
+    row("errors", lambda f: f"{f['errors']}")
+    if game["log_rows"] is not None:
+        print(
+            f"moves in the server's log: {game['log_rows']:,} (clients saw {game['moves_received']:,} played)"
+        )
+    if relay:
+        ratio = game["moves_per_s"] / relay["moves_per_s"] if relay["moves_per_s"] else float("nan")
+        print(f"game server / bare relay message rate: {ratio:.2f}")
+    for name, f in cols:
+        for sample in f["error_samples"]:
+            print(f"  {name} error: {sample}")
+    if game["server_log_lines"]:
+        print(f"  the server logged {game['server_log_lines']} lines at warning or above")
+
+
+def summarise_profile(path: str, top: int = 40) -> None:
+    """The functions the server spent its samples in: inclusive and own share, from py-spy's raw
+    (collapsed) stacks; a function that recurses is counted once per stack."""
+    inclusive: dict[str, int] = {}
+    own: dict[str, int] = {}
+    total = 0
+    for line in Path(path).read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not stack:
+            continue
+        n = int(count)
+        total += n
+        frames = [re.sub(r":\d+\)$", ")", f) for f in stack.split(";")]
+        for frame in set(frames):
+            inclusive[frame] = inclusive.get(frame, 0) + n
+        own[frames[-1]] = own.get(frames[-1], 0) + n
+    print(f"\nserver profile: {total} samples (busy only); inclusive % / own %")
+    for frame, n in sorted(inclusive.items(), key=lambda kv: -kv[1])[:top]:
+        print(f"{100 * n / total:6.1f} {100 * own.get(frame, 0) / total:6.1f}  {frame}")

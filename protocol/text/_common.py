@@ -1,0 +1,146 @@
+"""What every kind of terminal text shares: the glyphs (Unicode or ASCII), column widths, and the
+one cleaning step for text that comes from people."""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Final
+
+#: the widest line any function here returns, in terminal columns
+WIDTH: Final = 80
+
+#: columns a player's name takes in a table of players
+NAME_COLUMN: Final = 18
+
+#: why a game ended, as a sentence
+REASONS: Final = {
+    "deck": "the deck is down to 4 cards",
+    "chairs": "every chair is taken",
+    "bar": "the bar is full",
+    "last_player": "only one player is left",
+    "empty_hand": "a player has no cards left",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Glyphs:
+    """The characters a picture is drawn with."""
+
+    free: str
+    aisle_across: str  # between two tables side by side
+    aisle_along: str  # between two tables one above the other
+    turn: str
+    sep: str
+    dash: str
+    ellipsis: str
+    #: the bar cell's box: top-left, top-right, bottom-left, bottom-right, horizontal, vertical
+    box: tuple[str, str, str, str, str, str]
+
+
+UNICODE: Final = Glyphs("·", "┆", "┄┄┄┄┄", "▶", " · ", " — ", "…", ("┌", "┐", "└", "┘", "─", "│"))
+ASCII: Final = Glyphs(".", ":", "- - -", ">", " | ", " - ", "~", ("+", "+", "+", "+", "-", "|"))
+
+
+def glyphs(ascii_only: bool) -> Glyphs:
+    """The ASCII glyphs or the Unicode ones."""
+    return ASCII if ascii_only else UNICODE
+
+
+def char_width(ch: str) -> int:
+    """The columns one character takes."""
+    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def display_width(text: str) -> int:
+    """How many terminal columns ``text`` takes (wide East Asian characters take two)."""
+    if text.isascii() and text.isprintable():
+        return len(text)
+    return sum(char_width(ch) for ch in text)
+
+
+def clean(text: str, ascii_only: bool) -> str:
+    """``text`` safe to print on a terminal: no control characters, and ASCII only if asked."""
+    out = []
+    for ch in text:
+        # control and format characters (escapes, bidi overrides) would move the cursor or the text
+        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+            out.append("?")
+        elif ascii_only and not ch.isascii():
+            plain = "".join(c for c in unicodedata.normalize("NFKD", ch) if c.isascii())
+            out.append(plain or "?")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def fit(text: str, width: int, g: Glyphs) -> str:
+    """``text`` cut to at most ``width`` columns, marking the cut."""
+    if display_width(text) <= width:
+        return text
+    out, used = [], display_width(g.ellipsis)
+    for ch in text:
+        w = char_width(ch)
+        if used + w > width:
+            break
+        out.append(ch)
+        used += w
+    return "".join(out) + g.ellipsis
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` columns."""
+    return text + " " * max(0, width - display_width(text))
+
+
+def name_text(name: str, width: int, g: Glyphs, ascii_only: bool) -> str:
+    """A name from a person, safe for a terminal and cut to ``width`` columns."""
+    return fit(clean(name, ascii_only), width, g)
+
+
+def signed(points: int) -> str:
+    """Points with their sign: ``+3``, ``-2``."""
+    return f"{points:+d}"
+
+
+# --- the café ------------------------------------------------------------------------------
+
+
+#: each Unicode glyph's ASCII stand-in, for text rendered before a client asked for ASCII
+_GLYPH_TO_ASCII: Final = {
+    ord(u): a
+    for u_text, a_text in zip(
+        (UNICODE.free, UNICODE.aisle_across, UNICODE.turn, UNICODE.ellipsis, "—┄", "".join(UNICODE.box)),
+        (ASCII.free, ASCII.aisle_across, ASCII.turn, ASCII.ellipsis, "--", "".join(ASCII.box)),
+        strict=True,
+    )
+    for u, a in zip(u_text, a_text, strict=True)
+}
+
+
+#: letters that lose no accent but have a common ASCII spelling
+_LETTERS: Final = str.maketrans(
+    {"ß": "ss", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "þ": "th"}
+)
+
+
+def to_ascii(text: str) -> str:
+    """``text`` in ASCII only: the picture's glyphs become their ASCII stand-ins, letters lose their
+    accents (``é`` to ``e``), and what has no ASCII form becomes ``?``.
+
+    >>> to_ascii("Café ▶ Grüße ☕")
+    'Cafe > Grusse ?'
+    """
+    if text.isascii():
+        return text
+    text = text.translate(_GLYPH_TO_ASCII).translate(_LETTERS)
+    out = []
+    for ch in text:
+        if ch.isascii():
+            out.append(ch)
+        else:
+            plain = "".join(c for c in unicodedata.normalize("NFKD", ch) if c.isascii())
+            out.append(plain or "?")
+    return "".join(out)
