@@ -29,8 +29,8 @@ if TYPE_CHECKING:
 
 log = structlog.get_logger("cafe.lobby")
 
-NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
-ROOM_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,23}$")
+NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}\Z")
+ROOM_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,23}\Z")
 CLOSE_POLICY = 1008
 #: abuse strikes (rate-limit hits) after which a connection is closed
 MAX_STRIKES = 10
