@@ -20,6 +20,7 @@ from server import logs
 from server.cluster import Cluster
 from server.config import Config, load_config
 from server.http import HttpRoutes
+from server.limits import Limits
 from server.line import LineSession, serve_line_client
 from server.lobby import Lobby
 from server.store import GameLog, Store
@@ -45,6 +46,7 @@ class Server:
             self.lobby = Lobby(config, self.store)
         self._ws: WsServer | None = None
         self._line: asyncio.Server | None = None
+        self.limits = Limits(config.max_per_ip, config.hello_timeout, self.lobby.metrics)
 
     @property
     def port(self) -> int:
@@ -63,11 +65,13 @@ class Server:
         else:
             await self.restore()
         config = self.config
+        routes = HttpRoutes(self.lobby, config.static_dir)
         self._ws = await serve(
-            lambda connection: serve_connection(self.lobby, connection),
+            lambda connection: serve_connection(self.lobby, connection, self.limits),
             config.host,
             config.port,
-            process_request=HttpRoutes(self.lobby, config.static_dir),
+            process_request=routes,
+            process_response=routes.process_response,
             max_size=config.max_frame,
             compression=None if config.compression == "none" else "deflate",
             ping_interval=20,
@@ -76,7 +80,7 @@ class Server:
         )
         if config.line_port >= 0:
             self._line = await asyncio.start_server(
-                lambda r, w: serve_line_client(self.lobby, r, w),
+                lambda r, w: serve_line_client(self.lobby, r, w, self.limits),
                 config.host,
                 config.line_port,
                 limit=config.max_line,

@@ -18,6 +18,7 @@ from protocol import messages as m
 from protocol.commands import Quit, ShowRequest, help_text, parse_command
 from protocol.errors import ProtocolError
 from server.config import Config
+from server.limits import security_event
 from server.metrics import Metrics
 from server.ratelimit import TokenBucket
 from server.room import Enter, Leave, Returned, Room, Seat
@@ -167,7 +168,7 @@ class Lobby:
     def _strike(self, session: Session) -> None:
         session.strikes += 1
         if session.strikes == MAX_STRIKES:
-            log.warning("flooding", player=session.name, peer=session.peer)
+            security_event(self.metrics, "rate_limit_close", player=session.name, peer=session.peer)
             asyncio.get_running_loop().create_task(session.close(CLOSE_POLICY, "flooding"))
 
     def error(self, session: Session, code: str, message: str, msg_id: m.ClientId = None) -> None:
