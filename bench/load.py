@@ -20,7 +20,8 @@ and a ``played`` message to each of the 4; the next client goes on.
 
 ``--rate`` caps the moves per second over all rooms (to measure latency at a fixed load); 0 plays
 as fast as the server answers. The server is started with its per-connection rate limits raised
-(``--rate``/``--burst`` 100000): the benchmark measures throughput, not the flood guard. The
+(``--rate``/``--burst`` 100000) and every client's address being loopback, its cap per address
+raised to the connections it makes: the benchmark measures throughput, not the guards. The
 clients run in ``--workers`` processes of plain asyncio beside the server, on the same machine.
 Connections go to loopback only; every phase has a deadline and the run stops by itself.
 """

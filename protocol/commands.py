@@ -28,7 +28,7 @@ from typing import Any, Final, Literal, NamedTuple, TypeAlias, TypeVar, cast, ge
 
 from pydantic import BaseModel, ValidationError
 
-from protocol.errors import ProtocolError
+from protocol.errors import ERROR_CODES, ProtocolError
 from protocol.messages import (
     Absent,
     AddBot,
@@ -314,6 +314,8 @@ def _build(name: str, cls: type[_M], id: ClientId, /, **fields: Any) -> _M:
         return cls(id=id, **fields)
     except ValidationError as e:
         error = e.errors()[0]
+        if error["type"] in ERROR_CODES:  # a validator's own refusal carries its code
+            raise ProtocolError(error["type"], error["msg"], id) from None
         where = ".".join(str(p) for p in error["loc"])
         raise _bad(name, f"{where.capitalize() or 'Argument'}: {error['msg']}.", id) from None
 

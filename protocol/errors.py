@@ -18,6 +18,9 @@ PROTOCOL_ERROR_CODES: Final[dict[str, str]] = {
     "bad_arguments": "a chat command with missing or wrong arguments",
     "too_large": "a frame or line longer than the server accepts",
     "rate_limited": "too many messages too fast",
+    "bad_option": "unknown option or value",
+    "empty_message": "a chat message with nothing left once control characters are removed",
+    "bad_utf8": "a line that is not valid UTF-8",
 }
 
 SERVER_ERROR_CODES: Final[dict[str, str]] = {
@@ -36,7 +39,6 @@ SERVER_ERROR_CODES: Final[dict[str, str]] = {
     "no_game": "no game is running in this room",
     "not_enough_players": "a game needs 2 to 4 seated players",
     "no_such_bot": "no bot of that name sits in this room",
-    "bad_option": "unknown option or value",
     "too_many_rooms": "the server holds its maximum number of rooms",
     "server_full": "the server holds its maximum number of connections",
     "shutting_down": "the server is stopping",

@@ -12,12 +12,22 @@ recipient and is set when the message is sent.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 import pydantic_core
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
 
-from protocol.errors import ProtocolError
+from protocol.errors import ERROR_CODES, ProtocolError
+from protocol.sanitize import sanitize_line
 
 PROTOCOL_VERSION = 1
 MAX_CHAT = 500
@@ -38,6 +48,9 @@ class _Message(BaseModel):
 
 
 class _ClientMessage(_Message):
+    # strict: in JSON a number is a number and a boolean a boolean ("7" is no seed, "on" no switch)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
     id: ClientId = Field(default=None, description="echoed by the answer")
 
 
@@ -50,11 +63,25 @@ class Hello(_ClientMessage):
     kind: Literal["person", "bot"] = "person"
 
 
+def _chat_text(text: str) -> str:
+    text = sanitize_line(text)
+    if not text:
+        raise PydanticCustomError(
+            "empty_message", "Nothing is left to say once control characters are removed."
+        )
+    return text
+
+
+#: what a person writes for others to read: one line, no control characters (``sanitize_line``)
+ChatText = Annotated[str, Field(min_length=1, max_length=MAX_CHAT), AfterValidator(_chat_text)]
+
+
 class Say(_ClientMessage):
-    """Chat to the room you are in (or the lobby)."""
+    """Chat to the room you are in (or the lobby); the text is sanitized to one line without
+    control characters before anyone reads it."""
 
     type: Literal["say"] = "say"
-    text: str = Field(min_length=1, max_length=MAX_CHAT)
+    text: ChatText
 
 
 class Command(_ClientMessage):
@@ -112,6 +139,29 @@ class SetOption(_ClientMessage):
     type: Literal["option"] = "option"
     key: Literal["seed", "stammtisch", "clock", "absent"]
     value: bool | int | float | Absent | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _value_fits_key(cls, data: Any) -> Any:
+        """Each key's value has its one JSON type; the words of ``absent`` match in any case."""
+        if not isinstance(data, dict):
+            return data
+        key, value = data.get("key"), data.get("value")
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if key == "seed" and not (value is None or (isinstance(value, int) and not isinstance(value, bool))):
+            raise PydanticCustomError("bad_option", "seed is a whole number from 0, or null for random.")
+        if key == "stammtisch" and not isinstance(value, bool):
+            raise PydanticCustomError("bad_option", "stammtisch is true or false.")
+        if key == "clock" and not (value is None or number):
+            raise PydanticCustomError("bad_option", "clock is a number of seconds per turn, or null for off.")
+        if key == "absent":
+            word = value.lower() if isinstance(value, str) else None
+            if word not in get_args(Absent):
+                raise PydanticCustomError(
+                    "bad_option", "absent is 'bot' (a bot plays the seat) or 'drop' (the player leaves)."
+                )
+            data = {**data, "value": word}
+        return data
 
 
 class PlayMove(_ClientMessage):
@@ -410,6 +460,10 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
             raise ProtocolError(
                 "unknown_type", f"Expected a 'type' field, one of: {known}.", msg_id
             ) from None
+        if kind in ERROR_CODES:  # a validator's own refusal carries its code
+            raise ProtocolError(kind, error["msg"], msg_id) from None
+        if error["loc"][1:2] == ("id",):
+            raise ProtocolError("bad_field", "Field 'id': an integer or a string, or null.") from None
         where = ".".join(str(p) for p in error["loc"][1:]) or "message"
         raise ProtocolError("bad_field", f"Field {where!r}: {error['msg']}.", msg_id) from None
 

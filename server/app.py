@@ -21,6 +21,7 @@ from server.cluster import ClusterDirectory
 from server.config import Config, load_config
 from server.directory import LocalDirectory
 from server.http import HttpRoutes
+from server.limits import Limits
 from server.line import LineSession, serve_line_client
 from server.lobby import Lobby
 from server.metrics import Metrics
@@ -47,6 +48,7 @@ class Server:
         self.lobby = Lobby(config, self.directory, self.store, self.metrics)
         self._ws: WsServer | None = None
         self._line: asyncio.Server | None = None
+        self.limits = Limits(config.max_per_ip, config.hello_timeout, self.lobby.metrics)
 
     @property
     def port(self) -> int:
@@ -65,11 +67,13 @@ class Server:
         else:
             await self.directory.restore(await self.store.unfinished_games())
         config = self.config
+        routes = HttpRoutes(self.lobby, config.static_dir)
         self._ws = await serve(
-            lambda connection: serve_connection(self.lobby, connection),
+            lambda connection: serve_connection(self.lobby, connection, self.limits),
             config.host,
             config.port,
-            process_request=HttpRoutes(self.lobby, config.static_dir),
+            process_request=routes,
+            process_response=routes.process_response,
             max_size=config.max_frame,
             compression=None if config.compression == "none" else "deflate",
             ping_interval=20,
@@ -78,7 +82,7 @@ class Server:
         )
         if config.line_port >= 0:
             self._line = await asyncio.start_server(
-                lambda r, w: serve_line_client(self.lobby, r, w),
+                lambda r, w: serve_line_client(self.lobby, r, w, self.limits),
                 config.host,
                 config.line_port,
                 limit=config.max_line,

@@ -48,6 +48,22 @@ class Config(BaseModel):
         pattern="^(uvloop|asyncio)$",
         description="uvloop (a sixth less CPU a move at full load; asyncio's where not installed) or asyncio",
     )
+    allowed_origins: str | None = Field(
+        None,
+        description="web pages (Origin header) whose scripts may open /ws: a comma list of origins"
+        " (https://cafe.example.org), or * for any; default the page's own origin (the same host:port"
+        " as the request's Host). Clients that send no Origin (bots, terminals) are always let in",
+    )
+    hello_timeout: float = Field(
+        10.0, gt=0, description="seconds a new connection has to say hello (give a name) before it is closed"
+    )
+    max_per_ip: int = Field(
+        20,
+        ge=1,
+        description="connections one address may hold at once (20: a household or office behind one"
+        " NAT with a few tabs and bots stays below it, while one host cannot take the server's"
+        " max-connections)",
+    )
     rate: float = Field(20.0, gt=0, description="messages per second a connection may send (sustained)")
     burst: int = Field(40, ge=1, description="messages a connection may send in a burst")
     chat_rate: float = Field(1.0, gt=0, description="chat messages per second a connection may send")

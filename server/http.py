@@ -6,15 +6,32 @@ import json
 import mimetypes
 from http import HTTPStatus
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from engine.game import seed_hash
+from server.limits import security_event
 from server.lobby import Lobby
 
 STATIC = Path(__file__).parent / "static"
+
+#: what the page needs and nothing more: its own scripts, styles, data and socket; no inline code,
+#: no framing by other sites
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+#: headers every HTTP answer carries
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "Referrer-Policy": "no-referrer",
+}
+ALLOWED_METHODS = "GET, HEAD"
+_DEFAULT_PORTS = {"http": 80, "ws": 80, "https": 443, "wss": 443}
 
 
 def _response(status: HTTPStatus, body: bytes, content_type: str) -> Response:
@@ -23,6 +40,55 @@ def _response(status: HTTPStatus, body: bytes, content_type: str) -> Response:
     headers["Content-Length"] = str(len(body))
     headers["Cache-Control"] = "no-cache"
     return Response(status.value, status.phrase, headers, body)
+
+
+def _not_found() -> Response:
+    return _response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
+
+
+def _address(connection: ServerConnection) -> str:
+    peer = connection.remote_address
+    return str(peer[0]) if peer else ""
+
+
+def same_origin(origin: str, host: str | None) -> bool:
+    """Whether ``origin`` (``scheme://host[:port]``) names the host and port of the ``Host``
+    header: the page the server itself served.
+
+    >>> same_origin("http://127.0.0.1:8765", "127.0.0.1:8765")
+    True
+    >>> same_origin("https://cafe.example", "cafe.example")
+    True
+    >>> same_origin("https://evil.example", "cafe.example")
+    False
+    """
+    if not host:
+        return False
+    try:
+        parts = urlsplit(origin)
+        wanted = urlsplit("//" + host)
+        port = parts.port or _DEFAULT_PORTS.get(parts.scheme)
+        wanted_port = wanted.port
+    except ValueError:  # a port that is no number
+        return False
+    if parts.scheme not in _DEFAULT_PORTS or parts.hostname is None or parts.path not in ("", "/"):
+        return False
+    if wanted_port is not None and port != wanted_port:
+        return False
+    if wanted_port is None and port != _DEFAULT_PORTS[parts.scheme]:
+        return False
+    return parts.hostname == (wanted.hostname or "")
+
+
+def origin_allowed(origin: str, host: str | None, allowed: str | None) -> bool:
+    """Whether a page of ``origin`` may open the WebSocket: ``allowed`` is ``*``, a comma list
+    of origins, or ``None`` for the page's own origin (the request's ``Host``)."""
+    if allowed is None:
+        return same_origin(origin, host)
+    if allowed.strip() == "*":
+        return True
+    wanted = {o.strip().rstrip("/").lower() for o in allowed.split(",") if o.strip()}
+    return origin.rstrip("/").lower() in wanted
 
 
 class HttpRoutes:
@@ -34,8 +100,18 @@ class HttpRoutes:
 
     async def __call__(self, connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]
-        if path == "/ws":
-            return None
+        if path == "/ws" and request.method == "GET":
+            return self._check_origin(connection, request)
+        if request.method not in ("GET", "HEAD") or path == "/ws":
+            # websockets' parser lets any method through; only a GET opens the socket
+            security_event(
+                self.lobby.metrics, "method_refused", method=request.method[:16], peer=_address(connection)
+            )
+            response = _response(
+                HTTPStatus.METHOD_NOT_ALLOWED, b"method not allowed\n", "text/plain; charset=utf-8"
+            )
+            response.headers["Allow"] = "GET" if path == "/ws" else ALLOWED_METHODS
+            return response
         if path == "/healthz":
             ok = self.lobby.accepting
             body = json.dumps(
@@ -71,15 +147,48 @@ class HttpRoutes:
             HTTPStatus.OK, json.dumps(body, sort_keys=True, indent=2).encode(), "application/json"
         )
 
+    def process_response(
+        self, connection: ServerConnection, request: Request, response: Response
+    ) -> Response:
+        """``process_response`` for the WebSocket server: every answer but the switch to the
+        WebSocket carries the security headers, and a HEAD answer has no body."""
+        if response.status_code == HTTPStatus.SWITCHING_PROTOCOLS:
+            return response
+        for name, value in SECURITY_HEADERS.items():
+            response.headers[name] = value
+        if request.method == "HEAD":
+            return Response(response.status_code, response.reason_phrase, response.headers, b"")
+        return response
+
+    def _check_origin(self, connection: ServerConnection, request: Request) -> Response | None:
+        """Refuse (403) a WebSocket opened by a page of an origin not allowed; a client that sends
+        no Origin (a bot, a terminal tool) is no page and is let in."""
+        origins = request.headers.get_all("Origin")
+        if not origins:
+            return None
+        host = request.headers.get_all("Host")
+        if len(origins) == 1 and origin_allowed(
+            origins[0], host[0] if len(host) == 1 else None, self.lobby.config.allowed_origins
+        ):
+            return None
+        security_event(
+            self.lobby.metrics, "origin_refused", origin=origins[0][:200], peer=_address(connection)
+        )
+        return _response(HTTPStatus.FORBIDDEN, b"origin not allowed\n", "text/plain; charset=utf-8")
+
     def _static(self, path: str) -> Response:
         name = "index.html" if path in ("/", "") else path.lstrip("/")
         root = self.static.resolve()
-        target = (root / name).resolve()
-        if root not in target.parents or not target.is_file():
-            return _response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
+        try:
+            target = (root / name).resolve()
+            if root not in target.parents or not target.is_file():
+                return _not_found()
+            body = target.read_bytes()
+        except (OSError, ValueError):  # a name too long for the file system, or with a NUL
+            return _not_found()
         content_type = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
         if target.suffix == ".js":
             content_type = "text/javascript"
         if content_type.startswith("text/"):
             content_type += "; charset=utf-8"
-        return _response(HTTPStatus.OK, target.read_bytes(), content_type)
+        return _response(HTTPStatus.OK, body, content_type)

@@ -1,9 +1,10 @@
 """The line endpoint for telnet-like clients: UTF-8 lines in, text out.
 
-Telnet negotiation bytes are stripped; CRLF, LF and CR NUL all end a line. The server asks for a
-name (``NAME`` or ``NAME TOKEN`` to resume), then every line is a chat command. ``/ascii on|off``
-is answered here, at the prompt too: it sets whether the connection's text is plain ASCII. What
-the text says is ``protocol.text``'s; this module only moves it.
+Telnet negotiation bytes are stripped; CR LF, LF, CR NUL and a bare CR all end a line. A line that
+is not UTF-8 is answered with ``bad_utf8`` and ignored; control characters typed are dropped. The
+server asks for a name (``NAME`` or ``NAME TOKEN`` to resume), then every line is a chat command.
+``/ascii on|off`` is answered here, at the prompt too: it sets whether the connection's text is
+plain ASCII. What the text says is ``protocol.text``'s; this module only moves it.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ import structlog
 from protocol import messages as m
 from protocol.commands import parse_terminal_command
 from protocol.errors import ProtocolError
+from protocol.sanitize import sanitize_line
 from protocol.text import to_ascii
 from protocol.text.lines import FULL, GREETING, PROMPT, LineText, ascii_set, closing, name_refused
+from server.limits import Limits, hello_deadline, security_event
 from server.lobby import Lobby
 from server.session import Outgoing, Session
 
@@ -51,6 +54,59 @@ def strip_telnet(data: bytes) -> bytes:
         else:
             i += 2
     return bytes(out)
+
+
+class LineSplitter:
+    """Bytes in, lines out: CR LF, LF, CR NUL and a bare CR each end one line (a CR followed by
+    LF or NUL in the next read still ends just one).
+
+    >>> splitter = LineSplitter(80)
+    >>> splitter.feed(b"a\\r"), splitter.feed(b"\\nb\\rc\\n\\nd")
+    ([b'a'], [b'b', b'c', b''])
+    >>> splitter.pending
+    1
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._buffer = bytearray()
+        self._after_cr = False  # the last line ended with CR: a LF or NUL right after belongs to it
+
+    @property
+    def pending(self) -> int:
+        """Bytes received of a line not yet ended."""
+        return len(self._buffer)
+
+    def feed(self, data: bytes) -> list[bytes]:
+        """The lines ``data`` completes. Raises ``ValueError`` when a line grows past ``limit``."""
+        lines: list[bytes] = []
+        start = 0
+        if self._after_cr and data[:1] in (b"\n", b"\x00"):
+            start = 1
+        self._after_cr = False
+        n = len(data)
+        i = start
+        while i < n:
+            b = data[i]
+            if b == 10 or b == 13:
+                self._buffer += data[start:i]
+                if len(self._buffer) > self.limit:
+                    raise ValueError("line too long")
+                lines.append(bytes(self._buffer))
+                self._buffer.clear()
+                i += 1
+                if b == 13:
+                    if i == n:
+                        self._after_cr = True
+                    elif data[i] in (10, 0):
+                        i += 1
+                start = i
+            else:
+                i += 1
+        self._buffer += data[start:]
+        if len(self._buffer) > self.limit:
+            raise ValueError("line too long")
+        return lines
 
 
 class LineSession(Session):
@@ -100,48 +156,97 @@ class LineSession(Session):
         return self.text.render(msg, reader=self.name, ascii_only=self.ascii_only)
 
 
-async def serve_line_client(lobby: Lobby, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+async def serve_line_client(
+    lobby: Lobby, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, limits: Limits
+) -> None:
     """Run one line client until it goes."""
     if not lobby.can_accept():
-        writer.write(f"{FULL}\r\n".encode())
-        with contextlib.suppress(Exception):
-            await writer.drain()
-        writer.close()
+        await _refuse(writer, f"{FULL}\r\n".encode())
         return
+    peer = writer.get_extra_info("peername")
+    address = str(peer[0]) if peer else ""
+    if not limits.per_address.acquire(address):
+        security_event(lobby.metrics, "per_ip_cap", transport="line", address=address)
+        await _refuse(writer, b"* Too many connections from your address; try again later.\r\n")
+        return
+    try:
+        await _serve(lobby, reader, writer, limits)
+    finally:
+        limits.per_address.release(address)
+
+
+async def _refuse(writer: asyncio.StreamWriter, line: bytes) -> None:
+    writer.write(line)
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(writer.drain(), 1.0)
+    writer.close()
+
+
+async def _serve(
+    lobby: Lobby, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, limits: Limits
+) -> None:
     session = LineSession(
         writer, outbox=lobby.config.outbox, slow_strikes=lobby.config.slow_strikes, ascii_only=False
     )
     lobby.attach(session)
     session.start()
+
+    async def too_late() -> None:
+        security_event(lobby.metrics, "hello_timeout", transport="line", peer=session.peer)
+        await session.close(1008, f"No name given within {limits.hello_timeout:g} seconds; goodbye.")
+
+    deadline = hello_deadline(limits.hello_timeout, lambda: session.name is not None, too_late)
+    splitter = LineSplitter(lobby.config.max_line)
     try:
         await session.say(f"{GREETING}\r\n{PROMPT}")
         while not session.closed:
-            try:
-                raw = await reader.readuntil(b"\n")
-            except asyncio.IncompleteReadError:
+            data = await reader.read(4096)
+            if not data:
                 break
-            except asyncio.LimitOverrunError:
+            try:
+                lines = splitter.feed(data)
+            except ValueError:
                 lobby.error(session, "too_large", f"Lines are at most {lobby.config.max_line} bytes.")
                 await session.drain(1.0)
                 await session.close(1008, "line too long")
                 break
-            line = strip_telnet(raw).replace(b"\x00", b"").decode("utf-8", "replace").strip()
-            if line.startswith("/") and await _terminal_command(lobby, session, line):
-                continue
-            if session.name is None:
-                await _ask_name(lobby, session, line)
-            elif not await lobby.receive_line(session, line):
-                await session.drain(1.0)
-                await session.close(1000, "Goodbye!")
-                break
+            for raw in lines:
+                if session.closed or not await _line(lobby, session, raw):
+                    break
     except (ConnectionError, OSError):
         pass
     finally:
+        deadline.cancel()
         lobby.detach(session)
         session.closed = True
         await session.wait_closed()
         with contextlib.suppress(Exception):
             writer.close()
+
+
+async def _line(lobby: Lobby, session: LineSession, raw: bytes) -> bool:
+    """Handle one line; ``False`` once the connection is to end."""
+    try:
+        line = sanitize_line(strip_telnet(raw).decode("utf-8"))
+    except UnicodeDecodeError:
+        security_event(lobby.metrics, "bad_utf8", player=session.name, peer=session.peer)
+        message = "That line is not valid UTF-8 text; it was ignored."
+        if session.name is None:
+            lobby.metrics.errors.labels(code="bad_utf8").inc()
+            await session.say(f"! {message} [bad_utf8]\r\n{PROMPT}")
+        else:
+            lobby.error(session, "bad_utf8", message)
+        return True
+    if line.startswith("/") and await _terminal_command(lobby, session, line):
+        return True
+    if session.name is None:
+        await _ask_name(lobby, session, line)
+        return True
+    if not await lobby.receive_line(session, line):
+        await session.drain(1.0)
+        await session.close(1000, "Goodbye!")
+        return False
+    return True
 
 
 async def _ask_name(lobby: Lobby, session: LineSession, line: str) -> None:

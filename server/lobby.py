@@ -22,6 +22,7 @@ from protocol.commands import AsciiMode, Quit, ShowRequest, help_text, parse_com
 from protocol.errors import ProtocolError
 from server.config import Config
 from server.directory import Directory
+from server.limits import security_event
 from server.metrics import Metrics
 from server.ratelimit import TokenBucket
 from server.room import Enter, Leave, Returned, Room
@@ -30,8 +31,8 @@ from server.store import GameLog
 
 log = structlog.get_logger("cafe.lobby")
 
-NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
-ROOM_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,23}$")
+NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}\Z")
+ROOM_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,23}\Z")
 CLOSE_POLICY = 1008
 #: abuse strikes (rate-limit hits) after which a connection is closed
 MAX_STRIKES = 10
@@ -123,7 +124,7 @@ class Lobby:
     def _strike(self, session: Session) -> None:
         session.strikes += 1
         if session.strikes == MAX_STRIKES:
-            log.warning("flooding", player=session.name, peer=session.peer)
+            security_event(self.metrics, "rate_limit_close", player=session.name, peer=session.peer)
             asyncio.get_running_loop().create_task(session.close(CLOSE_POLICY, "flooding"))
 
     def error(self, session: Session, code: str, message: str, msg_id: m.ClientId = None) -> None:

@@ -3,14 +3,34 @@
 from __future__ import annotations
 
 import logging
+import re
 import sys
+from collections.abc import MutableMapping
+from typing import Any
 
 import structlog
 
+from protocol.sanitize import BIDI_CONTROLS, LINE_BREAKS
+
+# everything that could end a console log line early, or steer the terminal that shows it
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f" + BIDI_CONTROLS + LINE_BREAKS + "]")
+
+
+def escape_controls(_: Any, __: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
+    """Write control and line-breaking characters in string fields as ``\\uXXXX`` escapes, so that
+    text a client sent cannot forge a log line (the JSON renderer escapes them itself). A
+    traceback keeps its lines: it is the server's own text."""
+    for key, value in event.items():
+        if key != "exception" and isinstance(value, str) and _UNSAFE.search(value):
+            event[key] = _UNSAFE.sub(lambda c: f"\\u{ord(c[0]):04x}", value)
+    return event
+
 
 def configure(level: str = "info", fmt: str = "json") -> None:
-    renderer: structlog.types.Processor = (
-        structlog.processors.JSONRenderer() if fmt == "json" else structlog.dev.ConsoleRenderer(colors=False)
+    renderer: list[structlog.types.Processor] = (
+        [structlog.processors.JSONRenderer()]
+        if fmt == "json"
+        else [escape_controls, structlog.dev.ConsoleRenderer(colors=False)]
     )
     structlog.configure(
         processors=[
@@ -18,7 +38,7 @@ def configure(level: str = "info", fmt: str = "json") -> None:
             structlog.processors.add_log_level,
             structlog.processors.TimeStamper(fmt="iso", utc=True),
             structlog.processors.format_exc_info,
-            renderer,
+            *renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelNamesMapping()[level.upper()]),
         logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),

@@ -19,6 +19,13 @@ class Metrics:
         self.games_finished = Counter("cafe_games_finished", "Games finished", registry=registry)
         self.moves = Counter("cafe_moves", "Moves accepted", registry=registry)
         self.errors = Counter("cafe_errors", "Errors sent to clients, by code", ["code"], registry=registry)
+        self.security_events = Counter(
+            "cafe_security_events",
+            "Refusals and closes that protect the server (origin_refused, per_ip_cap, hello_timeout,"
+            " rate_limit_close, bad_utf8, method_refused)",
+            ["event"],
+            registry=registry,
+        )
         self.messages_in = Counter(
             "cafe_messages_received", "Client messages received", ["transport"], registry=registry
         )

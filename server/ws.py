@@ -8,10 +8,12 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
+from server.limits import Limits, hello_deadline, security_event
 from server.lobby import Lobby
 from server.session import Outgoing, Session
 
 CLOSE_GOING_AWAY = 1001
+CLOSE_POLICY = 1008
 CLOSE_TRY_AGAIN = 1013
 
 
@@ -45,15 +47,34 @@ class WsSession(Session):
         await self.connection.close(code, reason)
 
 
-async def serve_connection(lobby: Lobby, connection: ServerConnection) -> None:
+async def serve_connection(lobby: Lobby, connection: ServerConnection, limits: Limits) -> None:
     """Run one WebSocket client until it goes."""
     if not lobby.can_accept():
         reason = "the server is stopping" if not lobby.accepting else "the server is full"
         await connection.close(CLOSE_TRY_AGAIN, reason)
         return
+    peer = connection.remote_address
+    address = str(peer[0]) if peer else ""
+    if not limits.per_address.acquire(address):
+        security_event(lobby.metrics, "per_ip_cap", transport="ws", address=address)
+        await connection.close(CLOSE_TRY_AGAIN, "too many connections from your address")
+        return
+    try:
+        await _serve(lobby, connection, limits)
+    finally:
+        limits.per_address.release(address)
+
+
+async def _serve(lobby: Lobby, connection: ServerConnection, limits: Limits) -> None:
     session = WsSession(connection, outbox=lobby.config.outbox, slow_strikes=lobby.config.slow_strikes)
     lobby.attach(session)
     session.start()
+
+    async def too_late() -> None:
+        security_event(lobby.metrics, "hello_timeout", transport="ws", peer=session.peer)
+        await session.close(CLOSE_POLICY, f"no hello within {limits.hello_timeout:g} seconds")
+
+    deadline = hello_deadline(limits.hello_timeout, lambda: session.name is not None, too_late)
     try:
         async for frame in connection:
             if session.closed:
@@ -62,6 +83,7 @@ async def serve_connection(lobby: Lobby, connection: ServerConnection) -> None:
     except ConnectionClosed:
         pass
     finally:
+        deadline.cancel()
         lobby.detach(session)
         session.closed = True
         await session.wait_closed()

@@ -145,6 +145,7 @@ def server_argv(args: argparse.Namespace, port: int, line_port: int, data: str, 
         "--data", data, "--log-level", args.log_level,
         "--rate", SERVER_RATE, "--burst", SERVER_RATE,
         "--max-connections", str(conns + 100), "--max-rooms", str(args.rooms + 100),
+        "--max-per-ip", str(conns + 100),
         "--compression", args.compression, "--event-loop", args.event_loop,
     ]  # fmt: skip
 

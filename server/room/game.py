@@ -332,7 +332,9 @@ class RoomGame(RoomBase):
         from protocol import text
 
         view = self._room_views().view(session.name)
-        render = {"board": text.render_board, "hand": text.render_hand, "score": text.render_scores}.get(msg.what)
+        render = {"board": text.render_board, "hand": text.render_hand, "score": text.render_scores}.get(
+            msg.what
+        )
         if render is None:
             raise ProtocolError("bad_arguments", f"/{msg.what} is not shown by rooms.")
         body = render(view, ascii_only=session.ascii_only)

@@ -367,6 +367,9 @@ def _check_line(line: str) -> None:
     try:
         result = parse_command(line, id=1)
     except ProtocolError as e:
+        if e.code == "empty_message":  # chat of control characters only
+            assert not line.lstrip().startswith("/") or line.lstrip().startswith("/say")
+            return
         assert e.code in ("bad_arguments", "unknown_command")
         assert "Usage: " in e.message or "/help" in e.message
         return
@@ -384,3 +387,23 @@ def test_terminal_command_is_only_ascii() -> None:
     assert parse_terminal_command("  /ascii OFF") == AsciiMode(on=False)
     for line in ("/asciiart", "/ask", "ascii on", "/play FRf@FR1s", "/a"):
         assert parse_terminal_command(line) is None
+
+
+def test_typed_chat_is_sanitized() -> None:
+    """A typed line of chat loses its control and reordering characters; /say too."""
+    assert parse_command("a\x07b\x1b]0;title\x07c") == Say(text="ab]0;titlec")
+    assert parse_command("/say x\u202ey\x9bz") == Say(text="xyz")
+
+
+def test_typed_chat_of_controls_only_is_refused() -> None:
+    """A typed line of nothing but control characters is refused with empty_message."""
+    with pytest.raises(ProtocolError) as caught:
+        parse_command("\x1b\x07", id=3)
+    assert (caught.value.code, caught.value.id) == ("empty_message", 3)
+
+
+def test_option_words_are_matched_without_regard_to_case() -> None:
+    """/option absent DROP and /option stammtisch ON convert like their lower-case forms."""
+    assert parse_command("/option absent DROP") == SetOption(key="absent", value="drop")
+    assert parse_command("/option STAMMTISCH On") == SetOption(key="stammtisch", value=True)
+    assert parse_command("/option seed 42") == SetOption(key="seed", value=42)

@@ -307,8 +307,6 @@ def test_unknown_or_missing_type(raw: str, id: int | str | None) -> None:
         ('{"type": "say", "id": 6, "text": ""}', "text"),
         ('{"type": "move", "id": 6, "move": "' + "x" * 201 + '"}', "move"),
         ('{"type": "option", "id": 6, "key": "colour", "value": 1}', "key"),
-        ('{"type": "option", "id": 6, "key": "seed", "value": "soon"}', "value"),
-        ('{"type": "option", "id": 6, "key": "absent", "value": "maybe"}', "value"),
         ('{"type": "add_bot", "id": 6, "strategy": "clever"}', "strategy"),
         ('{"type": "hello", "id": 6, "name": "ann", "kind": "robot"}', "kind"),
     ],
@@ -319,6 +317,69 @@ def test_bad_field(raw: str, field: str) -> None:
     assert error.code == "bad_field"
     assert f"'{field}" in error.message
     assert error.id == 6
+
+
+@pytest.mark.parametrize(
+    ("raw", "words"),
+    [
+        ('{"type": "option", "id": 6, "key": "seed", "value": "soon"}', ["whole number", "null"]),
+        ('{"type": "option", "id": 6, "key": "seed", "value": "7"}', ["whole number", "null"]),
+        ('{"type": "option", "id": 6, "key": "seed", "value": true}', ["whole number", "null"]),
+        ('{"type": "option", "id": 6, "key": "seed", "value": 7.5}', ["whole number", "null"]),
+        ('{"type": "option", "id": 6, "key": "stammtisch", "value": "on"}', ["true", "false"]),
+        ('{"type": "option", "id": 6, "key": "stammtisch", "value": 1}', ["true", "false"]),
+        ('{"type": "option", "id": 6, "key": "clock", "value": "60"}', ["seconds", "null"]),
+        ('{"type": "option", "id": 6, "key": "clock", "value": true}', ["seconds", "null"]),
+        ('{"type": "option", "id": 6, "key": "absent", "value": "maybe"}', ["'bot'", "'drop'"]),
+        ('{"type": "option", "id": 6, "key": "absent", "value": 1}', ["'bot'", "'drop'"]),
+    ],
+)
+def test_option_value_of_the_wrong_type_or_word(raw: str, words: list[str]) -> None:
+    """An option value of another JSON type than its key's is refused with bad_option, naming the
+    values allowed (a string is no number, a number no boolean)."""
+    error = _refused(raw)
+    assert error.code == "bad_option"
+    assert all(word in error.message for word in words), error.message
+    assert error.id == 6
+
+
+def test_option_absent_matches_without_regard_to_case() -> None:
+    """absent "DROP" and "Bot" are the words drop and bot."""
+    drop = parse_client_message('{"type": "option", "key": "absent", "value": "DROP"}')
+    bot = parse_client_message('{"type": "option", "key": "absent", "value": "Bot"}')
+    assert isinstance(drop, SetOption) and drop.value == "drop"
+    assert isinstance(bot, SetOption) and bot.value == "bot"
+
+
+@pytest.mark.parametrize(
+    "raw", ['{"type": "ping", "id": true}', '{"type": "ping", "id": 1.5}', '{"type": "ping", "id": []}']
+)
+def test_id_is_an_integer_or_a_string(raw: str) -> None:
+    """An id that is a boolean, a fraction or a list is refused with bad_field naming 'id'."""
+    error = _refused(raw)
+    assert error.code == "bad_field"
+    assert "'id'" in error.message
+
+
+@pytest.mark.parametrize(
+    ("raw", "kept"),
+    [
+        (r'{"type": "say", "text": "A\u001b[2JB"}', "A[2JB"),
+        (r'{"type": "say", "text": "G\nH* The game starts"}', "G H* The game starts"),
+        (r'{"type": "say", "text": "x\u202ey\u2028z"}', "xy z"),
+    ],
+)
+def test_say_text_is_sanitized(raw: str, kept: str) -> None:
+    """Chat text arrives as one line without control or reordering characters."""
+    say = parse_client_message(raw)
+    assert isinstance(say, Say) and say.text == kept
+
+
+@pytest.mark.parametrize("text", [r"\u0007", r"\r\n", r"\u001b\u202e \u0000"])
+def test_say_with_nothing_left_is_refused(text: str) -> None:
+    """Chat that is empty once controls are removed is refused with empty_message."""
+    error = _refused('{"type": "say", "id": 4, "text": "' + text + '"}')
+    assert (error.code, error.id) == ("empty_message", 4)
 
 
 @pytest.mark.parametrize(

@@ -205,6 +205,9 @@ async def test_flooding_is_refused_then_disconnected_with_1008(make_server: Serv
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
     assert any(m.get("code") == "rate_limited" for m in flood.messages)
     assert (await calm.request({"type": "ping"}))["type"] == "pong"
+    assert (
+        'cafe_security_events_total{event="rate_limit_close"} 1.0' in server.lobby.metrics.render().decode()
+    )
 
 
 async def test_chat_flood_is_limited_separately(make_server: ServerFactory) -> None:

@@ -123,3 +123,24 @@ async def test_line_client_gets_errors_as_text(server: Server) -> None:
     assert "did you mean /join?" in await line.expect("[unknown_command]")
     await line.line("/who")
     await line.expect("lin")
+
+
+async def test_option_values_have_their_json_types_and_words_any_case(server: Server) -> None:
+    """Over the socket: "seed": "7", "stammtisch": "on" and "id": true are refused and change
+    nothing; absent "DROP" is the word drop; /option still converts typed text."""
+    ann = await WsClient.connect(server.port, "ann")
+    await ann.command("/join cafe")
+    for value, key in [("7", "seed"), ("on", "stammtisch"), ("60", "clock"), ("sometimes", "absent")]:
+        answer = await ann.request({"type": "option", "key": key, "value": value})
+        assert (answer["type"], answer["code"]) == ("error", "bad_option"), answer
+    await ann.send({"type": "ping", "id": True})
+    error = await ann.next("error")
+    assert (error["code"], error["id"]) == ("bad_field", None) and "'id'" in error["message"]
+    await ann.settle(0.1)
+    assert ann.view is not None
+    assert ann.view["options"] == {"seed": None, "stammtisch": False, "clock": None, "absent": "bot"}
+    assert (await ann.request({"type": "option", "key": "absent", "value": "DROP"}))["type"] == "ack"
+    assert (await ann.command("/option seed 42"))["type"] == "ack"
+    assert (await ann.command("/option stammtisch ON"))["type"] == "ack"
+    await ann.settle(0.1)
+    assert ann.view["options"] == {"seed": 42, "stammtisch": True, "clock": None, "absent": "drop"}

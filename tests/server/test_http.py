@@ -6,8 +6,23 @@ import asyncio
 import json
 import re
 
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
+from websockets.typing import Origin
+
 from server.app import Server
+from server.http import same_origin
 from tests.server.clients import WsClient
+from tests.server.conftest import ServerFactory
+
+#: the headers of a WebSocket opening handshake
+_UPGRADE = {
+    "Upgrade": "websocket",
+    "Connection": "Upgrade",
+    "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+    "Sec-WebSocket-Version": "13",
+}
 
 
 async def _get(port: int, path: str) -> tuple[int, dict[str, str], bytes]:
@@ -102,3 +117,141 @@ async def test_games_path_returns_a_record_the_engine_replays(server: Server) ->
     data["seed"] += 1
     assert verify(data)["ok"] is False
     assert (await _get(server.port, "/games/nope"))[0] == 404
+
+
+# --- hardening --------------------------------------------------------------------------------
+
+SECURITY_HEADERS = ("x-content-type-options", "content-security-policy", "referrer-policy")
+
+
+async def _request(
+    port: int, method: str, path: str, headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], bytes]:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
+    writer.write(
+        f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{extra}Connection: close\r\n\r\n".encode()
+    )
+    await writer.drain()
+    # the head, then the body by its length (a 101 has none: the socket stays open for frames)
+    head = (await reader.readuntil(b"\r\n\r\n")).decode()
+    lines = head.removesuffix("\r\n\r\n").split("\r\n")
+    status = int(lines[0].split()[1])
+    fields = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    length = 0 if status == 101 or method == "HEAD" else int(fields.get("content-length", "0"))
+    body = await reader.readexactly(length)
+    if method == "HEAD":
+        assert await reader.read() == b"", "a body after a HEAD answer"
+    writer.close()
+    await writer.wait_closed()
+    return status, fields, body
+
+
+def _security_events(metrics: str, event: str) -> float:
+    found = re.search(rf'cafe_security_events_total\{{event="{event}"\}} ([0-9.]+)', metrics)
+    return float(found[1]) if found else 0.0
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/" + "a" * 5000,
+        "/" + "a/" * 3000,
+        "/../server/http.py",
+        "/../../../../etc/passwd",
+        "/%2e%2e/server/http.py",
+        "//etc/passwd",
+        "/style.css/..%2f..%2fhttp.py",
+        "/nothing-here.js",
+        "/games",
+    ],
+)
+async def test_a_path_that_is_no_file_is_404(server: Server, path: str) -> None:
+    """Any path that is not a file of the page, however long or however it climbs, is 404."""
+    status, headers, _ = await _request(server.port, "GET", path)
+    assert status == 404
+    assert all(name in headers for name in SECURITY_HEADERS)
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "TRACE", "OPTIONS", "PATCH", "CONNECT"])
+async def test_methods_other_than_get_and_head_are_405(server: Server, method: str) -> None:
+    """POST, PUT, DELETE, TRACE and the rest get 405 with Allow: GET, HEAD, and no page."""
+    status, headers, body = await _request(server.port, method, "/")
+    assert status == 405
+    assert headers["allow"] == "GET, HEAD"
+    assert b"<html" not in body
+    status, headers, _ = await _request(server.port, method, "/ws")
+    assert (status, headers["allow"]) == (405, "GET")
+    _, _, metrics = await _request(server.port, "GET", "/metrics")
+    assert _security_events(metrics.decode(), "method_refused") == 2
+
+
+async def test_head_answers_without_a_body(server: Server) -> None:
+    """HEAD gives GET's status and headers, the length included, and no body."""
+    status, headers, body = await _request(server.port, "GET", "/")
+    head_status, head_headers, head_body = await _request(server.port, "HEAD", "/")
+    assert (head_status, head_body) == (status, b"")
+    assert head_headers["content-length"] == headers["content-length"] == str(len(body))
+    assert head_headers["content-type"] == headers["content-type"]
+
+
+@pytest.mark.parametrize("path", ["/", "/app.js", "/healthz", "/metrics", "/games/none", "/missing"])
+async def test_every_answer_carries_the_security_headers(server: Server, path: str) -> None:
+    """nosniff, a Content-Security-Policy that forbids framing, and a Referrer-Policy on every answer."""
+    _, headers, _ = await _request(server.port, "GET", path)
+    assert headers["x-content-type-options"] == "nosniff"
+    csp = headers["content-security-policy"]
+    assert "frame-ancestors 'none'" in csp and "script-src 'self'" in csp and "unsafe-inline" not in csp
+    assert headers["referrer-policy"] == "no-referrer"
+
+
+async def test_a_websocket_from_a_page_of_another_origin_is_403(server: Server) -> None:
+    """By default a page of another origin may not open /ws (403, counted); the page's own origin
+    may, and a client that sends no Origin may."""
+    origin = f"http://127.0.0.1:{server.port}"
+    status, headers, _ = await _request(
+        server.port, "GET", "/ws", {"Origin": "https://evil.example", **_UPGRADE}
+    )
+    assert status == 403 and "content-security-policy" in headers
+    status, _, _ = await _request(
+        server.port, "GET", "/ws", {"Origin": f"http://127.0.0.1:{server.port + 1}", **_UPGRADE}
+    )
+    assert status == 403
+    with pytest.raises(InvalidStatus) as refused:
+        await connect(f"ws://127.0.0.1:{server.port}/ws", origin=Origin("http://localhost.evil.example"))
+    assert refused.value.response.status_code == 403
+    async with connect(f"ws://127.0.0.1:{server.port}/ws", origin=Origin(origin)) as ws:
+        await ws.send('{"type": "hello", "name": "samesite"}')
+        assert '"welcome"' in str(await ws.recv())
+    await WsClient.connect(server.port, "noorigin")
+    _, _, metrics = await _request(server.port, "GET", "/metrics")
+    assert _security_events(metrics.decode(), "origin_refused") == 3
+
+
+async def test_allowed_origins_lists_origins_or_allows_any(make_server: ServerFactory) -> None:
+    """--allowed-origins takes a comma list of origins (others refused), or * for any."""
+    listed: Server = await make_server(allowed_origins="https://cafe.example, https://other.example")
+    for origin, allowed in [
+        ("https://cafe.example", True),
+        ("https://other.example", True),
+        (f"http://127.0.0.1:{listed.port}", False),
+        ("https://evil.example", False),
+    ]:
+        status, _, _ = await _request(listed.port, "GET", "/ws", {"Origin": origin, **_UPGRADE})
+        assert (status == 101) == allowed, origin
+    anyone: Server = await make_server(allowed_origins="*")
+    status, _, _ = await _request(anyone.port, "GET", "/ws", {"Origin": "https://evil.example", **_UPGRADE})
+    assert status == 101
+
+
+def test_same_origin_compares_host_and_port() -> None:
+    """The page's own origin: the scheme's default port counts, other hosts, ports or schemes do not."""
+    assert same_origin("https://cafe.example", "cafe.example")
+    assert same_origin("https://cafe.example:443", "cafe.example")
+    assert same_origin("http://cafe.example:8765", "cafe.example:8765")
+    assert not same_origin("http://cafe.example:8766", "cafe.example:8765")
+    assert not same_origin("https://cafe.example.evil.example", "cafe.example")
+    assert not same_origin("null", "cafe.example")
+    assert not same_origin("file://cafe.example", "cafe.example")
+    assert not same_origin("https://cafe.example:x", "cafe.example")
+    assert not same_origin("https://cafe.example", None)

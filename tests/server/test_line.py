@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+
+import pytest
+
 from server.app import Server
-from server.line import strip_telnet
+from server.line import LineSplitter, strip_telnet
 from tests.server.clients import LineClient
 from tests.server.conftest import ServerFactory
 
@@ -139,3 +143,75 @@ async def test_ascii_with_a_wrong_argument_is_refused(server: Server) -> None:
     await client.expect("Hello asker!")
     await client.line("/ascii")
     await client.expect("[bad_arguments]")
+
+
+@pytest.mark.parametrize(
+    ("chunks", "lines"),
+    [
+        ([b"a\r\nb\r\n"], [b"a", b"b"]),
+        ([b"a\nb\n"], [b"a", b"b"]),
+        ([b"a\rb\r"], [b"a", b"b"]),
+        ([b"a\r\x00b\r\x00"], [b"a", b"b"]),
+        ([b"a\r", b"\nb\r", b"\n"], [b"a", b"b"]),
+        ([b"a\r", b"\x00b\n"], [b"a", b"b"]),
+        ([b"a\r\n\r\nb\n"], [b"a", b"", b"b"]),
+        ([b"a\n\rb\r"], [b"a", b"", b"b"]),
+        ([b"ab", b"c\r", b"d\n"], [b"abc", b"d"]),
+    ],
+)
+def test_line_splitter_ends_lines_at_cr_lf_and_crlf(chunks: list[bytes], lines: list[bytes]) -> None:
+    """CR, LF, CR LF and CR NUL each end one line, also when split between reads."""
+    splitter = LineSplitter(80)
+    assert [line for chunk in chunks for line in splitter.feed(chunk)] == lines
+    assert splitter.pending == 0
+
+
+def test_line_splitter_refuses_a_line_past_the_limit() -> None:
+    """A line longer than the limit raises, ended or not."""
+    with pytest.raises(ValueError, match="too long"):
+        LineSplitter(8).feed(b"123456789\n")
+    splitter = LineSplitter(8)
+    splitter.feed(b"12345678")
+    with pytest.raises(ValueError, match="too long"):
+        splitter.feed(b"9")
+
+
+async def test_a_bare_cr_ends_a_line(server: Server) -> None:
+    """A client that ends lines with CR alone is answered line by line."""
+    assert server.line_port is not None
+    client = await LineClient.connect(server.line_port)
+    await client.line("crman", end=b"\r")
+    await client.expect("Hello crman!")
+    await client.line("/ping", end=b"\r")
+    await client.line("/nosuch", end=b"\r")
+    await client.expect("[unknown_command]")
+
+
+async def test_crlf_split_between_reads_is_one_line_end(server: Server) -> None:
+    """CR LF, even with the LF in a later packet, ends one line: no empty line, no extra prompt."""
+    assert server.line_port is not None
+    client = await LineClient.connect(server.line_port)
+    await client.line("1bad", end=b"\r")
+    await client.expect("A name is")
+    await asyncio.sleep(0.05)  # the LF arrives in a read of its own
+    await client.line("", end=b"\n")
+    await client.line("good", end=b"\r\n")
+    await client.expect("Hello good!")
+    assert client.text().count("Your name") == 2  # the first prompt and the one after 1bad
+
+
+async def test_invalid_utf8_gets_bad_utf8_at_the_prompt_and_after(server: Server) -> None:
+    """A line that is not UTF-8 is answered with bad_utf8 before and after the name, and ignored."""
+    assert server.line_port is not None
+    client = await LineClient.connect(server.line_port)
+    client.writer.write(b"\xc3\x28\x80\r\n")
+    await client.expect("[bad_utf8]")
+    await client.expect("Your name")
+    await client.line("utf")
+    await client.expect("Hello utf!")
+    client.writer.write(b"caf\xe9 au lait\r\n")
+    await client.expect("! That line is not valid UTF-8 text; it was ignored. [bad_utf8]")
+    await client.line("/ping")
+    await client.line("/nosuch")
+    await client.expect("[unknown_command]")
+    assert "<utf>" not in client.text()

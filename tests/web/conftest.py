@@ -139,6 +139,7 @@ def open_page(browser: Browser, server: ServerThread) -> Iterator[Callable[..., 
         # without animations a pointer finds each element at rest at once
         context = browser.new_context(viewport=viewport, reduced_motion="reduce")  # type: ignore[arg-type]
         contexts.append(context)
+        context.add_init_script(WATCH_CSP)
         page = context.new_page()
         page.set_default_timeout(15_000)
         page.on("pageerror", lambda e: errors.append(str(e)))
@@ -147,5 +148,22 @@ def open_page(browser: Browser, server: ServerThread) -> Iterator[Callable[..., 
 
     yield open_
     for context in contexts:
+        for page in context.pages:
+            errors.extend(csp_violations(page))
         context.close()
-    assert not errors, f"the page raised JavaScript errors: {errors}"
+    assert not errors, f"the page raised JavaScript errors or broke its Content-Security-Policy: {errors}"
+
+
+#: records every Content-Security-Policy violation of a page in ``window.cspViolations``
+WATCH_CSP = """
+window.cspViolations = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`);
+});
+"""
+
+
+def csp_violations(page: Page) -> list[str]:
+    """The Content-Security-Policy violations the page has seen so far."""
+    found: list[str] = page.evaluate("window.cspViolations || []")
+    return found

@@ -1,0 +1,76 @@
+"""Limits on what one address and one unnamed connection may hold, shared by the transports, and
+the one way a security event is reported: a structured log event and the ``cafe_security_events``
+counter."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import structlog
+
+from server.metrics import Metrics
+
+log = structlog.get_logger("cafe.security")
+
+
+def security_event(metrics: Metrics, event: str, **fields: Any) -> None:
+    """Log ``event`` with its fields and count it in ``/metrics``."""
+    metrics.security_events.labels(event=event).inc()
+    log.warning(event, **fields)
+
+
+class PerAddress:
+    """Connections open per client address, against a cap. ``acquire`` when one opens,
+    ``release`` when it closes (exactly once for each successful acquire)."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self._open: dict[str, int] = {}
+
+    def acquire(self, address: str) -> bool:
+        """Count one more connection from ``address``; ``False`` (and nothing counted) at the cap."""
+        count = self._open.get(address, 0)
+        if count >= self.cap:
+            return False
+        self._open[address] = count + 1
+        return True
+
+    def release(self, address: str) -> None:
+        count = self._open.get(address, 0) - 1
+        if count > 0:
+            self._open[address] = count
+        else:
+            self._open.pop(address, None)
+
+    def count(self, address: str) -> int:
+        """Connections open from ``address`` now."""
+        return self._open.get(address, 0)
+
+
+def hello_deadline(
+    seconds: float, named: Callable[[], bool], close: Callable[[], Coroutine[Any, Any, None]]
+) -> asyncio.TimerHandle:
+    """After ``seconds``, run ``close()`` unless ``named()`` says hello was said; cancel the
+    handle when the connection ends first."""
+    loop = asyncio.get_running_loop()
+    tasks: set[asyncio.Task[None]] = set()
+
+    def expire() -> None:
+        if not named():
+            task = loop.create_task(close())
+            tasks.add(task)  # held until done: the loop keeps only a weak reference
+            task.add_done_callback(tasks.discard)
+
+    return loop.call_later(seconds, expire)
+
+
+class Limits:
+    """The per-server limits the transports consult: one ``PerAddress`` for WebSocket and line
+    connections together, and the hello deadline."""
+
+    def __init__(self, max_per_ip: int, hello_timeout: float, metrics: Metrics) -> None:
+        self.per_address = PerAddress(max_per_ip)
+        self.hello_timeout = hello_timeout
+        self.metrics = metrics

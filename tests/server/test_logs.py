@@ -1,0 +1,38 @@
+"""Log lines: text a client sent can never forge a line of the log."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+import structlog
+
+from server import logs
+
+FORGED = 'ann\n{"event": "hello", "player": "root"}\r* x\u2028y\u001b[2J\u0085z'
+
+
+@pytest.fixture(autouse=True)
+def _restore_logging() -> Iterator[None]:
+    yield
+    logs.configure("warning", "console")
+
+
+def test_json_log_keeps_person_text_on_its_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """In JSON, a field with line breaks and escapes is one line that decodes to the same text."""
+    logs.configure("info", "json")
+    structlog.get_logger("test").warning("chat", text=FORGED)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1
+    assert json.loads(lines[0])["text"] == FORGED
+
+
+def test_console_log_escapes_controls(capsys: pytest.CaptureFixture[str]) -> None:
+    """On the console, line breaks, escapes and separators in a field are written as escapes."""
+    logs.configure("info", "console")
+    structlog.get_logger("test").warning("chat", text=FORGED)
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1
+    assert "\x1b" not in err and "\r" not in err
+    assert "\\u000a" in err and "\\u2028" in err and "\\u001b[2J" in err
