@@ -156,6 +156,29 @@ async def test_killing_the_owner_moves_the_room_and_loses_no_move(nodes: list[Se
     await again.next("game_over")
 
 
+async def test_a_client_bot_gets_its_seat_back_through_the_other_node(nodes: list[ServerProcess]) -> None:
+    """A client that says it is a bot (as cafe-bot does) plays on node a, the owner; node a is
+    killed; the client comes back through node b with its token and is seated again, not a spectator."""
+    ann = await WsClient.connect(nodes[0].port, "ann", kind="bot")
+    bob = await WsClient.connect(nodes[1].port, "bob")
+    assert (await ann.command("/join big"))["type"] == "ack"
+    assert (await ann.command("/option seed 21"))["type"] == "ack"
+    assert (await bob.command("/join big"))["type"] == "ack"
+    assert (await bob.command("/start"))["type"] == "ack"
+    game = await _play([ann, bob], Game(new_position(["ann", "bob"], 21)), random.Random(7), 4, bob)
+    nodes[0].proc.send_signal(signal.SIGKILL)  # node a owns the room: ann entered it first
+    await asyncio.wait_for(nodes[0].proc.wait(), 10)
+    await bob.next(lambda m: m["type"] == "snapshot", timeout=20)  # node b has taken the room over
+
+    again = await WsClient.connect(nodes[1].port, "ann", token=ann.token, kind="bot")
+    assert again.messages[0]["resumed"] is True
+    mine = await again.next("snapshot", timeout=20)
+    assert mine["view"]["seat"] == 0
+    assert mine["view"]["game"]["hand"] == [c.text for c in game.position.players[0].hand]
+    game = await _play([again, bob], game, random.Random(8), 4, bob)
+    assert game.moves == 8
+
+
 async def test_a_redis_restart_mid_game_does_not_stop_the_game(
     nodes: list[ServerProcess], redis_server: RedisServer
 ) -> None:
@@ -185,6 +208,20 @@ async def test_a_node_without_the_lease_cannot_write_the_log(redis_url: str) -> 
         assert await client.llen("cafe:game:g1:moves") == 0
         await new.move_played("g1", 1, "CFf@bar")
         assert await client.lrange("cafe:game:g1:moves", 0, -1) == ["CFf@bar"]
+    finally:
+        await client.aclose()
+
+
+async def test_the_seat_index_holds_client_bots_and_not_server_bots(redis_url: str) -> None:
+    """Every seat a connection plays (a person, or a client that said it is a bot) is in the seat
+    index that brings a player back to its room; a seat the server's own bot plays is not."""
+    client = aioredis.from_url(redis_url, decode_responses=True)
+    try:
+        await client.set(lease_key("r"), "n:1")
+        store = RedisStore(client, lambda room: "n:1")
+        record = GameRecord(("ann", "robo", "Greedy1"), 1)
+        await store.game_started("g1", "r", record, ["person", "bot", "bot:greedy"])
+        assert [await store.seat_room(n) for n in ("ann", "robo", "Greedy1")] == ["r", "r", None]
     finally:
         await client.aclose()
 
