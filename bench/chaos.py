@@ -332,6 +332,7 @@ class Figures:
     views_differ: int = 0
     clients_not_back: int = 0
     clients_failed: int = 0
+    rooms_idle_after_last_kill: int = 0
     unexpected_exits: int = 0
     server_errors_logged: int = 0
     longest_wait_after_kill: float = 0.0
@@ -344,6 +345,7 @@ class Figures:
         "views_differ",
         "clients_not_back",
         "clients_failed",
+        "rooms_idle_after_last_kill",
         "unexpected_exits",
     )
 
@@ -359,6 +361,7 @@ class Soak:
         self.rng = random.Random(args.seed)
         self.record = Record()
         self.kill_times: list[float] = []
+        self.redis_kills = 0
         self.redis: Redis | None = Redis(folder) if args.cluster else None
         common = ["--resume-window", str(args.resume_window)]
         if self.redis is not None:
@@ -455,6 +458,7 @@ class Soak:
             if self.redis is not None and self.rng.random() < args.redis_share:
                 victim = self.redis
             victim.kill()
+            self.redis_kills += victim is self.redis
             self.kill_times.append(time.monotonic())
             kills += 1
             # down for a moment: clients meet a refused connection, or in a cluster the other node
@@ -574,10 +578,15 @@ class Soak:
         f, acks, kills = self.figures, self.record.acks, self.kill_times
         f.seconds = round(time.monotonic() - began, 1)
         f.kills = len(kills)
-        f.redis_kills = self.redis.kills if self.redis is not None else 0
+        f.redis_kills = self.redis_kills
         f.acks = len(acks)
         f.acks_before_first_kill = sum(a.at < kills[0] for a in acks) if kills else len(acks)
         f.acks_after_last_kill = sum(a.at > kills[-1] for a in acks) if kills else 0
+        # every room plays on after the last kill (the settle time is far longer than a turn)
+        playing = {a.room for a in acks if not kills or a.at > kills[-1]}
+        idle = sorted({f"chaos{r}" for r in range(self.args.rooms)} - playing)
+        f.rooms_idle_after_last_kill = len(idle)
+        f.examples.extend(f"room {room} acked no move after the last kill" for room in idle)
         f.unexpected_exits = sum(n.unexpected_exits for n in self.nodes)
         if self.redis is not None:
             f.unexpected_exits += self.redis.unexpected_exits
