@@ -65,6 +65,9 @@ log = structlog.get_logger("cafe.bot")
 #: the error codes that mean the bot's move itself was wrong (not the moment it was sent at)
 _MOVE_FAULTS = frozenset(RULE_ERROR_CODES) - {"game_over", "not_your_turn"}
 
+#: the error codes that refuse a message only for the moment: it is sent again after a pause
+_TRY_AGAIN = ("rate_limited", "unavailable")
+
 #: the strategies ``cafe-bot`` knows
 STRATEGIES = ("first", "random", "greedy", "strong")
 #: the strategies that can play over the line endpoint, which shows only the list of legal moves
@@ -425,8 +428,8 @@ class WsBot(_Bot):
             return
         if not isinstance(msg, m.Error):
             return
-        if msg.code == "rate_limited":
-            await self._retry(ws, what)
+        if msg.code in _TRY_AGAIN:
+            await self._retry(ws, what, msg.code)
             return
         if what == "join" and msg.code in ("room_full", "bad_room", "too_many_rooms"):
             raise BotError(f"cannot join room {self.settings.room!r}: {msg.message}")
@@ -438,9 +441,10 @@ class WsBot(_Bot):
         if msg.code not in ("already_seated", "game_running", "not_enough_players", "not_your_turn"):
             log.warning("refused", request=what, code=msg.code, message=msg.message)
 
-    async def _retry(self, ws: ClientConnection, what: str | None) -> None:
-        """Send again, after a pause, what the server refused for coming too fast."""
-        log.warning("rate_limited", request=what)
+    async def _retry(self, ws: ClientConnection, what: str | None, code: str) -> None:
+        """Send again, after a pause, what the server refused for coming too fast or while its
+        log (or, in a cluster, the room's node) was out of reach."""
+        log.warning(code, request=what)
         await asyncio.sleep(1.0)
         if what == "move" and self._last_move is not None:
             await self._send(ws, m.PlayMove(move=self._last_move), "move")
@@ -719,9 +723,9 @@ class LineBot(_Bot):
             self._last_move = None
             await self._ask_moves()
             return
-        if code == "rate_limited":
+        if code in _TRY_AGAIN:
             # which command was dropped is not said: ask again whether it is the bot's turn
-            log.warning("rate_limited")
+            log.warning(code)
             await asyncio.sleep(1.0)
             self._asking = False
             await self._ask_moves()
