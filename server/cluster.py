@@ -60,6 +60,9 @@ def _name_key(name: str) -> str:
     return f"{PREFIX}name:{name.casefold()}"
 
 
+_NOT_HERE = "The room's server cannot be reached just now; try again."
+
+
 def _channel(node: str) -> str:
     return f"{PREFIX}to:{node}"
 
@@ -435,6 +438,12 @@ class Cluster:
         room = self.lobby.rooms.get(envelope["room"].casefold())
         member = self.remote.get(key)
         if room is None:  # not ours (any more): the sender's watcher will find the owner
+            if envelope["op"] == "msg":  # every message is answered: this one was not taken
+                sender = RemoteSession(
+                    self, envelope["from"], envelope["sid"], envelope["name"], envelope["kind"]
+                )
+                message_id = json.loads(envelope["msg"]).get("id")
+                sender.send(m.Error(id=message_id, code="unavailable", message=_NOT_HERE))
             return
         if member is None:
             member = RemoteSession(

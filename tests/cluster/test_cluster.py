@@ -245,3 +245,33 @@ async def test_room_options_are_kept_with_the_game_and_missing_ones_read_as_none
         assert old is not None and old.room_options == {} and old.record == record
     finally:
         await client.aclose()
+
+
+async def test_a_message_for_a_room_the_node_no_longer_owns_is_answered_unavailable(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """A node restarted after a kill gets a move forwarded to the room it owned in its earlier life;
+    it owns no such room now, and the sender hears ``unavailable`` instead of nothing."""
+    node = await ServerProcess.start(tmp_path / "a.db", "--redis", redis_url, "--node-id", "a")
+    client = aioredis.from_url(redis_url, decode_responses=True)
+    pubsub = client.pubsub()
+    try:
+        await pubsub.subscribe("cafe:to:b")
+        envelope = {"t": "in", "from": "b", "sid": "s1", "name": "ann", "kind": "person", "room": "gone"}
+        envelope.update(op="msg", msg=json.dumps({"type": "move", "id": 7, "move": "FRf@FR1s"}))
+        assert await client.publish("cafe:to:a", json.dumps(envelope)) == 1
+        answer = None
+        for _ in range(100):
+            answer = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.1)
+            if answer is not None:
+                break
+        assert answer is not None, "no answer came back"
+        out = json.loads(answer["data"])
+        assert out["t"] == "out" and out["sid"] == "s1"
+        error = json.loads(out["json"])
+        assert (error["type"], error["code"], error["id"]) == ("error", "unavailable", 7)
+    finally:
+        await pubsub.aclose()  # type: ignore[no-untyped-call]
+        await client.aclose()
+        node.proc.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(node.proc.wait(), 20)
