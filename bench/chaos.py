@@ -634,7 +634,7 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--kills", type=int, default=80, help="kills at most (default 80)")
     p.add_argument("--seconds", type=float, default=600, help="time for the kills at most (default 600)")
-    p.add_argument("--settle", type=float, default=8, help="seconds of play after the last kill (default 8)")
+    p.add_argument("--settle", type=float, default=15, help="seconds of play after the last kill (default 15)")
     p.add_argument("--min-gap", type=float, default=2, help="shortest time between kills (default 2 s)")
     p.add_argument("--max-gap", type=float, default=10, help="longest time between kills (default 10 s)")
     p.add_argument("--down", type=float, default=1, help="longest time a killed process stays down (1 s)")
