@@ -94,7 +94,10 @@ class RedisStore:
 
     def adopt(self, game_id: str, room: str, record: GameRecord, kinds: tuple[str, ...] | list[str]) -> None:
         """Remember a game restored from the log, so its moves can be written."""
-        people = [n.casefold() for n, k in zip(record.players, kinds, strict=True) if k == "person"]
+        # every seat a connection plays (a client bot says kind "bot") is indexed, so that its
+        # player is brought back to the room on any node; only the server's own bots ("bot:NAME") are not
+        seats = zip(record.players, kinds, strict=True)
+        people = [n.casefold() for n, k in seats if not k.startswith("bot:")]
         self._game_rooms[game_id] = (room, people)
 
     async def game_started(

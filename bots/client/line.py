@@ -12,6 +12,7 @@ import contextlib
 from bots.client.runner import (
     LINE_STRATEGIES,
     MOVE_FAULTS,
+    TRY_AGAIN,
     Bot,
     BotError,
     BotSettings,
@@ -218,9 +219,9 @@ class LineBot(Bot):
             self._last_move = None
             await self._ask_moves()
             return
-        if code == "rate_limited":
+        if code in TRY_AGAIN:
             # which command was dropped is not said: ask again whether it is the bot's turn
-            log.warning("rate_limited")
+            log.warning(code)
             await asyncio.sleep(1.0)
             self._asking = False
             await self._ask_moves()

@@ -35,6 +35,8 @@ log = structlog.get_logger("cafe.bot")
 
 #: the error codes that mean the bot's move itself was wrong (not the moment it was sent at)
 MOVE_FAULTS = frozenset(RULE_ERROR_CODES) - {"game_over", "not_your_turn"}
+#: the error codes that refuse a message only for the moment: it is sent again after a pause
+TRY_AGAIN = ("rate_limited", "unavailable")
 
 #: the strategies ``cafe-bot`` knows
 STRATEGIES = ("first", "random", "greedy", "strong")

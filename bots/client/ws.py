@@ -14,6 +14,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from bots.client.runner import (
     MOVE_FAULTS,
+    TRY_AGAIN,
     Bot,
     BotError,
     BotSettings,
@@ -182,8 +183,8 @@ class WsBot(Bot):
             return
         if not isinstance(msg, m.Error):
             return
-        if msg.code == "rate_limited":
-            await self._retry(ws, what)
+        if msg.code in TRY_AGAIN:
+            await self._retry(ws, what, msg.code)
             return
         if what == "join" and msg.code in ("room_full", "bad_room", "too_many_rooms"):
             raise BotError(f"cannot join room {self.settings.room!r}: {msg.message}")
@@ -195,9 +196,10 @@ class WsBot(Bot):
         if msg.code not in ("already_seated", "game_running", "not_enough_players", "not_your_turn"):
             log.warning("refused", request=what, code=msg.code, message=msg.message)
 
-    async def _retry(self, ws: ClientConnection, what: str | None) -> None:
-        """Send again, after a pause, what the server refused for coming too fast."""
-        log.warning("rate_limited", request=what)
+    async def _retry(self, ws: ClientConnection, what: str | None, code: str) -> None:
+        """Send again, after a pause, what the server refused for coming too fast or while its
+        log (or, in a cluster, the room's node) was out of reach."""
+        log.warning(code, request=what)
         await asyncio.sleep(1.0)
         if what == "move" and self._last_move is not None:
             await self._send(ws, m.PlayMove(move=self._last_move), "move")

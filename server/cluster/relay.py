@@ -24,6 +24,8 @@ from server.session import Session
 
 log = structlog.get_logger("cafe.cluster")
 
+UNREACHABLE = "The room's server cannot be reached just now; try again."
+
 
 def channel(node: str) -> str:
     return f"{PREFIX}to:{node}"
@@ -121,13 +123,7 @@ class Relay:
             except (RedisError, OSError):
                 delivered = False
             if not delivered and sender is not None:
-                sender.send(
-                    m.Error(
-                        id=msg_id,
-                        code="unavailable",
-                        message="The room's server cannot be reached just now; try again.",
-                    )
-                )
+                sender.send(m.Error(id=msg_id, code="unavailable", message=UNREACHABLE))
 
     # --- receiving -------------------------------------------------------------------------------
 
@@ -163,6 +159,10 @@ class Relay:
             return
         room = self.rooms.get(envelope.room.casefold())
         if room is None:  # not ours (any more): the sender's watcher will find the owner
+            if isinstance(envelope, env.Message):  # every message is answered: this one was not taken
+                sender = RemoteSession(self, envelope.node, envelope.sid, envelope.name, envelope.kind)
+                msg_id = getattr(message(sender), "id", None)
+                sender.send(m.Error(id=msg_id, code="unavailable", message=UNREACHABLE))
             return
         key = (envelope.node, envelope.sid)
         member = self.remote.get(key)

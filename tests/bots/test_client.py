@@ -32,6 +32,7 @@ from server import logs
 from server.app import Server
 from server.config import Config
 from server.line import LineSession
+from server.store import StoreUnavailable
 from tests.server.clients import WsClient
 
 T = TypeVar("T")
@@ -428,3 +429,34 @@ async def test_bot_gives_up_after_its_retries_when_no_server_answers() -> None:
     with pytest.raises(ServerUnreachable):
         await _within(bot.run())
     assert bot.reconnects == 2
+
+
+@pytest.mark.parametrize("transport", ["ws", "line"])
+async def test_bot_plays_again_after_the_log_was_unavailable_for_its_move(
+    fast_server: Server, transport: str
+) -> None:
+    """A move answered ``unavailable`` (the log could not be written; nothing changed) is tried again
+    after a pause, and the game goes on to its end instead of waiting for a turn that never comes."""
+    store = fast_server.lobby.store
+    original = store.move_played
+    refused: list[int] = []
+
+    async def once_unavailable(game_id: str, number: int, move: str) -> None:
+        stored = await store.game(game_id)
+        assert stored is not None
+        mover = stored.record.players[replay(stored.record).position.to_move]
+        if not refused and mover == "robo":
+            refused.append(number)
+            raise StoreUnavailable("the log is away for a moment")
+        await original(game_id, number, move)
+
+    store.move_played = once_unavailable  # type: ignore[method-assign]
+    host = await _room_with_bots(fast_server, "flaky", 5, "random")
+    where = {"url": _url(fast_server)} if transport == "ws" else {"line": _line(fast_server)}
+    strategy = "greedy" if transport == "ws" else "first"
+    settings = BotSettings(name="robo", room="flaky", strategy=strategy, start=2, rate=FAST, **where)
+    bot = WsBot(settings) if transport == "ws" else LineBot(settings)
+    watching = _watch(host)
+    results = await _within(bot.run())
+    assert len(refused) == 1
+    assert [r.reason for r in results] == [(await _within(watching))[0]["reason"]]

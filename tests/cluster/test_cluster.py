@@ -156,6 +156,29 @@ async def test_killing_the_owner_moves_the_room_and_loses_no_move(nodes: list[Se
     await again.next("game_over")
 
 
+async def test_a_client_bot_gets_its_seat_back_through_the_other_node(nodes: list[ServerProcess]) -> None:
+    """A client that says it is a bot (as cafe-bot does) plays on node a, the owner; node a is
+    killed; the client comes back through node b with its token and is seated again, not a spectator."""
+    ann = await WsClient.connect(nodes[0].port, "ann", kind="bot")
+    bob = await WsClient.connect(nodes[1].port, "bob")
+    assert (await ann.command("/join big"))["type"] == "ack"
+    assert (await ann.command("/option seed 21"))["type"] == "ack"
+    assert (await bob.command("/join big"))["type"] == "ack"
+    assert (await bob.command("/start"))["type"] == "ack"
+    game = await _play([ann, bob], Game(new_position(["ann", "bob"], 21)), random.Random(7), 4, bob)
+    nodes[0].proc.send_signal(signal.SIGKILL)  # node a owns the room: ann entered it first
+    await asyncio.wait_for(nodes[0].proc.wait(), 10)
+    await bob.next(lambda m: m["type"] == "snapshot", timeout=20)  # node b has taken the room over
+
+    again = await WsClient.connect(nodes[1].port, "ann", token=ann.token, kind="bot")
+    assert again.messages[0]["resumed"] is True
+    mine = await again.next("snapshot", timeout=20)
+    assert mine["view"]["seat"] == 0
+    assert mine["view"]["game"]["hand"] == [c.text for c in game.position.players[0].hand]
+    game = await _play([again, bob], game, random.Random(8), 4, bob)
+    assert game.moves == 8
+
+
 async def test_a_redis_restart_mid_game_does_not_stop_the_game(
     nodes: list[ServerProcess], redis_server: RedisServer
 ) -> None:
@@ -189,6 +212,20 @@ async def test_a_node_without_the_lease_cannot_write_the_log(redis_url: str) -> 
         await client.aclose()
 
 
+async def test_the_seat_index_holds_client_bots_and_not_server_bots(redis_url: str) -> None:
+    """Every seat a connection plays (a person, or a client that said it is a bot) is in the seat
+    index that brings a player back to its room; a seat the server's own bot plays is not."""
+    client = aioredis.from_url(redis_url, decode_responses=True)
+    try:
+        await client.set(lease_key("r"), "n:1")
+        store = RedisStore(client, lambda room: "n:1")
+        record = GameRecord(("ann", "robo", "Greedy1"), 1)
+        await store.game_started("g1", "r", record, ["person", "bot", "bot:greedy"])
+        assert [await store.seat_room(n) for n in ("ann", "robo", "Greedy1")] == ["r", "r", None]
+    finally:
+        await client.aclose()
+
+
 async def test_room_options_are_kept_with_the_game_and_missing_ones_read_as_none(redis_url: str) -> None:
     """The Redis log gives back the room options a game started with; a game logged before they
     were kept reads with none (the room's defaults), its record intact."""
@@ -208,3 +245,73 @@ async def test_room_options_are_kept_with_the_game_and_missing_ones_read_as_none
         assert old is not None and old.room_options == {} and old.record == record
     finally:
         await client.aclose()
+
+
+async def test_a_message_for_a_room_the_node_no_longer_owns_is_answered_unavailable(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """A node restarted after a kill gets a move forwarded to the room it owned in its earlier life;
+    it owns no such room now, and the sender hears ``unavailable`` instead of nothing."""
+    node = await ServerProcess.start(tmp_path / "a.db", "--redis", redis_url, "--node-id", "a")
+    client = aioredis.from_url(redis_url, decode_responses=True)
+    pubsub = client.pubsub()
+    try:
+        await pubsub.subscribe("cafe:to:b")
+        envelope = {"from": "b", "sid": "s1", "name": "ann", "kind": "person", "room": "gone"}
+        envelope.update(op="msg", msg=json.dumps({"type": "move", "id": 7, "move": "FRf@FR1s"}))
+        assert await client.publish("cafe:to:a", json.dumps(envelope)) == 1
+        answer = None
+        for _ in range(100):
+            answer = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.1)
+            if answer is not None:
+                break
+        assert answer is not None, "no answer came back"
+        out = json.loads(answer["data"])
+        assert out["op"] == "out" and out["sid"] == "s1"
+        error = json.loads(out["json"])
+        assert (error["type"], error["code"], error["id"]) == ("error", "unavailable", 7)
+    finally:
+        await pubsub.aclose()  # type: ignore[no-untyped-call]
+        await client.aclose()
+        node.proc.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(node.proc.wait(), 20)
+
+
+async def test_a_malformed_envelope_is_logged_and_dropped_and_nothing_else_is_disturbed(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """Envelopes that are not JSON, name no known op, or lack a field are logged as
+    ``bad_envelope`` and dropped: the node keeps listening (no resubscription, no failed job) and
+    answers the next good message."""
+    node = await ServerProcess.start(tmp_path / "a.db", "--redis", redis_url, "--node-id", "a")
+    client = aioredis.from_url(redis_url, decode_responses=True)
+    pubsub = client.pubsub()
+    try:
+        await pubsub.subscribe("cafe:to:b")
+        sender = {"from": "b", "sid": "s1", "name": "ann", "kind": "person", "room": "gone"}
+        bad = [
+            "not json",
+            json.dumps({"op": "dance", **sender}),
+            json.dumps({"op": "enter", "from": "b"}),
+            json.dumps({"op": "msg", **sender, "msg": '{"type": "nonsense"}'}),
+        ]
+        for data in bad:
+            assert await client.publish("cafe:to:a", data) == 1
+        good = {"op": "msg", **sender, "msg": json.dumps({"type": "move", "id": 9, "move": "FRf@FR1s"})}
+        assert await client.publish("cafe:to:a", json.dumps(good)) == 1
+        answer = None
+        for _ in range(100):
+            answer = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.1)
+            if answer is not None:
+                break
+        assert answer is not None, "no answer came back"
+        assert json.loads(json.loads(answer["data"])["json"])["id"] == 9
+        events = [line.get("event") for line in node.lines]
+        assert events.count("bad_envelope") == len(bad)
+        assert events.count("subscribed") == 1
+        assert "cluster_job_failed" not in events and "redis_unavailable" not in events
+    finally:
+        await pubsub.aclose()  # type: ignore[no-untyped-call]
+        await client.aclose()
+        node.proc.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(node.proc.wait(), 20)
