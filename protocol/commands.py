@@ -21,16 +21,15 @@ protocol.errors.ProtocolError: Unknown command /jion — did you mean /join? Usa
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, Literal, NamedTuple, TypeAlias, TypeVar, cast, get_args
 
 from pydantic import BaseModel, ValidationError
 
+from protocol import options
 from protocol.errors import ERROR_CODES, ProtocolError
 from protocol.messages import (
-    Absent,
     AddBot,
     ClientId,
     ClientMessage,
@@ -53,6 +52,7 @@ from protocol.messages import (
     Watch,
     Who,
 )
+from protocol.names import NAME_RULE
 
 __all__ = [
     "ALIASES",
@@ -137,7 +137,7 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
     "nick": CommandInfo(
         "/nick NAME",
         "change your name",
-        "Changes your name: 1 to 16 letters, digits, '_' or '-', starting with a letter.\n"
+        f"Changes your name: {NAME_RULE}.\n"
         "Only in the lobby (/leave the room first). You get a new resume token.",
         ("/nick ann",),
     ),
@@ -299,8 +299,6 @@ _M = TypeVar("_M", bound=BaseModel)
 _Parsed: TypeAlias = BaseModel | ShowRequest | Quit | AsciiMode  # a BaseModel here is always a ClientMessage
 _Handler: TypeAlias = Callable[[str, list[str], str, ClientId], _Parsed]
 # ASCII digits only: int() and float() would also take other scripts' digits
-_INTEGER = re.compile(r"[0-9]+")
-_SECONDS = re.compile(r"[0-9]+(\.[0-9]+)?")
 _SHOWN_NAME = 24  # how much of an unknown command name an error repeats
 
 
@@ -380,48 +378,12 @@ def _say(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     return _build(name, Say, id, text=rest)
 
 
-def _integer(text: str) -> int | None:
-    if not _INTEGER.fullmatch(text):
-        return None
-    try:
-        return int(text)
-    except ValueError:  # more digits than Python converts
-        return None
-
-
-def _seconds(text: str) -> int | float | None:
-    """Whole seconds as an int, decimal seconds (``0.5``) as a float."""
-    if not _SECONDS.fullmatch(text) or len(text) > 20:
-        return None
-    return float(text) if "." in text else int(text)
-
-
 def _option(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     _arguments(name, args, id, 2, 2)
-    key, text = args[0].lower(), args[1].lower()
-    value: int | float | bool | str | None
-    if key == "seed":
-        value = None if text == "random" else _integer(text)
-        if value is None and text != "random":
-            raise _bad(name, "The seed is a whole number or 'random'.", id)
-    elif key == "stammtisch":
-        if text not in ("on", "off"):
-            raise _bad(name, "stammtisch is 'on' or 'off'.", id)
-        value = text == "on"
-    elif key == "clock":
-        value = None if text == "off" else _seconds(text)
-        if value is None and text != "off":
-            raise _bad(name, "The clock is a number of seconds per turn, or 'off'.", id)
-    elif key == "absent":
-        if text not in get_args(Absent):
-            raise _bad(name, "absent is 'bot' (a bot plays the seat) or 'drop' (the player leaves).", id)
-        value = text
-    else:
-        raise _bad(
-            name,
-            f"No option {args[0][:_SHOWN_NAME]!r}; the options are seed, stammtisch, clock and absent.",
-            id,
-        )
+    try:
+        key, value = options.parse_text(args[0], args[1])
+    except options.OptionError as e:
+        raise _bad(name, str(e), id) from None
     return _build(name, SetOption, id, key=key, value=value)
 
 

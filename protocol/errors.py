@@ -6,9 +6,11 @@ Each code keeps its meaning; new codes may be added.
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import Final
 
 from engine.errors import RULE_ERROR_CODES
+from protocol.names import NAME_RULE, ROOM_RULE
 
 PROTOCOL_ERROR_CODES: Final[dict[str, str]] = {
     "bad_json": "the frame is not a JSON object",
@@ -26,12 +28,12 @@ PROTOCOL_ERROR_CODES: Final[dict[str, str]] = {
 SERVER_ERROR_CODES: Final[dict[str, str]] = {
     "hello_first": "the first message of a connection must be hello",
     "already_welcome": "hello was already accepted on this connection",
-    "bad_name": "a name must be 1 to 16 letters, digits, '_' or '-', starting with a letter",
+    "bad_name": f"a name must be {NAME_RULE}",
     "name_taken": "someone connected has that name",
     "bad_token": "the resume token is unknown or has expired",
     "not_in_room": "the command needs you to be in a room",
     "no_such_room": "no room has that name",
-    "bad_room": "a room name must be 1 to 24 letters, digits, '_' or '-'",
+    "bad_room": f"a room name must be {ROOM_RULE}",
     "room_full": "all four seats are taken",
     "already_seated": "you already have a seat in this room",
     "not_seated": "the command needs a seat in this room's game",
@@ -65,3 +67,18 @@ class ProtocolError(ValueError):
         self.code = code
         self.message = message
         self.id = id
+
+
+class Close(IntEnum):
+    """The WebSocket close codes the server sends (RFC 6455, section 7.4.1); a line client is told
+    the same reasons in a line before its connection ends."""
+
+    #: the client said /quit
+    NORMAL = 1000
+    #: the server is stopping
+    GOING_AWAY = 1001
+    #: the client broke a rule: flooding, no hello in time, a line too long, or replaced by a
+    #: newer connection of the same name
+    POLICY = 1008
+    #: try again later: the server is full, the address has its share, or the client fell behind
+    TRY_AGAIN = 1013

@@ -12,7 +12,7 @@ recipient and is set when the message is sent.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Literal
 
 import pydantic_core
 from pydantic import (
@@ -26,7 +26,9 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from protocol import options
 from protocol.errors import ERROR_CODES, ProtocolError
+from protocol.names import FIELD_MAX
 from protocol.sanitize import sanitize_line
 
 PROTOCOL_VERSION = 1
@@ -37,7 +39,6 @@ MAX_ROOM = 24
 ClientId = int | str | None
 Strategy = Literal["random", "greedy", "strong"]
 #: the values of the room option ``absent``: who takes a seat whose player's resume window passed
-Absent = Literal["bot", "drop"]
 
 
 class _Message(BaseModel):
@@ -58,8 +59,8 @@ class Hello(_ClientMessage):
     """The first message: who you are; ``token`` reclaims a name and seat after a reconnect."""
 
     type: Literal["hello"] = "hello"
-    name: str = Field(max_length=64)
-    token: str | None = Field(default=None, max_length=64)
+    name: str = Field(max_length=FIELD_MAX)
+    token: str | None = Field(default=None, max_length=FIELD_MAX)
     kind: Literal["person", "bot"] = "person"
 
 
@@ -95,7 +96,7 @@ class EnterRoom(_ClientMessage):
     """Enter a room as a spectator (created on first entry)."""
 
     type: Literal["enter_room"] = "enter_room"
-    room: str = Field(max_length=64)
+    room: str = Field(max_length=FIELD_MAX)
 
 
 class LeaveRoom(_ClientMessage):
@@ -116,7 +117,7 @@ class Join(_ClientMessage):
     """Take a seat; with ``room``, enter that room first."""
 
     type: Literal["join"] = "join"
-    room: str | None = Field(default=None, max_length=64)
+    room: str | None = Field(default=None, max_length=FIELD_MAX)
 
 
 class LeaveGame(_ClientMessage):
@@ -137,8 +138,8 @@ class SetOption(_ClientMessage):
     the player out of the game)."""
 
     type: Literal["option"] = "option"
-    key: Literal["seed", "stammtisch", "clock", "absent"]
-    value: bool | int | float | Absent | None = None
+    key: options.OptionKey
+    value: bool | int | float | options.Absent | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -147,20 +148,11 @@ class SetOption(_ClientMessage):
         if not isinstance(data, dict):
             return data
         key, value = data.get("key"), data.get("value")
-        number = isinstance(value, int | float) and not isinstance(value, bool)
-        if key == "seed" and not (value is None or (isinstance(value, int) and not isinstance(value, bool))):
-            raise PydanticCustomError("bad_option", "seed is a whole number from 0, or null for random.")
-        if key == "stammtisch" and not isinstance(value, bool):
-            raise PydanticCustomError("bad_option", "stammtisch is true or false.")
-        if key == "clock" and not (value is None or number):
-            raise PydanticCustomError("bad_option", "clock is a number of seconds per turn, or null for off.")
-        if key == "absent":
-            word = value.lower() if isinstance(value, str) else None
-            if word not in get_args(Absent):
-                raise PydanticCustomError(
-                    "bad_option", "absent is 'bot' (a bot plays the seat) or 'drop' (the player leaves)."
-                )
-            data = {**data, "value": word}
+        if key in options.KEYS:
+            try:
+                data = {**data, "value": options.check_json(key, value)}
+            except options.OptionError as e:
+                raise PydanticCustomError("bad_option", str(e)) from None
         return data
 
 
@@ -186,14 +178,14 @@ class AddBot(_ClientMessage):
 
 class RemoveBot(_ClientMessage):
     type: Literal["remove_bot"] = "remove_bot"
-    name: str = Field(max_length=64)
+    name: str = Field(max_length=FIELD_MAX)
 
 
 class Watch(_ClientMessage):
     """Enter a room to watch it (the same as ``enter_room``)."""
 
     type: Literal["watch"] = "watch"
-    room: str = Field(max_length=64)
+    room: str = Field(max_length=FIELD_MAX)
 
 
 class Resync(_ClientMessage):
@@ -210,7 +202,7 @@ class Nick(_ClientMessage):
     """Change your name (not while seated in a running game)."""
 
     type: Literal["nick"] = "nick"
-    name: str = Field(max_length=64)
+    name: str = Field(max_length=FIELD_MAX)
 
 
 ClientMessage = Annotated[

@@ -16,6 +16,7 @@ from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import serve
 
 from protocol import messages as m
+from protocol.errors import Close
 from server import logs
 from server.cluster import ClusterDirectory
 from server.config import Config, load_config
@@ -26,7 +27,7 @@ from server.line import LineSession, serve_line_client
 from server.lobby import Lobby
 from server.metrics import Metrics
 from server.store import Store
-from server.ws import CLOSE_GOING_AWAY, serve_connection
+from server.ws import serve_connection
 
 log = structlog.get_logger("cafe.server")
 
@@ -113,7 +114,7 @@ class Server:
         await asyncio.gather(*(s.drain(2.0) for s in sessions), return_exceptions=True)
         await asyncio.gather(
             *(
-                s.close(CLOSE_GOING_AWAY, "server stopping" if not isinstance(s, LineSession) else "")
+                s.close(Close.GOING_AWAY, "server stopping" if not isinstance(s, LineSession) else "")
                 for s in sessions
             ),
             return_exceptions=True,

@@ -16,7 +16,8 @@ import structlog
 
 from protocol import messages as m
 from protocol.commands import parse_terminal_command
-from protocol.errors import ProtocolError
+from protocol.errors import Close, ProtocolError
+from protocol.names import FIELD_MAX
 from protocol.sanitize import sanitize_line
 from protocol.text import to_ascii
 from protocol.text.lines import FULL, GREETING, PROMPT, LineText, ascii_set, closing, name_refused
@@ -193,7 +194,7 @@ async def _serve(
 
     async def too_late() -> None:
         security_event(lobby.metrics, "hello_timeout", transport="line", peer=session.peer)
-        await session.close(1008, f"No name given within {limits.hello_timeout:g} seconds; goodbye.")
+        await session.close(Close.POLICY, f"No name given within {limits.hello_timeout:g} seconds; goodbye.")
 
     deadline = hello_deadline(limits.hello_timeout, lambda: session.name is not None, too_late)
     splitter = LineSplitter(lobby.config.max_line)
@@ -208,7 +209,7 @@ async def _serve(
             except ValueError:
                 lobby.error(session, "too_large", f"Lines are at most {lobby.config.max_line} bytes.")
                 await session.drain(1.0)
-                await session.close(1008, "line too long")
+                await session.close(Close.POLICY, "line too long")
                 break
             for raw in lines:
                 if session.closed or not await _line(lobby, session, raw):
@@ -244,7 +245,7 @@ async def _line(lobby: Lobby, session: LineSession, raw: bytes) -> bool:
         return True
     if not await lobby.receive_line(session, line):
         await session.drain(1.0)
-        await session.close(1000, "Goodbye!")
+        await session.close(Close.NORMAL, "Goodbye!")
         return False
     return True
 
@@ -256,7 +257,9 @@ async def _ask_name(lobby: Lobby, session: LineSession, line: str) -> None:
     parts = line.split()
     token = parts[1] if len(parts) > 1 else None
     try:
-        await lobby.handle(session, m.Hello(name=parts[0][:64], token=token[:64] if token else None))
+        await lobby.handle(
+            session, m.Hello(name=parts[0][:FIELD_MAX], token=token[:FIELD_MAX] if token else None)
+        )
     except ProtocolError as e:
         await session.say(name_refused(e.message))
 

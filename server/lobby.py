@@ -9,7 +9,6 @@ lock: the game state lives in the room actors.
 from __future__ import annotations
 
 import asyncio
-import re
 import secrets
 import time
 from collections.abc import Mapping
@@ -19,7 +18,8 @@ import structlog
 
 from protocol import messages as m
 from protocol.commands import AsciiMode, Quit, ShowRequest, help_text, parse_command
-from protocol.errors import ProtocolError
+from protocol.errors import Close, ProtocolError
+from protocol.names import NAME_RULE, ROOM_RULE, is_name, is_room_name
 from server.config import Config
 from server.directory import Directory
 from server.limits import security_event
@@ -31,9 +31,6 @@ from server.store import GameLog
 
 log = structlog.get_logger("cafe.lobby")
 
-NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}\Z")
-ROOM_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,23}\Z")
-CLOSE_POLICY = 1008
 #: abuse strikes (rate-limit hits) after which a connection is closed
 MAX_STRIKES = 10
 
@@ -125,11 +122,10 @@ class Lobby:
         session.strikes += 1
         if session.strikes == MAX_STRIKES:
             security_event(self.metrics, "rate_limit_close", player=session.name, peer=session.peer)
-            asyncio.get_running_loop().create_task(session.close(CLOSE_POLICY, "flooding"))
+            asyncio.get_running_loop().create_task(session.close(Close.POLICY, "flooding"))
 
     def error(self, session: Session, code: str, message: str, msg_id: m.ClientId = None) -> None:
-        self.metrics.errors.labels(code=code).inc()
-        session.send(m.Error(id=msg_id, code=code, message=message))
+        self.metrics.refuse(session, code, message, msg_id)
 
     async def handle(self, session: Session, msg: Any) -> None:
         """Route one message: the lobby answers its own, the rest go to the session's room."""
@@ -179,10 +175,8 @@ class Lobby:
             await self._resume(session, msg)
             return
         name = msg.name
-        if not NAME_RE.match(name):
-            raise ProtocolError(
-                "bad_name", "A name is 1 to 16 letters, digits, '_' or '-', starting with a letter.", msg.id
-            )
+        if not is_name(name):
+            raise ProtocolError("bad_name", f"A name is {NAME_RULE}.", msg.id)
         if not await self.directory.claim_name(name):
             raise ProtocolError("name_taken", f"Someone is already called {name}.", msg.id)
         token = secrets.token_hex(16)
@@ -210,7 +204,7 @@ class Lobby:
             old.room.post(old, Leave(old, disconnected=True))
             old.room = None
         old.name = None  # the name stays bound to the old session until the new one takes it
-        asyncio.get_running_loop().create_task(old.close(CLOSE_POLICY, "replaced by a new connection"))
+        asyncio.get_running_loop().create_task(old.close(Close.POLICY, "replaced by a new connection"))
 
     def _welcome(self, session: Session, name: str, token: str, msg: m.Hello, *, resumed: bool) -> None:
         session.name = name
@@ -225,10 +219,8 @@ class Lobby:
         room = session.room
         if room is not None:
             raise ProtocolError("not_in_lobby", "Change your name in the lobby: /leave first.", msg.id)
-        if not NAME_RE.match(msg.name):
-            raise ProtocolError(
-                "bad_name", "A name is 1 to 16 letters, digits, '_' or '-', starting with a letter.", msg.id
-            )
+        if not is_name(msg.name):
+            raise ProtocolError("bad_name", f"A name is {NAME_RULE}.", msg.id)
         if msg.name.casefold() != session.name.casefold() and not await self.directory.claim_name(msg.name):
             raise ProtocolError("name_taken", f"Someone is already called {msg.name}.", msg.id)
         old = session.name
@@ -262,8 +254,8 @@ class Lobby:
         await self.enter_room(session, msg.room, join=True, msg_id=msg.id)
 
     async def enter_room(self, session: Session, name: str, *, join: bool, msg_id: m.ClientId) -> None:
-        if not ROOM_RE.match(name):
-            raise ProtocolError("bad_room", "A room name is 1 to 24 letters, digits, '_' or '-'.", msg_id)
+        if not is_room_name(name):
+            raise ProtocolError("bad_room", f"A room name is {ROOM_RULE}.", msg_id)
         room: RoomRef | None = self.directory.rooms.get(name.casefold())
         if room is None:
             if len(self.directory.rooms) >= self.config.max_rooms:

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+from protocol.messages import ClientId, Error
+
+
+class Recipient(Protocol):
+    def send(self, message: Error) -> None: ...
 
 
 class Metrics:
@@ -36,6 +44,11 @@ class Metrics:
             buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
             registry=registry,
         )
+
+    def refuse(self, recipient: Recipient, code: str, message: str, msg_id: ClientId = None) -> None:
+        """The one way an error reaches a client: counted by its code, sent to that client alone."""
+        self.errors.labels(code=code).inc()
+        recipient.send(Error(id=msg_id, code=code, message=message))
 
     def received(self, transport: str) -> None:
         """Count a client message (the per-transport counters are looked up once)."""

@@ -18,6 +18,7 @@ from typing import Any, Literal, Protocol
 import structlog
 from websockets.exceptions import ConnectionClosed
 
+from protocol.errors import Close
 from protocol.messages import Resync, Snapshot, _ServerMessage
 from protocol.outgoing import Outgoing
 from server.ratelimit import TokenBucket
@@ -37,7 +38,6 @@ class RoomRef(Protocol):
 log = structlog.get_logger("cafe.session")
 
 Kind = Literal["person", "bot"]
-CLOSE_SLOW = 1013  # "try again later": the client could not keep up
 
 
 class Session:
@@ -138,7 +138,7 @@ class Session:
         self._strikes_left -= 1
         log.warning("slow_client", player=self.name, strikes_left=self._strikes_left)
         if self._strikes_left <= 0:
-            asyncio.get_running_loop().create_task(self.close(CLOSE_SLOW, "too slow to keep up"))
+            asyncio.get_running_loop().create_task(self.close(Close.TRY_AGAIN, "too slow to keep up"))
             return
         self._dropping = True
         room = self.room

@@ -8,13 +8,10 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
+from protocol.errors import Close
 from server.limits import Limits, hello_deadline, security_event
 from server.lobby import Lobby
 from server.session import Outgoing, Session
-
-CLOSE_GOING_AWAY = 1001
-CLOSE_POLICY = 1008
-CLOSE_TRY_AGAIN = 1013
 
 
 class WsSession(Session):
@@ -51,13 +48,13 @@ async def serve_connection(lobby: Lobby, connection: ServerConnection, limits: L
     """Run one WebSocket client until it goes."""
     if not lobby.can_accept():
         reason = "the server is stopping" if not lobby.accepting else "the server is full"
-        await connection.close(CLOSE_TRY_AGAIN, reason)
+        await connection.close(Close.TRY_AGAIN, reason)
         return
     peer = connection.remote_address
     address = str(peer[0]) if peer else ""
     if not limits.per_address.acquire(address):
         security_event(lobby.metrics, "per_ip_cap", transport="ws", address=address)
-        await connection.close(CLOSE_TRY_AGAIN, "too many connections from your address")
+        await connection.close(Close.TRY_AGAIN, "too many connections from your address")
         return
     try:
         await _serve(lobby, connection, limits)
@@ -72,7 +69,7 @@ async def _serve(lobby: Lobby, connection: ServerConnection, limits: Limits) -> 
 
     async def too_late() -> None:
         security_event(lobby.metrics, "hello_timeout", transport="ws", peer=session.peer)
-        await session.close(CLOSE_POLICY, f"no hello within {limits.hello_timeout:g} seconds")
+        await session.close(Close.POLICY, f"no hello within {limits.hello_timeout:g} seconds")
 
     deadline = hello_deadline(limits.hello_timeout, lambda: session.name is not None, too_late)
     try:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import structlog
 
 from protocol import messages as m
+from protocol.options import RoomOptions
 from server.room.core import BotNames, Member, RoomCore, RoomSettings
 from server.room.effects import (
     Arm,
@@ -106,7 +107,7 @@ class Room:
         return self.core.members
 
     @property
-    def options(self) -> dict[str, Any]:
+    def options(self) -> RoomOptions:
         return self.core.options
 
     def summary(self) -> m.RoomSummary:
@@ -235,23 +236,22 @@ class Room:
 
     def _do(self, effects: list[Effect]) -> None:
         for effect in effects:
-            kind = type(effect)
-            if kind is Send:
-                effect.recipient.send(effect.message)  # type: ignore[union-attr]
-            elif kind is Reply:
-                self._reply(effect)  # type: ignore[arg-type]
-            elif kind is Arm:
-                self._arm(effect)  # type: ignore[arg-type]
-            elif kind is Cancel:
-                self._cancel(effect.key)  # type: ignore[union-attr]
-            elif kind is Think:
-                self._think(effect)  # type: ignore[arg-type]
-            elif kind is Note:
-                self.log.info(effect.event, **effect.fields)  # type: ignore[union-attr]
+            match effect:
+                case Send():
+                    effect.recipient.send(effect.message)
+                case Reply():
+                    self._reply(effect)
+                case Arm():
+                    self._arm(effect)
+                case Cancel():
+                    self._cancel(effect.key)
+                case Think():
+                    self._think(effect)
+                case Note():
+                    self.log.info(effect.event, **effect.fields)
 
     def _reply(self, reply: Reply) -> None:
-        self.host.metrics.errors.labels(code=reply.code).inc()
-        reply.recipient.send(m.Error(id=reply.id, code=reply.code, message=reply.text))  # type: ignore[arg-type]
+        self.host.metrics.refuse(reply.recipient, reply.code, reply.text, reply.id)
 
     def _arm(self, arm: Arm) -> None:
         self._cancel(arm.key)

@@ -14,11 +14,12 @@ from typing import Any, Literal, Protocol
 from engine import Position
 from protocol import messages as m
 from protocol.errors import ProtocolError
+from protocol.options import RoomOptions
 from protocol.outgoing import Outgoing
 from protocol.view import RoomViews, SeatInfo
 from server.room.effects import Effect, Note, Reply, Send, Step
 from server.room.publish import Publisher
-from server.room.state import DEFAULT_OPTIONS, Game, Seat, State
+from server.room.state import Game, Seat, State
 
 #: the timer of the turn in progress: the clock, or a bot thinking
 TURN = "turn"
@@ -31,7 +32,7 @@ class Member(Hashable, Protocol):
     kind: Literal["person", "bot"]
     ascii_only: bool
 
-    def send(self, message: Outgoing) -> None:
+    def send(self, message: Outgoing | m._ServerMessage) -> None:
         """Queue a message (the actor calls it; the core only names the recipient)."""
 
 
@@ -95,7 +96,7 @@ class RoomBase:
         self.bot_names = bot_names
         self.members: dict[Member, None] = {}
         self.seats: list[Seat] = []
-        self.options: dict[str, Any] = dict(DEFAULT_OPTIONS)
+        self.options = RoomOptions()
         self.game: Game | None = None
         self._new_game_id = new_game_id
         self._new_seed = new_seed
@@ -138,7 +139,7 @@ class RoomBase:
         return next((s for s in self.seats if s.name.casefold() == key), None)
 
     def _public_options(self) -> dict[str, Any]:
-        return {key: self.options[key] for key in ("stammtisch", "clock", "seed", "absent")}
+        return self.options.to_dict()
 
     # --- checks ------------------------------------------------------------------------------------
 

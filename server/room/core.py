@@ -20,6 +20,7 @@ from typing import Any
 from protocol import messages as m
 from protocol.commands import ShowRequest
 from protocol.errors import ProtocolError
+from protocol.options import OptionError, check_value
 from server.room.base import BotNameList, BotNames, Member, RoomSettings, window
 from server.room.effects import Cancel, Effect, Reply, Step
 from server.room.game import RoomGame
@@ -126,7 +127,7 @@ class RoomCore(RoomGame):
                 if msg.disconnected:
                     self._broadcast(m.Presence(room=self.name, name=name, event="away"))
                     self._hold(name)
-                elif self.options["absent"] == "drop":
+                elif self.options.absent == "drop":
                     step = self._drop(seat)
                     if step is not None:
 
@@ -191,7 +192,7 @@ class RoomCore(RoomGame):
         seat = self._require_seat(session, msg.id)
         if self.state == "playing":
             given_up = self.seats[seat]
-            if self.options["absent"] != "drop" or given_up.session is not session:
+            if self.options.absent != "drop" or given_up.session is not session:
                 raise ProtocolError("game_running", "You cannot give up a seat during the game.", msg.id)
             # with absent drop the player leaves the game and stays to watch; the seat, out of
             # play, is given up when the game ends (so before the drop, which may end it)
@@ -248,27 +249,11 @@ class RoomCore(RoomGame):
     def _on_option(self, session: Member, msg: m.SetOption) -> None:
         if self.state == "playing":
             raise ProtocolError("game_running", "Options are fixed while a game runs.", msg.id)
-        value = msg.value
-        if msg.key == "stammtisch":
-            if not isinstance(value, bool):
-                raise ProtocolError("bad_option", "stammtisch is on or off (true/false).", msg.id)
-        elif msg.key == "seed":
-            if value is not None and (isinstance(value, bool | float | str) or not 0 <= value < 2**63):
-                raise ProtocolError("bad_option", "seed is a whole number from 0, or random.", msg.id)
-        elif msg.key == "clock":
-            if value in (None, 0, False):
-                value = None
-            elif isinstance(value, bool | str) or not self.settings.clock_min <= value <= 3600:
-                raise ProtocolError(
-                    "bad_option", f"clock is {self.settings.clock_min:g} to 3600 seconds, or off.", msg.id
-                )
-        elif msg.key == "absent" and value not in ("bot", "drop"):
-            raise ProtocolError(
-                "bad_option",
-                "absent is bot (a bot plays a lost player's seat) or drop (the player leaves the game).",
-                msg.id,
-            )
-        self.options[msg.key] = value
+        try:
+            value = check_value(msg.key, msg.value, clock_min=self.settings.clock_min)
+        except OptionError as e:
+            raise ProtocolError("bad_option", str(e), msg.id) from None
+        self.options = self.options.with_value(msg.key, value)
         shown = "random" if value is None and msg.key == "seed" else value
         self._broadcast(m.Notice(room=self.name, text=f"{self._name(session)} set {msg.key} to {shown}."))
         self._ack(session, msg.id)

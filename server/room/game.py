@@ -12,12 +12,13 @@ from engine.rules import PlayResult, legal_move_texts
 from protocol import messages as m
 from protocol.commands import ShowRequest
 from protocol.errors import ProtocolError
+from protocol.options import RoomOptions
 from protocol.outgoing import Outgoing
 from protocol.view import LastMove
 from server.room.base import TURN, Member, RoomBase, window
 from server.room.effects import Arm, Cancel, GameEnd, GameStart, MoveLogged, Step, Think
 from server.room.items import BotMove, ClockTimeout, TurnRetry, WindowPassed
-from server.room.state import DEFAULT_OPTIONS, MAX_SEATS, MIN_PLAYERS, Game, Seat
+from server.room.state import MAX_SEATS, MIN_PLAYERS, Game, Seat
 
 if TYPE_CHECKING:
     from server.store import StoredGame
@@ -39,18 +40,18 @@ class RoomGame(RoomBase):
             raise ProtocolError(
                 "not_enough_players", "A game needs 2 to 4 seated players: /join or /addbot.", msg.id
             )
-        seed = self.options["seed"]
+        seed = self.options.seed
         if seed is None:
             seed = self._new_seed()
         record = GameRecord(
             players=tuple(s.name for s in self.seats),
             seed=seed,
-            options=Options(stammtisch=bool(self.options["stammtisch"])),
+            options=Options(stammtisch=self.options.stammtisch),
         )
         game_id = self._new_game_id()
         kinds = [s.kind if s.strategy is None else f"bot:{s.strategy}" for s in self.seats]
         # the clock and absent hold for the whole game, a restart included
-        entry = GameStart(game_id, self.name, record, kinds, dict(self.options))
+        entry = GameStart(game_id, self.name, record, kinds, self.options.to_dict())
 
         def started() -> None:
             position = record.start()
@@ -220,8 +221,8 @@ class RoomGame(RoomBase):
                     self.settings.bot_budget,
                 )
             )
-        elif self.options["clock"]:
-            self._out.append(Arm(TURN, self._now + float(self.options["clock"]), ClockTimeout(game.moves)))
+        elif self.options.clock:
+            self._out.append(Arm(TURN, self._now + self.options.clock, ClockTimeout(game.moves)))
 
     @staticmethod
     def _greedy_move(position: Position) -> str:
@@ -242,7 +243,7 @@ class RoomGame(RoomBase):
         seat = self._seat_of(msg.name)
         if seat is None or self.seats[seat].session is not None or self.state != "playing":
             return None
-        if self.options["absent"] == "drop":
+        if self.options.absent == "drop":
             step = self._drop(seat)
             if step is None:
                 return None
@@ -287,8 +288,9 @@ class RoomGame(RoomBase):
         out = {record.players[i] for i in replayed.position.eliminated}
         # the options the game started with (a game logged before they were kept gets the
         # defaults); the engine's option comes from the record itself
-        kept = {k: v for k, v in stored.room_options.items() if k in DEFAULT_OPTIONS}
-        self.options = {**DEFAULT_OPTIONS, **kept, "stammtisch": record.options.stammtisch}
+        self.options = RoomOptions.from_dict(stored.room_options).with_value(
+            "stammtisch", record.options.stammtisch
+        )
         self.seats = []
         for name, kind in zip(record.players, stored.kinds, strict=True):
             if kind.startswith("bot:"):

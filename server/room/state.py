@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from engine import GameRecord, Outcome, Position
 from protocol.view import LastMove
@@ -13,8 +13,6 @@ if TYPE_CHECKING:
 
 MAX_SEATS = 4
 MIN_PLAYERS = 2
-#: a new room's options; a game's room options are logged with it and come back with it on restore
-DEFAULT_OPTIONS: dict[str, Any] = {"seed": None, "stammtisch": False, "clock": None, "absent": "bot"}
 State = Literal["waiting", "playing", "over"]
 
 

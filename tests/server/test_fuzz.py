@@ -147,7 +147,7 @@ class Live:
             game.moves,
             [s.name for s in room.seats],
             [s.name for s in room.members],
-            dict(room.options),
+            room.options,
             sorted(self.lobby.rooms),
             sorted(self.directory.sessions),
         )

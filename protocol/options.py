@@ -1,0 +1,137 @@
+"""Room options: their names, values, defaults and checks, in one place.
+
+A value comes as text from a chat command (``/option clock 60``) or as JSON from a message
+(``{"type": "option", "key": "clock", "value": 60}``); both are checked here, and so is the range
+a server sets (the shortest clock), so that the parser, the message and the room agree.
+
+>>> parse_text("CLOCK", "off"), parse_text("absent", "DROP"), parse_text("seed", "random")
+(('clock', None), ('absent', 'drop'), ('seed', None))
+>>> RoomOptions().with_value("clock", check_value("clock", 60, clock_min=5)).clock
+60
+>>> check_json("stammtisch", "on")
+Traceback (most recent call last):
+...
+protocol.options.OptionError: stammtisch is true or false (on or off).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Literal, get_args
+
+Absent = Literal["bot", "drop"]
+OptionKey = Literal["seed", "stammtisch", "clock", "absent"]
+KEYS: Final[tuple[str, ...]] = get_args(OptionKey)
+SEED_LIMIT: Final = 2**63
+CLOCK_MAX: Final = 3600
+
+_INTEGER = re.compile(r"[0-9]{1,30}")
+_SECONDS = re.compile(r"[0-9]{1,10}(\.[0-9]{1,9})?")
+
+#: what each option takes, in the words every refusal uses
+ALLOWED: Final[dict[str, str]] = {
+    "seed": "seed is a whole number from 0, or random (null).",
+    "stammtisch": "stammtisch is true or false (on or off).",
+    "clock": f"clock is a number of seconds per turn, up to {CLOCK_MAX}, or off (null).",
+    "absent": "absent is 'bot' (a bot plays the seat) or 'drop' (the player leaves).",
+}
+
+
+class OptionError(ValueError):
+    """A room option or value that is not allowed; the message names what is."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoomOptions:
+    """The options of a room, all set to valid values."""
+
+    seed: int | None = None
+    stammtisch: bool = False
+    clock: int | float | None = None
+    absent: Absent = "bot"
+
+    def with_value(self, key: str, value: Any) -> RoomOptions:
+        """These options with ``key`` set to a value already checked."""
+        return dataclasses.replace(self, **{key: value})
+
+    def to_dict(self) -> dict[str, Any]:
+        return {key: getattr(self, key) for key in KEYS}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RoomOptions:
+        """Options as a log kept them: unknown keys and values that no longer pass are left at
+        their defaults (a game logged long ago still comes back)."""
+        options = cls()
+        for key in KEYS:
+            if key in data:
+                with contextlib.suppress(OptionError):
+                    options = options.with_value(key, check_json(key, data[key]))
+        return options
+
+
+def parse_text(key: str, text: str) -> tuple[str, Any]:
+    """The option and value a chat command names, both without regard to case, in the value's
+    JSON type (its range is checked with the message, by ``check_json``)."""
+    key, text = key.lower(), text.lower()
+    if key == "seed":
+        if text == "random":
+            return key, None
+        if not _INTEGER.fullmatch(text):
+            raise OptionError(ALLOWED[key])
+        return key, int(text)
+    if key == "stammtisch":
+        if text not in ("on", "off"):
+            raise OptionError(ALLOWED[key])
+        return key, text == "on"
+    if key == "clock":
+        if text == "off":
+            return key, None
+        if not _SECONDS.fullmatch(text):
+            raise OptionError(ALLOWED[key])
+        return key, float(text) if "." in text else int(text)
+    if key == "absent":
+        if text not in get_args(Absent):
+            raise OptionError(ALLOWED[key])
+        return key, text
+    raise OptionError(f"No option {key[:24]!r}; the options are {', '.join(KEYS[:-1])} and {KEYS[-1]}.")
+
+
+def check_json(key: str, value: Any) -> Any:
+    """``value`` as a JSON message gives it for ``key``: of the key's one JSON type (a string is no
+    number, a number no boolean), in range; the words of ``absent`` in any case. Clock 0 is off."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    if key == "seed":
+        if value is None:
+            return None
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < SEED_LIMIT:
+            return value
+    elif key == "stammtisch":
+        if isinstance(value, bool):
+            return value
+    elif key == "clock":
+        if value is None or (number and value == 0):
+            return None
+        if number and 0 < value <= CLOCK_MAX:
+            return value
+    elif key == "absent":
+        word = value.lower() if isinstance(value, str) else None
+        if word == "bot" or word == "drop":
+            return word
+    else:
+        raise OptionError(f"No option {str(key)[:24]!r}; the options are {', '.join(KEYS)}.")
+    raise OptionError(ALLOWED[key])
+
+
+def check_value(key: str, value: Any, *, clock_min: float) -> Any:
+    """A checked ``value`` that this server also allows: a clock no shorter than ``clock_min``."""
+    value = check_json(key, value)
+    if key == "clock" and value is not None and value < clock_min:
+        raise OptionError(f"clock is {clock_min:g} to {CLOCK_MAX} seconds per turn, or off.")
+    return value
+
+
+__all__ = ["ALLOWED", "KEYS", "Absent", "OptionError", "OptionKey", "RoomOptions", "check_json", "parse_text"]
