@@ -12,21 +12,19 @@ import itertools
 import json
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bench.loadgen.plan import SEATS, STEP_TIMEOUT, GamePlan, RoomSpec
+from bench.loadgen.tally import Tally
 from bench.loadgen.wire import Connection, Lines, WebSocket
 from protocol.diff import PatchError, apply_patch
 from protocol.text import read
-
-if TYPE_CHECKING:
-    from bench.loadgen.worker import Worker
 
 
 class Room:
     """The clients of one room and the moves in flight, keyed by (game, move number)."""
 
-    def __init__(self, worker: Worker, spec: RoomSpec) -> None:
+    def __init__(self, worker: Tally, spec: RoomSpec) -> None:
         self.worker = worker
         self.spec = spec
         self.clients: list[Client] = []

@@ -10,7 +10,6 @@ import sqlite3
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from multiprocessing.connection import Connection as PipeEnd
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,7 @@ from bench.loadgen.plan import (
     RoomSpec,
     WorkerSpec,
 )
-from bench.loadgen.stats import merge
+from bench.loadgen.stats import Phase, merge
 from bench.loadgen.target import Target, free_port, machine_busy
 from bench.loadgen.worker import worker_main
 
@@ -74,22 +73,6 @@ class Workers:
             if proc.is_alive():
                 proc.terminate()
                 proc.join(5)
-
-
-@dataclass
-class Phase:
-    """The figures of one phase."""
-
-    name: str
-    connections: int
-    seconds: float
-    stats: dict[str, Any] = field(default_factory=dict)
-    memory: dict[str, int] = field(default_factory=dict)
-    server_cpu: float | None = None
-    machine_cpu: float = 0.0
-    failures: int = 0
-    log_rows: int | None = None
-    log_warnings: list[str] = field(default_factory=list)
 
 
 def run_phase(

@@ -3,12 +3,26 @@
 from __future__ import annotations
 
 import statistics
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any
 
 from bench.loadgen.plan import SEATS
 
-if TYPE_CHECKING:
-    from bench.loadgen.phases import Phase
+
+@dataclass
+class Phase:
+    """The figures of one phase."""
+
+    name: str
+    connections: int
+    seconds: float
+    stats: dict[str, Any] = field(default_factory=dict)
+    memory: dict[str, int] = field(default_factory=dict)
+    server_cpu: float | None = None
+    machine_cpu: float = 0.0
+    failures: int = 0
+    log_rows: int | None = None
+    log_warnings: list[str] = field(default_factory=list)
 
 
 def merge(stats: list[dict[str, Any]]) -> dict[str, Any]:

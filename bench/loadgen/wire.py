@@ -8,14 +8,24 @@ import base64
 import hashlib
 import os
 import zlib
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from websockets.frames import apply_mask
 
+from bench.loadgen.tally import Tally
 from protocol.text.lines import PROMPT
 
-if TYPE_CHECKING:
-    from bench.loadgen.clients import Client
+
+class Client(Protocol):
+    """What a connection hands what it reads to: a client of ``bench.loadgen.clients``."""
+
+    name: str
+    worker: Tally
+
+    def on_text(self, text: str) -> None: ...
+    def on_line(self, line: str) -> None: ...
+    def lost(self, why: str) -> None: ...
+
 
 WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455, section 1.3
 _PROMPT = PROMPT.encode()

@@ -7,38 +7,20 @@ import contextlib
 import ctypes
 import gc
 import time
-from collections import deque
 from multiprocessing.connection import Connection as PipeEnd
 from typing import Any
 
 from bench.loadgen.clients import Client, LineClient, RelayClient, Room, WsClient
 from bench.loadgen.plan import CONNECT_TIMEOUT, DRAIN_TIMEOUT, STEP_TIMEOUT, WorkerSpec, raise_open_files
+from bench.loadgen.tally import Tally
 
 
-class Worker:
+class Worker(Tally):
     """One generator process: its share of the rooms, driven by the main process's commands."""
 
     def __init__(self, conn: PipeEnd, spec: WorkerSpec) -> None:
+        super().__init__(spec)
         self.conn = conn
-        self.spec = spec
-        self.moving = False
-        self.ready: deque[tuple[Client, int]] = deque()
-        self.window = (float("inf"), float("inf"))
-        self.latencies: list[float] = []
-        self.sent_in_window = 0
-        self.sent_total = 0
-        self.completed_total = 0
-        self.errors = 0
-        self.error_samples: list[str] = []
-        self.frames = 0
-        self.patches = 0
-        self.patch_bytes = 0
-        self.acks = 0
-        self.ack_bytes = 0
-        self.events = 0
-        self.event_bytes = 0
-        self.move_bytes = 0
-        self.games = 0
         self.rooms = [Room(self, r) for r in spec.rooms]
         for room in self.rooms:
             for seat, name in enumerate(room.names()):
@@ -48,21 +30,6 @@ class Worker:
                 else:
                     cls = LineClient if room.spec.line_seats[seat] else WsClient
                 room.clients.append(cls(room, seat, name))
-
-    def error(self, what: str, count: int = 1) -> None:
-        self.errors += count
-        if len(self.error_samples) < 10:
-            self.error_samples.append(what)
-
-    def count_sent(self, t0: float) -> None:
-        self.sent_total += 1
-        if self.window[0] <= t0 < self.window[1]:
-            self.sent_in_window += 1
-
-    def completed(self, t0: float, t1: float) -> None:
-        self.completed_total += 1
-        if self.window[0] <= t0 < self.window[1]:
-            self.latencies.append(t1 - t0)
 
     def clients(self) -> list[Client]:
         return [c for room in self.rooms for c in room.clients]

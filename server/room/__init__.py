@@ -12,9 +12,10 @@ out (:mod:`server.room.actor`).
 """
 
 from server.room.actor import Room, RoomHost
-from server.room.core import BotNameList, BotNames, Member, RoomCore, RoomSettings
+from server.room.core import RoomCore
 from server.room.items import Enter, Leave, Returned
 from server.room.state import Seat
+from server.room.world import BotNameList, BotNames, Member, RoomSettings
 
 __all__ = [
     "BotNameList",

@@ -16,7 +16,7 @@ import structlog
 
 from protocol import messages as m
 from protocol.options import RoomOptions
-from server.room.core import BotNames, Member, RoomCore, RoomSettings
+from server.room.core import RoomCore
 from server.room.effects import (
     Arm,
     Cancel,
@@ -32,6 +32,7 @@ from server.room.effects import (
     Think,
 )
 from server.room.items import BotMove, ClockTimeout, Item, Stop
+from server.room.world import BotNames, Member, RoomSettings
 from server.store import GameLog, LeaseLost, StoreUnavailable
 
 if TYPE_CHECKING:

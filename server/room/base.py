@@ -7,9 +7,8 @@ state machine hands to its actor.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Hashable
-from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from collections.abc import Callable
+from typing import Any
 
 from engine import Position
 from protocol import messages as m
@@ -20,63 +19,10 @@ from protocol.view import RoomViews, SeatInfo
 from server.room.effects import Effect, Note, Reply, Send, Step
 from server.room.publish import Publisher
 from server.room.state import Game, Seat, State
+from server.room.world import BotNames, Member, RoomSettings
 
 #: the timer of the turn in progress: the clock, or a bot thinking
 TURN = "turn"
-
-
-class Member(Hashable, Protocol):
-    """A member of a room as the core sees it: a session, here or on another node."""
-
-    name: str | None
-    kind: Literal["person", "bot"]
-    ascii_only: bool
-
-    def send(self, message: Outgoing | m._ServerMessage) -> None:
-        """Queue a message (the actor calls it; the core only names the recipient)."""
-
-
-class BotNames(Protocol):
-    """The server-wide names of server-side bots (no person may take one)."""
-
-    def reserve(self, strategy: str) -> str: ...
-    def add(self, name: str) -> None: ...
-    def release(self, name: str) -> None: ...
-
-
-class BotNameList:
-    """Bot names kept in a set: the host's list in one process, and the tests'."""
-
-    def __init__(self, taken: Callable[[str], bool] = lambda name: False) -> None:
-        self.names: set[str] = set()
-        self._taken = taken
-        self._counter = 0
-
-    def reserve(self, strategy: str) -> str:
-        while True:
-            self._counter += 1
-            name = f"{strategy}-bot{self._counter}"
-            if name.casefold() not in self.names and not self._taken(name):
-                self.names.add(name.casefold())
-                return name
-
-    def add(self, name: str) -> None:
-        self.names.add(name.casefold())
-
-    def release(self, name: str) -> None:
-        self.names.discard(name.casefold())
-
-    def __contains__(self, name: str) -> bool:
-        return name.casefold() in self.names
-
-
-@dataclass(frozen=True, slots=True)
-class RoomSettings:
-    """The server settings a room follows."""
-
-    resume_window: float = 300.0
-    clock_min: float = 5.0
-    bot_budget: float = 1.0
 
 
 class RoomBase:

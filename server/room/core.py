@@ -6,7 +6,7 @@ step's log entries, then calls ``commit`` (or ``refuse`` when the log refused th
 out the effects it gets back. A change that needs the log takes effect only in ``commit``, so a
 refused write changes nothing. Tests drive the core directly, with a clock of their own.
 
->>> from server.room.core import RoomCore, RoomSettings, BotNameList
+>>> from server.room import RoomCore, RoomSettings, BotNameList
 >>> core = RoomCore("cafe", RoomSettings(), BotNameList())
 >>> core.state, core.empty
 ('waiting', True)
@@ -21,11 +21,12 @@ from protocol import messages as m
 from protocol.commands import ShowRequest
 from protocol.errors import ProtocolError
 from protocol.options import OptionError, check_value
-from server.room.base import BotNameList, BotNames, Member, RoomSettings, window
+from server.room.base import window
 from server.room.effects import Cancel, Effect, Reply, Step
 from server.room.game import RoomGame
 from server.room.items import BotMove, ClockTimeout, Enter, Leave, Returned, TurnRetry, WindowPassed
 from server.room.state import MAX_SEATS, Seat
+from server.room.world import BotNameList, BotNames, Member, RoomSettings
 
 __all__ = ["BotNameList", "BotNames", "Member", "RoomCore", "RoomSettings"]
 

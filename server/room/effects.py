@@ -16,7 +16,7 @@ from protocol import messages as m
 from protocol.outgoing import Outgoing
 
 if TYPE_CHECKING:
-    from server.room.core import Member
+    from server.room.world import Member
 
 # --- effects ----------------------------------------------------------------------------------
 

@@ -15,10 +15,11 @@ from protocol.errors import ProtocolError
 from protocol.options import RoomOptions
 from protocol.outgoing import Outgoing
 from protocol.view import LastMove
-from server.room.base import TURN, Member, RoomBase, window
+from server.room.base import TURN, RoomBase, window
 from server.room.effects import Arm, Cancel, GameEnd, GameStart, MoveLogged, Step, Think
 from server.room.items import BotMove, ClockTimeout, TurnRetry, WindowPassed
 from server.room.state import MAX_SEATS, MIN_PLAYERS, Game, Seat
+from server.room.world import Member
 
 if TYPE_CHECKING:
     from server.store import StoredGame

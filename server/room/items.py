@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from protocol import messages as m
 
 if TYPE_CHECKING:
-    from server.room.core import Member
+    from server.room.world import Member
 
 
 @dataclass(frozen=True, slots=True)

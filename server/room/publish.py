@@ -11,7 +11,7 @@ from protocol.view import RoomViews
 from server.room.effects import Send
 
 if TYPE_CHECKING:
-    from server.room.core import Member
+    from server.room.world import Member
 
 
 class Publisher:

@@ -9,7 +9,7 @@ from engine import GameRecord, Outcome, Position
 from protocol.view import LastMove
 
 if TYPE_CHECKING:
-    from server.room.core import Member
+    from server.room.world import Member
 
 MAX_SEATS = 4
 MIN_PLAYERS = 2
