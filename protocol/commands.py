@@ -76,6 +76,8 @@ class ShowRequest:
 
     what: ShowWhat
     topic: str | None = None
+    #: the id of the command message that asked, echoed by the answer
+    id: ClientId = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,7 +351,7 @@ def _one(cls: type[BaseModel], field: str, optional: bool = False) -> _Handler:
 def _show(what: ShowWhat) -> _Handler:
     def handle(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
         _arguments(name, args, id, 0, 0)
-        return ShowRequest(what)
+        return ShowRequest(what, id=id)
 
     return handle
 
@@ -400,7 +402,7 @@ def _addbot(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
 
 def _help(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     _arguments(name, args, id, 0, 1)
-    return ShowRequest("help", args[0].lstrip("/").lower() if args else None)
+    return ShowRequest("help", args[0].lstrip("/").lower() if args else None, id)
 
 
 def _ascii(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:

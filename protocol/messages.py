@@ -328,6 +328,7 @@ class GameStarted(_ServerMessage):
     players: list[str]
     start_player: str
     seed_hash: str = Field(description="sha256 of the seed, revealed in game_over")
+    practice: bool = Field(False, description="the room chose the seed: a practice game, not rated")
 
 
 class Played(_ServerMessage):

@@ -152,10 +152,10 @@ class Lobby:
                 await done
             return
         if isinstance(msg, ShowRequest) and msg.what == "help":
-            session.send(m.Text(kind="help", text=help_text(msg.topic)))
+            session.send(m.Text(id=msg.id, kind="help", text=help_text(msg.topic)))
             return
         if isinstance(msg, ShowRequest) and msg.what == "history":
-            session.send(m.Text(kind="history", text=await self._history_text(session.name)))
+            session.send(m.Text(id=msg.id, kind="history", text=await self._history_text(session.name)))
             return
         room = session.room
         if room is None:
@@ -201,10 +201,10 @@ class Lobby:
     def detach_quietly(self, old: Session) -> None:
         """Close an older connection of a name that reconnected."""
         if old.room is not None:
-            old.room.post(old, Leave(old, disconnected=True))
+            old.room.post(old, Leave(old, disconnected=True, name=old.name))
             old.room = None
         old.name = None  # the name stays bound to the old session until the new one takes it
-        asyncio.get_running_loop().create_task(old.close(Close.POLICY, "replaced by a new connection"))
+        old.close_soon(Close.POLICY, "replaced by a new connection")
 
     def _welcome(self, session: Session, name: str, token: str, msg: m.Hello, *, resumed: bool) -> None:
         session.name = name

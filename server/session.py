@@ -37,6 +37,9 @@ class RoomRef(Protocol):
 
 log = structlog.get_logger("cafe.session")
 
+#: closes in the background, kept until done (the loop holds tasks only weakly)
+_closing: set[asyncio.Task[None]] = set()
+
 Kind = Literal["person", "bot"]
 
 
@@ -108,6 +111,21 @@ class Session:
         if self.closed:
             return
         self.closed = True
+        with contextlib.suppress(Exception):
+            await self._close(code, reason)
+
+    def close_soon(self, code: int, reason: str) -> None:
+        """Send nothing more from now on, and close in the background (a newer connection of the
+        same player took over)."""
+        if self.closed:
+            return
+        self.closed = True
+        self._queue.clear()
+        task = asyncio.get_running_loop().create_task(self._close_quietly(code, reason))
+        _closing.add(task)
+        task.add_done_callback(_closing.discard)
+
+    async def _close_quietly(self, code: int, reason: str) -> None:
         with contextlib.suppress(Exception):
             await self._close(code, reason)
 

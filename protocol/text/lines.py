@@ -137,6 +137,7 @@ class LineText:
             return [
                 f"* The game starts: {', '.join(msg.players)}. {msg.start_player} begins.",
                 f"* Shuffle fingerprint sha256(seed) = {msg.seed_hash}",
+                *(["* A practice game: the room chose the seed."] if msg.practice else []),
                 *self._turn_lines(reader, ascii_only),
             ]
         if isinstance(msg, m.Played):

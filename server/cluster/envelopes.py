@@ -58,6 +58,7 @@ class Show(_ToRoom):
     op: Literal["show"] = "show"
     what: ShowWhat
     topic: str | None = Field(default=None, max_length=64)
+    id: ClientId = None
 
 
 class Message(_ToRoom):

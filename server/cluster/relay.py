@@ -106,7 +106,7 @@ class Relay:
         elif isinstance(message, Returned):
             envelope = env.Returned(**sender)
         elif isinstance(message, ShowRequest):
-            envelope = env.Show(**sender, what=message.what, topic=message.topic)
+            envelope = env.Show(**sender, what=message.what, topic=message.topic, id=message.id)
         else:  # a client message; the lobby posts nothing else to rooms
             envelope = env.Message(**sender, msg=message.model_dump_json())
         self.publish(room.owner, env.dump(envelope), session, getattr(message, "id", None))
@@ -186,7 +186,7 @@ class Relay:
         if isinstance(envelope, env.Returned):
             return lambda member: Returned(member)
         if isinstance(envelope, env.Show):
-            request = ShowRequest(what=envelope.what, topic=envelope.topic)
+            request = ShowRequest(what=envelope.what, topic=envelope.topic, id=envelope.id)
             return lambda member: request
         message = m.CLIENT_ADAPTER.validate_json(envelope.msg)
         return lambda member: message

@@ -85,7 +85,8 @@ class RoomBase:
         return next((s for s in self.seats if s.name.casefold() == key), None)
 
     def _public_options(self) -> dict[str, Any]:
-        return self.options.to_dict()
+        # a seed chosen for the room stays secret until the game ends: others see only that there is one
+        return {**self.options.to_dict(), "seed": None if self.options.seed is None else "set"}
 
     # --- checks ------------------------------------------------------------------------------------
 
@@ -175,7 +176,8 @@ class RoomBase:
 
     def _room_views(self) -> RoomViews:
         game = self.game
-        spectators = [self._name(s) for s in self.members if self._seat_of(s.name) is None]
+        # (a member replaced by a newer connection has no name until its leave is handled)
+        spectators = [s.name for s in self.members if s.name is not None and self._seat_of(s.name) is None]
         self._last_views = RoomViews(
             room=self.name,
             state=self.state,

@@ -113,7 +113,7 @@ class RoomCore(RoomGame):
             return None
         del self.members[session]
         self._publisher.forget(session)
-        name = self._name(session)
+        name = msg.name or self._name(session)
         seat = self._seat_of(name)
 
         def left() -> None:
@@ -225,6 +225,7 @@ class RoomCore(RoomGame):
         return None
 
     def _on_add_bot(self, session: Member, msg: m.AddBot) -> None:
+        self._require_seat(session, msg.id)  # a spectator does not fill others' seats
         if self.state == "playing":
             raise ProtocolError("game_running", "Bots join between games.", msg.id)
         if len(self.seats) >= MAX_SEATS:
@@ -236,6 +237,7 @@ class RoomCore(RoomGame):
         self._publish()
 
     def _on_remove_bot(self, session: Member, msg: m.RemoveBot) -> None:
+        self._require_seat(session, msg.id)
         seat = self._seat_of(msg.name)
         if seat is None or self.seats[seat].strategy is None:  # bots over a connection leave by themselves
             raise ProtocolError("no_such_bot", f"No server bot called {msg.name!r} sits here.", msg.id)
@@ -248,6 +250,7 @@ class RoomCore(RoomGame):
         self._publish()
 
     def _on_option(self, session: Member, msg: m.SetOption) -> None:
+        self._require_seat(session, msg.id)
         if self.state == "playing":
             raise ProtocolError("game_running", "Options are fixed while a game runs.", msg.id)
         try:
@@ -255,7 +258,11 @@ class RoomCore(RoomGame):
         except OptionError as e:
             raise ProtocolError("bad_option", str(e), msg.id) from None
         self.options = self.options.with_value(msg.key, value)
-        shown = "random" if value is None and msg.key == "seed" else value
-        self._broadcast(m.Notice(room=self.name, text=f"{self._name(session)} set {msg.key} to {shown}."))
+        who = self._name(session)
+        if msg.key == "seed":  # the value stays secret: a chosen deal makes a practice game
+            text = f"{who} set seed to random." if value is None else f"{who} chose a seed: a practice game."
+        else:
+            text = f"{who} set {msg.key} to {value}."
+        self._broadcast(m.Notice(room=self.name, text=text))
         self._ack(session, msg.id)
         self._publish()

@@ -69,6 +69,7 @@ class RoomGame(RoomBase):
                     players=list(record.players),
                     start_player=record.players[position.to_move],
                     seed_hash=seed_hash(seed),
+                    practice=self.options.seed is not None,
                 )
             )
             self._next_turn()
@@ -339,6 +340,6 @@ class RoomGame(RoomBase):
             msg.what
         )
         if render is None:
-            raise ProtocolError("bad_arguments", f"/{msg.what} is not shown by rooms.")
+            raise ProtocolError("bad_arguments", f"/{msg.what} is not shown by rooms.", msg.id)
         body = render(view, ascii_only=session.ascii_only)
-        self._send(session, m.Text(kind=msg.what, text=body))
+        self._send(session, m.Text(id=msg.id, kind=msg.what, text=body))

@@ -28,6 +28,8 @@ class Leave:
     session: Member
     disconnected: bool = False
     id: m.ClientId = None
+    #: the member's name, for a session that gave it up already (replaced by a newer connection)
+    name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -506,7 +506,11 @@ function onMessage(msg) {
       return chat.add("notice", msg.text);
     case "game_started":
       state.resultClosed = false;
-      return chat.add("event start", `The game starts: ${msg.players.join(", ")}. ${msg.start_player} begins.`);
+      return chat.add(
+        "event start",
+        `The game starts: ${msg.players.join(", ")}. ${msg.start_player} begins.` +
+          (msg.practice ? " A practice game: the room chose the seed." : ""),
+      );
     case "played":
       return chat.add("event", playedLine(msg));
     case "eliminated":

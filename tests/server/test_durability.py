@@ -97,7 +97,7 @@ async def test_after_sigkill_the_game_keeps_its_clock_and_absent_options(tmp_pat
     await _play([ann, bob], new_position(["ann", "bob"], 21), random.Random(7), 4)
     assert ann.view is not None
     options = ann.view["options"]
-    assert (options["clock"], options["absent"], options["seed"]) == (1, "drop", 21)
+    assert (options["clock"], options["absent"], options["seed"]) == (1, "drop", "set")
     first.proc.send_signal(signal.SIGKILL)
     assert await asyncio.wait_for(first.proc.wait(), 10) == -signal.SIGKILL
 
