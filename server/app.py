@@ -9,6 +9,7 @@ import gc
 import os
 import signal
 import socket
+import time
 from collections.abc import Callable, Sequence
 
 import structlog
@@ -31,6 +32,9 @@ from server.ws import serve_connection
 
 log = structlog.get_logger("cafe.server")
 
+#: seconds between two prunings of expired resume tokens
+TOKEN_PRUNING = 600.0
+
 
 class Server:
     """One server process. ``await start()``, then ``await stop()``."""
@@ -48,6 +52,7 @@ class Server:
         self.store = self.directory.log
         self.lobby = Lobby(config, self.directory, self.store, self.metrics)
         self._ws: WsServer | None = None
+        self._pruning: asyncio.Task[None] | None = None
         self._line: asyncio.Server | None = None
         self.limits = Limits(config.max_per_ip, config.hello_timeout, self.lobby.metrics)
 
@@ -67,6 +72,10 @@ class Server:
             await self.cluster.start()
         else:
             await self.directory.restore(await self.store.unfinished_games())
+            if isinstance(self.store, Store):
+                # every connection ended with the last run: their tokens hold for the resume window
+                self.store.tokens_released(time.time() + self.config.resume_window)
+                self._pruning = asyncio.get_running_loop().create_task(self._prune_tokens(self.store))
         config = self.config
         routes = HttpRoutes(self.lobby, config.static_dir)
         self._ws = await serve(
@@ -98,8 +107,19 @@ class Server:
             event_loop=type(asyncio.get_running_loop()).__module__.split(".")[0],
         )
 
+    @staticmethod
+    async def _prune_tokens(store: Store) -> None:
+        """Forget expired resume tokens now and then (Redis expires its own)."""
+        while True:
+            pruned = store.tokens_pruned(time.time())
+            if pruned:
+                log.info("tokens_pruned", count=pruned)
+            await asyncio.sleep(TOKEN_PRUNING)
+
     async def stop(self) -> None:
         """Stop accepting, finish the moves already received, tell every client, close."""
+        if self._pruning is not None:
+            self._pruning.cancel()
         lobby = self.lobby
         lobby.accepting = False
         if self._line is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
 from typing import Any, ClassVar
 
 import structlog
@@ -51,6 +51,7 @@ class Lobby:
         self.accepting = True
         self.connections = 0
         self.all_sessions: set[Session] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
 
     @property
     def rooms(self) -> Mapping[str, Room]:
@@ -82,6 +83,9 @@ class Lobby:
         name = session.name
         if name is not None:
             self.directory.unbind(session, name)
+            if session.token is not None:  # the token holds for the resume window from now
+                expires = time.time() + self.config.resume_window
+                self._background(self.store.token_released(session.token, expires))
         self.directory.detach(session)
         room = session.room
         session.room = None
@@ -99,6 +103,25 @@ class Lobby:
         except ProtocolError as e:
             self.error(session, e.code, e.message, e.id)
 
+    def _background(self, job: Coroutine[Any, Any, None]) -> None:
+        """Run ``job`` on its own; a failure is logged (the log may be out of reach just now)."""
+
+        async def run() -> None:
+            try:
+                await job
+            except Exception as e:
+                log.warning("background_failed", error=repr(e))
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _quit(self, session: Session) -> None:
+        """/quit: the resume token is given up, so nobody can come back with it."""
+        if session.token is not None:
+            await self.store.token_revoked(session.token)
+            session.token = None
+
     async def receive_line(self, session: Session, line: str) -> bool:
         """A line from a line client; ``False`` when the client asked to quit."""
         self.metrics.received(session.transport)
@@ -106,6 +129,7 @@ class Lobby:
             self._limit(session)
             command = parse_command(line)
             if isinstance(command, Quit):
+                await self._quit(session)
                 return False
             if command is not None:
                 await self.handle(session, command)
@@ -131,6 +155,8 @@ class Lobby:
         """Route one message: the lobby answers its own, the rest go to the session's room."""
         if isinstance(msg, m.Command):
             command = parse_command(msg.text, id=msg.id)
+            if isinstance(command, Quit):  # the token is given up; the client closes the connection
+                await self._quit(session)
             if command is None or isinstance(command, Quit | AsciiMode):  # for the line endpoint only
                 session.send(m.Ack(id=msg.id))
                 return
@@ -155,7 +181,8 @@ class Lobby:
             session.send(m.Text(id=msg.id, kind="help", text=help_text(msg.topic)))
             return
         if isinstance(msg, ShowRequest) and msg.what == "history":
-            session.send(m.Text(id=msg.id, kind="history", text=await self._history_text(session.name)))
+            text = await self._history_text(session.identity)
+            session.send(m.Text(id=msg.id, kind="history", text=text))
             return
         room = session.room
         if room is None:
@@ -179,21 +206,34 @@ class Lobby:
             raise ProtocolError("bad_name", f"A name is {NAME_RULE}.", msg.id)
         if not await self.directory.claim_name(name):
             raise ProtocolError("name_taken", f"Someone is already called {name}.", msg.id)
+        identity = secrets.token_hex(8)  # a new player: the tokens they resume with carry it on
         token = secrets.token_hex(16)
-        await self.store.token_issued(token, name)
+        await self.store.token_issued(token, name, identity)
+        session.identity = identity
         self._welcome(session, name, token, msg, resumed=False)
 
     async def _resume(self, session: Session, msg: m.Hello) -> None:
+        """Take a name (and its seat) back with its latest resume token. A token holds for the
+        name it was issued for, while its connection is open, for the resume window after, and as
+        long as a running game holds a seat for the name; a newer token revokes it."""
         assert msg.token is not None
-        name = await self.store.token_name(msg.token)
-        if name is None:
+        info = await self.store.token(msg.token)
+        if info is None or info.name.casefold() != msg.name.casefold():
+            security_event(self.metrics, "token_refused", player=msg.name, peer=session.peer)
             raise ProtocolError("bad_token", "That resume token is unknown; say hello without it.", msg.id)
+        name = info.name
+        room = await self.directory.seat_room(name)
+        if info.expires is not None and info.expires < time.time() and room is None:
+            security_event(self.metrics, "token_expired", player=name, peer=session.peer)
+            raise ProtocolError("bad_token", "That resume token has expired; say hello without it.", msg.id)
+        token = secrets.token_hex(16)
+        await self.store.token_issued(token, name, info.identity)  # the one used is revoked
         old = self.directory.session(name)
         if old is not None:  # the same person on a new connection: the old one goes
             self.detach_quietly(old)
         await self.directory.take_name(name)
-        room = await self.directory.seat_room(name)
-        self._welcome(session, name, msg.token, msg, resumed=True)
+        session.identity = info.identity
+        self._welcome(session, name, token, msg, resumed=True)
         if room is not None:
             session.room = room
             room.post(session, Returned(session))
@@ -228,7 +268,9 @@ class Lobby:
         session.name = msg.name
         self.directory.bind(session)
         token = secrets.token_hex(16)
-        await self.store.token_issued(token, msg.name)
+        await self.store.token_issued(token, msg.name, session.identity or secrets.token_hex(8))
+        if session.token is not None:
+            await self.store.token_revoked(session.token)
         session.token = token
         session.send(m.Welcome(id=msg.id, name=msg.name, token=token))
         log.info("renamed", player=msg.name, old=old)
@@ -281,8 +323,9 @@ class Lobby:
     def _ping(self, session: Session, msg: m.Ping) -> None:
         session.send(m.Pong(id=msg.id))
 
-    async def _history_text(self, name: str) -> str:
-        games = await self.store.history(name)
+    async def _history_text(self, identity: str | None) -> str:
+        """The games of the player behind this connection (not of whoever held its name before)."""
+        games = await self.store.history(identity) if identity is not None else []
         if not games:
             return "No games yet."
         lines = []

@@ -16,9 +16,13 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from engine import GameRecord, Options, Outcome
-from server.store import LeaseLost, StoredGame, StoreUnavailable
+from server.store import LeaseLost, StoredGame, StoreUnavailable, TokenInfo
 
 PREFIX = "cafe:"
+#: seconds a resume token is kept in Redis after it was issued or its connection ended; whether it
+#: still holds is decided by its ``expires`` and the seats held (a token of a node that died keeps
+#: no connection open, so this bounds it)
+TOKEN_TTL = 7 * 24 * 3600
 
 # KEYS: lease, game, running, seats, history...  ARGV: fence, data, room, game_id, person names...
 _GAME_STARTED = """
@@ -107,8 +111,10 @@ class RedisStore:
         record: GameRecord,
         kinds: list[str],
         room_options: dict[str, Any] | None = None,
+        identities: list[str | None] | None = None,
     ) -> None:
         self.adopt(game_id, room, record, kinds)
+        who = [i for i in identities or () if i is not None]
         people = self._game_rooms[game_id][1]
         data = {
             "room": room,
@@ -126,7 +132,7 @@ class RedisStore:
             f"{PREFIX}game:{game_id}",
             RUNNING,
             SEATS,
-            *(f"{PREFIX}history:{name.casefold()}" for name in record.players),
+            *(f"{PREFIX}history:{identity}" for identity in who),
         ]
         await self._run(
             self._started, keys, [self._token(room), json.dumps(data), room.casefold(), game_id, *people]
@@ -157,20 +163,49 @@ class RedisStore:
             ],
         )
 
-    async def token_issued(self, token: str, name: str) -> None:
+    async def token_issued(self, token: str, name: str, identity: str) -> None:
+        """A new token for ``name``: the name's earlier token is revoked with it."""
+        key = f"{PREFIX}token-of:{name.casefold()}"
         try:
-            await self.redis.set(f"{PREFIX}token:{token}", name)
+            old = await self.redis.getset(key, token)
+            async with self.redis.pipeline(transaction=True) as pipe:
+                if old is not None:
+                    pipe.delete(f"{PREFIX}token:{old!s}")
+                pipe.hset(
+                    f"{PREFIX}token:{token}", mapping={"name": name, "identity": identity, "expires": ""}
+                )
+                pipe.expire(f"{PREFIX}token:{token}", TOKEN_TTL)
+                pipe.expire(key, TOKEN_TTL)
+                await pipe.execute()
+        except RedisError as e:
+            raise StoreUnavailable(str(e)) from e
+
+    async def token_released(self, token: str, expires: float) -> None:
+        try:
+            if await self.redis.exists(f"{PREFIX}token:{token}"):
+                await self.redis.hset(f"{PREFIX}token:{token}", "expires", repr(expires))
+        except RedisError as e:
+            raise StoreUnavailable(str(e)) from e
+
+    async def token_revoked(self, token: str) -> None:
+        try:
+            await self.redis.delete(f"{PREFIX}token:{token}")
         except RedisError as e:
             raise StoreUnavailable(str(e)) from e
 
     # --- reading -----------------------------------------------------------------------------
 
-    async def token_name(self, token: str) -> str | None:
+    async def token(self, token: str) -> TokenInfo | None:
         try:
-            name = await self.redis.get(f"{PREFIX}token:{token}")
+            fields = await self.redis.hgetall(f"{PREFIX}token:{token}")
         except RedisError as e:
             raise StoreUnavailable(str(e)) from e
-        return None if name is None else str(name)
+        if not fields:
+            return None
+        expires = fields.get("expires") or None
+        return TokenInfo(
+            str(fields["name"]), str(fields["identity"]), None if expires is None else float(expires)
+        )
 
     async def unfinished_games(self) -> list[StoredGame]:
         running = await self.redis.hgetall(RUNNING)
@@ -215,7 +250,7 @@ class RedisStore:
             data.get("room_options", {}),  # missing in games logged before they were kept
         )
 
-    async def history(self, name: str, limit: int = 10) -> list[StoredGame]:
-        ids = await self.redis.lrange(f"{PREFIX}history:{name.casefold()}", 0, limit - 1)
+    async def history(self, identity: str, limit: int = 10) -> list[StoredGame]:
+        ids = await self.redis.lrange(f"{PREFIX}history:{identity}", 0, limit - 1)
         games = [await self.game(str(game_id)) for game_id in ids]
         return [g for g in games if g is not None]

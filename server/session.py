@@ -54,6 +54,8 @@ class Session:
         self.sid = secrets.token_hex(8)
         self.kind: Kind = "person"
         self.token: str | None = None
+        #: the player behind the connection, the same across resumes (their games are theirs)
+        self.identity: str | None = None
         self.room: RoomRef | None = None
         self.peer = peer
         self.seq = 0

@@ -50,20 +50,40 @@ CREATE TABLE IF NOT EXISTS moves (
 CREATE TABLE IF NOT EXISTS players (
     game_id TEXT NOT NULL REFERENCES games(id),
     name TEXT NOT NULL,
+    identity TEXT,               -- who played under the name (see tokens); NULL for bots
     PRIMARY KEY (game_id, name)
 );
 CREATE INDEX IF NOT EXISTS players_by_name ON players(name);
 CREATE TABLE IF NOT EXISTS tokens (
     token TEXT PRIMARY KEY,
     name TEXT NOT NULL,
-    issued REAL NOT NULL
+    issued REAL NOT NULL,
+    identity TEXT,               -- the same for every token of one player: kept across resumes
+    expires REAL                 -- NULL while its connection is open
 );
+"""
+#: the identity given to the players and tokens of a log written before identities were kept
+OLD_IDENTITY = "name:"
+# made after the migration, which may have had to add the column first
+_INDEXES = """
+CREATE INDEX IF NOT EXISTS players_by_identity ON players(identity);
+CREATE INDEX IF NOT EXISTS tokens_by_name ON tokens(name COLLATE NOCASE);
 """
 # the columns of ``games`` in the order ``_game`` reads them (a log from before ``room_options``
 # was kept gets the column added at the end when it is opened)
 _GAME_COLUMNS = (
     "id, room, players, kinds, seed, options, board, start_player, started, finished, result, room_options"
 )
+
+
+@dataclass(frozen=True, slots=True)
+class TokenInfo:
+    """What a resume token stands for: a name, the player behind it, and until when it holds
+    (``None``: its connection is open)."""
+
+    name: str
+    identity: str
+    expires: float | None
 
 
 class StoreUnavailable(Exception):
@@ -100,14 +120,17 @@ class GameLog(Protocol):
         record: GameRecord,
         kinds: list[str],
         room_options: dict[str, Any] | None = None,
+        identities: list[str | None] | None = None,
     ) -> None: ...
     async def move_played(self, game_id: str, number: int, move: str) -> None: ...
     async def game_finished(self, game_id: str, outcome: Outcome) -> None: ...
-    async def token_issued(self, token: str, name: str) -> None: ...
-    async def token_name(self, token: str) -> str | None: ...
+    async def token_issued(self, token: str, name: str, identity: str) -> None: ...
+    async def token(self, token: str) -> TokenInfo | None: ...
+    async def token_released(self, token: str, expires: float) -> None: ...
+    async def token_revoked(self, token: str) -> None: ...
     async def unfinished_games(self) -> list[StoredGame]: ...
     async def game(self, game_id: str) -> StoredGame | None: ...
-    async def history(self, name: str, limit: int = 10) -> list[StoredGame]: ...
+    async def history(self, identity: str, limit: int = 10) -> list[StoredGame]: ...
     def close(self) -> None: ...
 
 
@@ -163,6 +186,15 @@ class Store:
             columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
             if "room_options" not in columns:
                 self._db.execute("ALTER TABLE games ADD COLUMN room_options TEXT")
+            for table, column, kind in (("players", "identity", "TEXT"), ("tokens", "identity", "TEXT"),
+                                        ("tokens", "expires", "REAL")):  # fmt: skip
+                if column not in {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}:
+                    self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+                    if column == "identity":
+                        # a log from before identities knew players by name: its games stay with
+                        # whoever comes back with one of its tokens
+                        self._db.execute(f"UPDATE {table} SET identity = {OLD_IDENTITY!r} || name")
+        self._db.executescript(_INDEXES)
 
     def close(self) -> None:
         if self._checkpointer is not None:
@@ -178,7 +210,9 @@ class Store:
         record: GameRecord,
         kinds: list[str],
         room_options: dict[str, Any] | None = None,
+        identities: list[str | None] | None = None,
     ) -> None:
+        who = identities or [None] * len(record.players)
         with self._db:
             self._db.execute("BEGIN")
             self._db.execute(
@@ -199,8 +233,8 @@ class Store:
                 ),
             )
             self._db.executemany(
-                "INSERT INTO players (game_id, name) VALUES (?, ?)",
-                [(game_id, name) for name in record.players],
+                "INSERT INTO players (game_id, name, identity) VALUES (?, ?, ?)",
+                [(game_id, name, identity) for name, identity in zip(record.players, who, strict=True)],
             )
 
     async def move_played(self, game_id: str, number: int, move: str) -> None:
@@ -243,16 +277,47 @@ class Store:
             (time.time(), json.dumps(outcome.to_dict()), game_id),
         )
 
-    async def token_issued(self, token: str, name: str) -> None:
-        self._db.execute(
-            "INSERT OR REPLACE INTO tokens (token, name, issued) VALUES (?, ?, ?)", (token, name, time.time())
+    async def token_issued(self, token: str, name: str, identity: str) -> None:
+        """A new token for ``name``: every other token of the name is revoked with it."""
+        with self._db:
+            self._db.execute("BEGIN")
+            self._db.execute("DELETE FROM tokens WHERE name = ? COLLATE NOCASE", (name,))
+            self._db.execute(
+                "INSERT OR REPLACE INTO tokens (token, name, issued, identity, expires)"
+                " VALUES (?, ?, ?, ?, NULL)",
+                (token, name, time.time(), identity),
+            )
+
+    async def token_released(self, token: str, expires: float) -> None:
+        """The token's connection is gone: it holds until ``expires`` (or while a seat is held)."""
+        self._db.execute("UPDATE tokens SET expires = ? WHERE token = ?", (expires, token))
+
+    async def token_revoked(self, token: str) -> None:
+        self._db.execute("DELETE FROM tokens WHERE token = ?", (token,))
+
+    def tokens_released(self, expires: float) -> None:
+        """Every connection is gone (the server starts): the open tokens hold until ``expires``."""
+        self._db.execute("UPDATE tokens SET expires = ? WHERE expires IS NULL", (expires,))
+
+    def tokens_pruned(self, now: float) -> int:
+        """Forget tokens that expired, except those of players seated in an unfinished game."""
+        cursor = self._db.execute(
+            "DELETE FROM tokens WHERE expires < ? AND name NOT IN"
+            " (SELECT p.name FROM players p JOIN games g ON g.id = p.game_id WHERE g.finished IS NULL)",
+            (now,),
         )
+        return cursor.rowcount
 
     # --- reading ---------------------------------------------------------------------------
 
-    async def token_name(self, token: str) -> str | None:
-        row = self._db.execute("SELECT name FROM tokens WHERE token = ?", (token,)).fetchone()
-        return None if row is None else str(row[0])
+    async def token(self, token: str) -> TokenInfo | None:
+        row = self._db.execute(
+            "SELECT name, identity, expires FROM tokens WHERE token = ?", (token,)
+        ).fetchone()
+        if row is None:
+            return None
+        name, identity, expires = row
+        return TokenInfo(str(name), str(identity or token), expires)  # a token of an older log is its own
 
     async def unfinished_games(self) -> list[StoredGame]:
         rows = self._db.execute(
@@ -264,7 +329,17 @@ class Store:
         row = self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
         return None if row is None else self._game(row)
 
-    async def history(self, name: str, limit: int = 10) -> list[StoredGame]:
+    async def history(self, identity: str, limit: int = 10) -> list[StoredGame]:
+        rows = self._db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games JOIN players p ON p.game_id = id WHERE p.identity = ?"
+            " ORDER BY started DESC LIMIT ?",
+            (identity, limit),
+        ).fetchall()
+        return [self._game(row) for row in rows]
+
+    def games_named(self, name: str, limit: int = 10) -> list[StoredGame]:
+        """The games someone played under ``name``, newest first, whoever it was (for operators
+        and tests; a player's ``/history`` goes by identity)."""
         rows = self._db.execute(
             f"SELECT {_GAME_COLUMNS} FROM games JOIN players p ON p.game_id = id WHERE p.name = ?"
             " ORDER BY started DESC LIMIT ?",

@@ -36,6 +36,7 @@ class _ToRoom(_Envelope):
     name: str = Field(max_length=64)
     kind: Literal["person", "bot"]
     room: str = Field(max_length=64)
+    identity: str | None = Field(default=None, max_length=64)
 
 
 class EnterRoom(_ToRoom):

@@ -97,6 +97,7 @@ class Relay:
             "name": session.name,
             "kind": session.kind,
             "room": room.name,
+            "identity": session.identity,
         }
         envelope: env.ToRoom
         if isinstance(message, Enter):
@@ -170,6 +171,7 @@ class Relay:
             member = self.remote[key] = RemoteSession(
                 self, envelope.node, envelope.sid, envelope.name, envelope.kind
             )
+            member.identity = envelope.identity
         member.room = room
         if isinstance(envelope, env.LeaveRoom):
             self.remote.pop(key, None)

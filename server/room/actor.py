@@ -227,7 +227,9 @@ class Room:
             await store.move_played(entry.game_id, entry.number, entry.move)
             metrics.moves.inc()
         elif isinstance(entry, GameStart):
-            await store.game_started(entry.game_id, entry.room, entry.record, entry.kinds, entry.room_options)
+            await store.game_started(
+                entry.game_id, entry.room, entry.record, entry.kinds, entry.room_options, entry.identities
+            )
             metrics.games_started.inc()
         elif isinstance(entry, GameEnd):
             await store.game_finished(entry.game_id, entry.outcome)

@@ -184,7 +184,7 @@ class RoomCore(RoomGame):
             )
         if len(self.seats) >= MAX_SEATS:
             raise ProtocolError("room_full", "All four seats are taken.", msg.id)
-        self.seats.append(Seat(name=name, kind=session.kind, session=session))
+        self.seats.append(Seat(name=name, kind=session.kind, session=session, identity=session.identity))
         self._broadcast(m.Presence(room=self.name, name=name, event="joined"))
         self._ack(session, msg.id)
         self._publish()

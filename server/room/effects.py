@@ -92,6 +92,8 @@ class GameStart:
     record: GameRecord
     kinds: list[str]
     room_options: dict[str, Any]
+    #: the player behind each seat (``None`` for a bot)
+    identities: list[str | None]
 
 
 @dataclass(frozen=True, slots=True)

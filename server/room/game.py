@@ -52,7 +52,8 @@ class RoomGame(RoomBase):
         game_id = self._new_game_id()
         kinds = [s.kind if s.strategy is None else f"bot:{s.strategy}" for s in self.seats]
         # the clock and absent hold for the whole game, a restart included
-        entry = GameStart(game_id, self.name, record, kinds, self.options.to_dict())
+        identities = [s.identity for s in self.seats]
+        entry = GameStart(game_id, self.name, record, kinds, self.options.to_dict(), identities)
 
         def started() -> None:
             position = record.start()

@@ -27,6 +27,8 @@ class Seat:
     #: a person's seat played by a bot while they are away (after the window or clock timeouts)
     stand_in: str | None = None
     timeouts: int = 0
+    #: the player behind a person's seat, so that the game is logged as theirs
+    identity: str | None = None
 
     @property
     def connected(self) -> bool:

@@ -17,6 +17,8 @@ class Member(Hashable, Protocol):
     name: str | None
     kind: Literal["person", "bot"]
     ascii_only: bool
+    #: the player behind the connection, the same across resumes (``None`` for none known)
+    identity: str | None
 
     def send(self, message: Outgoing | m._ServerMessage) -> None:
         """Queue a message (the actor calls it; the core only names the recipient)."""

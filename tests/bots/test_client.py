@@ -208,7 +208,7 @@ async def test_example_bot_plays_the_first_legal_move_until_the_game_is_over(ser
     over = await _within(example.play(_url(server), "example", "ann"))
     assert over["type"] == "game_over"
     assert "ann" in over["ranking"] and len(over["ranking"]) == 2
-    (stored,) = await server.store.history("ann")
+    (stored,) = server.store.games_named("ann")
     assert stored.result is not None and stored.result["ranking"] == over["ranking"]
     seat = stored.record.players.index("ann")
     position = stored.record.start()

@@ -104,7 +104,7 @@ async def test_with_drop_two_players_the_drop_ends_the_game_and_the_record_repla
         {"ann": 1, "bob": 2},
     )
     assert over["penalties"]["bob"] == 0 and over["penalties"]["ann"] > 0
-    (finished,) = await server.store.history("ann")
+    (finished,) = server.store.games_named("ann")
     status, _, body = await _get(server.port, f"/games/{finished.game_id}")
     assert status == 200 and json.loads(body)["moves"] == ["leave bob"]
     path = tmp_path / "record.json"
@@ -132,7 +132,7 @@ async def test_a_game_with_a_player_who_left_restores_after_a_restart(make_serve
     await first.stop()
 
     second: Server = await make_server()
-    back = {name: await WsClient.connect(second.port, "x", token=token) for name, token in tokens.items()}
+    back = {name: await WsClient.connect(second.port, name, token=token) for name, token in tokens.items()}
     snapshot = await back["ann"].next("snapshot")
     game = snapshot["view"]["game"]
     assert game["move_number"] == 1
@@ -202,7 +202,7 @@ async def test_with_drop_standing_up_mid_game_leaves_the_game_and_stays_to_watch
     await bob.next(lambda m: bob.view is not None and len(bob.view["seats"]) == 1)
     assert bob.view is not None and bob.view["state"] == "over"
     assert [s["name"] for s in bob.view["seats"]] == ["ann"] and bob.view["spectators"] == ["bob"]
-    (finished,) = await server.store.history("bob")
+    (finished,) = server.store.games_named("bob")
     assert finished.record.moves == ("leave bob",)
     move = legal_move_texts(position)[0]
     assert (await bob.request({"type": "move", "move": move}))["code"] in ("not_seated", "game_over")

@@ -67,7 +67,7 @@ async def test_sigkill_mid_game_loses_no_move_and_the_players_finish(tmp_path: P
         assert (await thief.request({"type": "hello", "name": "ann"}))["code"] == "name_taken"
         back = []
         for name, token in zip(["ann", "bob"], tokens, strict=True):
-            client = await WsClient.connect(second.port, "ignored", token=token)
+            client = await WsClient.connect(second.port, name, token=token)
             assert client.name == name
             snapshot = await client.next("snapshot")
             game_view = snapshot["view"]["game"]
@@ -114,7 +114,7 @@ async def test_after_sigkill_the_game_keeps_its_clock_and_absent_options(tmp_pat
         second.proc.send_signal(signal.SIGTERM)
         assert await asyncio.wait_for(second.proc.wait(), 20) == 0
     store = Store(str(db))
-    (game,) = await store.history("ann")
+    (game,) = store.games_named("ann")
     store.close()
     after = game.record.moves[4:]
     assert after[-1] in ("leave ann", "leave bob")
@@ -131,8 +131,10 @@ async def test_reconnecting_with_the_token_reclaims_name_and_seat(server: Server
     other = await WsClient.connect(server.port)
     assert (await other.request({"type": "hello", "name": "Ann"}))["code"] == "name_taken"
     assert (await other.request({"type": "hello", "name": "x", "token": "f" * 32}))["code"] == "bad_token"
+    # a token holds for the name it was issued for only
+    assert (await other.request({"type": "hello", "name": "bob", "token": token}))["code"] == "bad_token"
 
-    again = await WsClient.connect(server.port, "whoever", token=token)
+    again = await WsClient.connect(server.port, "ANN", token=token)
     assert again.name == "ann"
     welcome = again.messages[0]
     assert welcome["resumed"] is True

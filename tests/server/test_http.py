@@ -106,7 +106,9 @@ async def test_games_path_returns_a_record_the_engine_replays(server: Server) ->
         if game and game["to_move"] == "ann" and game["over"] is None:
             legal = (await client.request({"type": "legal_moves"}))["moves"]
             await client.request({"type": "move", "move": legal[-1]})
-    games = await server.store.history("ann")
+    ann = server.lobby.directory.session("ann")
+    assert ann is not None and ann.identity is not None
+    games = await server.store.history(ann.identity)
     assert len(games) == 1
     status, _, body = await _get(server.port, f"/games/{games[0].game_id}")
     assert status == 200

@@ -79,6 +79,6 @@ async def test_sigterm_finishes_moves_tells_clients_and_exits_zero(tmp_path: Pat
     assert listening["event_loop"] == event_loop
 
     store = Store(str(tmp_path / "cafe.db"))
-    (game,) = await store.history("ann")
+    (game,) = store.games_named("ann")
     assert legal[0] in game.record.moves
     store.close()

@@ -4,13 +4,17 @@ replaces an older one cleanly, a chosen seed stays secret, and only the seated c
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 from structlog.testing import capture_logs
 from websockets.exceptions import ConnectionClosed
 
+from engine import GameRecord
 from server.app import Server
+from server.store import Store, TokenInfo
 from tests.server.clients import WsClient
+from tests.server.conftest import ServerFactory
 
 
 @pytest.mark.parametrize("text", ["/help", "/help play", "/history", "/board", "/hand", "/score"])
@@ -70,12 +74,12 @@ async def test_a_chosen_seed_stays_secret_and_makes_a_practice_game(server: Serv
     zoe = await WsClient.connect(server.port, "zoe")
     await ann.command("/join secret")
     await zoe.command("/room secret")
-    assert (await ann.command("/option seed 42"))["type"] == "ack"
+    assert (await ann.command("/option seed 987654321"))["type"] == "ack"
     notice = await zoe.next("notice")
-    assert "42" not in notice["text"] and "practice" in notice["text"]
+    assert "987654321" not in notice["text"] and "practice" in notice["text"]
     await zoe.settle(0.1)
     assert zoe.view is not None and zoe.view["options"]["seed"] == "set"
-    assert all("42" not in raw for raw in zoe.raw)
+    assert all("987654321" not in raw for raw in zoe.raw)
     rooms = await zoe.request({"type": "list_rooms"})
     assert rooms["rooms"][0]["options"]["seed"] == "set"
     await ann.command("/addbot random")
@@ -117,3 +121,145 @@ async def test_spectators_change_nothing_in_a_room(server: Server, message: dict
     await asyncio.sleep(0.05)
     await zoe.settle(0.1)
     assert zoe.view == before
+
+
+# --- resume tokens ---------------------------------------------------------------------------------
+
+
+async def _refused(port: int, name: str, token: str | None) -> str:
+    client = await WsClient.connect(port)
+    answer = await client.request({"type": "hello", "name": name, "token": token})
+    assert answer["type"] == "error", answer
+    return str(answer["code"])
+
+
+async def test_an_old_token_takes_over_nobody(server: Server) -> None:
+    """A token given up with /quit brings nobody back: the name's new holder plays on undisturbed."""
+    thief = await WsClient.connect(server.port, "victim")
+    old = thief.token
+    assert old is not None
+    assert (await thief.command("/quit"))["type"] == "ack"
+    await thief.close()
+    victim = await WsClient.connect(server.port, "victim")
+    await victim.command("/join mine")
+    for name in ("victim", "x"):
+        assert await _refused(server.port, name, old) == "bad_token"
+    assert (await victim.request({"type": "ping"}))["type"] == "pong"  # still connected
+    assert server.lobby.directory.session("victim") is not None
+
+
+async def test_a_new_hello_for_a_name_revokes_its_earlier_token(server: Server) -> None:
+    """Someone who takes a freed name gets a new token; the previous holder's token is refused."""
+    first = await WsClient.connect(server.port, "kim")
+    token = first.token
+    assert token is not None
+    await first.close()
+    await asyncio.sleep(0.05)
+    second = await WsClient.connect(server.port, "kim")
+    assert await _refused(server.port, "kim", token) == "bad_token"
+    assert (await second.request({"type": "ping"}))["type"] == "pong"
+
+
+async def test_a_resume_and_a_nick_issue_a_new_token_and_revoke_the_old(server: Server) -> None:
+    """Each resume and each /nick hands out a new token; the one before it no longer works."""
+    kim = await WsClient.connect(server.port, "kim")
+    first = kim.token
+    assert first is not None
+    again = await WsClient.connect(server.port, "kim", token=first)
+    assert again.token not in (None, first)
+    assert await _refused(server.port, "kim", first) == "bad_token"
+    renamed = await again.command("/nick kam")
+    assert renamed["type"] == "welcome" and renamed["token"] != again.token
+    for name in ("kim", "kam"):
+        assert await _refused(server.port, name, str(again.token)) == "bad_token"
+    back = await WsClient.connect(server.port, "kam", token=renamed["token"])
+    assert back.name == "kam"
+
+
+async def test_the_token_table_keeps_one_row_a_name(server: Server) -> None:
+    """Hellos, resumes and renames do not pile up tokens: one row for each name in use."""
+    kim = await WsClient.connect(server.port, "kim")
+    for _ in range(3):
+        kim = await WsClient.connect(server.port, "kim", token=kim.token)
+    for name in ("kam", "kom", "kim"):
+        reply = await kim.command(f"/nick {name}")
+        kim.token = reply["token"]
+    rows = server.store._db.execute("SELECT name FROM tokens").fetchall()  # type: ignore[attr-defined]
+    assert rows == [("kim",)]
+
+
+async def test_a_token_expires_with_the_window_unless_a_seat_is_held(make_server: ServerFactory) -> None:
+    """After the resume window a lobby player's token is refused; a player seated in a running game
+    comes back with theirs however long they were away."""
+    server = await make_server(resume_window=0.2)
+    lone = await WsClient.connect(server.port, "lone")
+    ann = await WsClient.connect(server.port, "ann")
+    bob = await WsClient.connect(server.port, "bob")  # stays, and does not move: the game runs on
+    await ann.command("/join held")
+    await bob.command("/join held")
+    assert (await ann.command("/start"))["type"] == "ack"  # a bot plays ann's turns, not bob's
+    tokens = {"lone": lone.token, "ann": ann.token}
+    await lone.close()
+    await ann.close()
+    await asyncio.sleep(0.5)
+    assert await _refused(server.port, "lone", tokens["lone"]) == "bad_token"
+    back = await WsClient.connect(server.port, "ann", token=tokens["ann"])
+    assert back.messages[0]["resumed"] is True
+
+
+async def test_tokens_survive_a_restart(make_server: ServerFactory) -> None:
+    """A restart ends every connection: the tokens hold for the resume window from then on."""
+    first = await make_server()
+    ann = await WsClient.connect(first.port, "ann")
+    lone = await WsClient.connect(first.port, "lone")
+    await ann.command("/join kept")
+    await ann.command("/addbot random")
+    await ann.command("/start")
+    tokens = {"ann": ann.token, "lone": lone.token}
+    await first.stop()
+    second = await make_server()
+    back = await WsClient.connect(second.port, "ann", token=tokens["ann"])
+    assert (await back.next("snapshot"))["view"]["seat"] == 0
+    assert (await WsClient.connect(second.port, "lone", token=tokens["lone"])).name == "lone"
+    released = second.store._db.execute("SELECT COUNT(*) FROM tokens WHERE expires IS NULL")  # type: ignore[attr-defined]
+    assert released.fetchone() == (2,)  # the two new connections' tokens, the old ones revoked
+
+
+async def test_expired_tokens_are_pruned_but_not_those_of_held_seats(tmp_path: Path) -> None:
+    """Pruning forgets expired tokens, keeps live ones and those of players in unfinished games."""
+    store = Store(str(tmp_path / "t.db"))
+    try:
+        await store.token_issued("t-old", "old", "i1")
+        await store.token_issued("t-live", "live", "i2")
+        await store.token_issued("t-seat", "ann", "i3")
+        await store.game_started(
+            "g", "r", GameRecord(("ann", "bob"), 1), ["person", "person"], {}, ["i3", None]
+        )
+        for token in ("t-old", "t-seat"):
+            await store.token_released(token, 10.0)
+        assert store.tokens_pruned(100.0) == 1
+        assert await store.token("t-old") is None
+        assert await store.token("t-live") == TokenInfo("live", "i2", None)
+        assert await store.token("t-seat") == TokenInfo("ann", "i3", 10.0)
+    finally:
+        store.close()
+
+
+async def test_history_shows_ones_own_games_not_a_names(server: Server) -> None:
+    """Whoever takes a freed name does not see the games its previous holder played."""
+    ann = await WsClient.connect(server.port, "ann")
+    await ann.command("/join past")
+    await ann.command("/addbot random")
+    await ann.command("/start")
+    room = server.lobby.rooms["past"]
+    assert room.game is not None
+    await ann.command("/quit")
+    await ann.close()
+    await asyncio.sleep(0.05)
+    other = await WsClient.connect(server.port, "ann2")
+    assert (await other.command("/nick ann"))["type"] in ("welcome", "error")
+    newcomer = await WsClient.connect(server.port, "zed")
+    history = await newcomer.command("/history")
+    assert history["text"] == "No games yet."
+    owner_history = server.store.games_named("ann")  # type: ignore[attr-defined]
+    assert [g.game_id for g in owner_history] == [room.game.game_id]
