@@ -166,12 +166,16 @@ class Driver:
 
     # --- time, timers and bots ------------------------------------------------------------------
 
-    def fire(self, key: str, *, log: bool = True) -> Handled:
-        """Let the clock reach timer ``key`` and post its item, as the actor's loop would."""
+    def due(self, key: str) -> Any:
+        """Let the clock reach timer ``key``: the item it posts (handled by nobody yet)."""
         arm = self.timers.pop(key)
         assert isinstance(arm, Arm), f"{key} is a bot thinking, not a timer"
         self.now = max(self.now, arm.at)
-        return self.feed(None, arm.item, log=log)
+        return arm.item
+
+    def fire(self, key: str, *, log: bool = True) -> Handled:
+        """Let the clock reach timer ``key`` and post its item, as the actor's loop would."""
+        return self.feed(None, self.due(key), log=log)
 
     def think(self, key: str = "turn", *, log: bool = True) -> Handled:
         """Let the bot asked to think under ``key`` choose its move and post it."""
