@@ -158,7 +158,8 @@ class RoomCore(RoomGame):
             self._out.append(Cancel(window(name)))
         self._broadcast(m.Presence(room=self.name, name=name, event="back"))
         self._publish()
-        self._next_turn()
+        if seat is not None and self.game is not None and self.game.position.to_move == seat:
+            self._next_turn()  # the player takes the turn back; another player's clock runs on
 
     def _on_resync(self, session: Member, msg: m.Resync) -> None:
         if session not in self.members:
