@@ -101,7 +101,11 @@ class RoomCore(RoomGame):
         self._publisher.forget(session)
         self._publish_to(session)
         if msg.join:
-            self._on_join(session, m.Join(id=msg.id))
+            try:
+                self._on_join(session, m.Join(id=msg.id))
+            except ProtocolError:
+                self._publish()  # refused a seat, the newcomer still watches: the others' views say so
+                raise
             return
         self._ack(session, msg.id)
         self._publish()

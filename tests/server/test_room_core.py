@@ -103,6 +103,18 @@ def test_join_a_full_room_is_refused() -> None:
     assert done.sends(ann) == done.sends(eve) == []
 
 
+def test_enter_to_join_a_full_room_leaves_a_spectator_everyone_sees() -> None:
+    """Entering with ``join`` when no seat is free: ``room_full``, yet the newcomer stays to watch,
+    and the others' views list them as they hear ``entered``."""
+    d = Driver()
+    ann, *_ = d.seat("ann", "bob", "cem", "dan")
+    eve = FakeMember("eve")
+    done = d.feed(eve, Enter(eve, join=True, id=1))
+    assert done.codes(eve) == ["room_full"] and eve in d.core.members
+    assert done.presence(ann) == [("eve", "entered")]
+    assert d.views[ann]["spectators"] == d.views[eve]["spectators"] == ["eve"]
+
+
 def test_join_is_refused_while_a_game_runs() -> None:
     """Nobody sits down in a running game (``game_running``)."""
     d = Driver()

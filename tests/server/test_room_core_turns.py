@@ -120,6 +120,18 @@ def test_lost_connection_holds_the_seat_for_the_resume_window() -> None:
     assert d.views[ann]["seats"][1] == {"name": "bob", "kind": "person", "connected": False}
 
 
+def test_leaving_the_room_during_a_game_hands_the_seat_to_a_bot_at_once() -> None:
+    """With ``absent bot``, a player who leaves the room is ``away`` and a bot plays on, with no window."""
+    d = Driver()
+    ann, bob = d.start("ann", "bob")
+    done = d.feed(ann, Leave(ann, id=3))
+    assert done.presence(bob) == [("ann", "away"), ("ann", "replaced_by_bot"), ("ann", "left")]
+    assert done.types(ann) == ["ack"] and ann not in d.core.members
+    assert not [a for a in done.arms if a.key.startswith("window:")]
+    [think] = done.thinks  # it was ann's turn
+    assert (think.name, think.strategy) == ("ann", "greedy")
+
+
 def test_window_passing_hands_the_seat_to_a_bot_that_moves_on_its_turn() -> None:
     """With ``absent bot``: ``replaced_by_bot``, and a Think when it is that seat's turn."""
     d = Driver()
