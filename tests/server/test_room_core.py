@@ -1,8 +1,8 @@
 """The room core as a specification: members, seats, options, bots, the start, moves and the end,
 each driven item by item with a clock of the test's own and no event loop.
 
-The clock, resume windows, restoring from the log and refused log writes are in
-``test_room_core_turns``.
+The turn clock, resume windows and restoring from the log are in ``test_room_core_turns``;
+refused log writes in ``test_room_core_log``; the driver in ``tests.server.roomcore``.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from tests.server.roomcore import GAME_ID, ROOM, SEED, Driver, FakeMember
 def test_enter_sends_the_newcomer_a_snapshot_then_an_ack() -> None:
     """A member who enters gets the whole room as a snapshot, then the ack of the request."""
     d = Driver()
-    d.enter("ann"), d.enter("bob")
+    d.enter("ann")
+    d.enter("bob")
     zoe = FakeMember("zoe")
     zoe_done = d.feed(zoe, Enter(zoe, id=3))
     assert zoe_done.types(zoe) == ["snapshot", "ack"]
@@ -307,8 +308,10 @@ def test_start_with_a_bot_to_move_asks_the_bot_to_think() -> None:
     ann = d.enter("ann")
     d.feed(ann, m.AddBot(strategy="greedy"))
     d.feed(ann, m.Join())
+    d.feed(ann, m.SetOption(key="clock", value=30))
     done = d.feed(ann, m.Start())
     assert d.to_move == "greedy-bot1"
+    assert done.arms == []  # a bot has no clock
     [think] = done.thinks
     assert (think.key, think.name, think.strategy, think.move_number) == ("turn", "greedy-bot1", "greedy", 0)
     assert think.position == d.position
