@@ -103,7 +103,11 @@ class RoomCore(RoomGame):
         self._publisher.forget(session)
         self._publish_to(session)
         if msg.join:
-            self._on_join(session, m.Join(id=msg.id))
+            try:
+                self._on_join(session, m.Join(id=msg.id))
+            except ProtocolError:
+                self._publish()  # refused a seat, the newcomer still watches: the others' views say so
+                raise
             return
         self._ack(session, msg.id)
         self._publish()
@@ -160,7 +164,8 @@ class RoomCore(RoomGame):
             self._out.append(Cancel(window(name)))
         self._broadcast(m.Presence(room=self.name, name=name, event="back"))
         self._publish()
-        self._next_turn()
+        if seat is not None and self.game is not None and self.game.position.to_move == seat:
+            self._next_turn()  # the player takes the turn back; another player's clock runs on
 
     def _on_resync(self, session: Member, msg: m.Resync) -> None:
         if session not in self.members:

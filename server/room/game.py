@@ -277,7 +277,8 @@ class RoomGame(RoomBase):
         if s.stand_in is None:
             s.stand_in = "greedy"
             self._broadcast(m.Presence(room=self.name, name=s.name, event="replaced_by_bot", detail=why))
-            self._next_turn()
+            if self.game is not None and self.game.position.to_move == seat:  # else a clock runs on
+                self._next_turn()
 
     # --- taking a game up again --------------------------------------------------------------------
 

@@ -1,0 +1,284 @@
+"""The room core's turns that nobody plays by hand: the turn clock, players lost and back, and
+games taken up again from the log, driven with a clock of the test's own and no event loop."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bots.strategy import bot_view, get_strategy
+from engine import GameRecord, Position, leave_text, legal_move_texts, play, random_game, replay
+from protocol import messages as m
+from server.room.core import RoomSettings
+from server.room.effects import Arm, Cancel, GameEnd, MoveLogged, Send
+from server.room.items import ClockTimeout, Leave, Returned, WindowPassed
+from server.store import StoredGame
+from tests.server.roomcore import GAME_ID, SEED, Driver, FakeMember
+
+CLOCK = 30.0
+
+
+def greedy(position: Position) -> str:
+    """The move the server plays for a player whose clock ran out."""
+    return get_strategy("greedy").choose(bot_view(position, position.to_move), random.Random(0))
+
+
+def _clocked(*names: str) -> tuple[Driver, list[FakeMember]]:
+    d = Driver()
+    return d, d.start(*names, options=[("clock", CLOCK)])
+
+
+def _player(players: list[FakeMember], name: str) -> FakeMember:
+    return next(p for p in players if p.name == name)
+
+
+# --- the turn clock ----------------------------------------------------------------------------
+
+
+def test_each_turn_arms_the_clock_from_now() -> None:
+    """With ``clock N``, every turn of a person arms a ClockTimeout of that turn at now + N."""
+    d, players = _clocked("ann", "bob")
+    assert d.timers["turn"] == Arm("turn", CLOCK, ClockTimeout(0))
+    d.now = 12.5
+    done = d.move(players)
+    assert done.arms == [Arm("turn", 12.5 + CLOCK, ClockTimeout(1))]
+    timers = [(type(e).__name__, e.key) for e in done.effects if isinstance(e, Arm | Cancel)]
+    assert timers == [("Cancel", "turn"), ("Arm", "turn")]  # the clock of the turn played stops
+
+
+def test_clock_timeout_plays_the_greedy_move_for_the_player() -> None:
+    """When the clock runs out the server logs the greedy move, then says so and plays it (auto)."""
+    d, (ann, bob) = _clocked("ann", "bob")
+    move = greedy(d.position)
+    item = d.due("turn")
+    step = d.handle(None, item)
+    assert step.entries == (MoveLogged(GAME_ID, 1, move),)
+    assert not [e for e in step.effects if isinstance(e, Send)]
+    done = d.finish(step)
+    assert done.types(bob) == ["notice", "patch", "played"]
+    assert "ann's time ran out" in done.of(bob, m.Notice)[0].text
+    played = done.of(ann, m.Played)[0]
+    assert (played.player, played.move, played.auto) == ("ann", move, True)
+    assert done.arms == [Arm("turn", CLOCK + CLOCK, ClockTimeout(1))]  # bob's turn, from now
+    assert d.core.seats[0].timeouts == 1
+
+
+def test_a_late_clock_timeout_is_ignored() -> None:
+    """A clock of a turn already played does nothing (the move came first)."""
+    d, players = _clocked("ann", "bob")
+    d.move(players)
+    done = d.feed(None, ClockTimeout(0))
+    assert done.step.entries == () and done.effects == []
+
+
+def test_three_timeouts_in_a_row_hand_the_seat_to_a_bot() -> None:
+    """After a third timeout in a row a bot plays the seat: ``replaced_by_bot``, then it thinks."""
+    d, players = _clocked("ann", "bob")
+    bob = players[1]
+    for turn in range(3):
+        done = d.fire("turn")  # ann's clock
+        if turn < 2:
+            assert done.presence(bob) == []
+            d.move([bob])
+    assert done.presence(bob) == [("ann", "replaced_by_bot")]
+    assert d.core.seats[0].stand_in == "greedy"
+    assert d.to_move == "bob" and d.timers["turn"] == Arm("turn", d.now + CLOCK, ClockTimeout(5))
+    done = d.move([bob])
+    [think] = done.thinks
+    assert (think.name, think.strategy, think.position) == ("ann", "greedy", d.position)
+    assert "turn" not in [a.key for a in done.arms]  # a bot has no clock
+    played = d.think().of(bob, m.Played)[0]
+    assert (played.player, played.auto) == ("ann", True)
+
+
+def test_a_move_of_ones_own_resets_the_timeout_count() -> None:
+    """Timeouts count only in a row: a move by the player starts the count again."""
+    d, (ann, bob) = _clocked("ann", "bob")
+    for _ in range(2):
+        d.fire("turn")
+        d.move([bob])
+    d.move([ann])
+    d.move([bob])
+    for _ in range(2):
+        assert d.fire("turn").presence(bob) == []
+        d.move([bob])
+    assert d.core.seats[0].stand_in is None and d.core.seats[0].timeouts == 2
+
+
+# --- lost and back -----------------------------------------------------------------------------
+
+
+def test_lost_connection_holds_the_seat_for_the_resume_window() -> None:
+    """A player whose connection is lost is ``away``; the seat waits, a window timer is armed."""
+    d = Driver(RoomSettings(resume_window=300.0))
+    ann, bob = d.start("ann", "bob")
+    d.now = 100.0
+    done = d.feed(bob, Leave(bob, disconnected=True))
+    assert done.presence(ann) == [("bob", "away"), ("bob", "left")]
+    assert done.arms == [Arm("window:bob", 400.0, WindowPassed("bob"))]
+    assert [s.name for s in d.core.seats] == ["ann", "bob"] and d.core.seats[1].session is None
+    assert d.views[ann]["seats"][1] == {"name": "bob", "kind": "person", "connected": False}
+
+
+def test_leaving_the_room_during_a_game_hands_the_seat_to_a_bot_at_once() -> None:
+    """With ``absent bot``, a player who leaves the room is ``away`` and a bot plays on, with no window."""
+    d = Driver()
+    ann, bob = d.start("ann", "bob")
+    done = d.feed(ann, Leave(ann, id=3))
+    assert done.presence(bob) == [("ann", "away"), ("ann", "replaced_by_bot"), ("ann", "left")]
+    assert done.types(ann) == ["ack"] and ann not in d.core.members
+    assert not [a for a in done.arms if a.key.startswith("window:")]
+    [think] = done.thinks  # it was ann's turn
+    assert (think.name, think.strategy) == ("ann", "greedy")
+
+
+def test_window_passing_hands_the_seat_to_a_bot_that_moves_on_its_turn() -> None:
+    """With ``absent bot``: ``replaced_by_bot``, and a Think when it is that seat's turn."""
+    d = Driver()
+    ann, bob = d.start("ann", "bob")
+    d.move([ann])
+    d.feed(bob, Leave(bob, disconnected=True))
+    done = d.fire("window:bob")
+    assert done.step.entries == ()
+    assert done.presence(ann) == [("bob", "replaced_by_bot")]
+    [think] = done.thinks
+    assert (think.name, think.strategy, think.move_number) == ("bob", "greedy", 1)
+    played = d.think().of(ann, m.Played)[0]
+    assert (played.player, played.auto) == ("bob", True)
+
+
+def test_window_passing_on_another_players_turn_leaves_their_clock_running() -> None:
+    """A bot taking a seat asks nobody to think, and the player to move keeps the clock they had."""
+    d = Driver(RoomSettings(resume_window=10.0))
+    ann, bob = d.start("ann", "bob", options=[("clock", CLOCK)])
+    d.now = 1.0
+    d.feed(bob, Leave(bob, disconnected=True))
+    done = d.fire("window:bob")
+    assert done.presence(ann) == [("bob", "replaced_by_bot")]
+    assert done.thinks == []
+    assert d.timers["turn"] == Arm("turn", CLOCK, ClockTimeout(0))
+
+
+def test_window_passing_with_absent_drop_logs_the_leave() -> None:
+    """With ``absent drop`` the window passing logs ``leave NAME`` like a move, before telling anyone."""
+    d = Driver()
+    ann, bob, cem = d.start("ann", "bob", "cem", options=[("absent", "drop")])
+    d.feed(cem, Leave(cem, disconnected=True))
+    step = d.handle(None, d.due("window:cem"))
+    assert step.entries == (MoveLogged(GAME_ID, 1, leave_text("cem")),)
+    assert not [e for e in step.effects if isinstance(e, Send)]
+    assert d.position.eliminated == ()
+    done = d.finish(step)
+    played = done.of(ann, m.Played)[0]
+    assert (played.player, played.move, played.auto) == ("cem", "leave cem", True)
+    assert played.events == [{"type": "left", "player": "cem"}]
+    assert d.position.eliminated == (2,) and d.core.state == "playing"
+    assert d.views[bob]["game"]["players"][2]["eliminated"] is True
+
+
+def test_returning_cancels_the_window() -> None:
+    """A player back in the window gets the seat back: the window is cancelled, others see ``back``."""
+    d = Driver()
+    ann, bob = d.start("ann", "bob")
+    d.feed(bob, Leave(bob, disconnected=True))
+    again = FakeMember("bob")
+    done = d.feed(again, Returned(again))
+    assert "window:bob" in done.cancels and "window:bob" not in d.timers
+    assert done.presence(ann) == [("bob", "back")]
+    assert "snapshot" in done.types(again) and d.views[again]["seat"] == 1
+    assert d.core.seats[1].session is again and again in d.core.members
+    late = d.feed(None, WindowPassed("bob"))  # a window that passed as the player came back
+    assert late.step.entries == () and late.effects == []
+
+
+def test_returning_on_another_players_turn_leaves_their_clock_running() -> None:
+    """A player coming back does not restart the clock of the player to move."""
+    d = Driver()
+    _, bob = d.start("ann", "bob", options=[("clock", CLOCK)])
+    d.now = 5.0
+    d.feed(bob, Leave(bob, disconnected=True))
+    again = FakeMember("bob")
+    done = d.feed(again, Returned(again))
+    assert done.arms == [] and done.thinks == []
+    assert d.timers["turn"] == Arm("turn", CLOCK, ClockTimeout(0))
+
+
+def test_returning_takes_the_seat_back_from_the_bot() -> None:
+    """Back on their own turn, a player replaces the bot: its thinking is cancelled, the clock armed."""
+    d = Driver(RoomSettings(resume_window=10.0))
+    ann, bob = d.start("ann", "bob", options=[("clock", CLOCK)])
+    d.move([ann])
+    d.feed(bob, Leave(bob, disconnected=True))
+    assert d.fire("window:bob").thinks
+    again = FakeMember("bob")
+    done = d.feed(again, Returned(again))
+    assert d.core.seats[1].stand_in is None
+    assert "turn" in done.cancels and done.thinks == []
+    assert d.timers["turn"] == Arm("turn", d.now + CLOCK, ClockTimeout(1))
+
+
+# --- taken up again from the log ---------------------------------------------------------------
+
+
+def _stored(players: tuple[str, ...], kinds: tuple[str, ...], moves: list[str], **options: Any) -> StoredGame:
+    record = GameRecord(players=players, seed=SEED, moves=tuple(moves))
+    return StoredGame("g0", "cafe", record, kinds, 0.0, None, None, room_options=options)
+
+
+def _first_moves(players: tuple[str, ...], count: int) -> list[str]:
+    position, moves = GameRecord(players=players, seed=SEED).start(), []
+    for _ in range(count):
+        result = play(position, legal_move_texts(position)[0])
+        moves.append(result.move)
+        position = result.position
+    return moves
+
+
+def test_restore_takes_the_game_up_as_logged() -> None:
+    """A restored game has its seats, position and options; a server bot to move is asked to think."""
+    players = ("ann", "greedy-bot1", "bob")
+    stored = _stored(players, ("person", "bot:greedy", "person"), _first_moves(players, 1), clock=CLOCK)
+    d = Driver()
+    done = d.finish(d.core.restore(stored, 1000.0))
+    assert done.step.entries == ()
+    assert [(s.name, s.kind, s.strategy, s.session) for s in d.core.seats] == [
+        ("ann", "person", None, None),
+        ("greedy-bot1", "bot", "greedy", None),
+        ("bob", "person", None, None),
+    ]
+    assert d.core.game is not None and d.core.game.game_id == "g0" and d.core.game.moves == 1
+    assert d.position == replay(stored.record).position
+    assert d.core.options["clock"] == CLOCK and "greedy-bot1" in d.bot_names
+    [think] = done.thinks
+    assert (think.name, think.move_number, think.position) == ("greedy-bot1", 1, d.position)
+    assert d.think().written and d.written == [MoveLogged("g0", 2, d.core.game.record.moves[-1])]
+
+
+def test_restore_holds_the_seats_of_absent_persons() -> None:
+    """Every person (not out of the game) gets the resume window to come back; the clock runs."""
+    players = ("ann", "bob", "cem")
+    moves = [*_first_moves(players, 1), leave_text("cem")]
+    stored = _stored(players, ("person", "bot", "person"), moves, clock=CLOCK, absent="drop")
+    d = Driver(RoomSettings(resume_window=300.0))
+    done = d.finish(d.core.restore(stored, 50.0))
+    assert sorted((a for a in done.arms if a.key.startswith("window:")), key=lambda a: a.key) == [
+        Arm("window:ann", 350.0, WindowPassed("ann")),
+        Arm("window:bob", 350.0, WindowPassed("bob")),  # a bot over a connection comes back too
+    ]
+    assert d.to_move == "bob" and d.timers["turn"] == Arm("turn", 50.0 + CLOCK, ClockTimeout(2))
+    assert d.core.options["absent"] == "drop"
+
+
+def test_restore_of_a_finished_game_logs_its_end_again() -> None:
+    """A game whose last move was logged without its end writes the GameEnd, then is over."""
+    full = random_game(["ann", "bob"], seed=SEED)
+    stored = _stored(("ann", "bob"), ("person", "person"), list(full.moves))
+    d = Driver()
+    step = d.core.restore(stored, 0.0)
+    outcome = replay(full).outcome
+    assert outcome is not None and step.entries == (GameEnd("g0", outcome),)
+    held = {a.key for a in step.effects if isinstance(a, Arm)}
+    assert held  # the player not out of the game
+    done = d.finish(step)
+    assert d.core.state == "over" and d.written == [GameEnd("g0", outcome)]
+    assert held | {"turn"} <= set(done.cancels) and d.timers == {}
