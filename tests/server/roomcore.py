@@ -36,6 +36,7 @@ class FakeMember:
         self.name: str | None = name
         self.kind: Literal["person", "bot"] = kind
         self.ascii_only = ascii_only
+        self.identity: str | None = f"id-{name}"
 
     def send(self, message: Outgoing) -> None:
         raise AssertionError(f"the core sent {message.json} to {self.name} itself")
@@ -121,7 +122,7 @@ class Driver:
         #: each member's view, as its snapshot and the patches since make it
         self.views: dict[FakeMember, Any] = {}
         if seed is not None:
-            self.core.options["seed"] = seed
+            self.core.options = self.core.options.with_value("seed", seed)
 
     # --- feeding --------------------------------------------------------------------------------
 
@@ -232,7 +233,7 @@ def state_of(core: RoomCore) -> dict[str, Any]:
     return {
         "game": None if game is None else dataclasses.replace(game),
         "seats": [dataclasses.replace(s) for s in core.seats],
-        "options": dict(core.options),
+        "options": core.options,
         "members": list(core.members),
         "windows": set(core._windows),
     }

@@ -16,7 +16,7 @@ from engine.game import seed_hash
 from protocol import messages as m
 from server.room.effects import GameEnd, GameStart, MoveLogged, Send, Think
 from server.room.items import Enter, Leave
-from tests.server.roomcore import GAME_ID, ROOM, SEED, Driver, FakeMember
+from tests.server.roomcore import GAME_ID, ROOM, SEED, Driver, FakeMember, state_of
 
 # --- entering and leaving ----------------------------------------------------------------------
 
@@ -162,16 +162,31 @@ def test_stand_is_refused_to_spectators_and_during_a_game() -> None:
     ],
 )
 def test_option_is_set_announced_and_published(key: str, value: Any, stored: Any) -> None:
-    """Each option takes its value; everyone gets a notice and the patch; the setter an ack."""
-    d = Driver()
-    ann = d.enter("ann")
+    """Each option takes its value; everyone gets a notice and the patch; the setter an ack. A seed
+    shows only as ``set``, to the setter too."""
+    d = Driver(seed=7 if key == "seed" and value is None else None)
+    ann = d.enter("ann", join=True)
     d.feed(ann, m.SetOption(key="clock", value=60))  # so that turning the clock off changes something
     zoe = d.enter("zoe")
     done = d.feed(ann, m.SetOption(key=key, value=value, id=6))  # type: ignore[arg-type]
-    assert d.core.options[key] == stored
+    assert getattr(d.core.options, key) == stored
     assert done.types(zoe) == ["notice", "patch"]
     assert done.types(ann) == ["notice", "ack", "patch"]
-    assert d.views[zoe]["options"][key] == stored
+    shown = "set" if key == "seed" and stored is not None else stored
+    assert d.views[zoe]["options"][key] == d.views[ann]["options"][key] == shown
+    assert all("42" not in s.message.json for s in done.effects if isinstance(s, Send))
+
+
+def test_spectators_set_no_options_and_seat_no_bots() -> None:
+    """Only the seated change a room: a spectator's option, add_bot and remove_bot are ``not_seated``."""
+    d = Driver()
+    ann = d.enter("ann", join=True)
+    d.feed(ann, m.AddBot(strategy="greedy"))
+    zoe = d.enter("zoe")
+    before = state_of(d.core)
+    for message in (m.SetOption(key="clock", value=60), m.AddBot(), m.RemoveBot(name="greedy-bot1")):
+        assert d.feed(zoe, message).codes(zoe) == ["not_seated"]
+    assert state_of(d.core) == before
 
 
 @pytest.mark.parametrize(
@@ -192,8 +207,8 @@ def test_option_is_set_announced_and_published(key: str, value: Any, stored: Any
 def test_bad_option_value_is_refused_and_changes_nothing(key: str, value: Any) -> None:
     """A value out of range or of the wrong type is ``bad_option``, to the setter alone."""
     d = Driver()
-    ann, zoe = d.enter("ann"), d.enter("zoe")
-    before = dict(d.core.options)
+    ann, zoe = d.enter("ann", join=True), d.enter("zoe")
+    before = d.core.options
     # built without the wire's validation: the core checks values itself
     done = d.feed(ann, m.SetOption.model_construct(key=key, value=value, id=7))
     assert done.codes(ann) == ["bad_option"]
@@ -206,7 +221,7 @@ def test_options_are_fixed_while_a_game_runs() -> None:
     """No option changes during a game (``game_running``)."""
     d = Driver()
     ann, _ = d.start("ann", "bob")
-    before = dict(d.core.options)
+    before = d.core.options
     assert d.feed(ann, m.SetOption(key="clock", value=30)).codes(ann) == ["game_running"]
     assert d.core.options == before
 
@@ -217,9 +232,9 @@ def test_options_are_fixed_while_a_game_runs() -> None:
 def test_add_bot_reserves_a_name_and_seats_the_bot() -> None:
     """``add_bot`` reserves a server-wide bot name and seats a bot of that strategy."""
     d = Driver()
-    ann = d.enter("ann")
+    ann = d.enter("ann", join=True)
     done = d.feed(ann, m.AddBot(strategy="greedy", id=1))
-    [seat] = d.core.seats
+    [_, seat] = d.core.seats
     assert (seat.name, seat.kind, seat.strategy) == ("greedy-bot1", "bot", "greedy")
     assert "greedy-bot1" in d.bot_names
     assert done.types(ann) == ["presence", "ack", "patch"]
@@ -229,10 +244,10 @@ def test_add_bot_reserves_a_name_and_seats_the_bot() -> None:
 def test_remove_bot_frees_its_name() -> None:
     """``remove_bot`` unseats the bot and releases its name."""
     d = Driver()
-    ann = d.enter("ann")
+    ann = d.enter("ann", join=True)
     d.feed(ann, m.AddBot(strategy="greedy"))
     done = d.feed(ann, m.RemoveBot(name="greedy-bot1", id=2))
-    assert d.core.seats == []
+    assert [s.name for s in d.core.seats] == ["ann"]
     assert "greedy-bot1" not in d.bot_names
     assert done.presence(ann) == [("greedy-bot1", "unseated")]
     assert done.types(ann)[-2:] == ["ack", "patch"]
@@ -277,7 +292,8 @@ def test_start_logs_the_game_before_anyone_is_told() -> None:
     step = d.handle(ann, m.Start(id=1))
     record = GameRecord(players=("ann", "bob"), seed=SEED, options=Options(stammtisch=False))
     options = {"seed": SEED, "stammtisch": False, "clock": 30, "absent": "bot"}
-    assert step.entries == (GameStart(GAME_ID, ROOM, record, ["person", "person"], options),)
+    identities = ["id-ann", "id-bob"]
+    assert step.entries == (GameStart(GAME_ID, ROOM, record, ["person", "person"], options, identities),)
     assert not [e for e in step.effects if isinstance(e, Send)]
     assert d.core.state == "waiting" and d.core.game is None
 
@@ -305,8 +321,9 @@ def test_start_once_logged_tells_everyone_and_starts_the_turn() -> None:
 def test_start_with_a_bot_to_move_asks_the_bot_to_think() -> None:
     """When a server bot has the first turn, the start asks it to think instead of arming a clock."""
     d = Driver()
-    ann = d.enter("ann")
+    ann = d.enter("ann", join=True)
     d.feed(ann, m.AddBot(strategy="greedy"))
+    d.feed(ann, m.LeaveGame())  # and back: the bot sits first
     d.feed(ann, m.Join())
     d.feed(ann, m.SetOption(key="clock", value=30))
     done = d.feed(ann, m.Start())

@@ -78,8 +78,9 @@ def test_refused_clock_timeout_changes_nothing_and_runs_out_again() -> None:
 def test_refused_bot_move_changes_nothing_and_the_turn_starts_again() -> None:
     """A bot's move the log refuses is not played; the bot's turn starts again shortly."""
     d = Driver()
-    ann = d.enter("ann")
+    ann = d.enter("ann", join=True)
     d.feed(ann, m.AddBot(strategy="greedy"))
+    d.feed(ann, m.LeaveGame())  # and back: the bot sits first
     d.feed(ann, m.Join())
     d.feed(ann, m.Start())
     assert d.to_move == "greedy-bot1"

@@ -248,7 +248,7 @@ def test_restore_takes_the_game_up_as_logged() -> None:
     ]
     assert d.core.game is not None and d.core.game.game_id == "g0" and d.core.game.moves == 1
     assert d.position == replay(stored.record).position
-    assert d.core.options["clock"] == CLOCK and "greedy-bot1" in d.bot_names
+    assert d.core.options.clock == CLOCK and "greedy-bot1" in d.bot_names
     [think] = done.thinks
     assert (think.name, think.move_number, think.position) == ("greedy-bot1", 1, d.position)
     assert d.think().written and d.written == [MoveLogged("g0", 2, d.core.game.record.moves[-1])]
@@ -266,7 +266,7 @@ def test_restore_holds_the_seats_of_absent_persons() -> None:
         Arm("window:bob", 350.0, WindowPassed("bob")),  # a bot over a connection comes back too
     ]
     assert d.to_move == "bob" and d.timers["turn"] == Arm("turn", 50.0 + CLOCK, ClockTimeout(2))
-    assert d.core.options["absent"] == "drop"
+    assert d.core.options.absent == "drop"
 
 
 def test_restore_of_a_finished_game_logs_its_end_again() -> None:
