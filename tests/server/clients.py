@@ -91,6 +91,11 @@ class WsClient:
     async def command(self, text: str) -> dict[str, Any]:
         return await self.request({"type": "command", "text": text})
 
+    async def barrier(self, timeout: float = TIMEOUT) -> None:
+        """Send ``ping`` and read up to its ``pong``: everything the server queued for this client
+        before it answered the ping has then been received (into ``messages``)."""
+        await self.request({"type": "ping"}, timeout)
+
     async def settle(self, quiet: float = 0.2) -> None:
         """Read until nothing arrives for ``quiet`` seconds."""
         try:
