@@ -27,7 +27,6 @@ SERVER_ERROR_CODES: Final[dict[str, str]] = {
     "name_taken": "someone connected has that name",
     "bad_token": "the resume token is unknown or has expired",
     "not_in_room": "the command needs you to be in a room",
-    "no_such_room": "no room has that name",
     "bad_room": "a room name must be 1 to 24 letters, digits, '_' or '-'",
     "room_full": "all four seats are taken",
     "already_seated": "you already have a seat in this room",

@@ -18,6 +18,7 @@ from protocol.diff import apply_patch
 from protocol.errors import ProtocolError
 from server.lobby import Lobby
 from server.session import Outgoing, Session
+from server.ws import turned_away
 
 log = structlog.get_logger("cafe.line")
 
@@ -208,7 +209,8 @@ class LineSession(Session):
 async def serve_line_client(lobby: Lobby, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
     """Run one line client until it goes."""
     if not lobby.can_accept():
-        writer.write(b"* The server is full or stopping; try again later.\r\n")
+        error = turned_away(lobby)
+        writer.write(f"! {error.message} [{error.code}]\r\n".encode())
         with contextlib.suppress(Exception):
             await writer.drain()
         writer.close()
