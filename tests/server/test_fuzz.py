@@ -135,6 +135,8 @@ class Live:
             quiet = quiet + 1 if all(r.inbox.empty() for r in self.lobby.rooms.values()) else 0
             if quiet >= 10:
                 return
+        busy = [name for name, r in self.lobby.rooms.items() if not r.inbox.empty()]
+        raise AssertionError(f"rooms {busy} never went quiet in 500 turns of the loop")
 
     def run(self, coro: Any) -> Any:
         return self.loop.run_until_complete(coro)

@@ -7,7 +7,7 @@ import json
 import re
 
 from server.app import Server
-from tests.server.clients import WsClient
+from tests.server.clients import MAX_TURNS, WsClient
 
 
 async def _get(port: int, path: str) -> tuple[int, dict[str, str], bytes]:
@@ -83,7 +83,7 @@ async def test_games_path_returns_a_record_the_engine_replays(server: Server) ->
     await client.command("/join rec")
     await client.command("/addbot greedy")
     await client.command("/start")
-    while True:
+    for _ in range(MAX_TURNS):
         message = await client.next(lambda m: m["type"] in ("game_over", "patch"))
         if message["type"] == "game_over":
             break
@@ -91,6 +91,8 @@ async def test_games_path_returns_a_record_the_engine_replays(server: Server) ->
         if game and game["to_move"] == "ann" and game["over"] is None:
             legal = (await client.request({"type": "legal_moves"}))["moves"]
             await client.request({"type": "move", "move": legal[-1]})
+    else:
+        raise AssertionError("the game did not end")
     games = await server.store.history("ann")
     assert len(games) == 1
     status, _, body = await _get(server.port, f"/games/{games[0].game_id}")

@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page
 
 from engine import GameRecord, Options, get_board, replay
@@ -76,6 +77,7 @@ def _screenshot_with_choice(page: Page, path: str, *, full_page: bool = False) -
     page.keyboard.press("Escape")
 
 
+@pytest.mark.timeout(300)  # a whole game in three browser pages
 def test_two_people_and_a_bot_play_a_whole_game_by_clicking(
     open_page: Callable[..., Page], server: ServerThread
 ) -> None:
