@@ -347,13 +347,14 @@ def _reseat(seats: list[str], rng: random.Random) -> list[str]:
     if event == 0 and len(seats) < 4 and free:
         return [*seats, rng.choice(free)]
     if event == 1 and len(seats) > 1:
-        return [n for n in seats if n != rng.choice(seats)]
+        gone = rng.choice(seats)
+        return [n for n in seats if n != gone]
     if event == 2 and len(seats) > 1:
         i, j = rng.sample(range(len(seats)), 2)
         swapped = list(seats)
         swapped[i], swapped[j] = swapped[j], swapped[i]
         return swapped
-    return [*seats[1:], seats[0]]
+    return [*seats[1:], *seats[:1]]
 
 
 def room_life(seed: int, rng: random.Random, *, chained: bool = False) -> list[protocol.view.RoomViews]:
