@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench mutate clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,5 +34,12 @@ bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/diff.py
 
+# mutation testing, not part of `make test`: MUTANTS="server.ratelimit* protocol.diff*" picks modules
+MUTANTS ?=
+mutate: $(VENV)/.installed-dev
+	rm -rf mutants
+	$(BIN)/mutmut run --max-children 2 $(MUTANTS)
+	$(BIN)/mutmut results
+
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache mutants

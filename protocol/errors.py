@@ -32,7 +32,6 @@ SERVER_ERROR_CODES: Final[dict[str, str]] = {
     "name_taken": "someone connected has that name",
     "bad_token": "the resume token is unknown or has expired",
     "not_in_room": "the command needs you to be in a room",
-    "no_such_room": "no room has that name",
     "bad_room": f"a room name must be {ROOM_RULE}",
     "room_full": "all four seats are taken",
     "already_seated": "you already have a seat in this room",

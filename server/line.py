@@ -20,10 +20,11 @@ from protocol.errors import Close, ProtocolError
 from protocol.names import FIELD_MAX
 from protocol.sanitize import sanitize_line
 from protocol.text import to_ascii
-from protocol.text.lines import FULL, GREETING, PROMPT, LineText, ascii_set, closing, name_refused
+from protocol.text.lines import GREETING, PROMPT, LineText, ascii_set, closing, name_refused
 from server.limits import Limits, hello_deadline, security_event
 from server.lobby import Lobby
 from server.session import Outgoing, Session
+from server.ws import turned_away
 
 log = structlog.get_logger("cafe.line")
 
@@ -162,7 +163,8 @@ async def serve_line_client(
 ) -> None:
     """Run one line client until it goes."""
     if not lobby.can_accept():
-        await _refuse(writer, f"{FULL}\r\n".encode())
+        error = turned_away(lobby)
+        await _refuse(writer, f"! {error.message} [{error.code}]\r\n".encode())
         return
     peer = writer.get_extra_info("peername")
     address = str(peer[0]) if peer else ""

@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 
 class TokenBucket:
-    __slots__ = ("_burst", "_last", "_rate", "_tokens")
+    """Starts full; ``clock`` (seconds, monotonic) is there so tests can drive time by hand."""
 
-    def __init__(self, rate: float, burst: int) -> None:
+    __slots__ = ("_burst", "_clock", "_last", "_rate", "_tokens")
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
         self._rate = rate
         self._burst = float(burst)
         self._tokens = float(burst)
-        self._last = time.monotonic()
+        self._clock = clock
+        self._last = clock()
 
     def take(self) -> bool:
         """Spend one token if there is one."""
-        now = time.monotonic()
+        now = self._clock()
         self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate)
         self._last = now
         if self._tokens >= 1.0:

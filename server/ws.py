@@ -8,6 +8,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
+from protocol import messages as m
 from protocol.errors import Close
 from server.limits import Limits, hello_deadline, security_event
 from server.lobby import Lobby
@@ -44,11 +45,21 @@ class WsSession(Session):
         await self.connection.close(code, reason)
 
 
+def turned_away(lobby: Lobby) -> m.Error:
+    """The error a client gets when the server cannot take it: full, or stopping."""
+    if lobby.accepting:
+        return m.Error(code="server_full", message="The server is full; try again later.")
+    return m.Error(code="shutting_down", message="The server is stopping; try again later.")
+
+
 async def serve_connection(lobby: Lobby, connection: ServerConnection, limits: Limits) -> None:
     """Run one WebSocket client until it goes."""
     if not lobby.can_accept():
-        reason = "the server is stopping" if not lobby.accepting else "the server is full"
-        await connection.close(Close.TRY_AGAIN, reason)
+        error = turned_away(lobby)
+        # the error says why to a client that reads frames; the close code to one that does not
+        with contextlib.suppress(ConnectionClosed):
+            await connection.send(Outgoing(error).with_seq(1))
+        await connection.close(Close.TRY_AGAIN, error.message)
         return
     peer = connection.remote_address
     address = str(peer[0]) if peer else ""

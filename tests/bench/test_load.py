@@ -7,9 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.timeout(300)  # the load benchmark, run small
 def test_load_bench_plays_real_games_and_relays_the_same_frames(tmp_path: Path) -> None:
     """A short run plays games over WebSocket and line clients without an error, every move the clients
     saw played is in the server's log, and the relay answers with frames of the sizes the server sent."""

@@ -203,6 +203,7 @@ def test_parse_move_list_reads_back_every_move_the_line_endpoint_lists() -> None
 # --- the README's example ---------------------------------------------------------------------------
 
 
+@pytest.mark.timeout(300)  # a whole game through a bot process
 async def test_example_bot_plays_the_first_legal_move_until_the_game_is_over(server: Server) -> None:
     """The example finishes a game against a server-side bot, always playing the first move offered."""
     over = await _within(example.play(_url(server), "example", "ann"))

@@ -398,6 +398,102 @@ def test_scoring_worked_example_empty_table_pair_of_one_nation() -> None:
     assert table_points(result) == [{"FR1": 0}, {"FR1": 4, "IN1": 0}]
 
 
+@pytest.mark.parametrize(
+    ("chairs", "move", "points"),
+    [
+        # the guest of another nation is the one sitting down, first or in the middle of the table
+        ({"DE1n": "DEm", "DE1w": "DEf"}, "ESm@DE1e", 3),
+        ({"DE1e": "ESm"}, "DEf@DE1n", 2),
+        # ... or one already seated: first in the table's order, in the middle, or last
+        ({"DE1e": "ESm", "DE1w": "DEf"}, "DEm@DE1n", 3),
+        ({"DE1n": "DEm", "DE1e": "ESf"}, "DEf@DE1w", 3),
+        ({"DE1n": "DEm", "DE1s": "CFf"}, "DEf@DE1w", 3),
+        ({"DE1n": "DEm", "DE1e": "ESf", "DE1w": "DEm"}, "DEf@DE1s", 4),
+        ({"DE1n": "DEm", "DE1s": "CFf", "DE1w": "DEf"}, "DEm@DE1e", 4),
+        # two of each of two nations
+        ({"DE1n": "DEm", "DE1e": "ESf", "DE1s": "CFm"}, "DEf@DE1w", 4),
+    ],
+    ids=["k3-played", "k2-seated", "k3-first", "k3-middle", "k3-cf", "k4-es", "k4-cf", "k4-three-nations"],
+)
+def test_scoring_one_guest_of_another_nation_makes_the_table_mixed_wherever_it_sits(
+    chairs: dict[str, str], move: str, points: int
+) -> None:
+    """With 2, 3 or 4 guests, one guest of another nation, whichever chair it holds and whether it
+    sits down now or sat before, makes the table mixed: k points, not 2k."""
+    card = move.split("@")[0]
+    p = make(hands=[[card], BYSTANDER], chairs=chairs)
+    result = play(p, move)
+    assert table_points(result)[0]["DE1"] == points
+    assert result.points == points
+    if len(chairs) == 3:  # a full mixed table leaves the hand limit
+        assert result.position.players[0].hand_limit == 5
+
+
+@pytest.mark.parametrize(
+    ("chairs", "move", "tables"),
+    [
+        # a seated joker declared for the chair's other nation
+        ({"DE1n": "DEm", "DE1e": "Jf=ES"}, "DEf@DE1w", {"DE1": 3}),
+        ({"FR1n": "FRf", "FR1e": "Jm=IN"}, "FRm@FR1s", {"FR1": 3, "ES1": 0}),
+        # two jokers of two nations, and two of one
+        ({"FR1e": "Jm=IN", "FR1s": "Jf=ES"}, "FRf@FR1n", {"FR1": 3}),
+        ({"FR1e": "Jm=FR", "FR1s": "Jf=FR"}, "FRm@FR1n", {"FR1": 6}),
+        # the joker sitting down, declared for the nation the table lacks
+        ({"FR1n": "FRm", "FR1s": "ESf"}, "Jm=IN@FR1e", {"FR1": 3, "IN1": 0}),
+        ({"FR1n": "FRm", "FR1s": "FRf"}, "Jm=FR@FR1e", {"FR1": 6, "IN1": 0}),
+    ],
+    ids=["seated-es", "seated-in", "two-nations", "one-nation", "played-in", "played-fr"],
+)
+def test_scoring_a_joker_counts_as_the_nation_it_was_declared(
+    chairs: dict[str, str], move: str, tables: dict[str, int]
+) -> None:
+    """A joker is of its declared nation, not of the table's: declared otherwise it makes the table
+    mixed; two jokers of one nation with a natural of it are one nation."""
+    card = move.split("@")[0].split("=")[0]
+    p = make(hands=[[card], BYSTANDER], chairs=chairs)
+    result = play(p, move)
+    assert table_points(result) == [tables]
+    assert result.points == sum(tables.values())
+
+
+def test_scoring_a_shared_chair_between_two_mixed_tables_scores_both_as_mixed() -> None:
+    """FRf on FR1s joins FRm and a joker declared Indian at FR1, and ESm and DEf at ES1: 3 + 3."""
+    chairs = {"FR1n": "FRm", "FR1e": "Jf=IN", "ES1s": "ESm", "DE1e": "DEf"}
+    p = make(hands=[["FRf"], BYSTANDER], chairs=chairs)
+    result = play(p, "FRf@FR1s")
+    assert table_points(result) == [{"FR1": 3, "ES1": 3}]
+    assert result.points == 6
+
+
+def test_scoring_a_joker_on_a_shared_chair_is_one_nation_on_one_side_only() -> None:
+    """Jf=ES on FR1s: ES1 (with ESm) is a Spanish pair, 4; FR1 (with FRm and FRf) is mixed, 3."""
+    chairs = {"FR1n": "FRm", "CN1e": "FRf", "ES1s": "ESm"}
+    p = make(hands=[["Jf"], BYSTANDER], chairs=chairs)
+    result = play(p, "Jf=ES@FR1s")
+    assert table_points(result) == [{"FR1": 3, "ES1": 4}]
+    assert result.points == 7
+
+
+def test_scoring_two_cards_of_two_nations_at_one_table_in_one_move() -> None:
+    """DEf then ESm at DE1 (which holds DEm): the first makes a German pair, 4; the second a mixed
+    three, 3."""
+    p = make(hands=[["DEf", "ESm"], BYSTANDER], chairs={"DE1w": "DEm"})
+    result = play(p, "DEf@DE1n ESm@DE1e")
+    assert table_points(result) == [{"DE1": 4}, {"DE1": 3, "ES1": 0}]
+    assert result.points == 7
+
+
+def test_scoring_every_legal_move_to_a_two_nation_table_scores_it_mixed() -> None:
+    """Every legal one-card move to a table that holds a German and a Spaniard, whatever the card
+    (German, Spanish, Central African, a joker of any declared nation), scores that table 3."""
+    chairs = {"DE1n": "DEm", "DE1e": "ESf"}
+    p = make(hands=[["DEf", "DEm", "ESm", "CFf", "Jm"], BYSTANDER], chairs=chairs)
+    at_de1 = [move for move in legal_move_texts(p) if " " not in move and "@DE1" in move]
+    assert at_de1
+    for move in at_de1:
+        assert table_points(play(p, move))[0]["DE1"] == 3, move
+
+
 # --- section 4: drawing and the hand limit -----------------------------------------------------
 
 

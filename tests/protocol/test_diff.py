@@ -313,6 +313,54 @@ def test_container_whose_every_member_was_replaced_is_replaced_whole() -> None:
     ]
 
 
+def test_members_that_all_changed_type_are_replaced_whole_too() -> None:
+    """A change of type counts as a replaced member: an object or array whose members all changed
+    type is replaced whole, and one whose other members changed deeper inside is not."""
+    assert check_patch({"x": {"a": 1, "b": "s"}}, {"x": {"a": "1", "b": None}}) == [
+        {"op": "replace", "path": "/x", "value": {"a": "1", "b": None}}
+    ]
+    assert check_patch({"x": [1, "s"]}, {"x": ["1", None]}) == [
+        {"op": "replace", "path": "/x", "value": ["1", None]}
+    ]
+    # members before the container's own: counted from where the container's operations begin
+    assert check_patch({"a": 0, "x": {"a": 1, "b": 2}}, {"a": 9, "x": {"a": 3, "b": 4}}) == [
+        {"op": "replace", "path": "/a", "value": 9},
+        {"op": "replace", "path": "/x", "value": {"a": 3, "b": 4}},
+    ]
+    assert check_patch([0, [1, 2]], [9, [3, 4]]) == [
+        {"op": "replace", "path": "/0", "value": 9},
+        {"op": "replace", "path": "/1", "value": [3, 4]},
+    ]
+    # one member alone keeps its own operation
+    assert check_patch([[1]], [[2]]) == [{"op": "replace", "path": "/0/0", "value": 2}]
+    assert check_patch({"x": {"a": 1}}, {"x": {"a": "1"}}) == [
+        {"op": "replace", "path": "/x/a", "value": "1"}
+    ]
+
+
+def test_an_array_that_grew_keeps_its_equal_items_by_json_equality() -> None:
+    """Finding the unchanged start and end of an array that grew or shrank, items are compared as
+    JSON: equal copies match (the patch adds only the new item), and 1, 1.0 and true do not."""
+    # equal but distinct objects, nested values among them shared or copied
+    inner = [1, {"k": "v"}]
+    before = json.loads('[{"a": 1.5, "s": "text", "l": [1, 2], "d": {"x": null}}]')
+    after = [*json.loads('[{"a": 1.5, "s": "text", "l": [1, 2], "d": {"x": null}}]'), 5]
+    assert check_patch(before, after) == [{"op": "add", "path": "/1", "value": 5}]
+    assert check_patch([{"i": inner}], [{"i": inner}, 5]) == [{"op": "add", "path": "/1", "value": 5}]
+    assert check_patch([{"i": inner}, 5], [{"i": inner}]) == [{"op": "remove", "path": "/1"}]
+    # ... at the end of the array as at its start
+    assert check_patch(before, [5, *after[:1]]) == [{"op": "add", "path": "/0", "value": 5}]
+    assert check_patch([5, *before], after[:1]) == [{"op": "remove", "path": "/0"}]
+    # equal in Python, not in JSON: nothing matches, so the array is replaced
+    python_equal = (([1], [True, 5]), ([1.0], [1, 5]), ([[1]], [[True], 5]), ([{"a": 0}], [{"a": False}, 5]))
+    for old, new in python_equal:
+        assert check_patch(old, new) == [{"op": "replace", "path": "", "value": new}], (old, new)
+    # items that differ inside, or in their keys, do not match either
+    for old, new in (([{"a": 1}], [{"a": 2}, 5]), ([{"a": 1}], [{"b": 1}, 5]), ([[1, 2]], [[1, 3], 5])):
+        assert check_patch(old, new) == [{"op": "replace", "path": "", "value": new}], (old, new)
+    assert check_patch([[1], 2], [[1, 2], 2, 3]) == [{"op": "replace", "path": "", "value": [[1, 2], 2, 3]}]
+
+
 def test_whole_document_of_another_type_is_replaced_at_the_root() -> None:
     """A document that changed type is replaced at the empty path."""
     assert check_patch({"a": 1}, [1]) == [{"op": "replace", "path": "", "value": [1]}]
@@ -378,6 +426,38 @@ def test_apply_patch_refuses_what_does_not_apply(doc: Any, op: Any) -> None:
         (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException, TypeError, AttributeError)
     ):
         jsonpatch.apply_patch(doc, [op])
+
+
+@pytest.mark.parametrize(
+    ("doc", "op", "says"),
+    [
+        ({}, "add", "an operation is an object, not 'add'"),
+        ({}, {"op": "move", "path": "/a"}, "unsupported operation 'move'"),
+        ({}, {"op": "add", "path": 3, "value": 1}, "a path is a string, not 3"),
+        ({}, {"op": "add", "path": "a", "value": 1}, "path 'a' does not start with '/'"),
+        ({}, {"op": "add", "path": "/a"}, "add at '/a' has no value"),
+        ({}, {"op": "remove", "path": ""}, "the whole document cannot be removed"),
+        ({}, {"op": "add", "path": "/a/b", "value": 1}, "'/a/b': no member 'a'"),
+        ({"a": 1}, {"op": "add", "path": "/a/b/c", "value": 1}, "'/a/b/c' goes through a scalar"),
+        ({"a": 1}, {"op": "add", "path": "/a/b", "value": 1}, "'/a/b' goes through a scalar"),
+        ("text", {"op": "add", "path": "/0", "value": 1}, "'/0': '0' is inside a scalar"),
+        ("text", {"op": "add", "path": "/a/b", "value": 1}, "'/a/b': 'a' is inside a scalar"),
+        ({}, {"op": "remove", "path": "/a"}, "'/a': no member 'a' to remove"),
+        ([1], {"op": "remove", "path": "/x"}, "'/x': 'x' is not an array index"),
+        ([[1]], {"op": "remove", "path": "/x/0"}, "'/x/0': 'x' is not an array index"),
+        ([[1]], {"op": "remove", "path": "/1/0"}, "'/1/0': index 1 is out of range (the array holds 1)"),
+        ([[1]], {"op": "add", "path": "/-/0", "value": 1}, "'/-/0': '-' is not an array index"),
+        ([[1]], {"op": "add", "path": "/0/x/1", "value": 1}, "'/0/x/1': 'x' is not an array index"),
+        ([1], {"op": "add", "path": "/0/x", "value": 1}, "'/0/x' goes through a scalar"),
+        ([1], {"op": "replace", "path": "/1", "value": 1}, "'/1': index 1 is out of range"),
+    ],
+)
+def test_a_patch_error_says_what_and_where(doc: Any, op: Any, says: str) -> None:
+    """The error names the path and what is wrong with it; through an array only an index of an
+    item leads on (not ``-``, not the end)."""
+    with pytest.raises(PatchError) as refused:
+        apply_patch(doc, [op])
+    assert str(refused.value).startswith(says)
 
 
 def test_patch_error_is_a_value_error() -> None:

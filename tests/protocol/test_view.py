@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import protocol.view
 from engine import Outcome, Position, outcome, position_from_dict, random_game, replay
 from engine.position import sorted_hand
-from protocol.diff import diff
+from protocol.diff import apply_patch, diff
 from protocol.view import LastMove, SeatInfo, room_view
 
 NAMES = ("ann", "bob", "cy", "dee")
@@ -336,6 +336,27 @@ def test_room_views_share_what_recipients_see_alike() -> None:
     assert "hand" not in zoe["game"]
 
 
+#: who may sit down in a waiting room besides the players: spectators and newcomers
+SITTERS = (*NAMES, "eve", "zoe", "yan")
+
+
+def _reseat(seats: list[str], rng: random.Random) -> list[str]:
+    """One change of a waiting room's seats: someone sits down, stands up, or two change places."""
+    free = [n for n in SITTERS if n not in seats]
+    event = rng.randrange(4)
+    if event == 0 and len(seats) < 4 and free:
+        return [*seats, rng.choice(free)]
+    if event == 1 and len(seats) > 1:
+        gone = rng.choice(seats)
+        return [n for n in seats if n != gone]
+    if event == 2 and len(seats) > 1:
+        i, j = rng.sample(range(len(seats)), 2)
+        swapped = list(seats)
+        swapped[i], swapped[j] = swapped[j], swapped[i]
+        return swapped
+    return [*seats[1:], *seats[:1]]
+
+
 def room_life(seed: int, rng: random.Random, *, chained: bool = False) -> list[protocol.view.RoomViews]:
     """The states of a room through two games: waiting, every move, the end; on the way people
     come and go, seats change hands, connections drop, options change. ``chained``: each state is
@@ -349,7 +370,14 @@ def room_life(seed: int, rng: random.Random, *, chained: bool = False) -> list[p
         results = replay(record).results
         positions = (record.start(), *(r.position for r in results))
         seats = list(names)
-        for number, position in enumerate([None, *positions]):
+        # a few waiting states before the start, with people sitting down, standing up and
+        # changing places between them: seats change between two states of the same kind
+        waiting = rng.randint(2, 4)
+        for number, position in enumerate([*[None] * waiting, *positions], start=1 - waiting):
+            if position is None and number < 0:
+                seats = _reseat(seats, rng)
+            elif position is None:
+                seats = list(names)  # the seating the game starts with
             event = rng.randrange(8)
             if event == 0:
                 who = rng.choice(names)
@@ -362,8 +390,6 @@ def room_life(seed: int, rng: random.Random, *, chained: bool = False) -> list[p
                     watchers.append(who)
             elif event == 2:
                 options = {**options, "seed": rng.randrange(3)}
-            elif event == 3 and position is None:
-                seats = [*seats[1:], seats[0]]  # before the start seats change hands
             over = position is not None and outcome(position) is not None
             last = results[number - 2] if position is not None and number >= 2 else None
             states.append(
@@ -389,7 +415,7 @@ def test_changes_are_the_diff_of_the_two_views(seed: int, rng: random.Random) ->
     """For every recipient (players, spectators, anonymous), the changes between two states of
     a room are exactly the diff of the two views, operation for operation."""
     for before, after in itertools.pairwise(room_life(seed, rng)):
-        for recipient in ("ann", "bob", "cy", "dee", "eve", "zoe", None):
+        for recipient in (*SITTERS, "xi", None):
             assert after.changes(before, recipient) == diff(before.view(recipient), after.view(recipient))
 
 
@@ -405,7 +431,7 @@ def test_states_built_on_the_previous_one_are_the_same_views_and_changes(
     rng.setstate(rng_state)
     chained = room_life(seed, rng, chained=True)
     assert len(alone) == len(chained)
-    recipients = ("ann", "bob", "cy", "dee", "eve", "zoe", None)
+    recipients = (*SITTERS, "xi", None)
     for number, (a, c) in enumerate(zip(alone, chained, strict=True)):
         for recipient in recipients:
             assert c.view(recipient) == a.view(recipient)
@@ -415,6 +441,38 @@ def test_states_built_on_the_previous_one_are_the_same_views_and_changes(
     shared = sum(c._game is not None and b._game is not None and c._game["players"] is b._game["players"]
                  for b, c in itertools.pairwise(chained))  # fmt: skip
     assert shared > 0  # the parts that did not change were taken over
+
+
+#: the seats of a waiting room, in order
+seating = st.lists(st.sampled_from(SITTERS), unique=True, max_size=4)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seatings=st.lists(seating, min_size=2, max_size=6),
+    watchers=st.lists(st.sampled_from(SITTERS), unique=True),
+)
+def test_between_two_waiting_states_each_recipient_gets_its_new_seat(
+    seatings: list[list[str]], watchers: list[str]
+) -> None:
+    """In a waiting room whose seats change (sitting down, standing up, changing places), each
+    recipient's patch is the diff of its two views, and applied it gives the new ``seat``."""
+    states: list[protocol.view.RoomViews] = []
+    for seats in seatings:
+        states.append(
+            protocol.view.RoomViews(
+                room="cafe", state="waiting", seats=[SeatInfo(n, "person", True) for n in seats],
+                spectators=tuple(n for n in watchers if n not in seats), options={}, position=None,
+                last_move=None, outcome=None, move_number=0, previous=states[-1] if states else None,
+            )
+        )  # fmt: skip
+    for (before, after), seats in zip(itertools.pairwise(states), seatings[1:], strict=True):
+        for recipient in (*SITTERS, None):
+            ops = after.changes(before, recipient)
+            assert ops == diff(before.view(recipient), after.view(recipient))
+            patched = apply_patch(before.view(recipient), ops)
+            assert patched == after.view(recipient)
+            assert patched["seat"] == (seats.index(recipient) if recipient in seats else None)
 
 
 def test_recipients_with_the_same_changes_get_the_same_operations() -> None:

@@ -14,8 +14,20 @@ from websockets.asyncio.client import ClientConnection, connect
 from protocol.diff import apply_patch
 
 TIMEOUT = 10.0
+#: more turns than any game takes: a game loop that reaches it fails rather than hangs
+MAX_TURNS = 5000
 #: every client opened by a test, closed by the fixture at its end
 OPEN: list[WsClient | LineClient] = []
+
+
+async def until(condition: Callable[[], bool], what: str, timeout: float = TIMEOUT) -> None:
+    """Poll ``condition()`` as the event loop runs; fail naming ``what`` after ``timeout`` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError(f"{what}: not within {timeout} s")
+        await asyncio.sleep(0.01)
 
 
 class WsClient:
@@ -91,13 +103,22 @@ class WsClient:
     async def command(self, text: str) -> dict[str, Any]:
         return await self.request({"type": "command", "text": text})
 
-    async def settle(self, quiet: float = 0.2) -> None:
-        """Read until nothing arrives for ``quiet`` seconds."""
+    async def barrier(self, timeout: float = TIMEOUT) -> None:
+        """Send ``ping`` and read up to its ``pong``: everything the server queued for this client
+        before it answered the ping has then been received (into ``messages``)."""
+        await self.request({"type": "ping"}, timeout)
+
+    async def settle(self, quiet: float = 0.2, limit: float = TIMEOUT) -> None:
+        """Read until nothing arrives for ``quiet`` seconds; fail if messages still come after
+        ``limit`` seconds. (To know that nothing else was sent, ``barrier`` is the exact tool.)"""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + limit
         try:
-            while True:
+            while loop.time() < deadline:
                 await self._receive(quiet)
         except TimeoutError:
-            pass
+            return
+        raise AssertionError(f"messages kept coming for {limit} s: {self.messages[-3:]}")
 
     async def close(self) -> None:
         await self.ws.close()

@@ -13,7 +13,7 @@ from websockets.exceptions import ConnectionClosed
 from engine import Position, legal_move_texts, new_position, play
 from server.app import Server
 from server.store import Store
-from tests.server.clients import WsClient
+from tests.server.clients import MAX_TURNS, WsClient
 from tests.server.conftest import ServerFactory
 from tests.server.process import ServerProcess
 
@@ -33,7 +33,7 @@ async def _play(
 ) -> Position:
     """Play ``moves`` random moves (or to the end), each checked against the engine."""
     count = 0
-    while moves is None or count < moves:
+    while count < (MAX_TURNS if moves is None else moves):
         result = play(position, rng.choice(legal_move_texts(position)))
         mover = clients[position.to_move]
         assert (await mover.request({"type": "move", "move": result.move}))["type"] == "ack"

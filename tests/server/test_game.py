@@ -9,7 +9,7 @@ from typing import Any
 
 from engine import Position, legal_move_texts, new_position, outcome, play
 from server.app import Server
-from tests.server.clients import LineClient, WsClient
+from tests.server.clients import MAX_TURNS, LineClient, WsClient
 
 
 def _chat_form(move: str) -> str:
@@ -39,7 +39,7 @@ async def test_websocket_and_line_client_play_a_seeded_game_to_game_over(server:
     rng = random.Random(5)
     moves = 0
     asked_line_moves = False
-    while True:
+    for _ in range(MAX_TURNS):
         legal = legal_move_texts(position)
         move = rng.choice(legal)
         if position.to_move == 0:
@@ -64,6 +64,8 @@ async def test_websocket_and_line_client_play_a_seeded_game_to_game_over(server:
         moves += 1
         if expected.outcome is not None:
             break
+    else:
+        raise AssertionError("the game did not end")
     over = await ann.next("game_over")
     final = outcome(position)
     assert final is not None
@@ -110,7 +112,7 @@ async def test_no_client_ever_receives_another_hand_or_the_deck(server: Server) 
     hands_seen: list[set[str]] = [{json.dumps([c.text for c in p.hand])} for p in position.players]
     decks_seen = [position.deck]
     rng = random.Random(9)
-    while True:
+    for _ in range(MAX_TURNS):
         mover = players[position.to_move]
         result = play(position, rng.choice(legal_move_texts(position)))
         assert (await mover.request({"type": "move", "move": result.move}))["type"] == "ack"
@@ -120,9 +122,11 @@ async def test_no_client_ever_receives_another_hand_or_the_deck(server: Server) 
         decks_seen.append(position.deck)
         if result.outcome is not None:
             break
+    else:
+        raise AssertionError("the game did not end")
     for client in [*players, zoe]:
         await client.next("game_over")
-        await client.settle()
+        await client.barrier()
     await lin.expect("Game over")
 
     for i, client in enumerate(players):
@@ -164,7 +168,7 @@ async def test_patches_applied_in_order_equal_the_final_snapshot(server: Server)
     await ann.command("/addbot greedy")
     await ann.command("/start")
     rng = random.Random(3)
-    while True:
+    for _ in range(MAX_TURNS):
         message = await ann.next(lambda m: m["type"] in ("game_over", "patch"))
         if message["type"] == "game_over":
             break
@@ -175,9 +179,11 @@ async def test_patches_applied_in_order_equal_the_final_snapshot(server: Server)
             legal = (await ann.request({"type": "legal_moves"}))["moves"]
             answer = await ann.request({"type": "move", "move": rng.choice(legal)})
             assert answer["type"] == "ack"
+    else:
+        raise AssertionError("the game did not end")
     await zoe.next("game_over")
     for client in (ann, zoe):
-        await client.settle()
+        await client.barrier()
         tracked = client.view
         client.take_all()
         await client.send({"type": "resync"})

@@ -13,7 +13,7 @@ from websockets.typing import Origin
 
 from server.app import Server
 from server.http import same_origin
-from tests.server.clients import WsClient
+from tests.server.clients import MAX_TURNS, WsClient
 from tests.server.conftest import ServerFactory
 
 #: the headers of a WebSocket opening handshake
@@ -98,7 +98,7 @@ async def test_games_path_returns_a_record_the_engine_replays(server: Server) ->
     await client.command("/join rec")
     await client.command("/addbot greedy")
     await client.command("/start")
-    while True:
+    for _ in range(MAX_TURNS):
         message = await client.next(lambda m: m["type"] in ("game_over", "patch"))
         if message["type"] == "game_over":
             break
@@ -106,6 +106,8 @@ async def test_games_path_returns_a_record_the_engine_replays(server: Server) ->
         if game and game["to_move"] == "ann" and game["over"] is None:
             legal = (await client.request({"type": "legal_moves"}))["moves"]
             await client.request({"type": "move", "move": legal[-1]})
+    else:
+        raise AssertionError("the game did not end")
     ann = server.lobby.directory.session("ann")
     assert ann is not None and ann.identity is not None
     games = await server.store.history(ann.identity)

@@ -7,7 +7,7 @@ import socket
 
 from server.app import Server
 from server.line import LineSession
-from tests.server.clients import LineClient, WsClient
+from tests.server.clients import LineClient, WsClient, until
 from tests.server.conftest import ServerFactory
 
 CHATS = 3000
@@ -25,8 +25,10 @@ async def _stalled_line_client(server: Server) -> LineClient:
     reader, writer = await asyncio.open_connection(sock=sock)
     writer.write(b"slow\r\n/room busy\r\n")
     await writer.drain()
-    while not any(s.name == "slow" and s.room is not None for s in server.lobby.all_sessions):
-        await asyncio.sleep(0.01)
+    await until(
+        lambda: any(s.name == "slow" and s.room is not None for s in server.lobby.all_sessions),
+        "the stalled client entered the room",
+    )
     session = next(s for s in server.lobby.all_sessions if s.name == "slow")
     assert isinstance(session, LineSession)
     session.writer.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)

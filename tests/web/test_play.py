@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page
 
 from engine import GameRecord, Options, get_board, replay
@@ -37,7 +38,7 @@ def _seat_and_start(page: Page, room: str, *, bots: int = 1, start: bool = True)
     type_line(page, f"/join {room}")
     page.locator("#app[data-state=waiting]").wait_for()
     type_line(page, "/option seed 7")
-    wait_for_line(page, "set seed to 7")
+    wait_for_line(page, "chose a seed")
     for _ in range(bots):
         type_line(page, "/addbot greedy")
     if start:
@@ -76,6 +77,7 @@ def _screenshot_with_choice(page: Page, path: str, *, full_page: bool = False) -
     page.keyboard.press("Escape")
 
 
+@pytest.mark.timeout(300)  # a whole game in three browser pages
 def test_two_people_and_a_bot_play_a_whole_game_by_clicking(
     open_page: Callable[..., Page], server: ServerThread
 ) -> None:
@@ -304,7 +306,7 @@ def test_the_bar_a_jokers_nation_and_a_joker_exchange_are_chosen_by_pointing(
     type_line(ann, "/join pointing")
     ann.locator("#app[data-state=waiting]").wait_for()
     type_line(ann, f"/option seed {seed}")
-    wait_for_line(ann, f"set seed to {seed}")
+    wait_for_line(ann, "chose a seed")
     type_line(bob, "/join pointing")
     ann.locator("#players .player", has_text="bob2").wait_for()
     type_line(ann, "/start")

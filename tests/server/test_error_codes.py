@@ -1,0 +1,354 @@
+"""Every error code of the catalogue (protocol/errors.py, PROTOCOL.md) is one the server sends, and
+each is provoked here over a real socket: to the sender alone, with the connection still usable
+unless the code says it ends."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from engine.errors import LEAVE_ERROR_CODES, RULE_ERROR_CODES
+from protocol.errors import ERROR_CODES, PROTOCOL_ERROR_CODES, SERVER_ERROR_CODES
+from server.app import Server
+from server.store import StoreUnavailable
+from tests.server import clients
+from tests.server.clients import LineClient, WsClient
+from tests.server.conftest import ServerFactory
+
+ROOT = Path(__file__).resolve().parents[2]
+Answer = dict[str, Any]
+Provoke = Callable[[Server, pytest.MonkeyPatch], Awaitable[tuple[WsClient | None, Answer]]]
+
+
+async def _in_room(server: Server, *names: str, start: bool = False) -> list[WsClient]:
+    """``names`` seated in room ``codes`` (the first also sets a seed), the game started if asked."""
+    clients = [await WsClient.connect(server.port, name) for name in names]
+    for client in clients:
+        assert (await client.command("/join codes"))["type"] == "ack"
+    if start:
+        assert (await clients[0].command("/start"))["type"] == "ack"
+    return clients
+
+
+async def _hello_first(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    client = await WsClient.connect(server.port)
+    return client, await client.request({"type": "who"})
+
+
+async def _already_welcome(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await WsClient.connect(server.port, "ann")
+    return ann, await ann.request({"type": "hello", "name": "ann"})
+
+
+async def _bad_name(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    client = await WsClient.connect(server.port)
+    return client, await client.request({"type": "hello", "name": "9lives"})
+
+
+async def _name_taken(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    await WsClient.connect(server.port, "ann")
+    client = await WsClient.connect(server.port)
+    return client, await client.request({"type": "hello", "name": "ann"})
+
+
+async def _bad_token(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    client = await WsClient.connect(server.port)
+    return client, await client.request({"type": "hello", "name": "ann", "token": "no-such-token"})
+
+
+async def _not_in_room(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await WsClient.connect(server.port, "ann")
+    return ann, await ann.command("/start")
+
+
+async def _bad_room(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await WsClient.connect(server.port, "ann")
+    return ann, await ann.request({"type": "enter_room", "room": "no spaces"})
+
+
+async def _room_full(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    await _in_room(server, "ann", "bob", "cem", "dan")
+    eve = await WsClient.connect(server.port, "eve")
+    return eve, await eve.command("/join codes")
+
+
+async def _already_seated(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    (ann,) = await _in_room(server, "ann")
+    return ann, await ann.command("/join codes")
+
+
+async def _not_seated(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    await _in_room(server, "ann", "bob", start=True)
+    zoe = await WsClient.connect(server.port, "zoe")
+    assert (await zoe.command("/room codes"))["type"] == "ack"
+    return zoe, await zoe.request({"type": "move", "move": "FRf@FR1s"})
+
+
+async def _game_running(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann, _bob = await _in_room(server, "ann", "bob", start=True)
+    return ann, await ann.command("/option seed 3")
+
+
+async def _no_game(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    (ann,) = await _in_room(server, "ann")
+    return ann, await ann.request({"type": "move", "move": "FRf@FR1s"})
+
+
+async def _not_enough_players(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    (ann,) = await _in_room(server, "ann")
+    return ann, await ann.command("/start")
+
+
+async def _no_such_bot(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    (ann,) = await _in_room(server, "ann")
+    return ann, await ann.request({"type": "remove_bot", "name": "nobody"})
+
+
+async def _bad_option(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    (ann,) = await _in_room(server, "ann")
+    return ann, await ann.request({"type": "option", "key": "clock", "value": -3})
+
+
+async def _too_many_rooms(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await WsClient.connect(server.port, "ann")
+    assert (await ann.command("/room first"))["type"] == "ack"
+    return ann, await ann.command("/room second")
+
+
+async def _turned_away(server: Server) -> tuple[None, Answer]:
+    client = await WsClient.connect(server.port)
+    error = await client.next("error")
+    with pytest.raises(ConnectionClosed) as closed:
+        await client.next("never")
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+    assert error["seq"] == 1 and [m["type"] for m in client.messages] == ["error"]
+    return None, error
+
+
+async def _server_full(server: Server, _: pytest.MonkeyPatch) -> tuple[None, Answer]:
+    await WsClient.connect(server.port, "ann")
+    return await _turned_away(server)
+
+
+async def _shutting_down(server: Server, monkeypatch: pytest.MonkeyPatch) -> tuple[None, Answer]:
+    # the moment between the stop beginning and the listener closing, held open
+    monkeypatch.setattr(server.lobby, "accepting", False)
+    return await _turned_away(server)
+
+
+async def _unavailable(server: Server, monkeypatch: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann, _bob = await _in_room(server, "ann", "bob")
+
+    async def refused(*_: Any, **__: Any) -> None:
+        raise StoreUnavailable("the disk is away")
+
+    monkeypatch.setattr(server.lobby.store, "game_started", refused)
+    return ann, await ann.command("/start")
+
+
+async def _internal(server: Server, monkeypatch: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann, _bob = await _in_room(server, "ann", "bob")
+
+    async def broken(*_: Any, **__: Any) -> None:
+        raise RuntimeError("a bug in the store")
+
+    monkeypatch.setattr(server.lobby.store, "game_started", broken)
+    return ann, await ann.command("/start")
+
+
+async def _not_in_lobby(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await WsClient.connect(server.port, "ann")
+    assert (await ann.command("/room codes"))["type"] == "ack"
+    return ann, await ann.command("/nick anna")
+
+
+async def _bad_json(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await WsClient.connect(server.port, "ann")
+    await ann.ws.send("{not json")
+    return ann, await ann.next("error")
+
+
+async def _unknown_type(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await WsClient.connect(server.port, "ann")
+    return ann, await ann.request({"type": "dance"})
+
+
+async def _bad_field(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await WsClient.connect(server.port, "ann")
+    return ann, await ann.request({"type": "say"})
+
+
+async def _unknown_command(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await WsClient.connect(server.port, "ann")
+    return ann, await ann.command("/jion codes")
+
+
+async def _bad_arguments(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await WsClient.connect(server.port, "ann")
+    return ann, await ann.command("/option")
+
+
+async def _rate_limited(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await WsClient.connect(server.port, "ann")
+    assert (await ann.command("/room codes"))["type"] == "ack"
+    assert (await ann.request({"type": "say", "text": "one"}))["type"] == "ack"
+    return ann, await ann.request({"type": "say", "text": "two"})
+
+
+async def _too_large(server: Server, _: pytest.MonkeyPatch) -> tuple[None, Answer]:
+    assert server.line_port is not None
+    line = await LineClient.connect(server.line_port, "ann")
+    await line.line("/say " + "x" * 2000)
+    text = await line.expect("[too_large]")
+    with pytest.raises(ConnectionError):  # a line too long ends the connection, as a frame does
+        await line.expect("never")
+    return None, {"type": "error", "code": "too_large", "message": text.splitlines()[-1]}
+
+
+async def _empty_message(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await WsClient.connect(server.port, "ann")
+    assert (await ann.command("/room codes"))["type"] == "ack"
+    return ann, await ann.request({"type": "say", "text": "\u001b\u0007"})
+
+
+async def _bad_utf8(server: Server, _: pytest.MonkeyPatch) -> tuple[None, Answer]:
+    assert server.line_port is not None
+    line = await LineClient.connect(server.line_port, "ann")
+    line.writer.write(b"\xc3\x28\x80\r\n")  # not UTF-8
+    await line.writer.drain()
+    text = await line.expect("[bad_utf8]")
+    return None, {"type": "error", "code": "bad_utf8", "message": text.splitlines()[-1]}
+
+
+#: code -> (how to provoke it, server settings)
+CASES: dict[str, tuple[Provoke, dict[str, Any]]] = {
+    "hello_first": (_hello_first, {}),
+    "already_welcome": (_already_welcome, {}),
+    "bad_name": (_bad_name, {}),
+    "name_taken": (_name_taken, {}),
+    "bad_token": (_bad_token, {}),
+    "not_in_room": (_not_in_room, {}),
+    "bad_room": (_bad_room, {}),
+    "room_full": (_room_full, {}),
+    "already_seated": (_already_seated, {}),
+    "not_seated": (_not_seated, {}),
+    "game_running": (_game_running, {}),
+    "no_game": (_no_game, {}),
+    "not_enough_players": (_not_enough_players, {}),
+    "no_such_bot": (_no_such_bot, {}),
+    "bad_option": (_bad_option, {}),
+    "too_many_rooms": (_too_many_rooms, {"max_rooms": 1}),
+    "server_full": (_server_full, {"max_connections": 1}),
+    "shutting_down": (_shutting_down, {}),
+    "unavailable": (_unavailable, {}),
+    "not_in_lobby": (_not_in_lobby, {}),
+    "internal": (_internal, {}),
+    "bad_json": (_bad_json, {}),
+    "unknown_type": (_unknown_type, {}),
+    "bad_field": (_bad_field, {}),
+    "unknown_command": (_unknown_command, {}),
+    "bad_arguments": (_bad_arguments, {}),
+    "too_large": (_too_large, {"max_line": 1024}),
+    "rate_limited": (_rate_limited, {"chat_rate": 0.001, "chat_burst": 1}),
+    "empty_message": (_empty_message, {}),
+    "bad_utf8": (_bad_utf8, {}),
+}
+
+
+@pytest.mark.parametrize("code", sorted(CASES))
+async def test_the_server_sends_each_protocol_and_server_code(
+    code: str, make_server: ServerFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each code arrives as an ``error`` with a sentence, to the sender alone, who can go on."""
+    provoke, settings = CASES[code]
+    server: Server = await make_server(**settings)
+    sender, answer = await provoke(server, monkeypatch)
+    assert answer["type"] == "error" and answer["code"] == code, answer
+    assert answer["message"]
+    if sender is None:
+        return
+    if sender.name is None:  # refused before hello: a hello now is the proof it can go on
+        assert (await sender.request({"type": "hello", "name": "later"}))["type"] == "welcome"
+    await sender.barrier()
+    sent = [m for m in sender.messages if m["type"] == "error"]
+    assert [m["code"] for m in sent] == [code]
+    for other in clients.OPEN:
+        if isinstance(other, WsClient) and other is not sender and other.name is not None:
+            await other.barrier()
+            assert not [m for m in other.messages if m["type"] == "error"], other.name
+
+
+def test_every_protocol_and_server_code_has_a_case() -> None:
+    """The table above provokes every protocol and server code of the catalogue, and no other."""
+    assert set(CASES) == set(PROTOCOL_ERROR_CODES) | set(SERVER_ERROR_CODES)
+
+
+def _sent_codes() -> set[str]:
+    """The literal error codes in the server's and protocol's sources."""
+    forms = (
+        r'ProtocolError\(\s*"(\w+)"',
+        r'\berror\(\s*[\w.]+,\s*"(\w+)"',  # lobby.error(session, "code", ...), room._error(...)
+        r'_error\(\s*[\w.]+,\s*"(\w+)"',
+        r'code="(\w+)"',
+        r'\bReply\(\s*[\w.]+,\s*"(\w+)"',  # the room core's answer
+        r'\brefuse\(\s*[\w.]+,\s*"(\w+)"',  # Metrics.refuse(session, "code", ...)
+        r'PydanticCustomError\(\s*"(\w+)"',  # a message model's own refusal
+    )
+    codes: set[str] = set()
+    for package in ("server", "protocol"):
+        for path in (ROOT / package).rglob("*.py"):
+            source = path.read_text()
+            for form in forms:
+                codes.update(re.findall(form, source))
+    return codes
+
+
+def test_every_code_the_server_sends_is_in_the_catalogue_and_every_catalogue_code_is_sent() -> None:
+    """The codes written in the server's sources are all in the catalogue, and every protocol and
+    server code of the catalogue is among them; the engine's refusals are the rule codes (and
+    leave's own)."""
+    sent = _sent_codes()
+    assert sent <= set(ERROR_CODES)
+    assert set(PROTOCOL_ERROR_CODES) | set(SERVER_ERROR_CODES) <= sent
+    engine_codes: set[str] = set()
+    for path in (ROOT / "engine").rglob("*.py"):
+        engine_codes.update(re.findall(r'IllegalMoveError\(\s*"(\w+)"', path.read_text()))
+    assert engine_codes and engine_codes <= set(RULE_ERROR_CODES) | set(LEAVE_ERROR_CODES)
+
+
+def test_every_catalogue_code_is_asserted_by_some_test() -> None:
+    """Each code of the catalogue is provoked by the table above, or appears quoted in another test
+    on a line that does more than restate the catalogue (an assertion, an expected pair)."""
+    lines = [
+        line.strip()
+        for path in (ROOT / "tests").rglob("test_*.py")
+        if path.resolve() != Path(__file__).resolve()
+        for line in path.read_text().splitlines()
+    ]
+    unasserted = [
+        code
+        for code in ERROR_CODES
+        if code not in CASES
+        and not any(re.search(rf"[\"']{code}[\"']", line) and line != f'"{code}",' for line in lines)
+    ]
+    assert unasserted == []
+
+
+async def test_a_line_client_turned_away_reads_the_code_as_its_only_line(make_server: ServerFactory) -> None:
+    """A terminal client that connects to a full server gets one line with ``[server_full]``, then
+    the connection closes."""
+    server: Server = await make_server(max_connections=1)
+    await WsClient.connect(server.port, "ann")
+    assert server.line_port is not None
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.line_port)
+    try:
+        received = await asyncio.wait_for(reader.read(), clients.TIMEOUT)  # to the end: it closes
+    finally:
+        writer.close()
+    assert received.decode().splitlines() == ["! The server is full; try again later. [server_full]"]

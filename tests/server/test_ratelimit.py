@@ -1,0 +1,97 @@
+"""The token bucket behind --rate/--burst and --chat-rate/--chat-burst: its burst cap and its refill,
+on a clock the test moves by hand, then over a real socket."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+
+from server.app import Server
+from server.ratelimit import TokenBucket
+from tests.server.clients import WsClient
+from tests.server.conftest import ServerFactory
+
+
+class FakeClock:
+    """Seconds that pass only when the test says so."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _takes(bucket: TokenBucket, n: int) -> list[bool]:
+    return [bucket.take() for _ in range(n)]
+
+
+def test_a_new_bucket_holds_exactly_its_burst() -> None:
+    """A fresh bucket grants ``burst`` messages at once and refuses the next."""
+    clock = FakeClock()
+    bucket = TokenBucket(rate=4.0, burst=3, clock=clock)
+    assert _takes(bucket, 4) == [True, True, True, False]
+
+
+def test_an_idle_bucket_saves_up_no_more_than_its_burst() -> None:
+    """However long a bucket sits idle, it grants at most ``burst`` messages in a row."""
+    clock = FakeClock()
+    bucket = TokenBucket(rate=4.0, burst=3, clock=clock)
+    assert _takes(bucket, 1) == [True]
+    clock.now += 1000.0
+    assert _takes(bucket, 4) == [True, True, True, False]
+    clock.now += 0.5  # two tokens' worth: below the cap, so both count
+    assert _takes(bucket, 3) == [True, True, False]
+
+
+def test_an_empty_bucket_refills_one_token_per_one_over_rate_seconds() -> None:
+    """Emptied, the bucket grants one message after 1/rate seconds, and only one."""
+    clock = FakeClock()
+    bucket = TokenBucket(rate=4.0, burst=2, clock=clock)
+    assert _takes(bucket, 3) == [True, True, False]
+    clock.now += 0.125  # half a token
+    assert _takes(bucket, 1) == [False]
+    clock.now += 0.125  # the second half: a refused take spent nothing
+    assert _takes(bucket, 2) == [True, False]
+    clock.now += 0.75  # three tokens' worth, capped at two
+    assert _takes(bucket, 3) == [True, True, False]
+
+
+def test_a_bucket_with_no_time_passing_never_refills() -> None:
+    """Without time passing, an empty bucket stays empty however often it is asked."""
+    clock = FakeClock()
+    bucket = TokenBucket(rate=1000.0, burst=1, clock=clock)
+    assert _takes(bucket, 5) == [True, False, False, False, False]
+
+
+def test_the_bucket_reads_the_monotonic_clock_by_default() -> None:
+    """Without a clock argument the bucket refills by real time (monotonic)."""
+    bucket = TokenBucket(rate=1e9, burst=1)
+    assert bucket.take()
+    # a billion tokens a second: any real time that passes refills the one token
+    assert bucket.take()
+
+
+async def test_over_a_socket_chat_is_refused_past_the_burst_and_accepted_after_the_refill(
+    make_server: ServerFactory,
+) -> None:
+    """chat_burst lines pass at once, the next is rate_limited, and after 1/chat_rate seconds one
+    more passes; a long pause saves up no more than the burst."""
+    server: Server = await make_server(chat_rate=1.0, chat_burst=3)
+    talker = await WsClient.connect(server.port, "talker")
+    assert (await talker.command("/room chatty"))["type"] == "ack"
+    ids = itertools.count()
+
+    async def burst(n: int) -> list[str]:
+        # sent back to back, then read: they reach the bucket well within a second of each other
+        sent = [f"say-{next(ids)}" for _ in range(n)]
+        for msg_id in sent:
+            await talker.send({"type": "say", "text": "hi", "id": msg_id})
+        answers = [await talker.next(lambda m, i=msg_id: m.get("id") == i) for msg_id in sent]
+        return [a["type"] if a["type"] == "ack" else a["code"] for a in answers]
+
+    assert await burst(4) == ["ack", "ack", "ack", "rate_limited"]
+    await asyncio.sleep(1.2)  # one token at one a second, and a fifth of the next
+    assert await burst(2) == ["ack", "rate_limited"]
+    await asyncio.sleep(4.5)  # four and a half tokens' worth, capped at three
+    assert await burst(4) == ["ack", "ack", "ack", "rate_limited"]
