@@ -165,7 +165,7 @@ class SetOption(_ClientMessage):
 
 
 class PlayMove(_ClientMessage):
-    """A move in the notation of RULES.md section 11."""
+    """A move in the notation of docs/rules.md section 11."""
 
     type: Literal["move"] = "move"
     move: str = Field(max_length=200)

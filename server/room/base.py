@@ -7,8 +7,9 @@ state machine hands to its actor.
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from engine import Position
@@ -22,6 +23,14 @@ from server.room.state import DEFAULT_OPTIONS, Game, Seat, State
 
 #: the timer of the turn in progress: the clock, or a bot thinking
 TURN = "turn"
+#: the timer of the warning before the turn clock runs out, and its seconds
+WARN = "warn"
+CLOCK_WARNING = 10.0
+
+
+def _wall_time(now: float) -> float:
+    """The Unix time of the core's clock reading ``now`` (the actor's ``time.perf_counter``)."""
+    return now + time.time() - time.perf_counter()
 
 
 class Member(Hashable, Protocol):
@@ -76,6 +85,8 @@ class RoomSettings:
     resume_window: float = 300.0
     clock_min: float = 5.0
     bot_budget: float = 1.0
+    #: the Unix time of a reading of the core's clock, for the deadlines clients see
+    wall_time: Callable[[float], float] = field(default=_wall_time)
 
 
 class RoomBase:
@@ -239,6 +250,8 @@ class RoomBase:
             last_move=game.last_move if game else None,
             outcome=game.outcome if game else None,
             move_number=game.moves if game else 0,
+            history=game.history if game else (),
+            deadline=game.deadline if game else None,
             previous=self._last_views,  # what did not change is the same object: diffs skip it
         )
         return self._last_views

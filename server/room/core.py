@@ -23,7 +23,16 @@ from protocol.errors import ProtocolError
 from server.room.base import BotNameList, BotNames, Member, RoomSettings, window
 from server.room.effects import Cancel, Effect, Reply, Step
 from server.room.game import RoomGame
-from server.room.items import BotMove, ClockTimeout, Enter, Leave, Returned, TurnRetry, WindowPassed
+from server.room.items import (
+    BotMove,
+    ClockTimeout,
+    ClockWarning,
+    Enter,
+    Leave,
+    Returned,
+    TurnRetry,
+    WindowPassed,
+)
 from server.room.state import MAX_SEATS, Seat
 
 __all__ = ["BotNameList", "BotNames", "Member", "RoomCore", "RoomSettings"]
@@ -53,6 +62,7 @@ class RoomCore(RoomGame):
             ShowRequest: self._on_show,
             BotMove: self._on_bot_move,
             ClockTimeout: self._on_clock,
+            ClockWarning: self._on_clock_warning,
         }
 
     # --- the state machine -------------------------------------------------------------------------

@@ -14,9 +14,9 @@ from protocol.commands import ShowRequest
 from protocol.errors import ProtocolError
 from protocol.outgoing import Outgoing
 from protocol.view import LastMove
-from server.room.base import TURN, Member, RoomBase, window
+from server.room.base import CLOCK_WARNING, TURN, WARN, Member, RoomBase, window
 from server.room.effects import Arm, Cancel, GameEnd, GameStart, MoveLogged, Step, Think
-from server.room.items import BotMove, ClockTimeout, TurnRetry, WindowPassed
+from server.room.items import BotMove, ClockTimeout, ClockWarning, TurnRetry, WindowPassed
 from server.room.state import DEFAULT_OPTIONS, MAX_SEATS, MIN_PLAYERS, Game, Seat
 
 if TYPE_CHECKING:
@@ -155,6 +155,7 @@ class RoomGame(RoomBase):
             game.position = result.position
             game.moves = number
             game.last_move = LastMove(player, result.move, result.points)
+            game.history.append(game.last_move)
             self._note("move", player=player, move=result.move, points=result.points, number=number)
             self._publish()
             events = [e for e in result.events if e["type"] != "game_over"]
@@ -175,7 +176,8 @@ class RoomGame(RoomBase):
         game = self.game
         assert game is not None
         game.outcome = outcome
-        self._out.append(Cancel(TURN))
+        game.deadline = None
+        self._out += [Cancel(TURN), Cancel(WARN)]
         self._note(
             "game_over", game=game.game_id, reason=outcome.reason, final_scores=dict(outcome.final_scores)
         )
@@ -202,10 +204,11 @@ class RoomGame(RoomBase):
 
     def _next_turn(self) -> None:
         """Start the bot's thinking or the turn clock for whoever is to move."""
-        self._out.append(Cancel(TURN))
+        self._out += [Cancel(TURN), Cancel(WARN)]
         game = self.game
         if game is None or game.outcome is not None:
             return
+        before, game.deadline = game.deadline, None
         seat = self.seats[game.position.to_move]
         strategy = seat.played_by_bot
         if strategy is not None:
@@ -221,7 +224,26 @@ class RoomGame(RoomBase):
                 )
             )
         elif self.options["clock"]:
-            self._out.append(Arm(TURN, self._now + float(self.options["clock"]), ClockTimeout(game.moves)))
+            clock = float(self.options["clock"])
+            self._out.append(Arm(TURN, self._now + clock, ClockTimeout(game.moves)))
+            # the views carry the deadline, so that every client can count down to it
+            game.deadline = self.settings.wall_time(self._now + clock)
+            if clock > CLOCK_WARNING:
+                self._out.append(Arm(WARN, self._now + clock - CLOCK_WARNING, ClockWarning(game.moves)))
+        if game.deadline != before:
+            self._publish()
+
+    def _on_clock_warning(self, _: Member | None, msg: ClockWarning) -> None:
+        """Tell the player to move that the clock is about to run out."""
+        game = self.game
+        if game is None or game.outcome is not None or game.moves != msg.move_number:
+            return
+        seat = self.seats[game.position.to_move]
+        if seat.played_by_bot is None and seat.session is not None:
+            self._send(
+                seat.session,
+                m.Notice(room=self.name, text=f"{CLOCK_WARNING:.0f} seconds left to move, {seat.name}."),
+            )
 
     @staticmethod
     def _greedy_move(position: Position) -> str:
@@ -299,6 +321,7 @@ class RoomGame(RoomBase):
                 if name not in out:  # a player who is out of the game has no turns to wait for
                     self._hold(name)
         last = replayed.results[-1] if replayed.results else None
+        history = [LastMove(record.players[r.player], r.move, r.points) for r in replayed.results]
         game = self.game = Game(
             game_id=stored.game_id,
             seed=record.seed,
@@ -306,6 +329,7 @@ class RoomGame(RoomBase):
             position=replayed.position,
             last_move=None if last is None else LastMove(record.players[last.player], last.move, last.points),
             moves=len(record.moves),
+            history=history,
         )
         self._note("restored", game=stored.game_id, moves=len(record.moves))
         outcome = replayed.outcome
