@@ -127,7 +127,8 @@ class RoomGame(RoomBase):
         def again() -> None:  # the log refused the move: the clock runs out again shortly
             self._out.append(Arm(TURN, self._now + RETRY, ClockTimeout(msg.move_number)))
 
-        step = self._chain(self._apply(play(game.position, move), auto=True), lambda: None, before=ran_out)
+        played = self._apply(play(game.position, move), auto=True, clock=True)
+        step = self._chain(played, lambda: None, before=ran_out)
         step.otherwise = again
         return step
 
@@ -140,7 +141,7 @@ class RoomGame(RoomBase):
         assert self.game is not None
         self._out.append(Arm(TURN, self._now + RETRY, TurnRetry(self.game.moves)))
 
-    def _apply(self, result: PlayResult, *, auto: bool) -> Step:
+    def _apply(self, result: PlayResult, *, auto: bool, clock: bool = False) -> Step:
         """Log ``result``, then make it the room's position and tell everyone."""
         game = self.game
         assert game is not None
@@ -159,7 +160,8 @@ class RoomGame(RoomBase):
             self._note("move", player=player, move=result.move, points=result.points, number=number)
             self._publish()
             events = [e for e in result.events if e["type"] != "game_over"]
-            self._broadcast(Outgoing.played(self.name, player, result.move, result.points, events, auto))
+            played = Outgoing.played(self.name, player, result.move, result.points, events, auto, clock)
+            self._broadcast(played)
             for event in result.events:
                 if event["type"] == "eliminated":
                     self._broadcast(

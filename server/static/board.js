@@ -211,7 +211,8 @@ export class CafeBoard {
       const shown = bar[i] ?? (barPick && i === bar.length ? barPick.card : null);
       if (shown !== slot.key) {
         slot.key = shown;
-        slot.guestEl.innerHTML = shown ? `<g transform="translate(0,-3.5)">${guestTile(shown, 23, 19)}</g>` : "";
+        // the guest fills the top of the place; its value stays readable below it
+        slot.guestEl.innerHTML = shown ? `<g transform="translate(0,-4.5)">${guestTile(shown, 25, 19, { compact: true })}</g>` : "";
       }
       slot.el.classList.toggle("taken", bar[i] !== undefined);
       slot.el.classList.toggle("next", i === bar.length);

@@ -48,7 +48,7 @@ async def _finished_game(server: Server, name: str, room: str) -> str:
 
 
 async def test_a_finished_game_opens_a_viewer_in_a_browser_and_json_elsewhere(server: Server) -> None:
-    """/games/ID gives the viewer to a browser's Accept and the record to programs; /api/games/ID the record."""
+    """/games/ID gives a browser the viewer and programs the record; /api/games/ID is always the record."""
     game_id = await _finished_game(server, "vic", "viewer")
     browser = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
     status, headers, body = await _request(server.port, "GET", f"/games/{game_id}", browser)
@@ -61,7 +61,7 @@ async def test_a_finished_game_opens_a_viewer_in_a_browser_and_json_elsewhere(se
 
 
 async def test_replay_steps_are_the_engines_public_positions(server: Server) -> None:
-    """/api/games/ID/replay lists the start and the position after every move, with no hand or deck in them."""
+    """/api/games/ID/replay lists the deal and the position after every move, with no hand or deck."""
     game_id = await _finished_game(server, "rex", "steps")
     status, _, body = await _request(server.port, "GET", f"/api/games/{game_id}/replay")
     assert status == 200
