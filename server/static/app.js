@@ -7,6 +7,7 @@ import { Connection } from "./connection.js";
 import { flagBox, guestTile, guestWords } from "./flags.js";
 import { MovePlanner, parseMove } from "./moves.js";
 import { applyPatch } from "./patch.js";
+import { Countdown, TurnSignal, recentMoves, renderHistory } from "./live.js";
 import { renderOverlay, renderPlayers } from "./panels.js";
 
 const $ = (id) => document.getElementById(id);
@@ -55,6 +56,9 @@ const state = {
   leaving: null, // id of a leave_room not yet answered
   resultClosed: false,
   rooms: [],
+  people: [],
+  wasMyTurn: false,
+  replaced: false,
   nextId: 1,
 };
 
@@ -78,7 +82,8 @@ function send(msg) {
 function command(text) {
   const trimmed = text.trim();
   const name = /^\/(\S+)/.exec(trimmed)?.[1]?.toLowerCase();
-  chat.add("mine", trimmed);
+  // a command is shown as typed; chat comes back from the server with the name, once
+  if (name) chat.add("mine", trimmed);
   if (name === "quit") {
     connection.close("you typed /quit");
     return;
@@ -136,14 +141,7 @@ function syncTurn() {
 }
 
 function lastMove() {
-  const g = game();
-  const found = { chairs: new Set(), bar: null };
-  // a player leaving the game ("leave NAME") put nothing on the board
-  if (!g?.last_move || g.last_move.move.startsWith("leave ")) return found;
-  const move = parseMove(g.last_move.move);
-  if (move.kind === "bar") found.bar = g.bar.length - 1;
-  else for (const p of move.placements) found.chairs.add(p.target);
-  return found;
+  return recentMoves(game(), state.view?.you);
 }
 
 // --- choosing a move by pointing -----------------------------------------------------------
@@ -257,6 +255,10 @@ function renderHeader() {
     turn.classList.add("mine");
   } else turn.textContent = `${g.to_move}'s turn`;
   document.title = `${myTurn() ? "● Your turn — " : ""}Café International`;
+  const mine = myTurn();
+  if (mine && !state.wasMyTurn) signal.yourTurn();
+  state.wasMyTurn = mine;
+  countdown.set(g && !g.over ? g.deadline : null, g ? (mine ? "your turn" : `${g.to_move}'s turn`) : "");
 }
 
 function cardButton(card, index) {
@@ -341,6 +343,7 @@ function renderMoveRow() {
   confirm.textContent = text ? `Play ${text}` : "Play";
   $("cancel").disabled = !plan || (state.selected === null && state.used.length === 0) || !!state.sending;
   $("hint-btn").hidden = !myTurn();
+  $("results-btn").hidden = !(g?.result && state.resultClosed);
   if (!g) return say(state.view ? "The game has not started." : "");
   if (g.over) return say("The game is over.");
   if (!Array.isArray(g.hand)) return say(`${g.to_move} is to move.`);
@@ -387,6 +390,7 @@ function render() {
   renderHeader();
   renderBoard();
   renderPlayers($("players"), v);
+  renderHistory($("history"), g, v?.you, BOARD.nations);
   renderHand();
   renderNationChoice();
   renderMoveRow();
@@ -395,6 +399,7 @@ function render() {
     welcomed: state.welcomed,
     name: state.name,
     rooms: state.rooms,
+    people: state.people,
     resultClosed: state.resultClosed,
     actions: overlayActions,
   });
@@ -413,6 +418,9 @@ const overlayActions = {
   },
   stand() {
     send({ type: "leave_game", id: newId("ui") });
+  },
+  option(key, value) {
+    send({ type: "option", key, value, id: newId("ui") });
   },
   addBot(strategy) {
     send({ type: "add_bot", strategy, id: newId("ui") });
@@ -465,6 +473,7 @@ function onMessage(msg) {
         state.view = null;
         saved.set("cafe.room", null);
         send({ type: "list_rooms", id: newId("ui") });
+        askWho();
       }
       return render();
     case "error":
@@ -488,6 +497,7 @@ function onMessage(msg) {
       return chat.addText(msg.text, `text ${msg.kind}`);
     case "rooms":
       state.rooms = msg.rooms;
+      if (!state.view) askWho();
       if (id.startsWith("cmd")) {
         chat.addText(
           msg.rooms.length
@@ -497,6 +507,10 @@ function onMessage(msg) {
       }
       return render();
     case "who":
+      if (id.startsWith("lobby")) {
+        state.people = msg.people;
+        return render();
+      }
       return chat.addText(msg.people.map((p) => `${p.name}${p.kind === "bot" ? " (bot)" : ""}  ${p.room ?? "lobby"}`).join("\n"));
     case "presence":
       return chat.add("presence", ChatPane.presenceLine(msg));
@@ -539,7 +553,10 @@ function onWelcome(msg) {
   chat.add("system", msg.resumed ? `Welcome back, ${msg.name}.` : `Welcome, ${msg.name}. Type /help for the commands.`);
   const room = saved.get("cafe.room") || roomInAddress();
   if (room) send({ type: "enter_room", room, id: newId("ui") });
-  else send({ type: "list_rooms", id: newId("ui") });
+  else {
+    send({ type: "list_rooms", id: newId("ui") });
+    askWho();
+  }
   render();
 }
 
@@ -582,6 +599,14 @@ function onError(msg, id) {
   render();
 }
 
+/** Who is online, for the lobby: asked on arrival and when the room list changes, at most every 2 s. */
+let whoAsked = 0;
+function askWho() {
+  if (Date.now() - whoAsked < 2000) return;
+  whoAsked = Date.now();
+  send({ type: "who", id: newId("lobby") });
+}
+
 function askName(problem) {
   const dialog = $("name-dialog");
   $("name-error").textContent = problem;
@@ -612,9 +637,21 @@ function onConnectionState(conn, info) {
     connected: "connected",
     reconnecting: `connection lost — retrying in ${info}s`,
     offline: `offline: ${info}`,
+    replaced: "offline: another tab took over",
   };
   $("conn-text").textContent = words[conn];
   $("reconnect").hidden = conn !== "offline" && conn !== "reconnecting";
+  // a lost connection dims the board and says so; a second tab that took over offers it back
+  const banner = $("banner");
+  const lost = (conn === "reconnecting" || conn === "offline") && !!state.view;
+  banner.hidden = !(lost || conn === "replaced");
+  $("take-back").hidden = conn !== "replaced";
+  $("banner-text").textContent =
+    conn === "replaced"
+      ? "This page was closed because you opened the game in another tab or window."
+      : lost
+        ? "The connection is lost: the board may be out of date until it comes back."
+        : "";
   if (conn !== "connected") {
     state.welcomed = false;
     state.sending = null;
@@ -638,6 +675,9 @@ const cafe = new CafeBoard($("board"), BOARD, {
   onBar: (byKeyboard) => chooseTarget("bar", byKeyboard),
 });
 
+const signal = new TurnSignal({ sound: $("sound-on"), notify: $("notify-on"), storage: saved });
+const countdown = new Countdown($("clock"));
+
 const scheme = location.protocol === "https:" ? "wss:" : "ws:";
 const connection = new Connection(`${scheme}//${location.host}/ws`, {
   onOpen: () => {
@@ -652,10 +692,39 @@ $("confirm").addEventListener("click", confirmMove);
 $("cancel").addEventListener("click", cancelMove);
 $("hint-btn").addEventListener("click", () => send({ type: "hint", id: newId("ui") }));
 $("reconnect").addEventListener("click", () => connection.connect());
-$("lobby-btn").addEventListener("click", () => {
+function leaveRoom() {
   state.leaving = newId("ui");
   send({ type: "leave_room", id: state.leaving });
+}
+
+/** What leaving does to your seat, or null when it does nothing to one (nothing to ask then). */
+function leavingWords() {
+  const v = state.view;
+  const g = game();
+  if (!v || v.seat === null || !g || g.over || !g.players.some((p) => p.name === v.you && !p.eliminated)) return null;
+  if (v.options?.absent === "drop") {
+    return "The game is running. If you leave now, you leave the game for good: your turns are skipped and you rank below the players still in it.";
+  }
+  return `The game is running. If you leave now, a bot plays your seat from your next turn. Come back to room ${v.room} to take your seat back.`;
+}
+
+$("lobby-btn").addEventListener("click", () => {
+  const words = leavingWords();
+  if (!words) return leaveRoom();
+  $("leave-text").textContent = words;
+  $("leave-dialog").showModal();
+  $("leave-dialog").querySelector("button.primary").focus();
 });
+$("leave-dialog").addEventListener("close", () => {
+  if ($("leave-dialog").returnValue === "leave") leaveRoom();
+  else $("lobby-btn").focus();
+});
+$("results-btn").addEventListener("click", () => {
+  state.resultClosed = false;
+  render();
+  $("overlay").querySelector("h2")?.focus();
+});
+$("take-back").addEventListener("click", () => connection.connect());
 document.addEventListener("keydown", (e) => {
   if (e.key === "Escape" && (state.selected !== null || state.used.length || state.nationAsk)) {
     cancelMove();

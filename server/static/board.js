@@ -217,7 +217,7 @@ export class CafeBoard {
       slot.el.classList.toggle("taken", bar[i] !== undefined);
       slot.el.classList.toggle("next", i === bar.length);
       slot.el.classList.toggle("picked", barPick !== undefined && i === bar.length);
-      slot.el.classList.toggle("last", last.bar === i);
+      slot.el.classList.toggle("last", last.bar.has(i));
     }
     if (this.barEl) {
       const target = targets.has("bar");
