@@ -267,7 +267,8 @@ function cardButton(card, index) {
   button.className = "card";
   button.dataset.card = card;
   button.dataset.index = String(index);
-  button.setAttribute("aria-label", `${card}: ${guestWords(card, BOARD.nations)}`);
+  // the name starts with what the card shows (its nation code), then says it in words
+  button.setAttribute("aria-label", `${card.startsWith("J") ? "J" : card.slice(0, 2)}: ${guestWords(card, BOARD.nations)} (${card})`);
   button.innerHTML = `<svg viewBox="-29 -35 58 70" aria-hidden="true">${guestTile(card, 56, 68)}</svg>`;
   button.addEventListener("click", (e) => chooseCard(index, e.detail === 0));
   return button;
@@ -494,6 +495,7 @@ function onMessage(msg) {
       chat.add("notice", `Hint: ${msg.move} (${msg.points >= 0 ? "+" : ""}${msg.points})`);
       return showSuggestion(msg.move);
     case "text":
+      if (msg.kind === "history") return chat.addGames(msg.text);
       return chat.addText(msg.text, `text ${msg.kind}`);
     case "rooms":
       state.rooms = msg.rooms;
@@ -601,8 +603,16 @@ function onError(msg, id) {
 
 /** Who is online, for the lobby: asked on arrival and when the room list changes, at most every 2 s. */
 let whoAsked = 0;
+let whoTimer = null;
 function askWho() {
-  if (Date.now() - whoAsked < 2000) return;
+  const wait = whoAsked + 2000 - Date.now();
+  if (wait > 0) {
+    whoTimer ??= setTimeout(() => {
+      whoTimer = null;
+      if (!state.view) askWho();
+    }, wait);
+    return;
+  }
   whoAsked = Date.now();
   send({ type: "who", id: newId("lobby") });
 }

@@ -50,7 +50,8 @@ export function playedLine(msg) {
     line = `${who} plays ${msg.move}: ${signed(msg.points)}`;
   }
   if (by.hand_limit) line += `; hand limit now ${by.hand_limit[by.hand_limit.length - 1].hand_limit}`;
-  if (msg.auto) line += " (played for an absent player)";
+  if (msg.clock) line += " (the clock ran out)";
+  else if (msg.auto) line += " (played for an absent player)";
   return line;
 }
 
@@ -234,6 +235,28 @@ export class ChatPane {
   addText(text, kind = "text") {
     this._keep({ kind, text, pre: true });
     this._show({ kind, text, pre: true });
+  }
+
+  /** The answer to /history, each game's id a link to its replay. */
+  addGames(text) {
+    this._keep({ kind: "text history", text, pre: true });
+    const pre = document.createElement("pre");
+    pre.className = "line text history";
+    for (const [i, row] of text.split("\n").entries()) {
+      if (i) pre.append("\n");
+      const m = /^(\S+ \S+ {2})([0-9a-f]+)( {2}.*)$/.exec(row);
+      if (!m) {
+        pre.append(row);
+        continue;
+      }
+      const link = document.createElement("a");
+      link.href = `/games/${m[2]}`;
+      link.target = "_blank";
+      link.rel = "noopener";
+      link.textContent = m[2];
+      pre.append(m[1], link, m[3]);
+    }
+    this._append(pre);
   }
 
   _append(el) {

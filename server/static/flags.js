@@ -158,7 +158,7 @@ export function guestTile(text, w, h, { compact = false } = {}) {
     const cx = -x - b - w * 0.06;
     const cy = y + band / 2;
     s += `<circle class="j-badge" cx="${cx}" cy="${cy}" r="${b}" fill="#5b2a86" stroke="#fff" stroke-width="1"/>`;
-    s += `<text x="${cx}" y="${cy + b * 0.45}" font-size="${b * 1.3}" text-anchor="middle" fill="#fff" font-weight="700">J</text>`;
+    s += `<text x="${cx}" y="${cy + b * 0.45}" font-size="${b * 1.3}" text-anchor="middle" fill="#fff" font-weight="700">★</text>`;
   }
   return s;
 }
