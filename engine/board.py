@@ -1,6 +1,6 @@
 """Boards: tables, chairs, which tables each chair belongs to, and both names of shared chairs.
 
-A board is data. ``classic`` is RULES.md section 2; another layout is one more entry in
+A board is data. ``classic`` is docs/rules.md section 2; another layout is one more entry in
 ``BOARD_DATA`` (a grid of table names with ``BAR``/``None`` cells, and the aisles).
 
 >>> board = get_board("classic")

@@ -12,7 +12,7 @@ class InvalidPositionError(EngineError):
 
 
 class IllegalMoveError(EngineError):
-    """A move refused by the rules, with a stable ``code`` (RULES.md section 13) and a sentence."""
+    """A move refused by the rules, with a stable ``code`` (docs/rules.md section 13) and a sentence."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -23,7 +23,7 @@ class IllegalMoveError(EngineError):
         return f"IllegalMoveError({self.code!r}, {self.message!r})"
 
 
-#: The rule error codes of RULES.md section 13, in the order faults are reported.
+#: The rule error codes of docs/rules.md section 13, in the order faults are reported.
 RULE_ERROR_CODES = (
     "game_over",
     "bad_notation",

@@ -1,6 +1,6 @@
 """Game records: seed, options, players and moves. Replaying a record gives the same game.
 
-``moves`` holds the moves in the notation of RULES.md section 11 and, where a player left the
+``moves`` holds the moves in the notation of docs/rules.md section 11 and, where a player left the
 running game, the entry ``leave NAME`` (see ``engine.rules.leave``); no move starts with that word.
 
 >>> record = random_game(["ann", "bob"], seed=3)

@@ -1,4 +1,4 @@
-"""Moves and their notation (RULES.md section 11): parse any case, print the canonical form.
+"""Moves and their notation (docs/rules.md section 11): parse any case, print the canonical form.
 
 >>> from engine.board import get_board
 >>> str(parse_move("frf@es1n esm@ES1E", get_board("classic")))

@@ -1,4 +1,4 @@
-"""Positions (RULES.md section 12): immutable values, loaded with validation, dumped canonically.
+"""Positions (docs/rules.md section 12): immutable values, loaded with validation, dumped canonically.
 
 >>> p = new_position(["ann", "bob"], seed=1)
 >>> load_position(dump_position(p)) == p

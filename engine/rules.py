@@ -141,7 +141,7 @@ def _evolve(
 
 
 def game_over_reason(position: Position) -> str | None:
-    """Why the game is over (RULES.md section 7), or ``None`` while it goes on."""
+    """Why the game is over (docs/rules.md section 7), or ``None`` while it goes on."""
     if len(position.deck) <= DECK_END:
         return "deck"
     if None not in position.chairs:
@@ -371,7 +371,7 @@ def _swap_moves(position: Position, naturals: list[Card]) -> list[SwapMove]:
 def play(position: Position, move: Move | str) -> PlayResult:
     """Validate ``move`` for the player to move and return the new position and what happened.
 
-    Raises ``IllegalMoveError`` with a code of RULES.md section 13; ``position`` never changes."""
+    Raises ``IllegalMoveError`` with a code of docs/rules.md section 13; ``position`` never changes."""
     if is_over(position):
         raise IllegalMoveError("game_over", "The game has ended.")
     if isinstance(move, str):
@@ -387,7 +387,7 @@ def leave(position: Position, player: int | str) -> PlayResult:
     """Take ``player`` (a seat index or a name) out of a running game, at any time, whoever is to
     move; ``position`` never changes.
 
-    Leaving works as elimination does (RULES.md section 5): the score stays as it was, the hand
+    Leaving works as elimination does (docs/rules.md section 5): the score stays as it was, the hand
     leaves play (it stays recorded with the player), no card is drawn, the player's turns are
     skipped and the player joins ``eliminated``, so ranks below every remaining player (section 8).
     If the leaver was to move, the turn passes to the next remaining player; with one player left

@@ -526,7 +526,10 @@ def help_text(topic: str | None = None) -> str:
 
 def _help_list() -> str:
     width = max(len(info.usage) for info in COMMANDS.values())
-    lines = ["Commands (/help COMMAND for more). A line without / is said to the room."]
+    lines = [
+        "Commands (/help COMMAND for more). A line without / is said to the room.",
+        "The rules of the game: /rules on the web port (docs/rules.md).",
+    ]
     for heading, names in _HELP_GROUPS:
         lines.append("")
         lines.append(f"{heading}:")

@@ -1,6 +1,6 @@
 """Protocol errors and the catalogue of every error code a client can receive.
 
-Rule codes (RULES.md section 13) come from the engine; protocol and server codes are listed here.
+Rule codes (docs/rules.md section 13) come from the engine; protocol and server codes are listed here.
 Each code keeps its meaning; new codes may be added.
 """
 
@@ -49,7 +49,7 @@ SERVER_ERROR_CODES: Final[dict[str, str]] = {
 }
 
 ERROR_CODES: Final[dict[str, str]] = {
-    **{code: "a rule of the game refused the move (RULES.md section 13)" for code in RULE_ERROR_CODES},
+    **{code: "a rule of the game refused the move (docs/rules.md section 13)" for code in RULE_ERROR_CODES},
     **PROTOCOL_ERROR_CODES,
     **SERVER_ERROR_CODES,
 }

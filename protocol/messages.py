@@ -157,7 +157,7 @@ class SetOption(_ClientMessage):
 
 
 class PlayMove(_ClientMessage):
-    """A move in the notation of RULES.md section 11."""
+    """A move in the notation of docs/rules.md section 11."""
 
     type: Literal["move"] = "move"
     move: str = Field(max_length=200)
@@ -341,6 +341,7 @@ class Played(_ServerMessage):
     points: int
     events: list[dict[str, Any]]
     auto: bool = Field(default=False, description="played by the server for an absent player")
+    clock: bool = Field(default=False, description="played by the server because the turn clock ran out")
 
 
 class Eliminated(_ServerMessage):
@@ -482,13 +483,20 @@ def patch_json(room: str, ops: list[dict[str, Any]]) -> str:
 
 
 def played_json(
-    room: str, player: str, move: str, points: int, events: list[dict[str, Any]], auto: bool
+    room: str,
+    player: str,
+    move: str,
+    points: int,
+    events: list[dict[str, Any]],
+    auto: bool,
+    clock: bool = False,
 ) -> str:
     """The text of ``Played(room=room, player=player, move=move, points=points, events=events,
-    auto=auto)``."""
+    auto=auto, clock=clock)``."""
     return (
         f'{{"seq":0,"type":"played","room":{_json(room)},"player":{_json(player)},"move":{_json(move)},'
-        f'"points":{int(points)},"events":{_json(events)},"auto":{"true" if auto else "false"}}}'
+        f'"points":{int(points)},"events":{_json(events)},"auto":{"true" if auto else "false"},'
+        f'"clock":{"true" if clock else "false"}}}'
     )
 
 

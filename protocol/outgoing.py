@@ -55,12 +55,21 @@ class Outgoing:
 
     @classmethod
     def played(
-        cls, room: str, player: str, move: str, points: int, events: list[dict[str, Any]], auto: bool
+        cls,
+        room: str,
+        player: str,
+        move: str,
+        points: int,
+        events: list[dict[str, Any]],
+        auto: bool,
+        clock: bool = False,
     ) -> Outgoing:
         """``Outgoing(Played(...))``, made faster: one goes out after every move."""
         return cls._direct(
-            played_json(room, player, move, points, events, auto),
-            lambda: Played(room=room, player=player, move=move, points=points, events=events, auto=auto),
+            played_json(room, player, move, points, events, auto, clock),
+            lambda: Played(
+                room=room, player=player, move=move, points=points, events=events, auto=auto, clock=clock
+            ),
         )
 
     @classmethod

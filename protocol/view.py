@@ -26,7 +26,9 @@ The shape, which clients rely on::
         "deck_size": 62,
         "move_number": 7,                  # moves played so far, as the room counts them
         "last_move": null | {"player": "ann", "move": "FRf@FR1s", "points": 3},
-        "over": null | "deck",             # why the game ended (RULES.md section 7), or null
+        "history": [{"player": "bob", "move": "ITm@bar", "points": 1}, ...],   # every move, in order
+        "deadline": null | 1767225600.5,   # when the turn's clock runs out (Unix time, seconds)
+        "over": null | "deck",             # why the game ended (docs/rules.md section 7), or null
         "result": null | {"final_scores": {...}, "ranking": [...], "places": {...},
                           "penalties": {...}, "reason": "deck"}
       }
@@ -116,6 +118,8 @@ class RoomViews:
         last_move: LastMove | None,
         outcome: Outcome | None,
         move_number: int,
+        history: Sequence[LastMove] = (),
+        deadline: float | None = None,
         previous: RoomViews | None = None,
     ) -> None:
         self._seat_names = [s.name for s in seats]
@@ -133,7 +137,7 @@ class RoomViews:
         if position is not None:
             self._players = [p.name for p in position.players]
             self._hands = [[c.text for c in p.hand] for p in position.players]
-            self._game = _game_view(position, last_move, outcome, move_number)
+            self._game = _game_view(position, last_move, outcome, move_number, history, deadline)
         if previous is not None:
             self._keep_unchanged(previous)
 
@@ -150,7 +154,11 @@ class RoomViews:
         players = [_same_or(a, b) for a, b in zip(old["players"], game["players"], strict=False)]
         players += game["players"][len(players) :]
         game["players"] = _same_or(old["players"], players)
-        for key in ("chairs", "bar", "last_move", "result"):
+        known = len(old["history"])
+        if known <= len(game["history"]) and old["history"] == game["history"][:known]:
+            # the moves before stay the same objects: a new move is one "add" at the end
+            game["history"][:known] = old["history"]
+        for key in ("chairs", "bar", "last_move", "result", "history"):
             game[key] = _same_or(old[key], game[key])
 
     def changes(self, before: RoomViews, recipient: str | None) -> list[dict[str, Any]]:
@@ -245,6 +253,8 @@ def _game_view(
     last_move: LastMove | None,
     outcome: Outcome | None,
     move_number: int,
+    history: Sequence[LastMove] = (),
+    deadline: float | None = None,
 ) -> dict[str, Any]:
     """The game as everyone sees it: no hand in it."""
     names = [p.name for p in position.players]
@@ -278,6 +288,8 @@ def _game_view(
             if last_move is None
             else {"player": last_move.player, "move": last_move.move, "points": last_move.points}
         ),
+        "history": [{"player": h.player, "move": h.move, "points": h.points} for h in history],
+        "deadline": None if deadline is None or outcome is not None else round(deadline, 3),
         "over": outcome.reason if outcome is not None else None,
         "result": outcome.to_dict() if outcome is not None else None,
     }
@@ -295,6 +307,8 @@ def room_view(
     last_move: LastMove | None,
     outcome: Outcome | None,
     move_number: int,
+    history: Sequence[LastMove] = (),
+    deadline: float | None = None,
 ) -> dict[str, Any]:
     """The room as ``recipient`` may see it (see the module docstring for the shape).
 
@@ -314,4 +328,6 @@ def room_view(
         last_move=last_move,
         outcome=outcome,
         move_number=move_number,
+        history=history,
+        deadline=deadline,
     ).view(recipient)

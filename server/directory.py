@@ -15,6 +15,7 @@ from typing import Protocol
 import structlog
 
 from protocol import messages as m
+from protocol.outgoing import Outgoing
 from server.config import Config
 from server.metrics import Metrics
 from server.room import BotNameList, Room, RoomSettings, Seat
@@ -81,6 +82,8 @@ class LocalDirectory:
         self.sessions: dict[str, Session] = {}  # casefolded name -> session
         self.rooms: dict[str, Room] = {}  # casefolded room name -> room
         self.bot_names = BotNameList(taken=self.name_in_use)
+        #: each room's line as the lobby was last told it, by casefolded name
+        self._told: dict[str, m.RoomSummary] = {}
         metrics.rooms.set_function(lambda: len(self.rooms))
         metrics.games_running.set_function(
             lambda: sum(1 for room in self.rooms.values() if room.state == "playing")
@@ -131,7 +134,10 @@ class LocalDirectory:
     # --- rooms ---------------------------------------------------------------------------------
 
     async def room_list(self) -> list[m.RoomSummary]:
-        return [r.summary() for r in sorted(self.rooms.values(), key=lambda r: r.name.casefold())]
+        return [r.summary() for r in self._sorted_rooms()]
+
+    def _sorted_rooms(self) -> list[Room]:
+        return sorted(self.rooms.values(), key=lambda r: r.name.casefold())
 
     async def resolve(self, name: str) -> RoomRef:
         return self.rooms.get(name.casefold()) or self.create_room(name)
@@ -165,7 +171,12 @@ class LocalDirectory:
     # --- the rooms' host ------------------------------------------------------------------------
 
     def room_changed(self, room: Room) -> None:
-        pass
+        """Tell the people in the lobby the room list when this room's line in it changed."""
+        summary = room.summary()
+        key = room.name.casefold()
+        if self._told.get(key) != summary:
+            self._told[key] = summary
+            self._tell_lobby()
 
     def room_empty(self, room: Room) -> None:
         if self.rooms.get(room.name.casefold()) is room:
@@ -173,6 +184,16 @@ class LocalDirectory:
             for seat in room.seats:
                 if seat.kind == "bot":
                     self.bot_names.release(seat.name)
+            if self._told.pop(room.name.casefold(), None) is not None:
+                self._tell_lobby()
+
+    def _tell_lobby(self) -> None:
+        """Send the room list, unasked (no ``id``), to every person in the lobby."""
+        lobby = [s for s in self.sessions.values() if s.room is None and s.kind == "person"]
+        if lobby:
+            message = Outgoing(m.Rooms(rooms=[r.summary() for r in self._sorted_rooms()]))
+            for session in lobby:
+                session.send(message)
 
     def lease_lost(self, room: Room) -> None:
         self.rooms.pop(room.name.casefold(), None)

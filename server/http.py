@@ -15,6 +15,7 @@ from websockets.http11 import Request, Response
 from engine.game import seed_hash
 from server.limits import security_event
 from server.lobby import Lobby
+from server.pages import not_found_page, replay_steps, rules_page
 
 STATIC = Path(__file__).parent / "static"
 
@@ -40,6 +41,22 @@ def _response(status: HTTPStatus, body: bytes, content_type: str) -> Response:
     headers["Content-Length"] = str(len(body))
     headers["Cache-Control"] = "no-cache"
     return Response(status.value, status.phrase, headers, body)
+
+
+_HTML = "text/html; charset=utf-8"
+
+
+def _wants_html(accept: str) -> bool:
+    """Whether an ``Accept`` header asks for a page before JSON (a browser's does; curl's ``*/*``
+    and a program's ``application/json`` do not).
+
+    >>> _wants_html("text/html,application/xhtml+xml,*/*;q=0.8"), _wants_html("*/*")
+    (True, False)
+    """
+    kinds = [part.split(";")[0].strip().lower() for part in accept.split(",")]
+    html = kinds.index("text/html") if "text/html" in kinds else None
+    json_ = kinds.index("application/json") if "application/json" in kinds else None
+    return html is not None and (json_ is None or html < json_)
 
 
 def _not_found() -> Response:
@@ -128,9 +145,36 @@ class HttpRoutes:
             return _response(
                 HTTPStatus.OK, self.lobby.metrics.render(), "text/plain; version=0.0.4; charset=utf-8"
             )
+        if path == "/rules":
+            return self._rules()
+        if path.startswith("/api/games/") and path.endswith("/replay"):
+            return await self._replay(path.removeprefix("/api/games/").removesuffix("/replay"))
+        if path.startswith("/api/games/"):
+            return await self._game(path.removeprefix("/api/games/"))
         if path.startswith("/games/"):
-            return await self._game(path.removeprefix("/games/"))
+            # one address, two forms: a viewer for people, the record for programs
+            if _wants_html(request.headers.get("Accept", "")):
+                response = self._static("/replay.html")
+            else:
+                response = await self._game(path.removeprefix("/games/"))
+            response.headers["Vary"] = "Accept"
+            return response
         return self._static(path)
+
+    def _rules(self) -> Response:
+        page = rules_page(self.static)
+        if page is None:
+            return _response(HTTPStatus.NOT_FOUND, not_found_page("The rules are missing."), _HTML)
+        return _response(HTTPStatus.OK, page, _HTML)
+
+    async def _replay(self, game_id: str) -> Response:
+        """The public positions of a finished game, for the replay viewer; a game still running
+        has none to show yet."""
+        game = await self.lobby.store.game(game_id)
+        if game is None or game.result is None:
+            body = b'{"error": "no such finished game"}\n'
+            return _response(HTTPStatus.NOT_FOUND, body, "application/json")
+        return _response(HTTPStatus.OK, json.dumps(replay_steps(game)).encode(), "application/json")
 
     async def _game(self, game_id: str) -> Response:
         game = await self.lobby.store.game(game_id)

@@ -3,7 +3,7 @@
 ``engine.play`` and ``engine.legal_moves`` build immutable positions and list every move with its
 text; a playout needs neither, only the best move by the greedy judge's measure and its effect. The
 ``Playout`` keeps the board as counts, finds that move without listing all moves, and plays it in
-place, by the same rules (RULES.md sections 4 to 8; the three- and four-card moves of the
+place, by the same rules (docs/rules.md sections 4 to 8; the three- and four-card moves of the
 ``stammtisch`` option are left out of the policy, never out of the rules it plays by). Tests check
 it move by move against the engine.
 """
@@ -182,7 +182,7 @@ class Playout:
     # --- the state -----------------------------------------------------------------------
 
     def is_over(self) -> bool:
-        """RULES.md section 7, read from the state alone."""
+        """docs/rules.md section 7, read from the state alone."""
         if len(self.deck) <= DECK_END or self.free == 0 or len(self.bar) >= BAR_PLACES:
             return True
         if not self.eliminated:

@@ -76,6 +76,8 @@ def render_event(event: Mapping[str, Any], *, ascii_only: bool = False) -> str:
             ascii_only=ascii_only,
         )
         # a player taken out of the game made no move, so nothing was played for them
+        if event.get("clock"):
+            return line + " (the clock ran out)"
         absent = event.get("auto") and not any(e.get("type") == "left" for e in event.get("events", []))
         return line + " (played for an absent player)" if absent else line
     raise ValueError(f"no text for an event of type {kind!r}")

@@ -23,6 +23,9 @@ from server.room.world import BotNames, Member, RoomSettings
 
 #: the timer of the turn in progress: the clock, or a bot thinking
 TURN = "turn"
+#: the timer of the warning before the turn clock runs out, and its seconds
+WARN = "warn"
+CLOCK_WARNING = 10.0
 
 
 class RoomBase:
@@ -188,6 +191,8 @@ class RoomBase:
             last_move=game.last_move if game else None,
             outcome=game.outcome if game else None,
             move_number=game.moves if game else 0,
+            history=game.history if game else (),
+            deadline=game.deadline if game else None,
             previous=self._last_views,  # what did not change is the same object: diffs skip it
         )
         return self._last_views

@@ -24,7 +24,16 @@ from protocol.options import OptionError, check_value
 from server.room.base import window
 from server.room.effects import Cancel, Effect, Reply, Step
 from server.room.game import RoomGame
-from server.room.items import BotMove, ClockTimeout, Enter, Leave, Returned, TurnRetry, WindowPassed
+from server.room.items import (
+    BotMove,
+    ClockTimeout,
+    ClockWarning,
+    Enter,
+    Leave,
+    Returned,
+    TurnRetry,
+    WindowPassed,
+)
 from server.room.state import MAX_SEATS, Seat
 from server.room.world import BotNameList, BotNames, Member, RoomSettings
 
@@ -55,6 +64,7 @@ class RoomCore(RoomGame):
             ShowRequest: self._on_show,
             BotMove: self._on_bot_move,
             ClockTimeout: self._on_clock,
+            ClockWarning: self._on_clock_warning,
         }
 
     # --- the state machine -------------------------------------------------------------------------

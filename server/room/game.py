@@ -15,9 +15,9 @@ from protocol.errors import ProtocolError
 from protocol.options import RoomOptions
 from protocol.outgoing import Outgoing
 from protocol.view import LastMove
-from server.room.base import TURN, RoomBase, window
+from server.room.base import CLOCK_WARNING, TURN, WARN, RoomBase, window
 from server.room.effects import Arm, Cancel, GameEnd, GameStart, MoveLogged, Step, Think
-from server.room.items import BotMove, ClockTimeout, TurnRetry, WindowPassed
+from server.room.items import BotMove, ClockTimeout, ClockWarning, TurnRetry, WindowPassed
 from server.room.state import MAX_SEATS, MIN_PLAYERS, Game, Seat
 from server.room.world import Member
 
@@ -63,6 +63,7 @@ class RoomGame(RoomBase):
             self.game = Game(game_id=game_id, seed=seed, record=record, position=position)
             self._note("game_started", game=game_id, players=list(record.players))
             self._ack(session, msg.id)
+            self._next_turn(publish=False)  # the first turn's deadline is in the views published now
             self._publish()  # views first, so that a line client's "game starts" can say whose turn it is
             self._broadcast(
                 m.GameStarted(
@@ -73,7 +74,6 @@ class RoomGame(RoomBase):
                     practice=self.options.seed is not None,
                 )
             )
-            self._next_turn()
 
         return Step(entries=(entry,), then=started, otherwise=self._unavailable(session, msg.id))
 
@@ -131,7 +131,8 @@ class RoomGame(RoomBase):
         def again() -> None:  # the log refused the move: the clock runs out again shortly
             self._out.append(Arm(TURN, self._now + RETRY, ClockTimeout(msg.move_number)))
 
-        step = self._chain(self._apply(play(game.position, move), auto=True), lambda: None, before=ran_out)
+        played = self._apply(play(game.position, move), auto=True, clock=True)
+        step = self._chain(played, lambda: None, before=ran_out)
         step.otherwise = again
         return step
 
@@ -144,7 +145,7 @@ class RoomGame(RoomBase):
         assert self.game is not None
         self._out.append(Arm(TURN, self._now + RETRY, TurnRetry(self.game.moves)))
 
-    def _apply(self, result: PlayResult, *, auto: bool) -> Step:
+    def _apply(self, result: PlayResult, *, auto: bool, clock: bool = False) -> Step:
         """Log ``result``, then make it the room's position and tell everyone."""
         game = self.game
         assert game is not None
@@ -159,10 +160,14 @@ class RoomGame(RoomBase):
             game.position = result.position
             game.moves = number
             game.last_move = LastMove(player, result.move, result.points)
+            game.history.append(game.last_move)
             self._note("move", player=player, move=result.move, points=result.points, number=number)
+            if result.outcome is None:
+                self._next_turn(publish=False)  # the next turn's deadline goes out with the move
             self._publish()
             events = [e for e in result.events if e["type"] != "game_over"]
-            self._broadcast(Outgoing.played(self.name, player, result.move, result.points, events, auto))
+            played = Outgoing.played(self.name, player, result.move, result.points, events, auto, clock)
+            self._broadcast(played)
             for event in result.events:
                 if event["type"] == "eliminated":
                     self._broadcast(
@@ -170,8 +175,6 @@ class RoomGame(RoomBase):
                     )
             if result.outcome is not None:
                 self._finish(result.outcome)
-            else:
-                self._next_turn()
 
         return Step(entries=entries, then=applied)
 
@@ -179,7 +182,8 @@ class RoomGame(RoomBase):
         game = self.game
         assert game is not None
         game.outcome = outcome
-        self._out.append(Cancel(TURN))
+        game.deadline = None
+        self._out += [Cancel(TURN), Cancel(WARN)]
         self._note(
             "game_over", game=game.game_id, reason=outcome.reason, final_scores=dict(outcome.final_scores)
         )
@@ -204,12 +208,14 @@ class RoomGame(RoomBase):
             self._out.append(Cancel(window(name)))
         self._windows.clear()
 
-    def _next_turn(self) -> None:
-        """Start the bot's thinking or the turn clock for whoever is to move."""
-        self._out.append(Cancel(TURN))
+    def _next_turn(self, *, publish: bool = True) -> None:
+        """Start the bot's thinking or the turn clock for whoever is to move, and publish a new
+        deadline (unless the caller publishes next)."""
+        self._out += [Cancel(TURN), Cancel(WARN)]
         game = self.game
         if game is None or game.outcome is not None:
             return
+        before, game.deadline = game.deadline, None
         seat = self.seats[game.position.to_move]
         strategy = seat.played_by_bot
         if strategy is not None:
@@ -225,7 +231,26 @@ class RoomGame(RoomBase):
                 )
             )
         elif self.options.clock:
-            self._out.append(Arm(TURN, self._now + self.options.clock, ClockTimeout(game.moves)))
+            clock = float(self.options.clock)
+            self._out.append(Arm(TURN, self._now + clock, ClockTimeout(game.moves)))
+            # the views carry the deadline, so that every client can count down to it
+            game.deadline = self.settings.wall_time(self._now + clock)
+            if clock > CLOCK_WARNING:
+                self._out.append(Arm(WARN, self._now + clock - CLOCK_WARNING, ClockWarning(game.moves)))
+        if publish and game.deadline != before:
+            self._publish()
+
+    def _on_clock_warning(self, _: Member | None, msg: ClockWarning) -> None:
+        """Tell the player to move that the clock is about to run out."""
+        game = self.game
+        if game is None or game.outcome is not None or game.moves != msg.move_number:
+            return
+        seat = self.seats[game.position.to_move]
+        if seat.played_by_bot is None and seat.session is not None:
+            self._send(
+                seat.session,
+                m.Notice(room=self.name, text=f"{CLOCK_WARNING:.0f} seconds left to move, {seat.name}."),
+            )
 
     @staticmethod
     def _greedy_move(position: Position) -> str:
@@ -305,6 +330,7 @@ class RoomGame(RoomBase):
                 if name not in out:  # a player who is out of the game has no turns to wait for
                     self._hold(name)
         last = replayed.results[-1] if replayed.results else None
+        history = [LastMove(record.players[r.player], r.move, r.points) for r in replayed.results]
         game = self.game = Game(
             game_id=stored.game_id,
             seed=record.seed,
@@ -312,6 +338,7 @@ class RoomGame(RoomBase):
             position=replayed.position,
             last_move=None if last is None else LastMove(record.players[last.player], last.move, last.points),
             moves=len(record.moves),
+            history=history,
         )
         self._note("restored", game=stored.game_id, moves=len(record.moves))
         outcome = replayed.outcome

@@ -64,6 +64,13 @@ class ClockTimeout:
 
 
 @dataclass(frozen=True, slots=True)
+class ClockWarning:
+    """The turn clock of move ``move_number`` has ``CLOCK_WARNING`` seconds left."""
+
+    move_number: int
+
+
+@dataclass(frozen=True, slots=True)
 class TurnRetry:
     """Start the turn of move ``move_number`` again: its automatic move could not be logged."""
 
@@ -87,6 +94,7 @@ class Item:
 __all__ = [
     "BotMove",
     "ClockTimeout",
+    "ClockWarning",
     "Enter",
     "Item",
     "Leave",

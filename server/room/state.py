@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from engine import GameRecord, Outcome, Position
@@ -51,3 +51,7 @@ class Game:
     last_move: LastMove | None = None
     outcome: Outcome | None = None
     moves: int = 0
+    #: every move so far, for the views (a reload or a newcomer sees the whole game)
+    history: list[LastMove] = field(default_factory=list)
+    #: when the turn clock runs out (Unix time), or None without a clock running
+    deadline: float | None = None

@@ -3,8 +3,9 @@ settings it follows. Nothing here does I/O."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from protocol import messages as m
@@ -58,6 +59,12 @@ class BotNameList:
         return name.casefold() in self.names
 
 
+def _wall_time(now: float) -> float:
+    """The Unix time of the core's clock reading ``now`` (the actor's event loop clock, which is
+    monotonic like ``time.monotonic``)."""
+    return now + time.time() - time.monotonic()
+
+
 @dataclass(frozen=True, slots=True)
 class RoomSettings:
     """The server settings a room follows."""
@@ -65,3 +72,5 @@ class RoomSettings:
     resume_window: float = 300.0
     clock_min: float = 5.0
     bot_budget: float = 1.0
+    #: the Unix time of a reading of the core's clock, for the deadlines clients see
+    wall_time: Callable[[float], float] = field(default=_wall_time)

@@ -7,6 +7,7 @@ import { Connection } from "./connection.js";
 import { flagBox, guestTile, guestWords } from "./flags.js";
 import { MovePlanner, parseMove } from "./moves.js";
 import { applyPatch } from "./patch.js";
+import { Countdown, TurnSignal, recentMoves, renderHistory } from "./live.js";
 import { renderOverlay, renderPlayers } from "./panels.js";
 
 const $ = (id) => document.getElementById(id);
@@ -55,6 +56,9 @@ const state = {
   leaving: null, // id of a leave_room not yet answered
   resultClosed: false,
   rooms: [],
+  people: [],
+  wasMyTurn: false,
+  replaced: false,
   nextId: 1,
 };
 
@@ -78,7 +82,8 @@ function send(msg) {
 function command(text) {
   const trimmed = text.trim();
   const name = /^\/(\S+)/.exec(trimmed)?.[1]?.toLowerCase();
-  chat.add("mine", trimmed);
+  // a command is shown as typed; chat comes back from the server with the name, once
+  if (name) chat.add("mine", trimmed);
   if (name === "quit") {
     connection.close("you typed /quit");
     return;
@@ -93,6 +98,9 @@ function resync() {
 }
 
 function hello() {
+  // another tab of this browser may have come back since, and every return hands out a new token
+  state.token = saved.get("cafe.token") ?? state.token;
+  state.name = saved.get("cafe.name") ?? state.name;
   if (state.token) send({ type: "hello", name: state.name || "guest", token: state.token });
   else if (state.name) send({ type: "hello", name: state.name });
   else askName("");
@@ -136,14 +144,7 @@ function syncTurn() {
 }
 
 function lastMove() {
-  const g = game();
-  const found = { chairs: new Set(), bar: null };
-  // a player leaving the game ("leave NAME") put nothing on the board
-  if (!g?.last_move || g.last_move.move.startsWith("leave ")) return found;
-  const move = parseMove(g.last_move.move);
-  if (move.kind === "bar") found.bar = g.bar.length - 1;
-  else for (const p of move.placements) found.chairs.add(p.target);
-  return found;
+  return recentMoves(game(), state.view?.you);
 }
 
 // --- choosing a move by pointing -----------------------------------------------------------
@@ -257,6 +258,10 @@ function renderHeader() {
     turn.classList.add("mine");
   } else turn.textContent = `${g.to_move}'s turn`;
   document.title = `${myTurn() ? "● Your turn — " : ""}Café International`;
+  const mine = myTurn();
+  if (mine && !state.wasMyTurn) signal.yourTurn();
+  state.wasMyTurn = mine;
+  countdown.set(g && !g.over ? g.deadline : null, g ? (mine ? "your turn" : `${g.to_move}'s turn`) : "");
 }
 
 function cardButton(card, index) {
@@ -265,7 +270,8 @@ function cardButton(card, index) {
   button.className = "card";
   button.dataset.card = card;
   button.dataset.index = String(index);
-  button.setAttribute("aria-label", `${card}: ${guestWords(card, BOARD.nations)}`);
+  // the name starts with what the card shows (its nation code), then says it in words
+  button.setAttribute("aria-label", `${card.startsWith("J") ? "J" : card.slice(0, 2)}: ${guestWords(card, BOARD.nations)} (${card})`);
   button.innerHTML = `<svg viewBox="-29 -35 58 70" aria-hidden="true">${guestTile(card, 56, 68)}</svg>`;
   button.addEventListener("click", (e) => chooseCard(index, e.detail === 0));
   return button;
@@ -341,6 +347,7 @@ function renderMoveRow() {
   confirm.textContent = text ? `Play ${text}` : "Play";
   $("cancel").disabled = !plan || (state.selected === null && state.used.length === 0) || !!state.sending;
   $("hint-btn").hidden = !myTurn();
+  $("results-btn").hidden = !(g?.result && state.resultClosed);
   if (!g) return say(state.view ? "The game has not started." : "");
   if (g.over) return say("The game is over.");
   if (!Array.isArray(g.hand)) return say(`${g.to_move} is to move.`);
@@ -387,6 +394,7 @@ function render() {
   renderHeader();
   renderBoard();
   renderPlayers($("players"), v);
+  renderHistory($("history"), g, v?.you, BOARD.nations);
   renderHand();
   renderNationChoice();
   renderMoveRow();
@@ -395,6 +403,7 @@ function render() {
     welcomed: state.welcomed,
     name: state.name,
     rooms: state.rooms,
+    people: state.people,
     resultClosed: state.resultClosed,
     actions: overlayActions,
   });
@@ -413,6 +422,9 @@ const overlayActions = {
   },
   stand() {
     send({ type: "leave_game", id: newId("ui") });
+  },
+  option(key, value) {
+    send({ type: "option", key, value, id: newId("ui") });
   },
   addBot(strategy) {
     send({ type: "add_bot", strategy, id: newId("ui") });
@@ -465,6 +477,7 @@ function onMessage(msg) {
         state.view = null;
         saved.set("cafe.room", null);
         send({ type: "list_rooms", id: newId("ui") });
+        askWho();
       }
       return render();
     case "error":
@@ -485,9 +498,11 @@ function onMessage(msg) {
       chat.add("notice", `Hint: ${msg.move} (${msg.points >= 0 ? "+" : ""}${msg.points})`);
       return showSuggestion(msg.move);
     case "text":
+      if (msg.kind === "history") return chat.addGames(msg.text);
       return chat.addText(msg.text, `text ${msg.kind}`);
     case "rooms":
       state.rooms = msg.rooms;
+      if (!state.view) askWho();
       if (id.startsWith("cmd")) {
         chat.addText(
           msg.rooms.length
@@ -497,6 +512,10 @@ function onMessage(msg) {
       }
       return render();
     case "who":
+      if (id.startsWith("lobby")) {
+        state.people = msg.people;
+        return render();
+      }
       return chat.addText(msg.people.map((p) => `${p.name}${p.kind === "bot" ? " (bot)" : ""}  ${p.room ?? "lobby"}`).join("\n"));
     case "presence":
       return chat.add("presence", ChatPane.presenceLine(msg));
@@ -543,7 +562,10 @@ function onWelcome(msg) {
   chat.add("system", msg.resumed ? `Welcome back, ${msg.name}.` : `Welcome, ${msg.name}. Type /help for the commands.`);
   const room = saved.get("cafe.room") || roomInAddress();
   if (room) send({ type: "enter_room", room, id: newId("ui") });
-  else send({ type: "list_rooms", id: newId("ui") });
+  else {
+    send({ type: "list_rooms", id: newId("ui") });
+    askWho();
+  }
   render();
 }
 
@@ -586,6 +608,22 @@ function onError(msg, id) {
   render();
 }
 
+/** Who is online, for the lobby: asked on arrival and when the room list changes, at most every 2 s. */
+let whoAsked = 0;
+let whoTimer = null;
+function askWho() {
+  const wait = whoAsked + 2000 - Date.now();
+  if (wait > 0) {
+    whoTimer ??= setTimeout(() => {
+      whoTimer = null;
+      if (!state.view) askWho();
+    }, wait);
+    return;
+  }
+  whoAsked = Date.now();
+  send({ type: "who", id: newId("lobby") });
+}
+
 function askName(problem) {
   const dialog = $("name-dialog");
   $("name-error").textContent = problem;
@@ -616,9 +654,21 @@ function onConnectionState(conn, info) {
     connected: "connected",
     reconnecting: `connection lost — retrying in ${info}s`,
     offline: `offline: ${info}`,
+    replaced: "offline: another tab took over",
   };
   $("conn-text").textContent = words[conn];
   $("reconnect").hidden = conn !== "offline" && conn !== "reconnecting";
+  // a lost connection dims the board and says so; a second tab that took over offers it back
+  const banner = $("banner");
+  const lost = (conn === "reconnecting" || conn === "offline") && !!state.view;
+  banner.hidden = !(lost || conn === "replaced");
+  $("take-back").hidden = conn !== "replaced";
+  $("banner-text").textContent =
+    conn === "replaced"
+      ? "This page was closed because you opened the game in another tab or window."
+      : lost
+        ? "The connection is lost: the board may be out of date until it comes back."
+        : "";
   if (conn !== "connected") {
     state.welcomed = false;
     state.sending = null;
@@ -642,6 +692,9 @@ const cafe = new CafeBoard($("board"), BOARD, {
   onBar: (byKeyboard) => chooseTarget("bar", byKeyboard),
 });
 
+const signal = new TurnSignal({ sound: $("sound-on"), notify: $("notify-on"), storage: saved });
+const countdown = new Countdown($("clock"));
+
 const scheme = location.protocol === "https:" ? "wss:" : "ws:";
 const connection = new Connection(`${scheme}//${location.host}/ws`, {
   onOpen: () => {
@@ -656,10 +709,39 @@ $("confirm").addEventListener("click", confirmMove);
 $("cancel").addEventListener("click", cancelMove);
 $("hint-btn").addEventListener("click", () => send({ type: "hint", id: newId("ui") }));
 $("reconnect").addEventListener("click", () => connection.connect());
-$("lobby-btn").addEventListener("click", () => {
+function leaveRoom() {
   state.leaving = newId("ui");
   send({ type: "leave_room", id: state.leaving });
+}
+
+/** What leaving does to your seat, or null when it does nothing to one (nothing to ask then). */
+function leavingWords() {
+  const v = state.view;
+  const g = game();
+  if (!v || v.seat === null || !g || g.over || !g.players.some((p) => p.name === v.you && !p.eliminated)) return null;
+  if (v.options?.absent === "drop") {
+    return "The game is running. If you leave now, you leave the game for good: your turns are skipped and you rank below the players still in it.";
+  }
+  return `The game is running. If you leave now, a bot plays your seat from your next turn. Come back to room ${v.room} to take your seat back.`;
+}
+
+$("lobby-btn").addEventListener("click", () => {
+  const words = leavingWords();
+  if (!words) return leaveRoom();
+  $("leave-text").textContent = words;
+  $("leave-dialog").showModal();
+  $("leave-dialog").querySelector("button.primary").focus();
 });
+$("leave-dialog").addEventListener("close", () => {
+  if ($("leave-dialog").returnValue === "leave") leaveRoom();
+  else $("lobby-btn").focus();
+});
+$("results-btn").addEventListener("click", () => {
+  state.resultClosed = false;
+  render();
+  $("overlay").querySelector("h2")?.focus();
+});
+$("take-back").addEventListener("click", () => connection.connect());
 document.addEventListener("keydown", (e) => {
   if (e.key === "Escape" && (state.selected !== null || state.used.length || state.nationAsk)) {
     cancelMove();

@@ -1,7 +1,7 @@
 // The café in SVG: the tables of the board on their grid, every chair (a shared chair sits on the
 // line between its two tables), and the bar with its 20 places in the middle cell.
 
-import { flagBox, guestTile, guestWords, svgEl } from "./flags.js";
+import { flagBox, guestTile, guestWords, readGuest, svgEl } from "./flags.js";
 
 const CELL = 150; // one grid cell, in SVG units
 const PAD = 12;
@@ -130,13 +130,16 @@ export class CafeBoard {
     const [row, col] = this.board.bar_cell;
     const x = PAD + col * CELL + CELL / 2;
     const y = PAD + row * CELL + CELL / 2;
-    const g = svgEl("g", { class: "bar", transform: `translate(${x},${y})`, role: "button", tabindex: "-1" });
+    const g = svgEl("g", { class: "bar", transform: `translate(${x},${y})` });
     g.innerHTML =
       `<title>The bar: 20 places, filled in order</title>` +
       `<rect class="counter" x="-71" y="-71" width="142" height="142" rx="14" filter="url(#shadow)"/>` +
       `<rect class="ring" x="-74" y="-74" width="148" height="148" rx="16"/>` +
       `<rect class="focus" x="-77" y="-77" width="154" height="154" rx="18"/>` +
       `<text class="bar-title" y="-56" text-anchor="middle">BAR</text>`;
+    // the places speak through the bar's own label; their figures are for the eye
+    const places = svgEl("g", { "aria-hidden": "true" });
+    g.append(places);
     const values = this.board.bar_values;
     for (let i = 0; i < values.length; i += 1) {
       const sx = -67 + (i % 5) * 27 + 12.5;
@@ -149,10 +152,15 @@ export class CafeBoard {
         `<g class="guest"></g>` +
         `<text class="value" y="11.5" text-anchor="middle">${value}</text>`;
       this.slots.push({ el: slot, guestEl: slot.querySelector(".guest"), key: null });
-      g.append(slot);
+      places.append(slot);
     }
+    // the button is a clear pane over the counter: its name is its label alone, not the figures
+    // of the places under it
+    const hit = svgEl("rect", { class: "bar-hit", x: -71, y: -71, width: 142, height: 142, rx: 14, role: "button", tabindex: "-1" });
+    g.append(hit);
+    this.barHit = hit;
     g.addEventListener("click", () => this.onBar(false));
-    g.addEventListener("keydown", (e) => {
+    hit.addEventListener("keydown", (e) => {
       if (e.key === "Enter" || e.key === " ") {
         e.preventDefault();
         this.onBar(true);
@@ -165,7 +173,7 @@ export class CafeBoard {
   /** The chairs (in board order) and the bar that may be chosen now, as elements. */
   targetElements() {
     const found = [...this.chairs.values()].filter((c) => c.el.classList.contains("target")).map((c) => c.el);
-    if (this.barEl?.classList.contains("target")) found.push(this.barEl);
+    if (this.barEl?.classList.contains("target")) found.push(this.barHit);
     return found;
   }
 
@@ -201,7 +209,9 @@ export class CafeBoard {
       c.el.setAttribute("tabindex", target !== undefined ? "0" : "-1");
       const where = c.chair.tables.length === 2 ? `between ${c.chair.tables.join(" and ")}` : `at ${c.chair.tables[0]}`;
       const who = seated ? guestWords(seated, nations) : "free";
-      const label = `chair ${c.chair.names.join(" = ")}, ${where}: ${who}${pick ? `, chosen: ${pick.card}` : ""}`;
+      // the name starts with what the chair shows: the seated guest's nation code
+      const shows = shown ? `${readGuest(shown).nation ?? "J"}: ` : "";
+      const label = `${shows}chair ${c.chair.names.join(" = ")}, ${where}: ${who}${pick ? `, chosen: ${pick.card}` : ""}`;
       c.el.setAttribute("aria-label", label);
       c.el.querySelector("title").textContent = label;
     }
@@ -211,18 +221,20 @@ export class CafeBoard {
       const shown = bar[i] ?? (barPick && i === bar.length ? barPick.card : null);
       if (shown !== slot.key) {
         slot.key = shown;
-        slot.guestEl.innerHTML = shown ? `<g transform="translate(0,-3.5)">${guestTile(shown, 23, 19)}</g>` : "";
+        // the guest fills the top of the place; its value stays readable below it
+        slot.guestEl.innerHTML = shown ? `<g transform="translate(0,-5.5)">${guestTile(shown, 25, 17, { compact: true })}</g>` : "";
       }
       slot.el.classList.toggle("taken", bar[i] !== undefined);
       slot.el.classList.toggle("next", i === bar.length);
       slot.el.classList.toggle("picked", barPick !== undefined && i === bar.length);
-      slot.el.classList.toggle("last", last.bar === i);
+      slot.el.classList.toggle("last", last.bar.has(i));
     }
     if (this.barEl) {
       const target = targets.has("bar");
       this.barEl.classList.toggle("target", target);
-      this.barEl.setAttribute("tabindex", target ? "0" : "-1");
-      this.barEl.setAttribute("aria-label", `the bar: ${bar.length} of 20 places taken${target ? ", choose to send the guest to the bar" : ""}`);
+      this.barHit.classList.toggle("target", target);
+      this.barHit.setAttribute("tabindex", target ? "0" : "-1");
+      this.barHit.setAttribute("aria-label", `the bar: ${bar.length} of 20 places taken${target ? ", choose to send the guest to the bar" : ""}`);
     }
   }
 }

@@ -3,6 +3,9 @@
 
 const MAX_LINES = 600;
 const HISTORY_KEY = "cafe.history";
+// the log, kept for this tab so that a reload shows it again
+const LOG_KEY = "cafe.log";
+const KEPT_LINES = 200;
 
 const REASONS = {
   deck: "the deck is down to 4 cards",
@@ -47,7 +50,8 @@ export function playedLine(msg) {
     line = `${who} plays ${msg.move}: ${signed(msg.points)}`;
   }
   if (by.hand_limit) line += `; hand limit now ${by.hand_limit[by.hand_limit.length - 1].hand_limit}`;
-  if (msg.auto) line += " (played for an absent player)";
+  if (msg.clock) line += " (the clock ran out)";
+  else if (msg.auto) line += " (played for an absent player)";
   return line;
 }
 
@@ -86,11 +90,47 @@ export class ChatPane {
     this.position = this.history.length;
     this.draft = "";
     this.cycle = null;
+    this.kept = this._loadLog();
+    for (const line of this.kept) this._show(line);
+    if (this.kept.length) this._show({ kind: "system earlier", text: "— before the reload —" }, false);
     input.addEventListener("keydown", (e) => this._key(e));
     input.addEventListener("input", () => {
       this.cycle = null;
       this._showHint();
     });
+  }
+
+  _loadLog() {
+    try {
+      const saved = JSON.parse(sessionStorage.getItem(LOG_KEY) ?? "[]");
+      return Array.isArray(saved) ? saved.filter((l) => l && typeof l.text === "string").slice(-KEPT_LINES) : [];
+    } catch {
+      return [];
+    }
+  }
+
+  _keep(line) {
+    this.kept.push(line);
+    if (this.kept.length > KEPT_LINES) this.kept.splice(0, this.kept.length - KEPT_LINES);
+    try {
+      sessionStorage.setItem(LOG_KEY, JSON.stringify(this.kept));
+    } catch {
+      // storage refused or full: the log lasts for the page only
+    }
+  }
+
+  _show({ kind, text, who = null, pre = false }) {
+    const line = document.createElement(pre ? "pre" : "div");
+    line.className = `line ${kind}`;
+    if (who !== null) {
+      const name = document.createElement("span");
+      name.className = "who";
+      name.textContent = who;
+      line.append(name, document.createTextNode(" "));
+    }
+    line.append(document.createTextNode(text));
+    this._append(line);
+    return line;
   }
 
   _loadHistory() {
@@ -187,24 +227,35 @@ export class ChatPane {
 
   /** Add one line of `kind` (chat, event, error, notice, system, mine) to the log. */
   add(kind, text, who = null) {
-    const line = document.createElement("div");
-    line.className = `line ${kind}`;
-    if (who !== null) {
-      const name = document.createElement("span");
-      name.className = "who";
-      name.textContent = who;
-      line.append(name, document.createTextNode(" "));
-    }
-    line.append(document.createTextNode(text));
-    this._append(line);
-    return line;
+    this._keep({ kind, text, who });
+    return this._show({ kind, text, who });
   }
 
   /** Add a preformatted block (the server's text answers: /help, /board, /hand, /score). */
   addText(text, kind = "text") {
+    this._keep({ kind, text, pre: true });
+    this._show({ kind, text, pre: true });
+  }
+
+  /** The answer to /history, each game's id a link to its replay. */
+  addGames(text) {
+    this._keep({ kind: "text history", text, pre: true });
     const pre = document.createElement("pre");
-    pre.className = `line ${kind}`;
-    pre.textContent = text;
+    pre.className = "line text history";
+    for (const [i, row] of text.split("\n").entries()) {
+      if (i) pre.append("\n");
+      const m = /^(\S+ \S+ {2})([0-9a-f]+)( {2}.*)$/.exec(row);
+      if (!m) {
+        pre.append(row);
+        continue;
+      }
+      const link = document.createElement("a");
+      link.href = `/games/${m[2]}`;
+      link.target = "_blank";
+      link.rel = "noopener";
+      link.textContent = m[2];
+      pre.append(m[1], link, m[3]);
+    }
     this._append(pre);
   }
 

@@ -51,7 +51,8 @@ export class Connection {
       if (this.stopped) return;
       if (event.code === CLOSE_REPLACED) {
         this.stopped = true;
-        this.onState("offline", event.reason || "closed by the server");
+        const replaced = event.reason.startsWith("replaced");
+        this.onState(replaced ? "replaced" : "offline", event.reason || "closed by the server");
         return;
       }
       this._schedule();

@@ -130,15 +130,18 @@ export function svgEl(name, attrs = {}) {
  */
 let tileCount = 0;
 
-export function guestTile(text, w, h) {
+export function guestTile(text, w, h, { compact = false } = {}) {
   const g = readGuest(text);
   const x = -w / 2;
   const y = -h / 2;
   const r = h * 0.16;
-  const band = Math.round(h * 0.36);
+  // a compact tile (the bar's) gives the letters more of its height, so that they stay legible
+  const band = Math.round(h * (compact ? 0.3 : 0.36));
   const code = g.nation ?? "J";
-  const fs = Math.round(h * 0.34);
+  // the code sits at the left edge and the sign at the right: sized to the width, they never touch
+  const fs = Math.min(h * (compact ? 0.5 : 0.34), w * 0.3);
   const base = y + band + (h - band) * 0.5 + fs * 0.36;
+  const inset = w * 0.08;
   tileCount += 1;
   const clip = `tile-${tileCount}`;
   let s = `<rect class="tile" x="${x}" y="${y}" width="${w}" height="${h}" rx="${r}" fill="${g.joker ? "#ffe9a8" : "#fffdf8"}"/>`;
@@ -147,12 +150,15 @@ export function guestTile(text, w, h) {
   s += `<g clip-path="url(#${clip})">${flagBox(g.nation, x, y, w, band, `class="band"`)}</g>`;
   s += `<line x1="${x}" x2="${-x}" y1="${y + band}" y2="${y + band}" stroke="rgba(0,0,0,0.18)" stroke-width="1"/>`;
   s += `<rect class="tile-edge" x="${x}" y="${y}" width="${w}" height="${h}" rx="${r}" fill="none" stroke="${g.joker ? "#b8860b" : "#6d5a45"}" stroke-width="1.5"/>`;
-  s += `<text class="code" x="${-w * 0.14}" y="${base}" font-size="${fs}" text-anchor="middle">${code}</text>`;
-  s += `<text class="glyph g-${g.gender}" x="${w * 0.28}" y="${base}" font-size="${fs}" text-anchor="middle">${GENDER_GLYPH[g.gender]}</text>`;
-  if (g.joker) {
-    const b = h * 0.17;
-    s += `<circle cx="${w / 2 - b * 0.55}" cy="${y + b * 0.55}" r="${b}" fill="#5b2a86" stroke="#fff" stroke-width="1"/>`;
-    s += `<text x="${w / 2 - b * 0.55}" y="${y + b * 0.55 + b * 0.45}" font-size="${b * 1.3}" text-anchor="middle" fill="#fff" font-weight="700">J</text>`;
+  s += `<text class="code" x="${x + inset}" y="${base}" font-size="${fs}" text-anchor="start">${code}</text>`;
+  s += `<text class="glyph g-${g.gender}" x="${-x - inset}" y="${base}" font-size="${fs}" text-anchor="end">${GENDER_GLYPH[g.gender]}</text>`;
+  if (g.joker && !compact) {
+    // the J badge sits inside the flag band, within the tile's edge
+    const b = Math.min(band * 0.4, w * 0.16);
+    const cx = -x - b - w * 0.06;
+    const cy = y + band / 2;
+    s += `<circle class="j-badge" cx="${cx}" cy="${cy}" r="${b}" fill="#5b2a86" stroke="#fff" stroke-width="1"/>`;
+    s += `<text x="${cx}" y="${cy + b * 0.45}" font-size="${b * 1.3}" text-anchor="middle" fill="#fff" font-weight="700">★</text>`;
   }
   return s;
 }

@@ -87,8 +87,8 @@ export function renderPlayers(box, view) {
   if (facts.length) box.append(el("p", { class: "facts" }, facts.join(" · ")));
 }
 
-function lobbyPanel({ name, rooms, actions }) {
-  const input = el("input", { id: "room-input", value: "cafe", maxlength: 24, "aria-label": "Room name", autocomplete: "off" });
+function lobbyPanel({ name, rooms, people, actions }) {
+  const input = el("input", { id: "room-input", value: "cafe", maxlength: 24, "aria-label": "Room name", autocomplete: "off", "data-focus": "room", "data-autofocus": true });
   const enter = (join) => () => {
     const room = input.value.trim();
     if (room) actions.enter(room, join);
@@ -106,8 +106,10 @@ function lobbyPanel({ name, rooms, actions }) {
         el("span", { class: "room" }, room.name),
         el("span", { class: `state ${room.state}` }, room.state),
         el("span", { class: "who" }, who),
-        room.state === "waiting" && room.seats.length < 4 ? el("button", { type: "button", class: "small", onclick: () => actions.enter(room.name, true) }, "Join") : null,
-        el("button", { type: "button", class: "small", onclick: () => actions.enter(room.name, false) }, "Watch"),
+        room.state === "waiting" && room.seats.length < 4
+          ? el("button", { type: "button", class: "small", "data-focus": `join:${room.name}`, "aria-label": `Join ${room.name}`, onclick: () => actions.enter(room.name, true) }, "Join")
+          : null,
+        el("button", { type: "button", class: "small", "data-focus": `watch:${room.name}`, "aria-label": `Watch ${room.name}`, onclick: () => actions.enter(room.name, false) }, "Watch"),
       ),
     );
   }
@@ -120,11 +122,14 @@ function lobbyPanel({ name, rooms, actions }) {
       "div",
       { class: "row" },
       input,
-      el("button", { type: "button", class: "primary", onclick: enter(true) }, "Take a seat"),
-      el("button", { type: "button", onclick: enter(false) }, "Watch"),
+      el("button", { type: "button", class: "primary", "data-focus": "seat", onclick: enter(true) }, "Take a seat"),
+      el("button", { type: "button", "data-focus": "watch", onclick: enter(false) }, "Watch"),
     ),
-    rooms.length ? el("h3", {}, "Rooms") : null,
-    rooms.length ? list : null,
+    el("h3", {}, "Rooms"),
+    rooms.length ? list : el("p", { class: "small-print" }, "No rooms open yet: take a seat to open one."),
+    el("h3", {}, "Online"),
+    el("p", { class: "online" }, people.length ? people.map((p) => `${p.name}${p.kind === "bot" ? " (bot)" : ""}${p.room ? ` in ${p.room}` : ""}`).join(", ") : "—"),
+    el("p", { class: "small-print" }, el("a", { href: "/rules", target: "_blank", rel: "noopener" }, "How to play: the rules"), "."),
     el("p", { class: "small-print" }, "Also playable from a terminal: telnet or nc to the line port, then /help."),
   );
 }
@@ -133,7 +138,7 @@ function waitingPanel({ view, actions }) {
   const seated = view.seat !== null;
   const strategy = el(
     "select",
-    { "aria-label": "Bot strategy" },
+    { "aria-label": "Bot strategy", "data-focus": "strategy" },
     el("option", { value: "greedy" }, "greedy bot"),
     el("option", { value: "random" }, "random bot"),
     el("option", { value: "strong" }, "strong bot"),
@@ -154,18 +159,42 @@ function waitingPanel({ view, actions }) {
     el(
       "div",
       { class: "row" },
-      seated ? null : el("button", { type: "button", class: "primary", disabled: full, onclick: () => actions.join() }, "Take a seat"),
-      el("span", { class: "group" }, strategy, el("button", { type: "button", disabled: full, onclick: () => actions.addBot(strategy.value) }, "Add bot")),
-      seated ? el("button", { type: "button", class: "primary", disabled: view.seats.length < 2, onclick: () => actions.start() }, "Start") : null,
-      seated && !view.game ? el("button", { type: "button", class: "small", onclick: () => actions.stand() }, "Give up seat") : null,
+      seated ? null : el("button", { type: "button", class: "primary", disabled: full, "data-focus": "join", "data-autofocus": !full, onclick: () => actions.join() }, "Take a seat"),
+      el("span", { class: "group" }, strategy, el("button", { type: "button", disabled: full, "data-focus": "add-bot", "data-autofocus": seated && view.seats.length < 2, onclick: () => actions.addBot(strategy.value) }, "Add bot")),
+      seated ? el("button", { type: "button", class: "primary", disabled: view.seats.length < 2, "data-focus": "start", "data-autofocus": view.seats.length >= 2, onclick: () => actions.start() }, "Start") : null,
+      seated && !view.game ? el("button", { type: "button", class: "small", "data-focus": "stand", onclick: () => actions.stand() }, "Give up seat") : null,
     ),
-    el(
-      "p",
-      { class: "small-print" },
-      `Seed ${options.seed ?? "random"} · Stammtisch ${options.stammtisch ? "on" : "off"} · clock ${options.clock ? `${options.clock}s` : "off"}` +
-        ` · absent players: ${options.absent === "drop" ? "dropped" : "a bot plays"}` +
-        " — change with /option seed 7, /option stammtisch on, /option clock 60, /option absent drop.",
-    ),
+    optionControls(options, seated, actions),
+  );
+}
+
+const CLOCKS = [null, 15, 30, 60, 120, 300];
+
+/** The room's options as controls; a seated player may change them before the start. */
+function optionControls(options, seated, actions) {
+  const disabled = !seated;
+  const stammtisch = el("input", { type: "checkbox", id: "opt-stammtisch", "data-focus": "opt-stammtisch", checked: !!options.stammtisch, disabled });
+  stammtisch.addEventListener("change", () => actions.option("stammtisch", stammtisch.checked));
+  const clocks = CLOCKS.includes(options.clock ?? null) ? CLOCKS : [...CLOCKS, options.clock];
+  const clock = el("select", { id: "opt-clock", "data-focus": "opt-clock", disabled }, ...clocks.map((c) => el("option", { value: c ?? "", selected: (options.clock ?? null) === c }, c ? `${c} s a turn` : "no clock")));
+  clock.addEventListener("change", () => actions.option("clock", clock.value ? Number(clock.value) : null));
+  const absent = el(
+    "select",
+    { id: "opt-absent", "data-focus": "opt-absent", disabled },
+    el("option", { value: "bot", selected: options.absent !== "drop" }, "a bot plays for them"),
+    el("option", { value: "drop", selected: options.absent === "drop" }, "they leave the game"),
+  );
+  absent.addEventListener("change", () => actions.option("absent", absent.value));
+  const seed = el("input", { type: "number", id: "opt-seed", "data-focus": "opt-seed", value: options.seed ?? "", placeholder: "random", disabled, inputmode: "numeric", min: 0 });
+  seed.addEventListener("change", () => actions.option("seed", seed.value === "" ? null : Number(seed.value)));
+  return el(
+    "fieldset",
+    { class: "options" },
+    el("legend", {}, seated ? "Options" : "Options (players set them)"),
+    el("label", { for: "opt-stammtisch", class: "check" }, stammtisch, " Stammtisch: 3 or 4 guests of one gender fill a table"),
+    el("label", { for: "opt-clock" }, "Turn clock ", clock),
+    el("label", { for: "opt-absent" }, "Lost players ", absent),
+    el("label", { for: "opt-seed" }, "Shuffle seed ", seed),
   );
 }
 
@@ -189,7 +218,7 @@ function resultPanel({ view, actions }) {
   return el(
     "div",
     { class: "panel result", role: "dialog", "aria-label": "Game over" },
-    el("h2", {}, "Game over"),
+    el("h2", { tabindex: "-1" }, "Game over"),
     el("p", {}, `${reasonText(result.reason)[0].toUpperCase()}${reasonText(result.reason).slice(1)}. ${winners(result)}.`),
     el(
       "table",
@@ -200,24 +229,43 @@ function resultPanel({ view, actions }) {
     el(
       "div",
       { class: "row" },
-      el("button", { type: "button", onclick: () => actions.closeResult() }, "Show the café"),
-      view.seat !== null ? el("button", { type: "button", class: "primary", onclick: () => actions.start() }, "Play again") : null,
+      el("button", { type: "button", "data-focus": "show-cafe", onclick: () => actions.closeResult() }, "Show the café"),
+      view.seat !== null ? el("button", { type: "button", class: "primary", "data-focus": "again", "data-autofocus": true, onclick: () => actions.start() }, "Play again") : null,
     ),
   );
 }
 
 /** The panel over the board: the lobby, a waiting room, or the final ranking; hidden in play. */
-export function renderOverlay(box, { view, welcomed, name, rooms, resultClosed, actions }) {
+export function renderOverlay(box, { view, welcomed, name, rooms, people, resultClosed, actions }) {
   let panel = null;
-  if (!view) panel = welcomed ? lobbyPanel({ name, rooms, actions }) : null;
+  if (!view) panel = welcomed ? lobbyPanel({ name, rooms, people, actions }) : null;
   else if (view.game?.result && !resultClosed) panel = resultPanel({ view, actions });
   else if (view.state === "waiting") panel = waitingPanel({ view, actions });
   const kind = panel ? panel.className : "";
   // Rebuilding the panel on every view would lose what is typed in it and the focus.
-  if (panel && box.dataset.kind === kind && box.dataset.key === JSON.stringify([view, rooms, name])) return;
+  const key = panel ? JSON.stringify([view, rooms, people, name]) : "";
+  if (panel && box.dataset.kind === kind && box.dataset.key === key) return;
+  // The focus stays where it was across a rebuild (the same control), or, when the panel is a new
+  // one and the focus was in the old one or nowhere, goes to the new panel's first step.
+  const active = document.activeElement;
+  const inside = box.contains(active);
+  const nowhere = !active || active === document.body;
+  const focusKey = inside ? active.dataset?.focus : undefined;
+  const samePanel = box.dataset.kind === kind;
   box.dataset.kind = kind;
-  box.dataset.key = panel ? JSON.stringify([view, rooms, name]) : "";
+  box.dataset.key = key;
   box.hidden = !panel;
   box.replaceChildren();
-  if (panel) box.append(panel);
+  if (!panel) return;
+  box.append(panel);
+  if (!inside && !nowhere) return;
+  const again = focusKey ? [...panel.querySelectorAll("[data-focus]")].find((e) => e.dataset.focus === focusKey) : null;
+  if (again && !again.disabled) return again.focus();
+  if (samePanel && !nowhere && !focusKey) return undefined;
+  const first = panel.querySelector("[data-autofocus]:not(:disabled)") ?? panel.querySelector("h2");
+  if (first) {
+    if (first.tagName === "H2") first.setAttribute("tabindex", "-1");
+    first.focus();
+  }
+  return undefined;
 }

@@ -7,7 +7,7 @@ under each of its names, alone and in ordered pairs; every card to the bar; ever
 exchange on every chair; and, with the ``stammtisch`` option, every 3 or 4 cards of the hand on the
 chairs of each table, in every assignment.
 
-Two prunings keep it quick, each justified by RULES.md section 13 (faults are reported card by card
+Two prunings keep it quick, each justified by docs/rules.md section 13 (faults are reported card by card
 in the order given) and by the fact that a first card only fills its own chair:
 
 * a pair whose first card is refused on its own for anything but ``alone`` is refused as well

@@ -1,4 +1,4 @@
-"""RULES.md sections 1 and 2: the material and the board ``classic``, checked against the rules text."""
+"""docs/rules.md sections 1 and 2: the material and the board ``classic``, checked against the rules text."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from engine import BAR_PLACES, BAR_VALUES, NATIONS, Board, InvalidPositionError, get_board, position_from_dict
 from engine.cards import NATION_NAMES
 
-#: section 2's grid, typed from RULES.md (None is the bar)
+#: section 2's grid, typed from docs/rules.md (None is the bar)
 GRID: list[list[str | None]] = [
     ["GB1", "CN1", "FR1", "IN1", "US1"],
     ["RU1", "DE1", "ES1", "TR1", "CU1"],
@@ -15,7 +15,7 @@ GRID: list[list[str | None]] = [
     ["TR2", "CU2", "IN2", "CN2", "CF2"],
     ["US2", "ES2", "FR2", "DE2", "GB2"],
 ]
-#: section 2's shared chairs, typed from RULES.md: canonical name first
+#: section 2's shared chairs, typed from docs/rules.md: canonical name first
 OUTER_RING = [
     "GB1e=CN1w",
     "CN1e=FR1w",

@@ -1,4 +1,4 @@
-"""A player leaving a running game (``leave``): treated as eliminated (RULES.md sections 5, 7, 8),
+"""A player leaving a running game (``leave``): treated as eliminated (docs/rules.md sections 5, 7, 8),
 written ``leave NAME`` in a game record, replayed and verified like any move."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""RULES.md section 11: the move notation (parse any case, print the canonical form) and how legal
+"""docs/rules.md section 11: the move notation (parse any case, print the canonical form) and how legal
 moves are listed."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""RULES.md section 3 (set-up and turn order), section 1's 100 cards, and section 12 (the position
+"""docs/rules.md section 3 (set-up and turn order), section 1's 100 cards, and section 12 (the position
 format: load, dump, and what a loader rejects)."""
 
 from __future__ import annotations

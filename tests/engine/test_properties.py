@@ -2,7 +2,7 @@
 
 Each example deals a game from a seed (2 to 4 players, the ``stammtisch`` option on or off) and
 plays it to the end with moves drawn uniformly from ``legal_moves``; the invariants are checked
-after every move. The rules are restated here from RULES.md, not taken from the engine.
+after every move. The rules are restated here from docs/rules.md, not taken from the engine.
 """
 
 from __future__ import annotations

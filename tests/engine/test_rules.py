@@ -1,4 +1,4 @@
-"""RULES.md sections 4 to 10 and 13, rule by rule: every number below is worked out by hand.
+"""docs/rules.md sections 4 to 10 and 13, rule by rule: every number below is worked out by hand.
 
 Positions are written in the JSON format of section 12, so each test reads like the rule it checks.
 Unless a test says otherwise, the player to move is not the start player, so the opening

@@ -656,3 +656,12 @@ def test_every_event_of_whole_games_renders_as_one_line() -> None:
                 text = render_event(event)
                 assert "\n" not in text and text
     assert kinds >= {"seat", "bar", "draw", "eliminated", "game_over"}
+
+
+def test_a_move_the_clock_played_is_told_as_such() -> None:
+    """An event line for a move the clock played says the clock ran out, not that the player was absent."""
+    from protocol.text import render_event
+
+    event = {"type": "played", "player": "ann", "move": "FRf@bar", "points": 1, "events": [], "auto": True}
+    assert render_event({**event, "clock": True}).endswith("(the clock ran out)")
+    assert render_event(event).endswith("(played for an absent player)")

@@ -18,7 +18,7 @@ import protocol.view
 from engine import Outcome, Position, outcome, position_from_dict, random_game, replay
 from engine.position import sorted_hand
 from protocol.diff import apply_patch, diff
-from protocol.view import LastMove, SeatInfo, room_view
+from protocol.view import LastMove, RoomViews, SeatInfo, room_view
 
 NAMES = ("ann", "bob", "cy", "dee")
 
@@ -109,6 +109,8 @@ def test_view_has_exactly_the_documented_shape() -> None:
         "deck_size",
         "move_number",
         "last_move",
+        "history",
+        "deadline",
         "over",
         "result",
     }
@@ -494,3 +496,33 @@ def test_recipients_with_the_same_changes_get_the_same_operations() -> None:
         others = [[id(op) for op in ops] for r, ops in patches.items() if r != mover]
         assert all(ids == others[0] for ids in others)
         assert any(op["path"].startswith("/game/hand") for op in patches[mover])
+
+
+def test_history_and_deadline_are_carried_as_given() -> None:
+    """The game's moves (player, move, points) and the clock's deadline are in everyone's view."""
+    position = game_positions(1)[2]
+    history = [LastMove("ann", "FRf@FR1s", 0), LastMove("bob", "ITm@bar", 1)]
+    views = RoomViews(room="cafe", state="playing", seats=[], spectators=[], options={}, position=position,
+                      last_move=history[-1], outcome=None, move_number=2, history=history,
+                      deadline=1767225600.25)  # fmt: skip
+    for recipient in (None, position.players[0].name):
+        game = views.view(recipient)["game"]
+        assert game["history"] == [
+            {"player": "ann", "move": "FRf@FR1s", "points": 0},
+            {"player": "bob", "move": "ITm@bar", "points": 1},
+        ]
+        assert game["deadline"] == 1767225600.25
+
+
+def test_a_new_move_is_one_add_at_the_end_of_the_history() -> None:
+    """Between two states one move apart, the history changes by a single "add" of that move."""
+    position = game_positions(1)[2]
+    first = [LastMove("ann", "FRf@FR1s", 0)]
+    common: dict[str, Any] = {"room": "cafe", "state": "playing", "seats": [], "spectators": [],
+                              "options": {}, "position": position, "outcome": None}  # fmt: skip
+    before = RoomViews(**common, last_move=first[0], move_number=1, history=first)
+    after = RoomViews(**common, last_move=LastMove("bob", "ITm@bar", 1), move_number=2,
+                      history=[*first, LastMove("bob", "ITm@bar", 1)], previous=before)  # fmt: skip
+    ops = [op for op in after.changes(before, None) if op["path"].startswith("/game/history")]
+    added = {"player": "bob", "move": "ITm@bar", "points": 1}
+    assert ops == [{"op": "add", "path": "/game/history/1", "value": added}]

@@ -313,8 +313,10 @@ def test_start_once_logged_tells_everyone_and_starts_the_turn() -> None:
     assert d.views[ann]["state"] == "playing" and len(d.views[ann]["game"]["hand"]) == 5
     assert "hand" not in d.views[zoe]["game"]  # a spectator sees no hands
     assert d.views[bob]["game"]["hand"] != d.views[ann]["game"]["hand"]
-    [arm] = done.arms
+    arm, warn = done.arms
     assert (arm.key, arm.at, arm.item.move_number) == ("turn", 80.0, 0)
+    assert (warn.key, warn.at, warn.item.move_number) == ("warn", 70.0, 0)  # 10 s before the end
+    assert d.views[ann]["game"]["deadline"] == pytest.approx(d.core.settings.wall_time(80.0), abs=0.01)
     assert "game_started" in done.notes
 
 

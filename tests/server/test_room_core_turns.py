@@ -9,9 +9,10 @@ from typing import Any
 from bots.strategy import bot_view, get_strategy
 from engine import GameRecord, Position, leave_text, legal_move_texts, play, random_game, replay
 from protocol import messages as m
+from server.room.base import CLOCK_WARNING
 from server.room.core import RoomSettings
 from server.room.effects import Arm, Cancel, GameEnd, MoveLogged, Send
-from server.room.items import ClockTimeout, Leave, Returned, WindowPassed
+from server.room.items import ClockTimeout, ClockWarning, Leave, Returned, WindowPassed
 from server.store import StoredGame
 from tests.server.roomcore import GAME_ID, SEED, Driver, FakeMember
 
@@ -41,9 +42,13 @@ def test_each_turn_arms_the_clock_from_now() -> None:
     assert d.timers["turn"] == Arm("turn", CLOCK, ClockTimeout(0))
     d.now = 12.5
     done = d.move(players)
-    assert done.arms == [Arm("turn", 12.5 + CLOCK, ClockTimeout(1))]
+    assert done.arms == [
+        Arm("turn", 12.5 + CLOCK, ClockTimeout(1)),
+        Arm("warn", 12.5 + CLOCK - CLOCK_WARNING, ClockWarning(1)),
+    ]
     timers = [(type(e).__name__, e.key) for e in done.effects if isinstance(e, Arm | Cancel)]
-    assert timers == [("Cancel", "turn"), ("Arm", "turn")]  # the clock of the turn played stops
+    # the clock of the turn played stops, with its warning
+    assert timers == [("Cancel", "turn"), ("Cancel", "warn"), ("Arm", "turn"), ("Arm", "warn")]
 
 
 def test_clock_timeout_plays_the_greedy_move_for_the_player() -> None:
@@ -59,7 +64,7 @@ def test_clock_timeout_plays_the_greedy_move_for_the_player() -> None:
     assert "ann's time ran out" in done.of(bob, m.Notice)[0].text
     played = done.of(ann, m.Played)[0]
     assert (played.player, played.move, played.auto) == ("ann", move, True)
-    assert done.arms == [Arm("turn", CLOCK + CLOCK, ClockTimeout(1))]  # bob's turn, from now
+    assert done.arms[0] == Arm("turn", CLOCK + CLOCK, ClockTimeout(1))  # bob's turn, from now
     assert d.core.seats[0].timeouts == 1
 
 

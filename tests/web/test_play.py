@@ -176,7 +176,7 @@ def test_a_move_can_be_made_with_the_keyboard_alone(open_page: Callable[..., Pag
     for _ in range(8):
         kind = page.evaluate(
             """() => { const a = document.activeElement;
-                 return a.matches('.card') ? 'card' : a.matches('.chair.target, .bar.target') ? 'target'
+                 return a.matches('.card') ? 'card' : a.matches('.chair.target, .bar-hit.target') ? 'target'
                       : a.matches('#nation-choice button') ? 'nation' : a.id || a.tagName; }"""
         )
         kinds.append(kind)

@@ -1,0 +1,177 @@
+// What keeps the page alive around the board: the moves in words, which of them to light up, the
+// turn's countdown, the your-turn signal, and the chat kept across a reload.
+
+import { guestWords } from "./flags.js";
+import { parseMove } from "./moves.js";
+
+const SIDES = { n: "north", e: "east", s: "south", w: "west" };
+
+/** "FR1s" -> "FR1 south". */
+export function chairWords(chair) {
+  const side = SIDES[chair.slice(-1).toLowerCase()];
+  return side ? `${chair.slice(0, -1)} ${side}` : chair;
+}
+
+function signed(points) {
+  return points > 0 ? `+${points}` : points < 0 ? `−${-points}` : "0";
+}
+
+/** A move in words: "France woman at FR1 south, Spain man at ES1 east". */
+export function moveWords(move, nations) {
+  if (move.startsWith("leave ")) return "leaves the game";
+  const parsed = parseMove(move);
+  const guest = (p) => guestWords(p.nation ? `${p.card}=${p.nation}` : p.card, nations);
+  if (parsed.kind === "bar") return `${guest(parsed.placements[0])} to the bar`;
+  if (parsed.kind === "swap") {
+    const p = parsed.placements[0];
+    return `${guest(p)} for the joker at ${chairWords(p.target)}`;
+  }
+  return parsed.placements.map((p) => `${guest(p)} at ${chairWords(p.target)}`).join(", ");
+}
+
+/** One history line: "ann: France woman at FR1 south, Spain man at ES1 east: +8". */
+export function historyLine(entry, nations) {
+  const words = moveWords(entry.move, nations);
+  return entry.move.startsWith("leave ") ? `${entry.player} ${words}` : `${entry.player}: ${words}: ${signed(entry.points)}`;
+}
+
+/**
+ * The moves to light up on the board: every move since the reader's own last move (all of the
+ * others' moves between two of your turns), or the last move for a spectator. Returns the history
+ * indices, the chairs and the bar places ({indices: Set, chairs: Set, bar: Set}).
+ */
+export function recentMoves(game, you) {
+  const found = { indices: new Set(), chairs: new Set(), bar: new Set() };
+  const history = game?.history ?? [];
+  if (!history.length) return found;
+  const playing = game.players.some((p) => p.name === you);
+  let start = history.length - 1;
+  if (playing) {
+    start = history.length;
+    while (start > 0 && history[start - 1].player !== you) start -= 1;
+    if (start === history.length) start = history.length - 1; // your own move was the last
+  }
+  let bars = 0;
+  history.forEach((entry, i) => {
+    if (entry.move.startsWith("leave ")) return;
+    const move = parseMove(entry.move);
+    if (i >= start) {
+      found.indices.add(i);
+      if (move.kind === "bar") found.bar.add(bars);
+      else for (const p of move.placements) found.chairs.add(p.target);
+    }
+    if (move.kind === "bar") bars += 1;
+  });
+  return found;
+}
+
+/** The list of moves, newest at the bottom and in view; the recent ones marked. */
+export function renderHistory(box, game, you, nations) {
+  const history = game?.history ?? [];
+  box.hidden = !game;
+  const list = box.querySelector("ol");
+  const recent = recentMoves(game, you);
+  const key = JSON.stringify([history.length, [...recent.indices]]);
+  if (list.dataset.key === key) return;
+  list.dataset.key = key;
+  list.replaceChildren(
+    ...history.map((entry, i) => {
+      const item = document.createElement("li");
+      item.textContent = historyLine(entry, nations);
+      item.title = entry.move;
+      item.dataset.move = entry.move;
+      if (recent.indices.has(i)) item.className = "recent";
+      return item;
+    }),
+  );
+  if (!history.length) {
+    const item = document.createElement("li");
+    item.className = "none";
+    item.textContent = "No moves yet.";
+    list.append(item);
+  }
+  list.scrollTop = list.scrollHeight;
+}
+
+/** The turn's countdown in the header, from the view's deadline (Unix seconds). */
+export class Countdown {
+  constructor(el) {
+    this.el = el;
+    this.deadline = null;
+    this.timer = null;
+  }
+
+  set(deadline, whose) {
+    this.deadline = typeof deadline === "number" ? deadline : null;
+    this.whose = whose;
+    clearInterval(this.timer);
+    this.timer = null;
+    if (this.deadline !== null) this.timer = setInterval(() => this.tick(), 250);
+    this.tick();
+  }
+
+  tick() {
+    const el = this.el;
+    if (this.deadline === null) {
+      el.hidden = true;
+      el.textContent = "";
+      return;
+    }
+    const left = Math.max(0, Math.ceil(this.deadline - Date.now() / 1000));
+    el.hidden = false;
+    el.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    el.dataset.left = String(left);
+    el.classList.toggle("low", left <= 10);
+    el.setAttribute("aria-label", `${this.whose}: ${left} seconds left`);
+  }
+}
+
+/** The your-turn signal: a short sound and a browser notification, each off until switched on. */
+export class TurnSignal {
+  constructor({ sound, notify, storage }) {
+    this.sound = sound;
+    this.notify = notify;
+    this.storage = storage;
+    this.count = 0;
+    sound.checked = storage.get("cafe.sound") === "on";
+    notify.checked = storage.get("cafe.notify") === "on" && typeof Notification !== "undefined" && Notification.permission === "granted";
+    sound.addEventListener("change", () => storage.set("cafe.sound", sound.checked ? "on" : null));
+    notify.addEventListener("change", async () => {
+      if (notify.checked && typeof Notification !== "undefined" && Notification.permission !== "granted") {
+        const answer = await Notification.requestPermission().catch(() => "denied");
+        if (answer !== "granted") notify.checked = false;
+      }
+      storage.set("cafe.notify", notify.checked ? "on" : null);
+    });
+  }
+
+  /** Your turn has come: signal it the ways switched on. */
+  yourTurn() {
+    if (this.sound.checked) {
+      this.count += 1;
+      this._beep();
+    }
+    if (this.notify.checked && document.hidden && typeof Notification !== "undefined" && Notification.permission === "granted") {
+      this.count += 1;
+      new Notification("Café International", { body: "Your turn.", tag: "cafe-turn" });
+    }
+    document.body.dataset.signals = String(this.count);
+  }
+
+  _beep() {
+    try {
+      const Context = window.AudioContext ?? window.webkitAudioContext;
+      this.audio ??= new Context();
+      const osc = this.audio.createOscillator();
+      const gain = this.audio.createGain();
+      osc.frequency.value = 880;
+      gain.gain.setValueAtTime(0.15, this.audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, this.audio.currentTime + 0.4);
+      osc.connect(gain).connect(this.audio.destination);
+      osc.start();
+      osc.stop(this.audio.currentTime + 0.4);
+    } catch {
+      // no sound on this browser: the title mark still says it
+    }
+  }
+}

@@ -1,0 +1,81 @@
+// The replay viewer of /games/ID: the public positions of a finished game, as the server's engine
+// computed them, stepped through forward and back (buttons, or the arrow keys).
+
+import { CafeBoard } from "./board.js";
+import { historyLine } from "./live.js";
+
+const $ = (id) => document.getElementById(id);
+
+async function load() {
+  const id = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() ?? "");
+  const [boardResponse, replayResponse] = await Promise.all([fetch("/board.json"), fetch(`/api/games/${encodeURIComponent(id)}/replay`)]);
+  if (!replayResponse.ok) {
+    $("replay-status").textContent = "No finished game has that address.";
+    for (const b of document.querySelectorAll(".steps button")) b.disabled = true;
+    return;
+  }
+  const board = await boardResponse.json();
+  const data = await replayResponse.json();
+  const cafe = new CafeBoard($("board"), board, { onChair: () => {}, onBar: () => {} });
+  $("replay-title").textContent = `Room ${data.room}: ${data.players.join(", ")}`;
+  const result = data.result;
+  $("replay-status").textContent = result
+    ? `Ranking: ${result.ranking.map((n) => `${n} ${result.final_scores[n]}`).join(", ")}.`
+    : "";
+  const moves = $("moves");
+  moves.replaceChildren(
+    ...data.steps.slice(1).map((step, i) => {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "link";
+      button.textContent = historyLine(step.move, board.nations);
+      button.addEventListener("click", () => show(i + 1));
+      item.append(button);
+      return item;
+    }),
+  );
+  let current = 0;
+
+  function show(n) {
+    current = Math.max(0, Math.min(data.steps.length - 1, n));
+    const step = data.steps[current];
+    const game = step.game;
+    const last = { chairs: new Set(), bar: new Set() };
+    if (step.move && !step.move.move.startsWith("leave ")) {
+      const parts = step.move.move.replace(/^swap /, "").split(/\s+/);
+      if (parts.length === 1 && parts[0].toLowerCase().endsWith("@bar")) last.bar.add(game.bar.length - 1);
+      else for (const part of parts) last.chairs.add(part.slice(part.indexOf("@") + 1));
+    }
+    cafe.update({ chairs: game.chairs, bar: game.bar, targets: new Map(), picks: [], last });
+    $("replay").dataset.step = String(current);
+    $("step-text").textContent = current === 0 ? `The deal (of ${data.steps.length - 1} moves)` : `Move ${current} of ${data.steps.length - 1}: ${historyLine(step.move, board.nations)}`;
+    $("scores").replaceChildren(
+      ...game.players.map((p) => {
+        const item = document.createElement("li");
+        item.textContent = `${p.name}: ${p.score}${p.eliminated ? " (out)" : ""} · ${p.hand_size} cards`;
+        return item;
+      }),
+    );
+    moves.querySelectorAll("li").forEach((li, i) => {
+      if (i + 1 === current) li.setAttribute("aria-current", "step");
+      else li.removeAttribute("aria-current");
+    });
+    moves.querySelector("[aria-current]")?.scrollIntoView({ block: "nearest" });
+    $("first").disabled = $("back").disabled = current === 0;
+    $("last").disabled = $("forward").disabled = current === data.steps.length - 1;
+  }
+
+  $("first").addEventListener("click", () => show(0));
+  $("back").addEventListener("click", () => show(current - 1));
+  $("forward").addEventListener("click", () => show(current + 1));
+  $("last").addEventListener("click", () => show(data.steps.length - 1));
+  document.addEventListener("keydown", (e) => {
+    if (e.target instanceof HTMLInputElement) return;
+    if (e.key === "ArrowLeft") show(current - 1);
+    else if (e.key === "ArrowRight") show(current + 1);
+  });
+  show(0);
+}
+
+load();
