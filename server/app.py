@@ -147,6 +147,7 @@ class Server:
                 await asyncio.wait_for(self._line.wait_closed(), 5)
         if self.cluster is not None:
             await self.cluster.stop()
+        self.directory.bots.close()
         self.store.close()
         log.info("stopped")
 

@@ -73,6 +73,15 @@ class Config(BaseModel):
     )
     clock_min: float = Field(5.0, gt=0, description="shortest turn clock, in seconds, a room may set")
     bot_budget: float = Field(1.0, gt=0, description="seconds the strong bot thinks per move")
+    max_bot_games: int = Field(
+        2, ge=0, description="games a person may have running against the server's bots alone"
+    )
+    bot_workers: int = Field(
+        1,
+        ge=0,
+        description="processes the server's bots think in (their moves queue for them, so that others'"
+        " games never wait for a bot); 0 thinks in the server's own process",
+    )
     redis: str | None = Field(
         None,
         description="cluster mode: share rooms, names and the game log through this Redis (redis://HOST:PORT/0)",

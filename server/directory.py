@@ -16,6 +16,7 @@ import structlog
 
 from protocol import messages as m
 from protocol.outgoing import Outgoing
+from server.botpool import BotPool
 from server.config import Config
 from server.metrics import Metrics
 from server.room import BotNameList, Room, RoomSettings, Seat
@@ -77,11 +78,15 @@ class LocalDirectory:
         self.log = store
         self.metrics = metrics
         self.settings = RoomSettings(
-            resume_window=config.resume_window, clock_min=config.clock_min, bot_budget=config.bot_budget
+            resume_window=config.resume_window,
+            clock_min=config.clock_min,
+            bot_budget=config.bot_budget,
+            max_bot_games=config.max_bot_games,
         )
         self.sessions: dict[str, Session] = {}  # casefolded name -> session
         self.rooms: dict[str, Room] = {}  # casefolded room name -> room
         self.bot_names = BotNameList(taken=self.name_in_use)
+        self.bots = BotPool(config.bot_workers)
         #: each room's line as the lobby was last told it, by casefolded name
         self._told: dict[str, m.RoomSummary] = {}
         metrics.rooms.set_function(lambda: len(self.rooms))
@@ -194,6 +199,17 @@ class LocalDirectory:
             message = Outgoing(m.Rooms(rooms=[r.summary() for r in self._sorted_rooms()]))
             for session in lobby:
                 session.send(message)
+
+    def bot_games(self, name: str) -> int:
+        key = name.casefold()
+        count = 0
+        for room in self.rooms.values():
+            if room.state == "playing":
+                seats = room.seats
+                mine = [s for s in seats if s.name.casefold() == key and s.strategy is None]
+                if mine and all(s.strategy is not None for s in seats if s not in mine):
+                    count += 1
+        return count
 
     def lease_lost(self, room: Room) -> None:
         self.rooms.pop(room.name.casefold(), None)

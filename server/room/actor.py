@@ -8,7 +8,6 @@ timers, bots thinking. Only the actor touches its room, so no locks are needed.
 from __future__ import annotations
 
 import asyncio
-import random
 import time
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -36,6 +35,7 @@ from server.room.world import BotNames, Member, RoomSettings
 from server.store import GameLog, LeaseLost, StoreUnavailable
 
 if TYPE_CHECKING:
+    from server.botpool import BotPool
     from server.metrics import Metrics
     from server.room.state import Game, Seat, State
     from server.store import StoredGame
@@ -57,6 +57,8 @@ class RoomHost(Protocol):
     def log(self) -> GameLog: ...
     @property
     def metrics(self) -> Metrics: ...
+    @property
+    def bots(self) -> BotPool: ...
 
     def room_changed(self, room: Room) -> None:
         """The room handled an item (its line in a room list may have changed)."""
@@ -67,12 +69,15 @@ class RoomHost(Protocol):
     def lease_lost(self, room: Room) -> None:
         """Another node owns the room now (cluster mode): it has stopped here."""
 
+    def bot_games(self, name: str) -> int:
+        """How many games ``name`` has running against the server's bots alone."""
+
 
 class Room:
     """A room actor: ``post`` queues, the task handles one item at a time."""
 
     def __init__(self, name: str, host: RoomHost) -> None:
-        self.core = RoomCore(name, host.settings, host.bot_names)
+        self.core = RoomCore(name, host.settings, host.bot_names, bot_games=host.bot_games)
         self.host = host
         self.inbox: asyncio.Queue[Item] = asyncio.Queue()
         self.log = log.bind(room=name)  # every line of this room's names it
@@ -276,14 +281,5 @@ class Room:
         self._timers[think.key] = task
 
     async def _thinking(self, think: Think) -> None:
-        from bots.strategy import bot_view, get_strategy
-
-        kwargs: dict[str, Any] = {"budget": think.budget} if think.strategy == "strong" else {}
-        bot = get_strategy(think.strategy, **kwargs)
-        view = bot_view(think.position, think.position.to_move)
-        rng = random.Random(think.seed)
-        if think.strategy == "strong":
-            move = await asyncio.to_thread(bot.choose, view, rng)
-        else:
-            move = bot.choose(view, rng)
+        move = await self.host.bots.choose(think.strategy, think.budget, think.position, think.seed)
         self.post(None, BotMove(think.name, move, think.move_number))

@@ -39,6 +39,7 @@ class RoomBase:
         *,
         new_game_id: Callable[[], str] = lambda: secrets.token_hex(8),
         new_seed: Callable[[], int] = lambda: secrets.randbelow(2**63),
+        bot_games: Callable[[str], int] = lambda name: 0,
     ) -> None:
         self.name = name
         self.settings = settings
@@ -49,8 +50,12 @@ class RoomBase:
         self.game: Game | None = None
         self._new_game_id = new_game_id
         self._new_seed = new_seed
+        #: how many games ``name`` has running against the server's bots alone (on this server)
+        self._bot_games = bot_games
         self._publisher = Publisher(name)
         self._last_views: RoomViews | None = None
+        #: the bots wait for a person to come back before they move (see ``_unattended``)
+        self.suspended = False
         #: players whose resume window is running
         self._windows: set[str] = set()
         self._out: list[Effect] = []

@@ -112,6 +112,8 @@ class RoomCore(RoomGame):
             )
         self._publisher.forget(session)
         self._publish_to(session)
+        if self.suspended:
+            self._next_turn()  # someone is here again: the bots go on
         if msg.join:
             try:
                 self._on_join(session, m.Join(id=msg.id))
@@ -174,8 +176,10 @@ class RoomCore(RoomGame):
             self._out.append(Cancel(window(name)))
         self._broadcast(m.Presence(room=self.name, name=name, event="back"))
         self._publish()
-        if seat is not None and self.game is not None and self.game.position.to_move == seat:
-            self._next_turn()  # the player takes the turn back; another player's clock runs on
+        game = self.game
+        if game is not None and (self.suspended or (seat is not None and game.position.to_move == seat)):
+            # the player takes the turn back, or the bots go on; another player's clock runs on
+            self._next_turn()
 
     def _on_resync(self, session: Member, msg: m.Resync) -> None:
         if session not in self.members:

@@ -41,6 +41,16 @@ class RoomGame(RoomBase):
             raise ProtocolError(
                 "not_enough_players", "A game needs 2 to 4 seated players: /join or /addbot.", msg.id
             )
+        starter = self._name(session)
+        if all(s.strategy is not None for s in self.seats if s.name != starter):
+            # the server's bots think on the server's time: a person may keep only a few such games
+            limit = self.settings.max_bot_games
+            if self._bot_games(starter) >= limit:
+                raise ProtocolError(
+                    "too_many_bot_games",
+                    f"You have {limit} games against the server's bots running; finish one first.",
+                    msg.id,
+                )
         seed = self.options.seed
         if seed is None:
             seed = self._new_seed()
@@ -218,7 +228,10 @@ class RoomGame(RoomBase):
         before, game.deadline = game.deadline, None
         seat = self.seats[game.position.to_move]
         strategy = seat.played_by_bot
-        if strategy is not None:
+        self.suspended = strategy is not None and self._unattended()
+        if self.suspended:
+            pass  # the bots wait until a player comes back (Returned starts the turn again)
+        elif strategy is not None:
             self._out.append(
                 Think(
                     TURN,
@@ -239,6 +252,12 @@ class RoomGame(RoomBase):
                 self._out.append(Arm(WARN, self._now + clock - CLOCK_WARNING, ClockWarning(game.moves)))
         if publish and game.deadline != before:
             self._publish()
+
+    def _unattended(self) -> bool:
+        """Whether nobody is in the room to play or watch: then the server's bots (and the
+        stand-ins of players away) wait until someone comes (a game of the server's bots alone
+        would cost the server's time for nobody)."""
+        return not self.members
 
     def _on_clock_warning(self, _: Member | None, msg: ClockWarning) -> None:
         """Tell the player to move that the clock is about to run out."""

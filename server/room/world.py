@@ -72,5 +72,7 @@ class RoomSettings:
     resume_window: float = 300.0
     clock_min: float = 5.0
     bot_budget: float = 1.0
+    #: games a person may have running against the server's bots alone
+    max_bot_games: int = 2
     #: the Unix time of a reading of the core's clock, for the deadlines clients see
     wall_time: Callable[[float], float] = field(default=_wall_time)

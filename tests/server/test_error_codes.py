@@ -100,6 +100,13 @@ async def _no_game(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Ans
     return ann, await ann.request({"type": "move", "move": "FRf@FR1s"})
 
 
+async def _too_many_bot_games(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await WsClient.connect(server.port, "ann")
+    assert (await ann.command("/join codes"))["type"] == "ack"
+    assert (await ann.command("/addbot random"))["type"] == "ack"
+    return ann, await ann.command("/start")
+
+
 async def _not_enough_players(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
     (ann,) = await _in_room(server, "ann")
     return ann, await ann.command("/start")
@@ -241,6 +248,7 @@ CASES: dict[str, tuple[Provoke, dict[str, Any]]] = {
     "game_running": (_game_running, {}),
     "no_game": (_no_game, {}),
     "not_enough_players": (_not_enough_players, {}),
+    "too_many_bot_games": (_too_many_bot_games, {"max_bot_games": 0}),
     "no_such_bot": (_no_such_bot, {}),
     "bad_option": (_bad_option, {}),
     "too_many_rooms": (_too_many_rooms, {"max_rooms": 1}),

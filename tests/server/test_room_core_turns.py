@@ -12,7 +12,7 @@ from protocol import messages as m
 from server.room.base import CLOCK_WARNING
 from server.room.core import RoomSettings
 from server.room.effects import Arm, Cancel, GameEnd, MoveLogged, Send
-from server.room.items import ClockTimeout, ClockWarning, Leave, Returned, WindowPassed
+from server.room.items import ClockTimeout, ClockWarning, Enter, Leave, Returned, WindowPassed
 from server.store import StoredGame
 from tests.server.roomcore import GAME_ID, SEED, Driver, FakeMember
 
@@ -240,7 +240,8 @@ def _first_moves(players: tuple[str, ...], count: int) -> list[str]:
 
 
 def test_restore_takes_the_game_up_as_logged() -> None:
-    """A restored game has its seats, position and options; a server bot to move is asked to think."""
+    """A restored game has its seats, position and options; a server bot to move waits until a person
+    is in the room again, then is asked to think."""
     players = ("ann", "greedy-bot1", "bob")
     stored = _stored(players, ("person", "bot:greedy", "person"), _first_moves(players, 1), clock=CLOCK)
     d = Driver()
@@ -254,7 +255,9 @@ def test_restore_takes_the_game_up_as_logged() -> None:
     assert d.core.game is not None and d.core.game.game_id == "g0" and d.core.game.moves == 1
     assert d.position == replay(stored.record).position
     assert d.core.options.clock == CLOCK and "greedy-bot1" in d.bot_names
-    [think] = done.thinks
+    assert done.thinks == [] and d.core.suspended  # nobody is here after a restart
+    zoe = FakeMember("zoe")
+    [think] = d.feed(zoe, Enter(zoe)).thinks
     assert (think.name, think.move_number, think.position) == ("greedy-bot1", 1, d.position)
     assert d.think().written and d.written == [MoveLogged("g0", 2, d.core.game.record.moves[-1])]
 

@@ -263,3 +263,52 @@ async def test_history_shows_ones_own_games_not_a_names(server: Server) -> None:
     assert history["text"] == "No games yet."
     owner_history = server.store.games_named("ann")  # type: ignore[attr-defined]
     assert [g.game_id for g in owner_history] == [room.game.game_id]
+
+
+# --- bots cost their owner -------------------------------------------------------------------------
+
+
+async def _bot_game(client: WsClient, room: str) -> dict[str, object]:
+    await client.command(f"/join {room}")
+    await client.command("/addbot strong")
+    return await client.command("/start")
+
+
+async def test_a_person_has_only_so_many_games_against_bots(make_server: ServerFactory) -> None:
+    """Past --max-bot-games games against the server's bots alone, /start is ``too_many_bot_games``;
+    leaving a game does not free its place while it runs; a game with another person does not count."""
+    server = await make_server(max_bot_games=2, bot_workers=0)
+    burn = await WsClient.connect(server.port, "burn")
+    for room in ("b1", "b2"):
+        assert (await _bot_game(burn, room))["type"] == "ack"
+        assert (await burn.command("/leave"))["type"] == "ack"
+    refused = await _bot_game(burn, "b3")
+    assert (refused["type"], refused["code"]) == ("error", "too_many_bot_games")
+    assert server.lobby.rooms["b3"].state == "waiting"
+    pal = await WsClient.connect(server.port, "pal")
+    await pal.command("/join b3")
+    assert (await burn.command("/start"))["type"] == "ack"  # with a person beside them: no bot game
+
+
+async def test_a_game_nobody_watches_waits_for_someone(make_server: ServerFactory) -> None:
+    """When the last person leaves the room, the server's bots stop moving; when someone enters
+    again, they go on."""
+    server = await make_server(bot_workers=0)
+    ann = await WsClient.connect(server.port, "ann")
+    await ann.command("/join idle")
+    await ann.command("/option absent drop")
+    await ann.command("/addbot random")
+    await ann.command("/addbot random")
+    assert (await ann.command("/start"))["type"] == "ack"
+    assert (await ann.command("/leave"))["type"] == "ack"  # with drop, ann leaves the game too
+    room = server.lobby.rooms["idle"]
+    await room.settled()
+    assert room.core.suspended and room.state == "playing"
+    moves = room.game.moves if room.game else -1
+    await asyncio.sleep(0.3)
+    await room.settled()
+    assert room.game is not None and room.game.moves == moves  # nobody here: nothing is played
+    zoe = await WsClient.connect(server.port, "zoe")
+    await zoe.command("/room idle")
+    over = await zoe.next("game_over", timeout=60)
+    assert over["reason"]

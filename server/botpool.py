@@ -1,0 +1,48 @@
+"""Where the server's bots think: in a few worker processes of their own, so that however many bot
+games run, the event loop that serves everyone else never waits for one (a thread would still hold
+the interpreter's lock while it searches)."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import random
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any
+
+from bots.strategy import BotView, bot_view, get_strategy
+from engine import Position
+
+
+def choose(strategy: str, budget: float, view: BotView, seed: str) -> str:
+    """The move ``strategy`` chooses in ``view`` (run in a worker process, or here)."""
+    kwargs: dict[str, Any] = {"budget": budget} if strategy == "strong" else {}
+    return get_strategy(strategy, **kwargs).choose(view, random.Random(seed))
+
+
+class BotPool:
+    """``workers`` processes for the bots' moves, started when the first bot thinks; with 0, the
+    bots think in this process (the strong one in a thread)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._executor: Executor | None = None
+
+    async def choose(self, strategy: str, budget: float, position: Position, seed: str) -> str:
+        """The move of the bot ``strategy`` for the player to move in ``position``."""
+        view = bot_view(position, position.to_move)
+        loop = asyncio.get_running_loop()
+        if self.workers == 0:
+            if strategy == "strong":
+                return await asyncio.to_thread(choose, strategy, budget, view, seed)
+            return choose(strategy, budget, view, seed)
+        if self._executor is None:
+            # a fresh interpreter per worker: forking the server would copy its threads' state
+            context = multiprocessing.get_context("spawn")
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
+        return await loop.run_in_executor(self._executor, choose, strategy, budget, view, seed)
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
