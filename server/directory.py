@@ -9,8 +9,9 @@ when a room changed or emptied.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
-from typing import Protocol
+from typing import Any, Protocol
 
 import structlog
 
@@ -24,6 +25,9 @@ from server.session import RoomRef, Session
 from server.store import GameLog, StoredGame
 
 log = structlog.get_logger("cafe.directory")
+
+#: seconds between two room lists sent to the people watching it, however many rooms change
+LOBBY_EVERY = 0.5
 
 
 class Directory(Protocol):
@@ -57,6 +61,9 @@ class Directory(Protocol):
     def moved(self, session: Session) -> None:
         """``session`` entered or left a room."""
 
+    def watch_rooms(self, session: Session) -> None:
+        """``session``, in the lobby, asked for the room list: send it the list's changes."""
+
     async def people(self) -> list[m.Person]:
         """Everyone connected, by name."""
 
@@ -88,7 +95,10 @@ class LocalDirectory:
         self.bot_names = BotNameList(taken=self.name_in_use)
         self.bots = BotPool(config.bot_workers)
         #: each room's line as the lobby was last told it, by casefolded name
-        self._told: dict[str, m.RoomSummary] = {}
+        #: the line of each room the watchers of the room list were last told of
+        self._told: dict[str, tuple[Any, ...]] = {}
+        self._watchers: set[Session] = set()
+        self._telling: asyncio.TimerHandle | None = None
         metrics.rooms.set_function(lambda: len(self.rooms))
         metrics.games_running.set_function(
             lambda: sum(1 for room in self.rooms.values() if room.state == "playing")
@@ -103,7 +113,7 @@ class LocalDirectory:
         pass
 
     def detach(self, session: Session) -> None:
-        pass
+        self._watchers.discard(session)
 
     def name_in_use(self, name: str) -> bool:
         """Someone here holds ``name``: a connection, a bot, or a held seat in a running game."""
@@ -128,7 +138,8 @@ class LocalDirectory:
             del self.sessions[key]
 
     def moved(self, session: Session) -> None:
-        pass
+        if session.room is not None:
+            self._watchers.discard(session)
 
     async def people(self) -> list[m.Person]:
         return [
@@ -176,11 +187,14 @@ class LocalDirectory:
     # --- the rooms' host ------------------------------------------------------------------------
 
     def room_changed(self, room: Room) -> None:
-        """Tell the people in the lobby the room list when this room's line in it changed."""
-        summary = room.summary()
+        """Tell the people watching the room list, when this room's line in it changed (checked
+        only while someone watches: this runs after every command a room handles)."""
+        if not self._watchers:
+            return
         key = room.name.casefold()
-        if self._told.get(key) != summary:
-            self._told[key] = summary
+        line = room.core.listing()
+        if self._told.get(key) != line:
+            self._told[key] = line
             self._tell_lobby()
 
     def room_empty(self, room: Room) -> None:
@@ -189,15 +203,27 @@ class LocalDirectory:
             for seat in room.seats:
                 if seat.kind == "bot":
                     self.bot_names.release(seat.name)
-            if self._told.pop(room.name.casefold(), None) is not None:
+            if self._told.pop(room.name.casefold(), None) is not None or self._watchers:
                 self._tell_lobby()
 
+    def watch_rooms(self, session: Session) -> None:
+        """``session``, in the lobby, asked for the room list: it is sent the list's changes until
+        it enters a room or goes."""
+        self._watchers.add(session)
+
     def _tell_lobby(self) -> None:
-        """Send the room list, unasked (no ``id``), to every person in the lobby."""
-        lobby = [s for s in self.sessions.values() if s.room is None and s.kind == "person"]
-        if lobby:
+        """Send the room list, unasked (no ``id``), to everyone watching it: at most once every
+        ``LOBBY_EVERY`` seconds, however many rooms change meanwhile."""
+        if self._telling is None:
+            self._telling = asyncio.get_running_loop().call_later(LOBBY_EVERY, self._told_lobby)
+
+    def _told_lobby(self) -> None:
+        self._telling = None
+        watchers = [s for s in self._watchers if s.room is None and not s.closed]
+        self._watchers = set(watchers)
+        if watchers:
             message = Outgoing(m.Rooms(rooms=[r.summary() for r in self._sorted_rooms()]))
-            for session in lobby:
+            for session in watchers:
                 session.send(message)
 
     def bot_games(self, name: str) -> int:

@@ -276,6 +276,8 @@ class Lobby:
         log.info("renamed", player=msg.name, old=old)
 
     async def _list_rooms(self, session: Session, msg: m.ListRooms) -> None:
+        if session.room is None:
+            self.directory.watch_rooms(session)
         session.send(m.Rooms(id=msg.id, rooms=await self.directory.room_list()))
 
     async def _who(self, session: Session, msg: m.Who) -> None:

@@ -85,7 +85,7 @@ class ClusterDirectory(LocalDirectory):
         self._writes: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._resolving: dict[str, asyncio.Lock] = {}
-        self._listed: dict[str, str] = {}  # room (casefolded) -> its line last written to the list
+        self._listed: dict[str, tuple[Any, ...]] = {}  # room (casefolded) -> its line last listed
 
     # --- life ------------------------------------------------------------------------------------
 
@@ -233,12 +233,13 @@ class ClusterDirectory(LocalDirectory):
     def room_changed(self, room: Room) -> None:
         """Publish the room's line in the cluster-wide room list (written in the background, and
         only when it changed: most commands, moves and chat among them, leave it as it was)."""
+        super().room_changed(room)  # the lobby of this node
         key = room.name.casefold()
         if key in self.fences:
-            line = room.summary().model_dump_json()
-            if self._listed.get(key) != line:
-                self._listed[key] = line
-                self._writes.put_nowait(("room", line))
+            listing = room.core.listing()
+            if self._listed.get(key) != listing:
+                self._listed[key] = listing
+                self._writes.put_nowait(("room", room.summary().model_dump_json()))
 
     def room_empty(self, room: Room) -> None:
         if self.rooms.get(room.name.casefold()) is not room:

@@ -87,6 +87,12 @@ class RoomBase:
             options=self._public_options(),
         )
 
+    def listing(self) -> tuple[Any, ...]:
+        """What the room list says of the room (``summary``), cheap to compare."""
+        seats = tuple((s.name, s.kind, s.connected) for s in self.seats)
+        spectators = sum(1 for s in self.members if self._seat_of(s.name) is None)
+        return (self.state, seats, spectators, self.options)
+
     def seat_of(self, name: str) -> Seat | None:
         """The seat ``name`` holds here (names compare without regard to case)."""
         key = name.casefold()

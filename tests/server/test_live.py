@@ -20,6 +20,7 @@ async def test_people_in_the_lobby_are_told_when_rooms_open_change_and_empty(ser
     """A room opened, filled, started and emptied elsewhere reaches the lobby as unasked `rooms`."""
     ann = await WsClient.connect(server.port, "ann")
     bob = await WsClient.connect(server.port, "bob")
+    assert (await ann.request({"type": "list_rooms"}))["rooms"] == []  # ann looks at the room list
     await bob.command("/join pub")
     told = await ann.next(lambda m: m["type"] == "rooms" and m["id"] is None and "pub" in _names(m))
     assert [s["name"] for s in told["rooms"][0]["seats"]] == ["bob"]
