@@ -104,7 +104,7 @@ class RoomViews:
     (True, False)
     """
 
-    __slots__ = ("__weakref__", "_game", "_hands", "_head", "_players", "_seat_names", "_shared")
+    __slots__ = ("__weakref__", "_game", "_hands", "_head", "_history", "_players", "_seat_names", "_shared")
 
     def __init__(
         self,
@@ -134,10 +134,19 @@ class RoomViews:
         self._game: dict[str, Any] | None = None
         self._players: list[str] = []
         self._hands: list[list[str]] = []
+        # the moves as JSON; a room appends to its history, so those of the state before are kept
+        moves: list[dict[str, Any]] | None = None
+        if previous is not None and previous._history[0] is history:
+            known = previous._history[1]
+            if len(known) <= len(history):
+                moves = known + [_move(h) for h in history[len(known) :]]
+        if moves is None:
+            moves = [_move(h) for h in history]
+        self._history: tuple[Sequence[LastMove], list[dict[str, Any]]] = (history, moves)
         if position is not None:
             self._players = [p.name for p in position.players]
             self._hands = [[c.text for c in p.hand] for p in position.players]
-            self._game = _game_view(position, last_move, outcome, move_number, history, deadline)
+            self._game = _game_view(position, last_move, outcome, move_number, history, deadline, moves)
         if previous is not None:
             self._keep_unchanged(previous)
 
@@ -248,6 +257,10 @@ def _under(path: str, prefix: str) -> bool:
     return path == prefix or path.startswith(prefix + "/")
 
 
+def _move(move: LastMove) -> dict[str, Any]:
+    return {"player": move.player, "move": move.move, "points": move.points}
+
+
 def _game_view(
     position: Position,
     last_move: LastMove | None,
@@ -255,8 +268,9 @@ def _game_view(
     move_number: int,
     history: Sequence[LastMove] = (),
     deadline: float | None = None,
+    moves: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """The game as everyone sees it: no hand in it."""
+    """The game as everyone sees it: no hand in it (``moves``: ``history`` as JSON, if made)."""
     names = [p.name for p in position.players]
     base = engine.view(position, None)
     eliminated = set(base["eliminated"])
@@ -288,7 +302,7 @@ def _game_view(
             if last_move is None
             else {"player": last_move.player, "move": last_move.move, "points": last_move.points}
         ),
-        "history": [{"player": h.player, "move": h.move, "points": h.points} for h in history],
+        "history": [_move(h) for h in history] if moves is None else moves,
         "deadline": None if deadline is None or outcome is not None else round(deadline, 3),
         "over": outcome.reason if outcome is not None else None,
         "result": outcome.to_dict() if outcome is not None else None,

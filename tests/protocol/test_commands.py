@@ -349,7 +349,7 @@ _NAMES = sorted([*COMMANDS, *ALIASES])
 
 @given(st.text(max_size=300))
 def test_any_line_parses_or_raises_protocol_error(line: str) -> None:
-    """Any text is a message, a show request, quit or nothing, or raises ProtocolError."""
+    """Any text is a message, a show request, quit, /ascii or nothing, or raises ProtocolError."""
     _check_line(line)
 
 
@@ -378,7 +378,7 @@ def _check_line(line: str) -> None:
         assert CLIENT_ADAPTER.validate_json(CLIENT_ADAPTER.dump_json(result)) == result
         assert result.id == 1
     else:
-        assert result is None or isinstance(result, ShowRequest | Quit)
+        assert result is None or isinstance(result, ShowRequest | Quit | AsciiMode)
 
 
 def test_terminal_command_is_only_ascii() -> None:
