@@ -47,6 +47,8 @@ class RoomBase:
         self.members: dict[Member, None] = {}
         self.seats: list[Seat] = []
         self.options = RoomOptions()
+        #: the options as members see them, and the options they were made of
+        self._shown: tuple[RoomOptions | None, dict[str, Any]] = (None, {})
         self.game: Game | None = None
         self._new_game_id = new_game_id
         self._new_seed = new_seed
@@ -100,7 +102,10 @@ class RoomBase:
 
     def _public_options(self) -> dict[str, Any]:
         # a seed chosen for the room stays secret until the game ends: others see only that there is one
-        return {**self.options.to_dict(), "seed": None if self.options.seed is None else "set"}
+        options = self.options
+        if self._shown[0] is not options:  # made again only when the options change
+            self._shown = (options, {**options.to_dict(), "seed": None if options.seed is None else "set"})
+        return self._shown[1]
 
     # --- checks ------------------------------------------------------------------------------------
 
@@ -191,7 +196,8 @@ class RoomBase:
     def _room_views(self) -> RoomViews:
         game = self.game
         # (a member replaced by a newer connection has no name until its leave is handled)
-        spectators = [s.name for s in self.members if s.name is not None and self._seat_of(s.name) is None]
+        seated = {s.name for s in self.seats}
+        spectators = [s.name for s in self.members if s.name is not None and s.name not in seated]
         self._last_views = RoomViews(
             room=self.name,
             state=self.state,
