@@ -27,6 +27,7 @@ share unchanged parts with them (an operation's ``value`` is the part of ``next`
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -168,6 +169,9 @@ def _diff_list(a: list[Any], b: list[Any], path: _Path, ops: list[dict[str, Any]
                 replaced += 1
         if replaced > 1 and replaced == n == len(ops) - start:
             _replace_whole(b, path, ops, start)
+        return
+    if m > n and all(map(operator.is_, a, b)):  # items appended (a room's moves): no walk in Python
+        ops.extend({"op": "add", "path": _pointer((path, i)), "value": b[i]} for i in range(n, m))
         return
     shorter = min(n, m)
     head = 0
