@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import time
+from urllib.parse import unquote
 from typing import Any, Protocol
 
 from protocol import messages as m
@@ -125,3 +126,27 @@ async def finger_text(store: GameLog, directory: People, name: str, msg_id: m.Cl
         )
         lines.append(f"  {_when(g['started'])}  {g['id']}  room {g['room']}: {outcome}")
     return "\n".join(lines)
+
+
+async def api(store: GameLog, directory: People, path: str) -> tuple[int, Any]:
+    """``GET /api/players/NAME``, ``/api/players/NAME/games`` and ``/api/leaderboard?limit=N``:
+    the status and the JSON body."""
+    route, _, query = path.partition("?")
+    if route == "/api/leaderboard":
+        params = dict(p.partition("=")[::2] for p in query.split("&") if p)
+        text = params.get("limit", "10")
+        if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_TOP:
+            return 400, {"error": f"limit is a number from 1 to {MAX_TOP}"}
+        board = await store.leaderboard(int(text))
+        return 200, {"leaderboard": [standing_json(i, s) for i, s in enumerate(board, 1)]}
+    name, _, rest = route.removeprefix("/api/players/").partition("/")
+    name = unquote(name)
+    if rest not in ("", "games"):
+        return 404, {"error": "not found"}
+    found = await profile(store, directory, name)
+    if found is None:
+        return 404, {"error": f"{name} is not registered"}
+    if rest == "games":
+        games = [] if found["bot"] else await store.history(account_key(name), 50)
+        return 200, {"name": found["name"], "games": [game_json(g) for g in games]}
+    return 200, found

@@ -135,3 +135,24 @@ async def test_no_password_reaches_the_log_or_the_metrics(
     for secret in secrets:
         assert secret not in logged
         assert secret.encode() not in metrics
+
+
+async def test_a_line_client_reads_the_ratings_of_a_rated_game(make_server: ServerFactory) -> None:
+    """At the end of a rated game the line client prints each rating before and after."""
+    server: Server = await make_server(resume_window=0.3)
+    line = await LineClient.connect(server.line_port, "ann")
+    await line.line("/register")
+    for prompt in ("Password: ", "Password again: "):
+        await line.expect(prompt)
+        await line.line(PASSWORD)
+    bob = await WsClient.connect(server.port, "bob")
+    await bob.request({"type": "register", "password": PASSWORD})
+    await line.line("/join rated")
+    await line.line("/option absent drop")
+    await line.expect("absent")
+    assert (await bob.command("/join rated"))["type"] == "ack"
+    await line.line("/start")
+    await line.expect("game starts")
+    await bob.close()
+    text = await line.expect("The seed was")
+    assert "* Rated: ann 1000 -> " in text and "* Rated: bob 1000 -> " in text

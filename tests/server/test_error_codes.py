@@ -102,7 +102,8 @@ async def _bad_password(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient
 async def _too_many_attempts(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
     await _registered(server)
     first = await WsClient.connect(server.port)
-    assert (await first.request({"type": "hello", "name": "ann", "password": "wrong one"}))["code"] == "bad_password"
+    wrong = await first.request({"type": "hello", "name": "ann", "password": "wrong one"})
+    assert wrong["code"] == "bad_password"
     client = await WsClient.connect(server.port)
     return client, await client.request({"type": "hello", "name": "ann", "password": PASSWORD})
 

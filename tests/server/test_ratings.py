@@ -96,7 +96,7 @@ async def test_a_game_finished_again_after_a_restart_is_rated_once(tmp_path: Pat
     bob = await store.standing("account:bob")
     assert bob is not None and (bob.skill.mu, bob.skill.sigma, bob.skill.games) == (*expected[0], 1)
     board = await store.leaderboard(10)
-    assert [s.key for s in board][0] == "account:bob" and any(s.bot for s in board)
+    assert board[0].key == "account:bob" and any(s.bot for s in board)
     store.close()
 
 
@@ -148,3 +148,33 @@ def test_a_log_from_before_accounts_upgrades_in_place(tmp_path: Path) -> None:
     tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"accounts", "ratings", "rating_history", "games"} <= tables
     assert db.execute("SELECT id FROM games").fetchall() == [("old1",)]
+
+
+async def test_lookups_by_command_and_http_after_a_rated_game(make_server: ServerFactory) -> None:
+    """/rating, /top, /finger and /history NAME answer with the rated game; the HTTP API gives
+    the profile, the games and the leaderboard as JSON, and 404 for an unknown name."""
+    import json
+
+    from tests.server.test_http import _get
+
+    server: Server = await make_server(resume_window=0.3)
+    over = await _two_registered_drop_game(server)
+    ratings = over["ratings"]
+    assert isinstance(ratings, dict)
+    cem = await WsClient.connect(server.port, "cem")
+    rating = await cem.command("/rating ann")
+    assert rating["kind"] == "rating" and f"ann: {ratings['ann']['after']}?" in rating["text"]
+    top = (await cem.command("/top 5"))["text"]
+    assert top.index("ann") < top.index("bob")
+    finger = (await cem.command("/finger ann"))["text"]
+    assert "rating" in finger and "games 1" in finger and "room rated" in finger
+    assert "room rated: ann" in (await cem.command("/history ann"))["text"]
+    status, _, body = await _get(server.port, "/api/players/ann")
+    player = json.loads(body)
+    assert status == 200 and player["rating"] == ratings["ann"]["after"] and player["wins"] == 1
+    status, _, body = await _get(server.port, "/api/players/ann/games")
+    assert status == 200 and len(json.loads(body)["games"]) == 1
+    status, _, body = await _get(server.port, "/api/leaderboard?limit=1")
+    assert status == 200 and [p["name"] for p in json.loads(body)["leaderboard"]] == ["ann"]
+    assert (await _get(server.port, "/api/players/nobody"))[0] == 404
+    assert (await _get(server.port, "/api/leaderboard?limit=x"))[0] == 400
