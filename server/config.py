@@ -91,7 +91,6 @@ class Config(BaseModel):
         None, description="serve the web page from this folder instead of the bundled one"
     )
 
-
     @property
     def argon2(self) -> dict[str, Any]:
         """The password hashing settings, as ``server.accounts.Accounts`` takes them."""

@@ -5,8 +5,8 @@
 from __future__ import annotations
 
 import time
-from urllib.parse import unquote
 from typing import Any, Protocol
+from urllib.parse import unquote
 
 from protocol import messages as m
 from protocol.errors import ProtocolError
