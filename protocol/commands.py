@@ -31,6 +31,7 @@ from protocol import options
 from protocol.errors import ERROR_CODES, ProtocolError
 from protocol.messages import (
     AddBot,
+    ChangePassword,
     ClientId,
     ClientMessage,
     EnterRoom,
@@ -43,12 +44,14 @@ from protocol.messages import (
     Nick,
     Ping,
     PlayMove,
+    Register,
     RemoveBot,
     Resync,
     Say,
     SetOption,
     Start,
     Strategy,
+    Unregister,
     Watch,
     Who,
 )
@@ -58,6 +61,7 @@ __all__ = [
     "ALIASES",
     "COMMANDS",
     "AsciiMode",
+    "AskSecret",
     "CommandInfo",
     "Quit",
     "ShowRequest",
@@ -66,7 +70,8 @@ __all__ = [
     "parse_terminal_command",
 ]
 
-ShowWhat = Literal["board", "hand", "score", "help", "history"]
+ShowWhat = Literal["board", "hand", "score", "help", "history", "rating", "top", "finger"]
+SecretWhat = Literal["register", "password", "unregister"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +88,15 @@ class ShowRequest:
 @dataclass(frozen=True, slots=True)
 class Quit:
     """``/quit``: the line client closes the connection."""
+
+
+@dataclass(frozen=True, slots=True)
+class AskSecret:
+    """``/register``, ``/password`` or ``/unregister`` typed without passwords: the line endpoint
+    asks for them with the terminal's echo off. A program sends the message itself instead."""
+
+    what: SecretWhat
+    id: ClientId = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,11 +264,55 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         "/score", "show the scores", "Shows every player's score and hand size.", ("/score",)
     ),
     "history": CommandInfo(
-        "/history",
-        "list your recent games",
-        "Lists your recent games with their ids and results; a\n"
-        "finished game's record is at /games/ID on the web port.",
-        ("/history",),
+        "/history [NAME]",
+        "list your recent games, or a registered player's",
+        "Lists your recent games (or those of the registered player NAME) with their\n"
+        "ids and results; a finished game's record is at /games/ID on the web port.",
+        ("/history", "/history ann"),
+    ),
+    # accounts and ratings
+    "register": CommandInfo(
+        "/register",
+        "make your name a registered account (asks a password)",
+        "Registers your name: nobody else can use it, and your rated games count. The\n"
+        "server asks for a password twice, with your terminal's echo off; it has at\n"
+        "least 8 characters. After that, the name prompt asks for it.",
+        ("/register",),
+    ),
+    "password": CommandInfo(
+        "/password",
+        "change your account's password",
+        "Asks for your current password, then the new one twice (echo off).",
+        ("/password",),
+    ),
+    "unregister": CommandInfo(
+        "/unregister",
+        "delete your account and its rating",
+        "Asks for your password, then deletes your account, its rating and its rating\n"
+        "history. Your games stay, under your name; the name is free again.",
+        ("/unregister",),
+    ),
+    "rating": CommandInfo(
+        "/rating [NAME]",
+        "your rating, or NAME's (bots: random, greedy, strong)",
+        "Shows a rating: 1000 + 40 x (mu - 3 sigma) of the Plackett-Luce model, so it\n"
+        "starts at 1000 and grows as games make it surer; a ? marks it provisional.\n"
+        "A game is rated when two or more registered people play it without a chosen\n"
+        "seed. The bots are rated per strategy: /rating strong.",
+        ("/rating", "/rating ann", "/rating greedy"),
+    ),
+    "top": CommandInfo(
+        "/top [N]",
+        "the leaderboard: the N best ratings (10 by default)",
+        "Lists the best ratings, bots included, with games and wins.",
+        ("/top", "/top 25"),
+    ),
+    "finger": CommandInfo(
+        "/finger NAME",
+        "a registered player's profile",
+        "Shows NAME's profile: registered since, games, wins, rating, last seen, where\n"
+        "they are now and their recent games.",
+        ("/finger ann",),
     ),
     "help": CommandInfo(
         "/help [COMMAND]",
@@ -294,11 +352,13 @@ _HELP_GROUPS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     ("Seats and the game", ("join", "stand", "option", "addbot", "removebot", "start")),
     ("Playing", ("play", "bar", "swap", "moves", "hint")),
     ("Looking", ("board", "hand", "score", "history", "help")),
+    ("Accounts and ratings", ("register", "password", "unregister", "rating", "top", "finger")),
     ("The connection", ("resync", "ping", "ascii", "quit")),
 )
 
 _M = TypeVar("_M", bound=BaseModel)
-_Parsed: TypeAlias = BaseModel | ShowRequest | Quit | AsciiMode  # a BaseModel here is always a ClientMessage
+# a BaseModel here is always a ClientMessage
+_Parsed: TypeAlias = BaseModel | ShowRequest | Quit | AsciiMode | AskSecret
 _Handler: TypeAlias = Callable[[str, list[str], str, ClientId], _Parsed]
 # ASCII digits only: int() and float() would also take other scripts' digits
 _SHOWN_NAME = 24  # how much of an unknown command name an error repeats
@@ -405,6 +465,43 @@ def _help(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     return ShowRequest("help", args[0].lstrip("/").lower() if args else None, id)
 
 
+def _show_named(what: ShowWhat, least: int) -> _Handler:
+    """A ``ShowRequest`` with an optional (or, with ``least`` 1, required) name or number."""
+
+    def handle(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+        _arguments(name, args, id, least, 1)
+        if what == "top" and args and not (args[0].isascii() and args[0].isdigit()):
+            raise _bad(name, "/top takes a number.", id)
+        return ShowRequest(what, args[0] if args else None, id)
+
+    return handle
+
+
+def _register(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    _arguments(name, args, id, 0, 2)
+    if not args:
+        return AskSecret("register", id)
+    if len(args) != 2 or args[0] != args[1]:
+        raise _bad(name, "The password twice, the same both times.", id)
+    return _build(name, Register, id, password=args[0])
+
+
+def _password(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    _arguments(name, args, id, 0, 3)
+    if not args:
+        return AskSecret("password", id)
+    if len(args) != 3 or args[1] != args[2]:
+        raise _bad(name, "The old password, then the new one twice.", id)
+    return _build(name, ChangePassword, id, old=args[0], new=args[1])
+
+
+def _unregister(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    _arguments(name, args, id, 0, 1)
+    if not args:
+        return AskSecret("unregister", id)
+    return _build(name, Unregister, id, password=args[0])
+
+
 def _ascii(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     _arguments(name, args, id, 1, 1)
     value = args[0].lower()
@@ -440,7 +537,13 @@ _HANDLERS: Final[dict[str, _Handler]] = {
     "hand": _show("hand"),
     "board": _show("board"),
     "score": _show("score"),
-    "history": _show("history"),
+    "history": _show_named("history", 0),
+    "register": _register,
+    "password": _password,
+    "unregister": _unregister,
+    "rating": _show_named("rating", 0),
+    "top": _show_named("top", 0),
+    "finger": _show_named("finger", 1),
     "help": _help,
     "resync": _simple(Resync),
     "ping": _simple(Ping),
@@ -456,7 +559,9 @@ def _closest(name: str) -> str | None:
     return matches[0] if matches else None
 
 
-def parse_command(line: str, *, id: ClientId = None) -> ClientMessage | ShowRequest | Quit | AsciiMode | None:
+def parse_command(
+    line: str, *, id: ClientId = None
+) -> ClientMessage | ShowRequest | Quit | AsciiMode | AskSecret | None:
     """The message a typed line asks for: ``None`` for an empty line, ``Say`` for plain text,
     the command's message for ``/name args``. Raises ``ProtocolError`` with ``unknown_command``
     (naming the closest command) or ``bad_arguments`` (with the usage); ``id`` goes into the
@@ -474,7 +579,9 @@ def parse_command(line: str, *, id: ClientId = None) -> ClientMessage | ShowRequ
     if handler is None:
         raise _unknown_command(name, id)
     rest = parts[1].strip() if len(parts) > 1 else ""
-    return cast("ClientMessage | ShowRequest | Quit | AsciiMode", handler(name, rest.split(), rest, id))
+    return cast(
+        "ClientMessage | ShowRequest | Quit | AsciiMode | AskSecret", handler(name, rest.split(), rest, id)
+    )
 
 
 def parse_terminal_command(line: str) -> AsciiMode | None:

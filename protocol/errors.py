@@ -46,6 +46,12 @@ SERVER_ERROR_CODES: Final[dict[str, str]] = {
     "shutting_down": "the server is stopping",
     "unavailable": "the game log could not be written just now; nothing changed, try again",
     "not_in_lobby": "the command works only in the lobby (/leave the room first)",
+    "weak_password": "a password must have at least 8 characters",
+    "name_registered": "the name belongs to a registered account (log in with its password)",
+    "bad_password": "the password is not the account's",
+    "too_many_attempts": "too many failed logins of the name or address; the message says how long to wait",
+    "not_registered": "the command needs a registered account (/register first)",
+    "no_such_player": "no account or rated player of that name",
     "internal": "the server failed to handle the message (it is logged)",
 }
 

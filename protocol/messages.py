@@ -62,6 +62,29 @@ class Hello(_ClientMessage):
     name: str = Field(max_length=FIELD_MAX)
     token: str | None = Field(default=None, max_length=FIELD_MAX)
     kind: Literal["person", "bot"] = "person"
+    password: str | None = Field(default=None, max_length=200, description="a registered name's password")
+
+
+class Register(_ClientMessage):
+    """Register your current name as an account with this password (at least 8 characters)."""
+
+    type: Literal["register"] = "register"
+    password: str = Field(max_length=200)
+
+
+class ChangePassword(_ClientMessage):
+    """Change your account's password; the old one is required."""
+
+    type: Literal["password"] = "password"
+    old: str = Field(max_length=200)
+    new: str = Field(max_length=200)
+
+
+class Unregister(_ClientMessage):
+    """Delete your account and its rating (your games stay, under the name)."""
+
+    type: Literal["unregister"] = "unregister"
+    password: str = Field(max_length=200)
 
 
 def _chat_text(text: str) -> str:
@@ -225,7 +248,10 @@ ClientMessage = Annotated[
     | Watch
     | Resync
     | Ping
-    | Nick,
+    | Nick
+    | Register
+    | ChangePassword
+    | Unregister,
     Field(discriminator="type"),
 ]
 CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -245,6 +271,7 @@ class _Answer(_ServerMessage):
 class Welcome(_Answer):
     type: Literal["welcome"] = "welcome"
     name: str
+    registered: bool = Field(default=False, description="the name is your registered account")
     token: str = Field(description="resume token: send it in hello to reclaim name and seat")
     protocol: int = PROTOCOL_VERSION
     server: str = "cafe-international"
@@ -265,6 +292,7 @@ class SeatSummary(_Message):
     name: str
     kind: Literal["person", "bot"]
     connected: bool = True
+    guest: bool = Field(default=False, description="a person playing without an account")
 
 
 class RoomSummary(_Message):
@@ -284,6 +312,7 @@ class Person(_Message):
     name: str
     kind: Literal["person", "bot"]
     room: str | None
+    guest: bool = Field(default=False, description="a person playing without an account")
 
 
 class WhoList(_Answer):
@@ -351,6 +380,14 @@ class Eliminated(_ServerMessage):
     place: int
 
 
+class RatingShift(_Message):
+    """A player's shown rating before and after a rated game (see PROTOCOL.md for the formula)."""
+
+    before: int
+    after: int
+    provisional: bool = Field(description="the rating is still uncertain (shown with ?)")
+
+
 class GameOver(_ServerMessage):
     type: Literal["game_over"] = "game_over"
     room: str
@@ -360,6 +397,9 @@ class GameOver(_ServerMessage):
     ranking: list[str]
     places: dict[str, int]
     seed: int | None = Field(default=None, description="the shuffle's seed, to check seed_hash")
+    ratings: dict[str, RatingShift] | None = Field(
+        default=None, description="a rated game: each rated player's shown rating before and after"
+    )
 
 
 class LegalMoves(_Answer):
@@ -377,7 +417,7 @@ class Text(_Answer):
     """Text for people: the board picture, the hand, scores, help."""
 
     type: Literal["text"] = "text"
-    kind: Literal["board", "hand", "score", "help", "info", "history"]
+    kind: Literal["board", "hand", "score", "help", "info", "history", "rating", "top", "finger"]
     text: str
 
 
@@ -533,5 +573,8 @@ _CLIENT_TYPES = {
         Resync,
         Ping,
         Nick,
+        Register,
+        ChangePassword,
+        Unregister,
     )
 }

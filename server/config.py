@@ -89,9 +89,26 @@ class Config(BaseModel):
     node_id: str | None = Field(
         None, description="this node's name in a cluster (default: host name and process id)"
     )
+    hash_memory: int = Field(
+        65536, ge=8, description="KiB of memory one argon2id password hash uses (argon2-cffi's default)"
+    )
+    hash_workers: int = Field(2, ge=1, description="threads that hash passwords, beside the event loop")
+    login_attempts: int = Field(
+        5, ge=1, description="failed logins of one name (and 4 times as many of one address) per 5 minutes"
+    )
     static_dir: str | None = Field(
         None, description="serve the web page from this folder instead of the bundled one"
     )
+
+    @property
+    def argon2(self) -> dict[str, Any]:
+        """The password hashing settings, as ``server.accounts.Accounts`` takes them."""
+        return {
+            "memory_cost": self.hash_memory,
+            "workers": self.hash_workers,
+            "name_limit": self.login_attempts,
+            "address_limit": 4 * self.login_attempts,
+        }
 
 
 def _env_name(name: str) -> str:

@@ -20,6 +20,7 @@ from protocol.outgoing import Outgoing
 from server.botpool import BotPool
 from server.config import Config
 from server.metrics import Metrics
+from server.ratings import is_guest
 from server.room import BotNameList, Room, RoomSettings, Seat
 from server.session import RoomRef, Session
 from server.store import GameLog, StoredGame
@@ -143,7 +144,12 @@ class LocalDirectory:
 
     async def people(self) -> list[m.Person]:
         return [
-            m.Person(name=s.name or "", kind=s.kind, room=s.room.name if s.room else None)
+            m.Person(
+                name=s.name or "",
+                kind=s.kind,
+                room=s.room.name if s.room else None,
+                guest=is_guest(s.kind, s.identity),
+            )
             for s in sorted(self.sessions.values(), key=lambda s: (s.name or "").casefold())
         ]
 

@@ -13,6 +13,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from engine.game import seed_hash
+from server import profiles
 from server.limits import security_event
 from server.lobby import Lobby
 from server.pages import not_found_page, replay_steps, rules_page
@@ -147,6 +148,9 @@ class HttpRoutes:
             )
         if path == "/rules":
             return self._rules()
+        if path.startswith("/api/players/") or path == "/api/leaderboard":
+            status, data = await profiles.api(self.lobby.store, self.lobby.directory, request.path)
+            return _response(HTTPStatus(status), json.dumps(data).encode(), "application/json")
         if path.startswith("/api/games/") and path.endswith("/replay"):
             return await self._replay(path.removeprefix("/api/games/").removesuffix("/replay"))
         if path.startswith("/api/games/"):

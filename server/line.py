@@ -15,9 +15,9 @@ import contextlib
 import structlog
 
 from protocol import messages as m
-from protocol.commands import parse_terminal_command
+from protocol.commands import AskSecret, parse_command, parse_terminal_command
 from protocol.errors import Close, ProtocolError
-from protocol.names import FIELD_MAX
+from protocol.names import FIELD_MAX, is_name
 from protocol.sanitize import sanitize_line
 from protocol.text import to_ascii
 from protocol.text.lines import GREETING, PROMPT, LineText, ascii_set, closing, name_refused
@@ -126,6 +126,8 @@ class LineSession(Session):
         self.writer = writer
         self.text = LineText()
         self.ascii_only = ascii_only
+        #: a password being asked for, echo off: what is asked, the prompts left, the answers so far
+        self.secret: tuple[str, list[str], list[str]] | None = None
 
     def _write_now(self, batch: list[tuple[Outgoing, int]]) -> bool:
         # the text of everything queued goes out in one write: a move's patch, line and board
@@ -240,10 +242,15 @@ async def _line(lobby: Lobby, session: LineSession, raw: bytes) -> bool:
         else:
             lobby.error(session, "bad_utf8", message)
         return True
+    if session.secret is not None:
+        await _secret_line(lobby, session, line)
+        return True
     if line.startswith("/") and await _terminal_command(lobby, session, line):
         return True
     if session.name is None:
         await _ask_name(lobby, session, line)
+        return True
+    if line.startswith("/") and await _secret_command(session, line):
         return True
     if not await lobby.receive_line(session, line):
         await session.drain(1.0)
@@ -258,12 +265,78 @@ async def _ask_name(lobby: Lobby, session: LineSession, line: str) -> None:
         return
     parts = line.split()
     token = parts[1] if len(parts) > 1 else None
+    if token is None and is_name(parts[0]) and await lobby.accounts.is_registered(parts[0]):
+        await _ask_secret(session, "login:" + parts[0], ["Password: "])
+        return
     try:
         await lobby.handle(
             session, m.Hello(name=parts[0][:FIELD_MAX], token=token[:FIELD_MAX] if token else None)
         )
     except ProtocolError as e:
         await session.say(name_refused(e.message))
+
+
+# the terminal stops echoing what is typed while the server "will echo" (and echoes nothing)
+ECHO_OFF = bytes([IAC, WILL, 1])
+ECHO_ON = bytes([IAC, WONT, 1])
+_SECRET_PROMPTS = {
+    "register": ["Password: ", "Password again: "],
+    "password": ["Current password: ", "New password: ", "New password again: "],
+    "unregister": ["Password: "],
+}
+
+
+async def _ask_secret(session: LineSession, what: str, prompts: list[str]) -> None:
+    """Ask for passwords with the terminal's echo off."""
+    session.secret = (what, prompts[1:], [])
+    session.writer.write(ECHO_OFF + prompts[0].encode())
+    await session.writer.drain()
+
+
+async def _secret_line(lobby: Lobby, session: LineSession, line: str) -> None:
+    """One answer to a password prompt; the last one turns the echo on and does what was asked.
+    The passwords go nowhere else: not into the log, not back to the terminal."""
+    assert session.secret is not None
+    what, prompts, answers = session.secret
+    answers.append(line)
+    if prompts:
+        session.secret = (what, prompts[1:], answers)
+        session.writer.write(b"\r\n" + prompts[0].encode())
+        return
+    session.secret = None
+    session.writer.write(ECHO_ON + b"\r\n")
+    message: m.Hello | m.Register | m.ChangePassword | m.Unregister
+    try:
+        if what.startswith("login:"):
+            message = m.Hello(name=what.removeprefix("login:")[:FIELD_MAX], password=answers[0][:200])
+        elif what == "register":
+            if answers[0] != answers[1]:
+                raise ProtocolError("bad_arguments", "The two passwords differ; /register again.")
+            message = m.Register(password=answers[0][:200])
+        elif what == "password":
+            if answers[1] != answers[2]:
+                raise ProtocolError("bad_arguments", "The two new passwords differ; /password again.")
+            message = m.ChangePassword(old=answers[0][:200], new=answers[1][:200])
+        else:
+            message = m.Unregister(password=answers[0][:200])
+        await lobby.handle(session, message)
+    except ProtocolError as e:
+        if session.name is None:
+            await session.say(name_refused(e.message))
+        else:
+            lobby.error(session, e.code, e.message, e.id)
+
+
+async def _secret_command(session: LineSession, line: str) -> bool:
+    """``/register``, ``/password`` or ``/unregister`` without arguments: ask for the passwords."""
+    try:
+        command = parse_command(line)
+    except ProtocolError:
+        return False  # the lobby answers it
+    if not isinstance(command, AskSecret):
+        return False
+    await _ask_secret(session, command.what, _SECRET_PROMPTS[command.what])
+    return True
 
 
 async def _terminal_command(lobby: Lobby, session: LineSession, line: str) -> bool:

@@ -20,6 +20,8 @@ from protocol import messages as m
 from protocol.commands import AsciiMode, Quit, ShowRequest, help_text, parse_command
 from protocol.errors import Close, ProtocolError
 from protocol.names import NAME_RULE, ROOM_RULE, is_name, is_room_name
+from server import account_commands
+from server.accounts import Accounts
 from server.config import Config
 from server.directory import Directory
 from server.limits import security_event
@@ -51,6 +53,7 @@ class Lobby:
         self.accepting = True
         self.connections = 0
         self.all_sessions: set[Session] = set()
+        self.accounts = Accounts(store, **config.argon2)
         self._tasks: set[asyncio.Task[None]] = set()
 
     @property
@@ -180,9 +183,8 @@ class Lobby:
         if isinstance(msg, ShowRequest) and msg.what == "help":
             session.send(m.Text(id=msg.id, kind="help", text=help_text(msg.topic)))
             return
-        if isinstance(msg, ShowRequest) and msg.what == "history":
-            text = await self._history_text(session.identity)
-            session.send(m.Text(id=msg.id, kind="history", text=text))
+        if isinstance(msg, ShowRequest) and msg.what in account_commands.SHOWN:
+            await account_commands.show(self, session, msg)
             return
         room = session.room
         if room is None:
@@ -204,9 +206,14 @@ class Lobby:
         name = msg.name
         if not is_name(name):
             raise ProtocolError("bad_name", f"A name is {NAME_RULE}.", msg.id)
+        account = await account_commands.login_identity(self, session, msg)
+        if account is not None:  # the account's owner: like a resume, from any connection
+            await self._taken_back(session, name, account, msg)
+            return
         if not await self.directory.claim_name(name):
             raise ProtocolError("name_taken", f"Someone is already called {name}.", msg.id)
-        identity = secrets.token_hex(8)  # a new player: the tokens they resume with carry it on
+        # a new guest: the tokens they resume with carry it on; an account's is its own
+        identity = account or secrets.token_hex(8)
         token = secrets.token_hex(16)
         await self.store.token_issued(token, name, identity)
         session.identity = identity
@@ -226,14 +233,23 @@ class Lobby:
         if info.expires is not None and info.expires < time.time() and room is None:
             security_event(self.metrics, "token_expired", player=name, peer=session.peer)
             raise ProtocolError("bad_token", "That resume token has expired; say hello without it.", msg.id)
+        await self._taken_back(session, name, info.identity, msg, room)
+
+    async def _taken_back(
+        self, session: Session, name: str, identity: str, msg: m.Hello, room: RoomRef | None = None
+    ) -> None:
+        """``name`` comes back on this connection (a resume, or an account's login): an older
+        connection of the name goes, and a seat held in a running game is taken back."""
+        if room is None:
+            room = await self.directory.seat_room(name)
         token = secrets.token_hex(16)
-        await self.store.token_issued(token, name, info.identity)  # the one used is revoked
+        await self.store.token_issued(token, name, identity)  # the one used is revoked
         old = self.directory.session(name)
         if old is not None:  # the same person on a new connection: the old one goes
             self.detach_quietly(old)
         await self.directory.take_name(name)
-        session.identity = info.identity
-        self._welcome(session, name, token, msg, resumed=True)
+        session.identity = identity
+        self._welcome(session, name, token, msg, resumed=msg.token is not None or room is not None)
         if room is not None:
             session.room = room
             room.post(session, Returned(session))
@@ -252,7 +268,8 @@ class Lobby:
         session.token = token
         self.directory.bind(session)
         log.info("hello", player=name, transport=session.transport, resumed=resumed)
-        session.send(m.Welcome(id=msg.id, name=name, token=token, resumed=resumed))
+        registered = account_commands.is_registered(session)
+        session.send(m.Welcome(id=msg.id, name=name, token=token, resumed=resumed, registered=registered))
 
     async def _nick(self, session: Session, msg: m.Nick) -> None:
         assert session.name is not None
@@ -261,6 +278,7 @@ class Lobby:
             raise ProtocolError("not_in_lobby", "Change your name in the lobby: /leave first.", msg.id)
         if not is_name(msg.name):
             raise ProtocolError("bad_name", f"A name is {NAME_RULE}.", msg.id)
+        await account_commands.check_nick(self, session, msg)
         if msg.name.casefold() != session.name.casefold() and not await self.directory.claim_name(msg.name):
             raise ProtocolError("name_taken", f"Someone is already called {msg.name}.", msg.id)
         old = session.name
@@ -325,7 +343,7 @@ class Lobby:
     def _ping(self, session: Session, msg: m.Ping) -> None:
         session.send(m.Pong(id=msg.id))
 
-    async def _history_text(self, identity: str | None) -> str:
+    async def history_text(self, identity: str | None) -> str:
         """The games of the player behind this connection (not of whoever held its name before)."""
         games = await self.store.history(identity) if identity is not None else []
         if not games:
@@ -350,4 +368,5 @@ class Lobby:
         m.Join: _join,
         m.LeaveRoom: _leave_room,
         m.Ping: _ping,
+        **account_commands.HANDLERS,
     }

@@ -16,6 +16,8 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from engine import GameRecord, Options, Outcome
+from server.ratings import RatingChange
+from server.redis_accounts import LEADERBOARD, RedisAccounts
 from server.store import LeaseLost, StoredGame, StoreUnavailable, TokenInfo
 
 PREFIX = "cafe:"
@@ -44,12 +46,26 @@ if n + 1 ~= tonumber(ARGV[2]) then return -2 end
 redis.call('RPUSH', KEYS[2], ARGV[3])
 return n + 1
 """
-# KEYS: lease, game, running, seats  ARGV: fence, result, finished, room, game_id, person names...
+# KEYS: lease, game, running, seats, rated, leaderboard
+# ARGV: fence, result, finished, room, game_id, ratings (JSON: see RedisAccounts), person names...
+# The outcome and the ratings are written together, once: a finished game returns 0, a rating
+# that changed since it was read returns -3 (read again and retry).
 _GAME_FINISHED = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
+if redis.call('HEXISTS', KEYS[2], 'result') == 1 then return 0 end
+local plan = cjson.decode(ARGV[6])
+for _, check in ipairs(plan.checks) do
+    local games = tonumber(redis.call('HGET', check[1], 'games') or '0')
+    if games ~= check[2] then return -3 end
+end
+for _, w in ipairs(plan.writes) do
+    redis.call('HSET', w[1], 'name', w[2], 'mu', w[3], 'sigma', w[4], 'games', w[5], 'wins', w[6])
+    redis.call('ZADD', KEYS[6], w[7], w[8])
+end
+if #plan.writes > 0 then redis.call('SET', KEYS[5], plan.rated) end
 redis.call('HSET', KEYS[2], 'result', ARGV[2], 'finished', ARGV[3])
 if redis.call('HGET', KEYS[3], ARGV[4]) == ARGV[5] then redis.call('HDEL', KEYS[3], ARGV[4]) end
-for i = 6, #ARGV do
+for i = 7, #ARGV do
     if redis.call('HGET', KEYS[4], ARGV[i]) == ARGV[4] then redis.call('HDEL', KEYS[4], ARGV[i]) end
 end
 return 1
@@ -64,7 +80,7 @@ RUNNING = PREFIX + "running"  # room (casefolded) -> game id of its running game
 SEATS = PREFIX + "seats"  # player name (casefolded) -> room of the running game they sit in
 
 
-class RedisStore:
+class RedisStore(RedisAccounts):
     """The same interface as ``server.store.Store``, on Redis. ``fence(room)`` gives this node's
     fencing token for a room it owns."""
 
@@ -126,6 +142,7 @@ class RedisStore:
             "board": record.board,
             "start_player": record.start_player,
             "started": time.time(),
+            "identities": list(identities or [None] * len(record.players)),
         }
         keys = [
             lease_key(room),
@@ -148,20 +165,42 @@ class RedisStore:
         if result == -2:
             raise LeaseLost(f"{room}: the log holds other moves than this node's")
 
-    async def game_finished(self, game_id: str, outcome: Outcome) -> None:
-        room, people = self._game_rooms.pop(game_id)
-        await self._run(
-            self._finished,
-            [lease_key(room), f"{PREFIX}game:{game_id}", RUNNING, SEATS],
-            [
+    async def game_finished(self, game_id: str, outcome: Outcome) -> list[RatingChange]:
+        room, people = self._game_rooms[game_id]
+        for _ in range(10):  # another node's game changed a rating read here: read again
+            try:
+                raw = await self.redis.hget(f"{PREFIX}game:{game_id}", "data")
+                data = json.loads(raw) if raw is not None else None
+                plan, changes = (
+                    ("{}", []) if data is None else await self._rating_plan(data, dict(outcome.places))
+                )
+            except RedisError as e:
+                raise StoreUnavailable(str(e)) from e
+            keys = [
+                lease_key(room),
+                f"{PREFIX}game:{game_id}",
+                RUNNING,
+                SEATS,
+                f"{PREFIX}rated:{game_id}",
+                LEADERBOARD,
+            ]
+            args = [
                 self._token(room),
                 json.dumps(outcome.to_dict()),
                 time.time(),
                 room.casefold(),
                 game_id,
-                *people,
-            ],
-        )
+                plan,
+            ]
+            result = await self._run(self._finished, keys, [*args, *people])
+            if result != -3:
+                break
+        else:
+            raise StoreUnavailable(f"{game_id}: ratings kept changing")
+        self._game_rooms.pop(game_id, None)
+        if result == 0:  # finished before (by this node before a restart, or another)
+            return await self.game_ratings(game_id)
+        return changes
 
     async def token_issued(self, token: str, name: str, identity: str) -> None:
         """A new token for ``name``: the name's earlier token is revoked with it."""

@@ -21,6 +21,8 @@ from typing import Any, Protocol
 import structlog
 
 from engine import GameRecord, Options, Outcome
+from server.ratings import RatingChange
+from server.store_accounts import AccountStore, AccountTables
 
 log = structlog.get_logger("cafe.store")
 
@@ -110,7 +112,7 @@ class StoredGame:
     room_options: dict[str, Any] = field(default_factory=dict)
 
 
-class GameLog(Protocol):
+class GameLog(AccountStore, Protocol):
     """What the server needs of a game log: the SQLite ``Store`` or, in a cluster, Redis."""
 
     async def game_started(
@@ -123,7 +125,11 @@ class GameLog(Protocol):
         identities: list[str | None] | None = None,
     ) -> None: ...
     async def move_played(self, game_id: str, number: int, move: str) -> None: ...
-    async def game_finished(self, game_id: str, outcome: Outcome) -> None: ...
+    async def game_finished(self, game_id: str, outcome: Outcome) -> list[RatingChange]:
+        """Log the outcome and, for a rated game, update its players' ratings, atomically and
+        once per game id; the rating changes the game made (also when it was finished before)."""
+        ...
+
     async def token_issued(self, token: str, name: str, identity: str) -> None: ...
     async def token(self, token: str) -> TokenInfo | None: ...
     async def token_released(self, token: str, expires: float) -> None: ...
@@ -161,7 +167,7 @@ class _Checkpointer:
         self._db.close()
 
 
-class Store:
+class Store(AccountTables):
     """The SQLite game log. ``path`` ``:memory:`` keeps nothing across restarts."""
 
     def __init__(self, path: str, *, checkpoint_interval: float = 1.0) -> None:
@@ -173,6 +179,7 @@ class Store:
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SCHEMA)
         self._migrate()
+        self._upgrade_accounts()
         self._moves: list[tuple[tuple[str, int, str], asyncio.Future[None]]] = []
         self._checkpointer: _Checkpointer | None = None
         if path != ":memory:":
@@ -271,11 +278,19 @@ class Store:
             if not committed.done():
                 committed.set_result(None)
 
-    async def game_finished(self, game_id: str, outcome: Outcome) -> None:
-        self._db.execute(
-            "UPDATE games SET finished = ?, result = ? WHERE id = ?",
-            (time.time(), json.dumps(outcome.to_dict()), game_id),
-        )
+    async def game_finished(self, game_id: str, outcome: Outcome) -> list[RatingChange]:
+        # the rating is written in the transaction that marks the game finished: a process killed
+        # at any instant leaves both or neither, and a game finished again (a restart) is not
+        # rated again
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            cursor = self._db.execute(
+                "UPDATE games SET finished = ?, result = ? WHERE id = ? AND finished IS NULL",
+                (time.time(), json.dumps(outcome.to_dict()), game_id),
+            )
+            if cursor.rowcount == 1:
+                return self._rate_finished(game_id, dict(outcome.places))
+        return await self.game_ratings(game_id)
 
     async def token_issued(self, token: str, name: str, identity: str) -> None:
         """A new token for ``name``: every other token of the name is revoked with it."""

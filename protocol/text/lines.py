@@ -147,8 +147,13 @@ class LineText:
             return []  # the played line already says so
         if isinstance(msg, m.GameOver):
             ranking = ", ".join(f"{n} {msg.final_scores[n]}" for n in msg.ranking)
+            rated = [
+                f"* Rated: {name} {r.before} -> {r.after}{'?' if r.provisional else ''}"
+                for name, r in (msg.ratings or {}).items()
+            ]
             return [
                 f"* Game over ({msg.reason}): {ranking}.",
+                *rated,
                 f"* The seed was {msg.seed}. /start plays again.",
             ]
         if isinstance(msg, m.LegalMoves):

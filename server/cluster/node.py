@@ -21,6 +21,7 @@ from server.cluster.relay import Relay, RemoteRoom, RemoteSession
 from server.config import Config
 from server.directory import LocalDirectory
 from server.metrics import Metrics
+from server.ratings import is_guest
 from server.redis_store import PREFIX, RedisStore, lease_key
 from server.room import Enter, Leave, Returned, Room
 from server.session import RoomRef, Session
@@ -314,14 +315,19 @@ class ClusterDirectory(LocalDirectory):
         if session.name is None:
             return
         room = session.room.name if session.room is not None else None
-        entry = {"name": session.name, "kind": session.kind, "room": room, "node": self.node}
+        guest = is_guest(session.kind, session.identity)
+        entry = {"name": session.name, "kind": session.kind, "room": room, "node": self.node, "guest": guest}
         self._writes.put_nowait(("online", (session.name, entry)))
 
     async def people(self) -> list[m.Person]:
         entries = [json.loads(v) for v in (await self.redis.hgetall(ONLINE)).values()]
         alive = {n: bool(await self.redis.exists(_node_key(n))) for n in {e["node"] for e in entries}}
         return sorted(
-            (m.Person(name=e["name"], kind=e["kind"], room=e["room"]) for e in entries if alive[e["node"]]),
+            (
+                m.Person(name=e["name"], kind=e["kind"], room=e["room"], guest=e.get("guest", True))
+                for e in entries
+                if alive[e["node"]]
+            ),
             key=lambda p: p.name.casefold(),
         )
 

@@ -237,8 +237,11 @@ class Room:
             )
             metrics.games_started.inc()
         elif isinstance(entry, GameEnd):
-            await store.game_finished(entry.game_id, entry.outcome)
+            changes = await store.game_finished(entry.game_id, entry.outcome)
             metrics.games_finished.inc()
+            if changes:
+                shifts = {c.name: m.RatingShift.model_validate(c.to_dict()) for c in changes}
+                self.core.rated(entry.game_id, shifts)
 
     # --- effects -------------------------------------------------------------------------------
 

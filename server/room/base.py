@@ -16,6 +16,7 @@ from protocol.errors import ProtocolError
 from protocol.options import RoomOptions
 from protocol.outgoing import Outgoing
 from protocol.view import RoomViews, SeatInfo
+from server.ratings import is_guest
 from server.room.effects import Effect, Note, Reply, Send, Step
 from server.room.publish import Publisher
 from server.room.state import Game, Seat, State
@@ -84,7 +85,12 @@ class RoomBase:
         return m.RoomSummary(
             name=self.name,
             state=self.state,
-            seats=[m.SeatSummary(name=s.name, kind=s.kind, connected=s.connected) for s in self.seats],
+            seats=[
+                m.SeatSummary(
+                    name=s.name, kind=s.kind, connected=s.connected, guest=is_guest(s.kind, s.identity)
+                )
+                for s in self.seats
+            ],
             spectators=sum(1 for s in self.members if self._seat_of(s.name) is None),
             options=self._public_options(),
         )

@@ -31,6 +31,9 @@ RETRY = 2.0
 class RoomGame(RoomBase):
     """The part of a room core that plays the game."""
 
+    #: the ratings the log gave the game whose end it just wrote (game id, name -> shift)
+    _rated: tuple[str, dict[str, m.RatingShift]] | None = None
+
     # --- the game ----------------------------------------------------------------------------------
 
     def _on_start(self, session: Member, msg: m.Start) -> Step:
@@ -188,9 +191,15 @@ class RoomGame(RoomBase):
 
         return Step(entries=entries, then=applied)
 
+    def rated(self, game_id: str, ratings: dict[str, m.RatingShift]) -> None:
+        """The log rated the game ``game_id`` as it logged its end: ``game_over`` carries it."""
+        self._rated = (game_id, ratings)
+
     def _finish(self, outcome: Outcome) -> None:
         game = self.game
         assert game is not None
+        ratings = self._rated[1] if self._rated is not None and self._rated[0] == game.game_id else None
+        self._rated = None
         game.outcome = outcome
         game.deadline = None
         self._out += [Cancel(TURN), Cancel(WARN)]
@@ -207,6 +216,7 @@ class RoomGame(RoomBase):
                 ranking=list(outcome.ranking),
                 places=dict(outcome.places),
                 seed=game.seed,
+                ratings=ratings or None,
             )
         )
         given_up = [s for s in self.seats if s.strategy is None and s.session is None]

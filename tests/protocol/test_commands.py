@@ -14,6 +14,7 @@ from protocol.commands import (
     ALIASES,
     COMMANDS,
     AsciiMode,
+    AskSecret,
     Quit,
     ShowRequest,
     help_text,
@@ -24,6 +25,7 @@ from protocol.errors import ProtocolError
 from protocol.messages import (
     CLIENT_ADAPTER,
     AddBot,
+    ChangePassword,
     EnterRoom,
     GetHint,
     GetLegalMoves,
@@ -34,11 +36,13 @@ from protocol.messages import (
     Nick,
     Ping,
     PlayMove,
+    Register,
     RemoveBot,
     Resync,
     Say,
     SetOption,
     Start,
+    Unregister,
     Watch,
     Who,
 )
@@ -85,6 +89,18 @@ CASES: list[tuple[str, Parsed]] = [
     ("/b", ShowRequest("board")),
     ("/score", ShowRequest("score")),
     ("/history", ShowRequest("history")),
+    ("/history ann", ShowRequest("history", "ann")),
+    ("/register", AskSecret("register")),
+    ("/register secret99 secret99", Register(password="secret99")),
+    ("/password", AskSecret("password")),
+    ("/password old12345 new12345 new12345", ChangePassword(old="old12345", new="new12345")),
+    ("/unregister", AskSecret("unregister")),
+    ("/unregister secret99", Unregister(password="secret99")),
+    ("/rating", ShowRequest("rating")),
+    ("/rating ann", ShowRequest("rating", "ann")),
+    ("/top", ShowRequest("top")),
+    ("/top 25", ShowRequest("top", "25")),
+    ("/finger ann", ShowRequest("finger", "ann")),
     ("/help", ShowRequest("help")),
     ("/help play", ShowRequest("help", "play")),
     ("/help /PLAY", ShowRequest("help", "play")),
@@ -215,7 +231,15 @@ BAD_ARGUMENTS = [
     ("/board big", "/board"),
     ("/b big", "/board"),
     ("/score all", "/score"),
-    ("/history 3", "/history"),
+    ("/history ann bob", "/history [NAME]"),
+    ("/register secret99 other999", "/register"),
+    ("/register a b c", "/register"),
+    ("/password old12345 new12345", "/password"),
+    ("/password old12345 new12345 other999", "/password"),
+    ("/unregister a b", "/unregister"),
+    ("/rating ann bob", "/rating [NAME]"),
+    ("/top ten", "/top [N]"),
+    ("/finger", "/finger NAME"),
     ("/help play bar", "/help [COMMAND]"),
     ("/resync now", "/resync"),
     ("/ping 1", "/ping"),
@@ -378,7 +402,7 @@ def _check_line(line: str) -> None:
         assert CLIENT_ADAPTER.validate_json(CLIENT_ADAPTER.dump_json(result)) == result
         assert result.id == 1
     else:
-        assert result is None or isinstance(result, ShowRequest | Quit | AsciiMode)
+        assert result is None or isinstance(result, ShowRequest | Quit | AsciiMode | AskSecret)
 
 
 def test_terminal_command_is_only_ascii() -> None:

@@ -20,6 +20,7 @@ from protocol.messages import (
     Ack,
     AddBot,
     Bye,
+    ChangePassword,
     Chat,
     ClientMessage,
     Command,
@@ -46,6 +47,7 @@ from protocol.messages import (
     PlayMove,
     Pong,
     Presence,
+    Register,
     RemoveBot,
     Resync,
     Rooms,
@@ -57,6 +59,7 @@ from protocol.messages import (
     Snapshot,
     Start,
     Text,
+    Unregister,
     Watch,
     Welcome,
     Who,
@@ -93,6 +96,9 @@ CLIENT_SAMPLES: list[ClientMessage] = [
     Resync(),
     Ping(id="p"),
     Nick(name="bob"),
+    Register(id=8, password="correct horse"),
+    ChangePassword(id=9, old="correct horse", new="battery staple"),
+    Unregister(id=10, password="battery staple"),
 ]
 
 _VIEW: dict[str, Any] = {

@@ -156,7 +156,7 @@ class LineClient:
         while True:
             found = self.received.find(target, self._pos)
             if found >= 0:
-                text = self.received[self._pos : found + len(target)].decode()
+                text = self.received[self._pos : found + len(target)].decode(errors="replace")
                 self._pos = found + len(target)
                 return text
             chunk = await asyncio.wait_for(self.reader.read(65536), max(0.01, deadline - loop.time()))

@@ -72,6 +72,52 @@ async def _bad_room(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, An
     return ann, await ann.request({"type": "enter_room", "room": "no spaces"})
 
 
+PASSWORD = "correct horse"
+
+
+async def _registered(server: Server, name: str = "ann") -> WsClient:
+    client = await WsClient.connect(server.port, name)
+    answer = await client.request({"type": "register", "password": PASSWORD})
+    assert answer["type"] == "welcome" and answer["registered"], answer
+    return client
+
+
+async def _weak_password(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await WsClient.connect(server.port, "ann")
+    return ann, await ann.request({"type": "register", "password": "short"})
+
+
+async def _name_registered(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    await _registered(server)
+    client = await WsClient.connect(server.port)
+    return client, await client.request({"type": "hello", "name": "ann"})
+
+
+async def _bad_password(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    await _registered(server)
+    client = await WsClient.connect(server.port)
+    return client, await client.request({"type": "hello", "name": "ann", "password": "wrong password"})
+
+
+async def _too_many_attempts(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    await _registered(server)
+    first = await WsClient.connect(server.port)
+    wrong = await first.request({"type": "hello", "name": "ann", "password": "wrong one"})
+    assert wrong["code"] == "bad_password"
+    client = await WsClient.connect(server.port)
+    return client, await client.request({"type": "hello", "name": "ann", "password": PASSWORD})
+
+
+async def _not_registered(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await WsClient.connect(server.port, "ann")
+    return ann, await ann.request({"type": "password", "old": PASSWORD, "new": "another password"})
+
+
+async def _no_such_player(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await WsClient.connect(server.port, "ann")
+    return ann, await ann.command("/finger nobody")
+
+
 async def _room_full(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
     await _in_room(server, "ann", "bob", "cem", "dan")
     eve = await WsClient.connect(server.port, "eve")
@@ -266,6 +312,12 @@ CASES: dict[str, tuple[Provoke, dict[str, Any]]] = {
     "rate_limited": (_rate_limited, {"chat_rate": 0.001, "chat_burst": 1}),
     "empty_message": (_empty_message, {}),
     "bad_utf8": (_bad_utf8, {}),
+    "weak_password": (_weak_password, {}),
+    "name_registered": (_name_registered, {}),
+    "bad_password": (_bad_password, {}),
+    "too_many_attempts": (_too_many_attempts, {"login_attempts": 1}),
+    "not_registered": (_not_registered, {}),
+    "no_such_player": (_no_such_player, {}),
 }
 
 

@@ -1,0 +1,131 @@
+"""The lobby's account and rating commands: ``register``, ``password``, ``unregister``, logging in
+with ``hello``, and ``/rating``, ``/top``, ``/finger``, ``/history NAME``.
+
+The lobby calls these from its dispatch; the decisions are :mod:`server.accounts`' and
+:mod:`server.ratings`', the text is :mod:`server.profiles`'.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from protocol import messages as m
+from protocol.commands import AskSecret, ShowRequest
+from protocol.errors import ProtocolError
+from server import profiles
+from server.ratings import ACCOUNT, account_key
+from server.session import Session
+
+if TYPE_CHECKING:
+    from server.lobby import Lobby
+
+
+def address_of(session: Session) -> str:
+    """The peer's address without its port (the attempt limits count per address)."""
+    return session.peer.rpartition(":")[0] or session.peer
+
+
+def is_registered(session: Session) -> bool:
+    return session.identity is not None and session.identity.startswith(ACCOUNT)
+
+
+async def login_identity(lobby: Lobby, session: Session, msg: m.Hello) -> str | None:
+    """The identity of a ``hello`` without a token: the account's for a registered name with its
+    password, ``None`` for a guest. A guest cannot take a registered name."""
+    registered = await lobby.accounts.is_registered(msg.name)
+    if not registered:
+        if msg.password is not None:
+            raise ProtocolError(
+                "not_registered", f"{msg.name} is not registered; say hello without a password.", msg.id
+            )
+        return None
+    if msg.password is None:
+        raise ProtocolError(
+            "name_registered",
+            f"{msg.name} is a registered name: give its password, or choose another name.",
+            msg.id,
+        )
+    account = await lobby.accounts.login(msg.name, msg.password, address_of(session), msg.id)
+    return account_key(account.name)
+
+
+async def check_nick(lobby: Lobby, session: Session, msg: m.Nick) -> None:
+    """An account keeps its name, and a guest cannot take a registered one."""
+    assert session.name is not None
+    if is_registered(session) and msg.name.casefold() != session.name.casefold():
+        raise ProtocolError("name_registered", f"{session.name} is your account's name; it stays.", msg.id)
+    if not is_registered(session) and await lobby.accounts.is_registered(msg.name):
+        raise ProtocolError("name_registered", f"{msg.name} is a registered name.", msg.id)
+
+
+async def _register(lobby: Lobby, session: Session, msg: m.Register) -> None:
+    assert session.name is not None
+    if is_registered(session):
+        raise ProtocolError("name_registered", f"{session.name} is already registered.", msg.id)
+    identity = await lobby.accounts.register(session.name, msg.password, session.identity, msg.id)
+    await _new_identity(lobby, session, identity)
+    session.send(m.Welcome(id=msg.id, name=session.name, token=session.token or "", registered=True))
+
+
+async def _password(lobby: Lobby, session: Session, msg: m.ChangePassword) -> None:
+    assert session.name is not None
+    if not is_registered(session):
+        raise ProtocolError(
+            "not_registered", "Only a registered name has a password: /register first.", msg.id
+        )
+    await lobby.accounts.change_password(session.name, msg.old, msg.new, address_of(session), msg.id)
+    session.send(m.Notice(text="Your password is changed."))
+    session.send(m.Ack(id=msg.id))
+
+
+async def _unregister(lobby: Lobby, session: Session, msg: m.Unregister) -> None:
+    assert session.name is not None
+    if not is_registered(session):
+        raise ProtocolError("not_registered", "You are playing as a guest: nothing to unregister.", msg.id)
+    await lobby.accounts.unregister(session.name, msg.password, address_of(session), msg.id)
+    await _new_identity(lobby, session, secrets.token_hex(8))
+    session.send(m.Welcome(id=msg.id, name=session.name, token=session.token or "", registered=False))
+
+
+async def _new_identity(lobby: Lobby, session: Session, identity: str) -> None:
+    """The connection's player is now ``identity``: a new token carries it (the old is revoked)."""
+    assert session.name is not None
+    session.identity = identity
+    session.token = secrets.token_hex(16)
+    await lobby.store.token_issued(session.token, session.name, identity)
+
+
+def _ask_secret(lobby: Lobby, session: Session, msg: AskSecret) -> None:
+    raise ProtocolError(
+        "bad_arguments", f"Send a {msg.what!r} message with the password (see PROTOCOL.md).", msg.id
+    )
+
+
+async def show(lobby: Lobby, session: Session, msg: ShowRequest) -> None:
+    """Answer ``/history [NAME]``, ``/rating [NAME]``, ``/top [N]`` and ``/finger NAME``."""
+    if msg.what == "history":
+        identity = session.identity if msg.topic is None else account_key(msg.topic)
+        if msg.topic is not None and await lobby.store.account(msg.topic) is None:
+            raise ProtocolError("no_such_player", f"{msg.topic} is not registered.", msg.id)
+        text = await lobby.history_text(identity)
+        session.send(m.Text(id=msg.id, kind="history", text=text))
+        return
+    if msg.what == "rating":
+        text = await profiles.rating_text(lobby.store, msg.topic or session.name or "", msg.id)
+    elif msg.what == "top":
+        text = await profiles.top_text(lobby.store, int(msg.topic or 10))
+    else:
+        assert msg.topic is not None
+        text = await profiles.finger_text(lobby.store, lobby.directory, msg.topic, msg.id)
+    session.send(m.Text(id=msg.id, kind=msg.what, text=text))
+
+
+SHOWN = ("history", "rating", "top", "finger")
+
+HANDLERS: dict[type, Any] = {
+    m.Register: _register,
+    m.ChangePassword: _password,
+    m.Unregister: _unregister,
+    AskSecret: _ask_secret,
+}

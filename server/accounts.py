@@ -1,0 +1,171 @@
+"""Registered accounts: register, log in, change the password, unregister.
+
+Passwords are hashed with argon2id (``argon2-cffi``) in a small pool of worker threads, so the
+event loop never waits for a hash; at most :attr:`Accounts.max_pending` hashes wait at once across
+the server, beyond which a login is refused with ``too_many_attempts``. Failed logins are counted
+per name and per address over a window; past the limit, further attempts are refused with the
+wait in the message. A password is never logged, echoed or counted anywhere: only its hash is
+kept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import structlog
+from argon2 import PasswordHasher, Type
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+
+from protocol.errors import ProtocolError
+from server.ratings import account_key
+from server.store_accounts import Account, AccountStore
+
+log = structlog.get_logger("cafe.accounts")
+
+MIN_PASSWORD = 8
+MAX_PASSWORD = 200
+
+
+@dataclass
+class Attempts:
+    """Failed logins in a sliding window: at most ``limit`` per key within ``window`` seconds."""
+
+    limit: int
+    window: float
+
+    def __post_init__(self) -> None:
+        self._failures: dict[str, deque[float]] = {}
+
+    def wait(self, key: str, now: float) -> float:
+        """Seconds until ``key`` may try again (0: now)."""
+        failures = self._failures.get(key)
+        if failures is None:
+            return 0.0
+        while failures and failures[0] <= now - self.window:
+            failures.popleft()
+        if not failures:
+            del self._failures[key]
+            return 0.0
+        if len(failures) < self.limit:
+            return 0.0
+        return failures[0] + self.window - now
+
+    def failed(self, key: str, now: float) -> None:
+        self._failures.setdefault(key, deque()).append(now)
+
+    def forget(self, key: str) -> None:
+        self._failures.pop(key, None)
+
+
+def check_password(password: str, msg_id: int | str | None = None) -> None:
+    """Refuse a password too weak to register (``weak_password``)."""
+    if len(password) < MIN_PASSWORD or not password.strip():
+        raise ProtocolError("weak_password", f"A password has at least {MIN_PASSWORD} characters.", msg_id)
+    if len(password) > MAX_PASSWORD:
+        raise ProtocolError("weak_password", f"A password has at most {MAX_PASSWORD} characters.", msg_id)
+
+
+class Accounts:
+    """Hashing and checking passwords off the event loop, with the attempt limits.
+
+    ``memory_cost`` (KiB) and ``time_cost`` are argon2id's; the defaults are argon2-cffi's own.
+    """
+
+    def __init__(
+        self,
+        store: AccountStore,
+        *,
+        workers: int = 2,
+        max_pending: int = 64,
+        name_limit: int = 5,
+        address_limit: int = 20,
+        window: float = 300.0,
+        memory_cost: int = 65536,
+        time_cost: int = 3,
+    ) -> None:
+        self.store = store
+        self.max_pending = max_pending
+        self._hasher = PasswordHasher(time_cost=time_cost, memory_cost=memory_cost, type=Type.ID)
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="cafe-argon2")
+        self._pending = 0
+        self.by_name = Attempts(name_limit, window)
+        self.by_address = Attempts(address_limit, window)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    async def _in_pool(self, job: object, *args: str) -> object:
+        if self._pending >= self.max_pending:
+            raise ProtocolError(
+                "too_many_attempts", "The server is checking many passwords just now; try again in 1 second."
+            )
+        self._pending += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._pool, job, *args)  # type: ignore[arg-type]
+        finally:
+            self._pending -= 1
+
+    async def hash(self, password: str) -> str:
+        return str(await self._in_pool(self._hasher.hash, password))
+
+    async def _matches(self, stored: str, password: str) -> bool:
+        def verify(stored: str, password: str) -> bool:
+            try:
+                return self._hasher.verify(stored, password)
+            except (VerifyMismatchError, VerificationError, InvalidHashError):
+                return False
+
+        return bool(await self._in_pool(verify, stored, password))
+
+    # --- the commands --------------------------------------------------------------------------
+
+    async def is_registered(self, name: str) -> bool:
+        return await self.store.account(name) is not None
+
+    async def login(self, name: str, password: str, address: str, msg_id: int | str | None = None) -> Account:
+        """The account ``name`` if ``password`` is its password; else ``bad_password``, or
+        ``too_many_attempts`` past the limits (checked before any hashing)."""
+        now = time.monotonic()
+        wait = max(self.by_name.wait(name.casefold(), now), self.by_address.wait(address, now))
+        if wait > 0:
+            raise ProtocolError(
+                "too_many_attempts", f"Too many failed logins; try again in {int(wait) + 1} seconds.", msg_id
+            )
+        account = await self.store.account(name)
+        if account is None or not await self._matches(account.hash, password):
+            self.by_name.failed(name.casefold(), now)
+            self.by_address.failed(address, now)
+            log.info("login_failed", player=name, address=address)
+            raise ProtocolError("bad_password", f"That is not the password of {name}.", msg_id)
+        self.by_name.forget(name.casefold())
+        await self.store.account_seen(account.name, time.time())
+        return account
+
+    async def register(self, name: str, password: str, identity: str | None, msg_id: int | str | None) -> str:
+        """Register ``name`` with ``password``; the account's identity."""
+        check_password(password, msg_id)
+        if await self.store.account(name) is not None:
+            raise ProtocolError("name_registered", f"{name} is already registered.", msg_id)
+        hashed = await self.hash(password)
+        if not await self.store.account_created(name, hashed, identity):
+            raise ProtocolError("name_registered", f"{name} is already registered.", msg_id)
+        await self.store.account_seen(name, time.time())
+        log.info("registered", player=name)
+        return account_key(name)
+
+    async def change_password(
+        self, name: str, old: str, new: str, address: str, msg_id: int | str | None
+    ) -> None:
+        await self.login(name, old, address, msg_id)
+        check_password(new, msg_id)
+        await self.store.password_changed(name, await self.hash(new))
+        log.info("password_changed", player=name)
+
+    async def unregister(self, name: str, password: str, address: str, msg_id: int | str | None) -> None:
+        await self.login(name, password, address, msg_id)
+        await self.store.account_deleted(name)
+        log.info("unregistered", player=name)

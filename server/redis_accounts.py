@@ -1,0 +1,136 @@
+"""Accounts and ratings in Redis, for cluster mode: an account made through one node logs in
+through any other, and a game's rating is written by the same script that finishes it.
+
+The rating of a game is computed on the node that finishes it from the ratings it read; the
+script that writes the outcome checks that none of them changed meanwhile (each rating's game
+count) and that the game is not finished yet, so that two nodes finishing games of one player
+at once retry instead of losing an update, and a game finished again (after a failover) is not
+rated again.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import redis.asyncio as aioredis
+
+from server.ratings import BOT, RatingChange, Skill, account_key, is_rated, rate, rating_key
+from server.store_accounts import Account, Standing
+
+PREFIX = "cafe:"
+LEADERBOARD = PREFIX + "leaderboard"  # rating key -> mu - 3 sigma
+
+
+def _account_key(name: str) -> str:
+    return f"{PREFIX}account:{name.casefold()}"
+
+
+def _rating_key(key: str) -> str:
+    return f"{PREFIX}rating:{key}"
+
+
+def _rated_key(game_id: str) -> str:
+    return f"{PREFIX}rated:{game_id}"
+
+
+class RedisAccounts:
+    """The account and rating half of ``RedisStore``."""
+
+    redis: aioredis.Redis
+
+    async def account(self, name: str) -> Account | None:
+        fields = await self.redis.hgetall(_account_key(name))
+        if not fields:
+            return None
+        seen = fields.get("last_seen")
+        return Account(
+            str(fields["name"]), str(fields["hash"]), float(fields["created"]), float(seen) if seen else None
+        )
+
+    async def account_created(self, name: str, hash: str, identity: str | None) -> bool:
+        created = await self.redis.hsetnx(_account_key(name), "hash", hash)
+        if not created:
+            return False
+        await self.redis.hset(_account_key(name), mapping={"name": name, "created": repr(time.time())})
+        if identity is not None:  # the guest's games become the account's
+            history = await self.redis.lrange(f"{PREFIX}history:{identity}", 0, -1)
+            if history:
+                await self.redis.rpush(f"{PREFIX}history:{account_key(name)}", *history)
+        return True
+
+    async def password_changed(self, name: str, hash: str) -> None:
+        await self.redis.hset(_account_key(name), "hash", hash)
+
+    async def account_seen(self, name: str, when: float) -> None:
+        if await self.redis.exists(_account_key(name)):
+            await self.redis.hset(_account_key(name), "last_seen", repr(when))
+
+    async def account_deleted(self, name: str) -> None:
+        key = account_key(name)
+        await self.redis.delete(_account_key(name), _rating_key(key), f"{PREFIX}history:{key}")
+        await self.redis.zrem(LEADERBOARD, key)
+
+    async def standing(self, key: str) -> Standing | None:
+        fields = await self.redis.hgetall(_rating_key(key))
+        return None if not fields else _standing(key, fields)
+
+    async def leaderboard(self, limit: int) -> list[Standing]:
+        keys = await self.redis.zrevrange(LEADERBOARD, 0, limit - 1)
+        out = [await self.standing(str(k)) for k in keys]
+        return [s for s in out if s is not None]
+
+    async def games_count(self, identity: str) -> int:
+        """Games kept in the player's history (the newest 50)."""
+        return int(await self.redis.llen(f"{PREFIX}history:{identity}"))
+
+    async def game_ratings(self, game_id: str) -> list[RatingChange]:
+        raw = await self.redis.get(_rated_key(game_id))
+        return [] if raw is None else [_change(c) for c in json.loads(raw)]
+
+    async def _rating_plan(
+        self, data: dict[str, Any], places: dict[str, int]
+    ) -> tuple[str, list[RatingChange]]:
+        """The ratings a finished game gives (``data`` is the game's stored data): the script's
+        argument and the changes."""
+        kinds = data["kinds"]
+        identities = data.get("identities") or [None] * len(kinds)
+        if not is_rated(kinds, identities, data.get("room_options", {})):
+            return json.dumps({"checks": [], "writes": [], "rated": "[]"}), []
+        entrants, checks = [], []
+        for name, kind, identity in zip(data["players"], kinds, identities, strict=True):
+            key = rating_key(name, kind, identity)
+            if key is None:
+                continue
+            standing = await self.standing(key)
+            skill = Skill() if standing is None else standing.skill
+            entrants.append((name, key, skill))
+            checks.append([_rating_key(key), skill.games])
+        changes = rate(entrants, places)
+        writes = [
+            [_rating_key(c.key), c.key.removeprefix(BOT) if c.key.startswith(BOT) else c.name,
+             repr(c.after.mu), repr(c.after.sigma), c.after.games, c.after.wins,
+             repr(c.after.mu - 3 * c.after.sigma), c.key]
+            for c in changes
+        ]  # fmt: skip
+        rated = json.dumps([_change_json(c) for c in changes])
+        return json.dumps({"checks": checks, "writes": writes, "rated": rated}), changes
+
+
+def _standing(key: str, fields: dict[Any, Any]) -> Standing:
+    skill = Skill(float(fields["mu"]), float(fields["sigma"]), int(fields["games"]), int(fields["wins"]))
+    return Standing(key, str(fields["name"]), skill)
+
+
+def _change_json(c: RatingChange) -> dict[str, Any]:
+    return {
+        "name": c.name,
+        "key": c.key,
+        "before": [c.before.mu, c.before.sigma, c.before.games, c.before.wins],
+        "after": [c.after.mu, c.after.sigma, c.after.games, c.after.wins],
+    }
+
+
+def _change(d: dict[str, Any]) -> RatingChange:
+    return RatingChange(d["name"], d["key"], Skill(*d["before"]), Skill(*d["after"]))

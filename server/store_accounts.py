@@ -1,0 +1,222 @@
+"""Accounts, ratings and rating history in the SQLite log (schema version 2).
+
+:class:`AccountTables` is mixed into :class:`server.store.Store`: it shares its connection, and
+:meth:`AccountTables._rate_finished` runs inside the transaction that finishes a game, so a game is
+rated exactly when it is finished, once, whatever instant the process dies at.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from server.ratings import BOT, RatingChange, Skill, account_key, is_rated, rate, rating_key
+
+#: the schema version this code writes (``PRAGMA user_version``); 0 and 1 are logs from before
+#: accounts, upgraded in place when opened
+SCHEMA_VERSION = 2
+
+_ACCOUNT_SCHEMA = """
+CREATE TABLE IF NOT EXISTS accounts (
+    name TEXT PRIMARY KEY COLLATE NOCASE,
+    hash TEXT NOT NULL,          -- argon2id, as argon2-cffi encodes it
+    created REAL NOT NULL,
+    last_seen REAL
+);
+CREATE TABLE IF NOT EXISTS ratings (
+    key TEXT PRIMARY KEY,        -- account:NAME (casefolded) or bot:STRATEGY
+    name TEXT NOT NULL,          -- as shown
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    games INTEGER NOT NULL,
+    wins INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS rating_history (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    key TEXT NOT NULL,
+    name TEXT NOT NULL,
+    mu_before REAL NOT NULL,
+    sigma_before REAL NOT NULL,
+    mu_after REAL NOT NULL,
+    sigma_after REAL NOT NULL,
+    games INTEGER NOT NULL,
+    wins INTEGER NOT NULL,
+    won INTEGER NOT NULL,        -- 1 if this game added to wins
+    PRIMARY KEY (game_id, key)
+);
+CREATE INDEX IF NOT EXISTS rating_history_by_key ON rating_history(key);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """A registered name."""
+
+    name: str
+    hash: str
+    created: float
+    last_seen: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A rated participant: an account or a bot strategy."""
+
+    key: str
+    name: str
+    skill: Skill
+
+    @property
+    def bot(self) -> bool:
+        return self.key.startswith(BOT)
+
+
+class AccountStore(Protocol):
+    """What accounts and ratings need of a store: SQLite's :class:`AccountTables` or Redis."""
+
+    async def account(self, name: str) -> Account | None: ...
+    async def account_created(self, name: str, hash: str, identity: str | None) -> bool: ...
+    async def password_changed(self, name: str, hash: str) -> None: ...
+    async def account_seen(self, name: str, when: float) -> None: ...
+    async def account_deleted(self, name: str) -> None: ...
+    async def standing(self, key: str) -> Standing | None: ...
+    async def leaderboard(self, limit: int) -> list[Standing]: ...
+    async def games_count(self, identity: str) -> int: ...
+    async def game_ratings(self, game_id: str) -> list[RatingChange]: ...
+
+
+class AccountTables:
+    """The account and rating half of the SQLite store (see the module)."""
+
+    _db: sqlite3.Connection
+
+    def _upgrade_accounts(self) -> None:
+        """Bring the schema to :data:`SCHEMA_VERSION`; every table of earlier versions stays."""
+        (version,) = self._db.execute("PRAGMA user_version").fetchone()
+        if version >= SCHEMA_VERSION:
+            return
+        self._db.executescript(_ACCOUNT_SCHEMA)
+        self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    # --- accounts ------------------------------------------------------------------------------
+
+    async def account(self, name: str) -> Account | None:
+        row = self._db.execute(
+            "SELECT name, hash, created, last_seen FROM accounts WHERE name = ?", (name,)
+        ).fetchone()
+        return None if row is None else Account(*row)
+
+    async def account_created(self, name: str, hash: str, identity: str | None) -> bool:
+        """Register ``name``; ``False`` if it already is. The games the guest played (by
+        ``identity``) become the account's."""
+        key = account_key(name)
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            cursor = self._db.execute(
+                "INSERT OR IGNORE INTO accounts (name, hash, created) VALUES (?, ?, ?)",
+                (name, hash, time.time()),
+            )
+            if cursor.rowcount != 1:
+                return False
+            if identity is not None and identity != key:
+                self._db.execute("UPDATE players SET identity = ? WHERE identity = ?", (key, identity))
+        return True
+
+    async def password_changed(self, name: str, hash: str) -> None:
+        self._db.execute("UPDATE accounts SET hash = ? WHERE name = ?", (hash, name))
+
+    async def account_seen(self, name: str, when: float) -> None:
+        self._db.execute("UPDATE accounts SET last_seen = ? WHERE name = ?", (when, name))
+
+    async def account_deleted(self, name: str) -> None:
+        """Forget the account, its rating and its rating history; its games stay, under the name."""
+        key = account_key(name)
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("DELETE FROM accounts WHERE name = ?", (name,))
+            self._db.execute("DELETE FROM ratings WHERE key = ?", (key,))
+            self._db.execute("DELETE FROM rating_history WHERE key = ?", (key,))
+            self._db.execute("UPDATE players SET identity = NULL WHERE identity = ?", (key,))
+            self._db.execute("DELETE FROM tokens WHERE identity = ?", (key,))
+
+    # --- ratings -------------------------------------------------------------------------------
+
+    async def standing(self, key: str) -> Standing | None:
+        row = self._db.execute(
+            "SELECT key, name, mu, sigma, games, wins FROM ratings WHERE key = ?", (key,)
+        ).fetchone()
+        return None if row is None else _standing(row)
+
+    async def leaderboard(self, limit: int) -> list[Standing]:
+        """The best shown ratings first (bots included: they are rated by strategy)."""
+        rows = self._db.execute(
+            "SELECT key, name, mu, sigma, games, wins FROM ratings"
+            " ORDER BY mu - 3 * sigma DESC, name LIMIT ?",
+            (limit,),
+        ).fetchall()
+        return [_standing(row) for row in rows]
+
+    async def games_count(self, identity: str) -> int:
+        (count,) = self._db.execute("SELECT COUNT(*) FROM players WHERE identity = ?", (identity,)).fetchone()
+        return int(count)
+
+    async def game_ratings(self, game_id: str) -> list[RatingChange]:
+        """The rating changes a finished game made (empty for a game that was not rated)."""
+        rows = self._db.execute(
+            "SELECT name, key, mu_before, sigma_before, mu_after, sigma_after, games, wins, won"
+            " FROM rating_history WHERE game_id = ? ORDER BY rowid",
+            (game_id,),
+        ).fetchall()
+        return [
+            RatingChange(
+                name, key, Skill(mu0, sigma0, games - 1, wins - won), Skill(mu1, sigma1, games, wins)
+            )
+            for name, key, mu0, sigma0, mu1, sigma1, games, wins, won in rows
+        ]
+
+    def _rate_finished(self, game_id: str, outcome_places: dict[str, int]) -> list[RatingChange]:
+        """Rate a game just finished, inside its transaction (the caller holds it)."""
+        row = self._db.execute("SELECT kinds, room_options FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            return []
+        kinds: list[str] = json.loads(row[0])
+        room_options: dict[str, Any] = json.loads(row[1] or "{}")
+        seats = self._db.execute(
+            "SELECT name, identity FROM players WHERE game_id = ? ORDER BY rowid", (game_id,)
+        ).fetchall()
+        if len(seats) != len(kinds):
+            return []
+        identities = [identity for _, identity in seats]
+        if not is_rated(kinds, identities, room_options):
+            return []
+        entrants = []
+        for (name, identity), kind in zip(seats, kinds, strict=True):
+            key = rating_key(name, kind, identity)
+            if key is not None:
+                current = self._db.execute(
+                    "SELECT mu, sigma, games, wins FROM ratings WHERE key = ?", (key,)
+                ).fetchone()
+                entrants.append((name, key, Skill(*current) if current else Skill()))
+        changes = rate(entrants, outcome_places)
+        for c in changes:
+            shown_name = c.key.removeprefix(BOT) if c.key.startswith(BOT) else c.name
+            self._db.execute(
+                "INSERT OR REPLACE INTO ratings (key, name, mu, sigma, games, wins)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (c.key, shown_name, c.after.mu, c.after.sigma, c.after.games, c.after.wins),
+            )
+            self._db.execute(
+                "INSERT INTO rating_history (game_id, key, name, mu_before, sigma_before, mu_after,"
+                " sigma_after, games, wins, won) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, c.key, c.name, c.before.mu, c.before.sigma, c.after.mu, c.after.sigma,
+                 c.after.games, c.after.wins, c.after.wins - c.before.wins),
+            )  # fmt: skip
+        return changes
+
+
+def _standing(row: tuple[Any, ...]) -> Standing:
+    key, name, mu, sigma, games, wins = row
+    return Standing(str(key), str(name), Skill(float(mu), float(sigma), int(games), int(wins)))

@@ -1,0 +1,62 @@
+"""Accounts and ratings in a cluster: the account lives in Redis, so a name registered through
+one node logs in through another, and a rated game's ratings are read through any node."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.server.clients import WsClient
+from tests.server.process import ServerProcess
+from tests.server.test_http import _get
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture
+async def pair(redis_url: str, tmp_path: Path) -> AsyncIterator[list[ServerProcess]]:
+    """Two nodes on the test's Redis, with a short resume window and a small hash."""
+    started = [
+        await ServerProcess.start(
+            tmp_path / f"{n}.db", "--redis", redis_url, "--node-id", n, "--resume-window", "0.5",
+            "--hash-memory", "1024",
+        )
+        for n in ("a", "b")
+    ]  # fmt: skip
+    yield started
+    for node in started:
+        node.proc.send_signal(signal.SIGTERM)
+    for node in started:
+        await asyncio.wait_for(node.proc.wait(), 20)
+
+
+async def test_an_account_made_through_one_node_logs_in_through_another(pair: list[ServerProcess]) -> None:
+    """Registered through a, the name needs its password through b, and the right one works;
+    a rated game played through a is read through b's HTTP API."""
+    a, b = pair
+    ann = await WsClient.connect(a.port, "ann")
+    assert (await ann.request({"type": "register", "password": PASSWORD}))["registered"] is True
+    bob = await WsClient.connect(a.port, "bob")
+    assert (await bob.request({"type": "register", "password": PASSWORD}))["registered"] is True
+    guest = await WsClient.connect(b.port)
+    assert (await guest.request({"type": "hello", "name": "ann"}))["code"] == "name_registered"
+    assert (await guest.request({"type": "hello", "name": "ann", "password": "wrong password"}))[
+        "code"
+    ] == "bad_password"
+    await ann.command("/join crated")
+    assert (await ann.command("/option absent drop"))["type"] == "ack"
+    assert (await bob.command("/join crated"))["type"] == "ack"
+    assert (await ann.command("/start"))["type"] == "ack"
+    await bob.close()
+    over = await ann.next("game_over", timeout=30)
+    assert set(over["ratings"]) == {"ann", "bob"}
+    status, _, body = await _get(b.port, "/api/players/ann")
+    assert status == 200 and json.loads(body)["rating"] == over["ratings"]["ann"]["after"]
+    await ann.close()
+    again = await WsClient.connect(b.port, "ann", password=PASSWORD)
+    assert again.name == "ann"

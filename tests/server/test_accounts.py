@@ -1,0 +1,158 @@
+"""Registered accounts over both transports: register, log in, the password prompts with the
+terminal's echo off, wrong passwords, the attempt limit, guests kept off registered names, and no
+password anywhere in the log or the metrics."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from server import logs
+from server.app import Server
+from server.line import ECHO_OFF, ECHO_ON
+from tests.server.clients import LineClient, WsClient
+from tests.server.conftest import ServerFactory
+from tests.server.test_http import _get
+
+PASSWORD = "correct horse battery"
+
+
+async def test_register_over_websocket_then_log_in_from_another_connection(
+    server: Server, tmp_path: Path
+) -> None:
+    """A registered name logs in with its password; the file keeps an argon2id hash, not the password."""
+    ann = await WsClient.connect(server.port, "ann")
+    welcome = await ann.request({"type": "register", "password": PASSWORD})
+    assert welcome["type"] == "welcome" and welcome["registered"] is True
+    await ann.close()
+    again = await WsClient.connect(server.port, "ann", password=PASSWORD)
+    assert again.name == "ann"
+    assert again.messages[-1]["registered"] is True
+    (stored,) = sqlite3.connect(tmp_path / "cafe.db").execute("SELECT hash FROM accounts").fetchone()
+    assert stored.startswith("$argon2id$") and PASSWORD not in stored
+
+
+async def test_a_guest_cannot_take_a_registered_name_and_is_marked_a_guest(server: Server) -> None:
+    """hello without the password is ``name_registered``; /nick to it too; who marks guests."""
+    ann = await WsClient.connect(server.port, "ann")
+    await ann.request({"type": "register", "password": PASSWORD})
+    await ann.close()
+    guest = await WsClient.connect(server.port)
+    assert (await guest.request({"type": "hello", "name": "ANN"}))["code"] == "name_registered"
+    bob = await WsClient.connect(server.port, "bob")
+    assert (await bob.command("/nick ann"))["code"] == "name_registered"
+    await WsClient.connect(server.port, "ann", password=PASSWORD)
+    who = await bob.request({"type": "who"})
+    assert {p["name"]: p["guest"] for p in who["people"]} == {"ann": False, "bob": True}
+
+
+async def test_line_register_asks_twice_with_echo_off_and_login_asks_the_password(server: Server) -> None:
+    """/register sends IAC WILL ECHO, asks twice, then IAC WONT ECHO; the name prompt of a
+    registered name asks Password: with the echo off; the password never comes back."""
+    ann = await LineClient.connect(server.line_port, "ann")
+    await ann.line("/register")
+    await ann.expect("Password: ")
+    assert ECHO_OFF in ann.received
+    await ann.line(PASSWORD)
+    await ann.expect("Password again: ")
+    await ann.line(PASSWORD)
+    await ann.expect("Hello ann")
+    assert ann.received.index(ECHO_ON) > ann.received.index(ECHO_OFF)
+    await ann.line("/quit")
+    again = await LineClient.connect(server.line_port)
+    await again.line("ann")
+    await again.expect("Password: ")
+    assert again.received.endswith(ECHO_OFF + b"Password: ")
+    await again.line(PASSWORD)
+    await again.expect("Hello ann!")
+    assert ECHO_ON in again.received
+    assert PASSWORD.encode() not in ann.received + again.received
+
+
+async def test_line_wrong_password_then_the_attempt_limit(make_server: ServerFactory) -> None:
+    """A wrong password is refused; past the limit even the right one waits, and says how long."""
+    server: Server = await make_server(login_attempts=2)
+    ann = await WsClient.connect(server.port, "ann")
+    await ann.request({"type": "register", "password": PASSWORD})
+    await ann.close()
+    line = await LineClient.connect(server.line_port)
+    for _ in range(2):
+        await line.line("ann")
+        await line.expect("Password: ")
+        await line.line("not the password")
+        await line.expect("not the password of ann")
+    await line.line("ann")
+    await line.expect("Password: ")
+    await line.line(PASSWORD)
+    text = await line.expect("seconds")
+    assert "Too many failed logins; try again in" in text
+
+
+async def test_weak_password_and_password_change_and_unregister(server: Server) -> None:
+    """Under 8 characters is ``weak_password``; /password needs the old one; /unregister frees
+    the name for guests."""
+    ann = await WsClient.connect(server.port, "ann")
+    assert (await ann.request({"type": "register", "password": "short"}))["code"] == "weak_password"
+    await ann.request({"type": "register", "password": PASSWORD})
+    bad = await ann.request({"type": "password", "old": "wrong password", "new": "new password!"})
+    assert bad["code"] == "bad_password"
+    assert (await ann.request({"type": "password", "old": PASSWORD, "new": "new password!"}))["type"] == "ack"
+    await ann.close()
+    ann = await WsClient.connect(server.port, "ann", password="new password!")
+    assert (await ann.request({"type": "unregister", "password": "new password!"}))["registered"] is False
+    await ann.close()
+    await WsClient.connect(server.port, "ann")  # a guest may take it now
+
+
+async def test_no_password_reaches_the_log_or_the_metrics(
+    make_server: ServerFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every event logged while registering, logging in (right and wrong) and changing the
+    password, and the /metrics page, are free of the passwords."""
+    secrets = [PASSWORD, "wrong password", "another password"]
+    server: Server = await make_server()
+    logs.configure("debug", "json")
+    try:
+        ann = await WsClient.connect(server.port, "ann")
+        await ann.request({"type": "register", "password": PASSWORD})
+        await ann.close()
+        guest = await WsClient.connect(server.port)
+        await guest.request({"type": "hello", "name": "ann", "password": "wrong password"})
+        ann = await WsClient.connect(server.port, "ann", password=PASSWORD)
+        await ann.request({"type": "password", "old": PASSWORD, "new": "another password"})
+        line = await LineClient.connect(server.line_port)
+        await line.line("ann")
+        await line.expect("Password: ")
+        await line.line("wrong password")
+        await line.expect("not the password")
+    finally:
+        logs.configure("warning", "console")
+    logged = "".join(capsys.readouterr())
+    assert "login_failed" in logged and "registered" in logged
+    _, _, metrics = await _get(server.port, "/metrics")
+    for secret in secrets:
+        assert secret not in logged
+        assert secret.encode() not in metrics
+
+
+async def test_a_line_client_reads_the_ratings_of_a_rated_game(make_server: ServerFactory) -> None:
+    """At the end of a rated game the line client prints each rating before and after."""
+    server: Server = await make_server(resume_window=0.3)
+    line = await LineClient.connect(server.line_port, "ann")
+    await line.line("/register")
+    for prompt in ("Password: ", "Password again: "):
+        await line.expect(prompt)
+        await line.line(PASSWORD)
+    bob = await WsClient.connect(server.port, "bob")
+    await bob.request({"type": "register", "password": PASSWORD})
+    await line.line("/join rated")
+    await line.line("/option absent drop")
+    await line.expect("absent")
+    assert (await bob.command("/join rated"))["type"] == "ack"
+    await line.line("/start")
+    await line.expect("game starts")
+    await bob.close()
+    text = await line.expect("The seed was")
+    assert "* Rated: ann 1000 -> " in text and "* Rated: bob 1000 -> " in text
