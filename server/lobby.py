@@ -27,7 +27,7 @@ from server.metrics import Metrics
 from server.ratelimit import TokenBucket
 from server.room import Enter, Leave, Returned, Room
 from server.session import RoomRef, Session
-from server.store import GameLog
+from server.store import UNAVAILABLE, GameLog, StoreUnavailable
 
 log = structlog.get_logger("cafe.lobby")
 
@@ -132,7 +132,17 @@ class Lobby:
         session.send(m.Error(id=msg_id, code=code, message=message))
 
     async def handle(self, session: Session, msg: Any) -> None:
-        """Route one message: the lobby answers its own, the rest go to the session's room."""
+        """Route one message: the lobby answers its own, the rest go to the session's room.
+
+        An answer that needs the shared data (names, rooms, the log) while it cannot be reached
+        is ``unavailable``: nothing escapes to the transport, the connection stays."""
+        try:
+            await self._route(session, msg)
+        except (StoreUnavailable, OSError, TimeoutError) as e:
+            log.warning("unavailable", player=session.name, message=type(msg).__name__, error=str(e))
+            raise ProtocolError("unavailable", UNAVAILABLE, getattr(msg, "id", None)) from None
+
+    async def _route(self, session: Session, msg: Any) -> None:
         if isinstance(msg, m.Command):
             command = parse_command(msg.text, id=msg.id)
             if command is None or isinstance(command, Quit | AsciiMode):  # for the line endpoint only

@@ -32,14 +32,25 @@ def configure(level: str = "info", fmt: str = "json") -> None:
         if fmt == "json"
         else [escape_controls, structlog.dev.ConsoleRenderer(colors=False)]
     )
+    shared: list[structlog.types.Processor] = [
+        structlog.processors.add_log_level,
+        structlog.processors.TimeStamper(fmt="iso", utc=True),
+        structlog.processors.format_exc_info,
+    ]
+    # what libraries log through the standard library (websockets, asyncio: a task that failed)
+    # comes out in the same form, a traceback inside one JSON line rather than lines of its own
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(
+        structlog.stdlib.ProcessorFormatter(
+            foreign_pre_chain=shared,
+            processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, *renderer],
+        )
+    )
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(max(logging.getLevelNamesMapping()[level.upper()], logging.WARNING))  # not their chatter
     structlog.configure(
-        processors=[
-            structlog.contextvars.merge_contextvars,
-            structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="iso", utc=True),
-            structlog.processors.format_exc_info,
-            *renderer,
-        ],
+        processors=[structlog.contextvars.merge_contextvars, *shared, *renderer],
         wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelNamesMapping()[level.upper()]),
         logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
         cache_logger_on_first_use=False,

@@ -66,6 +66,11 @@ _GAME_COLUMNS = (
 )
 
 
+#: what a client hears (code ``unavailable``) whenever its answer needs the game log, the names or
+#: another node, and they cannot be reached just now: one sentence for one condition
+UNAVAILABLE = "The game data cannot be reached just now; nothing changed, try again."
+
+
 class StoreUnavailable(Exception):
     """The log could not be written or read just now; nothing was changed."""
 

@@ -21,10 +21,11 @@ from server.cluster import envelopes as env
 from server.redis_store import PREFIX
 from server.room import Enter, Leave, Returned, Room
 from server.session import Session
+from server.store import UNAVAILABLE
 
 log = structlog.get_logger("cafe.cluster")
 
-UNREACHABLE = "The room's server cannot be reached just now; try again."
+UNREACHABLE = UNAVAILABLE  # the same condition for the client: its answer cannot be had just now
 
 
 def channel(node: str) -> str:
@@ -85,12 +86,14 @@ class Relay:
         self.rooms = rooms  # the rooms this node owns, by casefolded name
         self.local: dict[str, Session] = {}  # sid -> this node's sessions
         self.remote: dict[tuple[str, str], RemoteSession] = {}  # (node, sid) -> member from elsewhere
-        self._outbox: asyncio.Queue[tuple[str, str, Session | None, m.ClientId]] = asyncio.Queue()
+        self._outbox: asyncio.Queue[tuple[str, str, Session | None, m.ClientId, bool]] = asyncio.Queue()
 
     # --- sending -----------------------------------------------------------------------------------
 
-    def forward(self, room: RemoteRoom, session: Session, message: Any) -> None:
-        """Send what a local session posts to a remote room to the room's owner."""
+    def forward(self, room: RemoteRoom, session: Session, message: Any, *, own: bool = False) -> None:
+        """Send what a local session posts to a remote room to the room's owner. ``own``: this node
+        posts it for the session (the client sent nothing), and an Enter, Leave or Returned without
+        an id is such a message too."""
         sender: dict[str, Any] = {
             "node": self.node,
             "sid": session.sid,
@@ -109,21 +112,36 @@ class Relay:
             envelope = env.Show(**sender, what=message.what, topic=message.topic)
         else:  # a client message; the lobby posts nothing else to rooms
             envelope = env.Message(**sender, msg=message.model_dump_json())
-        self.publish(room.owner, env.dump(envelope), session, getattr(message, "id", None))
+        msg_id = getattr(message, "id", None)
+        own = own or (isinstance(message, Enter | Leave | Returned) and msg_id is None)
+        self.publish(room.owner, env.dump(envelope), session, msg_id, answers=not own)
 
-    def publish(self, node: str, data: str, sender: Session | None = None, msg_id: m.ClientId = None) -> None:
-        """Queue a message for another node; a sender hears ``unavailable`` if it cannot be delivered."""
-        self._outbox.put_nowait((node, data, sender, msg_id))
+    def publish(
+        self,
+        node: str,
+        data: str,
+        sender: Session | None = None,
+        msg_id: m.ClientId = None,
+        *,
+        answers: bool = True,
+    ) -> None:
+        """Queue a message for another node; a sender hears ``unavailable`` if it cannot be
+        delivered: an error answering its message, or a notice when it sent none (``answers``)."""
+        self._outbox.put_nowait((node, data, sender, msg_id, answers))
 
     async def publish_loop(self) -> None:
         while True:
-            node, data, sender, msg_id = await self._outbox.get()
+            node, data, sender, msg_id, answers = await self._outbox.get()
             try:
                 delivered = bool(node) and await self.redis.publish(channel(node), data) > 0
-            except (RedisError, OSError):
+            except (RedisError, OSError, TimeoutError):
                 delivered = False
-            if not delivered and sender is not None:
+            if delivered or sender is None:
+                continue
+            if answers:
                 sender.send(m.Error(id=msg_id, code="unavailable", message=UNREACHABLE))
+            else:
+                sender.send(m.Notice(text=UNREACHABLE))
 
     # --- receiving -------------------------------------------------------------------------------
 
@@ -158,13 +176,20 @@ class Relay:
             log.warning("bad_envelope", node=self.node, error=e.errors(include_url=False)[:3], size=len(data))
             return
         room = self.rooms.get(envelope.room.casefold())
+        key = (envelope.node, envelope.sid)
         if room is None:  # not ours (any more): the sender's watcher will find the owner
             if isinstance(envelope, env.Message):  # every message is answered: this one was not taken
                 sender = RemoteSession(self, envelope.node, envelope.sid, envelope.name, envelope.kind)
                 msg_id = getattr(message(sender), "id", None)
-                sender.send(m.Error(id=msg_id, code="unavailable", message=UNREACHABLE))
+                if msg_id is None:  # nothing with an id to answer (the node's own resync)
+                    sender.send(m.Notice(text=UNREACHABLE))
+                else:
+                    sender.send(m.Error(id=msg_id, code="unavailable", message=UNREACHABLE))
             return
-        key = (envelope.node, envelope.sid)
+        if key not in self.remote and isinstance(envelope, env.Message):
+            item = message(RemoteSession(self, envelope.node, envelope.sid, envelope.name, envelope.kind))
+            if isinstance(item, m.Resync) and item.id is None:
+                return  # its node resyncs a member this room does not know (yet): it enters anew
         member = self.remote.get(key)
         if member is None:
             member = self.remote[key] = RemoteSession(

@@ -19,6 +19,7 @@ from protocol.view import RoomViews, SeatInfo
 from server.room.effects import Effect, Note, Reply, Send, Step
 from server.room.publish import Publisher
 from server.room.state import DEFAULT_OPTIONS, Game, Seat, State
+from server.store import UNAVAILABLE
 
 #: the timer of the turn in progress: the clock, or a bot thinking
 TURN = "turn"
@@ -202,14 +203,7 @@ class RoomBase:
 
     def _unavailable(self, session: Member, msg_id: m.ClientId) -> Callable[[], None]:
         def refused() -> None:
-            self._out.append(
-                Reply(
-                    session,
-                    "unavailable",
-                    "The game log is unavailable just now; nothing changed, try again.",
-                    msg_id,
-                )
-            )
+            self._out.append(Reply(session, "unavailable", UNAVAILABLE, msg_id))
 
         return refused
 
