@@ -13,11 +13,12 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 import redis.asyncio as aioredis
 
-from engine import legal_move_texts, new_position, play
-from server.redis_store import RUNNING, lease_key
-from server.store import UNAVAILABLE
+from engine import GameRecord, legal_move_texts, new_position, play
+from server.redis_store import RUNNING, RedisStore, lease_key
+from server.store import UNAVAILABLE, LeaseLost
 from tests.cluster.conftest import RedisServer
 from tests.cluster.test_cluster import Game, _move, _play, _two_players
 from tests.server.clients import LineClient, WsClient
@@ -272,3 +273,35 @@ async def test_a_sigkilled_redis_loses_no_acknowledged_move(
             node.proc.send_signal(signal.SIGTERM)
         for node in nodes:
             await asyncio.wait_for(node.proc.wait(), 20)
+
+
+async def test_replica_durability_acknowledges_only_what_a_replica_has(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """With ``replica`` durability a write no replica took is not acknowledged (the room is taken
+    up again from the log); with a replica attached, a write returns once the replica has it."""
+    await redis_server.wait_ready()
+    client = aioredis.from_url(redis_server.url, decode_responses=True)
+    folder = tmp_path / "replica"
+    folder.mkdir()
+    replica = RedisServer(folder, "--replicaof", "127.0.0.1", str(redis_server.port))
+    copy = aioredis.from_url(replica.url, decode_responses=True)
+    try:
+        await client.set(lease_key("r"), "n:1")
+        store = RedisStore(client, lambda room: "n:1", "replica")
+        record = GameRecord(("ann", "bob"), 1)
+        with pytest.raises(LeaseLost, match="no replica"):
+            await store.game_started("g1", "r", record, ["person", "person"])
+        replica.start()
+        await replica.wait_ready()
+
+        async def linked() -> bool:
+            return (await copy.info("replication")).get("master_link_status") == "up"
+
+        await _eventually(linked, "the replica follows the primary")
+        await store.move_played("g1", 1, "CFf@bar")
+        assert await copy.lrange("cafe:game:g1:moves", 0, -1) == ["CFf@bar"]
+    finally:
+        await copy.aclose()
+        await client.aclose()
+        replica.stop()
