@@ -42,7 +42,7 @@ SERVER_ERROR_CODES: Final[dict[str, str]] = {
     "too_many_rooms": "the server holds its maximum number of rooms",
     "server_full": "the server holds its maximum number of connections",
     "shutting_down": "the server is stopping",
-    "unavailable": "the game log could not be written just now; nothing changed, try again",
+    "unavailable": "the game data (log, names, rooms) cannot be reached just now; nothing changed, try again",
     "not_in_lobby": "the command works only in the lobby (/leave the room first)",
     "internal": "the server failed to handle the message (it is logged)",
 }
