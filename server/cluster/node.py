@@ -155,7 +155,7 @@ class ClusterDirectory(LocalDirectory):
                 await job()
             except asyncio.CancelledError:
                 raise
-            except (RedisError, OSError) as e:
+            except (RedisError, OSError, TimeoutError, StoreUnavailable) as e:
                 log.warning("redis_unavailable", node=self.node, job=job.__name__, error=str(e))
             except Exception:
                 log.exception("cluster_job_failed", node=self.node, job=job.__name__)
@@ -414,7 +414,7 @@ class ClusterDirectory(LocalDirectory):
                         pipe.set(_name_key(session.name), self.node, ex=NAME_TTL)
                 await pipe.execute()
             now = loop.time()
-            if self._last_ok is None or now - self._last_ok > READY_WITHIN:
+            if self._last_ok is None or now - self._last_ok > 2 * RENEW_EVERY:  # after a gap
                 self._reached_since = now
             self._last_ok = now
             await asyncio.sleep(RENEW_EVERY)
