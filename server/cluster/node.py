@@ -165,6 +165,7 @@ class ClusterDirectory(LocalDirectory):
         def subscribed() -> None:
             # what was sent while this node could not listen is lost: fresh snapshots for everyone
             for session in list(self.relay.local.values()):
+                self.relay.orphaned(session)  # their answers, if any, went out while nobody listened
                 if isinstance(session.room, RemoteRoom) and session.room.lease:  # "": being found
                     self.relay.forward(session.room, session, m.Resync(), own=True)
 
@@ -257,8 +258,13 @@ class ClusterDirectory(LocalDirectory):
             if current is room or current is None or current.name.casefold() != name.casefold():
                 continue
             session.room = room
+            self.relay.orphaned(session)
             seated = await self.store.seat_room(session.name or "") == name.casefold()
-            room.post(session, Returned(session) if seated else Enter(session))
+            item = Returned(session) if seated else Enter(session)
+            if isinstance(room, RemoteRoom):
+                self.relay.forward(room, session, item, own=True)  # the client asked for nothing
+            else:
+                room.post(session, item)
 
     def _lost(self, key: str) -> None:
         """Another node owns this room now: stop it here and send its members after it."""
@@ -351,6 +357,7 @@ class ClusterDirectory(LocalDirectory):
 
     def detach(self, session: Session) -> None:
         self.relay.local.pop(session.sid, None)
+        self.relay.inflight.pop(session.sid, None)
 
     async def claim_name(self, name: str) -> bool:
         """Claim ``name`` for a session of this node; ``False`` when someone has it, anywhere."""

@@ -5,6 +5,7 @@ owner, and what the owner's room sends a member on another node travels back (se
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -26,6 +27,10 @@ from server.store import UNAVAILABLE
 log = structlog.get_logger("cafe.cluster")
 
 UNREACHABLE = UNAVAILABLE  # the same condition for the client: its answer cannot be had just now
+
+
+#: how the text of every answer to a client message (ack, error, and the like) begins
+_ANSWER = '{"seq":0,"id":'
 
 
 def channel(node: str) -> str:
@@ -86,14 +91,17 @@ class Relay:
         self.rooms = rooms  # the rooms this node owns, by casefolded name
         self.local: dict[str, Session] = {}  # sid -> this node's sessions
         self.remote: dict[tuple[str, str], RemoteSession] = {}  # (node, sid) -> member from elsewhere
+        #: sid -> ids of the client messages forwarded for that session and not answered yet (in
+        #: order: answers come back in order, and a line client's carry no id)
+        self.inflight: dict[str, collections.deque[m.ClientId]] = {}
         self._outbox: asyncio.Queue[tuple[str, str, Session | None, m.ClientId, bool]] = asyncio.Queue()
 
     # --- sending -----------------------------------------------------------------------------------
 
     def forward(self, room: RemoteRoom, session: Session, message: Any, *, own: bool = False) -> None:
         """Send what a local session posts to a remote room to the room's owner. ``own``: this node
-        posts it for the session (the client sent nothing), and an Enter, Leave or Returned without
-        an id is such a message too."""
+        posts it for the session (the client sent nothing), as it does every ``Returned``. (A
+        message without an id may still be the client's: line clients send none.)"""
         sender: dict[str, Any] = {
             "node": self.node,
             "sid": session.sid,
@@ -113,7 +121,9 @@ class Relay:
         else:  # a client message; the lobby posts nothing else to rooms
             envelope = env.Message(**sender, msg=message.model_dump_json())
         msg_id = getattr(message, "id", None)
-        own = own or (isinstance(message, Enter | Leave | Returned) and msg_id is None)
+        own = own or isinstance(message, Returned)
+        if not own and not isinstance(message, m.Resync) and not getattr(message, "disconnected", False):
+            self.inflight.setdefault(session.sid, collections.deque()).append(msg_id)  # an answer is due
         self.publish(room.owner, env.dump(envelope), session, msg_id, answers=not own)
 
     def publish(
@@ -139,9 +149,22 @@ class Relay:
             if delivered or sender is None:
                 continue
             if answers:
+                self._answered(sender.sid)
                 sender.send(m.Error(id=msg_id, code="unavailable", message=UNREACHABLE))
             else:
                 sender.send(m.Notice(text=UNREACHABLE))
+
+    def _answered(self, sid: str) -> None:
+        waiting = self.inflight.get(sid)
+        if waiting:
+            waiting.popleft()
+
+    def orphaned(self, session: Session) -> None:
+        """``session``'s room moved: what was forwarded to its old owner and not answered never
+        will be (the owner died with it). Each such message is answered ``unavailable`` now, so
+        the client sends it again."""
+        for msg_id in self.inflight.pop(session.sid, ()):
+            session.send(m.Error(id=msg_id, code="unavailable", message=UNREACHABLE))
 
     # --- receiving -------------------------------------------------------------------------------
 
@@ -169,6 +192,8 @@ class Relay:
             if isinstance(envelope, env.ToMember):
                 session = self.local.get(envelope.sid)
                 if session is not None:
+                    if envelope.json_text.startswith(_ANSWER):
+                        self._answered(envelope.sid)
                     session.send(Outgoing.from_json(envelope.json_text))
                 return
             message = self._inbox_item(envelope)

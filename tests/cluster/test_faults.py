@@ -305,3 +305,36 @@ async def test_replica_durability_acknowledges_only_what_a_replica_has(
         await copy.aclose()
         await client.aclose()
         replica.stop()
+
+
+async def test_a_message_its_owner_took_and_died_with_is_answered_when_the_room_moves(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """A room's owner takes a forwarded message and dies before answering it: when the room moves,
+    the sender hears ``unavailable`` with the message's id, rather than waiting for ever."""
+    node = await ServerProcess.start(tmp_path / "b.db", "--redis", redis_url, "--node-id", "b")
+    client = aioredis.from_url(redis_url, decode_responses=True)
+    dead = client.pubsub()
+    try:
+        await dead.subscribe("cafe:to:x")  # node x: it listens, takes everything, answers nothing
+        await client.set(lease_key("big"), "x:1")
+        ann = await WsClient.connect(node.port, "ann")
+        msg_id = 77
+        await ann.send({"type": "enter_room", "room": "big", "id": msg_id})
+        taken = None
+        for _ in range(100):
+            taken = await dead.get_message(ignore_subscribe_messages=True, timeout=0.1)
+            if taken is not None:
+                break
+        assert taken is not None, "the message never reached the owner"
+        await dead.unsubscribe()
+        await client.delete(lease_key("big"))  # x is dead: its lease is gone
+        answer = await ann.next(lambda m: m.get("id") == msg_id, timeout=SLOW)
+        assert (answer["type"], answer["code"]) == ("error", "unavailable")
+        ack = await ann.request({"type": "enter_room", "room": "big"}, timeout=SLOW)
+        assert ack["type"] == "ack"
+    finally:
+        await dead.aclose()  # type: ignore[no-untyped-call]
+        await client.aclose()
+        node.proc.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(node.proc.wait(), 20)
