@@ -26,6 +26,9 @@ def escape_controls(_: Any, __: str, event: MutableMapping[str, Any]) -> Mutable
     return event
 
 
+_HANDLER = "cafe"
+
+
 def configure(level: str = "info", fmt: str = "json") -> None:
     renderer: list[structlog.types.Processor] = (
         [structlog.processors.JSONRenderer()]
@@ -46,8 +49,10 @@ def configure(level: str = "info", fmt: str = "json") -> None:
             processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, *renderer],
         )
     )
+    handler.set_name(_HANDLER)
     root = logging.getLogger()
-    root.handlers[:] = [handler]
+    # a handler of an earlier configure() goes; handlers others added (a test runner's) stay
+    root.handlers[:] = [h for h in root.handlers if h.get_name() != _HANDLER] + [handler]
     root.setLevel(max(logging.getLevelNamesMapping()[level.upper()], logging.WARNING))  # not their chatter
     structlog.configure(
         processors=[structlog.contextvars.merge_contextvars, *shared, *renderer],
