@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
+from tests.server import clients
 from tests.server.process import ServerProcess
 
 
@@ -125,3 +126,11 @@ async def nodes(redis_url: str, tmp_path: Path) -> AsyncIterator[list[ServerProc
             node.proc.kill()
             tail = "\n".join(str(line) for line in node.lines[-15:])
             raise AssertionError(f"a node did not stop on SIGTERM; its last log lines:\n{tail}") from None
+
+
+@pytest.fixture(autouse=True)
+async def close_clients() -> AsyncIterator[None]:
+    """Close every test client a test opened, on that test's own loop (a later test's loop cannot)."""
+    yield
+    while clients.OPEN:
+        await clients.OPEN.pop().close()
