@@ -44,7 +44,7 @@ SERVER_ERROR_CODES: Final[dict[str, str]] = {
     "too_many_rooms": "the server holds its maximum number of rooms",
     "server_full": "the server holds its maximum number of connections",
     "shutting_down": "the server is stopping",
-    "unavailable": "the game log could not be written just now; nothing changed, try again",
+    "unavailable": "the game data (log, names, rooms) cannot be reached just now; nothing changed, try again",
     "not_in_lobby": "the command works only in the lobby (/leave the room first)",
     "weak_password": "a password must have at least 8 characters",
     "name_registered": "the name belongs to a registered account (log in with its password)",
@@ -60,6 +60,11 @@ ERROR_CODES: Final[dict[str, str]] = {
     **PROTOCOL_ERROR_CODES,
     **SERVER_ERROR_CODES,
 }
+
+
+#: what a client hears (code ``unavailable``) whenever its answer needs the game log, the names or
+#: another node, and they cannot be reached just now: one sentence for one condition
+UNAVAILABLE: Final = "The game data cannot be reached just now; nothing changed, try again."
 
 
 class ProtocolError(ValueError):

@@ -27,6 +27,7 @@ from server.limits import Limits
 from server.line import LineSession, serve_line_client
 from server.lobby import Lobby
 from server.metrics import Metrics
+from server.redis_store import NotDurable
 from server.store import Store
 from server.ws import serve_connection
 
@@ -182,7 +183,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     logs.configure(config.log_level, config.log_format)
     collect_garbage_seldom()
     with asyncio.Runner(loop_factory=loop_factory(config.event_loop)) as runner:
-        runner.run(serve_until_signalled(config))
+        try:
+            runner.run(serve_until_signalled(config))
+        except NotDurable as e:
+            log.error("redis_not_durable", reason=str(e))
+            return 2
     return 0
 
 

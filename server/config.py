@@ -86,6 +86,13 @@ class Config(BaseModel):
         None,
         description="cluster mode: share rooms, names and the game log through this Redis (redis://HOST:PORT/0)",
     )
+    redis_durability: str = Field(
+        "none",
+        pattern="^(none|fsync|replica)$",
+        description="cluster mode: when a move is acked. none: once Redis has it in memory; fsync: once"
+        " it is on Redis' disk (Redis must run with appendonly yes, appendfsync always; checked at"
+        " start-up); replica: once a replica has it too (WAIT 1)",
+    )
     node_id: str | None = Field(
         None, description="this node's name in a cluster (default: host name and process id)"
     )

@@ -38,6 +38,10 @@ class Directory(Protocol):
     def rooms(self) -> Mapping[str, Room]:
         """The room actors of this process, by casefolded name."""
 
+    @property
+    def ready(self) -> bool:
+        """Whether the directory can answer now (a cluster node reaches Redis)."""
+
     def session(self, name: str) -> Session | None:
         """This process's connection holding ``name``, if any."""
 
@@ -106,6 +110,10 @@ class LocalDirectory:
         )
 
     # --- names ---------------------------------------------------------------------------------
+
+    @property
+    def ready(self) -> bool:
+        return True  # everything is in this process
 
     def session(self, name: str) -> Session | None:
         return self.sessions.get(name.casefold())

@@ -1,4 +1,5 @@
-"""The plain HTTP paths beside ``/ws``: ``/healthz``, ``/metrics``, ``/games/ID`` and the web page."""
+"""The plain HTTP paths beside ``/ws``: health (``/livez``, ``/healthz``, ``/readyz``), ``/metrics``,
+``/games/ID`` and the web page."""
 
 from __future__ import annotations
 
@@ -130,18 +131,8 @@ class HttpRoutes:
             )
             response.headers["Allow"] = "GET" if path == "/ws" else ALLOWED_METHODS
             return response
-        if path == "/healthz":
-            ok = self.lobby.accepting
-            body = json.dumps(
-                {
-                    "status": "ok" if ok else "stopping",
-                    "rooms": len(self.lobby.rooms),
-                    "connections": self.lobby.connection_count(),
-                }
-            ).encode()
-            return _response(
-                HTTPStatus.OK if ok else HTTPStatus.SERVICE_UNAVAILABLE, body, "application/json"
-            )
+        if path in ("/livez", "/healthz", "/readyz"):
+            return self._health(path)
         if path == "/metrics":
             return _response(
                 HTTPStatus.OK, self.lobby.metrics.render(), "text/plain; version=0.0.4; charset=utf-8"
@@ -179,6 +170,24 @@ class HttpRoutes:
             body = b'{"error": "no such finished game"}\n'
             return _response(HTTPStatus.NOT_FOUND, body, "application/json")
         return _response(HTTPStatus.OK, json.dumps(replay_steps(game)).encode(), "application/json")
+
+    def _health(self, path: str) -> Response:
+        """``/livez``: the process runs and answers (200 while it stops too: it needs no restart).
+        ``/healthz``, kept as it was: 503 once it stops. ``/readyz``: it can serve, so 503 while it
+        stops or cannot reach its shared data (Redis); a balancer sends clients to ready nodes."""
+        lobby = self.lobby
+        if not lobby.accepting:
+            status = "stopping"
+        elif not lobby.directory.ready:
+            status = "unavailable"
+        else:
+            status = "ok"
+        failing = {"/livez": (), "/healthz": ("stopping",), "/readyz": ("stopping", "unavailable")}
+        body = json.dumps(
+            {"status": status, "rooms": len(lobby.rooms), "connections": lobby.connection_count()}
+        ).encode()
+        code = HTTPStatus.SERVICE_UNAVAILABLE if status in failing[path] else HTTPStatus.OK
+        return _response(code, body, "application/json")
 
     async def _game(self, game_id: str) -> Response:
         game = await self.lobby.store.game(game_id)

@@ -18,7 +18,7 @@ import structlog
 
 from protocol import messages as m
 from protocol.commands import AsciiMode, Quit, ShowRequest, help_text, parse_command
-from protocol.errors import Close, ProtocolError
+from protocol.errors import UNAVAILABLE, Close, ProtocolError
 from protocol.names import NAME_RULE, ROOM_RULE, is_name, is_room_name
 from server import account_commands
 from server.accounts import Accounts
@@ -29,7 +29,7 @@ from server.metrics import Metrics
 from server.ratelimit import TokenBucket
 from server.room import Enter, Leave, Returned, Room
 from server.session import RoomRef, Session
-from server.store import GameLog
+from server.store import GameLog, StoreUnavailable
 
 log = structlog.get_logger("cafe.lobby")
 
@@ -155,7 +155,17 @@ class Lobby:
         self.metrics.refuse(session, code, message, msg_id)
 
     async def handle(self, session: Session, msg: Any) -> None:
-        """Route one message: the lobby answers its own, the rest go to the session's room."""
+        """Route one message: the lobby answers its own, the rest go to the session's room.
+
+        An answer that needs the shared data (names, rooms, the log) while it cannot be reached
+        is ``unavailable``: nothing escapes to the transport, the connection stays."""
+        try:
+            await self._route(session, msg)
+        except (StoreUnavailable, OSError, TimeoutError) as e:
+            log.warning("unavailable", player=session.name, message=type(msg).__name__, error=str(e))
+            raise ProtocolError("unavailable", UNAVAILABLE, getattr(msg, "id", None)) from None
+
+    async def _route(self, session: Session, msg: Any) -> None:
         if isinstance(msg, m.Command):
             command = parse_command(msg.text, id=msg.id)
             if isinstance(command, Quit):  # the token is given up; the client closes the connection

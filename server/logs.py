@@ -26,20 +26,36 @@ def escape_controls(_: Any, __: str, event: MutableMapping[str, Any]) -> Mutable
     return event
 
 
+_HANDLER = "cafe"
+
+
 def configure(level: str = "info", fmt: str = "json") -> None:
     renderer: list[structlog.types.Processor] = (
         [structlog.processors.JSONRenderer()]
         if fmt == "json"
         else [escape_controls, structlog.dev.ConsoleRenderer(colors=False)]
     )
+    shared: list[structlog.types.Processor] = [
+        structlog.processors.add_log_level,
+        structlog.processors.TimeStamper(fmt="iso", utc=True),
+        structlog.processors.format_exc_info,
+    ]
+    # what libraries log through the standard library (websockets, asyncio: a task that failed)
+    # comes out in the same form, a traceback inside one JSON line rather than lines of its own
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(
+        structlog.stdlib.ProcessorFormatter(
+            foreign_pre_chain=shared,
+            processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, *renderer],
+        )
+    )
+    handler.set_name(_HANDLER)
+    root = logging.getLogger()
+    # a handler of an earlier configure() goes; handlers others added (a test runner's) stay
+    root.handlers[:] = [h for h in root.handlers if h.get_name() != _HANDLER] + [handler]
+    root.setLevel(max(logging.getLevelNamesMapping()[level.upper()], logging.WARNING))  # not their chatter
     structlog.configure(
-        processors=[
-            structlog.contextvars.merge_contextvars,
-            structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="iso", utc=True),
-            structlog.processors.format_exc_info,
-            *renderer,
-        ],
+        processors=[structlog.contextvars.merge_contextvars, *shared, *renderer],
         wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelNamesMapping()[level.upper()]),
         logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
         cache_logger_on_first_use=False,

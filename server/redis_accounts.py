@@ -10,14 +10,21 @@ rated again.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
-from typing import Any
+from collections.abc import Callable, Coroutine
+from typing import Any, ParamSpec, TypeVar
 
 import redis.asyncio as aioredis
+from redis.exceptions import RedisError
 
 from server.ratings import BOT, RatingChange, Skill, account_key, is_rated, rate, rating_key
+from server.store import StoreUnavailable
 from server.store_accounts import Account, Standing
+
+T = TypeVar("T")
+P = ParamSpec("P")
 
 PREFIX = "cafe:"
 LEADERBOARD = PREFIX + "leaderboard"  # rating key -> mu - 3 sigma
@@ -35,11 +42,26 @@ def _rated_key(game_id: str) -> str:
     return f"{PREFIX}rated:{game_id}"
 
 
+def _guarded(method: Callable[P, Coroutine[Any, Any, T]]) -> Callable[P, Coroutine[Any, Any, T]]:
+    """Redis out of reach becomes ``StoreUnavailable``."""
+
+    @functools.wraps(method)
+    async def call(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return await method(*args, **kwargs)
+        except RedisError as e:
+            raise StoreUnavailable(str(e)) from e
+
+    return call
+
+
 class RedisAccounts:
-    """The account and rating half of ``RedisStore``."""
+    """The account and rating half of ``RedisStore``. Redis out of reach is ``StoreUnavailable``
+    here, as everywhere in the store, so that the one who asked hears ``unavailable``."""
 
     redis: aioredis.Redis
 
+    @_guarded
     async def account(self, name: str) -> Account | None:
         fields = await self.redis.hgetall(_account_key(name))
         if not fields:
@@ -49,6 +71,7 @@ class RedisAccounts:
             str(fields["name"]), str(fields["hash"]), float(fields["created"]), float(seen) if seen else None
         )
 
+    @_guarded
     async def account_created(self, name: str, hash: str, identity: str | None) -> bool:
         created = await self.redis.hsetnx(_account_key(name), "hash", hash)
         if not created:
@@ -60,31 +83,38 @@ class RedisAccounts:
                 await self.redis.rpush(f"{PREFIX}history:{account_key(name)}", *history)
         return True
 
+    @_guarded
     async def password_changed(self, name: str, hash: str) -> None:
         await self.redis.hset(_account_key(name), "hash", hash)
 
+    @_guarded
     async def account_seen(self, name: str, when: float) -> None:
         if await self.redis.exists(_account_key(name)):
             await self.redis.hset(_account_key(name), "last_seen", repr(when))
 
+    @_guarded
     async def account_deleted(self, name: str) -> None:
         key = account_key(name)
         await self.redis.delete(_account_key(name), _rating_key(key), f"{PREFIX}history:{key}")
         await self.redis.zrem(LEADERBOARD, key)
 
+    @_guarded
     async def standing(self, key: str) -> Standing | None:
         fields = await self.redis.hgetall(_rating_key(key))
         return None if not fields else _standing(key, fields)
 
+    @_guarded
     async def leaderboard(self, limit: int) -> list[Standing]:
         keys = await self.redis.zrevrange(LEADERBOARD, 0, limit - 1)
         out = [await self.standing(str(k)) for k in keys]
         return [s for s in out if s is not None]
 
+    @_guarded
     async def games_count(self, identity: str) -> int:
         """Games kept in the player's history (the newest 50)."""
         return int(await self.redis.llen(f"{PREFIX}history:{identity}"))
 
+    @_guarded
     async def game_ratings(self, game_id: str) -> list[RatingChange]:
         raw = await self.redis.get(_rated_key(game_id))
         return [] if raw is None else [_change(c) for c in json.loads(raw)]

@@ -2,7 +2,10 @@
 
 Every write to a room's game goes through a Lua script that first checks the room's lease still
 holds this node's fencing token: a node that lost its lease can no longer write the room's log.
-Redis persists the log (run it with ``appendonly yes``).
+Redis persists the log (run it with ``appendonly yes``). How durable an acknowledged move is
+depends on ``durability``: ``none`` (in Redis' memory; on disk within Redis' ``appendfsync``
+period), ``fsync`` (on Redis' disk: ``appendfsync always``, checked by :meth:`RedisStore.check`) or
+``replica`` (on a replica as well: ``WAIT 1``).
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ PREFIX = "cafe:"
 #: still holds is decided by its ``expires`` and the seats held (a token of a node that died keeps
 #: no connection open, so this bounds it)
 TOKEN_TTL = 7 * 24 * 3600
+#: how long a write waits for a replica (``replica`` durability) before it is not acknowledged
+WAIT_MS = 1000
 
 # KEYS: lease, game, running, seats, history...  ARGV: fence, data, room, game_id, person names...
 _GAME_STARTED = """
@@ -80,13 +85,20 @@ RUNNING = PREFIX + "running"  # room (casefolded) -> game id of its running game
 SEATS = PREFIX + "seats"  # player name (casefolded) -> room of the running game they sit in
 
 
+class NotDurable(Exception):
+    """Redis is not set up for the durability asked for; the server must not start."""
+
+
 class RedisStore(RedisAccounts):
     """The same interface as ``server.store.Store``, on Redis. ``fence(room)`` gives this node's
     fencing token for a room it owns."""
 
-    def __init__(self, client: aioredis.Redis, fence: Callable[[str], str | None]) -> None:
+    def __init__(
+        self, client: aioredis.Redis, fence: Callable[[str], str | None], durability: str = "none"
+    ) -> None:
         self.redis = client
         self._fence = fence
+        self.durability = durability
         self._game_rooms: dict[str, tuple[str, list[str]]] = {}  # game id -> (room, person names)
         self._started = client.register_script(_GAME_STARTED)
         self._played = client.register_script(_MOVE_PLAYED)
@@ -95,6 +107,23 @@ class RedisStore(RedisAccounts):
     def close(self) -> None:
         pass
 
+    async def check(self) -> None:
+        """Refuse (:class:`NotDurable`) a Redis that cannot keep what ``fsync`` durability promises."""
+        if self.durability != "fsync":
+            return
+        try:
+            found = {
+                key: str((await self.redis.config_get(key)).get(key, "?"))
+                for key in ("appendonly", "appendfsync")
+            }
+        except RedisError as e:
+            raise NotDurable(f"--redis-durability fsync: CONFIG GET failed ({e}); cannot check Redis") from e
+        if found != {"appendonly": "yes", "appendfsync": "always"}:
+            raise NotDurable(
+                "--redis-durability fsync needs Redis with appendonly yes and appendfsync always; it runs"
+                f" with appendonly {found['appendonly']} and appendfsync {found['appendfsync']}"
+            )
+
     def _token(self, room: str) -> str:
         token = self._fence(room)
         if token is None:
@@ -102,12 +131,27 @@ class RedisStore(RedisAccounts):
         return token
 
     async def _run(self, script: Any, keys: list[str], args: list[Any]) -> int:
+        copies, reason = 1, ""
         try:
-            result = int(await script(keys=keys, args=args))
+            if self.durability == "replica":
+                # WAIT counts the replicas that have this connection's writes: one pipeline, one
+                # connection, for the script and its WAIT
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    await script(keys=keys, args=args, client=pipe)
+                    pipe.wait(1, WAIT_MS)
+                    answer, copies = await pipe.execute()
+                result = int(answer)
+                reason = f"no replica took it within {WAIT_MS} ms"
+            else:
+                result = int(await script(keys=keys, args=args))
         except RedisError as e:
             raise StoreUnavailable(str(e)) from e
         if result == -1:
             raise LeaseLost(keys[0])
+        if int(copies) < 1:
+            # written here but kept nowhere else: not acknowledged, and the room is taken up again
+            # from the log (which holds it), so that what the room holds and the log agree
+            raise LeaseLost(f"{keys[0]}: {reason}")
         return result
 
     # --- writing -----------------------------------------------------------------------------
@@ -247,7 +291,10 @@ class RedisStore(RedisAccounts):
         )
 
     async def unfinished_games(self) -> list[StoredGame]:
-        running = await self.redis.hgetall(RUNNING)
+        try:
+            running = await self.redis.hgetall(RUNNING)
+        except RedisError as e:
+            raise StoreUnavailable(str(e)) from e
         games = [await self.game(str(game_id)) for game_id in running.values()]
         return [g for g in games if g is not None]
 
@@ -256,7 +303,10 @@ class RedisStore(RedisAccounts):
         return None if game_id is None else await self.game(str(game_id))
 
     async def seat_room(self, name: str) -> str | None:
-        room = await self.redis.hget(SEATS, name.casefold())
+        try:
+            room = await self.redis.hget(SEATS, name.casefold())
+        except RedisError as e:
+            raise StoreUnavailable(str(e)) from e
         return None if room is None else str(room)
 
     async def game(self, game_id: str) -> StoredGame | None:
@@ -290,6 +340,9 @@ class RedisStore(RedisAccounts):
         )
 
     async def history(self, identity: str, limit: int = 10) -> list[StoredGame]:
-        ids = await self.redis.lrange(f"{PREFIX}history:{identity}", 0, limit - 1)
+        try:
+            ids = await self.redis.lrange(f"{PREFIX}history:{identity}", 0, limit - 1)
+        except RedisError as e:
+            raise StoreUnavailable(str(e)) from e
         games = [await self.game(str(game_id)) for game_id in ids]
         return [g for g in games if g is not None]

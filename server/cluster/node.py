@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -17,6 +18,8 @@ from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from protocol import messages as m
+from protocol.errors import UNAVAILABLE
+from protocol.outgoing import Outgoing
 from server.cluster.relay import Relay, RemoteRoom, RemoteSession
 from server.config import Config
 from server.directory import LocalDirectory
@@ -25,6 +28,7 @@ from server.ratings import is_guest
 from server.redis_store import PREFIX, RedisStore, lease_key
 from server.room import Enter, Leave, Returned, Room
 from server.session import RoomRef, Session
+from server.store import StoreUnavailable
 
 log = structlog.get_logger("cafe.cluster")
 
@@ -33,7 +37,8 @@ RENEW_EVERY = 1.0
 NODE_TTL = 5  # seconds a node counts as alive after its last heartbeat
 NAME_TTL = 30  # seconds a connected name stays claimed after its node's last refresh
 ROOMS = PREFIX + "rooms"  # room (casefolded) -> summary JSON
-ONLINE = PREFIX + "online"  # name (casefolded) -> {"name","kind","room","node"}
+NODES = PREFIX + "nodes"  # every node that ever listed people (its online hash says if it lives)
+READY_WITHIN = 3.0  # seconds since the last good heartbeat for this node to be ready
 
 _RENEW = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
@@ -51,6 +56,20 @@ def _node_key(node: str) -> str:
 
 def _name_key(name: str) -> str:
     return f"{PREFIX}name:{name.casefold()}"
+
+
+def _online_key(node: str) -> str:
+    """A node's people: name (casefolded) -> {"name","kind","room"}; it expires with the node."""
+    return f"{PREFIX}online:{node}"
+
+
+@contextlib.contextmanager
+def _reaching_redis() -> Iterator[None]:
+    """Redis out of reach, as the lobby hears it: the shared data is unavailable."""
+    try:
+        yield
+    except (RedisError, OSError, TimeoutError) as e:
+        raise StoreUnavailable(str(e) or type(e).__name__) from e
 
 
 class ClusterDirectory(LocalDirectory):
@@ -78,7 +97,9 @@ class ClusterDirectory(LocalDirectory):
         )
         self.node = node
         self.fences: dict[str, str] = {}  # room (casefolded) -> this node's lease token
-        self.store = RedisStore(self.redis, lambda room: self.fences.get(room.casefold()))
+        self.store = RedisStore(
+            self.redis, lambda room: self.fences.get(room.casefold()), config.redis_durability
+        )
         super().__init__(config, self.store, metrics)
         self.relay = Relay(self.redis, node, self.rooms)
         self._renew = self.redis.register_script(_RENEW)
@@ -87,10 +108,29 @@ class ClusterDirectory(LocalDirectory):
         self._tasks: list[asyncio.Task[None]] = []
         self._resolving: dict[str, asyncio.Lock] = {}
         self._listed: dict[str, tuple[Any, ...]] = {}  # room (casefolded) -> its line last listed
+        self._last_ok: float | None = None  # loop time of the last heartbeat Redis took
+        self._reached_since = 0.0  # loop time since which every heartbeat was taken
+        self.stopping = False
+
+    @property
+    def ready(self) -> bool:
+        """This node reaches Redis (its last heartbeat is recent) and is not stopping."""
+        if self.stopping or self._last_ok is None:
+            return False
+        return asyncio.get_running_loop().time() - self._last_ok < READY_WITHIN
+
+    def _judges_deaths(self) -> bool:
+        """Whether this node has reached Redis long enough to tell a dead node from one whose
+        heartbeat lapsed while Redis was away (its first one since may still be on its way)."""
+        if self._last_ok is None:
+            return False
+        return self._last_ok - self._reached_since > NODE_TTL + RENEW_EVERY
 
     # --- life ------------------------------------------------------------------------------------
 
     async def start(self) -> None:
+        """Join the cluster; raises ``NotDurable`` when Redis cannot keep the durability asked for."""
+        await self.store.check()
         await self.redis.set(_node_key(self.node), "1", ex=NODE_TTL)
         loop = asyncio.get_running_loop()
         jobs = (self._listen, self.relay.publish_loop, self._write_loop, self._heartbeat, self._watch)
@@ -98,6 +138,7 @@ class ClusterDirectory(LocalDirectory):
             self._tasks.append(loop.create_task(self._forever(job), name=f"cluster:{job.__name__}"))
 
     async def stop(self) -> None:
+        self.stopping = True
         for task in self._tasks:
             task.cancel()
         await asyncio.wait(self._tasks, timeout=3)
@@ -106,7 +147,7 @@ class ClusterDirectory(LocalDirectory):
             async with asyncio.timeout(3):
                 for room, token in list(self.fences.items()):
                     await self._release(keys=[lease_key(room)], args=[token])
-                await self.redis.delete(_node_key(self.node))
+                await self.redis.delete(_node_key(self.node), _online_key(self.node))
         await self.redis.aclose()
 
     async def _forever(self, job: Any) -> None:
@@ -116,7 +157,7 @@ class ClusterDirectory(LocalDirectory):
                 await job()
             except asyncio.CancelledError:
                 raise
-            except (RedisError, OSError) as e:
+            except (RedisError, OSError, TimeoutError, StoreUnavailable) as e:
                 log.warning("redis_unavailable", node=self.node, job=job.__name__, error=str(e))
             except Exception:
                 log.exception("cluster_job_failed", node=self.node, job=job.__name__)
@@ -126,8 +167,9 @@ class ClusterDirectory(LocalDirectory):
         def subscribed() -> None:
             # what was sent while this node could not listen is lost: fresh snapshots for everyone
             for session in list(self.relay.local.values()):
-                if isinstance(session.room, RemoteRoom):
-                    session.room.post(session, m.Resync())
+                self.relay.orphaned(session)  # their answers, if any, went out while nobody listened
+                if isinstance(session.room, RemoteRoom) and session.room.lease:  # "": being found
+                    self.relay.forward(session.room, session, m.Resync(), own=True)
 
         await self.relay.listen(subscribed)
 
@@ -135,6 +177,10 @@ class ClusterDirectory(LocalDirectory):
 
     async def resolve(self, name: str) -> Room | RemoteRoom:
         """The room called ``name``: owned here (taking the lease if nobody holds it) or elsewhere."""
+        with _reaching_redis():
+            return await self._resolve(name)
+
+    async def _resolve(self, name: str) -> Room | RemoteRoom:
         key = name.casefold()
         lock = self._resolving.setdefault(key, asyncio.Lock())
         try:
@@ -151,7 +197,7 @@ class ClusterDirectory(LocalDirectory):
                     taken = await self._acquire(name)
                     if taken is not None:
                         return taken
-                raise RuntimeError(f"could not settle the owner of room {name}")
+                raise StoreUnavailable(f"could not settle the owner of room {name}")
         finally:
             if not lock.locked():  # nobody else is resolving this room: forget its lock
                 self._resolving.pop(key, None)
@@ -186,14 +232,17 @@ class ClusterDirectory(LocalDirectory):
             # running games nobody owns (their node died): take one over
             for key in map(str, await self.redis.hkeys(PREFIX + "running")):
                 if key not in self.rooms and not await self.redis.exists(lease_key(key)):
-                    with contextlib.suppress(RuntimeError):
+                    with contextlib.suppress(StoreUnavailable):
                         await self._take_over(key)
             # this node's sessions in rooms owned elsewhere: follow a move, re-enter after a death
             for session in list(self.relay.local.values()):
                 room = session.room
                 if isinstance(room, RemoteRoom) and await self._holder(room.name.casefold()) != room.lease:
                     await self._take_over(room.name)
-            # members from nodes that died: they left
+            # members from nodes that died: they left (judged only after this node has reached
+            # Redis long enough: right after an outage every other node's heartbeat has lapsed)
+            if not self._judges_deaths():
+                continue
             remote = self.relay.remote
             for node in {n for n, _ in remote}:
                 if not await self.redis.exists(_node_key(node)):
@@ -211,8 +260,13 @@ class ClusterDirectory(LocalDirectory):
             if current is room or current is None or current.name.casefold() != name.casefold():
                 continue
             session.room = room
+            self.relay.orphaned(session)
             seated = await self.store.seat_room(session.name or "") == name.casefold()
-            room.post(session, Returned(session) if seated else Enter(session))
+            item = Returned(session) if seated else Enter(session)
+            if isinstance(room, RemoteRoom):
+                self.relay.forward(room, session, item, own=True)  # the client asked for nothing
+            else:
+                room.post(session, item)
 
     def _lost(self, key: str) -> None:
         """Another node owns this room now: stop it here and send its members after it."""
@@ -223,6 +277,12 @@ class ClusterDirectory(LocalDirectory):
             return
         log.warning("lease_lost", node=self.node, room=room.name)
         room.abandon()
+        # what waited in its inbox is answered: the sender sends it again once the room is found
+        while not room.inbox.empty():
+            item = room.inbox.get_nowait()
+            msg_id = getattr(item.message, "id", None)
+            if item.session is not None and msg_id is not None:
+                item.session.send(Outgoing(m.Error(id=msg_id, code="unavailable", message=UNAVAILABLE)))
         for member in list(room.members):
             if isinstance(member, RemoteSession):
                 self.relay.remote.pop((member.node, member.sid), None)
@@ -268,12 +328,19 @@ class ClusterDirectory(LocalDirectory):
             elif kind == "online":
                 name, entry = value
                 if entry is None:
-                    await self.redis.hdel(ONLINE, name.casefold())
+                    await self.redis.hdel(_online_key(self.node), name.casefold())
                     await self._release(keys=[_name_key(name)], args=[self.node])
                 else:
-                    await self.redis.hset(ONLINE, name.casefold(), json.dumps(entry))
+                    async with self.redis.pipeline(transaction=True) as pipe:
+                        pipe.hset(_online_key(self.node), name.casefold(), json.dumps(entry))
+                        pipe.expire(_online_key(self.node), NODE_TTL)  # gone with this node
+                        await pipe.execute()
 
     async def room_list(self) -> list[m.RoomSummary]:
+        with _reaching_redis():
+            return await self._room_list()
+
+    async def _room_list(self) -> list[m.RoomSummary]:
         found = []
         for key, value in (await self.redis.hgetall(ROOMS)).items():
             key = str(key)
@@ -282,7 +349,8 @@ class ClusterDirectory(LocalDirectory):
         return sorted(found, key=lambda r: r.name.casefold())
 
     async def seat_room(self, name: str) -> RoomRef | None:
-        room = await self.store.seat_room(name)
+        with _reaching_redis():
+            room = await self.store.seat_room(name)
         return None if room is None else await self.resolve(room)
 
     # --- names and who ------------------------------------------------------------------------------
@@ -292,15 +360,20 @@ class ClusterDirectory(LocalDirectory):
 
     def detach(self, session: Session) -> None:
         self.relay.local.pop(session.sid, None)
+        self.relay.inflight.pop(session.sid, None)
 
     async def claim_name(self, name: str) -> bool:
         """Claim ``name`` for a session of this node; ``False`` when someone has it, anywhere."""
-        if self.name_in_use(name) or await self.redis.hexists(PREFIX + "seats", name.casefold()):
+        if self.name_in_use(name):
             return False
-        return bool(await self.redis.set(_name_key(name), self.node, nx=True, ex=NAME_TTL))
+        with _reaching_redis():
+            if await self.redis.hexists(PREFIX + "seats", name.casefold()):
+                return False
+            return bool(await self.redis.set(_name_key(name), self.node, nx=True, ex=NAME_TTL))
 
     async def take_name(self, name: str) -> None:
-        await self.redis.set(_name_key(name), self.node, ex=NAME_TTL)
+        with _reaching_redis():
+            await self.redis.set(_name_key(name), self.node, ex=NAME_TTL)
 
     def bind(self, session: Session) -> None:
         super().bind(session)
@@ -314,27 +387,52 @@ class ClusterDirectory(LocalDirectory):
         """Tell the cluster where a session is."""
         if session.name is None:
             return
+        self._writes.put_nowait(("online", (session.name, self._entry(session))))
+
+    @staticmethod
+    def _entry(session: Session) -> dict[str, Any]:
         room = session.room.name if session.room is not None else None
-        guest = is_guest(session.kind, session.identity)
-        entry = {"name": session.name, "kind": session.kind, "room": room, "node": self.node, "guest": guest}
-        self._writes.put_nowait(("online", (session.name, entry)))
+        return {
+            "name": session.name,
+            "kind": session.kind,
+            "room": room,
+            "guest": is_guest(session.kind, session.identity),
+        }
 
     async def people(self) -> list[m.Person]:
-        entries = [json.loads(v) for v in (await self.redis.hgetall(ONLINE)).values()]
-        alive = {n: bool(await self.redis.exists(_node_key(n))) for n in {e["node"] for e in entries}}
+        """Everyone connected to a living node: each node's list expires with its heartbeat."""
+        with _reaching_redis():
+            entries: list[dict[str, Any]] = []
+            for node in sorted(map(str, await self.redis.smembers(NODES))):
+                entries.extend(json.loads(v) for v in (await self.redis.hgetall(_online_key(node))).values())
         return sorted(
             (
                 m.Person(name=e["name"], kind=e["kind"], room=e["room"], guest=e.get("guest", True))
                 for e in entries
-                if alive[e["node"]]
             ),
             key=lambda p: p.name.casefold(),
         )
 
     async def _heartbeat(self) -> None:
+        """Say this node lives, every second: its key, its names, and its whole list of people
+        written anew (what changed while Redis was away, a departure among them, is healed)."""
+        loop = asyncio.get_running_loop()
         while True:
-            await self.redis.set(_node_key(self.node), "1", ex=NODE_TTL)
-            for session in list(self.relay.local.values()):
-                if session.name is not None:
-                    await self.redis.set(_name_key(session.name), self.node, ex=NAME_TTL)
-            await asyncio.sleep(1.0)
+            people = [(key, json.dumps(self._entry(s))) for key, s in list(self.sessions.items())]
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.set(_node_key(self.node), "1", ex=NODE_TTL)
+                pipe.sadd(NODES, self.node)
+                pipe.delete(_online_key(self.node))
+                for key, entry in people:
+                    pipe.hset(_online_key(self.node), key, entry)
+                if people:
+                    pipe.expire(_online_key(self.node), NODE_TTL)
+                for session in list(self.sessions.values()):
+                    if session.name is not None:
+                        pipe.set(_name_key(session.name), self.node, ex=NAME_TTL)
+                await pipe.execute()
+            now = loop.time()
+            if self._last_ok is None or now - self._last_ok > 2 * RENEW_EVERY:  # after a gap
+                self._reached_since = now
+            self._last_ok = now
+            await asyncio.sleep(RENEW_EVERY)

@@ -5,6 +5,7 @@ owner, and what the owner's room sends a member on another node travels back (se
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -16,6 +17,7 @@ from redis.exceptions import RedisError
 
 from protocol import messages as m
 from protocol.commands import ShowRequest
+from protocol.errors import UNAVAILABLE
 from protocol.outgoing import Outgoing
 from server.cluster import envelopes as env
 from server.redis_store import PREFIX
@@ -24,7 +26,11 @@ from server.session import Session
 
 log = structlog.get_logger("cafe.cluster")
 
-UNREACHABLE = "The room's server cannot be reached just now; try again."
+UNREACHABLE = UNAVAILABLE  # the same condition for the client: its answer cannot be had just now
+
+
+#: how the text of every answer to a client message (ack, error, and the like) begins
+_ANSWER = '{"seq":0,"id":'
 
 
 def channel(node: str) -> str:
@@ -85,12 +91,17 @@ class Relay:
         self.rooms = rooms  # the rooms this node owns, by casefolded name
         self.local: dict[str, Session] = {}  # sid -> this node's sessions
         self.remote: dict[tuple[str, str], RemoteSession] = {}  # (node, sid) -> member from elsewhere
-        self._outbox: asyncio.Queue[tuple[str, str, Session | None, m.ClientId]] = asyncio.Queue()
+        #: sid -> ids of the client messages forwarded for that session and not answered yet (in
+        #: order: answers come back in order, and a line client's carry no id)
+        self.inflight: dict[str, collections.deque[m.ClientId]] = {}
+        self._outbox: asyncio.Queue[tuple[str, str, Session | None, m.ClientId, bool]] = asyncio.Queue()
 
     # --- sending -----------------------------------------------------------------------------------
 
-    def forward(self, room: RemoteRoom, session: Session, message: Any) -> None:
-        """Send what a local session posts to a remote room to the room's owner."""
+    def forward(self, room: RemoteRoom, session: Session, message: Any, *, own: bool = False) -> None:
+        """Send what a local session posts to a remote room to the room's owner. ``own``: this node
+        posts it for the session (the client sent nothing), as it does every ``Returned``. (A
+        message without an id may still be the client's: line clients send none.)"""
         sender: dict[str, Any] = {
             "node": self.node,
             "sid": session.sid,
@@ -110,21 +121,51 @@ class Relay:
             envelope = env.Show(**sender, what=message.what, topic=message.topic, id=message.id)
         else:  # a client message; the lobby posts nothing else to rooms
             envelope = env.Message(**sender, msg=message.model_dump_json())
-        self.publish(room.owner, env.dump(envelope), session, getattr(message, "id", None))
+        msg_id = getattr(message, "id", None)
+        own = own or isinstance(message, Returned)
+        if not own and not isinstance(message, m.Resync) and not getattr(message, "disconnected", False):
+            self.inflight.setdefault(session.sid, collections.deque()).append(msg_id)  # an answer is due
+        self.publish(room.owner, env.dump(envelope), session, msg_id, answers=not own)
 
-    def publish(self, node: str, data: str, sender: Session | None = None, msg_id: m.ClientId = None) -> None:
-        """Queue a message for another node; a sender hears ``unavailable`` if it cannot be delivered."""
-        self._outbox.put_nowait((node, data, sender, msg_id))
+    def publish(
+        self,
+        node: str,
+        data: str,
+        sender: Session | None = None,
+        msg_id: m.ClientId = None,
+        *,
+        answers: bool = True,
+    ) -> None:
+        """Queue a message for another node; a sender hears ``unavailable`` if it cannot be
+        delivered: an error answering its message, or a notice when it sent none (``answers``)."""
+        self._outbox.put_nowait((node, data, sender, msg_id, answers))
 
     async def publish_loop(self) -> None:
         while True:
-            node, data, sender, msg_id = await self._outbox.get()
+            node, data, sender, msg_id, answers = await self._outbox.get()
             try:
                 delivered = bool(node) and await self.redis.publish(channel(node), data) > 0
-            except (RedisError, OSError):
+            except (RedisError, OSError, TimeoutError):
                 delivered = False
-            if not delivered and sender is not None:
+            if delivered or sender is None:
+                continue
+            if answers:
+                self._answered(sender.sid)
                 sender.send(m.Error(id=msg_id, code="unavailable", message=UNREACHABLE))
+            else:
+                sender.send(m.Notice(text=UNREACHABLE))
+
+    def _answered(self, sid: str) -> None:
+        waiting = self.inflight.get(sid)
+        if waiting:
+            waiting.popleft()
+
+    def orphaned(self, session: Session) -> None:
+        """``session``'s room moved: what was forwarded to its old owner and not answered never
+        will be (the owner died with it). Each such message is answered ``unavailable`` now, so
+        the client sends it again."""
+        for msg_id in self.inflight.pop(session.sid, ()):
+            session.send(m.Error(id=msg_id, code="unavailable", message=UNREACHABLE))
 
     # --- receiving -------------------------------------------------------------------------------
 
@@ -152,6 +193,8 @@ class Relay:
             if isinstance(envelope, env.ToMember):
                 session = self.local.get(envelope.sid)
                 if session is not None:
+                    if envelope.json_text.startswith(_ANSWER):
+                        self._answered(envelope.sid)
                     session.send(Outgoing.from_json(envelope.json_text))
                 return
             message = self._inbox_item(envelope)
@@ -159,13 +202,20 @@ class Relay:
             log.warning("bad_envelope", node=self.node, error=e.errors(include_url=False)[:3], size=len(data))
             return
         room = self.rooms.get(envelope.room.casefold())
+        key = (envelope.node, envelope.sid)
         if room is None:  # not ours (any more): the sender's watcher will find the owner
             if isinstance(envelope, env.Message):  # every message is answered: this one was not taken
                 sender = RemoteSession(self, envelope.node, envelope.sid, envelope.name, envelope.kind)
                 msg_id = getattr(message(sender), "id", None)
-                sender.send(m.Error(id=msg_id, code="unavailable", message=UNREACHABLE))
+                if msg_id is None:  # nothing with an id to answer (the node's own resync)
+                    sender.send(m.Notice(text=UNREACHABLE))
+                else:
+                    sender.send(m.Error(id=msg_id, code="unavailable", message=UNREACHABLE))
             return
-        key = (envelope.node, envelope.sid)
+        if key not in self.remote and isinstance(envelope, env.Message):
+            item = message(RemoteSession(self, envelope.node, envelope.sid, envelope.name, envelope.kind))
+            if isinstance(item, m.Resync) and item.id is None:
+                return  # its node resyncs a member this room does not know (yet): it enters anew
         member = self.remote.get(key)
         if member is None:
             member = self.remote[key] = RemoteSession(

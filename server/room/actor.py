@@ -215,6 +215,9 @@ class Room:
                 self.log.warning("store_unavailable")
                 self._do(self.core.refuse(step))
                 return
+            except LeaseLost:
+                self._do(self.core.refuse(step))  # the sender hears it was not taken, then the room goes
+                raise
         self._do(self.core.commit(step))
 
     async def _write(self, entries: tuple[Entry, ...]) -> None:

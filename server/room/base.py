@@ -12,7 +12,7 @@ from typing import Any
 
 from engine import Position
 from protocol import messages as m
-from protocol.errors import ProtocolError
+from protocol.errors import UNAVAILABLE, ProtocolError
 from protocol.options import RoomOptions
 from protocol.outgoing import Outgoing
 from protocol.view import RoomViews, SeatInfo
@@ -175,14 +175,7 @@ class RoomBase:
 
     def _unavailable(self, session: Member, msg_id: m.ClientId) -> Callable[[], None]:
         def refused() -> None:
-            self._out.append(
-                Reply(
-                    session,
-                    "unavailable",
-                    "The game log is unavailable just now; nothing changed, try again.",
-                    msg_id,
-                )
-            )
+            self._out.append(Reply(session, "unavailable", UNAVAILABLE, msg_id))
 
         return refused
 

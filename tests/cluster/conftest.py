@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import signal
 import socket
 import subprocess
 from collections.abc import AsyncIterator, Iterator
@@ -11,6 +12,9 @@ from pathlib import Path
 
 import pytest
 import redis.asyncio as aioredis
+
+from tests.server import clients
+from tests.server.process import ServerProcess
 
 
 def _free_port() -> int:
@@ -22,12 +26,13 @@ def _free_port() -> int:
 class RedisServer:
     """redis-server with an append-only log in a folder of the test, so it can be restarted."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *extra: str) -> None:
         binary = shutil.which("redis-server")
         assert binary is not None, "the cluster tests need redis-server (apt-get install -y redis-server)"
         self.binary = binary
         self.folder = folder
         self.port = _free_port()
+        self.extra = list(extra)  # more redis-server arguments; the last of a repeated one wins
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -52,6 +57,7 @@ class RedisServer:
                 "",
                 "--protected-mode",
                 "no",
+                *self.extra,
             ],
             stdout=subprocess.DEVNULL,
         )
@@ -78,6 +84,13 @@ class RedisServer:
             self.proc.wait(10)
         self.proc = None
 
+    def kill(self) -> None:
+        """SIGKILL: no chance to write anything more to disk."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+        self.proc = None
+
 
 @pytest.fixture
 def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
@@ -91,3 +104,33 @@ def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
 async def redis_url(redis_server: RedisServer) -> AsyncIterator[str]:
     await redis_server.wait_ready()
     yield redis_server.url
+
+
+@pytest.fixture
+async def nodes(redis_url: str, tmp_path: Path) -> AsyncIterator[list[ServerProcess]]:
+    """Two server processes, a and b, on the test's Redis."""
+    started = [
+        await ServerProcess.start(tmp_path / f"{n}.db", "--redis", redis_url, "--node-id", n)
+        for n in ("a", "b")
+    ]
+    yield started
+    for node in started:
+        if node.proc.returncode is None:
+            node.proc.send_signal(signal.SIGTERM)
+    for node in started:
+        for line in node.lines[-40:]:  # shown when the test fails
+            print(line)
+        try:
+            await asyncio.wait_for(node.proc.wait(), 20)
+        except TimeoutError:
+            node.proc.kill()
+            tail = "\n".join(str(line) for line in node.lines[-15:])
+            raise AssertionError(f"a node did not stop on SIGTERM; its last log lines:\n{tail}") from None
+
+
+@pytest.fixture(autouse=True)
+async def close_clients() -> AsyncIterator[None]:
+    """Close every test client a test opened, on that test's own loop (a later test's loop cannot)."""
+    yield
+    while clients.OPEN:
+        await clients.OPEN.pop().close()

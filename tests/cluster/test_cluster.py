@@ -6,7 +6,6 @@ import asyncio
 import json
 import random
 import signal
-from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,28 +17,6 @@ from server.redis_store import LeaseLost, RedisStore, lease_key
 from tests.cluster.conftest import RedisServer
 from tests.server.clients import MAX_TURNS, WsClient, until
 from tests.server.process import ServerProcess
-
-
-@pytest.fixture
-async def nodes(redis_url: str, tmp_path: Path) -> AsyncIterator[list[ServerProcess]]:
-    """Two server processes, a and b, on the test's Redis."""
-    started = [
-        await ServerProcess.start(tmp_path / f"{n}.db", "--redis", redis_url, "--node-id", n)
-        for n in ("a", "b")
-    ]
-    yield started
-    for node in started:
-        if node.proc.returncode is None:
-            node.proc.send_signal(signal.SIGTERM)
-    for node in started:
-        for line in node.lines[-40:]:  # shown when the test fails
-            print(line)
-        try:
-            await asyncio.wait_for(node.proc.wait(), 20)
-        except TimeoutError:
-            node.proc.kill()
-            tail = "\n".join(str(line) for line in node.lines[-15:])
-            raise AssertionError(f"a node did not stop on SIGTERM; its last log lines:\n{tail}") from None
 
 
 async def _move(client: WsClient, move: str, number: int, timeout: float = 30.0) -> None:

@@ -329,6 +329,36 @@ def test_compose_nodes_share_the_compose_redis_under_distinct_names() -> None:
     assert len({json.dumps(s["build"], sort_keys=True) + s["image"] for s in nodes.values()}) == 1
 
 
+def test_compose_nodes_ack_a_move_once_the_compose_replica_has_it() -> None:
+    """Every node runs with --redis-durability replica, and a replica service copies the nodes'
+    Redis, on a volume of its own, with the append-only file on."""
+    services = compose()["services"]
+    for name, service in compose_nodes().items():
+        config = load_config(service["command"][1:], {})
+        assert config.redis_durability == "replica", name
+        primary = urlsplit(config.redis or "").hostname
+        replicas = [
+            s for s in services.values() if s.get("command", [])[:2] == ["redis-server", "--replicaof"]
+        ]
+        assert replicas, "no replica of the nodes' Redis"
+        for replica in replicas:
+            command = replica["command"]
+            assert command[2:4] == [primary, str(REDIS_DEFAULT_PORT)], name
+            assert command[command.index("--appendonly") + 1] == "yes"
+            assert replica["depends_on"][primary]["condition"] == "service_healthy"
+            assert {v.split(":")[0] for v in replica["volumes"]}.isdisjoint(
+                v.split(":")[0] for v in services[primary]["volumes"]
+            )
+
+
+def test_the_balancer_checks_readiness_not_liveness() -> None:
+    """Every backend asks /readyz (503 while a node cannot reach Redis), so clients go to nodes
+    that can serve them."""
+    checks = [line for lines in haproxy().values() for line in lines if line[:2] == ["option", "httpchk"]]
+    assert len(checks) == len(haproxy_frontends())
+    assert all(line[2:] == ["GET", "/readyz"] for line in checks), checks
+
+
 def test_the_balancer_forwards_both_ports_to_every_node() -> None:
     """HAProxy listens on 8765 (mode http, WebSocket) and 2323 (mode tcp), each backend holding every node."""
     frontends = haproxy_frontends()
