@@ -45,6 +45,14 @@ SERVER_ERROR_CODES: Final[dict[str, str]] = {
     "shutting_down": "the server is stopping",
     "unavailable": "the game log could not be written just now; nothing changed, try again",
     "not_in_lobby": "the command works only in the lobby (/leave the room first)",
+    "not_connected": "nobody of that name is connected (the message says whether the name exists)",
+    "no_reply": "nobody has told you anything to reply to",
+    "bad_target": "the command cannot name yourself",
+    "not_host": "only the room's host may do that (the option host is on)",
+    "no_vote": "no vote is running here that you may answer",
+    "vote_running": "a vote is already running in this room",
+    "too_soon": "the player has not had the turn for a minute yet, and is connected",
+    "not_taken_over": "that seat is not played by a bot for someone gone",
     "internal": "the server failed to handle the message (it is logged)",
 }
 

@@ -9,7 +9,7 @@ when a room changed or emptied.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Protocol
 
 import structlog
@@ -23,6 +23,11 @@ from server.session import RoomRef, Session
 from server.store import GameLog, StoredGame
 
 log = structlog.get_logger("cafe.directory")
+
+
+def listed(rooms: list[m.RoomSummary]) -> list[m.RoomSummary]:
+    """The rooms a list shows: all but the private ones (people come in by name or invitation)."""
+    return [r for r in rooms if not r.options.get("private")]
 
 
 class Directory(Protocol):
@@ -84,6 +89,8 @@ class LocalDirectory:
         self.bot_names = BotNameList(taken=self.name_in_use)
         #: each room's line as the lobby was last told it, by casefolded name
         self._told: dict[str, m.RoomSummary] = {}
+        #: called with a room's name and players when its game starts
+        self.on_game_start: Callable[[str, list[str]], None] = lambda room, players: None
         metrics.rooms.set_function(lambda: len(self.rooms))
         metrics.games_running.set_function(
             lambda: sum(1 for room in self.rooms.values() if room.state == "playing")
@@ -174,9 +181,12 @@ class LocalDirectory:
         """Tell the people in the lobby the room list when this room's line in it changed."""
         summary = room.summary()
         key = room.name.casefold()
-        if self._told.get(key) != summary:
+        told = self._told.get(key)
+        if told != summary:
             self._told[key] = summary
             self._tell_lobby()
+            if summary.state == "playing" and (told is None or told.state != "playing"):
+                self.on_game_start(room.name, [s.name for s in summary.seats if s.kind == "person"])
 
     def room_empty(self, room: Room) -> None:
         if self.rooms.get(room.name.casefold()) is room:
@@ -191,7 +201,7 @@ class LocalDirectory:
         """Send the room list, unasked (no ``id``), to every person in the lobby."""
         lobby = [s for s in self.sessions.values() if s.room is None and s.kind == "person"]
         if lobby:
-            message = Outgoing(m.Rooms(rooms=[r.summary() for r in self._sorted_rooms()]))
+            message = Outgoing(m.Rooms(rooms=listed([r.summary() for r in self._sorted_rooms()])))
             for session in lobby:
                 session.send(message)
 

@@ -226,6 +226,21 @@ async def _bad_utf8(server: Server, _: pytest.MonkeyPatch) -> tuple[None, Answer
     return None, {"type": "error", "code": "bad_utf8", "message": text.splitlines()[-1]}
 
 
+async def _not_connected(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await WsClient.connect(server.port, "ann")
+    return ann, await ann.command("/tell ghost hello?")
+
+
+async def _no_reply(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await WsClient.connect(server.port, "ann")
+    return ann, await ann.command("/reply hello?")
+
+
+async def _bad_target(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await WsClient.connect(server.port, "ann")
+    return ann, await ann.command("/mute ann")
+
+
 #: code -> (how to provoke it, server settings)
 CASES: dict[str, tuple[Provoke, dict[str, Any]]] = {
     "hello_first": (_hello_first, {}),
@@ -258,6 +273,9 @@ CASES: dict[str, tuple[Provoke, dict[str, Any]]] = {
     "rate_limited": (_rate_limited, {"chat_rate": 0.001, "chat_burst": 1}),
     "empty_message": (_empty_message, {}),
     "bad_utf8": (_bad_utf8, {}),
+    "not_connected": (_not_connected, {}),
+    "no_reply": (_no_reply, {}),
+    "bad_target": (_bad_target, {}),
 }
 
 
