@@ -207,12 +207,10 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
     # seats and the game
     "join": CommandInfo(
         "/join [ROOM]",
-        "take a seat here, or in ROOM; /join N takes over seat N",
+        "take a seat here, or in ROOM",
         "Takes a seat in the room you are in, or enters ROOM first. A game has 2 to 4\n"
-        "seats, taken before it starts. In a running game, /join N (1 to 4) asks the\n"
-        "seated players to let you take over seat N, which a bot plays for someone\n"
-        "gone; they answer /accept or /refuse.",
-        ("/join", "/join cafe", "/join 2"),
+        "seats, taken before it starts.",
+        ("/join", "/join cafe"),
     ),
     "invite": CommandInfo(
         "/invite NAME",
@@ -518,15 +516,6 @@ def _ascii(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     return AsciiMode(value == "on")
 
 
-def _join(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
-    _arguments(name, args, id, 0, 1)
-    if not args:
-        return _build(name, Join, id)
-    if args[0] in ("1", "2", "3", "4"):  # a seat of the game here (a room called 2: /room 2, /join)
-        return _build(name, Join, id, seat=int(args[0]))
-    return _build(name, Join, id, room=args[0])
-
-
 def _tell(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     _arguments(name, args, id, 2, len(args))
     return _build(name, Tell, id, name=args[0], text=rest.split(maxsplit=1)[1])
@@ -553,7 +542,7 @@ def _quit(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
 
 
 _HANDLERS: Final[dict[str, _Handler]] = {
-    "join": _join,
+    "join": _one(Join, "room", optional=True),
     "start": _simple(Start),
     "play": _play,
     "bar": _bar,

@@ -52,7 +52,6 @@ SERVER_ERROR_CODES: Final[dict[str, str]] = {
     "no_vote": "no vote is running here that you may answer",
     "vote_running": "a vote is already running in this room",
     "too_soon": "the player has not had the turn for a minute yet, and is connected",
-    "not_taken_over": "that seat is not played by a bot for someone gone",
     "internal": "the server failed to handle the message (it is logged)",
 }
 

@@ -114,12 +114,10 @@ class Who(_ClientMessage):
 
 
 class Join(_ClientMessage):
-    """Take a seat; with ``room``, enter that room first. With ``seat`` (1 to 4), in a running
-    game: ask the seated players to take over that seat, which a bot plays for someone gone."""
+    """Take a seat; with ``room``, enter that room first."""
 
     type: Literal["join"] = "join"
     room: str | None = Field(default=None, max_length=FIELD_MAX)
-    seat: int | None = Field(default=None, ge=1, le=4)
 
 
 class LeaveGame(_ClientMessage):
@@ -494,14 +492,14 @@ class Invited(_ServerMessage):
 
 
 class Vote(_ServerMessage):
-    """A vote in the room on a seat: ``remove`` a player, or let ``by`` ``join`` (take over)
-    ``seat``; ``state`` is ``open`` while it runs, then ``passed``, ``failed`` or ``expired``."""
+    """A vote in the room on a seat: ``remove`` a player; ``state`` is ``open`` while it runs,
+    then ``passed``, ``failed`` or ``expired``."""
 
     type: Literal["vote"] = "vote"
     room: str
-    kind: Literal["remove", "join"]
+    kind: Literal["remove"]
     by: str
-    name: str = Field(description="the player to remove, or whose seat is taken over")
+    name: str = Field(description="the player to remove")
     seat: int = Field(description="the seat, from 1")
     yes: list[str]
     no: list[str]

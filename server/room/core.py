@@ -33,14 +33,14 @@ from server.room.items import (
     TurnRetry,
     WindowPassed,
 )
-from server.room.seats import RoomSeats
 from server.room.state import MAX_SEATS, Seat
+from server.room.votes import RoomVotes, VoteExpired
 from server.room.world import BotNameList, BotNames, Member, RoomSettings
 
 __all__ = ["BotNameList", "BotNames", "Member", "RoomCore", "RoomSettings"]
 
 
-class RoomCore(RoomSeats):
+class RoomCore(RoomVotes):
     """A room: its members (spectators and players), four seats, options and the game."""
 
     def _handler_table(self) -> dict[type, Callable[[Any, Any], Step | None]]:
@@ -63,6 +63,9 @@ class RoomCore(RoomSeats):
             m.RemoveBot: self._on_remove_bot,
             ShowRequest: self._on_show_or_info,
             m.Reset: self._on_reset,
+            m.VoteRemove: self._on_vote_remove,
+            m.VoteAnswer: self._on_vote_answer,
+            VoteExpired: self._on_vote_expired,
             BotMove: self._on_bot_move,
             ClockTimeout: self._on_clock,
             ClockWarning: self._on_clock_warning,
@@ -162,6 +165,9 @@ class RoomCore(RoomSeats):
         return None
 
     def _on_returned(self, session: Member, msg: Returned) -> None:
+        if self._voted_out_of_game(session):  # back, but only to watch
+            self._on_enter(session, Enter(session))
+            return
         self.members[session] = None
         self._publisher.forget(session)
         name = self._name(session)

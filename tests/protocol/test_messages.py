@@ -107,7 +107,6 @@ CLIENT_SAMPLES: list[ClientMessage] = [
     Resync(),
     Ping(id="p"),
     Nick(name="bob"),
-    Join(seat=2),
     Tell(id=9, name="bob", text="psst"),
     TellReply(text="yes?"),
     WhereIs(name="bob"),

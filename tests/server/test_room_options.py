@@ -78,3 +78,26 @@ async def test_info_and_reset_over_the_wire(server: Server) -> None:
     assert (await ann.command("/reset"))["code"] == "no_game"
     await ann.command("/start")
     assert (await ann.command("/reset"))["code"] == "game_running"
+
+
+async def test_remove_vote_over_the_wire(server: Server) -> None:
+    """``/remove`` of a gone player opens a vote the others see; ``/accept`` of the other passes it
+    and a bot plays the seat; a line client reads the vote."""
+    ann, bob = await _seated(server, "ann", "bob")
+    assert server.line_port is not None
+    cid = await LineClient.connect(server.line_port, "cid")
+    await cid.line("/join cafe")
+    await cid.expect("cid takes a seat")
+    assert (await ann.command("/start"))["type"] == "ack"
+    await bob.close()
+    await ann.next(lambda x: x["type"] == "presence" and x["event"] == "away")
+    assert (await ann.command("/remove bob"))["type"] == "ack"
+    opened = await ann.next("vote")
+    assert (opened["state"], opened["name"], opened["voters"]) == ("open", "bob", ["ann", "cid"])
+    await cid.expect("* Vote: ann asks to take bob (seat 2) out of the game; ann, cid: /accept or /refuse")
+    await cid.line("/accept")
+    await cid.expect("* Vote passed: ann asks to take bob (seat 2) out of the game.")
+    passed = await ann.next(lambda x: x["type"] == "vote" and x["state"] != "open")
+    assert passed["state"] == "passed"
+    bot = await ann.next(lambda x: x["type"] == "presence" and x["event"] == "replaced_by_bot")
+    assert bot["name"] == "bob" and bot["detail"] == "voted out"
