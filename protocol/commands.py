@@ -35,24 +35,33 @@ from protocol.messages import (
     ClientId,
     ClientMessage,
     EnterRoom,
+    GetFriends,
     GetHint,
     GetLegalMoves,
+    Invite,
     Join,
     LeaveGame,
     LeaveRoom,
+    ListEdit,
     ListRooms,
     Nick,
     Ping,
     PlayMove,
     Register,
     RemoveBot,
+    Reset,
     Resync,
     Say,
     SetOption,
     Start,
     Strategy,
+    Tell,
+    TellReply,
     Unregister,
+    VoteAnswer,
+    VoteRemove,
     Watch,
+    WhereIs,
     Who,
 )
 from protocol.names import NAME_RULE
@@ -70,7 +79,7 @@ __all__ = [
     "parse_terminal_command",
 ]
 
-ShowWhat = Literal["board", "hand", "score", "help", "history", "rating", "top", "finger"]
+ShowWhat = Literal["board", "hand", "score", "help", "history", "rating", "top", "finger", "info"]
 SecretWhat = Literal["register", "password", "unregister"]
 
 
@@ -150,6 +159,51 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         "Lists everyone connected and the room each is in.",
         ("/who",),
     ),
+    "tell": CommandInfo(
+        "/tell NAME TEXT",
+        "say TEXT to NAME alone, wherever they are",
+        "Says TEXT to NAME alone, in any room or the lobby. Refused when nobody of\n"
+        "that name is connected. /reply answers the last tell you got.",
+        ("/tell ann good game!",),
+    ),
+    "reply": CommandInfo(
+        "/reply TEXT",
+        "answer the last tell you got",
+        "Says TEXT to the last person who told you something with /tell.",
+        ("/reply thanks!",),
+    ),
+    "whereis": CommandInfo(
+        "/whereis NAME",
+        "say which room NAME is in",
+        "Says which room NAME is in, or that they are in the lobby.",
+        ("/whereis ann",),
+    ),
+    "mute": CommandInfo(
+        "/mute NAME",
+        "never see NAME's chat or tells",
+        "From now on NAME's chat and tells never reach you; NAME is not told.\n"
+        "/unmute NAME undoes it. The list lasts as long as your connection.",
+        ("/mute bob",),
+    ),
+    "unmute": CommandInfo(
+        "/unmute NAME", "see NAME's chat and tells again", "Undoes /mute NAME.", ("/unmute bob",)
+    ),
+    "friend": CommandInfo(
+        "/friend NAME",
+        "add NAME to your friends",
+        "Adds NAME to your friends: you get a notice when they connect or start a\n"
+        "game, and /friends shows where they are.",
+        ("/friend ann",),
+    ),
+    "unfriend": CommandInfo(
+        "/unfriend NAME", "take NAME off your friends", "Takes NAME off your friends.", ("/unfriend ann",)
+    ),
+    "friends": CommandInfo(
+        "/friends",
+        "list your friends and where they are",
+        "Lists your friends, who is online, and where.",
+        ("/friends",),
+    ),
     "nick": CommandInfo(
         "/nick NAME",
         "change your name",
@@ -172,6 +226,43 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         "seats, taken before it starts.",
         ("/join", "/join cafe"),
     ),
+    "invite": CommandInfo(
+        "/invite NAME",
+        "invite NAME to this room",
+        "Sends NAME an invitation to the room you are in (the way into a private room\n"
+        "that /rooms does not list).",
+        ("/invite ann",),
+    ),
+    "info": CommandInfo(
+        "/info",
+        "the game's options, clock, host, whether it is rated",
+        "Shows the room's options, whether its game is rated, the clock and the host.",
+        ("/info",),
+    ),
+    "reset": CommandInfo(
+        "/reset",
+        "after a game: a fresh board, the same seats",
+        "After a game has ended, clears the board for a new game with the same seats.",
+        ("/reset",),
+    ),
+    "remove": CommandInfo(
+        "/remove NAME",
+        "vote to take NAME out of the game",
+        "Asks the other seated players to take NAME out of the running game: NAME is\n"
+        "gone, or has had the turn for a minute without moving. A majority decides\n"
+        "(one other player alone); the seat then goes by the option absent. A vote\n"
+        "ends after a minute.",
+        ("/remove bob",),
+    ),
+    "accept": CommandInfo(
+        "/accept",
+        "vote yes in the room's vote",
+        "Answers yes to the vote running in your room.",
+        ("/accept",),
+    ),
+    "refuse": CommandInfo(
+        "/refuse", "vote no in the room's vote", "Answers no to the vote running in your room.", ("/refuse",)
+    ),
     "stand": CommandInfo(
         "/stand",
         "give up your seat before the start; stay to watch",
@@ -182,7 +273,7 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
     ),
     "option": CommandInfo(
         "/option KEY VALUE",
-        "set seed, stammtisch, clock or absent before the start",
+        "set a room option (seed, clock, host, private...)",
         "Sets a room option before the start:\n"
         "  seed N, seed random       the shuffle's seed (the same seed, the same game)\n"
         "  stammtisch on, off        3 or 4 guests may complete a table of one gender\n"
@@ -193,9 +284,19 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         "                            player leaves the game, ranked as eliminated;\n"
         "                            with drop, /leave and /stand during the game\n"
         "                            leave it at once too\n"
-        "A game keeps its options to the end, across a server restart.",
+        "  host on, off              on: only the host (the first seated person) sets\n"
+        "                            options, seats bots and starts; off: any player\n"
+        "  private on, off           on: /rooms does not list the room (/invite)\n"
+        "  drawseat on, off          on: the seats are shuffled at the start\n"
+        "  start N, start random     seat N (1 to 4) begins, or the shuffle draws\n"
+        "A game keeps its options to the end, across a server restart; host and\n"
+        "private may change during a game.",
         (
             "/option seed 42",
+            "/option host off",
+            "/option private on",
+            "/option drawseat on",
+            "/option start 2",
             "/option stammtisch on",
             "/option clock 60",
             "/option clock off",
@@ -348,8 +449,10 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
 ALIASES: Final[dict[str, str]] = {"p": "play", "b": "board"}
 
 _HELP_GROUPS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
-    ("Rooms and people", ("rooms", "room", "watch", "leave", "who", "nick", "say")),
-    ("Seats and the game", ("join", "stand", "option", "addbot", "removebot", "start")),
+    ("Rooms and people", ("rooms", "room", "watch", "leave", "who", "whereis", "nick", "say", "invite")),
+    ("Talking and lists", ("tell", "reply", "mute", "unmute", "friend", "unfriend", "friends")),
+    ("Seats and the game", ("join", "stand", "option", "addbot", "removebot", "start", "info", "reset")),
+    ("Votes", ("remove", "accept", "refuse")),
     ("Playing", ("play", "bar", "swap", "moves", "hint")),
     ("Looking", ("board", "hand", "score", "history", "help")),
     ("Accounts and ratings", ("register", "password", "unregister", "rating", "top", "finger")),
@@ -510,6 +613,26 @@ def _ascii(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     return AsciiMode(value == "on")
 
 
+def _tell(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    _arguments(name, args, id, 2, len(args))
+    return _build(name, Tell, id, name=args[0], text=rest.split(maxsplit=1)[1])
+
+
+def _reply(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    _arguments(name, args, id, 1, len(args))
+    return _build(name, TellReply, id, text=rest)
+
+
+def _list_edit(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    _arguments(name, args, id, 1, 1)
+    return _build(name, ListEdit, id, action=name, name=args[0])
+
+
+def _answer(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    _arguments(name, args, id, 0, 0)
+    return _build(name, VoteAnswer, id, yes=name == "accept")
+
+
 def _quit(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     _arguments(name, args, id, 0, 0)
     return Quit()
@@ -549,6 +672,20 @@ _HANDLERS: Final[dict[str, _Handler]] = {
     "ping": _simple(Ping),
     "ascii": _ascii,
     "quit": _quit,
+    "tell": _tell,
+    "reply": _reply,
+    "whereis": _one(WhereIs, "name"),
+    "mute": _list_edit,
+    "unmute": _list_edit,
+    "friend": _list_edit,
+    "unfriend": _list_edit,
+    "friends": _simple(GetFriends),
+    "invite": _one(Invite, "name"),
+    "info": _show("info"),
+    "reset": _simple(Reset),
+    "remove": _one(VoteRemove, "name"),
+    "accept": _answer,
+    "refuse": _answer,
 }
 assert _HANDLERS.keys() == COMMANDS.keys()
 

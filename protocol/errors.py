@@ -52,6 +52,13 @@ SERVER_ERROR_CODES: Final[dict[str, str]] = {
     "too_many_attempts": "too many failed logins of the name or address; the message says how long to wait",
     "not_registered": "the command needs a registered account (/register first)",
     "no_such_player": "no account or rated player of that name",
+    "not_connected": "nobody of that name is connected (the message says whether the name exists)",
+    "no_reply": "nobody has told you anything to reply to",
+    "bad_target": "the command cannot name yourself",
+    "not_host": "only the room's host may do that (the option host is on)",
+    "no_vote": "no vote is running here that you may answer",
+    "vote_running": "a vote is already running in this room",
+    "too_soon": "the player has not had the turn for a minute yet, and is connected",
     "internal": "the server failed to handle the message (it is logged)",
 }
 

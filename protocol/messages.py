@@ -228,6 +228,71 @@ class Nick(_ClientMessage):
     name: str = Field(max_length=FIELD_MAX)
 
 
+class Tell(_ClientMessage):
+    """Say something to one person, wherever they are; sanitized like chat."""
+
+    type: Literal["tell"] = "tell"
+    name: str = Field(max_length=FIELD_MAX)
+    text: ChatText
+
+
+class TellReply(_ClientMessage):
+    """Answer the last person who told you something."""
+
+    type: Literal["reply"] = "reply"
+    text: ChatText
+
+
+class WhereIs(_ClientMessage):
+    """Where a person is: answered with a ``who`` list of that one person."""
+
+    type: Literal["whereis"] = "whereis"
+    name: str = Field(max_length=FIELD_MAX)
+
+
+class ListEdit(_ClientMessage):
+    """Change one of your personal lists: ``mute`` (their chat and tells never reach you),
+    ``unmute``, ``friend`` (a notice when they connect or start a game), ``unfriend``."""
+
+    type: Literal["list"] = "list"
+    action: Literal["mute", "unmute", "friend", "unfriend"]
+    name: str = Field(max_length=FIELD_MAX)
+
+
+class GetFriends(_ClientMessage):
+    """Your friends and where they are now; answered with ``friends``."""
+
+    type: Literal["friends"] = "friends"
+
+
+class Invite(_ClientMessage):
+    """Invite a person to the room you are in: they get an ``invited`` message."""
+
+    type: Literal["invite"] = "invite"
+    name: str = Field(max_length=FIELD_MAX)
+
+
+class Reset(_ClientMessage):
+    """After a game ended: a fresh board with the same seats."""
+
+    type: Literal["reset"] = "reset"
+
+
+class VoteRemove(_ClientMessage):
+    """Ask the other seated players to take ``name`` out of the game (gone, or not moving for
+    a minute with the turn)."""
+
+    type: Literal["remove"] = "remove"
+    name: str = Field(max_length=FIELD_MAX)
+
+
+class VoteAnswer(_ClientMessage):
+    """Answer the vote running in your room: ``yes`` (``/accept``) or no (``/refuse``)."""
+
+    type: Literal["answer"] = "answer"
+    yes: bool
+
+
 ClientMessage = Annotated[
     Hello
     | Say
@@ -251,7 +316,16 @@ ClientMessage = Annotated[
     | Nick
     | Register
     | ChangePassword
-    | Unregister,
+    | Unregister
+    | Tell
+    | TellReply
+    | WhereIs
+    | ListEdit
+    | GetFriends
+    | Invite
+    | Reset
+    | VoteRemove
+    | VoteAnswer,
     Field(discriminator="type"),
 ]
 CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -429,6 +503,51 @@ class Notice(_ServerMessage):
     text: str
 
 
+class TellMessage(_Answer):
+    """A tell: to its recipient, and to its sender as the answer (with the sender's ``id``)."""
+
+    type: Literal["tell"] = "tell"
+    name: str = Field(description="who wrote it")
+    to: str = Field(description="to whom")
+    text: str
+
+
+class Friend(_Message):
+    name: str
+    online: bool
+    room: str | None
+
+
+class Friends(_Answer):
+    type: Literal["friends"] = "friends"
+    friends: list[Friend]
+
+
+class Invited(_ServerMessage):
+    """``name`` invites you to ``room``."""
+
+    type: Literal["invited"] = "invited"
+    room: str
+    name: str
+
+
+class Vote(_ServerMessage):
+    """A vote in the room on a seat: ``remove`` a player; ``state`` is ``open`` while it runs,
+    then ``passed``, ``failed`` or ``expired``."""
+
+    type: Literal["vote"] = "vote"
+    room: str
+    kind: Literal["remove"]
+    by: str
+    name: str = Field(description="the player to remove")
+    seat: int = Field(description="the seat, from 1")
+    yes: list[str]
+    no: list[str]
+    voters: list[str] = Field(description="who may answer")
+    state: Literal["open", "passed", "failed", "expired"]
+    expires: float = Field(description="Unix time the vote ends unanswered")
+
+
 class Pong(_Answer):
     type: Literal["pong"] = "pong"
 
@@ -457,7 +576,11 @@ ServerMessage = Annotated[
     | Text
     | Notice
     | Pong
-    | Bye,
+    | Bye
+    | TellMessage
+    | Friends
+    | Invited
+    | Vote,
     Field(discriminator="type"),
 ]
 SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
@@ -576,5 +699,14 @@ _CLIENT_TYPES = {
         Register,
         ChangePassword,
         Unregister,
+        Tell,
+        TellReply,
+        WhereIs,
+        ListEdit,
+        GetFriends,
+        Invite,
+        Reset,
+        VoteRemove,
+        VoteAnswer,
     )
 }

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal, get_args
 
 Absent = Literal["bot", "drop"]
-OptionKey = Literal["seed", "stammtisch", "clock", "absent"]
+OptionKey = Literal["seed", "stammtisch", "clock", "absent", "host", "private", "drawseat", "start"]
 KEYS: Final[tuple[str, ...]] = get_args(OptionKey)
 SEED_LIMIT: Final = 2**63
 CLOCK_MAX: Final = 3600
@@ -38,7 +38,15 @@ ALLOWED: Final[dict[str, str]] = {
     "stammtisch": "stammtisch is true or false (on or off).",
     "clock": f"clock is a number of seconds per turn, up to {CLOCK_MAX}, or off (null).",
     "absent": "absent is 'bot' (a bot plays the seat) or 'drop' (the player leaves).",
+    "host": "host is true or false (on or off).",
+    "private": "private is true or false (on or off).",
+    "drawseat": "drawseat is true or false (on or off).",
+    "start": "start is a seat number from 1 to 4, or random (null).",
 }
+#: the options that are switches, on or off
+SWITCHES: Final[tuple[str, ...]] = ("stammtisch", "host", "private", "drawseat")
+#: options that a room may change while its game runs (they do not touch the game)
+ANY_TIME: Final[tuple[str, ...]] = ("host", "private")
 
 
 class OptionError(ValueError):
@@ -53,6 +61,14 @@ class RoomOptions:
     stammtisch: bool = False
     clock: int | float | None = None
     absent: Absent = "bot"
+    #: the first seated person decides the room's options, bots and start
+    host: bool = True
+    #: the room is not listed; people come in by its name or an invitation
+    private: bool = False
+    #: the seats are shuffled when the game starts
+    drawseat: bool = False
+    #: the seat (1 to 4) that begins, or None for the one the shuffle draws
+    start: int | None = None
 
     def with_value(self, key: str, value: Any) -> RoomOptions:
         """These options with ``key`` set to a value already checked."""
@@ -83,10 +99,16 @@ def parse_text(key: str, text: str) -> tuple[str, Any]:
         if not _INTEGER.fullmatch(text):
             raise OptionError(ALLOWED[key])
         return key, int(text)
-    if key == "stammtisch":
+    if key in SWITCHES:
         if text not in ("on", "off"):
             raise OptionError(ALLOWED[key])
         return key, text == "on"
+    if key == "start":
+        if text == "random":
+            return key, None
+        if not _INTEGER.fullmatch(text):
+            raise OptionError(ALLOWED[key])
+        return key, int(text)
     if key == "clock":
         if text == "off":
             return key, None
@@ -109,8 +131,13 @@ def check_json(key: str, value: Any) -> Any:
             return None
         if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < SEED_LIMIT:
             return value
-    elif key == "stammtisch":
+    elif key in SWITCHES:
         if isinstance(value, bool):
+            return value
+    elif key == "start":
+        if value is None:
+            return None
+        if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 4:
             return value
     elif key == "clock":
         if value is None or (number and value == 0):
@@ -134,4 +161,15 @@ def check_value(key: str, value: Any, *, clock_min: float) -> Any:
     return value
 
 
-__all__ = ["ALLOWED", "KEYS", "Absent", "OptionError", "OptionKey", "RoomOptions", "check_json", "parse_text"]
+__all__ = [
+    "ALLOWED",
+    "ANY_TIME",
+    "KEYS",
+    "SWITCHES",
+    "Absent",
+    "OptionError",
+    "OptionKey",
+    "RoomOptions",
+    "check_json",
+    "parse_text",
+]

@@ -52,6 +52,7 @@ class Server:
             self.directory = LocalDirectory(config, Store(config.data), self.metrics)
         self.store = self.directory.log
         self.lobby = Lobby(config, self.directory, self.store, self.metrics)
+        self.directory.on_game_start = self.lobby.social.game_started
         self._ws: WsServer | None = None
         self._pruning: asyncio.Task[None] | None = None
         self._line: asyncio.Server | None = None

@@ -10,7 +10,7 @@ when a room changed or emptied.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 import structlog
@@ -29,6 +29,11 @@ log = structlog.get_logger("cafe.directory")
 
 #: seconds between two room lists sent to the people watching it, however many rooms change
 LOBBY_EVERY = 0.5
+
+
+def listed(rooms: list[m.RoomSummary]) -> list[m.RoomSummary]:
+    """The rooms a list shows: all but the private ones (people come in by name or invitation)."""
+    return [r for r in rooms if not r.options.get("private")]
 
 
 class Directory(Protocol):
@@ -104,6 +109,10 @@ class LocalDirectory:
         self._told: dict[str, tuple[Any, ...]] = {}
         self._watchers: set[Session] = set()
         self._telling: asyncio.TimerHandle | None = None
+        #: the rooms whose game is running, as room_changed last saw them
+        self._playing: set[str] = set()
+        #: called with a room's name and players when its game starts
+        self.on_game_start: Callable[[str, list[str]], None] = lambda room, players: None
         metrics.rooms.set_function(lambda: len(self.rooms))
         metrics.games_running.set_function(
             lambda: sum(1 for room in self.rooms.values() if room.state == "playing")
@@ -202,10 +211,18 @@ class LocalDirectory:
 
     def room_changed(self, room: Room) -> None:
         """Tell the people watching the room list, when this room's line in it changed (checked
-        only while someone watches: this runs after every command a room handles)."""
+        only while someone watches: this runs after every command a room handles), and the
+        players' friends, when its game started."""
+        key = room.name.casefold()
+        playing = room.state == "playing"
+        if playing != (key in self._playing):
+            if playing:
+                self._playing.add(key)
+                self.on_game_start(room.name, [s.name for s in room.seats if s.kind == "person"])
+            else:
+                self._playing.discard(key)
         if not self._watchers:
             return
-        key = room.name.casefold()
         line = room.core.listing()
         if self._told.get(key) != line:
             self._told[key] = line
@@ -214,6 +231,7 @@ class LocalDirectory:
     def room_empty(self, room: Room) -> None:
         if self.rooms.get(room.name.casefold()) is room:
             del self.rooms[room.name.casefold()]
+            self._playing.discard(room.name.casefold())
             for seat in room.seats:
                 if seat.kind == "bot":
                     self.bot_names.release(seat.name)
@@ -236,7 +254,7 @@ class LocalDirectory:
         watchers = [s for s in self._watchers if s.room is None and not s.closed]
         self._watchers = set(watchers)
         if watchers:
-            message = Outgoing(m.Rooms(rooms=[r.summary() for r in self._sorted_rooms()]))
+            message = Outgoing(m.Rooms(rooms=listed([r.summary() for r in self._sorted_rooms()])))
             for session in watchers:
                 session.send(message)
 

@@ -23,12 +23,13 @@ from protocol.names import NAME_RULE, ROOM_RULE, is_name, is_room_name
 from server import account_commands
 from server.accounts import Accounts
 from server.config import Config
-from server.directory import Directory
+from server.directory import Directory, listed
 from server.limits import security_event
 from server.metrics import Metrics
 from server.ratelimit import TokenBucket
 from server.room import Enter, Leave, Returned, Room
 from server.session import RoomRef, Session
+from server.social import MemoryLists, Social
 from server.store import GameLog, StoreUnavailable
 
 log = structlog.get_logger("cafe.lobby")
@@ -55,6 +56,9 @@ class Lobby:
         self.all_sessions: set[Session] = set()
         self.accounts = Accounts(store, **config.argon2)
         self._tasks: set[asyncio.Task[None]] = set()
+        self.social = Social(
+            directory, MemoryLists(), lambda: self.all_sessions, keep_for=config.resume_window
+        )
 
     @property
     def rooms(self) -> Mapping[str, Room]:
@@ -90,6 +94,7 @@ class Lobby:
                 expires = time.time() + self.config.resume_window
                 self._background(self.store.token_released(session.token, expires))
         self.directory.detach(session)
+        self.social.gone(session)
         room = session.room
         session.room = None
         if room is not None and name is not None:  # a seat in a running game is held for the window
@@ -181,7 +186,7 @@ class Lobby:
             raise ProtocolError(
                 "hello_first", 'Say hello first: {"type": "hello", "name": ...}.', getattr(msg, "id", None)
             )
-        if isinstance(msg, m.Say) and not session.chat_bucket.take():
+        if isinstance(msg, m.Say | m.Tell | m.TellReply) and not session.chat_bucket.take():
             self._strike(session)
             raise ProtocolError("rate_limited", "Slow down: too much chat.", msg.id)
         handler = self._handlers.get(type(msg))
@@ -197,6 +202,9 @@ class Lobby:
             await account_commands.show(self, session, msg)
             return
         room = session.room
+        if room is None and isinstance(msg, m.Say):
+            self.social.lobby_chat(session, msg)
+            return
         if room is None:
             raise ProtocolError(
                 "not_in_room",
@@ -228,6 +236,7 @@ class Lobby:
         await self.store.token_issued(token, name, identity)
         session.identity = identity
         self._welcome(session, name, token, msg, resumed=False)
+        await self.social.welcome(session)
 
     async def _resume(self, session: Session, msg: m.Hello) -> None:
         """Take a name (and its seat) back with its latest resume token. A token holds for the
@@ -260,6 +269,7 @@ class Lobby:
         await self.directory.take_name(name)
         session.identity = identity
         self._welcome(session, name, token, msg, resumed=msg.token is not None or room is not None)
+        await self.social.welcome(session)
         if room is not None:
             session.room = room
             room.post(session, Returned(session))
@@ -306,7 +316,7 @@ class Lobby:
     async def _list_rooms(self, session: Session, msg: m.ListRooms) -> None:
         if session.room is None:
             self.directory.watch_rooms(session)
-        session.send(m.Rooms(id=msg.id, rooms=await self.directory.room_list()))
+        session.send(m.Rooms(id=msg.id, rooms=listed(await self.directory.room_list())))
 
     async def _who(self, session: Session, msg: m.Who) -> None:
         people = await self.directory.people()
@@ -379,4 +389,10 @@ class Lobby:
         m.LeaveRoom: _leave_room,
         m.Ping: _ping,
         **account_commands.HANDLERS,
+        m.Tell: lambda self, session, msg: self.social.tell(session, msg),
+        m.TellReply: lambda self, session, msg: self.social.tell(session, msg),
+        m.WhereIs: lambda self, session, msg: self.social.whereis(session, msg),
+        m.ListEdit: lambda self, session, msg: self.social.edit(session, msg),
+        m.GetFriends: lambda self, session, msg: self.social.friends(session, msg),
+        m.Invite: lambda self, session, msg: self.social.invite(session, msg),
     }

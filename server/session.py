@@ -43,6 +43,19 @@ _closing: set[asyncio.Task[None]] = set()
 Kind = Literal["person", "bot"]
 
 
+#: the messages a reader's mutes hold back, by the start of their JSON text
+_MUTABLE = tuple(f'"type":"{t}"' for t in ("chat", "tell", "invited"))
+
+
+def _from_muted(out: Outgoing, muted: set[str]) -> bool:
+    """Whether ``out`` is chat, a tell or an invitation by someone in ``muted``."""
+    head = out.json[:40]
+    if not any(t in head for t in _MUTABLE):
+        return False
+    name = getattr(out.message, "name", None)
+    return isinstance(name, str) and name.casefold() in muted
+
+
 class Session:
     """A connected client. Transports subclass it with ``_write`` and ``_close``."""
 
@@ -73,6 +86,8 @@ class Session:
         self.bucket = TokenBucket(1e9, 1_000_000)
         self.chat_bucket = TokenBucket(1e9, 1_000_000)
         self.strikes = 0
+        #: casefolded names whose chat, tells and invitations this reader never gets
+        self.muted: set[str] = set()
 
     # --- what the rest of the server calls -------------------------------------------------
 
@@ -85,6 +100,8 @@ class Session:
         if self.closed:
             return
         out = message if isinstance(message, Outgoing) else Outgoing(message)
+        if self.muted and _from_muted(out, self.muted):
+            return
         if self._dropping:
             if not isinstance(out.message, Snapshot):
                 return

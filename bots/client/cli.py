@@ -51,7 +51,8 @@ def _build_parser() -> argparse.ArgumentParser:
         nargs="?",
         const=2,
         metavar="N",
-        help="start the game once N seats are taken (default N: 2)",
+        help="start the game once N seats are taken (default N: 2); as the room's host the bot "
+        "turns the option host off, so that any player may start",
     )
     parser.add_argument("--games", type=int, default=1, help="games to play, then leave; 0: no end")
     parser.add_argument("--seed", type=int, help="seed of the bot's own chance")

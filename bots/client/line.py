@@ -192,6 +192,10 @@ class LineBot(Bot):
             self._missed[1].append(row)
         elif room := read.read_room(line):
             await self._room_line(room)
+        elif self.settings.start is not None and line == f"* {self.name} takes a seat":
+            # a bot that starts games opens the start to every player (as host; else refused)
+            await self._type("/option host off")
+            await self._ask_rooms()
         elif self.settings.start is not None and read.is_seat_taken(line):
             await self._ask_rooms()
 
@@ -231,7 +235,7 @@ class LineBot(Bot):
             raise BotError(f"cannot join room {self.settings.room!r}: {message}")
         elif code == "game_running":
             log.info("waiting_for_game_end", room=self.settings.room)
-        elif code not in ("already_seated", "not_enough_players"):
+        elif code not in ("already_seated", "not_enough_players", "not_host"):
             log.warning("refused", code=code, message=message)
 
     async def _over(self, result: GameResult) -> None:

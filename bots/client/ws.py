@@ -175,6 +175,9 @@ class WsBot(Bot):
 
     async def _answer(self, ws: ClientConnection, msg: m.Ack | m.Error | m.LegalMoves) -> None:
         what = self._pending.pop(msg.id, None) if isinstance(msg.id, int) else None
+        if isinstance(msg, m.Ack) and what == "join" and self.settings.start is not None:
+            # a bot that starts games opens the start to every player (as host; else refused)
+            await self._send(ws, m.SetOption(key="host", value=False), "host")
         if isinstance(msg, m.LegalMoves):
             if what == "legal_moves" and msg.moves:
                 # the fallback after a refused move: the first move the server offers
@@ -193,7 +196,13 @@ class WsBot(Bot):
             if msg.code in MOVE_FAULTS:
                 await self._send(ws, m.GetLegalMoves(), "legal_moves")
             return
-        if msg.code not in ("already_seated", "game_running", "not_enough_players", "not_your_turn"):
+        if msg.code not in (
+            "already_seated",
+            "game_running",
+            "not_enough_players",
+            "not_your_turn",
+            "not_host",
+        ):
             log.warning("refused", request=what, code=msg.code, message=msg.message)
 
     async def _retry(self, ws: ClientConnection, what: str | None, code: str) -> None:

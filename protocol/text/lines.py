@@ -83,6 +83,18 @@ def closing(reason: str) -> str:
     return f"* {reason}"
 
 
+def _vote_line(vote: m.Vote) -> str:
+    """A vote as a line: what is asked, and how it stands or ended."""
+    if vote.kind == "remove":
+        what = f"{vote.by} asks to take {vote.name} (seat {vote.seat}) out of the game"
+    else:
+        what = f"{vote.by} asks to take over seat {vote.seat} ({vote.name})"
+    if vote.state == "open":
+        tally = f"{len(vote.yes)} yes, {len(vote.no)} no"
+        return f"* Vote: {what}; {', '.join(vote.voters)}: /accept or /refuse ({tally})."
+    return f"* Vote {vote.state}: {what}."
+
+
 class LineText:
     """The text of one line connection: each server message becomes lines; snapshots and patches
     keep the room view that pictures are drawn from."""
@@ -115,7 +127,9 @@ class LineText:
         if isinstance(msg, m.Ack | m.Pong):
             return []
         if isinstance(msg, m.Chat):
-            return [f"<{msg.name}> {msg.text}"]
+            return [
+                f"<{msg.name}> {msg.text}" if msg.room is not None else f"[lobby] <{msg.name}> {msg.text}"
+            ]
         if isinstance(msg, m.Presence):
             detail = f" ({msg.detail})" if msg.detail else ""
             return [f"* {msg.name} {_PRESENCE[msg.event]}{detail}"]
@@ -164,6 +178,20 @@ class LineText:
             return [f"Hint: {msg.move} ({msg.points:+d})"]
         if isinstance(msg, m.Bye):
             return [f"* {msg.reason}"]
+        if isinstance(msg, m.TellMessage):
+            if reader is not None and msg.name.casefold() == reader.casefold():
+                return [f"-> {msg.to}: {msg.text}"]
+            return [f"[{msg.name} tells you] {msg.text}"]
+        if isinstance(msg, m.Friends):
+            if not msg.friends:
+                return ["No friends listed yet: /friend NAME adds one."]
+            return [
+                f"{f.name:<16} {(f.room or '(lobby)') if f.online else 'not connected'}" for f in msg.friends
+            ]
+        if isinstance(msg, m.Invited):
+            return [f"* {msg.name} invites you to room {msg.room}: /room {msg.room} to go there."]
+        if isinstance(msg, m.Vote):
+            return [_vote_line(msg)]
         return []
 
     def _room_lines(self, ascii_only: bool) -> list[str]:

@@ -20,10 +20,9 @@ from typing import Any
 from protocol import messages as m
 from protocol.commands import ShowRequest
 from protocol.errors import ProtocolError
-from protocol.options import OptionError, check_value
+from protocol.options import ANY_TIME, OptionError, check_value
 from server.room.base import window
 from server.room.effects import Cancel, Effect, Reply, Step
-from server.room.game import RoomGame
 from server.room.items import (
     BotMove,
     ClockTimeout,
@@ -35,12 +34,13 @@ from server.room.items import (
     WindowPassed,
 )
 from server.room.state import MAX_SEATS, Seat
+from server.room.votes import RoomVotes, VoteExpired
 from server.room.world import BotNameList, BotNames, Member, RoomSettings
 
 __all__ = ["BotNameList", "BotNames", "Member", "RoomCore", "RoomSettings"]
 
 
-class RoomCore(RoomGame):
+class RoomCore(RoomVotes):
     """A room: its members (spectators and players), four seats, options and the game."""
 
     def _handler_table(self) -> dict[type, Callable[[Any, Any], Step | None]]:
@@ -61,7 +61,11 @@ class RoomCore(RoomGame):
             m.GetHint: self._on_hint,
             m.AddBot: self._on_add_bot,
             m.RemoveBot: self._on_remove_bot,
-            ShowRequest: self._on_show,
+            ShowRequest: self._on_show_or_info,
+            m.Reset: self._on_reset,
+            m.VoteRemove: self._on_vote_remove,
+            m.VoteAnswer: self._on_vote_answer,
+            VoteExpired: self._on_vote_expired,
             BotMove: self._on_bot_move,
             ClockTimeout: self._on_clock,
             ClockWarning: self._on_clock_warning,
@@ -163,6 +167,9 @@ class RoomCore(RoomGame):
         return None
 
     def _on_returned(self, session: Member, msg: Returned) -> None:
+        if self._voted_out_of_game(session):  # back, but only to watch
+            self._on_enter(session, Enter(session))
+            return
         self.members[session] = None
         self._publisher.forget(session)
         name = self._name(session)
@@ -244,7 +251,7 @@ class RoomCore(RoomGame):
         return None
 
     def _on_add_bot(self, session: Member, msg: m.AddBot) -> None:
-        self._require_seat(session, msg.id)  # a spectator does not fill others' seats
+        self._require_host(session, msg.id, "seat bots")  # a spectator does not fill others' seats
         if self.state == "playing":
             raise ProtocolError("game_running", "Bots join between games.", msg.id)
         if len(self.seats) >= MAX_SEATS:
@@ -256,7 +263,7 @@ class RoomCore(RoomGame):
         self._publish()
 
     def _on_remove_bot(self, session: Member, msg: m.RemoveBot) -> None:
-        self._require_seat(session, msg.id)
+        self._require_host(session, msg.id, "remove bots")
         seat = self._seat_of(msg.name)
         if seat is None or self.seats[seat].strategy is None:  # bots over a connection leave by themselves
             raise ProtocolError("no_such_bot", f"No server bot called {msg.name!r} sits here.", msg.id)
@@ -269,8 +276,8 @@ class RoomCore(RoomGame):
         self._publish()
 
     def _on_option(self, session: Member, msg: m.SetOption) -> None:
-        self._require_seat(session, msg.id)
-        if self.state == "playing":
+        self._require_host(session, msg.id, "set options")
+        if self.state == "playing" and msg.key not in ANY_TIME:
             raise ProtocolError("game_running", "Options are fixed while a game runs.", msg.id)
         try:
             value = check_value(msg.key, msg.value, clock_min=self.settings.clock_min)

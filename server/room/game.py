@@ -54,21 +54,33 @@ class RoomGame(RoomBase):
                     f"You have {limit} games against the server's bots running; finish one first.",
                     msg.id,
                 )
+        start = self.options.start
+        if start is not None and start > len(self.seats):
+            raise ProtocolError(
+                "bad_option",
+                f"Seat {start} is to begin, but {len(self.seats)} are taken: /option start.",
+                msg.id,
+            )
         seed = self.options.seed
         if seed is None:
             seed = self._new_seed()
+        seats = list(self.seats)
+        if self.options.drawseat:  # drawn from the seed, so that the same seed seats the same way
+            random.Random(f"seats:{seed}").shuffle(seats)
         record = GameRecord(
-            players=tuple(s.name for s in self.seats),
+            players=tuple(s.name for s in seats),
             seed=seed,
             options=Options(stammtisch=self.options.stammtisch),
+            start_player=None if start is None else start - 1,
         )
         game_id = self._new_game_id()
-        kinds = [s.kind if s.strategy is None else f"bot:{s.strategy}" for s in self.seats]
+        kinds = [s.kind if s.strategy is None else f"bot:{s.strategy}" for s in seats]
         # the clock and absent hold for the whole game, a restart included
-        identities = [s.identity for s in self.seats]
+        identities = [s.identity for s in seats]
         entry = GameStart(game_id, self.name, record, kinds, self.options.to_dict(), identities)
 
         def started() -> None:
+            self.seats = seats
             position = record.start()
             for s in self.seats:
                 s.timeouts = 0

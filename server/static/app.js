@@ -542,9 +542,30 @@ function onMessage(msg) {
       return chat.add("system", "pong");
     case "bye":
       return chat.add("system", `The server says goodbye: ${msg.reason}`);
+    case "tell":
+      return msg.name === state.name
+        ? chat.add("tell", msg.text, `to ${msg.to}:`)
+        : chat.add("tell", msg.text, `${msg.name} tells you:`);
+    case "friends":
+      return chat.addText(
+        msg.friends.length
+          ? msg.friends.map((f) => `${f.name}  ${f.online ? f.room ?? "lobby" : "not connected"}`).join("\n")
+          : "No friends listed yet: /friend NAME adds one.",
+      );
+    case "invited":
+      return chat.add("notice", `${msg.name} invites you to room ${msg.room}: /room ${msg.room} goes there.`);
+    case "vote":
+      return chat.add("notice", voteLine(msg));
     default:
       return undefined;
   }
+}
+
+function voteLine(vote) {
+  const what = `${vote.by} asks to take ${vote.name} (seat ${vote.seat}) out of the game`;
+  if (vote.state !== "open") return `Vote ${vote.state}: ${what}.`;
+  const mine = vote.voters.includes(state.name) && !vote.yes.includes(state.name) && !vote.no.includes(state.name);
+  return `Vote: ${what} (${vote.yes.length} yes, ${vote.no.length} no).${mine ? " /accept or /refuse" : ""}`;
 }
 
 function onWelcome(msg) {

@@ -95,12 +95,13 @@ async def _until(condition: Any) -> None:
 
 async def _room_with_bots(server: Server, room: str, seed: int, *strategies: str) -> WsClient:
     """A host who opens ``room``, takes a seat to fix its seed and seat server-side bots (only the
-    seated may), then stands up to watch."""
+    seated may), lets any player start (``host off``), then stands up to watch."""
     host = await WsClient.connect(server.port, "host")
     assert (await host.request({"type": "join", "room": room}))["type"] == "ack"
     assert (await host.request({"type": "option", "key": "seed", "value": seed}))["type"] == "ack"
     for strategy in strategies:
         assert (await host.request({"type": "add_bot", "strategy": strategy}))["type"] == "ack"
+    assert (await host.request({"type": "option", "key": "host", "value": False}))["type"] == "ack"
     assert (await host.request({"type": "leave_game"}))["type"] == "ack"
     return host
 

@@ -83,7 +83,7 @@ async def _two_players(nodes: list[ServerProcess], seed: int, *options: str) -> 
     ann = await WsClient.connect(nodes[0].port, "ann")
     bob = await WsClient.connect(nodes[1].port, "bob")
     assert (await ann.command("/join big"))["type"] == "ack"
-    for option in (f"seed {seed}", *options):
+    for option in (f"seed {seed}", "host off", *options):  # host off: bob, on the other node, starts
         assert (await ann.command(f"/option {option}"))["type"] == "ack"
     assert (await bob.command("/join big"))["type"] == "ack"
     assert (await bob.command("/start"))["type"] == "ack"
@@ -143,6 +143,7 @@ async def test_a_client_bot_gets_its_seat_back_through_the_other_node(nodes: lis
     bob = await WsClient.connect(nodes[1].port, "bob")
     assert (await ann.command("/join big"))["type"] == "ack"
     assert (await ann.command("/option seed 21"))["type"] == "ack"
+    assert (await ann.command("/option host off"))["type"] == "ack"
     assert (await bob.command("/join big"))["type"] == "ack"
     assert (await bob.command("/start"))["type"] == "ack"
     game = await _play([ann, bob], Game(new_position(["ann", "bob"], 21)), random.Random(7), 4, bob)

@@ -279,6 +279,51 @@ async def _bad_utf8(server: Server, _: pytest.MonkeyPatch) -> tuple[None, Answer
     return None, {"type": "error", "code": "bad_utf8", "message": text.splitlines()[-1]}
 
 
+async def _not_connected(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await WsClient.connect(server.port, "ann")
+    return ann, await ann.command("/tell ghost hello?")
+
+
+async def _no_reply(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await WsClient.connect(server.port, "ann")
+    return ann, await ann.command("/reply hello?")
+
+
+async def _bad_target(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await WsClient.connect(server.port, "ann")
+    return ann, await ann.command("/mute ann")
+
+
+async def _not_host(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    _, bob = await _in_room(server, "ann", "bob")
+    return bob, await bob.command("/addbot")
+
+
+async def _gone_in_a_game(server: Server) -> tuple[WsClient, WsClient]:
+    """ann, bob and cid in a started game, cid gone: ann and bob remain."""
+    ann, bob, cid = await _in_room(server, "ann", "bob", "cid", start=True)
+    await cid.close()
+    cid.name = None  # closed: the checks of the others' inboxes pass it over
+    await ann.next(lambda x: x["type"] == "presence" and x["event"] == "away")
+    return ann, bob
+
+
+async def _no_vote(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    (ann,) = await _in_room(server, "ann")
+    return ann, await ann.command("/accept")
+
+
+async def _vote_running(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann, bob = await _gone_in_a_game(server)
+    assert (await ann.command("/remove cid"))["type"] == "ack"
+    return bob, await bob.command("/remove cid")
+
+
+async def _too_soon(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann, _ = await _in_room(server, "ann", "bob", start=True)
+    return ann, await ann.command("/remove bob")
+
+
 #: code -> (how to provoke it, server settings)
 CASES: dict[str, tuple[Provoke, dict[str, Any]]] = {
     "hello_first": (_hello_first, {}),
@@ -318,6 +363,13 @@ CASES: dict[str, tuple[Provoke, dict[str, Any]]] = {
     "too_many_attempts": (_too_many_attempts, {"login_attempts": 1}),
     "not_registered": (_not_registered, {}),
     "no_such_player": (_no_such_player, {}),
+    "not_connected": (_not_connected, {}),
+    "no_reply": (_no_reply, {}),
+    "bad_target": (_bad_target, {}),
+    "not_host": (_not_host, {}),
+    "no_vote": (_no_vote, {}),
+    "vote_running": (_vote_running, {}),
+    "too_soon": (_too_soon, {}),
 }
 
 

@@ -138,9 +138,15 @@ async def test_option_values_have_their_json_types_and_words_any_case(server: Se
     assert (error["code"], error["id"]) == ("bad_field", None) and "'id'" in error["message"]
     await ann.settle(0.1)
     assert ann.view is not None
-    assert ann.view["options"] == {"seed": None, "stammtisch": False, "clock": None, "absent": "bot"}
+    assert ann.view["options"] == {
+        **{"seed": None, "stammtisch": False, "clock": None, "absent": "bot"},
+        **{"host": True, "private": False, "drawseat": False, "start": None},
+    }
     assert (await ann.request({"type": "option", "key": "absent", "value": "DROP"}))["type"] == "ack"
     assert (await ann.command("/option seed 42"))["type"] == "ack"
     assert (await ann.command("/option stammtisch ON"))["type"] == "ack"
     await ann.settle(0.1)
-    assert ann.view["options"] == {"seed": "set", "stammtisch": True, "clock": None, "absent": "drop"}
+    assert ann.view["options"] == {
+        **{"seed": "set", "stammtisch": True, "clock": None, "absent": "drop"},
+        **{"host": True, "private": False, "drawseat": False, "start": None},
+    }

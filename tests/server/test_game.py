@@ -28,6 +28,7 @@ async def test_websocket_and_line_client_play_a_seeded_game_to_game_over(server:
     bob = await LineClient.connect(server.line_port, "bob")
     assert (await ann.command("/join cafe"))["type"] == "ack"
     assert (await ann.command("/option seed 11"))["type"] == "ack"
+    assert (await ann.command("/option host off"))["type"] == "ack"  # so that bob may start
     await bob.line("/join cafe")
     await ann.next(lambda m: m["type"] == "presence" and m["name"] == "bob" and m["event"] == "joined")
     await bob.line("/start")

@@ -291,7 +291,16 @@ def test_start_logs_the_game_before_anyone_is_told() -> None:
     ann, _ = d.seat("ann", "bob", options=[("clock", 30)])
     step = d.handle(ann, m.Start(id=1))
     record = GameRecord(players=("ann", "bob"), seed=SEED, options=Options(stammtisch=False))
-    options = {"seed": SEED, "stammtisch": False, "clock": 30, "absent": "bot"}
+    options = {
+        "seed": SEED,
+        "stammtisch": False,
+        "clock": 30,
+        "absent": "bot",
+        "host": True,
+        "private": False,
+        "drawseat": False,
+        "start": None,
+    }
     identities = ["id-ann", "id-bob"]
     assert step.entries == (GameStart(GAME_ID, ROOM, record, ["person", "person"], options, identities),)
     assert not [e for e in step.effects if isinstance(e, Send)]

@@ -120,7 +120,10 @@ async def test_a_server_on_an_old_log_restores_its_game_with_the_default_room_op
     zoe = await WsClient.connect(server.port, "zoe")
     await zoe.command("/room old")
     assert zoe.view is not None and zoe.view["state"] == "playing"
-    assert zoe.view["options"] == {"stammtisch": True, "clock": None, "seed": None, "absent": "bot"}
+    assert zoe.view["options"] == {
+        **{"stammtisch": True, "clock": None, "seed": None, "absent": "bot"},
+        **{"host": True, "private": False, "drawseat": False, "start": None},
+    }
     assert zoe.view["game"]["move_number"] == 2
 
 

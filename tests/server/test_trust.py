@@ -41,6 +41,7 @@ async def _replace(server: Server, logs: list[dict[str, object]]) -> None:
     ann = await WsClient.connect(server.port, "ann")
     bob = await WsClient.connect(server.port, "bob")
     await ann.command("/join swap")
+    await ann.command("/option host off")  # so that bob may set the seed and start
     await bob.command("/join swap")
     await bob.command("/option seed 5")
     assert (await bob.command("/start"))["type"] == "ack"

@@ -1,0 +1,76 @@
+"""Who decides in a room, and the room's own commands around the game: the host, ``/info`` and
+``/reset``.
+
+With the option ``host`` on (the default), the host is the first seated person who is connected:
+only they set options, seat and remove bots, start and reset. When the host leaves, the next seated
+person is host. With ``host`` off, any seated player may.
+"""
+
+from __future__ import annotations
+
+from protocol import messages as m
+from protocol.commands import ShowRequest
+from protocol.errors import ProtocolError
+from server.room.effects import Step
+from server.room.game import RoomGame
+from server.room.state import Seat
+from server.room.world import Member
+
+
+class RoomSeats(RoomGame):
+    """The part of a room core that knows its host, answers ``/info`` and resets the board."""
+
+    @property
+    def host(self) -> Seat | None:
+        """The host's seat: the first seated person connected, when the option ``host`` is on."""
+        if not self.options.host:
+            return None
+        return next((s for s in self.seats if s.strategy is None and s.session is not None), None)
+
+    def _require_host(self, session: Member, msg_id: m.ClientId, what: str) -> int:
+        """The seat of ``session``, who may ``what`` (the host, or any player without one)."""
+        seat = self._require_seat(session, msg_id)
+        host = self.host
+        if host is not None and host is not self.seats[seat]:
+            raise ProtocolError("not_host", f"Only the host, {host.name}, may {what} here.", msg_id)
+        return seat
+
+    def _on_start(self, session: Member, msg: m.Start) -> Step:
+        self._require_host(session, msg.id, "start the game")
+        return super()._on_start(session, msg)
+
+    def _on_show_or_info(self, session: Member, msg: ShowRequest) -> None:
+        if msg.what == "info":
+            self._send(session, m.Text(id=msg.id, kind="info", text=self._info_text()))
+            return
+        self._on_show(session, msg)
+
+    def _info_text(self) -> str:
+        o = self.options
+        host = self.host
+        seats = ", ".join(f"{i}. {s.name}" for i, s in enumerate(self.seats, 1)) or "nobody"
+        lines = [
+            f"Room {self.name}: {self.state}. Seats: {seats}.",
+            f"Host: {host.name if host else ('nobody seated' if o.host else 'off (every player decides)')}.",
+            "Rated: no, a practice game (the room chose the seed)." if o.seed is not None else "Rated: yes.",
+            f"Clock: {o.clock:g} seconds per turn." if o.clock else "Clock: off.",
+            f"Absent players: {'a bot plays the seat' if o.absent == 'bot' else 'they leave the game'}.",
+            f"Stammtisch: {'on' if o.stammtisch else 'off'}. Private: {'on' if o.private else 'off'}.",
+            f"Seats drawn at the start: {'yes' if o.drawseat else 'no'}. "
+            f"Begins: {f'seat {o.start}' if o.start else 'drawn by the shuffle'}.",
+        ]
+        return "\n".join(lines)
+
+    def _on_reset(self, session: Member, msg: m.Reset) -> None:
+        self._require_host(session, msg.id, "reset the board")
+        if self.state == "playing":
+            raise ProtocolError("game_running", "The game is still running.", msg.id)
+        if self.game is None:
+            raise ProtocolError("no_game", "The board is fresh already; /start plays.", msg.id)
+        self.game = None
+        self._broadcast(m.Notice(room=self.name, text=f"{self._name(session)} reset the board."))
+        self._ack(session, msg.id)
+        self._publish()
+
+
+__all__ = ["RoomSeats"]

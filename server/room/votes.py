@@ -1,0 +1,199 @@
+"""Votes on seats: ``/remove NAME`` asks the other seated players to take a player out of the
+running game, who is gone or has had the turn for a minute without moving.
+
+The others connected to their seats vote; the one who asked votes yes. A majority of them decides
+(one other player alone decides alone); a vote that cannot reach it fails, and one left unanswered
+expires after a minute, a timer like the turn clock. A player voted out leaves the seat by the
+room's option ``absent``: a bot plays it, or the player leaves the game; either way they watch
+from then on, also after coming back with their token.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from protocol import messages as m
+from protocol.errors import ProtocolError
+from server.room.effects import Arm, Cancel, Step
+from server.room.seats import RoomSeats
+from server.room.world import Member
+
+#: the timer of the vote running
+VOTE = "vote"
+#: seconds a vote runs unanswered
+VOTE_TIME = 60.0
+#: seconds a connected player must have had the turn before a vote may remove them
+TURN_MIN = 60.0
+
+
+@dataclass(frozen=True, slots=True)
+class VoteExpired:
+    """Vote ``number`` ran its time."""
+
+    number: int
+
+
+@dataclass(slots=True)
+class _Vote:
+    number: int
+    kind: Literal["remove"]
+    by: str
+    name: str
+    seat: int
+    voters: list[str]
+    expires: float
+    yes: list[str] = field(default_factory=list)
+    no: list[str] = field(default_factory=list)
+
+    @property
+    def needed(self) -> int:
+        return len(self.voters) // 2 + 1
+
+
+class RoomVotes(RoomSeats):
+    """The part of a room core that runs votes on seats."""
+
+    _vote: _Vote | None = None
+    _votes_held = 0
+    #: (game id, move number, when) of the turn in progress
+    _turn_began: tuple[str, int, float] | None = None
+    #: (game id, name) of the players voted out
+    _voted_out: frozenset[tuple[str, str]] = frozenset()
+
+    # --- the turn's start --------------------------------------------------------------------------
+
+    def _next_turn(self, *, publish: bool = True) -> None:
+        super()._next_turn(publish=publish)
+        game = self.game
+        if game is not None and game.outcome is None:
+            began = self._turn_began
+            if began is None or began[:2] != (game.game_id, game.moves):
+                self._turn_began = (game.game_id, game.moves, self._now)
+
+    # --- asking --------------------------------------------------------------------------------
+
+    def _on_vote_remove(self, session: Member, msg: m.VoteRemove) -> Step | None:
+        game = self._require_game(msg.id)
+        mine = self._require_seat(session, msg.id)
+        if self.seats[mine].session is not session:
+            raise ProtocolError("not_seated", "You do not play a seat here now.", msg.id)
+        target = self.seat_of(msg.name)
+        if target is None or target.strategy is not None:
+            raise ProtocolError("not_seated", f"No player called {msg.name[:24]} sits here.", msg.id)
+        index = self.seats.index(target)
+        if target is self.seats[mine]:
+            raise ProtocolError("bad_target", "You cannot vote yourself out; /leave instead.", msg.id)
+        if index in game.position.eliminated:
+            raise ProtocolError("not_seated", f"{target.name} is out of the game already.", msg.id)
+        if self._vote is not None:
+            raise ProtocolError("vote_running", "A vote is running; /accept or /refuse it first.", msg.id)
+        if target.session is not None:
+            began = self._turn_began
+            waited = 0.0 if began is None or game.position.to_move != index else self._now - began[2]
+            if waited < TURN_MIN:
+                raise ProtocolError(
+                    "too_soon",
+                    f"{target.name} is connected and has not had the turn for {TURN_MIN:.0f} seconds.",
+                    msg.id,
+                )
+        voters = [
+            s.name for s in self.seats if s.strategy is None and s.session is not None and s is not target
+        ]
+        self._votes_held += 1
+        self._vote = _Vote(
+            self._votes_held, "remove", self._name(session), target.name, index, voters, self._now + VOTE_TIME
+        )
+        self._out.append(Arm(VOTE, self._vote.expires, VoteExpired(self._vote.number)))
+        self._ack(session, msg.id)
+        return self._count(self._name(session), True)
+
+    # --- answering -----------------------------------------------------------------------------
+
+    def _on_vote_answer(self, session: Member, msg: m.VoteAnswer) -> Step | None:
+        vote = self._vote
+        name = self._name(session)
+        if vote is None or name not in vote.voters:
+            raise ProtocolError("no_vote", "No vote is running here for you to answer.", msg.id)
+        if name in vote.yes or name in vote.no:
+            raise ProtocolError("no_vote", "You have answered this vote already.", msg.id)
+        self._ack(session, msg.id)
+        return self._count(name, msg.yes)
+
+    def _count(self, name: str, yes: bool) -> Step | None:
+        vote = self._vote
+        assert vote is not None
+        (vote.yes if yes else vote.no).append(name)
+        if len(vote.yes) >= vote.needed:
+            return self._decided("passed")
+        if len(vote.no) > len(vote.voters) - vote.needed:
+            self._decided("failed")
+            return None
+        self._announce("open")
+        return None
+
+    def _on_vote_expired(self, _: Member | None, msg: VoteExpired) -> None:
+        if self._vote is not None and self._vote.number == msg.number:
+            self._announce("expired")
+            self._vote = None
+
+    def _decided(self, state: Literal["passed", "failed"]) -> Step | None:
+        vote = self._vote
+        assert vote is not None
+        self._vote = None
+        self._out.append(Cancel(VOTE))
+        self._announce(state, vote)
+        if state == "failed" or self.state != "playing":
+            return None
+        return self._remove(vote.seat)
+
+    def _remove(self, index: int) -> Step | None:
+        """The player of seat ``index`` is voted out: by the option ``absent``."""
+        game = self.game
+        assert game is not None
+        seat = self.seats[index]
+        self._voted_out = self._voted_out | {(game.game_id, seat.name)}
+        if self.options.absent == "drop":
+            step = self._drop(index)
+            if step is not None:
+
+                def gone() -> None:
+                    seat.session = None
+                    self._publish()
+
+                return self._chain(step, gone)
+        seat.session = None
+        seat.stand_in = None  # the bot takes over anew, with the reason said
+        self._take_over(index, "voted out")
+        self._publish()
+        return None
+
+    def _announce(
+        self, state: Literal["open", "passed", "failed", "expired"], vote: _Vote | None = None
+    ) -> None:
+        vote = vote or self._vote
+        assert vote is not None
+        self._broadcast(
+            m.Vote(
+                room=self.name,
+                kind=vote.kind,
+                by=vote.by,
+                name=vote.name,
+                seat=vote.seat + 1,
+                yes=list(vote.yes),
+                no=list(vote.no),
+                voters=list(vote.voters),
+                state=state,
+                expires=self.settings.wall_time(vote.expires),
+            )
+        )
+
+    # --- coming back ---------------------------------------------------------------------------
+
+    def _voted_out_of_game(self, session: Member) -> bool:
+        """Whether ``session``'s player was voted out of the game running here (they may watch)."""
+        game = self.game
+        return game is not None and (game.game_id, self._name(session)) in self._voted_out
+
+
+__all__ = ["TURN_MIN", "VOTE", "VOTE_TIME", "RoomVotes", "VoteExpired"]

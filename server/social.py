@@ -1,0 +1,262 @@
+"""People among people: tells and replies, chat in the lobby, where someone is, and each person's
+lists (whom they mute, who their friends are).
+
+The lists belong to the player behind a connection, its ``identity`` (the same across resumes), and
+live behind :class:`ListStore`: :class:`MemoryLists` keeps them in this process, for as long as a
+guest may come back; a store for registered accounts keeps them for good. Mutes are applied where a
+message reaches its reader (``Session.muted``), so that chat from any room, the lobby and tells are
+all filtered in one place, and the muted person is never told.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import structlog
+
+from protocol import messages as m
+from protocol.errors import ProtocolError
+from protocol.names import is_name
+from server.directory import Directory
+from server.session import Session
+
+log = structlog.get_logger("cafe.social")
+
+#: how many friends and mutes one person may keep
+LIST_MAX = 200
+
+
+@dataclass(slots=True)
+class PersonalLists:
+    """One person's lists, by casefolded name (friends keep the name as it was typed)."""
+
+    muted: set[str] = field(default_factory=set)
+    friends: dict[str, str] = field(default_factory=dict)
+
+
+class ListStore(Protocol):
+    """Where each identity's lists are kept."""
+
+    async def load(self, identity: str) -> PersonalLists:
+        """The lists of ``identity`` (empty for someone new); the same object until released."""
+
+    async def save(self, identity: str, lists: PersonalLists) -> None:
+        """``lists`` changed."""
+
+    def release(self, identity: str, keep_for: float) -> None:
+        """The connection of ``identity`` is gone; it may come back within ``keep_for`` seconds."""
+
+
+class MemoryLists:
+    """Lists kept in this process: a guest's last as long as their connection, and the resume
+    window after it."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._lists: dict[str, PersonalLists] = {}
+        self._expires: dict[str, float] = {}
+        self._clock = clock
+
+    async def load(self, identity: str) -> PersonalLists:
+        self._purge()
+        self._expires.pop(identity, None)
+        return self._lists.setdefault(identity, PersonalLists())
+
+    async def save(self, identity: str, lists: PersonalLists) -> None:
+        self._lists[identity] = lists
+
+    def release(self, identity: str, keep_for: float) -> None:
+        if identity in self._lists:
+            self._expires[identity] = self._clock() + keep_for
+
+    def _purge(self) -> None:
+        now = self._clock()
+        for identity in [i for i, at in self._expires.items() if at <= now]:
+            del self._expires[identity]
+            self._lists.pop(identity, None)
+
+    def __len__(self) -> int:
+        return len(self._lists)
+
+
+@dataclass(slots=True)
+class _Person:
+    """What the social side keeps of one named connection."""
+
+    lists: PersonalLists
+    #: the last person who told this one something, for /reply
+    last_teller: str | None = None
+
+
+class Social:
+    """Tells, lobby chat, ``/whereis``, ``/friends`` and the lists, for the lobby."""
+
+    def __init__(
+        self,
+        directory: Directory,
+        store: ListStore,
+        sessions: Callable[[], Iterable[Session]],
+        *,
+        keep_for: float,
+    ) -> None:
+        self.directory = directory
+        self.store = store
+        self._sessions = sessions
+        self._keep_for = keep_for
+        self._people: dict[Session, _Person] = {}
+
+    # --- connections -----------------------------------------------------------------------------
+
+    async def welcome(self, session: Session) -> None:
+        """A named connection: its lists are loaded, and its friends who are here told."""
+        assert session.name is not None and session.identity is not None
+        lists = await self.store.load(session.identity)
+        self._people[session] = _Person(lists)
+        session.muted = lists.muted
+        self._tell_friends_of(session.name, f"Your friend {session.name} is online.")
+
+    def gone(self, session: Session) -> None:
+        """The connection ended: its lists wait for a resume, then go."""
+        if self._people.pop(session, None) is not None and session.identity is not None:
+            self.store.release(session.identity, self._keep_for)
+
+    def game_started(self, room: str, players: list[str]) -> None:
+        """Tell the friends of each player that their friend started a game."""
+        for name in players:
+            self._tell_friends_of(name, f"Your friend {name} started a game in room {room}: /watch {room}.")
+
+    def _tell_friends_of(self, name: str, text: str) -> None:
+        key = name.casefold()
+        notice = m.Notice(text=text)
+        for other in self._sessions():
+            person = self._people.get(other)
+            if person is not None and key in person.lists.friends and other.name != name:
+                other.send(notice)
+
+    # --- talking ---------------------------------------------------------------------------------
+
+    def lobby_chat(self, session: Session, msg: m.Say) -> None:
+        """What someone in the lobby says reaches everyone in the lobby (of this node)."""
+        chat = m.Chat(room=None, name=self._name(session), text=msg.text)
+        for other in self._sessions():
+            if other.room is None and other.name is not None:
+                other.send(chat)
+        session.send(m.Ack(id=msg.id))
+
+    async def tell(self, session: Session, msg: m.Tell | m.TellReply) -> None:
+        """``/tell NAME TEXT`` and ``/reply TEXT``: to one person, wherever they are."""
+        sender = self._name(session)
+        if isinstance(msg, m.TellReply):
+            name = self._people[session].last_teller if session in self._people else None
+            if name is None:
+                raise ProtocolError("no_reply", "Nobody has told you anything yet: /tell NAME TEXT.", msg.id)
+        else:
+            name = msg.name
+        if name.casefold() == sender.casefold():
+            raise ProtocolError("bad_target", "That is you; /tell someone else.", msg.id)
+        target = self.directory.session(name)
+        if target is None or target.name is None:
+            await self._not_here(name, msg.id)
+        assert target is not None and target.name is not None
+        tell = m.TellMessage(name=sender, to=target.name, text=msg.text)
+        target.send(tell)
+        person = self._people.get(target)
+        if person is not None and sender.casefold() not in person.lists.muted:
+            person.last_teller = sender
+        session.send(tell.model_copy(update={"id": msg.id}))
+        log.debug("tell", player=sender, to=target.name)
+
+    async def _not_here(self, name: str, msg_id: m.ClientId) -> None:
+        """Refuse a tell to ``name``, saying whether anyone has that name."""
+        if any(p.name.casefold() == name.casefold() for p in await self.directory.people()):
+            # connected to another node: tells do not travel between nodes
+            raise ProtocolError(
+                "unavailable", f"{name} is on another server node; tells cannot reach them.", msg_id
+            )
+        room = await self.directory.seat_room(name) if is_name(name) else None
+        if room is not None:
+            raise ProtocolError(
+                "not_connected",
+                f"{name} is not connected; their seat in room {room.name} waits for them.",
+                msg_id,
+            )
+        raise ProtocolError("not_connected", f"Nobody is called {name[:24]}: no such name.", msg_id)
+
+    async def whereis(self, session: Session, msg: m.WhereIs) -> None:
+        """``/whereis NAME``: a ``who`` list of that one person."""
+        key = msg.name.casefold()
+        found = [p for p in await self.directory.people() if p.name.casefold() == key]
+        if not found:
+            await self._not_here(msg.name, msg.id)
+        session.send(m.WhoList(id=msg.id, people=found))
+
+    def invite(self, session: Session, msg: m.Invite) -> None:
+        """``/invite NAME``: NAME is asked to the sender's room."""
+        sender = self._name(session)
+        room = session.room
+        if room is None:
+            raise ProtocolError(
+                "not_in_room", "Invite people to a room you are in: /room NAME first.", msg.id
+            )
+        if msg.name.casefold() == sender.casefold():
+            raise ProtocolError("bad_target", "You are here already.", msg.id)
+        target = self.directory.session(msg.name)
+        if target is None:
+            raise ProtocolError("not_connected", f"{msg.name[:24]} is not connected here.", msg.id)
+        target.send(m.Invited(room=room.name, name=sender))
+        session.send(m.Ack(id=msg.id))
+
+    # --- lists -----------------------------------------------------------------------------------
+
+    async def edit(self, session: Session, msg: m.ListEdit) -> None:
+        """``/mute``, ``/unmute``, ``/friend``, ``/unfriend``."""
+        me = self._name(session)
+        if not is_name(msg.name):
+            raise ProtocolError("bad_name", "No one can have that name.", msg.id)
+        if msg.name.casefold() == me.casefold():
+            raise ProtocolError("bad_target", f"You cannot {msg.action} yourself.", msg.id)
+        person = self._people[session]
+        lists, key = person.lists, msg.name.casefold()
+        if msg.action in ("mute", "friend") and len(lists.muted) + len(lists.friends) >= LIST_MAX:
+            raise ProtocolError("bad_arguments", f"Your lists hold {LIST_MAX} names at most.", msg.id)
+        if msg.action == "mute":
+            lists.muted.add(key)
+            text = f"You will not see what {msg.name} says."
+        elif msg.action == "unmute":
+            lists.muted.discard(key)
+            text = f"You see what {msg.name} says again."
+        elif msg.action == "friend":
+            lists.friends[key] = msg.name
+            text = f"{msg.name} is one of your friends."
+        else:
+            lists.friends.pop(key, None)
+            text = f"{msg.name} is not on your friends list."
+        assert session.identity is not None
+        await self.store.save(session.identity, lists)
+        session.send(m.Notice(text=text))
+        session.send(m.Ack(id=msg.id))
+
+    async def friends(self, session: Session, msg: m.GetFriends) -> None:
+        """``/friends``: each friend, whether connected, and where."""
+        online = {p.name.casefold(): p for p in await self.directory.people()}
+        listed = []
+        for key, name in sorted(self._people[session].lists.friends.items()):
+            here = online.get(key)
+            listed.append(
+                m.Friend(
+                    name=here.name if here else name,
+                    online=here is not None,
+                    room=here.room if here else None,
+                )
+            )
+        session.send(m.Friends(id=msg.id, friends=listed))
+
+    @staticmethod
+    def _name(session: Session) -> str:
+        assert session.name is not None
+        return session.name
+
+
+__all__ = ["LIST_MAX", "ListStore", "MemoryLists", "PersonalLists", "Social"]

@@ -1,0 +1,142 @@
+"""The room core's host, drawn seats, who begins, ``/info`` and ``/reset``, driven item by item."""
+
+from __future__ import annotations
+
+import pytest
+
+from protocol import messages as m
+from protocol.commands import ShowRequest
+from server.room.effects import GameStart
+from server.room.items import Leave
+from tests.server.roomcore import Driver
+
+
+def test_only_the_host_sets_options_seats_bots_and_starts() -> None:
+    """The first seated person is host: the others' option, bot and start are ``not_host``."""
+    d = Driver()
+    ann, bob = d.seat("ann", "bob")
+    for message in (m.SetOption(key="clock", value=60), m.AddBot(), m.Start(), m.Reset()):
+        done = d.feed(bob, message)
+        assert done.codes(bob) == ["not_host"], message
+        assert "ann" in done.replies(bob)[0].text
+    assert d.core.options.clock is None and len(d.core.seats) == 2
+    assert d.feed(ann, m.SetOption(key="clock", value=60)).replies() == []
+
+
+def test_the_next_seated_person_is_host_when_the_host_leaves() -> None:
+    """When the host gives up the seat, the next seated person is host."""
+    d = Driver()
+    ann, bob, cid = d.seat("ann", "bob", "cid")
+    d.feed(ann, Leave(ann))
+    assert d.core.host is not None and d.core.host.name == "bob"
+    assert d.feed(bob, m.AddBot()).replies() == []
+    assert d.feed(cid, m.AddBot()).codes(cid) == ["not_host"]
+
+
+def test_a_disconnected_host_hands_over_during_a_game() -> None:
+    """In a running game a host who lost the connection is not host; the next connected player is."""
+    d = Driver()
+    ann, bob = d.start("ann", "bob")
+    d.feed(ann, Leave(ann, disconnected=True))
+    assert d.core.host is not None and d.core.host.name == "bob"
+    assert d.feed(bob, m.SetOption(key="private", value=True)).replies() == []
+
+
+def test_with_host_off_any_seated_player_decides_but_no_spectator() -> None:
+    """``host off``: every seated player may set options and seat bots; a spectator may not."""
+    d = Driver()
+    ann, bob = d.seat("ann", "bob")
+    assert d.feed(ann, m.SetOption(key="host", value=False)).replies() == []
+    assert d.core.host is None
+    assert d.feed(bob, m.SetOption(key="stammtisch", value=True)).replies() == []
+    zoe = d.enter("zoe")
+    assert d.feed(zoe, m.AddBot()).codes(zoe) == ["not_seated"]
+
+
+def test_host_and_private_may_change_during_a_game_and_other_options_not() -> None:
+    """``private`` and ``host`` change during a game; the clock stays fixed."""
+    d = Driver()
+    ann, _ = d.start("ann", "bob")
+    assert d.feed(ann, m.SetOption(key="private", value=True)).replies() == []
+    assert d.core.summary().options["private"] is True
+    assert d.feed(ann, m.SetOption(key="clock", value=60)).codes(ann) == ["game_running"]
+
+
+def test_start_n_names_the_seat_that_begins() -> None:
+    """With ``start 2`` the second seat begins, and the record says so."""
+    d = Driver()
+    d.start("ann", "bob", "cid", options=[("start", 2)])
+    assert d.to_move == "bob"
+    start = d.written[0]
+    assert isinstance(start, GameStart) and start.record.start_player == 1
+
+
+def test_start_n_beyond_the_seats_is_refused() -> None:
+    """``start 4`` with three seats is ``bad_option`` at the start, and nothing starts."""
+    d = Driver()
+    ann, _, _ = d.seat("ann", "bob", "cid", options=[("start", 4)])
+    assert d.feed(ann, m.Start()).codes(ann) == ["bad_option"]
+    assert d.core.state == "waiting"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+def test_drawseat_shuffles_the_seats_from_the_seed(seed: int) -> None:
+    """With ``drawseat on`` the seats are the seed's shuffle of the seated, the same every time."""
+    orders = set()
+    for _ in range(2):
+        d = Driver(seed=seed)
+        d.start("ann", "bob", "cid", "dan", options=[("drawseat", True)])
+        order = tuple(s.name for s in d.core.seats)
+        assert sorted(order) == ["ann", "bob", "cid", "dan"]
+        assert d.position.players[0].name == order[0]
+        orders.add(order)
+    assert len(orders) == 1
+
+
+def test_drawseat_changes_some_order() -> None:
+    """Over a few seeds, drawn seats are not always in the order people sat down."""
+    orders = set()
+    for seed in range(6):
+        d = Driver(seed=seed)
+        d.start("ann", "bob", "cid", "dan", options=[("drawseat", True)])
+        orders.add(tuple(s.name for s in d.core.seats))
+    assert len(orders) > 1
+
+
+def test_without_drawseat_the_seats_keep_their_order() -> None:
+    """Without ``drawseat`` the seats stay in the order people sat down."""
+    d = Driver()
+    d.start("ann", "bob", "cid", "dan")
+    assert [s.name for s in d.core.seats] == ["ann", "bob", "cid", "dan"]
+
+
+def test_info_tells_options_rating_clock_and_host() -> None:
+    """``/info`` answers a text with the host, whether rated, the clock and the options."""
+    d = Driver(seed=None)
+    ann, _ = d.seat("ann", "bob", options=[("clock", 30)])
+    zoe = d.enter("zoe")
+    texts = d.feed(zoe, ShowRequest("info", id=4)).of(zoe, m.Text)
+    assert len(texts) == 1 and texts[0].kind == "info" and texts[0].id == 4
+    text = texts[0].text
+    assert "Host: ann." in text and "Rated: yes." in text and "Clock: 30 seconds" in text
+    d.feed(ann, m.SetOption(key="seed", value=5))
+    assert "practice" in d.feed(zoe, ShowRequest("info")).of(zoe, m.Text)[0].text
+
+
+def test_reset_after_the_end_gives_a_fresh_board_with_the_same_seats() -> None:
+    """After the game ended, ``/reset`` makes the room waiting with the same seats; before, it is
+    ``no_game`` or ``game_running``."""
+    d = Driver()
+    ann, bob = d.seat("ann", "bob")
+    assert d.feed(ann, m.Reset()).codes(ann) == ["no_game"]
+    d.feed(ann, m.Start())
+    assert d.feed(ann, m.Reset()).codes(ann) == ["game_running"]
+    for _ in range(500):
+        if d.core.state != "playing":
+            break
+        d.move([ann, bob])
+    assert d.core.state == "over"
+    done = d.feed(ann, m.Reset(id=3))
+    assert done.replies() == [] and d.core.state == "waiting" and d.core.game is None
+    assert [s.name for s in d.core.seats] == ["ann", "bob"]
+    assert d.views[bob]["game"] is None and d.views[bob]["state"] == "waiting"

@@ -1,0 +1,135 @@
+"""Votes to remove a player, driven on the room core with a clock of the test's own."""
+
+from __future__ import annotations
+
+from protocol import messages as m
+from server.room.effects import MoveLogged
+from server.room.items import Leave, Returned
+from server.room.votes import TURN_MIN, VOTE, VOTE_TIME, VoteExpired
+from tests.server.roomcore import Driver, FakeMember
+
+
+def _three() -> tuple[Driver, dict[str, FakeMember]]:
+    """ann, bob and cid in a running game; the one to move is ``d.to_move``."""
+    d = Driver()
+    members = d.start("ann", "bob", "cid")
+    return d, {p.name or "": p for p in members}
+
+
+def test_a_connected_player_cannot_be_removed_before_a_minute_of_their_turn() -> None:
+    """``/remove`` of someone connected is ``too_soon`` until they had the turn for a minute."""
+    d, people = _three()
+    mover = d.to_move
+    asker = next(p for n, p in people.items() if n != mover)
+    d.now += TURN_MIN - 1
+    assert d.feed(asker, m.VoteRemove(name=mover)).codes(asker) == ["too_soon"]
+    other = next(n for n in people if n not in (mover, asker.name))
+    d.now += 10
+    assert d.feed(asker, m.VoteRemove(name=other)).codes(asker) == ["too_soon"]  # not their turn
+    opened = d.feed(asker, m.VoteRemove(name=mover, id=1))
+    assert opened.replies() == []
+    votes = opened.of(people[other], m.Vote)
+    assert [(v.state, v.name, v.by, v.yes, sorted(v.voters)) for v in votes] == [
+        ("open", mover, asker.name, [asker.name], sorted([asker.name or "", other]))
+    ]
+    assert d.timers[VOTE].at == d.now + VOTE_TIME  # type: ignore[union-attr]
+
+
+def test_a_majority_of_the_others_removes_a_player_and_a_bot_plays_on() -> None:
+    """With two others, the second yes passes the vote: the seat goes to a bot (absent bot)."""
+    d, people = _three()
+    mover = d.to_move
+    asker, other = (p for n, p in people.items() if n != mover)
+    d.now += TURN_MIN
+    d.feed(asker, m.VoteRemove(name=mover))
+    done = d.feed(other, m.VoteAnswer(yes=True, id=2))
+    assert [v.state for v in done.of(asker, m.Vote)] == ["passed"]
+    assert (mover, "replaced_by_bot") in done.presence(asker)
+    seat = d.core.seat_of(mover)
+    assert seat is not None and seat.session is None and seat.stand_in == "greedy"
+    assert "turn" in d.timers and VOTE not in d.timers  # the bot thinks; the vote's timer is gone
+    assert d.feed(people[mover], m.PlayMove(move=d.legal())).codes(people[mover]) == ["not_seated"]
+
+
+def test_a_no_that_makes_a_majority_impossible_fails_the_vote() -> None:
+    """With two voters a single no fails the vote, and nothing changes."""
+    d, people = _three()
+    mover = d.to_move
+    asker, other = (p for n, p in people.items() if n != mover)
+    d.now += TURN_MIN
+    d.feed(asker, m.VoteRemove(name=mover))
+    done = d.feed(other, m.VoteAnswer(yes=False))
+    assert [v.state for v in done.of(people[mover], m.Vote)] == ["failed"]
+    seat = d.core.seat_of(mover)
+    assert seat is not None and seat.session is people[mover]
+
+
+def test_an_unanswered_vote_expires_after_a_minute() -> None:
+    """Left unanswered, the vote expires when its timer fires; a new one may then start."""
+    d, people = _three()
+    mover = d.to_move
+    asker, other = (p for n, p in people.items() if n != mover)
+    d.now += TURN_MIN
+    d.feed(asker, m.VoteRemove(name=mover))
+    assert d.feed(other, m.VoteRemove(name=mover)).codes(other) == ["vote_running"]
+    done = d.fire(VOTE)
+    assert [v.state for v in done.of(other, m.Vote)] == ["expired"]
+    assert d.feed(other, m.VoteAnswer(yes=True)).codes(other) == ["no_vote"]
+    assert d.feed(other, m.VoteRemove(name=mover)).replies() == []
+
+
+def test_an_old_expiry_does_not_end_a_newer_vote() -> None:
+    """The expiry of a vote already decided leaves the next vote running."""
+    d, people = _three()
+    mover = d.to_move
+    asker, other = (p for n, p in people.items() if n != mover)
+    d.now += TURN_MIN
+    d.feed(asker, m.VoteRemove(name=mover))
+    d.feed(other, m.VoteAnswer(yes=False))
+    d.feed(asker, m.VoteRemove(name=mover))
+    assert d.feed(None, VoteExpired(1)).effects == []
+    assert d.feed(other, m.VoteAnswer(yes=True)).replies() == []
+
+
+def test_a_gone_player_is_removed_by_the_single_other_player_alone() -> None:
+    """Two players, one gone: the other's ``/remove`` decides alone, at once; with absent drop the
+    player leaves the game, logged like a move, and coming back they only watch."""
+    d = Driver()
+    ann, bob = d.start("ann", "bob", "cid", options=[("absent", "drop")])[:2]
+    cid = next(p for p in d.core.members if p.name == "cid")
+    d.feed(cid, Leave(cid, disconnected=True))
+    done = d.feed(ann, m.VoteRemove(name="cid"))
+    assert done.codes(ann) == []
+    assert [v.state for v in done.of(bob, m.Vote)] == ["open"]  # bob is the other voter
+    done = d.feed(bob, m.VoteAnswer(yes=True))
+    assert done.written and isinstance(d.written[-1], MoveLogged) and d.written[-1].move == "leave cid"
+    back = FakeMember("cid")
+    again = d.feed(back, Returned(back))
+    assert ("cid", "entered") in again.presence(ann) and d.core.seat_of("cid") is not None
+    assert d.core.seat_of("cid").session is None  # type: ignore[union-attr]
+
+
+def test_one_other_player_decides_alone() -> None:
+    """In a game of two, the other player's ``/remove`` of a gone player passes at once."""
+    d = Driver()
+    ann, bob = d.start("ann", "bob")
+    d.feed(bob, Leave(bob, disconnected=True))
+    done = d.feed(ann, m.VoteRemove(name="bob"))
+    assert [v.state for v in done.of(ann, m.Vote)] == ["passed"]
+    assert d.core.seat_of("bob").stand_in == "greedy"  # type: ignore[union-attr]
+
+
+def test_remove_refusals() -> None:
+    """No game: ``no_game``; a spectator: ``not_seated``; yourself: ``bad_target``; a stranger or a
+    server bot: ``not_seated``; answering without a vote: ``no_vote``."""
+    d = Driver()
+    ann, _ = d.seat("ann", "bob")
+    assert d.feed(ann, m.VoteRemove(name="bob")).codes(ann) == ["no_game"]
+    d.feed(ann, m.AddBot())
+    d.feed(ann, m.Start())
+    zoe = d.enter("zoe")
+    assert d.feed(zoe, m.VoteRemove(name="bob")).codes(zoe) == ["not_seated"]
+    assert d.feed(ann, m.VoteRemove(name="ann")).codes(ann) == ["bad_target"]
+    assert d.feed(ann, m.VoteRemove(name="nobody")).codes(ann) == ["not_seated"]
+    assert d.feed(ann, m.VoteRemove(name="greedy-bot1")).codes(ann) == ["not_seated"]
+    assert d.feed(ann, m.VoteAnswer(yes=True)).codes(ann) == ["no_vote"]

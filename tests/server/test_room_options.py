@@ -1,0 +1,103 @@
+"""Room options around the game over real sockets: the host, private rooms and invitations,
+drawn seats, who begins, ``/info`` and ``/reset``."""
+
+from __future__ import annotations
+
+from server.app import Server
+from tests.server.clients import LineClient, WsClient
+
+
+async def _seated(server: Server, *names: str, room: str = "cafe") -> list[WsClient]:
+    clients = [await WsClient.connect(server.port, name) for name in names]
+    for client in clients:
+        assert (await client.command(f"/join {room}"))["type"] == "ack"
+    return clients
+
+
+async def test_only_the_host_sets_options_and_host_off_lets_everyone(server: Server) -> None:
+    """The first seated is host: another player's ``/option`` is ``not_host`` until ``host off``."""
+    ann, bob = await _seated(server, "ann", "bob")
+    refused = await bob.command("/option clock 60")
+    assert refused["code"] == "not_host" and "ann" in refused["message"]
+    assert (await bob.command("/addbot"))["code"] == "not_host"
+    assert (await bob.command("/start"))["code"] == "not_host"
+    assert (await ann.command("/option host off"))["type"] == "ack"
+    assert (await bob.command("/option clock 60"))["type"] == "ack"
+
+
+async def test_a_private_room_is_not_listed_but_can_be_entered_and_invited_to(server: Server) -> None:
+    """``private on`` hides the room from ``/rooms``; an invitation names it; its name lets you in."""
+    (ann,) = await _seated(server, "ann", room="secret")
+    await _seated(server, "bob", room="open")
+    zoe = await WsClient.connect(server.port, "zoe")
+    assert [r["name"] for r in (await zoe.command("/rooms"))["rooms"]] == ["open", "secret"]
+    assert (await ann.command("/option private on"))["type"] == "ack"
+    assert [r["name"] for r in (await zoe.command("/rooms"))["rooms"]] == ["open"]
+    pushed = await zoe.next(lambda x: x["type"] == "rooms" and x["id"] is None and len(x["rooms"]) == 1)
+    assert pushed["rooms"][0]["name"] == "open"
+    assert (await ann.command("/invite ZOE"))["type"] == "ack"
+    invited = await zoe.next("invited")
+    assert (invited["room"], invited["name"]) == ("secret", "ann")
+    assert (await zoe.command("/room secret"))["type"] == "ack"
+
+
+async def test_invite_refusals(server: Server) -> None:
+    """``/invite`` from the lobby is ``not_in_room``; of someone not here, ``not_connected``."""
+    ann = await WsClient.connect(server.port, "ann")
+    assert (await ann.command("/invite bob"))["code"] == "not_in_room"
+    await ann.command("/room cafe")
+    assert (await ann.command("/invite bob"))["code"] == "not_connected"
+    assert (await ann.command("/invite ann"))["code"] == "bad_target"
+
+
+async def test_a_line_client_reads_an_invitation(server: Server) -> None:
+    """On the line endpoint an invitation says who and how to get there."""
+    assert server.line_port is not None
+    zoe = await LineClient.connect(server.line_port, "zoe")
+    (ann,) = await _seated(server, "ann")
+    await ann.command("/invite zoe")
+    await zoe.expect("* ann invites you to room cafe: /room cafe to go there.")
+
+
+async def test_start_n_and_drawseat_over_the_wire(server: Server) -> None:
+    """``start 2`` makes the second seat begin; ``drawseat on`` is in the room's options."""
+    ann, bob = await _seated(server, "ann", "bob")
+    assert (await ann.command("/option start 2"))["type"] == "ack"
+    assert (await ann.command("/option drawseat on"))["type"] == "ack"
+    assert (await ann.command("/start"))["type"] == "ack"
+    started = await bob.next("game_started")
+    assert started["start_player"] == started["players"][1]
+    assert ann.view is not None and ann.view["options"]["drawseat"] is True
+
+
+async def test_info_and_reset_over_the_wire(server: Server) -> None:
+    """``/info`` answers a text naming the host; ``/reset`` before a game ends is refused."""
+    ann, bob = await _seated(server, "ann", "bob")
+    info = await bob.command("/info")
+    assert info["type"] == "text" and info["kind"] == "info" and "Host: ann." in info["text"]
+    assert (await ann.command("/reset"))["code"] == "no_game"
+    await ann.command("/start")
+    assert (await ann.command("/reset"))["code"] == "game_running"
+
+
+async def test_remove_vote_over_the_wire(server: Server) -> None:
+    """``/remove`` of a gone player opens a vote the others see; ``/accept`` of the other passes it
+    and a bot plays the seat; a line client reads the vote."""
+    ann, bob = await _seated(server, "ann", "bob")
+    assert server.line_port is not None
+    cid = await LineClient.connect(server.line_port, "cid")
+    await cid.line("/join cafe")
+    await cid.expect("cid takes a seat")
+    assert (await ann.command("/start"))["type"] == "ack"
+    await bob.close()
+    await ann.next(lambda x: x["type"] == "presence" and x["event"] == "away")
+    assert (await ann.command("/remove bob"))["type"] == "ack"
+    opened = await ann.next("vote")
+    assert (opened["state"], opened["name"], opened["voters"]) == ("open", "bob", ["ann", "cid"])
+    await cid.expect("* Vote: ann asks to take bob (seat 2) out of the game; ann, cid: /accept or /refuse")
+    await cid.line("/accept")
+    await cid.expect("* Vote passed: ann asks to take bob (seat 2) out of the game.")
+    passed = await ann.next(lambda x: x["type"] == "vote" and x["state"] != "open")
+    assert passed["state"] == "passed"
+    bot = await ann.next(lambda x: x["type"] == "presence" and x["event"] == "replaced_by_bot")
+    assert bot["name"] == "bob" and bot["detail"] == "voted out"

@@ -1,0 +1,244 @@
+"""Tells, replies, lobby chat, /whereis, /who, mutes and friends, over real sockets."""
+
+from __future__ import annotations
+
+from server.app import Server
+from server.social import MemoryLists
+from tests.server.clients import LineClient, WsClient
+from tests.server.conftest import ServerFactory
+
+
+async def _connect(server: Server, *names: str) -> list[WsClient]:
+    return [await WsClient.connect(server.port, name) for name in names]
+
+
+def _tells(client: WsClient) -> list[tuple[str, str, str]]:
+    return [(x["name"], x["to"], x["text"]) for x in client.messages if x["type"] == "tell"]
+
+
+# --- tells ---------------------------------------------------------------------------------------
+
+
+async def test_a_tell_reaches_its_recipient_in_a_room_and_the_sender_gets_it_back(server: Server) -> None:
+    """``/tell NAME TEXT`` from the lobby reaches NAME in a room; the sender's answer is the tell."""
+    ann, bob, zoe = await _connect(server, "ann", "bob", "zoe")
+    assert (await bob.command("/room cafe"))["type"] == "ack"
+    answer = await ann.command("/tell BOB  hello   there")
+    assert answer["type"] == "tell" and (answer["name"], answer["to"], answer["text"]) == (
+        "ann",
+        "bob",
+        "hello   there",
+    )
+    got = await bob.next("tell")
+    assert (got["name"], got["to"], got["text"], got["id"]) == ("ann", "bob", "hello   there", None)
+    await zoe.barrier()
+    assert _tells(zoe) == []
+
+
+async def test_reply_answers_the_last_teller(server: Server) -> None:
+    """``/reply TEXT`` goes to whoever told you something last."""
+    ann, bob, cid = await _connect(server, "ann", "bob", "cid")
+    await ann.command("/tell bob one")
+    await cid.command("/tell bob two")
+    answer = await bob.command("/reply to cid")
+    assert answer["type"] == "tell" and answer["to"] == "cid"
+    assert (await cid.next("tell"))["text"] == "to cid"
+    await ann.barrier()
+    assert _tells(ann) == [("ann", "bob", "one")]
+
+
+async def test_reply_before_any_tell_is_refused(server: Server) -> None:
+    """With nobody to answer, ``/reply`` is ``no_reply``."""
+    ann = await WsClient.connect(server.port, "ann")
+    answer = await ann.command("/reply hi")
+    assert answer["type"] == "error" and answer["code"] == "no_reply"
+
+
+async def test_a_tell_to_nobody_says_the_name_does_not_exist(server: Server) -> None:
+    """A tell to a name nobody has is ``not_connected``, saying there is no such name."""
+    ann = await WsClient.connect(server.port, "ann")
+    answer = await ann.command("/tell ghost boo")
+    assert answer["code"] == "not_connected" and "no such name" in answer["message"]
+
+
+async def test_a_tell_to_a_player_whose_seat_waits_says_the_name_exists(server: Server) -> None:
+    """A tell to someone away from a running game is ``not_connected``, naming the room that holds
+    their seat."""
+    ann, bob = await _connect(server, "ann", "bob")
+    for c in (ann, bob):
+        assert (await c.command("/join cafe"))["type"] == "ack"
+    assert (await ann.command("/start"))["type"] == "ack"
+    await bob.close()
+    await ann.next(lambda x: x["type"] == "presence" and x["event"] == "away")
+    answer = await ann.command("/tell bob come back")
+    assert answer["code"] == "not_connected" and "room cafe" in answer["message"]
+
+
+async def test_a_tell_to_yourself_is_refused(server: Server) -> None:
+    """Telling yourself is ``bad_target``."""
+    ann = await WsClient.connect(server.port, "ann")
+    assert (await ann.command("/tell Ann hi"))["code"] == "bad_target"
+
+
+async def test_tells_are_sanitized_like_chat(server: Server) -> None:
+    """Control characters and line breaks never reach the recipient of a tell."""
+    ann, bob = await _connect(server, "ann", "bob")
+    answer = await ann.request({"type": "tell", "name": "bob", "text": "a\x1b[2J\nb"})
+    assert answer["text"] == "a[2J b"
+    assert (await bob.next("tell"))["text"] == "a[2J b"
+    empty = await ann.request({"type": "tell", "name": "bob", "text": "\x1b"})
+    assert empty["code"] == "empty_message"
+
+
+async def test_tells_are_rate_limited_like_chat(make_server: ServerFactory) -> None:
+    """Tells draw on the chat allowance: past it, ``rate_limited``."""
+    server: Server = await make_server(chat_rate=0.001, chat_burst=1)
+    ann, _bob = await _connect(server, "ann", "bob")
+    assert (await ann.command("/tell bob one"))["type"] == "tell"
+    assert (await ann.command("/tell bob two"))["code"] == "rate_limited"
+
+
+async def test_a_line_client_reads_tells_both_ways(server: Server) -> None:
+    """On the line endpoint a tell reads ``[ann tells you] ...`` and the sender's copy ``-> bob: ...``."""
+    assert server.line_port is not None
+    bob = await LineClient.connect(server.line_port, "bob")
+    ann = await WsClient.connect(server.port, "ann")
+    await ann.command("/tell bob psst")
+    await bob.expect("[ann tells you] psst")
+    await bob.line("/reply yes?")
+    await bob.expect("-> ann: yes?")
+    assert (await ann.next("tell"))["text"] == "yes?"
+
+
+# --- lobby chat, whereis, who ---------------------------------------------------------------------
+
+
+async def test_chat_in_the_lobby_reaches_the_lobby_only(server: Server) -> None:
+    """What someone in the lobby says reaches everyone in the lobby, not people in rooms."""
+    ann, bob, zoe = await _connect(server, "ann", "bob", "zoe")
+    assert (await zoe.command("/room cafe"))["type"] == "ack"
+    assert (await ann.command("hello lobby"))["type"] == "ack"
+    chat = await bob.next("chat")
+    assert (chat["room"], chat["name"], chat["text"]) == (None, "ann", "hello lobby")
+    await zoe.barrier()
+    assert not [x for x in zoe.messages if x["type"] == "chat"]
+
+
+async def test_whereis_names_the_room(server: Server) -> None:
+    """``/whereis NAME`` answers a ``who`` list of that one person with their room."""
+    ann, bob = await _connect(server, "ann", "bob")
+    await bob.command("/room cafe")
+    answer = await ann.command("/whereis BOB")
+    assert answer["type"] == "who" and answer["people"] == [{"name": "bob", "kind": "person", "room": "cafe", "guest": True}]
+    assert (await ann.command("/whereis nobody"))["code"] == "not_connected"
+
+
+async def test_who_shows_each_persons_room(server: Server) -> None:
+    """``/who`` lists everyone with the room they are in (``null`` for the lobby)."""
+    ann, bob = await _connect(server, "ann", "bob")
+    await bob.command("/room cafe")
+    answer = await ann.command("/who")
+    assert [(p["name"], p["room"]) for p in answer["people"]] == [("ann", None), ("bob", "cafe")]
+
+
+# --- mutes ---------------------------------------------------------------------------------------
+
+
+async def _chats(client: WsClient) -> list[tuple[str, str]]:
+    await client.barrier()
+    return [(x["name"], x["text"]) for x in client.messages if x["type"] in ("chat", "tell")]
+
+
+async def test_mute_holds_back_chat_and_tells_and_unmute_lets_them_through(server: Server) -> None:
+    """Muted, a person's room chat, lobby chat and tells never reach you; they are not told;
+    ``/unmute`` undoes it."""
+    ann, bob = await _connect(server, "ann", "bob")
+    assert (await ann.command("/mute bob"))["type"] == "ack"
+    assert (await bob.command("lobby words"))["type"] == "ack"
+    assert (await bob.command("/tell ann secret"))["type"] == "tell"  # bob cannot tell
+    for c in (ann, bob):
+        await c.command("/room cafe")
+    assert (await bob.command("room words"))["type"] == "ack"
+    assert await _chats(ann) == []
+    assert not [x for x in bob.messages if x["type"] == "error"]
+    assert (await ann.command("/unmute BOB"))["type"] == "ack"
+    await bob.command("again")
+    assert await _chats(ann) == [("bob", "again")]
+
+
+async def test_a_muted_teller_is_not_the_one_reply_answers(server: Server) -> None:
+    """A tell from someone muted does not become the target of ``/reply``."""
+    ann, bob = await _connect(server, "ann", "bob")
+    await ann.command("/mute bob")
+    await bob.command("/tell ann hi")
+    assert (await ann.command("/reply who?"))["code"] == "no_reply"
+
+
+async def test_muting_yourself_or_a_bad_name_is_refused(server: Server) -> None:
+    """``/mute`` of yourself is ``bad_target``; of something that cannot be a name, ``bad_name``."""
+    ann = await WsClient.connect(server.port, "ann")
+    assert (await ann.command("/mute ANN"))["code"] == "bad_target"
+    assert (await ann.command("/friend 9x"))["code"] == "bad_name"
+
+
+async def test_lists_last_across_a_resume(server: Server) -> None:
+    """The lists belong to the player: a resumed connection keeps its mutes and friends."""
+    ann = await WsClient.connect(server.port, "ann")
+    bob = await WsClient.connect(server.port, "bob")
+    await ann.command("/mute bob")
+    await ann.command("/friend cid")
+    token = ann.token
+    await ann.close()
+    again = await WsClient.connect(server.port, "ann", token=token)
+    await bob.command("hello?")
+    assert await _chats(again) == []
+    friends = await again.command("/friends")
+    assert friends["friends"] == [{"name": "cid", "online": False, "room": None}]
+
+
+async def test_memory_lists_go_after_the_resume_window() -> None:
+    """Lists released for a while are gone once that while passed, and kept before."""
+    now = [0.0]
+    store = MemoryLists(clock=lambda: now[0])
+    lists = await store.load("id1")
+    lists.muted.add("bob")
+    store.release("id1", 10.0)
+    now[0] = 5.0
+    assert (await store.load("id1")).muted == {"bob"}
+    store.release("id1", 10.0)
+    now[0] = 20.0
+    await store.load("other")
+    assert len(store) == 1 and (await store.load("id1")).muted == set()
+
+
+# --- friends ---------------------------------------------------------------------------------------
+
+
+async def test_friends_lists_who_is_online_and_where(server: Server) -> None:
+    """``/friends`` shows each friend, whether connected and the room they are in."""
+    ann, bob = await _connect(server, "ann", "bob")
+    await bob.command("/room cafe")
+    await ann.command("/friend BOB")
+    await ann.command("/friend cid")
+    await ann.command("/friend dan")
+    await ann.command("/unfriend dan")
+    answer = await ann.command("/friends")
+    assert answer["type"] == "friends"
+    assert answer["friends"] == [
+        {"name": "bob", "online": True, "room": "cafe"},
+        {"name": "cid", "online": False, "room": None},
+    ]
+
+
+async def test_a_friend_connecting_or_starting_a_game_is_noticed(server: Server) -> None:
+    """Friends get a notice when their friend connects and when the friend's game starts."""
+    ann = await WsClient.connect(server.port, "ann")
+    await ann.command("/friend bob")
+    bob = await WsClient.connect(server.port, "bob")
+    online = await ann.next(lambda x: x["type"] == "notice" and "online" in x["text"])
+    assert online["text"] == "Your friend bob is online."
+    await bob.command("/join cafe")
+    await bob.command("/addbot")
+    assert (await bob.command("/start"))["type"] == "ack"
+    started = await ann.next(lambda x: x["type"] == "notice" and "started" in x["text"])
+    assert "bob" in started["text"] and "cafe" in started["text"]
