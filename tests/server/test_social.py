@@ -129,7 +129,9 @@ async def test_whereis_names_the_room(server: Server) -> None:
     ann, bob = await _connect(server, "ann", "bob")
     await bob.command("/room cafe")
     answer = await ann.command("/whereis BOB")
-    assert answer["type"] == "who" and answer["people"] == [{"name": "bob", "kind": "person", "room": "cafe", "guest": True}]
+    assert answer["type"] == "who" and answer["people"] == [
+        {"name": "bob", "kind": "person", "room": "cafe", "guest": True}
+    ]
     assert (await ann.command("/whereis nobody"))["code"] == "not_connected"
 
 
