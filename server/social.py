@@ -106,6 +106,9 @@ class Social:
         self._sessions = sessions
         self._keep_for = keep_for
         self._people: dict[Session, _Person] = {}
+        #: the connections with a friend on their list: the only ones a friend's news may concern
+        #: (so that a connection or a game start costs nothing for the many with no friends)
+        self._with_friends: set[Session] = set()
 
     # --- connections -----------------------------------------------------------------------------
 
@@ -114,11 +117,14 @@ class Social:
         assert session.name is not None and session.identity is not None
         lists = await self.store.load(session.identity)
         self._people[session] = _Person(lists)
+        if lists.friends:
+            self._with_friends.add(session)
         session.muted = lists.muted
         self._tell_friends_of(session.name, f"Your friend {session.name} is online.")
 
     def gone(self, session: Session) -> None:
         """The connection ended: its lists wait for a resume, then go."""
+        self._with_friends.discard(session)
         if self._people.pop(session, None) is not None and session.identity is not None:
             self.store.release(session.identity, self._keep_for)
 
@@ -130,7 +136,7 @@ class Social:
     def _tell_friends_of(self, name: str, text: str) -> None:
         key = name.casefold()
         notice = m.Notice(text=text)
-        for other in self._sessions():
+        for other in list(self._with_friends):
             person = self._people.get(other)
             if person is not None and key in person.lists.friends and other.name != name:
                 other.send(notice)
@@ -233,6 +239,10 @@ class Social:
         else:
             lists.friends.pop(key, None)
             text = f"{msg.name} is not on your friends list."
+        if lists.friends:
+            self._with_friends.add(session)
+        else:
+            self._with_friends.discard(session)
         assert session.identity is not None
         await self.store.save(session.identity, lists)
         session.send(m.Notice(text=text))
