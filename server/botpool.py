@@ -8,6 +8,7 @@ import asyncio
 import multiprocessing
 import random
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from bots.strategy import BotView, bot_view, get_strategy
@@ -40,7 +41,11 @@ class BotPool:
             # a fresh interpreter per worker: forking the server would copy its threads' state
             context = multiprocessing.get_context("spawn")
             self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
-        return await loop.run_in_executor(self._executor, choose, strategy, budget, view, seed)
+        try:
+            return await loop.run_in_executor(self._executor, choose, strategy, budget, view, seed)
+        except BrokenProcessPool:
+            self.close()  # a worker died: the next move starts a fresh pool
+            raise
 
     def close(self) -> None:
         if self._executor is not None:

@@ -109,6 +109,8 @@ class LocalDirectory:
         self._told: dict[str, tuple[Any, ...]] = {}
         self._watchers: set[Session] = set()
         self._telling: asyncio.TimerHandle | None = None
+        #: a seated player's name -> the game that left memory with nobody in its room
+        self._unloaded: dict[str, str] = {}
         #: the rooms whose game is running, as room_changed last saw them
         self._playing: set[str] = set()
         #: called with a room's name and players when its game starts
@@ -136,7 +138,7 @@ class LocalDirectory:
     def name_in_use(self, name: str) -> bool:
         """Someone here holds ``name``: a connection, a bot, or a held seat in a running game."""
         key = name.casefold()
-        if key in self.sessions or key in self.bot_names:
+        if key in self.sessions or key in self.bot_names or key in self._unloaded:
             return True
         return any(self._running_seat(room, name) is not None for room in self.rooms.values())
 
@@ -185,7 +187,22 @@ class LocalDirectory:
         for room in self.rooms.values():
             if self._running_seat(room, name) is not None:
                 return room
-        return None
+        return await self._reload(name)
+
+    async def _reload(self, name: str) -> Room | None:
+        """Take up again the game that waited with nobody in its room until it left memory, for
+        one of its players who came back."""
+        game_id = self._unloaded.pop(name.casefold(), None)
+        if game_id is None:
+            return None
+        for key in [k for k, g in self._unloaded.items() if g == game_id]:
+            del self._unloaded[key]
+        stored = await self.log.game(game_id)
+        if stored is None or stored.finished is not None or stored.room.casefold() in self.rooms:
+            return None  # (its room's name was taken by a new room meanwhile: the game stays logged)
+        room = self.create_room(stored.room)
+        await room.restore(stored)
+        return room
 
     def create_room(self, name: str) -> Room:
         """A new room actor here, running."""
@@ -231,6 +248,10 @@ class LocalDirectory:
     def room_empty(self, room: Room) -> None:
         if self.rooms.get(room.name.casefold()) is room:
             del self.rooms[room.name.casefold()]
+            if room.core.unloaded and room.game is not None:
+                for seat in room.seats:  # their seats wait in the log: a player's return takes it up
+                    if seat.strategy is None:
+                        self._unloaded[seat.name.casefold()] = room.game.game_id
             self._playing.discard(room.name.casefold())
             for seat in room.seats:
                 if seat.kind == "bot":

@@ -16,7 +16,7 @@ import structlog
 
 from protocol import messages as m
 from protocol.commands import AskSecret, parse_command, parse_terminal_command
-from protocol.errors import Close, ProtocolError
+from protocol.errors import UNAVAILABLE, Close, ProtocolError
 from protocol.names import FIELD_MAX, is_name
 from protocol.sanitize import sanitize_line
 from protocol.text import to_ascii
@@ -24,6 +24,7 @@ from protocol.text.lines import GREETING, PROMPT, LineText, ascii_set, closing, 
 from server.limits import Limits, hello_deadline, security_event
 from server.lobby import Lobby
 from server.session import Outgoing, Session
+from server.store import StoreUnavailable
 from server.ws import turned_away
 
 log = structlog.get_logger("cafe.line")
@@ -265,7 +266,13 @@ async def _ask_name(lobby: Lobby, session: LineSession, line: str) -> None:
         return
     parts = line.split()
     token = parts[1] if len(parts) > 1 else None
-    if token is None and is_name(parts[0]) and await lobby.accounts.is_registered(parts[0]):
+    try:
+        registered = token is None and is_name(parts[0]) and await lobby.accounts.is_registered(parts[0])
+    except (StoreUnavailable, OSError, TimeoutError):  # the accounts cannot be read just now
+        lobby.metrics.errors.labels(code="unavailable").inc()
+        await session.say(name_refused(UNAVAILABLE))
+        return
+    if registered:
         await _ask_secret(session, "login:" + parts[0], ["Password: "])
         return
     try:

@@ -98,7 +98,7 @@ class Lobby:
         room = session.room
         session.room = None
         if room is not None and name is not None:  # a seat in a running game is held for the window
-            room.post(session, Leave(session, disconnected=True))
+            room.post(session, Leave(session, disconnected=True, name=name))
 
     # --- messages ----------------------------------------------------------------------------
 
@@ -261,12 +261,12 @@ class Lobby:
         connection of the name goes, and a seat held in a running game is taken back."""
         if room is None:
             room = await self.directory.seat_room(name)
+        await self.directory.take_name(name)  # may fail (Redis away): then nothing changed yet
         token = secrets.token_hex(16)
         await self.store.token_issued(token, name, identity)  # the one used is revoked
         old = self.directory.session(name)
         if old is not None:  # the same person on a new connection: the old one goes
             self.detach_quietly(old)
-        await self.directory.take_name(name)
         session.identity = identity
         self._welcome(session, name, token, msg, resumed=msg.token is not None or room is not None)
         await self.social.welcome(session)
@@ -301,14 +301,14 @@ class Lobby:
         await account_commands.check_nick(self, session, msg)
         if msg.name.casefold() != session.name.casefold() and not await self.directory.claim_name(msg.name):
             raise ProtocolError("name_taken", f"Someone is already called {msg.name}.", msg.id)
+        token = secrets.token_hex(16)  # logged first: if the log refuses, the name stays as it was
+        await self.store.token_issued(token, msg.name, session.identity or secrets.token_hex(8))
+        if session.token is not None:
+            await self.store.token_revoked(session.token)
         old = session.name
         self.directory.unbind(session, old)
         session.name = msg.name
         self.directory.bind(session)
-        token = secrets.token_hex(16)
-        await self.store.token_issued(token, msg.name, session.identity or secrets.token_hex(8))
-        if session.token is not None:
-            await self.store.token_revoked(session.token)
         session.token = token
         session.send(m.Welcome(id=msg.id, name=msg.name, token=token))
         log.info("renamed", player=msg.name, old=old)
@@ -347,7 +347,7 @@ class Lobby:
             room.post(session, Enter(session, join=join, id=msg_id))
             return
         if session.room is not None:
-            session.room.post(session, Leave(session, disconnected=False, id=None))
+            session.room.post(session, Leave(session, disconnected=False, id=None, name=session.name))
         session.room = room
         room.post(session, Enter(session, join=join, id=msg_id))
         self.directory.moved(session)
@@ -357,7 +357,8 @@ class Lobby:
         if room is None:
             raise ProtocolError("not_in_room", "You are in the lobby.", msg.id)
         session.room = None
-        room.post(session, Leave(session, disconnected=False, id=msg.id))
+        # with its name now: a /nick right after may rename the session before the room reads it
+        room.post(session, Leave(session, disconnected=False, id=msg.id, name=session.name))
         self.directory.moved(session)
 
     def _ping(self, session: Session, msg: m.Ping) -> None:

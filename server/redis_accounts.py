@@ -17,7 +17,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any, ParamSpec, TypeVar
 
 import redis.asyncio as aioredis
-from redis.exceptions import RedisError
+from redis.exceptions import RedisError, WatchError
 
 from server.ratings import BOT, RatingChange, Skill, account_key, is_rated, rate, rating_key
 from server.store import StoreUnavailable
@@ -64,8 +64,8 @@ class RedisAccounts:
     @_guarded
     async def account(self, name: str) -> Account | None:
         fields = await self.redis.hgetall(_account_key(name))
-        if not fields:
-            return None
+        if not {"name", "hash", "created"} <= fields.keys():
+            return None  # none, or one whose making was cut short (it is made again on /register)
         seen = fields.get("last_seen")
         return Account(
             str(fields["name"]), str(fields["hash"]), float(fields["created"]), float(seen) if seen else None
@@ -73,10 +73,17 @@ class RedisAccounts:
 
     @_guarded
     async def account_created(self, name: str, hash: str, identity: str | None) -> bool:
-        created = await self.redis.hsetnx(_account_key(name), "hash", hash)
-        if not created:
+        key = _account_key(name)
+        try:  # all fields at once, and only where no account is (another node may register it too)
+            async with self.redis.pipeline(transaction=True) as pipe:
+                await pipe.watch(key)
+                if await pipe.hexists(key, "name"):
+                    return False
+                pipe.multi()  # type: ignore[no-untyped-call]
+                pipe.hset(key, mapping={"name": name, "hash": hash, "created": repr(time.time())})
+                await pipe.execute()
+        except WatchError:
             return False
-        await self.redis.hset(_account_key(name), mapping={"name": name, "created": repr(time.time())})
         if identity is not None:  # the guest's games become the account's
             history = await self.redis.lrange(f"{PREFIX}history:{identity}", 0, -1)
             if history:

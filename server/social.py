@@ -125,7 +125,8 @@ class Social:
     def gone(self, session: Session) -> None:
         """The connection ended: its lists wait for a resume, then go."""
         self._with_friends.discard(session)
-        if self._people.pop(session, None) is not None and session.identity is not None:
+        others = any(s.identity == session.identity for s in self._people if s is not session)
+        if self._people.pop(session, None) is not None and session.identity is not None and not others:
             self.store.release(session.identity, self._keep_for)
 
     def game_started(self, room: str, players: list[str]) -> None:

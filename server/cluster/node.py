@@ -37,6 +37,8 @@ RENEW_EVERY = 1.0
 NODE_TTL = 5  # seconds a node counts as alive after its last heartbeat
 NAME_TTL = 30  # seconds a connected name stays claimed after its node's last refresh
 ROOMS = PREFIX + "rooms"  # room (casefolded) -> summary JSON
+#: rooms whose game waited with nobody in them and left memory: no node takes them over by itself
+IDLE = PREFIX + "idle"
 NODES = PREFIX + "nodes"  # every node that ever listed people (its online hash says if it lives)
 READY_WITHIN = 3.0  # seconds since the last good heartbeat for this node to be ready
 
@@ -214,6 +216,7 @@ class ClusterDirectory(LocalDirectory):
         if not await self.redis.set(lease_key(key), token, nx=True, px=LEASE_MS):
             return None
         self.fences[key] = token
+        await self.redis.srem(IDLE, key)  # someone came for it: it is taken up again
         stored = await self.store.running_game(key)
         room = self.create_room(stored.room if stored else name)
         if stored is not None:
@@ -230,8 +233,9 @@ class ClusterDirectory(LocalDirectory):
                 if not await self._renew(keys=[lease_key(key)], args=[token, LEASE_MS]):
                     self._lost(key)
             # running games nobody owns (their node died): take one over
+            idle = set(map(str, await self.redis.smembers(IDLE)))
             for key in map(str, await self.redis.hkeys(PREFIX + "running")):
-                if key not in self.rooms and not await self.redis.exists(lease_key(key)):
+                if key not in self.rooms and key not in idle and not await self.redis.exists(lease_key(key)):
                     with contextlib.suppress(StoreUnavailable):
                         await self._take_over(key)
             # this node's sessions in rooms owned elsewhere: follow a move, re-enter after a death
@@ -309,6 +313,8 @@ class ClusterDirectory(LocalDirectory):
         key = room.name.casefold()
         self._listed.pop(key, None)
         token = self.fences.pop(key, None)
+        if room.core.unloaded:  # nobody takes it over until someone comes for it (resolve)
+            self._writes.put_nowait(("idle", key))
         self._writes.put_nowait(("drop", (key, token)))
 
     def lease_lost(self, room: Room) -> None:
@@ -320,6 +326,8 @@ class ClusterDirectory(LocalDirectory):
             if kind == "room":
                 summary = json.loads(value)
                 await self.redis.hset(ROOMS, summary["name"].casefold(), value)
+            elif kind == "idle":
+                await self.redis.sadd(IDLE, value)
             elif kind == "drop":
                 key, token = value
                 await self.redis.hdel(ROOMS, key)

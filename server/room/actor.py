@@ -30,7 +30,7 @@ from server.room.effects import (
     Step,
     Think,
 )
-from server.room.items import BotMove, ClockTimeout, Item, Stop
+from server.room.items import BotMove, ClockTimeout, Item, Stop, TurnRetry
 from server.room.world import BotNames, Member, RoomSettings
 from server.store import GameLog, LeaseLost, StoreUnavailable
 
@@ -42,6 +42,8 @@ if TYPE_CHECKING:
 
 log = structlog.get_logger("cafe.room")
 
+#: seconds before a bot whose move failed thinks again
+BOT_RETRY = 1.0
 #: the items whose handling the move latency histogram measures
 _MOVES = (m.PlayMove, BotMove, ClockTimeout)
 
@@ -287,5 +289,11 @@ class Room:
         self._timers[think.key] = task
 
     async def _thinking(self, think: Think) -> None:
-        move = await self.host.bots.choose(think.strategy, think.budget, think.position, think.seed)
+        try:
+            move = await self.host.bots.choose(think.strategy, think.budget, think.position, think.seed)
+        except Exception:  # the bot's process died, say: the turn starts again shortly
+            self.log.exception("bot_failed", player=think.name, move_number=think.move_number)
+            delay = asyncio.get_running_loop().call_later
+            self._timers[think.key] = delay(BOT_RETRY, self.post, None, TurnRetry(think.move_number))
+            return
         self.post(None, BotMove(think.name, move, think.move_number))

@@ -59,6 +59,9 @@ class RoomBase:
         self._last_views: RoomViews | None = None
         #: the bots wait for a person to come back before they move (see ``_unattended``)
         self.suspended = False
+        #: the game waited the resume window with nobody here: the room leaves memory (the log
+        #: keeps the game, and a restart takes it up again)
+        self.unloaded = False
         #: players whose resume window is running
         self._windows: set[str] = set()
         self._out: list[Effect] = []
@@ -79,7 +82,7 @@ class RoomBase:
 
     @property
     def empty(self) -> bool:
-        return not self.members and self.state != "playing"
+        return not self.members and (self.state != "playing" or self.unloaded)
 
     def summary(self) -> m.RoomSummary:
         return m.RoomSummary(
@@ -182,8 +185,11 @@ class RoomBase:
     # --- sending -----------------------------------------------------------------------------------
 
     def _seat_of(self, name: str | None) -> int | None:
+        if name is None:
+            return None
+        key = name.casefold()  # names are one person's whatever their capitals
         for i, s in enumerate(self.seats):
-            if s.name == name:
+            if s.name.casefold() == key:
                 return i
         return None
 

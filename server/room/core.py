@@ -31,6 +31,7 @@ from server.room.items import (
     Leave,
     Returned,
     TurnRetry,
+    Unattended,
     WindowPassed,
 )
 from server.room.state import MAX_SEATS, Seat
@@ -69,6 +70,7 @@ class RoomCore(RoomVotes):
             BotMove: self._on_bot_move,
             ClockTimeout: self._on_clock,
             ClockWarning: self._on_clock_warning,
+            Unattended: self._on_unattended,
         }
 
     # --- the state machine -------------------------------------------------------------------------

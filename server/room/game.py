@@ -17,13 +17,15 @@ from protocol.outgoing import Outgoing
 from protocol.view import LastMove
 from server.room.base import CLOCK_WARNING, TURN, WARN, RoomBase, window
 from server.room.effects import Arm, Cancel, GameEnd, GameStart, MoveLogged, Step, Think
-from server.room.items import BotMove, ClockTimeout, ClockWarning, TurnRetry, WindowPassed
+from server.room.items import BotMove, ClockTimeout, ClockWarning, TurnRetry, Unattended, WindowPassed
 from server.room.state import MAX_SEATS, MIN_PLAYERS, Game, Seat
 from server.room.world import Member
 
 if TYPE_CHECKING:
     from server.store import StoredGame
 
+#: the timer of a game that waits with nobody in its room
+IDLE = "idle"
 #: seconds before an automatic move or a drop that the log refused is tried again
 RETRY = 2.0
 
@@ -250,9 +252,14 @@ class RoomGame(RoomBase):
         before, game.deadline = game.deadline, None
         seat = self.seats[game.position.to_move]
         strategy = seat.played_by_bot
-        self.suspended = strategy is not None and self._unattended()
+        was_suspended, self.suspended = self.suspended, strategy is not None and self._unattended()
+        if was_suspended and not self.suspended:
+            self._out.append(Cancel(IDLE))
         if self.suspended:
-            pass  # the bots wait until a player comes back (Returned starts the turn again)
+            # the bots wait until someone comes (Enter or Returned starts the turn again); after the
+            # resume window with nobody here the room leaves memory, its game kept in the log
+            if not was_suspended:
+                self._out.append(Arm(IDLE, self._now + self.settings.resume_window, Unattended(game.moves)))
         elif strategy is not None:
             self._out.append(
                 Think(
@@ -274,6 +281,12 @@ class RoomGame(RoomBase):
                 self._out.append(Arm(WARN, self._now + clock - CLOCK_WARNING, ClockWarning(game.moves)))
         if publish and game.deadline != before:
             self._publish()
+
+    def _on_unattended(self, _: Member | None, msg: Unattended) -> None:
+        game = self.game
+        if self.suspended and not self.members and game is not None and game.moves == msg.move_number:
+            self.unloaded = True
+            self._note("unloaded", game=game.game_id, moves=game.moves)
 
     def _unattended(self) -> bool:
         """Whether nobody is in the room to play or watch: then the server's bots (and the

@@ -71,6 +71,13 @@ class ClockWarning:
 
 
 @dataclass(frozen=True, slots=True)
+class Unattended:
+    """A game has waited the resume window with nobody in its room (see ``RoomGame._unattended``)."""
+
+    move_number: int
+
+
+@dataclass(frozen=True, slots=True)
 class TurnRetry:
     """Start the turn of move ``move_number`` again: its automatic move could not be logged."""
 

@@ -13,7 +13,7 @@ from websockets.exceptions import ConnectionClosed
 from engine import GameRecord
 from server.app import Server
 from server.store import Store, TokenInfo
-from tests.server.clients import WsClient
+from tests.server.clients import LineClient, WsClient
 from tests.server.conftest import ServerFactory
 
 
@@ -313,3 +313,44 @@ async def test_a_game_nobody_watches_waits_for_someone(make_server: ServerFactor
     await zoe.command("/room idle")
     over = await zoe.next("game_over", timeout=60)
     assert over["reason"]
+
+
+async def test_a_game_left_alone_leaves_memory_and_comes_back_with_its_player(
+    make_server: ServerFactory,
+) -> None:
+    """A game that waited the resume window with nobody in its room leaves memory (so that such
+    games cannot fill the server's rooms); its player's token brings it back, as it was."""
+    server = await make_server(resume_window=0.3, bot_workers=0)
+    ann = await WsClient.connect(server.port, "ann")
+    await ann.command("/join alone")
+    await ann.command("/addbot random")
+    assert (await ann.command("/start"))["type"] == "ack"
+    token = ann.token
+    await ann.close()
+    for _ in range(100):  # bounded: 5 s
+        if "alone" not in server.lobby.rooms:
+            break
+        await asyncio.sleep(0.05)
+    assert "alone" not in server.lobby.rooms
+    thief = await WsClient.connect(server.port)
+    assert (await thief.request({"type": "hello", "name": "ann"}))["code"] == "name_taken"
+    back = await WsClient.connect(server.port, "ann", token=token)
+    snapshot = await back.next("snapshot")
+    assert snapshot["view"]["seat"] == 0 and snapshot["view"]["state"] == "playing"
+    assert server.lobby.rooms["alone"].game is not None
+
+
+async def test_leaving_then_renaming_at_once_frees_the_seat(server: Server) -> None:
+    """/leave and /nick in one write: the room frees the seat of the name it knew, no ghost stays."""
+    assert server.line_port is not None
+    bob = await WsClient.connect(server.port, "bob")
+    await bob.command("/join ghost")
+    line = await LineClient.connect(server.line_port, "ann")
+    await line.line("/join ghost")
+    await line.expect("ghost")
+    await bob.next(lambda m: m["type"] == "presence" and m["event"] == "joined" and m["name"] == "ann")
+    line.writer.write(b"/leave\r\n/nick zed\r\n")
+    await line.writer.drain()
+    await bob.next(lambda m: m["type"] == "presence" and m["event"] == "unseated" and m["name"] == "ann")
+    await bob.barrier()
+    assert bob.view is not None and [s["name"] for s in bob.view["seats"]] == ["bob"]
