@@ -73,13 +73,29 @@ class RemoteSession(Session):
         self.sid = sid
         self.name = name
         self.kind = "bot" if kind == "bot" else "person"
+        #: counts the messages to it that were lost: what was queued before a loss is not sent
+        self.epoch = 0
+        self._lost = False
 
     def start(self) -> None:
         pass
 
     def send(self, message: m._ServerMessage | Outgoing) -> None:
         out = message if isinstance(message, Outgoing) else Outgoing(message)
-        self.relay.publish(self.node, env.to_member(self.sid, out.json))
+        if self._lost:  # a patch after a lost one would not apply: only a snapshot goes now
+            if not isinstance(out.message, m.Snapshot):
+                return
+            self._lost = False
+        self.relay.publish(self.node, env.to_member(self.sid, out.json), member=(self, self.epoch))
+
+    def lost(self) -> None:
+        """A message to it could not be delivered: nothing more goes until a fresh snapshot,
+        which its room is asked for."""
+        self.epoch += 1
+        if not self._lost:
+            self._lost = True
+            if self.room is not None:
+                self.room.post(self, m.Resync())
 
 
 class Relay:
@@ -94,7 +110,9 @@ class Relay:
         #: sid -> ids of the client messages forwarded for that session and not answered yet (in
         #: order: answers come back in order, and a line client's carry no id)
         self.inflight: dict[str, collections.deque[m.ClientId]] = {}
-        self._outbox: asyncio.Queue[tuple[str, str, Session | None, m.ClientId, bool]] = asyncio.Queue()
+        self._outbox: asyncio.Queue[
+            tuple[str, str, Session | None, m.ClientId, bool, tuple[RemoteSession, int] | None]
+        ] = asyncio.Queue()
 
     # --- sending -----------------------------------------------------------------------------------
 
@@ -135,18 +153,24 @@ class Relay:
         msg_id: m.ClientId = None,
         *,
         answers: bool = True,
+        member: tuple[RemoteSession, int] | None = None,
     ) -> None:
         """Queue a message for another node; a sender hears ``unavailable`` if it cannot be
-        delivered: an error answering its message, or a notice when it sent none (``answers``)."""
-        self._outbox.put_nowait((node, data, sender, msg_id, answers))
+        delivered: an error answering its message, or a notice when it sent none (``answers``).
+        A message ``member`` (the member and its epoch) lost makes that member resynchronise."""
+        self._outbox.put_nowait((node, data, sender, msg_id, answers, member))
 
     async def publish_loop(self) -> None:
         while True:
-            node, data, sender, msg_id, answers = await self._outbox.get()
+            node, data, sender, msg_id, answers, member = await self._outbox.get()
+            if member is not None and member[1] != member[0].epoch:
+                continue  # queued before a message to the same member was lost
             try:
                 delivered = bool(node) and await self.redis.publish(channel(node), data) > 0
             except (RedisError, OSError, TimeoutError):
                 delivered = False
+            if member is not None and not delivered:
+                member[0].lost()
             if delivered or sender is None:
                 continue
             if answers:

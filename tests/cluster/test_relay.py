@@ -1,0 +1,72 @@
+"""The relay's end on the owner: a message to a member on another node that cannot be delivered
+makes that member resynchronise; nothing queued before the loss, and no patch, reaches it until a
+fresh snapshot does (a patch after a lost one would not apply)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from redis.exceptions import ConnectionError as RedisConnectionError
+
+from protocol import messages as m
+from protocol.outgoing import Outgoing
+from server.cluster.relay import Relay, RemoteSession
+
+
+class FlakyRedis:
+    """Takes what is published while ``up``, refuses it while down."""
+
+    def __init__(self) -> None:
+        self.up = True
+        self.published: list[dict[str, Any]] = []
+
+    async def publish(self, channel: str, data: str) -> int:
+        if not self.up:
+            raise RedisConnectionError("down")
+        self.published.append(json.loads(json.loads(data)["json"]))
+        return 1
+
+
+class Room:
+    name = "r"
+
+    def __init__(self) -> None:
+        self.posted: list[Any] = []
+
+    def post(self, session: Any, message: Any) -> None:
+        self.posted.append(message)
+
+
+async def _drain(relay: Relay) -> None:
+    while not relay._outbox.empty():
+        await asyncio.sleep(0)
+    await asyncio.sleep(0)
+
+
+async def test_a_lost_message_stops_the_member_until_a_snapshot_reaches_it() -> None:
+    """A lost patch: the room is asked for a resync, later patches are dropped, the snapshot goes."""
+    redis = FlakyRedis()
+    relay = Relay(redis, "a", {})  # type: ignore[arg-type]
+    loop = asyncio.get_running_loop().create_task(relay.publish_loop())
+    try:
+        member = RemoteSession(relay, "b", "s1", "ann", "person")
+        room = Room()
+        member.room = room
+        member.send(Outgoing.patch("r", [{"op": "replace", "path": "/state", "value": "playing"}]))
+        await _drain(relay)
+        assert [p["type"] for p in redis.published] == ["patch"]
+        redis.up = False
+        member.send(Outgoing.patch("r", [{"op": "replace", "path": "/state", "value": "over"}]))
+        member.send(Outgoing(m.Chat(room="r", name="bob", text="queued before the loss")))
+        await _drain(relay)
+        assert [type(p) for p in room.posted] == [m.Resync]
+        redis.up = True
+        member.send(Outgoing.patch("r", [{"op": "replace", "path": "/state", "value": "waiting"}]))
+        member.send(Outgoing(m.Snapshot(room="r", view={"room": "r"})))
+        member.send(Outgoing.patch("r", [{"op": "replace", "path": "/state", "value": "playing"}]))
+        await _drain(relay)
+        assert [p["type"] for p in redis.published] == ["patch", "snapshot", "patch"]
+    finally:
+        loop.cancel()
