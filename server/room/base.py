@@ -106,8 +106,8 @@ class RoomBase:
 
     def seat_of(self, name: str) -> Seat | None:
         """The seat ``name`` holds here (names compare without regard to case)."""
-        key = name.casefold()
-        return next((s for s in self.seats if s.name.casefold() == key), None)
+        index = self._seat_of(name)
+        return None if index is None else self.seats[index]
 
     def _public_options(self) -> dict[str, Any]:
         # a seed chosen for the room stays secret until the game ends: others see only that there is one
