@@ -163,10 +163,6 @@ class RoomViews:
         players = [_same_or(a, b) for a, b in zip(old["players"], game["players"], strict=False)]
         players += game["players"][len(players) :]
         game["players"] = _same_or(old["players"], players)
-        known = len(old["history"])
-        if known <= len(game["history"]) and old["history"] == game["history"][:known]:
-            # the moves before stay the same objects: a new move is one "add" at the end
-            game["history"][:known] = old["history"]
         for key in ("chairs", "bar", "last_move", "result", "history"):
             game[key] = _same_or(old[key], game[key])
 
