@@ -574,6 +574,14 @@ class Soak:
         with contextlib.redirect_stdout(io.StringIO()):
             return engine_cli.main(["verify", str(path)]) == 0
 
+    def _seen_by(self, rooms: Sequence[str]) -> list[str]:
+        """What each WebSocket client of ``rooms`` last saw: to tell why a room stopped."""
+        return [
+            f"  {bot.name} sees {_describe(bot.view)}"
+            for bot in self.bots
+            if isinstance(bot, ChaosWsBot) and bot.settings.room in rooms
+        ]
+
     def _count(self, began: float) -> None:
         f, acks, kills = self.figures, self.record.acks, self.kill_times
         f.seconds = round(time.monotonic() - began, 1)
@@ -587,6 +595,7 @@ class Soak:
         idle = sorted({f"chaos{r}" for r in range(self.args.rooms)} - playing)
         f.rooms_idle_after_last_kill = len(idle)
         f.examples.extend(f"room {room} acked no move after the last kill" for room in idle)
+        f.examples.extend(self._seen_by(idle))
         f.unexpected_exits = sum(n.unexpected_exits for n in self.nodes)
         if self.redis is not None:
             f.unexpected_exits += self.redis.unexpected_exits
@@ -606,6 +615,18 @@ class Soak:
         if waits:
             f.longest_wait_after_kill = round(max(waits), 2)
             f.median_wait_after_kill = round(statistics.median(waits), 2)
+
+
+def _describe(view: Any) -> str:
+    """One line of a client's view of its room: state, seats, whose turn, its own seat."""
+    if not isinstance(view, dict):
+        return "no view"
+    game = view.get("game") or {}
+    seats = ", ".join(s["name"] + ("" if s.get("connected", True) else " (gone)") for s in view["seats"])
+    return (
+        f"state={view['state']} seats=[{seats}] to_move={game.get('to_move')} "
+        f"move={game.get('move_number')} own_seat={view.get('seat')}"
+    )
 
 
 def _print(figures: Figures) -> None:
