@@ -211,17 +211,23 @@ class ClusterDirectory(LocalDirectory):
 
     async def _acquire(self, name: str) -> Room | None:
         key = name.casefold()
-        epoch = await self.redis.incr(f"{PREFIX}epoch:{key}")
-        token = f"{self.node}:{epoch}"
-        if not await self.redis.set(lease_key(key), token, nx=True, px=LEASE_MS):
-            return None
-        self.fences[key] = token
-        await self.redis.srem(IDLE, key)  # someone came for it: it is taken up again
-        stored = await self.store.running_game(key)
-        room = self.create_room(stored.room if stored else name)
-        if stored is not None:
-            self.store.adopt(stored.game_id, stored.room, stored.record, stored.kinds)
-            await room.restore(stored)
+        # another node forwards to the room as soon as it sees the lease, which may be before this
+        # node has read Redis' answer: what comes for the room meanwhile waits for it
+        self.relay.expect(key)
+        try:
+            epoch = await self.redis.incr(f"{PREFIX}epoch:{key}")
+            token = f"{self.node}:{epoch}"
+            if not await self.redis.set(lease_key(key), token, nx=True, px=LEASE_MS):
+                return None
+            self.fences[key] = token
+            await self.redis.srem(IDLE, key)  # someone came for it: it is taken up again
+            stored = await self.store.running_game(key)
+            room = self.create_room(stored.room if stored else name)
+            if stored is not None:
+                self.store.adopt(stored.game_id, stored.room, stored.record, stored.kinds)
+                await room.restore(stored)
+        finally:
+            self.relay.arrived(key)
         log.info("room_owned", node=self.node, room=room.name, restored=stored is not None)
         return room
 

@@ -110,6 +110,9 @@ class Relay:
         #: sid -> ids of the client messages forwarded for that session and not answered yet (in
         #: order: answers come back in order, and a line client's carry no id)
         self.inflight: dict[str, collections.deque[m.ClientId]] = {}
+        #: casefolded names of rooms this node is taking up -> what came for them meanwhile (another
+        #: node sees the lease before the room stands here, and forwards to it at once)
+        self.arriving: dict[str, list[str | bytes]] = {}
         self._outbox: asyncio.Queue[
             tuple[str, str, Session | None, m.ClientId, bool, tuple[RemoteSession, int] | None]
         ] = asyncio.Queue()
@@ -225,6 +228,9 @@ class Relay:
         except ValidationError as e:
             log.warning("bad_envelope", node=self.node, error=e.errors(include_url=False)[:3], size=len(data))
             return
+        if (waiting := self.arriving.get(envelope.room.casefold())) is not None:
+            waiting.append(data)  # handled, in order, once the room stands
+            return
         room = self.rooms.get(envelope.room.casefold())
         key = (envelope.node, envelope.sid)
         if room is None:  # not ours (any more): the sender's watcher will find the owner
@@ -250,6 +256,15 @@ class Relay:
         if isinstance(envelope, env.LeaveRoom):
             self.remote.pop(key, None)
         room.post(member, message(member))
+
+    def expect(self, key: str) -> None:
+        """This node took the lease of room ``key``: what comes for it waits until ``arrived``."""
+        self.arriving[key] = []
+
+    def arrived(self, key: str) -> None:
+        """Room ``key`` stands here (or could not be taken up): hand it what waited, in order."""
+        for data in self.arriving.pop(key, ()):
+            self.receive(data)
 
     @staticmethod
     def _inbox_item(envelope: env.ToRoom) -> Callable[[RemoteSession], Any]:

@@ -12,7 +12,9 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 from protocol import messages as m
 from protocol.outgoing import Outgoing
+from server.cluster import envelopes as env
 from server.cluster.relay import Relay, RemoteSession
+from server.room.items import Enter
 
 
 class FlakyRedis:
@@ -70,3 +72,20 @@ async def test_a_lost_message_stops_the_member_until_a_snapshot_reaches_it() -> 
         assert [p["type"] for p in redis.published] == ["patch", "snapshot", "patch"]
     finally:
         loop.cancel()
+
+
+def test_what_comes_for_a_room_being_taken_up_waits_for_it_in_order() -> None:
+    """Another node forwards as soon as it sees the lease: the room gets it once it stands here."""
+    sender = {"from": "b", "sid": "s1", "name": "ann", "kind": "person", "room": "R"}
+    rooms: dict[str, Room] = {}
+    relay = Relay(FlakyRedis(), "a", rooms)  # type: ignore[arg-type]
+    relay.expect("r")
+    relay.receive(env.dump(env.EnterRoom.model_validate({**sender, "join": True, "id": 1})))
+    rooms["r"] = room = Room()  # the room stands; what waited is still handed over first
+    relay.receive(env.dump(env.Message.model_validate({**sender, "msg": m.Start(id=2).model_dump_json()})))
+    assert room.posted == []
+    relay.arrived("r")
+    assert [type(p) for p in room.posted] == [Enter, m.Start]
+    assert room.posted[0].join and room.posted[0].id == 1
+    relay.receive(env.dump(env.Message.model_validate({**sender, "msg": m.Start(id=3).model_dump_json()})))
+    assert [getattr(p, "id", None) for p in room.posted] == [1, 2, 3]
