@@ -15,7 +15,7 @@ Say(id=None, type='say', text='hello all')
 >>> parse_command("/jion cafe")
 Traceback (most recent call last):
 ...
-protocol.errors.ProtocolError: Unknown command /jion — did you mean /join? Usage: /join [ROOM]
+protocol.errors.ProtocolError: Unknown command /jion — did you mean /join? Usage: /join [ROOM or N]
 """
 
 from __future__ import annotations
@@ -220,11 +220,16 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
     ),
     # seats and the game
     "join": CommandInfo(
-        "/join [ROOM]",
-        "take a seat here, or in ROOM",
+        "/join [ROOM or N]",
+        "take a seat here, or in ROOM; /join N: take over seat N",
         "Takes a seat in the room you are in, or enters ROOM first. A game has 2 to 4\n"
-        "seats, taken before it starts.",
-        ("/join", "/join cafe"),
+        "seats, taken before it starts.\n"
+        "While a game runs, /join N (1 to 4) asks to take over seat N of a player who\n"
+        "is gone (a bot plays it, or it waits for them): the seated players answer\n"
+        "with /accept or /refuse, the first answer of a majority decides, and the vote\n"
+        "ends after a minute. Your own seat you take back at once. (A room called 1\n"
+        "to 4: /room 1, then /join.)",
+        ("/join", "/join cafe", "/join 2"),
     ),
     "invite": CommandInfo(
         "/invite NAME",
@@ -257,11 +262,15 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
     "accept": CommandInfo(
         "/accept",
         "vote yes in the room's vote",
-        "Answers yes to the vote running in your room.",
+        "Answers yes to the vote running in your room: /remove NAME, or /join N (a\n"
+        "player asks to take over a seat).",
         ("/accept",),
     ),
     "refuse": CommandInfo(
-        "/refuse", "vote no in the room's vote", "Answers no to the vote running in your room.", ("/refuse",)
+        "/refuse",
+        "vote no in the room's vote",
+        "Answers no to the vote running in your room: /remove NAME, or /join N.",
+        ("/refuse",),
     ),
     "stand": CommandInfo(
         "/stand",
@@ -628,6 +637,13 @@ def _list_edit(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     return _build(name, ListEdit, id, action=name, name=args[0])
 
 
+def _join(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    _arguments(name, args, id, 0, 1)
+    if args and args[0] in ("1", "2", "3", "4"):
+        return _build(name, Join, id, seat=int(args[0]))
+    return _build(name, Join, id, **({"room": args[0]} if args else {}))
+
+
 def _answer(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     _arguments(name, args, id, 0, 0)
     return _build(name, VoteAnswer, id, yes=name == "accept")
@@ -639,7 +655,7 @@ def _quit(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
 
 
 _HANDLERS: Final[dict[str, _Handler]] = {
-    "join": _one(Join, "room", optional=True),
+    "join": _join,
     "start": _simple(Start),
     "play": _play,
     "bar": _bar,

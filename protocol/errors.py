@@ -58,6 +58,10 @@ SERVER_ERROR_CODES: Final[dict[str, str]] = {
     "not_host": "only the room's host may do that (the option host is on)",
     "no_vote": "no vote is running here that you may answer",
     "vote_running": "a vote is already running in this room",
+    "bad_seat": "no such seat in this game, or its player is out of the game",
+    "seat_taken": "the seat is played by someone connected, or by one of the server's bots",
+    "no_voters": "nobody seated is connected to accept you into the seat",
+    "voted_out": "you were voted out of (or replaced in) this game; you may watch it",
     "too_soon": "the player has not had the turn for a minute yet, and is connected",
     "internal": "the server failed to handle the message (it is logged)",
 }

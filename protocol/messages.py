@@ -137,10 +137,14 @@ class Who(_ClientMessage):
 
 
 class Join(_ClientMessage):
-    """Take a seat; with ``room``, enter that room first."""
+    """Take a seat; with ``room``, enter that room first. With ``seat``, in the room you are in
+    while its game runs: ask to take over seat ``seat`` (from 1) of a player who is gone, which the
+    seated players answer in a vote (your own seat you take back at once); ``room`` with ``seat``
+    must be the room you are in."""
 
     type: Literal["join"] = "join"
     room: str | None = Field(default=None, max_length=FIELD_MAX)
+    seat: int | None = Field(default=None, ge=1, le=4)
 
 
 class LeaveGame(_ClientMessage):
@@ -532,19 +536,20 @@ class Invited(_ServerMessage):
 
 
 class Vote(_ServerMessage):
-    """A vote in the room on a seat: ``remove`` a player; ``state`` is ``open`` while it runs,
-    then ``passed``, ``failed`` or ``expired``."""
+    """A vote in the room on a seat: ``remove`` a player, or ``join``: ``by`` takes over the seat
+    of ``name``, who is gone; ``state`` is ``open`` while it runs, then ``passed``, ``failed`` or
+    ``expired``, or ``cancelled`` (the asker left, or the seat's player came back)."""
 
     type: Literal["vote"] = "vote"
     room: str
-    kind: Literal["remove"]
+    kind: Literal["remove", "join"]
     by: str
-    name: str = Field(description="the player to remove")
+    name: str = Field(description="the player to remove, or whose seat is taken over")
     seat: int = Field(description="the seat, from 1")
     yes: list[str]
     no: list[str]
     voters: list[str] = Field(description="who may answer")
-    state: Literal["open", "passed", "failed", "expired"]
+    state: Literal["open", "passed", "failed", "expired", "cancelled"]
     expires: float = Field(description="Unix time the vote ends unanswered")
 
 

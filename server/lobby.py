@@ -333,6 +333,8 @@ class Lobby:
                 raise ProtocolError("not_in_room", "Say which room: /join NAME.", msg.id)
             session.room.post(session, msg)
             return
+        if msg.seat is not None:  # a seat is taken over where one watches the game
+            raise ProtocolError("not_in_room", f"Enter {msg.room[:24]} first, then /join {msg.seat}.", msg.id)
         await self.enter_room(session, msg.room, join=True, msg_id=msg.id)
 
     async def enter_room(self, session: Session, name: str, *, join: bool, msg_id: m.ClientId) -> None:

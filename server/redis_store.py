@@ -51,6 +51,21 @@ if n + 1 ~= tonumber(ARGV[2]) then return -2 end
 redis.call('RPUSH', KEYS[2], ARGV[3])
 return n + 1
 """
+# KEYS: lease, game, seats, history of the new player (optional)
+# ARGV: fence, data as read, new data, room, old name, new name, game_id
+# The game's data changes only if nobody changed it since it was read (else -3: read again).
+_SEAT_TAKEN = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
+if redis.call('HGET', KEYS[2], 'data') ~= ARGV[2] then return -3 end
+redis.call('HSET', KEYS[2], 'data', ARGV[3])
+if redis.call('HGET', KEYS[3], ARGV[5]) == ARGV[4] then redis.call('HDEL', KEYS[3], ARGV[5]) end
+redis.call('HSET', KEYS[3], ARGV[6], ARGV[4])
+if #KEYS > 3 then
+    redis.call('LPUSH', KEYS[4], ARGV[7])
+    redis.call('LTRIM', KEYS[4], 0, 49)
+end
+return 1
+"""
 # KEYS: lease, game, running, seats, rated, leaderboard
 # ARGV: fence, result, finished, room, game_id, ratings (JSON: see RedisAccounts), person names...
 # The outcome and the ratings are written together, once: a finished game returns 0, a rating
@@ -103,6 +118,7 @@ class RedisStore(RedisAccounts):
         self._started = client.register_script(_GAME_STARTED)
         self._played = client.register_script(_MOVE_PLAYED)
         self._finished = client.register_script(_GAME_FINISHED)
+        self._seat = client.register_script(_SEAT_TAKEN)
 
     def close(self) -> None:
         pass
@@ -208,6 +224,34 @@ class RedisStore(RedisAccounts):
         )
         if result == -2:
             raise LeaseLost(f"{room}: the log holds other moves than this node's")
+
+    async def seat_taken(self, game_id: str, seat: int, old: str, name: str, identity: str | None) -> None:
+        room, people = self._game_rooms[game_id]
+        key = f"{PREFIX}game:{game_id}"
+        for _ in range(10):  # the game's data changed between the read and the write: read again
+            try:
+                raw = await self.redis.hget(key, "data")
+            except RedisError as e:
+                raise StoreUnavailable(str(e)) from e
+            if raw is None:
+                raise StoreUnavailable(f"{game_id}: no such game in the log")
+            data = json.loads(raw)
+            data["players"][seat] = name
+            data["identities"][seat] = identity
+            keys = [lease_key(room), key, SEATS, *([f"{PREFIX}history:{identity}"] if identity else [])]
+            args = [
+                self._token(room),
+                raw,
+                json.dumps(data),
+                room.casefold(),
+                old.casefold(),
+                name.casefold(),
+            ]
+            if await self._run(self._seat, keys, [*args, game_id]) != -3:
+                break
+        else:
+            raise StoreUnavailable(f"{game_id}: the game kept changing")
+        people[:] = [name.casefold() if p == old.casefold() else p for p in people]
 
     async def game_finished(self, game_id: str, outcome: Outcome) -> list[RatingChange]:
         room, people = self._game_rooms[game_id]

@@ -125,6 +125,10 @@ class GameLog(AccountStore, Protocol):
         identities: list[str | None] | None = None,
     ) -> None: ...
     async def move_played(self, game_id: str, number: int, move: str) -> None: ...
+    async def seat_taken(self, game_id: str, seat: int, old: str, name: str, identity: str | None) -> None:
+        """Seat ``seat`` (from 0) of the running game, ``old``'s, is ``name``'s from now on."""
+        ...
+
     async def game_finished(self, game_id: str, outcome: Outcome) -> list[RatingChange]:
         """Log the outcome and, for a rated game, update its players' ratings, atomically and
         once per game id; the rating changes the game made (also when it was finished before)."""
@@ -242,6 +246,20 @@ class Store(AccountTables):
             self._db.executemany(
                 "INSERT INTO players (game_id, name, identity) VALUES (?, ?, ?)",
                 [(game_id, name, identity) for name, identity in zip(record.players, who, strict=True)],
+            )
+
+    async def seat_taken(self, game_id: str, seat: int, old: str, name: str, identity: str | None) -> None:
+        with self._db:
+            self._db.execute("BEGIN")
+            row = self._db.execute("SELECT players FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise StoreUnavailable(f"{game_id}: no such game in the log")
+            players = json.loads(row[0])
+            players[seat] = name
+            self._db.execute("UPDATE games SET players = ? WHERE id = ?", (json.dumps(players), game_id))
+            self._db.execute(
+                "UPDATE players SET name = ?, identity = ? WHERE game_id = ? AND name = ?",
+                (name, identity, game_id, old),
             )
 
     async def move_played(self, game_id: str, number: int, move: str) -> None:

@@ -26,6 +26,7 @@ from server.room.effects import (
     MoveLogged,
     Note,
     Reply,
+    SeatTaken,
     Send,
     Step,
     Think,
@@ -241,6 +242,8 @@ class Room:
                 entry.game_id, entry.room, entry.record, entry.kinds, entry.room_options, entry.identities
             )
             metrics.games_started.inc()
+        elif isinstance(entry, SeatTaken):
+            await store.seat_taken(entry.game_id, entry.seat, entry.old, entry.name, entry.identity)
         elif isinstance(entry, GameEnd):
             changes = await store.game_finished(entry.game_id, entry.outcome)
             metrics.games_finished.inc()

@@ -135,6 +135,7 @@ class RoomCore(RoomVotes):
             return None
         del self.members[session]
         self._publisher.forget(session)
+        self._cancel_vote(asker=session)
         name = msg.name or self._name(session)
         seat = self._seat_of(name)
 
@@ -175,6 +176,7 @@ class RoomCore(RoomVotes):
         self.members[session] = None
         self._publisher.forget(session)
         name = self._name(session)
+        self._cancel_vote(back=name)
         seat = self._seat_of(name)
         if seat is not None:
             self.seats[seat].session = session
@@ -202,7 +204,13 @@ class RoomCore(RoomVotes):
 
     # --- seats and options -------------------------------------------------------------------------
 
-    def _on_join(self, session: Member, msg: m.Join) -> None:
+    def _on_join(self, session: Member, msg: m.Join) -> Step | None:
+        if msg.seat is not None:  # /join N: one's own seat back at once, another's by a vote
+            if not self._own_seat_waits(session, msg):
+                return self._on_join_seat(session, msg)
+            self._on_returned(session, Returned(session))
+            self._ack(session, msg.id)
+            return None
         name = self._name(session)
         if self._seat_of(name) is not None:
             raise ProtocolError("already_seated", "You already have a seat here.", msg.id)
@@ -216,6 +224,7 @@ class RoomCore(RoomVotes):
         self._broadcast(m.Presence(room=self.name, name=name, event="joined"))
         self._ack(session, msg.id)
         self._publish()
+        return None
 
     def _on_leave_game(self, session: Member, msg: m.LeaveGame) -> Step | None:
         seat = self._require_seat(session, msg.id)

@@ -114,7 +114,19 @@ class GameEnd:
     outcome: Outcome
 
 
-Entry = GameStart | MoveLogged | GameEnd
+@dataclass(frozen=True, slots=True)
+class SeatTaken:
+    """Seat ``seat`` (from 0) of a running game is played from now on by ``name`` (a vote let them
+    take it over): the game is theirs in the log, for a restart and for the ratings."""
+
+    game_id: str
+    seat: int
+    old: str
+    name: str
+    identity: str | None
+
+
+Entry = GameStart | MoveLogged | GameEnd | SeatTaken
 
 
 @dataclass(slots=True)
@@ -138,6 +150,7 @@ __all__ = [
     "MoveLogged",
     "Note",
     "Reply",
+    "SeatTaken",
     "Send",
     "Step",
     "Think",

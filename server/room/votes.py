@@ -1,5 +1,6 @@
 """Votes on seats: ``/remove NAME`` asks the other seated players to take a player out of the
-running game, who is gone or has had the turn for a minute without moving.
+running game, who is gone or has had the turn for a minute without moving; ``/join N`` asks them
+to let the asker take over seat N of a player who is gone (a bot plays it, or it waits for them).
 
 The others connected to their seats vote; the one who asked votes yes. A majority of them decides
 (one other player alone decides alone); a vote that cannot reach it fails, and one left unanswered
@@ -10,12 +11,13 @@ from then on, also after coming back with their token.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from protocol import messages as m
 from protocol.errors import ProtocolError
-from server.room.effects import Arm, Cancel, Step
+from server.room.base import window
+from server.room.effects import Arm, Cancel, SeatTaken, Step
 from server.room.seats import RoomSeats
 from server.room.world import Member
 
@@ -37,7 +39,7 @@ class VoteExpired:
 @dataclass(slots=True)
 class _Vote:
     number: int
-    kind: Literal["remove"]
+    kind: Literal["remove", "join"]
     by: str
     name: str
     seat: int
@@ -45,6 +47,8 @@ class _Vote:
     expires: float
     yes: list[str] = field(default_factory=list)
     no: list[str] = field(default_factory=list)
+    #: who asks to take over the seat (a ``join`` vote)
+    asker: Member | None = None
 
     @property
     def needed(self) -> int:
@@ -108,6 +112,108 @@ class RoomVotes(RoomSeats):
         self._ack(session, msg.id)
         return self._count(self._name(session), True)
 
+    def _own_seat_waits(self, session: Member, msg: m.Join) -> bool:
+        """Whether ``/join N`` names the asker's own seat, which waits for them (no vote needed)."""
+        mine = self._seat_of(self._name(session))
+        return (
+            self.state == "playing"
+            and mine is not None
+            and mine + 1 == msg.seat
+            and self.seats[mine].session is None
+            and not self._voted_out_of_game(session)
+        )
+
+    def _on_join_seat(self, session: Member, msg: m.Join) -> Step | None:
+        """``/join N`` while the game runs: ask the seated players to let the asker take over
+        the seat of a player who is gone."""
+        assert msg.seat is not None
+        game = self._require_game(msg.id)
+        name = self._name(session)
+        if self._voted_out_of_game(session):
+            raise ProtocolError("voted_out", "You are out of this game; you may watch it.", msg.id)
+        index = msg.seat - 1
+        if index >= len(self.seats):
+            raise ProtocolError("bad_seat", f"This game has seats 1 to {len(self.seats)}.", msg.id)
+        seat = self.seats[index]
+        if self._seat_of(name) is not None:
+            raise ProtocolError("already_seated", "You already have a seat here.", msg.id)
+        if seat.strategy is not None:
+            raise ProtocolError("seat_taken", f"The server's bot {seat.name} plays seat {msg.seat}.", msg.id)
+        if seat.session is not None:
+            raise ProtocolError("seat_taken", f"{seat.name} plays seat {msg.seat} and is here.", msg.id)
+        if index in game.position.eliminated:
+            raise ProtocolError(
+                "bad_seat", f"{seat.name} is out of the game: seat {msg.seat} has no turns.", msg.id
+            )
+        if self._vote is not None:
+            raise ProtocolError("vote_running", "A vote is running; wait for its end.", msg.id)
+        voters = [s.name for s in self.seats if s.strategy is None and s.session is not None]
+        if not voters:
+            raise ProtocolError(
+                "no_voters", "Nobody seated is here to accept you; wait until a player is.", msg.id
+            )
+        self._votes_held += 1
+        self._vote = _Vote(
+            self._votes_held, "join", name, seat.name, index, voters, self._now + VOTE_TIME, asker=session
+        )
+        self._out.append(Arm(VOTE, self._vote.expires, VoteExpired(self._vote.number)))
+        self._ack(session, msg.id)
+        self._announce("open")
+        return None
+
+    def _cancel_vote(self, *, asker: Member | None = None, back: str | None = None) -> None:
+        """End a ``join`` vote that lost its point: its asker left, or the seat's player is back."""
+        vote = self._vote
+        if vote is None or vote.kind != "join":
+            return
+        if (asker is not None and vote.asker is asker) or (
+            back is not None and back.casefold() == vote.name.casefold()
+        ):
+            self._vote = None
+            self._out.append(Cancel(VOTE))
+            self._announce("cancelled", vote)
+
+    def _take_seat(self, vote: _Vote) -> Step | None:
+        """The vote let ``vote.asker`` take over the seat: logged first, so that a restart seats
+        them and the game counts for them; the bot stops and the hand goes to them alone."""
+        game = self.game
+        asker = vote.asker
+        assert game is not None and asker is not None
+        seat = self.seats[vote.seat]
+        name = self._name(asker)
+        if asker not in self.members or seat.session is not None or self._seat_of(name) is not None:
+            return None  # the seat is no longer free, or the asker not here: nothing to do
+        entry = SeatTaken(game.game_id, vote.seat, seat.name, name, asker.identity)
+
+        def taken() -> None:
+            old = seat.name
+            self._voted_out = self._voted_out | {(game.game_id, old)}  # back, the old player watches
+            seat.name, seat.kind, seat.identity = name, asker.kind, asker.identity
+            seat.session, seat.stand_in, seat.timeouts = asker, None, 0
+            players = list(game.record.players)
+            players[vote.seat] = name
+            game.record = replace(game.record, players=tuple(players))
+            people = list(game.position.players)
+            people[vote.seat] = replace(people[vote.seat], name=name)
+            game.position = replace(game.position, players=tuple(people))
+            if old in self._windows:
+                self._windows.discard(old)
+                self._out.append(Cancel(window(old)))
+            self._note("seat_taken", game=game.game_id, seat=vote.seat + 1, player=name, old=old)
+            self._broadcast(
+                m.Presence(room=self.name, name=name, event="joined", detail=f"seat {vote.seat + 1}, {old}'s")
+            )
+            self._publish()
+            if game.position.to_move == vote.seat:
+                self._next_turn()  # the bot stops thinking; the new player's clock starts
+
+        def refused() -> None:
+            self._broadcast(
+                m.Notice(room=self.name, text=f"{name} could not take seat {vote.seat + 1}: try again.")
+            )
+
+        return Step(entries=(entry,), then=taken, otherwise=refused)
+
     # --- answering -----------------------------------------------------------------------------
 
     def _on_vote_answer(self, session: Member, msg: m.VoteAnswer) -> Step | None:
@@ -145,6 +251,8 @@ class RoomVotes(RoomSeats):
         self._announce(state, vote)
         if state == "failed" or self.state != "playing":
             return None
+        if vote.kind == "join":
+            return self._take_seat(vote)
         return self._remove(vote.seat)
 
     def _remove(self, index: int) -> Step | None:
@@ -169,7 +277,7 @@ class RoomVotes(RoomSeats):
         return None
 
     def _announce(
-        self, state: Literal["open", "passed", "failed", "expired"], vote: _Vote | None = None
+        self, state: Literal["open", "passed", "failed", "expired", "cancelled"], vote: _Vote | None = None
     ) -> None:
         vote = vote or self._vote
         assert vote is not None

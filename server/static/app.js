@@ -562,7 +562,9 @@ function onMessage(msg) {
 }
 
 function voteLine(vote) {
-  const what = `${vote.by} asks to take ${vote.name} (seat ${vote.seat}) out of the game`;
+  const what = vote.kind === "join"
+    ? `${vote.by} asks to take over seat ${vote.seat} (${vote.name})`
+    : `${vote.by} asks to take ${vote.name} (seat ${vote.seat}) out of the game`;
   if (vote.state !== "open") return `Vote ${vote.state}: ${what}.`;
   const mine = vote.voters.includes(state.name) && !vote.yes.includes(state.name) && !vote.no.includes(state.name);
   return `Vote: ${what} (${vote.yes.length} yes, ${vote.no.length} no).${mine ? " /accept or /refuse" : ""}`;

@@ -118,7 +118,9 @@ CASES: list[tuple[str, Parsed]] = [
     ("/quit", Quit()),
     ("/ascii on", AsciiMode(on=True)),
     ("/ascii Off", AsciiMode(on=False)),
-    ("/join 2", Join(room="2")),
+    ("/join 2", Join(seat=2)),
+    ("/join 5", Join(room="5")),
+    ("/join 02", Join(room="02")),
     ("/tell ann good  game!", Tell(name="ann", text="good  game!")),
     ("/reply thanks", TellReply(text="thanks")),
     ("/whereis ann", WhereIs(name="ann")),
@@ -216,7 +218,7 @@ def test_tabs_separate_arguments() -> None:
 
 
 BAD_ARGUMENTS = [
-    ("/join a b", "/join [ROOM]"),
+    ("/join a b", "/join [ROOM or N]"),
     ("/start now", "/start"),
     ("/play", "/play MOVE"),
     ("/bar", "/bar CARD"),

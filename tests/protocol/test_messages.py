@@ -95,6 +95,7 @@ CLIENT_SAMPLES: list[ClientMessage] = [
     Who(),
     Join(room="cafe"),
     Join(),
+    Join(seat=3),
     LeaveGame(),
     Start(id=4),
     SetOption(key="seed", value=42),
@@ -356,6 +357,7 @@ def test_unknown_or_missing_type(raw: str, id: int | str | None) -> None:
         ('{"type": "option", "id": 6, "key": "colour", "value": 1}', "key"),
         ('{"type": "add_bot", "id": 6, "strategy": "clever"}', "strategy"),
         ('{"type": "hello", "id": 6, "name": "ann", "kind": "robot"}', "kind"),
+        ('{"type": "join", "id": 6, "seat": 5}', "seat"),
     ],
 )
 def test_bad_field(raw: str, field: str) -> None:

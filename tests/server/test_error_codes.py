@@ -324,6 +324,47 @@ async def _too_soon(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, An
     return ann, await ann.command("/remove bob")
 
 
+async def _started_and_zoe(server: Server, *names: str) -> tuple[list[WsClient], WsClient]:
+    """``names`` in a started game in room ``codes``; zoe watches it."""
+    players = await _in_room(server, *names, start=True)
+    zoe = await WsClient.connect(server.port, "zoe")
+    assert (await zoe.command("/room codes"))["type"] == "ack"
+    return players, zoe
+
+
+async def _bad_seat(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    _, zoe = await _started_and_zoe(server, "ann", "bob")
+    return zoe, await zoe.command("/join 4")
+
+
+async def _seat_taken(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    _, zoe = await _started_and_zoe(server, "ann", "bob")
+    return zoe, await zoe.command("/join 1")
+
+
+async def _no_voters(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    (ann, bob), zoe = await _started_and_zoe(server, "ann", "bob")
+    for gone in (ann, bob):
+        await gone.close()
+        gone.name = None
+        await zoe.next(lambda x: x["type"] == "presence" and x["event"] == "away")
+    return zoe, await zoe.command("/join 2")
+
+
+async def _voted_out(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann, bob, cid = await _in_room(server, "ann", "bob", "cid", start=True)
+    token = cid.token
+    await cid.close()
+    cid.name = None  # closed: the checks of the others' inboxes pass it over
+    await ann.next(lambda x: x["type"] == "presence" and x["event"] == "away")
+    assert (await ann.command("/remove cid"))["type"] == "ack"
+    assert (await bob.command("/accept"))["type"] == "ack"
+    await ann.next(lambda x: x["type"] == "vote" and x["state"] == "passed")
+    cid = await WsClient.connect(server.port, "cid", token=token)
+    assert (await cid.command("/room codes"))["type"] == "ack"
+    return cid, await cid.command("/join 3")
+
+
 #: code -> (how to provoke it, server settings)
 CASES: dict[str, tuple[Provoke, dict[str, Any]]] = {
     "hello_first": (_hello_first, {}),
@@ -370,6 +411,10 @@ CASES: dict[str, tuple[Provoke, dict[str, Any]]] = {
     "no_vote": (_no_vote, {}),
     "vote_running": (_vote_running, {}),
     "too_soon": (_too_soon, {}),
+    "bad_seat": (_bad_seat, {}),
+    "seat_taken": (_seat_taken, {}),
+    "no_voters": (_no_voters, {}),
+    "voted_out": (_voted_out, {}),
 }
 
 

@@ -101,3 +101,43 @@ async def test_remove_vote_over_the_wire(server: Server) -> None:
     assert passed["state"] == "passed"
     bot = await ann.next(lambda x: x["type"] == "presence" and x["event"] == "replaced_by_bot")
     assert bot["name"] == "bob" and bot["detail"] == "voted out"
+
+
+async def test_join_seat_vote_over_the_wire(server: Server) -> None:
+    """``/join 2`` of a gone player's seat asks the seated others; a line client reads the prompt
+    and its ``/accept`` passes it: the asker plays the seat and gets the hand, nobody else does."""
+    ann, bob = await _seated(server, "ann", "bob")
+    assert server.line_port is not None
+    cid = await LineClient.connect(server.line_port, "cid")
+    await cid.line("/join cafe")
+    await cid.expect("cid takes a seat")
+    assert (await ann.command("/start"))["type"] == "ack"
+    await bob.close()
+    await ann.next(lambda x: x["type"] == "presence" and x["event"] == "away")
+    zoe = await WsClient.connect(server.port, "zoe")
+    assert (await zoe.command("/room cafe"))["type"] == "ack"
+    assert (await zoe.command("/join 2"))["type"] == "ack"
+    opened = await ann.next("vote")
+    assert (opened["kind"], opened["state"], opened["by"], opened["name"]) == ("join", "open", "zoe", "bob")
+    await cid.expect("* Vote: zoe asks to take over seat 2 (bob); ann, cid: /accept or /refuse")
+    assert (await ann.command("/accept"))["type"] == "ack"
+    await cid.line("/accept")
+    await cid.expect("* Vote passed: zoe asks to take over seat 2 (bob).")
+    joined = await ann.next(
+        lambda x: x["type"] == "presence" and x["event"] == "joined" and x["name"] == "zoe"
+    )
+    assert joined["detail"] == "seat 2, bob's"
+    await zoe.barrier()
+    await ann.barrier()
+    view = zoe.view
+    assert view is not None and view["you"] == "zoe" and view["seats"][1]["name"] == "zoe"
+    assert ann.view is not None and view["game"]["hand"] and view["game"]["hand"] != ann.view["game"]["hand"]
+    assert (await zoe.command("/join 1"))["code"] == "already_seated"
+
+
+async def test_join_seat_names_the_room_one_is_in(server: Server) -> None:
+    """A ``join`` with a seat and another room than one's own is ``not_in_room``; nothing changes."""
+    zoe = await WsClient.connect(server.port, "zoe")
+    refused = await zoe.request({"type": "join", "room": "cafe", "seat": 2})
+    assert refused["code"] == "not_in_room"
+    assert (await zoe.command("/rooms"))["rooms"] == []

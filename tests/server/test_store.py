@@ -155,3 +155,16 @@ async def test_commits_reach_the_database_file_through_the_stores_own_checkpoint
         await asyncio.sleep(0.05)
     assert moves_in_the_file_alone() == 30
     store.close()
+
+
+async def test_a_seat_taken_over_is_the_new_players_in_the_log(tmp_path: Path) -> None:
+    """After ``seat_taken`` the stored game seats the new player, in their history, not the old."""
+    store = Store(str(tmp_path / "log.db"))
+    record = GameRecord(("ann", "bob"), seed=1)
+    await store.game_started("g1", "room", record, ["person"] * 2, {}, ["id-ann", "id-bob"])
+    await store.seat_taken("g1", 1, "bob", "zoe", "id-zoe")
+    stored = await store.game("g1")
+    assert stored is not None and stored.record.players == ("ann", "zoe")
+    assert [g.game_id for g in await store.history("id-zoe")] == ["g1"]
+    assert await store.history("id-bob") == []
+    store.close()

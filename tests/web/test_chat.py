@@ -31,7 +31,7 @@ def test_help_board_and_score_answers_show_as_preformatted_text(open_page: Calla
     type_line(page, "/score")
     page.locator("#log pre.score").wait_for()
     text = page.locator("#log pre.help").inner_text()
-    assert "/join [ROOM]" in text and "\n  /play MOVE" in text
+    assert "/join [ROOM or N]" in text and "\n  /play MOVE" in text
 
 
 def test_chat_errors_and_presence_show_in_the_pane(open_page: Callable[..., Page]) -> None:

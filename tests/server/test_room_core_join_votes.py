@@ -1,0 +1,168 @@
+"""``/join N``: taking over the seat of a player who is gone, by a vote of the seated players,
+driven on the room core with a clock of the test's own."""
+
+from __future__ import annotations
+
+from protocol import messages as m
+from server.room.effects import SeatTaken
+from server.room.items import Enter, Leave, Returned
+from server.room.votes import VOTE, VOTE_TIME
+from tests.server.roomcore import GAME_ID, Driver, FakeMember
+
+
+def _cid_gone() -> tuple[Driver, FakeMember, FakeMember, FakeMember]:
+    """ann, bob and cid (seat 3) in a running game, cid's connection lost; zoe watches."""
+    d = Driver()
+    ann, bob, cid = d.start("ann", "bob", "cid")
+    d.feed(cid, Leave(cid, disconnected=True))
+    return d, ann, bob, d.enter("zoe")
+
+
+def _states(handled: object, member: FakeMember) -> list[str]:
+    return [v.state for v in handled.of(member, m.Vote)]  # type: ignore[attr-defined]
+
+
+def test_a_majority_lets_a_spectator_take_over_a_gone_players_seat() -> None:
+    """The seated others get the prompt; the second yes of two passes it: the seat is logged as
+    zoe's, her view holds the hand, and cid coming back only watches."""
+    d, ann, bob, zoe = _cid_gone()
+    opened = d.feed(zoe, m.Join(seat=3, id=1))
+    assert opened.codes(zoe) == [] and opened.types(zoe)[0] == "ack"
+    (vote,) = opened.of(ann, m.Vote)
+    assert (vote.kind, vote.state, vote.by, vote.name, vote.seat) == ("join", "open", "zoe", "cid", 3)
+    assert sorted(vote.voters) == ["ann", "bob"] and d.timers[VOTE].at == d.now + VOTE_TIME  # type: ignore[union-attr]
+    assert _states(d.feed(ann, m.VoteAnswer(yes=True)), bob) == ["open"]
+    done = d.feed(bob, m.VoteAnswer(yes=True))
+    assert _states(done, zoe) == ["passed"] and ("zoe", "joined") in done.presence(ann)
+    assert d.written[-1] == SeatTaken(GAME_ID, 2, "cid", "zoe", "id-zoe")
+    seat = d.core.seats[2]
+    assert (seat.name, seat.session, seat.stand_in, seat.identity) == ("zoe", zoe, None, "id-zoe")
+    assert d.position.players[2].name == "zoe" and d.core.game.record.players[2] == "zoe"  # type: ignore[union-attr]
+    assert d.views[zoe]["you"] == "zoe" and d.views[zoe]["game"]["hand"]
+    assert "hand" not in d.views[ann]["game"] or d.views[ann]["game"]["hand"] != d.views[zoe]["game"]["hand"]
+    assert "window:cid" not in d.timers and VOTE not in d.timers
+    back = FakeMember("cid")
+    d.feed(back, Returned(back))
+    assert d.core.seat_of("cid") is None and d.core.seats[2].session is zoe
+    assert d.feed(back, m.Join(seat=1)).codes(back) == ["voted_out"]
+
+
+def test_the_new_player_moves_when_the_seat_has_the_turn() -> None:
+    """A bot playing the seat stops; the seat's turn is the new player's, who plays it."""
+    d = Driver()
+    people = {p.name: p for p in d.start("ann", "bob")}
+    mover = d.to_move
+    other = next(n for n in people if n != mover)
+    d.feed(people[mover], Leave(people[mover], disconnected=True))
+    d.fire(f"window:{mover}")  # a bot plays the seat now
+    assert "turn" in d.timers
+    zoe = d.enter("zoe")
+    d.feed(zoe, m.Join(seat=[*people].index(mover) + 1))
+    d.feed(people[other], m.VoteAnswer(yes=True))  # one other player decides alone
+    assert "turn" not in d.timers and d.to_move == "zoe"
+    played = d.feed(zoe, m.PlayMove(move=d.legal(), id=5))
+    assert played.written and played.codes(zoe) == []
+
+
+def test_a_refusal_that_makes_a_majority_impossible_fails_the_vote() -> None:
+    """With two voters one ``/refuse`` fails the vote; the seat stays cid's."""
+    d, ann, _, zoe = _cid_gone()
+    d.feed(zoe, m.Join(seat=3))
+    done = d.feed(ann, m.VoteAnswer(yes=False))
+    assert _states(done, zoe) == ["failed"] and VOTE not in d.timers
+    assert d.core.seats[2].name == "cid" and not any(isinstance(e, SeatTaken) for e in d.written)
+
+
+def test_an_unanswered_request_expires() -> None:
+    """Left unanswered, the request expires with its timer; a new one may then start."""
+    d, ann, _, zoe = _cid_gone()
+    d.feed(zoe, m.Join(seat=3))
+    assert _states(d.fire(VOTE), zoe) == ["expired"]
+    assert d.core.seats[2].name == "cid"
+    assert d.feed(ann, m.VoteAnswer(yes=True)).codes(ann) == ["no_vote"]
+    assert d.feed(zoe, m.Join(seat=3)).codes(zoe) == []
+
+
+def test_the_asker_leaving_cancels_the_request() -> None:
+    """The asker leaves the room mid-vote: the vote is cancelled and its timer with it."""
+    d, ann, _, zoe = _cid_gone()
+    d.feed(zoe, m.Join(seat=3))
+    left = d.feed(zoe, Leave(zoe, disconnected=True))
+    assert _states(left, ann) == ["cancelled"] and VOTE not in d.timers
+    assert d.feed(ann, m.VoteAnswer(yes=True)).codes(ann) == ["no_vote"]
+    assert d.core.seats[2].name == "cid"
+
+
+def test_the_seats_player_coming_back_cancels_the_request() -> None:
+    """cid comes back mid-vote: the vote is cancelled and cid plays the seat again."""
+    d, _, _, zoe = _cid_gone()
+    d.feed(zoe, m.Join(seat=3))
+    back = FakeMember("CID")  # the name, whatever its capitals
+    returned = d.feed(back, Returned(back))
+    assert _states(returned, zoe) == ["cancelled"] and VOTE not in d.timers
+    assert d.core.seats[2].session is back
+
+
+def test_a_second_request_while_one_runs_is_refused() -> None:
+    """A second ``/join N`` (or a ``/remove``) while a vote runs: ``vote_running``."""
+    d, ann, bob, zoe = _cid_gone()
+    d.feed(bob, Leave(bob, disconnected=True))
+    d.feed(zoe, m.Join(seat=3))
+    yan = d.enter("yan")
+    assert d.feed(yan, m.Join(seat=2)).codes(yan) == ["vote_running"]
+    assert d.feed(yan, m.Join(seat=3)).codes(yan) == ["vote_running"]
+    assert d.feed(ann, m.VoteRemove(name="bob")).codes(ann) == ["vote_running"]
+
+
+def test_join_seat_refusals() -> None:
+    """No game: ``no_game``; no such seat or a player out: ``bad_seat``; a connected player's or
+    a server bot's seat: ``seat_taken``; a seated asker: ``already_seated``; nobody seated here:
+    ``no_voters``; a player voted out of the game: ``voted_out``."""
+    d = Driver()
+    ann, bob = d.seat("ann", "bob")
+    zoe = d.enter("zoe")
+    assert d.feed(zoe, m.Join(seat=1)).codes(zoe) == ["no_game"]
+    d.feed(ann, m.AddBot())
+    d.feed(ann, m.Start())
+    assert d.feed(zoe, m.Join(seat=4)).codes(zoe) == ["bad_seat"]
+    assert d.feed(zoe, m.Join(seat=1)).codes(zoe) == ["seat_taken"]
+    assert d.feed(zoe, m.Join(seat=3)).codes(zoe) == ["seat_taken"]  # greedy-bot1
+    d.feed(bob, Leave(bob, disconnected=True))
+    assert d.feed(ann, m.Join(seat=2)).codes(ann) == ["already_seated"]
+    d.feed(ann, Leave(ann, disconnected=True))
+    assert d.feed(zoe, m.Join(seat=2)).codes(zoe) == ["no_voters"]
+    assert d.core._vote is None
+
+
+def test_a_player_voted_out_cannot_take_a_seat_back_by_join() -> None:
+    """A player voted out asks for a seat: ``voted_out``."""
+    d = Driver()
+    ann, bob, cid = d.start("ann", "bob", "cid")
+    d.feed(cid, Leave(cid, disconnected=True))
+    d.feed(bob, Leave(bob, disconnected=True))
+    d.feed(ann, m.VoteRemove(name="cid"))  # ann alone decides
+    back = FakeMember("cid")
+    d.feed(back, Returned(back))
+    assert d.feed(back, m.Join(seat=2)).codes(back) == ["voted_out"]
+    assert d.feed(back, m.Join(seat=3)).codes(back) == ["voted_out"]
+
+
+def test_a_player_takes_their_own_seat_back_without_a_vote() -> None:
+    """``/join N`` of one's own seat that waits (here after leaving the room): back at once."""
+    d, ann, _, _ = _cid_gone()
+    back = FakeMember("cid")
+    d.feed(back, Enter(back))
+    assert d.core.seats[2].session is None  # entering the room only watches
+    took = d.feed(back, m.Join(seat=3, id=9))
+    assert took.codes(back) == [] and d.core.seats[2].session is back and d.core._vote is None
+    assert ("cid", "back") in took.presence(ann)
+
+
+def test_a_refused_log_write_leaves_the_seat_as_it_was() -> None:
+    """The log refuses the takeover: the seat stays cid's and everyone hears it failed."""
+    d, ann, bob, zoe = _cid_gone()
+    d.feed(zoe, m.Join(seat=3))
+    d.feed(ann, m.VoteAnswer(yes=True))
+    done = d.feed(bob, m.VoteAnswer(yes=True), log=False)
+    assert done.written is False and d.core.seats[2].name == "cid" and d.core.seats[2].session is None
+    assert any("could not take seat 3" in n.text for n in done.of(zoe, m.Notice))
