@@ -99,7 +99,7 @@ export function renderPlayers(box, view) {
 }
 
 function lobbyPanel({ name, rooms, people, actions }) {
-  const input = el("input", { id: "room-input", value: "cafe", maxlength: 24, "aria-label": "Room name", autocomplete: "off", "data-focus": "room", "data-autofocus": true });
+  const input = el("input", { id: "room-input", value: "cafe", maxlength: 24, "aria-label": "Room name", autocomplete: "off", "data-focus": "room", "data-autofocus": true, "data-keep": true });
   const enter = (join) => () => {
     const room = input.value.trim();
     if (room) actions.enter(room, join);
@@ -297,12 +297,18 @@ export function renderOverlay(box, { view, welcomed, name, rooms, people, result
   const nowhere = !active || active === document.body;
   const focusKey = inside ? active.dataset?.focus : undefined;
   const samePanel = box.dataset.kind === kind;
+  // what is typed in a field of the panel (the room's name) survives the list changing under it
+  const typed = samePanel ? [...box.querySelectorAll("input[data-keep]")].map((i) => [i.id, i.value]) : [];
   box.dataset.kind = kind;
   box.dataset.key = key;
   box.hidden = !panel;
   box.replaceChildren();
   if (!panel) return;
   box.append(panel);
+  for (const [id, value] of typed) {
+    const field = panel.querySelector(`#${id}`);
+    if (field) field.value = value;
+  }
   if (!inside && !nowhere) return;
   const again = focusKey ? [...panel.querySelectorAll("[data-focus]")].find((e) => e.dataset.focus === focusKey) : null;
   if (again && !again.disabled) return again.focus();
