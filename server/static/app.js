@@ -5,6 +5,7 @@ import { CafeBoard } from "./board.js";
 import { ChatPane, playedLine, reasonText, winners } from "./chat.js";
 import { Connection } from "./connection.js";
 import { AccountForm } from "./account.js";
+import { BoardZoom } from "./zoom.js";
 import { t } from "./i18n.js";
 import { flagBox, guestTile, guestWords } from "./flags.js";
 import { MovePlanner, parseMove } from "./moves.js";
@@ -396,35 +397,7 @@ function renderBoard() {
     picks: plan ? plan.picks : [],
     last: lastMove(),
   });
-  showTargets(targets);
-}
-
-/** Whether the café is shown zoomed in (on a phone, where the board then scrolls inside its frame). */
-function zoomedIn() {
-  const wrap = $("board").parentElement;
-  return app.dataset.zoom === "in" && wrap.scrollWidth > wrap.clientWidth;
-}
-
-/** On a zoomed café, bring the first place the chosen guest may go into the middle of the frame. */
-let shownTargets = "";
-function showTargets(targets) {
-  const key = [...targets.keys()].join(" ");
-  if (key === shownTargets) return;
-  shownTargets = key;
-  const first = cafe.targetElements()[0];
-  if (!first || !zoomedIn()) return;
-  const wrap = $("board").parentElement;
-  const box = first.getBoundingClientRect();
-  const frame = wrap.getBoundingClientRect();
-  wrap.scrollLeft += box.left + box.width / 2 - (frame.left + frame.width / 2);
-  wrap.scrollTop += box.top + box.height / 2 - (frame.top + frame.height / 2);
-}
-
-function setZoom(zoom) {
-  app.dataset.zoom = zoom ? "in" : "out";
-  saved.set("cafe.zoom", zoom ? null : "out");
-  $("zoom-btn").textContent = zoom ? t("Whole café") : t("Zoom in");
-  shownTargets = "";
+  zoom.showTargets(targets, cafe.targetElements()[0]);
 }
 
 function render() {
@@ -797,6 +770,7 @@ const cafe = new CafeBoard($("board"), BOARD, {
   onChair: (name, byKeyboard) => chooseTarget(name, byKeyboard),
   onBar: (byKeyboard) => chooseTarget("bar", byKeyboard),
 });
+const zoom = new BoardZoom({ app, wrap: $("board").parentElement, button: $("zoom-btn"), storage: saved, onChange: () => render() });
 
 const social = new SocialPane({
   send,
@@ -863,11 +837,6 @@ $("results-btn").addEventListener("click", () => {
   $("overlay").querySelector("h2")?.focus();
 });
 $("take-back").addEventListener("click", () => connection.connect());
-setZoom(saved.get("cafe.zoom") !== "out");
-$("zoom-btn").addEventListener("click", () => {
-  setZoom(app.dataset.zoom !== "in");
-  render();
-});
 $("people-btn").addEventListener("click", () => people.showLeaderboard());
 document.addEventListener("click", (e) => {
   const link = e.target.closest?.("a[data-room]");

@@ -237,9 +237,9 @@ function optionControls(options, manage, host, actions) {
     el("label", { for: "opt-clock" }, "Turn clock ", clock),
     el("label", { for: "opt-absent" }, "Lost players ", absent),
     el("label", { for: "opt-seed" }, "Shuffle seed ", seed),
-    el("label", { for: "opt-host", class: "check" }, hosted, t(" A host: only the first seated person sets options, seats bots and starts")),
-    el("label", { for: "opt-drawseat", class: "check" }, draw, t(" Shuffle the seats at the start")),
-    el("label", { for: "opt-start" }, t("Who begins "), first),
+    el("label", { for: "opt-host", class: "check" }, hosted, " ", t("A host: only the first seated person sets options, seats bots and starts")),
+    el("label", { for: "opt-drawseat", class: "check" }, draw, " ", t("Shuffle the seats at the start")),
+    el("label", { for: "opt-start" }, t("Who begins"), " ", first),
   );
 }
 
@@ -275,7 +275,7 @@ function resultPanel({ view, actions }) {
       "div",
       { class: "row" },
       el("button", { type: "button", "data-focus": "show-cafe", onclick: () => actions.closeResult() }, "Show the café"),
-      view.seat !== null ? el("button", { type: "button", class: "primary", "data-focus": "again", "data-autofocus": true, onclick: () => actions.start() }, "Play again") : null,
+      canManage(view) ? el("button", { type: "button", class: "primary", "data-focus": "again", "data-autofocus": true, onclick: () => actions.start() }, "Play again") : null,
     ),
   );
 }
