@@ -659,6 +659,7 @@ function onError(msg, id) {
     return;
   }
   if (!state.welcomed && AccountForm.answers(msg.code)) {
+    state.pending = null; // a refused registration's password is not kept for another try
     askName(msg.message, msg.code);
     return;
   }
