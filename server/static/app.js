@@ -4,11 +4,16 @@
 import { CafeBoard } from "./board.js";
 import { ChatPane, playedLine, reasonText, winners } from "./chat.js";
 import { Connection } from "./connection.js";
+import { AccountForm } from "./account.js";
+import { BoardZoom } from "./zoom.js";
+import { t } from "./i18n.js";
 import { flagBox, guestTile, guestWords } from "./flags.js";
 import { MovePlanner, parseMove } from "./moves.js";
 import { applyPatch } from "./patch.js";
 import { Countdown, TurnSignal, recentMoves, renderHistory } from "./live.js";
-import { renderOverlay, renderPlayers } from "./panels.js";
+import { canManage, renderOverlay, renderPlayers } from "./panels.js";
+import { PeopleDialog } from "./profile.js";
+import { SocialPane } from "./social.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -59,6 +64,9 @@ const state = {
   people: [],
   wasMyTurn: false,
   replaced: false,
+  registered: false,
+  pending: null, // {how, name, password} from the account form, until the server answers it
+  registering: null, // id of a register message not yet answered
   nextId: 1,
 };
 
@@ -98,6 +106,14 @@ function resync() {
 }
 
 function hello() {
+  const pending = state.pending;
+  if (pending) {
+    // a login's password goes out once; a registration waits for the welcome to send its own
+    if (pending.how !== "register") state.pending = null;
+    if (pending.how === "login") send({ type: "hello", name: pending.name, password: pending.password });
+    else send({ type: "hello", name: pending.name });
+    return;
+  }
   // another tab of this browser may have come back since, and every return hands out a new token
   state.token = saved.get("cafe.token") ?? state.token;
   state.name = saved.get("cafe.name") ?? state.name;
@@ -248,6 +264,7 @@ function renderHeader() {
   const g = game();
   $("room-name").textContent = v ? `room ${v.room}` : "";
   $("me").textContent = state.welcomed ? state.name : "";
+  $("register-open").hidden = !state.welcomed || state.registered;
   $("lobby-btn").hidden = !v;
   const turn = $("turn");
   turn.className = "turn";
@@ -380,6 +397,7 @@ function renderBoard() {
     picks: plan ? plan.picks : [],
     last: lastMove(),
   });
+  zoom.showTargets(targets, cafe.targetElements()[0]);
 }
 
 function render() {
@@ -394,6 +412,7 @@ function render() {
   renderHeader();
   renderBoard();
   renderPlayers($("players"), v);
+  social.renderRoom(v, !!v && canManage(v), overlayActions.option);
   renderHistory($("history"), g, v?.you, BOARD.nations);
   renderHand();
   renderNationChoice();
@@ -429,6 +448,9 @@ const overlayActions = {
   addBot(strategy) {
     send({ type: "add_bot", strategy, id: newId("ui") });
   },
+  removeBot(name) {
+    send({ type: "remove_bot", name, id: newId("ui") });
+  },
   start() {
     send({ type: "start", id: newId("ui") });
   },
@@ -455,6 +477,7 @@ function onMessage(msg) {
     case "welcome":
       return onWelcome(msg);
     case "snapshot":
+      if (state.view?.room !== msg.view.room) social.clearVote();
       state.view = msg.view;
       saved.set("cafe.room", msg.view.room);
       if (msg.view.state === "playing") state.resultClosed = false;
@@ -468,6 +491,7 @@ function onMessage(msg) {
       }
       return onView();
     case "ack":
+      if (id.startsWith("soc")) social.onListAck();
       if (id && id === state.sending) {
         state.sending = null;
         clearPicks();
@@ -475,6 +499,7 @@ function onMessage(msg) {
       if (id && id === state.leaving) {
         state.leaving = null;
         state.view = null;
+        social.clearVote();
         saved.set("cafe.room", null);
         send({ type: "list_rooms", id: newId("ui") });
         askWho();
@@ -520,8 +545,9 @@ function onMessage(msg) {
     case "presence":
       return chat.add("presence", ChatPane.presenceLine(msg));
     case "chat":
-      return chat.add("chat", msg.text, `${msg.name}:`);
+      return chat.add("chat", msg.text, `${msg.name}:`, { name: msg.name });
     case "notice":
+      social.askFriends();
       return chat.add("notice", msg.text);
     case "game_started":
       state.resultClosed = false;
@@ -543,18 +569,22 @@ function onMessage(msg) {
     case "bye":
       return chat.add("system", `The server says goodbye: ${msg.reason}`);
     case "tell":
+      social.onTell(msg);
       return msg.name === state.name
-        ? chat.add("tell", msg.text, `to ${msg.to}:`)
-        : chat.add("tell", msg.text, `${msg.name} tells you:`);
+        ? chat.add("tell", msg.text, `to ${msg.to}:`, { name: msg.to })
+        : chat.add("tell", msg.text, `${msg.name} tells you:`, { name: msg.name });
     case "friends":
+      social.onFriends(msg);
+      if (id.startsWith("soc")) return undefined;
       return chat.addText(
         msg.friends.length
           ? msg.friends.map((f) => `${f.name}  ${f.online ? f.room ?? "lobby" : "not connected"}`).join("\n")
           : "No friends listed yet: /friend NAME adds one.",
       );
     case "invited":
-      return chat.add("notice", `${msg.name} invites you to room ${msg.room}: /room ${msg.room} goes there.`);
+      return chat.add("notice", t("{name} invites you to room {room}: /room {room} goes there, or choose", msg), null, { room: msg.room });
     case "vote":
+      social.onVote(msg);
       return chat.add("notice", voteLine(msg));
     default:
       return undefined;
@@ -573,6 +603,17 @@ function voteLine(vote) {
 function onWelcome(msg) {
   state.name = msg.name;
   state.token = msg.token;
+  state.registered = !!msg.registered;
+  const pending = state.pending;
+  if (pending?.how === "register" && !msg.registered) {
+    state.pending = null;
+    sendRegister(pending.password);
+  } else if (!state.registering) account.close();
+  if (msg.id && msg.id === state.registering) {
+    state.registering = null;
+    account.close();
+    chat.add("system", t("{name} is registered: the name is yours, and your games are rated.", { name: msg.name }));
+  }
   saved.set("cafe.name", msg.name);
   saved.set("cafe.token", msg.token);
   connection.settled();
@@ -582,6 +623,7 @@ function onWelcome(msg) {
     chat.add("system", `You are now ${msg.name}.`);
     return render();
   }
+  social.askFriends();
   chat.add("system", msg.resumed ? `Welcome back, ${msg.name}.` : `Welcome, ${msg.name}. Type /help for the commands.`);
   const room = saved.get("cafe.room") || roomInAddress();
   if (room) send({ type: "enter_room", room, id: newId("ui") });
@@ -613,8 +655,14 @@ function onError(msg, id) {
     else askName("");
     return;
   }
-  if (!state.welcomed && (msg.code === "name_taken" || msg.code === "bad_name")) {
-    askName(msg.message);
+  if (id && id === state.registering) {
+    state.registering = null;
+    account.ask(msg.message, { name: state.name, code: msg.code });
+    return;
+  }
+  if (!state.welcomed && AccountForm.answers(msg.code)) {
+    state.pending = null; // a refused registration's password is not kept for another try
+    askName(msg.message, msg.code);
     return;
   }
   if (msg.code === "bad_room" || msg.code === "too_many_rooms") saved.set("cafe.room", null);
@@ -626,6 +674,7 @@ function onError(msg, id) {
     syncTurn();
   }
   if (id && id === state.leaving) state.leaving = null;
+  if (id.startsWith("tell")) social.onError(msg);
   const line = chat.add("error", msg.message);
   line.title = msg.code;
   render();
@@ -647,28 +696,38 @@ function askWho() {
   send({ type: "who", id: newId("lobby") });
 }
 
-function askName(problem) {
-  const dialog = $("name-dialog");
-  $("name-error").textContent = problem;
-  const input = $("name-input");
-  if (!input.value) input.value = state.name ?? "";
-  if (!dialog.open) dialog.showModal();
-  input.focus();
+function sendRegister(password) {
+  state.registering = newId("reg");
+  send({ type: "register", password, id: state.registering });
 }
 
-$("name-form").addEventListener("submit", (e) => {
-  const name = $("name-input").value.trim();
-  if (!name) {
-    e.preventDefault();
+function askName(problem, code = "") {
+  account.ask(problem, { name: state.name, code });
+}
+
+function onAccount({ how, name, password }) {
+  if (state.welcomed && how === "guest" && name.toLowerCase() === state.name?.toLowerCase()) {
+    account.close();
     return;
   }
+  if (state.welcomed && how === "register") {
+    // a guest registers the name played under (after a /nick when another name was typed)
+    if (name.toLowerCase() === state.name?.toLowerCase()) return sendRegister(password);
+    state.pending = { how, name, password };
+    send({ type: "nick", name, id: newId("ui") });
+    return;
+  }
+  state.pending = { how, name, password };
   state.name = name;
   state.token = null;
   saved.set("cafe.token", null);
-  if (!send({ type: "hello", name })) connection.connect();
-});
-
-$("name-dialog").addEventListener("cancel", (e) => e.preventDefault());
+  if (state.welcomed) {
+    // another name on this page: a fresh connection says hello with it
+    connection.close(t("changing name"));
+    connection.connect();
+  } else if (connection.isOpen()) hello();
+  else connection.connect();
+}
 
 function onConnectionState(conn, info) {
   app.dataset.conn = conn;
@@ -714,7 +773,23 @@ const cafe = new CafeBoard($("board"), BOARD, {
   onChair: (name, byKeyboard) => chooseTarget(name, byKeyboard),
   onBar: (byKeyboard) => chooseTarget("bar", byKeyboard),
 });
+const zoom = new BoardZoom({ app, wrap: $("board").parentElement, button: $("zoom-btn"), storage: saved, onChange: () => render() });
 
+const social = new SocialPane({
+  send,
+  newId,
+  me: () => (state.welcomed ? state.name : null),
+  enter: (room) => overlayActions.enter(room, false),
+});
+const people = new PeopleDialog($("people-dialog"), {
+  me: () => state.name,
+  isFriend: (name) => social.isFriend(name),
+  friend: (name, on) => social.setFriend(name, on),
+  tell: (name) => social.tellTo(name),
+  mute: (name) => social.mute(name),
+  invite: (name) => (state.view && !state.view.seats.some((s) => s.name === name) ? () => social.invite(name) : null),
+});
+const account = new AccountForm($("name-dialog"), { onSubmit: onAccount });
 const signal = new TurnSignal({ sound: $("sound-on"), notify: $("notify-on"), storage: saved });
 const countdown = new Countdown($("clock"));
 
@@ -765,6 +840,14 @@ $("results-btn").addEventListener("click", () => {
   $("overlay").querySelector("h2")?.focus();
 });
 $("take-back").addEventListener("click", () => connection.connect());
+$("people-btn").addEventListener("click", () => people.showLeaderboard());
+document.addEventListener("click", (e) => {
+  const link = e.target.closest?.("a[data-room]");
+  if (!link) return;
+  e.preventDefault();
+  if (state.welcomed) overlayActions.enter(link.dataset.room, false);
+});
+$("register-open").addEventListener("click", () => account.ask("", { name: state.name, code: "register" }));
 document.addEventListener("keydown", (e) => {
   if (e.key === "Escape" && (state.selected !== null || state.used.length || state.nationAsk)) {
     cancelMove();

@@ -119,16 +119,29 @@ export class ChatPane {
     }
   }
 
-  _show({ kind, text, who = null, pre = false }) {
+  _show({ kind, text, who = null, pre = false, name = null, room = null }) {
     const line = document.createElement(pre ? "pre" : "div");
     line.className = `line ${kind}`;
     if (who !== null) {
-      const name = document.createElement("span");
-      name.className = "who";
-      name.textContent = who;
-      line.append(name, document.createTextNode(" "));
+      // a person's name opens their profile when chosen
+      const label = document.createElement(name ? "button" : "span");
+      label.className = name ? "who name-link" : "who";
+      if (name) {
+        label.type = "button";
+        label.dataset.profile = name;
+      }
+      label.textContent = who;
+      line.append(label, document.createTextNode(" "));
     }
     line.append(document.createTextNode(text));
+    if (room) {
+      const link = document.createElement("a");
+      link.href = `#${encodeURIComponent(room)}`;
+      link.dataset.room = room;
+      link.className = "room-link";
+      link.textContent = room;
+      line.append(document.createTextNode(" "), link);
+    }
     this._append(line);
     return line;
   }
@@ -225,10 +238,13 @@ export class ChatPane {
     this.hint.textContent = fits.length ? fits.map((n) => `/${n}`).join("  ") : "no such command — /help lists them";
   }
 
-  /** Add one line of `kind` (chat, event, error, notice, system, mine) to the log. */
-  add(kind, text, who = null) {
-    this._keep({ kind, text, who });
-    return this._show({ kind, text, who });
+  /**
+   * Add one line of `kind` (chat, event, error, notice, system, mine) to the log; `who` leads it,
+   * a button to the profile of `name` when given; `room` ends it with a link to that room.
+   */
+  add(kind, text, who = null, { name = null, room = null } = {}) {
+    this._keep({ kind, text, who, name, room });
+    return this._show({ kind, text, who, name, room });
   }
 
   /** Add a preformatted block (the server's text answers: /help, /board, /hand, /score). */

@@ -76,6 +76,11 @@ export class Connection {
     if (this.timer !== null) this.connect();
   }
 
+  /** Whether the socket is open, so that a message sent now goes out. */
+  isOpen() {
+    return !!this.socket && this.socket.readyState === WebSocket.OPEN;
+  }
+
   /** Send a message; false when not connected. */
   send(msg) {
     if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;

@@ -2,17 +2,9 @@
 // the board for the lobby, a room waiting for its game, and the final ranking.
 
 import { reasonText, winners } from "./chat.js";
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") node.className = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const child of children) if (child !== null && child !== undefined) node.append(child);
-  return node;
-}
+import { el } from "./dom.js";
+import { t } from "./i18n.js";
+import { nameButton } from "./profile.js";
 
 function badges(view, name) {
   const seat = view.seats.find((s) => s.name === name);
@@ -21,6 +13,25 @@ function badges(view, name) {
   if (seat?.kind === "bot") found.push(["bot", "bot"]);
   if (seat && !seat.connected) found.push(["away", "away"]);
   return found.map(([cls, text]) => el("span", { class: `badge ${cls}` }, text));
+}
+
+/** A person's name as a button to their profile; a bot's as text. */
+function personName(view, name) {
+  const seat = view.seats.find((s) => s.name === name);
+  return seat?.kind === "bot" ? name : nameButton(name);
+}
+
+/** The room's host: the first seated person connected, while the option `host` is on; else null. */
+export function hostOf(view) {
+  if (view.options?.host === false) return null;
+  return view.seats.find((s) => s.kind === "person" && s.connected)?.name ?? null;
+}
+
+/** Whether the reader may set the room's options, seat bots and start: the host, or any player without one. */
+export function canManage(view) {
+  if (view.seat === null || view.seat === undefined) return false;
+  const host = hostOf(view);
+  return host === null || host === view.you;
 }
 
 function ordinal(n) {
@@ -41,7 +52,7 @@ export function renderPlayers(box, view) {
   const list = el("ol", { class: "player-list" });
   if (!game) {
     for (const seat of view.seats) {
-      list.append(el("li", { class: "player", "data-player": seat.name }, el("span", { class: "name" }, seat.name), ...badges(view, seat.name)));
+      list.append(el("li", { class: "player", "data-player": seat.name }, el("span", { class: "name" }, personName(view, seat.name)), ...badges(view, seat.name)));
     }
     if (!view.seats.length) list.append(el("li", { class: "player empty" }, "No seats taken yet."));
   } else {
@@ -57,7 +68,7 @@ export function renderPlayers(box, view) {
           "aria-current": turn ? "true" : null,
         },
         el("span", { class: "marker", "aria-hidden": "true" }, turn ? "▶" : ""),
-        el("span", { class: "name" }, p.name),
+        el("span", { class: "name" }, personName(view, p.name)),
         ...badges(view, p.name),
         p.eliminated ? el("span", { class: "badge out" }, "out") : null,
         el("span", { class: "spacer" }),
@@ -88,7 +99,7 @@ export function renderPlayers(box, view) {
 }
 
 function lobbyPanel({ name, rooms, people, actions }) {
-  const input = el("input", { id: "room-input", value: "cafe", maxlength: 24, "aria-label": "Room name", autocomplete: "off", "data-focus": "room", "data-autofocus": true });
+  const input = el("input", { id: "room-input", value: "cafe", maxlength: 24, "aria-label": "Room name", autocomplete: "off", "data-focus": "room", "data-autofocus": true, "data-keep": true });
   const enter = (join) => () => {
     const room = input.value.trim();
     if (room) actions.enter(room, join);
@@ -128,14 +139,27 @@ function lobbyPanel({ name, rooms, people, actions }) {
     el("h3", {}, "Rooms"),
     rooms.length ? list : el("p", { class: "small-print" }, "No rooms open yet: take a seat to open one."),
     el("h3", {}, "Online"),
-    el("p", { class: "online" }, people.length ? people.map((p) => `${p.name}${p.kind === "bot" ? " (bot)" : ""}${p.room ? ` in ${p.room}` : ""}`).join(", ") : "—"),
+    el("p", { class: "online" }, ...onlineList(people)),
     el("p", { class: "small-print" }, el("a", { href: "/rules", target: "_blank", rel: "noopener" }, "How to play: the rules"), "."),
     el("p", { class: "small-print" }, "Also playable from a terminal: telnet or nc to the line port, then /help."),
   );
 }
 
+function onlineList(people) {
+  if (!people.length) return ["—"];
+  const parts = [];
+  people.forEach((p, i) => {
+    if (i) parts.push(", ");
+    parts.push(p.kind === "bot" ? `${p.name} (bot)` : nameButton(p.name));
+    if (p.room) parts.push(` in ${p.room}`);
+  });
+  return parts;
+}
+
 function waitingPanel({ view, actions }) {
   const seated = view.seat !== null;
+  const manage = canManage(view);
+  const host = hostOf(view);
   const strategy = el(
     "select",
     { "aria-label": "Bot strategy", "data-focus": "strategy" },
@@ -147,7 +171,12 @@ function waitingPanel({ view, actions }) {
   const seats = el("ol", { class: "seats" });
   for (let i = 0; i < 4; i += 1) {
     const seat = view.seats[i];
-    seats.append(el("li", { class: seat ? "taken" : "free" }, seat ? `${seat.name}${seat.kind === "bot" ? " (bot)" : ""}` : "free seat"));
+    const removeBot = seat?.kind === "bot" && manage
+      ? el("button", { type: "button", class: "small", "data-focus": `remove-bot:${seat.name}`, "aria-label": t("Remove {name}", { name: seat.name }), onclick: () => actions.removeBot(seat.name) }, t("Remove"))
+      : null;
+    const who = seat ? (seat.kind === "bot" ? `${seat.name} (bot)` : nameButton(seat.name)) : "free seat";
+    const mark = seat && seat.name === host ? el("span", { class: "badge host" }, t("host")) : null;
+    seats.append(el("li", { class: seat ? "taken" : "free" }, who, mark ? " " : null, mark, removeBot ? " " : null, removeBot));
   }
   const options = view.options ?? {};
   return el(
@@ -160,19 +189,20 @@ function waitingPanel({ view, actions }) {
       "div",
       { class: "row" },
       seated ? null : el("button", { type: "button", class: "primary", disabled: full, "data-focus": "join", "data-autofocus": !full, onclick: () => actions.join() }, "Take a seat"),
-      el("span", { class: "group" }, strategy, el("button", { type: "button", disabled: full, "data-focus": "add-bot", "data-autofocus": seated && view.seats.length < 2, onclick: () => actions.addBot(strategy.value) }, "Add bot")),
-      seated ? el("button", { type: "button", class: "primary", disabled: view.seats.length < 2, "data-focus": "start", "data-autofocus": view.seats.length >= 2, onclick: () => actions.start() }, "Start") : null,
+      manage ? el("span", { class: "group" }, strategy, el("button", { type: "button", disabled: full, "data-focus": "add-bot", "data-autofocus": seated && view.seats.length < 2, onclick: () => actions.addBot(strategy.value) }, "Add bot")) : null,
+      manage ? el("button", { type: "button", class: "primary", disabled: view.seats.length < 2, "data-focus": "start", "data-autofocus": view.seats.length >= 2, onclick: () => actions.start() }, "Start") : null,
       seated && !view.game ? el("button", { type: "button", class: "small", "data-focus": "stand", onclick: () => actions.stand() }, "Give up seat") : null,
     ),
-    optionControls(options, seated, actions),
+    seated && !manage ? el("p", { class: "host-note" }, t("{host} is the host: the host seats bots, sets the options and starts.", { host })) : null,
+    optionControls(options, manage, host, actions),
   );
 }
 
 const CLOCKS = [null, 15, 30, 60, 120, 300];
 
-/** The room's options as controls; a seated player may change them before the start. */
-function optionControls(options, seated, actions) {
-  const disabled = !seated;
+/** The room's options as controls; the host (or, without one, a seated player) may change them. */
+function optionControls(options, manage, host, actions) {
+  const disabled = !manage;
   const stammtisch = el("input", { type: "checkbox", id: "opt-stammtisch", "data-focus": "opt-stammtisch", checked: !!options.stammtisch, disabled });
   stammtisch.addEventListener("change", () => actions.option("stammtisch", stammtisch.checked));
   const clocks = CLOCKS.includes(options.clock ?? null) ? CLOCKS : [...CLOCKS, options.clock];
@@ -187,14 +217,29 @@ function optionControls(options, seated, actions) {
   absent.addEventListener("change", () => actions.option("absent", absent.value));
   const seed = el("input", { type: "number", id: "opt-seed", "data-focus": "opt-seed", value: options.seed ?? "", placeholder: "random", disabled, inputmode: "numeric", min: 0 });
   seed.addEventListener("change", () => actions.option("seed", seed.value === "" ? null : Number(seed.value)));
+  const hosted = el("input", { type: "checkbox", id: "opt-host", "data-focus": "opt-host", checked: options.host !== false, disabled });
+  hosted.addEventListener("change", () => actions.option("host", hosted.checked));
+  const draw = el("input", { type: "checkbox", id: "opt-drawseat", "data-focus": "opt-drawseat", checked: !!options.drawseat, disabled });
+  draw.addEventListener("change", () => actions.option("drawseat", draw.checked));
+  const first = el(
+    "select",
+    { id: "opt-start", "data-focus": "opt-start", disabled },
+    el("option", { value: "", selected: options.start == null }, t("drawn by the shuffle")),
+    ...[1, 2, 3, 4].map((n) => el("option", { value: String(n), selected: options.start === n }, t("seat {n}", { n }))),
+  );
+  first.addEventListener("change", () => actions.option("start", first.value ? Number(first.value) : null));
+  const legend = manage ? "Options" : host ? t("Options (the host, {host}, sets them)", { host }) : "Options (players set them)";
   return el(
     "fieldset",
     { class: "options" },
-    el("legend", {}, seated ? "Options" : "Options (players set them)"),
+    el("legend", {}, legend),
     el("label", { for: "opt-stammtisch", class: "check" }, stammtisch, " Stammtisch: 3 or 4 guests of one gender fill a table"),
     el("label", { for: "opt-clock" }, "Turn clock ", clock),
     el("label", { for: "opt-absent" }, "Lost players ", absent),
     el("label", { for: "opt-seed" }, "Shuffle seed ", seed),
+    el("label", { for: "opt-host", class: "check" }, hosted, " ", t("A host: only the first seated person sets options, seats bots and starts")),
+    el("label", { for: "opt-drawseat", class: "check" }, draw, " ", t("Shuffle the seats at the start")),
+    el("label", { for: "opt-start" }, t("Who begins"), " ", first),
   );
 }
 
@@ -230,7 +275,7 @@ function resultPanel({ view, actions }) {
       "div",
       { class: "row" },
       el("button", { type: "button", "data-focus": "show-cafe", onclick: () => actions.closeResult() }, "Show the café"),
-      view.seat !== null ? el("button", { type: "button", class: "primary", "data-focus": "again", "data-autofocus": true, onclick: () => actions.start() }, "Play again") : null,
+      canManage(view) ? el("button", { type: "button", class: "primary", "data-focus": "again", "data-autofocus": true, onclick: () => actions.start() }, "Play again") : null,
     ),
   );
 }
@@ -252,12 +297,18 @@ export function renderOverlay(box, { view, welcomed, name, rooms, people, result
   const nowhere = !active || active === document.body;
   const focusKey = inside ? active.dataset?.focus : undefined;
   const samePanel = box.dataset.kind === kind;
+  // what is typed in a field of the panel (the room's name) survives the list changing under it
+  const typed = samePanel ? [...box.querySelectorAll("input[data-keep]")].map((i) => [i.id, i.value]) : [];
   box.dataset.kind = kind;
   box.dataset.key = key;
   box.hidden = !panel;
   box.replaceChildren();
   if (!panel) return;
   box.append(panel);
+  for (const [id, value] of typed) {
+    const field = panel.querySelector(`#${id}`);
+    if (field) field.value = value;
+  }
   if (!inside && !nowhere) return;
   const again = focusKey ? [...panel.querySelectorAll("[data-focus]")].find((e) => e.dataset.focus === focusKey) : null;
   if (again && !again.disabled) return again.focus();

@@ -17,7 +17,7 @@ GAME_DEADLINE = 120.0
 def come_in(page: Page, name: str) -> None:
     """Give a name in the welcome dialog and wait until the server has welcomed it."""
     page.locator("#name-input").fill(name)
-    page.locator("#name-dialog button[type=submit]").click()
+    page.locator("#login-btn").click()
     page.locator("#me", has_text=name).wait_for()
     page.locator("#app[data-conn=connected]").wait_for()
 

@@ -1,0 +1,142 @@
+"""Coming in with an account on the web page: register, log in, refusals shown in the form, the
+token kept and the password never; and looking people up: profiles behind every name, the
+leaderboard, and finished games as links to the replay viewer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from playwright.sync_api import Page
+
+from tests.web.conftest import ServerThread
+from tests.web.live_steps import audit
+from tests.web.pages import type_line, wait_for_line
+from tests.web.social_steps import enter_room, fill_account, log_in, register, stored
+
+PASSWORD = "espresso-doppio"
+
+
+def test_registering_keeps_the_token_and_never_the_password(open_page: Callable[..., Page]) -> None:
+    """Register from the form: the name is registered, the page keeps a resume token and no password."""
+    page = open_page()
+    register(page, "regina", PASSWORD)
+    assert page.locator("#register-open").is_hidden()
+    kept = stored(page)
+    assert "cafe.token=" in kept and "cafe.name=regina" in kept
+    assert PASSWORD not in kept
+    assert page.locator("#password-input").input_value() == ""
+    page.reload()
+    page.locator("#me", has_text="regina").wait_for()
+    assert not page.locator("#name-dialog").is_visible()
+    assert page.locator("#register-open").is_hidden()
+
+
+def test_a_registered_name_asks_for_its_password_and_refuses_a_wrong_one(
+    open_page: Callable[..., Page],
+) -> None:
+    """A guest cannot take a registered name, a wrong password is refused in the form, the right
+    one logs in."""
+    owner = open_page()
+    register(owner, "lockd", PASSWORD)
+    owner.close()
+    page = open_page()
+    fill_account(page, "lockd", "")
+    page.locator("#guest-btn").click()
+    page.locator("#name-error", has_text="registered").wait_for()
+    assert page.evaluate("document.activeElement.id") == "password-input"
+    fill_account(page, "lockd", "not-the-password")
+    page.locator("#login-btn").click()
+    page.locator("#name-error", has_text="password").wait_for()
+    assert page.locator("#name-dialog").is_visible()
+    log_in(page, "lockd", PASSWORD)
+    assert not page.locator("#name-dialog").is_visible()
+    assert PASSWORD not in stored(page) and "not-the-password" not in stored(page)
+
+
+def test_a_short_password_is_refused_before_it_is_sent(open_page: Callable[..., Page]) -> None:
+    """Register with fewer than 8 characters says so in the form and nobody is welcomed."""
+    page = open_page()
+    fill_account(page, "shorty", "1234")
+    page.locator("#register-btn").click()
+    page.locator("#name-error", has_text="at least 8").wait_for()
+    assert page.locator("#me").inner_text() == ""
+
+
+def test_a_guest_registers_the_name_later_from_the_header(open_page: Callable[..., Page]) -> None:
+    """A guest's Register button asks only for a password and makes the name the guest's account."""
+    page = open_page()
+    fill_account(page, "latecomer", "")
+    page.locator("#guest-btn").click()
+    page.locator("#me", has_text="latecomer").wait_for()
+    page.locator("#register-open").click()
+    assert page.evaluate("document.activeElement.id") == "password-input"
+    page.locator("#password-input").fill(PASSWORD)
+    page.locator("#register-btn").click()
+    page.locator("#log .line", has_text="latecomer is registered").wait_for()
+    page.locator("#register-open").wait_for(state="hidden")
+
+
+def finish_a_rated_game(first: Page, second: Page, room: str) -> None:
+    """Two registered players play a game in ``room`` to its end (the second leaves it, with the
+    option absent drop); the first is left looking at the result."""
+    enter_room(first, room)
+    first.locator("#opt-absent").select_option("drop")
+    enter_room(second, room)
+    first.locator(".seats li.taken").nth(1).wait_for()
+    first.locator("[data-focus=start]").click()
+    second.locator("#app[data-state=playing]").wait_for()
+    type_line(second, "/stand")
+    first.locator(".panel.result").wait_for()
+
+
+def test_names_open_profiles_and_the_leaderboard_lists_rated_players(
+    open_page: Callable[..., Page], server: ServerThread
+) -> None:
+    """After a rated game, the leaderboard lists both players; a name in it, in the player list or
+    in the chat opens the profile, whose games link to the replay viewer."""
+    ann, bob = open_page(), open_page()
+    register(ann, "profann", PASSWORD)
+    register(bob, "profbob", PASSWORD)
+    finish_a_rated_game(ann, bob, "rated-room")
+    game_id = server.call(lambda s: s.lobby.rooms["rated-room"].core.game.game_id)  # type: ignore[union-attr]
+    ann.locator("[data-focus=show-cafe]").click()
+
+    ann.locator("#people-btn").click()
+    board = ann.locator("#people-dialog .leaderboard")
+    board.wait_for()
+    assert board.locator("tr[data-player=profann] .rating").inner_text().rstrip("?").isdigit()
+    board.locator("tr[data-player=profbob] [data-profile=profbob]").click()
+    dialog = ann.locator("#people-dialog")
+    dialog.locator("h2", has_text="profbob").wait_for()
+    link = dialog.locator(f".profile-games li[data-game='{game_id}'] a")
+    link.wait_for()
+    assert link.get_attribute("href") == f"/games/{game_id}"
+    assert dialog.locator(".profile-facts", has_text="rating").count() == 1
+    found = audit(ann)
+    assert found == [], found
+    dialog.locator("button[value=close]").click()
+
+    ann.locator("#players [data-profile=profbob]").click()
+    dialog.locator("h2", has_text="profbob").wait_for()
+    dialog.locator("button[value=close]").click()
+    type_line(bob, "see you")
+    wait_for_line(ann, "see you")
+    ann.locator("#log .line.chat [data-profile=profbob]").last.click()
+    dialog.locator("h2", has_text="profbob").wait_for()
+    assert dialog.locator("[data-action=friend]").is_visible()
+
+
+def test_a_guests_name_says_guests_have_no_profile(open_page: Callable[..., Page]) -> None:
+    """Choosing a guest's name says that guests have no profile, and still offers a tell."""
+    ann, gus = open_page(), open_page()
+    log_in_as_guest(ann, "lookera")
+    log_in_as_guest(gus, "guesty")
+    ann.locator(".online [data-profile=guesty]").click()
+    ann.locator("#people-dialog .profile-facts", has_text="plays as a guest").wait_for()
+    assert ann.locator("#people-dialog [data-action=tell]").is_visible()
+
+
+def log_in_as_guest(page: Page, name: str) -> None:
+    fill_account(page, name, "")
+    page.locator("#guest-btn").click()
+    page.locator("#me", has_text=name).wait_for()

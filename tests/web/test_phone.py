@@ -1,0 +1,118 @@
+"""The page on a phone and when things go wrong: chairs a thumb can hit, a lost connection that
+dims the board and says so, and the browser notification when your turn comes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from playwright.sync_api import Page
+
+from server.app import Server
+from tests.web.conftest import PHONE, ServerThread
+from tests.web.live_steps import seat_with_bot
+from tests.web.pages import come_in
+
+#: the smallest side, in CSS pixels, of a target a thumb hits reliably
+THUMB = 40
+
+CHAIR_SIZES = """() => [...document.querySelectorAll('#board .chair .seat')].map((seat) => {
+  const box = seat.getBoundingClientRect();
+  return Math.min(box.width, box.height);
+})"""
+
+FIRST_TARGET_IN_FRAME = """() => {
+  const chair = document.querySelector('#board .chair.target .seat')
+    ?? document.querySelector('#board .bar.target .counter');
+  const frame = document.querySelector('.board-wrap').getBoundingClientRect();
+  const box = chair.getBoundingClientRect();
+  return box.left >= frame.left && box.right <= frame.right
+    && box.top >= frame.top && box.bottom <= frame.bottom;
+}"""
+
+
+def choose_a_playable_card(page: Page) -> None:
+    page.locator("#app[data-legal=ready]").wait_for()
+    page.locator("#hand .card.playable").first.click()
+    page.locator("#board .target").first.wait_for(state="attached")
+
+
+def test_chairs_on_a_phone_are_big_enough_for_a_thumb(open_page: Callable[..., Page]) -> None:
+    """At 390×844 every chair is at least 40 CSS px while playing, the chosen guest's first place is
+    in the frame, the page does not scroll sideways; "Whole café" shows it all, smaller."""
+    page = open_page(PHONE)
+    seat_with_bot(page, "thumb", "thumbs")
+    page.locator("#app[data-turn=mine]").wait_for()
+    sizes = page.evaluate(CHAIR_SIZES)
+    assert len(sizes) > 50 and min(sizes) >= THUMB, min(sizes)
+    choose_a_playable_card(page)
+    assert page.evaluate(FIRST_TARGET_IN_FRAME)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.locator("#zoom-btn").click()
+    whole = page.evaluate(CHAIR_SIZES)
+    assert max(whole) < THUMB  # the whole café does not fit a phone at thumb size: the zoom is needed
+    assert page.locator("#zoom-btn").inner_text() == "Zoom in"
+    page.locator("#zoom-btn").click()
+    assert min(page.evaluate(CHAIR_SIZES)) >= THUMB
+
+
+def drop_connection(server: ServerThread, name: str) -> None:
+    """Close ``name``'s connection from the server's side, as a network that fails would."""
+
+    def drop(s: Server) -> None:
+        session = next(x for x in s.lobby.all_sessions if x.name == name)
+        session.close_soon(1011, "")
+
+    server.call(drop)
+
+
+def test_a_lost_connection_dims_the_board_and_says_so(
+    open_page: Callable[..., Page], server: ServerThread
+) -> None:
+    """When the connection goes (and the network with it), the page says the connection is lost and
+    dims the board; when it is back, the page reconnects, the message goes and the board is bright."""
+    page = open_page()
+    seat_with_bot(page, "dimmer", "dimmed")
+    board = page.locator(".board-wrap")
+    assert board.evaluate("(e) => getComputedStyle(e).opacity") == "1"
+    assert page.locator("#banner").is_hidden()
+    page.context.set_offline(True)  # the page's attempts to reconnect fail while the network is gone
+    drop_connection(server, "dimmer")
+    page.locator("#banner", has_text="connection is lost").wait_for()
+    assert page.locator("#app").get_attribute("data-conn") in ("reconnecting", "connecting")
+    assert float(board.evaluate("(e) => getComputedStyle(e).opacity")) < 1
+    page.context.set_offline(False)  # the browser says it is online again: the page tries at once
+    page.locator("#app[data-conn=connected][data-state=playing]").wait_for()
+    page.locator("#banner").wait_for(state="hidden")
+    assert board.evaluate("(e) => getComputedStyle(e).opacity") == "1"
+
+
+#: records each Notification the page makes, and has the page hidden (a tab in the background)
+WATCH_NOTIFICATIONS = """
+window.notified = [];
+const Real = window.Notification;
+window.Notification = class extends Real {
+  constructor(title, options) {
+    super(title, options);
+    window.notified.push({ title, body: options?.body ?? "" });
+  }
+};
+Object.defineProperty(Document.prototype, "hidden", { get: () => true });
+Object.defineProperty(Document.prototype, "visibilityState", { get: () => "hidden" });
+"""
+
+
+def test_your_turn_makes_a_browser_notification_when_switched_on(open_page: Callable[..., Page]) -> None:
+    """With notifications granted and switched on, your turn in a hidden tab makes one notification."""
+    page = open_page()
+    page.context.grant_permissions(["notifications"])
+    page.context.add_init_script(WATCH_NOTIFICATIONS)
+    page.reload()
+    come_in(page, "notified")
+    page.locator("#notify-on").check()
+    assert page.locator("#notify-on").is_checked()
+    assert page.evaluate("window.notified.length") == 0
+    seat_with_bot(page, None, "notifying")
+    page.locator("#app[data-turn=mine]").wait_for()
+    page.wait_for_function("() => window.notified.length >= 1")
+    note = page.evaluate("window.notified[0]")
+    assert note == {"title": "Café International", "body": "Your turn."}
