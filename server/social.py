@@ -60,6 +60,9 @@ class ListStore(Protocol):
     def release(self, identity: str, keep_for: float) -> None:
         """The connection of ``identity`` is gone; it may come back within ``keep_for`` seconds."""
 
+    def forget(self, identity: str) -> None:
+        """Nobody is ``identity`` any more (an account deleted, a guest who registered)."""
+
 
 class MemoryLists:
     """Lists kept in this process: a guest's last as long as their connection, and the resume
@@ -81,6 +84,10 @@ class MemoryLists:
     def release(self, identity: str, keep_for: float) -> None:
         if identity in self._lists:
             self._expires[identity] = self._clock() + keep_for
+
+    def forget(self, identity: str) -> None:
+        self._lists.pop(identity, None)
+        self._expires.pop(identity, None)
 
     def _purge(self) -> None:
         now = self._clock()
@@ -141,6 +148,25 @@ class Social:
         others = any(s.identity == session.identity for s in self._people if s is not session)
         if self._people.pop(session, None) is not None and session.identity is not None and not others:
             self.store.release(session.identity, self._keep_for)
+
+    async def identity_changed(self, session: Session, old: str | None, *, keep: bool) -> None:
+        """The player behind ``session`` is ``session.identity`` now, no longer ``old``: they
+        registered (``keep``: their lists become the account's) or deleted their account (its
+        lists go with it, and the next to register the name starts afresh)."""
+        assert session.identity is not None
+        person = self._people.get(session)
+        if person is None:
+            return
+        if keep:
+            await self.store.save(session.identity, person.lists)
+        else:
+            person.lists = await self.store.load(session.identity)
+            person.lists.muted.clear()
+            person.lists.friends.clear()
+            session.muted = person.lists.muted
+            self._with_friends.discard(session)
+        if old is not None and old != session.identity:
+            self.store.forget(old)
 
     def game_started(self, room: str, players: list[str]) -> None:
         """Tell the friends of each player that their friend started a game."""
