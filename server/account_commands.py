@@ -46,7 +46,12 @@ async def login_identity(lobby: Lobby, session: Session, msg: m.Hello) -> str | 
             f"{msg.name} is a registered name: give its password, or choose another name.",
             msg.id,
         )
-    account = await lobby.accounts.login(msg.name, msg.password, address_of(session), msg.id)
+    try:
+        account = await lobby.accounts.login(msg.name, msg.password, address_of(session), msg.id)
+    except ProtocolError as e:
+        lobby.metrics.logins.labels(result=e.code).inc()
+        raise
+    lobby.metrics.logins.labels(result="ok").inc()
     return account_key(account.name)
 
 
@@ -64,6 +69,7 @@ async def _register(lobby: Lobby, session: Session, msg: m.Register) -> None:
     if is_registered(session):
         raise ProtocolError("name_registered", f"{session.name} is already registered.", msg.id)
     identity = await lobby.accounts.register(session.name, msg.password, session.identity, msg.id)
+    lobby.metrics.registrations.inc()
     await _new_identity(lobby, session, identity, keep=True)
     session.send(m.Welcome(id=msg.id, name=session.name, token=session.token or "", registered=True))
 

@@ -188,3 +188,27 @@ def test_failed_logins_that_expired_are_dropped_when_others_fail() -> None:
     attempts.failed("late", now=102.0)
     assert attempts.wait("late", now=102.0) == 58.0
     assert len(attempts._failures["late"]) == 3
+
+
+async def test_metrics_count_logins_by_result_and_registrations(server: Server) -> None:
+    """/metrics counts this node's registrations, and its logins with a password as ``ok`` or by
+    the refusal's code, over both transports."""
+    ann = await WsClient.connect(server.port, "ann")
+    assert (await ann.request({"type": "register", "password": PASSWORD}))["registered"] is True
+    await ann.close()
+    guest = await WsClient.connect(server.port)
+    assert (await guest.request({"type": "hello", "name": "ann", "password": "wrong password"}))[
+        "code"
+    ] == "bad_password"
+    assert server.line_port is not None
+    line = await LineClient.connect(server.line_port)
+    await line.line("ann")
+    await line.expect("Password: ")
+    await line.line("wrong again")
+    await line.expect("not the password")
+    await WsClient.connect(server.port, "ann", password=PASSWORD)
+    _, _, metrics = await _get(server.port, "/metrics")
+    text = metrics.decode()
+    assert "cafe_registrations_total 1.0" in text
+    assert 'cafe_logins_total{result="ok"} 1.0' in text
+    assert 'cafe_logins_total{result="bad_password"} 2.0' in text
