@@ -14,8 +14,9 @@ message, told apart by ``op``:
 ============  ================================================================================
 
 Every message to a room names its sender: the node (``from``), the connection (``sid``), the
-name and kind of the member, and the room. A message that is not one of these is logged and
-dropped; nothing else is disturbed.
+name and kind of the member, and the room, with what the owner needs to know of the member as it
+is now (``identity``, ``ascii``: either may change while the member is in the room). A message
+that is not one of these is logged and dropped; nothing else is disturbed.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ class _ToRoom(_Envelope):
     kind: Literal["person", "bot"]
     room: str = Field(max_length=64)
     identity: str | None = Field(default=None, max_length=64)
+    #: the member reads plain ASCII only (a line client's ``/ascii on``)
+    ascii: bool = False
 
 
 class EnterRoom(_ToRoom):

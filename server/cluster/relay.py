@@ -139,6 +139,7 @@ class Relay:
             "kind": session.kind,
             "room": room.name,
             "identity": session.identity,
+            "ascii": session.ascii_only,
         }
         envelope: env.ToRoom
         if isinstance(message, Enter):
@@ -263,7 +264,9 @@ class Relay:
             member = self.remote[key] = RemoteSession(
                 self, envelope.node, envelope.sid, envelope.name, envelope.kind
             )
-            member.identity = envelope.identity
+        # as the member is now: a login or /register changes who plays, /ascii how they read
+        member.identity = envelope.identity
+        member.ascii_only = envelope.ascii
         member.room = room
         if isinstance(envelope, env.LeaveRoom):
             self.remote.pop(key, None)

@@ -127,3 +127,18 @@ def test_a_tell_with_nothing_left_to_say_is_dropped() -> None:
         json.dumps({"op": "tell", "from": "a", "sid": "s1", "name": "ann", "to": "bob", "text": "\x07"})
     )
     assert handed == []
+
+
+def test_the_owner_reads_each_message_with_the_member_as_it_is_now() -> None:
+    """A member's identity and ASCII mode travel with every message: a login or ``/ascii on``
+    after it entered is what the owner's room sees next."""
+    sender = {"from": "b", "sid": "s1", "name": "ann", "kind": "person", "room": "r", "identity": "guest-1"}
+    room = Room()
+    relay = Relay(FlakyRedis(), "a", {"r": room})  # type: ignore[arg-type]
+    relay.receive(env.dump(env.EnterRoom.model_validate(sender)))
+    member = relay.remote[("b", "s1")]
+    assert (member.identity, member.ascii_only) == ("guest-1", False)
+    now = {**sender, "identity": "account:ann", "ascii": True}
+    relay.receive(env.dump(env.Show.model_validate({**now, "what": "board", "id": 2})))
+    assert relay.remote[("b", "s1")] is member
+    assert (member.identity, member.ascii_only) == ("account:ann", True)

@@ -70,3 +70,22 @@ async def test_the_node_taking_over_the_room_seats_the_player_voted_in(pair: lis
     await asyncio.wait_for(a.proc.wait(), 10)
     view = (await zoe.next("snapshot", timeout=20))["view"]
     assert (view["seat"], view["seats"][1]["name"], view["game"]["hand"]) == (1, "zoe", hand)
+
+
+async def test_the_owner_knows_a_member_on_another_node_as_it_is_now(pair: list[ServerProcess]) -> None:
+    """bob, on node b, watches a room node a owns, registers, then takes a seat: the owner seats
+    him as the account he is now, not as the guest who entered."""
+    a, b = pair
+    ann = await WsClient.connect(a.port, "ann")
+    assert (await ann.command("/join den"))["type"] == "ack"
+    bob = await WsClient.connect(b.port, "bob")
+    assert (await bob.command("/room den"))["type"] == "ack"
+    assert (await bob.request({"type": "register", "password": "correct horse battery"}))["registered"]
+    assert (await bob.command("/join den"))["type"] == "ack"
+    seats: list[dict[str, object]] = []
+    for _ in range(100):  # the owner lists the room in Redis in the background
+        seats = (await ann.request({"type": "list_rooms"}))["rooms"][0]["seats"]
+        if len(seats) == 2:
+            break
+        await asyncio.sleep(0.05)
+    assert [(s["name"], s["guest"]) for s in seats] == [("ann", True), ("bob", False)]
