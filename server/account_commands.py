@@ -46,7 +46,12 @@ async def login_identity(lobby: Lobby, session: Session, msg: m.Hello) -> str | 
             f"{msg.name} is a registered name: give its password, or choose another name.",
             msg.id,
         )
-    account = await lobby.accounts.login(msg.name, msg.password, address_of(session), msg.id)
+    try:
+        account = await lobby.accounts.login(msg.name, msg.password, address_of(session), msg.id)
+    except ProtocolError as e:
+        lobby.metrics.logins.labels(result=e.code).inc()
+        raise
+    lobby.metrics.logins.labels(result="ok").inc()
     return account_key(account.name)
 
 
@@ -64,7 +69,8 @@ async def _register(lobby: Lobby, session: Session, msg: m.Register) -> None:
     if is_registered(session):
         raise ProtocolError("name_registered", f"{session.name} is already registered.", msg.id)
     identity = await lobby.accounts.register(session.name, msg.password, session.identity, msg.id)
-    await _new_identity(lobby, session, identity)
+    lobby.metrics.registrations.inc()
+    await _new_identity(lobby, session, identity, keep=True)
     session.send(m.Welcome(id=msg.id, name=session.name, token=session.token or "", registered=True))
 
 
@@ -84,16 +90,18 @@ async def _unregister(lobby: Lobby, session: Session, msg: m.Unregister) -> None
     if not is_registered(session):
         raise ProtocolError("not_registered", "You are playing as a guest: nothing to unregister.", msg.id)
     await lobby.accounts.unregister(session.name, msg.password, address_of(session), msg.id)
-    await _new_identity(lobby, session, secrets.token_hex(8))
+    await _new_identity(lobby, session, secrets.token_hex(8), keep=False)
     session.send(m.Welcome(id=msg.id, name=session.name, token=session.token or "", registered=False))
 
 
-async def _new_identity(lobby: Lobby, session: Session, identity: str) -> None:
-    """The connection's player is now ``identity``: a new token carries it (the old is revoked)."""
+async def _new_identity(lobby: Lobby, session: Session, identity: str, *, keep: bool) -> None:
+    """The connection's player is now ``identity``: a new token carries it (the old is revoked),
+    and their lists go with them (``keep``) or are gone with the old identity."""
     assert session.name is not None
-    session.identity = identity
+    old, session.identity = session.identity, identity
     session.token = secrets.token_hex(16)
     await lobby.store.token_issued(session.token, session.name, identity)
+    await lobby.social.identity_changed(session, old, keep=keep)
 
 
 def _ask_secret(lobby: Lobby, session: Session, msg: AskSecret) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -30,15 +30,29 @@ MIN_PASSWORD = 8
 MAX_PASSWORD = 200
 
 
+#: keys (names, addresses) whose failed logins are remembered at most, in each count
+MAX_KEYS = 10_000
+
+
 @dataclass
 class Attempts:
-    """Failed logins in a sliding window: at most ``limit`` per key within ``window`` seconds."""
+    """Failed logins in a sliding window: at most ``limit`` per key within ``window`` seconds.
+
+    Memory stays bounded however many keys fail (a flood from many addresses): a key keeps only
+    its last ``limit`` failures (all that its wait depends on), keys whose failures all expired
+    are dropped as others fail, and past ``max_keys`` keys the one that failed least recently is
+    forgotten."""
 
     limit: int
     window: float
+    max_keys: int = MAX_KEYS
 
     def __post_init__(self) -> None:
-        self._failures: dict[str, deque[float]] = {}
+        # in the order of each key's last failure, the oldest first
+        self._failures: OrderedDict[str, deque[float]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._failures)
 
     def wait(self, key: str, now: float) -> float:
         """Seconds until ``key`` may try again (0: now)."""
@@ -55,7 +69,18 @@ class Attempts:
         return failures[0] + self.window - now
 
     def failed(self, key: str, now: float) -> None:
-        self._failures.setdefault(key, deque()).append(now)
+        failures = self._failures.get(key)
+        if failures is None:
+            failures = self._failures[key] = deque(maxlen=self.limit)
+        else:
+            self._failures.move_to_end(key)
+        failures.append(now)
+        # each key is dropped once: the cost stays constant per failure, however many there were
+        while len(self._failures) > 1:
+            oldest = next(iter(self._failures.values()))
+            if oldest[-1] > now - self.window and len(self._failures) <= self.max_keys:
+                break
+            self._failures.popitem(last=False)
 
     def forget(self, key: str) -> None:
         self._failures.pop(key, None)

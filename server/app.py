@@ -20,6 +20,7 @@ from protocol import messages as m
 from protocol.errors import Close
 from server import logs
 from server.cluster import ClusterDirectory
+from server.cluster.tells import Courier
 from server.config import Config, load_config
 from server.directory import LocalDirectory
 from server.http import HttpRoutes
@@ -53,6 +54,11 @@ class Server:
         self.store = self.directory.log
         self.lobby = Lobby(config, self.directory, self.store, self.metrics)
         self.directory.on_game_start = self.lobby.social.game_started
+        if self.cluster is not None:  # tells and friends' news reach people on the other nodes
+            social = self.lobby.social
+            social.courier = Courier(self.cluster)
+            self.cluster.relay.on_tell = social.told
+            self.cluster.relay.on_news = social.news
         self._ws: WsServer | None = None
         self._pruning: asyncio.Task[None] | None = None
         self._line: asyncio.Server | None = None

@@ -34,6 +34,15 @@ class Metrics:
             ["event"],
             registry=registry,
         )
+        self.logins = Counter(
+            "cafe_logins",
+            "Logins with a password on this node, by result (ok, bad_password, too_many_attempts)",
+            ["result"],
+            registry=registry,
+        )
+        self.registrations = Counter(
+            "cafe_registrations", "Accounts registered on this node", registry=registry
+        )
         self.messages_in = Counter(
             "cafe_messages_received", "Client messages received", ["transport"], registry=registry
         )

@@ -28,6 +28,7 @@ P = ParamSpec("P")
 
 PREFIX = "cafe:"
 LEADERBOARD = PREFIX + "leaderboard"  # rating key -> mu - 3 sigma
+RUNNING = PREFIX + "running"  # room (casefolded) -> game id of its running game
 
 
 def _account_key(name: str) -> str:
@@ -101,9 +102,32 @@ class RedisAccounts:
 
     @_guarded
     async def account_deleted(self, name: str) -> None:
+        """Forget the account, its rating and its history; its games stay, under the name, and a
+        game it still plays in rates its seat as a guest's (not whoever registers the name next)."""
         key = account_key(name)
         await self.redis.delete(_account_key(name), _rating_key(key), f"{PREFIX}history:{key}")
         await self.redis.zrem(LEADERBOARD, key)
+        for game_id in await self.redis.hvals(RUNNING):
+            await self._identity_dropped(f"{PREFIX}game:{game_id!s}", key)
+
+    async def _identity_dropped(self, game: str, identity: str) -> None:
+        """The seats of ``identity`` in the game stored at ``game`` belong to nobody's account."""
+        while True:
+            try:  # only if the game's data is still as read (a node may write a seat meanwhile)
+                async with self.redis.pipeline(transaction=True) as pipe:
+                    await pipe.watch(game)
+                    raw = await pipe.hget(game, "data")
+                    data = json.loads(raw) if raw is not None else {}
+                    identities = data.get("identities") or []
+                    if identity not in identities:
+                        return
+                    data["identities"] = [None if i == identity else i for i in identities]
+                    pipe.multi()  # type: ignore[no-untyped-call]
+                    pipe.hset(game, "data", json.dumps(data))
+                    await pipe.execute()
+                    return
+            except WatchError:
+                continue
 
     @_guarded
     async def standing(self, key: str) -> Standing | None:

@@ -20,7 +20,7 @@ from redis.exceptions import RedisError
 
 from engine import GameRecord, Options, Outcome
 from server.ratings import RatingChange
-from server.redis_accounts import LEADERBOARD, RedisAccounts
+from server.redis_accounts import LEADERBOARD, RUNNING, RedisAccounts
 from server.store import LeaseLost, StoredGame, StoreUnavailable, TokenInfo
 
 PREFIX = "cafe:"
@@ -96,7 +96,6 @@ def lease_key(room: str) -> str:
     return f"{PREFIX}lease:{room.casefold()}"
 
 
-RUNNING = PREFIX + "running"  # room (casefolded) -> game id of its running game
 SEATS = PREFIX + "seats"  # player name (casefolded) -> room of the running game they sit in
 
 

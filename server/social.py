@@ -37,6 +37,17 @@ class PersonalLists:
     friends: dict[str, str] = field(default_factory=dict)
 
 
+class Courier(Protocol):
+    """What carries tells and friends' news to people connected elsewhere (other cluster nodes)."""
+
+    async def tell(self, sender: Session, name: str, text: str) -> str | None:
+        """Hand a tell to ``name`` elsewhere: their name as they spell it, or ``None`` when they
+        are not connected elsewhere; raises ``StoreUnavailable`` when it cannot be handed on."""
+
+    def news(self, name: str, text: str) -> None:
+        """Tell the friends of ``name`` elsewhere ``text``."""
+
+
 class ListStore(Protocol):
     """Where each identity's lists are kept."""
 
@@ -48,6 +59,9 @@ class ListStore(Protocol):
 
     def release(self, identity: str, keep_for: float) -> None:
         """The connection of ``identity`` is gone; it may come back within ``keep_for`` seconds."""
+
+    def forget(self, identity: str) -> None:
+        """Nobody is ``identity`` any more (an account deleted, a guest who registered)."""
 
 
 class MemoryLists:
@@ -70,6 +84,10 @@ class MemoryLists:
     def release(self, identity: str, keep_for: float) -> None:
         if identity in self._lists:
             self._expires[identity] = self._clock() + keep_for
+
+    def forget(self, identity: str) -> None:
+        self._lists.pop(identity, None)
+        self._expires.pop(identity, None)
 
     def _purge(self) -> None:
         now = self._clock()
@@ -109,6 +127,8 @@ class Social:
         #: the connections with a friend on their list: the only ones a friend's news may concern
         #: (so that a connection or a game start costs nothing for the many with no friends)
         self._with_friends: set[Session] = set()
+        #: people connected elsewhere (a cluster's other nodes), when there is an elsewhere
+        self.courier: Courier | None = None
 
     # --- connections -----------------------------------------------------------------------------
 
@@ -129,12 +149,37 @@ class Social:
         if self._people.pop(session, None) is not None and session.identity is not None and not others:
             self.store.release(session.identity, self._keep_for)
 
+    async def identity_changed(self, session: Session, old: str | None, *, keep: bool) -> None:
+        """The player behind ``session`` is ``session.identity`` now, no longer ``old``: they
+        registered (``keep``: their lists become the account's) or deleted their account (its
+        lists go with it, and the next to register the name starts afresh)."""
+        assert session.identity is not None
+        person = self._people.get(session)
+        if person is None:
+            return
+        if keep:
+            await self.store.save(session.identity, person.lists)
+        else:
+            person.lists = await self.store.load(session.identity)
+            person.lists.muted.clear()
+            person.lists.friends.clear()
+            session.muted = person.lists.muted
+            self._with_friends.discard(session)
+        if old is not None and old != session.identity:
+            self.store.forget(old)
+
     def game_started(self, room: str, players: list[str]) -> None:
         """Tell the friends of each player that their friend started a game."""
         for name in players:
             self._tell_friends_of(name, f"Your friend {name} started a game in room {room}: /watch {room}.")
 
     def _tell_friends_of(self, name: str, text: str) -> None:
+        if self.courier is not None:
+            self.courier.news(name, text)
+        self.news(name, text)
+
+    def news(self, name: str, text: str) -> None:
+        """Tell the friends of ``name`` connected here ``text``."""
         key = name.casefold()
         notice = m.Notice(text=text)
         for other in list(self._with_friends):
@@ -165,15 +210,35 @@ class Social:
             raise ProtocolError("bad_target", "That is you; /tell someone else.", msg.id)
         target = self.directory.session(name)
         if target is None or target.name is None:
-            await self._not_here(name, msg.id)
-        assert target is not None and target.name is not None
-        tell = m.TellMessage(name=sender, to=target.name, text=msg.text)
+            to = None if self.courier is None else await self.courier.tell(session, name, msg.text)
+            if to is None:
+                await self._not_here(name, msg.id)
+            assert to is not None
+            session.send(m.TellMessage(id=msg.id, name=sender, to=to, text=msg.text))
+            log.debug("tell", player=sender, to=to, relayed=True)
+            return
+        tell = self._deliver(target, sender, msg.text)
+        session.send(tell.model_copy(update={"id": msg.id}))
+        log.debug("tell", player=sender, to=target.name)
+
+    def told(self, sender: str, to: str, text: str) -> bool:
+        """A tell from ``sender`` connected elsewhere, for ``to``; ``False`` if nobody here is ``to``."""
+        target = self.directory.session(to)
+        if target is None or target.name is None:
+            return False
+        self._deliver(target, sender, text)
+        return True
+
+    def _deliver(self, target: Session, sender: str, text: str) -> m.TellMessage:
+        """The tell reaches ``target`` (unless they mute ``sender``: then it is not even theirs to
+        ``/reply`` to)."""
+        assert target.name is not None
+        tell = m.TellMessage(name=sender, to=target.name, text=text)
         target.send(tell)
         person = self._people.get(target)
         if person is not None and sender.casefold() not in person.lists.muted:
             person.last_teller = sender
-        session.send(tell.model_copy(update={"id": msg.id}))
-        log.debug("tell", player=sender, to=target.name)
+        return tell
 
     async def _not_here(self, name: str, msg_id: m.ClientId) -> None:
         """Refuse a tell to ``name``, saying whether anyone has that name."""
@@ -270,4 +335,4 @@ class Social:
         return session.name
 
 
-__all__ = ["LIST_MAX", "ListStore", "MemoryLists", "PersonalLists", "Social"]
+__all__ = ["LIST_MAX", "Courier", "ListStore", "MemoryLists", "PersonalLists", "Social"]

@@ -8,11 +8,15 @@ message, told apart by ``op``:
 ``show``      ``/board``, ``/hand`` or ``/score`` (``what``; ``topic`` for help)
 ``msg``       any other client message, as its JSON text (``msg``)
 ``out``       the other way: a server message for the member ``sid``, as its JSON text (``json``)
+``tell``      a tell from ``name`` (connection ``sid`` on node ``from``) to ``to``, connected to
+              the receiving node
+``news``      to every node (channel ``cafe:news``): ``text`` for the friends of ``name``
 ============  ================================================================================
 
 Every message to a room names its sender: the node (``from``), the connection (``sid``), the
-name and kind of the member, and the room. A message that is not one of these is logged and
-dropped; nothing else is disturbed.
+name and kind of the member, and the room, with what the owner needs to know of the member as it
+is now (``identity``, ``ascii``: either may change while the member is in the room). A message
+that is not one of these is logged and dropped; nothing else is disturbed.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from protocol.commands import ShowWhat
-from protocol.messages import ClientId
+from protocol.messages import ChatText, ClientId
 
 
 class _Envelope(BaseModel):
@@ -37,6 +41,8 @@ class _ToRoom(_Envelope):
     kind: Literal["person", "bot"]
     room: str = Field(max_length=64)
     identity: str | None = Field(default=None, max_length=64)
+    #: the member reads plain ASCII only (a line client's ``/ascii on``)
+    ascii: bool = False
 
 
 class EnterRoom(_ToRoom):
@@ -73,17 +79,39 @@ class ToMember(_Envelope):
     json_text: str = Field(alias="json")
 
 
+class TellTo(_Envelope):
+    """A tell to a person connected to the receiving node (the text passes the chat sanitizer
+    again there: a node repeats nothing unchecked to its terminals)."""
+
+    op: Literal["tell"] = "tell"
+    node: str = Field(alias="from", max_length=200)
+    sid: str = Field(max_length=64)
+    name: str = Field(max_length=64)
+    to: str = Field(max_length=64)
+    text: ChatText
+
+
+class News(_Envelope):
+    """Something the friends of ``name`` are told, wherever they are connected."""
+
+    op: Literal["news"] = "news"
+    node: str = Field(alias="from", max_length=200)
+    name: str = Field(max_length=64)
+    text: str = Field(max_length=300)
+
+
 ToRoom = EnterRoom | LeaveRoom | Returned | Show | Message
-Envelope = Annotated[ToRoom | ToMember, Field(discriminator="op")]
-ENVELOPE: TypeAdapter[ToRoom | ToMember] = TypeAdapter(Envelope)
+ToPerson = TellTo | News
+Envelope = Annotated[ToRoom | ToMember | ToPerson, Field(discriminator="op")]
+ENVELOPE: TypeAdapter[ToRoom | ToMember | ToPerson] = TypeAdapter(Envelope)
 
 
-def parse(data: str | bytes) -> ToRoom | ToMember:
+def parse(data: str | bytes) -> ToRoom | ToMember | ToPerson:
     """An envelope from its text; raises ``pydantic.ValidationError`` when it is not one."""
     return ENVELOPE.validate_json(data)
 
 
-def dump(envelope: ToRoom) -> str:
+def dump(envelope: ToRoom | ToPerson) -> str:
     return envelope.model_dump_json(by_alias=True)
 
 
@@ -96,9 +124,12 @@ __all__ = [
     "EnterRoom",
     "LeaveRoom",
     "Message",
+    "News",
     "Returned",
     "Show",
+    "TellTo",
     "ToMember",
+    "ToPerson",
     "ToRoom",
     "dump",
     "parse",

@@ -56,11 +56,11 @@ def _node_key(node: str) -> str:
     return f"{PREFIX}node:{node}"
 
 
-def _name_key(name: str) -> str:
+def name_key(name: str) -> str:
     return f"{PREFIX}name:{name.casefold()}"
 
 
-def _online_key(node: str) -> str:
+def online_key(node: str) -> str:
     """A node's people: name (casefolded) -> {"name","kind","room"}; it expires with the node."""
     return f"{PREFIX}online:{node}"
 
@@ -149,7 +149,7 @@ class ClusterDirectory(LocalDirectory):
             async with asyncio.timeout(3):
                 for room, token in list(self.fences.items()):
                     await self._release(keys=[lease_key(room)], args=[token])
-                await self.redis.delete(_node_key(self.node), _online_key(self.node))
+                await self.redis.delete(_node_key(self.node), online_key(self.node))
         await self.redis.aclose()
 
     async def _forever(self, job: Any) -> None:
@@ -342,12 +342,12 @@ class ClusterDirectory(LocalDirectory):
             elif kind == "online":
                 name, entry = value
                 if entry is None:
-                    await self.redis.hdel(_online_key(self.node), name.casefold())
-                    await self._release(keys=[_name_key(name)], args=[self.node])
+                    await self.redis.hdel(online_key(self.node), name.casefold())
+                    await self._release(keys=[name_key(name)], args=[self.node])
                 else:
                     async with self.redis.pipeline(transaction=True) as pipe:
-                        pipe.hset(_online_key(self.node), name.casefold(), json.dumps(entry))
-                        pipe.expire(_online_key(self.node), NODE_TTL)  # gone with this node
+                        pipe.hset(online_key(self.node), name.casefold(), json.dumps(entry))
+                        pipe.expire(online_key(self.node), NODE_TTL)  # gone with this node
                         await pipe.execute()
 
     async def room_list(self) -> list[m.RoomSummary]:
@@ -383,11 +383,11 @@ class ClusterDirectory(LocalDirectory):
         with _reaching_redis():
             if await self.redis.hexists(PREFIX + "seats", name.casefold()):
                 return False
-            return bool(await self.redis.set(_name_key(name), self.node, nx=True, ex=NAME_TTL))
+            return bool(await self.redis.set(name_key(name), self.node, nx=True, ex=NAME_TTL))
 
     async def take_name(self, name: str) -> None:
         with _reaching_redis():
-            await self.redis.set(_name_key(name), self.node, ex=NAME_TTL)
+            await self.redis.set(name_key(name), self.node, ex=NAME_TTL)
 
     def bind(self, session: Session) -> None:
         super().bind(session)
@@ -418,7 +418,7 @@ class ClusterDirectory(LocalDirectory):
         with _reaching_redis():
             entries: list[dict[str, Any]] = []
             for node in sorted(map(str, await self.redis.smembers(NODES))):
-                entries.extend(json.loads(v) for v in (await self.redis.hgetall(_online_key(node))).values())
+                entries.extend(json.loads(v) for v in (await self.redis.hgetall(online_key(node))).values())
         return sorted(
             (
                 m.Person(name=e["name"], kind=e["kind"], room=e["room"], guest=e.get("guest", True))
@@ -436,14 +436,14 @@ class ClusterDirectory(LocalDirectory):
             async with self.redis.pipeline(transaction=True) as pipe:
                 pipe.set(_node_key(self.node), "1", ex=NODE_TTL)
                 pipe.sadd(NODES, self.node)
-                pipe.delete(_online_key(self.node))
+                pipe.delete(online_key(self.node))
                 for key, entry in people:
-                    pipe.hset(_online_key(self.node), key, entry)
+                    pipe.hset(online_key(self.node), key, entry)
                 if people:
-                    pipe.expire(_online_key(self.node), NODE_TTL)
+                    pipe.expire(online_key(self.node), NODE_TTL)
                 for session in list(self.sessions.values()):
                     if session.name is not None:
-                        pipe.set(_name_key(session.name), self.node, ex=NAME_TTL)
+                        pipe.set(name_key(session.name), self.node, ex=NAME_TTL)
                 await pipe.execute()
             now = loop.time()
             if self._last_ok is None or now - self._last_ok > 2 * RENEW_EVERY:  # after a gap

@@ -37,6 +37,10 @@ def channel(node: str) -> str:
     return f"{PREFIX}to:{node}"
 
 
+#: the channel every node listens to: news for the friends of someone
+NEWS = f"{PREFIX}news"
+
+
 class RemoteRoom:
     """A room owned by another node: what is posted to it travels to the owner.
 
@@ -113,6 +117,11 @@ class Relay:
         #: casefolded names of rooms this node is taking up -> what came for them meanwhile (another
         #: node sees the lease before the room stands here, and forwards to it at once)
         self.arriving: dict[str, list[str | bytes]] = {}
+        #: a tell from another node (sender, recipient, text) for a person here; ``False`` when
+        #: nobody here has that name (set by whoever delivers tells: the social side)
+        self.on_tell: Callable[[str, str, str], bool] = lambda name, to, text: False
+        #: news from another node for the friends of someone (name, text)
+        self.on_news: Callable[[str, str], None] = lambda name, text: None
         self._outbox: asyncio.Queue[
             tuple[str, str, Session | None, m.ClientId, bool, tuple[RemoteSession, int] | None]
         ] = asyncio.Queue()
@@ -130,6 +139,7 @@ class Relay:
             "kind": session.kind,
             "room": room.name,
             "identity": session.identity,
+            "ascii": session.ascii_only,
         }
         envelope: env.ToRoom
         if isinstance(message, Enter):
@@ -201,7 +211,7 @@ class Relay:
         pubsub = self.redis.pubsub()
         try:
             async with asyncio.timeout(5):
-                await pubsub.subscribe(channel(self.node))
+                await pubsub.subscribe(channel(self.node), NEWS)
             log.info("subscribed", node=self.node)
             subscribed()
             while True:
@@ -223,6 +233,9 @@ class Relay:
                     if envelope.json_text.startswith(_ANSWER):
                         self._answered(envelope.sid)
                     session.send(Outgoing.from_json(envelope.json_text))
+                return
+            if isinstance(envelope, env.TellTo | env.News):
+                self._to_person(envelope)
                 return
             message = self._inbox_item(envelope)
         except ValidationError as e:
@@ -251,11 +264,24 @@ class Relay:
             member = self.remote[key] = RemoteSession(
                 self, envelope.node, envelope.sid, envelope.name, envelope.kind
             )
-            member.identity = envelope.identity
+        # as the member is now: a login or /register changes who plays, /ascii how they read
+        member.identity = envelope.identity
+        member.ascii_only = envelope.ascii
         member.room = room
         if isinstance(envelope, env.LeaveRoom):
             self.remote.pop(key, None)
         room.post(member, message(member))
+
+    def _to_person(self, envelope: env.TellTo | env.News) -> None:
+        """A tell for someone here, or news for the friends of someone elsewhere."""
+        if isinstance(envelope, env.News):
+            if envelope.node != self.node:  # this node told its own people already
+                self.on_news(envelope.name, envelope.text)
+            return
+        if not self.on_tell(envelope.name, envelope.to, envelope.text):
+            # gone between the sender's look-up and now: the sender had its echo, so it is told
+            gone = m.Notice(text=f"{envelope.to} left before your tell reached them.")
+            self.publish(envelope.node, env.to_member(envelope.sid, Outgoing(gone).json))
 
     def expect(self, key: str) -> None:
         """This node took the lease of room ``key``: what comes for it waits until ``arrived``."""

@@ -89,3 +89,56 @@ def test_what_comes_for_a_room_being_taken_up_waits_for_it_in_order() -> None:
     assert room.posted[0].join and room.posted[0].id == 1
     relay.receive(env.dump(env.Message.model_validate({**sender, "msg": m.Start(id=3).model_dump_json()})))
     assert [getattr(p, "id", None) for p in room.posted] == [1, 2, 3]
+
+
+async def test_a_tell_for_someone_gone_meanwhile_tells_its_sender_so() -> None:
+    """A tell whose recipient left this node after the sender's look-up: the sender, who had its
+    echo, gets a notice through its own node; a tell for someone here is handed over, sanitized."""
+    redis = FlakyRedis()
+    relay = Relay(redis, "b", {})  # type: ignore[arg-type]
+    loop = asyncio.get_running_loop().create_task(relay.publish_loop())
+    handed: list[tuple[str, str, str]] = []
+    here = {"bob"}
+
+    def on_tell(name: str, to: str, text: str) -> bool:
+        handed.append((name, to, text))
+        return to in here
+
+    relay.on_tell = on_tell
+    try:
+        tell = {"op": "tell", "from": "a", "sid": "s1", "name": "ann", "to": "bob", "text": "hi\x1b[2J there"}
+        relay.receive(json.dumps(tell))
+        relay.receive(json.dumps({**tell, "to": "zoe", "text": "hello"}))
+        await _drain(relay)
+        assert handed == [("ann", "bob", "hi[2J there"), ("ann", "zoe", "hello")]
+        assert redis.published == [
+            {"seq": 0, "type": "notice", "room": None, "text": "zoe left before your tell reached them."}
+        ]
+    finally:
+        loop.cancel()
+
+
+def test_a_tell_with_nothing_left_to_say_is_dropped() -> None:
+    """A tell envelope whose text is only control characters is not a tell: nobody is handed it."""
+    relay = Relay(FlakyRedis(), "b", {})  # type: ignore[arg-type]
+    handed: list[str] = []
+    relay.on_tell = lambda name, to, text: bool(handed.append(text))
+    relay.receive(
+        json.dumps({"op": "tell", "from": "a", "sid": "s1", "name": "ann", "to": "bob", "text": "\x07"})
+    )
+    assert handed == []
+
+
+def test_the_owner_reads_each_message_with_the_member_as_it_is_now() -> None:
+    """A member's identity and ASCII mode travel with every message: a login or ``/ascii on``
+    after it entered is what the owner's room sees next."""
+    sender = {"from": "b", "sid": "s1", "name": "ann", "kind": "person", "room": "r", "identity": "guest-1"}
+    room = Room()
+    relay = Relay(FlakyRedis(), "a", {"r": room})  # type: ignore[arg-type]
+    relay.receive(env.dump(env.EnterRoom.model_validate(sender)))
+    member = relay.remote[("b", "s1")]
+    assert (member.identity, member.ascii_only) == ("guest-1", False)
+    now = {**sender, "identity": "account:ann", "ascii": True}
+    relay.receive(env.dump(env.Show.model_validate({**now, "what": "board", "id": 2})))
+    assert relay.remote[("b", "s1")] is member
+    assert (member.identity, member.ascii_only) == ("account:ann", True)

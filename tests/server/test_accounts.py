@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from server import logs
+from server.accounts import Attempts
 from server.app import Server
 from server.line import ECHO_OFF, ECHO_ON
 from tests.server.clients import LineClient, WsClient
@@ -156,3 +157,58 @@ async def test_a_line_client_reads_the_ratings_of_a_rated_game(make_server: Serv
     await bob.close()
     text = await line.expect("The seed was")
     assert "* Rated: ann 1000 -> " in text and "* Rated: bob 1000 -> " in text
+
+
+def test_failed_logins_from_a_flood_of_addresses_stay_bounded() -> None:
+    """Failures from ever new addresses keep at most ``max_keys`` of them; the most recent stay
+    counted (one of them at its limit still waits)."""
+    attempts = Attempts(limit=3, window=60.0, max_keys=100)
+    for i in range(5_000):
+        attempts.failed(f"10.0.{i // 256}.{i % 256}", now=1.0)
+    assert len(attempts) == 100
+    for _ in range(3):
+        attempts.failed("10.0.19.135", now=2.0)  # the last address of the flood
+    assert attempts.wait("10.0.19.135", now=3.0) == 59.0
+    assert attempts.wait("10.0.0.0", now=3.0) == 0.0  # the first: forgotten
+
+
+def test_failed_logins_that_expired_are_dropped_when_others_fail() -> None:
+    """Addresses that never try again are dropped once their failures left the window, as soon as
+    anyone else fails; one key keeps no more than ``limit`` failures."""
+    attempts = Attempts(limit=3, window=60.0)
+    for i in range(1_000):
+        attempts.failed(f"addr{i}", now=float(i % 10))
+    for _ in range(1_000):
+        attempts.failed("busy", now=20.0)
+    assert len(attempts) == 1_001
+    attempts.failed("late", now=100.0)
+    assert len(attempts) == 1  # "busy" too: its last failure was at 20
+    attempts.failed("late", now=101.0)
+    assert attempts.wait("late", now=102.0) == 0.0  # two failures, under the limit
+    attempts.failed("late", now=102.0)
+    assert attempts.wait("late", now=102.0) == 58.0
+    assert len(attempts._failures["late"]) == 3
+
+
+async def test_metrics_count_logins_by_result_and_registrations(server: Server) -> None:
+    """/metrics counts this node's registrations, and its logins with a password as ``ok`` or by
+    the refusal's code, over both transports."""
+    ann = await WsClient.connect(server.port, "ann")
+    assert (await ann.request({"type": "register", "password": PASSWORD}))["registered"] is True
+    await ann.close()
+    guest = await WsClient.connect(server.port)
+    assert (await guest.request({"type": "hello", "name": "ann", "password": "wrong password"}))[
+        "code"
+    ] == "bad_password"
+    assert server.line_port is not None
+    line = await LineClient.connect(server.line_port)
+    await line.line("ann")
+    await line.expect("Password: ")
+    await line.line("wrong again")
+    await line.expect("not the password")
+    await WsClient.connect(server.port, "ann", password=PASSWORD)
+    _, _, metrics = await _get(server.port, "/metrics")
+    text = metrics.decode()
+    assert "cafe_registrations_total 1.0" in text
+    assert 'cafe_logins_total{result="ok"} 1.0' in text
+    assert 'cafe_logins_total{result="bad_password"} 2.0' in text
