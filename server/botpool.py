@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import random
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -19,6 +22,18 @@ def choose(strategy: str, budget: float, view: BotView, seed: str) -> str:
     """The move ``strategy`` chooses in ``view`` (run in a worker process, or here)."""
     kwargs: dict[str, Any] = {"budget": budget} if strategy == "strong" else {}
     return get_strategy(strategy, **kwargs).choose(view, random.Random(seed))
+
+
+def follow_parent(parent: int) -> None:
+    """In a worker: end as soon as the server that started it is gone. A server killed outright
+    cannot shut its pool down, and its workers would go on holding memory and its log's pipe."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="follow-parent", daemon=True).start()
 
 
 class BotPool:
@@ -40,7 +55,9 @@ class BotPool:
         if self._executor is None:
             # a fresh interpreter per worker: forking the server would copy its threads' state
             context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
+            self._executor = ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=follow_parent, initargs=(os.getpid(),)
+            )
         try:
             return await loop.run_in_executor(self._executor, choose, strategy, budget, view, seed)
         except BrokenProcessPool:

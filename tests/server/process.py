@@ -61,7 +61,10 @@ class ServerProcess:
         assert self.proc.stderr is not None
         async for line in self.proc.stderr:
             if line.strip():
-                self.lines.append(json.loads(line))
+                try:
+                    self.lines.append(json.loads(line))
+                except ValueError:  # not the server's own (a child process' warning after a kill)
+                    self.lines.append({"event": "not_json", "text": line.decode(errors="replace")})
 
     async def logs(self) -> list[dict[str, Any]]:
         """Every log line, once the process has ended."""
