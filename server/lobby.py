@@ -9,6 +9,7 @@ lock: the game state lives in the room actors.
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 import time
 from collections.abc import Coroutine, Mapping
@@ -36,6 +37,17 @@ log = structlog.get_logger("cafe.lobby")
 
 #: abuse strikes (rate-limit hits) after which a connection is closed
 MAX_STRIKES = 10
+
+
+def _frame_id(raw: str | bytes | None) -> m.ClientId:
+    """The id of a frame refused unread, so that its sender knows which one (a flood is closed
+    after a few refusals, so reading these few costs little)."""
+    try:
+        value = json.loads(raw) if raw is not None else None
+    except ValueError:
+        return None
+    msg_id = value.get("id") if isinstance(value, dict) else None
+    return msg_id if isinstance(msg_id, int | str) and not isinstance(msg_id, bool) else None
 
 
 class Lobby:
@@ -106,7 +118,7 @@ class Lobby:
         """A frame from a WebSocket client."""
         self.metrics.received(session.transport)
         try:
-            self._limit(session)
+            self._limit(session, raw)
             await self.handle(session, m.parse_client_message(raw))
         except ProtocolError as e:
             self.error(session, e.code, e.message, e.id)
@@ -145,10 +157,10 @@ class Lobby:
             self.error(session, e.code, e.message, e.id)
         return True
 
-    def _limit(self, session: Session) -> None:
+    def _limit(self, session: Session, raw: str | bytes | None = None) -> None:
         if not session.bucket.take():
             self._strike(session)
-            raise ProtocolError("rate_limited", "Slow down: too many messages.")
+            raise ProtocolError("rate_limited", "Slow down: too many messages.", _frame_id(raw))
 
     def _strike(self, session: Session) -> None:
         session.strikes += 1

@@ -212,6 +212,20 @@ async def test_flooding_is_refused_then_disconnected_with_1008(make_server: Serv
     )
 
 
+async def test_a_message_past_the_rate_limit_is_refused_with_its_id(make_server: ServerFactory) -> None:
+    """A client that numbers its messages learns which one the limit refused."""
+    server: Server = await make_server(rate=0.001, burst=3)
+    client = await WsClient.connect(server.port, "ann")  # hello: the first of the three
+    assert (await client.request({"type": "ping"}))["type"] == "pong"
+    assert (await client.request({"type": "ping"}))["type"] == "pong"
+    refused = await client.request({"type": "ping"})
+    assert (refused["type"], refused["code"]) == ("error", "rate_limited")
+    await client.send({"type": "ping", "id": "last"})
+    assert (await client.next("error"))["id"] == "last"
+    await client.ws.send("not json")
+    assert (await client.next("error"))["id"] is None
+
+
 async def test_chat_flood_is_limited_separately(make_server: ServerFactory) -> None:
     """Chat has its own, tighter budget: the sixth line in a burst is refused."""
     server: Server = await make_server(rate=100.0, burst=100, chat_rate=0.5, chat_burst=5)
