@@ -246,19 +246,20 @@ class Relay:
             return
         room = self.rooms.get(envelope.room.casefold())
         key = (envelope.node, envelope.sid)
-        if room is None:  # not ours (any more): the sender's watcher will find the owner
+        if room is None or (key not in self.remote and isinstance(envelope, env.Message)):
+            # Not ours (any more): the sender's watcher will find the owner. Or from a member this
+            # room has not seen enter: the room came back here (after a restart, or from another
+            # node) and the member's node has not entered it again yet; the room would take it for
+            # a stranger (a move refused as a spectator's), so it is not taken either.
             if isinstance(envelope, env.Message):  # every message is answered: this one was not taken
                 sender = RemoteSession(self, envelope.node, envelope.sid, envelope.name, envelope.kind)
-                msg_id = getattr(message(sender), "id", None)
-                if msg_id is None:  # nothing with an id to answer (the node's own resync)
-                    sender.send(m.Notice(text=UNREACHABLE))
-                else:
+                item = message(sender)
+                msg_id = getattr(item, "id", None)
+                if msg_id is not None:
                     sender.send(m.Error(id=msg_id, code="unavailable", message=UNREACHABLE))
+                elif not isinstance(item, m.Resync):  # (its node's own resync: it enters anew)
+                    sender.send(m.Notice(text=UNREACHABLE))
             return
-        if key not in self.remote and isinstance(envelope, env.Message):
-            item = message(RemoteSession(self, envelope.node, envelope.sid, envelope.name, envelope.kind))
-            if isinstance(item, m.Resync) and item.id is None:
-                return  # its node resyncs a member this room does not know (yet): it enters anew
         member = self.remote.get(key)
         if member is None:
             member = self.remote[key] = RemoteSession(

@@ -14,7 +14,7 @@ from protocol import messages as m
 from protocol.outgoing import Outgoing
 from server.cluster import envelopes as env
 from server.cluster.relay import Relay, RemoteSession
-from server.room.items import Enter
+from server.room.items import Enter, Returned
 
 
 class FlakyRedis:
@@ -142,3 +142,26 @@ def test_the_owner_reads_each_message_with_the_member_as_it_is_now() -> None:
     relay.receive(env.dump(env.Show.model_validate({**now, "what": "board", "id": 2})))
     assert relay.remote[("b", "s1")] is member
     assert (member.identity, member.ascii_only) == ("account:ann", True)
+
+
+async def test_a_message_from_a_member_the_room_has_not_seen_enter_is_answered_unavailable() -> None:
+    """The room came back to this node and the member's node has not entered it again: its move
+    is not taken as a stranger's (refused as a spectator's) but answered unavailable, to be sent
+    again once the member is back in the room."""
+    redis = FlakyRedis()
+    room = Room()
+    relay = Relay(redis, "a", {"r": room})  # type: ignore[arg-type]
+    loop = asyncio.get_running_loop().create_task(relay.publish_loop())
+    try:
+        sender = {"from": "b", "sid": "s1", "name": "ann", "kind": "person", "room": "r"}
+        move = m.PlayMove(id=5, move="FRf@FR1s").model_dump_json()
+        relay.receive(env.dump(env.Message.model_validate({**sender, "msg": move})))
+        relay.receive(env.dump(env.Message.model_validate({**sender, "msg": m.Resync().model_dump_json()})))
+        await _drain(relay)
+        assert room.posted == []
+        assert [(p["type"], p["code"], p["id"]) for p in redis.published] == [("error", "unavailable", 5)]
+        relay.receive(env.dump(env.Returned.model_validate(sender)))
+        relay.receive(env.dump(env.Message.model_validate({**sender, "msg": move})))
+        assert [type(p) for p in room.posted] == [Returned, m.PlayMove]
+    finally:
+        loop.cancel()
