@@ -289,7 +289,9 @@ class Room:
         for effect in effects:
             match effect:
                 case Send():
-                    effect.recipient.send(effect.message)
+                    message = effect.message
+                    for recipient in effect.recipients:
+                        recipient.send(message)
                 case Reply():
                     self._reply(effect)
                 case Arm():
