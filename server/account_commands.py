@@ -92,6 +92,7 @@ async def _new_identity(lobby: Lobby, session: Session, identity: str) -> None:
     """The connection's player is now ``identity``: a new token carries it (the old is revoked)."""
     assert session.name is not None
     session.identity = identity
+    lobby.social.identity_changed(session)
     session.token = secrets.token_hex(16)
     await lobby.store.token_issued(session.token, session.name, identity)
 
