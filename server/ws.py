@@ -11,6 +11,7 @@ from websockets.protocol import State
 
 from protocol import messages as m
 from protocol.errors import Close
+from server.keepalive import KeepAlive
 from server.limits import Limits, hello_deadline, security_event
 from server.lobby import Lobby
 from server.session import Outgoing, Session
@@ -76,8 +77,10 @@ def turned_away(lobby: Lobby) -> m.Error:
     return m.Error(code="shutting_down", message="The server is stopping; try again later.")
 
 
-async def serve_connection(lobby: Lobby, connection: ServerConnection, limits: Limits) -> None:
-    """Run one WebSocket client until it goes."""
+async def serve_connection(
+    lobby: Lobby, connection: ServerConnection, limits: Limits, keepalive: KeepAlive | None = None
+) -> None:
+    """Run one WebSocket client until it goes (pinged by ``keepalive`` meanwhile)."""
     if not lobby.can_accept():
         error = turned_away(lobby)
         # the error says why to a client that reads frames; the close code to one that does not
@@ -91,9 +94,13 @@ async def serve_connection(lobby: Lobby, connection: ServerConnection, limits: L
         security_event(lobby.metrics, "per_ip_cap", transport="ws", address=address)
         await connection.close(Close.TRY_AGAIN, "too many connections from your address")
         return
+    if keepalive is not None:
+        keepalive.add(connection)
     try:
         await _serve(lobby, connection, limits)
     finally:
+        if keepalive is not None:
+            keepalive.remove(connection)
         limits.per_address.release(address)
 
 
