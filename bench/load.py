@@ -17,6 +17,7 @@ and a ``played`` message to each of the 4; the next client goes on.
 
     python bench/load.py [--rooms 500] [--seconds 20] [--rate 0] [--line-share 0.1]
                          [--workers 2] [--url ws://127.0.0.1:8765/ws --line-port 2323 --pid PID]
+    python bench/load.py --connections-only 10000 [--seconds 60]   # idle connections' cost
 
 ``--rate`` caps the moves per second over all rooms (to measure latency at a fixed load); 0 plays
 as fast as the server answers. The server is started with its per-connection rate limits raised
@@ -40,6 +41,7 @@ from pathlib import Path
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.loadgen.idle import connections_phase, report_connections  # noqa: E402
 from bench.loadgen.phases import game_phase, relay_phase  # noqa: E402
 from bench.loadgen.plan import LOOPBACK, plan_games, raise_open_files  # noqa: E402
 from bench.loadgen.report import report, summarise_profile  # noqa: E402
@@ -76,6 +78,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--profile", help="run the server under py-spy; write its raw samples here")
+    parser.add_argument(
+        "--connections-only",
+        type=int,
+        metavar="N",
+        help="only hold N idle connections (hello, then nothing) for --seconds: memory and CPU they cost",
+    )
     args = parser.parse_args(argv)
     if args.url:
         host = args.url.split("//", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0].strip("[]")
@@ -86,6 +94,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not 0 <= args.line_share <= 1 or args.rooms < 1 or args.seconds <= 0:
         parser.error("--line-share is 0 to 1; --rooms and --seconds are positive")
     raise_open_files()
+    if args.connections_only:
+        held = connections_phase(args)
+        report_connections(held)
+        if args.profile:
+            summarise_profile(args.profile)
+        if args.json:
+            Path(args.json).write_text(json.dumps({"args": vars(args), "idle": held}, indent=2))
+        return 0 if held["errors"] == 0 and held["lost"] == 0 else 1
     t = time.monotonic()
     plans = plan_games(args.games, 1000)
     print(f"planned {len(plans)} games in {time.monotonic() - t:.1f} s", file=sys.stderr)

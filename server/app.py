@@ -24,6 +24,7 @@ from server.cluster.tells import Courier
 from server.config import Config, load_config
 from server.directory import LocalDirectory
 from server.http import HttpRoutes
+from server.keepalive import KeepAlive
 from server.limits import Limits
 from server.line import LineSession, serve_line_client
 from server.lobby import Lobby
@@ -63,6 +64,7 @@ class Server:
         self._pruning: asyncio.Task[None] | None = None
         self._line: asyncio.Server | None = None
         self.limits = Limits(config.max_per_ip, config.hello_timeout, self.lobby.metrics)
+        self.keepalive = KeepAlive(config.ping_interval)
 
     @property
     def port(self) -> int:
@@ -86,16 +88,16 @@ class Server:
                 self._pruning = asyncio.get_running_loop().create_task(self._prune_tokens(self.store))
         config = self.config
         routes = HttpRoutes(self.lobby, config.static_dir)
+        self.keepalive.start()
         self._ws = await serve(
-            lambda connection: serve_connection(self.lobby, connection, self.limits),
+            lambda connection: serve_connection(self.lobby, connection, self.limits, self.keepalive),
             config.host,
             config.port,
             process_request=routes,
             process_response=routes.process_response,
             max_size=config.max_frame,
             compression=None if config.compression == "none" else "deflate",
-            ping_interval=20,
-            ping_timeout=20,
+            ping_interval=None,  # one task pings every connection (server.keepalive)
             close_timeout=2,  # a client that does not answer the closing handshake is cut off
         )
         if config.line_port >= 0:
@@ -128,6 +130,7 @@ class Server:
         """Stop accepting, finish the moves already received, tell every client, close."""
         if self._pruning is not None:
             self._pruning.cancel()
+        await self.keepalive.stop()
         lobby = self.lobby
         lobby.accepting = False
         if self._line is not None:

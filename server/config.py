@@ -54,6 +54,12 @@ class Config(BaseModel):
         " (https://cafe.example.org), or * for any; default the page's own origin (the same host:port"
         " as the request's Host). Clients that send no Origin (bots, terminals) are always let in",
     )
+    ping_interval: float = Field(
+        20.0,
+        gt=0,
+        description="seconds between keep-alive pings to a WebSocket client; one that leaves a ping"
+        " unanswered as long is closed",
+    )
     hello_timeout: float = Field(
         10.0, gt=0, description="seconds a new connection has to say hello (give a name) before it is closed"
     )

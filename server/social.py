@@ -129,6 +129,10 @@ class Social:
         self._with_friends: set[Session] = set()
         #: people connected elsewhere (a cluster's other nodes), when there is an elsewhere
         self.courier: Courier | None = None
+        #: the named connections of each player, so that a connection's end does not look at
+        #: every other one (ten thousand going at once would cost a hundred million comparisons)
+        self._holders: dict[str, set[Session]] = {}
+        self._held_as: dict[Session, str] = {}
 
     # --- connections -----------------------------------------------------------------------------
 
@@ -137,6 +141,7 @@ class Social:
         assert session.name is not None and session.identity is not None
         lists = await self.store.load(session.identity)
         self._people[session] = _Person(lists)
+        self._count_under(session)
         if lists.friends:
             self._with_friends.add(session)
         session.muted = lists.muted
@@ -145,7 +150,15 @@ class Social:
     def gone(self, session: Session) -> None:
         """The connection ended: its lists wait for a resume, then go."""
         self._with_friends.discard(session)
-        others = any(s.identity == session.identity for s in self._people if s is not session)
+        self._count_under(session)
+        identity = self._held_as.pop(session, None)
+        others = False
+        if identity is not None:
+            holders = self._holders[identity]
+            holders.discard(session)
+            others = bool(holders)
+            if not others:
+                del self._holders[identity]
         if self._people.pop(session, None) is not None and session.identity is not None and not others:
             self.store.release(session.identity, self._keep_for)
 
@@ -154,6 +167,7 @@ class Social:
         registered (``keep``: their lists become the account's) or deleted their account (its
         lists go with it, and the next to register the name starts afresh)."""
         assert session.identity is not None
+        self._count_under(session)
         person = self._people.get(session)
         if person is None:
             return
@@ -167,6 +181,25 @@ class Social:
             self._with_friends.discard(session)
         if old is not None and old != session.identity:
             self.store.forget(old)
+
+    def _count_under(self, session: Session) -> None:
+        """``session.identity`` may have changed (an account's login, a registration): the
+        connection is counted under the new one."""
+        if session not in self._people:
+            return
+        before, now = self._held_as.get(session), session.identity
+        if before == now:
+            return
+        if before is not None:
+            holders = self._holders[before]
+            holders.discard(session)
+            if not holders:
+                del self._holders[before]
+        if now is None:
+            self._held_as.pop(session, None)
+        else:
+            self._held_as[session] = now
+            self._holders.setdefault(now, set()).add(session)
 
     def game_started(self, room: str, players: list[str]) -> None:
         """Tell the friends of each player that their friend started a game."""

@@ -288,8 +288,7 @@ class ClusterDirectory(LocalDirectory):
         log.warning("lease_lost", node=self.node, room=room.name)
         room.abandon()
         # what waited in its inbox is answered: the sender sends it again once the room is found
-        while not room.inbox.empty():
-            item = room.inbox.get_nowait()
+        for item in room.unhandled():
             msg_id = getattr(item.message, "id", None)
             if item.session is not None and msg_id is not None:
                 item.session.send(Outgoing(m.Error(id=msg_id, code="unavailable", message=UNAVAILABLE)))

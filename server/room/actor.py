@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from typing import TYPE_CHECKING, Any, Protocol
 
 import structlog
@@ -82,10 +83,15 @@ class Room:
     def __init__(self, name: str, host: RoomHost) -> None:
         self.core = RoomCore(name, host.settings, host.bot_names, bot_games=host.bot_games)
         self.host = host
-        self.inbox: asyncio.Queue[Item] = asyncio.Queue()
+        # a deque and a future rather than an asyncio.Queue: a move passes through the inbox, and
+        # the queue's getters, task counts and join event cost more than the room's own bookkeeping
+        self._inbox: deque[Item] = deque()
         self.log = log.bind(room=name)  # every line of this room's names it
         self._task: asyncio.Task[None] | None = None
-        self._busy = False  # handling an item taken from the inbox
+        #: set while the actor waits for an item (its inbox is empty and nothing is being handled)
+        self._wake: asyncio.Future[None] | None = None
+        #: ``settled()`` waiting for the actor to be idle
+        self._settling: list[asyncio.Future[None]] = []
         #: armed timers and bots thinking, by the core's key
         self._timers: dict[str, asyncio.TimerHandle | asyncio.Task[None]] = {}
 
@@ -128,7 +134,18 @@ class Room:
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"room:{self.name}")
 
     def post(self, session: Member | None, message: Any) -> None:
-        self.inbox.put_nowait(Item(session, message, time.perf_counter()))
+        self._inbox.append(Item(session, message, time.perf_counter()))
+        wake = self._wake
+        if wake is not None:
+            self._wake = None
+            if not wake.done():
+                wake.set_result(None)
+
+    def unhandled(self) -> list[Item]:
+        """Take every item still waiting in the inbox (the room stopped before handling them)."""
+        items = list(self._inbox)
+        self._inbox.clear()
+        return items
 
     def abandon(self) -> None:
         """Stop at once, without touching the game (another node owns the room now)."""
@@ -156,29 +173,47 @@ class Room:
         has handed in its move and that move has been handled (timers still to run are not
         waited for)."""
         while True:
-            await self.inbox.join()
             thinking = [t for t in self._timers.values() if isinstance(t, asyncio.Task) and not t.done()]
             if thinking:
-                await asyncio.wait(thinking)
-            elif self.inbox.empty() and not self._busy:
-                # (join may return late, after a bot posted its move: then the move is handled
-                # or waiting, and the next join waits for it)
+                await asyncio.wait(thinking)  # (a bot posts its move before its task ends)
+            elif self._idle():
                 return
+            else:
+                waiter = asyncio.get_running_loop().create_future()
+                self._settling.append(waiter)
+                await waiter
+
+    def _idle(self) -> bool:
+        """Nothing to handle and nothing being handled (or the actor has ended)."""
+        task = self._task
+        return task is None or task.done() or (self._wake is not None and not self._inbox)
+
+    def _wake_settling(self) -> None:
+        settling, self._settling = self._settling, []
+        for waiter in settling:
+            if not waiter.done():
+                waiter.set_result(None)
 
     async def _run(self) -> None:
-        while True:
-            item = await self.inbox.get()
-            self._busy = True
-            try:
-                if not await self._handle(item):
+        inbox = self._inbox
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                if not inbox:
+                    self._wake = wake = loop.create_future()
+                    if self._settling:
+                        self._wake_settling()
+                    await wake
+                    continue
+                if not await self._handle(inbox.popleft()):
                     return
-            finally:
-                self._busy = False
-                self.inbox.task_done()
-            if not self.inbox.empty():
-                # let the members' writes go out between two commands, so a burst does not fill
-                # outboxes (an empty inbox yields to them anyway)
-                await asyncio.sleep(0)
+                if inbox:
+                    # let the members' writes go out between two commands, so a burst does not
+                    # fill outboxes (an empty inbox yields to them anyway)
+                    await asyncio.sleep(0)
+        finally:
+            self._wake = None
+            self._wake_settling()
 
     async def _handle(self, item: Item) -> bool:
         """Handle one item; ``False`` when the actor ends."""
@@ -257,7 +292,9 @@ class Room:
         for effect in effects:
             match effect:
                 case Send():
-                    effect.recipient.send(effect.message)
+                    message = effect.message
+                    for recipient in effect.recipients:
+                        recipient.send(message)
                 case Reply():
                     self._reply(effect)
                 case Arm():

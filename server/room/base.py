@@ -223,25 +223,39 @@ class RoomBase:
         """Send every member what changed in its own view."""
         views = self._room_views()
         patches: dict[tuple[int, ...], Outgoing] = {}
-        out: list[Send] = []
+        update = self._publisher.update
+        # one effect for each patch, however many members get it (each member gets one message)
+        recipients: dict[Outgoing, list[Member]] = {}
         for session in self.members:
-            self._publisher.update(session, views, out, patches)
-        self._out.extend(out)
+            out = update(session, views, patches)
+            if out is not None:
+                same = recipients.get(out)
+                if same is None:
+                    recipients[out] = [session]
+                else:
+                    same.append(session)
+        self._out.extend(Send(tuple(members), out) for out, members in recipients.items())
 
     def _publish_to(self, session: Member) -> None:
-        out: list[Send] = []
-        self._publisher.update(session, self._room_views(), out)
-        self._out.extend(out)
+        out = self._publisher.update(session, self._room_views())
+        if out is not None:
+            self._out.append(Send((session,), out))
 
     def _broadcast(self, message: m._ServerMessage | Outgoing, exclude: Member | None = None) -> None:
         out = message if isinstance(message, Outgoing) else Outgoing(message)
-        self._out.extend(Send(session, out) for session in self.members if session is not exclude)
+        members = self.members
+        if exclude is None or exclude not in members:
+            recipients = tuple(members)
+        else:
+            recipients = tuple(s for s in members if s is not exclude)
+        if recipients:
+            self._out.append(Send(recipients, out))
 
     def _send(self, session: Member, message: m._ServerMessage) -> None:
-        self._out.append(Send(session, Outgoing(message)))
+        self._out.append(Send((session,), Outgoing(message)))
 
     def _ack(self, session: Member, msg_id: m.ClientId) -> None:
-        self._out.append(Send(session, Outgoing.ack(msg_id)))
+        self._out.append(Send((session,), Outgoing.ack(msg_id)))
 
     def _note(self, event: str, **fields: Any) -> None:
         self._out.append(Note(event, fields))

@@ -23,9 +23,9 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Send:
-    """Queue ``message`` for ``recipient``."""
+    """Queue ``message`` for each of ``recipients``, in order (one effect however many get it)."""
 
-    recipient: Member
+    recipients: tuple[Member, ...]
     message: Outgoing
 
 

@@ -8,7 +8,6 @@ from protocol import messages as m
 from protocol.diff import diff
 from protocol.outgoing import Outgoing
 from protocol.view import RoomViews
-from server.room.effects import Send
 
 if TYPE_CHECKING:
     from server.room.world import Member
@@ -36,28 +35,26 @@ class Publisher:
         self,
         member: Member,
         views: RoomViews,
-        out: list[Send],
         patches: dict[tuple[int, ...], Outgoing] | None = None,
-    ) -> None:
-        """Add to ``out`` what ``member`` needs to see ``views``."""
+    ) -> Outgoing | None:
+        """What ``member`` needs to see ``views`` (``None``: nothing changed for it). Members
+        whose patch is the same get the same ``Outgoing``, kept in ``patches``."""
         name = member.name
         sent = self._sent.get(member)
         self._sent[member] = (views, name)
         if sent is None:
-            out.append(Send(member, Outgoing(m.Snapshot(room=self._room, view=views.view(name)))))
-            return
+            return Outgoing(m.Snapshot(room=self._room, view=views.view(name)))
         before, before_name = sent
         if before_name == name:
             ops = views.changes(before, name)
         else:  # renamed: "you" changed too
             ops = diff(before.view(before_name), views.view(name))
         if not ops:
-            return
+            return None
         if patches is None:
-            out.append(Send(member, Outgoing.patch(self._room, ops)))
-            return
+            return Outgoing.patch(self._room, ops)
         key = tuple(map(id, ops))
         patch = patches.get(key)
         if patch is None:
             patch = patches[key] = Outgoing.patch(self._room, ops)
-        out.append(Send(member, patch))
+        return patch

@@ -30,3 +30,29 @@ def test_load_bench_plays_real_games_and_relays_the_same_frames(tmp_path: Path) 
         assert game[size] > 0
         assert abs(relay[size] - game[size]) <= 0.5  # the relay's frames have the rounded mean size
     assert "game server / bare relay message rate:" in run.stdout
+
+
+@pytest.mark.timeout(120)
+def test_connections_only_holds_idle_connections_and_reports_their_cost(tmp_path: Path) -> None:
+    """``--connections-only`` opens the connections, each welcomed, holds them without losing one,
+    and reports memory and CPU figures for them."""
+    out = tmp_path / "idle.json"
+    argv = [sys.executable, "bench/load.py", "--connections-only", "30", "--seconds", "1", "--warmup", "0.2"]
+    run = subprocess.run([*argv, "--json", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=90)
+    assert run.returncode == 0, run.stdout + run.stderr
+    idle = json.loads(out.read_text())["idle"]
+    assert idle["connections"] == 30 and idle["lost"] == 0 and idle["errors"] == 0
+    assert idle["rss_mb"]["connected"] > idle["rss_mb"]["idle"] > 0
+    assert isinstance(idle["server_cpu_s_per_min"], float)
+    assert "30 idle connections" in run.stdout
+
+
+@pytest.mark.timeout(120)
+def test_restart_bench_restores_every_unfinished_game() -> None:
+    """bench/restart.py writes unfinished games, starts the server on them and finds every one
+    playing again once a client is welcomed."""
+    argv = [sys.executable, "bench/restart.py", "--games", "5", "--moves", "3", "--repeat", "1"]
+    run = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=90)
+    assert run.returncode == 0, run.stdout + run.stderr
+    row = next(line for line in run.stdout.splitlines() if line.startswith("5 unfinished games"))
+    assert row.split()[-1] == "5"

@@ -56,7 +56,11 @@ class Handled:
 
     def sends(self, member: FakeMember) -> list[m._ServerMessage]:
         """The messages ``member`` got, in order."""
-        return [e.message.message for e in self.effects if isinstance(e, Send) and e.recipient is member]
+        return [
+            e.message.message
+            for e in self.effects
+            if isinstance(e, Send) and any(r is member for r in e.recipients)
+        ]
 
     def types(self, member: FakeMember) -> list[str]:
         """The ``type`` of each message ``member`` got, in order."""
@@ -97,7 +101,8 @@ class Handled:
     @property
     def recipients(self) -> set[int]:
         """The ids of everyone sent anything (a check that nobody was)."""
-        return {id(e.recipient) for e in self.effects if isinstance(e, Send | Reply)}
+        sent = {id(r) for e in self.effects if isinstance(e, Send) for r in e.recipients}
+        return sent | {id(e.recipient) for e in self.effects if isinstance(e, Reply)}
 
 
 class Driver:
@@ -153,12 +158,15 @@ class Driver:
 
     def _track(self, outcome: Handled) -> Handled:
         for effect in outcome.effects:
-            if isinstance(effect, Send) and isinstance(effect.recipient, FakeMember):
+            if isinstance(effect, Send):
                 message = effect.message.message
-                if isinstance(message, m.Snapshot):
-                    self.views[effect.recipient] = message.view
-                elif isinstance(message, m.Patch):
-                    self.views[effect.recipient] = apply_patch(self.views[effect.recipient], message.ops)
+                for recipient in effect.recipients:
+                    if not isinstance(recipient, FakeMember):
+                        continue
+                    if isinstance(message, m.Snapshot):
+                        self.views[recipient] = message.view
+                    elif isinstance(message, m.Patch):
+                        self.views[recipient] = apply_patch(self.views[recipient], message.ops)
             elif isinstance(effect, Arm | Think):
                 self.timers[effect.key] = effect
             elif isinstance(effect, Cancel):

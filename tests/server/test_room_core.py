@@ -398,6 +398,23 @@ def test_move_once_logged_publishes_then_announces_then_acks() -> None:
     assert d.views[bob]["game"]["move_number"] == 1 and d.views[bob]["game"]["to_move"] == "bob"
 
 
+def test_a_move_is_one_effect_per_message_whoever_gets_it() -> None:
+    """A move's ``played`` is one ``Send`` to every member, and members whose patch is the same
+    share one ``Send`` of it: each member is named once for each message it gets."""
+    d = Driver()
+    ann, bob, cy = d.start("ann", "bob", "cy")
+    zoe, max_ = d.enter("zoe"), d.enter("max")
+    done = d.feed(ann, m.PlayMove(move=d.legal(), id=5))
+    sends = [e for e in done.effects if isinstance(e, Send)]
+    played = [e for e in sends if isinstance(e.message.message, m.Played)]
+    assert len(played) == 1 and played[0].recipients == (ann, bob, cy, zoe, max_)
+    patches = [e for e in sends if isinstance(e.message.message, m.Patch)]
+    named = [r for e in patches for r in e.recipients]
+    assert sorted(map(id, named)) == sorted(map(id, (ann, bob, cy, zoe, max_)))
+    watching = next(e for e in patches if zoe in e.recipients)
+    assert max_ in watching.recipients and len(patches) < 5
+
+
 def test_move_refused_by_the_rules_changes_nothing() -> None:
     """An illegal move gets the rule's error code, to the mover alone; nothing is logged."""
     d = Driver()

@@ -15,7 +15,7 @@ from tests.server.roomcore import GAME_ID, Driver, FakeMember, Handled, state_of
 
 
 def _nothing_sent(done: Handled, *members: FakeMember) -> bool:
-    return not [e for e in done.effects if isinstance(e, Send) and e.recipient in members]
+    return not [e for e in done.effects if isinstance(e, Send) and set(e.recipients) & set(members)]
 
 
 def _view_is_current(d: Driver, member: FakeMember) -> bool:

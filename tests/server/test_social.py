@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from server.app import Server
-from server.social import MemoryLists
+from server.social import MemoryLists, Social
 from tests.server.clients import LineClient, WsClient
 from tests.server.conftest import ServerFactory
 
@@ -244,3 +244,42 @@ async def test_a_friend_connecting_or_starting_a_game_is_noticed(server: Server)
     assert (await bob.command("/start"))["type"] == "ack"
     started = await ann.next(lambda x: x["type"] == "notice" and "started" in x["text"])
     assert "bob" in started["text"] and "cafe" in started["text"]
+
+
+class _Releases(MemoryLists):
+    """Lists in memory that remember which identities were released."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.released: list[str] = []
+
+    def release(self, identity: str, keep_for: float) -> None:
+        self.released.append(identity)
+        super().release(identity, keep_for)
+
+
+class _Named:
+    """A named connection as the social side sees one."""
+
+    def __init__(self, name: str, identity: str) -> None:
+        self.name: str | None = name
+        self.identity: str | None = identity
+        self.muted: set[str] = set()
+
+
+async def test_lists_are_released_when_the_last_connection_of_their_player_goes() -> None:
+    """A player's lists are released when their last connection ends, counting the identity each
+    connection has then (one taken by a login or registration included)."""
+    store = _Releases()
+    social = Social(None, store, list, keep_for=5.0)  # type: ignore[arg-type]
+    a, b, c = _Named("ann", "id-a"), _Named("ann", "id-a"), _Named("cy", "id-c")
+    for s in (a, b, c):
+        await social.welcome(s)  # type: ignore[arg-type]
+    social.gone(a)  # type: ignore[arg-type]
+    assert store.released == []
+    c.identity = "id-a"  # cy logs in as ann's account
+    await social.identity_changed(c, "id-c", keep=False)  # type: ignore[arg-type]
+    social.gone(b)  # type: ignore[arg-type]
+    assert store.released == []
+    social.gone(c)  # type: ignore[arg-type]
+    assert store.released == ["id-a"]
