@@ -52,6 +52,7 @@ from protocol.messages import (
     Reset,
     Resync,
     Say,
+    SetLang,
     SetOption,
     Start,
     Strategy,
@@ -437,6 +438,14 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         "(UTF-8). It can also be typed at the name prompt. Only terminals need it.",
         ("/ascii on", "/ascii off"),
     ),
+    "lang": CommandInfo(
+        "/lang de/en",
+        "read the server's texts in German (de) or English (en)",
+        "Every text for people from then on is in that language: errors, notices,\n"
+        "help and the pictures. Commands, moves and names stay as they are. It can also\n"
+        "be typed at the name prompt; a registered name keeps the choice.",
+        ("/lang de", "/lang en"),
+    ),
     "quit": CommandInfo(
         "/quit",
         "close the connection",
@@ -456,7 +465,7 @@ _HELP_GROUPS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     ("Playing", ("play", "bar", "swap", "moves", "hint")),
     ("Looking", ("board", "hand", "score", "history", "help")),
     ("Accounts and ratings", ("register", "password", "unregister", "rating", "top", "finger")),
-    ("The connection", ("resync", "ping", "ascii", "quit")),
+    ("The connection", ("resync", "ping", "ascii", "lang", "quit")),
 )
 
 _M = TypeVar("_M", bound=BaseModel)
@@ -613,6 +622,11 @@ def _ascii(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     return AsciiMode(value == "on")
 
 
+def _lang(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    _arguments(name, args, id, 1, 1)
+    return _build(name, SetLang, id, lang=args[0].lower())
+
+
 def _tell(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     _arguments(name, args, id, 2, len(args))
     return _build(name, Tell, id, name=args[0], text=rest.split(maxsplit=1)[1])
@@ -671,6 +685,7 @@ _HANDLERS: Final[dict[str, _Handler]] = {
     "resync": _simple(Resync),
     "ping": _simple(Ping),
     "ascii": _ascii,
+    "lang": _lang,
     "quit": _quit,
     "tell": _tell,
     "reply": _reply,

@@ -23,6 +23,7 @@ PROTOCOL_ERROR_CODES: Final[dict[str, str]] = {
     "bad_option": "unknown option or value",
     "empty_message": "a chat message with nothing left once control characters are removed",
     "bad_utf8": "a line that is not valid UTF-8",
+    "bad_language": "a language the server does not speak (it speaks en and de)",
 }
 
 SERVER_ERROR_CODES: Final[dict[str, str]] = {

@@ -14,6 +14,7 @@ from protocol import messages as m
 from protocol.commands import AskSecret, ShowRequest
 from protocol.errors import ProtocolError
 from server import profiles
+from server.language import account_language, set_language
 from server.ratings import ACCOUNT, account_key
 from server.session import Session
 
@@ -47,6 +48,7 @@ async def login_identity(lobby: Lobby, session: Session, msg: m.Hello) -> str | 
             msg.id,
         )
     account = await lobby.accounts.login(msg.name, msg.password, address_of(session), msg.id)
+    account_language(session, msg, account.lang)
     return account_key(account.name)
 
 
@@ -128,4 +130,5 @@ HANDLERS: dict[type, Any] = {
     m.ChangePassword: _password,
     m.Unregister: _unregister,
     AskSecret: _ask_secret,
+    m.SetLang: set_language,
 }

@@ -20,7 +20,7 @@ from protocol import messages as m
 from protocol.commands import AsciiMode, Quit, ShowRequest, help_text, parse_command
 from protocol.errors import UNAVAILABLE, Close, ProtocolError
 from protocol.names import NAME_RULE, ROOM_RULE, is_name, is_room_name
-from server import account_commands
+from server import account_commands, language
 from server.accounts import Accounts
 from server.config import Config
 from server.directory import Directory, listed
@@ -218,6 +218,7 @@ class Lobby:
     async def _hello(self, session: Session, msg: m.Hello) -> None:
         if session.name is not None:
             raise ProtocolError("already_welcome", f"You are already {session.name}.", msg.id)
+        language.hello_language(session, msg)
         if msg.token:
             await self._resume(session, msg)
             return

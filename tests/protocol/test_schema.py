@@ -187,7 +187,7 @@ _VALUES = (
     | st.integers()
     | st.text(max_size=30)
     | st.sampled_from(
-        ["seed", "stammtisch", "clock", "random", "greedy", "strong", "person", "bot", "FRf@FR1s"]
+        ["seed", "stammtisch", "clock", "random", "greedy", "strong", "person", "bot", "FRf@FR1s", "en", "de"]
     )
 )
 
