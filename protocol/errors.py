@@ -10,6 +10,7 @@ from enum import IntEnum
 from typing import Final
 
 from engine.errors import RULE_ERROR_CODES
+from protocol.i18n import _
 from protocol.names import NAME_RULE, ROOM_RULE
 
 PROTOCOL_ERROR_CODES: Final[dict[str, str]] = {
@@ -72,7 +73,7 @@ ERROR_CODES: Final[dict[str, str]] = {
 
 #: what a client hears (code ``unavailable``) whenever its answer needs the game log, the names or
 #: another node, and they cannot be reached just now: one sentence for one condition
-UNAVAILABLE: Final = "The game data cannot be reached just now; nothing changed, try again."
+UNAVAILABLE: Final = _("The game data cannot be reached just now; nothing changed, try again.")
 
 
 class ProtocolError(ValueError):

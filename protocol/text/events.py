@@ -156,7 +156,7 @@ def render_played(
             text = _("{who} seats {placed} (Kaffeekränzchen at {table})", who=who, placed=placed, table=table)
         line = f"{clean(say(text), ascii_only)}: {signed(points)}"
     elif seats:
-        line = f"{say(_('{who} seats {placed}', who=who, placed=placed))}: {signed(points)}"
+        line = say(_("{who} seats {placed}", who=who, placed=placed)) + f": {signed(points)}"
     elif "bar" in by_type:
         bar = by_type["bar"][0]
         line = say(
@@ -171,7 +171,7 @@ def render_played(
     elif "left" in by_type:
         line = say(_("{who} leaves the game", who=who))
     else:
-        line = f"{say(_('{who} plays {move}', who=who, move=move))}: {signed(points)}"
+        line = say(_("{who} plays {move}", who=who, move=move)) + f": {signed(points)}"
     if "hand_limit" in by_type:
         line += say(_("; hand limit now {limit}", limit=by_type["hand_limit"][-1]["hand_limit"]))
     return line

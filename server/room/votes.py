@@ -15,6 +15,7 @@ from typing import Literal
 
 from protocol import messages as m
 from protocol.errors import ProtocolError
+from protocol.i18n import _
 from server.room.effects import Arm, Cancel, Step
 from server.room.seats import RoomSeats
 from server.room.world import Member
@@ -77,24 +78,32 @@ class RoomVotes(RoomSeats):
         game = self._require_game(msg.id)
         mine = self._require_seat(session, msg.id)
         if self.seats[mine].session is not session:
-            raise ProtocolError("not_seated", "You do not play a seat here now.", msg.id)
+            raise ProtocolError("not_seated", _("You do not play a seat here now."), msg.id)
         target = self.seat_of(msg.name)
         if target is None or target.strategy is not None:
-            raise ProtocolError("not_seated", f"No player called {msg.name[:24]} sits here.", msg.id)
+            raise ProtocolError(
+                "not_seated", _("No player called {name} sits here.", name=msg.name[:24]), msg.id
+            )
         index = self.seats.index(target)
         if target is self.seats[mine]:
-            raise ProtocolError("bad_target", "You cannot vote yourself out; /leave instead.", msg.id)
+            raise ProtocolError("bad_target", _("You cannot vote yourself out; /leave instead."), msg.id)
         if index in game.position.eliminated:
-            raise ProtocolError("not_seated", f"{target.name} is out of the game already.", msg.id)
+            raise ProtocolError(
+                "not_seated", _("{name} is out of the game already.", name=target.name), msg.id
+            )
         if self._vote is not None:
-            raise ProtocolError("vote_running", "A vote is running; /accept or /refuse it first.", msg.id)
+            raise ProtocolError("vote_running", _("A vote is running; /accept or /refuse it first."), msg.id)
         if target.session is not None:
             began = self._turn_began
             waited = 0.0 if began is None or game.position.to_move != index else self._now - began[2]
             if waited < TURN_MIN:
                 raise ProtocolError(
                     "too_soon",
-                    f"{target.name} is connected and has not had the turn for {TURN_MIN:.0f} seconds.",
+                    _(
+                        "{name} is connected and has not had the turn for {seconds} seconds.",
+                        name=target.name,
+                        seconds=f"{TURN_MIN:.0f}",
+                    ),
                     msg.id,
                 )
         voters = [
@@ -114,9 +123,9 @@ class RoomVotes(RoomSeats):
         vote = self._vote
         name = self._name(session)
         if vote is None or name not in vote.voters:
-            raise ProtocolError("no_vote", "No vote is running here for you to answer.", msg.id)
+            raise ProtocolError("no_vote", _("No vote is running here for you to answer."), msg.id)
         if name in vote.yes or name in vote.no:
-            raise ProtocolError("no_vote", "You have answered this vote already.", msg.id)
+            raise ProtocolError("no_vote", _("You have answered this vote already."), msg.id)
         self._ack(session, msg.id)
         return self._count(name, msg.yes)
 
