@@ -44,8 +44,8 @@ extract: $(VENV)/.installed-dev
 		--project cafe-international --no-wrap -o $(LOCALE)/page.pot .
 
 update: extract
-	$(BIN)/pybabel update -D cafe -i $(LOCALE)/cafe.pot -d $(LOCALE) --no-wrap
-	$(BIN)/pybabel update -D page -i $(LOCALE)/page.pot -d $(LOCALE) --no-wrap
+	$(BIN)/pybabel update -D cafe -i $(LOCALE)/cafe.pot -d $(LOCALE) --no-wrap --ignore-obsolete
+	$(BIN)/pybabel update -D page -i $(LOCALE)/page.pot -d $(LOCALE) --no-wrap --ignore-obsolete
 
 compile: $(VENV)/.installed-dev
 	$(BIN)/pybabel compile -D cafe -d $(LOCALE) --statistics

@@ -73,7 +73,7 @@ ERROR_CODES: Final[dict[str, str]] = {
 
 #: what a client hears (code ``unavailable``) whenever its answer needs the game log, the names or
 #: another node, and they cannot be reached just now: one sentence for one condition
-UNAVAILABLE: Final = _("The game data cannot be reached just now; nothing changed, try again.")
+UNAVAILABLE: Final = _("The game data is out of reach; nothing changed, try again.")
 
 
 class ProtocolError(ValueError):

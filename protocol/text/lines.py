@@ -120,8 +120,8 @@ def fold(lines: list[str], width: int = WIDTH) -> list[str]:
 _VOTE_STATES: Final = {"passed": _("passed"), "failed": _("failed"), "expired": _("expired")}
 
 
-def _vote_line(vote: m.Vote, say: Lang) -> str:
-    """A vote as a line: what is asked, and how it stands or ended."""
+def _vote_lines(vote: m.Vote, say: Lang) -> list[str]:
+    """A vote as lines: what is asked, and how it stands or ended."""
     what = say(
         _(
             "{by} asks to take {name} (seat {seat}) out of the game",
@@ -131,16 +131,14 @@ def _vote_line(vote: m.Vote, say: Lang) -> str:
         )
     )
     if vote.state == "open":
-        return say(
-            _(
-                "* Vote: {what}; {voters}: /accept or /refuse ({yes} yes, {no} no).",
-                what=what,
-                voters=", ".join(vote.voters),
-                yes=len(vote.yes),
-                no=len(vote.no),
-            )
+        answer = _(
+            "  {voters}: /accept or /refuse ({yes} yes, {no} no).",
+            voters=", ".join(vote.voters),
+            yes=len(vote.yes),
+            no=len(vote.no),
         )
-    return say(_("* Vote {state}: {what}.", state=_VOTE_STATES.get(vote.state, vote.state), what=what))
+        return [say(_("* Vote: {what}.", what=what)), say(answer)]
+    return [say(_("* Vote {state}: {what}.", state=_VOTE_STATES.get(vote.state, vote.state), what=what))]
 
 
 class LineText:
@@ -274,7 +272,7 @@ class LineText:
                 )
             ]
         if isinstance(msg, m.Vote):
-            return [_vote_line(msg, say)]
+            return _vote_lines(msg, say)
         return []
 
     def _room_lines(self, ascii_only: bool, say: Lang) -> list[str]:

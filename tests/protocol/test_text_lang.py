@@ -81,9 +81,7 @@ def _messages(seed: int) -> list[m._ServerMessage]:
 
 OTHER_MESSAGES: list[m._ServerMessage] = [
     m.Welcome(name=LONG, token="0123456789abcdef0123456789abcdef"),
-    m.Error(
-        code="unavailable", message=_("The game data cannot be reached just now; nothing changed, try again.")
-    ),
+    m.Error(code="unavailable", message=_("The game data is out of reach; nothing changed, try again.")),
     m.Error(
         code="bad_name",
         message=_(
