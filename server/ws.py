@@ -10,6 +10,7 @@ from websockets.protocol import State
 
 from protocol import messages as m
 from protocol.errors import Close
+from protocol.i18n import _
 from server.limits import Limits, hello_deadline, security_event
 from server.lobby import Lobby
 from server.session import Outgoing, Session
@@ -48,8 +49,8 @@ class WsSession(Session):
 def turned_away(lobby: Lobby) -> m.Error:
     """The error a client gets when the server cannot take it: full, or stopping."""
     if lobby.accepting:
-        return m.Error(code="server_full", message="The server is full; try again later.")
-    return m.Error(code="shutting_down", message="The server is stopping; try again later.")
+        return m.Error(code="server_full", message=_("The server is full; try again later."))
+    return m.Error(code="shutting_down", message=_("The server is stopping; try again later."))
 
 
 async def serve_connection(lobby: Lobby, connection: ServerConnection, limits: Limits) -> None:
