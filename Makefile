@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench mutate clean
+.PHONY: run test lint bench mutate clean extract update compile
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,23 @@ lint: $(VENV)/.installed-dev
 bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/diff.py
+
+# the catalogs of texts for people (protocol/locale): extract the English ids from the code, merge
+# them into each language's .po, compile the .mo files and the page's JSON (all committed)
+LOCALE := protocol/locale
+extract: $(VENV)/.installed-dev
+	$(BIN)/pybabel extract -F babel.cfg --no-default-keywords -k _ -k _n:1,2 --sort-by-file \
+		--project cafe-international --no-wrap -o $(LOCALE)/cafe.pot .
+	$(BIN)/pybabel extract -F babel-page.cfg --no-default-keywords -k t -k tn:1,2 --sort-by-file \
+		--project cafe-international --no-wrap -o $(LOCALE)/page.pot .
+
+update: extract
+	$(BIN)/pybabel update -D cafe -i $(LOCALE)/cafe.pot -d $(LOCALE) --no-wrap --ignore-obsolete
+	$(BIN)/pybabel update -D page -i $(LOCALE)/page.pot -d $(LOCALE) --no-wrap --ignore-obsolete
+
+compile: $(VENV)/.installed-dev
+	$(BIN)/pybabel compile -D cafe -d $(LOCALE) --statistics
+	$(BIN)/python -m protocol.catalogs
 
 # mutation testing, not part of `make test`: MUTANTS="server.ratelimit* protocol.diff*" picks modules
 MUTANTS ?=

@@ -158,7 +158,9 @@ class ChaosWsBot(WsBot):
         return bool(before == after)
 
 
-_HEADER_NUMBER = re.compile(r"(\d+) moves played")
+#: the moves played, from a board picture's header (its counts go on a second line when a long room
+#: name would make the first pass 80 columns)
+_HEADER_NUMBER = re.compile(r"(\d+) moves? played")
 
 
 class ChaosLineBot(LineBot):
@@ -189,7 +191,7 @@ class ChaosLineBot(LineBot):
     async def _receive(self, line: str) -> None:
         self.last_received = time.monotonic()
         self.connected = self._welcomed
-        if line.startswith("Caf") and (found := _HEADER_NUMBER.search(line)):
+        if (line.startswith("Caf") or line[:1].isdigit()) and (found := _HEADER_NUMBER.search(line)):
             self._number = int(found.group(1))
         elif self._typed is not None and self._played.match(line):
             number, move = self._typed

@@ -29,6 +29,7 @@ from pydantic import BaseModel, ValidationError
 
 from protocol import options
 from protocol.errors import ERROR_CODES, ProtocolError
+from protocol.i18n import Lang, _, _n, lazy
 from protocol.messages import (
     AddBot,
     ChangePassword,
@@ -52,6 +53,7 @@ from protocol.messages import (
     Reset,
     Resync,
     Say,
+    SetLang,
     SetOption,
     Start,
     Strategy,
@@ -130,24 +132,24 @@ class CommandInfo(NamedTuple):
 COMMANDS: Final[dict[str, CommandInfo]] = {
     # rooms and people
     "rooms": CommandInfo(
-        "/rooms", "list the rooms", "Lists every room: its state, seats and spectators.", ("/rooms",)
+        "/rooms", _("list the rooms"), "Lists every room: its state, seats and spectators.", ("/rooms",)
     ),
     "room": CommandInfo(
         "/room NAME",
-        "enter room NAME to watch (a new name opens a room)",
+        _("enter room NAME to watch (a new name opens a room)"),
         "Enters the room as a spectator, leaving the room you were in. A room that does\n"
         "not exist yet is opened. Use /join to take a seat there.",
         ("/room cafe",),
     ),
     "watch": CommandInfo(
         "/watch ROOM",
-        "watch ROOM as a spectator",
+        _("watch ROOM as a spectator"),
         "The same as /room: enters ROOM as a spectator. You see the board and the\nscores, no hands.",
         ("/watch cafe",),
     ),
     "leave": CommandInfo(
         "/leave",
-        "leave the room for the lobby",
+        _("leave the room for the lobby"),
         "Leaves the room for the lobby. Before the start this gives up your seat; in a\n"
         "running game a bot plays your seat from then on, or, with the option absent\n"
         "drop, you leave the game (ranked as eliminated).",
@@ -155,65 +157,65 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
     ),
     "who": CommandInfo(
         "/who",
-        "list who is connected, and where",
+        _("list who is connected, and where"),
         "Lists everyone connected and the room each is in.",
         ("/who",),
     ),
     "tell": CommandInfo(
         "/tell NAME TEXT",
-        "say TEXT to NAME alone, wherever they are",
+        _("say TEXT to NAME alone, wherever they are"),
         "Says TEXT to NAME alone, in any room or the lobby. Refused when nobody of\n"
         "that name is connected. /reply answers the last tell you got.",
         ("/tell ann good game!",),
     ),
     "reply": CommandInfo(
         "/reply TEXT",
-        "answer the last tell you got",
+        _("answer the last tell you got"),
         "Says TEXT to the last person who told you something with /tell.",
         ("/reply thanks!",),
     ),
     "whereis": CommandInfo(
         "/whereis NAME",
-        "say which room NAME is in",
+        _("say which room NAME is in"),
         "Says which room NAME is in, or that they are in the lobby.",
         ("/whereis ann",),
     ),
     "mute": CommandInfo(
         "/mute NAME",
-        "never see NAME's chat or tells",
+        _("never see NAME's chat or tells"),
         "From now on NAME's chat and tells never reach you; NAME is not told.\n"
         "/unmute NAME undoes it. The list lasts as long as your connection.",
         ("/mute bob",),
     ),
     "unmute": CommandInfo(
-        "/unmute NAME", "see NAME's chat and tells again", "Undoes /mute NAME.", ("/unmute bob",)
+        "/unmute NAME", _("see NAME's chat and tells again"), "Undoes /mute NAME.", ("/unmute bob",)
     ),
     "friend": CommandInfo(
         "/friend NAME",
-        "add NAME to your friends",
+        _("add NAME to your friends"),
         "Adds NAME to your friends: you get a notice when they connect or start a\n"
         "game, and /friends shows where they are.",
         ("/friend ann",),
     ),
     "unfriend": CommandInfo(
-        "/unfriend NAME", "take NAME off your friends", "Takes NAME off your friends.", ("/unfriend ann",)
+        "/unfriend NAME", _("take NAME off your friends"), "Takes NAME off your friends.", ("/unfriend ann",)
     ),
     "friends": CommandInfo(
         "/friends",
-        "list your friends and where they are",
+        _("list your friends and where they are"),
         "Lists your friends, who is online, and where.",
         ("/friends",),
     ),
     "nick": CommandInfo(
         "/nick NAME",
-        "change your name",
+        _("change your name"),
         f"Changes your name: {NAME_RULE}.\n"
         "Only in the lobby (/leave the room first). You get a new resume token.",
         ("/nick ann",),
     ),
     "say": CommandInfo(
         "/say TEXT",
-        "chat to the room (plain text does the same)",
+        _("chat to the room (plain text does the same)"),
         "Says TEXT to everyone in the room. A line that does not start with / is said\n"
         "as it is; /say is for text that starts with /.",
         ("/say good game!", "/say /play is how you move"),
@@ -221,7 +223,7 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
     # seats and the game
     "join": CommandInfo(
         "/join [ROOM or N]",
-        "take a seat here, or in ROOM; /join N: take over seat N",
+        _("take a seat here, or in ROOM; /join N: take over seat N"),
         "Takes a seat in the room you are in, or enters ROOM first. A game has 2 to 4\n"
         "seats, taken before it starts.\n"
         "While a game runs, /join N (1 to 4) asks to take over seat N of a player who\n"
@@ -233,26 +235,26 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
     ),
     "invite": CommandInfo(
         "/invite NAME",
-        "invite NAME to this room",
+        _("invite NAME to this room"),
         "Sends NAME an invitation to the room you are in (the way into a private room\n"
         "that /rooms does not list).",
         ("/invite ann",),
     ),
     "info": CommandInfo(
         "/info",
-        "the game's options, clock, host, whether it is rated",
+        _("the game's options, clock, host, whether it is rated"),
         "Shows the room's options, whether its game is rated, the clock and the host.",
         ("/info",),
     ),
     "reset": CommandInfo(
         "/reset",
-        "after a game: a fresh board, the same seats",
+        _("after a game: a fresh board, the same seats"),
         "After a game has ended, clears the board for a new game with the same seats.",
         ("/reset",),
     ),
     "remove": CommandInfo(
         "/remove NAME",
-        "vote to take NAME out of the game",
+        _("vote to take NAME out of the game"),
         "Asks the other seated players to take NAME out of the running game: NAME is\n"
         "gone, or has had the turn for a minute without moving. A majority decides\n"
         "(one other player alone); the seat then goes by the option absent. A vote\n"
@@ -261,20 +263,20 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
     ),
     "accept": CommandInfo(
         "/accept",
-        "vote yes in the room's vote",
+        _("vote yes in the room's vote"),
         "Answers yes to the vote running in your room: /remove NAME, or /join N (a\n"
         "player asks to take over a seat).",
         ("/accept",),
     ),
     "refuse": CommandInfo(
         "/refuse",
-        "vote no in the room's vote",
+        _("vote no in the room's vote"),
         "Answers no to the vote running in your room: /remove NAME, or /join N.",
         ("/refuse",),
     ),
     "stand": CommandInfo(
         "/stand",
-        "give up your seat before the start; stay to watch",
+        _("give up your seat before the start; stay to watch"),
         "Gives up your seat before the game starts; you stay in the room as a spectator.\n"
         "During a game only with the option absent drop: you leave the game (ranked\n"
         "as eliminated) and watch it to the end.",
@@ -282,7 +284,7 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
     ),
     "option": CommandInfo(
         "/option KEY VALUE",
-        "set a room option (seed, clock, host, private...)",
+        _("set a room option (seed, clock, host, private...)"),
         "Sets a room option before the start:\n"
         "  seed N, seed random       the shuffle's seed (the same seed, the same game)\n"
         "  stammtisch on, off        3 or 4 guests may complete a table of one gender\n"
@@ -314,27 +316,27 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
     ),
     "addbot": CommandInfo(
         "/addbot [STRATEGY]",
-        "seat a bot: random, greedy (the default) or strong",
+        _("seat a bot: random, greedy (the default) or strong"),
         "Seats a bot player in this room before the start. STRATEGY is random, greedy\n"
         "(the default) or strong.",
         ("/addbot", "/addbot strong"),
     ),
     "removebot": CommandInfo(
         "/removebot NAME",
-        "take the bot NAME off its seat",
+        _("take the bot NAME off its seat"),
         "Takes the bot called NAME (as /addbot named it) off its seat before the start.",
         ("/removebot greedy-bot1",),
     ),
     "start": CommandInfo(
         "/start",
-        "start the game (2 to 4 seated players)",
+        _("start the game (2 to 4 seated players)"),
         "Starts the game with the seated players, 2 to 4. Seats and options are fixed\nuntil the game ends.",
         ("/start",),
     ),
     # playing
     "play": CommandInfo(
         "/play MOVE",
-        "seat one or two guests, e.g. /play FRf@FR1s (alias /p)",
+        _("seat one or two guests, e.g. /play FRf@FR1s (alias /p)"),
         "Plays a move in the notation CARD@CHAIR. Seat one or two guests, in order:\n"
         "  /play FRf@FR1s ESm@ES1e\n"
         "A joker between two nations names its nation: /play Jf=FR@FR1s. A card is a\n"
@@ -344,7 +346,7 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
     ),
     "bar": CommandInfo(
         "/bar CARD",
-        "put one guest on the next bar place",
+        _("put one guest on the next bar place"),
         "Puts CARD from your hand on the next free bar place and scores its value: +1 to\n"
         "+5 for the first five places, then -2, -4, ... A joker goes to the bar only\n"
         "when nothing else is possible.",
@@ -352,30 +354,32 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
     ),
     "swap": CommandInfo(
         "/swap CARD@CHAIR",
-        "take back the joker on CHAIR, seating CARD",
+        _("take back the joker on CHAIR, seating CARD"),
         "Exchanges the joker on CHAIR for CARD from your hand (same gender, the joker's\n"
         "nation); the joker goes to your hand. No points, no drawing.",
         ("/swap FRf@FR1s",),
     ),
     "moves": CommandInfo(
-        "/moves", "list your legal moves", "Lists every legal move you have now.", ("/moves",)
+        "/moves", _("list your legal moves"), "Lists every legal move you have now.", ("/moves",)
     ),
-    "hint": CommandInfo("/hint", "suggest a move", "Suggests a move and the points it scores.", ("/hint",)),
+    "hint": CommandInfo(
+        "/hint", _("suggest a move"), "Suggests a move and the points it scores.", ("/hint",)
+    ),
     # looking
     "board": CommandInfo(
         "/board",
-        "show the cafe: tables, bar, scores, whose turn (alias /b)",
+        _("show the cafe: tables, bar, scores, whose turn (alias /b)"),
         "Shows the cafe: the tables with their guests, the bar, the scores, your hand\n"
         "and whose turn it is. Alias: /b.",
         ("/board", "/b"),
     ),
-    "hand": CommandInfo("/hand", "show your hand", "Shows the cards in your hand.", ("/hand",)),
+    "hand": CommandInfo("/hand", _("show your hand"), "Shows the cards in your hand.", ("/hand",)),
     "score": CommandInfo(
-        "/score", "show the scores", "Shows every player's score and hand size.", ("/score",)
+        "/score", _("show the scores"), "Shows every player's score and hand size.", ("/score",)
     ),
     "history": CommandInfo(
         "/history [NAME]",
-        "list your recent games, or a registered player's",
+        _("list your recent games, or a registered player's"),
         "Lists your recent games (or those of the registered player NAME) with their\n"
         "ids and results; a finished game's record is at /games/ID on the web port.",
         ("/history", "/history ann"),
@@ -383,7 +387,7 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
     # accounts and ratings
     "register": CommandInfo(
         "/register",
-        "make your name a registered account (asks a password)",
+        _("make your name a registered account (asks a password)"),
         "Registers your name: nobody else can use it, and your rated games count. The\n"
         "server asks for a password twice, with your terminal's echo off; it has at\n"
         "least 8 characters. After that, the name prompt asks for it.",
@@ -391,20 +395,20 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
     ),
     "password": CommandInfo(
         "/password",
-        "change your account's password",
+        _("change your account's password"),
         "Asks for your current password, then the new one twice (echo off).",
         ("/password",),
     ),
     "unregister": CommandInfo(
         "/unregister",
-        "delete your account and its rating",
+        _("delete your account and its rating"),
         "Asks for your password, then deletes your account, its rating and its rating\n"
         "history. Your games stay, under your name; the name is free again.",
         ("/unregister",),
     ),
     "rating": CommandInfo(
         "/rating [NAME]",
-        "your rating, or NAME's (bots: random, greedy, strong)",
+        _("your rating, or NAME's (bots: random, greedy, strong)"),
         "Shows a rating: 1000 + 40 x (mu - 3 sigma) of the Plackett-Luce model, so it\n"
         "starts at 1000 and grows as games make it surer; a ? marks it provisional.\n"
         "A game is rated when two or more registered people play it without a chosen\n"
@@ -413,42 +417,50 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
     ),
     "top": CommandInfo(
         "/top [N]",
-        "the leaderboard: the N best ratings (10 by default)",
+        _("the leaderboard: the N best ratings (10 by default)"),
         "Lists the best ratings, bots included, with games and wins.",
         ("/top", "/top 25"),
     ),
     "finger": CommandInfo(
         "/finger NAME",
-        "a registered player's profile",
+        _("a registered player's profile"),
         "Shows NAME's profile: registered since, games, wins, rating, last seen, where\n"
         "they are now and their recent games.",
         ("/finger ann",),
     ),
     "help": CommandInfo(
         "/help [COMMAND]",
-        "this list, or the help of one command",
+        _("this list, or the help of one command"),
         "Shows the list of commands, or the help of one command.",
         ("/help", "/help play"),
     ),
     # the connection
     "resync": CommandInfo(
         "/resync",
-        "get a fresh copy of the room",
+        _("get a fresh copy of the room"),
         "Asks the server for the whole room again, if your picture seems out of date.",
         ("/resync",),
     ),
-    "ping": CommandInfo("/ping", "check the connection", "The server answers pong.", ("/ping",)),
+    "ping": CommandInfo("/ping", _("check the connection"), "The server answers pong.", ("/ping",)),
     "ascii": CommandInfo(
         "/ascii on/off",
-        "plain ASCII text on a terminal that shows nothing else",
+        _("plain ASCII text on a terminal that shows nothing else"),
         "With on, everything the line endpoint writes to you is plain ASCII: the\n"
         "picture's marks, accents dropped from names and chat. Off is the default\n"
         "(UTF-8). It can also be typed at the name prompt. Only terminals need it.",
         ("/ascii on", "/ascii off"),
     ),
+    "lang": CommandInfo(
+        "/lang de/en",
+        _("read the server's texts in German (de) or English (en)"),
+        "Every text for people from then on is in that language: errors, notices,\n"
+        "help and the pictures. Commands, moves and names stay as they are. It can also\n"
+        "be typed at the name prompt; a registered name keeps the choice.",
+        ("/lang de", "/lang en"),
+    ),
     "quit": CommandInfo(
         "/quit",
-        "close the connection",
+        _("close the connection"),
         "Closes the connection. A seat in a running game is kept for you for a while.",
         ("/quit",),
     ),
@@ -458,14 +470,14 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
 ALIASES: Final[dict[str, str]] = {"p": "play", "b": "board"}
 
 _HELP_GROUPS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
-    ("Rooms and people", ("rooms", "room", "watch", "leave", "who", "whereis", "nick", "say", "invite")),
-    ("Talking and lists", ("tell", "reply", "mute", "unmute", "friend", "unfriend", "friends")),
-    ("Seats and the game", ("join", "stand", "option", "addbot", "removebot", "start", "info", "reset")),
-    ("Votes", ("remove", "accept", "refuse")),
-    ("Playing", ("play", "bar", "swap", "moves", "hint")),
-    ("Looking", ("board", "hand", "score", "history", "help")),
-    ("Accounts and ratings", ("register", "password", "unregister", "rating", "top", "finger")),
-    ("The connection", ("resync", "ping", "ascii", "quit")),
+    (_("Rooms and people"), ("rooms", "room", "watch", "leave", "who", "whereis", "nick", "say", "invite")),
+    (_("Talking and lists"), ("tell", "reply", "mute", "unmute", "friend", "unfriend", "friends")),
+    (_("Seats and the game"), ("join", "stand", "option", "addbot", "removebot", "start", "info", "reset")),
+    (_("Votes"), ("remove", "accept", "refuse")),
+    (_("Playing"), ("play", "bar", "swap", "moves", "hint")),
+    (_("Looking"), ("board", "hand", "score", "history", "help")),
+    (_("Accounts and ratings"), ("register", "password", "unregister", "rating", "top", "finger")),
+    (_("The connection"), ("resync", "ping", "ascii", "lang", "quit")),
 )
 
 _M = TypeVar("_M", bound=BaseModel)
@@ -477,7 +489,9 @@ _SHOWN_NAME = 24  # how much of an unknown command name an error repeats
 
 
 def _bad(name: str, problem: str, id: ClientId) -> ProtocolError:
-    return ProtocolError("bad_arguments", f"{problem} Usage: {COMMANDS[name].usage}", id)
+    return ProtocolError(
+        "bad_arguments", _("{problem} Usage: {usage}", problem=problem, usage=COMMANDS[name].usage), id
+    )
 
 
 def _build(name: str, cls: type[_M], id: ClientId, /, **fields: Any) -> _M:
@@ -622,6 +636,11 @@ def _ascii(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     return AsciiMode(value == "on")
 
 
+def _lang(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    _arguments(name, args, id, 1, 1)
+    return _build(name, SetLang, id, lang=args[0].lower())
+
+
 def _tell(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     _arguments(name, args, id, 2, len(args))
     return _build(name, Tell, id, name=args[0], text=rest.split(maxsplit=1)[1])
@@ -687,6 +706,7 @@ _HANDLERS: Final[dict[str, _Handler]] = {
     "resync": _simple(Resync),
     "ping": _simple(Ping),
     "ascii": _ascii,
+    "lang": _lang,
     "quit": _quit,
     "tell": _tell,
     "reply": _reply,
@@ -757,41 +777,60 @@ def _unknown_command(name: str, id: ClientId) -> ProtocolError:
     closest = _closest(name)
     if closest is None:
         return ProtocolError(
-            "unknown_command", f"Unknown command /{shown}. Type /help for the list of commands.", id
+            "unknown_command",
+            _("Unknown command /{shown}. Type /help for the list of commands.", shown=shown),
+            id,
         )
     return ProtocolError(
         "unknown_command",
-        f"Unknown command /{shown} — did you mean /{closest}? Usage: {COMMANDS[closest].usage}",
+        _(
+            "Unknown command /{shown} — did you mean /{closest}? Usage: {usage}",
+            shown=shown,
+            closest=closest,
+            usage=COMMANDS[closest].usage,
+        ),
         id,
     )
 
 
 def help_text(topic: str | None = None) -> str:
     """The list of every command (``topic`` None), or the help of one command or alias; an
-    unknown topic names the closest command. Every line fits 80 columns."""
+    unknown topic names the closest command. Every line fits 80 columns. The text is drawn in
+    each reader's language when it is sent (``protocol.i18n.lazy``)."""
+    return lazy(lambda say: _help_of(topic, say))
+
+
+def _help_of(topic: str | None, say: Lang) -> str:
     if topic is None or not topic.strip():
-        return _help_list()
+        return _help_list(say)
     name = topic.strip().lstrip("/").lower()
     name = ALIASES.get(name, name)
     info = COMMANDS.get(name)
     if info is None:
         closest = _closest(name)
         shown = name if len(name) <= _SHOWN_NAME else name[:_SHOWN_NAME] + "…"
-        hint = f" Did you mean /{closest}?" if closest else ""
-        return f"No command /{shown}.{hint} /help lists the commands."
+        if closest:
+            return say(
+                _(
+                    "No command /{shown}. Did you mean /{closest}? /help lists the commands.",
+                    shown=shown,
+                    closest=closest,
+                )
+            )
+        return say(_("No command /{shown}. /help lists the commands.", shown=shown))
     examples = "\n".join(f"  {example}" for example in info.examples)
-    plural = "s" if len(info.examples) > 1 else ""
-    return f"{info.usage} — {info.summary}\n\n{info.details}\n\nExample{plural}:\n{examples}"
+    heading = say(_n("Example:", "Examples:", len(info.examples)))
+    return f"{info.usage} — {say(info.summary)}\n\n{info.details}\n\n{heading}\n{examples}"
 
 
-def _help_list() -> str:
+def _help_list(say: Lang) -> str:
     width = max(len(info.usage) for info in COMMANDS.values())
     lines = [
-        "Commands (/help COMMAND for more). A line without / is said to the room.",
-        "The rules of the game: /rules on the web port (docs/rules.md).",
+        say(_("Commands (/help COMMAND for more). A line without / is said to the room.")),
+        say(_("The rules of the game: /rules on the web port (docs/rules.md).")),
     ]
     for heading, names in _HELP_GROUPS:
         lines.append("")
-        lines.append(f"{heading}:")
-        lines.extend(f"  {COMMANDS[n].usage:<{width}}  {COMMANDS[n].summary}" for n in names)
+        lines.append(f"{say(heading)}:")
+        lines.extend(f"  {COMMANDS[n].usage:<{width}}  {say(COMMANDS[n].summary)}" for n in names)
     return "\n".join(lines)

@@ -10,6 +10,7 @@ from enum import IntEnum
 from typing import Final
 
 from engine.errors import RULE_ERROR_CODES
+from protocol.i18n import _
 from protocol.names import NAME_RULE, ROOM_RULE
 
 PROTOCOL_ERROR_CODES: Final[dict[str, str]] = {
@@ -23,6 +24,7 @@ PROTOCOL_ERROR_CODES: Final[dict[str, str]] = {
     "bad_option": "unknown option or value",
     "empty_message": "a chat message with nothing left once control characters are removed",
     "bad_utf8": "a line that is not valid UTF-8",
+    "bad_language": "a language the server does not speak (it speaks en and de)",
 }
 
 SERVER_ERROR_CODES: Final[dict[str, str]] = {
@@ -75,7 +77,7 @@ ERROR_CODES: Final[dict[str, str]] = {
 
 #: what a client hears (code ``unavailable``) whenever its answer needs the game log, the names or
 #: another node, and they cannot be reached just now: one sentence for one condition
-UNAVAILABLE: Final = "The game data cannot be reached just now; nothing changed, try again."
+UNAVAILABLE: Final = _("The game data is out of reach; nothing changed, try again.")
 
 
 class ProtocolError(ValueError):

@@ -28,6 +28,7 @@ from pydantic_core import PydanticCustomError
 
 from protocol import options
 from protocol.errors import ERROR_CODES, ProtocolError
+from protocol.i18n import LANGUAGES, Words
 from protocol.names import FIELD_MAX
 from protocol.sanitize import sanitize_line
 
@@ -55,6 +56,14 @@ class _ClientMessage(_Message):
     id: ClientId = Field(default=None, description="echoed by the answer")
 
 
+def _language(lang: str | None) -> str | None:
+    if lang is not None and lang not in LANGUAGES:
+        raise PydanticCustomError(
+            "bad_language", "The language is one of: {known}.", {"known": ", ".join(LANGUAGES)}
+        )
+    return lang
+
+
 class Hello(_ClientMessage):
     """The first message: who you are; ``token`` reclaims a name and seat after a reconnect."""
 
@@ -63,6 +72,11 @@ class Hello(_ClientMessage):
     token: str | None = Field(default=None, max_length=FIELD_MAX)
     kind: Literal["person", "bot"] = "person"
     password: str | None = Field(default=None, max_length=200, description="a registered name's password")
+    lang: Annotated[str | None, AfterValidator(_language)] = Field(
+        default=None,
+        description="the language of the texts for people: en (the default) or de",
+        json_schema_extra={"enum": [*LANGUAGES, None]},
+    )
 
 
 class Register(_ClientMessage):
@@ -225,6 +239,13 @@ class Ping(_ClientMessage):
     type: Literal["ping"] = "ping"
 
 
+class SetLang(_ClientMessage):
+    """Read the texts for people in this language from now on (``/lang de``)."""
+
+    type: Literal["lang"] = "lang"
+    lang: Annotated[str, AfterValidator(_language)] = Field(json_schema_extra={"enum": list(LANGUAGES)})
+
+
 class Nick(_ClientMessage):
     """Change your name (not while seated in a running game)."""
 
@@ -317,6 +338,7 @@ ClientMessage = Annotated[
     | Watch
     | Resync
     | Ping
+    | SetLang
     | Nick
     | Register
     | ChangePassword
@@ -359,7 +381,7 @@ class Welcome(_Answer):
 class Error(_Answer):
     type: Literal["error"] = "error"
     code: str
-    message: str
+    message: Words
 
 
 class Ack(_Answer):
@@ -403,7 +425,7 @@ class Presence(_ServerMessage):
     room: str | None
     name: str
     event: Literal["entered", "left", "joined", "unseated", "back", "away", "replaced_by_bot", "renamed"]
-    detail: str | None = None
+    detail: Words | None = None
 
 
 class Chat(_ServerMessage):
@@ -496,7 +518,7 @@ class Text(_Answer):
 
     type: Literal["text"] = "text"
     kind: Literal["board", "hand", "score", "help", "info", "history", "rating", "top", "finger"]
-    text: str
+    text: Words
 
 
 class Notice(_ServerMessage):
@@ -504,7 +526,7 @@ class Notice(_ServerMessage):
 
     type: Literal["notice"] = "notice"
     room: str | None = None
-    text: str
+    text: Words
 
 
 class TellMessage(_Answer):
@@ -559,7 +581,7 @@ class Pong(_Answer):
 
 class Bye(_ServerMessage):
     type: Literal["bye"] = "bye"
-    reason: str
+    reason: Words
 
 
 ServerMessage = Annotated[
@@ -700,6 +722,7 @@ _CLIENT_TYPES = {
         Watch,
         Resync,
         Ping,
+        SetLang,
         Nick,
         Register,
         ChangePassword,

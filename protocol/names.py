@@ -9,14 +9,16 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from protocol.i18n import _
+
 NAME_MAX: Final = 16
 ROOM_MAX: Final = 24
 #: the longest name, room name or token a message may carry before it is checked (longer is
 #: ``bad_field`` at once; between this and the real limit the lobby says what a name may be)
 FIELD_MAX: Final = 64
 
-NAME_RULE: Final = f"1 to {NAME_MAX} letters, digits, '_' or '-', starting with a letter"
-ROOM_RULE: Final = f"1 to {ROOM_MAX} letters, digits, '_' or '-'"
+NAME_RULE: Final = _("1 to {n} letters, digits, '_' or '-', starting with a letter", n=NAME_MAX)
+ROOM_RULE: Final = _("1 to {n} letters, digits, '_' or '-'", n=ROOM_MAX)
 
 _NAME = re.compile(rf"[A-Za-z][A-Za-z0-9_-]{{0,{NAME_MAX - 1}}}")
 _ROOM = re.compile(rf"[A-Za-z0-9][A-Za-z0-9_-]{{0,{ROOM_MAX - 1}}}")

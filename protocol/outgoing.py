@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from protocol.i18n import Lang, Msg
 from protocol.messages import (
     Ack,
     ClientId,
@@ -25,22 +26,26 @@ from protocol.messages import (
 
 __all__ = ["Outgoing"]
 
+#: the fields of server messages that hold words for people (``Words``)
+_TEXT_FIELDS = ("message", "text", "reason", "detail")
+
 
 class Outgoing:
     """A server message with its JSON text, serialised once however many recipients it has."""
 
-    __slots__ = ("_build", "_message", "json")
+    __slots__ = ("_build", "_langs", "_message", "json")
 
     def __init__(self, message: _ServerMessage) -> None:
         self._message: _ServerMessage | None = message
         self._build: Callable[[], _ServerMessage] | None = None
+        self._langs: dict[str, Outgoing] | None = None
         self.json = dump_server_message(message)
 
     @classmethod
     def _direct(cls, json: str, build: Callable[[], _ServerMessage]) -> Outgoing:
         # the text made directly; the message object only if asked for (line clients render it)
         out = cls.__new__(cls)
-        out.json, out._message, out._build = json, None, build
+        out.json, out._message, out._build, out._langs = json, None, build, None
         return out
 
     @classmethod
@@ -83,6 +88,25 @@ class Outgoing:
             assert self._build is not None
             self._message = self._build()
         return self._message
+
+    def localized(self, lang: Lang) -> Outgoing:
+        """This message with its words for people in ``lang``: made once per language however many
+        readers speak it; itself when nothing in it is translated."""
+        message = self._message
+        if lang.english or message is None:  # made directly: patches, moves, acks hold no words
+            return self
+        if self._langs is None:
+            self._langs = {}
+        elif lang.code in self._langs:
+            return self._langs[lang.code]
+        words = {
+            name: lang(value)
+            for name in _TEXT_FIELDS
+            if isinstance(value := getattr(message, name, None), Msg)
+        }
+        out = Outgoing(message.model_copy(update=words)) if words else self
+        self._langs[lang.code] = out
+        return out
 
     def with_seq(self, seq: int) -> str:
         # ``seq`` is the first field of every server message, dumped as 0

@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, Any
 from protocol import messages as m
 from protocol.commands import AskSecret, ShowRequest
 from protocol.errors import ProtocolError
+from protocol.i18n import _
 from server import profiles
+from server.language import account_language, set_language
 from server.ratings import ACCOUNT, account_key
 from server.session import Session
 
@@ -37,13 +39,15 @@ async def login_identity(lobby: Lobby, session: Session, msg: m.Hello) -> str | 
     if not registered:
         if msg.password is not None:
             raise ProtocolError(
-                "not_registered", f"{msg.name} is not registered; say hello without a password.", msg.id
+                "not_registered",
+                _("{name} is not registered; say hello without a password.", name=msg.name),
+                msg.id,
             )
         return None
     if msg.password is None:
         raise ProtocolError(
             "name_registered",
-            f"{msg.name} is a registered name: give its password, or choose another name.",
+            _("{name} is a registered name: give its password, or choose another name.", name=msg.name),
             msg.id,
         )
     try:
@@ -52,6 +56,7 @@ async def login_identity(lobby: Lobby, session: Session, msg: m.Hello) -> str | 
         lobby.metrics.logins.labels(result=e.code).inc()
         raise
     lobby.metrics.logins.labels(result="ok").inc()
+    account_language(session, msg, account.lang)
     return account_key(account.name)
 
 
@@ -59,15 +64,17 @@ async def check_nick(lobby: Lobby, session: Session, msg: m.Nick) -> None:
     """An account keeps its name, and a guest cannot take a registered one."""
     assert session.name is not None
     if is_registered(session) and msg.name.casefold() != session.name.casefold():
-        raise ProtocolError("name_registered", f"{session.name} is your account's name; it stays.", msg.id)
+        raise ProtocolError(
+            "name_registered", _("{name} is your account's name; it stays.", name=session.name), msg.id
+        )
     if not is_registered(session) and await lobby.accounts.is_registered(msg.name):
-        raise ProtocolError("name_registered", f"{msg.name} is a registered name.", msg.id)
+        raise ProtocolError("name_registered", _("{name} is a registered name.", name=msg.name), msg.id)
 
 
 async def _register(lobby: Lobby, session: Session, msg: m.Register) -> None:
     assert session.name is not None
     if is_registered(session):
-        raise ProtocolError("name_registered", f"{session.name} is already registered.", msg.id)
+        raise ProtocolError("name_registered", _("{name} is already registered.", name=session.name), msg.id)
     identity = await lobby.accounts.register(session.name, msg.password, session.identity, msg.id)
     lobby.metrics.registrations.inc()
     await _new_identity(lobby, session, identity, keep=True)
@@ -78,17 +85,17 @@ async def _password(lobby: Lobby, session: Session, msg: m.ChangePassword) -> No
     assert session.name is not None
     if not is_registered(session):
         raise ProtocolError(
-            "not_registered", "Only a registered name has a password: /register first.", msg.id
+            "not_registered", _("Only a registered name has a password: /register first."), msg.id
         )
     await lobby.accounts.change_password(session.name, msg.old, msg.new, address_of(session), msg.id)
-    session.send(m.Notice(text="Your password is changed."))
+    session.send(m.Notice(text=_("Your password is changed.")))
     session.send(m.Ack(id=msg.id))
 
 
 async def _unregister(lobby: Lobby, session: Session, msg: m.Unregister) -> None:
     assert session.name is not None
     if not is_registered(session):
-        raise ProtocolError("not_registered", "You are playing as a guest: nothing to unregister.", msg.id)
+        raise ProtocolError("not_registered", _("You are playing as a guest: nothing to unregister."), msg.id)
     await lobby.accounts.unregister(session.name, msg.password, address_of(session), msg.id)
     await _new_identity(lobby, session, secrets.token_hex(8), keep=False)
     session.send(m.Welcome(id=msg.id, name=session.name, token=session.token or "", registered=False))
@@ -106,7 +113,9 @@ async def _new_identity(lobby: Lobby, session: Session, identity: str, *, keep: 
 
 def _ask_secret(lobby: Lobby, session: Session, msg: AskSecret) -> None:
     raise ProtocolError(
-        "bad_arguments", f"Send a {msg.what!r} message with the password (see PROTOCOL.md).", msg.id
+        "bad_arguments",
+        _("Send a {what} message with the password (see PROTOCOL.md).", what=repr(msg.what)),
+        msg.id,
     )
 
 
@@ -115,7 +124,7 @@ async def show(lobby: Lobby, session: Session, msg: ShowRequest) -> None:
     if msg.what == "history":
         identity = session.identity if msg.topic is None else account_key(msg.topic)
         if msg.topic is not None and await lobby.store.account(msg.topic) is None:
-            raise ProtocolError("no_such_player", f"{msg.topic} is not registered.", msg.id)
+            raise ProtocolError("no_such_player", _("{topic} is not registered.", topic=msg.topic), msg.id)
         text = await lobby.history_text(identity)
         session.send(m.Text(id=msg.id, kind="history", text=text))
         return
@@ -136,4 +145,5 @@ HANDLERS: dict[type, Any] = {
     m.ChangePassword: _password,
     m.Unregister: _unregister,
     AskSecret: _ask_secret,
+    m.SetLang: set_language,
 }

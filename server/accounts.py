@@ -21,6 +21,7 @@ from argon2 import PasswordHasher, Type
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 from protocol.errors import ProtocolError
+from protocol.i18n import _
 from server.ratings import account_key
 from server.store_accounts import Account, AccountStore
 
@@ -89,9 +90,13 @@ class Attempts:
 def check_password(password: str, msg_id: int | str | None = None) -> None:
     """Refuse a password too weak to register (``weak_password``)."""
     if len(password) < MIN_PASSWORD or not password.strip():
-        raise ProtocolError("weak_password", f"A password has at least {MIN_PASSWORD} characters.", msg_id)
+        raise ProtocolError(
+            "weak_password", _("A password has at least {n} characters.", n=MIN_PASSWORD), msg_id
+        )
     if len(password) > MAX_PASSWORD:
-        raise ProtocolError("weak_password", f"A password has at most {MAX_PASSWORD} characters.", msg_id)
+        raise ProtocolError(
+            "weak_password", _("A password has at most {n} characters.", n=MAX_PASSWORD), msg_id
+        )
 
 
 class Accounts:
@@ -126,7 +131,8 @@ class Accounts:
     async def _in_pool(self, job: object, *args: str) -> object:
         if self._pending >= self.max_pending:
             raise ProtocolError(
-                "too_many_attempts", "The server is checking many passwords just now; try again in 1 second."
+                "too_many_attempts",
+                _("The server is checking many passwords just now; try again in 1 second."),
             )
         self._pending += 1
         try:
@@ -158,14 +164,16 @@ class Accounts:
         wait = max(self.by_name.wait(name.casefold(), now), self.by_address.wait(address, now))
         if wait > 0:
             raise ProtocolError(
-                "too_many_attempts", f"Too many failed logins; try again in {int(wait) + 1} seconds.", msg_id
+                "too_many_attempts",
+                _("Too many failed logins; try again in {seconds} seconds.", seconds=int(wait) + 1),
+                msg_id,
             )
         account = await self.store.account(name)
         if account is None or not await self._matches(account.hash, password):
             self.by_name.failed(name.casefold(), now)
             self.by_address.failed(address, now)
             log.info("login_failed", player=name, address=address)
-            raise ProtocolError("bad_password", f"That is not the password of {name}.", msg_id)
+            raise ProtocolError("bad_password", _("That is not the password of {name}.", name=name), msg_id)
         self.by_name.forget(name.casefold())
         await self.store.account_seen(account.name, time.time())
         return account
@@ -174,10 +182,10 @@ class Accounts:
         """Register ``name`` with ``password``; the account's identity."""
         check_password(password, msg_id)
         if await self.store.account(name) is not None:
-            raise ProtocolError("name_registered", f"{name} is already registered.", msg_id)
+            raise ProtocolError("name_registered", _("{name} is already registered.", name=name), msg_id)
         hashed = await self.hash(password)
         if not await self.store.account_created(name, hashed, identity):
-            raise ProtocolError("name_registered", f"{name} is already registered.", msg_id)
+            raise ProtocolError("name_registered", _("{name} is already registered.", name=name), msg_id)
         await self.store.account_seen(name, time.time())
         log.info("registered", player=name)
         return account_key(name)

@@ -17,7 +17,7 @@ from engine.game import seed_hash
 from server import profiles
 from server.limits import security_event
 from server.lobby import Lobby
-from server.pages import not_found_page, replay_steps, rules_page
+from server.pages import not_found_page, page_language, replay_steps, rules_page
 
 STATIC = Path(__file__).parent / "static"
 
@@ -138,7 +138,8 @@ class HttpRoutes:
                 HTTPStatus.OK, self.lobby.metrics.render(), "text/plain; version=0.0.4; charset=utf-8"
             )
         if path == "/rules":
-            return self._rules()
+            query = request.path.partition("?")[2]
+            return self._rules(page_language(query, request.headers.get("Accept-Language")))
         if path.startswith("/api/players/") or path == "/api/leaderboard":
             status, data = await profiles.api(self.lobby.store, self.lobby.directory, request.path)
             return _response(HTTPStatus(status), json.dumps(data).encode(), "application/json")
@@ -156,8 +157,8 @@ class HttpRoutes:
             return response
         return self._static(path)
 
-    def _rules(self) -> Response:
-        page = rules_page(self.static)
+    def _rules(self, code: str) -> Response:
+        page = rules_page(self.static, code)
         if page is None:
             return _response(HTTPStatus.NOT_FOUND, not_found_page("The rules are missing."), _HTML)
         return _response(HTTPStatus.OK, page, _HTML)

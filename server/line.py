@@ -4,7 +4,8 @@ Telnet negotiation bytes are stripped; CR LF, LF, CR NUL and a bare CR all end a
 is not UTF-8 is answered with ``bad_utf8`` and ignored; control characters typed are dropped. The
 server asks for a name (``NAME`` or ``NAME TOKEN`` to resume), then every line is a chat command.
 ``/ascii on|off`` is answered here, at the prompt too: it sets whether the connection's text is
-plain ASCII. What the text says is ``protocol.text``'s; this module only moves it.
+plain ASCII; ``/lang de|en`` at the prompt chooses the language before the name is given. What
+the text says is ``protocol.text``'s; this module only moves it.
 """
 
 from __future__ import annotations
@@ -17,10 +18,20 @@ import structlog
 from protocol import messages as m
 from protocol.commands import AskSecret, parse_command, parse_terminal_command
 from protocol.errors import UNAVAILABLE, Close, ProtocolError
+from protocol.i18n import _, lang
 from protocol.names import FIELD_MAX, is_name
 from protocol.sanitize import sanitize_line
 from protocol.text import to_ascii
-from protocol.text.lines import GREETING, PROMPT, LineText, ascii_set, closing, name_refused
+from protocol.text.lines import (
+    GREETING,
+    LANGUAGE_SET,
+    PROMPT,
+    LineText,
+    ascii_set,
+    closing,
+    fold,
+    name_refused,
+)
 from server.limits import Limits, hello_deadline, security_event
 from server.lobby import Lobby
 from server.session import Outgoing, Session
@@ -142,12 +153,13 @@ class LineSession(Session):
 
     async def say(self, line: str) -> None:
         """Write a line directly (before the session has a name)."""
+        line = self.lang(line)
         self.writer.write((to_ascii(line) if self.ascii_only else line).encode())
         await self.writer.drain()
 
     async def _close(self, code: int, reason: str) -> None:
         if reason:
-            line = closing(reason)
+            line = fold([closing(reason, self.lang)])[0]
             self.writer.write(((to_ascii(line) if self.ascii_only else line) + "\r\n").encode())
         try:
             await asyncio.wait_for(self.writer.drain(), 1.0)
@@ -158,7 +170,7 @@ class LineSession(Session):
 
     def render(self, msg: m._ServerMessage) -> list[str]:
         """The text a person reads for one server message."""
-        return self.text.render(msg, reader=self.name, ascii_only=self.ascii_only)
+        return self.text.render(msg, reader=self.name, ascii_only=self.ascii_only, lang=self.lang)
 
 
 async def serve_line_client(
@@ -199,12 +211,15 @@ async def _serve(
 
     async def too_late() -> None:
         security_event(lobby.metrics, "hello_timeout", transport="line", peer=session.peer)
-        await session.close(Close.POLICY, f"No name given within {limits.hello_timeout:g} seconds; goodbye.")
+        await session.close(
+            Close.POLICY,
+            _("No name given within {seconds} seconds; goodbye.", seconds=f"{limits.hello_timeout:g}"),
+        )
 
     deadline = hello_deadline(limits.hello_timeout, lambda: session.name is not None, too_late)
     splitter = LineSplitter(lobby.config.max_line)
     try:
-        await session.say(f"{GREETING}\r\n{PROMPT}")
+        await session.say(f"{GREETING}\r\n{session.lang(PROMPT)}")
         while not session.closed:
             data = await reader.read(4096)
             if not data:
@@ -212,9 +227,9 @@ async def _serve(
             try:
                 lines = splitter.feed(data)
             except ValueError:
-                lobby.error(session, "too_large", f"Lines are at most {lobby.config.max_line} bytes.")
+                lobby.error(session, "too_large", _("Lines are at most {n} bytes.", n=lobby.config.max_line))
                 await session.drain(1.0)
-                await session.close(Close.POLICY, "line too long")
+                await session.close(Close.POLICY, _("line too long"))
                 break
             for raw in lines:
                 if session.closed or not await _line(lobby, session, raw):
@@ -236,10 +251,10 @@ async def _line(lobby: Lobby, session: LineSession, raw: bytes) -> bool:
         line = sanitize_line(strip_telnet(raw).decode("utf-8"))
     except UnicodeDecodeError:
         security_event(lobby.metrics, "bad_utf8", player=session.name, peer=session.peer)
-        message = "That line is not valid UTF-8 text; it was ignored."
+        message = _("That line is not valid UTF-8 text; it was ignored.")
         if session.name is None:
             lobby.metrics.errors.labels(code="bad_utf8").inc()
-            await session.say(f"! {message} [bad_utf8]\r\n{PROMPT}")
+            await session.say(f"! {session.lang(message)} [bad_utf8]\r\n{session.lang(PROMPT)}")
         else:
             lobby.error(session, "bad_utf8", message)
         return True
@@ -248,6 +263,9 @@ async def _line(lobby: Lobby, session: LineSession, raw: bytes) -> bool:
         return True
     if line.startswith("/") and await _terminal_command(lobby, session, line):
         return True
+    if session.name is None and line.lower().split()[:1] == ["/lang"]:
+        await _prompt_language(session, line)
+        return True
     if session.name is None:
         await _ask_name(lobby, session, line)
         return True
@@ -255,14 +273,26 @@ async def _line(lobby: Lobby, session: LineSession, raw: bytes) -> bool:
         return True
     if not await lobby.receive_line(session, line):
         await session.drain(1.0)
-        await session.close(Close.NORMAL, "Goodbye!")
+        await session.close(Close.NORMAL, _("Goodbye!"))
         return False
     return True
 
 
+async def _prompt_language(session: LineSession, line: str) -> None:
+    """``/lang de|en`` at the name prompt: the prompt, and everything after, in that language."""
+    try:
+        command = parse_command(line)
+    except ProtocolError as e:
+        await session.say(name_refused(e.message, session.lang))
+        return
+    assert isinstance(command, m.SetLang)  # the line's first word is /lang
+    session.lang = lang(command.lang)
+    await session.say(f"* {session.lang(LANGUAGE_SET[command.lang])}\r\n{session.lang(PROMPT)}")
+
+
 async def _ask_name(lobby: Lobby, session: LineSession, line: str) -> None:
     if not line:
-        await session.say(PROMPT)
+        await session.say(session.lang(PROMPT))
         return
     parts = line.split()
     token = parts[1] if len(parts) > 1 else None
@@ -270,33 +300,36 @@ async def _ask_name(lobby: Lobby, session: LineSession, line: str) -> None:
         registered = token is None and is_name(parts[0]) and await lobby.accounts.is_registered(parts[0])
     except (StoreUnavailable, OSError, TimeoutError):  # the accounts cannot be read just now
         lobby.metrics.errors.labels(code="unavailable").inc()
-        await session.say(name_refused(UNAVAILABLE))
+        await session.say(name_refused(UNAVAILABLE, session.lang))
         return
     if registered:
-        await _ask_secret(session, "login:" + parts[0], ["Password: "])
+        await _ask_secret(session, "login:" + parts[0], [_("Password: ")])
         return
     try:
         await lobby.handle(
-            session, m.Hello(name=parts[0][:FIELD_MAX], token=token[:FIELD_MAX] if token else None)
+            session,
+            m.Hello(
+                name=parts[0][:FIELD_MAX], token=token[:FIELD_MAX] if token else None, lang=_chosen(session)
+            ),
         )
     except ProtocolError as e:
-        await session.say(name_refused(e.message))
+        await session.say(name_refused(e.message, session.lang))
 
 
 # the terminal stops echoing what is typed while the server "will echo" (and echoes nothing)
 ECHO_OFF = bytes([IAC, WILL, 1])
 ECHO_ON = bytes([IAC, WONT, 1])
-_SECRET_PROMPTS = {
-    "register": ["Password: ", "Password again: "],
-    "password": ["Current password: ", "New password: ", "New password again: "],
-    "unregister": ["Password: "],
+_SECRET_PROMPTS: dict[str, list[str]] = {
+    "register": [_("Password: "), _("Password again: ")],
+    "password": [_("Current password: "), _("New password: "), _("New password again: ")],
+    "unregister": [_("Password: ")],
 }
 
 
 async def _ask_secret(session: LineSession, what: str, prompts: list[str]) -> None:
     """Ask for passwords with the terminal's echo off."""
     session.secret = (what, prompts[1:], [])
-    session.writer.write(ECHO_OFF + prompts[0].encode())
+    session.writer.write(ECHO_OFF + session.lang(prompts[0]).encode())
     await session.writer.drain()
 
 
@@ -308,28 +341,30 @@ async def _secret_line(lobby: Lobby, session: LineSession, line: str) -> None:
     answers.append(line)
     if prompts:
         session.secret = (what, prompts[1:], answers)
-        session.writer.write(b"\r\n" + prompts[0].encode())
+        session.writer.write(b"\r\n" + session.lang(prompts[0]).encode())
         return
     session.secret = None
     session.writer.write(ECHO_ON + b"\r\n")
     message: m.Hello | m.Register | m.ChangePassword | m.Unregister
     try:
         if what.startswith("login:"):
-            message = m.Hello(name=what.removeprefix("login:")[:FIELD_MAX], password=answers[0][:200])
+            message = m.Hello(
+                name=what.removeprefix("login:")[:FIELD_MAX], password=answers[0][:200], lang=_chosen(session)
+            )
         elif what == "register":
             if answers[0] != answers[1]:
-                raise ProtocolError("bad_arguments", "The two passwords differ; /register again.")
+                raise ProtocolError("bad_arguments", _("The two passwords differ; /register again."))
             message = m.Register(password=answers[0][:200])
         elif what == "password":
             if answers[1] != answers[2]:
-                raise ProtocolError("bad_arguments", "The two new passwords differ; /password again.")
+                raise ProtocolError("bad_arguments", _("The two new passwords differ; /password again."))
             message = m.ChangePassword(old=answers[0][:200], new=answers[1][:200])
         else:
             message = m.Unregister(password=answers[0][:200])
         await lobby.handle(session, message)
     except ProtocolError as e:
         if session.name is None:
-            await session.say(name_refused(e.message))
+            await session.say(name_refused(e.message, session.lang))
         else:
             lobby.error(session, e.code, e.message, e.id)
 
@@ -352,7 +387,7 @@ async def _terminal_command(lobby: Lobby, session: LineSession, line: str) -> bo
         command = parse_terminal_command(line)
     except ProtocolError as e:
         if session.name is None:
-            await session.say(name_refused(e.message))
+            await session.say(name_refused(e.message, session.lang))
         else:
             lobby.error(session, e.code, e.message)
         return True
@@ -360,7 +395,13 @@ async def _terminal_command(lobby: Lobby, session: LineSession, line: str) -> bo
         return False
     session.ascii_only = command.on
     if session.name is None:
-        await session.say(f"{ascii_set(command.on)}\r\n{PROMPT}")
+        await session.say(f"* {session.lang(ascii_set(command.on))}\r\n{session.lang(PROMPT)}")
     else:
-        session.send(m.Notice(text=ascii_set(command.on).removeprefix("* ")))
+        session.send(m.Notice(text=ascii_set(command.on)))
     return True
+
+
+def _chosen(session: LineSession) -> str | None:
+    """The language chosen at the prompt for ``hello``: none while English, so that a registered
+    name reads the language its account keeps."""
+    return None if session.lang.english else session.lang.code

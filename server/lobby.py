@@ -20,8 +20,9 @@ import structlog
 from protocol import messages as m
 from protocol.commands import AsciiMode, Quit, ShowRequest, help_text, parse_command
 from protocol.errors import UNAVAILABLE, Close, ProtocolError
+from protocol.i18n import _
 from protocol.names import NAME_RULE, ROOM_RULE, is_name, is_room_name
-from server import account_commands
+from server import account_commands, language
 from server.accounts import Accounts
 from server.config import Config
 from server.directory import Directory, listed
@@ -160,7 +161,7 @@ class Lobby:
     def _limit(self, session: Session, raw: str | bytes | None = None) -> None:
         if not session.bucket.take():
             self._strike(session)
-            raise ProtocolError("rate_limited", "Slow down: too many messages.", _frame_id(raw))
+            raise ProtocolError("rate_limited", _("Slow down: too many messages."), _frame_id(raw))
 
     def _strike(self, session: Session) -> None:
         session.strikes += 1
@@ -200,7 +201,7 @@ class Lobby:
             )
         if isinstance(msg, m.Say | m.Tell | m.TellReply) and not session.chat_bucket.take():
             self._strike(session)
-            raise ProtocolError("rate_limited", "Slow down: too much chat.", msg.id)
+            raise ProtocolError("rate_limited", _("Slow down: too much chat."), msg.id)
         handler = self._handlers.get(type(msg))
         if handler is not None:
             done = handler(self, session, msg)
@@ -220,7 +221,7 @@ class Lobby:
         if room is None:
             raise ProtocolError(
                 "not_in_room",
-                "Enter a room first: /room NAME, or /join NAME to play.",
+                _("Enter a room first: /room NAME, or /join NAME to play."),
                 getattr(msg, "id", None),
             )
         room.post(session, msg)
@@ -229,19 +230,20 @@ class Lobby:
 
     async def _hello(self, session: Session, msg: m.Hello) -> None:
         if session.name is not None:
-            raise ProtocolError("already_welcome", f"You are already {session.name}.", msg.id)
+            raise ProtocolError("already_welcome", _("You are already {name}.", name=session.name), msg.id)
+        language.hello_language(session, msg)
         if msg.token:
             await self._resume(session, msg)
             return
         name = msg.name
         if not is_name(name):
-            raise ProtocolError("bad_name", f"A name is {NAME_RULE}.", msg.id)
+            raise ProtocolError("bad_name", _("A name is {rule}.", rule=NAME_RULE), msg.id)
         account = await account_commands.login_identity(self, session, msg)
         if account is not None:  # the account's owner: like a resume, from any connection
             await self._taken_back(session, name, account, msg)
             return
         if not await self.directory.claim_name(name):
-            raise ProtocolError("name_taken", f"Someone is already called {name}.", msg.id)
+            raise ProtocolError("name_taken", _("Someone is already called {name}.", name=name), msg.id)
         # a new guest: the tokens they resume with carry it on; an account's is its own
         identity = account or secrets.token_hex(8)
         token = secrets.token_hex(16)
@@ -258,12 +260,14 @@ class Lobby:
         info = await self.store.token(msg.token)
         if info is None or info.name.casefold() != msg.name.casefold():
             security_event(self.metrics, "token_refused", player=msg.name, peer=session.peer)
-            raise ProtocolError("bad_token", "That resume token is unknown; say hello without it.", msg.id)
+            raise ProtocolError("bad_token", _("That resume token is unknown; say hello without it."), msg.id)
         name = info.name
         room = await self.directory.seat_room(name)
         if info.expires is not None and info.expires < time.time() and room is None:
             security_event(self.metrics, "token_expired", player=name, peer=session.peer)
-            raise ProtocolError("bad_token", "That resume token has expired; say hello without it.", msg.id)
+            raise ProtocolError(
+                "bad_token", _("That resume token has expired; say hello without it."), msg.id
+            )
         await self._taken_back(session, name, info.identity, msg, room)
 
     async def _taken_back(
@@ -307,12 +311,12 @@ class Lobby:
         assert session.name is not None
         room = session.room
         if room is not None:
-            raise ProtocolError("not_in_lobby", "Change your name in the lobby: /leave first.", msg.id)
+            raise ProtocolError("not_in_lobby", _("Change your name in the lobby: /leave first."), msg.id)
         if not is_name(msg.name):
-            raise ProtocolError("bad_name", f"A name is {NAME_RULE}.", msg.id)
+            raise ProtocolError("bad_name", _("A name is {rule}.", rule=NAME_RULE), msg.id)
         await account_commands.check_nick(self, session, msg)
         if msg.name.casefold() != session.name.casefold() and not await self.directory.claim_name(msg.name):
-            raise ProtocolError("name_taken", f"Someone is already called {msg.name}.", msg.id)
+            raise ProtocolError("name_taken", _("Someone is already called {name}.", name=msg.name), msg.id)
         token = secrets.token_hex(16)  # logged first: if the log refuses, the name stays as it was
         await self.store.token_issued(token, msg.name, session.identity or secrets.token_hex(8))
         if session.token is not None:
@@ -342,20 +346,24 @@ class Lobby:
             session.room is not None and session.room.name.casefold() == msg.room.casefold()
         ):
             if session.room is None:
-                raise ProtocolError("not_in_room", "Say which room: /join NAME.", msg.id)
+                raise ProtocolError("not_in_room", _("Say which room: /join NAME."), msg.id)
             session.room.post(session, msg)
             return
         if msg.seat is not None:  # a seat is taken over where one watches the game
-            raise ProtocolError("not_in_room", f"Enter {msg.room[:24]} first, then /join {msg.seat}.", msg.id)
+            raise ProtocolError(
+                "not_in_room",
+                _("Enter {room} first, then /join {seat}.", room=msg.room[:24], seat=msg.seat),
+                msg.id,
+            )
         await self.enter_room(session, msg.room, join=True, msg_id=msg.id)
 
     async def enter_room(self, session: Session, name: str, *, join: bool, msg_id: m.ClientId) -> None:
         if not is_room_name(name):
-            raise ProtocolError("bad_room", f"A room name is {ROOM_RULE}.", msg_id)
+            raise ProtocolError("bad_room", _("A room name is {rule}.", rule=ROOM_RULE), msg_id)
         room: RoomRef | None = self.directory.rooms.get(name.casefold())
         if room is None:
             if len(self.directory.rooms) >= self.config.max_rooms:
-                raise ProtocolError("too_many_rooms", "The server holds as many rooms as it can.", msg_id)
+                raise ProtocolError("too_many_rooms", _("The server holds as many rooms as it can."), msg_id)
             room = await self.directory.resolve(name)
         if session.room is room:
             room.post(session, Enter(session, join=join, id=msg_id))
@@ -369,7 +377,7 @@ class Lobby:
     def _leave_room(self, session: Session, msg: m.LeaveRoom) -> None:
         room = session.room
         if room is None:
-            raise ProtocolError("not_in_room", "You are in the lobby.", msg.id)
+            raise ProtocolError("not_in_room", _("You are in the lobby."), msg.id)
         session.room = None
         # with its name now: a /nick right after may rename the session before the room reads it
         room.post(session, Leave(session, disconnected=False, id=msg.id, name=session.name))

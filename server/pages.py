@@ -18,13 +18,14 @@ from markdown_it import MarkdownIt
 from engine import leave, play
 from engine.game import seed_hash
 from engine.notation import parse_leave
+from protocol.i18n import DEFAULT, LANGUAGES, _, lang
 from protocol.view import LastMove, room_view
 from server.store import StoredGame
 
-__all__ = ["replay_steps", "rules_page"]
+__all__ = ["page_language", "replay_steps", "rules_page"]
 
 _PAGE = """<!doctype html>
-<html lang="en">
+<html lang="{lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -33,7 +34,7 @@ _PAGE = """<!doctype html>
 <link rel="stylesheet" href="/docs.css">
 </head>
 <body>
-<header class="doc-top"><a href="/">☕ Back to the café</a></header>
+<header class="doc-top"><a href="/">☕ {back}</a></header>
 <main class="doc">
 {body}
 </main>
@@ -42,21 +43,42 @@ _PAGE = """<!doctype html>
 """
 
 
-@lru_cache(maxsize=4)
-def _rules_html(path: Path, mtime: float) -> bytes:
+@lru_cache(maxsize=8)
+def _rules_html(path: Path, mtime: float, code: str) -> bytes:
     """The rules page for the file at ``path`` as it was at ``mtime`` (a new edit renders anew)."""
     markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
     body = markdown.render(path.read_text(encoding="utf-8"))
-    return _PAGE.format(title="The rules — Café International", body=body).encode()
+    say = lang(code)
+    title = say(_("The rules — Café International"))
+    return _PAGE.format(lang=code, title=title, back=say(_("Back to the café")), body=body).encode()
 
 
-def rules_page(static: Path) -> bytes | None:
-    """The rules as an HTML page, from ``rules.md`` among the page's files; ``None`` without it."""
-    path = static / "rules.md"
+def rules_page(static: Path, code: str = DEFAULT) -> bytes | None:
+    """The rules as an HTML page in the language ``code``: ``rules.<code>.md`` among the page's
+    files (``rules.md`` for English, and when a language has none); ``None`` without any."""
+    translated = static / f"rules.{code}.md"
+    if code != DEFAULT and translated.is_file():
+        path = translated
+    else:
+        path, code = static / "rules.md", DEFAULT
     try:
-        return _rules_html(path.resolve(), path.stat().st_mtime)
+        return _rules_html(path.resolve(), path.stat().st_mtime, code)
     except OSError:
         return None
+
+
+def page_language(query: str, accept_language: str | None) -> str:
+    """The language a page is asked in: ``?lang=de`` first, then the browser's first language the
+    server speaks (``Accept-Language``), else English."""
+    for part in query.split("&"):
+        key, _sep, value = part.partition("=")
+        if key == "lang" and value in LANGUAGES:
+            return value
+    for item in (accept_language or "").split(","):
+        wanted = item.split(";")[0].strip().lower().split("-")[0]
+        if wanted in LANGUAGES:
+            return wanted
+    return DEFAULT
 
 
 def replay_steps(game: StoredGame) -> dict[str, Any]:

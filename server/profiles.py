@@ -10,6 +10,7 @@ from urllib.parse import unquote
 
 from protocol import messages as m
 from protocol.errors import ProtocolError
+from protocol.i18n import _
 from server.ratings import BOT, Skill, account_key
 from server.store import GameLog, StoredGame
 from server.store_accounts import Standing
@@ -37,7 +38,9 @@ async def rating_text(store: GameLog, name: str, msg_id: m.ClientId = None) -> s
     standing = await store.standing(key)
     if standing is None:
         if not key.startswith(BOT) and await store.account(name) is None:
-            raise ProtocolError("no_such_player", f"{name} is not registered (guests are not rated).", msg_id)
+            raise ProtocolError(
+                "no_such_player", _("{name} is not registered (guests are not rated).", name=name), msg_id
+            )
         return f"{name}: {Skill().text()} (no rated games yet)"
     s = standing.skill
     detail = f"{s.games} rated games, {s.wins} won; mu {s.mu:.1f}, sigma {s.sigma:.2f}"
@@ -108,7 +111,7 @@ def standing_json(place: int, s: Standing) -> dict[str, Any]:
 async def finger_text(store: GameLog, directory: People, name: str, msg_id: m.ClientId = None) -> str:
     p = await profile(store, directory, name)
     if p is None:
-        raise ProtocolError("no_such_player", f"{name} is not registered.", msg_id)
+        raise ProtocolError("no_such_player", _("{name} is not registered.", name=name), msg_id)
     mark = "?" if p["provisional"] else ""
     if p["bot"]:
         games = f"{p['rated_games']} rated games, {p['wins']} won"

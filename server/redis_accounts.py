@@ -67,9 +67,13 @@ class RedisAccounts:
         fields = await self.redis.hgetall(_account_key(name))
         if not {"name", "hash", "created"} <= fields.keys():
             return None  # none, or one whose making was cut short (it is made again on /register)
-        seen = fields.get("last_seen")
+        seen, lang = fields.get("last_seen"), fields.get("lang")
         return Account(
-            str(fields["name"]), str(fields["hash"]), float(fields["created"]), float(seen) if seen else None
+            str(fields["name"]),
+            str(fields["hash"]),
+            float(fields["created"]),
+            float(seen) if seen else None,
+            str(lang) if lang else None,
         )
 
     @_guarded
@@ -99,6 +103,11 @@ class RedisAccounts:
     async def account_seen(self, name: str, when: float) -> None:
         if await self.redis.exists(_account_key(name)):
             await self.redis.hset(_account_key(name), "last_seen", repr(when))
+
+    @_guarded
+    async def account_language(self, name: str, lang: str) -> None:
+        if await self.redis.exists(_account_key(name)):
+            await self.redis.hset(_account_key(name), "lang", lang)
 
     @_guarded
     async def account_deleted(self, name: str) -> None:

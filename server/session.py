@@ -19,6 +19,7 @@ import structlog
 from websockets.exceptions import ConnectionClosed
 
 from protocol.errors import Close
+from protocol.i18n import DEFAULT, Lang, lang
 from protocol.messages import Resync, Snapshot, _ServerMessage
 from protocol.outgoing import Outgoing
 from server.ratelimit import TokenBucket
@@ -75,6 +76,8 @@ class Session:
         self.closed = False
         #: text in plain ASCII only (a line client's ``/ascii on``); other transports send no text
         self.ascii_only = False
+        #: the language of the texts for people this connection reads (``hello``'s ``lang``, ``/lang``)
+        self.lang: Lang = lang(DEFAULT)
         self._limit = outbox
         self._queue: deque[Outgoing] = deque()
         self._flushing = False  # a write is scheduled, or a writer waits for the socket
@@ -100,6 +103,8 @@ class Session:
         if self.closed:
             return
         out = message if isinstance(message, Outgoing) else Outgoing(message)
+        if not self.lang.english:
+            out = out.localized(self.lang)
         if self.muted and _from_muted(out, self.muted):
             return
         if self._dropping:

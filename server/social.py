@@ -19,6 +19,7 @@ import structlog
 
 from protocol import messages as m
 from protocol.errors import ProtocolError
+from protocol.i18n import _
 from protocol.names import is_name
 from server.directory import Directory
 from server.session import Session
@@ -204,7 +205,10 @@ class Social:
     def game_started(self, room: str, players: list[str]) -> None:
         """Tell the friends of each player that their friend started a game."""
         for name in players:
-            self._tell_friends_of(name, f"Your friend {name} started a game in room {room}: /watch {room}.")
+            self._tell_friends_of(
+                name,
+                _("Your friend {name} started a game in room {room}: /watch {room}.", name=name, room=room),
+            )
 
     def _tell_friends_of(self, name: str, text: str) -> None:
         if self.courier is not None:
@@ -236,11 +240,13 @@ class Social:
         if isinstance(msg, m.TellReply):
             name = self._people[session].last_teller if session in self._people else None
             if name is None:
-                raise ProtocolError("no_reply", "Nobody has told you anything yet: /tell NAME TEXT.", msg.id)
+                raise ProtocolError(
+                    "no_reply", _("Nobody has told you anything yet: /tell NAME TEXT."), msg.id
+                )
         else:
             name = msg.name
         if name.casefold() == sender.casefold():
-            raise ProtocolError("bad_target", "That is you; /tell someone else.", msg.id)
+            raise ProtocolError("bad_target", _("That is you; /tell someone else."), msg.id)
         target = self.directory.session(name)
         if target is None or target.name is None:
             to = None if self.courier is None else await self.courier.tell(session, name, msg.text)
@@ -278,16 +284,24 @@ class Social:
         if any(p.name.casefold() == name.casefold() for p in await self.directory.people()):
             # connected to another node: tells do not travel between nodes
             raise ProtocolError(
-                "unavailable", f"{name} is on another server node; tells cannot reach them.", msg_id
+                "unavailable",
+                _("{name} is on another server node; tells cannot reach them.", name=name),
+                msg_id,
             )
         room = await self.directory.seat_room(name) if is_name(name) else None
         if room is not None:
             raise ProtocolError(
                 "not_connected",
-                f"{name} is not connected; their seat in room {room.name} waits for them.",
+                _(
+                    "{name} is not connected; their seat in room {room} waits for them.",
+                    name=name,
+                    room=room.name,
+                ),
                 msg_id,
             )
-        raise ProtocolError("not_connected", f"Nobody is called {name[:24]}: no such name.", msg_id)
+        raise ProtocolError(
+            "not_connected", _("Nobody is called {name}: no such name.", name=name[:24]), msg_id
+        )
 
     async def whereis(self, session: Session, msg: m.WhereIs) -> None:
         """``/whereis NAME``: a ``who`` list of that one person."""
@@ -303,13 +317,15 @@ class Social:
         room = session.room
         if room is None:
             raise ProtocolError(
-                "not_in_room", "Invite people to a room you are in: /room NAME first.", msg.id
+                "not_in_room", _("Invite people to a room you are in: /room NAME first."), msg.id
             )
         if msg.name.casefold() == sender.casefold():
-            raise ProtocolError("bad_target", "You are here already.", msg.id)
+            raise ProtocolError("bad_target", _("You are here already."), msg.id)
         target = self.directory.session(msg.name)
         if target is None:
-            raise ProtocolError("not_connected", f"{msg.name[:24]} is not connected here.", msg.id)
+            raise ProtocolError(
+                "not_connected", _("{name} is not connected here.", name=msg.name[:24]), msg.id
+            )
         target.send(m.Invited(room=room.name, name=sender))
         session.send(m.Ack(id=msg.id))
 
@@ -319,25 +335,25 @@ class Social:
         """``/mute``, ``/unmute``, ``/friend``, ``/unfriend``."""
         me = self._name(session)
         if not is_name(msg.name):
-            raise ProtocolError("bad_name", "No one can have that name.", msg.id)
+            raise ProtocolError("bad_name", _("No one can have that name."), msg.id)
         if msg.name.casefold() == me.casefold():
-            raise ProtocolError("bad_target", f"You cannot {msg.action} yourself.", msg.id)
+            raise ProtocolError("bad_target", _("You cannot {action} yourself.", action=msg.action), msg.id)
         person = self._people[session]
         lists, key = person.lists, msg.name.casefold()
         if msg.action in ("mute", "friend") and len(lists.muted) + len(lists.friends) >= LIST_MAX:
-            raise ProtocolError("bad_arguments", f"Your lists hold {LIST_MAX} names at most.", msg.id)
+            raise ProtocolError("bad_arguments", _("Your lists hold {n} names at most.", n=LIST_MAX), msg.id)
         if msg.action == "mute":
             lists.muted.add(key)
-            text = f"You will not see what {msg.name} says."
+            text = _("You will not see what {name} says.", name=msg.name)
         elif msg.action == "unmute":
             lists.muted.discard(key)
-            text = f"You see what {msg.name} says again."
+            text = _("You see what {name} says again.", name=msg.name)
         elif msg.action == "friend":
             lists.friends[key] = msg.name
-            text = f"{msg.name} is one of your friends."
+            text = _("{name} is one of your friends.", name=msg.name)
         else:
             lists.friends.pop(key, None)
-            text = f"{msg.name} is not on your friends list."
+            text = _("{name} is not on your friends list.", name=msg.name)
         if lists.friends:
             self._with_friends.add(session)
         else:

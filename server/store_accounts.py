@@ -16,15 +16,16 @@ from typing import Any, Protocol
 from server.ratings import BOT, RatingChange, Skill, account_key, is_rated, rate, rating_key
 
 #: the schema version this code writes (``PRAGMA user_version``); 0 and 1 are logs from before
-#: accounts, upgraded in place when opened
-SCHEMA_VERSION = 2
+#: accounts, 2 is before accounts had a language; each is upgraded in place when opened
+SCHEMA_VERSION = 3
 
 _ACCOUNT_SCHEMA = """
 CREATE TABLE IF NOT EXISTS accounts (
     name TEXT PRIMARY KEY COLLATE NOCASE,
     hash TEXT NOT NULL,          -- argon2id, as argon2-cffi encodes it
     created REAL NOT NULL,
-    last_seen REAL
+    last_seen REAL,
+    lang TEXT                    -- the language chosen with /lang (en, de), or NULL
 );
 CREATE TABLE IF NOT EXISTS ratings (
     key TEXT PRIMARY KEY,        -- account:NAME (casefolded) or bot:STRATEGY
@@ -59,6 +60,8 @@ class Account:
     hash: str
     created: float
     last_seen: float | None
+    #: the language its player chose last (``/lang``), or ``None``
+    lang: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +84,7 @@ class AccountStore(Protocol):
     async def account_created(self, name: str, hash: str, identity: str | None) -> bool: ...
     async def password_changed(self, name: str, hash: str) -> None: ...
     async def account_seen(self, name: str, when: float) -> None: ...
+    async def account_language(self, name: str, lang: str) -> None: ...
     async def account_deleted(self, name: str) -> None: ...
     async def standing(self, key: str) -> Standing | None: ...
     async def leaderboard(self, limit: int) -> list[Standing]: ...
@@ -99,13 +103,16 @@ class AccountTables:
         if version >= SCHEMA_VERSION:
             return
         self._db.executescript(_ACCOUNT_SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(accounts)")}
+        if "lang" not in columns:  # version 2 made the table without it
+            self._db.execute("ALTER TABLE accounts ADD COLUMN lang TEXT")
         self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     # --- accounts ------------------------------------------------------------------------------
 
     async def account(self, name: str) -> Account | None:
         row = self._db.execute(
-            "SELECT name, hash, created, last_seen FROM accounts WHERE name = ?", (name,)
+            "SELECT name, hash, created, last_seen, lang FROM accounts WHERE name = ?", (name,)
         ).fetchone()
         return None if row is None else Account(*row)
 
@@ -130,6 +137,9 @@ class AccountTables:
 
     async def account_seen(self, name: str, when: float) -> None:
         self._db.execute("UPDATE accounts SET last_seen = ? WHERE name = ?", (when, name))
+
+    async def account_language(self, name: str, lang: str) -> None:
+        self._db.execute("UPDATE accounts SET lang = ? WHERE name = ?", (lang, name))
 
     async def account_deleted(self, name: str) -> None:
         """Forget the account, its rating and its rating history; its games stay, under the name."""

@@ -11,6 +11,7 @@ from websockets.protocol import State
 
 from protocol import messages as m
 from protocol.errors import Close
+from protocol.i18n import _
 from server.keepalive import KeepAlive
 from server.limits import Limits, hello_deadline, security_event
 from server.lobby import Lobby
@@ -73,8 +74,8 @@ _SHORT = [bytes((0x81, n)) for n in range(126)]
 def turned_away(lobby: Lobby) -> m.Error:
     """The error a client gets when the server cannot take it: full, or stopping."""
     if lobby.accepting:
-        return m.Error(code="server_full", message="The server is full; try again later.")
-    return m.Error(code="shutting_down", message="The server is stopping; try again later.")
+        return m.Error(code="server_full", message=_("The server is full; try again later."))
+    return m.Error(code="shutting_down", message=_("The server is stopping; try again later."))
 
 
 async def serve_connection(

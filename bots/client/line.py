@@ -95,6 +95,7 @@ class LineBot(Bot):
         self._missed: tuple[str, list[tuple[str, int]]] | None = None
         self._rooms_asked = False  # a /rooms is unanswered
         self._rooms_again = False  # the seats changed since that /rooms was typed
+        self._errors = read.ErrorJoin()
 
     async def _connection(self) -> None:
         reader, writer = await asyncio.wait_for(asyncio.open_connection(self.host, self.port), 10)
@@ -139,8 +140,11 @@ class LineBot(Bot):
             raise BotError(f"the server refused the name {self.name!r}: {refused}")
         raise BotError(f"the server refused the name {self.name!r}")
 
-    async def _receive(self, line: str) -> None:
-        log.debug("line", text=line)
+    async def _receive(self, received: str) -> None:
+        log.debug("line", text=received)
+        line = self._errors.feed(received)
+        if line is None:
+            return
         if self._missed is not None and self._missed[1] and read.read_result_row(line) is None:
             reason, rows = self._missed
             self._missed = None

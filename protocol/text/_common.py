@@ -7,6 +7,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Final
 
+from protocol.i18n import _
+
 #: the widest line any function here returns, in terminal columns
 WIDTH: Final = 80
 
@@ -15,11 +17,11 @@ NAME_COLUMN: Final = 18
 
 #: why a game ended, as a sentence
 REASONS: Final = {
-    "deck": "the deck is down to 4 cards",
-    "chairs": "every chair is taken",
-    "bar": "the bar is full",
-    "last_player": "only one player is left",
-    "empty_hand": "a player has no cards left",
+    "deck": _("the deck is down to 4 cards"),
+    "chairs": _("every chair is taken"),
+    "bar": _("the bar is full"),
+    "last_player": _("only one player is left"),
+    "empty_hand": _("a player has no cards left"),
 }
 
 

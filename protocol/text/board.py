@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from engine import BAR_PLACES, BAR_VALUES, Board, get_board
+from protocol.i18n import DEFAULT, Lang, _, _n, lang
 from protocol.text._common import (
     NAME_COLUMN,
     REASONS,
@@ -32,6 +33,7 @@ from protocol.text._common import (
     Glyphs,
     clean,
     display_width,
+    fit,
     glyphs,
     name_text,
     pad,
@@ -52,13 +54,14 @@ _NAME_WIDTH: Final = 3
 _BAR_PER_LINE: Final = 10
 #: the only board rooms play on; a room view does not name its board
 _BOARD: Final = "classic"
+_EN: Final = lang(DEFAULT)
 
 
 class _Canvas:
     """Lines of single-column characters to draw on."""
 
     def __init__(self, height: int, width: int) -> None:
-        self.rows = [[" "] * width for _ in range(height)]
+        self.rows = [[" "] * width for _row in range(height)]
 
     def put(self, line: int, column: int, text: str) -> None:
         self.rows[line][column : column + len(text)] = text
@@ -134,7 +137,7 @@ def _grid_layout(board: Board) -> _Layout:
     return _Layout(tuple(tuple(row) for row in canvas.rows), tuple(places), tuple(across), tuple(along))
 
 
-def _draw_grid(board: Board, chairs: Mapping[str, str], bar_taken: int, g: Glyphs) -> list[str]:
+def _draw_grid(board: Board, chairs: Mapping[str, str], bar_taken: int, g: Glyphs, say: Lang) -> list[str]:
     """The tables of ``board`` with their chairs and guests, and the bar in its cell."""
     layout = _grid_layout(board)
     canvas = _Canvas(0, 0)
@@ -154,52 +157,61 @@ def _draw_grid(board: Board, chairs: Mapping[str, str], bar_taken: int, g: Glyph
     for line, column in layout.along:
         canvas.put(line, _centred(column, g.aisle_along), g.aisle_along)
     if board.bar_cell is not None:
-        _draw_bar_cell(canvas, *board.bar_cell, bar_taken, g)
+        _draw_bar_cell(canvas, *board.bar_cell, bar_taken, g, say)
     return canvas.lines()
 
 
-def _draw_bar_cell(canvas: _Canvas, row: int, col: int, taken: int, g: Glyphs) -> None:
+def _draw_bar_cell(canvas: _Canvas, row: int, col: int, taken: int, g: Glyphs, say: Lang) -> None:
     tl, tr, bl, br, h, v = g.box
     inner = 11
     centre = _name_column(col) + 1
     left = centre - inner // 2 - 1
     line = _name_line(row)
     canvas.put(line - 1, left, tl + h * inner + tr)
-    canvas.put(line, left, v + f"BAR {taken}/{BAR_PLACES}".center(inner) + v)
+    label = say(_("BAR {taken}/{places}", taken=taken, places=BAR_PLACES))
+    canvas.put(line, left, v + label[:inner].center(inner) + v)
     canvas.put(line + 1, left, bl + h * inner + br)
 
 
-def _draw_bar(bar: Sequence[str], g: Glyphs) -> list[str]:
+def _draw_bar(bar: Sequence[str], g: Glyphs, say: Lang) -> list[str]:
     """The bar's places, their values and the cards on them, ten places a line."""
     taken = len(bar)
     if taken >= BAR_PLACES:
-        head = f"Bar: all {BAR_PLACES} places taken."
+        head = say(_("Bar: all {places} places taken.", places=BAR_PLACES))
     else:
-        head = f"Bar: {taken} of {BAR_PLACES} places taken; the next, place {taken + 1}, pays "
-        head += f"{signed(BAR_VALUES[taken])}."
+        head = say(
+            _(
+                "Bar: {taken} of {places} places taken; the next, place {next}, pays {value}.",
+                taken=taken,
+                places=BAR_PLACES,
+                next=taken + 1,
+                value=signed(BAR_VALUES[taken]),
+            )
+        )
+    labels = [pad(say(word), 6) for word in (_("place"), _("value"), _("guest"))]
     lines = [head]
     for start in range(0, BAR_PLACES, _BAR_PER_LINE):
         places = range(start, min(start + _BAR_PER_LINE, BAR_PLACES))
-        lines.append("  place " + "".join(f"{i + 1:>5}" for i in places))
-        lines.append("  value " + "".join(f"{signed(BAR_VALUES[i]):>5}" for i in places))
-        lines.append("  guest " + "".join(f"{bar[i] if i < taken else g.free:>5}" for i in places))
+        lines.append(f"  {labels[0]}" + "".join(f"{i + 1:>5}" for i in places))
+        lines.append(f"  {labels[1]}" + "".join(f"{signed(BAR_VALUES[i]):>5}" for i in places))
+        lines.append(f"  {labels[2]}" + "".join(f"{bar[i] if i < taken else g.free:>5}" for i in places))
     return lines
 
 
 # --- players, hand, result -----------------------------------------------------------------
 
 
-def _seat_notes(view: Mapping[str, Any]) -> dict[str, list[str]]:
+def _seat_notes(view: Mapping[str, Any], say: Lang) -> dict[str, list[str]]:
     notes: dict[str, list[str]] = {}
     for seat in view.get("seats", []):
         extra = notes.setdefault(seat["name"], [])
         if seat.get("kind") == "bot":
-            extra.append("bot")
+            extra.append(say(_("bot")))
         if not seat.get("connected", True):
-            extra.append("away")
+            extra.append(say(_("away")))
     you = view.get("you")
     if you is not None:
-        notes.setdefault(you, []).insert(0, "you")
+        notes.setdefault(you, []).insert(0, say(_("you")))
     return notes
 
 
@@ -209,111 +221,136 @@ def _player_label(name: str, notes: Mapping[str, list[str]], g: Glyphs, ascii_on
     return name_text(name, NAME_COLUMN - display_width(suffix), g, ascii_only) + suffix
 
 
-def _scores_lines(view: Mapping[str, Any], g: Glyphs, ascii_only: bool) -> list[str]:
+def _scores_lines(view: Mapping[str, Any], g: Glyphs, ascii_only: bool, say: Lang) -> list[str]:
     game = view["game"]
-    notes = _seat_notes(view)
-    lines = [f"   {pad('player', NAME_COLUMN)}  score  hand  limit"]
+    notes = _seat_notes(view, say)
+    player, score, hand, limit = (say(w) for w in (_("player"), _("score"), _("hand"), _("limit")))
+    lines = [f"   {pad(player, NAME_COLUMN)}  {score:>5}  {hand:>4}  {limit:>5}"]
+    out = say(_("eliminated"))
     for p in game["players"]:
         mark = g.turn if p["name"] == game["to_move"] and not p["eliminated"] and not game["over"] else " "
         label = pad(_player_label(p["name"], notes, g, ascii_only), NAME_COLUMN)
         line = f" {mark} {label}  {p['score']:>5}  {p['hand_size']:>4}  {p['hand_limit']:>5}"
         if p["eliminated"]:
-            line += "  eliminated"
+            line += f"  {out}"
         lines.append(line)
     return lines
 
 
-def winners(result: Mapping[str, Any], g: Glyphs, ascii_only: bool) -> str:
+def winners(result: Mapping[str, Any], g: Glyphs, ascii_only: bool, say: Lang = _EN) -> str:
     """Who won a game (a result or a ``game_over`` event): one name, or those sharing first place."""
     places = result["places"]
     first = [n for n in result["ranking"] if places.get(n) == 1]
     names = [name_text(n, NAME_COLUMN, g, ascii_only) for n in first]
     if len(names) == 1:
-        return f"{names[0]} wins"
-    return f"{', '.join(names[:-1])} and {names[-1]} share first place"
+        return say(_("{name} wins", name=names[0]))
+    return say(_("{names} and {last} share first place", names=", ".join(names[:-1]), last=names[-1]))
 
 
-def _result_lines(view: Mapping[str, Any], g: Glyphs, ascii_only: bool) -> list[str]:
+def _reason(result: Mapping[str, Any], ascii_only: bool, say: Lang) -> str:
+    known = REASONS.get(str(result["reason"]))
+    return say(known) if known is not None else clean(str(result["reason"]), ascii_only)
+
+
+def _result_lines(view: Mapping[str, Any], g: Glyphs, ascii_only: bool, say: Lang) -> list[str]:
     game = view["game"]
     result = game["result"]
-    notes = _seat_notes(view)
+    notes = _seat_notes(view, say)
     eliminated = {p["name"] for p in game["players"] if p["eliminated"]}
-    reason = REASONS.get(result["reason"], clean(str(result["reason"]), ascii_only))
+    reason = _reason(result, ascii_only, say)
+    place, player, score, penalty, final = (
+        say(w) for w in (_("place"), _("player"), _("score"), _("penalty"), _("final"))
+    )
     lines = [
-        f"Game over: {reason}. {winners(result, g, ascii_only)}.",
-        f"   place  {pad('player', NAME_COLUMN)}  score  penalty  final",
+        say(_("Game over: {reason}. {winners}.", reason=reason, winners=winners(result, g, ascii_only, say))),
+        f"   {place:>5}  {pad(player, NAME_COLUMN)}  {score:>5}  {penalty:>7}  {final:>5}",
     ]
+    out = say(_("eliminated"))
     for name in result["ranking"]:
-        final = result["final_scores"][name]
-        penalty = result["penalties"].get(name, 0)
+        total = result["final_scores"][name]
+        points = result["penalties"].get(name, 0)
         label = pad(_player_label(name, notes, g, ascii_only), NAME_COLUMN)
-        line = f"   {result['places'][name]:>4}.  {label}  {final + penalty:>5}  {-penalty:>7}  {final:>5}"
+        line = f"   {result['places'][name]:>4}.  {label}  {total + points:>5}  {-points:>7}  {total:>5}"
         if name in eliminated:
-            line += "  eliminated"
+            line += f"  {out}"
         lines.append(line)
     return lines
 
 
-def _hand_line(view: Mapping[str, Any], g: Glyphs, ascii_only: bool) -> str | None:
+def _hand_line(view: Mapping[str, Any], g: Glyphs, ascii_only: bool, say: Lang) -> str | None:
     game = view["game"]
     hand = game.get("hand")
     if hand is None:
         if view.get("you") is None:
             return None
-        return "You are watching: you hold no cards."
+        return say(_("You are watching: you hold no cards."))
     me = next((p for p in game["players"] if p["name"] == view.get("you")), None)
-    cards = " ".join(hand) if hand else "no cards"
+    cards = " ".join(hand) if hand else say(_("no cards"))
     if me is not None and me["eliminated"]:
-        return f"Your hand (out of play): {cards}"
-    limit = f", limit {me['hand_limit']}" if me is not None else ""
-    return f"Your hand ({len(hand)}{limit}): {cards}"
+        return say(_("Your hand (out of play): {cards}", cards=cards))
+    if me is not None:
+        return say(
+            _("Your hand ({n}, limit {limit}): {cards}", n=len(hand), limit=me["hand_limit"], cards=cards)
+        )
+    return say(_("Your hand ({n}): {cards}", n=len(hand), cards=cards))
 
 
-def _header(view: Mapping[str, Any], g: Glyphs, ascii_only: bool) -> list[str]:
+def _header(view: Mapping[str, Any], g: Glyphs, ascii_only: bool, say: Lang) -> list[str]:
     title = "Cafe International" if ascii_only else "Café International"
-    parts = [title, f"room {name_text(str(view.get('room', '')), 20, g, ascii_only)}"]
+    room = name_text(str(view.get("room", "")), 20, g, ascii_only)
+    parts = [title, say(_("room {room}", room=room))]
     game = view.get("game")
     if game is None:
-        parts.append("waiting for players")
+        parts.append(say(_("waiting for players")))
         return [g.sep.join(parts)]
-    parts.append(f"{game['move_number']} moves played")
-    parts.append(f"deck {game['deck_size']}")
+    parts.append(say(_n("{n} move played", "{n} moves played", game["move_number"])))
+    parts.append(say(_("deck {n}", n=game["deck_size"])))
     if game["over"] is not None:
-        parts.append("game over")
+        parts.append(say(_("game over")))
     lines = [g.sep.join(parts)]
+    if display_width(lines[0]) > WIDTH:  # a long room name: the counts go on a line of their own
+        lines = [g.sep.join(parts[:2]), g.sep.join(parts[2:])]
     last = game.get("last_move")
     if last is not None:
         who = name_text(last["player"], NAME_COLUMN, g, ascii_only)
         if str(last["move"]).startswith("leave "):  # a record's "leave NAME" entry, not a move
-            lines.append(f"Last move: {who} left the game")
+            lines.append(say(_("Last move: {who} left the game", who=who)))
         else:
-            lines.append(f"Last move: {who} {last['move']} ({signed(last['points'])})")
+            move = fit(str(last["move"]), WIDTH - 40, g)
+            lines.append(
+                say(
+                    _("Last move: {who} {move} ({points})", who=who, move=move, points=signed(last["points"]))
+                )
+            )
     return lines
 
 
-def _turn_line(view: Mapping[str, Any], g: Glyphs, ascii_only: bool) -> str | None:
+def _turn_line(view: Mapping[str, Any], g: Glyphs, ascii_only: bool, say: Lang) -> str | None:
     game = view["game"]
     if game["over"] is not None:
         return None
     if game["to_move"] == view.get("you"):
-        return "It is your turn."
-    return f"{name_text(game['to_move'], NAME_COLUMN, g, ascii_only)} is to move."
+        return say(_("It is your turn."))
+    return say(_("{name} is to move.", name=name_text(game["to_move"], NAME_COLUMN, g, ascii_only)))
 
 
-def _waiting_lines(view: Mapping[str, Any], g: Glyphs, ascii_only: bool) -> list[str]:
-    notes = _seat_notes(view)
+def _waiting_lines(view: Mapping[str, Any], g: Glyphs, ascii_only: bool, say: Lang) -> list[str]:
+    notes = _seat_notes(view, say)
     seats = [_player_label(s["name"], notes, g, ascii_only) for s in view.get("seats", [])]
-    lines = [f"Seats: {', '.join(seats)}" if seats else "Seats: none taken yet"]
-    lines.extend(_watching_lines(view, g, ascii_only))
-    lines.append("Type /join to take a seat and /start to begin.")
+    if seats:
+        lines = _wrap(say(_("Seats:")), [f"{n}," for n in seats[:-1]] + seats[-1:])
+    else:
+        lines = [say(_("Seats: none taken yet"))]
+    lines.extend(_watching_lines(view, g, ascii_only, say))
+    lines.append(say(_("Type /join to take a seat and /start to begin.")))
     return lines
 
 
-def _watching_lines(view: Mapping[str, Any], g: Glyphs, ascii_only: bool) -> list[str]:
+def _watching_lines(view: Mapping[str, Any], g: Glyphs, ascii_only: bool, say: Lang) -> list[str]:
     names = [name_text(s, NAME_COLUMN, g, ascii_only) for s in view.get("spectators", [])]
     if not names:
         return []
-    return _wrap("Watching:", [f"{n}," for n in names[:-1]] + names[-1:])
+    return _wrap(say(_("Watching:")), [f"{n}," for n in names[:-1]] + names[-1:])
 
 
 def _wrap(prefix: str, words: Iterable[str], width: int = WIDTH) -> list[str]:
@@ -329,49 +366,65 @@ def _wrap(prefix: str, words: Iterable[str], width: int = WIDTH) -> list[str]:
     return lines
 
 
-def render_board(view: Mapping[str, Any], *, ascii_only: bool = False) -> str:
+def render_board(view: Mapping[str, Any], *, ascii_only: bool = False, lang: Lang = _EN) -> str:
     """The whole room as a picture of at most 80 columns: the café, the bar, the players and the
-    reader's hand. ``view`` is a room view; ``ascii_only`` limits the text to ASCII."""
+    reader's hand. ``view`` is a room view; ``ascii_only`` limits the text to ASCII; ``lang`` is the
+    language of its words."""
+    say = lang
     g = glyphs(ascii_only)
     game = view.get("game")
     board = get_board(_BOARD)
     chairs: Mapping[str, str] = game["chairs"] if game is not None else {}
     bar: Sequence[str] = game["bar"] if game is not None else []
-    lines = _header(view, g, ascii_only)
+    lines = _header(view, g, ascii_only, say)
     lines.append("")
-    lines.extend(_draw_grid(board, chairs, len(bar), g))
+    lines.extend(_draw_grid(board, chairs, len(bar), g, say))
     lines.append("")
     if game is None:
-        lines.extend(_waiting_lines(view, g, ascii_only))
+        lines.extend(_waiting_lines(view, g, ascii_only, say))
         return "\n".join(lines)
-    lines.extend(_draw_bar(bar, g))
+    lines.extend(_draw_bar(bar, g, say))
     lines.append("")
     if game.get("result") is not None:
-        lines.extend(_result_lines(view, g, ascii_only))
+        lines.extend(_result_lines(view, g, ascii_only, say))
     else:
-        lines.extend(_scores_lines(view, g, ascii_only))
-    lines.extend(_watching_lines(view, g, ascii_only))
-    for line in (_hand_line(view, g, ascii_only), _turn_line(view, g, ascii_only)):
-        if line is not None:
-            lines.append(line)
+        lines.extend(_scores_lines(view, g, ascii_only, say))
+    lines.extend(_watching_lines(view, g, ascii_only, say))
+    hand = _hand_line(view, g, ascii_only, say)
+    if hand is not None:
+        lines.extend(_wrap_hand(hand))
+    turn = _turn_line(view, g, ascii_only, say)
+    if turn is not None:
+        lines.append(turn)
     return "\n".join(lines)
 
 
-def render_hand(view: Mapping[str, Any], *, ascii_only: bool = False) -> str:
+def _wrap_hand(line: str) -> list[str]:
+    """A hand's line, its cards carried on to an indented line when it would pass 80 columns."""
+    head, sep, cards = line.partition(": ")
+    if display_width(line) <= WIDTH or not sep:
+        return [line]
+    return _wrap(head + sep.rstrip(), cards.split())
+
+
+def render_hand(view: Mapping[str, Any], *, ascii_only: bool = False, lang: Lang = _EN) -> str:
     """The reader's hand (for ``/hand``), or a sentence saying why there is none."""
+    say = lang
     g = glyphs(ascii_only)
     if view.get("game") is None:
-        return "No game is running in this room."
-    return _hand_line(view, g, ascii_only) or "You hold no cards."
+        return say(_("No game is running in this room."))
+    hand = _hand_line(view, g, ascii_only, say)
+    return "\n".join(_wrap_hand(hand)) if hand is not None else say(_("You hold no cards."))
 
 
-def render_scores(view: Mapping[str, Any], *, ascii_only: bool = False) -> str:
+def render_scores(view: Mapping[str, Any], *, ascii_only: bool = False, lang: Lang = _EN) -> str:
     """The players' scores, hand sizes and hand limits with a mark at the player to move (for
     ``/score``); after the game, the final scores and the ranking."""
+    say = lang
     g = glyphs(ascii_only)
     game = view.get("game")
     if game is None:
-        return "No game is running in this room."
+        return say(_("No game is running in this room."))
     if game.get("result") is not None:
-        return "\n".join(_result_lines(view, g, ascii_only))
-    return "\n".join(_scores_lines(view, g, ascii_only))
+        return "\n".join(_result_lines(view, g, ascii_only, say))
+    return "\n".join(_scores_lines(view, g, ascii_only, say))

@@ -15,11 +15,13 @@ from typing import Any, Final
 
 from protocol import messages as m
 from protocol.diff import apply_patch
-from protocol.text._common import to_ascii
+from protocol.i18n import DEFAULT, Lang, Msg, _, _n, lang
+from protocol.text._common import WIDTH, display_width, to_ascii
 from protocol.text.board import render_board
 from protocol.text.events import render_played
 
 __all__ = [
+    "CONTINUED",
     "FULL",
     "GREETING",
     "MOVES_WIDTH",
@@ -31,24 +33,33 @@ __all__ = [
     "pack",
 ]
 
+_EN: Final = lang(DEFAULT)
 #: the name prompt; it has no line end, the answer goes on the same line
-PROMPT: Final = "Your name (or NAME TOKEN to come back): "
-#: the first line a new connection reads, before the prompt
-GREETING: Final = "Welcome to Café International!"
+PROMPT: Final = _("Your name (or NAME TOKEN to come back): ")
+#: the first lines a new connection reads, before the prompt
+GREETING: Final = "Welcome to Café International! (Deutsch: /lang de)"
 #: the only line a connection refused for capacity reads
-FULL: Final = "* The server is full or stopping; try again later."
+FULL: Final = _("* The server is full or stopping; try again later.")
 #: the widest line of a ``/moves`` list
 MOVES_WIDTH: Final = 78
+#: how a line past 80 columns goes on: its next line starts with this
+CONTINUED: Final = "    "
 
-_PRESENCE: Final = {
-    "entered": "enters the room",
-    "left": "leaves the room",
-    "joined": "takes a seat",
-    "unseated": "gives up the seat",
-    "back": "is back",
-    "away": "lost the connection",
-    "replaced_by_bot": "is played by a bot for now",
-    "renamed": "changed name",
+_PRESENCE: Final[dict[str, Msg]] = {
+    "entered": _("enters the room"),
+    "left": _("leaves the room"),
+    "joined": _("takes a seat"),
+    "unseated": _("gives up the seat"),
+    "back": _("is back"),
+    "away": _("lost the connection"),
+    "replaced_by_bot": _("is played by a bot for now"),
+    "renamed": _("changed name"),
+}
+
+#: what ``/lang`` at the name prompt answers, in the language just chosen
+LANGUAGE_SET: Final[dict[str, Msg]] = {
+    "en": _("You read English from now on."),
+    "de": _("You read German from now on."),
 }
 
 
@@ -68,31 +79,73 @@ def pack(items: list[str], separator: str, width: int) -> list[str]:
     return lines
 
 
-def name_refused(message: str) -> str:
+def name_refused(message: str, say: Lang = _EN) -> str:
     """What a refused name reads (the error's sentence, then the prompt again)."""
-    return f"! {message}\r\n{PROMPT}"
+    return f"! {say(message)}\r\n{say(PROMPT)}"
 
 
-def ascii_set(on: bool) -> str:
+def ascii_set(on: bool) -> Msg:
     """The answer to ``/ascii on`` or ``/ascii off``."""
-    return "* Text in plain ASCII from now on." if on else "* Text in UTF-8 from now on."
+    return _("Text in plain ASCII from now on.") if on else _("Text in UTF-8 from now on.")
 
 
-def closing(reason: str) -> str:
+def closing(reason: str, say: Lang = _EN) -> str:
     """The last line of a connection the server closes."""
-    return f"* {reason}"
+    return f"* {say(reason)}"
 
 
-def _vote_line(vote: m.Vote) -> str:
-    """A vote as a line: what is asked, and how it stands or ended."""
+def fold(lines: list[str], width: int = WIDTH) -> list[str]:
+    """``lines`` with each line past ``width`` columns broken at spaces, carried on indented: the
+    last guard that every line a line client reads fits its terminal."""
+    out: list[str] = []
+    for line in lines:
+        while display_width(line) > width:
+            cut = line.rfind(" ", 0, width + 1)
+            while cut > 0 and display_width(line[:cut]) > width:
+                cut = line.rfind(" ", 0, cut)
+            indent = CONTINUED if not line.startswith(CONTINUED) else ""
+            if cut <= len(line) - len(line.lstrip()) + 4:  # one long word: cut it
+                cut = width
+                while display_width(line[:cut]) > width:
+                    cut -= 1
+                out.append(line[:cut])
+                line = indent + line[cut:]
+            else:
+                out.append(line[:cut].rstrip())
+                line = indent + line[cut + 1 :]
+        out.append(line)
+    return out
+
+
+_VOTE_STATES: Final = {
+    "passed": _("passed"),
+    "failed": _("failed"),
+    "expired": _("expired"),
+    "cancelled": _("cancelled"),
+}
+
+
+def _vote_lines(vote: m.Vote, say: Lang) -> list[str]:
+    """A vote as lines: what is asked, and how it stands or ended."""
     if vote.kind == "remove":
-        what = f"{vote.by} asks to take {vote.name} (seat {vote.seat}) out of the game"
+        asked = _(
+            "{by} asks to take {name} (seat {seat}) out of the game",
+            by=vote.by,
+            name=vote.name,
+            seat=vote.seat,
+        )
     else:
-        what = f"{vote.by} asks to take over seat {vote.seat} ({vote.name})"
+        asked = _("{by} asks to take over seat {seat} ({name})", by=vote.by, name=vote.name, seat=vote.seat)
+    what = say(asked)
     if vote.state == "open":
-        tally = f"{len(vote.yes)} yes, {len(vote.no)} no"
-        return f"* Vote: {what}; {', '.join(vote.voters)}: /accept or /refuse ({tally})."
-    return f"* Vote {vote.state}: {what}."
+        answer = _(
+            "  {voters}: /accept or /refuse ({yes} yes, {no} no).",
+            voters=", ".join(vote.voters),
+            yes=len(vote.yes),
+            no=len(vote.no),
+        )
+        return [say(_("* Vote: {what}.", what=what)), say(answer)]
+    return [say(_("* Vote {state}: {what}.", state=_VOTE_STATES.get(vote.state, vote.state), what=what))]
 
 
 class LineText:
@@ -102,115 +155,158 @@ class LineText:
     def __init__(self) -> None:
         self.view: dict[str, Any] | None = None
 
-    def render(self, msg: m._ServerMessage, *, reader: str | None, ascii_only: bool = False) -> list[str]:
-        """The lines ``reader`` (the connection's name) reads for ``msg``; with ``ascii_only`` every
-        character of them is ASCII."""
-        lines = self._lines(msg, reader, ascii_only)
+    def render(
+        self, msg: m._ServerMessage, *, reader: str | None, ascii_only: bool = False, lang: Lang = _EN
+    ) -> list[str]:
+        """The lines ``reader`` (the connection's name) reads for ``msg``, in ``lang``, none
+        wider than 80 columns; with ``ascii_only`` every character of them is ASCII."""
+        lines = fold(self._lines(msg, reader, ascii_only, lang))
         return [to_ascii(line) for line in lines] if ascii_only else lines
 
-    def _lines(self, msg: m._ServerMessage, reader: str | None, ascii_only: bool) -> list[str]:
+    def _lines(self, msg: m._ServerMessage, reader: str | None, ascii_only: bool, say: Lang) -> list[str]:
         if isinstance(msg, m.Snapshot):
             self.view = msg.view
-            return self._room_lines(ascii_only)
+            return self._room_lines(ascii_only, say)
         if isinstance(msg, m.Patch):
             if self.view is not None:
                 self.view = apply_patch(self.view, msg.ops)
             return []
         if isinstance(msg, m.Welcome):
             return [
-                f"Hello {msg.name}! To come back after a lost connection, answer the name prompt with:",
+                say(
+                    _(
+                        "Hello {name}! After a lost connection, answer the name prompt with:",
+                        name=msg.name,
+                    )
+                ),
                 f"  {msg.name} {msg.token}",
-                "/rooms lists rooms, /join NAME enters one and takes a seat, /help lists every command.",
+                say(_("/rooms lists rooms, /join NAME takes a seat in one, /help lists every command.")),
             ]
         if isinstance(msg, m.Error):
-            return [f"! {msg.message} [{msg.code}]"]
+            return [f"! {say(msg.message)} [{msg.code}]"]
         if isinstance(msg, m.Ack | m.Pong):
             return []
         if isinstance(msg, m.Chat):
+            lobby = say(_("[lobby]"))
             return [
-                f"<{msg.name}> {msg.text}" if msg.room is not None else f"[lobby] <{msg.name}> {msg.text}"
+                f"<{msg.name}> {msg.text}" if msg.room is not None else f"{lobby} <{msg.name}> {msg.text}"
             ]
         if isinstance(msg, m.Presence):
-            detail = f" ({msg.detail})" if msg.detail else ""
-            return [f"* {msg.name} {_PRESENCE[msg.event]}{detail}"]
+            detail = f" ({say(msg.detail)})" if msg.detail else ""
+            return [f"* {msg.name} {say(_PRESENCE[msg.event])}{detail}"]
         if isinstance(msg, m.Notice):
-            return [f"* {msg.text}"]
+            return [f"* {say(msg.text)}"]
         if isinstance(msg, m.Text):
-            return msg.text.splitlines()
+            return say(msg.text).splitlines()
         if isinstance(msg, m.Rooms):
             if not msg.rooms:
-                return ["No rooms yet. /join NAME opens one."]
+                return [say(_("No rooms yet. /join NAME opens one."))]
             return [
-                f"{r.name:<24} {r.state:<8} seats: {', '.join(s.name for s in r.seats) or '-'}"
-                f"  watching: {r.spectators}"
+                f"{r.name:<24} {r.state:<8} "
+                + say(
+                    _(
+                        "seats: {seats}  watching: {watching}",
+                        seats=", ".join(s.name for s in r.seats) or "-",
+                        watching=r.spectators,
+                    )
+                )
                 for r in msg.rooms
             ]
         if isinstance(msg, m.WhoList):
-            return [f"{p.name:<16} {p.kind:<6} {p.room or '(lobby)'}" for p in msg.people]
+            lobby = say(_("(lobby)"))
+            return [f"{p.name:<16} {p.kind:<6} {p.room or lobby}" for p in msg.people]
         if isinstance(msg, m.GameStarted):
+            players = ", ".join(msg.players)
             return [
-                f"* The game starts: {', '.join(msg.players)}. {msg.start_player} begins.",
-                f"* Shuffle fingerprint sha256(seed) = {msg.seed_hash}",
-                *(["* A practice game: the room chose the seed."] if msg.practice else []),
-                *self._turn_lines(reader, ascii_only),
+                say(
+                    _(
+                        "* The game starts: {players}. {first} begins.",
+                        players=players,
+                        first=msg.start_player,
+                    )
+                ),
+                say(_("* Shuffle fingerprint, sha256(seed):")),
+                f"  {msg.seed_hash}",
+                *([say(_("* A practice game: the room chose the seed."))] if msg.practice else []),
+                *self._turn_lines(reader, ascii_only, say),
             ]
         if isinstance(msg, m.Played):
-            played = render_played(msg.player, msg.move, msg.points, msg.events, ascii_only=ascii_only)
-            return [played, *self._turn_lines(reader, ascii_only)]
+            played = render_played(
+                msg.player, msg.move, msg.points, msg.events, ascii_only=ascii_only, lang=say
+            )
+            return [played, *self._turn_lines(reader, ascii_only, say)]
         if isinstance(msg, m.Eliminated):
             return []  # the played line already says so
         if isinstance(msg, m.GameOver):
             ranking = ", ".join(f"{n} {msg.final_scores[n]}" for n in msg.ranking)
             rated = [
-                f"* Rated: {name} {r.before} -> {r.after}{'?' if r.provisional else ''}"
+                say(_("* Rated: {name}", name=name))
+                + f" {r.before} -> {r.after}{'?' if r.provisional else ''}"
                 for name, r in (msg.ratings or {}).items()
             ]
+            # the reason stays a code here: programs read this line (protocol.text.read)
             return [
-                f"* Game over ({msg.reason}): {ranking}.",
+                say(_("* Game over ({reason}): {ranking}.", reason=msg.reason, ranking=ranking)),
                 *rated,
-                f"* The seed was {msg.seed}. /start plays again.",
+                say(_("* The seed was {seed}. /start plays again.", seed=msg.seed)),
             ]
         if isinstance(msg, m.LegalMoves):
             if not msg.moves:
-                return ["No legal moves."]
-            return [f"{len(msg.moves)} legal moves:", *pack(msg.moves, ", ", MOVES_WIDTH)]
+                return [say(_("No legal moves."))]
+            count = say(_n("{n} legal move:", "{n} legal moves:", len(msg.moves)))
+            return [count, *pack(msg.moves, ", ", MOVES_WIDTH)]
         if isinstance(msg, m.Hint):
-            return [f"Hint: {msg.move} ({msg.points:+d})"]
+            return [say(_("Hint: {move} ({points})", move=msg.move, points=f"{msg.points:+d}"))]
         if isinstance(msg, m.Bye):
-            return [f"* {msg.reason}"]
+            return [f"* {say(msg.reason)}"]
         if isinstance(msg, m.TellMessage):
             if reader is not None and msg.name.casefold() == reader.casefold():
                 return [f"-> {msg.to}: {msg.text}"]
-            return [f"[{msg.name} tells you] {msg.text}"]
+            return [say(_("[{name} tells you]", name=msg.name)) + f" {msg.text}"]
         if isinstance(msg, m.Friends):
             if not msg.friends:
-                return ["No friends listed yet: /friend NAME adds one."]
-            return [
-                f"{f.name:<16} {(f.room or '(lobby)') if f.online else 'not connected'}" for f in msg.friends
-            ]
+                return [say(_("No friends listed yet: /friend NAME adds one."))]
+            lobby, away = say(_("(lobby)")), say(_("not connected"))
+            return [f"{f.name:<16} {(f.room or lobby) if f.online else away}" for f in msg.friends]
         if isinstance(msg, m.Invited):
-            return [f"* {msg.name} invites you to room {msg.room}: /room {msg.room} to go there."]
+            return [
+                say(
+                    _(
+                        "* {name} invites you to room {room}: /room {room} to go there.",
+                        name=msg.name,
+                        room=msg.room,
+                    )
+                )
+            ]
         if isinstance(msg, m.Vote):
-            return [_vote_line(msg)]
+            return _vote_lines(msg, say)
         return []
 
-    def _room_lines(self, ascii_only: bool) -> list[str]:
+    def _room_lines(self, ascii_only: bool, say: Lang) -> list[str]:
         view = self.view
         if view is None:
             return []
-        lines = [f"* You are in room {view['room']} ({view['state']})."]
+        # the state stays a code here: programs read this line (protocol.text.read)
+        lines = [say(_("* You are in room {room} ({state}).", room=view["room"], state=view["state"]))]
         if view["game"] is not None:
-            lines.extend(render_board(view, ascii_only=ascii_only).splitlines())
+            lines.extend(render_board(view, ascii_only=ascii_only, lang=say).splitlines())
         else:
-            seats = ", ".join(s["name"] for s in view["seats"]) or "nobody"
-            lines.append(f"* Seated: {seats}. /join takes a seat, /addbot adds a bot, /start begins.")
+            seats = ", ".join(s["name"] for s in view["seats"]) or say(_("nobody"))
+            lines.append(
+                say(
+                    _(
+                        "* Seated: {seats}. /join takes a seat, /addbot adds a bot, /start begins.",
+                        seats=seats,
+                    )
+                )
+            )
         return lines
 
-    def _turn_lines(self, reader: str | None, ascii_only: bool) -> list[str]:
+    def _turn_lines(self, reader: str | None, ascii_only: bool, say: Lang) -> list[str]:
         view = self.view
         if view is None or view["game"] is None or view["state"] != "playing" or view["game"]["over"]:
             return []
         if view["game"]["to_move"] == reader:
-            board = render_board(view, ascii_only=ascii_only).splitlines()
-            return [*board, "* /moves lists your legal moves, /hint suggests one."]
+            board = render_board(view, ascii_only=ascii_only, lang=say).splitlines()
+            return [*board, say(_("* /moves lists your legal moves, /hint suggests one."))]
         return []

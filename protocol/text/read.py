@@ -14,13 +14,14 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Final, NamedTuple
 
-from protocol.text.lines import PROMPT
+from protocol.text.lines import CONTINUED, PROMPT
 
 __all__ = [
     "NO_MOVES",
     "PROMPT_END",
     "PROMPT_START",
     "YOUR_TURN",
+    "ErrorJoin",
     "ErrorLine",
     "GameOverLine",
     "GameStartLine",
@@ -66,7 +67,7 @@ _PLACEMENT = r"(?:[A-Z]{2}[mf]|J[mf](?:=[A-Z]{2})?)@[A-Za-z0-9]+"
 _MOVE = rf"(?:swap )?{_PLACEMENT}(?: {_PLACEMENT}){{0,3}}"
 #: a line of a ``/moves`` answer: whole moves separated by ", ", a comma at the end when more follow
 _MOVE_LINE = re.compile(rf"{_MOVE}(?:, {_MOVE})*,?")
-_MOVE_COUNT = re.compile(r"(\d+) legal moves:")
+_MOVE_COUNT = re.compile(r"(\d+) legal moves?:")
 _PICTURE_TITLE = re.compile(r"Caf(?:é|e) International (?:·|\|) room ")
 
 
@@ -103,6 +104,31 @@ def read_error(line: str) -> ErrorLine | None:
     """An error line's code and sentence."""
     found = _ERROR.fullmatch(line)
     return ErrorLine(found.group(2), found.group(1)) if found else None
+
+
+class ErrorJoin:
+    """Puts back together an error line that was longer than 80 columns: the server carries it on
+    indented lines, and its ``[code]`` ends the last one.
+
+    >>> join = ErrorJoin()
+    >>> join.feed("! Unknown command /jion — did you mean /join? Usage:")
+    >>> join.feed("    /join [ROOM] [unknown_command]")
+    '! Unknown command /jion — did you mean /join? Usage: /join [ROOM] [unknown_command]'
+    """
+
+    def __init__(self) -> None:
+        self._start: str | None = None
+
+    def feed(self, line: str) -> str | None:
+        """The line to read now (a whole error put back together, or ``line`` itself), or ``None``
+        while an error line goes on."""
+        start, self._start = self._start, None
+        if start is not None and line.startswith(CONTINUED):
+            line = f"{start} {line.strip()}"
+        if line.startswith("! ") and _ERROR.fullmatch(line) is None:
+            self._start = line
+            return None
+        return line
 
 
 def read_refusal(line: str) -> str | None:

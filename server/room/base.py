@@ -13,6 +13,7 @@ from typing import Any
 from engine import Position
 from protocol import messages as m
 from protocol.errors import UNAVAILABLE, ProtocolError
+from protocol.i18n import _
 from protocol.options import RoomOptions
 from protocol.outgoing import Outgoing
 from protocol.view import RoomViews, SeatInfo
@@ -120,15 +121,15 @@ class RoomBase:
 
     def _require_game(self, msg_id: m.ClientId) -> Game:
         if self.game is None:
-            raise ProtocolError("no_game", "No game is running here; /join and /start one.", msg_id)
+            raise ProtocolError("no_game", _("No game is running here; /join and /start one."), msg_id)
         if self.game.outcome is not None:
-            raise ProtocolError("game_over", "The game has ended; /start plays again.", msg_id)
+            raise ProtocolError("game_over", _("The game has ended; /start plays again."), msg_id)
         return self.game
 
     def _require_seat(self, session: Member, msg_id: m.ClientId) -> int:
         seat = self._seat_of(self._name(session))
         if seat is None:
-            raise ProtocolError("not_seated", "You have no seat here; /join first.", msg_id)
+            raise ProtocolError("not_seated", _("You have no seat here; /join first."), msg_id)
         return seat
 
     def _my_turn(self, session: Member, msg_id: m.ClientId) -> Position:
@@ -136,7 +137,9 @@ class RoomBase:
         seat = self._require_seat(session, msg_id)
         if game.position.to_move != seat:
             raise ProtocolError(
-                "not_your_turn", f"It is {self.seats[game.position.to_move].name}'s turn.", msg_id
+                "not_your_turn",
+                _("It is {name}'s turn.", name=self.seats[game.position.to_move].name),
+                msg_id,
             )
         return game.position
 

@@ -20,6 +20,7 @@ from typing import Any
 from protocol import messages as m
 from protocol.commands import ShowRequest
 from protocol.errors import ProtocolError
+from protocol.i18n import _
 from protocol.options import ANY_TIME, OptionError, check_value
 from server.room.base import window
 from server.room.effects import Cancel, Effect, Reply, Step
@@ -82,7 +83,9 @@ class RoomCore(RoomVotes):
         handler = self._handlers.get(type(message))
         try:
             if handler is None:
-                raise ProtocolError("unknown_type", f"{type(message).__name__} is not handled in rooms.")
+                raise ProtocolError(
+                    "unknown_type", _("{kind} is not handled in rooms.", kind=type(message).__name__)
+                )
             pending = handler(session, message)
         except ProtocolError as e:
             if session is not None:
@@ -162,7 +165,7 @@ class RoomCore(RoomVotes):
                         return self._chain(step, left, otherwise=held)
                 else:
                     self._broadcast(m.Presence(room=self.name, name=name, event="away"))
-                    self._take_over(seat, "left the game")
+                    self._take_over(seat, _("left the game"))
             else:
                 del self.seats[seat]
                 self._broadcast(m.Presence(room=self.name, name=name, event="unseated"))
@@ -194,7 +197,7 @@ class RoomCore(RoomVotes):
 
     def _on_resync(self, session: Member, msg: m.Resync) -> None:
         if session not in self.members:
-            raise ProtocolError("not_in_room", "Enter a room first: /room NAME.", msg.id)
+            raise ProtocolError("not_in_room", _("Enter a room first: /room NAME."), msg.id)
         self._publisher.forget(session)
         self._publish_to(session)
 
@@ -213,13 +216,13 @@ class RoomCore(RoomVotes):
             return None
         name = self._name(session)
         if self._seat_of(name) is not None:
-            raise ProtocolError("already_seated", "You already have a seat here.", msg.id)
+            raise ProtocolError("already_seated", _("You already have a seat here."), msg.id)
         if self.state == "playing":
             raise ProtocolError(
-                "game_running", "The game is running; watch, or wait for the next one.", msg.id
+                "game_running", _("The game is running; watch, or wait for the next one."), msg.id
             )
         if len(self.seats) >= MAX_SEATS:
-            raise ProtocolError("room_full", "All four seats are taken.", msg.id)
+            raise ProtocolError("room_full", _("All four seats are taken."), msg.id)
         self.seats.append(Seat(name=name, kind=session.kind, session=session, identity=session.identity))
         self._broadcast(m.Presence(room=self.name, name=name, event="joined"))
         self._ack(session, msg.id)
@@ -231,7 +234,7 @@ class RoomCore(RoomVotes):
         if self.state == "playing":
             given_up = self.seats[seat]
             if self.options.absent != "drop" or given_up.session is not session:
-                raise ProtocolError("game_running", "You cannot give up a seat during the game.", msg.id)
+                raise ProtocolError("game_running", _("You cannot give up a seat during the game."), msg.id)
             # with absent drop the player leaves the game and stays to watch; the seat, out of
             # play, is given up when the game ends (so before the drop, which may end it)
             step = self._drop(seat)
@@ -264,12 +267,16 @@ class RoomCore(RoomVotes):
     def _on_add_bot(self, session: Member, msg: m.AddBot) -> None:
         self._require_host(session, msg.id, "seat bots")  # a spectator does not fill others' seats
         if self.state == "playing":
-            raise ProtocolError("game_running", "Bots join between games.", msg.id)
+            raise ProtocolError("game_running", _("Bots join between games."), msg.id)
         if len(self.seats) >= MAX_SEATS:
-            raise ProtocolError("room_full", "All four seats are taken.", msg.id)
+            raise ProtocolError("room_full", _("All four seats are taken."), msg.id)
         name = self.bot_names.reserve(msg.strategy)
         self.seats.append(Seat(name=name, kind="bot", strategy=msg.strategy))
-        self._broadcast(m.Presence(room=self.name, name=name, event="joined", detail=f"{msg.strategy} bot"))
+        self._broadcast(
+            m.Presence(
+                room=self.name, name=name, event="joined", detail=_("{strategy} bot", strategy=msg.strategy)
+            )
+        )
         self._ack(session, msg.id)
         self._publish()
 
@@ -277,9 +284,11 @@ class RoomCore(RoomVotes):
         self._require_host(session, msg.id, "remove bots")
         seat = self._seat_of(msg.name)
         if seat is None or self.seats[seat].strategy is None:  # bots over a connection leave by themselves
-            raise ProtocolError("no_such_bot", f"No server bot called {msg.name!r} sits here.", msg.id)
+            raise ProtocolError(
+                "no_such_bot", _("No server bot called {name} sits here.", name=repr(msg.name)), msg.id
+            )
         if self.state == "playing":
-            raise ProtocolError("game_running", "Bots leave between games.", msg.id)
+            raise ProtocolError("game_running", _("Bots leave between games."), msg.id)
         del self.seats[seat]
         self.bot_names.release(msg.name)
         self._broadcast(m.Presence(room=self.name, name=msg.name, event="unseated"))
@@ -289,7 +298,7 @@ class RoomCore(RoomVotes):
     def _on_option(self, session: Member, msg: m.SetOption) -> None:
         self._require_host(session, msg.id, "set options")
         if self.state == "playing" and msg.key not in ANY_TIME:
-            raise ProtocolError("game_running", "Options are fixed while a game runs.", msg.id)
+            raise ProtocolError("game_running", _("Options are fixed while a game runs."), msg.id)
         try:
             value = check_value(msg.key, msg.value, clock_min=self.settings.clock_min)
         except OptionError as e:
@@ -297,9 +306,13 @@ class RoomCore(RoomVotes):
         self.options = self.options.with_value(msg.key, value)
         who = self._name(session)
         if msg.key == "seed":  # the value stays secret: a chosen deal makes a practice game
-            text = f"{who} set seed to random." if value is None else f"{who} chose a seed: a practice game."
+            text = (
+                _("{who} set seed to random.", who=who)
+                if value is None
+                else _("{who} chose a seed: a practice game.", who=who)
+            )
         else:
-            text = f"{who} set {msg.key} to {value}."
+            text = _("{who} set {key} to {value}.", who=who, key=msg.key, value=value)
         self._broadcast(m.Notice(room=self.name, text=text))
         self._ack(session, msg.id)
         self._publish()

@@ -9,9 +9,11 @@ from typing import TYPE_CHECKING
 from engine import GameRecord, IllegalMoveError, Options, Outcome, Position, leave, play, replay
 from engine.game import seed_hash
 from engine.rules import PlayResult, legal_move_texts
+from protocol import i18n
 from protocol import messages as m
 from protocol.commands import ShowRequest
 from protocol.errors import ProtocolError
+from protocol.i18n import _
 from protocol.options import RoomOptions
 from protocol.outgoing import Outgoing
 from protocol.view import LastMove
@@ -41,10 +43,10 @@ class RoomGame(RoomBase):
     def _on_start(self, session: Member, msg: m.Start) -> Step:
         self._require_seat(session, msg.id)
         if self.state == "playing":
-            raise ProtocolError("game_running", "The game has already started.", msg.id)
+            raise ProtocolError("game_running", _("The game has already started."), msg.id)
         if not MIN_PLAYERS <= len(self.seats) <= MAX_SEATS:
             raise ProtocolError(
-                "not_enough_players", "A game needs 2 to 4 seated players: /join or /addbot.", msg.id
+                "not_enough_players", _("A game needs 2 to 4 seated players: /join or /addbot."), msg.id
             )
         starter = self._name(session)
         if all(s.strategy is not None for s in self.seats if s.name != starter):
@@ -53,14 +55,21 @@ class RoomGame(RoomBase):
             if self._bot_games(starter) >= limit:
                 raise ProtocolError(
                     "too_many_bot_games",
-                    f"You have {limit} games against the server's bots running; finish one first.",
+                    _(
+                        "You have {limit} games against the server's bots running; finish one first.",
+                        limit=limit,
+                    ),
                     msg.id,
                 )
         start = self.options.start
         if start is not None and start > len(self.seats):
             raise ProtocolError(
                 "bad_option",
-                f"Seat {start} is to begin, but {len(self.seats)} are taken: /option start.",
+                _(
+                    "Seat {start} is to begin, but {taken} are taken: /option start.",
+                    start=start,
+                    taken=len(self.seats),
+                ),
                 msg.id,
             )
         seed = self.options.seed
@@ -108,10 +117,12 @@ class RoomGame(RoomBase):
         game = self._require_game(msg.id)
         seat = self._seat_of(self._name(session))
         if seat is None or self.seats[seat].session is not session:
-            raise ProtocolError("not_seated", "Spectators cannot play; /join a game first.", msg.id)
+            raise ProtocolError("not_seated", _("Spectators cannot play; /join a game first."), msg.id)
         if game.position.to_move != seat:
             raise ProtocolError(
-                "not_your_turn", f"It is {self.seats[game.position.to_move].name}'s turn.", msg.id
+                "not_your_turn",
+                _("It is {name}'s turn.", name=self.seats[game.position.to_move].name),
+                msg.id,
             )
         try:
             result = play(game.position, msg.move)
@@ -150,10 +161,13 @@ class RoomGame(RoomBase):
         def ran_out() -> None:
             seat.timeouts += 1
             self._broadcast(
-                m.Notice(room=self.name, text=f"{seat.name}'s time ran out: the server plays {move}.")
+                m.Notice(
+                    room=self.name,
+                    text=i18n._("{name}'s time ran out: the server plays {move}.", name=seat.name, move=move),
+                )
             )
             if seat.timeouts >= 3:
-                self._take_over(index, "ran out of time three times in a row")
+                self._take_over(index, i18n._("ran out of time three times in a row"))
 
         def again() -> None:  # the log refused the move: the clock runs out again shortly
             self._out.append(Arm(TURN, self._now + RETRY, ClockTimeout(msg.move_number)))
@@ -303,7 +317,14 @@ class RoomGame(RoomBase):
         if seat.played_by_bot is None and seat.session is not None:
             self._send(
                 seat.session,
-                m.Notice(room=self.name, text=f"{CLOCK_WARNING:.0f} seconds left to move, {seat.name}."),
+                m.Notice(
+                    room=self.name,
+                    text=i18n._(
+                        "{seconds} seconds left to move, {name}.",
+                        seconds=f"{CLOCK_WARNING:.0f}",
+                        name=seat.name,
+                    ),
+                ),
             )
 
     @staticmethod
@@ -337,7 +358,7 @@ class RoomGame(RoomBase):
 
             step.otherwise = again
             return step
-        self._take_over(seat, "did not come back in time")
+        self._take_over(seat, i18n._("did not come back in time"))
         self._publish()
         return None
 
@@ -423,6 +444,7 @@ class RoomGame(RoomBase):
             msg.what
         )
         if render is None:
-            raise ProtocolError("bad_arguments", f"/{msg.what} is not shown by rooms.", msg.id)
-        body = render(view, ascii_only=session.ascii_only)
+            raise ProtocolError("bad_arguments", _("/{what} is not shown by rooms.", what=msg.what), msg.id)
+        ascii_only = session.ascii_only
+        body = i18n.lazy(lambda lang: render(view, ascii_only=ascii_only, lang=lang))
         self._send(session, m.Text(id=msg.id, kind=msg.what, text=body))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from protocol import messages as m
 from protocol.commands import ShowRequest
 from protocol.errors import ProtocolError
+from protocol.i18n import _
 from server.room.effects import Step
 from server.room.game import RoomGame
 from server.room.state import Seat
@@ -32,7 +33,9 @@ class RoomSeats(RoomGame):
         seat = self._require_seat(session, msg_id)
         host = self.host
         if host is not None and host is not self.seats[seat]:
-            raise ProtocolError("not_host", f"Only the host, {host.name}, may {what} here.", msg_id)
+            raise ProtocolError(
+                "not_host", _("Only the host, {name}, may {what} here.", name=host.name, what=what), msg_id
+            )
         return seat
 
     def _on_start(self, session: Member, msg: m.Start) -> Step:
@@ -64,11 +67,11 @@ class RoomSeats(RoomGame):
     def _on_reset(self, session: Member, msg: m.Reset) -> None:
         self._require_host(session, msg.id, "reset the board")
         if self.state == "playing":
-            raise ProtocolError("game_running", "The game is still running.", msg.id)
+            raise ProtocolError("game_running", _("The game is still running."), msg.id)
         if self.game is None:
-            raise ProtocolError("no_game", "The board is fresh already; /start plays.", msg.id)
+            raise ProtocolError("no_game", _("The board is fresh already; /start plays."), msg.id)
         self.game = None
-        self._broadcast(m.Notice(room=self.name, text=f"{self._name(session)} reset the board."))
+        self._broadcast(m.Notice(room=self.name, text=_("{name} reset the board.", name=self._name(session))))
         self._ack(session, msg.id)
         self._publish()
 

@@ -16,6 +16,7 @@ from typing import Literal
 
 from protocol import messages as m
 from protocol.errors import ProtocolError
+from protocol.i18n import _
 from server.room.base import window
 from server.room.effects import Arm, Cancel, SeatTaken, Step
 from server.room.seats import RoomSeats
@@ -81,24 +82,32 @@ class RoomVotes(RoomSeats):
         game = self._require_game(msg.id)
         mine = self._require_seat(session, msg.id)
         if self.seats[mine].session is not session:
-            raise ProtocolError("not_seated", "You do not play a seat here now.", msg.id)
+            raise ProtocolError("not_seated", _("You do not play a seat here now."), msg.id)
         target = self.seat_of(msg.name)
         if target is None or target.strategy is not None:
-            raise ProtocolError("not_seated", f"No player called {msg.name[:24]} sits here.", msg.id)
+            raise ProtocolError(
+                "not_seated", _("No player called {name} sits here.", name=msg.name[:24]), msg.id
+            )
         index = self.seats.index(target)
         if target is self.seats[mine]:
-            raise ProtocolError("bad_target", "You cannot vote yourself out; /leave instead.", msg.id)
+            raise ProtocolError("bad_target", _("You cannot vote yourself out; /leave instead."), msg.id)
         if index in game.position.eliminated:
-            raise ProtocolError("not_seated", f"{target.name} is out of the game already.", msg.id)
+            raise ProtocolError(
+                "not_seated", _("{name} is out of the game already.", name=target.name), msg.id
+            )
         if self._vote is not None:
-            raise ProtocolError("vote_running", "A vote is running; /accept or /refuse it first.", msg.id)
+            raise ProtocolError("vote_running", _("A vote is running; /accept or /refuse it first."), msg.id)
         if target.session is not None:
             began = self._turn_began
             waited = 0.0 if began is None or game.position.to_move != index else self._now - began[2]
             if waited < TURN_MIN:
                 raise ProtocolError(
                     "too_soon",
-                    f"{target.name} is connected and has not had the turn for {TURN_MIN:.0f} seconds.",
+                    _(
+                        "{name} is connected and has not had the turn for {seconds} seconds.",
+                        name=target.name,
+                        seconds=f"{TURN_MIN:.0f}",
+                    ),
                     msg.id,
                 )
         voters = [
@@ -130,27 +139,37 @@ class RoomVotes(RoomSeats):
         game = self._require_game(msg.id)
         name = self._name(session)
         if self._voted_out_of_game(session):
-            raise ProtocolError("voted_out", "You are out of this game; you may watch it.", msg.id)
+            raise ProtocolError("voted_out", _("You are out of this game; you may watch it."), msg.id)
         index = msg.seat - 1
         if index >= len(self.seats):
-            raise ProtocolError("bad_seat", f"This game has seats 1 to {len(self.seats)}.", msg.id)
+            raise ProtocolError("bad_seat", _("This game has seats 1 to {n}.", n=len(self.seats)), msg.id)
         seat = self.seats[index]
         if self._seat_of(name) is not None:
-            raise ProtocolError("already_seated", "You already have a seat here.", msg.id)
+            raise ProtocolError("already_seated", _("You already have a seat here."), msg.id)
         if seat.strategy is not None:
-            raise ProtocolError("seat_taken", f"The server's bot {seat.name} plays seat {msg.seat}.", msg.id)
+            raise ProtocolError(
+                "seat_taken",
+                _("The server's bot {name} plays seat {seat}.", name=seat.name, seat=msg.seat),
+                msg.id,
+            )
         if seat.session is not None:
-            raise ProtocolError("seat_taken", f"{seat.name} plays seat {msg.seat} and is here.", msg.id)
+            raise ProtocolError(
+                "seat_taken",
+                _("{name} plays seat {seat} and is here.", name=seat.name, seat=msg.seat),
+                msg.id,
+            )
         if index in game.position.eliminated:
             raise ProtocolError(
-                "bad_seat", f"{seat.name} is out of the game: seat {msg.seat} has no turns.", msg.id
+                "bad_seat",
+                _("{name} is out of the game: seat {seat} has no turns.", name=seat.name, seat=msg.seat),
+                msg.id,
             )
         if self._vote is not None:
-            raise ProtocolError("vote_running", "A vote is running; wait for its end.", msg.id)
+            raise ProtocolError("vote_running", _("A vote is running; wait for its end."), msg.id)
         voters = [s.name for s in self.seats if s.strategy is None and s.session is not None]
         if not voters:
             raise ProtocolError(
-                "no_voters", "Nobody seated is here to accept you; wait until a player is.", msg.id
+                "no_voters", _("Nobody seated is here to accept you; wait until a player is."), msg.id
             )
         self._votes_held += 1
         self._vote = _Vote(
@@ -201,7 +220,12 @@ class RoomVotes(RoomSeats):
                 self._out.append(Cancel(window(old)))
             self._note("seat_taken", game=game.game_id, seat=vote.seat + 1, player=name, old=old)
             self._broadcast(
-                m.Presence(room=self.name, name=name, event="joined", detail=f"seat {vote.seat + 1}, {old}'s")
+                m.Presence(
+                    room=self.name,
+                    name=name,
+                    event="joined",
+                    detail=_("seat {seat}, {old}'s", seat=vote.seat + 1, old=old),
+                )
             )
             self._publish()
             if game.position.to_move == vote.seat:
@@ -209,7 +233,10 @@ class RoomVotes(RoomSeats):
 
         def refused() -> None:
             self._broadcast(
-                m.Notice(room=self.name, text=f"{name} could not take seat {vote.seat + 1}: try again.")
+                m.Notice(
+                    room=self.name,
+                    text=_("{name} could not take seat {seat}: try again.", name=name, seat=vote.seat + 1),
+                )
             )
 
         return Step(entries=(entry,), then=taken, otherwise=refused)
@@ -220,9 +247,9 @@ class RoomVotes(RoomSeats):
         vote = self._vote
         name = self._name(session)
         if vote is None or name not in vote.voters:
-            raise ProtocolError("no_vote", "No vote is running here for you to answer.", msg.id)
+            raise ProtocolError("no_vote", _("No vote is running here for you to answer."), msg.id)
         if name in vote.yes or name in vote.no:
-            raise ProtocolError("no_vote", "You have answered this vote already.", msg.id)
+            raise ProtocolError("no_vote", _("You have answered this vote already."), msg.id)
         self._ack(session, msg.id)
         return self._count(name, msg.yes)
 
@@ -272,7 +299,7 @@ class RoomVotes(RoomSeats):
                 return self._chain(step, gone)
         seat.session = None
         seat.stand_in = None  # the bot takes over anew, with the reason said
-        self._take_over(index, "voted out")
+        self._take_over(index, _("voted out"))
         self._publish()
         return None
 

@@ -6,7 +6,7 @@ import { ChatPane, playedLine, reasonText, winners } from "./chat.js";
 import { Connection } from "./connection.js";
 import { AccountForm } from "./account.js";
 import { BoardZoom } from "./zoom.js";
-import { t } from "./i18n.js";
+import { language, onLanguageChange, preferredLanguage, setLanguage, t, tn } from "./i18n.js";
 import { flagBox, guestTile, guestWords } from "./flags.js";
 import { MovePlanner, parseMove } from "./moves.js";
 import { applyPatch } from "./patch.js";
@@ -38,13 +38,17 @@ const saved = {
 async function loadJson(path) {
   const response = await fetch(path);
   if (!response.ok) {
-    $("conn-text").textContent = `could not load ${path}: reload the page`;
+    $("conn-text").textContent = t("could not load {path}: reload the page", { path });
     throw new Error(`${path}: ${response.status}`);
   }
   return response.json();
 }
 
-const [BOARD, COMMANDS] = await Promise.all([loadJson("board.json"), loadJson("commands.json")]);
+const [BOARD, COMMANDS] = await Promise.all([
+  loadJson("board.json"),
+  loadJson("commands.json"),
+  setLanguage(preferredLanguage()),
+]);
 
 const state = {
   name: saved.get("cafe.name"),
@@ -81,7 +85,7 @@ function newId(prefix) {
 
 function send(msg) {
   if (!connection.send(msg)) {
-    chat.add("error", "Not connected: the page reconnects by itself.");
+    chat.add("error", t("Not connected: the page reconnects by itself."));
     return false;
   }
   return true;
@@ -93,7 +97,7 @@ function command(text) {
   // a command is shown as typed; chat comes back from the server with the name, once
   if (name) chat.add("mine", trimmed);
   if (name === "quit") {
-    connection.close("you typed /quit");
+    connection.close(t("you typed /quit"));
     return;
   }
   const id = newId("cmd");
@@ -110,15 +114,17 @@ function hello() {
   if (pending) {
     // a login's password goes out once; a registration waits for the welcome to send its own
     if (pending.how !== "register") state.pending = null;
-    if (pending.how === "login") send({ type: "hello", name: pending.name, password: pending.password });
-    else send({ type: "hello", name: pending.name });
+    const lang = language();
+    if (pending.how === "login") send({ type: "hello", name: pending.name, password: pending.password, lang });
+    else send({ type: "hello", name: pending.name, lang });
     return;
   }
   // another tab of this browser may have come back since, and every return hands out a new token
   state.token = saved.get("cafe.token") ?? state.token;
   state.name = saved.get("cafe.name") ?? state.name;
-  if (state.token) send({ type: "hello", name: state.name || "guest", token: state.token });
-  else if (state.name) send({ type: "hello", name: state.name });
+  const lang = language();
+  if (state.token) send({ type: "hello", name: state.name || "guest", token: state.token, lang });
+  else if (state.name) send({ type: "hello", name: state.name, lang });
   else askName("");
 }
 
@@ -184,7 +190,7 @@ function chooseCard(index, byKeyboard) {
   const card = game().hand[index];
   if (!plan.nextCards().has(card)) {
     render();
-    say(`${card} cannot be played ${state.used.length ? "with that" : "now"}.`);
+    say(state.used.length ? t("{card} cannot be played with that.", { card }) : t("{card} cannot be played now.", { card }));
     return;
   }
   state.selected = index;
@@ -197,13 +203,13 @@ function chooseTarget(target, byKeyboard) {
   const plan = planner();
   if (!plan || state.sending) return;
   if (state.selected === null) {
-    say(myTurn() ? "Choose a guest from your hand first." : "");
+    say(myTurn() ? t("Choose a guest from your hand first.") : "");
     return;
   }
   const card = game().hand[state.selected];
   const entry = plan.targets(card).get(target);
   if (!entry) {
-    say(target === "bar" ? `${card} cannot go to the bar now.` : `${card} cannot sit at ${target}.`);
+    say(target === "bar" ? t("{card} cannot go to the bar now.", { card }) : t("{card} cannot sit at {target}.", { card, target }));
     return;
   }
   if (entry.nations.length > 1) {
@@ -262,23 +268,24 @@ function showSuggestion(text) {
 function renderHeader() {
   const v = state.view;
   const g = game();
-  $("room-name").textContent = v ? `room ${v.room}` : "";
+  $("room-name").textContent = v ? t("room {room}", { room: v.room }) : "";
   $("me").textContent = state.welcomed ? state.name : "";
   $("register-open").hidden = !state.welcomed || state.registered;
   $("lobby-btn").hidden = !v;
   const turn = $("turn");
   turn.className = "turn";
-  if (!g) turn.textContent = v ? "waiting for players" : "";
-  else if (g.over) turn.textContent = "game over";
+  if (!g) turn.textContent = v ? t("waiting for players") : "";
+  else if (g.over) turn.textContent = t("game over");
   else if (myTurn()) {
-    turn.textContent = "your turn";
+    turn.textContent = t("your turn");
     turn.classList.add("mine");
-  } else turn.textContent = `${g.to_move}'s turn`;
-  document.title = `${myTurn() ? "● Your turn — " : ""}Café International`;
+  } else turn.textContent = t("{name}'s turn", { name: g.to_move });
+  const yourTurn = t("Your turn");
+  document.title = `${myTurn() ? `● ${yourTurn} — ` : ""}Café International`;
   const mine = myTurn();
   if (mine && !state.wasMyTurn) signal.yourTurn();
   state.wasMyTurn = mine;
-  countdown.set(g && !g.over ? g.deadline : null, g ? (mine ? "your turn" : `${g.to_move}'s turn`) : "");
+  countdown.set(g && !g.over ? g.deadline : null, g ? (mine ? t("your turn") : t("{name}'s turn", { name: g.to_move })) : "");
 }
 
 function cardButton(card, index) {
@@ -304,19 +311,21 @@ function renderHand() {
   if (!Array.isArray(hand)) {
     box.replaceChildren();
     box.dataset.hand = "";
-    $("hand-title").textContent = state.view?.seat != null ? "Your seat" : "Watching";
+    $("hand-title").textContent = state.view?.seat != null ? t("Your seat") : t("Watching");
     $("hand-info").textContent = "";
     return;
   }
   const me = g.players.find((p) => p.name === state.view.you);
-  $("hand-title").textContent = "Your hand";
-  $("hand-info").textContent = me ? `${hand.length} cards · limit ${me.hand_limit} · deck ${g.deck_size}` : "";
+  $("hand-title").textContent = t("Your hand");
+  $("hand-info").textContent = me
+    ? tn("{n} card · limit {limit} · deck {deck}", "{n} cards · limit {limit} · deck {deck}", hand.length, { limit: me.hand_limit, deck: g.deck_size })
+    : "";
   // The buttons stay while the hand does, so that the focus stays on the card it was on.
   const key = hand.join(" ");
   if (box.dataset.hand !== key || box.childElementCount !== hand.length) {
     box.replaceChildren(...hand.map((card, i) => cardButton(card, i)));
     box.dataset.hand = key;
-    if (hand.length === 0) box.textContent = "No cards in hand.";
+    if (hand.length === 0) box.textContent = t("No cards in hand.");
   }
   const next = plan ? plan.nextCards() : new Set();
   hand.forEach((card, i) => {
@@ -342,7 +351,7 @@ function renderNationChoice() {
   box.replaceChildren();
   if (!ask) return;
   const label = document.createElement("span");
-  label.textContent = `Seat ${ask.card} at ${ask.target} as:`;
+  label.textContent = t("Seat {card} at {target} as:", { card: ask.card, target: ask.target });
   box.append(label);
   for (const nation of ask.nations) {
     const button = document.createElement("button");
@@ -361,29 +370,29 @@ function renderMoveRow() {
   const confirm = $("confirm");
   const text = plan?.complete() ?? null;
   confirm.disabled = !text || !!state.sending;
-  confirm.textContent = text ? `Play ${text}` : "Play";
+  confirm.textContent = text ? t("Play {move}", { move: text }) : t("Play");
   $("cancel").disabled = !plan || (state.selected === null && state.used.length === 0) || !!state.sending;
   $("hint-btn").hidden = !myTurn();
   $("results-btn").hidden = !(g?.result && state.resultClosed);
-  if (!g) return say(state.view ? "The game has not started." : "");
-  if (g.over) return say("The game is over.");
-  if (!Array.isArray(g.hand)) return say(`${g.to_move} is to move.`);
-  if (!myTurn()) return say(`${g.to_move} is to move. Your cards wait.`);
-  if (state.sending) return say(`Playing ${text}…`);
-  if (!plan) return say("Your turn: looking up your moves…");
-  if (state.nationAsk) return say(`A joker between two nations: which nation does it join?`);
+  if (!g) return say(state.view ? t("The game has not started.") : "");
+  if (g.over) return say(t("The game is over."));
+  if (!Array.isArray(g.hand)) return say(t("{name} is to move.", { name: g.to_move }));
+  if (!myTurn()) return say(t("{name} is to move. Your cards wait.", { name: g.to_move }));
+  if (state.sending) return say(t("Playing {move}…", { move: text }));
+  if (!plan) return say(t("Your turn: looking up your moves…"));
+  if (state.nationAsk) return say(t("A joker between two nations: which nation does it join?"));
   if (state.selected !== null) {
     const card = g.hand[state.selected];
     const targets = plan.targets(card);
     const ways = [];
-    if ([...targets.values()].some((t) => t.kind === "seat")) ways.push("a lit chair");
-    if (targets.has("bar")) ways.push("the bar");
-    if ([...targets.values()].some((t) => t.kind === "swap")) ways.push("a joker to exchange");
-    return say(`Where does ${card} go? Choose ${ways.join(", or ")}.`);
+    if ([...targets.values()].some((t) => t.kind === "seat")) ways.push(t("a lit chair"));
+    if (targets.has("bar")) ways.push(t("the bar"));
+    if ([...targets.values()].some((t) => t.kind === "swap")) ways.push(t("a joker to exchange"));
+    return say(t("Where does {card} go? Choose {ways}.", { card, ways: ways.join(t(", or ")) }));
   }
-  if (text) return say(plan.canExtend() ? `Play ${text}, or add a second guest.` : `Play ${text}?`);
-  if (state.used.length) return say("Choose the next guest.");
-  return say("Your turn: choose a guest from your hand.");
+  if (text) return say(plan.canExtend() ? t("Play {move}, or add a second guest.", { move: text }) : t("Play {move}?", { move: text }));
+  if (state.used.length) return say(t("Choose the next guest."));
+  return say(t("Your turn: choose a guest from your hand."));
 }
 
 function renderBoard() {
@@ -517,10 +526,14 @@ function onMessage(msg) {
         }
         return;
       }
-      chat.addText(msg.moves.length ? `Legal moves (${msg.moves.length}):\n${msg.moves.join("\n")}` : "No legal moves.");
+      chat.addText(
+        msg.moves.length
+          ? [t("Legal moves ({n}):", { n: msg.moves.length }), ...msg.moves].join("\n")
+          : t("No legal moves."),
+      );
       return;
     case "hint":
-      chat.add("notice", `Hint: ${msg.move} (${msg.points >= 0 ? "+" : ""}${msg.points})`);
+      chat.add("notice", t("Hint: {move} ({points})", { move: msg.move, points: `${msg.points >= 0 ? "+" : ""}${msg.points}` }));
       return showSuggestion(msg.move);
     case "text":
       if (msg.kind === "history") return chat.addGames(msg.text);
@@ -531,8 +544,8 @@ function onMessage(msg) {
       if (id.startsWith("cmd")) {
         chat.addText(
           msg.rooms.length
-            ? msg.rooms.map((r) => `${r.name}  ${r.state}  ${r.seats.map((s) => s.name).join(", ") || "no seats taken"}`).join("\n")
-            : "No rooms yet: /join NAME makes one.",
+            ? msg.rooms.map((r) => [r.name, r.state, r.seats.map((s) => s.name).join(", ") || t("no seats taken")].join("  ")).join("\n")
+            : t("No rooms yet: /join NAME makes one."),
         );
       }
       return render();
@@ -541,7 +554,9 @@ function onMessage(msg) {
         state.people = msg.people;
         return render();
       }
-      return chat.addText(msg.people.map((p) => `${p.name}${p.kind === "bot" ? " (bot)" : ""}  ${p.room ?? "lobby"}`).join("\n"));
+      return chat.addText(
+        msg.people.map((p) => [p.name + (p.kind === "bot" ? ` (${botWord()})` : ""), p.room ?? t("lobby")].join("  ")).join("\n"),
+      );
     case "presence":
       return chat.add("presence", ChatPane.presenceLine(msg));
     case "chat":
@@ -553,36 +568,41 @@ function onMessage(msg) {
       state.resultClosed = false;
       return chat.add(
         "event start",
-        `The game starts: ${msg.players.join(", ")}. ${msg.start_player} begins.` +
+        t("The game starts: {players}. {first} begins.", { players: msg.players.join(", "), first: msg.start_player }) +
           (msg.practice ? " A practice game: the room chose the seed." : ""),
       );
     case "played":
       return chat.add("event", playedLine(msg));
     case "eliminated":
-      return chat.add("event", `${msg.player} is eliminated (place ${msg.place}).`);
+      return chat.add("event", t("{name} is eliminated (place {place}).", { name: msg.player, place: msg.place }));
     case "game_over": {
       const scores = msg.ranking.map((n) => `${n} ${msg.final_scores[n]}`).join(", ");
-      return chat.add("event over", `Game over: ${reasonText(msg.reason)}. ${winners(msg)}. ${scores}`);
+      return chat.add("event over", t("Game over: {reason}. {winners}. {scores}", { reason: reasonText(msg.reason), winners: winners(msg), scores }));
     }
     case "pong":
       return chat.add("system", "pong");
     case "bye":
-      return chat.add("system", `The server says goodbye: ${msg.reason}`);
+      return chat.add("system", t("The server says goodbye: {reason}", { reason: msg.reason }));
     case "tell":
       social.onTell(msg);
       return msg.name === state.name
-        ? chat.add("tell", msg.text, `to ${msg.to}:`, { name: msg.to })
-        : chat.add("tell", msg.text, `${msg.name} tells you:`, { name: msg.name });
+        ? chat.add("tell", msg.text, t("to {name}:", { name: msg.to }), { name: msg.to })
+        : chat.add("tell", msg.text, t("{name} tells you:", { name: msg.name }), { name: msg.name });
     case "friends":
       social.onFriends(msg);
       if (id.startsWith("soc")) return undefined;
       return chat.addText(
         msg.friends.length
-          ? msg.friends.map((f) => `${f.name}  ${f.online ? f.room ?? "lobby" : "not connected"}`).join("\n")
-          : "No friends listed yet: /friend NAME adds one.",
+          ? msg.friends.map((f) => [f.name, f.online ? f.room ?? t("lobby") : t("not connected")].join("  ")).join("\n")
+          : t("No friends listed yet: /friend NAME adds one."),
       );
     case "invited":
-      return chat.add("notice", t("{name} invites you to room {room}: /room {room} goes there, or choose", msg), null, { room: msg.room });
+      return chat.add(
+        "notice",
+        t("{name} invites you to room {room}: /room {room} goes there, or choose", { name: msg.name, room: msg.room }),
+        null,
+        { room: msg.room },
+      );
     case "vote":
       social.onVote(msg);
       return chat.add("notice", voteLine(msg));
@@ -591,13 +611,21 @@ function onMessage(msg) {
   }
 }
 
+function botWord() {
+  return t("bot");
+}
+
 function voteLine(vote) {
+  const params = { by: vote.by, name: vote.name, seat: vote.seat };
   const what = vote.kind === "join"
-    ? `${vote.by} asks to take over seat ${vote.seat} (${vote.name})`
-    : `${vote.by} asks to take ${vote.name} (seat ${vote.seat}) out of the game`;
-  if (vote.state !== "open") return `Vote ${vote.state}: ${what}.`;
+    ? t("{by} asks to take over seat {seat} ({name})", params)
+    : t("{by} asks to take {name} (seat {seat}) out of the game", params);
+  const ended = { passed: t("passed"), failed: t("failed"), expired: t("expired"), cancelled: t("cancelled") };
+  if (vote.state !== "open") return t("Vote {state}: {what}.", { state: ended[vote.state] ?? vote.state, what });
   const mine = vote.voters.includes(state.name) && !vote.yes.includes(state.name) && !vote.no.includes(state.name);
-  return `Vote: ${what} (${vote.yes.length} yes, ${vote.no.length} no).${mine ? " /accept or /refuse" : ""}`;
+  const tally = t("Vote: {what} ({yes} yes, {no} no).", { what, yes: vote.yes.length, no: vote.no.length });
+  const answer = t("/accept or /refuse");
+  return mine ? `${tally} ${answer}` : tally;
 }
 
 function onWelcome(msg) {
@@ -620,11 +648,14 @@ function onWelcome(msg) {
   const first = !state.welcomed;
   state.welcomed = true;
   if (!first) {
-    chat.add("system", `You are now ${msg.name}.`);
+    chat.add("system", t("You are now {name}.", { name: msg.name }));
     return render();
   }
   social.askFriends();
-  chat.add("system", msg.resumed ? `Welcome back, ${msg.name}.` : `Welcome, ${msg.name}. Type /help for the commands.`);
+  chat.add(
+    "system",
+    msg.resumed ? t("Welcome back, {name}.", { name: msg.name }) : t("Welcome, {name}. Type /help for the commands.", { name: msg.name }),
+  );
   const room = saved.get("cafe.room") || roomInAddress();
   if (room) send({ type: "enter_room", room, id: newId("ui") });
   else {
@@ -651,7 +682,7 @@ function onError(msg, id) {
   if (msg.code === "bad_token") {
     state.token = null;
     saved.set("cafe.token", null);
-    if (state.name) send({ type: "hello", name: state.name });
+    if (state.name) send({ type: "hello", name: state.name, lang: language() });
     else askName("");
     return;
   }
@@ -732,11 +763,11 @@ function onAccount({ how, name, password }) {
 function onConnectionState(conn, info) {
   app.dataset.conn = conn;
   const words = {
-    connecting: "connecting…",
-    connected: "connected",
-    reconnecting: `connection lost — retrying in ${info}s`,
-    offline: `offline: ${info}`,
-    replaced: "offline: another tab took over",
+    connecting: t("connecting…"),
+    connected: t("connected"),
+    reconnecting: t("connection lost — retrying in {seconds}s", { seconds: info }),
+    offline: t("offline: {why}", { why: info }),
+    replaced: t("offline: another tab took over"),
   };
   $("conn-text").textContent = words[conn];
   $("reconnect").hidden = conn !== "offline" && conn !== "reconnecting";
@@ -747,9 +778,9 @@ function onConnectionState(conn, info) {
   $("take-back").hidden = conn !== "replaced";
   $("banner-text").textContent =
     conn === "replaced"
-      ? "This page was closed because you opened the game in another tab or window."
+      ? t("This page was closed because you opened the game in another tab or window.")
       : lost
-        ? "The connection is lost: the board may be out of date until it comes back."
+        ? t("The connection is lost: the board may be out of date until it comes back.")
         : "";
   if (conn !== "connected") {
     state.welcomed = false;
@@ -818,9 +849,14 @@ function leavingWords() {
   const g = game();
   if (!v || v.seat === null || !g || g.over || !g.players.some((p) => p.name === v.you && !p.eliminated)) return null;
   if (v.options?.absent === "drop") {
-    return "The game is running. If you leave now, you leave the game for good: your turns are skipped and you rank below the players still in it.";
+    return t(
+      "The game is running. If you leave now, you leave the game for good: your turns are skipped and you rank below the players still in it.",
+    );
   }
-  return `The game is running. If you leave now, a bot plays your seat from your next turn. Come back to room ${v.room} to take your seat back.`;
+  return t(
+    "The game is running. If you leave now, a bot plays your seat from your next turn. Come back to room {room} to take your seat back.",
+    { room: v.room },
+  );
 }
 
 $("lobby-btn").addEventListener("click", () => {
@@ -854,6 +890,22 @@ document.addEventListener("keydown", (e) => {
     focusLater($("hand").querySelector(".card.playable"), true);
   }
 });
+// the language switch: the page's words at once, the server's from its next message on
+const langSelect = $("lang-select");
+langSelect.value = language();
+langSelect.addEventListener("change", async () => {
+  const lang = await setLanguage(langSelect.value);
+  if (state.welcomed) send({ type: "lang", id: newId("ui"), lang });
+});
+onLanguageChange((lang) => {
+  langSelect.value = lang;
+  $("rules-link").href = `/rules?lang=${lang}`;
+  zoom.label();
+  social.relabel();
+  render();
+});
+$("rules-link").href = `/rules?lang=${language()}`;
+
 document.addEventListener("visibilitychange", () => {
   if (!document.hidden) connection.retryNow();
 });

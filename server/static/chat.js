@@ -1,22 +1,25 @@
 // The chat pane: a log of chat, game events, errors and the server's text answers, and an input
 // line with history (up/down) and completion of command names (Tab).
 
+import { t } from "./i18n.js";
+
 const MAX_LINES = 600;
 const HISTORY_KEY = "cafe.history";
 // the log, kept for this tab so that a reload shows it again
 const LOG_KEY = "cafe.log";
 const KEPT_LINES = 200;
 
+// functions, so that each call reads the language chosen now
 const REASONS = {
-  deck: "the deck is down to 4 cards",
-  chairs: "every chair is taken",
-  bar: "the bar is full",
-  last_player: "only one player is left",
-  empty_hand: "a player has no cards left",
+  deck: () => t("the deck is down to 4 cards"),
+  chairs: () => t("every chair is taken"),
+  bar: () => t("the bar is full"),
+  last_player: () => t("only one player is left"),
+  empty_hand: () => t("a player has no cards left"),
 };
 
 export function reasonText(reason) {
-  return REASONS[reason] ?? String(reason);
+  return Object.hasOwn(REASONS, reason) ? REASONS[reason]() : String(reason);
 }
 
 function signed(points) {
@@ -29,48 +32,52 @@ export function playedLine(msg) {
   for (const e of msg.events ?? []) (by[e.type] ??= []).push(e);
   const who = msg.player;
   const seats = by.seat ?? [];
-  const placed = seats.map((e) => `${e.card} at ${e.chair}`).join(", ");
+  const placed = seats.map((e) => t("{card} at {chair}", { card: e.card, chair: e.chair })).join(", ");
+  const points = signed(msg.points);
   let line;
   if (by.stammtisch) {
-    const filled = by.stammtisch[0];
-    const name = filled.gender === "m" ? "Stammtisch" : "Kaffeekränzchen";
-    line = `${who} seats ${placed} (${name} at ${filled.table}): ${signed(msg.points)}`;
+    const table = by.stammtisch[0].table;
+    line =
+      by.stammtisch[0].gender === "m"
+        ? t("{who} seats {placed} (Stammtisch at {table})", { who, placed, table })
+        : t("{who} seats {placed} (Kaffeekränzchen at {table})", { who, placed, table });
+    line += `: ${points}`;
   } else if (seats.length) {
-    line = `${who} seats ${placed}: ${signed(msg.points)}`;
+    line = t("{who} seats {placed}", { who, placed }) + `: ${points}`;
   } else if (by.bar) {
     const bar = by.bar[0];
-    line = `${who} sends ${bar.card} to the bar (place ${bar.place})`;
-    line += by.eliminated ? " and is eliminated" : `: ${signed(msg.points)}`;
+    line = t("{who} sends {card} to the bar (place {place})", { who, card: bar.card, place: bar.place });
+    line += by.eliminated ? t(" and is eliminated") : `: ${points}`;
   } else if (by.swap) {
-    line = `${who} swaps ${by.swap[0].card} for the joker at ${by.swap[0].chair}`;
+    line = t("{who} swaps {card} for the joker at {chair}", { who, card: by.swap[0].card, chair: by.swap[0].chair });
   } else if (by.left) {
     // the server took an absent player out of the game: no move was played for them
-    return `${who} leaves the game`;
+    return t("{who} leaves the game", { who });
   } else {
-    line = `${who} plays ${msg.move}: ${signed(msg.points)}`;
+    line = t("{who} plays {move}", { who, move: msg.move }) + `: ${points}`;
   }
-  if (by.hand_limit) line += `; hand limit now ${by.hand_limit[by.hand_limit.length - 1].hand_limit}`;
-  if (msg.clock) line += " (the clock ran out)";
-  else if (msg.auto) line += " (played for an absent player)";
+  if (by.hand_limit) line += t("; hand limit now {limit}", { limit: by.hand_limit[by.hand_limit.length - 1].hand_limit });
+  if (msg.clock) line += t(" (the clock ran out)");
+  else if (msg.auto) line += t(" (played for an absent player)");
   return line;
 }
 
 /** The winners' phrase of a result: "ann wins", "ann and bob share first place". */
 export function winners(result) {
   const first = result.ranking.filter((n) => result.places[n] === 1);
-  if (first.length === 1) return `${first[0]} wins`;
-  return `${first.slice(0, -1).join(", ")} and ${first[first.length - 1]} share first place`;
+  if (first.length === 1) return t("{name} wins", { name: first[0] });
+  return t("{names} and {last} share first place", { names: first.slice(0, -1).join(", "), last: first[first.length - 1] });
 }
 
 const PRESENCE = {
-  entered: "comes in",
-  left: "leaves the room",
-  joined: "takes a seat",
-  unseated: "gives up the seat",
-  back: "is back",
-  away: "is away",
-  replaced_by_bot: "is played by a bot",
-  renamed: "is now called",
+  entered: () => t("comes in"),
+  left: () => t("leaves the room"),
+  joined: () => t("takes a seat"),
+  unseated: () => t("gives up the seat"),
+  back: () => t("is back"),
+  away: () => t("is away"),
+  replaced_by_bot: () => t("is played by a bot"),
+  renamed: () => t("is now called"),
 };
 
 export class ChatPane {
@@ -92,7 +99,7 @@ export class ChatPane {
     this.cycle = null;
     this.kept = this._loadLog();
     for (const line of this.kept) this._show(line);
-    if (this.kept.length) this._show({ kind: "system earlier", text: "— before the reload —" }, false);
+    if (this.kept.length) this._show({ kind: "system earlier", text: t("— before the reload —") }, false);
     input.addEventListener("keydown", (e) => this._key(e));
     input.addEventListener("input", () => {
       this.cycle = null;
@@ -284,8 +291,9 @@ export class ChatPane {
 
   /** The line for a presence event, or null for the events not worth a line. */
   static presenceLine(msg) {
-    const what = PRESENCE[msg.event] ?? msg.event;
-    if (msg.event === "renamed") return `${msg.detail ?? "someone"} ${what} ${msg.name}`;
+    const what = Object.hasOwn(PRESENCE, msg.event) ? PRESENCE[msg.event]() : msg.event;
+    const someone = t("someone");
+    if (msg.event === "renamed") return `${msg.detail ?? someone} ${what} ${msg.name}`;
     const detail = msg.detail ? ` (${msg.detail})` : "";
     return `${msg.name} ${what}${detail}`;
   }

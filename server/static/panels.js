@@ -3,15 +3,15 @@
 
 import { reasonText, winners } from "./chat.js";
 import { el } from "./dom.js";
-import { t } from "./i18n.js";
+import { language, t, tn } from "./i18n.js";
 import { nameButton } from "./profile.js";
 
 function badges(view, name) {
   const seat = view.seats.find((s) => s.name === name);
   const found = [];
-  if (name === view.you) found.push(["you", "you"]);
-  if (seat?.kind === "bot") found.push(["bot", "bot"]);
-  if (seat && !seat.connected) found.push(["away", "away"]);
+  if (name === view.you) found.push(["you", t("you")]);
+  if (seat?.kind === "bot") found.push(["bot", t("bot")]);
+  if (seat && !seat.connected) found.push(["away", t("away")]);
   return found.map(([cls, text]) => el("span", { class: `badge ${cls}` }, text));
 }
 
@@ -35,7 +35,10 @@ export function canManage(view) {
 }
 
 function ordinal(n) {
-  return `${n}${n === 1 ? "st" : n === 2 ? "nd" : n === 3 ? "rd" : "th"}`;
+  if (n === 1) return t("{n}st", { n });
+  if (n === 2) return t("{n}nd", { n });
+  if (n === 3) return t("{n}rd", { n });
+  return t("{n}th", { n });
 }
 
 function cardBacks(count) {
@@ -54,7 +57,7 @@ export function renderPlayers(box, view) {
     for (const seat of view.seats) {
       list.append(el("li", { class: "player", "data-player": seat.name }, el("span", { class: "name" }, personName(view, seat.name)), ...badges(view, seat.name)));
     }
-    if (!view.seats.length) list.append(el("li", { class: "player empty" }, "No seats taken yet."));
+    if (!view.seats.length) list.append(el("li", { class: "player empty" }, t("No seats taken yet.")));
   } else {
     const last = game.last_move;
     const result = game.result;
@@ -70,13 +73,13 @@ export function renderPlayers(box, view) {
         el("span", { class: "marker", "aria-hidden": "true" }, turn ? "▶" : ""),
         el("span", { class: "name" }, personName(view, p.name)),
         ...badges(view, p.name),
-        p.eliminated ? el("span", { class: "badge out" }, "out") : null,
+        p.eliminated ? el("span", { class: "badge out" }, t("out")) : null,
         el("span", { class: "spacer" }),
-        el("span", { class: "hand-size", title: `${p.hand_size} cards in hand, limit ${p.hand_limit}` }, cardBacks(p.hand_size), `${p.hand_size}`),
-        result ? el("span", { class: "place", title: "place" }, `${ordinal(result.places[p.name])}`) : null,
+        el("span", { class: "hand-size", title: tn("{n} card in hand, limit {limit}", "{n} cards in hand, limit {limit}", p.hand_size, { limit: p.hand_limit }) }, cardBacks(p.hand_size), `${p.hand_size}`),
+        result ? el("span", { class: "place", title: t("place") }, `${ordinal(result.places[p.name])}`) : null,
         el(
           "span",
-          { class: "score", title: result ? "final score, after the cards left in hand" : "score" },
+          { class: "score", title: result ? t("final score, after the cards left in hand") : t("score") },
           String(result ? result.final_scores[p.name] : p.score),
         ),
       );
@@ -88,18 +91,18 @@ export function renderPlayers(box, view) {
   }
   box.append(list);
   const facts = [];
-  if (game) facts.push(`deck ${game.deck_size}`, `bar ${game.bar.length}/20`);
+  if (game) facts.push(t("deck {n}", { n: game.deck_size }), t("bar {n}/20", { n: game.bar.length }));
   if (game?.last_move) {
     const { player, move } = game.last_move;
-    facts.push(move.startsWith("leave ") ? `last: ${player} left the game` : `last: ${player} ${move}`);
+    facts.push(move.startsWith("leave ") ? t("last: {name} left the game", { name: player }) : t("last: {name} {move}", { name: player, move }));
   }
-  if (game && !game.over && view.options?.clock) facts.push(`clock ${view.options.clock}s a turn`);
-  if (view.spectators.length) facts.push(`watching: ${view.spectators.join(", ")}`);
+  if (game && !game.over && view.options?.clock) facts.push(t("clock {seconds}s a turn", { seconds: view.options.clock }));
+  if (view.spectators.length) facts.push(t("watching: {names}", { names: view.spectators.join(", ") }));
   if (facts.length) box.append(el("p", { class: "facts" }, facts.join(" · ")));
 }
 
 function lobbyPanel({ name, rooms, people, actions }) {
-  const input = el("input", { id: "room-input", value: "cafe", maxlength: 24, "aria-label": "Room name", autocomplete: "off", "data-focus": "room", "data-autofocus": true, "data-keep": true });
+  const input = el("input", { id: "room-input", value: "cafe", maxlength: 24, "aria-label": t("Room name"), autocomplete: "off", "data-focus": "room", "data-autofocus": true, "data-keep": true });
   const enter = (join) => () => {
     const room = input.value.trim();
     if (room) actions.enter(room, join);
@@ -109,7 +112,7 @@ function lobbyPanel({ name, rooms, people, actions }) {
   });
   const list = el("ul", { class: "rooms" });
   for (const room of rooms) {
-    const who = room.seats.map((s) => s.name).join(", ") || "no seats taken";
+    const who = room.seats.map((s) => s.name).join(", ") || t("no seats taken");
     list.append(
       el(
         "li",
@@ -118,30 +121,30 @@ function lobbyPanel({ name, rooms, people, actions }) {
         el("span", { class: `state ${room.state}` }, room.state),
         el("span", { class: "who" }, who),
         room.state === "waiting" && room.seats.length < 4
-          ? el("button", { type: "button", class: "small", "data-focus": `join:${room.name}`, "aria-label": `Join ${room.name}`, onclick: () => actions.enter(room.name, true) }, "Join")
+          ? el("button", { type: "button", class: "small", "data-focus": `join:${room.name}`, "aria-label": t("Join {room}", { room: room.name }), onclick: () => actions.enter(room.name, true) }, t("Join"))
           : null,
-        el("button", { type: "button", class: "small", "data-focus": `watch:${room.name}`, "aria-label": `Watch ${room.name}`, onclick: () => actions.enter(room.name, false) }, "Watch"),
+        el("button", { type: "button", class: "small", "data-focus": `watch:${room.name}`, "aria-label": t("Watch {room}", { room: room.name }), onclick: () => actions.enter(room.name, false) }, t("Watch")),
       ),
     );
   }
   return el(
     "div",
     { class: "panel lobby" },
-    el("h2", {}, `Welcome, ${name}!`),
-    el("p", {}, "Take a seat in a room, add a bot or wait for friends, and start."),
+    el("h2", {}, t("Welcome, {name}!", { name })),
+    el("p", {}, t("Take a seat in a room, add a bot or wait for friends, and start.")),
     el(
       "div",
       { class: "row" },
       input,
-      el("button", { type: "button", class: "primary", "data-focus": "seat", onclick: enter(true) }, "Take a seat"),
-      el("button", { type: "button", "data-focus": "watch", onclick: enter(false) }, "Watch"),
+      el("button", { type: "button", class: "primary", "data-focus": "seat", onclick: enter(true) }, t("Take a seat")),
+      el("button", { type: "button", "data-focus": "watch", onclick: enter(false) }, t("Watch")),
     ),
-    el("h3", {}, "Rooms"),
-    rooms.length ? list : el("p", { class: "small-print" }, "No rooms open yet: take a seat to open one."),
-    el("h3", {}, "Online"),
+    el("h3", {}, t("Rooms")),
+    rooms.length ? list : el("p", { class: "small-print" }, t("No rooms open yet: take a seat to open one.")),
+    el("h3", {}, t("Online")),
     el("p", { class: "online" }, ...onlineList(people)),
-    el("p", { class: "small-print" }, el("a", { href: "/rules", target: "_blank", rel: "noopener" }, "How to play: the rules"), "."),
-    el("p", { class: "small-print" }, "Also playable from a terminal: telnet or nc to the line port, then /help."),
+    el("p", { class: "small-print" }, el("a", { href: `/rules?lang=${language()}`, target: "_blank", rel: "noopener" }, t("How to play: the rules")), "."),
+    el("p", { class: "small-print" }, t("Also playable from a terminal: telnet or nc to the line port, then /help.")),
   );
 }
 
@@ -150,8 +153,8 @@ function onlineList(people) {
   const parts = [];
   people.forEach((p, i) => {
     if (i) parts.push(", ");
-    parts.push(p.kind === "bot" ? `${p.name} (bot)` : nameButton(p.name));
-    if (p.room) parts.push(` in ${p.room}`);
+    parts.push(p.kind === "bot" ? t("{name} (bot)", { name: p.name }) : nameButton(p.name));
+    if (p.room) parts.push(" ", t("in {room}", { room: p.room }));
   });
   return parts;
 }
@@ -162,10 +165,10 @@ function waitingPanel({ view, actions }) {
   const host = hostOf(view);
   const strategy = el(
     "select",
-    { "aria-label": "Bot strategy", "data-focus": "strategy" },
-    el("option", { value: "greedy" }, "greedy bot"),
-    el("option", { value: "random" }, "random bot"),
-    el("option", { value: "strong" }, "strong bot"),
+    { "aria-label": t("Bot strategy"), "data-focus": "strategy" },
+    el("option", { value: "greedy" }, t("greedy bot")),
+    el("option", { value: "random" }, t("random bot")),
+    el("option", { value: "strong" }, t("strong bot")),
   );
   const full = view.seats.length >= 4;
   const seats = el("ol", { class: "seats" });
@@ -174,7 +177,7 @@ function waitingPanel({ view, actions }) {
     const removeBot = seat?.kind === "bot" && manage
       ? el("button", { type: "button", class: "small", "data-focus": `remove-bot:${seat.name}`, "aria-label": t("Remove {name}", { name: seat.name }), onclick: () => actions.removeBot(seat.name) }, t("Remove"))
       : null;
-    const who = seat ? (seat.kind === "bot" ? `${seat.name} (bot)` : nameButton(seat.name)) : "free seat";
+    const who = seat ? (seat.kind === "bot" ? t("{name} (bot)", { name: seat.name }) : nameButton(seat.name)) : t("free seat");
     const mark = seat && seat.name === host ? el("span", { class: "badge host" }, t("host")) : null;
     seats.append(el("li", { class: seat ? "taken" : "free" }, who, mark ? " " : null, mark, removeBot ? " " : null, removeBot));
   }
@@ -182,16 +185,16 @@ function waitingPanel({ view, actions }) {
   return el(
     "div",
     { class: "panel waiting" },
-    el("h2", {}, `Room ${view.room}`),
-    el("p", {}, view.game ? "The last game is over." : "Waiting for 2 to 4 players."),
+    el("h2", {}, t("Room {room}", { room: view.room })),
+    el("p", {}, view.game ? t("The last game is over.") : t("Waiting for 2 to 4 players.")),
     seats,
     el(
       "div",
       { class: "row" },
-      seated ? null : el("button", { type: "button", class: "primary", disabled: full, "data-focus": "join", "data-autofocus": !full, onclick: () => actions.join() }, "Take a seat"),
-      manage ? el("span", { class: "group" }, strategy, el("button", { type: "button", disabled: full, "data-focus": "add-bot", "data-autofocus": seated && view.seats.length < 2, onclick: () => actions.addBot(strategy.value) }, "Add bot")) : null,
-      manage ? el("button", { type: "button", class: "primary", disabled: view.seats.length < 2, "data-focus": "start", "data-autofocus": view.seats.length >= 2, onclick: () => actions.start() }, "Start") : null,
-      seated && !view.game ? el("button", { type: "button", class: "small", "data-focus": "stand", onclick: () => actions.stand() }, "Give up seat") : null,
+      seated ? null : el("button", { type: "button", class: "primary", disabled: full, "data-focus": "join", "data-autofocus": !full, onclick: () => actions.join() }, t("Take a seat")),
+      manage ? el("span", { class: "group" }, strategy, el("button", { type: "button", disabled: full, "data-focus": "add-bot", "data-autofocus": seated && view.seats.length < 2, onclick: () => actions.addBot(strategy.value) }, t("Add bot"))) : null,
+      manage ? el("button", { type: "button", class: "primary", disabled: view.seats.length < 2, "data-focus": "start", "data-autofocus": view.seats.length >= 2, onclick: () => actions.start() }, t("Start")) : null,
+      seated && !view.game ? el("button", { type: "button", class: "small", "data-focus": "stand", onclick: () => actions.stand() }, t("Give up seat")) : null,
     ),
     seated && !manage ? el("p", { class: "host-note" }, t("{host} is the host: the host seats bots, sets the options and starts.", { host })) : null,
     optionControls(options, manage, host, actions),
@@ -206,16 +209,16 @@ function optionControls(options, manage, host, actions) {
   const stammtisch = el("input", { type: "checkbox", id: "opt-stammtisch", "data-focus": "opt-stammtisch", checked: !!options.stammtisch, disabled });
   stammtisch.addEventListener("change", () => actions.option("stammtisch", stammtisch.checked));
   const clocks = CLOCKS.includes(options.clock ?? null) ? CLOCKS : [...CLOCKS, options.clock];
-  const clock = el("select", { id: "opt-clock", "data-focus": "opt-clock", disabled }, ...clocks.map((c) => el("option", { value: c ?? "", selected: (options.clock ?? null) === c }, c ? `${c} s a turn` : "no clock")));
+  const clock = el("select", { id: "opt-clock", "data-focus": "opt-clock", disabled }, ...clocks.map((c) => el("option", { value: c ?? "", selected: (options.clock ?? null) === c }, c ? t("{seconds} s a turn", { seconds: c }) : t("no clock"))));
   clock.addEventListener("change", () => actions.option("clock", clock.value ? Number(clock.value) : null));
   const absent = el(
     "select",
     { id: "opt-absent", "data-focus": "opt-absent", disabled },
-    el("option", { value: "bot", selected: options.absent !== "drop" }, "a bot plays for them"),
-    el("option", { value: "drop", selected: options.absent === "drop" }, "they leave the game"),
+    el("option", { value: "bot", selected: options.absent !== "drop" }, t("a bot plays for them")),
+    el("option", { value: "drop", selected: options.absent === "drop" }, t("they leave the game")),
   );
   absent.addEventListener("change", () => actions.option("absent", absent.value));
-  const seed = el("input", { type: "number", id: "opt-seed", "data-focus": "opt-seed", value: options.seed ?? "", placeholder: "random", disabled, inputmode: "numeric", min: 0 });
+  const seed = el("input", { type: "number", id: "opt-seed", "data-focus": "opt-seed", value: options.seed ?? "", placeholder: t("random"), disabled, inputmode: "numeric", min: 0 });
   seed.addEventListener("change", () => actions.option("seed", seed.value === "" ? null : Number(seed.value)));
   const hosted = el("input", { type: "checkbox", id: "opt-host", "data-focus": "opt-host", checked: options.host !== false, disabled });
   hosted.addEventListener("change", () => actions.option("host", hosted.checked));
@@ -228,15 +231,15 @@ function optionControls(options, manage, host, actions) {
     ...[1, 2, 3, 4].map((n) => el("option", { value: String(n), selected: options.start === n }, t("seat {n}", { n }))),
   );
   first.addEventListener("change", () => actions.option("start", first.value ? Number(first.value) : null));
-  const legend = manage ? "Options" : host ? t("Options (the host, {host}, sets them)", { host }) : "Options (players set them)";
+  const legend = manage ? t("Options") : host ? t("Options (the host, {host}, sets them)", { host }) : t("Options (players set them)");
   return el(
     "fieldset",
     { class: "options" },
     el("legend", {}, legend),
-    el("label", { for: "opt-stammtisch", class: "check" }, stammtisch, " Stammtisch: 3 or 4 guests of one gender fill a table"),
-    el("label", { for: "opt-clock" }, "Turn clock ", clock),
-    el("label", { for: "opt-absent" }, "Lost players ", absent),
-    el("label", { for: "opt-seed" }, "Shuffle seed ", seed),
+    el("label", { for: "opt-stammtisch", class: "check" }, stammtisch, " ", t("Stammtisch: 3 or 4 guests of one gender fill a table")),
+    el("label", { for: "opt-clock" }, t("Turn clock"), " ", clock),
+    el("label", { for: "opt-absent" }, t("Lost players"), " ", absent),
+    el("label", { for: "opt-seed" }, t("Shuffle seed"), " ", seed),
     el("label", { for: "opt-host", class: "check" }, hosted, " ", t("A host: only the first seated person sets options, seats bots and starts")),
     el("label", { for: "opt-drawseat", class: "check" }, draw, " ", t("Shuffle the seats at the start")),
     el("label", { for: "opt-start" }, t("Who begins"), " ", first),
@@ -254,7 +257,7 @@ function resultPanel({ view, actions }) {
       "tr",
       { class: `${name === view.you ? "me" : ""} place-${result.places[name]}`, "data-player": name },
       el("td", { class: "place" }, `${result.places[name]}.`),
-      el("td", { class: "name" }, name, out.has(name) ? el("span", { class: "badge out" }, "out") : null),
+      el("td", { class: "name" }, name, out.has(name) ? el("span", { class: "badge out" }, t("out")) : null),
       el("td", { class: "num" }, String(final + penalty)),
       el("td", { class: "num penalty" }, penalty ? `−${penalty}` : "0"),
       el("td", { class: "num final" }, String(final)),
@@ -262,20 +265,20 @@ function resultPanel({ view, actions }) {
   });
   return el(
     "div",
-    { class: "panel result", role: "dialog", "aria-label": "Game over" },
-    el("h2", { tabindex: "-1" }, "Game over"),
+    { class: "panel result", role: "dialog", "aria-label": t("Game over") },
+    el("h2", { tabindex: "-1" }, t("Game over")),
     el("p", {}, `${reasonText(result.reason)[0].toUpperCase()}${reasonText(result.reason).slice(1)}. ${winners(result)}.`),
     el(
       "table",
       { class: "ranking" },
-      el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, "player"), el("th", {}, "score"), el("th", {}, "cards left"), el("th", {}, "final"))),
+      el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, t("player")), el("th", {}, t("score")), el("th", {}, t("cards left")), el("th", {}, t("final")))),
       el("tbody", {}, ...rows),
     ),
     el(
       "div",
       { class: "row" },
-      el("button", { type: "button", "data-focus": "show-cafe", onclick: () => actions.closeResult() }, "Show the café"),
-      canManage(view) ? el("button", { type: "button", class: "primary", "data-focus": "again", "data-autofocus": true, onclick: () => actions.start() }, "Play again") : null,
+      el("button", { type: "button", "data-focus": "show-cafe", onclick: () => actions.closeResult() }, t("Show the café")),
+      canManage(view) ? el("button", { type: "button", class: "primary", "data-focus": "again", "data-autofocus": true, onclick: () => actions.start() }, t("Play again")) : null,
     ),
   );
 }
@@ -288,7 +291,7 @@ export function renderOverlay(box, { view, welcomed, name, rooms, people, result
   else if (view.state === "waiting") panel = waitingPanel({ view, actions });
   const kind = panel ? panel.className : "";
   // Rebuilding the panel on every view would lose what is typed in it and the focus.
-  const key = panel ? JSON.stringify([view, rooms, people, name]) : "";
+  const key = panel ? JSON.stringify([view, rooms, people, name, language()]) : "";
   if (panel && box.dataset.kind === kind && box.dataset.key === key) return;
   // The focus stays where it was across a rebuild (the same control), or, when the panel is a new
   // one and the focus was in the old one or nowhere, goes to the new panel's first step.

@@ -2,7 +2,7 @@
 // as links to the replay viewer) and the leaderboard, in one dialog, opened by choosing a name
 // anywhere on the page (every name shown as a button with `data-profile`).
 
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { el } from "./dom.js";
 
 /** A name that opens its profile when chosen. */
@@ -104,10 +104,10 @@ export class PeopleDialog {
       name = p.name;
       const where = !p.online ? t("offline") : p.room ? t("now in room {room}", { room: p.room }) : t("now in the lobby");
       const facts = p.bot
-        ? [t("a bot strategy"), t("rating {rating}", { rating: ratingText(p) }), t("{n} rated games, {w} won", { n: p.rated_games, w: p.wins })]
+        ? [t("a bot strategy"), t("rating {rating}", { rating: ratingText(p) }), tn("{n} rated game, {w} won", "{n} rated games, {w} won", p.rated_games, { w: p.wins })]
         : [
             t("rating {rating}", { rating: ratingText(p) }),
-            t("{n} games ({r} rated, {w} won)", { n: p.games, r: p.rated_games, w: p.wins }),
+            tn("{n} game ({r} rated, {w} won)", "{n} games ({r} rated, {w} won)", p.games, { r: p.rated_games, w: p.wins }),
             where,
             t("registered {date}", { date: when(p.registered) }),
             t("last seen {date}", { date: when(p.last_seen) }),

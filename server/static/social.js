@@ -2,7 +2,7 @@
 // friends list with who is online, the room's own tools (an invitation, the private switch), and
 // the prompt of a vote on a seat, with buttons to accept or refuse.
 
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { el } from "./dom.js";
 import { nameButton } from "./profile.js";
 
@@ -173,6 +173,7 @@ export class SocialPane {
 
   onFriends(msg) {
     this.friends = msg.friends;
+    this.friendsShown = msg;
     const list = $("friends");
     list.replaceChildren(
       ...msg.friends.map((f) =>
@@ -222,16 +223,20 @@ export class SocialPane {
     const me = this.me();
     const answered = vote.yes.includes(me) || vote.no.includes(me);
     const asked = vote.voters.includes(me) && !answered;
-    $("vote-text").textContent = t("{by} asks to take {name} (seat {seat}) out of the game: {yes} yes, {no} no.", {
-      by: vote.by,
-      name: vote.name,
-      seat: vote.seat,
-      yes: vote.yes.length,
-      no: vote.no.length,
-    });
+    const params = { by: vote.by, name: vote.name, seat: vote.seat, yes: vote.yes.length, no: vote.no.length };
+    $("vote-text").textContent = vote.kind === "join"
+      ? t("{by} asks to take over seat {seat} ({name}): {yes} yes, {no} no.", params)
+      : t("{by} asks to take {name} (seat {seat}) out of the game: {yes} yes, {no} no.", params);
     $("vote-yes").hidden = !asked;
     $("vote-no").hidden = !asked;
     box.hidden = false;
+  }
+
+  /** Draw again what this pane wrote in the page's words (the language changed). */
+  relabel() {
+    this._showUnread();
+    if (this.friendsShown) this.onFriends(this.friendsShown);
+    if (this.vote) this.onVote(this.vote);
   }
 
   /** Forget the room's vote (the reader left the room). */

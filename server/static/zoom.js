@@ -25,8 +25,13 @@ export class BoardZoom {
   set(zoom) {
     this.app.dataset.zoom = zoom ? "in" : "out";
     this.storage.set("cafe.zoom", zoom ? null : "out");
-    this.button.textContent = zoom ? t("Whole café") : t("Zoom in");
+    this.label();
     this.shown = "";
+  }
+
+  /** The button's words, in the page's language. */
+  label() {
+    this.button.textContent = this.app.dataset.zoom === "in" ? t("Whole café") : t("Zoom in");
   }
 
   /** Whether the board is zoomed in now (only a narrow screen scrolls it in its frame). */

@@ -44,6 +44,7 @@ from protocol.messages import (
     Reset,
     Resync,
     Say,
+    SetLang,
     SetOption,
     Start,
     Tell,
@@ -117,6 +118,8 @@ CASES: list[tuple[str, Parsed]] = [
     ("/ping", Ping()),
     ("/quit", Quit()),
     ("/ascii on", AsciiMode(on=True)),
+    ("/lang de", SetLang(lang="de")),
+    ("/lang EN", SetLang(lang="en")),
     ("/ascii Off", AsciiMode(on=False)),
     ("/join 2", Join(seat=2)),
     ("/join 5", Join(room="5")),
@@ -276,6 +279,8 @@ BAD_ARGUMENTS = [
     ("/ping 1", "/ping"),
     ("/quit now", "/quit"),
     ("/ascii maybe", "/ascii on/off"),
+    ("/lang", "/lang de/en"),
+    ("/lang de en", "/lang de/en"),
     ("x" * 501, "/say TEXT"),
     ("/tell ann", "/tell NAME TEXT"),
     ("/reply", "/reply TEXT"),
@@ -441,6 +446,9 @@ def _check_line(line: str) -> None:
         if e.code == "empty_message":  # chat of control characters only
             assert not line.lstrip().startswith("/") or line.lstrip().startswith("/say")
             return
+        if e.code == "bad_language":  # a language the server does not speak
+            assert line.lstrip().lower().startswith("/lang")
+            return
         assert e.code in ("bad_arguments", "unknown_command")
         assert "Usage: " in e.message or "/help" in e.message
         return
@@ -478,3 +486,11 @@ def test_option_words_are_matched_without_regard_to_case() -> None:
     assert parse_command("/option absent DROP") == SetOption(key="absent", value="drop")
     assert parse_command("/option STAMMTISCH On") == SetOption(key="stammtisch", value=True)
     assert parse_command("/option seed 42") == SetOption(key="seed", value=42)
+
+
+def test_lang_with_an_unknown_language_is_bad_language() -> None:
+    """/lang fr is refused with bad_language, which names the languages there are."""
+    with pytest.raises(ProtocolError) as e:
+        parse_command("/lang fr")
+    assert e.value.code == "bad_language"
+    assert "en, de" in e.value.message

@@ -62,6 +62,7 @@ from protocol.messages import (
     Say,
     SeatSummary,
     ServerMessage,
+    SetLang,
     SetOption,
     Snapshot,
     Start,
@@ -87,6 +88,8 @@ from protocol.messages import (
 CLIENT_SAMPLES: list[ClientMessage] = [
     Hello(id=1, name="ann", token="r3sume", kind="bot"),
     Hello(name="ann"),
+    Hello(name="ann", lang="de"),
+    SetLang(id=4, lang="en"),
     Say(id="c1", text="hello, all"),
     Command(id=2, text="/join cafe"),
     EnterRoom(room="cafe"),
@@ -571,3 +574,10 @@ def test_an_ack_made_directly_is_the_text_of_the_message(msg_id: int | str | Non
     assert protocol.messages.ack_json(msg_id) == protocol.messages.dump_server_message(
         protocol.messages.Ack(id=msg_id)
     )
+
+
+def test_hello_with_an_unknown_language_is_bad_language() -> None:
+    """A hello whose lang the server does not speak is refused with bad_language."""
+    with pytest.raises(ProtocolError) as e:
+        parse_client_message('{"type": "hello", "name": "ann", "lang": "fr"}')
+    assert (e.value.code, e.value.message) == ("bad_language", "The language is one of: en, de.")

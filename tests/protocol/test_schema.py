@@ -187,7 +187,7 @@ _VALUES = (
     | st.integers()
     | st.text(max_size=30)
     | st.sampled_from(
-        ["seed", "stammtisch", "clock", "random", "greedy", "strong", "person", "bot", "FRf@FR1s"]
+        ["seed", "stammtisch", "clock", "random", "greedy", "strong", "person", "bot", "FRf@FR1s", "en", "de"]
     )
 )
 
@@ -326,7 +326,8 @@ def test_example_patches_lead_from_snapshot_to_snapshot() -> None:
 
 
 def test_example_terminal_matches_the_parser() -> None:
-    """In bob's terminal every command typed parses, and a refused one shows the parser's error."""
+    """In bob's terminal every command typed parses, and a refused one shows the parser's error
+    (folded within 80 columns, its later lines indented)."""
     lines = _section("### bob's terminal", "In the picture").splitlines()
     typed = [(i, line[2:]) for i, line in enumerate(lines) if line.startswith("> ")]
     assert len(typed) > 10
@@ -334,4 +335,9 @@ def test_example_terminal_matches_the_parser() -> None:
         try:
             parse_command(line)
         except ProtocolError as e:
-            assert lines[i + 1] == f"! {e.message} [{e.code}]"
+            shown = [lines[i + 1]]
+            for more in lines[i + 2 :]:
+                if not more.startswith("    "):
+                    break
+                shown.append(more.strip())
+            assert " ".join(shown) == f"! {e.message} [{e.code}]"

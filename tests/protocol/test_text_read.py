@@ -12,7 +12,7 @@ import pytest
 from engine import random_game, replay
 from protocol import messages as m
 from protocol.diff import diff
-from protocol.text import LineText, render_board, to_ascii
+from protocol.text import WIDTH, LineText, display_width, render_board, to_ascii
 from protocol.text.lines import PROMPT, name_refused, pack
 from protocol.text.read import (
     NO_MOVES,
@@ -250,3 +250,16 @@ def test_the_picture_reads_no_board_option() -> None:
     """The picture is of the classic board whatever the room's options hold: no option names a board."""
     view = replayed_view(RECORD, 2, "ann")
     assert render_board(view | {"options": {"board": "nonexistent"}}) == render_board(view)
+
+
+def test_an_error_past_80_columns_is_carried_on_and_read_back_whole() -> None:
+    """A long error is folded into lines of at most 80 columns; ErrorJoin reads back its code."""
+    from protocol.text.read import ErrorJoin
+
+    message = "The game data cannot be reached just now; nothing changed, try again, " * 2
+    lines = _render(m.Error(code="unavailable", message=message.strip()))
+    assert len(lines) > 1 and all(display_width(line) <= WIDTH for line in lines)
+    join = ErrorJoin()
+    read = [whole for line in lines if (whole := join.feed(line)) is not None]
+    assert read == [f"! {message.strip()} [unavailable]"]
+    assert read_error(read[0]) == ErrorLine("unavailable", message.strip())

@@ -279,6 +279,11 @@ async def _bad_utf8(server: Server, _: pytest.MonkeyPatch) -> tuple[None, Answer
     return None, {"type": "error", "code": "bad_utf8", "message": text.splitlines()[-1]}
 
 
+async def _bad_language(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await WsClient.connect(server.port, "ann")
+    return ann, await ann.request({"type": "lang", "lang": "fr"})
+
+
 async def _not_connected(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
     ann = await WsClient.connect(server.port, "ann")
     return ann, await ann.command("/tell ghost hello?")
@@ -398,6 +403,7 @@ CASES: dict[str, tuple[Provoke, dict[str, Any]]] = {
     "rate_limited": (_rate_limited, {"chat_rate": 0.001, "chat_burst": 1}),
     "empty_message": (_empty_message, {}),
     "bad_utf8": (_bad_utf8, {}),
+    "bad_language": (_bad_language, {}),
     "weak_password": (_weak_password, {}),
     "name_registered": (_name_registered, {}),
     "bad_password": (_bad_password, {}),

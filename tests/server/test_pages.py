@@ -89,3 +89,17 @@ async def test_a_running_game_has_no_replay_yet(server: Server) -> None:
     assert game is not None and game.outcome is None
     assert (await _request(server.port, "GET", f"/api/games/{game.game_id}/replay"))[0] == 404
     assert (await _request(server.port, "GET", "/api/games/nope/replay"))[0] == 404
+
+
+async def test_rules_page_in_german_by_query_or_browser_language(server: Server) -> None:
+    """/rules?lang=de, or a browser asking for German first, answers the German rules; any other
+    language the English ones."""
+    status, _, body = await _request(server.port, "GET", "/rules?lang=de")
+    page = body.decode()
+    assert status == 200 and '<html lang="de">' in page
+    assert "<h1>So spielt man Café International</h1>" in page and "Zurück ins Café" in page
+    assert "<h2>11. Züge schreiben</h2>" in page and "FRf@FR1s" in page
+    _, _, body = await _request(server.port, "GET", "/rules", headers={"Accept-Language": "de-AT,de;q=0.9"})
+    assert "So spielt man" in body.decode()
+    _, _, body = await _request(server.port, "GET", "/rules?lang=fr", headers={"Accept-Language": "fr"})
+    assert "<h1>How to play Café International</h1>" in body.decode()

@@ -94,7 +94,9 @@ async def test_remove_vote_over_the_wire(server: Server) -> None:
     assert (await ann.command("/remove bob"))["type"] == "ack"
     opened = await ann.next("vote")
     assert (opened["state"], opened["name"], opened["voters"]) == ("open", "bob", ["ann", "cid"])
-    await cid.expect("* Vote: ann asks to take bob (seat 2) out of the game; ann, cid: /accept or /refuse")
+    await cid.expect(
+        "* Vote: ann asks to take bob (seat 2) out of the game.\r\n  ann, cid: /accept or /refuse"
+    )
     await cid.line("/accept")
     await cid.expect("* Vote passed: ann asks to take bob (seat 2) out of the game.")
     passed = await ann.next(lambda x: x["type"] == "vote" and x["state"] != "open")
@@ -119,7 +121,8 @@ async def test_join_seat_vote_over_the_wire(server: Server) -> None:
     assert (await zoe.command("/join 2"))["type"] == "ack"
     opened = await ann.next("vote")
     assert (opened["kind"], opened["state"], opened["by"], opened["name"]) == ("join", "open", "zoe", "bob")
-    await cid.expect("* Vote: zoe asks to take over seat 2 (bob); ann, cid: /accept or /refuse")
+    await cid.expect("* Vote: zoe asks to take over seat 2 (bob).")
+    await cid.expect("  ann, cid: /accept or /refuse (0 yes, 0 no).")
     assert (await ann.command("/accept"))["type"] == "ack"
     await cid.line("/accept")
     await cid.expect("* Vote passed: zoe asks to take over seat 2 (bob).")

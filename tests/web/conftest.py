@@ -131,13 +131,13 @@ def browser() -> Iterator[Browser]:
 @pytest.fixture
 def open_page(browser: Browser, server: ServerThread) -> Iterator[Callable[..., Page]]:
     """Open the web page in a fresh browser context (its own storage, like another person's
-    browser): ``open_page(viewport=DESKTOP)``. Everything opened is closed after the test."""
+    browser): ``open_page(viewport=DESKTOP, locale="en-US")``. Everything opened is closed after the test."""
     contexts = []
     errors: list[str] = []
 
-    def open_(viewport: dict[str, int] = DESKTOP) -> Page:
+    def open_(viewport: dict[str, int] = DESKTOP, locale: str = "en-US") -> Page:
         # without animations a pointer finds each element at rest at once
-        context = browser.new_context(viewport=viewport, reduced_motion="reduce")  # type: ignore[arg-type]
+        context = browser.new_context(viewport=viewport, reduced_motion="reduce", locale=locale)  # type: ignore[arg-type]
         contexts.append(context)
         context.add_init_script(WATCH_CSP)
         page = context.new_page()

@@ -123,7 +123,7 @@ def test_names_open_profiles_and_the_leaderboard_lists_rated_players(
     wait_for_line(ann, "see you")
     ann.locator("#log .line.chat [data-profile=profbob]").last.click()
     dialog.locator("h2", has_text="profbob").wait_for()
-    assert dialog.locator("[data-action=friend]").is_visible()
+    dialog.locator("[data-action=friend]").wait_for()  # drawn once the profile has loaded
 
 
 def test_a_guests_name_says_guests_have_no_profile(open_page: Callable[..., Page]) -> None:
