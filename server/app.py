@@ -60,6 +60,7 @@ class Server:
             social.courier = Courier(self.cluster)
             self.cluster.relay.on_tell = social.told
             self.cluster.relay.on_news = social.news
+            self.cluster.relay.on_invite = social.invited
         self._ws: WsServer | None = None
         self._pruning: asyncio.Task[None] | None = None
         self._line: asyncio.Server | None = None

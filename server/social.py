@@ -39,11 +39,15 @@ class PersonalLists:
 
 
 class Courier(Protocol):
-    """What carries tells and friends' news to people connected elsewhere (other cluster nodes)."""
+    """What carries tells, invitations and friends' news to people connected elsewhere (other
+    cluster nodes)."""
 
     async def tell(self, sender: Session, name: str, text: str) -> str | None:
         """Hand a tell to ``name`` elsewhere: their name as they spell it, or ``None`` when they
         are not connected elsewhere; raises ``StoreUnavailable`` when it cannot be handed on."""
+
+    async def invite(self, sender: Session, name: str, room: str) -> str | None:
+        """Hand an invitation to ``room`` to ``name`` elsewhere, as ``tell``."""
 
     def news(self, name: str, text: str) -> None:
         """Tell the friends of ``name`` elsewhere ``text``."""
@@ -311,8 +315,8 @@ class Social:
             await self._not_here(msg.name, msg.id)
         session.send(m.WhoList(id=msg.id, people=found))
 
-    def invite(self, session: Session, msg: m.Invite) -> None:
-        """``/invite NAME``: NAME is asked to the sender's room."""
+    async def invite(self, session: Session, msg: m.Invite) -> None:
+        """``/invite NAME``: NAME is asked to the sender's room, wherever they are connected."""
         sender = self._name(session)
         room = session.room
         if room is None:
@@ -322,12 +326,20 @@ class Social:
         if msg.name.casefold() == sender.casefold():
             raise ProtocolError("bad_target", _("You are here already."), msg.id)
         target = self.directory.session(msg.name)
-        if target is None:
-            raise ProtocolError(
-                "not_connected", _("{name} is not connected here.", name=msg.name[:24]), msg.id
-            )
-        target.send(m.Invited(room=room.name, name=sender))
+        if target is not None and target.name is not None:
+            target.send(m.Invited(room=room.name, name=sender))  # (not to those who mute the sender)
+        elif self.courier is None or await self.courier.invite(session, msg.name, room.name) is None:
+            raise ProtocolError("not_connected", _("{name} is not connected.", name=msg.name[:24]), msg.id)
         session.send(m.Ack(id=msg.id))
+
+    def invited(self, sender: str, to: str, room: str) -> bool:
+        """An invitation from ``sender`` connected elsewhere; ``False`` if nobody here is ``to``."""
+        target = self.directory.session(to)
+        if target is None or target.name is None:
+            return False
+        target.send(m.Invited(room=room, name=sender))
+        return True
+
 
     # --- lists -----------------------------------------------------------------------------------
 

@@ -91,6 +91,17 @@ class TellTo(_Envelope):
     text: ChatText
 
 
+class InviteTo(_Envelope):
+    """An invitation to room ``room`` from ``name`` for a person connected to the receiving node."""
+
+    op: Literal["invite"] = "invite"
+    node: str = Field(alias="from", max_length=200)
+    sid: str = Field(max_length=64)
+    name: str = Field(max_length=64)
+    to: str = Field(max_length=64)
+    room: str = Field(max_length=64)
+
+
 class News(_Envelope):
     """Something the friends of ``name`` are told, wherever they are connected."""
 
@@ -101,7 +112,7 @@ class News(_Envelope):
 
 
 ToRoom = EnterRoom | LeaveRoom | Returned | Show | Message
-ToPerson = TellTo | News
+ToPerson = TellTo | InviteTo | News
 Envelope = Annotated[ToRoom | ToMember | ToPerson, Field(discriminator="op")]
 ENVELOPE: TypeAdapter[ToRoom | ToMember | ToPerson] = TypeAdapter(Envelope)
 
@@ -122,6 +133,7 @@ def to_member(sid: str, json_text: str) -> str:
 
 __all__ = [
     "EnterRoom",
+    "InviteTo",
     "LeaveRoom",
     "Message",
     "News",

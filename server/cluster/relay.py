@@ -18,6 +18,7 @@ from redis.exceptions import RedisError
 from protocol import messages as m
 from protocol.commands import ShowRequest
 from protocol.errors import UNAVAILABLE
+from protocol.i18n import _
 from protocol.outgoing import Outgoing
 from server.cluster import envelopes as env
 from server.redis_store import PREFIX
@@ -122,6 +123,8 @@ class Relay:
         self.on_tell: Callable[[str, str, str], bool] = lambda name, to, text: False
         #: news from another node for the friends of someone (name, text)
         self.on_news: Callable[[str, str], None] = lambda name, text: None
+        #: an invitation from elsewhere: (from, to, room) -> whether ``to`` is here
+        self.on_invite: Callable[[str, str, str], bool] = lambda name, to, room: False
         self._outbox: asyncio.Queue[
             tuple[str, str, Session | None, m.ClientId, bool, tuple[RemoteSession, int] | None]
         ] = asyncio.Queue()
@@ -234,7 +237,7 @@ class Relay:
                         self._answered(envelope.sid)
                     session.send(Outgoing.from_json(envelope.json_text))
                 return
-            if isinstance(envelope, env.TellTo | env.News):
+            if isinstance(envelope, env.TellTo | env.InviteTo | env.News):
                 self._to_person(envelope)
                 return
             message = self._inbox_item(envelope)
@@ -273,15 +276,20 @@ class Relay:
             self.remote.pop(key, None)
         room.post(member, message(member))
 
-    def _to_person(self, envelope: env.TellTo | env.News) -> None:
-        """A tell for someone here, or news for the friends of someone elsewhere."""
+    def _to_person(self, envelope: env.TellTo | env.InviteTo | env.News) -> None:
+        """A tell or an invitation for someone here, or news for the friends of someone elsewhere."""
         if isinstance(envelope, env.News):
             if envelope.node != self.node:  # this node told its own people already
                 self.on_news(envelope.name, envelope.text)
             return
+        if isinstance(envelope, env.InviteTo):
+            if not self.on_invite(envelope.name, envelope.to, envelope.room):
+                gone = m.Notice(text=_("{name} left before your invitation reached them.", name=envelope.to))
+                self.publish(envelope.node, env.to_member(envelope.sid, Outgoing(gone).json))
+            return
         if not self.on_tell(envelope.name, envelope.to, envelope.text):
             # gone between the sender's look-up and now: the sender had its echo, so it is told
-            gone = m.Notice(text=f"{envelope.to} left before your tell reached them.")
+            gone = m.Notice(text=_("{name} left before your tell reached them.", name=envelope.to))
             self.publish(envelope.node, env.to_member(envelope.sid, Outgoing(gone).json))
 
     def expect(self, key: str) -> None:

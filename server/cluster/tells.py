@@ -1,17 +1,19 @@
 """Tells and friends' news between nodes.
 
-A tell for someone connected to another node is handed to that node (envelope ``tell``), which
-delivers it as its own: the recipient's mutes apply there, and ``/reply`` answers back the same
-way. Its sender hears it echoed only once Redis took it for a listening node; while Redis is out
-of reach, or the recipient's node no longer listens (it died, and its list of people has not
-expired yet), the sender hears ``unavailable``. News for the friends of someone (they connected,
-they started a game) goes to every node (channel ``cafe:news``).
+A tell (or an invitation) for someone connected to another node is handed to that node
+(envelope ``tell``, ``invite``), which delivers it as its own: the recipient's mutes apply there,
+and ``/reply`` answers back the same way. Its sender hears it echoed only once Redis took it for a
+listening node; while Redis is out of reach, or the recipient's node no longer listens (it died,
+and its list of people has not expired yet), the sender hears ``unavailable``. News for the
+friends of someone (they connected, they started a game) goes to every node (channel
+``cafe:news``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 
 import structlog
 from redis.exceptions import RedisError
@@ -36,6 +38,15 @@ class Courier:
         """Hand a tell to the node where ``name`` is connected: their name as they spell it, or
         ``None`` when nobody by that name is connected to another node. Raises
         ``StoreUnavailable`` when it cannot be handed on (Redis away, their node gone)."""
+        return await self._hand(sender, name, lambda who: env.TellTo.model_validate({**who, "text": text}))
+
+    async def invite(self, sender: Session, name: str, room: str) -> str | None:
+        """Hand an invitation to ``room`` to the node where ``name`` is connected, as ``tell``."""
+        return await self._hand(sender, name, lambda who: env.InviteTo.model_validate({**who, "room": room}))
+
+    async def _hand(
+        self, sender: Session, name: str, make: Callable[[dict[str, str]], env.TellTo | env.InviteTo]
+    ) -> str | None:
         assert sender.name is not None
         redis, node = self.cluster.redis, self.cluster.node
         try:
@@ -47,14 +58,12 @@ class Courier:
             if entry is None:
                 return None
             to = str(json.loads(entry)["name"])
-            envelope = env.TellTo.model_validate(
-                {"from": node, "sid": sender.sid, "name": sender.name, "to": to, "text": text}
-            )
+            envelope = make({"from": node, "sid": sender.sid, "name": sender.name, "to": to})
             receivers = await redis.publish(channel(where), env.dump(envelope))
         except (RedisError, OSError, TimeoutError) as e:
             raise StoreUnavailable(str(e) or type(e).__name__) from e
         if receivers < 1:
-            log.warning("tell_undelivered", node=node, to_node=where, player=sender.name)
+            log.warning("tell_undelivered", node=node, to_node=where, player=sender.name, what=envelope.op)
             raise StoreUnavailable(f"node {where} does not listen")
         return to
 

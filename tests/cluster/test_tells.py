@@ -132,3 +132,16 @@ async def test_friends_on_the_other_node_hear_of_a_connection_and_a_game_start(
     assert (await cara.command("/start"))["type"] == "ack"
     started = await bob.next(lambda x: x["type"] == "notice" and "started" in x["text"])
     assert started["text"] == "Your friend cara started a game in room den: /watch den."
+
+
+async def test_an_invitation_reaches_someone_on_the_other_node(nodes: list[ServerProcess]) -> None:
+    """ann in a room on a invites Bob on b: Bob is told which room and by whom; someone connected
+    nowhere is ``not_connected``."""
+    ann = await WsClient.connect(nodes[0].port, "ann")
+    bob = await WsClient.connect(nodes[1].port, "Bob")
+    await _sees(ann, "Bob")
+    assert (await ann.command("/room parlour"))["type"] == "ack"
+    assert (await ann.command("/invite bob"))["type"] == "ack"
+    invited = await bob.next("invited")
+    assert (invited["room"], invited["name"]) == ("parlour", "ann")
+    assert (await ann.command("/invite nobody"))["code"] == "not_connected"

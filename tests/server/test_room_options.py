@@ -50,6 +50,16 @@ async def test_invite_refusals(server: Server) -> None:
     assert (await ann.command("/invite ann"))["code"] == "bad_target"
 
 
+async def test_an_invitation_from_someone_muted_never_arrives(server: Server) -> None:
+    """zoe mutes ann: ann's invitation is acked (she is not told) but never reaches zoe."""
+    (ann,) = await _seated(server, "ann")
+    zoe = await WsClient.connect(server.port, "zoe")
+    assert (await zoe.command("/mute ann"))["type"] == "ack"
+    assert (await ann.command("/invite zoe"))["type"] == "ack"
+    await zoe.barrier()
+    assert not [x for x in zoe.messages if x["type"] == "invited"]
+
+
 async def test_a_line_client_reads_an_invitation(server: Server) -> None:
     """On the line endpoint an invitation says who and how to get there."""
     assert server.line_port is not None
