@@ -13,7 +13,7 @@ from websockets.exceptions import ConnectionClosed
 from engine import GameRecord
 from server.app import Server
 from server.store import Store, TokenInfo
-from tests.server.clients import LineClient, WsClient
+from tests.server.clients import LineClient, WsClient, until
 from tests.server.conftest import ServerFactory
 
 
@@ -147,6 +147,36 @@ async def test_an_old_token_takes_over_nobody(server: Server) -> None:
         assert await _refused(server.port, name, old) == "bad_token"
     assert (await victim.request({"type": "ping"}))["type"] == "pong"  # still connected
     assert server.lobby.directory.session("victim") is not None
+
+
+async def test_quit_gives_up_the_token_even_while_the_name_is_free(server: Server) -> None:
+    """After /quit nobody comes back with the token, although nobody has taken the name since."""
+    zed = await WsClient.connect(server.port, "zed")
+    assert (await zed.command("/quit"))["type"] == "ack"
+    await zed.close()
+    await until(lambda: server.lobby.directory.session("zed") is None, "zed's connection gone")
+    assert await _refused(server.port, "zed", zed.token) == "bad_token"
+
+
+async def test_a_resume_with_the_old_connection_open_keeps_the_seat_of_a_drop_room(server: Server) -> None:
+    """In a room whose absent players leave the game, a resume while the old connection is still
+    open is no leaving: the seat is held and comes back to the new connection, still in the game."""
+    ann = await WsClient.connect(server.port, "ann")
+    bob = await WsClient.connect(server.port, "bob")
+    await ann.command("/join stay")
+    for option in ("seed 5", "absent drop"):
+        assert (await ann.command(f"/option {option}"))["type"] == "ack"
+    await bob.command("/join stay")
+    assert (await ann.command("/start"))["type"] == "ack"
+    await bob.next("game_started")
+    new = await WsClient.connect(server.port, "ann", token=ann.token)
+    await new.next("snapshot")
+    assert new.view is not None and new.view["seat"] is not None
+    assert [p["name"] for p in new.view["game"]["players"]] == ["ann", "bob"]
+    await bob.barrier()
+    assert not [msg for msg in bob.messages if msg["type"] in ("played", "game_over")]  # nobody left
+    room = server.lobby.rooms["stay"]
+    assert [s.session is not None for s in room.seats] == [True, True]
 
 
 async def test_a_new_hello_for_a_name_revokes_its_earlier_token(server: Server) -> None:

@@ -1,0 +1,137 @@
+"""Mutation testing, one target at a time: ``python -m tests.mutate TARGET [MUTANT_GLOB ...]``.
+
+A target names the source files whose mutants are tried, which of their functions (as mutmut
+globs over mutant names), and the tests that should kill them. mutmut reads its settings from the
+``pyproject.toml`` of the directory it runs in, so each target runs in a directory of its own,
+``build/mutate/TARGET``, holding a copy of the sources, the tests, and the project's settings with
+that target's ``[tool.mutmut]``. The results stay there, so ``mutmut show NAME`` run in that
+directory shows a survivor; ``--fresh`` starts over.
+
+The run is niced and uses one worker: the machine it runs on is shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WORK = ROOT / "build" / "mutate"
+SOURCES = ("engine", "protocol", "server", "bots")
+#: pytest settings for every target: no per-test timeout (mutmut kills slow mutants itself)
+PYTEST_ARGS = ["-o", "timeout=0", "-p", "no:cacheprovider"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Target:
+    """What one run mutates and which tests are asked to notice."""
+
+    files: tuple[str, ...]
+    tests: tuple[str, ...]
+    #: mutant name globs (``server.lobby.xǁLobbyǁ_resume__mutmut_*``); empty: every mutant of the files
+    mutants: tuple[str, ...] = ()
+    #: a pytest ``-k`` expression that leaves out tests mutmut cannot use (a server in another process)
+    keyword: str = ""
+
+
+_ROOM = ("core", "base", "game", "votes", "seats", "state")
+_LOBBY_TOKENS = ("_hello", "_resume", "_taken_back", "_welcome", "detach_quietly", "_nick", "_quit", "detach")
+
+TARGETS: dict[str, Target] = {
+    "ratelimit": Target(
+        ("server/ratelimit.py",), ("tests/server/test_ratelimit.py",), keyword="not over_a_socket"
+    ),
+    "diff": Target(("protocol/diff.py",), ("tests/protocol",)),
+    "views": Target(("protocol/view.py",), ("tests/protocol",)),
+    "rules": Target(("engine/rules.py",), ("tests/engine",)),
+    "tokens": Target(
+        ("server/store.py", "server/redis_store.py", "server/lobby.py"),
+        (
+            "tests/server/test_store_tokens.py",
+            "tests/cluster/test_redis_store.py",
+            "tests/server/test_trust.py",
+            "tests/server/test_durability.py",
+            "tests/server/test_errors.py",
+        ),
+        mutants=(
+            "server.store.xǁStoreǁtoken*",
+            "server.redis_store.xǁRedisStoreǁtoken*",
+            *(f"server.lobby.xǁLobbyǁ{name}__mutmut_*" for name in _LOBBY_TOKENS),
+        ),
+        keyword="not sigkill",
+    ),
+    "room": Target(tuple(f"server/room/{name}.py" for name in _ROOM), ("tests/server/test_room_core*.py",)),
+}
+
+
+def _settings(target: Target) -> str:
+    """The project's pyproject.toml with this target's ``[tool.mutmut]`` in place of its own."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    text = re.sub(r"(?ms)^\[tool\.mutmut\]\n.*?(?=^\[|\Z)", "", text)
+    tests = sorted(str(p.relative_to(ROOT)) for pattern in target.tests for p in ROOT.glob(pattern))
+    if not tests:
+        raise SystemExit(f"no tests match {target.tests}")
+    args = [*PYTEST_ARGS, *(["-k", target.keyword] if target.keyword else [])]
+    section = {
+        "source_paths": list(SOURCES),
+        "only_mutate": list(target.files),
+        "pytest_add_cli_args_test_selection": tests,
+        "pytest_add_cli_args": args,
+        "use_git_change_detection": False,
+    }
+    # a TOML string and a JSON string are spelled alike for these plain values
+    lines = [f"{key} = {json.dumps(value, ensure_ascii=False)}" for key, value in section.items()]
+    return text.rstrip() + "\n\n[tool.mutmut]\n" + "\n".join(lines) + "\n"
+
+
+def _prepare(name: str, target: Target, fresh: bool) -> Path:
+    """The target's directory with today's sources and tests (mutmut copies them on from there)."""
+    folder = WORK / name
+    if fresh and folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    ignore = shutil.ignore_patterns("__pycache__", "node_modules", ".hypothesis")
+    for part in (*SOURCES, "tests"):
+        if (folder / part).exists():
+            shutil.rmtree(folder / part)
+        shutil.copytree(ROOT / part, folder / part, ignore=ignore)
+    # mutmut copies a source file into mutants/ only if it is not there yet: a changed one must go
+    for part in (*SOURCES, "tests"):
+        if (folder / "mutants" / part).exists():
+            shutil.rmtree(folder / "mutants" / part)
+    (folder / "pyproject.toml").write_text(_settings(target), encoding="utf-8")
+    return folder
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("target", nargs="?", choices=sorted(TARGETS), help="every target if left out")
+    parser.add_argument("mutants", nargs="*", help="mutant name globs: only these (default: the target's)")
+    parser.add_argument("--fresh", action="store_true", help="forget the results of earlier runs")
+    args = parser.parse_args(argv)
+    names = [args.target] if args.target else sorted(TARGETS)
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    failed = 0
+    for name in names:
+        target = TARGETS[name]
+        folder = _prepare(name, target, args.fresh)
+        chosen = list(args.mutants or target.mutants)
+        print(f"== {name}: {', '.join(target.files)}", flush=True)
+        mutmut = [sys.executable, "-m", "mutmut"]
+        run = subprocess.run(
+            ["nice", "-n", "10", *mutmut, "run", "--max-children", "1", *chosen], cwd=folder, env=env
+        )
+        failed |= run.returncode
+        subprocess.run([*mutmut, "results"], cwd=folder, env=env)
+    return failed
+
+
+if __name__ == "__main__":
+    sys.exit(main())
