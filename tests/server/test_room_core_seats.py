@@ -123,6 +123,35 @@ def test_info_tells_options_rating_clock_and_host() -> None:
     assert "practice" in d.feed(zoe, ShowRequest("info")).of(zoe, m.Text)[0].text
 
 
+def test_info_spells_out_every_option_in_both_of_its_states() -> None:
+    """``/info`` of an empty room with the defaults, then of a seated one with every option changed,
+    says each in words: seats, host, rating, clock, absent players, the flags, seats and beginner."""
+    d = Driver(seed=None)
+    zoe = d.enter("zoe")
+    assert d.feed(zoe, ShowRequest("info")).of(zoe, m.Text)[0].text == (
+        "Room cafe: waiting. Seats: nobody.\n"
+        "Host: nobody seated.\n"
+        "Rated: yes.\n"
+        "Clock: off.\n"
+        "Absent players: a bot plays the seat.\n"
+        "Stammtisch: off. Private: off.\n"
+        "Seats drawn at the start: no. Begins: drawn by the shuffle."
+    )
+    ann, _ = d.seat("ann", "bob")
+    changed = [("host", False), ("seed", 5), ("clock", 45), ("absent", "drop"), ("stammtisch", True)]
+    for key, value in [*changed, ("private", True), ("drawseat", True), ("start", 2)]:
+        assert d.feed(ann, m.SetOption(key=key, value=value)).replies() == [], key
+    assert d.feed(zoe, ShowRequest("info")).of(zoe, m.Text)[0].text == (
+        "Room cafe: waiting. Seats: 1. ann, 2. bob.\n"
+        "Host: off (every player decides).\n"
+        "Rated: no, a practice game (the room chose the seed).\n"
+        "Clock: 45 seconds per turn.\n"
+        "Absent players: they leave the game.\n"
+        "Stammtisch: on. Private: on.\n"
+        "Seats drawn at the start: yes. Begins: seat 2."
+    )
+
+
 def test_reset_after_the_end_gives_a_fresh_board_with_the_same_seats() -> None:
     """After the game ended, ``/reset`` makes the room waiting with the same seats; before, it is
     ``no_game`` or ``game_running``."""
