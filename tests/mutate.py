@@ -49,6 +49,7 @@ _TRUST_TOKENS = (
     "a_resume_with_the_old_connection_open_keeps_the_seat_of_a_drop_room",
     "a_new_hello_for_a_name_revokes_its_earlier_token",
     "a_resume_and_a_nick_issue_a_new_token_and_revoke_the_old",
+    "a_nick_is_refused_with_its_code_and_id_or_keeps_the_player",
     "the_token_table_keeps_one_row_a_name",
     "a_token_expires_with_the_window_unless_a_seat_is_held",
     "tokens_survive_a_restart",

@@ -4,6 +4,7 @@ replaces an older one cleanly, a chosen seed stays secret, and only the seated c
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 import pytest
@@ -205,6 +206,32 @@ async def test_a_resume_and_a_nick_issue_a_new_token_and_revoke_the_old(server: 
         assert await _refused(server.port, name, str(again.token)) == "bad_token"
     back = await WsClient.connect(server.port, "kam", token=renamed["token"])
     assert back.name == "kam"
+
+
+async def test_a_nick_is_refused_with_its_code_and_id_or_keeps_the_player(server: Server) -> None:
+    """/nick to a bad name, to another's name, or from a room is refused with its code and the
+    command's id, and changes nothing; a new case of one's own name is no clash; a rename keeps
+    the player behind the name, and its token is like every other."""
+    kim = await WsClient.connect(server.port, "kim")
+    await WsClient.connect(server.port, "ann")
+    refusals = {"/nick 9lives": "bad_name", "/nick ANN": "name_taken"}
+    for text, code in refusals.items():
+        answer = await kim.command(text)  # the answer that carries the command's id
+        assert (answer["type"], answer["code"]) == ("error", code), answer
+        assert isinstance(answer["message"], str) and answer["message"]
+    await kim.command("/room here")
+    answer = await kim.command("/nick bea")
+    assert (answer["type"], answer["code"]) == ("error", "not_in_lobby"), answer
+    assert isinstance(answer["message"], str) and answer["message"]
+    await kim.command("/leave")
+    identity = server.lobby.directory.session("kim").identity  # type: ignore[union-attr]
+    renamed = await kim.command("/nick KIM")
+    assert renamed["type"] == "welcome" and renamed["name"] == "KIM"
+    assert re.fullmatch(r"[0-9a-f]{32}", renamed["token"])
+    await kim.close()
+    back = await WsClient.connect(server.port, "kim", token=renamed["token"])
+    assert back.name == "KIM"
+    assert server.lobby.directory.session("KIM").identity == identity  # type: ignore[union-attr]
 
 
 async def test_the_token_table_keeps_one_row_a_name(server: Server) -> None:
