@@ -20,6 +20,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,6 +84,17 @@ TARGETS: dict[str, Target] = {
         ),
         keyword="not every_code_the_server_sends and not every_catalogue_code",  # they read the sources
     ),
+    # the logs' token code alone, against the logs' own token tests: quick, where "tokens" is not
+    "store-tokens": Target(
+        ("server/store.py", "server/redis_store.py"),
+        (
+            "tests/server/test_store_tokens.py",
+            "tests/cluster/test_redis_store.py",
+            "tests/server/test_trust.py::test_expired_tokens_are_pruned_but_not_those_of_held_seats",
+            "tests/server/test_trust.py::test_tokens_survive_a_restart",
+        ),
+        mutants=("server.store.xǁStoreǁtoken*", "server.redis_store.xǁRedisStoreǁtoken*"),
+    ),
     "room": Target(tuple(f"server/room/{name}.py" for name in _ROOM), ("tests/server/test_room_core*.py",)),
 }
 
@@ -145,11 +157,13 @@ def main(argv: list[str] | None = None) -> int:
         chosen = list(args.mutants or target.mutants)
         print(f"== {name}: {', '.join(target.files)}", flush=True)
         mutmut = [sys.executable, "-m", "mutmut"]
+        started = time.monotonic()
         run = subprocess.run(
             ["nice", "-n", "10", *mutmut, "run", "--max-children", "1", *chosen], cwd=folder, env=env
         )
         failed |= run.returncode
         subprocess.run([*mutmut, "results"], cwd=folder, env=env)
+        print(f"== {name}: {(time.monotonic() - started) / 60:.1f} min", flush=True)
     return failed
 
 

@@ -17,6 +17,7 @@ from bots.strategy import bot_view, get_strategy
 from engine import legal_move_texts, play
 from protocol import messages as m
 from protocol.diff import apply_patch
+from protocol.errors import ERROR_CODES
 from protocol.outgoing import Outgoing
 from server.room.core import BotNameList, RoomCore, RoomSettings
 from server.room.effects import Arm, Cancel, Effect, Entry, Note, Reply, Send, Step, Think
@@ -123,6 +124,7 @@ class Driver:
         self.views: dict[FakeMember, Any] = {}
         if seed is not None:
             self.core.options = self.core.options.with_value("seed", seed)
+        self._ids = 0  # the ids given to messages fed without one
 
     # --- feeding --------------------------------------------------------------------------------
 
@@ -140,8 +142,21 @@ class Driver:
         return self._track(Handled(step, False, self.core.refuse(step)))
 
     def feed(self, session: FakeMember | None, message: Any, *, log: bool = True) -> Handled:
-        """Handle ``message`` from ``session`` and carry out the step."""
-        return self.finish(self.handle(session, message), log=log)
+        """Handle ``message`` from ``session`` and carry out the step. A member's message without
+        an id gets one, as a client's usually has, and every answer to it must carry that id;
+        every error must have a code of the catalogue and a message."""
+        if session is not None and getattr(message, "id", 0) is None:
+            self._ids += 1
+            message = _with_id(message, f"auto-{self._ids}")
+        outcome = self.finish(self.handle(session, message), log=log)
+        if session is not None and hasattr(message, "id"):
+            for reply in outcome.replies(session):
+                assert reply.id == message.id, f"{reply} answers {message}"
+                assert reply.code in ERROR_CODES and isinstance(reply.text, str) and reply.text, reply
+            for answer in outcome.sends(session):
+                if isinstance(answer, m._Answer):
+                    assert answer.id == message.id, f"{answer} answers {message}"
+        return outcome
 
     def enter(
         self, name: str, kind: Literal["person", "bot"] = "person", *, join: bool = False
@@ -225,6 +240,13 @@ class Driver:
     def ends_game(self) -> bool:
         """Whether the move ``legal`` gives ends the game."""
         return play(self.position, self.legal()).outcome is not None
+
+
+def _with_id(message: Any, msg_id: str) -> Any:
+    """``message`` with the id ``msg_id``: a protocol message, a parsed command or a room item."""
+    if isinstance(message, m._ClientMessage):
+        return message.model_copy(update={"id": msg_id})
+    return dataclasses.replace(message, id=msg_id)
 
 
 def state_of(core: RoomCore) -> dict[str, Any]:
