@@ -170,6 +170,8 @@ class Driver:
         for effect in outcome.effects:
             if isinstance(effect, Send) and isinstance(effect.recipient, FakeMember):
                 message = effect.message.message
+                # whatever a room tells (presence, chat, notices) names the room it happens in
+                assert getattr(message, "room", ROOM) == ROOM, message
                 if isinstance(message, m.Snapshot):
                     self.views[effect.recipient] = message.view
                 elif isinstance(message, m.Patch):

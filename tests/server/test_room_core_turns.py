@@ -11,7 +11,7 @@ from engine import GameRecord, Position, leave_text, legal_move_texts, play, ran
 from protocol import messages as m
 from server.room.base import CLOCK_WARNING
 from server.room.core import RoomSettings
-from server.room.effects import Arm, Cancel, GameEnd, MoveLogged, Send
+from server.room.effects import Arm, Cancel, GameEnd, GameStart, MoveLogged, Send
 from server.room.items import ClockTimeout, ClockWarning, Enter, Leave, Returned, WindowPassed
 from server.store import StoredGame
 from tests.server.roomcore import GAME_ID, SEED, Driver, FakeMember
@@ -290,3 +290,27 @@ def test_restore_of_a_finished_game_logs_its_end_again() -> None:
     done = d.finish(step)
     assert d.core.state == "over" and d.written == [GameEnd("g0", outcome)]
     assert held | {"turn"} <= set(done.cancels) and d.timers == {}
+
+
+def test_a_restored_game_looks_to_a_newcomer_as_it_did_before() -> None:
+    """A game taken up from its log shows a spectator what the same game showed before the restart:
+    seats, options (stammtisch, clock), the position, the last move and the history."""
+    live = Driver()
+    ann, bob = live.start("ann", "bob", options=[("clock", CLOCK), ("stammtisch", True), ("absent", "drop")])
+    for _ in range(3):
+        live.move([ann, bob])
+    for member in (ann, bob):
+        live.feed(member, Leave(member, disconnected=True))
+    start = live.written[0]
+    assert isinstance(start, GameStart) and live.core.game is not None
+    stored = StoredGame(
+        GAME_ID, "cafe", live.core.game.record, tuple(start.kinds), 0.0, None, None, start.room_options
+    )
+    restored = Driver(seed=None)
+    restored.finish(restored.core.restore(stored, live.now))
+    views = []
+    for d in (live, restored):
+        zoe = d.enter("zoe")
+        views.append(d.views[zoe])
+    assert views[0] == views[1]
+    assert views[1]["game"]["last_move"] is not None and len(views[1]["game"]["history"]) == 3
