@@ -169,3 +169,62 @@ def test_reset_after_the_end_gives_a_fresh_board_with_the_same_seats() -> None:
     assert done.replies() == [] and d.core.state == "waiting" and d.core.game is None
     assert [s.name for s in d.core.seats] == ["ann", "bob"]
     assert d.views[bob]["game"] is None and d.views[bob]["state"] == "waiting"
+
+
+def test_a_refusal_to_a_player_not_host_names_what_only_the_host_may_do() -> None:
+    """``not_host`` tells the player who is host and what only the host may do here."""
+    d = Driver()
+    _, bob = d.seat("ann", "bob")
+    asks = {
+        "set options": m.SetOption(key="clock", value=60),
+        "seat bots": m.AddBot(),
+        "remove bots": m.RemoveBot(name="x"),
+        "start the game": m.Start(),
+        "reset the board": m.Reset(),
+    }
+    for what, message in asks.items():
+        [refused] = d.feed(bob, message).replies(bob)
+        assert refused.code == "not_host" and refused.text == f"Only the host, ann, may {what} here."
+
+
+def test_bots_are_announced_as_they_come_and_go_only_between_games() -> None:
+    """A bot seated is announced with its strategy, a bot removed as unseated; both only between
+    games, and no fifth seat."""
+    d = Driver()
+    ann, _ = d.seat("ann", "bob")
+    joined = d.feed(ann, m.AddBot(strategy="greedy"))
+    [presence] = joined.of(ann, m.Presence)
+    name = d.core.seats[2].name
+    assert (presence.name, presence.event, presence.detail) == (name, "joined", "greedy bot")
+    d.feed(ann, m.AddBot())
+    assert d.feed(ann, m.AddBot()).codes(ann) == ["room_full"]
+    removed = d.feed(ann, m.RemoveBot(name=d.core.seats[3].name))
+    assert [(p.event, p.room) for p in removed.of(ann, m.Presence)] == [("unseated", "cafe")]
+    d.feed(ann, m.Start())
+    assert d.feed(ann, m.AddBot()).codes(ann) == ["game_running"]
+    assert d.feed(ann, m.RemoveBot(name=name)).codes(ann) == ["game_running"]
+    assert d.feed(ann, m.SetOption(key="clock", value=60)).codes(ann) == ["game_running"]
+
+
+def test_an_option_set_is_told_to_the_room_by_who_set_it_and_a_seed_stays_secret() -> None:
+    """Setting an option tells the room who set what; a seed is told only as chosen or random;
+    a bad value is refused with the reason."""
+    d = Driver(seed=None)
+    ann, bob = d.seat("ann", "bob")
+    notices = {
+        ("clock", 45): "ann set clock to 45.",
+        ("seed", 12345): "ann chose a seed: a practice game.",
+        ("seed", None): "ann set seed to random.",
+    }
+    for (key, value), said in notices.items():
+        done = d.feed(ann, m.SetOption(key=key, value=value))
+        assert [n.text for n in done.of(bob, m.Notice)] == [said]
+    refused = d.feed(ann, m.SetOption(key="clock", value=2)).replies(ann)  # under this server's least
+    assert refused[0].code == "bad_option" and refused[0].text.startswith("clock is 5 to")
+
+
+def test_a_move_with_no_game_is_refused() -> None:
+    """A move in a room with no game running is ``no_game``."""
+    d = Driver()
+    ann, _ = d.seat("ann", "bob")
+    assert d.feed(ann, m.PlayMove(move="CFf@bar")).codes(ann) == ["no_game"]
