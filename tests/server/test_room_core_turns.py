@@ -131,6 +131,7 @@ def test_leaving_the_room_during_a_game_hands_the_seat_to_a_bot_at_once() -> Non
     ann, bob = d.start("ann", "bob")
     done = d.feed(ann, Leave(ann, id=3))
     assert done.presence(bob) == [("ann", "away"), ("ann", "replaced_by_bot"), ("ann", "left")]
+    assert done.of(bob, m.Presence)[1].detail == "left the game"  # why a bot plays the seat
     assert done.types(ann) == ["ack"] and ann not in d.core.members
     assert not [a for a in done.arms if a.key.startswith("window:")]
     [think] = done.thinks  # it was ann's turn
