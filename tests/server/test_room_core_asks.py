@@ -4,12 +4,15 @@ a refused bot move tried again, the room list's summary and the ratings of ``gam
 
 from __future__ import annotations
 
+import random
+
+from bots.strategy import bot_view, get_strategy
 from engine import GameRecord, legal_move_texts, play
 from protocol import messages as m
 from protocol import text
 from protocol.commands import ShowRequest
 from server.ratings import ACCOUNT
-from server.room.effects import Think
+from server.room.effects import Note, Think
 from server.room.game import IDLE
 from server.room.items import ClockWarning, Enter, Leave, TurnRetry, Unattended
 from server.store import StoredGame
@@ -98,14 +101,18 @@ def test_the_clock_warning_goes_to_the_player_to_move_alone_and_only_for_this_tu
     assert d.fire("warn").effects == []
 
 
-def _restored_with_a_bot_to_move() -> Driver:
-    """A room after a restart: the server's bot is to move and nobody is there."""
+def _stored_with_a_bot_to_move() -> StoredGame:
+    """A game in the log, its first move played: the server's bot is to move."""
     players = ("ann", "greedy-bot1", "bob")
     first = legal_move_texts(GameRecord(players=players, seed=SEED).start())[0]
     record = GameRecord(players=players, seed=SEED, moves=(first,))
-    stored = StoredGame("g0", "cafe", record, ("person", "bot:greedy", "person"), 0.0, None, None)
+    return StoredGame("g0", "cafe", record, ("person", "bot:greedy", "person"), 0.0, None, None)
+
+
+def _restored_with_a_bot_to_move() -> Driver:
+    """A room after a restart: the server's bot is to move and nobody is there."""
     d = Driver()
-    d.finish(d.core.restore(stored, 0.0))
+    d.finish(d.core.restore(_stored_with_a_bot_to_move(), 0.0))
     assert d.to_move == "greedy-bot1" and d.core.suspended
     return d
 
@@ -194,3 +201,37 @@ def test_a_bot_asked_to_think_gets_its_own_seat_position_and_turn() -> None:
     think = d.timers["turn"]
     assert isinstance(think, Think) and d.core.game is not None
     assert (think.name, think.position, think.move_number) == (d.to_move, d.position, d.core.game.moves)
+
+
+def test_a_hint_is_the_same_each_time_it_is_asked_at_the_same_position() -> None:
+    """The hint is the greedy move drawn the same way every time: asked twice at each of ten
+    turns (where several moves are often equally good), it is the same move, the clock's move."""
+    d = Driver()
+    ann, bob = d.start("ann", "bob")
+    greedy = get_strategy("greedy")
+    for _ in range(10):
+        mover = ann if d.to_move == "ann" else bob
+        hints = [d.feed(mover, m.GetHint()).of(mover, m.Hint)[0].move for _ in range(2)]
+        expected = greedy.choose(bot_view(d.position, d.position.to_move), random.Random(0))
+        assert hints == [expected, expected]
+        d.move([ann, bob])
+
+
+def test_only_board_hand_and_score_are_shown_by_a_room() -> None:
+    """Asked to show anything else, the room answers ``bad_arguments``."""
+    d = Driver()
+    ann, _ = d.start("ann", "bob")
+    assert d.feed(ann, ShowRequest("top")).codes(ann) == ["bad_arguments"]
+
+
+def test_unloading_and_restoring_are_noted_with_the_game_and_its_moves() -> None:
+    """The log says which game was taken up from the log and which left memory, with its moves."""
+    d = _restored_with_a_bot_to_move()
+    done = d.fire(IDLE)
+    assert [(n.event, n.fields) for n in done.effects if isinstance(n, Note)] == [
+        ("unloaded", {"game": "g0", "moves": 1})
+    ]
+    step = Driver().core.restore(_stored_with_a_bot_to_move(), 0.0)
+    assert [(n.event, n.fields) for n in step.effects if isinstance(n, Note)] == [
+        ("restored", {"game": "g0", "moves": 1})
+    ]

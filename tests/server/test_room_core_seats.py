@@ -167,6 +167,7 @@ def test_reset_after_the_end_gives_a_fresh_board_with_the_same_seats() -> None:
     assert d.core.state == "over"
     done = d.feed(ann, m.Reset(id=3))
     assert done.replies() == [] and d.core.state == "waiting" and d.core.game is None
+    assert "ack" in done.types(ann) and [n.text for n in done.of(bob, m.Notice)] == ["ann reset the board."]
     assert [s.name for s in d.core.seats] == ["ann", "bob"]
     assert d.views[bob]["game"] is None and d.views[bob]["state"] == "waiting"
 

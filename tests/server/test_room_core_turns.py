@@ -405,3 +405,40 @@ def test_the_end_is_noted_the_deadline_cleared_and_the_next_game_ends_too() -> N
         assert d.views[players[0]]["game"]["deadline"] is None
         assert d.feed(players[0], m.Reset()).replies() == []
         assert d.feed(players[0], m.Start()).written
+
+
+def test_restore_keeps_each_seats_kind_and_a_game_with_no_move_yet() -> None:
+    """A game logged before its first move comes back with no last move; a client bot's seat
+    comes back as a bot's, a person's as a person's, the server's bot with its strategy."""
+    players = ("ann", "robo", "greedy-bot1")
+    stored = _stored(players, ("person", "bot", "bot:greedy"), [])
+    d = Driver()
+    d.finish(d.core.restore(stored, 0.0))
+    kinds = [(s.kind, s.strategy) for s in d.core.seats]
+    assert kinds == [("person", None), ("bot", None), ("bot", "greedy")]
+    assert d.core.game is not None and d.core.game.last_move is None and d.core.game.history == []
+
+
+def test_a_restored_game_reveals_its_seed_at_the_end() -> None:
+    """A game taken up from the log tells its seed in ``game_over``, as any game does."""
+    full = random_game(["ann", "bob"], seed=SEED)
+    stored = _stored(("ann", "bob"), ("person", "person"), list(full.moves[:-1]))
+    d = Driver(seed=None)
+    d.finish(d.core.restore(stored, 0.0))
+    ann, bob = (FakeMember(name) for name in ("ann", "bob"))
+    for member in (ann, bob):
+        d.feed(member, Returned(member))
+    [over] = d.move([ann, bob]).of(ann, m.GameOver)
+    assert over.seed == SEED
+
+
+def test_a_clock_running_out_after_the_end_plays_nothing() -> None:
+    """A turn clock that fires after the game ended, on the turn it was armed for, does nothing."""
+    d, players = _clocked("ann", "bob")
+    while not d.ends_game():
+        d.move(players)
+    assert d.core.game is not None
+    number = d.core.game.moves
+    d.move(players)
+    assert d.core.state == "over"
+    assert d.feed(None, ClockTimeout(number + 1)).effects == []
