@@ -73,6 +73,7 @@ TARGETS: dict[str, Target] = {
             "tests/server/test_store_tokens.py",
             "tests/cluster/test_redis_store.py",
             "tests/server/test_error_codes.py",
+            "tests/server/test_lobby.py",
             "tests/server/test_errors.py::test_hello_is_needed_first_and_names_are_unique",
             "tests/server/test_durability.py::test_reconnecting_with_the_token_reclaims_name_and_seat",
             *(f"tests/server/test_trust.py::test_{name}" for name in _TRUST_TOKENS),
