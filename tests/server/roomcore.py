@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Literal
 
 from bots.strategy import bot_view, get_strategy
@@ -110,10 +110,21 @@ class Driver:
     ['presence', 'ack', 'patch']
     """
 
-    def __init__(self, settings: RoomSettings | None = None, *, seed: int | None = SEED) -> None:
+    def __init__(
+        self,
+        settings: RoomSettings | None = None,
+        *,
+        seed: int | None = SEED,
+        bot_games: Callable[[str], int] = lambda name: 0,
+    ) -> None:
         self.bot_names = BotNameList()
         self.core = RoomCore(
-            ROOM, settings or RoomSettings(), self.bot_names, new_game_id=lambda: GAME_ID, new_seed=lambda: 99
+            ROOM,
+            settings or RoomSettings(),
+            self.bot_names,
+            new_game_id=lambda: GAME_ID,
+            new_seed=lambda: 99,
+            bot_games=bot_games,
         )
         self.now = 0.0
         #: every entry written to the log, in order
