@@ -82,7 +82,11 @@ class RoomCore(RoomVotes):
         handler = self._handlers.get(type(message))
         try:
             if handler is None:
-                raise ProtocolError("unknown_type", f"{type(message).__name__} is not handled in rooms.")
+                raise ProtocolError(
+                    "unknown_type",
+                    f"{type(message).__name__} is not handled in rooms.",
+                    getattr(message, "id", None),
+                )
             pending = handler(session, message)
         except ProtocolError as e:
             if session is not None:
