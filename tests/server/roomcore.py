@@ -187,6 +187,8 @@ class Driver:
                     self.views[effect.recipient] = message.view
                 elif isinstance(message, m.Patch):
                     self.views[effect.recipient] = apply_patch(self.views[effect.recipient], message.ops)
+                if isinstance(message, m.Snapshot | m.Patch):
+                    assert self.views[effect.recipient]["room"] == ROOM
             elif isinstance(effect, Arm | Think):
                 self.timers[effect.key] = effect
             elif isinstance(effect, Cancel):

@@ -12,9 +12,11 @@ from protocol import messages as m
 from protocol import text
 from protocol.commands import ShowRequest
 from server.ratings import ACCOUNT
-from server.room.effects import Note, Think
+from server.room.base import CLOCK_WARNING
+from server.room.core import RoomSettings
+from server.room.effects import Arm, Note, Think
 from server.room.game import IDLE
-from server.room.items import ClockWarning, Enter, Leave, TurnRetry, Unattended
+from server.room.items import ClockWarning, Enter, Leave, Returned, TurnRetry, Unattended
 from server.store import StoredGame
 from tests.server.roomcore import GAME_ID, SEED, Driver, FakeMember
 
@@ -235,3 +237,89 @@ def test_unloading_and_restoring_are_noted_with_the_game_and_its_moves() -> None
     assert [(n.event, n.fields) for n in step.effects if isinstance(n, Note)] == [
         ("restored", {"game": "g0", "moves": 1})
     ]
+
+
+def test_a_message_the_room_does_not_handle_is_unknown_there() -> None:
+    """A lobby message that reached a room is ``unknown_type``, naming the message, answering its id."""
+    d = Driver()
+    ann = d.enter("ann")
+    [refused] = d.feed(ann, m.ListRooms()).replies(ann)
+    assert refused.code == "unknown_type" and "ListRooms" in refused.text
+
+
+def test_a_bots_turn_is_asked_with_its_key_seed_and_budget_and_someone_coming_wakes_it() -> None:
+    """A bot thinks under the turn's key, seeded by the game and move, within the server's budget;
+    with nobody in the room it waits for the window (from now), and someone entering cancels the
+    wait and asks it to think."""
+    d = _restored_with_a_bot_to_move()
+    assert d.timers[IDLE] == Arm(IDLE, 0.0 + RoomSettings().resume_window, Unattended(1))
+    zoe = FakeMember("zoe")
+    done = d.feed(zoe, Enter(zoe))
+    assert IDLE in done.cancels
+    [think] = done.thinks
+    assert (think.key, think.seed, think.budget) == ("turn", "g0:1", RoomSettings().bot_budget)
+
+
+def test_a_clock_as_short_as_the_warning_has_no_warning_and_none_comes_after_the_end() -> None:
+    """A turn clock no longer than the warning gives no warning; a warning armed for a turn that
+    ended the game says nothing."""
+    d = Driver()
+    ann, bob = d.start("ann", "bob", options=[("clock", CLOCK_WARNING)])
+    assert "turn" in d.timers and "warn" not in d.timers
+    d = Driver()
+    ann, bob = d.start("ann", "bob", options=[("clock", 30)])
+    while not d.ends_game():
+        d.move([ann, bob])
+    assert d.core.game is not None
+    number = d.core.game.moves
+    d.move([ann, bob])
+    assert d.feed(None, ClockWarning(number + 1)).effects == []
+
+
+def test_a_player_back_on_their_turn_sees_the_new_deadline_and_after_the_end_no_turn_starts() -> None:
+    """A player who comes back on their own turn gets a fresh clock, and every view shows its
+    deadline; after the end, coming back starts no turn."""
+    settings = RoomSettings(wall_time=lambda now: 1000.0 + now)
+    d = Driver(settings)
+    ann, bob = d.start("ann", "bob", options=[("clock", 30)])
+    assert d.to_move == "ann"
+    d.feed(ann, Leave(ann, disconnected=True))
+    d.now = 12.0
+    again = FakeMember("ann")
+    d.feed(again, Returned(again))
+    assert d.views[bob]["game"]["deadline"] == 1000.0 + 12.0 + 30
+    while d.core.state == "playing":
+        d.move([again, bob])
+    d.feed(again, Leave(again, disconnected=True))
+    back = FakeMember("ann")
+    done = d.feed(back, Returned(back))
+    assert done.arms == [] and done.thinks == []
+
+
+def test_a_game_the_room_ended_shows_its_end_in_every_view() -> None:
+    """When the last other player leaves a game (absent ``drop``), the room ends it, and the views
+    say it is over, for the reason the room gave."""
+    d = Driver()
+    ann, bob = d.start("ann", "bob", options=[("absent", "drop")])
+    zoe = d.enter("zoe")
+    done = d.feed(bob, m.LeaveGame())
+    [over] = done.of(zoe, m.GameOver)
+    assert d.views[zoe]["game"]["over"] == over.reason and d.views[ann]["game"]["over"] == over.reason
+
+
+def test_each_move_is_noted_and_its_events_hold_no_game_over() -> None:
+    """Each move is noted with player, move, points and number; the last move's ``played`` lists
+    the rules' events without the game's end, which ``game_over`` tells."""
+    d = Driver()
+    ann, bob = d.start("ann", "bob")
+    while True:
+        mover, last = d.to_move, d.ends_game()
+        number = d.core.game.moves + 1 if d.core.game else 0
+        done = d.move([ann, bob])
+        [note] = [e for e in done.effects if isinstance(e, Note) and e.event == "move"]
+        [played] = done.of(ann, m.Played)
+        fields = {"player": mover, "move": played.move, "points": played.points, "number": number}
+        assert note.fields == fields
+        assert all(event["type"] != "game_over" for event in played.events)
+        if last:
+            break
