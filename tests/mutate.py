@@ -135,10 +135,8 @@ def _prepare(name: str, target: Target, fresh: bool) -> Path:
         if (folder / part).exists():
             shutil.rmtree(folder / part)
         shutil.copytree(ROOT / part, folder / part, ignore=ignore)
-    # mutmut copies a source file into mutants/ only if it is not there yet: a changed one must go
-    for part in (*SOURCES, "tests"):
-        if (folder / "mutants" / part).exists():
-            shutil.rmtree(folder / "mutants" / part)
+    # a source changed since the last run is newer than its mutants there (copytree keeps the
+    # times): mutmut makes its mutants again; the tests are copied over the old ones
     (folder / "pyproject.toml").write_text(_settings(target), encoding="utf-8")
     return folder
 

@@ -4,6 +4,7 @@ security log of refused and expired tokens and of renames."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 from structlog.testing import capture_logs
@@ -12,6 +13,7 @@ from server import logs
 from server.app import Server
 from tests.server.clients import WsClient, until
 from tests.server.conftest import ServerFactory
+from tests.server.test_http import _get
 
 PASSWORD = "correct horse battery"
 TOKEN = re.compile(r"[0-9a-f]{32}")
@@ -90,3 +92,33 @@ async def test_a_rename_is_logged_with_both_names(server: Server) -> None:
     with capture_logs() as captured:
         assert (await kim.command("/nick kam"))["type"] == "welcome"
     assert [(e["player"], e["old"]) for e in captured if e["event"] == "renamed"] == [("kam", "kim")]
+
+
+async def test_a_lost_connection_is_counted_out_and_holds_its_seat_and_token(server: Server) -> None:
+    """A connection lost during a game: it leaves the count of connections and ``/metrics``, its
+    token holds for the resume window from then on, and its seat is held, ``away``, not handed to
+    a bot before the window passes."""
+    ann = await WsClient.connect(server.port, "ann")
+    bob = await WsClient.connect(server.port, "bob")
+    await _in_a_game("lost", ann, bob)
+    assert server.lobby.connections == 2
+    session = server.lobby.directory.session("ann")
+    await ann.close()
+    await bob.next(lambda msg: msg["type"] == "presence" and msg["event"] == "away")
+    await bob.barrier()
+    assert not [msg for msg in bob.messages if msg.get("event") == "replaced_by_bot"]
+    assert server.lobby.connections == 1 and session not in server.lobby.all_sessions
+    _, _, body = await _get(server.port, "/metrics")
+    assert 'cafe_connections{transport="ws"} 1.0' in body.decode()
+    released: list[object] = []
+
+    async def check() -> None:  # the release is written in the background as the connection ends
+        info = await server.store.token(str(ann.token))
+        released.append(info is not None and info.expires is not None)
+
+    for _ in range(100):
+        await check()
+        if released[-1]:
+            break
+        await asyncio.sleep(0.02)
+    assert released[-1] is True
