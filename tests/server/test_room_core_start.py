@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from protocol import messages as m
 from server.room.core import RoomSettings
-from tests.server.roomcore import Driver
+from server.room.effects import GameStart, Note
+from tests.server.roomcore import GAME_ID, Driver
 
 
 def test_a_start_while_a_game_runs_is_refused() -> None:
@@ -55,3 +56,29 @@ def test_a_game_that_has_ended_takes_no_more_moves_and_gives_no_hints() -> None:
         d.move([ann, bob])
     for ask in (m.PlayMove(move="CFf@bar"), m.GetHint(), m.VoteRemove(name="bob")):
         assert d.feed(ann, ask).codes(ann) == ["game_over"], ask
+
+
+def test_the_start_logs_the_seed_and_kinds_and_tells_whether_it_is_practice() -> None:
+    """A start logs the seed drawn (or chosen), each seat's kind (a server bot with its strategy)
+    and notes the game with its players; ``game_started`` says practice only for a chosen seed."""
+    for chosen in (None, 5):
+        d = Driver(seed=chosen)
+        ann = d.enter("ann", join=True)
+        d.feed(ann, m.AddBot(strategy="greedy"))
+        done = d.feed(ann, m.Start())
+        start = d.written[0]
+        assert isinstance(start, GameStart)
+        assert start.record.seed == (99 if chosen is None else chosen)  # the driver draws 99
+        assert start.kinds == ["person", "bot:greedy"]
+        [note] = [e for e in done.effects if isinstance(e, Note) and e.event == "game_started"]
+        assert note.fields == {"game": GAME_ID, "players": list(start.record.players)}
+        [started] = done.of(ann, m.GameStarted)
+        assert started.practice is (chosen is not None)
+
+
+def test_a_players_own_move_is_neither_automatic_nor_the_clocks() -> None:
+    """A move the player made is told as theirs: not automatic, not the clock's."""
+    d = Driver()
+    ann, bob = d.start("ann", "bob", options=[("clock", 30)])
+    [played] = d.move([ann, bob]).of(bob, m.Played)
+    assert (played.auto, played.clock) == (False, False)

@@ -208,3 +208,24 @@ def test_a_name_not_seated_is_echoed_only_in_part() -> None:
     name = "abcdefghijklmnopqrstuvwxyz"
     refused = d.feed(ann, m.VoteRemove(name=name)).replies()[0].text
     assert name[:24] in refused and name[:25] not in refused
+
+
+def test_the_minute_of_a_turn_counts_from_its_start_and_anew_for_each_turn() -> None:
+    """Coming back during one's own turn does not start its minute again; the next turn has a
+    minute of its own."""
+    d, people = _three()
+    mover = d.to_move
+    asker = next(p for n, p in people.items() if n != mover)
+    d.now = 50.0
+    d.feed(people[mover], Leave(people[mover], disconnected=True))
+    again = FakeMember(mover)
+    d.feed(again, Returned(again))
+    d.now = TURN_MIN
+    assert d.feed(asker, m.VoteRemove(name=mover)).replies() == []  # a minute since the turn began
+    d, people = _three()
+    d.now = 100.0
+    d.move(people.values())
+    mover = d.to_move
+    asker = next(p for n, p in people.items() if n != mover)
+    d.now = 100.0 + TURN_MIN - 1
+    assert d.feed(asker, m.VoteRemove(name=mover)).codes(asker) == ["too_soon"]
