@@ -5,8 +5,10 @@ security log of refused and expired tokens and of renames."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 
+import pytest
 from structlog.testing import capture_logs
 
 from server import logs
@@ -36,7 +38,7 @@ async def test_a_resume_without_a_seat_is_resumed_and_keeps_the_player(server: S
     """A resume in the lobby is ``resumed``, with a new token of the usual form; after two resumes
     the player behind the name is the same, so their games stay theirs."""
     kim = await WsClient.connect(server.port, "kim")
-    assert kim.messages[-1]["resumed"] is False
+    assert kim.messages[-1]["resumed"] is False and TOKEN.fullmatch(str(kim.token))
     first = _identity(server, "kim")
     for _ in range(2):
         await kim.close()
@@ -61,7 +63,7 @@ async def test_an_accounts_login_takes_its_seat_back_and_only_then_is_resumed(se
     await ann.close()
     await bob.next(lambda msg: msg["type"] == "presence" and msg["event"] == "away")
     back = await WsClient.connect(server.port, "ann", password=PASSWORD)
-    assert back.messages[-1]["resumed"] is True
+    assert back.messages[-1]["resumed"] is True and back.messages[-1]["registered"] is True
     await back.next("snapshot")
     assert back.view is not None and back.view["seat"] is not None
     await bob.next(lambda msg: msg["type"] == "presence" and msg["event"] == "back")
@@ -85,24 +87,33 @@ async def test_refused_and_expired_tokens_are_security_events_naming_player_and_
     assert all(peer and str(peer).startswith("127.0.0.1") for _, _, peer in events)
 
 
-async def test_a_rename_is_logged_with_both_names(server: Server) -> None:
-    """/nick is logged as ``renamed`` with the new name and the old."""
+async def test_a_hello_and_a_rename_are_logged_with_their_names(server: Server) -> None:
+    """A welcome is logged as ``hello`` with the name, the transport and whether it resumed; /nick
+    as ``renamed`` with the new name and the old."""
     logs.configure("info", "console")  # each test's server fixture sets warning again
-    kim = await WsClient.connect(server.port, "kim")
     with capture_logs() as captured:
+        kim = await WsClient.connect(server.port, "kim")
         assert (await kim.command("/nick kam"))["type"] == "welcome"
+    hellos = [(e["player"], e["transport"], e["resumed"]) for e in captured if e["event"] == "hello"]
+    assert hellos == [("kim", "ws", False)]
     assert [(e["player"], e["old"]) for e in captured if e["event"] == "renamed"] == [("kam", "kim")]
 
 
-async def test_a_lost_connection_is_counted_out_and_holds_its_seat_and_token(server: Server) -> None:
-    """A connection lost during a game: it leaves the count of connections and ``/metrics``, its
-    token holds for the resume window from then on, and its seat is held, ``away``, not handed to
-    a bot before the window passes."""
+async def test_a_lost_connection_is_counted_out_and_holds_its_seat_and_token(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A connection ends without an error, in the lobby or during a game; it leaves the count of
+    connections and ``/metrics``, its token holds for the resume window from then on, and a seat is
+    held, ``away``, not handed to a bot before the window passes."""
     ann = await WsClient.connect(server.port, "ann")
     bob = await WsClient.connect(server.port, "bob")
+    zoe = await WsClient.connect(server.port, "zoe")  # in the lobby
     await _in_a_game("lost", ann, bob)
-    assert server.lobby.connections == 2
+    assert server.lobby.connections == 3
     session = server.lobby.directory.session("ann")
+    await zoe.close()
+    await until(lambda: server.lobby.connections == 2, "zoe counted out")
+    assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     await ann.close()
     await bob.next(lambda msg: msg["type"] == "presence" and msg["event"] == "away")
     await bob.barrier()
