@@ -51,12 +51,14 @@ compile: $(VENV)/.installed-dev
 	$(BIN)/pybabel compile -D cafe -d $(LOCALE) --statistics
 	$(BIN)/python -m protocol.catalogs
 
-# mutation testing, not part of `make test`: MUTANTS="server.ratelimit* protocol.diff*" picks modules
+# mutation testing, not part of `make test`: TARGET=tokens picks one of tests/mutate.py's targets
+# (every one if left out), MUTANTS="server.lobby.xǁLobbyǁ_quit*" some of its mutants, FRESH=1
+# forgets the results of earlier runs (kept in build/mutate/TARGET)
+TARGET ?=
 MUTANTS ?=
+FRESH ?=
 mutate: $(VENV)/.installed-dev
-	rm -rf mutants
-	$(BIN)/mutmut run --max-children 2 $(MUTANTS)
-	$(BIN)/mutmut results
+	$(BIN)/python -m tests.mutate $(TARGET) $(MUTANTS) $(if $(FRESH),--fresh)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache mutants

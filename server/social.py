@@ -340,7 +340,6 @@ class Social:
         target.send(m.Invited(room=room, name=sender))
         return True
 
-
     # --- lists -----------------------------------------------------------------------------------
 
     async def edit(self, session: Session, msg: m.ListEdit) -> None:

@@ -84,7 +84,9 @@ class RoomCore(RoomVotes):
         try:
             if handler is None:
                 raise ProtocolError(
-                    "unknown_type", _("{kind} is not handled in rooms.", kind=type(message).__name__)
+                    "unknown_type",
+                    _("{kind} is not handled in rooms.", kind=type(message).__name__),
+                    getattr(message, "id", None),
                 )
             pending = handler(session, message)
         except ProtocolError as e:

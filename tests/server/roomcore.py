@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Literal
 
 from bots.strategy import bot_view, get_strategy
 from engine import legal_move_texts, play
 from protocol import messages as m
 from protocol.diff import apply_patch
+from protocol.errors import ERROR_CODES
 from protocol.outgoing import Outgoing
 from server.room.core import BotNameList, RoomCore, RoomSettings
 from server.room.effects import Arm, Cancel, Effect, Entry, Note, Reply, Send, Step, Think
@@ -114,10 +115,21 @@ class Driver:
     ['presence', 'ack', 'patch']
     """
 
-    def __init__(self, settings: RoomSettings | None = None, *, seed: int | None = SEED) -> None:
+    def __init__(
+        self,
+        settings: RoomSettings | None = None,
+        *,
+        seed: int | None = SEED,
+        bot_games: Callable[[str], int] = lambda name: 0,
+    ) -> None:
         self.bot_names = BotNameList()
         self.core = RoomCore(
-            ROOM, settings or RoomSettings(), self.bot_names, new_game_id=lambda: GAME_ID, new_seed=lambda: 99
+            ROOM,
+            settings or RoomSettings(),
+            self.bot_names,
+            new_game_id=lambda: GAME_ID,
+            new_seed=lambda: 99,
+            bot_games=bot_games,
         )
         self.now = 0.0
         #: every entry written to the log, in order
@@ -128,6 +140,7 @@ class Driver:
         self.views: dict[FakeMember, Any] = {}
         if seed is not None:
             self.core.options = self.core.options.with_value("seed", seed)
+        self._ids = 0  # the ids given to messages fed without one
 
     # --- feeding --------------------------------------------------------------------------------
 
@@ -145,8 +158,21 @@ class Driver:
         return self._track(Handled(step, False, self.core.refuse(step)))
 
     def feed(self, session: FakeMember | None, message: Any, *, log: bool = True) -> Handled:
-        """Handle ``message`` from ``session`` and carry out the step."""
-        return self.finish(self.handle(session, message), log=log)
+        """Handle ``message`` from ``session`` and carry out the step. A member's message without
+        an id gets one, as a client's usually has, and every answer to it must carry that id;
+        every error must have a code of the catalogue and a message."""
+        if session is not None and getattr(message, "id", 0) is None:
+            self._ids += 1
+            message = _with_id(message, f"auto-{self._ids}")
+        outcome = self.finish(self.handle(session, message), log=log)
+        if session is not None and hasattr(message, "id"):
+            for reply in outcome.replies(session):
+                assert reply.id == message.id, f"{reply} answers {message}"
+                assert reply.code in ERROR_CODES and isinstance(reply.text, str) and reply.text, reply
+            for answer in outcome.sends(session):
+                if isinstance(answer, m._Answer):
+                    assert answer.id == message.id, f"{answer} answers {message}"
+        return outcome
 
     def enter(
         self, name: str, kind: Literal["person", "bot"] = "person", *, join: bool = False
@@ -160,6 +186,8 @@ class Driver:
         for effect in outcome.effects:
             if isinstance(effect, Send):
                 message = effect.message.message
+                # whatever a room tells (presence, chat, notices) names the room it happens in
+                assert getattr(message, "room", ROOM) == ROOM, message
                 for recipient in effect.recipients:
                     if not isinstance(recipient, FakeMember):
                         continue
@@ -167,6 +195,8 @@ class Driver:
                         self.views[recipient] = message.view
                     elif isinstance(message, m.Patch):
                         self.views[recipient] = apply_patch(self.views[recipient], message.ops)
+                    if isinstance(message, m.Snapshot | m.Patch):
+                        assert self.views[recipient]["room"] == ROOM
             elif isinstance(effect, Arm | Think):
                 self.timers[effect.key] = effect
             elif isinstance(effect, Cancel):
@@ -233,6 +263,13 @@ class Driver:
     def ends_game(self) -> bool:
         """Whether the move ``legal`` gives ends the game."""
         return play(self.position, self.legal()).outcome is not None
+
+
+def _with_id(message: Any, msg_id: str) -> Any:
+    """``message`` with the id ``msg_id``: a protocol message, a parsed command or a room item."""
+    if isinstance(message, m._ClientMessage):
+        return message.model_copy(update={"id": msg_id})
+    return dataclasses.replace(message, id=msg_id)
 
 
 def state_of(core: RoomCore) -> dict[str, Any]:

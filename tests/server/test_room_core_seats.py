@@ -123,6 +123,35 @@ def test_info_tells_options_rating_clock_and_host() -> None:
     assert "practice" in d.feed(zoe, ShowRequest("info")).of(zoe, m.Text)[0].text
 
 
+def test_info_spells_out_every_option_in_both_of_its_states() -> None:
+    """``/info`` of an empty room with the defaults, then of a seated one with every option changed,
+    says each in words: seats, host, rating, clock, absent players, the flags, seats and beginner."""
+    d = Driver(seed=None)
+    zoe = d.enter("zoe")
+    assert d.feed(zoe, ShowRequest("info")).of(zoe, m.Text)[0].text == (
+        "Room cafe: waiting. Seats: nobody.\n"
+        "Host: nobody seated.\n"
+        "Rated: yes.\n"
+        "Clock: off.\n"
+        "Absent players: a bot plays the seat.\n"
+        "Stammtisch: off. Private: off.\n"
+        "Seats drawn at the start: no. Begins: drawn by the shuffle."
+    )
+    ann, _ = d.seat("ann", "bob")
+    changed = [("host", False), ("seed", 5), ("clock", 45), ("absent", "drop"), ("stammtisch", True)]
+    for key, value in [*changed, ("private", True), ("drawseat", True), ("start", 2)]:
+        assert d.feed(ann, m.SetOption(key=key, value=value)).replies() == [], key
+    assert d.feed(zoe, ShowRequest("info")).of(zoe, m.Text)[0].text == (
+        "Room cafe: waiting. Seats: 1. ann, 2. bob.\n"
+        "Host: off (every player decides).\n"
+        "Rated: no, a practice game (the room chose the seed).\n"
+        "Clock: 45 seconds per turn.\n"
+        "Absent players: they leave the game.\n"
+        "Stammtisch: on. Private: on.\n"
+        "Seats drawn at the start: yes. Begins: seat 2."
+    )
+
+
 def test_reset_after_the_end_gives_a_fresh_board_with_the_same_seats() -> None:
     """After the game ended, ``/reset`` makes the room waiting with the same seats; before, it is
     ``no_game`` or ``game_running``."""
@@ -138,5 +167,65 @@ def test_reset_after_the_end_gives_a_fresh_board_with_the_same_seats() -> None:
     assert d.core.state == "over"
     done = d.feed(ann, m.Reset(id=3))
     assert done.replies() == [] and d.core.state == "waiting" and d.core.game is None
+    assert "ack" in done.types(ann) and [n.text for n in done.of(bob, m.Notice)] == ["ann reset the board."]
     assert [s.name for s in d.core.seats] == ["ann", "bob"]
     assert d.views[bob]["game"] is None and d.views[bob]["state"] == "waiting"
+
+
+def test_a_refusal_to_a_player_not_host_names_what_only_the_host_may_do() -> None:
+    """``not_host`` tells the player who is host and what only the host may do here."""
+    d = Driver()
+    _, bob = d.seat("ann", "bob")
+    asks = {
+        "set options": m.SetOption(key="clock", value=60),
+        "seat bots": m.AddBot(),
+        "remove bots": m.RemoveBot(name="x"),
+        "start the game": m.Start(),
+        "reset the board": m.Reset(),
+    }
+    for what, message in asks.items():
+        [refused] = d.feed(bob, message).replies(bob)
+        assert refused.code == "not_host" and refused.text == f"Only the host, ann, may {what} here."
+
+
+def test_bots_are_announced_as_they_come_and_go_only_between_games() -> None:
+    """A bot seated is announced with its strategy, a bot removed as unseated; both only between
+    games, and no fifth seat."""
+    d = Driver()
+    ann, _ = d.seat("ann", "bob")
+    joined = d.feed(ann, m.AddBot(strategy="greedy"))
+    [presence] = joined.of(ann, m.Presence)
+    name = d.core.seats[2].name
+    assert (presence.name, presence.event, presence.detail) == (name, "joined", "greedy bot")
+    d.feed(ann, m.AddBot())
+    assert d.feed(ann, m.AddBot()).codes(ann) == ["room_full"]
+    removed = d.feed(ann, m.RemoveBot(name=d.core.seats[3].name))
+    assert [(p.event, p.room) for p in removed.of(ann, m.Presence)] == [("unseated", "cafe")]
+    d.feed(ann, m.Start())
+    assert d.feed(ann, m.AddBot()).codes(ann) == ["game_running"]
+    assert d.feed(ann, m.RemoveBot(name=name)).codes(ann) == ["game_running"]
+    assert d.feed(ann, m.SetOption(key="clock", value=60)).codes(ann) == ["game_running"]
+
+
+def test_an_option_set_is_told_to_the_room_by_who_set_it_and_a_seed_stays_secret() -> None:
+    """Setting an option tells the room who set what; a seed is told only as chosen or random;
+    a bad value is refused with the reason."""
+    d = Driver(seed=None)
+    ann, bob = d.seat("ann", "bob")
+    notices = {
+        ("clock", 45): "ann set clock to 45.",
+        ("seed", 12345): "ann chose a seed: a practice game.",
+        ("seed", None): "ann set seed to random.",
+    }
+    for (key, value), said in notices.items():
+        done = d.feed(ann, m.SetOption(key=key, value=value))
+        assert [n.text for n in done.of(bob, m.Notice)] == [said]
+    refused = d.feed(ann, m.SetOption(key="clock", value=2)).replies(ann)  # under this server's least
+    assert refused[0].code == "bad_option" and refused[0].text.startswith("clock is 5 to")
+
+
+def test_a_move_with_no_game_is_refused() -> None:
+    """A move in a room with no game running is ``no_game``."""
+    d = Driver()
+    ann, _ = d.seat("ann", "bob")
+    assert d.feed(ann, m.PlayMove(move="CFf@bar")).codes(ann) == ["no_game"]

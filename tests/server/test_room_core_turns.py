@@ -11,8 +11,8 @@ from engine import GameRecord, Position, leave_text, legal_move_texts, play, ran
 from protocol import messages as m
 from server.room.base import CLOCK_WARNING
 from server.room.core import RoomSettings
-from server.room.effects import Arm, Cancel, GameEnd, MoveLogged, Send
-from server.room.items import ClockTimeout, ClockWarning, Enter, Leave, Returned, WindowPassed
+from server.room.effects import Arm, Cancel, GameEnd, GameStart, MoveLogged, Note, Send
+from server.room.items import BotMove, ClockTimeout, ClockWarning, Enter, Leave, Returned, WindowPassed
 from server.store import StoredGame
 from tests.server.roomcore import GAME_ID, SEED, Driver, FakeMember
 
@@ -131,6 +131,7 @@ def test_leaving_the_room_during_a_game_hands_the_seat_to_a_bot_at_once() -> Non
     ann, bob = d.start("ann", "bob")
     done = d.feed(ann, Leave(ann, id=3))
     assert done.presence(bob) == [("ann", "away"), ("ann", "replaced_by_bot"), ("ann", "left")]
+    assert done.of(bob, m.Presence)[1].detail == "left the game"  # why a bot plays the seat
     assert done.types(ann) == ["ack"] and ann not in d.core.members
     assert not [a for a in done.arms if a.key.startswith("window:")]
     [think] = done.thinks  # it was ann's turn
@@ -290,3 +291,154 @@ def test_restore_of_a_finished_game_logs_its_end_again() -> None:
     done = d.finish(step)
     assert d.core.state == "over" and d.written == [GameEnd("g0", outcome)]
     assert held | {"turn"} <= set(done.cancels) and d.timers == {}
+
+
+def test_a_restored_game_looks_to_a_newcomer_as_it_did_before() -> None:
+    """A game taken up from its log shows a spectator what the same game showed before the restart:
+    seats, options (stammtisch, clock), the position, the last move and the history."""
+    live = Driver()
+    ann, bob = live.start("ann", "bob", options=[("clock", CLOCK), ("stammtisch", True), ("absent", "drop")])
+    for _ in range(3):
+        live.move([ann, bob])
+    for member in (ann, bob):
+        live.feed(member, Leave(member, disconnected=True))
+    start = live.written[0]
+    assert isinstance(start, GameStart) and live.core.game is not None
+    stored = StoredGame(
+        GAME_ID, "cafe", live.core.game.record, tuple(start.kinds), 0.0, None, None, start.room_options
+    )
+    restored = Driver(seed=None)
+    restored.finish(restored.core.restore(stored, live.now))
+    views = []
+    for d in (live, restored):
+        zoe = d.enter("zoe")
+        views.append(d.views[zoe])
+    assert views[0] == views[1]
+    assert views[1]["game"]["last_move"] is not None and len(views[1]["game"]["history"]) == 3
+
+
+# --- what the clock, the window and the game's end say -------------------------------------------
+
+
+def test_the_clocks_move_is_marked_as_the_clocks_and_a_third_says_why_a_bot_plays() -> None:
+    """A move the clock played is told as automatic and the clock's; the seat handed to a bot
+    after a third says why; a clock of a finished game plays nothing."""
+    d, (_, bob) = _clocked("ann", "bob")
+    for turn in range(3):
+        done = d.fire("turn")
+        [played] = done.of(bob, m.Played)
+        assert (played.player, played.auto, played.clock) == ("ann", True, True)
+        if turn < 2:
+            d.move([bob])
+    [replaced] = [p for p in done.of(bob, m.Presence) if p.event == "replaced_by_bot"]
+    assert (replaced.name, replaced.detail) == ("ann", "ran out of time three times in a row")
+    while d.core.state == "playing":
+        d.move([bob]) if d.to_move == "bob" else d.think()
+    assert d.core.game is not None
+    assert d.feed(None, ClockTimeout(d.core.game.moves)).effects == []
+
+
+def test_coming_back_starts_the_count_of_timeouts_again() -> None:
+    """Timeouts count in a row of turns played here: a player who comes back has two more before
+    a bot takes the seat."""
+    d, (ann, bob) = _clocked("ann", "bob")
+    for _ in range(2):
+        d.fire("turn")
+        d.move([bob])
+    d.feed(ann, Leave(ann, disconnected=True))
+    again = FakeMember("ann")
+    d.feed(again, Returned(again))
+    for _ in range(2):
+        assert d.fire("turn").presence(bob) == []
+        d.move([bob])
+    assert d.core.seats[0].stand_in is None and d.core.seats[0].session is again
+
+
+def test_a_seat_taken_when_the_window_passes_says_why() -> None:
+    """When the resume window passes, the bot that takes the seat is announced with the reason."""
+    d, (ann, bob) = _clocked("ann", "bob")
+    d.feed(ann, Leave(ann, disconnected=True))
+    done = d.fire("window:ann")
+    [replaced] = [p for p in done.of(bob, m.Presence) if p.event == "replaced_by_bot"]
+    assert (replaced.name, replaced.detail) == ("ann", "did not come back in time")
+
+
+def test_a_bots_move_counts_only_for_its_own_turn_in_a_running_game() -> None:
+    """A bot's move is played only on its own turn, for this move number, while the game runs: a
+    move of an unknown name, of a seat not to move, of a turn gone or after the end does nothing."""
+    d = Driver()
+    ann = d.enter("ann", join=True)
+    d.feed(ann, m.AddBot())
+    bot = d.core.seats[1].name
+    d.feed(ann, m.Start())
+    assert d.to_move == "ann" and d.core.game is not None
+    number = d.core.game.moves
+    for item in (
+        BotMove("nobody", d.legal(), number),
+        BotMove(bot, d.legal(), number),  # not the bot's turn
+        BotMove("ann", d.legal(), number),  # a person's seat, not played by a bot
+    ):
+        assert d.feed(None, item).effects == [] and d.written[-1:] != [MoveLogged(GAME_ID, 1, item.move)]
+    d.move([ann])
+    assert d.feed(None, BotMove(bot, d.legal(), number)).effects == []  # the turn gone
+    while d.core.state == "playing":
+        d.move([ann]) if d.to_move == "ann" else d.think()
+    last = d.core.game.moves
+    assert d.feed(None, BotMove(bot, "CFf@bar", last)).effects == []
+
+
+def test_the_end_is_noted_the_deadline_cleared_and_the_next_game_ends_too() -> None:
+    """The end of a game is noted with its game, reason and scores, and its view has no deadline;
+    a second game in the same room, not rated, ends with no ratings."""
+    d = Driver(seed=None)
+    players = d.start("ann", "bob", options=[("clock", CLOCK)])
+    for game in range(2):
+        while not d.ends_game():
+            d.move(players)
+        if game == 0:
+            d.core.rated(GAME_ID, {"ann": m.RatingShift(before=1500, after=1490, provisional=True)})
+        done = d.move(players)
+        [note] = [e for e in done.effects if isinstance(e, Note) and e.event == "game_over"]
+        [over] = done.of(players[0], m.GameOver)
+        assert note.fields == {"game": GAME_ID, "reason": over.reason, "final_scores": over.final_scores}
+        assert (over.ratings is None) == (game == 1)
+        assert d.views[players[0]]["game"]["deadline"] is None
+        assert d.feed(players[0], m.Reset()).replies() == []
+        assert d.feed(players[0], m.Start()).written
+
+
+def test_restore_keeps_each_seats_kind_and_a_game_with_no_move_yet() -> None:
+    """A game logged before its first move comes back with no last move; a client bot's seat
+    comes back as a bot's, a person's as a person's, the server's bot with its strategy."""
+    players = ("ann", "robo", "greedy-bot1")
+    stored = _stored(players, ("person", "bot", "bot:greedy"), [])
+    d = Driver()
+    d.finish(d.core.restore(stored, 0.0))
+    kinds = [(s.kind, s.strategy) for s in d.core.seats]
+    assert kinds == [("person", None), ("bot", None), ("bot", "greedy")]
+    assert d.core.game is not None and d.core.game.last_move is None and d.core.game.history == []
+
+
+def test_a_restored_game_reveals_its_seed_at_the_end() -> None:
+    """A game taken up from the log tells its seed in ``game_over``, as any game does."""
+    full = random_game(["ann", "bob"], seed=SEED)
+    stored = _stored(("ann", "bob"), ("person", "person"), list(full.moves[:-1]))
+    d = Driver(seed=None)
+    d.finish(d.core.restore(stored, 0.0))
+    ann, bob = (FakeMember(name) for name in ("ann", "bob"))
+    for member in (ann, bob):
+        d.feed(member, Returned(member))
+    [over] = d.move([ann, bob]).of(ann, m.GameOver)
+    assert over.seed == SEED
+
+
+def test_a_clock_running_out_after_the_end_plays_nothing() -> None:
+    """A turn clock that fires after the game ended, on the turn it was armed for, does nothing."""
+    d, players = _clocked("ann", "bob")
+    while not d.ends_game():
+        d.move(players)
+    assert d.core.game is not None
+    number = d.core.game.moves
+    d.move(players)
+    assert d.core.state == "over"
+    assert d.feed(None, ClockTimeout(number + 1)).effects == []

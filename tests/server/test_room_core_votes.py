@@ -133,3 +133,99 @@ def test_remove_refusals() -> None:
     assert d.feed(ann, m.VoteRemove(name="nobody")).codes(ann) == ["not_seated"]
     assert d.feed(ann, m.VoteRemove(name="greedy-bot1")).codes(ann) == ["not_seated"]
     assert d.feed(ann, m.VoteAnswer(yes=True)).codes(ann) == ["no_vote"]
+
+
+def test_those_out_of_the_game_neither_vote_nor_are_voted_on() -> None:
+    """A player voted out of the game (back to watch) may not ask for a vote, and nobody may ask
+    to remove them again."""
+    d = Driver()
+    ann, bob = d.start("ann", "bob", "cid", options=[("absent", "drop")])[:2]
+    cid = next(p for p in d.core.members if p.name == "cid")
+    d.feed(cid, Leave(cid, disconnected=True))
+    d.feed(ann, m.VoteRemove(name="cid"))
+    d.feed(bob, m.VoteAnswer(yes=True))
+    back = FakeMember("cid")
+    d.feed(back, Returned(back))
+    assert d.feed(back, m.VoteRemove(name="ann")).codes(back) == ["not_seated"]
+    refused = d.feed(ann, m.VoteRemove(name="cid"))
+    assert refused.codes(ann) == ["not_seated"] and "cid" in refused.replies()[0].text
+
+
+def test_each_voter_answers_once_and_every_vote_and_answer_is_acked() -> None:
+    """The asker's own yes counts already, so the asker cannot answer; another voter's answer is
+    acked once and a second answer refused; the vote names the target's seat from 1."""
+    d = Driver()
+    people = {p.name: p for p in d.start("ann", "bob", "cid", "dan")}
+    mover = d.to_move
+    asker, other, third = (p for n, p in people.items() if n != mover)
+    d.now += TURN_MIN
+    opened = d.feed(asker, m.VoteRemove(name=mover))
+    assert "ack" in opened.types(asker)
+    [vote] = opened.of(other, m.Vote)
+    assert vote.seat == [s.name for s in d.core.seats].index(mover) + 1
+    assert d.feed(asker, m.VoteAnswer(yes=False)).codes(asker) == ["no_vote"]
+    answered = d.feed(other, m.VoteAnswer(yes=False))
+    assert answered.replies() == [] and "ack" in answered.types(other)
+    assert d.feed(other, m.VoteAnswer(yes=True)).codes(other) == ["no_vote"]
+    assert [v.state for v in d.feed(third, m.VoteAnswer(yes=False)).of(asker, m.Vote)] == ["failed"]
+
+
+def test_the_minute_counts_from_the_start_of_the_turn_whenever_the_game_began() -> None:
+    """In a game begun late on the room's clock a connected player to move still has a whole
+    minute of the turn before a vote; when it passes, everyone is told why a bot took the seat."""
+    d = Driver()
+    d.now = 1000.0
+    people = {p.name: p for p in d.start("ann", "bob", "cid")}
+    mover = d.to_move
+    asker, other = (p for n, p in people.items() if n != mover)
+    d.now += TURN_MIN - 1
+    assert d.feed(asker, m.VoteRemove(name=mover)).codes(asker) == ["too_soon"]
+    d.now += 1
+    d.feed(asker, m.VoteRemove(name=mover))
+    done = d.feed(other, m.VoteAnswer(yes=True))
+    [replaced] = [p for p in done.of(asker, m.Presence) if p.event == "replaced_by_bot"]
+    assert (replaced.name, replaced.detail) == (mover, "voted out")
+
+
+def test_the_expiry_of_a_decided_vote_leaves_the_next_one_running() -> None:
+    """The timer armed for a vote that was decided since ends no later vote when it fires."""
+    d, people = _three()
+    mover = d.to_move
+    asker, other = (p for n, p in people.items() if n != mover)
+    d.now += TURN_MIN
+    d.feed(asker, m.VoteRemove(name=mover))
+    first_expiry = d.timers[VOTE].item  # type: ignore[union-attr]
+    d.feed(other, m.VoteAnswer(yes=False))
+    d.feed(asker, m.VoteRemove(name=mover))
+    assert d.feed(None, first_expiry).effects == []
+    assert d.feed(other, m.VoteAnswer(yes=True)).replies() == []
+
+
+def test_a_name_not_seated_is_echoed_only_in_part() -> None:
+    """Refusing a vote on a name nobody holds, the answer repeats at most 24 of its characters."""
+    d = Driver()
+    ann, _ = d.start("ann", "bob")
+    name = "abcdefghijklmnopqrstuvwxyz"
+    refused = d.feed(ann, m.VoteRemove(name=name)).replies()[0].text
+    assert name[:24] in refused and name[:25] not in refused
+
+
+def test_the_minute_of_a_turn_counts_from_its_start_and_anew_for_each_turn() -> None:
+    """Coming back during one's own turn does not start its minute again; the next turn has a
+    minute of its own."""
+    d, people = _three()
+    mover = d.to_move
+    asker = next(p for n, p in people.items() if n != mover)
+    d.now = 50.0
+    d.feed(people[mover], Leave(people[mover], disconnected=True))
+    again = FakeMember(mover)
+    d.feed(again, Returned(again))
+    d.now = TURN_MIN
+    assert d.feed(asker, m.VoteRemove(name=mover)).replies() == []  # a minute since the turn began
+    d, people = _three()
+    d.now = 100.0
+    d.move(people.values())
+    mover = d.to_move
+    asker = next(p for n, p in people.items() if n != mover)
+    d.now = 100.0 + TURN_MIN - 1
+    assert d.feed(asker, m.VoteRemove(name=mover)).codes(asker) == ["too_soon"]

@@ -4,6 +4,7 @@ replaces an older one cleanly, a chosen seed stays secret, and only the seated c
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from websockets.exceptions import ConnectionClosed
 from engine import GameRecord
 from server.app import Server
 from server.store import Store, TokenInfo
-from tests.server.clients import LineClient, WsClient
+from tests.server.clients import LineClient, WsClient, until
 from tests.server.conftest import ServerFactory
 
 
@@ -149,6 +150,36 @@ async def test_an_old_token_takes_over_nobody(server: Server) -> None:
     assert server.lobby.directory.session("victim") is not None
 
 
+async def test_quit_gives_up_the_token_even_while_the_name_is_free(server: Server) -> None:
+    """After /quit nobody comes back with the token, although nobody has taken the name since."""
+    zed = await WsClient.connect(server.port, "zed")
+    assert (await zed.command("/quit"))["type"] == "ack"
+    await zed.close()
+    await until(lambda: server.lobby.directory.session("zed") is None, "zed's connection gone")
+    assert await _refused(server.port, "zed", zed.token) == "bad_token"
+
+
+async def test_a_resume_with_the_old_connection_open_keeps_the_seat_of_a_drop_room(server: Server) -> None:
+    """In a room whose absent players leave the game, a resume while the old connection is still
+    open is no leaving: the seat is held and comes back to the new connection, still in the game."""
+    ann = await WsClient.connect(server.port, "ann")
+    bob = await WsClient.connect(server.port, "bob")
+    await ann.command("/join stay")
+    for option in ("seed 5", "absent drop"):
+        assert (await ann.command(f"/option {option}"))["type"] == "ack"
+    await bob.command("/join stay")
+    assert (await ann.command("/start"))["type"] == "ack"
+    await bob.next("game_started")
+    new = await WsClient.connect(server.port, "ann", token=ann.token)
+    await new.next("snapshot")
+    assert new.view is not None and new.view["seat"] is not None
+    assert [p["name"] for p in new.view["game"]["players"]] == ["ann", "bob"]
+    await bob.barrier()
+    assert not [msg for msg in bob.messages if msg["type"] in ("played", "game_over")]  # nobody left
+    room = server.lobby.rooms["stay"]
+    assert [s.session is not None for s in room.seats] == [True, True]
+
+
 async def test_a_new_hello_for_a_name_revokes_its_earlier_token(server: Server) -> None:
     """Someone who takes a freed name gets a new token; the previous holder's token is refused."""
     first = await WsClient.connect(server.port, "kim")
@@ -175,6 +206,32 @@ async def test_a_resume_and_a_nick_issue_a_new_token_and_revoke_the_old(server: 
         assert await _refused(server.port, name, str(again.token)) == "bad_token"
     back = await WsClient.connect(server.port, "kam", token=renamed["token"])
     assert back.name == "kam"
+
+
+async def test_a_nick_is_refused_with_its_code_and_id_or_keeps_the_player(server: Server) -> None:
+    """/nick to a bad name, to another's name, or from a room is refused with its code and the
+    command's id, and changes nothing; a new case of one's own name is no clash; a rename keeps
+    the player behind the name, and its token is like every other."""
+    kim = await WsClient.connect(server.port, "kim")
+    await WsClient.connect(server.port, "ann")
+    refusals = {"/nick 9lives": "bad_name", "/nick ANN": "name_taken"}
+    for text, code in refusals.items():
+        answer = await kim.command(text)  # the answer that carries the command's id
+        assert (answer["type"], answer["code"]) == ("error", code), answer
+        assert isinstance(answer["message"], str) and answer["message"]
+    await kim.command("/room here")
+    answer = await kim.command("/nick bea")
+    assert (answer["type"], answer["code"]) == ("error", "not_in_lobby"), answer
+    assert isinstance(answer["message"], str) and answer["message"]
+    await kim.command("/leave")
+    identity = server.lobby.directory.session("kim").identity  # type: ignore[union-attr]
+    renamed = await kim.command("/nick KIM")
+    assert renamed["type"] == "welcome" and renamed["name"] == "KIM"
+    assert re.fullmatch(r"[0-9a-f]{32}", renamed["token"])
+    await kim.close()
+    back = await WsClient.connect(server.port, "kim", token=renamed["token"])
+    assert back.name == "KIM"
+    assert server.lobby.directory.session("KIM").identity == identity  # type: ignore[union-attr]
 
 
 async def test_the_token_table_keeps_one_row_a_name(server: Server) -> None:

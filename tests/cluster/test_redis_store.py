@@ -1,0 +1,63 @@
+"""The Redis log keeps the promises every game log makes about resume tokens, lets no token
+linger past its time to live, and says it is unavailable, changing nothing, when Redis is away."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import pytest
+import redis.asyncio as aioredis
+
+from server.redis_store import TOKEN_TTL, RedisStore
+from server.store import GameLog, StoreUnavailable
+from tests.cluster.conftest import RedisServer
+from tests.server.tokens import CHECKS
+
+
+@pytest.fixture
+async def client(redis_url: str) -> AsyncIterator[aioredis.Redis]:
+    redis = aioredis.from_url(redis_url, decode_responses=True)
+    yield redis
+    await redis.aclose()
+
+
+@pytest.mark.parametrize("check", CHECKS, ids=lambda check: check.__name__)
+async def test_the_redis_log_keeps_the_token_promises(
+    client: aioredis.Redis, check: Callable[[GameLog], Awaitable[None]]
+) -> None:
+    """Each promise of ``tests/server/tokens.py`` holds for the Redis log."""
+    await check(RedisStore(client, lambda room: "n:1"))
+
+
+async def test_no_token_outlives_its_time_to_live(client: aioredis.Redis) -> None:
+    """A token and the name's pointer to it are dropped by Redis within the time to live."""
+    store = RedisStore(client, lambda room: "n:1")
+    await store.token_issued("a1", "Ann", "id-ann")
+    await store.token_released("a1", 5.0)
+    keys = sorted(await client.keys("cafe:token*"))
+    assert keys == ["cafe:token-of:ann", "cafe:token:a1"]
+    for key in keys:
+        assert 0 < await client.ttl(key) <= TOKEN_TTL
+
+
+async def test_tokens_are_unavailable_while_redis_is_away(
+    client: aioredis.Redis, redis_server: RedisServer
+) -> None:
+    """With Redis gone every token call says ``StoreUnavailable`` with Redis' own reason (which the
+    server logs); back, the token is as it was."""
+    store = RedisStore(client, lambda room: "n:1")
+    await store.token_issued("a1", "ann", "id-ann")
+    redis_server.stop()
+    calls: list[Callable[[], Awaitable[object]]] = [
+        lambda: store.token_issued("a2", "ann", "id-ann"),
+        lambda: store.token("a1"),
+        lambda: store.token_released("a1", 5.0),
+        lambda: store.token_revoked("a1"),
+    ]
+    for call in calls:
+        with pytest.raises(StoreUnavailable) as raised:
+            await call()
+        assert str(raised.value.__cause__) in str(raised.value) and str(raised.value) != str(None)
+    redis_server.start()
+    await redis_server.wait_ready()
+    assert (await store.token("a1")) is not None and await store.token("a2") is None

@@ -1,0 +1,170 @@
+"""Mutation testing, one target at a time: ``python -m tests.mutate TARGET [MUTANT_GLOB ...]``.
+
+A target names the source files whose mutants are tried, which of their functions (as mutmut
+globs over mutant names), and the tests that should kill them. mutmut reads its settings from the
+``pyproject.toml`` of the directory it runs in, so each target runs in a directory of its own,
+``build/mutate/TARGET``, holding a copy of the sources, the tests, and the project's settings with
+that target's ``[tool.mutmut]``. The results stay there, so ``mutmut show NAME`` run in that
+directory shows a survivor; ``--fresh`` starts over.
+
+The run is niced and uses one worker: the machine it runs on is shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WORK = ROOT / "build" / "mutate"
+SOURCES = ("engine", "protocol", "server", "bots")
+#: pytest settings for every target: no per-test timeout (mutmut kills slow mutants itself)
+PYTEST_ARGS = ["-o", "timeout=0", "-p", "no:cacheprovider"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Target:
+    """What one run mutates and which tests are asked to notice."""
+
+    files: tuple[str, ...]
+    tests: tuple[str, ...]
+    #: mutant name globs (``server.lobby.xǁLobbyǁ_resume__mutmut_*``); empty: every mutant of the files
+    mutants: tuple[str, ...] = ()
+    #: a pytest ``-k`` expression that leaves out tests mutmut cannot use (a server in another process)
+    keyword: str = ""
+
+
+_ROOM = ("core", "base", "game", "votes", "seats", "state")
+_TRUST_TOKENS = (
+    "a_newer_connection_replaces_the_older_one_cleanly",
+    "an_old_token_takes_over_nobody",
+    "quit_gives_up_the_token_even_while_the_name_is_free",
+    "a_resume_with_the_old_connection_open_keeps_the_seat_of_a_drop_room",
+    "a_new_hello_for_a_name_revokes_its_earlier_token",
+    "a_resume_and_a_nick_issue_a_new_token_and_revoke_the_old",
+    "a_nick_is_refused_with_its_code_and_id_or_keeps_the_player",
+    "the_token_table_keeps_one_row_a_name",
+    "a_token_expires_with_the_window_unless_a_seat_is_held",
+    "tokens_survive_a_restart",
+    "expired_tokens_are_pruned_but_not_those_of_held_seats",
+)
+_LOBBY_TOKENS = ("_hello", "_resume", "_taken_back", "_welcome", "detach_quietly", "_nick", "_quit", "detach")
+
+TARGETS: dict[str, Target] = {
+    "ratelimit": Target(
+        ("server/ratelimit.py",), ("tests/server/test_ratelimit.py",), keyword="not over_a_socket"
+    ),
+    "diff": Target(("protocol/diff.py",), ("tests/protocol",)),
+    "views": Target(("protocol/view.py",), ("tests/protocol",)),
+    "rules": Target(("engine/rules.py",), ("tests/engine",)),
+    # the store's and the lobby's token code, against the tests of tokens and resuming only: the
+    # lobby's functions are called by nearly every server test, and each would run for each mutant
+    "tokens": Target(
+        ("server/store.py", "server/redis_store.py", "server/lobby.py"),
+        (
+            "tests/server/test_store_tokens.py",
+            "tests/cluster/test_redis_store.py",
+            "tests/server/test_error_codes.py",
+            "tests/server/test_lobby.py",
+            "tests/server/test_errors.py::test_hello_is_needed_first_and_names_are_unique",
+            "tests/server/test_durability.py::test_reconnecting_with_the_token_reclaims_name_and_seat",
+            *(f"tests/server/test_trust.py::test_{name}" for name in _TRUST_TOKENS),
+        ),
+        mutants=(
+            "server.store.xǁStoreǁtoken*",
+            "server.redis_store.xǁRedisStoreǁtoken*",
+            *(f"server.lobby.xǁLobbyǁ{name}__mutmut_*" for name in _LOBBY_TOKENS),
+        ),
+        keyword="not every_code_the_server_sends and not every_catalogue_code",  # they read the sources
+    ),
+    # the logs' token code alone, against the logs' own token tests: quick, where "tokens" is not
+    "store-tokens": Target(
+        ("server/store.py", "server/redis_store.py"),
+        (
+            "tests/server/test_store_tokens.py",
+            "tests/cluster/test_redis_store.py",
+            "tests/server/test_trust.py::test_expired_tokens_are_pruned_but_not_those_of_held_seats",
+            "tests/server/test_trust.py::test_tokens_survive_a_restart",
+        ),
+        mutants=("server.store.xǁStoreǁtoken*", "server.redis_store.xǁRedisStoreǁtoken*"),
+    ),
+    "room": Target(tuple(f"server/room/{name}.py" for name in _ROOM), ("tests/server/test_room_core*.py",)),
+}
+
+
+def _settings(target: Target) -> str:
+    """The project's pyproject.toml with this target's ``[tool.mutmut]`` in place of its own."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    text = re.sub(r"(?ms)^\[tool\.mutmut\]\n.*?(?=^\[|\Z)", "", text)
+    tests: list[str] = []
+    for pattern in target.tests:
+        path, _, test = pattern.partition("::")  # a file (or a glob of files), or one test in a file
+        found = sorted(str(p.relative_to(ROOT)) for p in ROOT.glob(path))
+        if not found:
+            raise SystemExit(f"no tests match {pattern}")
+        tests += [f"{name}::{test}" if test else name for name in found]
+    args = [*PYTEST_ARGS, *(["-k", target.keyword] if target.keyword else [])]
+    section = {
+        "source_paths": list(SOURCES),
+        "only_mutate": list(target.files),
+        "pytest_add_cli_args_test_selection": tests,
+        "pytest_add_cli_args": args,
+        "use_git_change_detection": False,
+    }
+    # a TOML string and a JSON string are spelled alike for these plain values
+    lines = [f"{key} = {json.dumps(value, ensure_ascii=False)}" for key, value in section.items()]
+    return text.rstrip() + "\n\n[tool.mutmut]\n" + "\n".join(lines) + "\n"
+
+
+def _prepare(name: str, target: Target, fresh: bool) -> Path:
+    """The target's directory with today's sources and tests (mutmut copies them on from there)."""
+    folder = WORK / name
+    if fresh and folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    ignore = shutil.ignore_patterns("__pycache__", "node_modules", ".hypothesis")
+    for part in (*SOURCES, "tests"):
+        if (folder / part).exists():
+            shutil.rmtree(folder / part)
+        shutil.copytree(ROOT / part, folder / part, ignore=ignore)
+    # a source changed since the last run is newer than its mutants there (copytree keeps the
+    # times): mutmut makes its mutants again; the tests are copied over the old ones
+    (folder / "pyproject.toml").write_text(_settings(target), encoding="utf-8")
+    return folder
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("target", nargs="?", choices=sorted(TARGETS), help="every target if left out")
+    parser.add_argument("mutants", nargs="*", help="mutant name globs: only these (default: the target's)")
+    parser.add_argument("--fresh", action="store_true", help="forget the results of earlier runs")
+    args = parser.parse_args(argv)
+    names = [args.target] if args.target else sorted(TARGETS)
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    failed = 0
+    for name in names:
+        target = TARGETS[name]
+        folder = _prepare(name, target, args.fresh)
+        chosen = list(args.mutants or target.mutants)
+        print(f"== {name}: {', '.join(target.files)}", flush=True)
+        mutmut = [sys.executable, "-m", "mutmut"]
+        started = time.monotonic()
+        run = subprocess.run(
+            ["nice", "-n", "10", *mutmut, "run", "--max-children", "1", *chosen], cwd=folder, env=env
+        )
+        failed |= run.returncode
+        subprocess.run([*mutmut, "results"], cwd=folder, env=env)
+        print(f"== {name}: {(time.monotonic() - started) / 60:.1f} min", flush=True)
+    return failed
+
+
+if __name__ == "__main__":
+    sys.exit(main())
