@@ -60,4 +60,4 @@ async def test_bot_workers_end_when_the_server_is_killed(tmp_path: Path) -> None
         await asyncio.sleep(0.05)
     assert not any(_alive(p) for p in workers), "a bot worker outlived its server"
     await asyncio.wait_for(server.logs(), 10)  # and nothing holds the server's log open any more
-    assert {line.get("event") for line in server.lines} >= {"listening", "move"}
+    assert {line.get("event") for line in server.lines} >= {"listening", "game_started"}
