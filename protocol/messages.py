@@ -30,7 +30,7 @@ from protocol import options
 from protocol.errors import ERROR_CODES, ProtocolError
 from protocol.i18n import LANGUAGES, Words
 from protocol.names import FIELD_MAX
-from protocol.sanitize import sanitize_line
+from protocol.sanitize import VISIBLE, sanitize_line
 
 PROTOCOL_VERSION = 1
 MAX_CHAT = 500
@@ -111,7 +111,12 @@ def _chat_text(text: str) -> str:
 
 
 #: what a person writes for others to read: one line, no control characters (``sanitize_line``)
-ChatText = Annotated[str, Field(min_length=1, max_length=MAX_CHAT), AfterValidator(_chat_text)]
+ChatText = Annotated[
+    str,
+    # the pattern tells other clients what the validator checks: something is left once sanitized
+    Field(min_length=1, max_length=MAX_CHAT, json_schema_extra={"pattern": VISIBLE}),
+    AfterValidator(_chat_text),
+]
 
 
 class Say(_ClientMessage):
@@ -413,6 +418,9 @@ class Person(_Message):
     kind: Literal["person", "bot"]
     room: str | None
     guest: bool = Field(default=False, description="a person playing without an account")
+    rating: str | None = Field(
+        default=None, description='a registered person\'s shown rating ("1234", "1000?" while provisional)'
+    )
 
 
 class WhoList(_Answer):

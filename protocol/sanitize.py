@@ -24,7 +24,12 @@ LINE_BREAKS: Final = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 BIDI_CONTROLS: Final = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
 
 # C0 and C1 controls and DEL, except the tab and the line breaks, which become spaces below
-_REMOVED = re.compile("[\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f" + BIDI_CONTROLS + "\ud800-\udfff]")
+_CONTROLS = "\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f" + BIDI_CONTROLS
+_REMOVED = re.compile("[" + _CONTROLS + "\ud800-\udfff]")
+#: a character that stays and is not blank: a text holding one is something once sanitized (as a
+#: regular expression, for a JSON Schema ``pattern``; lone surrogates, which no UTF-8 text holds,
+#: left out)
+VISIBLE: Final = "[^ \t" + LINE_BREAKS + _CONTROLS + "]"
 _BREAK = re.compile("[ \t]*[" + LINE_BREAKS + "][ \t" + LINE_BREAKS + "]*")
 
 

@@ -22,7 +22,7 @@ from protocol.commands import AsciiMode, Quit, ShowRequest, help_text, parse_com
 from protocol.errors import UNAVAILABLE, Close, ProtocolError
 from protocol.i18n import _
 from protocol.names import NAME_RULE, ROOM_RULE, is_name, is_room_name
-from server import account_commands, language
+from server import account_commands, language, profiles
 from server.accounts import Accounts
 from server.config import Config
 from server.directory import Directory, listed
@@ -335,7 +335,7 @@ class Lobby:
         session.send(m.Rooms(id=msg.id, rooms=listed(await self.directory.room_list())))
 
     async def _who(self, session: Session, msg: m.Who) -> None:
-        people = await self.directory.people()
+        people = await profiles.with_ratings(self.store, await self.directory.people())
         session.send(m.WhoList(id=msg.id, people=people))
 
     async def _enter(self, session: Session, msg: m.EnterRoom | m.Watch) -> None:

@@ -47,6 +47,22 @@ async def rating_text(store: GameLog, name: str, msg_id: m.ClientId = None) -> s
     return f"{standing.name}: {s.text()}  ({detail})"
 
 
+async def with_ratings(store: GameLog, people: list[m.Person]) -> list[m.Person]:
+    """``people`` with the shown rating of each registered person (looked up at once)."""
+    keys = [account_key(p.name) for p in people if p.kind == "person" and not p.guest]
+    if not keys:
+        return people
+    found = await store.standings(keys)
+
+    def rated(p: m.Person) -> m.Person:
+        if p.kind != "person" or p.guest:
+            return p
+        standing = found.get(account_key(p.name))
+        return p.model_copy(update={"rating": (standing.skill if standing else Skill()).text()})
+
+    return [rated(p) for p in people]
+
+
 async def top_text(store: GameLog, limit: int) -> str:
     board = await store.leaderboard(max(1, min(limit, MAX_TOP)))
     if not board:

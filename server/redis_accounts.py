@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import json
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, ParamSpec, TypeVar
 
 import redis.asyncio as aioredis
@@ -142,6 +142,16 @@ class RedisAccounts:
     async def standing(self, key: str) -> Standing | None:
         fields = await self.redis.hgetall(_rating_key(key))
         return None if not fields else _standing(key, fields)
+
+    @_guarded
+    async def standings(self, keys: Sequence[str]) -> dict[str, Standing]:
+        """The standings of those of ``keys`` that have one, in one round trip."""
+        unique = list(dict.fromkeys(keys))
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for key in unique:
+                pipe.hgetall(_rating_key(key))
+            replies = await pipe.execute()
+        return {key: _standing(key, fields) for key, fields in zip(unique, replies, strict=True) if fields}
 
     @_guarded
     async def leaderboard(self, limit: int) -> list[Standing]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -87,6 +88,7 @@ class AccountStore(Protocol):
     async def account_language(self, name: str, lang: str) -> None: ...
     async def account_deleted(self, name: str) -> None: ...
     async def standing(self, key: str) -> Standing | None: ...
+    async def standings(self, keys: Sequence[str]) -> dict[str, Standing]: ...
     async def leaderboard(self, limit: int) -> list[Standing]: ...
     async def games_count(self, identity: str) -> int: ...
     async def game_ratings(self, game_id: str) -> list[RatingChange]: ...
@@ -159,6 +161,20 @@ class AccountTables:
             "SELECT key, name, mu, sigma, games, wins FROM ratings WHERE key = ?", (key,)
         ).fetchone()
         return None if row is None else _standing(row)
+
+    async def standings(self, keys: Sequence[str]) -> dict[str, Standing]:
+        """The standings of those of ``keys`` that have one, in one query."""
+        found: dict[str, Standing] = {}
+        unique = list(dict.fromkeys(keys))
+        for at in range(0, len(unique), 500):  # (SQLite's limit of bound values is far above)
+            part = unique[at : at + 500]
+            rows = self._db.execute(
+                "SELECT key, name, mu, sigma, games, wins FROM ratings WHERE key IN"
+                f" ({', '.join('?' * len(part))})",
+                part,
+            ).fetchall()
+            found.update((row[0], _standing(row)) for row in rows)
+        return found
 
     async def leaderboard(self, limit: int) -> list[Standing]:
         """The best shown ratings first (bots included: they are rated by strategy)."""

@@ -213,8 +213,11 @@ class LineText:
                 for r in msg.rooms
             ]
         if isinstance(msg, m.WhoList):
-            lobby = say(_("(lobby)"))
-            return [f"{p.name:<16} {p.kind:<6} {p.room or lobby}" for p in msg.people]
+            lobby, guest = say(_("(lobby)")), say(_("guest"))
+            return [
+                f"{p.name:<16} {p.kind:<6} {p.rating or (guest if p.guest else '-'):<6} {p.room or lobby}"
+                for p in msg.people
+            ]
         if isinstance(msg, m.GameStarted):
             players = ", ".join(msg.players)
             return [

@@ -60,6 +60,9 @@ async def test_an_account_made_through_one_node_logs_in_through_another(pair: li
     assert set(over["ratings"]) == {"ann", "bob"}
     status, _, body = await _get(b.port, "/api/players/ann")
     assert status == 200 and json.loads(body)["rating"] == over["ratings"]["ann"]["after"]
+    dan = await WsClient.connect(b.port, "dan")
+    people = {p["name"]: p for p in (await dan.request({"type": "who"}))["people"]}
+    assert people["ann"]["rating"] == f"{over['ratings']['ann']['after']}?"  # read from Redis
     await ann.close()
     again = await WsClient.connect(b.port, "ann", password=PASSWORD)
     assert again.name == "ann"

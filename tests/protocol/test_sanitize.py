@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import re
 import unicodedata
 
 import pytest
@@ -10,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import protocol.sanitize
-from protocol.sanitize import BIDI_CONTROLS, LINE_BREAKS, sanitize_line
+from protocol.sanitize import BIDI_CONTROLS, LINE_BREAKS, VISIBLE, sanitize_line
 
 
 def test_doctests() -> None:
@@ -66,3 +67,10 @@ def test_any_text_comes_out_one_safe_line(text: str) -> None:
 def test_printable_text_is_unchanged(text: str) -> None:
     """Letters, digits, punctuation and symbols pass as they are."""
     assert sanitize_line(text) == text
+
+
+@given(st.text(alphabet=st.characters(exclude_categories=["Cs"]) | st.sampled_from(" \t" + LINE_BREAKS)))
+def test_the_schema_pattern_holds_exactly_when_something_is_left(text: str) -> None:
+    """``VISIBLE`` (the chat text's pattern in schema.json) finds a character exactly when the
+    sanitizer leaves something: a client that checks the pattern is never refused empty_message."""
+    assert (re.search(VISIBLE, text) is not None) == bool(sanitize_line(text))

@@ -139,16 +139,24 @@ def jsonschema() -> Any:
     return pytest.importorskip("jsonschema")
 
 
+class _Validators(dict[str, Any]):
+    """The validators by side, shown briefly: Hypothesis prints a test's arguments, and a
+    validator's repr holds the whole schema (it warns past 30 kB, and warnings are errors here)."""
+
+    def __repr__(self) -> str:
+        return f"<validators: {', '.join(self)}>"
+
+
 @pytest.fixture(scope="module")
 def validators(jsonschema: Any) -> dict[str, Any]:
     """A validator of each side, resolving references within the whole document."""
     referencing = pytest.importorskip("referencing")
     resource = referencing.Resource.from_contents(build_schema())
     registry = referencing.Registry().with_resource("urn:cafe-protocol", resource)
-    return {
-        side: jsonschema.Draft202012Validator({"$ref": f"urn:cafe-protocol#/{side}"}, registry=registry)
+    return _Validators(
+        (side, jsonschema.Draft202012Validator({"$ref": f"urn:cafe-protocol#/{side}"}, registry=registry))
         for side in ("client", "server")
-    }
+    )
 
 
 def test_the_schema_is_valid_json_schema(jsonschema: Any) -> None:

@@ -15,7 +15,7 @@ from server import store_accounts
 from server.app import Server
 from server.ratings import MU, SIGMA, Skill, shown
 from server.store import Store
-from tests.server.clients import WsClient
+from tests.server.clients import LineClient, WsClient
 from tests.server.conftest import ServerFactory
 from tests.server.test_store import old_log
 
@@ -178,3 +178,27 @@ async def test_lookups_by_command_and_http_after_a_rated_game(make_server: Serve
     assert status == 200 and [p["name"] for p in json.loads(body)["leaderboard"]] == ["ann"]
     assert (await _get(server.port, "/api/players/nobody"))[0] == 404
     assert (await _get(server.port, "/api/leaderboard?limit=x"))[0] == 400
+
+
+async def test_who_shows_each_registered_persons_rating_and_marks_guests(make_server: ServerFactory) -> None:
+    """``/who`` lists ann's rating after her rated game, a registered newcomer's starting rating
+    (provisional), and no rating for a guest; a line client reads the same."""
+    server: Server = await make_server(resume_window=0.3)
+    over = await _two_registered_drop_game(server)
+    ratings = over["ratings"]
+    assert isinstance(ratings, dict)
+    cem = await WsClient.connect(server.port, "cem")
+    assert (await cem.request({"type": "register", "password": PASSWORD}))["registered"] is True
+    dan = await WsClient.connect(server.port, "dan")
+    people = {p["name"]: p for p in (await dan.request({"type": "who"}))["people"]}
+    assert people["ann"]["rating"] == f"{ratings['ann']['after']}?"
+    assert people["cem"]["rating"] == Skill().text() and people["cem"]["guest"] is False
+    assert people["dan"]["rating"] is None and people["dan"]["guest"] is True
+    assert server.line_port is not None
+    line = await LineClient.connect(server.line_port, "eve")
+    await line.line("/who")
+    shown_as = {}
+    for name in ("ann", "eve"):  # the rows come in the order of who
+        await line.expect(f"{name:<16} person ")
+        shown_as[name] = (await line.expect("\n")).split()[0]
+    assert shown_as == {"ann": f"{ratings['ann']['after']}?", "eve": "guest"}

@@ -130,7 +130,7 @@ async def test_whereis_names_the_room(server: Server) -> None:
     await bob.command("/room cafe")
     answer = await ann.command("/whereis BOB")
     assert answer["type"] == "who" and answer["people"] == [
-        {"name": "bob", "kind": "person", "room": "cafe", "guest": True}
+        {"name": "bob", "kind": "person", "room": "cafe", "guest": True, "rating": None}
     ]
     assert (await ann.command("/whereis nobody"))["code"] == "not_connected"
 
