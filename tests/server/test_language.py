@@ -189,3 +189,26 @@ async def test_presence_details_read_in_each_readers_language(server: Server) ->
         return msg["type"] == "presence" and msg["event"] == "replaced_by_bot"
 
     assert (await ann.next(taken))["detail"] == "hat das Spiel verlassen"
+
+
+async def test_a_rule_refusal_reads_german_and_keeps_its_code(server: Server) -> None:
+    """A move the rules refuse is answered in the mover's language; /lang en gives the engine's English."""
+    ann = await WsClient.connect(server.port, "ann", lang="de")
+    bob = await WsClient.connect(server.port, "bob", lang="de")
+    assert (await ann.command("/join cafe"))["type"] == "ack"
+    assert (await ann.command("/option seed 11"))["type"] == "ack"
+    assert (await bob.command("/join cafe"))["type"] == "ack"
+    assert (await ann.command("/start"))["type"] == "ack"
+    started = await ann.next("game_started")
+    mover = ann if started["start_player"] == "ann" else bob
+    error = await mover.request({"type": "move", "move": "FRf@XX9n"})
+    assert (error["code"], error["message"]) == (
+        "unknown_chair",
+        "Auf diesem Spielplan gibt es keinen Stuhl 'XX9n'.",
+    )
+    error = await mover.request({"type": "move", "move": "swap Jf=FR@FR1s"})
+    assert error["code"] == "bad_notation"
+    assert error["message"].startswith("'swap Jf=FR@FR1s' ist kein Zug: die Karte, die einen Joker ersetzt,")
+    await mover.command("/lang en")
+    error = await mover.request({"type": "move", "move": "FRf@XX9n"})
+    assert (error["code"], error["message"]) == ("unknown_chair", "There is no chair 'XX9n' on this board.")
