@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 
 class EngineError(ValueError):
     """Base of every error the engine raises."""
@@ -12,12 +14,20 @@ class InvalidPositionError(EngineError):
 
 
 class IllegalMoveError(EngineError):
-    """A move refused by the rules, with a stable ``code`` (docs/rules.md section 13) and a sentence."""
+    """A move refused by the rules, with a stable ``code`` (docs/rules.md section 13) and a sentence.
 
-    def __init__(self, code: str, message: str) -> None:
+    The sentence is English, for the engine's own users; ``reason`` (which of the code's sentences,
+    ``""`` when the code has one) and ``params`` (the values the sentence names: chair and table
+    names, cards, counts) let a caller say the same in another language."""
+
+    def __init__(
+        self, code: str, message: str, *, reason: str = "", params: Mapping[str, object] | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.reason = reason
+        self.params: Mapping[str, object] = dict(params or {})
 
     def __repr__(self) -> str:
         return f"IllegalMoveError({self.code!r}, {self.message!r})"

@@ -105,11 +105,13 @@ def placement(board: Board, guest: Guest, chair: int) -> Placement:
     return Placement(guest, chair, f"{card.text}@{c.name}")
 
 
-def _bad(text: str, why: str) -> IllegalMoveError:
+def _bad(text: str, why: str, reason: str, **params: str) -> IllegalMoveError:
     return IllegalMoveError(
         "bad_notation",
         f"{text!r} is not a move: {why}. Write e.g. FRf@FR1s, FRf@FR1s ESm@ES1e, "
         "Jf=FR@FR1s, FRf@bar or swap FRf@FR1s.",
+        reason=reason,
+        params={"text": text, **params},
     )
 
 
@@ -117,21 +119,24 @@ def _card_part(token: str, part: str) -> tuple[Card, str | None]:
     card_text, eq, nation = part.partition("=")
     card = find_card(card_text)
     if card is None:
-        raise _bad(token, f"{card_text!r} is not a card (a nation code and m or f, or Jm/Jf)")
+        why = f"{card_text!r} is not a card (a nation code and m or f, or Jm/Jf)"
+        raise _bad(token, why, "not_a_card", card=card_text)
     if not eq:
         return card, None
     if not card.is_joker:
-        raise _bad(token, f"only a joker declares a nation, not {card.text}")
+        raise _bad(token, f"only a joker declares a nation, not {card.text}", "not_a_joker", card=card.text)
     nation = nation.upper()
     if nation not in NATIONS:
-        raise _bad(token, f"{nation!r} is not a nation code")
+        raise _bad(token, f"{nation!r} is not a nation code", "not_a_nation", nation=nation)
     return card, nation
 
 
 def _chair(board: Board, name: str) -> int:
     index = board.chair_index(name)
     if index is None:
-        raise IllegalMoveError("unknown_chair", f"There is no chair {name!r} on this board.")
+        raise IllegalMoveError(
+            "unknown_chair", f"There is no chair {name!r} on this board.", params={"chair": name}
+        )
     return index
 
 
@@ -140,37 +145,39 @@ def parse_move(text: str, board: Board) -> Move:
     ``unknown_chair`` or ``joker_nation``. Chairs may be given by either of their names."""
     tokens = text.split()
     if not tokens:
-        raise _bad(text, "it is empty")
+        raise _bad(text, "it is empty", "empty")
     if tokens[0].lower() == LEAVE:
         raise IllegalMoveError(
             "bad_notation",
             f"{text!r} is not a move: leaving the game is none of the three actions "
             "(a game record's 'leave NAME' entry is applied with engine.leave).",
+            reason="leave",
+            params={"text": text},
         )
     if tokens[0].lower() == "swap":
         if len(tokens) != 2:
-            raise _bad(text, "swap takes one card and one chair")
+            raise _bad(text, "swap takes one card and one chair", "swap_arguments")
         card_part, at, chair_name = tokens[1].partition("@")
         if not at or not chair_name:
-            raise _bad(text, "a swap is written swap CARD@CHAIR")
+            raise _bad(text, "a swap is written swap CARD@CHAIR", "swap_form")
         card, nation = _card_part(tokens[1], card_part)
         if nation is not None:
-            raise _bad(text, "the card that replaces a joker is a natural card")
+            raise _bad(text, "the card that replaces a joker is a natural card", "swap_joker")
         chair = _chair(board, chair_name)
         return SwapMove(card, chair, board.chairs[chair].name)
     parsed: list[tuple[Card, str | None, str]] = []
     for token in tokens:
         card_part, at, where = token.partition("@")
         if not at or not where or not card_part:
-            raise _bad(text, f"{token!r} is not CARD@CHAIR")
+            raise _bad(text, f"{token!r} is not CARD@CHAIR", "not_card_at_chair", token=token)
         card, nation = _card_part(token, card_part)
         parsed.append((card, nation, where))
     if any(where.lower() == "bar" for _, _, where in parsed):
         if len(parsed) != 1:
-            raise _bad(text, "a bar move puts exactly one card at the bar")
+            raise _bad(text, "a bar move puts exactly one card at the bar", "bar_cards")
         card, nation, _ = parsed[0]
         if nation is not None:
-            raise _bad(text, "a joker at the bar declares no nation")
+            raise _bad(text, "a joker at the bar declares no nation", "bar_nation")
         return BarMove(card)
     # every chair name is checked before any joker's nation: unknown_chair comes first (section 13)
     chairs = [_chair(board, where) for _, _, where in parsed]
@@ -190,6 +197,7 @@ def _placement(board: Board, card: Card, nation: str | None, chair: int) -> Plac
                     "joker_nation",
                     f"A joker on {c.name} sits between {' and '.join(c.nations)}: "
                     f"say which, e.g. {card.text}={c.nations[0]}@{c.name}.",
+                    params={"chair": c.name, "nations": c.nations, "card": card.text},
                 )
             nation = c.nations[0]
         return placement(board, joker_guest(card, nation), chair)

@@ -412,10 +412,12 @@ def leave(position: Position, player: int | str) -> PlayResult:
     else:
         index = player if 0 <= player < len(players) else -1
     if index < 0:
-        raise IllegalMoveError("unknown_player", f"{player!r} is not a player of this game.")
+        raise IllegalMoveError(
+            "unknown_player", f"{player!r} is not a player of this game.", params={"player": player}
+        )
     name = players[index].name
     if index in position.eliminated:
-        raise IllegalMoveError("already_out", f"{name} is out of the game already.")
+        raise IllegalMoveError("already_out", f"{name} is out of the game already.", params={"name": name})
     after = _evolve(position, eliminated=(*position.eliminated, index))
     events: list[dict[str, Any]] = [{"type": "left", "player": name}]
     if index == position.to_move:
@@ -436,7 +438,10 @@ def _take_from_hand(hand: tuple[Card, ...], cards: Iterable[Card]) -> list[Card]
             held = sum(1 for c in hand if c is card)
             more = f" (only {held})" if held else ""
             raise IllegalMoveError(
-                "not_in_hand", f"You do not hold {card.text}{more} for this move."
+                "not_in_hand",
+                f"You do not hold {card.text}{more} for this move.",
+                reason="only" if held else "",
+                params={"card": card.text, "held": held},
             ) from None
     return rest
 
@@ -459,7 +464,11 @@ def _stammtisch_table(position: Position, move: SeatMove) -> int:
             if position.options.stammtisch
             else "at most two cards"
         )
-        raise IllegalMoveError("too_many_cards", f"One move seats {allowed}.")
+        raise IllegalMoveError(
+            "too_many_cards",
+            f"One move seats {allowed}.",
+            reason="stammtisch" if position.options.stammtisch else "",
+        )
     return common.pop()
 
 
@@ -483,11 +492,17 @@ def _play_seat(position: Position, move: SeatMove) -> PlayResult:
         chair = board.chairs[p.chair]
         g = p.guest
         if chairs[p.chair] is not None:
-            raise IllegalMoveError("chair_taken", f"{chair.name} is taken.")
+            raise IllegalMoveError("chair_taken", f"{chair.name} is taken.", params={"chair": chair.name})
         if g.nation not in chair.nations:
             where = " and ".join(board.tables[t].name for t in chair.tables)
             raise IllegalMoveError(
-                "wrong_nation", f"{g.text} cannot sit on {chair.name}, a chair of {where}."
+                "wrong_nation",
+                f"{g.text} cannot sit on {chair.name}, a chair of {where}.",
+                params={
+                    "card": g.text,
+                    "chair": chair.name,
+                    "tables": tuple(board.tables[t].name for t in chair.tables),
+                },
             )
         is_m = g.gender == "m"
         for t in chair.tables:
@@ -497,6 +512,13 @@ def _play_seat(position: Position, move: SeatMove) -> PlayResult:
                     "gender",
                     f"{g.text} on {chair.name} would leave {board.tables[t].name} with "
                     f"{state[0]} men and {state[1]} women.",
+                    params={
+                        "card": g.text,
+                        "chair": chair.name,
+                        "table": board.tables[t].name,
+                        "men": state[0],
+                        "women": state[1],
+                    },
                 )
         tables: dict[str, int] = {}
         card_scores = False
@@ -538,6 +560,8 @@ def _play_seat(position: Position, move: SeatMove) -> PlayResult:
             raise IllegalMoveError(
                 "gender",
                 f"Three or four cards must fill {board.tables[t].name} with four {word}.",
+                reason="stammtisch",
+                params={"table": board.tables[t].name, "gender": gender},
             )
         table_points = 40 if nation[t] != MIXED else 20
         points += table_points
@@ -568,6 +592,7 @@ def _check_alone(position: Position, pl: tuple[Placement, ...], scored: list[boo
             raise IllegalMoveError(
                 "alone",
                 f"{first.guest.text} on {board.chairs[first.chair].name} would sit alone and score nothing.",
+                params={"card": first.guest.text, "chair": board.chairs[first.chair].name},
             )
         return
     second = pl[1]
@@ -576,11 +601,14 @@ def _check_alone(position: Position, pl: tuple[Placement, ...], scored: list[boo
             "alone",
             f"{first.guest.text} on {board.chairs[first.chair].name} would sit alone: "
             "the second card must join it at its table.",
+            reason="join",
+            params={"card": first.guest.text, "chair": board.chairs[first.chair].name},
         )
     if not scored[1]:
         raise IllegalMoveError(
             "alone",
             f"{second.guest.text} on {board.chairs[second.chair].name} would sit alone and score nothing.",
+            params={"card": second.guest.text, "chair": board.chairs[second.chair].name},
         )
 
 
@@ -635,12 +663,20 @@ def _play_swap(position: Position, move: SwapMove) -> PlayResult:
     chair = board.chairs[move.chair]
     seated = position.chairs[move.chair]
     if seated is None or not seated.card.is_joker:
-        raise IllegalMoveError("bad_swap", f"There is no joker on {chair.name}.")
+        raise IllegalMoveError(
+            "bad_swap", f"There is no joker on {chair.name}.", reason="no_joker", params={"chair": chair.name}
+        )
     if card.is_joker or card.gender != seated.gender or card.nation not in chair.nations:
         raise IllegalMoveError(
             "bad_swap",
             f"The joker on {chair.name} ({seated.text}) can only be exchanged for a "
             f"{'man' if seated.gender == 'm' else 'woman'} of {' or '.join(chair.nations)}.",
+            params={
+                "chair": chair.name,
+                "joker": seated.text,
+                "gender": seated.gender,
+                "nations": chair.nations,
+            },
         )
     chairs = list(position.chairs)
     chairs[move.chair] = natural_guest(card)

@@ -21,6 +21,7 @@ protocol.errors.ProtocolError: Unknown command /jion — did you mean /join? Usa
 from __future__ import annotations
 
 import difflib
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, Literal, NamedTuple, TypeAlias, TypeVar, cast, get_args
@@ -66,7 +67,6 @@ from protocol.messages import (
     WhereIs,
     Who,
 )
-from protocol.names import NAME_RULE
 
 __all__ = [
     "ALIASES",
@@ -132,176 +132,205 @@ class CommandInfo(NamedTuple):
 COMMANDS: Final[dict[str, CommandInfo]] = {
     # rooms and people
     "rooms": CommandInfo(
-        "/rooms", _("list the rooms"), "Lists every room: its state, seats and spectators.", ("/rooms",)
+        "/rooms", _("list the rooms"), _("Lists every room: its state, seats and spectators."), ("/rooms",)
     ),
     "room": CommandInfo(
         "/room NAME",
         _("enter room NAME to watch (a new name opens a room)"),
-        "Enters the room as a spectator, leaving the room you were in. A room that does\n"
-        "not exist yet is opened. Use /join to take a seat there.",
+        _(
+            "Enters the room as a spectator, leaving the room you were in. A room that does\n"
+            "not exist yet is opened. Use /join to take a seat there."
+        ),
         ("/room cafe",),
     ),
     "watch": CommandInfo(
         "/watch ROOM",
         _("watch ROOM as a spectator"),
-        "The same as /room: enters ROOM as a spectator. You see the board and the\nscores, no hands.",
+        _("The same as /room: enters ROOM as a spectator. You see the board and the\nscores, no hands."),
         ("/watch cafe",),
     ),
     "leave": CommandInfo(
         "/leave",
         _("leave the room for the lobby"),
-        "Leaves the room for the lobby. Before the start this gives up your seat; in a\n"
-        "running game a bot plays your seat from then on, or, with the option absent\n"
-        "drop, you leave the game (ranked as eliminated).",
+        _(
+            "Leaves the room for the lobby. Before the start this gives up your seat; in a\n"
+            "running game a bot plays your seat from then on, or, with the option absent\n"
+            "drop, you leave the game (ranked as eliminated)."
+        ),
         ("/leave",),
     ),
     "who": CommandInfo(
         "/who",
         _("list who is connected, and where"),
-        "Lists everyone connected and the room each is in.",
+        _("Lists everyone connected and the room each is in."),
         ("/who",),
     ),
     "tell": CommandInfo(
         "/tell NAME TEXT",
         _("say TEXT to NAME alone, wherever they are"),
-        "Says TEXT to NAME alone, in any room or the lobby. Refused when nobody of\n"
-        "that name is connected. /reply answers the last tell you got.",
+        _(
+            "Says TEXT to NAME alone, in any room or the lobby. Refused when nobody of\n"
+            "that name is connected. /reply answers the last tell you got."
+        ),
         ("/tell ann good game!",),
     ),
     "reply": CommandInfo(
         "/reply TEXT",
         _("answer the last tell you got"),
-        "Says TEXT to the last person who told you something with /tell.",
+        _("Says TEXT to the last person who told you something with /tell."),
         ("/reply thanks!",),
     ),
     "whereis": CommandInfo(
         "/whereis NAME",
         _("say which room NAME is in"),
-        "Says which room NAME is in, or that they are in the lobby.",
+        _("Says which room NAME is in, or that they are in the lobby."),
         ("/whereis ann",),
     ),
     "mute": CommandInfo(
         "/mute NAME",
         _("never see NAME's chat or tells"),
-        "From now on NAME's chat and tells never reach you; NAME is not told.\n"
-        "/unmute NAME undoes it. The list lasts as long as your connection.",
+        _(
+            "From now on NAME's chat and tells never reach you; NAME is not told.\n"
+            "/unmute NAME undoes it. The list lasts as long as your connection."
+        ),
         ("/mute bob",),
     ),
     "unmute": CommandInfo(
-        "/unmute NAME", _("see NAME's chat and tells again"), "Undoes /mute NAME.", ("/unmute bob",)
+        "/unmute NAME", _("see NAME's chat and tells again"), _("Undoes /mute NAME."), ("/unmute bob",)
     ),
     "friend": CommandInfo(
         "/friend NAME",
         _("add NAME to your friends"),
-        "Adds NAME to your friends: you get a notice when they connect or start a\n"
-        "game, and /friends shows where they are.",
+        _(
+            "Adds NAME to your friends: you get a notice when they connect or start a\n"
+            "game, and /friends shows where they are."
+        ),
         ("/friend ann",),
     ),
     "unfriend": CommandInfo(
-        "/unfriend NAME", _("take NAME off your friends"), "Takes NAME off your friends.", ("/unfriend ann",)
+        "/unfriend NAME",
+        _("take NAME off your friends"),
+        _("Takes NAME off your friends."),
+        ("/unfriend ann",),
     ),
     "friends": CommandInfo(
         "/friends",
         _("list your friends and where they are"),
-        "Lists your friends, who is online, and where.",
+        _("Lists your friends, who is online, and where."),
         ("/friends",),
     ),
     "nick": CommandInfo(
         "/nick NAME",
         _("change your name"),
-        f"Changes your name: {NAME_RULE}.\n"
-        "Only in the lobby (/leave the room first). You get a new resume token.",
+        _(
+            "Changes your name: 1 to 16 letters, digits, '_' or '-', starting with a letter.\n"
+            "Only in the lobby (/leave the room first). You get a new resume token."
+        ),
         ("/nick ann",),
     ),
     "say": CommandInfo(
         "/say TEXT",
         _("chat to the room (plain text does the same)"),
-        "Says TEXT to everyone in the room. A line that does not start with / is said\n"
-        "as it is; /say is for text that starts with /.",
+        _(
+            "Says TEXT to everyone in the room. A line that does not start with / is said\n"
+            "as it is; /say is for text that starts with /."
+        ),
         ("/say good game!", "/say /play is how you move"),
     ),
     # seats and the game
     "join": CommandInfo(
         "/join [ROOM or N]",
         _("take a seat here, or in ROOM; /join N: take over seat N"),
-        "Takes a seat in the room you are in, or enters ROOM first. A game has 2 to 4\n"
-        "seats, taken before it starts.\n"
-        "While a game runs, /join N (1 to 4) asks to take over seat N of a player who\n"
-        "is gone (a bot plays it, or it waits for them): the seated players answer\n"
-        "with /accept or /refuse, the first answer of a majority decides, and the vote\n"
-        "ends after a minute. Your own seat you take back at once. (A room called 1\n"
-        "to 4: /room 1, then /join.)",
+        _(
+            "Takes a seat in the room you are in, or enters ROOM first. A game has 2 to 4\n"
+            "seats, taken before it starts.\n"
+            "While a game runs, /join N (1 to 4) asks to take over seat N of a player who\n"
+            "is gone (a bot plays it, or it waits for them): the seated players answer\n"
+            "with /accept or /refuse, the first answer of a majority decides, and the vote\n"
+            "ends after a minute. Your own seat you take back at once. (A room called 1\n"
+            "to 4: /room 1, then /join.)"
+        ),
         ("/join", "/join cafe", "/join 2"),
     ),
     "invite": CommandInfo(
         "/invite NAME",
         _("invite NAME to this room"),
-        "Sends NAME an invitation to the room you are in (the way into a private room\n"
-        "that /rooms does not list).",
+        _(
+            "Sends NAME an invitation to the room you are in (the way into a private room\n"
+            "that /rooms does not list)."
+        ),
         ("/invite ann",),
     ),
     "info": CommandInfo(
         "/info",
         _("the game's options, clock, host, whether it is rated"),
-        "Shows the room's options, whether its game is rated, the clock and the host.",
+        _("Shows the room's options, whether its game is rated, the clock and the host."),
         ("/info",),
     ),
     "reset": CommandInfo(
         "/reset",
         _("after a game: a fresh board, the same seats"),
-        "After a game has ended, clears the board for a new game with the same seats.",
+        _("After a game has ended, clears the board for a new game with the same seats."),
         ("/reset",),
     ),
     "remove": CommandInfo(
         "/remove NAME",
         _("vote to take NAME out of the game"),
-        "Asks the other seated players to take NAME out of the running game: NAME is\n"
-        "gone, or has had the turn for a minute without moving. A majority decides\n"
-        "(one other player alone); the seat then goes by the option absent. A vote\n"
-        "ends after a minute.",
+        _(
+            "Asks the other seated players to take NAME out of the running game: NAME is\n"
+            "gone, or has had the turn for a minute without moving. A majority decides\n"
+            "(one other player alone); the seat then goes by the option absent. A vote\n"
+            "ends after a minute."
+        ),
         ("/remove bob",),
     ),
     "accept": CommandInfo(
         "/accept",
         _("vote yes in the room's vote"),
-        "Answers yes to the vote running in your room: /remove NAME, or /join N (a\n"
-        "player asks to take over a seat).",
+        _(
+            "Answers yes to the vote running in your room: /remove NAME, or /join N (a\n"
+            "player asks to take over a seat)."
+        ),
         ("/accept",),
     ),
     "refuse": CommandInfo(
         "/refuse",
         _("vote no in the room's vote"),
-        "Answers no to the vote running in your room: /remove NAME, or /join N.",
+        _("Answers no to the vote running in your room: /remove NAME, or /join N."),
         ("/refuse",),
     ),
     "stand": CommandInfo(
         "/stand",
         _("give up your seat before the start; stay to watch"),
-        "Gives up your seat before the game starts; you stay in the room as a spectator.\n"
-        "During a game only with the option absent drop: you leave the game (ranked\n"
-        "as eliminated) and watch it to the end.",
+        _(
+            "Gives up your seat before the game starts; you stay in the room as a spectator.\n"
+            "During a game only with the option absent drop: you leave the game (ranked\n"
+            "as eliminated) and watch it to the end."
+        ),
         ("/stand",),
     ),
     "option": CommandInfo(
         "/option KEY VALUE",
         _("set a room option (seed, clock, host, private...)"),
-        "Sets a room option before the start:\n"
-        "  seed N, seed random       the shuffle's seed (the same seed, the same game)\n"
-        "  stammtisch on, off        3 or 4 guests may complete a table of one gender\n"
-        "  clock SECONDS, clock off  seconds per turn (5 to 3600), or no clock; when\n"
-        "                            time runs out, the server plays for you\n"
-        "  absent bot, absent drop   when a lost player does not come back in time:\n"
-        "                            a bot plays the seat (the default), or the\n"
-        "                            player leaves the game, ranked as eliminated;\n"
-        "                            with drop, /leave and /stand during the game\n"
-        "                            leave it at once too\n"
-        "  host on, off              on: only the host (the first seated person) sets\n"
-        "                            options, seats bots and starts; off: any player\n"
-        "  private on, off           on: /rooms does not list the room (/invite)\n"
-        "  drawseat on, off          on: the seats are shuffled at the start\n"
-        "  start N, start random     seat N (1 to 4) begins, or the shuffle draws\n"
-        "A game keeps its options to the end, across a server restart; host and\n"
-        "private may change during a game.",
+        _(
+            "Sets a room option before the start:\n"
+            "  seed N, seed random       the shuffle's seed (the same seed, the same game)\n"
+            "  stammtisch on, off        3 or 4 guests may complete a table of one gender\n"
+            "  clock SECONDS, clock off  seconds per turn (5 to 3600), or no clock; when\n"
+            "                            time runs out, the server plays for you\n"
+            "  absent bot, absent drop   when a lost player does not come back in time:\n"
+            "                            a bot plays the seat (the default), or the\n"
+            "                            player leaves the game, ranked as eliminated;\n"
+            "                            with drop, /leave and /stand during the game\n"
+            "                            leave it at once too\n"
+            "  host on, off              on: only the host (the first seated person) sets\n"
+            "                            options, seats bots and starts; off: any player\n"
+            "  private on, off           on: /rooms does not list the room (/invite)\n"
+            "  drawseat on, off          on: the seats are shuffled at the start\n"
+            "  start N, start random     seat N (1 to 4) begins, or the shuffle draws\n"
+            "A game keeps its options to the end, across a server restart; host and\n"
+            "private may change during a game."
+        ),
         (
             "/option seed 42",
             "/option host off",
@@ -317,151 +346,178 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
     "addbot": CommandInfo(
         "/addbot [STRATEGY]",
         _("seat a bot: random, greedy (the default) or strong"),
-        "Seats a bot player in this room before the start. STRATEGY is random, greedy\n"
-        "(the default) or strong.",
+        _(
+            "Seats a bot player in this room before the start. STRATEGY is random, greedy\n"
+            "(the default) or strong."
+        ),
         ("/addbot", "/addbot strong"),
     ),
     "removebot": CommandInfo(
         "/removebot NAME",
         _("take the bot NAME off its seat"),
-        "Takes the bot called NAME (as /addbot named it) off its seat before the start.",
+        _("Takes the bot called NAME (as /addbot named it) off its seat before the start."),
         ("/removebot greedy-bot1",),
     ),
     "start": CommandInfo(
         "/start",
         _("start the game (2 to 4 seated players)"),
-        "Starts the game with the seated players, 2 to 4. Seats and options are fixed\nuntil the game ends.",
+        _(
+            "Starts the game with the seated players, 2 to 4. Seats and options are fixed\n"
+            "until the game ends."
+        ),
         ("/start",),
     ),
     # playing
     "play": CommandInfo(
         "/play MOVE",
         _("seat one or two guests, e.g. /play FRf@FR1s (alias /p)"),
-        "Plays a move in the notation CARD@CHAIR. Seat one or two guests, in order:\n"
-        "  /play FRf@FR1s ESm@ES1e\n"
-        "A joker between two nations names its nation: /play Jf=FR@FR1s. A card is a\n"
-        "nation and m or f (FRf, ESm) or a joker (Jm, Jf); a chair is a table and a\n"
-        "side n, e, s, w (FR1s). /play also takes FRf@bar and swap FRf@FR1s. Alias: /p.",
+        _(
+            "Plays a move in the notation CARD@CHAIR. Seat one or two guests, in order:\n"
+            "  /play FRf@FR1s ESm@ES1e\n"
+            "A joker between two nations names its nation: /play Jf=FR@FR1s. A card is a\n"
+            "nation and m or f (FRf, ESm) or a joker (Jm, Jf); a chair is a table and a\n"
+            "side n, e, s, w (FR1s). /play also takes FRf@bar and swap FRf@FR1s. Alias: /p."
+        ),
         ("/play FRf@FR1s", "/play FRf@FR1s ESm@ES1e", "/play Jf=FR@FR1s", "/p ITm@IT1n"),
     ),
     "bar": CommandInfo(
         "/bar CARD",
         _("put one guest on the next bar place"),
-        "Puts CARD from your hand on the next free bar place and scores its value: +1 to\n"
-        "+5 for the first five places, then -2, -4, ... A joker goes to the bar only\n"
-        "when nothing else is possible.",
+        _(
+            "Puts CARD from your hand on the next free bar place and scores its value: +1 to\n"
+            "+5 for the first five places, then -2, -4, ... A joker goes to the bar only\n"
+            "when nothing else is possible."
+        ),
         ("/bar ITm",),
     ),
     "swap": CommandInfo(
         "/swap CARD@CHAIR",
         _("take back the joker on CHAIR, seating CARD"),
-        "Exchanges the joker on CHAIR for CARD from your hand (same gender, the joker's\n"
-        "nation); the joker goes to your hand. No points, no drawing.",
+        _(
+            "Exchanges the joker on CHAIR for CARD from your hand (same gender, the joker's\n"
+            "nation); the joker goes to your hand. No points, no drawing."
+        ),
         ("/swap FRf@FR1s",),
     ),
     "moves": CommandInfo(
-        "/moves", _("list your legal moves"), "Lists every legal move you have now.", ("/moves",)
+        "/moves", _("list your legal moves"), _("Lists every legal move you have now."), ("/moves",)
     ),
     "hint": CommandInfo(
-        "/hint", _("suggest a move"), "Suggests a move and the points it scores.", ("/hint",)
+        "/hint", _("suggest a move"), _("Suggests a move and the points it scores."), ("/hint",)
     ),
     # looking
     "board": CommandInfo(
         "/board",
         _("show the cafe: tables, bar, scores, whose turn (alias /b)"),
-        "Shows the cafe: the tables with their guests, the bar, the scores, your hand\n"
-        "and whose turn it is. Alias: /b.",
+        _(
+            "Shows the cafe: the tables with their guests, the bar, the scores, your hand\n"
+            "and whose turn it is. Alias: /b."
+        ),
         ("/board", "/b"),
     ),
-    "hand": CommandInfo("/hand", _("show your hand"), "Shows the cards in your hand.", ("/hand",)),
+    "hand": CommandInfo("/hand", _("show your hand"), _("Shows the cards in your hand."), ("/hand",)),
     "score": CommandInfo(
-        "/score", _("show the scores"), "Shows every player's score and hand size.", ("/score",)
+        "/score", _("show the scores"), _("Shows every player's score and hand size."), ("/score",)
     ),
     "history": CommandInfo(
         "/history [NAME]",
         _("list your recent games, or a registered player's"),
-        "Lists your recent games (or those of the registered player NAME) with their\n"
-        "ids and results; a finished game's record is at /games/ID on the web port.",
+        _(
+            "Lists your recent games (or those of the registered player NAME) with their\n"
+            "ids and results; a finished game's record is at /games/ID on the web port."
+        ),
         ("/history", "/history ann"),
     ),
     # accounts and ratings
     "register": CommandInfo(
         "/register",
         _("make your name a registered account (asks a password)"),
-        "Registers your name: nobody else can use it, and your rated games count. The\n"
-        "server asks for a password twice, with your terminal's echo off; it has at\n"
-        "least 8 characters. After that, the name prompt asks for it.",
+        _(
+            "Registers your name: nobody else can use it, and your rated games count. The\n"
+            "server asks for a password twice, with your terminal's echo off; it has at\n"
+            "least 8 characters. After that, the name prompt asks for it."
+        ),
         ("/register",),
     ),
     "password": CommandInfo(
         "/password",
         _("change your account's password"),
-        "Asks for your current password, then the new one twice (echo off).",
+        _("Asks for your current password, then the new one twice (echo off)."),
         ("/password",),
     ),
     "unregister": CommandInfo(
         "/unregister",
         _("delete your account and its rating"),
-        "Asks for your password, then deletes your account, its rating and its rating\n"
-        "history. Your games stay, under your name; the name is free again.",
+        _(
+            "Asks for your password, then deletes your account, its rating and its rating\n"
+            "history. Your games stay, under your name; the name is free again."
+        ),
         ("/unregister",),
     ),
     "rating": CommandInfo(
         "/rating [NAME]",
         _("your rating, or NAME's (bots: random, greedy, strong)"),
-        "Shows a rating: 1000 + 40 x (mu - 3 sigma) of the Plackett-Luce model, so it\n"
-        "starts at 1000 and grows as games make it surer; a ? marks it provisional.\n"
-        "A game is rated when two or more registered people play it without a chosen\n"
-        "seed. The bots are rated per strategy: /rating strong.",
+        _(
+            "Shows a rating: 1000 + 40 x (mu - 3 sigma) of the Plackett-Luce model, so it\n"
+            "starts at 1000 and grows as games make it surer; a ? marks it provisional.\n"
+            "A game is rated when two or more registered people play it without a chosen\n"
+            "seed. The bots are rated per strategy: /rating strong."
+        ),
         ("/rating", "/rating ann", "/rating greedy"),
     ),
     "top": CommandInfo(
         "/top [N]",
         _("the leaderboard: the N best ratings (10 by default)"),
-        "Lists the best ratings, bots included, with games and wins.",
+        _("Lists the best ratings, bots included, with games and wins."),
         ("/top", "/top 25"),
     ),
     "finger": CommandInfo(
         "/finger NAME",
         _("a registered player's profile"),
-        "Shows NAME's profile: registered since, games, wins, rating, last seen, where\n"
-        "they are now and their recent games.",
+        _(
+            "Shows NAME's profile: registered since, games, wins, rating, last seen, where\n"
+            "they are now and their recent games."
+        ),
         ("/finger ann",),
     ),
     "help": CommandInfo(
         "/help [COMMAND]",
         _("this list, or the help of one command"),
-        "Shows the list of commands, or the help of one command.",
+        _("Shows the list of commands, or the help of one command."),
         ("/help", "/help play"),
     ),
     # the connection
     "resync": CommandInfo(
         "/resync",
         _("get a fresh copy of the room"),
-        "Asks the server for the whole room again, if your picture seems out of date.",
+        _("Asks the server for the whole room again, if your picture seems out of date."),
         ("/resync",),
     ),
-    "ping": CommandInfo("/ping", _("check the connection"), "The server answers pong.", ("/ping",)),
+    "ping": CommandInfo("/ping", _("check the connection"), _("The server answers pong."), ("/ping",)),
     "ascii": CommandInfo(
         "/ascii on/off",
         _("plain ASCII text on a terminal that shows nothing else"),
-        "With on, everything the line endpoint writes to you is plain ASCII: the\n"
-        "picture's marks, accents dropped from names and chat. Off is the default\n"
-        "(UTF-8). It can also be typed at the name prompt. Only terminals need it.",
+        _(
+            "With on, everything the line endpoint writes to you is plain ASCII: the\n"
+            "picture's marks, accents dropped from names and chat. Off is the default\n"
+            "(UTF-8). It can also be typed at the name prompt. Only terminals need it."
+        ),
         ("/ascii on", "/ascii off"),
     ),
     "lang": CommandInfo(
         "/lang de/en",
         _("read the server's texts in German (de) or English (en)"),
-        "Every text for people from then on is in that language: errors, notices,\n"
-        "help and the pictures. Commands, moves and names stay as they are. It can also\n"
-        "be typed at the name prompt; a registered name keeps the choice.",
+        _(
+            "Every text for people from then on is in that language: errors, notices,\n"
+            "help and the pictures. Commands, moves and names stay as they are. It can also\n"
+            "be typed at the name prompt; a registered name keeps the choice."
+        ),
         ("/lang de", "/lang en"),
     ),
     "quit": CommandInfo(
         "/quit",
         _("close the connection"),
-        "Closes the connection. A seat in a running game is kept for you for a while.",
+        _("Closes the connection. A seat in a running game is kept for you for a while."),
         ("/quit",),
     ),
 }
@@ -820,7 +876,23 @@ def _help_of(topic: str | None, say: Lang) -> str:
         return say(_("No command /{shown}. /help lists the commands.", shown=shown))
     examples = "\n".join(f"  {example}" for example in info.examples)
     heading = say(_n("Example:", "Examples:", len(info.examples)))
-    return f"{info.usage} — {say(info.summary)}\n\n{info.details}\n\n{heading}\n{examples}"
+    return f"{info.usage} — {say(info.summary)}\n\n{_fitted(say(info.details))}\n\n{heading}\n{examples}"
+
+
+#: the columns of a terminal that a help text fits
+_HELP_WIDTH: Final = 80
+
+
+def _fitted(text: str) -> str:
+    """``text`` with each line broken at spaces to fit a terminal, its indent kept on each part (a
+    translation is written as paragraphs; the English lines fit already)."""
+    lines = []
+    for line in text.splitlines():
+        indent = " " * (len(line) - len(line.lstrip(" ")))
+        lines.extend(
+            textwrap.wrap(line, _HELP_WIDTH, subsequent_indent=indent, break_on_hyphens=False) or [""]
+        )
+    return "\n".join(lines)
 
 
 def _help_list(say: Lang) -> str:

@@ -125,8 +125,9 @@ async def show(lobby: Lobby, session: Session, msg: ShowRequest) -> None:
         identity = session.identity if msg.topic is None else account_key(msg.topic)
         if msg.topic is not None and await lobby.store.account(msg.topic) is None:
             raise ProtocolError("no_such_player", _("{topic} is not registered.", topic=msg.topic), msg.id)
-        text = await lobby.history_text(identity)
-        session.send(m.Text(id=msg.id, kind="history", text=text))
+        # the games of the player behind this connection, not of whoever held its name before
+        games = await lobby.store.history(identity) if identity is not None else []
+        session.send(m.Text(id=msg.id, kind="history", text=profiles.history_text(games)))
         return
     if msg.what == "rating":
         text = await profiles.rating_text(lobby.store, msg.topic or session.name or "", msg.id)

@@ -18,6 +18,7 @@ from websockets.asyncio.server import serve
 
 from protocol import messages as m
 from protocol.errors import Close
+from protocol.i18n import _
 from server import logs
 from server.cluster import ClusterDirectory
 from server.cluster.tells import Courier
@@ -142,11 +143,11 @@ class Server:
             await room.stop()
         sessions = list(lobby.all_sessions)
         for session in sessions:
-            session.send(m.Bye(reason="The server is stopping. Come back soon!"))
+            session.send(m.Bye(reason=_("The server is stopping. Come back soon!")))
         await asyncio.gather(*(s.drain(2.0) for s in sessions), return_exceptions=True)
         await asyncio.gather(
             *(
-                s.close(Close.GOING_AWAY, "server stopping" if not isinstance(s, LineSession) else "")
+                s.close(Close.GOING_AWAY, _("server stopping") if not isinstance(s, LineSession) else "")
                 for s in sessions
             ),
             return_exceptions=True,

@@ -167,7 +167,7 @@ class Lobby:
         session.strikes += 1
         if session.strikes == MAX_STRIKES:
             security_event(self.metrics, "rate_limit_close", player=session.name, peer=session.peer)
-            asyncio.get_running_loop().create_task(session.close(Close.POLICY, "flooding"))
+            asyncio.get_running_loop().create_task(session.close(Close.POLICY, _("flooding")))
 
     def error(self, session: Session, code: str, message: str, msg_id: m.ClientId = None) -> None:
         self.metrics.refuse(session, code, message, msg_id)
@@ -385,22 +385,6 @@ class Lobby:
 
     def _ping(self, session: Session, msg: m.Ping) -> None:
         session.send(m.Pong(id=msg.id))
-
-    async def history_text(self, identity: str | None) -> str:
-        """The games of the player behind this connection (not of whoever held its name before)."""
-        games = await self.store.history(identity) if identity is not None else []
-        if not games:
-            return "No games yet."
-        lines = []
-        for g in games:
-            when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(g.started))
-            if g.result is None:
-                outcome = "unfinished"
-            else:
-                scores = g.result["final_scores"]
-                outcome = ", ".join(f"{n} {scores[n]}" for n in g.result["ranking"])
-            lines.append(f"{when}  {g.game_id}  room {g.room}: {outcome}")
-        return "\n".join(lines)
 
     _handlers: ClassVar[dict[type, Any]] = {
         m.Nick: _nick,

@@ -10,7 +10,7 @@ from urllib.parse import unquote
 
 from protocol import messages as m
 from protocol.errors import ProtocolError
-from protocol.i18n import _
+from protocol.i18n import Lang, Msg, _, _n, lazy
 from server.ratings import BOT, Skill, account_key
 from server.store import GameLog, StoredGame
 from server.store_accounts import Standing
@@ -29,11 +29,26 @@ def key_of(name: str) -> str:
     return BOT + name.lower() if name.lower() in STRATEGIES else account_key(name)
 
 
-def _when(t: float | None) -> str:
-    return "never" if t is None else time.strftime("%Y-%m-%d %H:%M", time.gmtime(t))
+def _when(t: float | None, say: Lang) -> str:
+    return say(_("never")) if t is None else time.strftime("%Y-%m-%d %H:%M", time.gmtime(t))
 
 
-async def rating_text(store: GameLog, name: str, msg_id: m.ClientId = None) -> str:
+def outcome_text(ranking: list[str] | None, scores: dict[str, int] | None, say: Lang) -> str:
+    """A stored game's result for a list of games: the players by rank with their scores."""
+    if ranking is None or scores is None:
+        return say(_("unfinished"))
+    return ", ".join(f"{n} {scores[n]}" for n in ranking)
+
+
+def game_line(started: float, game_id: str, room: str, outcome: str, say: Lang) -> str:
+    """One game of ``/history`` or ``/finger``: when, its id, its room and its result."""
+    when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(started))
+    return say(
+        _("{when}  {game}  room {room}: {outcome}", when=when, game=game_id, room=room, outcome=outcome)
+    )
+
+
+async def rating_text(store: GameLog, name: str, msg_id: m.ClientId = None) -> Msg:
     key = key_of(name)
     standing = await store.standing(key)
     if standing is None:
@@ -41,10 +56,17 @@ async def rating_text(store: GameLog, name: str, msg_id: m.ClientId = None) -> s
             raise ProtocolError(
                 "no_such_player", _("{name} is not registered (guests are not rated).", name=name), msg_id
             )
-        return f"{name}: {Skill().text()} (no rated games yet)"
+        return _("{name}: {rating} (no rated games yet)", name=name, rating=Skill().text())
     s = standing.skill
-    detail = f"{s.games} rated games, {s.wins} won; mu {s.mu:.1f}, sigma {s.sigma:.2f}"
-    return f"{standing.name}: {s.text()}  ({detail})"
+    detail = _n(
+        "{n} rated game, {wins} won; mu {mu}, sigma {sigma}",
+        "{n} rated games, {wins} won; mu {mu}, sigma {sigma}",
+        s.games,
+        wins=s.wins,
+        mu=f"{s.mu:.1f}",
+        sigma=f"{s.sigma:.2f}",
+    )
+    return _("{name}: {rating}  ({detail})", name=standing.name, rating=s.text(), detail=detail)
 
 
 async def with_ratings(store: GameLog, people: list[m.Person]) -> list[m.Person]:
@@ -63,15 +85,40 @@ async def with_ratings(store: GameLog, people: list[m.Person]) -> list[m.Person]
     return [rated(p) for p in people]
 
 
-async def top_text(store: GameLog, limit: int) -> str:
+async def top_text(store: GameLog, limit: int) -> Msg:
     board = await store.leaderboard(max(1, min(limit, MAX_TOP)))
     if not board:
-        return "No rated games yet."
-    lines = ["  #  name              rating  games  wins"]
-    for place, s in enumerate(board, 1):
-        name = f"{s.name} (bot)" if s.bot else s.name
-        lines.append(f"{place:>3}  {name:<16}  {s.skill.text():>6}  {s.skill.games:>5}  {s.skill.wins:>4}")
-    return "\n".join(lines)
+        return _("No rated games yet.")
+
+    def draw(say: Lang) -> str:
+        head = [say(_("name")), say(_("rating")), say(_("games")), say(_("wins"))]
+        # each column as wide as its heading in the reader's language, and at least as before
+        w = [max(len(h), least) for h, least in zip(head, (16, 6, 5, 4), strict=True)]
+        lines = [f"  #  {head[0]:<{w[0]}}  {head[1]:>{w[1]}}  {head[2]:>{w[2]}}  {head[3]:>{w[3]}}"]
+        for place, s in enumerate(board, 1):
+            name = say(_("{name} (bot)", name=s.name)) if s.bot else s.name
+            k = s.skill
+            row = f"{place:>3}  {name:<{w[0]}}  {k.text():>{w[1]}}  {k.games:>{w[2]}}  {k.wins:>{w[3]}}"
+            lines.append(row)
+        return "\n".join(lines)
+
+    return lazy(draw)
+
+
+def history_text(games: list[StoredGame]) -> Msg:
+    """``/history``: one line per game, newest first, in the reader's language."""
+    if not games:
+        return _("No games yet.")
+
+    def draw(say: Lang) -> str:
+        lines = []
+        for g in games:
+            ranking = None if g.result is None else g.result["ranking"]
+            scores = None if g.result is None else g.result["final_scores"]
+            lines.append(game_line(g.started, g.game_id, g.room, outcome_text(ranking, scores, say), say))
+        return "\n".join(lines)
+
+    return lazy(draw)
 
 
 async def profile(store: GameLog, directory: People, name: str) -> dict[str, Any] | None:
@@ -124,27 +171,52 @@ def standing_json(place: int, s: Standing) -> dict[str, Any]:
     }
 
 
-async def finger_text(store: GameLog, directory: People, name: str, msg_id: m.ClientId = None) -> str:
+async def finger_text(store: GameLog, directory: People, name: str, msg_id: m.ClientId = None) -> Msg:
     p = await profile(store, directory, name)
     if p is None:
         raise ProtocolError("no_such_player", _("{name} is not registered.", name=name), msg_id)
-    mark = "?" if p["provisional"] else ""
+    rating = f"{p['rating']}{'?' if p['provisional'] else ''}"
     if p["bot"]:
-        games = f"{p['rated_games']} rated games, {p['wins']} won"
-        return f"{p['name']} (bot strategy): rating {p['rating']}{mark}, {games}"
-    where = "offline" if not p["online"] else (f"in room {p['room']}" if p["room"] else "in the lobby")
-    lines = [
-        f"{p['name']}  registered {_when(p['registered'])}, last seen {_when(p['last_seen'])}, now {where}",
-        f"rating {p['rating']}{mark}  games {p['games']} ({p['rated_games']} rated, {p['wins']} won)",
-    ]
-    for g in p["recent"]:
-        outcome = (
-            "unfinished"
-            if g["ranking"] is None
-            else ", ".join(f"{n} {g['final_scores'][n]}" for n in g["ranking"])
+        return _n(
+            "{name} (bot strategy): rating {rating}, {n} rated game, {wins} won",
+            "{name} (bot strategy): rating {rating}, {n} rated games, {wins} won",
+            p["rated_games"],
+            name=p["name"],
+            rating=rating,
+            wins=p["wins"],
         )
-        lines.append(f"  {_when(g['started'])}  {g['id']}  room {g['room']}: {outcome}")
-    return "\n".join(lines)
+
+    def draw(say: Lang) -> str:
+        if not p["online"]:
+            where = say(_("offline"))
+        else:
+            where = say(_("in room {room}", room=p["room"]) if p["room"] else _("in the lobby"))
+        lines = [
+            say(
+                _(
+                    "{name}  registered {registered}, last seen {seen}, now {where}",
+                    name=p["name"],
+                    registered=_when(p["registered"], say),
+                    seen=_when(p["last_seen"], say),
+                    where=where,
+                )
+            ),
+            say(
+                _(
+                    "rating {rating}  games {games} ({rated} rated, {wins} won)",
+                    rating=rating,
+                    games=p["games"],
+                    rated=p["rated_games"],
+                    wins=p["wins"],
+                )
+            ),
+        ]
+        for g in p["recent"]:
+            outcome = outcome_text(g["ranking"], g["final_scores"], say)
+            lines.append("  " + game_line(g["started"], g["id"], g["room"], outcome, say))
+        return "\n".join(lines)
+
+    return lazy(draw)
 
 
 async def api(store: GameLog, directory: People, path: str) -> tuple[int, Any]:

@@ -19,7 +19,7 @@ import structlog
 from websockets.exceptions import ConnectionClosed
 
 from protocol.errors import Close
-from protocol.i18n import DEFAULT, Lang, lang
+from protocol.i18n import DEFAULT, Lang, _, lang
 from protocol.messages import Resync, Snapshot, _ServerMessage
 from protocol.outgoing import Outgoing
 from server.ratelimit import TokenBucket
@@ -180,7 +180,7 @@ class Session:
         self._strikes_left -= 1
         log.warning("slow_client", player=self.name, strikes_left=self._strikes_left)
         if self._strikes_left <= 0:
-            asyncio.get_running_loop().create_task(self.close(Close.TRY_AGAIN, "too slow to keep up"))
+            asyncio.get_running_loop().create_task(self.close(Close.TRY_AGAIN, _("too slow to keep up")))
             return
         self._dropping = True
         room = self.room

@@ -56,7 +56,15 @@ class WsSession(Session):
         await self.connection.drain()
 
     async def _close(self, code: int, reason: str) -> None:
-        await self.connection.close(code, reason)
+        await self.connection.close(code, close_reason(self.lang(reason)))
+
+
+def close_reason(text: str) -> str:
+    """``text`` cut to the 123 bytes of UTF-8 a close frame's reason may hold (RFC 6455, 5.5)."""
+    data = text.encode()
+    if len(data) <= MAX_CLOSE_REASON:
+        return text
+    return data[: MAX_CLOSE_REASON - 3].decode(errors="ignore") + "..."
 
 
 def text_frame_header(length: int) -> bytes:
@@ -68,6 +76,8 @@ def text_frame_header(length: int) -> bytes:
     return struct.pack("!BBQ", 0x81, 127, length)
 
 
+#: the longest reason a close frame may carry, in bytes
+MAX_CLOSE_REASON = 123
 _SHORT = [bytes((0x81, n)) for n in range(126)]
 
 
@@ -112,7 +122,9 @@ async def _serve(lobby: Lobby, connection: ServerConnection, limits: Limits) -> 
 
     async def too_late() -> None:
         security_event(lobby.metrics, "hello_timeout", transport="ws", peer=session.peer)
-        await session.close(Close.POLICY, f"no hello within {limits.hello_timeout:g} seconds")
+        await session.close(
+            Close.POLICY, _("no hello within {seconds} seconds", seconds=f"{limits.hello_timeout:g}")
+        )
 
     deadline = hello_deadline(limits.hello_timeout, lambda: session.name is not None, too_late)
     try:

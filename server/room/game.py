@@ -16,6 +16,7 @@ from protocol.errors import ProtocolError
 from protocol.i18n import _
 from protocol.options import RoomOptions
 from protocol.outgoing import Outgoing
+from protocol.refusals import refusal
 from protocol.view import LastMove
 from server.room.base import CLOCK_WARNING, TURN, WARN, RoomBase, window
 from server.room.effects import Arm, Cancel, GameEnd, GameStart, MoveLogged, Step, Think
@@ -127,7 +128,7 @@ class RoomGame(RoomBase):
         try:
             result = play(game.position, msg.move)
         except IllegalMoveError as e:
-            raise ProtocolError(e.code, e.message, msg.id) from None
+            raise ProtocolError(e.code, refusal(e), msg.id) from None
 
         def reset() -> None:
             self.seats[seat].timeouts = 0

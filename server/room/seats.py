@@ -11,7 +11,7 @@ from __future__ import annotations
 from protocol import messages as m
 from protocol.commands import ShowRequest
 from protocol.errors import ProtocolError
-from protocol.i18n import _
+from protocol.i18n import Lang, Msg, _, lazy
 from server.room.effects import Step
 from server.room.game import RoomGame
 from server.room.state import Seat
@@ -48,21 +48,59 @@ class RoomSeats(RoomGame):
             return
         self._on_show(session, msg)
 
-    def _info_text(self) -> str:
+    def _info_text(self) -> Msg:
         o = self.options
         host = self.host
-        seats = ", ".join(f"{i}. {s.name}" for i, s in enumerate(self.seats, 1)) or "nobody"
-        lines = [
-            f"Room {self.name}: {self.state}. Seats: {seats}.",
-            f"Host: {host.name if host else ('nobody seated' if o.host else 'off (every player decides)')}.",
-            "Rated: no, a practice game (the room chose the seed)." if o.seed is not None else "Rated: yes.",
-            f"Clock: {o.clock:g} seconds per turn." if o.clock else "Clock: off.",
-            f"Absent players: {'a bot plays the seat' if o.absent == 'bot' else 'they leave the game'}.",
-            f"Stammtisch: {'on' if o.stammtisch else 'off'}. Private: {'on' if o.private else 'off'}.",
-            f"Seats drawn at the start: {'yes' if o.drawseat else 'no'}. "
-            f"Begins: {f'seat {o.start}' if o.start else 'drawn by the shuffle'}.",
-        ]
-        return "\n".join(lines)
+        seats = ", ".join(f"{i}. {s.name}" for i, s in enumerate(self.seats, 1))
+        states = {"waiting": _("waiting"), "playing": _("playing"), "over": _("over")}
+
+        def draw(say: Lang) -> str:
+            def on(flag: bool) -> str:
+                return say(_("on") if flag else _("off"))
+
+            if host:
+                hosted = host.name
+            else:
+                hosted = say(_("nobody seated") if o.host else _("off (every player decides)"))
+            room = _(
+                "Room {room}: {state}. Seats: {seats}.", room=self.name, state=states[self.state], seats=seats
+            )
+            lines = [
+                say(room)
+                if seats
+                else say(_("Room {room}: {state}. Seats: nobody.", room=self.name, state=states[self.state])),
+                say(_("Host: {host}.", host=hosted)),
+                say(
+                    _("Rated: no, a practice game (the room chose the seed).")
+                    if o.seed is not None
+                    else _("Rated: yes.")
+                ),
+                say(
+                    _("Clock: {seconds} seconds per turn.", seconds=f"{o.clock:g}")
+                    if o.clock
+                    else _("Clock: off.")
+                ),
+                say(
+                    _("Absent players: a bot plays the seat.")
+                    if o.absent == "bot"
+                    else _("Absent players: they leave the game.")
+                ),
+                say(
+                    _(
+                        "Stammtisch: {stammtisch}. Private: {private}.",
+                        stammtisch=on(o.stammtisch),
+                        private=on(o.private),
+                    )
+                ),
+                say(_("Seats drawn at the start: yes.") if o.drawseat else _("Seats drawn at the start: no."))
+                + " "
+                + say(
+                    _("Begins: seat {seat}.", seat=o.start) if o.start else _("Begins: drawn by the shuffle.")
+                ),
+            ]
+            return "\n".join(lines)
+
+        return lazy(draw)
 
     def _on_reset(self, session: Member, msg: m.Reset) -> None:
         self._require_host(session, msg.id, "reset the board")

@@ -22,6 +22,7 @@ from protocol.commands import (
     parse_terminal_command,
 )
 from protocol.errors import ProtocolError
+from protocol.i18n import lang
 from protocol.messages import (
     CLIENT_ADAPTER,
     AddBot,
@@ -56,6 +57,7 @@ from protocol.messages import (
     WhereIs,
     Who,
 )
+from protocol.names import NAME_RULE
 
 Parsed = BaseModel | ShowRequest | Quit | AsciiMode | None
 
@@ -494,3 +496,18 @@ def test_lang_with_an_unknown_language_is_bad_language() -> None:
         parse_command("/lang fr")
     assert e.value.code == "bad_language"
     assert "en, de" in e.value.message
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_help_of_a_command_reads_german_and_fits_80_columns(name: str) -> None:
+    """/help COMMAND's longer text is German for a German reader, every line within 80 columns."""
+    german = lang("de")(help_text(name))
+    details = german.split("\n\n")[1]
+    assert details != COMMANDS[name].details
+    assert all(len(line) <= 80 for line in german.splitlines())
+    assert all(len(line) <= 80 for line in help_text(name).splitlines())
+
+
+def test_the_nick_help_states_the_name_rule() -> None:
+    """The /nick help says the name rule as protocol.names has it."""
+    assert f"Changes your name: {NAME_RULE}." in COMMANDS["nick"].details

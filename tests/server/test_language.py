@@ -189,3 +189,55 @@ async def test_presence_details_read_in_each_readers_language(server: Server) ->
         return msg["type"] == "presence" and msg["event"] == "replaced_by_bot"
 
     assert (await ann.next(taken))["detail"] == "hat das Spiel verlassen"
+
+
+async def test_a_rule_refusal_reads_german_and_keeps_its_code(server: Server) -> None:
+    """A move the rules refuse is answered in the mover's language; /lang en gives the engine's English."""
+    ann = await WsClient.connect(server.port, "ann", lang="de")
+    bob = await WsClient.connect(server.port, "bob", lang="de")
+    assert (await ann.command("/join cafe"))["type"] == "ack"
+    assert (await ann.command("/option seed 11"))["type"] == "ack"
+    assert (await bob.command("/join cafe"))["type"] == "ack"
+    assert (await ann.command("/start"))["type"] == "ack"
+    started = await ann.next("game_started")
+    mover = ann if started["start_player"] == "ann" else bob
+    error = await mover.request({"type": "move", "move": "FRf@XX9n"})
+    assert (error["code"], error["message"]) == (
+        "unknown_chair",
+        "Auf diesem Spielplan gibt es keinen Stuhl 'XX9n'.",
+    )
+    error = await mover.request({"type": "move", "move": "swap Jf=FR@FR1s"})
+    assert error["code"] == "bad_notation"
+    assert error["message"].startswith("'swap Jf=FR@FR1s' ist kein Zug: die Karte, die einen Joker ersetzt,")
+    await mover.command("/lang en")
+    error = await mover.request({"type": "move", "move": "FRf@XX9n"})
+    assert (error["code"], error["message"]) == ("unknown_chair", "There is no chair 'XX9n' on this board.")
+
+
+async def test_lookups_and_room_info_read_german(server: Server) -> None:
+    """/history, /rating, /top, /finger and /info answer a German reader in German."""
+    ann = await WsClient.connect(server.port, "anna", lang="de")
+    assert (await ann.request({"type": "register", "password": "secret-words"}))["type"] == "welcome"
+    history = await ann.command("/history")
+    assert (history["kind"], history["text"]) == ("history", "Noch keine Spiele.")
+    rating = await ann.command("/rating")
+    assert rating["text"].endswith("(noch keine gewerteten Spiele)")
+    top = await ann.command("/top")
+    assert top["text"] == "Noch keine gewerteten Spiele."
+    finger = await ann.command("/finger anna")
+    assert "dabei seit" in finger["text"] and "jetzt in der Lobby" in finger["text"]
+    assert "Wertung 1000?  Spiele 0 (0 gewertet, 0 gewonnen)" in finger["text"]
+    assert (await ann.command("/join cafe"))["type"] == "ack"
+    info = (await ann.command("/info"))["text"].splitlines()
+    assert info[:3] == ["Raum cafe: wartet. Plätze: 1. anna.", "Gastgeber: anna.", "Gewertet: ja."]
+    assert "Stammtisch: aus. Privat: aus." in info
+
+
+async def test_a_stopping_server_says_goodbye_in_german(server: Server) -> None:
+    """The bye message and the close frame's reason are in the reader's language."""
+    ann = await WsClient.connect(server.port, "ann", lang="de")
+    await server.stop()
+    bye = await ann.next("bye")
+    assert bye["reason"] == "Der Server hält an. Bis bald!"
+    await ann.ws.wait_closed()
+    assert (ann.ws.close_code, ann.ws.close_reason) == (1001, "Server hält an")

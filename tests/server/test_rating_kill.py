@@ -58,7 +58,7 @@ async def test_a_server_killed_while_a_rated_game_ends_rates_it_once(tmp_path: P
             await asyncio.sleep(0.05)
         await again.barrier()
         rating = await again.command("/rating ann")
-        assert "(1 rated games, 1 won" in rating["text"], rating
+        assert "(1 rated game, 1 won" in rating["text"], rating
     finally:
         second.proc.send_signal(signal.SIGTERM)
         await asyncio.wait_for(second.proc.wait(), 20)

@@ -8,7 +8,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.frames import Frame, Opcode
 
-from server.ws import text_frame_header
+from server.ws import MAX_CLOSE_REASON, close_reason, text_frame_header
 from tests.server.conftest import ServerFactory
 
 
@@ -35,3 +35,10 @@ async def test_long_and_short_frames_reach_a_client(make_server: ServerFactory, 
     assert sorted(g["type"] for g in got) == ["ack", "pong", "snapshot"]
     sizes = {g["type"]: len(json.dumps(g)) for g in got}
     assert sizes["snapshot"] > 126 > sizes["ack"]
+
+
+def test_a_close_reason_is_cut_to_the_bytes_a_close_frame_holds() -> None:
+    """A reason past 123 bytes of UTF-8 (umlauts count twice) is cut on a character boundary."""
+    assert close_reason("Server hält an") == "Server hält an"
+    long = close_reason("ä" * 100)
+    assert len(long.encode()) <= MAX_CLOSE_REASON and long.endswith("...") and long.startswith("ää")
