@@ -4,7 +4,6 @@ it ends (a server killed outright cannot shut its pool down)."""
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 from pathlib import Path
 
