@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import struct
 
@@ -81,6 +82,14 @@ MAX_CLOSE_REASON = 123
 _SHORT = [bytes((0x81, n)) for n in range(126)]
 
 
+def forget_handshake(connection: ServerConnection) -> None:
+    """Drop the handshake's headers, which the connection keeps for its whole life and nothing
+    reads once it is open: about 3 KB of the 18 KB an idle connection costs."""
+    for message in (connection.request, connection.response):
+        if message is not None:
+            message.headers.clear()
+
+
 def turned_away(lobby: Lobby) -> m.Error:
     """The error a client gets when the server cannot take it: full, or stopping."""
     if lobby.accepting:
@@ -92,6 +101,7 @@ async def serve_connection(
     lobby: Lobby, connection: ServerConnection, limits: Limits, keepalive: KeepAlive | None = None
 ) -> None:
     """Run one WebSocket client until it goes (pinged by ``keepalive`` meanwhile)."""
+    forget_handshake(connection)
     if not lobby.can_accept():
         error = turned_away(lobby)
         # the error says why to a client that reads frames; the close code to one that does not
@@ -126,16 +136,23 @@ async def _serve(lobby: Lobby, connection: ServerConnection, limits: Limits) -> 
             Close.POLICY, _("no hello within {seconds} seconds", seconds=f"{limits.hello_timeout:g}")
         )
 
-    deadline = hello_deadline(limits.hello_timeout, lambda: session.name is not None, too_late)
+    deadline: asyncio.TimerHandle | None = hello_deadline(
+        limits.hello_timeout, lambda: session.name is not None, too_late
+    )
     try:
         async for frame in connection:
             if session.closed:
                 break
             await lobby.receive(session, frame)
+            if deadline is not None and session.name is not None:
+                # the deadline's closures would otherwise stay as long as the connection (1 KB)
+                deadline.cancel()
+                deadline = None
     except ConnectionClosed:
         pass
     finally:
-        deadline.cancel()
+        if deadline is not None:
+            deadline.cancel()
         lobby.detach(session)
         session.closed = True
         await session.wait_closed()

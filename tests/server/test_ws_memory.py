@@ -1,0 +1,21 @@
+"""What an open WebSocket connection keeps: nothing of its handshake's headers."""
+
+from __future__ import annotations
+
+from server.app import Server
+from server.ws import WsSession
+from tests.server.clients import WsClient
+from tests.server.conftest import ServerFactory
+
+
+async def test_an_open_connection_keeps_no_handshake_headers(make_server: ServerFactory) -> None:
+    """Once a client is served, its connection holds neither the request's nor the answer's
+    headers, and the client is served as before."""
+    server: Server = await make_server()
+    client = await WsClient.connect(server.port, "ann")
+    assert (await client.request({"type": "ping"}))["type"] == "pong"
+    [session] = [s for s in server.lobby.all_sessions if isinstance(s, WsSession)]
+    request, response = session.connection.request, session.connection.response
+    assert request is not None and response is not None
+    assert list(request.headers.raw_items()) == []
+    assert list(response.headers.raw_items()) == []
