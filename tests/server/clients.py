@@ -171,3 +171,12 @@ class LineClient:
         self.writer.close()
         with contextlib.suppress(ConnectionError, OSError):
             await self.writer.wait_closed()
+
+
+def chat_form(move: str) -> str:
+    """The chat command a person types for a move."""
+    if move.endswith("@bar"):
+        return "/bar " + move.removesuffix("@bar")
+    if move.startswith("swap "):
+        return "/swap " + move.removeprefix("swap ")
+    return "/play " + move

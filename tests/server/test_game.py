@@ -9,16 +9,7 @@ from typing import Any
 
 from engine import Position, legal_move_texts, new_position, outcome, play
 from server.app import Server
-from tests.server.clients import MAX_TURNS, LineClient, WsClient
-
-
-def _chat_form(move: str) -> str:
-    """The chat command a person types for a move."""
-    if move.endswith("@bar"):
-        return "/bar " + move.removesuffix("@bar")
-    if move.startswith("swap "):
-        return "/swap " + move.removeprefix("swap ")
-    return "/play " + move
+from tests.server.clients import MAX_TURNS, LineClient, WsClient, chat_form
 
 
 async def test_websocket_and_line_client_play_a_seeded_game_to_game_over(server: Server) -> None:
@@ -52,7 +43,7 @@ async def test_websocket_and_line_client_play_a_seeded_game_to_game_over(server:
                 await bob.line("/moves")
                 await bob.expect(f"{len(legal)} legal moves:")
                 asked_line_moves = True
-            await bob.line(_chat_form(move))
+            await bob.line(chat_form(move))
         expected = play(position, move)
         played = await ann.next("played")
         assert (played["player"], played["move"], played["points"]) == (

@@ -10,15 +10,7 @@ from protocol.i18n import lang
 from protocol.text import WIDTH, display_width
 from protocol.text.lines import PROMPT
 from server.app import Server
-from tests.server.clients import MAX_TURNS, LineClient, WsClient
-
-
-def _chat_form(move: str) -> str:
-    if move.endswith("@bar"):
-        return "/bar " + move.removesuffix("@bar")
-    if move.startswith("swap "):
-        return "/swap " + move.removeprefix("swap ")
-    return "/play " + move
+from tests.server.clients import MAX_TURNS, LineClient, WsClient, chat_form
 
 
 async def test_hello_in_german_gets_errors_and_notices_in_german(server: Server) -> None:
@@ -115,7 +107,7 @@ async def test_a_german_line_client_plays_a_game_to_the_end(server: Server) -> N
             if turn < 4:
                 await jorg.line("/moves")
                 await jorg.expect(" erlaubte")
-            await jorg.line(_chat_form(move))
+            await jorg.line(chat_form(move))
         played = await ann.next("played")
         result = play(position, move)
         assert played["move"] == result.move
