@@ -8,19 +8,36 @@ The lobby calls these from its dispatch; the decisions are :mod:`server.accounts
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from protocol import messages as m
 from protocol.commands import AskSecret, ShowRequest
 from protocol.errors import ProtocolError
 from protocol.i18n import _
 from server import profiles
+from server.accounts import Accounts
+from server.directory import Directory
 from server.language import account_language, set_language
-from server.ratings import ACCOUNT, account_key
+from server.metrics import Metrics
+from server.ratings import account_key
 from server.session import Session
+from server.social import Social
+from server.store import GameLog
 
-if TYPE_CHECKING:
-    from server.lobby import Lobby
+
+class Lobby(Protocol):
+    """What these commands use of the lobby (which imports them: they know it only by this)."""
+
+    @property
+    def accounts(self) -> Accounts: ...
+    @property
+    def store(self) -> GameLog: ...
+    @property
+    def metrics(self) -> Metrics: ...
+    @property
+    def social(self) -> Social: ...
+    @property
+    def directory(self) -> Directory: ...
 
 
 def address_of(session: Session) -> str:
@@ -29,7 +46,7 @@ def address_of(session: Session) -> str:
 
 
 def is_registered(session: Session) -> bool:
-    return session.identity is not None and session.identity.startswith(ACCOUNT)
+    return session.registered
 
 
 async def login_identity(lobby: Lobby, session: Session, msg: m.Hello) -> str | None:

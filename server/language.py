@@ -3,16 +3,22 @@ with a registered name's account so that its player reads it on every later logi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import structlog
 
 from protocol import messages as m
 from protocol.i18n import LANGUAGES, Msg, _, lang
 from server.session import Session
+from server.store_accounts import AccountStore
 
-if TYPE_CHECKING:
-    from server.lobby import Lobby
+
+class Lobby(Protocol):
+    """What ``/lang`` uses of the lobby (which imports this module: it knows it only by this)."""
+
+    @property
+    def store(self) -> AccountStore: ...
+
 
 log = structlog.get_logger("cafe.language")
 
@@ -38,9 +44,7 @@ def account_language(session: Session, msg: m.Hello, chosen: str | None) -> None
 
 async def set_language(lobby: Lobby, session: Session, msg: m.SetLang) -> None:
     """``/lang de|en``: the connection reads that language from now on; an account keeps it."""
-    from server.account_commands import is_registered
-
-    if is_registered(session) and session.name is not None:
+    if session.registered and session.name is not None:
         await lobby.store.account_language(session.name, msg.lang)
     session.lang = lang(msg.lang)
     log.info("language", player=session.name, lang=msg.lang)

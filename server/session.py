@@ -22,6 +22,7 @@ from protocol.i18n import DEFAULT, Lang, _, lang
 from protocol.messages import Resync, Snapshot, _ServerMessage
 from protocol.outgoing import Outgoing
 from server.ratelimit import TokenBucket
+from server.ratings import ACCOUNT
 
 __all__ = ["Kind", "Outgoing", "RoomRef", "Session"]
 
@@ -118,6 +119,11 @@ class Session:
         if not self._flushing:
             self._flushing = True
             self._loop.call_soon(self._flush)
+
+    @property
+    def registered(self) -> bool:
+        """Whether the connection's player has an account (logged in, or registered here)."""
+        return self.identity is not None and self.identity.startswith(ACCOUNT)
 
     @property
     def pending(self) -> int:
