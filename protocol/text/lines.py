@@ -26,12 +26,16 @@ __all__ = [
     "GREETING",
     "MOVES_WIDTH",
     "PROMPT",
+    "STATE_WORDS",
     "LineText",
     "ascii_set",
     "closing",
     "name_refused",
     "pack",
 ]
+
+#: a room's state in words, for people (the state itself, as sent, stays as it is)
+STATE_WORDS: Final = {"waiting": _("waiting"), "playing": _("playing"), "over": _("over")}
 
 _EN: Final = lang(DEFAULT)
 #: the name prompt; it has no line end, the answer goes on the same line
@@ -202,7 +206,7 @@ class LineText:
             if not msg.rooms:
                 return [say(_("No rooms yet. /join NAME opens one."))]
             return [
-                f"{r.name:<24} {r.state:<8} "
+                f"{r.name:<24} {say(STATE_WORDS[r.state]):<8} "
                 + say(
                     _(
                         "seats: {seats}  watching: {watching}",
@@ -290,7 +294,8 @@ class LineText:
         if view is None:
             return []
         # the state stays a code here: programs read this line (protocol.text.read)
-        lines = [say(_("* You are in room {room} ({state}).", room=view["room"], state=view["state"]))]
+        state = say(STATE_WORDS[view["state"]])
+        lines = [say(_("* You are in room {room} ({state}).", room=view["room"], state=state))]
         if view["game"] is not None:
             lines.extend(render_board(view, ascii_only=ascii_only, lang=say).splitlines())
         else:

@@ -12,6 +12,7 @@ from protocol import messages as m
 from protocol.commands import ShowRequest
 from protocol.errors import ProtocolError
 from protocol.i18n import Lang, Msg, _, lazy
+from protocol.text.lines import STATE_WORDS
 from server.room.effects import Step
 from server.room.game import RoomGame
 from server.room.state import Seat
@@ -52,7 +53,8 @@ class RoomSeats(RoomGame):
         o = self.options
         host = self.host
         seats = ", ".join(f"{i}. {s.name}" for i, s in enumerate(self.seats, 1))
-        states = {"waiting": _("waiting"), "playing": _("playing"), "over": _("over")}
+
+        state = STATE_WORDS[self.state]
 
         def draw(say: Lang) -> str:
             def on(flag: bool) -> str:
@@ -62,13 +64,11 @@ class RoomSeats(RoomGame):
                 hosted = host.name
             else:
                 hosted = say(_("nobody seated") if o.host else _("off (every player decides)"))
-            room = _(
-                "Room {room}: {state}. Seats: {seats}.", room=self.name, state=states[self.state], seats=seats
-            )
+            room = _("Room {room}: {state}. Seats: {seats}.", room=self.name, state=state, seats=seats)
             lines = [
                 say(room)
                 if seats
-                else say(_("Room {room}: {state}. Seats: nobody.", room=self.name, state=states[self.state])),
+                else say(_("Room {room}: {state}. Seats: nobody.", room=self.name, state=state)),
                 say(_("Host: {host}.", host=hosted)),
                 say(
                     _("Rated: no, a practice game (the room chose the seed).")

@@ -79,6 +79,17 @@ async def test_a_guest_line_client_chooses_german_at_the_prompt(server: Server) 
     await client.expect("[bad_language]")
 
 
+async def test_a_rooms_state_reads_german_on_entering_and_in_the_list(server: Server) -> None:
+    """The state of a room is a word of the reader's language where people read it."""
+    assert server.line_port is not None
+    client = await LineClient.connect(server.line_port, "joerg")
+    await client.line("/lang de")
+    await client.line("/join tisch")
+    await client.expect("* Du bist im Raum tisch (wartet).")
+    await client.line("/rooms")
+    assert (await client.expect("Plätze:")).split()[-3:] == ["tisch", "wartet", "Plätze:"]
+
+
 async def test_a_german_line_client_plays_a_game_to_the_end(server: Server) -> None:
     """A line client reading German and an English WebSocket client finish a game; the German
     reads German lines and pictures, no line wider than 80 columns, moves and codes unchanged."""
