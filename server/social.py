@@ -150,7 +150,7 @@ class Social:
         if lists.friends:
             self._with_friends.add(session)
         session.muted = lists.muted
-        self._tell_friends_of(session.name, f"Your friend {session.name} is online.")
+        self._tell_friends_of(session.name, _("Your friend {name} is online.", name=session.name))
 
     def gone(self, session: Session) -> None:
         """The connection ended: its lists wait for a resume, then go."""

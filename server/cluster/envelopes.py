@@ -10,12 +10,13 @@ message, told apart by ``op``:
 ``out``       the other way: a server message for the member ``sid``, as its JSON text (``json``)
 ``tell``      a tell from ``name`` (connection ``sid`` on node ``from``) to ``to``, connected to
               the receiving node
-``news``      to every node (channel ``cafe:news``): ``text`` for the friends of ``name``
+``news``      to every node (channel ``cafe:news``): ``text`` for the friends of ``name`` (its
+              message id and params with it, so each reader gets it in their own language)
 ============  ================================================================================
 
 Every message to a room names its sender: the node (``from``), the connection (``sid``), the
 name and kind of the member, and the room, with what the owner needs to know of the member as it
-is now (``identity``, ``ascii``: either may change while the member is in the room). A message
+is now (``identity``, ``ascii``, ``lang``: any may change while the member is in the room). A message
 that is not one of these is logged and dropped; nothing else is disturbed.
 """
 
@@ -24,10 +25,17 @@ from __future__ import annotations
 import json
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from protocol.commands import ShowWhat
+from protocol.i18n import DEFAULT, LANGUAGES, Msg
 from protocol.messages import ChatText, ClientId
+
+
+def _known_language(code: str) -> str:
+    if code not in LANGUAGES:
+        raise ValueError(f"no language {code!r}")
+    return code
 
 
 class _Envelope(BaseModel):
@@ -43,6 +51,8 @@ class _ToRoom(_Envelope):
     identity: str | None = Field(default=None, max_length=64)
     #: the member reads plain ASCII only (a line client's ``/ascii on``)
     ascii: bool = False
+    #: the language the member reads: the owner writes its messages' words in it
+    lang: Annotated[str, AfterValidator(_known_language)] = DEFAULT
 
 
 class EnterRoom(_ToRoom):
@@ -108,7 +118,33 @@ class News(_Envelope):
     op: Literal["news"] = "news"
     node: str = Field(alias="from", max_length=200)
     name: str = Field(max_length=64)
+    #: the news in English (what a node that knows no ``msgid`` shows)
     text: str = Field(max_length=300)
+    #: the English message id the news was made from, and its placeholders' values
+    msgid: str | None = Field(default=None, max_length=300)
+    params: dict[str, Annotated[str, Field(max_length=200)]] = Field(default_factory=dict, max_length=8)
+
+    @model_validator(mode="after")
+    def _fills(self) -> News:
+        if self.msgid is not None:
+            try:
+                self.msgid.format_map(self.params)
+            except (KeyError, ValueError, IndexError, AttributeError) as e:
+                raise ValueError(f"the params do not fill the message id: {e}") from e
+        return self
+
+    def words(self) -> str:
+        """The news as a text each reader gets in their language (``text`` when no id came)."""
+        return Msg(self.msgid, dict(self.params)) if self.msgid is not None else self.text
+
+    @classmethod
+    def of(cls, node: str, name: str, text: str) -> News:
+        """The news ``text`` (a ``Msg`` carries its id and params along) from ``name`` on ``node``."""
+        fields: dict[str, object] = {"from": node, "name": name, "text": text}
+        if isinstance(text, Msg) and text.plural is None:
+            fields["msgid"] = text.msgid
+            fields["params"] = {k: str(v) for k, v in text.params.items()}
+        return cls.model_validate(fields)
 
 
 ToRoom = EnterRoom | LeaveRoom | Returned | Show | Message

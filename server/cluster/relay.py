@@ -18,7 +18,7 @@ from redis.exceptions import RedisError
 from protocol import messages as m
 from protocol.commands import ShowRequest
 from protocol.errors import UNAVAILABLE
-from protocol.i18n import _
+from protocol.i18n import _, lang
 from protocol.outgoing import Outgoing
 from server.cluster import envelopes as env
 from server.redis_store import PREFIX
@@ -87,6 +87,8 @@ class RemoteSession(Session):
 
     def send(self, message: m._ServerMessage | Outgoing) -> None:
         out = message if isinstance(message, Outgoing) else Outgoing(message)
+        if not self.lang.english:  # its words in the member's language, as for a local session
+            out = out.localized(self.lang)
         if self._lost:  # a patch after a lost one would not apply: only a snapshot goes now
             if not isinstance(out.message, m.Snapshot):
                 return
@@ -143,6 +145,7 @@ class Relay:
             "room": room.name,
             "identity": session.identity,
             "ascii": session.ascii_only,
+            "lang": session.lang.code,
         }
         envelope: env.ToRoom
         if isinstance(message, Enter):
@@ -256,6 +259,7 @@ class Relay:
             # a stranger (a move refused as a spectator's), so it is not taken either.
             if isinstance(envelope, env.Message):  # every message is answered: this one was not taken
                 sender = RemoteSession(self, envelope.node, envelope.sid, envelope.name, envelope.kind)
+                sender.lang = lang(envelope.lang)
                 item = message(sender)
                 msg_id = getattr(item, "id", None)
                 if msg_id is not None:
@@ -268,9 +272,10 @@ class Relay:
             member = self.remote[key] = RemoteSession(
                 self, envelope.node, envelope.sid, envelope.name, envelope.kind
             )
-        # as the member is now: a login or /register changes who plays, /ascii how they read
+        # as the member is now: a login or /register changes who plays, /ascii and /lang how they read
         member.identity = envelope.identity
         member.ascii_only = envelope.ascii
+        member.lang = lang(envelope.lang)
         member.room = room
         if isinstance(envelope, env.LeaveRoom):
             self.remote.pop(key, None)
@@ -280,7 +285,7 @@ class Relay:
         """A tell or an invitation for someone here, or news for the friends of someone elsewhere."""
         if isinstance(envelope, env.News):
             if envelope.node != self.node:  # this node told its own people already
-                self.on_news(envelope.name, envelope.text)
+                self.on_news(envelope.name, envelope.words())
             return
         if isinstance(envelope, env.InviteTo):
             if not self.on_invite(envelope.name, envelope.to, envelope.room):

@@ -70,7 +70,7 @@ class Courier:
     def news(self, name: str, text: str) -> None:
         """Tell the friends of ``name`` on the other nodes ``text`` (in the background: news that
         cannot be sent is only logged)."""
-        data = env.dump(env.News.model_validate({"from": self.cluster.node, "name": name, "text": text}))
+        data = env.dump(env.News.of(self.cluster.node, name, text))
         task = asyncio.get_running_loop().create_task(self._publish(data))
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)

@@ -7,7 +7,7 @@ import { Connection } from "./connection.js";
 import { AccountForm } from "./account.js";
 import { BoardZoom } from "./zoom.js";
 import { language, onLanguageChange, preferredLanguage, setLanguage, t, tn } from "./i18n.js";
-import { flagBox, guestTile, guestWords } from "./flags.js";
+import { flagBox, guestTile, guestWords, nationName } from "./flags.js";
 import { MovePlanner, parseMove } from "./moves.js";
 import { applyPatch } from "./patch.js";
 import { Countdown, TurnSignal, recentMoves, renderHistory } from "./live.js";
@@ -358,7 +358,7 @@ function renderNationChoice() {
     button.type = "button";
     button.className = "nation";
     button.dataset.nation = nation;
-    button.innerHTML = `<svg viewBox="0 0 30 20" aria-hidden="true">${flagBox(nation, 0, 0, 30, 20)}</svg> ${BOARD.nations[nation] ?? nation}`;
+    button.innerHTML = `<svg viewBox="0 0 30 20" aria-hidden="true">${flagBox(nation, 0, 0, 30, 20)}</svg> ${nationName(nation, BOARD.nations)}`;
     button.addEventListener("click", (e) => place(ask.card, ask.target, nation, e.detail === 0));
     box.append(button);
   }
@@ -901,6 +901,7 @@ onLanguageChange((lang) => {
   langSelect.value = lang;
   $("rules-link").href = `/rules?lang=${lang}`;
   zoom.label();
+  cafe.relabel();
   social.relabel();
   render();
 });

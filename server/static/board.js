@@ -1,7 +1,8 @@
 // The café in SVG: the tables of the board on their grid, every chair (a shared chair sits on the
 // line between its two tables), and the bar with its 20 places in the middle cell.
 
-import { flagBox, guestTile, guestWords, readGuest, svgEl } from "./flags.js";
+import { flagBox, guestTile, guestWords, nationName, readGuest, svgEl } from "./flags.js";
+import { t } from "./i18n.js";
 
 const CELL = 150; // one grid cell, in SVG units
 const PAD = 12;
@@ -67,11 +68,12 @@ export class CafeBoard {
     const chairs = svgEl("g", { class: "chairs" });
     for (const chair of this.board.chairs) chairs.append(this._chair(chair));
     svg.append(chairs);
+    this.relabel();
   }
 
   _table(table) {
     const [x, y] = this._centre(table);
-    const nation = this.board.nations[table.nation] ?? table.nation;
+    const nation = nationName(table.nation, this.board.nations);
     const g = svgEl("g", { class: "table", "data-table": table.name, transform: `translate(${x},${y})` });
     const id = `tclip-${table.name}`;
     g.innerHTML =
@@ -132,7 +134,7 @@ export class CafeBoard {
     const y = PAD + row * CELL + CELL / 2;
     const g = svgEl("g", { class: "bar", transform: `translate(${x},${y})` });
     g.innerHTML =
-      `<title>The bar: 20 places, filled in order</title>` +
+      `<title></title>` +
       `<rect class="counter" x="-71" y="-71" width="142" height="142" rx="14" filter="url(#shadow)"/>` +
       `<rect class="ring" x="-74" y="-74" width="148" height="148" rx="16"/>` +
       `<rect class="focus" x="-77" y="-77" width="154" height="154" rx="18"/>` +
@@ -147,7 +149,7 @@ export class CafeBoard {
       const slot = svgEl("g", { class: values[i] > 0 ? "slot plus" : "slot minus", transform: `translate(${sx},${sy})` });
       const value = values[i] > 0 ? `+${values[i]}` : `−${-values[i]}`;
       slot.innerHTML =
-        `<title>place ${i + 1}: ${value}</title>` +
+        `<title></title>` +
         `<rect class="place" x="-12.5" y="-14" width="25" height="28" rx="4"/>` +
         `<g class="guest"></g>` +
         `<text class="value" y="11.5" text-anchor="middle">${value}</text>`;
@@ -168,6 +170,22 @@ export class CafeBoard {
     });
     this.barEl = g;
     return g;
+  }
+
+  /** Write the tables' and the bar's titles again in the page's language (the chairs' labels are
+   * written by every update). */
+  relabel() {
+    for (const table of this.board.tables) {
+      const title = this.svg.querySelector(`.table[data-table="${table.name}"] > title`);
+      if (title) title.textContent = `${table.name}: ${nationName(table.nation, this.board.nations)}`;
+    }
+    if (!this.barEl) return;
+    this.barEl.querySelector(":scope > title").textContent = t("The bar: 20 places, filled in order");
+    this.slots.forEach((slot, i) => {
+      const value = this.board.bar_values[i];
+      const shown = value > 0 ? `+${value}` : `−${-value}`;
+      slot.el.querySelector(":scope > title").textContent = t("place {number}: {value}", { number: i + 1, value: shown });
+    });
   }
 
   /** The chairs (in board order) and the bar that may be chosen now, as elements. */
@@ -207,11 +225,16 @@ export class CafeBoard {
       c.el.classList.toggle("picked", pick !== undefined);
       c.el.classList.toggle("last", last.chairs.has(name));
       c.el.setAttribute("tabindex", target !== undefined ? "0" : "-1");
-      const where = c.chair.tables.length === 2 ? `between ${c.chair.tables.join(" and ")}` : `at ${c.chair.tables[0]}`;
-      const who = seated ? guestWords(seated, nations) : "free";
+      const where =
+        c.chair.tables.length === 2
+          ? t("between {first} and {second}", { first: c.chair.tables[0], second: c.chair.tables[1] })
+          : t("at {table}", { table: c.chair.tables[0] });
+      const who = seated ? guestWords(seated, nations) : t("free");
       // the name starts with what the chair shows: the seated guest's nation code
       const shows = shown ? `${readGuest(shown).nation ?? "J"}: ` : "";
-      const label = `${shows}chair ${c.chair.names.join(" = ")}, ${where}: ${who}${pick ? `, chosen: ${pick.card}` : ""}`;
+      const chosen = pick ? t(", chosen: {card}", { card: pick.card }) : "";
+      const words = t("chair {names}, {where}: {who}", { names: c.chair.names.join(" = "), where, who });
+      const label = shows + words + chosen;
       c.el.setAttribute("aria-label", label);
       c.el.querySelector("title").textContent = label;
     }
@@ -234,7 +257,9 @@ export class CafeBoard {
       this.barEl.classList.toggle("target", target);
       this.barHit.classList.toggle("target", target);
       this.barHit.setAttribute("tabindex", target ? "0" : "-1");
-      this.barHit.setAttribute("aria-label", `the bar: ${bar.length} of 20 places taken${target ? ", choose to send the guest to the bar" : ""}`);
+      const taken = t("the bar: {n} of 20 places taken", { n: bar.length });
+      const choose = target ? t(", choose to send the guest to the bar") : "";
+      this.barHit.setAttribute("aria-label", taken + choose);
     }
   }
 }

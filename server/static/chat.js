@@ -1,7 +1,7 @@
 // The chat pane: a log of chat, game events, errors and the server's text answers, and an input
 // line with history (up/down) and completion of command names (Tab).
 
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 
 const MAX_LINES = 600;
 const HISTORY_KEY = "cafe.history";
@@ -238,11 +238,11 @@ export class ChatPane {
     const name = this.aliases[typed] ?? typed;
     const exact = this.commands.find((c) => c.name === name);
     if (exact) {
-      this.hint.textContent = `${exact.usage} — ${exact.summary}`;
+      this.hint.textContent = `${exact.usage} — ${exact.summaries?.[language()] ?? exact.summary}`;
       return;
     }
     const fits = this.names.filter((n) => n.startsWith(typed));
-    this.hint.textContent = fits.length ? fits.map((n) => `/${n}`).join("  ") : "no such command — /help lists them";
+    this.hint.textContent = fits.length ? fits.map((n) => `/${n}`).join("  ") : t("no such command — /help lists them");
   }
 
   /**

@@ -1,6 +1,8 @@
 // The twelve nations' flags, simplified, and the guest tiles drawn with them (SVG markup).
 // Every flag is drawn in a 30 x 20 box; callers place it with a nested <svg>.
 
+import { t } from "./i18n.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 function star(cx, cy, r, fill, turn = 0) {
@@ -105,16 +107,43 @@ export function readGuest(text) {
 }
 
 export const GENDER_GLYPH = { m: "♂", f: "♀" };
-export const GENDER_WORD = { m: "man", f: "woman" };
+/** "man" or "woman" in the page's language ("Herr", "Dame"). */
+export function genderWord(gender) {
+  return gender === "f" ? t("woman") : t("man");
+}
 
-/** Words for a guest, for titles and screen readers: "French woman", "joker (man) as Spain". */
+/** A nation's name in the page's language ("Frankreich"); `nations` (the board's English names)
+ * names a nation this page has no words for. */
+export function nationName(code, nations = {}) {
+  // written out one by one so that the extraction finds every name
+  const names = {
+    CF: t("Central Africa"),
+    CN: t("China"),
+    CU: t("Cuba"),
+    DE: t("Germany"),
+    ES: t("Spain"),
+    FR: t("France"),
+    GB: t("United Kingdom"),
+    IN: t("India"),
+    IT: t("Italy"),
+    RU: t("Russia"),
+    TR: t("Turkey"),
+    US: t("USA"),
+  };
+  return names[code] ?? nations[code] ?? code;
+}
+
+/** Words for a guest, for titles and screen readers: "France woman", "joker (man) as Spain";
+ * in German "Dame aus Frankreich", "Joker (Herr) als Spanien". */
 export function guestWords(text, nations) {
   const g = readGuest(text);
+  const gender = genderWord(g.gender);
   if (g.joker) {
-    const as = g.nation ? ` as ${nations[g.nation] ?? g.nation}` : "";
-    return `joker (${GENDER_WORD[g.gender]})${as}`;
+    return g.nation
+      ? t("joker ({gender}) as {nation}", { gender, nation: nationName(g.nation, nations) })
+      : t("joker ({gender})", { gender });
   }
-  return `${nations[g.nation] ?? g.nation} ${GENDER_WORD[g.gender]}`;
+  return t("{nation} {gender}", { nation: nationName(g.nation, nations), gender });
 }
 
 /** Make an SVG element with attributes. */

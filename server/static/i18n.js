@@ -94,7 +94,8 @@ export async function setLanguage(lang) {
   const chosen = supported(lang);
   if (!chosen) return current;
   if (!catalogs[chosen]) {
-    const response = await fetch(`i18n/${chosen}.json`);
+    // beside this module, wherever the page that imports it lives (/games/ID too)
+    const response = await fetch(new URL(`i18n/${chosen}.json`, import.meta.url));
     if (!response.ok) return current;
     catalogs[chosen] = await response.json();
   }

@@ -2,13 +2,27 @@
 // turn's countdown, the your-turn signal, and the chat kept across a reload.
 
 import { guestWords } from "./flags.js";
+import { language, t, tn } from "./i18n.js";
 import { parseMove } from "./moves.js";
 
-const SIDES = { n: "north", e: "east", s: "south", w: "west" };
+function sideWord(letter) {
+  switch (letter) {
+    case "n":
+      return t("north");
+    case "e":
+      return t("east");
+    case "s":
+      return t("south");
+    case "w":
+      return t("west");
+    default:
+      return null;
+  }
+}
 
-/** "FR1s" -> "FR1 south". */
+/** "FR1s" -> "FR1 south" ("FR1 Süd" in German). */
 export function chairWords(chair) {
-  const side = SIDES[chair.slice(-1).toLowerCase()];
+  const side = sideWord(chair.slice(-1).toLowerCase());
   return side ? `${chair.slice(0, -1)} ${side}` : chair;
 }
 
@@ -18,15 +32,15 @@ function signed(points) {
 
 /** A move in words: "France woman at FR1 south, Spain man at ES1 east". */
 export function moveWords(move, nations) {
-  if (move.startsWith("leave ")) return "leaves the game";
+  if (move.startsWith("leave ")) return t("leaves the game");
   const parsed = parseMove(move);
   const guest = (p) => guestWords(p.nation ? `${p.card}=${p.nation}` : p.card, nations);
-  if (parsed.kind === "bar") return `${guest(parsed.placements[0])} to the bar`;
+  if (parsed.kind === "bar") return t("{guest} to the bar", { guest: guest(parsed.placements[0]) });
   if (parsed.kind === "swap") {
     const p = parsed.placements[0];
-    return `${guest(p)} for the joker at ${chairWords(p.target)}`;
+    return t("{guest} for the joker at {chair}", { guest: guest(p), chair: chairWords(p.target) });
   }
-  return parsed.placements.map((p) => `${guest(p)} at ${chairWords(p.target)}`).join(", ");
+  return parsed.placements.map((p) => t("{card} at {chair}", { card: guest(p), chair: chairWords(p.target) })).join(", ");
 }
 
 /** One history line: "ann: France woman at FR1 south, Spain man at ES1 east: +8". */
@@ -71,7 +85,7 @@ export function renderHistory(box, game, you, nations) {
   box.hidden = !game;
   const list = box.querySelector("ol");
   const recent = recentMoves(game, you);
-  const key = JSON.stringify([history.length, [...recent.indices]]);
+  const key = JSON.stringify([language(), history.length, [...recent.indices]]);
   if (list.dataset.key === key) return;
   list.dataset.key = key;
   list.replaceChildren(
@@ -87,7 +101,7 @@ export function renderHistory(box, game, you, nations) {
   if (!history.length) {
     const item = document.createElement("li");
     item.className = "none";
-    item.textContent = "No moves yet.";
+    item.textContent = t("No moves yet.");
     list.append(item);
   }
   list.scrollTop = list.scrollHeight;
@@ -122,7 +136,7 @@ export class Countdown {
     el.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
     el.dataset.left = String(left);
     el.classList.toggle("low", left <= 10);
-    el.setAttribute("aria-label", `${this.whose}: ${left} seconds left`);
+    el.setAttribute("aria-label", tn("{who}: {n} second left", "{who}: {n} seconds left", left, { who: this.whose }));
   }
 }
 
@@ -153,7 +167,7 @@ export class TurnSignal {
     }
     if (this.notify.checked && document.hidden && typeof Notification !== "undefined" && Notification.permission === "granted") {
       this.count += 1;
-      new Notification("Café International", { body: "Your turn.", tag: "cafe-turn" });
+      new Notification("Café International", { body: t("Your turn."), tag: "cafe-turn" });
     }
     document.body.dataset.signals = String(this.count);
   }

@@ -2,25 +2,29 @@
 // computed them, stepped through forward and back (buttons, or the arrow keys).
 
 import { CafeBoard } from "./board.js";
+import { preferredLanguage, setLanguage, t, tn } from "./i18n.js";
 import { historyLine } from "./live.js";
 
 const $ = (id) => document.getElementById(id);
 
 async function load() {
+  const lang = await setLanguage(preferredLanguage());
+  $("rules-link").href = `/rules?lang=${lang}`;
+  document.title = t("Replay — Café International");
   const id = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() ?? "");
   const [boardResponse, replayResponse] = await Promise.all([fetch("/board.json"), fetch(`/api/games/${encodeURIComponent(id)}/replay`)]);
   if (!replayResponse.ok) {
-    $("replay-status").textContent = "No finished game has that address.";
+    $("replay-status").textContent = t("No finished game has that address.");
     for (const b of document.querySelectorAll(".steps button")) b.disabled = true;
     return;
   }
   const board = await boardResponse.json();
   const data = await replayResponse.json();
   const cafe = new CafeBoard($("board"), board, { onChair: () => {}, onBar: () => {} });
-  $("replay-title").textContent = `Room ${data.room}: ${data.players.join(", ")}`;
+  $("replay-title").textContent = t("Room {room}: {players}", { room: data.room, players: data.players.join(", ") });
   const result = data.result;
   $("replay-status").textContent = result
-    ? `Ranking: ${result.ranking.map((n) => `${n} ${result.final_scores[n]}`).join(", ")}.`
+    ? t("Ranking: {ranking}.", { ranking: result.ranking.map((n) => `${n} ${result.final_scores[n]}`).join(", ") })
     : "";
   const moves = $("moves");
   moves.replaceChildren(
@@ -49,11 +53,17 @@ async function load() {
     }
     cafe.update({ chairs: game.chairs, bar: game.bar, targets: new Map(), picks: [], last });
     $("replay").dataset.step = String(current);
-    $("step-text").textContent = current === 0 ? `The deal (of ${data.steps.length - 1} moves)` : `Move ${current} of ${data.steps.length - 1}: ${historyLine(step.move, board.nations)}`;
+    const moveCount = data.steps.length - 1;
+    $("step-text").textContent =
+      current === 0
+        ? tn("The deal (of {n} move)", "The deal (of {n} moves)", moveCount)
+        : t("Move {number} of {count}: {move}", { number: current, count: moveCount, move: historyLine(step.move, board.nations) });
     $("scores").replaceChildren(
       ...game.players.map((p) => {
         const item = document.createElement("li");
-        item.textContent = `${p.name}: ${p.score}${p.eliminated ? " (out)" : ""} · ${p.hand_size} cards`;
+        const out = p.eliminated ? t(" (out)") : "";
+        const cards = tn("{n} card", "{n} cards", p.hand_size);
+        item.textContent = `${p.name}: ${p.score}${out} · ${cards}`;
         return item;
       }),
     );

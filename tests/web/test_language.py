@@ -111,3 +111,47 @@ def test_the_community_parts_of_the_page_speak_german(open_page: Callable[..., P
     ann.locator("#vote-yes").click()
     wait_for_line(ann, "Abstimmung angenommen: dezoe möchte Platz 2 (degone) übernehmen.")
     ann.locator("#players li[data-player=dezoe]").wait_for()
+
+
+def test_the_page_shows_moves_board_hints_and_replays_in_german(
+    open_page: Callable[..., Page], server: ServerThread
+) -> None:
+    """In German the moves in words, the board's titles and labels, the command hints and the
+    replay viewer use the game's German words; the notation stays as it is."""
+    page = open_page(DESKTOP, locale="de-DE")
+    come_in(page, "hanna")
+    words = page.evaluate(
+        """async () => {
+          const { historyLine } = await import("/live.js");
+          const nations = { FR: "France", ES: "Spain", DE: "Germany" };
+          return [
+            historyLine({ player: "ann", move: "FRf@FR1s ESm@ES1e", points: 8 }, nations),
+            historyLine({ player: "bo", move: "Jm=DE@bar", points: -2 }, nations),
+            historyLine({ player: "cy", move: "swap DEf@FR1s", points: 3 }, nations),
+            historyLine({ player: "di", move: "leave di" }, nations),
+          ];
+        }"""
+    )
+    assert words == [
+        "ann: Dame aus Frankreich auf FR1 Süd, Herr aus Spanien auf ES1 Ost: +8",
+        "bo: Joker (Herr) als Deutschland an die Bar: −2",
+        "cy: Dame aus Deutschland gegen den Joker auf FR1 Süd: +3",
+        "di verlässt das Spiel",
+    ]
+    assert page.locator("#board .table[data-table=FR1] > title").text_content() == "FR1: Frankreich"
+    assert page.locator("#board .bar > title").text_content() == "Die Bar: 20 Plätze, der Reihe nach belegt"
+    page.locator("#input").fill("/rooms")
+    assert page.locator("#cmd-hint").inner_text() == "/rooms — zeigt die Räume"
+    page.locator("#input").fill("/zzz")
+    assert page.locator("#cmd-hint").inner_text() == "kein solcher Befehl — /help zeigt alle"
+    page.locator("#input").fill("")
+    type_line(page, "/join beschriftet")
+    page.locator("#app[data-state=waiting]").wait_for()
+    page.wait_for_function("() => document.querySelector('#board .chair')?.getAttribute('aria-label')")
+    label = page.locator("#board .chair[data-chair]").first.get_attribute("aria-label") or ""
+    assert label.startswith("Stuhl ") and label.endswith(": frei"), label
+    page.goto(f"{server.url}games/kein-spiel")
+    page.locator("#replay-status", has_text="Unter dieser Adresse gibt es kein beendetes Spiel.").wait_for()
+    assert page.locator("#forward").get_attribute("aria-label") == "Einen Zug vor"
+    assert page.locator("#replay h2").all_inner_texts() == ["Stand", "Züge"]
+    assert page.locator(".doc-top a").first.inner_text() == "☕ Zurück ins Café"

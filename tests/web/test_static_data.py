@@ -15,6 +15,7 @@ from typing import Any
 from engine import BAR_VALUES, get_board
 from engine.cards import NATION_NAMES
 from protocol.commands import ALIASES, COMMANDS
+from protocol.i18n import DEFAULT, LANGUAGES, lang
 
 STATIC = Path(__file__).parents[2] / "server" / "static"
 
@@ -53,10 +54,18 @@ def board_data(name: str = "classic") -> dict[str, Any]:
 
 
 def commands_data() -> dict[str, Any]:
-    """The chat commands for completion: each name with its usage line and summary, and the aliases."""
+    """The chat commands for completion: each name with its usage line and summary (in English, and
+    in every other language under ``summaries``), and the aliases."""
+    others = [lang(code) for code in LANGUAGES if code != DEFAULT]
     return {
         "commands": [
-            {"name": name, "usage": info.usage, "summary": info.summary} for name, info in COMMANDS.items()
+            {
+                "name": name,
+                "usage": info.usage,
+                "summary": info.summary,
+                "summaries": {say.code: say(info.summary) for say in others},
+            }
+            for name, info in COMMANDS.items()
         ],
         "aliases": dict(ALIASES),
     }
@@ -84,4 +93,14 @@ def test_commands_json_lists_every_chat_command() -> None:
     """commands.json names every command the chat parser knows, with its usage, and the aliases."""
     data = commands_data()
     assert {c["name"] for c in data["commands"]} == set(COMMANDS)
+    _check(STATIC / "commands.json", data)
+
+
+def test_commands_json_carries_each_summary_in_german() -> None:
+    """Each command's summary in commands.json is also there in German, as /help writes it."""
+    data = commands_data()
+    by_name = {c["name"]: c for c in data["commands"]}
+    assert by_name["rooms"]["summaries"]["de"] == lang("de")(COMMANDS["rooms"].summary)
+    assert by_name["rooms"]["summaries"]["de"] != by_name["rooms"]["summary"]
+    assert all(c["summaries"]["de"] for c in data["commands"])
     _check(STATIC / "commands.json", data)
