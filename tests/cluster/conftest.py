@@ -81,7 +81,11 @@ class RedisServer:
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
-            self.proc.wait(10)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:  # (a server with a replica may wait for it to catch up)
+                self.proc.kill()
+                self.proc.wait(10)
         self.proc = None
 
     def kill(self) -> None:
