@@ -78,6 +78,7 @@ TARGETS: dict[str, Target] = {
             "tests/server/test_lobby.py",
             "tests/server/test_errors.py::test_hello_is_needed_first_and_names_are_unique",
             "tests/server/test_durability.py::test_reconnecting_with_the_token_reclaims_name_and_seat",
+            "tests/server/test_live.py::test_a_closed_connection_is_not_kept_among_the_room_lists_watchers",
             *(f"tests/server/test_trust.py::test_{name}" for name in _TRUST_TOKENS),
         ),
         mutants=(
