@@ -79,12 +79,15 @@ def test_each_unchanged_player_is_the_previous_states_own_entry() -> None:
 
 def test_a_history_grown_in_place_keeps_the_earlier_moves_objects() -> None:
     """A room appends each move to the one history list it passes every state: the new state shows
-    every move, the earlier ones as the state before's very objects."""
+    every move, the earlier ones as the very objects of the states before, through a state in
+    which nobody moved."""
     history = [LastMove("ann", "DEm@bar", 1)]
-    before = _state(history=history, last_move=history[-1], move_number=1)
+    first = _state(history=history, last_move=history[-1], move_number=1)
+    before = _state(first, history=history, last_move=history[-1], move_number=1, spectators=[])
     history.append(LastMove("bob", "GBf@bar", 2))
     after = _state(before, history=history, last_move=history[-1], move_number=2)
     old, new = before.view(None)["game"]["history"], after.view(None)["game"]["history"]
+    assert old is first.view(None)["game"]["history"]
     assert new == [
         {"player": "ann", "move": "DEm@bar", "points": 1},
         {"player": "bob", "move": "GBf@bar", "points": 2},
