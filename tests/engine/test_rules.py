@@ -677,7 +677,8 @@ def test_joker_to_bar_pays_on_a_negative_place(place: int, value: int) -> None:
 
 
 def test_bar_elimination_when_the_score_is_below_the_cost() -> None:
-    """Score 1 facing place 6 (cost 2): out; the card stays, score stays 1, 0 points, no draw, hand kept."""
+    """Score 1 facing place 6 (cost 2): out; the card stays, score stays 1, 0 points, no draw, hand kept;
+    the events say the card went to place 6 for nothing and why ann is out."""
     p = make(
         hands=[["FRm", "GBm"], ["ITm", "ITf"], ["CUm", "CUf"]],
         bar=BAR_FILLER[:5],
@@ -694,7 +695,10 @@ def test_bar_elimination_when_the_score_is_below_the_cost() -> None:
     assert after.deck == p.deck
     assert after.eliminated == (0,)
     assert after.to_move == 1
-    assert any(e["type"] == "eliminated" and e["player"] == "ann" for e in result.events)
+    assert list(result.events) == [
+        {"type": "bar", "player": "ann", "card": "FRm", "place": 6, "points": 0},
+        {"type": "eliminated", "player": "ann", "place": 6, "cost": 2, "score": 1},
+    ]
 
 
 def test_bar_eliminated_players_turns_are_skipped() -> None:
