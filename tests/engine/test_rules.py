@@ -609,10 +609,17 @@ BAR_TABLE = [1, 2, 3, 4, 5, -2, -4, -6, -8, -10, -12, -14, -16, -18, -20, -22, -
 
 @pytest.mark.parametrize(("place", "value"), list(enumerate(BAR_TABLE, 1)))
 def test_bar_place_scores_its_value(place: int, value: int) -> None:
-    """A natural card on bar place n scores the value of section 1's table."""
+    """A natural card on bar place n scores the value of section 1's table; its event says so."""
     p = make(hands=[["FRm", "FRf"], BYSTANDER], bar=BAR_FILLER[: place - 1], scores=[100, 0])
     result = play(p, "FRm@bar")
     assert result.points == value
+    assert result.events[0] == {
+        "type": "bar",
+        "player": "ann",
+        "card": "FRm",
+        "place": place,
+        "points": value,
+    }
     assert result.position.players[0].score == 100 + value
     assert len(result.position.bar) == place
     assert result.position.bar[-1].text == "FRm"
