@@ -56,14 +56,16 @@ _TRUST_TOKENS = (
     "tokens_survive_a_restart",
     "expired_tokens_are_pruned_but_not_those_of_held_seats",
 )
+#: the catalogues' check runs Babel over the checkout's own files, which a target's copy leaves out
+_NOT_EXTRACTED = "not every_message_id_has_a_translation"
 _LOBBY_TOKENS = ("_hello", "_resume", "_taken_back", "_welcome", "detach_quietly", "_nick", "_quit", "detach")
 
 TARGETS: dict[str, Target] = {
     "ratelimit": Target(
         ("server/ratelimit.py",), ("tests/server/test_ratelimit.py",), keyword="not over_a_socket"
     ),
-    "diff": Target(("protocol/diff.py",), ("tests/protocol",)),
-    "views": Target(("protocol/view.py",), ("tests/protocol",)),
+    "diff": Target(("protocol/diff.py",), ("tests/protocol",), keyword=_NOT_EXTRACTED),
+    "views": Target(("protocol/view.py",), ("tests/protocol",), keyword=_NOT_EXTRACTED),
     "rules": Target(("engine/rules.py",), ("tests/engine",)),
     # the store's and the lobby's token code, against the tests of tokens and resuming only: the
     # lobby's functions are called by nearly every server test, and each would run for each mutant
@@ -76,6 +78,7 @@ TARGETS: dict[str, Target] = {
             "tests/server/test_lobby.py",
             "tests/server/test_errors.py::test_hello_is_needed_first_and_names_are_unique",
             "tests/server/test_durability.py::test_reconnecting_with_the_token_reclaims_name_and_seat",
+            "tests/server/test_live.py::test_a_closed_connection_is_not_kept_among_the_room_lists_watchers",
             *(f"tests/server/test_trust.py::test_{name}" for name in _TRUST_TOKENS),
         ),
         mutants=(

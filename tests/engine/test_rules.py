@@ -609,10 +609,17 @@ BAR_TABLE = [1, 2, 3, 4, 5, -2, -4, -6, -8, -10, -12, -14, -16, -18, -20, -22, -
 
 @pytest.mark.parametrize(("place", "value"), list(enumerate(BAR_TABLE, 1)))
 def test_bar_place_scores_its_value(place: int, value: int) -> None:
-    """A natural card on bar place n scores the value of section 1's table."""
+    """A natural card on bar place n scores the value of section 1's table; its event says so."""
     p = make(hands=[["FRm", "FRf"], BYSTANDER], bar=BAR_FILLER[: place - 1], scores=[100, 0])
     result = play(p, "FRm@bar")
     assert result.points == value
+    assert result.events[0] == {
+        "type": "bar",
+        "player": "ann",
+        "card": "FRm",
+        "place": place,
+        "points": value,
+    }
     assert result.position.players[0].score == 100 + value
     assert len(result.position.bar) == place
     assert result.position.bar[-1].text == "FRm"
@@ -677,7 +684,8 @@ def test_joker_to_bar_pays_on_a_negative_place(place: int, value: int) -> None:
 
 
 def test_bar_elimination_when_the_score_is_below_the_cost() -> None:
-    """Score 1 facing place 6 (cost 2): out; the card stays, score stays 1, 0 points, no draw, hand kept."""
+    """Score 1 facing place 6 (cost 2): out; the card stays, score stays 1, 0 points, no draw, hand kept;
+    the events say the card went to place 6 for nothing and why ann is out."""
     p = make(
         hands=[["FRm", "GBm"], ["ITm", "ITf"], ["CUm", "CUf"]],
         bar=BAR_FILLER[:5],
@@ -694,7 +702,10 @@ def test_bar_elimination_when_the_score_is_below_the_cost() -> None:
     assert after.deck == p.deck
     assert after.eliminated == (0,)
     assert after.to_move == 1
-    assert any(e["type"] == "eliminated" and e["player"] == "ann" for e in result.events)
+    assert list(result.events) == [
+        {"type": "bar", "player": "ann", "card": "FRm", "place": 6, "points": 0},
+        {"type": "eliminated", "player": "ann", "place": 6, "cost": 2, "score": 1},
+    ]
 
 
 def test_bar_eliminated_players_turns_are_skipped() -> None:

@@ -3,10 +3,12 @@ turn's deadline, and the warnings and words of the clock."""
 
 from __future__ import annotations
 
+import gc
 import time
+import weakref
 
 from server.app import Server
-from tests.server.clients import LineClient, WsClient
+from tests.server.clients import LineClient, WsClient, until
 from tests.server.conftest import ServerFactory
 
 
@@ -130,3 +132,22 @@ async def test_a_move_the_clock_played_says_so(make_server: ServerFactory) -> No
     played = await ivy.next(lambda m: m["type"] == "played" and m["clock"])
     assert played["auto"] is True
     assert not [m for m in ivy.take_all() if m["type"] == "played" and not m["clock"] and m["auto"]]
+
+
+async def test_a_closed_connection_is_not_kept_among_the_room_lists_watchers(server: Server) -> None:
+    """A connection that watched the room list and then closed is let go at once: nothing keeps
+    it, the room list's watchers included (no room has changed since to prune them)."""
+    ann = await WsClient.connect(server.port, "ann")
+    await ann.request({"type": "list_rooms"})
+    session = server.lobby.directory.session("ann")
+    assert session is not None
+    gone = weakref.ref(session)
+    del session
+    await ann.close()
+    await until(lambda: server.lobby.directory.session("ann") is None, "ann's connection gone")
+
+    def let_go() -> bool:
+        gc.collect()
+        return gone() is None
+
+    await until(let_go, "ann's connection let go")
