@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
 import signal
 import socket
@@ -110,26 +111,35 @@ async def redis_url(redis_server: RedisServer) -> AsyncIterator[str]:
     yield redis_server.url
 
 
+@contextlib.asynccontextmanager
+async def two_nodes(redis_url: str, folder: Path, *args: str) -> AsyncIterator[list[ServerProcess]]:
+    """Server processes a and b on ``redis_url`` (with ``args``), stopped with SIGTERM after."""
+    started = [
+        await ServerProcess.start(folder / f"{n}.db", "--redis", redis_url, "--node-id", n, *args)
+        for n in ("a", "b")
+    ]
+    try:
+        yield started
+    finally:
+        for node in started:
+            if node.proc.returncode is None:
+                node.proc.send_signal(signal.SIGTERM)
+        for node in started:
+            for line in node.lines[-40:]:  # shown when the test fails
+                print(line)
+            try:
+                await asyncio.wait_for(node.proc.wait(), 20)
+            except TimeoutError:
+                node.proc.kill()
+                tail = "\n".join(str(line) for line in node.lines[-15:])
+                raise AssertionError(f"a node did not stop on SIGTERM; its last log lines:\n{tail}") from None
+
+
 @pytest.fixture
 async def nodes(redis_url: str, tmp_path: Path) -> AsyncIterator[list[ServerProcess]]:
     """Two server processes, a and b, on the test's Redis."""
-    started = [
-        await ServerProcess.start(tmp_path / f"{n}.db", "--redis", redis_url, "--node-id", n)
-        for n in ("a", "b")
-    ]
-    yield started
-    for node in started:
-        if node.proc.returncode is None:
-            node.proc.send_signal(signal.SIGTERM)
-    for node in started:
-        for line in node.lines[-40:]:  # shown when the test fails
-            print(line)
-        try:
-            await asyncio.wait_for(node.proc.wait(), 20)
-        except TimeoutError:
-            node.proc.kill()
-            tail = "\n".join(str(line) for line in node.lines[-15:])
-            raise AssertionError(f"a node did not stop on SIGTERM; its last log lines:\n{tail}") from None
+    async with two_nodes(redis_url, tmp_path) as started:
+        yield started
 
 
 @pytest.fixture(autouse=True)

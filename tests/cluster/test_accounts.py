@@ -3,9 +3,7 @@ one node logs in through another, and a rated game's ratings are read through an
 
 from __future__ import annotations
 
-import asyncio
 import json
-import signal
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -13,6 +11,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from server.redis_store import RedisStore, lease_key
+from tests.cluster.conftest import two_nodes
 from tests.server.clients import WsClient
 from tests.server.process import ServerProcess
 from tests.server.test_http import _get
@@ -24,18 +23,8 @@ PASSWORD = "correct horse battery"
 @pytest.fixture
 async def pair(redis_url: str, tmp_path: Path) -> AsyncIterator[list[ServerProcess]]:
     """Two nodes on the test's Redis, with a short resume window and a small hash."""
-    started = [
-        await ServerProcess.start(
-            tmp_path / f"{n}.db", "--redis", redis_url, "--node-id", n, "--resume-window", "0.5",
-            "--hash-memory", "1024",
-        )
-        for n in ("a", "b")
-    ]  # fmt: skip
-    yield started
-    for node in started:
-        node.proc.send_signal(signal.SIGTERM)
-    for node in started:
-        await asyncio.wait_for(node.proc.wait(), 20)
+    async with two_nodes(redis_url, tmp_path, "--resume-window", "0.5", "--hash-memory", "1024") as started:
+        yield started
 
 
 async def test_an_account_made_through_one_node_logs_in_through_another(pair: list[ServerProcess]) -> None:

@@ -13,6 +13,7 @@ import redis.asyncio as aioredis
 
 from engine import GameRecord
 from server.redis_store import LeaseLost, RedisStore, lease_key
+from tests.cluster.conftest import two_nodes
 from tests.server.clients import WsClient
 from tests.server.process import ServerProcess
 from tests.server.test_seat_takeover import ARGS, take_over_seat_2
@@ -44,16 +45,8 @@ async def test_a_seat_taken_over_is_the_new_players_in_redis(redis_url: str) -> 
 @pytest.fixture
 async def pair(redis_url: str, tmp_path: Path) -> AsyncIterator[list[ServerProcess]]:
     """Two nodes on the test's Redis, with a short resume window and no bot worker processes."""
-    started = [
-        await ServerProcess.start(tmp_path / f"{n}.db", "--redis", redis_url, "--node-id", n, *ARGS)
-        for n in ("a", "b")
-    ]
-    yield started
-    for node in started:
-        if node.proc.returncode is None:
-            node.proc.send_signal(signal.SIGTERM)
-    for node in started:
-        await asyncio.wait_for(node.proc.wait(), 20)
+    async with two_nodes(redis_url, tmp_path, *ARGS) as started:
+        yield started
 
 
 async def test_the_node_taking_over_the_room_seats_the_player_voted_in(pair: list[ServerProcess]) -> None:
