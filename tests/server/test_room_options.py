@@ -90,9 +90,8 @@ async def test_info_and_reset_over_the_wire(server: Server) -> None:
     assert (await ann.command("/reset"))["code"] == "game_running"
 
 
-async def test_remove_vote_over_the_wire(server: Server) -> None:
-    """``/remove`` of a gone player opens a vote the others see; ``/accept`` of the other passes it
-    and a bot plays the seat; a line client reads the vote."""
+async def _started_with_bob_gone(server: Server) -> tuple[WsClient, LineClient]:
+    """ann, bob and cid (a line client) in a running game in room cafe; bob's connection is gone."""
     ann, bob = await _seated(server, "ann", "bob")
     assert server.line_port is not None
     cid = await LineClient.connect(server.line_port, "cid")
@@ -101,6 +100,13 @@ async def test_remove_vote_over_the_wire(server: Server) -> None:
     assert (await ann.command("/start"))["type"] == "ack"
     await bob.close()
     await ann.next(lambda x: x["type"] == "presence" and x["event"] == "away")
+    return ann, cid
+
+
+async def test_remove_vote_over_the_wire(server: Server) -> None:
+    """``/remove`` of a gone player opens a vote the others see; ``/accept`` of the other passes it
+    and a bot plays the seat; a line client reads the vote."""
+    ann, cid = await _started_with_bob_gone(server)
     assert (await ann.command("/remove bob"))["type"] == "ack"
     opened = await ann.next("vote")
     assert (opened["state"], opened["name"], opened["voters"]) == ("open", "bob", ["ann", "cid"])
@@ -118,14 +124,7 @@ async def test_remove_vote_over_the_wire(server: Server) -> None:
 async def test_join_seat_vote_over_the_wire(server: Server) -> None:
     """``/join 2`` of a gone player's seat asks the seated others; a line client reads the prompt
     and its ``/accept`` passes it: the asker plays the seat and gets the hand, nobody else does."""
-    ann, bob = await _seated(server, "ann", "bob")
-    assert server.line_port is not None
-    cid = await LineClient.connect(server.line_port, "cid")
-    await cid.line("/join cafe")
-    await cid.expect("cid takes a seat")
-    assert (await ann.command("/start"))["type"] == "ack"
-    await bob.close()
-    await ann.next(lambda x: x["type"] == "presence" and x["event"] == "away")
+    ann, cid = await _started_with_bob_gone(server)
     zoe = await WsClient.connect(server.port, "zoe")
     assert (await zoe.command("/room cafe"))["type"] == "ack"
     assert (await zoe.command("/join 2"))["type"] == "ack"
