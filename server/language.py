@@ -47,6 +47,8 @@ async def set_language(lobby: Lobby, session: Session, msg: m.SetLang) -> None:
     if session.registered and session.name is not None:
         await lobby.store.account_language(session.name, msg.lang)
     session.lang = lang(msg.lang)
+    if session.room is not None:
+        session.room.reread(session)
     log.info("language", player=session.name, lang=msg.lang)
     session.send(m.Notice(text=_CHOSEN[msg.lang]))
     session.send(m.Ack(id=msg.id))

@@ -394,6 +394,8 @@ async def _terminal_command(lobby: Lobby, session: LineSession, line: str) -> bo
     if command is None:
         return False
     session.ascii_only = command.on
+    if session.room is not None:
+        session.room.reread(session)
     if session.name is None:
         await session.say(f"* {session.lang(ascii_set(command.on))}\r\n{session.lang(PROMPT)}")
     else:

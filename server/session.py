@@ -35,6 +35,10 @@ class RoomRef(Protocol):
 
     def post(self, session: Session | None, message: Any) -> None: ...
 
+    def reread(self, session: Session) -> None:
+        """``session`` reads differently now (``/lang``, ``/ascii``): a room that keeps its own copy
+        of the member learns it at once, not with the member's next message."""
+
 
 log = structlog.get_logger("cafe.session")
 

@@ -5,6 +5,7 @@ message, told apart by ``op``:
 ``enter``     a member on the sending node enters the room (``join``: and takes a seat)
 ``leave``     the member leaves (``disconnected``: its connection was lost)
 ``returned``  the member came back with a resume token
+``reread``    the member now reads another language, or plain ASCII (or no longer)
 ``show``      ``/board``, ``/hand`` or ``/score`` (``what``; ``topic`` for help)
 ``msg``       any other client message, as its JSON text (``msg``)
 ``out``       the other way: a server message for the member ``sid``, as its JSON text (``json``)
@@ -69,6 +70,12 @@ class LeaveRoom(_ToRoom):
 
 class Returned(_ToRoom):
     op: Literal["returned"] = "returned"
+
+
+class Reread(_ToRoom):
+    """The member reads differently now (``/lang``, ``/ascii``); nothing is posted to the room."""
+
+    op: Literal["reread"] = "reread"
 
 
 class Show(_ToRoom):
@@ -147,7 +154,7 @@ class News(_Envelope):
         return cls.model_validate(fields)
 
 
-ToRoom = EnterRoom | LeaveRoom | Returned | Show | Message
+ToRoom = EnterRoom | LeaveRoom | Returned | Reread | Show | Message
 ToPerson = TellTo | InviteTo | News
 Envelope = Annotated[ToRoom | ToMember | ToPerson, Field(discriminator="op")]
 ENVELOPE: TypeAdapter[ToRoom | ToMember | ToPerson] = TypeAdapter(Envelope)

@@ -65,6 +65,9 @@ class RemoteRoom:
         if session is not None:
             self.relay.forward(self, session, message)
 
+    def reread(self, session: Session) -> None:
+        self.relay.reread(self, session)
+
 
 class RemoteSession(Session):
     """On the owner: a member connected to another node. What the room sends it goes there."""
@@ -137,16 +140,7 @@ class Relay:
         """Send what a local session posts to a remote room to the room's owner. ``own``: this node
         posts it for the session (the client sent nothing), as it does every ``Returned``. (A
         message without an id may still be the client's: line clients send none.)"""
-        sender: dict[str, Any] = {
-            "node": self.node,
-            "sid": session.sid,
-            "name": session.name,
-            "kind": session.kind,
-            "room": room.name,
-            "identity": session.identity,
-            "ascii": session.ascii_only,
-            "lang": session.lang.code,
-        }
+        sender = self._sender(room, session)
         envelope: env.ToRoom
         if isinstance(message, Enter):
             envelope = env.EnterRoom(**sender, join=message.join, id=message.id)
@@ -163,6 +157,24 @@ class Relay:
         if not own and not isinstance(message, m.Resync) and not getattr(message, "disconnected", False):
             self.inflight.setdefault(session.sid, collections.deque()).append(msg_id)  # an answer is due
         self.publish(room.owner, env.dump(envelope), session, msg_id, answers=not own)
+
+    def reread(self, room: RemoteRoom, session: Session) -> None:
+        """Tell the room's owner how ``session`` reads now; nothing is posted to the room."""
+        envelope = env.Reread(**self._sender(room, session))
+        self.publish(room.owner, env.dump(envelope), session, answers=False)
+
+    def _sender(self, room: RemoteRoom, session: Session) -> dict[str, Any]:
+        """Who sends to ``room``, as every envelope to a room says it."""
+        return {
+            "node": self.node,
+            "sid": session.sid,
+            "name": session.name,
+            "kind": session.kind,
+            "room": room.name,
+            "identity": session.identity,
+            "ascii": session.ascii_only,
+            "lang": session.lang.code,
+        }
 
     def publish(
         self,
@@ -252,12 +264,14 @@ class Relay:
             return
         room = self.rooms.get(envelope.room.casefold())
         key = (envelope.node, envelope.sid)
+        if isinstance(envelope, env.Reread) and key not in self.remote:
+            return  # not a member here (any more): it enters anew, saying how it reads
         if room is None or (key not in self.remote and isinstance(envelope, env.Message)):
             # Not ours (any more): the sender's watcher will find the owner. Or from a member this
             # room has not seen enter: the room came back here (after a restart, or from another
             # node) and the member's node has not entered it again yet; the room would take it for
             # a stranger (a move refused as a spectator's), so it is not taken either.
-            if isinstance(envelope, env.Message):  # every message is answered: this one was not taken
+            if message is not None and isinstance(envelope, env.Message):  # every message is answered
                 sender = RemoteSession(self, envelope.node, envelope.sid, envelope.name, envelope.kind)
                 sender.lang = lang(envelope.lang)
                 item = message(sender)
@@ -279,7 +293,8 @@ class Relay:
         member.room = room
         if isinstance(envelope, env.LeaveRoom):
             self.remote.pop(key, None)
-        room.post(member, message(member))
+        if message is not None:  # (a reread only brings the member up to date)
+            room.post(member, message(member))
 
     def _to_person(self, envelope: env.TellTo | env.InviteTo | env.News) -> None:
         """A tell or an invitation for someone here, or news for the friends of someone elsewhere."""
@@ -307,9 +322,12 @@ class Relay:
             self.receive(data)
 
     @staticmethod
-    def _inbox_item(envelope: env.ToRoom) -> Callable[[RemoteSession], Any]:
+    def _inbox_item(envelope: env.ToRoom) -> Callable[[RemoteSession], Any] | None:
         """What the room's inbox gets for ``envelope``, given the member it comes from (the client
-        message is validated here, so a bad one is dropped before any member is made)."""
+        message is validated here, so a bad one is dropped before any member is made); nothing for
+        a reread."""
+        if isinstance(envelope, env.Reread):
+            return None
         if isinstance(envelope, env.EnterRoom):
             return lambda member: Enter(member, join=envelope.join, id=envelope.id)
         if isinstance(envelope, env.LeaveRoom):

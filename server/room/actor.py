@@ -141,6 +141,9 @@ class Room:
             if not wake.done():
                 wake.set_result(None)
 
+    def reread(self, session: Member) -> None:
+        """Nothing to do: a room here reads its members' language and ASCII from their sessions."""
+
     def unhandled(self) -> list[Item]:
         """Take every item still waiting in the inbox (the room stopped before handling them)."""
         items = list(self._inbox)

@@ -32,6 +32,26 @@ async def test_a_member_on_another_node_reads_the_rooms_words_in_their_language(
     assert (again["code"], again["message"]) == ("no_game", NO_GAME_EN)
 
 
+async def test_a_language_chosen_on_another_node_reaches_the_room_before_the_members_next_message(
+    nodes: list[ServerProcess],
+) -> None:
+    """gerda on b says /lang en and nothing more: ann's next option change already reads English."""
+    ann = await WsClient.connect(nodes[0].port, "ann")
+    assert (await ann.command("/join stube"))["type"] == "ack"
+    gerda = await WsClient.connect(nodes[1].port, "gerda", lang="de")
+    assert (await gerda.command("/room stube"))["type"] == "ack"
+    assert (await ann.command("/option clock 90"))["type"] == "ack"
+    heard = await gerda.next(lambda x: x["type"] == "notice" and "90" in x["text"])
+    assert heard["text"] == "ann hat clock auf 90 gestellt."
+    assert (await gerda.command("/lang en"))["type"] == "ack"
+    # a tell from gerda reaches ann through a's node after what b sent the room before it
+    assert (await gerda.command("/tell ann ready"))["type"] == "tell"  # its echo
+    await ann.next(lambda x: x["type"] == "tell" and x["text"] == "ready")
+    assert (await ann.command("/option clock 120"))["type"] == "ack"
+    heard = await gerda.next(lambda x: x["type"] == "notice" and "120" in x["text"])
+    assert heard["text"] == "ann set clock to 120."
+
+
 async def test_friends_news_from_another_node_is_in_each_readers_language(
     nodes: list[ServerProcess],
 ) -> None:

@@ -165,3 +165,18 @@ async def test_a_message_from_a_member_the_room_has_not_seen_enter_is_answered_u
         assert [type(p) for p in room.posted] == [Returned, m.PlayMove]
     finally:
         loop.cancel()
+
+
+def test_a_reread_brings_a_member_up_to_date_and_posts_nothing() -> None:
+    """``/ascii on`` or ``/lang`` on the member's node reaches the owner's copy of the member at once;
+    the room gets no item for it, and a reread from someone not in the room makes no member."""
+    sender = {"from": "b", "sid": "s1", "name": "ann", "kind": "person", "room": "r"}
+    room = Room()
+    relay = Relay(FlakyRedis(), "a", {"r": room})  # type: ignore[arg-type]
+    relay.receive(env.dump(env.EnterRoom.model_validate(sender)))
+    member = relay.remote[("b", "s1")]
+    relay.receive(env.dump(env.Reread.model_validate({**sender, "ascii": True, "lang": "de"})))
+    assert (member.ascii_only, member.lang.code) == (True, "de")
+    assert [type(p) for p in room.posted] == [Enter]
+    relay.receive(env.dump(env.Reread.model_validate({**sender, "sid": "s2"})))
+    assert ("b", "s2") not in relay.remote and len(room.posted) == 1
