@@ -1,8 +1,9 @@
 // Coming in: the form with a name and a password, to log in to a registered name, to play as a
-// guest, or to register the name. The password goes to the server once and is never kept; what
-// the page keeps is the resume token the server hands out.
+// guest, or to register the name; and the page's side of it, which says hello with what it has
+// (the resume token kept, the name, or the form's login). The password goes to the server once and
+// is never kept; what the page keeps is the resume token the server hands out.
 
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 
 const MIN_PASSWORD = 8;
 const CODES_FOR_PASSWORD = new Set(["name_registered", "bad_password", "too_many_attempts", "weak_password"]);
@@ -74,5 +75,125 @@ export class AccountForm {
     this.password.value = "";
     this.error.textContent = "";
     if (this.dialog.open) this.dialog.close();
+  }
+}
+
+/** Who this page is to the server: what it says in `hello`, and what it keeps of the welcome. */
+export class Identity {
+  /**
+   * `state` holds `name`, `token`, `registered`, `welcomed` and, while the server has not
+   * answered them, `pending` (the form's {how, name, password}) and `registering` (the id of a
+   * `register`); `saved` is the page's storage; `connection` the socket; `chat` the log.
+   */
+  constructor(dialog, { state, saved, send, newId, connection, chat }) {
+    this.state = state;
+    this.saved = saved;
+    this.send = send;
+    this.newId = newId;
+    this.connection = connection;
+    this.chat = chat;
+    this.form = new AccountForm(dialog, { onSubmit: (entry) => this.submit(entry) });
+  }
+
+  /** Say hello on a new connection: the form's login, the kept token or name, or ask for a name. */
+  hello() {
+    const state = this.state;
+    const pending = state.pending;
+    const lang = language();
+    if (pending) {
+      // a login's password goes out once; a registration waits for the welcome to send its own
+      if (pending.how !== "register") state.pending = null;
+      if (pending.how === "login") this.send({ type: "hello", name: pending.name, password: pending.password, lang });
+      else this.send({ type: "hello", name: pending.name, lang });
+      return;
+    }
+    // another tab of this browser may have come back since, and every return hands out a new token
+    state.token = this.saved.get("cafe.token") ?? state.token;
+    state.name = this.saved.get("cafe.name") ?? state.name;
+    if (state.token) this.send({ type: "hello", name: state.name || "guest", token: state.token, lang });
+    else if (state.name) this.send({ type: "hello", name: state.name, lang });
+    else this.ask("");
+  }
+
+  /** Keep what `welcome` hands out; a registration the form asked for goes out now. */
+  welcomed(msg) {
+    const state = this.state;
+    state.name = msg.name;
+    state.token = msg.token;
+    state.registered = !!msg.registered;
+    const pending = state.pending;
+    if (pending?.how === "register" && !msg.registered) {
+      state.pending = null;
+      this.register(pending.password);
+    } else if (!state.registering) this.form.close();
+    if (msg.id && msg.id === state.registering) {
+      state.registering = null;
+      this.form.close();
+      this.chat.add("system", t("{name} is registered: the name is yours, and your games are rated.", { name: msg.name }));
+    }
+    this.saved.set("cafe.name", msg.name);
+    this.saved.set("cafe.token", msg.token);
+    this.connection.settled();
+  }
+
+  /** Answer an error about the name (a token or login refused): whether it was one. */
+  refused(msg, id) {
+    const state = this.state;
+    if (msg.code === "bad_token") {
+      state.token = null;
+      this.saved.set("cafe.token", null);
+      if (state.name) this.send({ type: "hello", name: state.name, lang: language() });
+      else this.ask("");
+      return true;
+    }
+    if (id && id === state.registering) {
+      state.registering = null;
+      this.ask(msg.message, msg.code);
+      return true;
+    }
+    if (!state.welcomed && AccountForm.answers(msg.code)) {
+      state.pending = null; // a refused registration's password is not kept for another try
+      this.ask(msg.message, msg.code);
+      return true;
+    }
+    return false;
+  }
+
+  register(password) {
+    this.state.registering = this.newId("reg");
+    this.send({ type: "register", password, id: this.state.registering });
+  }
+
+  /** Show the form, saying what went wrong; `code` "register" opens it to register. */
+  ask(problem, code = "") {
+    this.form.ask(problem, { name: this.state.name, code });
+  }
+
+  /** What the form asks for: the same name again, a registration, or another name. */
+  submit({ how, name, password }) {
+    const state = this.state;
+    const same = name.toLowerCase() === state.name?.toLowerCase();
+    if (state.welcomed && how === "guest" && same) {
+      this.form.close();
+      return;
+    }
+    if (state.welcomed && how === "register") {
+      // a guest registers the name played under (after a /nick when another name was typed)
+      if (same) return this.register(password);
+      state.pending = { how, name, password };
+      this.send({ type: "nick", name, id: this.newId("ui") });
+      return;
+    }
+    state.pending = { how, name, password };
+    state.name = name;
+    state.token = null;
+    this.saved.set("cafe.token", null);
+    const connection = this.connection;
+    if (state.welcomed) {
+      // another name on this page: a fresh connection says hello with it
+      connection.close(t("changing name"));
+      connection.connect();
+    } else if (connection.isOpen()) this.hello();
+    else connection.connect();
   }
 }

@@ -69,6 +69,51 @@ export function winners(result) {
   return t("{names} and {last} share first place", { names: first.slice(0, -1).join(", "), last: first[first.length - 1] });
 }
 
+/** The line for a game's start, with the players and who begins. */
+export function startLine(msg) {
+  const line = t("The game starts: {players}. {first} begins.", { players: msg.players.join(", "), first: msg.start_player });
+  if (!msg.practice) return line;
+  return line + " " + t("A practice game: the room chose the seed.");
+}
+
+/** The line for a game's end: why, who won, and every score. */
+export function overLine(msg) {
+  const scores = msg.ranking.map((n) => `${n} ${msg.final_scores[n]}`).join(", ");
+  return t("Game over: {reason}. {winners}. {scores}", { reason: reasonText(msg.reason), winners: winners(msg), scores });
+}
+
+/** A vote as it stands, with "/accept or /refuse" for `me` when it waits for my answer. */
+export function voteLine(vote, me) {
+  const params = { by: vote.by, name: vote.name, seat: vote.seat };
+  const what = vote.kind === "join"
+    ? t("{by} asks to take over seat {seat} ({name})", params)
+    : t("{by} asks to take {name} (seat {seat}) out of the game", params);
+  const ended = { passed: t("passed"), failed: t("failed"), expired: t("expired"), cancelled: t("cancelled") };
+  if (vote.state !== "open") return t("Vote {state}: {what}.", { state: ended[vote.state] ?? vote.state, what });
+  const mine = vote.voters.includes(me) && !vote.yes.includes(me) && !vote.no.includes(me);
+  const tally = t("Vote: {what} ({yes} yes, {no} no).", { what, yes: vote.yes.length, no: vote.no.length });
+  const answer = t("/accept or /refuse");
+  return mine ? `${tally} ${answer}` : tally;
+}
+
+/** The answer to /rooms: a line a room, with its state and who sits. */
+export function roomsText(rooms) {
+  if (!rooms.length) return t("No rooms yet: /join NAME makes one.");
+  return rooms.map((r) => [r.name, r.state, r.seats.map((s) => s.name).join(", ") || t("no seats taken")].join("  ")).join("\n");
+}
+
+/** The answer to /who: a line a person, with where they are. */
+export function whoText(people) {
+  const bot = t("bot");
+  return people.map((p) => [p.name + (p.kind === "bot" ? ` (${bot})` : ""), p.room ?? t("lobby")].join("  ")).join("\n");
+}
+
+/** The answer to /friends: a line a friend, with where they are. */
+export function friendsText(friends) {
+  if (!friends.length) return t("No friends listed yet: /friend NAME adds one.");
+  return friends.map((f) => [f.name, f.online ? f.room ?? t("lobby") : t("not connected")].join("  ")).join("\n");
+}
+
 const PRESENCE = {
   entered: () => t("comes in"),
   left: () => t("leaves the room"),

@@ -27,6 +27,21 @@ export function hostOf(view) {
   return view.seats.find((s) => s.kind === "person" && s.connected)?.name ?? null;
 }
 
+/** What leaving does to the reader's seat, or null when it does nothing to one (nothing to ask then). */
+export function leavingWords(view) {
+  const g = view?.game;
+  if (!view || view.seat === null || !g || g.over || !g.players.some((p) => p.name === view.you && !p.eliminated)) return null;
+  if (view.options?.absent === "drop") {
+    return t(
+      "The game is running. If you leave now, you leave the game for good: your turns are skipped and you rank below the players still in it.",
+    );
+  }
+  return t(
+    "The game is running. If you leave now, a bot plays your seat from your next turn. Come back to room {room} to take your seat back.",
+    { room: view.room },
+  );
+}
+
 /** Whether the reader may set the room's options, seat bots and start: the host, or any player without one. */
 export function canManage(view) {
   if (view.seat === null || view.seat === undefined) return false;
