@@ -7,7 +7,8 @@ globs over mutant names), and the tests that should kill them. mutmut reads its 
 that target's ``[tool.mutmut]``. The results stay there, so ``mutmut show NAME`` run in that
 directory shows a survivor; ``--fresh`` starts over.
 
-The run is niced and uses one worker: the machine it runs on is shared.
+The run is niced (19 unless ``--nice`` says otherwise) and uses one worker unless ``--children``
+asks for more: the machine it runs on is shared, and niced work yields to the rest.
 """
 
 from __future__ import annotations
@@ -149,6 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("target", nargs="?", choices=sorted(TARGETS), help="every target if left out")
     parser.add_argument("mutants", nargs="*", help="mutant name globs: only these (default: the target's)")
     parser.add_argument("--fresh", action="store_true", help="forget the results of earlier runs")
+    parser.add_argument("--children", type=int, default=1, help="mutants tried at once (default: 1)")
+    parser.add_argument("--nice", type=int, default=19, help="niceness of the run (default: 19)")
     args = parser.parse_args(argv)
     names = [args.target] if args.target else sorted(TARGETS)
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
@@ -161,7 +164,9 @@ def main(argv: list[str] | None = None) -> int:
         mutmut = [sys.executable, "-m", "mutmut"]
         started = time.monotonic()
         run = subprocess.run(
-            ["nice", "-n", "10", *mutmut, "run", "--max-children", "1", *chosen], cwd=folder, env=env
+            ["nice", "-n", str(args.nice), *mutmut, "run", "--max-children", str(args.children), *chosen],
+            cwd=folder,
+            env=env,
         )
         failed |= run.returncode
         subprocess.run([*mutmut, "results"], cwd=folder, env=env)
