@@ -4,7 +4,7 @@ driven on the room core with a clock of the test's own."""
 from __future__ import annotations
 
 from protocol import messages as m
-from server.room.effects import SeatTaken
+from server.room.effects import Note, SeatTaken
 from server.room.items import Enter, Leave, Returned
 from server.room.votes import VOTE, VOTE_TIME
 from tests.server.roomcore import GAME_ID, Driver, FakeMember
@@ -34,7 +34,11 @@ def test_a_majority_lets_a_spectator_take_over_a_gone_players_seat() -> None:
     assert _states(d.feed(ann, m.VoteAnswer(yes=True)), bob) == ["open"]
     done = d.feed(bob, m.VoteAnswer(yes=True))
     assert _states(done, zoe) == ["passed"] and ("zoe", "joined") in done.presence(ann)
+    [joined] = [p for p in done.of(ann, m.Presence) if p.event == "joined"]
+    assert joined.detail == "seat 3, cid's"
     assert d.written[-1] == SeatTaken(GAME_ID, 2, "cid", "zoe", "id-zoe")
+    [taken] = [e.fields for e in done.effects if isinstance(e, Note) and e.event == "seat_taken"]
+    assert taken == {"game": GAME_ID, "seat": 3, "player": "zoe", "old": "cid"}
     seat = d.core.seats[2]
     assert (seat.name, seat.session, seat.stand_in, seat.identity) == ("zoe", zoe, None, "id-zoe")
     assert d.position.players[2].name == "zoe" and d.core.game.record.players[2] == "zoe"  # type: ignore[union-attr]
@@ -165,4 +169,4 @@ def test_a_refused_log_write_leaves_the_seat_as_it_was() -> None:
     d.feed(ann, m.VoteAnswer(yes=True))
     done = d.feed(bob, m.VoteAnswer(yes=True), log=False)
     assert done.written is False and d.core.seats[2].name == "cid" and d.core.seats[2].session is None
-    assert any("could not take seat 3" in n.text for n in done.of(zoe, m.Notice))
+    assert [n.text for n in done.of(zoe, m.Notice)] == ["zoe could not take seat 3: try again."]
