@@ -43,6 +43,7 @@ class Target:
     keyword: str = ""
 
 
+_ENGINE = ("board", "game", "leave", "notation", "perft", "position", "rules", "verify")
 _ROOM = ("core", "base", "game", "votes", "seats", "state")
 _TRUST_TOKENS = (
     "a_newer_connection_replaces_the_older_one_cleanly",
@@ -67,7 +68,9 @@ TARGETS: dict[str, Target] = {
     ),
     "diff": Target(("protocol/diff.py",), ("tests/protocol",), keyword=_NOT_EXTRACTED),
     "views": Target(("protocol/view.py",), ("tests/protocol",), keyword=_NOT_EXTRACTED),
-    "rules": Target(("engine/rules.py",), ("tests/engine",)),
+    # every engine test but the hypothesis properties and the command line (a process of its own):
+    # the examples and golden files reach every rule, and a mutant runs in seconds, not tens
+    "rules": Target(("engine/rules.py",), tuple(f"tests/engine/test_{name}.py" for name in _ENGINE)),
     # the store's and the lobby's token code, against the tests of tokens and resuming only: the
     # lobby's functions are called by nearly every server test, and each would run for each mutant
     "tokens": Target(
