@@ -30,16 +30,8 @@ VOTE_TIME = 60.0
 TURN_MIN = 60.0
 
 
-@dataclass(frozen=True, slots=True)
-class VoteExpired:
-    """Vote ``number`` ran its time."""
-
-    number: int
-
-
 @dataclass(slots=True)
 class _Vote:
-    number: int
     kind: Literal["remove", "join"]
     by: str
     name: str
@@ -56,11 +48,17 @@ class _Vote:
         return len(self.voters) // 2 + 1
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class VoteExpired:
+    """``vote`` ran its time (a vote decided since, and any other, is not ended by it)."""
+
+    vote: _Vote
+
+
 class RoomVotes(RoomSeats):
     """The part of a room core that runs votes on seats."""
 
     _vote: _Vote | None = None
-    _votes_held = 0
     #: (game id, move number, when) of the turn in progress
     _turn_began: tuple[str, int, float] | None = None
     #: (game id, name) of the players voted out
@@ -113,11 +111,8 @@ class RoomVotes(RoomSeats):
         voters = [
             s.name for s in self.seats if s.strategy is None and s.session is not None and s is not target
         ]
-        self._votes_held += 1
-        self._vote = _Vote(
-            self._votes_held, "remove", self._name(session), target.name, index, voters, self._now + VOTE_TIME
-        )
-        self._out.append(Arm(VOTE, self._vote.expires, VoteExpired(self._vote.number)))
+        self._vote = _Vote("remove", self._name(session), target.name, index, voters, self._now + VOTE_TIME)
+        self._out.append(Arm(VOTE, self._vote.expires, VoteExpired(self._vote)))
         self._ack(session, msg.id)
         return self._count(self._name(session), True)
 
@@ -171,11 +166,8 @@ class RoomVotes(RoomSeats):
             raise ProtocolError(
                 "no_voters", _("Nobody seated is here to accept you; wait until a player is."), msg.id
             )
-        self._votes_held += 1
-        self._vote = _Vote(
-            self._votes_held, "join", name, seat.name, index, voters, self._now + VOTE_TIME, asker=session
-        )
-        self._out.append(Arm(VOTE, self._vote.expires, VoteExpired(self._vote.number)))
+        self._vote = _Vote("join", name, seat.name, index, voters, self._now + VOTE_TIME, asker=session)
+        self._out.append(Arm(VOTE, self._vote.expires, VoteExpired(self._vote)))
         self._ack(session, msg.id)
         self._announce("open")
         return None
@@ -266,7 +258,7 @@ class RoomVotes(RoomSeats):
         return None
 
     def _on_vote_expired(self, _: Member | None, msg: VoteExpired) -> None:
-        if self._vote is not None and self._vote.number == msg.number:
+        if self._vote is msg.vote:
             self._announce("expired")
             self._vote = None
 
