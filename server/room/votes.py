@@ -97,8 +97,7 @@ class RoomVotes(RoomSeats):
             raise ProtocolError("vote_running", _("A vote is running; /accept or /refuse it first."), msg.id)
         if target.session is not None:
             began = self._turn_began
-            waited = 0.0 if began is None or game.position.to_move != index else self._now - began[2]
-            if waited < TURN_MIN:
+            if began is None or game.position.to_move != index or self._now - began[2] < TURN_MIN:
                 raise ProtocolError(
                     "too_soon",
                     _(
