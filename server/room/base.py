@@ -33,6 +33,16 @@ CLOCK_WARNING = 10.0
 class RoomBase:
     """A room's state, what others may read of it, and the helpers that gather effects."""
 
+    #: the bots wait for a person to come back before they move (see ``_unattended``)
+    suspended = False
+    #: the game waited the resume window with nobody here: the room leaves memory (the log
+    #: keeps the game, and a restart takes it up again)
+    unloaded = False
+    #: the effects gathered, and the core's clock: each entry (``handle``, ``commit``,
+    #: ``refuse``, ``restore``) sets them before anything reads them
+    _out: list[Effect]
+    _now: float
+
     def __init__(
         self,
         name: str,
@@ -58,15 +68,8 @@ class RoomBase:
         self._bot_games = bot_games
         self._publisher = Publisher(name)
         self._last_views: RoomViews | None = None
-        #: the bots wait for a person to come back before they move (see ``_unattended``)
-        self.suspended = False
-        #: the game waited the resume window with nobody here: the room leaves memory (the log
-        #: keeps the game, and a restart takes it up again)
-        self.unloaded = False
         #: players whose resume window is running
         self._windows: set[str] = set()
-        self._out: list[Effect] = []
-        self._now = 0.0
         self._handlers = self._handler_table()
 
     def _handler_table(self) -> dict[type, Callable[[Any, Any], Step | None]]:
@@ -147,9 +150,7 @@ class RoomBase:
 
     def _done(self) -> Step:
         """The effects gathered so far, as a step with nothing to log."""
-        step = Step(effects=self._out)
-        self._out = []
-        return step
+        return Step(effects=self._out)
 
     @staticmethod
     def _chain(

@@ -95,7 +95,6 @@ class RoomCore(RoomVotes):
             pending = None
         step = pending if pending is not None else Step()
         step.effects = self._out + step.effects
-        self._out = []
         return step
 
     def commit(self, step: Step) -> list[Effect]:
