@@ -69,7 +69,7 @@ class RoomVotes(RoomSeats):
     def _next_turn(self, *, publish: bool = True) -> None:
         super()._next_turn(publish=publish)
         game = self.game
-        if game is not None and game.outcome is None:
+        if game is not None:  # (noted after the end too, where no vote runs)
             began = self._turn_began
             if began is None or began[:2] != (game.game_id, game.moves):
                 self._turn_began = (game.game_id, game.moves, self._now)
@@ -176,9 +176,7 @@ class RoomVotes(RoomSeats):
         vote = self._vote
         if vote is None or vote.kind != "join":
             return
-        if (asker is not None and vote.asker is asker) or (
-            back is not None and back.casefold() == vote.name.casefold()
-        ):
+        if vote.asker is asker or (back is not None and back.casefold() == vote.name.casefold()):
             self._vote = None
             self._out.append(Cancel(VOTE))
             self._announce("cancelled", vote)
@@ -188,11 +186,12 @@ class RoomVotes(RoomSeats):
         them and the game counts for them; the bot stops and the hand goes to them alone."""
         game = self.game
         asker = vote.asker
-        assert game is not None and asker is not None
+        assert game is not None
+        assert asker is not None
+        # the seat is still free and the asker here: their leaving or the seat's player coming
+        # back ended the vote, and nobody takes a seat while it runs
         seat = self.seats[vote.seat]
         name = self._name(asker)
-        if asker not in self.members or seat.session is not None or self._seat_of(name) is not None:
-            return None  # the seat is no longer free, or the asker not here: nothing to do
         entry = SeatTaken(game.game_id, vote.seat, seat.name, name, asker.identity)
 
         def taken() -> None:
@@ -207,7 +206,7 @@ class RoomVotes(RoomSeats):
             people[vote.seat] = replace(people[vote.seat], name=name)
             game.position = replace(game.position, players=tuple(people))
             if old in self._windows:
-                self._windows.discard(old)
+                self._windows.remove(old)
                 self._out.append(Cancel(window(old)))
             self._note("seat_taken", game=game.game_id, seat=vote.seat + 1, player=name, old=old)
             self._broadcast(

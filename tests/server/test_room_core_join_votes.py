@@ -159,6 +159,7 @@ def test_a_player_takes_their_own_seat_back_without_a_vote() -> None:
     assert d.core.seats[2].session is None  # entering the room only watches
     took = d.feed(back, m.Join(seat=3, id=9))
     assert took.codes(back) == [] and d.core.seats[2].session is back and d.core._vote is None
+    assert "ack" in took.types(back) and d.views[back]["seat"] == 2 and d.views[back]["game"]["hand"]
     assert ("cid", "back") in took.presence(ann)
 
 
@@ -170,3 +171,31 @@ def test_a_refused_log_write_leaves_the_seat_as_it_was() -> None:
     done = d.feed(bob, m.VoteAnswer(yes=True), log=False)
     assert done.written is False and d.core.seats[2].name == "cid" and d.core.seats[2].session is None
     assert [n.text for n in done.of(zoe, m.Notice)] == ["zoe could not take seat 3: try again."]
+
+
+def test_someone_else_leaving_keeps_the_request_running() -> None:
+    """Another spectator leaving mid-vote cancels nothing: the vote runs on and may pass."""
+    d, ann, bob, zoe = _cid_gone()
+    yan = d.enter("yan")
+    d.feed(zoe, m.Join(seat=3))
+    left = d.feed(yan, Leave(yan))
+    assert left.of(ann, m.Vote) == [] and VOTE in d.timers
+    d.feed(ann, m.VoteAnswer(yes=True))
+    assert _states(d.feed(bob, m.VoteAnswer(yes=True)), zoe) == ["passed"]
+
+
+def test_the_new_player_starts_with_no_timeouts_of_the_old() -> None:
+    """The clock ran out for cid while gone; zoe, taking the seat over, starts with none."""
+    d = Driver()
+    people = {p.name: p for p in d.start("ann", "bob", "cid", options=[("clock", 30)])}
+    gone = d.to_move
+    d.feed(people[gone], Leave(people[gone], disconnected=True))
+    d.fire("turn")
+    index = [*people].index(gone)
+    assert d.core.seats[index].timeouts == 1
+    zoe = d.enter("zoe")
+    d.feed(zoe, m.Join(seat=index + 1))
+    for name, member in people.items():
+        if name != gone:
+            d.feed(member, m.VoteAnswer(yes=True))
+    assert d.core.seats[index].name == "zoe" and d.core.seats[index].timeouts == 0
