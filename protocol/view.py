@@ -116,7 +116,7 @@ class RoomViews:
         options: Mapping[str, Any],
         position: Position | None,
         last_move: LastMove | None,
-        outcome: Outcome | None,
+        outcome: Outcome | None = None,
         move_number: int,
         history: Sequence[LastMove] = (),
         deadline: float | None = None,

@@ -116,7 +116,8 @@ class RoomBase:
     def _public_options(self) -> dict[str, Any]:
         # a seed chosen for the room stays secret until the game ends: others see only that there is one
         options = self.options
-        if self._shown[0] is not options:  # made again only when the options change
+        # made again only when the options change (a cache: made every time, they read the same)
+        if self._shown[0] is not options:  # pragma: no mutate
             self._shown = (options, {**options.to_dict(), "seed": None if options.seed is None else "set"})
         return self._shown[1]
 
@@ -215,11 +216,11 @@ class RoomBase:
             options=self._public_options(),
             position=game.position if game else None,
             last_move=game.last_move if game else None,
-            outcome=game.outcome if game else None,
-            move_number=game.moves if game else 0,
+            move_number=game.moves if game else 0,  # pragma: no mutate - no game, no number shown
             history=game.history if game else (),
             deadline=game.deadline if game else None,
-            previous=self._last_views,  # what did not change is the same object: diffs skip it
+            # what did not change is the same object: diffs skip it (without it they compare it all)
+            previous=self._last_views,  # pragma: no mutate
         )
         return self._last_views
 
@@ -248,10 +249,7 @@ class RoomBase:
     def _broadcast(self, message: m._ServerMessage | Outgoing, exclude: Member | None = None) -> None:
         out = message if isinstance(message, Outgoing) else Outgoing(message)
         members = self.members
-        if exclude is None or exclude not in members:
-            recipients = tuple(members)
-        else:
-            recipients = tuple(s for s in members if s is not exclude)
+        recipients = tuple(members) if exclude is None else tuple(s for s in members if s is not exclude)
         if recipients:
             self._out.append(Send(recipients, out))
 
