@@ -88,7 +88,8 @@ def _pointer(node: _Path) -> str:
     while node is not None:
         node, token = node
         if type(token) is str:
-            text = f"/{escape(token) if '~' in token or '/' in token else token}{text}"
+            # (a shortcut: escape leaves any other key as it is)
+            text = f"/{escape(token) if '~' in token or '/' in token else token}{text}"  # pragma: no mutate
         else:
             text = f"/{token}{text}"
     return text
@@ -104,7 +105,8 @@ def _same(a: Any, b: Any) -> bool:
     if t is dict:
         return len(a) == len(b) and all(k in b and _same(v, b[k]) for k, v in a.items())
     if t is list:
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+        # (the lengths are compared first: strict never matters)
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))  # pragma: no mutate
     return bool(a == b)
 
 
@@ -205,7 +207,7 @@ def _parse_pointer(path: str) -> list[str]:
     return [unescape(t) for t in path[1:].split("/")]
 
 
-def _index(token: str, size: int, path: str, *, append: bool) -> int:
+def _index(token: str, size: int, path: str, *, append: bool = False) -> int:
     """The array index ``token`` names; ``append`` allows ``-`` and ``size`` (the end)."""
     if append and token == "-":
         return size
@@ -227,10 +229,13 @@ class _Applier:
         self.fresh: dict[int, Any] = {}
 
     def own(self, value: Any) -> Any:
-        if id(value) in self.fresh:
+        # the copies made already are kept and found again: without them each operation copies
+        # again, to the same result (only the applier's own copies are made during a patch, so
+        # no other container can take a kept copy's id)
+        if id(value) in self.fresh:  # pragma: no mutate
             return value
         copy = dict(value) if type(value) is dict else list(value)
-        self.fresh[id(copy)] = copy
+        self.fresh[id(copy)] = copy  # pragma: no mutate
         return copy
 
     def apply(self, doc: Any, op: Mapping[str, Any]) -> Any:
@@ -258,7 +263,7 @@ class _Applier:
                     raise PatchError(f"{path!r}: no member {token!r}")
                 child = parent[token] = self.own_child(parent[token], path)
             elif type(parent) is list:
-                i = _index(token, len(parent), path, append=False)
+                i = _index(token, len(parent), path)
                 child = parent[i] = self.own_child(parent[i], path)
             else:
                 raise PatchError(f"{path!r}: {token!r} is inside a scalar")
