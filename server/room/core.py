@@ -175,7 +175,8 @@ class RoomCore(RoomVotes):
 
     def _on_returned(self, session: Member, _: Returned | None = None) -> None:
         if self._voted_out_of_game(session):  # back, but only to watch
-            self._on_enter(session, Enter(session))  # pragma: no mutate - the core reads join and id
+            watch = Enter(session)  # pragma: no mutate - the core reads join and id, not the member
+            self._on_enter(session, watch)
             return
         # a new connection is new to the publisher; a member taking their seat back keeps its view
         self.members.setdefault(session)
