@@ -408,10 +408,10 @@ def leave(position: Position, player: int | str) -> PlayResult:
         raise IllegalMoveError("game_over", "The game has ended.")
     players = position.players
     if isinstance(player, str):
-        index = next((i for i, p in enumerate(players) if p.name == player), -1)
+        index = next((i for i, p in enumerate(players) if p.name == player), None)
     else:
-        index = player if 0 <= player < len(players) else -1
-    if index < 0:
+        index = player if 0 <= player < len(players) else None
+    if index is None:
         raise IllegalMoveError(
             "unknown_player", f"{player!r} is not a player of this game.", params={"player": player}
         )
