@@ -452,9 +452,9 @@ def _stammtisch_table(position: Position, move: SeatMove) -> int:
     common = set(board.chairs[pl[0].chair].tables)
     for p in pl[1:]:
         common &= set(board.chairs[p.chair].tables)
+    # (a table has four chairs: five distinct chairs of one table there are not)
     if (
         not position.options.stammtisch
-        or len(pl) > 4
         or len(common) != 1
         or len({p.chair for p in pl}) != len(pl)
         or len({p.guest.gender for p in pl}) != 1

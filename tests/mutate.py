@@ -43,7 +43,7 @@ class Target:
     keyword: str = ""
 
 
-_ENGINE = ("board", "game", "leave", "notation", "perft", "position", "rules", "verify")
+_ENGINE = ("board", "game", "leave", "notation", "position", "rules", "verify")
 _ROOM = ("core", "base", "game", "votes", "seats", "state")
 _TRUST_TOKENS = (
     "a_newer_connection_replaces_the_older_one_cleanly",
@@ -68,9 +68,11 @@ TARGETS: dict[str, Target] = {
     ),
     "diff": Target(("protocol/diff.py",), ("tests/protocol",), keyword=_NOT_EXTRACTED),
     "views": Target(("protocol/view.py",), ("tests/protocol",), keyword=_NOT_EXTRACTED),
-    # every engine test but the hypothesis properties and the command line (a process of its own):
-    # the examples and golden files reach every rule, and a mutant runs in seconds, not tens
+    # the engine's example tests, in two seconds: not the hypothesis properties, the command line
+    # (a process of its own) or perft (half a minute with mutmut's trampolines: its move counts
+    # run move generation thousands of times); "rules-perft" tries those on what survives here
     "rules": Target(("engine/rules.py",), tuple(f"tests/engine/test_{name}.py" for name in _ENGINE)),
+    "rules-perft": Target(("engine/rules.py",), ("tests/engine/test_perft.py",)),
     # the store's and the lobby's token code, against the tests of tokens and resuming only: the
     # lobby's functions are called by nearly every server test, and each would run for each mutant
     "tokens": Target(

@@ -1067,13 +1067,34 @@ def test_stammtisch_too_many_cards_without_the_option() -> None:
     [
         "GBf@GB1n GBf@GB1e GBf@GB1s GBf@GB1w USm@US1n",  # five cards
         "GBf@GB1n GBm@GB1e GBf@GB1s GBm@GB1w",  # both genders
-        "GBf@GB1n GBf@GB1e GBf@GB2s",  # two tables
+        "GBf@GB1n GBf@GB1e GBf@GB2s",  # two tables, each card's tables counted:
+        "GBf@GB2s GBf@GB1n GBf@GB1e",  # the first card's
+        "GBf@GB1n GBf@GB2s GBf@GB1e",  # the second's
     ],
 )
 def test_stammtisch_too_many_cards_beyond_what_the_option_allows(move: str) -> None:
     """Even with the option: at most four cards, all of one gender, all at one table."""
     p = make(hands=[["GBf", "GBf", "GBm", "GBm", "USm"], BYSTANDER], stammtisch=True)
     assert refusal(p, move) == "too_many_cards"
+
+
+@pytest.mark.parametrize(
+    ("stammtisch", "sentence", "reason"),
+    [
+        (False, "One move seats at most two cards.", ""),
+        (
+            True,
+            "One move seats three or four cards only to fill one table with four men or four women.",
+            "stammtisch",
+        ),
+    ],
+)
+def test_too_many_cards_says_what_one_move_may_seat(stammtisch: bool, sentence: str, reason: str) -> None:
+    """The refusal's sentence, and the reason another language picks its sentence by, follow the option."""
+    p = make(hands=[["GBf", "GBf", "GBm", "GBm", "USm"], BYSTANDER], stammtisch=stammtisch)
+    with pytest.raises(IllegalMoveError) as info:
+        play(p, "GBf@GB1n GBm@GB1e GBf@GB1s")
+    assert (info.value.code, info.value.message, info.value.reason) == ("too_many_cards", sentence, reason)
 
 
 # --- section 13: error codes and the order they are reported in -----------------------------------
