@@ -264,9 +264,10 @@ class RoomGame(RoomBase):
         """Start the bot's thinking or the turn clock for whoever is to move, and publish a new
         deadline (unless the caller publishes next)."""
         self._out += [Cancel(TURN), Cancel(WARN)]
-        game = self.game
-        if game is None or game.outcome is not None:
+        if self.state != "playing":  # (a guard: every caller has a game running)
             return
+        game = self.game
+        assert game is not None
         before, game.deadline = game.deadline, None
         seat = self.seats[game.position.to_move]
         strategy = seat.played_by_bot
