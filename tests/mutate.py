@@ -71,7 +71,12 @@ TARGETS: dict[str, Target] = {
     # the engine's example tests, in two seconds: not the hypothesis properties, the command line
     # (a process of its own) or perft (half a minute with mutmut's trampolines: its move counts
     # run move generation thousands of times); "rules-perft" tries those on what survives here
-    "rules": Target(("engine/rules.py",), tuple(f"tests/engine/test_{name}.py" for name in _ENGINE)),
+    "rules": Target(
+        ("engine/rules.py",),
+        # and the refusals as people read them: each sentence of the rules, with the values and
+        # reason another language is made from
+        (*(f"tests/engine/test_{name}.py" for name in _ENGINE), "tests/protocol/test_refusals.py"),
+    ),
     "rules-perft": Target(("engine/rules.py",), ("tests/engine/test_perft.py",)),
     # the store's and the lobby's token code, against the tests of tokens and resuming only: the
     # lobby's functions are called by nearly every server test, and each would run for each mutant

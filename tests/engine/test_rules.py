@@ -979,6 +979,20 @@ def test_stammtisch_four_of_one_nation_onto_an_empty_table_score_40() -> None:
     assert result.points == 40
     assert result.position.players[0].hand_limit == 4
     assert len(result.drawn) == 3
+    # each card's event, then the table's, the new limit and the draw, as clients read them
+    assert result.events[0] == {
+        "type": "seat",
+        "player": "ann",
+        "card": "GBf",
+        "chair": "GB1n",
+        "points": 0,
+        "tables": {},
+    }
+    assert list(result.events[4:]) == [
+        {"type": "stammtisch", "player": "ann", "table": "GB1", "gender": "f", "points": 40},
+        {"type": "hand_limit", "player": "ann", "hand_limit": 4},
+        {"type": "draw", "player": "ann", "count": 3},
+    ]
     assert [guest_at(result.position, c) for c in ("GB1n", "GB1e", "GB1s", "GB1w")] == ["GBf"] * 4
 
 
