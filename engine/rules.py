@@ -90,7 +90,8 @@ def _table_counts(
     n = len(board.tables)
     men, women = [0] * n, [0] * n
     nation: list[str | None] = [None] * n
-    for table in board.tables if only is None else (board.tables[t] for t in only):
+    # (only a shortcut: counting every table changes none of the counts ``only`` names)
+    for table in board.tables if only is None else (board.tables[t] for t in only):  # pragma: no mutate
         t = table.index
         for c in table.chairs:
             g = chairs[c]
@@ -477,13 +478,13 @@ def _play_seat(position: Position, move: SeatMove) -> PlayResult:
     pl = move.placements
     player_index = position.to_move
     player = position.players[player_index]
-    stammtisch = _stammtisch_table(position, move) if len(pl) > 2 else -1
+    stammtisch = _stammtisch_table(position, move) if len(pl) > 2 else None
     rest = _take_from_hand(player.hand, (p.card for p in pl))
 
     chairs = list(position.chairs)
-    # only the tables this move touches matter
-    touched = {t for p in pl for t in board.chairs[p.chair].tables}
-    men, women, nation = _table_counts(board, position.chairs, touched)
+    # only the tables this move touches matter (a shortcut: every table counted reads the same)
+    touched = {t for p in pl for t in board.chairs[p.chair].tables}  # pragma: no mutate
+    men, women, nation = _table_counts(board, position.chairs, touched)  # pragma: no mutate
     events: list[dict[str, Any]] = []
     scored: list[bool] = []
     points = 0
@@ -521,7 +522,6 @@ def _play_seat(position: Position, move: SeatMove) -> PlayResult:
                     },
                 )
         tables: dict[str, int] = {}
-        card_scores = False
         finishes = False
         for t in chair.tables:
             men[t] += is_m
@@ -535,12 +535,12 @@ def _play_seat(position: Position, move: SeatMove) -> PlayResult:
                 continue
             pts = _points(k, one_nation)
             tables[board.tables[t].name] = pts
-            card_scores = card_scores or k >= 2
         chairs[p.chair] = g
         card_points = sum(tables.values())
         points += card_points
         completed += finishes
-        scored.append(card_scores)
+        # the card scores when it joins a guest at a table of its own (not the stammtisch)
+        scored.append(any(men[t] + women[t] >= 2 for t in chair.tables if t != stammtisch))
         events.append(
             {
                 "type": "seat",
@@ -552,9 +552,9 @@ def _play_seat(position: Position, move: SeatMove) -> PlayResult:
             }
         )
 
-    if stammtisch >= 0:
+    if stammtisch is not None:
         t = stammtisch
-        gender = pl[0].guest.gender
+        gender = pl[0].guest.gender  # pragma: no mutate - one gender, _stammtisch_table checked
         if (men[t], women[t]) != ((4, 0) if gender == "m" else (0, 4)):
             word = "men" if gender == "m" else "women"
             raise IllegalMoveError(
