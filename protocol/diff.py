@@ -88,8 +88,12 @@ def _pointer(node: _Path) -> str:
     while node is not None:
         node, token = node
         if type(token) is str:
-            # (a shortcut: escape leaves any other key as it is)
-            text = f"/{escape(token) if '~' in token or '/' in token else token}{text}"  # pragma: no mutate
+            key = (
+                escape(token)  # pragma: no mutate - a shortcut: escape leaves any other key as it is
+                if "~" in token or "/" in token
+                else token
+            )
+            text = f"/{key}{text}"
         else:
             text = f"/{token}{text}"
     return text
@@ -105,8 +109,8 @@ def _same(a: Any, b: Any) -> bool:
     if t is dict:
         return len(a) == len(b) and all(k in b and _same(v, b[k]) for k, v in a.items())
     if t is list:
-        # (the lengths are compared first: strict never matters)
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))  # pragma: no mutate
+        pairs = zip(a, b, strict=True)  # pragma: no mutate - the lengths are compared first
+        return len(a) == len(b) and all(_same(x, y) for x, y in pairs)
     return bool(a == b)
 
 

@@ -266,8 +266,11 @@ class Lobby:
             raise ProtocolError("bad_token", _("That resume token is unknown; say hello without it."), msg.id)
         name = info.name
         room = await self.directory.seat_room(name)
-        # (at the very instant it expires, < and <= differ: no socket can hit it)
-        if info.expires is not None and info.expires < time.time() and room is None:  # pragma: no mutate
+        if (
+            info.expires is not None
+            and info.expires < time.time()  # pragma: no mutate - < and <= differ at an instant no socket hits
+            and room is None
+        ):
             security_event(self.metrics, "token_expired", player=name, peer=session.peer)
             raise ProtocolError(
                 "bad_token", _("That resume token has expired; say hello without it."), msg.id

@@ -116,10 +116,11 @@ class RoomBase:
     def _public_options(self) -> dict[str, Any]:
         # a seed chosen for the room stays secret until the game ends: others see only that there is one
         options = self.options
-        # made again only when the options change (a cache: made every time, they read the same)
-        if self._shown[0] is not options:  # pragma: no mutate
-            self._shown = (options, {**options.to_dict(), "seed": None if options.seed is None else "set"})
-        return self._shown[1]
+        shown_for, shown = self._shown
+        if shown_for is not options:  # made again only when the options change
+            shown = {**options.to_dict(), "seed": None if options.seed is None else "set"}
+            self._shown = (options, shown)
+        return shown
 
     # --- checks ------------------------------------------------------------------------------------
 
@@ -216,7 +217,9 @@ class RoomBase:
             options=self._public_options(),
             position=game.position if game else None,
             last_move=game.last_move if game else None,
-            move_number=game.moves if game else 0,  # pragma: no mutate - no game, no number shown
+            move_number=(
+                game.moves if game else 0  # pragma: no mutate - no game, no number shown
+            ),
             history=game.history if game else (),
             deadline=game.deadline if game else None,
             # what did not change is the same object: diffs skip it (without it they compare it all)

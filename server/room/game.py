@@ -176,7 +176,11 @@ class RoomGame(RoomBase):
             self._out.append(Arm(TURN, self._now + RETRY, ClockTimeout(msg.move_number)))
 
         played = self._apply(play(game.position, move), auto=True, clock=True)
-        step = self._chain(played, lambda: None, before=ran_out)  # pragma: no mutate - no result read
+        step = self._chain(
+            played,
+            lambda: None,  # pragma: no mutate - nobody reads its result
+            before=ran_out,
+        )
         step.otherwise = again
         return step
 
@@ -298,7 +302,8 @@ class RoomGame(RoomBase):
             game.deadline = self.settings.wall_time(self._now + clock)
             if clock > CLOCK_WARNING:
                 self._out.append(Arm(WARN, self._now + clock - CLOCK_WARNING, ClockWarning(game.moves)))
-        if publish and game.deadline != before:  # pragma: no mutate - publishing nothing new sends nothing
+        changed = game.deadline != before
+        if publish and changed:  # pragma: no mutate - publishing nothing new sends nothing
             self._publish()
 
     def _on_unattended(self, _: Member | None, msg: Unattended) -> None:
