@@ -176,7 +176,11 @@ def _diff_list(a: list[Any], b: list[Any], path: _Path, ops: list[dict[str, Any]
         if replaced > 1 and replaced == n == len(ops) - start:
             _replace_whole(b, path, ops, start)
         return
-    if m > n and all(map(operator.is_, a, b)):  # items appended (a room's moves): no walk in Python
+    # items appended (a room's moves): no walk in Python
+    if (
+        m > n  # pragma: no mutate - n == m returned above: > and >= are alike here
+        and all(map(operator.is_, a, b))
+    ):
         ops.extend({"op": "add", "path": _pointer((path, i)), "value": b[i]} for i in range(n, m))
         return
     shorter = min(n, m)
