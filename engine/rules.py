@@ -204,12 +204,12 @@ def legal_moves(position: Position) -> list[Move]:
     moves: list[Move] = list(_seat_moves(position, hand))
     if position.options.stammtisch:
         moves.extend(_stammtisch_moves(position, hand))
-    naturals = sorted({c for c in hand if not c.is_joker}, key=lambda c: c.text)
+    naturals = sorted({c for c in hand if not c.is_joker})  # (cards sort by their text)
     if len(position.bar) < BAR_PLACES:
         if naturals:
             moves.extend(BarMove(c) for c in naturals)
         elif not moves:
-            moves.extend(BarMove(c) for c in sorted(set(hand), key=lambda c: c.text))
+            moves.extend(BarMove(c) for c in sorted(set(hand)))
     moves.extend(_swap_moves(position, naturals))
     moves.sort(key=lambda m: m.text)
     return moves
@@ -226,7 +226,7 @@ def _seat_moves(position: Position, hand: tuple[Card, ...]) -> list[SeatMove]:
     men, women, _ = _table_counts(board, chairs)
     bchairs = board.chairs
     counts = Counter(hand)
-    unique = sorted(counts, key=lambda c: c.text)
+    unique = sorted(counts)
     free = [i for i, g in enumerate(chairs) if g is None]
     # for each card: every (placement, gender ok, scores) on a free chair whose nation fits,
     # in chair order, and the same grouped by chair
@@ -329,9 +329,10 @@ def _stammtisch_moves(position: Position, hand: tuple[Card, ...]) -> list[SeatMo
             for perm in permutations(cards, need):
                 if perm in seen:
                     continue
-                seen.add(perm)
+                seen.add(perm)  # pragma: no mutate - a shortcut: ``found`` keeps each move once too
                 options: list[list[Placement]] = []
-                for card, ci in zip(perm, free, strict=True):
+                # (as many free chairs as cards needed: strict only says so)
+                for card, ci in zip(perm, free, strict=True):  # pragma: no mutate
                     ch = board.chairs[ci]
                     if card.is_joker:
                         guests = [joker_guest(card, n) for n in ch.nations]
@@ -613,10 +614,9 @@ def _check_alone(position: Position, pl: tuple[Placement, ...], scored: list[boo
 
 
 def _has_seat_move(position: Position) -> bool:
-    hand = position.players[position.to_move].hand
-    if _seat_moves(position, hand):
-        return True
-    return position.options.stammtisch and bool(_stammtisch_moves(position, hand))
+    """Whether the player to move can seat a card. Asked only of a hand of jokers alone, two of a
+    gender at most: never a stammtisch, which takes three or four of one gender."""
+    return bool(_seat_moves(position, position.players[position.to_move].hand))
 
 
 def _play_bar(position: Position, move: BarMove) -> PlayResult:
