@@ -244,15 +244,9 @@ def _seat_moves(position: Position, hand: tuple[Card, ...]) -> list[SeatMove]:
                 guests = [natural_guest(card)]
             else:
                 continue
-            ok, scores = True, False
-            for t in ch.tables:
-                m = men[t] + is_m
-                f = women[t] + (not is_m)
-                if (m, f) not in GENDER_OK:
-                    ok = False
-                    break
-                if m + f >= 2:
-                    scores = True
+            after = [(men[t] + is_m, women[t] + (not is_m)) for t in ch.tables]
+            ok = all(state in GENDER_OK for state in after)
+            scores = any(m + f >= 2 for m, f in after)
             ps = [placement(board, g, ci) for g in guests]
             by_chair[ci] = ps
             for p in ps:
@@ -285,15 +279,13 @@ def _seat_moves(position: Position, hand: tuple[Card, ...]) -> list[SeatMove]:
                     ps2 = by_chair2.get(ch2)
                     if not ps2:
                         continue
-                    ok = True
                     for t in bchairs[ch2].tables:
                         both = t in tables1
                         m = men[t] + is_m2 + (m1 if both else 0)
                         f = women[t] + (not is_m2) + ((not m1) if both else 0)
                         if (m, f) not in GENDER_OK:
-                            ok = False
                             break
-                    if ok:
+                    else:  # every table keeps the gender rule
                         for p2 in ps2:
                             moves.append(SeatMove((p1, p2), f"{p1.text} {p2.text}"))
                 # no table in common: both must score on their own; listed once, in board order
