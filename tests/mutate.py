@@ -43,7 +43,17 @@ class Target:
     keyword: str = ""
 
 
-_ENGINE = ("board", "game", "leave", "notation", "position", "rules", "verify")
+_ENGINE = (
+    "board",
+    "game",
+    "leave",
+    "notation",
+    "position",
+    "rules",
+    "rules_told",
+    "stammtisch_moves",
+    "verify",
+)
 _ROOM = ("core", "base", "game", "votes", "seats", "state")
 _TRUST_TOKENS = (
     "a_newer_connection_replaces_the_older_one_cleanly",
