@@ -205,11 +205,11 @@ def legal_moves(position: Position) -> list[Move]:
     if position.options.stammtisch:
         moves.extend(_stammtisch_moves(position, hand))
     naturals = sorted({c for c in hand if not c.is_joker})  # (cards sort by their text)
-    if len(position.bar) < BAR_PLACES:
-        if naturals:
-            moves.extend(BarMove(c) for c in naturals)
-        elif not moves:
-            moves.extend(BarMove(c) for c in sorted(set(hand)))
+    # (the bar has a free place: a full bar ends the game)
+    if naturals:
+        moves.extend(BarMove(c) for c in naturals)
+    elif not moves:
+        moves.extend(BarMove(c) for c in sorted(set(hand)))
     moves.extend(_swap_moves(position, naturals))
     moves.sort(key=lambda m: m.text)
     return moves
@@ -262,8 +262,8 @@ def _seat_moves(position: Position, hand: tuple[Card, ...]) -> list[SeatMove]:
                 moves.append(SeatMove((p,), p.text))
 
     for c1 in unique:
-        counts[c1] -= 1
-        others = [c for c in unique if counts[c] > 0]
+        # the second card: another card of the hand, or a second one of the first
+        others = [c for c in unique if c is not c1 or counts[c] > 1]
         for p1, ok1, sc1 in cands[c1]:
             if not ok1:
                 continue
@@ -294,7 +294,6 @@ def _seat_moves(position: Position, hand: tuple[Card, ...]) -> list[SeatMove]:
                         ch2 = p2.chair
                         if ok2 and sc2 and ch2 > ch1 and ch2 not in neighbours:
                             moves.append(SeatMove((p1, p2), f"{p1.text} {p2.text}"))
-        counts[c1] += 1
     return moves
 
 
