@@ -302,9 +302,15 @@ class Lobby:
     def detach_quietly(self, old: Session) -> None:
         """Close an older connection of a name that reconnected."""
         if old.room is not None:
-            old.room.post(old, Leave(old, disconnected=True, name=old.name))
-            old.room = None
-        old.name = None  # the name stays bound to the old session until the new one takes it
+            leave = Leave(  # pragma: no mutate - the room takes the member from the post, not the item
+                old, disconnected=True, name=old.name
+            )
+            old.room.post(old, leave)
+            # (its detach then posts nothing: it reads the room only beside a name)
+            old.room = None  # pragma: no mutate
+        # the name stays bound to the old session until the new one takes it (its detach reads
+        # the name only beside a room, which is gone)
+        old.name = None  # pragma: no mutate
         old.close_soon(Close.POLICY, "replaced by a new connection")
 
     def _welcome(self, session: Session, name: str, token: str, msg: m.Hello, *, resumed: bool) -> None:
