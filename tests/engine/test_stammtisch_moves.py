@@ -34,3 +34,10 @@ def test_no_stammtisch_breaks_a_table_it_reaches_through_a_shared_chair() -> Non
     """GB1s is also a chair of RU1, which holds a Russian man: a fourth British man there would
     leave two men alone at RU1, so GB1 is not listed (GB2 still is)."""
     assert _stammtisch_moves(["GBm"] * 4 + ["USm"], {"RU1w": "RUm"}) == [GB2_MEN]
+
+
+def test_a_joker_may_take_any_chair_of_a_stammtisch() -> None:
+    """Three British women and a female joker fill GB1 with the joker on any of its four chairs."""
+    moves = _stammtisch_moves(["GBf", "GBf", "GBf", "Jf", "USm"])
+    chairs = {p.split("@")[1] for m in moves if "GB1" in m for p in m.split() if p.startswith("J")}
+    assert chairs == {"GB1n", "GB1e", "GB1s", "GB1w"}
