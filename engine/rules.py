@@ -621,10 +621,10 @@ def _play_bar(position: Position, move: BarMove) -> PlayResult:
         )
     place = len(position.bar) + 1
     value = BAR_VALUES[place - 1]
-    points = 0 if card.is_joker and value > 0 else value
+    points = min(value, 0) if card.is_joker else value  # a joker wins nothing, and pays a cost
     bar = (*position.bar, card)
     events: list[dict[str, Any]] = []
-    if points < 0 and player.score < -points:
+    if player.score < -points:  # cannot pay the cost (a score is never below 0: only a cost can)
         events.append({"type": "bar", "player": player.name, "card": card.text, "place": place, "points": 0})
         events.append(
             {
