@@ -98,6 +98,7 @@ TARGETS: dict[str, Target] = {
             "tests/server/test_error_codes.py",
             "tests/server/test_lobby.py",
             "tests/server/test_lobby_texts.py",
+            "tests/server/test_language.py::test_hello_in_german_gets_errors_and_notices_in_german",
             "tests/server/test_errors.py::test_hello_is_needed_first_and_names_are_unique",
             "tests/server/test_durability.py::test_reconnecting_with_the_token_reclaims_name_and_seat",
             "tests/server/test_live.py::test_a_closed_connection_is_not_kept_among_the_room_lists_watchers",
