@@ -53,12 +53,13 @@ compile: $(VENV)/.installed-dev
 
 # mutation testing, not part of `make test`: TARGET=tokens picks one of tests/mutate.py's targets
 # (every one if left out), MUTANTS="server.lobby.xǁLobbyǁ_quit*" some of its mutants, FRESH=1
-# forgets the results of earlier runs (kept in build/mutate/TARGET)
+# forgets the results of earlier runs (kept in build/mutate/TARGET), CHILDREN=2 tries two mutants at once
 TARGET ?=
 MUTANTS ?=
 FRESH ?=
+CHILDREN ?= 1
 mutate: $(VENV)/.installed-dev
-	$(BIN)/python -m tests.mutate $(TARGET) $(MUTANTS) $(if $(FRESH),--fresh)
+	$(BIN)/python -m tests.mutate $(TARGET) $(MUTANTS) $(if $(FRESH),--fresh) --children $(CHILDREN)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache mutants

@@ -90,7 +90,8 @@ def _table_counts(
     n = len(board.tables)
     men, women = [0] * n, [0] * n
     nation: list[str | None] = [None] * n
-    for table in board.tables if only is None else (board.tables[t] for t in only):
+    # (only a shortcut: counting every table changes none of the counts ``only`` names)
+    for table in board.tables if only is None else (board.tables[t] for t in only):  # pragma: no mutate
         t = table.index
         for c in table.chairs:
             g = chairs[c]
@@ -203,12 +204,12 @@ def legal_moves(position: Position) -> list[Move]:
     moves: list[Move] = list(_seat_moves(position, hand))
     if position.options.stammtisch:
         moves.extend(_stammtisch_moves(position, hand))
-    naturals = sorted({c for c in hand if not c.is_joker}, key=lambda c: c.text)
-    if len(position.bar) < BAR_PLACES:
-        if naturals:
-            moves.extend(BarMove(c) for c in naturals)
-        elif not moves:
-            moves.extend(BarMove(c) for c in sorted(set(hand), key=lambda c: c.text))
+    naturals = sorted({c for c in hand if not c.is_joker})  # (cards sort by their text)
+    # (the bar has a free place: a full bar ends the game)
+    if naturals:
+        moves.extend(BarMove(c) for c in naturals)
+    elif not moves:
+        moves.extend(BarMove(c) for c in sorted(set(hand)))
     moves.extend(_swap_moves(position, naturals))
     moves.sort(key=lambda m: m.text)
     return moves
@@ -225,7 +226,7 @@ def _seat_moves(position: Position, hand: tuple[Card, ...]) -> list[SeatMove]:
     men, women, _ = _table_counts(board, chairs)
     bchairs = board.chairs
     counts = Counter(hand)
-    unique = sorted(counts, key=lambda c: c.text)
+    unique = sorted(counts)
     free = [i for i, g in enumerate(chairs) if g is None]
     # for each card: every (placement, gender ok, scores) on a free chair whose nation fits,
     # in chair order, and the same grouped by chair
@@ -243,15 +244,9 @@ def _seat_moves(position: Position, hand: tuple[Card, ...]) -> list[SeatMove]:
                 guests = [natural_guest(card)]
             else:
                 continue
-            ok, scores = True, False
-            for t in ch.tables:
-                m = men[t] + is_m
-                f = women[t] + (not is_m)
-                if (m, f) not in GENDER_OK:
-                    ok = False
-                    break
-                if m + f >= 2:
-                    scores = True
+            after = [(men[t] + is_m, women[t] + (not is_m)) for t in ch.tables]
+            ok = all(state in GENDER_OK for state in after)
+            scores = any(m + f >= 2 for m, f in after)
             ps = [placement(board, g, ci) for g in guests]
             by_chair[ci] = ps
             for p in ps:
@@ -267,8 +262,8 @@ def _seat_moves(position: Position, hand: tuple[Card, ...]) -> list[SeatMove]:
                 moves.append(SeatMove((p,), p.text))
 
     for c1 in unique:
-        counts[c1] -= 1
-        others = [c for c in unique if counts[c] > 0]
+        # the second card: another card of the hand, or a second one of the first
+        others = [c for c in unique if c is not c1 or counts[c] > 1]
         for p1, ok1, sc1 in cands[c1]:
             if not ok1:
                 continue
@@ -284,15 +279,13 @@ def _seat_moves(position: Position, hand: tuple[Card, ...]) -> list[SeatMove]:
                     ps2 = by_chair2.get(ch2)
                     if not ps2:
                         continue
-                    ok = True
                     for t in bchairs[ch2].tables:
                         both = t in tables1
                         m = men[t] + is_m2 + (m1 if both else 0)
                         f = women[t] + (not is_m2) + ((not m1) if both else 0)
                         if (m, f) not in GENDER_OK:
-                            ok = False
                             break
-                    if ok:
+                    else:  # every table keeps the gender rule
                         for p2 in ps2:
                             moves.append(SeatMove((p1, p2), f"{p1.text} {p2.text}"))
                 # no table in common: both must score on their own; listed once, in board order
@@ -301,7 +294,6 @@ def _seat_moves(position: Position, hand: tuple[Card, ...]) -> list[SeatMove]:
                         ch2 = p2.chair
                         if ok2 and sc2 and ch2 > ch1 and ch2 not in neighbours:
                             moves.append(SeatMove((p1, p2), f"{p1.text} {p2.text}"))
-        counts[c1] += 1
     return moves
 
 
@@ -328,9 +320,10 @@ def _stammtisch_moves(position: Position, hand: tuple[Card, ...]) -> list[SeatMo
             for perm in permutations(cards, need):
                 if perm in seen:
                     continue
-                seen.add(perm)
+                seen.add(perm)  # pragma: no mutate - a shortcut: ``found`` keeps each move once too
                 options: list[list[Placement]] = []
-                for card, ci in zip(perm, free, strict=True):
+                # (as many free chairs as cards needed: strict only says so)
+                for card, ci in zip(perm, free, strict=True):  # pragma: no mutate
                     ch = board.chairs[ci]
                     if card.is_joker:
                         guests = [joker_guest(card, n) for n in ch.nations]
@@ -408,10 +401,10 @@ def leave(position: Position, player: int | str) -> PlayResult:
         raise IllegalMoveError("game_over", "The game has ended.")
     players = position.players
     if isinstance(player, str):
-        index = next((i for i, p in enumerate(players) if p.name == player), -1)
+        index = next((i for i, p in enumerate(players) if p.name == player), None)
     else:
-        index = player if 0 <= player < len(players) else -1
-    if index < 0:
+        index = player if 0 <= player < len(players) else None
+    if index is None:
         raise IllegalMoveError(
             "unknown_player", f"{player!r} is not a player of this game.", params={"player": player}
         )
@@ -452,9 +445,9 @@ def _stammtisch_table(position: Position, move: SeatMove) -> int:
     common = set(board.chairs[pl[0].chair].tables)
     for p in pl[1:]:
         common &= set(board.chairs[p.chair].tables)
+    # (a table has four chairs: five distinct chairs of one table there are not)
     if (
         not position.options.stammtisch
-        or len(pl) > 4
         or len(common) != 1
         or len({p.chair for p in pl}) != len(pl)
         or len({p.guest.gender for p in pl}) != 1
@@ -477,13 +470,13 @@ def _play_seat(position: Position, move: SeatMove) -> PlayResult:
     pl = move.placements
     player_index = position.to_move
     player = position.players[player_index]
-    stammtisch = _stammtisch_table(position, move) if len(pl) > 2 else -1
+    stammtisch = _stammtisch_table(position, move) if len(pl) > 2 else None
     rest = _take_from_hand(player.hand, (p.card for p in pl))
 
     chairs = list(position.chairs)
-    # only the tables this move touches matter
-    touched = {t for p in pl for t in board.chairs[p.chair].tables}
-    men, women, nation = _table_counts(board, position.chairs, touched)
+    # only the tables this move touches matter (a shortcut: every table counted reads the same)
+    touched = {t for p in pl for t in board.chairs[p.chair].tables}  # pragma: no mutate
+    men, women, nation = _table_counts(board, position.chairs, touched)  # pragma: no mutate
     events: list[dict[str, Any]] = []
     scored: list[bool] = []
     points = 0
@@ -521,7 +514,6 @@ def _play_seat(position: Position, move: SeatMove) -> PlayResult:
                     },
                 )
         tables: dict[str, int] = {}
-        card_scores = False
         finishes = False
         for t in chair.tables:
             men[t] += is_m
@@ -535,12 +527,12 @@ def _play_seat(position: Position, move: SeatMove) -> PlayResult:
                 continue
             pts = _points(k, one_nation)
             tables[board.tables[t].name] = pts
-            card_scores = card_scores or k >= 2
         chairs[p.chair] = g
         card_points = sum(tables.values())
         points += card_points
         completed += finishes
-        scored.append(card_scores)
+        # the card scores when it joins a guest at a table of its own (not the stammtisch)
+        scored.append(any(men[t] + women[t] >= 2 for t in chair.tables if t != stammtisch))
         events.append(
             {
                 "type": "seat",
@@ -552,9 +544,9 @@ def _play_seat(position: Position, move: SeatMove) -> PlayResult:
             }
         )
 
-    if stammtisch >= 0:
+    if stammtisch is not None:
         t = stammtisch
-        gender = pl[0].guest.gender
+        gender = pl[0].guest.gender  # pragma: no mutate - one gender, _stammtisch_table checked
         if (men[t], women[t]) != ((4, 0) if gender == "m" else (0, 4)):
             word = "men" if gender == "m" else "women"
             raise IllegalMoveError(
@@ -613,10 +605,9 @@ def _check_alone(position: Position, pl: tuple[Placement, ...], scored: list[boo
 
 
 def _has_seat_move(position: Position) -> bool:
-    hand = position.players[position.to_move].hand
-    if _seat_moves(position, hand):
-        return True
-    return position.options.stammtisch and bool(_stammtisch_moves(position, hand))
+    """Whether the player to move can seat a card. Asked only of a hand of jokers alone, two of a
+    gender at most: never a stammtisch, which takes three or four of one gender."""
+    return bool(_seat_moves(position, position.players[position.to_move].hand))
 
 
 def _play_bar(position: Position, move: BarMove) -> PlayResult:
@@ -630,10 +621,10 @@ def _play_bar(position: Position, move: BarMove) -> PlayResult:
         )
     place = len(position.bar) + 1
     value = BAR_VALUES[place - 1]
-    points = 0 if card.is_joker and value > 0 else value
+    points = min(value, 0) if card.is_joker else value  # a joker wins nothing, and pays a cost
     bar = (*position.bar, card)
     events: list[dict[str, Any]] = []
-    if points < 0 and player.score < -points:
+    if player.score < -points:  # cannot pay the cost (a score is never below 0: only a cost can)
         events.append({"type": "bar", "player": player.name, "card": card.text, "place": place, "points": 0})
         events.append(
             {

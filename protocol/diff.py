@@ -88,7 +88,12 @@ def _pointer(node: _Path) -> str:
     while node is not None:
         node, token = node
         if type(token) is str:
-            text = f"/{escape(token) if '~' in token or '/' in token else token}{text}"
+            key = (
+                escape(token)  # pragma: no mutate - a shortcut: escape leaves any other key as it is
+                if "~" in token or "/" in token
+                else token
+            )
+            text = f"/{key}{text}"
         else:
             text = f"/{token}{text}"
     return text
@@ -104,7 +109,8 @@ def _same(a: Any, b: Any) -> bool:
     if t is dict:
         return len(a) == len(b) and all(k in b and _same(v, b[k]) for k, v in a.items())
     if t is list:
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+        pairs = zip(a, b, strict=True)  # pragma: no mutate - the lengths are compared first
+        return len(a) == len(b) and all(_same(x, y) for x, y in pairs)
     return bool(a == b)
 
 
@@ -170,7 +176,11 @@ def _diff_list(a: list[Any], b: list[Any], path: _Path, ops: list[dict[str, Any]
         if replaced > 1 and replaced == n == len(ops) - start:
             _replace_whole(b, path, ops, start)
         return
-    if m > n and all(map(operator.is_, a, b)):  # items appended (a room's moves): no walk in Python
+    # items appended (a room's moves): no walk in Python
+    if (
+        m > n  # pragma: no mutate - n == m returned above: > and >= are alike here
+        and all(map(operator.is_, a, b))
+    ):
         ops.extend({"op": "add", "path": _pointer((path, i)), "value": b[i]} for i in range(n, m))
         return
     shorter = min(n, m)
@@ -205,7 +215,7 @@ def _parse_pointer(path: str) -> list[str]:
     return [unescape(t) for t in path[1:].split("/")]
 
 
-def _index(token: str, size: int, path: str, *, append: bool) -> int:
+def _index(token: str, size: int, path: str, *, append: bool = False) -> int:
     """The array index ``token`` names; ``append`` allows ``-`` and ``size`` (the end)."""
     if append and token == "-":
         return size
@@ -227,10 +237,13 @@ class _Applier:
         self.fresh: dict[int, Any] = {}
 
     def own(self, value: Any) -> Any:
-        if id(value) in self.fresh:
+        # the copies made already are kept and found again: without them each operation copies
+        # again, to the same result (only the applier's own copies are made during a patch, so
+        # no other container can take a kept copy's id)
+        if id(value) in self.fresh:  # pragma: no mutate
             return value
         copy = dict(value) if type(value) is dict else list(value)
-        self.fresh[id(copy)] = copy
+        self.fresh[id(copy)] = copy  # pragma: no mutate
         return copy
 
     def apply(self, doc: Any, op: Mapping[str, Any]) -> Any:
@@ -258,7 +271,7 @@ class _Applier:
                     raise PatchError(f"{path!r}: no member {token!r}")
                 child = parent[token] = self.own_child(parent[token], path)
             elif type(parent) is list:
-                i = _index(token, len(parent), path, append=False)
+                i = _index(token, len(parent), path)
                 child = parent[i] = self.own_child(parent[i], path)
             else:
                 raise PatchError(f"{path!r}: {token!r} is inside a scalar")

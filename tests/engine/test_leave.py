@@ -168,6 +168,55 @@ def test_leaving_a_finished_game_is_refused() -> None:
     assert leave_code(position, "ann") == "game_over"
 
 
+@pytest.mark.parametrize(
+    ("position", "player", "refused"),
+    [
+        (start(4), "zoe", ("unknown_player", "'zoe' is not a player of this game.", {"player": "zoe"})),
+        (start(4), 4, ("unknown_player", "4 is not a player of this game.", {"player": 4})),
+        (
+            replace(start(3), eliminated=(1,)),
+            "bob",
+            ("already_out", "bob is out of the game already.", {"name": "bob"}),
+        ),
+        (leave(start(2), "bob").position, "ann", ("game_over", "The game has ended.", {})),
+    ],
+)
+def test_a_refused_leave_names_its_code_sentence_and_values(
+    position: Position, player: int | str, refused: tuple[str, str, dict[str, object]]
+) -> None:
+    """Each refusal carries its code, its English sentence and the values another language needs."""
+    with pytest.raises(IllegalMoveError) as info:
+        leave(position, player)
+    assert (info.value.code, info.value.message, dict(info.value.params)) == refused
+
+
+@pytest.mark.parametrize("to_move", [0, 1])
+def test_the_player_to_move_leaves_by_seat_or_name_alike(to_move: int) -> None:
+    """Seat 0 (or 1) may leave by index as by name, on their turn: ``leave NAME``, no points, no card
+    drawn, the turn passes on."""
+    position = start(3, to_move=to_move)
+    name = NAMES[to_move]
+    result = leave(position, to_move)
+    assert result == leave(position, name)
+    assert (result.move, result.player, result.points, result.drawn) == (f"leave {name}", to_move, 0, ())
+    assert result.events == ({"type": "left", "player": name},)
+    assert result.position.to_move == to_move + 1 and result.outcome is None
+
+
+def test_the_end_a_leave_makes_is_told_in_its_event_as_clients_read_it() -> None:
+    """ann leaves bob alone: ``game_over`` with the reason, the scores after bob's hand penalty
+    (ann's hand left play), the ranking and places, under the keys clients read."""
+    result = leave(start(2, to_move=1), "ann")
+    assert result.events[-1] == {
+        "type": "game_over",
+        "reason": "last_player",
+        "final_scores": {"ann": 0, "bob": -25},
+        "penalties": {"ann": 0, "bob": 25},
+        "ranking": ["bob", "ann"],
+        "places": {"bob": 1, "ann": 2},
+    }
+
+
 def test_leave_codes_are_listed() -> None:
     """The codes ``leave`` adds are published beside the rule codes."""
     assert set(LEAVE_ERROR_CODES) == {"unknown_player", "already_out"}

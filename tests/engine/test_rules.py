@@ -249,6 +249,13 @@ def test_nobody_alone_two_cards_at_two_empty_tables_are_refused() -> None:
     assert refusal(p, "FRf@FR1n GBm@GB1n") == "alone"
 
 
+def test_two_of_the_same_card_may_be_played_together() -> None:
+    """Two French women join a French man at FR1 (one man, two women): listed, as any pair is."""
+    p = make(hands=[["FRf", "FRf"], BYSTANDER], chairs={"FR1n": "FRm"})
+    assert "FRf@FR1e FRf@FR1s" in legal_move_texts(p)
+    assert play(p, "FRf@FR1e FRf@FR1s").points == 4 + 6  # one nation: twice the guests at FR1
+
+
 def test_nobody_alone_second_card_alone_is_refused() -> None:
     """The first card scores (it joins a guest), the second sits alone at an empty table."""
     p = make(hands=[["FRf", "GBm"], BYSTANDER], chairs={"FR1e": "FRm"})
@@ -979,6 +986,20 @@ def test_stammtisch_four_of_one_nation_onto_an_empty_table_score_40() -> None:
     assert result.points == 40
     assert result.position.players[0].hand_limit == 4
     assert len(result.drawn) == 3
+    # each card's event, then the table's, the new limit and the draw, as clients read them
+    assert result.events[0] == {
+        "type": "seat",
+        "player": "ann",
+        "card": "GBf",
+        "chair": "GB1n",
+        "points": 0,
+        "tables": {},
+    }
+    assert list(result.events[4:]) == [
+        {"type": "stammtisch", "player": "ann", "table": "GB1", "gender": "f", "points": 40},
+        {"type": "hand_limit", "player": "ann", "hand_limit": 4},
+        {"type": "draw", "player": "ann", "count": 3},
+    ]
     assert [guest_at(result.position, c) for c in ("GB1n", "GB1e", "GB1s", "GB1w")] == ["GBf"] * 4
 
 
@@ -1067,13 +1088,34 @@ def test_stammtisch_too_many_cards_without_the_option() -> None:
     [
         "GBf@GB1n GBf@GB1e GBf@GB1s GBf@GB1w USm@US1n",  # five cards
         "GBf@GB1n GBm@GB1e GBf@GB1s GBm@GB1w",  # both genders
-        "GBf@GB1n GBf@GB1e GBf@GB2s",  # two tables
+        "GBf@GB1n GBf@GB1e GBf@GB2s",  # two tables, each card's tables counted:
+        "GBf@GB2s GBf@GB1n GBf@GB1e",  # the first card's
+        "GBf@GB1n GBf@GB2s GBf@GB1e",  # the second's
     ],
 )
 def test_stammtisch_too_many_cards_beyond_what_the_option_allows(move: str) -> None:
     """Even with the option: at most four cards, all of one gender, all at one table."""
     p = make(hands=[["GBf", "GBf", "GBm", "GBm", "USm"], BYSTANDER], stammtisch=True)
     assert refusal(p, move) == "too_many_cards"
+
+
+@pytest.mark.parametrize(
+    ("stammtisch", "sentence", "reason"),
+    [
+        (False, "One move seats at most two cards.", ""),
+        (
+            True,
+            "One move seats three or four cards only to fill one table with four men or four women.",
+            "stammtisch",
+        ),
+    ],
+)
+def test_too_many_cards_says_what_one_move_may_seat(stammtisch: bool, sentence: str, reason: str) -> None:
+    """The refusal's sentence, and the reason another language picks its sentence by, follow the option."""
+    p = make(hands=[["GBf", "GBf", "GBm", "GBm", "USm"], BYSTANDER], stammtisch=stammtisch)
+    with pytest.raises(IllegalMoveError) as info:
+        play(p, "GBf@GB1n GBm@GB1e GBf@GB1s")
+    assert (info.value.code, info.value.message, info.value.reason) == ("too_many_cards", sentence, reason)
 
 
 # --- section 13: error codes and the order they are reported in -----------------------------------

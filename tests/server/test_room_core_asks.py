@@ -11,6 +11,7 @@ from engine import GameRecord, legal_move_texts, play
 from protocol import messages as m
 from protocol import text
 from protocol.commands import ShowRequest
+from protocol.i18n import lang
 from server.ratings import ACCOUNT
 from server.room.base import CLOCK_WARNING
 from server.room.core import RoomSettings
@@ -45,7 +46,8 @@ def test_the_player_to_move_gets_legal_moves_and_a_hint_and_nobody_else() -> Non
 
 def test_board_hand_and_score_are_rendered_from_the_askers_own_view() -> None:
     """``/board``, ``/hand`` and ``/score`` answer the asker alone with a text of their kind, rendered
-    from the asker's own view, in plain ASCII for a client that asked for it."""
+    from the asker's own view, in plain ASCII for a client that asked for it, in the reader's
+    language."""
     d = Driver()
     ann, bob = d.start("ann", "bob")
     plain = FakeMember("pat", ascii_only=True)
@@ -57,6 +59,8 @@ def test_board_hand_and_score_are_rendered_from_the_askers_own_view() -> None:
             [answer] = done.of(member, m.Text)
             assert answer.kind == what
             assert answer.text == render(d.views[member], ascii_only=ascii_only)
+            german = render(d.views[member], ascii_only=ascii_only, lang=lang("de"))
+            assert answer.text.render(lang("de")) == german != answer.text  # in the reader's words
             assert done.recipients == {id(member)}
     hands = [text.render_hand(d.views[member], ascii_only=False) for member in (ann, bob)]
     assert hands[0] != hands[1]  # each is shown their own
@@ -94,7 +98,7 @@ def test_the_clock_warning_goes_to_the_player_to_move_alone_and_only_for_this_tu
     mover, other = (ann, bob) if d.to_move == "ann" else (bob, ann)
     done = d.fire("warn")
     [notice] = done.of(mover, m.Notice)
-    assert notice.text.endswith(f"seconds left to move, {mover.name}.") and notice.room == "cafe"
+    assert notice.text == f"10 seconds left to move, {mover.name}." and notice.room == "cafe"
     assert done.of(other, m.Notice) == [] and done.of(zoe, m.Notice) == []
     d.move([ann, bob])
     assert d.to_move == other.name

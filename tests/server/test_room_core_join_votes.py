@@ -4,7 +4,7 @@ driven on the room core with a clock of the test's own."""
 from __future__ import annotations
 
 from protocol import messages as m
-from server.room.effects import SeatTaken
+from server.room.effects import Note, SeatTaken
 from server.room.items import Enter, Leave, Returned
 from server.room.votes import VOTE, VOTE_TIME
 from tests.server.roomcore import GAME_ID, Driver, FakeMember
@@ -34,7 +34,11 @@ def test_a_majority_lets_a_spectator_take_over_a_gone_players_seat() -> None:
     assert _states(d.feed(ann, m.VoteAnswer(yes=True)), bob) == ["open"]
     done = d.feed(bob, m.VoteAnswer(yes=True))
     assert _states(done, zoe) == ["passed"] and ("zoe", "joined") in done.presence(ann)
+    [joined] = [p for p in done.of(ann, m.Presence) if p.event == "joined"]
+    assert joined.detail == "seat 3, cid's"
     assert d.written[-1] == SeatTaken(GAME_ID, 2, "cid", "zoe", "id-zoe")
+    [taken] = [e.fields for e in done.effects if isinstance(e, Note) and e.event == "seat_taken"]
+    assert taken == {"game": GAME_ID, "seat": 3, "player": "zoe", "old": "cid"}
     seat = d.core.seats[2]
     assert (seat.name, seat.session, seat.stand_in, seat.identity) == ("zoe", zoe, None, "id-zoe")
     assert d.position.players[2].name == "zoe" and d.core.game.record.players[2] == "zoe"  # type: ignore[union-attr]
@@ -155,6 +159,7 @@ def test_a_player_takes_their_own_seat_back_without_a_vote() -> None:
     assert d.core.seats[2].session is None  # entering the room only watches
     took = d.feed(back, m.Join(seat=3, id=9))
     assert took.codes(back) == [] and d.core.seats[2].session is back and d.core._vote is None
+    assert "ack" in took.types(back) and d.views[back]["seat"] == 2 and d.views[back]["game"]["hand"]
     assert ("cid", "back") in took.presence(ann)
 
 
@@ -165,4 +170,32 @@ def test_a_refused_log_write_leaves_the_seat_as_it_was() -> None:
     d.feed(ann, m.VoteAnswer(yes=True))
     done = d.feed(bob, m.VoteAnswer(yes=True), log=False)
     assert done.written is False and d.core.seats[2].name == "cid" and d.core.seats[2].session is None
-    assert any("could not take seat 3" in n.text for n in done.of(zoe, m.Notice))
+    assert [n.text for n in done.of(zoe, m.Notice)] == ["zoe could not take seat 3: try again."]
+
+
+def test_someone_else_leaving_keeps_the_request_running() -> None:
+    """Another spectator leaving mid-vote cancels nothing: the vote runs on and may pass."""
+    d, ann, bob, zoe = _cid_gone()
+    yan = d.enter("yan")
+    d.feed(zoe, m.Join(seat=3))
+    left = d.feed(yan, Leave(yan))
+    assert left.of(ann, m.Vote) == [] and VOTE in d.timers
+    d.feed(ann, m.VoteAnswer(yes=True))
+    assert _states(d.feed(bob, m.VoteAnswer(yes=True)), zoe) == ["passed"]
+
+
+def test_the_new_player_starts_with_no_timeouts_of_the_old() -> None:
+    """The clock ran out for cid while gone; zoe, taking the seat over, starts with none."""
+    d = Driver()
+    people = {p.name: p for p in d.start("ann", "bob", "cid", options=[("clock", 30)])}
+    gone = d.to_move
+    d.feed(people[gone], Leave(people[gone], disconnected=True))
+    d.fire("turn")
+    index = [*people].index(gone)
+    assert d.core.seats[index].timeouts == 1
+    zoe = d.enter("zoe")
+    d.feed(zoe, m.Join(seat=index + 1))
+    for name, member in people.items():
+        if name != gone:
+            d.feed(member, m.VoteAnswer(yes=True))
+    assert d.core.seats[index].name == "zoe" and d.core.seats[index].timeouts == 0

@@ -61,7 +61,7 @@ def test_clock_timeout_plays_the_greedy_move_for_the_player() -> None:
     assert not [e for e in step.effects if isinstance(e, Send)]
     done = d.finish(step)
     assert done.types(bob) == ["notice", "patch", "played"]
-    assert "ann's time ran out" in done.of(bob, m.Notice)[0].text
+    assert done.of(bob, m.Notice)[0].text == f"ann's time ran out: the server plays {move}."
     played = done.of(ann, m.Played)[0]
     assert (played.player, played.move, played.auto) == ("ann", move, True)
     assert done.arms[0] == Arm("turn", CLOCK + CLOCK, ClockTimeout(1))  # bob's turn, from now
