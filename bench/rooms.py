@@ -33,10 +33,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import random_game
 from protocol import messages as m
-from protocol.text.lines import LineText
 from server import logs
 from server.config import Config
 from server.directory import LocalDirectory
+from server.line import LineSession
 from server.lobby import Lobby
 from server.metrics import Metrics
 from server.session import Outgoing, Session
@@ -57,19 +57,26 @@ class QuietWs(Session):
         return False
 
 
-class QuietLine(QuietWs):
-    """A line session's work for each message (the text a person reads), unsent."""
-
-    transport = "line"
+class Unsent:
+    """A line session's writer that counts the bytes and sends nothing."""
 
     def __init__(self) -> None:
-        super().__init__()
-        self.text = LineText()
+        self.written = 0
+        self.transport = self
 
-    def _write_now(self, batch: list[tuple[Outgoing, int]]) -> bool:
-        for out, _ in batch:
-            self.written += sum(map(len, self.text.render(out.message, reader=self.name)))
-        return False
+    def write(self, data: bytes) -> None:
+        self.written += len(data)
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+    def get_extra_info(self, name: str) -> Any:
+        return None
+
+
+def quiet_line() -> LineSession:
+    """A line session's work for each message (the text a person reads), unsent."""
+    return LineSession(Unsent(), outbox=10_000, slow_strikes=3, ascii_only=False)  # type: ignore[arg-type]
 
 
 async def settle(lobby: Lobby) -> None:
@@ -99,7 +106,7 @@ async def run(rooms: int, moves: int, profile: str | None, lines: int) -> tuple[
     n = 0
     for r in range(rooms):
         for s in range(4):
-            session: Session = QuietLine() if n % 10 == 9 else QuietWs()
+            session: Session = quiet_line() if n % 10 == 9 else QuietWs()
             n += 1
             lobby.attach(session)
             session.start()
