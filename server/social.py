@@ -224,6 +224,8 @@ class Social:
 
     def news(self, name: str, text: str) -> None:
         """Tell the friends of ``name`` connected here ``text``."""
+        if not self._with_friends:  # most of the time: no message made for nobody
+            return
         key = name.casefold()
         notice = m.Notice(text=text)
         for other in list(self._with_friends):
