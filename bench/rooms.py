@@ -88,7 +88,9 @@ async def settle(lobby: Lobby) -> None:
 SEED = 7
 
 
-async def run(rooms: int, moves: int, profile: str | None, lines: int) -> tuple[float, float, float, str]:
+async def run(
+    rooms: int, moves: int, profile: str | None, lines: int, sort: str = "cumulative"
+) -> tuple[float, float, float, str]:
     folder = tempfile.mkdtemp(prefix="starts-")
     config = Config(
         data=f"{folder}/log.db",
@@ -153,7 +155,7 @@ async def run(rooms: int, moves: int, profile: str | None, lines: int) -> tuple[
                 await lobby.handle(mover, m.PlayMove(move=plan[number]))
                 played += 1
         await settle(lobby)
-    per_move = (time.process_time() - began) / max(played, 1)
+    per_move = (time.process_time() - began) / played if played else 0.0
     profiler.disable()
     assert all(
         room.game is not None and room.game.moves == min(moves, len(plans[room.name]))
@@ -162,7 +164,7 @@ async def run(rooms: int, moves: int, profile: str | None, lines: int) -> tuple[
     text = ""
     if profile:
         out = io.StringIO()
-        pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(lines)
+        pstats.Stats(profiler, stream=out).sort_stats(sort).print_stats(lines)
         text = out.getvalue()
     for room in list(lobby.rooms.values()):
         await room.stop()
@@ -177,6 +179,7 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=40, help="moves each room plays after the start")
     parser.add_argument("--profile", choices=["start", "moves"], help="profile this phase (cProfile)")
     parser.add_argument("--lines", type=int, default=50, help="lines of the profile printed")
+    parser.add_argument("--sort", default="cumulative", help="the profile's order (pstats' keys)")
     args = parser.parse_args()
     logs.configure("warning")  # as bench/load.py starts the server
     gc.freeze()  # as the server does once it has started
@@ -185,7 +188,7 @@ def main() -> None:
     print("CPU: option and start ms a room, moves us a move")
     for i in range(args.repeat):
         profile = args.profile if i == args.repeat - 1 else None
-        option, start, move, text = asyncio.run(run(args.rooms, args.moves, profile, args.lines))
+        option, start, move, text = asyncio.run(run(args.rooms, args.moves, profile, args.lines, args.sort))
         print(f"run {i + 1}: option {option * 1e3:.3f}   start {start * 1e3:.3f}   move {move * 1e6:.0f}")
     if text:
         print(text)
