@@ -8,7 +8,7 @@ with a message but write nowhere (a WebSocket session makes each message's text 
 number; one member in ten is a line session, which renders its text as a line client reads it).
 Every room seats 4, then all set their seed at once, then all start at once, then each round
 every room plays its next move (a random game drawn from the seed in advance). It prints the CPU
-a room each phase took, the CPU a move, and, with ``--profile start`` or ``--profile moves``,
+a room each phase took, the CPU a move, and, with ``--profile option``, ``start`` or ``moves``,
 where that phase's time went (cProfile, in the last run).
 
     .venv/bin/python bench/rooms.py --rooms 2500 --moves 0 --repeat 3 --profile start
@@ -129,7 +129,10 @@ async def run(
         return (time.process_time() - began) / rooms
 
     profiler = cProfile.Profile()
+    if profile == "option":
+        profiler.enable()
     option = await phase(m.SetOption(key="seed", value=SEED))
+    profiler.disable()
     if profile == "start":
         profiler.enable()
     start = await phase(m.Start())
@@ -177,7 +180,7 @@ def main() -> None:
     parser.add_argument("--rooms", type=int, default=1000, help="rooms of 4 starting at once")
     parser.add_argument("--repeat", type=int, default=3, help="runs, each in a fresh lobby and log")
     parser.add_argument("--moves", type=int, default=40, help="moves each room plays after the start")
-    parser.add_argument("--profile", choices=["start", "moves"], help="profile this phase (cProfile)")
+    parser.add_argument("--profile", choices=["option", "start", "moves"], help="profile this phase")
     parser.add_argument("--lines", type=int, default=50, help="lines of the profile printed")
     parser.add_argument("--sort", default="cumulative", help="the profile's order (pstats' keys)")
     args = parser.parse_args()
