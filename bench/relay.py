@@ -77,6 +77,12 @@ async def run(args: argparse.Namespace) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+
+    def young_pass() -> None:  # as the game server's (server.app.YoungPasses)
+        gc.collect(0)
+        loop.call_later(0.25, young_pass)
+
+    loop.call_later(0.25, young_pass)
     async with serve(
         relay.handle,
         args.host,
@@ -114,7 +120,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("the relay listens on loopback only")
     raise_open_files()
     gc.freeze()  # the garbage collector as the game server sets it (server.app.collect_garbage_seldom)
-    gc.set_threshold(5_000, 50, 100)
+    gc.set_threshold(5_000, 1_000, 100)
     # the game server's choice (server.app.loop_factory), without importing the server
     factory = None
     if args.event_loop == "uvloop":

@@ -2,7 +2,9 @@
 
 Rooms build one ``Outgoing`` per message and hand the same object to every recipient; a
 transport writes ``json`` (with the recipient's sequence number) and parses nothing, and a line
-client renders ``message``, which is built only when asked for.
+client renders ``message``, which is built only when asked for. A patch made in this process
+carries the room's views it leads to, so that a line client takes its view from them instead of
+applying the patch.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from protocol.messages import (
     patch_json,
     played_json,
 )
+from protocol.view import RoomViews
 
 __all__ = ["Outgoing"]
 
@@ -33,19 +36,21 @@ _TEXT_FIELDS = ("message", "text", "reason", "detail")
 class Outgoing:
     """A server message with its JSON text, serialised once however many recipients it has."""
 
-    __slots__ = ("_build", "_langs", "_message", "json")
+    __slots__ = ("_build", "_langs", "_message", "json", "views")
 
     def __init__(self, message: _ServerMessage) -> None:
         self._message: _ServerMessage | None = message
         self._build: Callable[[], _ServerMessage] | None = None
         self._langs: dict[str, Outgoing] | None = None
         self.json = dump_server_message(message)
+        #: a patch's room views after it (``None``: not a patch, or made by another node)
+        self.views: RoomViews | None = None
 
     @classmethod
     def _direct(cls, json: str, build: Callable[[], _ServerMessage]) -> Outgoing:
         # the text made directly; the message object only if asked for (line clients render it)
         out = cls.__new__(cls)
-        out.json, out._message, out._build, out._langs = json, None, build, None
+        out.json, out._message, out._build, out._langs, out.views = json, None, build, None, None
         return out
 
     @classmethod
@@ -54,9 +59,13 @@ class Outgoing:
         return cls._direct(json, lambda: parse_server_message(json))
 
     @classmethod
-    def patch(cls, room: str, ops: list[dict[str, Any]]) -> Outgoing:
-        """``Outgoing(Patch(room=room, ops=ops))``, made faster: one goes out after every move."""
-        return cls._direct(patch_json(room, ops), lambda: Patch(room=room, ops=ops))
+    def patch(cls, room: str, ops: list[dict[str, Any]], views: RoomViews | None = None) -> Outgoing:
+        """``Outgoing(Patch(room=room, ops=ops))``, made faster: one goes out after every move.
+        ``views``: the room's views the patch leads to (each recipient's view is
+        ``views.view(name)``)."""
+        out = cls._direct(patch_json(room, ops), lambda: Patch(room=room, ops=ops))
+        out.views = views
+        return out
 
     @classmethod
     def played(

@@ -142,8 +142,13 @@ class LineSession(Session):
         self.secret: tuple[str, list[str], list[str]] | None = None
 
     def _write_now(self, batch: list[tuple[Outgoing, int]]) -> bool:
-        # the text of everything queued goes out in one write: a move's patch, line and board
-        lines = [line for out, _ in batch for line in self.render(out.message)]
+        # the text of everything queued goes out in one write: a move's line and board
+        lines: list[str] = []
+        for out, _seq in batch:
+            if out.views is not None:  # a patch of a room here: no text, the view comes from the room
+                self.text.follow(out.views, self.name)
+            else:
+                lines += self.render(out.message)
         if lines:
             self.writer.write(("\r\n".join(lines) + "\r\n").encode())
         return self.writer.transport.get_write_buffer_size() > 0

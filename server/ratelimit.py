@@ -13,8 +13,8 @@ class TokenBucket:
 
     def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
         self._rate = rate
-        self._burst = float(burst)
-        self._tokens = float(burst)
+        # one float object for both until the first take (every connection has two buckets)
+        self._burst = self._tokens = float(burst)
         self._clock = clock
         self._last = clock()
 

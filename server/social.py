@@ -135,8 +135,9 @@ class Social:
         #: people connected elsewhere (a cluster's other nodes), when there is an elsewhere
         self.courier: Courier | None = None
         #: the named connections of each player, so that a connection's end does not look at
-        #: every other one (ten thousand going at once would cost a hundred million comparisons)
-        self._holders: dict[str, set[Session]] = {}
+        #: every other one (ten thousand going at once would cost a hundred million comparisons);
+        #: a tuple, not a set: a player holds one or two, and a set takes 216 bytes a connection
+        self._holders: dict[str, tuple[Session, ...]] = {}
         self._held_as: dict[Session, str] = {}
 
     # --- connections -----------------------------------------------------------------------------
@@ -159,11 +160,7 @@ class Social:
         identity = self._held_as.pop(session, None)
         others = False
         if identity is not None:
-            holders = self._holders[identity]
-            holders.discard(session)
-            others = bool(holders)
-            if not others:
-                del self._holders[identity]
+            others = self._unhold(identity, session)
         if self._people.pop(session, None) is not None and session.identity is not None and not others:
             self.store.release(session.identity, self._keep_for)
 
@@ -196,15 +193,21 @@ class Social:
         if before == now:
             return
         if before is not None:
-            holders = self._holders[before]
-            holders.discard(session)
-            if not holders:
-                del self._holders[before]
+            self._unhold(before, session)
         if now is None:
             self._held_as.pop(session, None)
         else:
             self._held_as[session] = now
-            self._holders.setdefault(now, set()).add(session)
+            self._holders[now] = (*self._holders.get(now, ()), session)
+
+    def _unhold(self, identity: str, session: Session) -> bool:
+        """``session`` no longer holds ``identity``; whether another connection still does."""
+        holders = tuple(s for s in self._holders[identity] if s is not session)
+        if holders:
+            self._holders[identity] = holders
+        else:
+            del self._holders[identity]
+        return bool(holders)
 
     def game_started(self, room: str, players: list[str]) -> None:
         """Tell the friends of each player that their friend started a game."""
@@ -221,6 +224,8 @@ class Social:
 
     def news(self, name: str, text: str) -> None:
         """Tell the friends of ``name`` connected here ``text``."""
+        if not self._with_friends:  # most of the time: no message made for nobody
+            return
         key = name.casefold()
         notice = m.Notice(text=text)
         for other in list(self._with_friends):

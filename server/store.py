@@ -2,9 +2,9 @@
 broadcast, finished games kept for ``/history`` and ``GET /games/ID``, and resume tokens.
 
 The store is called from the room actors on the event loop: a commit in WAL mode with
-``synchronous=NORMAL`` survives a killed process and costs tens of microseconds; the moves logged
-in one turn of the loop share one commit. Checkpoints, which copy the WAL into the database file
-and sync it, run in a thread of their own: inside a commit they would stall the loop.
+``synchronous=NORMAL`` survives a killed process and costs tens of microseconds; the games started
+and moves logged in one turn of the loop share one commit. Checkpoints, which copy the WAL into the
+database file and sync it, run in a thread of their own: inside a commit they would stall the loop.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -27,6 +28,12 @@ from server.store_accounts import AccountStore, AccountTables
 log = structlog.get_logger("cafe.store")
 
 _INSERT_MOVE = "INSERT INTO moves (game_id, number, move) VALUES (?, ?, ?)"
+_INSERT_GAME = (
+    "INSERT INTO games"
+    " (id, room, players, kinds, seed, options, board, start_player, started, room_options)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_INSERT_PLAYER = "INSERT INTO players (game_id, name, identity) VALUES (?, ?, ?)"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -184,6 +191,8 @@ class Store(AccountTables):
         self._db.executescript(_SCHEMA)
         self._migrate()
         self._upgrade_accounts()
+        #: what rooms logged in this turn of the loop, committed together at its end
+        self._games: list[tuple[tuple[tuple[Any, ...], list[tuple[Any, ...]]], asyncio.Future[None]]] = []
         self._moves: list[tuple[tuple[str, int, str], asyncio.Future[None]]] = []
         self._checkpointer: _Checkpointer | None = None
         if path != ":memory:":
@@ -223,30 +232,23 @@ class Store(AccountTables):
         room_options: dict[str, Any] | None = None,
         identities: list[str | None] | None = None,
     ) -> None:
+        # committed with the moves of the same turn of the loop: many rooms starting at once
+        # share one transaction, as their moves do
         who = identities or [None] * len(record.players)
-        with self._db:
-            self._db.execute("BEGIN")
-            self._db.execute(
-                "INSERT INTO games"
-                " (id, room, players, kinds, seed, options, board, start_player, started, room_options)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    game_id,
-                    room,
-                    json.dumps(list(record.players)),
-                    json.dumps(kinds),
-                    record.seed,
-                    json.dumps({"stammtisch": record.options.stammtisch}),
-                    record.board,
-                    record.start_player,
-                    time.time(),
-                    json.dumps(room_options or {}),
-                ),
-            )
-            self._db.executemany(
-                "INSERT INTO players (game_id, name, identity) VALUES (?, ?, ?)",
-                [(game_id, name, identity) for name, identity in zip(record.players, who, strict=True)],
-            )
+        game = (
+            game_id,
+            room,
+            json.dumps(list(record.players)),
+            json.dumps(kinds),
+            record.seed,
+            json.dumps({"stammtisch": record.options.stammtisch}),
+            record.board,
+            record.start_player,
+            time.time(),
+            json.dumps(room_options or {}),
+        )
+        players = [(game_id, name, identity) for name, identity in zip(record.players, who, strict=True)]
+        await self._batched(self._games, (game, players))
 
     async def seat_taken(self, game_id: str, seat: int, old: str, name: str, identity: str | None) -> None:
         with self._db:
@@ -263,38 +265,57 @@ class Store(AccountTables):
             )
 
     async def move_played(self, game_id: str, number: int, move: str) -> None:
-        # The moves that rooms log in one turn of the event loop are committed together, at its
-        # end: one transaction (one write of the WAL) for all, each move still committed before
+        await self._batched(self._moves, (game_id, number, move))
+
+    async def _batched(self, pending: list[tuple[Any, asyncio.Future[None]]], row: Any) -> None:
+        # The games and moves that rooms log in one turn of the event loop are committed together,
+        # at its end: one transaction (one write of the WAL) for all, each still committed before
         # its room goes on to tell anyone.
         loop = asyncio.get_running_loop()
         committed = loop.create_future()
-        if not self._moves:
-            loop.call_soon(self._commit_moves)
-        self._moves.append(((game_id, number, move), committed))
+        if not self._games and not self._moves:
+            loop.call_soon(self._commit)
+        pending.append((row, committed))
         await committed
 
-    def _commit_moves(self) -> None:
-        batch, self._moves = self._moves, []
+    def _commit(self) -> None:
+        games, self._games = self._games, []
+        moves, self._moves = self._moves, []
         try:
             with self._db:
                 self._db.execute("BEGIN")
-                self._db.executemany(_INSERT_MOVE, [row for row, _ in batch])
+                for (game, players), _ in games:  # before the moves, which refer to their games
+                    self._db.execute(_INSERT_GAME, game)
+                    self._db.executemany(_INSERT_PLAYER, players)
+                self._db.executemany(_INSERT_MOVE, [row for row, _ in moves])
         except sqlite3.Error:
-            # one move that cannot be logged fails the transaction: log each on its own, so that
+            # one row that cannot be logged fails the transaction: log each on its own, so that
             # only that one fails
-            for row, committed in batch:
-                try:
-                    self._db.execute(_INSERT_MOVE, row)
-                except sqlite3.Error as e:
-                    if not committed.done():
-                        committed.set_exception(e)
-                    continue
-                if not committed.done():
-                    committed.set_result(None)
+            for (game, players), committed in games:
+                self._commit_alone(committed, self._game_rows, game, players)
+            for row, committed in moves:
+                self._commit_alone(committed, self._db.execute, _INSERT_MOVE, row)
             return
-        for _, committed in batch:
+        for _, committed in (*games, *moves):
             if not committed.done():
                 committed.set_result(None)
+
+    def _game_rows(self, game: tuple[Any, ...], players: list[tuple[Any, ...]]) -> None:
+        with self._db:
+            self._db.execute("BEGIN")
+            self._db.execute(_INSERT_GAME, game)
+            self._db.executemany(_INSERT_PLAYER, players)
+
+    @staticmethod
+    def _commit_alone(committed: asyncio.Future[None], write: Callable[..., Any], *args: Any) -> None:
+        try:
+            write(*args)
+        except sqlite3.Error as e:
+            if not committed.done():
+                committed.set_exception(e)
+            return
+        if not committed.done():
+            committed.set_result(None)
 
     async def game_finished(self, game_id: str, outcome: Outcome) -> list[RatingChange]:
         # the rating is written in the transaction that marks the game finished: a process killed

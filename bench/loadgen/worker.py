@@ -165,6 +165,6 @@ def keep_freed_memory() -> None:
 def worker_main(conn: PipeEnd, spec: WorkerSpec) -> None:
     raise_open_files()
     keep_freed_memory()
-    gc.freeze()  # the garbage collector as the server sets it (server.app.collect_garbage_seldom)
+    gc.freeze()  # the garbage collector's thresholds as the server set them before its young passes
     gc.set_threshold(5_000, 50, 100)
     asyncio.run(Worker(conn, spec).run())

@@ -3,6 +3,7 @@ one cleaning step for text that comes from people."""
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from dataclasses import dataclass
 from typing import Final
@@ -49,6 +50,10 @@ def glyphs(ascii_only: bool) -> Glyphs:
     return ASCII if ascii_only else UNICODE
 
 
+# remembered: every line a line client reads is measured (``fold``), and a picture's lines are
+# mostly box and dot glyphs, looked up in the Unicode tables a character at a time otherwise;
+# bounded, since people's chat may hold any of a million characters
+@functools.lru_cache(maxsize=4096)
 def char_width(ch: str) -> int:
     """The columns one character takes."""
     if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
@@ -60,7 +65,7 @@ def display_width(text: str) -> int:
     """How many terminal columns ``text`` takes (wide East Asian characters take two)."""
     if text.isascii() and text.isprintable():
         return len(text)
-    return sum(char_width(ch) for ch in text)
+    return sum(map(char_width, text))
 
 
 def clean(text: str, ascii_only: bool) -> str:

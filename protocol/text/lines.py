@@ -19,6 +19,7 @@ from protocol.i18n import DEFAULT, Lang, Msg, _, _n, lang
 from protocol.text._common import WIDTH, display_width, to_ascii
 from protocol.text.board import render_board
 from protocol.text.events import render_played
+from protocol.view import RoomViews
 
 __all__ = [
     "CONTINUED",
@@ -157,7 +158,28 @@ class LineText:
     keep the room view that pictures are drawn from."""
 
     def __init__(self) -> None:
-        self.view: dict[str, Any] | None = None
+        self._view: dict[str, Any] | None = None
+        #: the room's views and the reader's name to take the view from when it is next read
+        self._source: tuple[RoomViews, str | None] | None = None
+
+    @property
+    def view(self) -> dict[str, Any] | None:
+        """The room as this connection sees it (``None`` before the first snapshot)."""
+        if self._source is not None:
+            views, reader = self._source
+            self._view, self._source = views.view(reader), None
+        return self._view
+
+    @view.setter
+    def view(self, view: dict[str, Any] | None) -> None:
+        self._view, self._source = view, None
+
+    def follow(self, views: RoomViews, reader: str | None) -> None:
+        """A patch that leads to ``views`` was sent, and is not rendered: it shows no lines, and
+        ``reader``'s view after it is ``views.view(reader)``, made only when a picture needs it
+        (instead of a copy of the view with the patch applied, for every patch)."""
+        if self._view is not None or self._source is not None:  # a patch before any snapshot is lost
+            self._source = (views, reader)
 
     def render(
         self, msg: m._ServerMessage, *, reader: str | None, ascii_only: bool = False, lang: Lang = _EN

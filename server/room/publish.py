@@ -52,9 +52,9 @@ class Publisher:
         if not ops:
             return None
         if patches is None:
-            return Outgoing.patch(self._room, ops)
+            return Outgoing.patch(self._room, ops, views)
         key = tuple(map(id, ops))
         patch = patches.get(key)
         if patch is None:
-            patch = patches[key] = Outgoing.patch(self._room, ops)
+            patch = patches[key] = Outgoing.patch(self._room, ops, views)
         return patch

@@ -56,3 +56,17 @@ def test_restart_bench_restores_every_unfinished_game() -> None:
     assert run.returncode == 0, run.stdout + run.stderr
     row = next(line for line in run.stdout.splitlines() if line.startswith("5 unfinished games"))
     assert row.split()[-1] == "5"
+
+
+def test_rooms_bench_starts_every_room_and_plays_the_planned_moves() -> None:
+    """bench/rooms.py seats, starts and plays every room it opens (it checks that each room plays
+    and that every planned move was played), prints its figures for each run, and the profile of
+    the phase asked for."""
+    argv = [sys.executable, "bench/rooms.py", "--rooms", "3", "--moves", "6", "--repeat", "2"]
+    run = subprocess.run([*argv, "--profile", "start", "--lines", "60"], cwd=ROOT, capture_output=True,
+                         text=True, timeout=90)  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    rows = [line.split() for line in run.stdout.splitlines() if line.startswith("run ")]
+    assert [row[:2] for row in rows] == [["run", "1:"], ["run", "2:"]]
+    assert all(float(row[-1]) > 0 for row in rows)  # the CPU a move, from moves played
+    assert "function calls" in run.stdout and "_on_start" in run.stdout

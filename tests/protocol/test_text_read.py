@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import itertools
 from typing import Any
 
 import pytest
 
-from engine import random_game, replay
+from engine import GameRecord, random_game, replay
 from protocol import messages as m
 from protocol.diff import diff
 from protocol.text import WIDTH, LineText, display_width, render_board, to_ascii
@@ -41,6 +42,7 @@ from protocol.text.read import (
     read_room,
     read_token,
 )
+from protocol.view import LastMove, RoomViews, SeatInfo
 from tests.protocol.test_text import replayed_view
 
 RECORD = random_game(["ann", "bob", "cy"], 5)
@@ -263,3 +265,37 @@ def test_an_error_past_80_columns_is_carried_on_and_read_back_whole() -> None:
     read = [whole for line in lines if (whole := join.feed(line)) is not None]
     assert read == [f"! {message.strip()} [unavailable]"]
     assert read_error(read[0]) == ErrorLine("unavailable", message.strip())
+
+
+def test_a_followed_patch_leaves_the_view_and_text_a_patch_would() -> None:
+    """A line connection that follows the room's views instead of applying each patch has, after
+    every move, the view the patches give and reads the same lines; before any snapshot it has no
+    view either way."""
+    played = replay(RECORD)
+    seats = [SeatInfo(name, "person", True) for name in RECORD.players]
+    history: list[LastMove] = []
+    states: list[RoomViews] = []
+    previous: RoomViews | None = None
+    for number in range(12):
+        if number:
+            result = played.results[number - 1]
+            history.append(LastMove(RECORD.players[result.player], result.move, result.points))
+        position = replay(GameRecord(RECORD.players, RECORD.seed, moves=RECORD.moves[:number])).position
+        previous = RoomViews(room="cafe", state="playing", seats=seats, spectators=["zoe"], options={},
+                             position=position, last_move=history[-1] if history else None, outcome=None,
+                             move_number=number, history=list(history), previous=previous)  # fmt: skip
+        states.append(previous)
+    for reader in (*RECORD.players, "zoe"):
+        patched, followed = LineText(), LineText()
+        followed.follow(states[0], reader)
+        assert followed.view is None
+        for text in (patched, followed):
+            text.render(m.Snapshot(room="cafe", view=states[0].view(reader)), reader=reader)
+        for before, after in itertools.pairwise(states):
+            patched.render(m.Patch(room="cafe", ops=after.changes(before, reader)), reader=reader)
+            followed.follow(after, reader)
+            assert followed.view == patched.view == after.view(reader)
+            last = after.view(None)["game"]["last_move"]
+            move = m.Played(room="cafe", player=last["player"], move=last["move"], points=last["points"],
+                            events=[])  # fmt: skip
+            assert followed.render(move, reader=reader) == patched.render(move, reader=reader)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import re
+from typing import Any
 
 import pytest
 
+from protocol import outgoing
 from server.app import Server
 from server.line import LineSplitter, strip_telnet
-from tests.server.clients import LineClient
+from tests.server.clients import LineClient, chat_form
 from tests.server.conftest import ServerFactory
 
 IAC, DO, WILL, SB, SE = 255, 253, 251, 250, 240
@@ -89,6 +92,37 @@ async def test_the_starting_line_player_is_told_it_is_their_turn(server: Server)
     before_turn = await line.expect("It is your turn.")
     if "first begins." in started:  # told at once, before any other move
         assert "greedy-bot1 seats" not in before_turn and "greedy-bot1 sends" not in before_turn
+
+
+async def test_a_line_player_s_pictures_come_from_the_room_without_a_patch_applied(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The picture a line player gets at each turn is the room's own (the one ``/board`` draws),
+    and no patch is ever made into a message for a line client: its view comes from the room."""
+    built: list[Any] = []
+    patch = outgoing.Patch
+
+    def counted(**fields: Any) -> Any:
+        built.append(fields)
+        return patch(**fields)
+
+    monkeypatch.setattr(outgoing, "Patch", counted)
+    assert server.line_port is not None
+    line = await LineClient.connect(server.line_port, "lina")
+    for command in ("/join pics", "/option seed 5", "/addbot greedy", "/start"):
+        await line.line(command)
+    for _turn in range(4):
+        turn = await line.expect("It is your turn.")
+        await line.line("/board")
+        shown = await line.expect("It is your turn.")
+        head = "Café International · room pics"
+        assert turn[turn.rindex(head) :] == shown[shown.rindex(head) :]
+        await line.line("/hint")
+        hint = re.search(r"Hint: (.+) \([+-]\d+\)", await line.expect(")\r\n"))
+        assert hint is not None
+        await line.line(chat_form(hint.group(1)))
+        await line.expect("lina ")
+    assert built == []
 
 
 async def test_ascii_mode_sends_no_byte_above_127(server: Server) -> None:

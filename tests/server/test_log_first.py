@@ -5,7 +5,9 @@ public ``move_played`` of the store the server uses."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -132,3 +134,28 @@ async def test_a_move_the_log_has_not_taken_yet_is_acknowledged_only_once_it_has
     for client in _everyone(clients, zoe):
         played = await client.next("played")
         assert (played["player"], played["move"]) == (mover_name, move)
+
+
+async def test_games_started_at_once_are_logged_in_one_commit_before_anyone_hears_of_them(
+    server: Server, tmp_path: Path
+) -> None:
+    """Rooms whose games start in the same turn of the event loop log them in one transaction, and
+    no player hears ``game_started`` before the game is in the log file."""
+    rooms = [f"together{i}" for i in range(4)]
+    seated: dict[str, list[WsClient]] = {}
+    for room in rooms:
+        seated[room] = [await WsClient.connect(server.port, f"{room}p{s}") for s in range(2)]
+        for client in seated[room]:
+            assert (await client.command(f"/join {room}"))["type"] == "ack"
+    store = server.lobby.store
+    committed: list[str] = []
+    store._db.set_trace_callback(  # type: ignore[attr-defined]
+        lambda sql: committed.append(sql) if sql == "COMMIT" else None
+    )
+    await asyncio.gather(*(seated[room][0].send({"type": "start"}) for room in rooms))
+    for room in rooms:
+        for client in seated[room]:
+            await client.next("game_started")
+            with sqlite3.connect(tmp_path / "cafe.db") as db:
+                assert db.execute("SELECT COUNT(*) FROM games WHERE room = ?", (room,)).fetchone() == (1,)
+    assert 1 <= len(committed) < len(rooms)

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
+from protocol import messages
 from server.app import Server
 from server.social import MemoryLists, Social
 from tests.server.clients import LineClient, WsClient
@@ -244,6 +249,27 @@ async def test_a_friend_connecting_or_starting_a_game_is_noticed(server: Server)
     assert (await bob.command("/start"))["type"] == "ack"
     started = await ann.next(lambda x: x["type"] == "notice" and "started" in x["text"])
     assert "bob" in started["text"] and "cafe" in started["text"]
+
+
+async def test_a_game_start_among_people_without_friends_makes_no_notice(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When nobody connected has friends, a game's start (or a connection) makes no friends'
+    notice at all, not even one sent to nobody; the game starts as before."""
+    made: list[str] = []
+    notice = messages.Notice
+
+    def counted(**fields: Any) -> messages.Notice:
+        made.append(str(fields.get("text")))
+        return notice(**fields)
+
+    monkeypatch.setattr(messages, "Notice", counted)
+    ann, bob = await _connect(server, "ann", "bob")
+    for client in (ann, bob):
+        assert (await client.command("/join quiet"))["type"] == "ack"
+    assert (await ann.command("/start"))["type"] == "ack"
+    await bob.next("game_started")
+    assert not [text for text in made if text.startswith("Your friend")]
 
 
 class _Releases(MemoryLists):
