@@ -111,10 +111,7 @@ class Lobby:
         room = session.room
         session.room = None  # pragma: no mutate - a closed connection's room is read no more
         if room is not None and name is not None:  # a seat in a running game is held for the window
-            leave = Leave(  # pragma: no mutate - the room takes the member from the post, not the item
-                session, disconnected=True
-            )
-            room.post(session, leave)
+            room.post(session, Leave(disconnected=True))
 
     # --- messages ----------------------------------------------------------------------------
 
@@ -297,16 +294,12 @@ class Lobby:
         await self.social.welcome(session)
         if room is not None:
             session.room = room
-            back = Returned(session)  # pragma: no mutate - the room takes the member from the post
-            room.post(session, back)
+            room.post(session, Returned())
 
     def detach_quietly(self, old: Session) -> None:
         """Close an older connection of a name that reconnected."""
         if old.room is not None:
-            leave = Leave(  # pragma: no mutate - the room takes the member from the post, not the item
-                old, disconnected=True, name=old.name
-            )
-            old.room.post(old, leave)
+            old.room.post(old, Leave(disconnected=True, name=old.name))
             # (its detach then posts nothing: it reads the room only beside a name)
             old.room = None  # pragma: no mutate
         # the name stays bound to the old session until the new one takes it (its detach reads
@@ -384,12 +377,12 @@ class Lobby:
                 raise ProtocolError("too_many_rooms", _("The server holds as many rooms as it can."), msg_id)
             room = await self.directory.resolve(name)
         if session.room is room:
-            room.post(session, Enter(session, join=join, id=msg_id))
+            room.post(session, Enter(join=join, id=msg_id))
             return
         if session.room is not None:
-            session.room.post(session, Leave(session, disconnected=False, id=None, name=session.name))
+            session.room.post(session, Leave(disconnected=False, id=None, name=session.name))
         session.room = room
-        room.post(session, Enter(session, join=join, id=msg_id))
+        room.post(session, Enter(join=join, id=msg_id))
         self.directory.moved(session)
 
     def _leave_room(self, session: Session, msg: m.LeaveRoom) -> None:
@@ -398,7 +391,7 @@ class Lobby:
             raise ProtocolError("not_in_room", _("You are in the lobby."), msg.id)
         session.room = None
         # with its name now: a /nick right after may rename the session before the room reads it
-        room.post(session, Leave(session, disconnected=False, id=msg.id, name=session.name))
+        room.post(session, Leave(disconnected=False, id=msg.id, name=session.name))
         self.directory.moved(session)
 
     def _ping(self, session: Session, msg: m.Ping) -> None:

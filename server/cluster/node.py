@@ -260,7 +260,7 @@ class ClusterDirectory(LocalDirectory):
                         if n == node:
                             del remote[(n, sid)]
                             if member.room is not None:
-                                member.room.post(member, Leave(member, disconnected=True))
+                                member.room.post(member, Leave(disconnected=True))
 
     async def _take_over(self, name: str) -> None:
         """Resolve ``name`` again and move this node's members of it to wherever it now lives."""
@@ -272,7 +272,7 @@ class ClusterDirectory(LocalDirectory):
             session.room = room
             self.relay.orphaned(session)
             seated = await self.store.seat_room(session.name or "") == name.casefold()
-            item = Returned(session) if seated else Enter(session)
+            item = Returned() if seated else Enter()
             if isinstance(room, RemoteRoom):
                 self.relay.forward(room, session, item, own=True)  # the client asked for nothing
             else:

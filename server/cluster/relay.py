@@ -329,11 +329,11 @@ class Relay:
         if isinstance(envelope, env.Reread):
             return None
         if isinstance(envelope, env.EnterRoom):
-            return lambda member: Enter(member, join=envelope.join, id=envelope.id)
+            return lambda member: Enter(join=envelope.join, id=envelope.id)
         if isinstance(envelope, env.LeaveRoom):
-            return lambda member: Leave(member, disconnected=envelope.disconnected, id=envelope.id)
+            return lambda member: Leave(disconnected=envelope.disconnected, id=envelope.id)
         if isinstance(envelope, env.Returned):
-            return lambda member: Returned(member)
+            return lambda member: Returned()
         if isinstance(envelope, env.Show):
             request = ShowRequest(what=envelope.what, topic=envelope.topic, id=envelope.id)
             return lambda member: request

@@ -175,8 +175,7 @@ class RoomCore(RoomVotes):
 
     def _on_returned(self, session: Member, _: Returned | None = None) -> None:
         if self._voted_out_of_game(session):  # back, but only to watch
-            watch = Enter(session)  # pragma: no mutate - the core reads join and id, not the member
-            self._on_enter(session, watch)
+            self._on_enter(session, Enter())
             return
         # a new connection is new to the publisher; a member taking their seat back keeps its view
         self.members.setdefault(session)

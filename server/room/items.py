@@ -14,9 +14,9 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Enter:
-    """A session enters the room (and takes a seat too, with ``join``)."""
+    """A session enters the room (and takes a seat too, with ``join``). Like every item, it is
+    posted with the member it comes from."""
 
-    session: Member
     join: bool = False
     id: m.ClientId = None
 
@@ -25,7 +25,6 @@ class Enter:
 class Leave:
     """A session leaves the room: by asking, or because its connection was lost."""
 
-    session: Member
     disconnected: bool = False
     id: m.ClientId = None
     #: the member's name, for a session that gave it up already (replaced by a newer connection)
@@ -35,8 +34,6 @@ class Leave:
 @dataclass(frozen=True, slots=True)
 class Returned:
     """A player reclaimed their seat with a resume token."""
-
-    session: Member
 
 
 @dataclass(frozen=True, slots=True)

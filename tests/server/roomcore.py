@@ -179,7 +179,7 @@ class Driver:
     ) -> FakeMember:
         """A new member ``name`` enters the room (and takes a seat, with ``join``)."""
         member = FakeMember(name, kind)
-        self.feed(member, Enter(member, join=join))
+        self.feed(member, Enter(join=join))
         return member
 
     def _track(self, outcome: Handled) -> Handled:

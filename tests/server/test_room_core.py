@@ -27,7 +27,7 @@ def test_enter_sends_the_newcomer_a_snapshot_then_an_ack() -> None:
     d.enter("ann")
     d.enter("bob")
     zoe = FakeMember("zoe")
-    zoe_done = d.feed(zoe, Enter(zoe, id=3))
+    zoe_done = d.feed(zoe, Enter(id=3))
     assert zoe_done.types(zoe) == ["snapshot", "ack"]
     snapshot, ack = zoe_done.sends(zoe)
     assert isinstance(snapshot, m.Snapshot) and isinstance(ack, m.Ack)
@@ -40,7 +40,7 @@ def test_enter_tells_the_others_with_presence_and_a_patch() -> None:
     d = Driver()
     ann = d.enter("ann")
     zoe = FakeMember("zoe")
-    done = d.feed(zoe, Enter(zoe))
+    done = d.feed(zoe, Enter())
     assert done.types(ann) == ["presence", "patch"]
     assert done.presence(ann) == [("zoe", "entered")]
     assert d.views[ann]["spectators"] == ["ann", "zoe"]
@@ -50,7 +50,7 @@ def test_leave_tells_the_others_and_acks_the_leaver() -> None:
     """A member who leaves is acked; the others see ``left`` and the member list shrinks."""
     d = Driver()
     ann, bob = d.enter("ann"), d.enter("bob")
-    done = d.feed(bob, Leave(bob, id=9))
+    done = d.feed(bob, Leave(id=9))
     assert done.types(bob) == ["ack"]
     assert done.presence(ann) == [("bob", "left")]
     assert list(d.core.members) == [ann]
@@ -61,7 +61,7 @@ def test_leave_while_waiting_frees_the_seat() -> None:
     """Before the start, a seated member who leaves gives up the seat (``unseated``, then ``left``)."""
     d = Driver()
     ann, bob = d.seat("ann", "bob")
-    done = d.feed(bob, Leave(bob, disconnected=True))
+    done = d.feed(bob, Leave(disconnected=True))
     assert [s.name for s in d.core.seats] == ["ann"]
     assert done.presence(ann) == [("bob", "unseated"), ("bob", "left")]
     assert done.sends(bob) == []  # a lost connection is not answered
@@ -110,7 +110,7 @@ def test_enter_to_join_a_full_room_leaves_a_spectator_everyone_sees() -> None:
     d = Driver()
     ann, *_ = d.seat("ann", "bob", "cem", "dan")
     eve = FakeMember("eve")
-    done = d.feed(eve, Enter(eve, join=True, id=1))
+    done = d.feed(eve, Enter(join=True, id=1))
     assert done.codes(eve) == ["room_full"] and eve in d.core.members
     assert done.presence(ann) == [("eve", "entered")]
     assert d.views[ann]["spectators"] == d.views[eve]["spectators"] == ["eve"]
@@ -470,7 +470,7 @@ def test_game_over_reveals_the_seed_and_cancels_the_timers() -> None:
     zoe = d.enter("zoe")
     _play_until_last_move(d, [ann, bob, cem])
     away = next(p for p in (ann, bob, cem) if p.name != d.to_move)
-    d.feed(away, Leave(away, disconnected=True))
+    d.feed(away, Leave(disconnected=True))
     assert f"window:{away.name}" in d.timers
     done = d.move([ann, bob, cem])
     assert isinstance(d.written[-1], GameEnd) and d.core.state == "over"

@@ -51,7 +51,7 @@ def test_board_hand_and_score_are_rendered_from_the_askers_own_view() -> None:
     d = Driver()
     ann, bob = d.start("ann", "bob")
     plain = FakeMember("pat", ascii_only=True)
-    d.feed(plain, Enter(plain))
+    d.feed(plain, Enter())
     renders = {"board": text.render_board, "hand": text.render_hand, "score": text.render_scores}
     for member, ascii_only in ((ann, False), (bob, False), (plain, True)):
         for what, render in renders.items():
@@ -103,7 +103,7 @@ def test_the_clock_warning_goes_to_the_player_to_move_alone_and_only_for_this_tu
     d.move([ann, bob])
     assert d.to_move == other.name
     assert d.feed(None, ClockWarning(0)).effects == []
-    d.feed(other, Leave(other, disconnected=True))
+    d.feed(other, Leave(disconnected=True))
     assert d.fire("warn").effects == []
 
 
@@ -164,12 +164,12 @@ def test_the_room_list_counts_seats_connections_guests_and_spectators() -> None:
     ann = d.enter("ann", join=True)
     reg = FakeMember("reg")
     reg.identity = ACCOUNT + "reg"
-    d.feed(reg, Enter(reg, join=True))
+    d.feed(reg, Enter(join=True))
     d.feed(ann, m.AddBot())
     d.feed(ann, m.Start())
     d.enter("zoe")
     d.enter("max")
-    d.feed(reg, Leave(reg, disconnected=True))
+    d.feed(reg, Leave(disconnected=True))
     summary = d.core.summary()
     assert [(s.name, s.kind, s.connected, s.guest) for s in summary.seats] == [
         ("ann", "person", True, True),
@@ -258,7 +258,7 @@ def test_a_bots_turn_is_asked_with_its_key_seed_and_budget_and_someone_coming_wa
     d = _restored_with_a_bot_to_move()
     assert d.timers[IDLE] == Arm(IDLE, 0.0 + RoomSettings().resume_window, Unattended(1))
     zoe = FakeMember("zoe")
-    done = d.feed(zoe, Enter(zoe))
+    done = d.feed(zoe, Enter())
     assert IDLE in done.cancels
     [think] = done.thinks
     assert (think.key, think.seed, think.budget) == ("turn", "g0:1", RoomSettings().bot_budget)
@@ -287,17 +287,17 @@ def test_a_player_back_on_their_turn_sees_the_new_deadline_and_after_the_end_no_
     d = Driver(settings)
     ann, bob = d.start("ann", "bob", options=[("clock", 30)])
     assert d.to_move == "ann"
-    d.feed(ann, Leave(ann, disconnected=True))
+    d.feed(ann, Leave(disconnected=True))
     d.now = 12.0
     again = FakeMember("ann")
-    d.feed(again, Returned(again))
+    d.feed(again, Returned())
     assert d.views[bob]["game"]["deadline"] == 1000.0 + 12.0 + 30
     while d.core.state == "playing":
         d.move([again, bob])
     for gone in (again, bob):  # whoever was to move at the end among them
-        d.feed(gone, Leave(gone, disconnected=True))
+        d.feed(gone, Leave(disconnected=True))
         back = FakeMember(gone.name or "")
-        done = d.feed(back, Returned(back))
+        done = d.feed(back, Returned())
         assert done.arms == [] and done.thinks == []
 
 

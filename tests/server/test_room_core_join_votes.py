@@ -14,7 +14,7 @@ def _cid_gone() -> tuple[Driver, FakeMember, FakeMember, FakeMember]:
     """ann, bob and cid (seat 3) in a running game, cid's connection lost; zoe watches."""
     d = Driver()
     ann, bob, cid = d.start("ann", "bob", "cid")
-    d.feed(cid, Leave(cid, disconnected=True))
+    d.feed(cid, Leave(disconnected=True))
     return d, ann, bob, d.enter("zoe")
 
 
@@ -46,7 +46,7 @@ def test_a_majority_lets_a_spectator_take_over_a_gone_players_seat() -> None:
     assert "hand" not in d.views[ann]["game"] or d.views[ann]["game"]["hand"] != d.views[zoe]["game"]["hand"]
     assert "window:cid" not in d.timers and VOTE not in d.timers
     back = FakeMember("cid")
-    d.feed(back, Returned(back))
+    d.feed(back, Returned())
     assert d.core.seat_of("cid") is None and d.core.seats[2].session is zoe
     assert d.feed(back, m.Join(seat=1)).codes(back) == ["voted_out"]
 
@@ -57,7 +57,7 @@ def test_the_new_player_moves_when_the_seat_has_the_turn() -> None:
     people = {p.name: p for p in d.start("ann", "bob")}
     mover = d.to_move
     other = next(n for n in people if n != mover)
-    d.feed(people[mover], Leave(people[mover], disconnected=True))
+    d.feed(people[mover], Leave(disconnected=True))
     d.fire(f"window:{mover}")  # a bot plays the seat now
     assert "turn" in d.timers
     zoe = d.enter("zoe")
@@ -91,7 +91,7 @@ def test_the_asker_leaving_cancels_the_request() -> None:
     """The asker leaves the room mid-vote: the vote is cancelled and its timer with it."""
     d, ann, _, zoe = _cid_gone()
     d.feed(zoe, m.Join(seat=3))
-    left = d.feed(zoe, Leave(zoe, disconnected=True))
+    left = d.feed(zoe, Leave(disconnected=True))
     assert _states(left, ann) == ["cancelled"] and VOTE not in d.timers
     assert d.feed(ann, m.VoteAnswer(yes=True)).codes(ann) == ["no_vote"]
     assert d.core.seats[2].name == "cid"
@@ -102,7 +102,7 @@ def test_the_seats_player_coming_back_cancels_the_request() -> None:
     d, _, _, zoe = _cid_gone()
     d.feed(zoe, m.Join(seat=3))
     back = FakeMember("CID")  # the name, whatever its capitals
-    returned = d.feed(back, Returned(back))
+    returned = d.feed(back, Returned())
     assert _states(returned, zoe) == ["cancelled"] and VOTE not in d.timers
     assert d.core.seats[2].session is back
 
@@ -110,7 +110,7 @@ def test_the_seats_player_coming_back_cancels_the_request() -> None:
 def test_a_second_request_while_one_runs_is_refused() -> None:
     """A second ``/join N`` (or a ``/remove``) while a vote runs: ``vote_running``."""
     d, ann, bob, zoe = _cid_gone()
-    d.feed(bob, Leave(bob, disconnected=True))
+    d.feed(bob, Leave(disconnected=True))
     d.feed(zoe, m.Join(seat=3))
     yan = d.enter("yan")
     assert d.feed(yan, m.Join(seat=2)).codes(yan) == ["vote_running"]
@@ -131,9 +131,9 @@ def test_join_seat_refusals() -> None:
     assert d.feed(zoe, m.Join(seat=4)).codes(zoe) == ["bad_seat"]
     assert d.feed(zoe, m.Join(seat=1)).codes(zoe) == ["seat_taken"]
     assert d.feed(zoe, m.Join(seat=3)).codes(zoe) == ["seat_taken"]  # greedy-bot1
-    d.feed(bob, Leave(bob, disconnected=True))
+    d.feed(bob, Leave(disconnected=True))
     assert d.feed(ann, m.Join(seat=2)).codes(ann) == ["already_seated"]
-    d.feed(ann, Leave(ann, disconnected=True))
+    d.feed(ann, Leave(disconnected=True))
     assert d.feed(zoe, m.Join(seat=2)).codes(zoe) == ["no_voters"]
     assert d.core._vote is None
 
@@ -142,11 +142,11 @@ def test_a_player_voted_out_cannot_take_a_seat_back_by_join() -> None:
     """A player voted out asks for a seat: ``voted_out``."""
     d = Driver()
     ann, bob, cid = d.start("ann", "bob", "cid")
-    d.feed(cid, Leave(cid, disconnected=True))
-    d.feed(bob, Leave(bob, disconnected=True))
+    d.feed(cid, Leave(disconnected=True))
+    d.feed(bob, Leave(disconnected=True))
     d.feed(ann, m.VoteRemove(name="cid"))  # ann alone decides
     back = FakeMember("cid")
-    d.feed(back, Returned(back))
+    d.feed(back, Returned())
     assert d.feed(back, m.Join(seat=2)).codes(back) == ["voted_out"]
     assert d.feed(back, m.Join(seat=3)).codes(back) == ["voted_out"]
 
@@ -155,7 +155,7 @@ def test_a_player_takes_their_own_seat_back_without_a_vote() -> None:
     """``/join N`` of one's own seat that waits (here after leaving the room): back at once."""
     d, ann, _, _ = _cid_gone()
     back = FakeMember("cid")
-    d.feed(back, Enter(back))
+    d.feed(back, Enter())
     assert d.core.seats[2].session is None  # entering the room only watches
     took = d.feed(back, m.Join(seat=3, id=9))
     assert took.codes(back) == [] and d.core.seats[2].session is back and d.core._vote is None
@@ -178,7 +178,7 @@ def test_someone_else_leaving_keeps_the_request_running() -> None:
     d, ann, bob, zoe = _cid_gone()
     yan = d.enter("yan")
     d.feed(zoe, m.Join(seat=3))
-    left = d.feed(yan, Leave(yan))
+    left = d.feed(yan, Leave())
     assert left.of(ann, m.Vote) == [] and VOTE in d.timers
     d.feed(ann, m.VoteAnswer(yes=True))
     assert _states(d.feed(bob, m.VoteAnswer(yes=True)), zoe) == ["passed"]
@@ -189,7 +189,7 @@ def test_the_new_player_starts_with_no_timeouts_of_the_old() -> None:
     d = Driver()
     people = {p.name: p for p in d.start("ann", "bob", "cid", options=[("clock", 30)])}
     gone = d.to_move
-    d.feed(people[gone], Leave(people[gone], disconnected=True))
+    d.feed(people[gone], Leave(disconnected=True))
     d.fire("turn")
     index = [*people].index(gone)
     assert d.core.seats[index].timeouts == 1

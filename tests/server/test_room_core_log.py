@@ -99,7 +99,7 @@ def test_refused_drop_changes_nothing_and_the_window_passes_again() -> None:
     """With ``absent drop``, a leave the log refuses keeps the player in; the window passes again shortly."""
     d = Driver()
     ann, bob, cem = d.start("ann", "bob", "cem", options=[("absent", "drop")])
-    d.feed(cem, Leave(cem, disconnected=True))
+    d.feed(cem, Leave(disconnected=True))
     before = state_of(d.core)
     done = d.fire("window:cem", log=False)
     assert state_of(d.core) == before and d.position.eliminated == ()
@@ -128,7 +128,7 @@ def test_refused_drop_on_leaving_the_room_holds_the_seat() -> None:
     and the seat waits for the window, as after a lost connection."""
     d = Driver()
     ann, _, cem = d.start("ann", "bob", "cem", options=[("absent", "drop")])
-    done = d.feed(cem, Leave(cem, id=2), log=False)
+    done = d.feed(cem, Leave(id=2), log=False)
     assert d.position.eliminated == ()
     assert done.presence(ann) == [("cem", "away"), ("cem", "left")]
     assert done.types(cem) == ["ack"]

@@ -15,7 +15,7 @@ def test_entering_again_sends_the_whole_view_again() -> None:
     d = Driver()
     ann = d.enter("ann")
     bob = d.enter("bob")
-    again = d.feed(ann, Enter(ann))
+    again = d.feed(ann, Enter())
     assert again.types(ann) == ["snapshot", "ack"] and again.sends(bob) == []
     assert list(d.core.members) == [ann, bob]
 
@@ -24,10 +24,10 @@ def test_a_window_that_passed_is_closed_and_not_cancelled_again() -> None:
     """After bob's window passed (a bot plays the seat), bob coming back cancels no window timer."""
     d = Driver()
     ann, bob = d.start("ann", "bob", options=[("absent", "bot")])
-    d.feed(bob, Leave(bob, disconnected=True))
+    d.feed(bob, Leave(disconnected=True))
     d.fire("window:bob")
     again = FakeMember("bob")
-    back = d.feed(again, Returned(again))
+    back = d.feed(again, Returned())
     assert ("bob", "back") in back.presence(ann) and "window:bob" not in back.cancels
 
 

@@ -27,7 +27,7 @@ def test_the_next_seated_person_is_host_when_the_host_leaves() -> None:
     """When the host gives up the seat, the next seated person is host."""
     d = Driver()
     ann, bob, cid = d.seat("ann", "bob", "cid")
-    d.feed(ann, Leave(ann))
+    d.feed(ann, Leave())
     assert d.core.host is not None and d.core.host.name == "bob"
     assert d.feed(bob, m.AddBot()).replies() == []
     assert d.feed(cid, m.AddBot()).codes(cid) == ["not_host"]
@@ -37,7 +37,7 @@ def test_a_disconnected_host_hands_over_during_a_game() -> None:
     """In a running game a host who lost the connection is not host; the next connected player is."""
     d = Driver()
     ann, bob = d.start("ann", "bob")
-    d.feed(ann, Leave(ann, disconnected=True))
+    d.feed(ann, Leave(disconnected=True))
     assert d.core.host is not None and d.core.host.name == "bob"
     assert d.feed(bob, m.SetOption(key="private", value=True)).replies() == []
 

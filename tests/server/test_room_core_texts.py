@@ -169,14 +169,14 @@ def _cid_gone() -> tuple[Driver, FakeMember, FakeMember, FakeMember]:
     """ann, bob and cid (seat 3) in a running game, cid's connection lost."""
     d = Driver()
     ann, bob, cid = d.start("ann", "bob", "cid")
-    d.feed(cid, Leave(cid, disconnected=True))
+    d.feed(cid, Leave(disconnected=True))
     return d, ann, bob, cid
 
 
 def _remove_by_watcher() -> Asked:
     d, *_ = _cid_gone()
     back = FakeMember("cid")
-    d.feed(back, Enter(back))  # in the room again, but only watching: the seat waits
+    d.feed(back, Enter())  # in the room again, but only watching: the seat waits
     return d, back, m.VoteRemove(name="ann")
 
 
@@ -209,10 +209,10 @@ def _remove_too_soon() -> Asked:
 
 def _join_voted_out() -> Asked:
     d, ann, bob, _ = _cid_gone()
-    d.feed(bob, Leave(bob, disconnected=True))
+    d.feed(bob, Leave(disconnected=True))
     d.feed(ann, m.VoteRemove(name="cid"))  # ann alone decides
     back = FakeMember("cid")
-    d.feed(back, Enter(back))
+    d.feed(back, Enter())
     return d, back, m.Join(seat=2)
 
 
@@ -246,8 +246,8 @@ def _join_seat_during_vote() -> Asked:
 
 def _join_seat_nobody_here() -> Asked:
     d, ann, bob, _ = _cid_gone()
-    d.feed(bob, Leave(bob, disconnected=True))
-    d.feed(ann, Leave(ann, disconnected=True))
+    d.feed(bob, Leave(disconnected=True))
+    d.feed(ann, Leave(disconnected=True))
     return d, d.enter("zoe"), m.Join(seat=3)
 
 
@@ -259,7 +259,7 @@ def _answer_no_vote() -> Asked:
 def _answer_again() -> Asked:
     d = Driver()
     ann, _, _, dan = d.start("ann", "bob", "cid", "dan")
-    d.feed(dan, Leave(dan, disconnected=True))
+    d.feed(dan, Leave(disconnected=True))
     d.feed(d.enter("zoe"), m.Join(seat=4))
     d.feed(ann, m.VoteAnswer(yes=True))  # one yes of the two needed: the vote runs on
     return d, ann, m.VoteAnswer(yes=True)

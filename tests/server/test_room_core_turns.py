@@ -118,7 +118,7 @@ def test_lost_connection_holds_the_seat_for_the_resume_window() -> None:
     d = Driver(RoomSettings(resume_window=300.0))
     ann, bob = d.start("ann", "bob")
     d.now = 100.0
-    done = d.feed(bob, Leave(bob, disconnected=True))
+    done = d.feed(bob, Leave(disconnected=True))
     assert done.presence(ann) == [("bob", "away"), ("bob", "left")]
     assert done.arms == [Arm("window:bob", 400.0, WindowPassed("bob"))]
     assert [s.name for s in d.core.seats] == ["ann", "bob"] and d.core.seats[1].session is None
@@ -129,7 +129,7 @@ def test_leaving_the_room_during_a_game_hands_the_seat_to_a_bot_at_once() -> Non
     """With ``absent bot``, a player who leaves the room is ``away`` and a bot plays on, with no window."""
     d = Driver()
     ann, bob = d.start("ann", "bob")
-    done = d.feed(ann, Leave(ann, id=3))
+    done = d.feed(ann, Leave(id=3))
     assert done.presence(bob) == [("ann", "away"), ("ann", "replaced_by_bot"), ("ann", "left")]
     assert done.of(bob, m.Presence)[1].detail == "left the game"  # why a bot plays the seat
     assert done.types(ann) == ["ack"] and ann not in d.core.members
@@ -143,7 +143,7 @@ def test_window_passing_hands_the_seat_to_a_bot_that_moves_on_its_turn() -> None
     d = Driver()
     ann, bob = d.start("ann", "bob")
     d.move([ann])
-    d.feed(bob, Leave(bob, disconnected=True))
+    d.feed(bob, Leave(disconnected=True))
     done = d.fire("window:bob")
     assert done.step.entries == ()
     assert done.presence(ann) == [("bob", "replaced_by_bot")]
@@ -158,7 +158,7 @@ def test_window_passing_on_another_players_turn_leaves_their_clock_running() -> 
     d = Driver(RoomSettings(resume_window=10.0))
     ann, bob = d.start("ann", "bob", options=[("clock", CLOCK)])
     d.now = 1.0
-    d.feed(bob, Leave(bob, disconnected=True))
+    d.feed(bob, Leave(disconnected=True))
     done = d.fire("window:bob")
     assert done.presence(ann) == [("bob", "replaced_by_bot")]
     assert done.thinks == []
@@ -169,7 +169,7 @@ def test_window_passing_with_absent_drop_logs_the_leave() -> None:
     """With ``absent drop`` the window passing logs ``leave NAME`` like a move, before telling anyone."""
     d = Driver()
     ann, bob, cem = d.start("ann", "bob", "cem", options=[("absent", "drop")])
-    d.feed(cem, Leave(cem, disconnected=True))
+    d.feed(cem, Leave(disconnected=True))
     step = d.handle(None, d.due("window:cem"))
     assert step.entries == (MoveLogged(GAME_ID, 1, leave_text("cem")),)
     assert not [e for e in step.effects if isinstance(e, Send)]
@@ -186,9 +186,9 @@ def test_returning_cancels_the_window() -> None:
     """A player back in the window gets the seat back: the window is cancelled, others see ``back``."""
     d = Driver()
     ann, bob = d.start("ann", "bob")
-    d.feed(bob, Leave(bob, disconnected=True))
+    d.feed(bob, Leave(disconnected=True))
     again = FakeMember("bob")
-    done = d.feed(again, Returned(again))
+    done = d.feed(again, Returned())
     assert "window:bob" in done.cancels and "window:bob" not in d.timers
     assert done.presence(ann) == [("bob", "back")]
     assert "snapshot" in done.types(again) and d.views[again]["seat"] == 1
@@ -202,9 +202,9 @@ def test_returning_on_another_players_turn_leaves_their_clock_running() -> None:
     d = Driver()
     _, bob = d.start("ann", "bob", options=[("clock", CLOCK)])
     d.now = 5.0
-    d.feed(bob, Leave(bob, disconnected=True))
+    d.feed(bob, Leave(disconnected=True))
     again = FakeMember("bob")
-    done = d.feed(again, Returned(again))
+    done = d.feed(again, Returned())
     assert done.arms == [] and done.thinks == []
     assert d.timers["turn"] == Arm("turn", CLOCK, ClockTimeout(0))
 
@@ -214,10 +214,10 @@ def test_returning_takes_the_seat_back_from_the_bot() -> None:
     d = Driver(RoomSettings(resume_window=10.0))
     ann, bob = d.start("ann", "bob", options=[("clock", CLOCK)])
     d.move([ann])
-    d.feed(bob, Leave(bob, disconnected=True))
+    d.feed(bob, Leave(disconnected=True))
     assert d.fire("window:bob").thinks
     again = FakeMember("bob")
-    done = d.feed(again, Returned(again))
+    done = d.feed(again, Returned())
     assert d.core.seats[1].stand_in is None
     assert "turn" in done.cancels and done.thinks == []
     assert d.timers["turn"] == Arm("turn", d.now + CLOCK, ClockTimeout(1))
@@ -258,7 +258,7 @@ def test_restore_takes_the_game_up_as_logged() -> None:
     assert d.core.options.clock == CLOCK and "greedy-bot1" in d.bot_names
     assert done.thinks == [] and d.core.suspended  # nobody is here after a restart
     zoe = FakeMember("zoe")
-    [think] = d.feed(zoe, Enter(zoe)).thinks
+    [think] = d.feed(zoe, Enter()).thinks
     assert (think.name, think.move_number, think.position) == ("greedy-bot1", 1, d.position)
     assert d.think().written and d.written == [MoveLogged("g0", 2, d.core.game.record.moves[-1])]
 
@@ -301,7 +301,7 @@ def test_a_restored_game_looks_to_a_newcomer_as_it_did_before() -> None:
     for _ in range(3):
         live.move([ann, bob])
     for member in (ann, bob):
-        live.feed(member, Leave(member, disconnected=True))
+        live.feed(member, Leave(disconnected=True))
     start = live.written[0]
     assert isinstance(start, GameStart) and live.core.game is not None
     stored = StoredGame(
@@ -345,9 +345,9 @@ def test_coming_back_starts_the_count_of_timeouts_again() -> None:
     for _ in range(2):
         d.fire("turn")
         d.move([bob])
-    d.feed(ann, Leave(ann, disconnected=True))
+    d.feed(ann, Leave(disconnected=True))
     again = FakeMember("ann")
-    d.feed(again, Returned(again))
+    d.feed(again, Returned())
     for _ in range(2):
         assert d.fire("turn").presence(bob) == []
         d.move([bob])
@@ -357,7 +357,7 @@ def test_coming_back_starts_the_count_of_timeouts_again() -> None:
 def test_a_seat_taken_when_the_window_passes_says_why() -> None:
     """When the resume window passes, the bot that takes the seat is announced with the reason."""
     d, (ann, bob) = _clocked("ann", "bob")
-    d.feed(ann, Leave(ann, disconnected=True))
+    d.feed(ann, Leave(disconnected=True))
     done = d.fire("window:ann")
     [replaced] = [p for p in done.of(bob, m.Presence) if p.event == "replaced_by_bot"]
     assert (replaced.name, replaced.detail) == ("ann", "did not come back in time")
@@ -427,7 +427,7 @@ def test_a_restored_game_reveals_its_seed_at_the_end() -> None:
     d.finish(d.core.restore(stored, 0.0))
     ann, bob = (FakeMember(name) for name in ("ann", "bob"))
     for member in (ann, bob):
-        d.feed(member, Returned(member))
+        d.feed(member, Returned())
     [over] = d.move([ann, bob]).of(ann, m.GameOver)
     assert over.seed == SEED
 

@@ -98,14 +98,14 @@ def test_a_gone_player_is_removed_by_the_single_other_player_alone() -> None:
     d = Driver()
     ann, bob = d.start("ann", "bob", "cid", options=[("absent", "drop")])[:2]
     cid = next(p for p in d.core.members if p.name == "cid")
-    d.feed(cid, Leave(cid, disconnected=True))
+    d.feed(cid, Leave(disconnected=True))
     done = d.feed(ann, m.VoteRemove(name="cid"))
     assert done.codes(ann) == []
     assert [v.state for v in done.of(bob, m.Vote)] == ["open"]  # bob is the other voter
     done = d.feed(bob, m.VoteAnswer(yes=True))
     assert done.written and isinstance(d.written[-1], MoveLogged) and d.written[-1].move == "leave cid"
     back = FakeMember("cid")
-    again = d.feed(back, Returned(back))
+    again = d.feed(back, Returned())
     assert ("cid", "entered") in again.presence(ann) and d.core.seat_of("cid") is not None
     assert d.core.seat_of("cid").session is None  # type: ignore[union-attr]
 
@@ -114,7 +114,7 @@ def test_one_other_player_decides_alone() -> None:
     """In a game of two, the other player's ``/remove`` of a gone player passes at once."""
     d = Driver()
     ann, bob = d.start("ann", "bob")
-    d.feed(bob, Leave(bob, disconnected=True))
+    d.feed(bob, Leave(disconnected=True))
     done = d.feed(ann, m.VoteRemove(name="bob"))
     assert [v.state for v in done.of(ann, m.Vote)] == ["passed"]
     assert d.core.seat_of("bob").stand_in == "greedy"  # type: ignore[union-attr]
@@ -142,11 +142,11 @@ def test_those_out_of_the_game_neither_vote_nor_are_voted_on() -> None:
     d = Driver()
     ann, bob = d.start("ann", "bob", "cid", options=[("absent", "drop")])[:2]
     cid = next(p for p in d.core.members if p.name == "cid")
-    d.feed(cid, Leave(cid, disconnected=True))
+    d.feed(cid, Leave(disconnected=True))
     d.feed(ann, m.VoteRemove(name="cid"))
     d.feed(bob, m.VoteAnswer(yes=True))
     back = FakeMember("cid")
-    d.feed(back, Returned(back))
+    d.feed(back, Returned())
     assert d.feed(back, m.VoteRemove(name="ann")).codes(back) == ["not_seated"]
     refused = d.feed(ann, m.VoteRemove(name="cid"))
     assert refused.codes(ann) == ["not_seated"] and "cid" in refused.replies()[0].text
@@ -218,9 +218,9 @@ def test_the_minute_of_a_turn_counts_from_its_start_and_anew_for_each_turn() -> 
     mover = d.to_move
     asker = next(p for n, p in people.items() if n != mover)
     d.now = 50.0
-    d.feed(people[mover], Leave(people[mover], disconnected=True))
+    d.feed(people[mover], Leave(disconnected=True))
     again = FakeMember(mover)
-    d.feed(again, Returned(again))
+    d.feed(again, Returned())
     d.now = TURN_MIN
     assert d.feed(asker, m.VoteRemove(name=mover)).replies() == []  # a minute since the turn began
     d, people = _three()
