@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine import IllegalMoveError, Position, play
-from tests.engine.test_rules import BYSTANDER, make
+from tests.engine.rulebook import BYSTANDER, make
 
 
 def _refused(position: Position, move: str) -> tuple[str, str, str, dict[str, object]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine import legal_move_texts
-from tests.engine.test_rules import BYSTANDER, make
+from tests.engine.rulebook import BYSTANDER, make
 
 GB1_MEN = "GBm@GB1n GBm@GB1e GBm@GB1s GBm@GB1w"
 GB2_MEN = "GBm@CF2s GBm@DE2e GBm@GB2e GBm@GB2s"

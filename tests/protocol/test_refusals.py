@@ -11,7 +11,7 @@ from engine import IllegalMoveError, Position, leave, new_position, play
 from engine.errors import LEAVE_ERROR_CODES, RULE_ERROR_CODES
 from protocol.i18n import lang
 from protocol.refusals import refusal
-from tests.engine.test_rules import make
+from tests.engine.rulebook import make
 
 GERMAN = lang("de")
 ENGLISH = lang("en")
