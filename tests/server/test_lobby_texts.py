@@ -17,23 +17,16 @@ from tests.server.conftest import ServerFactory
 Answer = dict[str, Any]
 
 
-async def _hello_again(server: Server) -> Answer:
-    _, answer = await codes._already_welcome(server, pytest.MonkeyPatch())
-    return answer
+def _answer_of(
+    provoke: Callable[[Server, pytest.MonkeyPatch], Awaitable[tuple[WsClient, Answer]]],
+) -> Callable[[Server], Awaitable[Answer]]:
+    """The answer a refusal of the error-code table gets (none of these uses its monkeypatch)."""
 
+    async def answer(server: Server) -> Answer:
+        _, got = await provoke(server, pytest.MonkeyPatch())
+        return got
 
-async def _hello_bad_name(server: Server) -> Answer:
-    _, answer = await codes._bad_name(server, pytest.MonkeyPatch())
-    return answer
-
-
-async def _hello_name_taken(server: Server) -> Answer:
-    _, answer = await codes._name_taken(server, pytest.MonkeyPatch())
-    return answer
-
-
-async def _unknown_token(server: Server) -> Answer:
-    _, answer = await codes._bad_token(server, pytest.MonkeyPatch())
+    answer.__name__ = provoke.__name__
     return answer
 
 
@@ -45,11 +38,6 @@ async def _expired_token(server: Server) -> Answer:
     await until(lambda: server.lobby.connections == 0 and not server.lobby._tasks, "the token released")
     client = await WsClient.connect(server.port)
     return await client.request({"type": "hello", "name": "lone", "token": lone.token})
-
-
-async def _nick_in_a_room(server: Server) -> Answer:
-    _, answer = await codes._not_in_lobby(server, pytest.MonkeyPatch())
-    return answer
 
 
 async def _nick_bad_name(server: Server) -> Answer:
@@ -64,12 +52,12 @@ async def _nick_taken(server: Server) -> Answer:
 
 
 REFUSALS: list[tuple[Callable[[Server], Awaitable[Answer]], str, str]] = [
-    (_hello_again, "already_welcome", "You are already ann."),
-    (_hello_bad_name, "bad_name", f"A name is {NAME_RULE}."),
-    (_hello_name_taken, "name_taken", "Someone is already called ann."),
-    (_unknown_token, "bad_token", "That resume token is unknown; say hello without it."),
+    (_answer_of(codes._already_welcome), "already_welcome", "You are already ann."),
+    (_answer_of(codes._bad_name), "bad_name", f"A name is {NAME_RULE}."),
+    (_answer_of(codes._name_taken), "name_taken", "Someone is already called ann."),
+    (_answer_of(codes._bad_token), "bad_token", "That resume token is unknown; say hello without it."),
     (_expired_token, "bad_token", "That resume token has expired; say hello without it."),
-    (_nick_in_a_room, "not_in_lobby", "Change your name in the lobby: /leave first."),
+    (_answer_of(codes._not_in_lobby), "not_in_lobby", "Change your name in the lobby: /leave first."),
     (_nick_bad_name, "bad_name", f"A name is {NAME_RULE}."),
     (_nick_taken, "name_taken", "Someone is already called BOB."),
 ]
