@@ -137,15 +137,21 @@ def test_a_game_nobody_attends_leaves_memory_only_while_nobody_comes() -> None:
     assert not d.core.unloaded
 
 
-def test_a_refused_bot_move_is_tried_again_for_its_own_turn_only() -> None:
-    """When the log refused a bot's move the turn starts again; a retry of another turn, or after
-    the game ended, starts nothing."""
+def _at_the_bots_turn() -> tuple[Driver, FakeMember]:
+    """ann against the server's bot, the game started and played on until the bot is to move."""
     d = Driver()
     ann = d.enter("ann", join=True)
     d.feed(ann, m.AddBot())
     d.feed(ann, m.Start())
     while d.to_move == "ann":
         d.move([ann])
+    return d, ann
+
+
+def test_a_refused_bot_move_is_tried_again_for_its_own_turn_only() -> None:
+    """When the log refused a bot's move the turn starts again; a retry of another turn, or after
+    the game ended, starts nothing."""
+    d, ann = _at_the_bots_turn()
     assert d.think(log=False).written is False
     retry = d.due("turn")
     assert isinstance(retry, TurnRetry) and d.core.game is not None
@@ -198,12 +204,7 @@ def test_game_over_carries_the_ratings_the_log_gave_its_own_game() -> None:
 
 def test_a_bot_asked_to_think_gets_its_own_seat_position_and_turn() -> None:
     """The server's bot to move is asked to think with its name, strategy, position and turn."""
-    d = Driver()
-    ann = d.enter("ann", join=True)
-    d.feed(ann, m.AddBot())
-    d.feed(ann, m.Start())
-    while d.to_move == "ann":
-        d.move([ann])
+    d, _ = _at_the_bots_turn()
     think = d.timers["turn"]
     assert isinstance(think, Think) and d.core.game is not None
     assert (think.name, think.position, think.move_number) == (d.to_move, d.position, d.core.game.moves)
