@@ -4,6 +4,7 @@ one cleaning step for text that comes from people."""
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Final
@@ -61,9 +62,20 @@ def char_width(ch: str) -> int:
     return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
 
 
+#: text whose every character takes one column: printable ASCII, Latin-1's letters and signs (not
+#: its soft hyphen, which takes none) and the glyphs of the pictures; one match instead of a
+#: look-up a character, for the lines of a picture and of words in German
+_GLYPHS: Final = (*UNICODE.box, UNICODE.free, UNICODE.aisle_across, UNICODE.aisle_along, UNICODE.turn)
+_ONE_COLUMN_EACH: Final = re.compile(
+    "[\\x20-\\x7e\\xa0-\\xac\\xae-\\xff"
+    + re.escape("".join(sorted(set("".join((*_GLYPHS, UNICODE.dash, UNICODE.ellipsis))))))
+    + "]*"
+)
+
+
 def display_width(text: str) -> int:
     """How many terminal columns ``text`` takes (wide East Asian characters take two)."""
-    if text.isascii() and text.isprintable():
+    if _ONE_COLUMN_EACH.fullmatch(text):
         return len(text)
     return sum(map(char_width, text))
 

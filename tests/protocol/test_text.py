@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import engine
 from engine import BAR_VALUES, GameRecord, Position, get_board, position_from_dict, random_game, replay
@@ -27,6 +29,7 @@ from protocol.text import (
     render_played,
     render_scores,
 )
+from protocol.text._common import char_width
 
 GOLDEN = Path(__file__).parent / "golden"
 BOARD = get_board("classic")
@@ -230,6 +233,14 @@ def test_every_line_fits_80_columns(ascii_only: bool) -> None:
         ):
             widest = max(text.split("\n"), key=display_width)
             assert display_width(widest) <= WIDTH, widest
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("aZ ~\x7f\x1b\xa0\xad\xe9\xdf\xff\u0301\u200b·┄┆─▶…—€日ｱ\U0001f600")))
+def test_display_width_counts_every_character_as_the_unicode_tables_say(text: str) -> None:
+    """The shortcut for text of one-column characters (ASCII, Latin-1, the pictures' glyphs) gives
+    what measuring each character gives: wide ones two, combining ones and the soft hyphen none."""
+    assert display_width(text) == sum(map(char_width, text))
 
 
 def test_ascii_picture_is_ascii() -> None:
