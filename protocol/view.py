@@ -1,9 +1,10 @@
 """The view of a room for one recipient: what a seated player or a spectator may see, as plain JSON.
 
-A view is built from the engine's filtered view (``engine.view``) plus the room's own facts, so it
-never holds another player's hand or the order of the deck: every player shows only ``hand_size``,
-the deck only ``deck_size``, and the recipient's own cards appear once, under ``game.hand``, and
-only when the recipient is a player of that game. The server sends a view whole as a snapshot
+A view is built from what the engine's filtered view (``engine.view``) shows a spectator, plus the
+room's own facts and the recipient's own hand, so it never holds another player's hand or the
+order of the deck: every player shows only ``hand_size``, the deck only ``deck_size``, and the
+recipient's own cards appear once, under ``game.hand``, and only when the recipient is a player
+of that game. The server sends a view whole as a snapshot
 and then as JSON Patch differences (``protocol.diff``); the web page and the text renderer read it.
 
 The shape, which clients rely on::
@@ -45,13 +46,14 @@ The shape, which clients rely on::
 
 from __future__ import annotations
 
+import functools
 import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import engine
-from engine import Outcome, Position
+from engine import Board, Outcome, Position
 from protocol.diff import diff
 
 __all__ = ["LastMove", "RoomViews", "SeatInfo", "room_view"]
@@ -75,9 +77,14 @@ class LastMove:
     points: int
 
 
+_SCALARS: frozenset[type] = frozenset({str, int, float, bool, type(None)})
+
+
 def _json_copy(value: Any) -> Any:
     """A copy of a JSON value, so that a view never shares containers with the room's state
     (views are compared with earlier ones; a later change in place would corrupt the diff)."""
+    if type(value) in _SCALARS:  # (most values: no look-up in the abstract classes below)
+        return value
     if isinstance(value, Mapping):
         return {str(k): _json_copy(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -104,7 +111,18 @@ class RoomViews:
     (True, False)
     """
 
-    __slots__ = ("__weakref__", "_game", "_hands", "_head", "_history", "_players", "_seat_names", "_shared")
+    __slots__ = (
+        "__weakref__",
+        "_board",
+        "_game",
+        "_hands",
+        "_head",
+        "_history",
+        "_players",
+        "_seat_names",
+        "_shared",
+        "_sources",
+    )
 
     def __init__(
         self,
@@ -123,13 +141,21 @@ class RoomViews:
         previous: RoomViews | None = None,
     ) -> None:
         self._seat_names = [s.name for s in seats]
-        self._head = (
-            room,
-            state,
-            [{"name": s.name, "kind": s.kind, "connected": s.connected} for s in seats],
-            list(spectators),
-            _json_copy(options),
-        )
+        self._sources = (tuple(seats), tuple(spectators))
+        #: room, state, seats, spectators, options
+        self._head: tuple[str, str, list[dict[str, Any]], list[str], Any]
+        if previous is not None and previous._sources == self._sources and previous._head[4] == options:
+            # seats, spectators and options as before (the room changes them rarely): the same
+            # objects, neither built nor compared again
+            self._head = (room, state, *previous._head[2:])
+        else:
+            self._head = (
+                room,
+                state,
+                [{"name": s.name, "kind": s.kind, "connected": s.connected} for s in seats],
+                list(spectators),
+                _json_copy(options),
+            )
         self._shared: tuple[weakref.ref[RoomViews], _Shared | None] | None = None
         players = () if position is None else position.players
         self._players = [p.name for p in players]
@@ -146,8 +172,10 @@ class RoomViews:
         self._game = (
             None
             if position is None
-            else _game_view(position, last_move, outcome, move_number, moves, deadline)
+            else _game_view(position, last_move, outcome, move_number, moves, deadline, previous)
         )
+        #: the position's chairs and bar the game's were made from
+        self._board = (None, None) if position is None else (position.chairs, position.bar)
         if previous is not None:
             self._keep_unchanged(previous)
 
@@ -264,6 +292,11 @@ def _move(move: LastMove) -> dict[str, Any]:
     return {"player": move.player, "move": move.move, "points": move.points}
 
 
+@functools.cache
+def _chair_names(board: Board) -> tuple[str, ...]:
+    return tuple(chair.name for chair in board.chairs)
+
+
 def _game_view(
     position: Position,
     last_move: LastMove | None,
@@ -271,33 +304,46 @@ def _game_view(
     move_number: int,
     moves: list[dict[str, Any]],
     deadline: float | None,
+    previous: RoomViews | None,
 ) -> dict[str, Any]:
-    """The game as everyone sees it: no hand in it (``moves``: the history as JSON)."""
+    """The game as everyone sees it, what ``engine.view`` shows a spectator: no hand in it, only
+    their sizes (``moves``: the history as JSON). The chairs and the bar of the ``previous``
+    state are taken over where the position holds the very same ones (the engine keeps what a
+    move leaves alone)."""
     names = [p.name for p in position.players]
-    base = engine.view(position, None)
-    eliminated = set(base["eliminated"])
+    eliminated = position.eliminated
     players = [
         {
-            "name": p["name"],
-            "hand_size": p["hand_size"],
-            "score": p["score"],
-            "hand_limit": p["hand_limit"],
-            "eliminated": p["name"] in eliminated,
+            "name": p.name,
+            "hand_size": len(p.hand),
+            "score": p.score,
+            "hand_limit": p.hand_limit,
+            "eliminated": i in eliminated,
         }
-        for p in base["players"]
+        for i, p in enumerate(position.players)
     ]
     # A room may end a game the rules did not end (everyone left); its outcome then speaks first.
     # Without one, a finished position still carries its result, so that no view says "over"
     # without saying how it ended.
-    if outcome is None and base["over"] is not None:
+    if outcome is None:
         outcome = engine.outcome(position)
+    old, (old_chairs, old_bar) = (
+        (None, (None, None)) if previous is None else (previous._game, previous._board)
+    )
+    if old is not None and old_chairs is position.chairs:
+        chairs = old["chairs"]
+    else:
+        seated = zip(_chair_names(position.board), position.chairs, strict=True)
+        chairs = {name: guest.text for name, guest in seated if guest is not None}
+    same_bar = old is not None and old_bar is position.bar
+    bar = old["bar"] if old is not None and same_bar else [card.text for card in position.bar]
     return {
         "players": players,
-        "to_move": names[base["to_move"]],
-        "start_player": names[base["start_player"]],
-        "chairs": base["chairs"],
-        "bar": base["bar"],
-        "deck_size": base["deck_size"],
+        "to_move": names[position.to_move],
+        "start_player": names[position.start_player],
+        "chairs": chairs,
+        "bar": bar,
+        "deck_size": len(position.deck),
         "move_number": move_number,
         "last_move": (
             None

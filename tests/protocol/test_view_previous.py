@@ -4,6 +4,7 @@ a finished one; and the facts a view is given are shown as given."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from engine import Outcome, new_position, outcome, random_game, replay
@@ -148,3 +149,29 @@ def test_options_are_copied_lists_included() -> None:
     views = _state(options=options)
     options["bots"].append("cautious")
     assert views.view(None)["options"] == {"bots": ["greedy", "random"], "stammtisch": False}
+
+
+def test_views_built_on_the_state_before_are_the_views_built_afresh_at_every_move() -> None:
+    """Through a whole game, each state's views built on the one before hold what views built
+    from nothing hold, with their keys in the same order (a snapshot's text is the same); a move
+    that seats nobody keeps the chairs' very object, one that leaves the bar keeps the bar's."""
+    names = ["ann", "bob", "cy"]
+    record = random_game(names, 11)
+    positions = [record.start(), *(r.position for r in replay(record).results)]
+    before: RoomViews | None = None
+    kept = {"chairs": 0, "bar": 0}
+    for number, position in enumerate(positions):
+        facts: dict[str, Any] = {"position": position, "move_number": number, "outcome": outcome(position)}
+        views = _state(before, **facts)
+        fresh = _state(**facts)
+        for who in [*names, "zoe", None]:
+            assert json.dumps(views.view(who)) == json.dumps(fresh.view(who)), (number, who)
+        if before is not None:
+            old, new = before.view(None)["game"], views.view(None)["game"]
+            for key in kept:
+                if new[key] is old[key]:
+                    kept[key] += 1
+                else:
+                    assert new[key] != old[key], (number, key)
+        before = views
+    assert kept["chairs"] > 0 and kept["bar"] > 0, kept
