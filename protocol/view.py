@@ -4,8 +4,8 @@ A view is built from what the engine's filtered view (``engine.view``) shows a s
 room's own facts and the recipient's own hand, so it never holds another player's hand or the
 order of the deck: every player shows only ``hand_size``, the deck only ``deck_size``, and the
 recipient's own cards appear once, under ``game.hand``, and only when the recipient is a player
-of that game. The server sends a view whole as a snapshot
-and then as JSON Patch differences (``protocol.diff``); the web page and the text renderer read it.
+of that game. The server sends a view whole as a snapshot and then as JSON Patch differences
+(``protocol.diff``); the web page and the text renderer read it.
 
 The shape, which clients rely on::
 
@@ -335,8 +335,7 @@ def _game_view(
     else:
         seated = zip(_chair_names(position.board), position.chairs, strict=True)
         chairs = {name: guest.text for name, guest in seated if guest is not None}
-    same_bar = old is not None and old_bar is position.bar
-    bar = old["bar"] if old is not None and same_bar else [card.text for card in position.bar]
+    bar = old["bar"] if old is not None and old_bar is position.bar else [card.text for card in position.bar]
     return {
         "players": players,
         "to_move": names[position.to_move],
