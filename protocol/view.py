@@ -172,10 +172,20 @@ class RoomViews:
         self._game = (
             None
             if position is None
-            else _game_view(position, last_move, outcome, move_number, moves, deadline, previous)
+            else _game_view(
+                position,
+                last_move,
+                outcome,
+                move_number,
+                moves,
+                deadline,
+                previous,  # pragma: no mutate - a shortcut (see _game_view)
+            )
         )
-        #: the position's chairs and bar the game's were made from
-        self._board = (None, None) if position is None else (position.chairs, position.bar)
+        #: the position's chairs and bar the game's were made from (for the state after)
+        self._board = (
+            (None, None) if position is None else (position.chairs, position.bar)  # pragma: no mutate
+        )
         if previous is not None:
             self._keep_unchanged(previous)
 
@@ -327,15 +337,19 @@ def _game_view(
     # without saying how it ended.
     if outcome is None:
         outcome = engine.outcome(position)
-    old, (old_chairs, old_bar) = (
-        (None, (None, None)) if previous is None else (previous._game, previous._board)
-    )
-    if old is not None and old_chairs is position.chairs:
+    # a shortcut: the state before's chairs and bar, made of the very same ones (without it the
+    # views are equal all the same, and ``_keep_unchanged`` keeps the older of two equal parts)
+    old = previous._game if previous is not None else None  # pragma: no mutate
+    old_chairs, old_bar = previous._board if previous is not None else (None, None)  # pragma: no mutate
+    if old is not None and old_chairs is position.chairs:  # pragma: no mutate
         chairs = old["chairs"]
     else:
-        seated = zip(_chair_names(position.board), position.chairs, strict=True)
+        seated = zip(_chair_names(position.board), position.chairs, strict=True)  # pragma: no mutate
         chairs = {name: guest.text for name, guest in seated if guest is not None}
-    bar = old["bar"] if old is not None and old_bar is position.bar else [card.text for card in position.bar]
+    if old is not None and old_bar is position.bar:  # noqa: SIM108  # pragma: no mutate
+        bar = old["bar"]
+    else:
+        bar = [card.text for card in position.bar]
     return {
         "players": players,
         "to_move": names[position.to_move],
