@@ -18,6 +18,7 @@ and a ``played`` message to each of the 4; the next client goes on.
     python bench/load.py [--rooms 500] [--seconds 20] [--rate 0] [--line-share 0.1]
                          [--workers 2] [--url ws://127.0.0.1:8765/ws --line-port 2323 --pid PID]
     python bench/load.py --connections-only 10000 [--seconds 60]   # idle connections' cost
+    python bench/load.py --relay-only 0 960 0                      # the relay alone, 1 frame a member
 
 ``--rate`` caps the moves per second over all rooms (to measure latency at a fixed load); 0 plays
 as fast as the server answers. The server is started with its per-connection rate limits raised
@@ -46,6 +47,9 @@ from bench.loadgen.phases import game_phase, relay_phase  # noqa: E402
 from bench.loadgen.plan import LOOPBACK, plan_games, raise_open_files  # noqa: E402
 from bench.loadgen.report import report, summarise_profile  # noqa: E402
 from bench.loadgen.stats import figures  # noqa: E402
+
+#: characters of a move message, as the game phase measures them (for ``--relay-only``)
+MOVE_BYTES = 43
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -79,6 +83,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--profile", help="run the server under py-spy; write its raw samples here")
     parser.add_argument(
+        "--relay-only",
+        type=int,
+        nargs=3,
+        metavar=("ACK", "PATCH", "PLAYED"),
+        help="only the bare relay, answering a move with frames of these characters (0: no such frame)",
+    )
+    parser.add_argument(
         "--connections-only",
         type=int,
         metavar="N",
@@ -102,6 +113,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.json:
             Path(args.json).write_text(json.dumps({"args": vars(args), "idle": held}, indent=2))
         return 0 if held["errors"] == 0 and held["lost"] == 0 else 1
+    if args.relay_only:
+        ack, patch, played = args.relay_only
+        sizes = {"mean_ack_bytes": ack, "mean_patch_bytes": patch, "mean_event_bytes": played}
+        relay = figures(relay_phase(args, {**sizes, "mean_move_bytes": MOVE_BYTES}))
+        report(args, None, relay)
+        if args.json:
+            Path(args.json).write_text(json.dumps({"args": vars(args), "relay": relay}, indent=2))
+        return 0 if relay["errors"] == 0 else 1
     t = time.monotonic()
     plans = plan_games(args.games, 1000)
     print(f"planned {len(plans)} games in {time.monotonic() - t:.1f} s", file=sys.stderr)

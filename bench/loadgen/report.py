@@ -11,8 +11,9 @@ from typing import Any
 from bench.loadgen.plan import SEATS
 
 
-def report(args: argparse.Namespace, game: dict[str, Any], relay: dict[str, Any] | None) -> None:
-    cols = [("game server", game)] + ([("bare relay", relay)] if relay else [])
+def report(args: argparse.Namespace, game: dict[str, Any] | None, relay: dict[str, Any] | None) -> None:
+    """The figures side by side (``game`` is ``None`` with ``--relay-only``)."""
+    cols = ([("game server", game)] if game else []) + ([("bare relay", relay)] if relay else [])
 
     def row(label: str, fmt: Any) -> None:
         cells = []
@@ -64,17 +65,17 @@ def report(args: argparse.Namespace, game: dict[str, Any], relay: dict[str, Any]
         lambda f: "{min:.0f} / {median:.0f} / {max:.0f}".format(**f["moves_by_room"]),
     )
     row("errors", lambda f: f"{f['errors']}")
-    if game["log_rows"] is not None:
+    if game and game["log_rows"] is not None:
         print(
             f"moves in the server's log: {game['log_rows']:,} (clients saw {game['moves_received']:,} played)"
         )
-    if relay:
+    if game and relay:
         ratio = game["moves_per_s"] / relay["moves_per_s"] if relay["moves_per_s"] else float("nan")
         print(f"game server / bare relay message rate: {ratio:.2f}")
     for name, f in cols:
         for sample in f["error_samples"]:
             print(f"  {name} error: {sample}")
-    if game["server_log_lines"]:
+    if game and game["server_log_lines"]:
         print(f"  the server logged {game['server_log_lines']} lines at warning or above")
 
 

@@ -33,6 +33,23 @@ def test_load_bench_plays_real_games_and_relays_the_same_frames(tmp_path: Path) 
 
 
 @pytest.mark.timeout(120)
+def test_relay_only_answers_with_frames_of_the_sizes_asked_for(tmp_path: Path) -> None:
+    """``--relay-only ACK PATCH PLAYED`` runs the relay alone; a size of 0 sends no such frame, so
+    with one frame a member a move the clients see no ack and no second frame."""
+    out = tmp_path / "relay.json"
+    argv = [sys.executable, "bench/load.py", "--relay-only", "0", "500", "0", "--rooms", "3"]
+    argv += ["--seconds", "1", "--warmup", "0.3", "--workers", "1", "--json", str(out)]
+    run = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=90)
+    assert run.returncode == 0, run.stdout + run.stderr
+    figures = json.loads(out.read_text())
+    relay = figures["relay"]
+    assert "game" not in figures and relay["errors"] == 0 and relay["moves_received"] > 0
+    assert relay["mean_patch_bytes"] == 500
+    assert relay["mean_ack_bytes"] == 0 and relay["mean_event_bytes"] == 0  # none arrived
+    assert "bare relay" in run.stdout and "game server" not in run.stdout
+
+
+@pytest.mark.timeout(120)
 def test_connections_only_holds_idle_connections_and_reports_their_cost(tmp_path: Path) -> None:
     """``--connections-only`` opens the connections, each welcomed, holds them without losing one,
     and reports memory and CPU figures for them."""
