@@ -123,6 +123,9 @@ class RoomViews:
         "_shared",
         "_sources",
     )
+    _sources: tuple[tuple[SeatInfo, ...], tuple[str, ...]]
+    _seat_names: list[str]
+    _hands: list[list[str]]
 
     def __init__(
         self,
@@ -140,15 +143,17 @@ class RoomViews:
         deadline: float | None = None,
         previous: RoomViews | None = None,
     ) -> None:
-        self._seat_names = [s.name for s in seats]
-        self._sources = (tuple(seats), tuple(spectators))
+        sources = (tuple(seats), tuple(spectators))
         #: room, state, seats, spectators, options
         self._head: tuple[str, str, list[dict[str, Any]], list[str], Any]
-        if previous is not None and previous._sources == self._sources and previous._head[4] == options:
+        if previous is not None and previous._sources == sources and previous._head[4] == options:
             # seats, spectators and options as before (the room changes them rarely): the same
             # objects, neither built nor compared again
+            self._sources, self._seat_names = previous._sources, previous._seat_names
             self._head = (room, state, *previous._head[2:])
         else:
+            self._sources = sources  # pragma: no mutate - only compared, by the state after
+            self._seat_names = [s.name for s in seats]
             self._head = (
                 room,
                 state,
@@ -159,7 +164,18 @@ class RoomViews:
         self._shared: tuple[weakref.ref[RoomViews], _Shared | None] | None = None
         players = () if position is None else position.players
         self._players = [p.name for p in players]
-        self._hands = [[c.text for c in p.hand] for p in players]
+        # a shortcut: the hands of the players the engine kept (the same objects) are the state
+        # before's (without it they are equal all the same)
+        roster: tuple[Any, ...] = ()
+        old_hands: list[list[str]] = []  # pragma: no mutate - read only beside a roster
+        if previous is not None:  # pragma: no mutate
+            roster, old_hands = previous._board[2], previous._hands  # pragma: no mutate
+        self._hands = [
+            old_hands[i]  # pragma: no mutate
+            if i < len(roster) and roster[i] is p  # pragma: no mutate
+            else [c.text for c in p.hand]
+            for i, p in enumerate(players)
+        ]
         # the moves as JSON; a room appends to its history, so those of the state before are kept
         moves: list[dict[str, Any]] | None = None
         if previous is not None and previous._history[0] is history:
@@ -182,9 +198,11 @@ class RoomViews:
                 previous,  # pragma: no mutate - a shortcut (see _game_view)
             )
         )
-        #: the position's chairs and bar the game's were made from (for the state after)
-        self._board = (
-            (None, None) if position is None else (position.chairs, position.bar)  # pragma: no mutate
+        #: the position's chairs, bar and players the game's were made from (for the state after)
+        self._board: tuple[Any, Any, tuple[Any, ...]] = (
+            (None, None, ())  # pragma: no mutate
+            if position is None
+            else (position.chairs, position.bar, position.players)  # pragma: no mutate
         )
         if previous is not None:
             self._keep_unchanged(previous)
@@ -322,8 +340,18 @@ def _game_view(
     move leaves alone)."""
     names = [p.name for p in position.players]
     eliminated = position.eliminated
+    # a shortcut: the state before's line of each player the engine kept, unless eliminated since
+    # (without it the lines are equal all the same)
+    old = previous._game if previous is not None else None  # pragma: no mutate
+    board = previous._board if previous is not None else (None, None, ())  # pragma: no mutate
+    old_chairs, old_bar, roster = board  # pragma: no mutate
+    old_players = old["players"] if old is not None else ()  # pragma: no mutate
     players = [
-        {
+        old_players[i]  # pragma: no mutate
+        if i < len(roster)  # pragma: no mutate
+        and roster[i] is p  # pragma: no mutate
+        and old_players[i]["eliminated"] == (i in eliminated)  # pragma: no mutate
+        else {
             "name": p.name,
             "hand_size": len(p.hand),
             "score": p.score,
@@ -339,8 +367,6 @@ def _game_view(
         outcome = engine.outcome(position)
     # a shortcut: the state before's chairs and bar, made of the very same ones (without it the
     # views are equal all the same, and ``_keep_unchanged`` keeps the older of two equal parts)
-    old = previous._game if previous is not None else None  # pragma: no mutate
-    old_chairs, old_bar = previous._board if previous is not None else (None, None)  # pragma: no mutate
     if old is not None and old_chairs is position.chairs:  # pragma: no mutate
         chairs = old["chairs"]
     else:

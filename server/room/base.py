@@ -68,6 +68,8 @@ class RoomBase:
         self._bot_games = bot_games
         self._publisher = Publisher(name)
         self._last_views: RoomViews | None = None
+        #: the seats as the last views showed them (the same objects while no seat changed)
+        self._seat_infos: tuple[SeatInfo, ...] = ()
         #: players whose resume window is running
         self._windows: set[str] = set()
         self._handlers = self._handler_table()
@@ -212,7 +214,7 @@ class RoomBase:
         self._last_views = RoomViews(
             room=self.name,
             state=self.state,
-            seats=[SeatInfo(s.name, s.kind, s.connected) for s in self.seats],
+            seats=self._seats_shown(),
             spectators=spectators,
             options=self._public_options(),
             position=game.position if game else None,
@@ -226,6 +228,22 @@ class RoomBase:
             previous=self._last_views,  # pragma: no mutate
         )
         return self._last_views
+
+    def _seats_shown(self) -> tuple[SeatInfo, ...]:
+        """The seats as views show them: the tuple of the views before while no seat changed, so
+        that the views compare it by identity rather than seat by seat."""
+        shown = self._seat_infos
+        seats = self.seats
+        if len(shown) == len(seats):
+            for info, seat in zip(shown, seats):  # noqa: B905 - the lengths are equal
+                # (a shortcut: seats made again when they need not be are equal all the same)
+                same = info.name == seat.name and info.kind == seat.kind  # pragma: no mutate
+                if not same or info.connected != seat.connected:  # pragma: no mutate
+                    break
+            else:
+                return shown
+        self._seat_infos = shown = tuple(SeatInfo(s.name, s.kind, s.connected) for s in seats)
+        return shown
 
     def _publish(self) -> None:
         """Send every member what changed in its own view."""

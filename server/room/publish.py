@@ -21,15 +21,19 @@ class Publisher:
     get (the same operation objects) is serialised once.
     """
 
-    __slots__ = ("_room", "_sent")
+    __slots__ = ("_names", "_room", "_sent")
 
     def __init__(self, room: str) -> None:
         self._room = room
-        self._sent: dict[Member, tuple[RoomViews, str | None]] = {}
+        self._sent: dict[Member, RoomViews] = {}
+        #: each member's name when it was last sent its views (apart: a tuple of both would be a
+        #: new object for every member at every move)
+        self._names: dict[Member, str | None] = {}
 
     def forget(self, member: Member) -> None:
         """The member's next message is a snapshot (it entered, came back or asked to resync)."""
         self._sent.pop(member, None)
+        self._names.pop(member, None)
 
     def update(
         self,
@@ -40,14 +44,16 @@ class Publisher:
         """What ``member`` needs to see ``views`` (``None``: nothing changed for it). Members
         whose patch is the same get the same ``Outgoing``, kept in ``patches``."""
         name = member.name
-        sent = self._sent.get(member)
-        self._sent[member] = (views, name)
-        if sent is None:
+        before = self._sent.get(member)
+        self._sent[member] = views
+        if before is None:
+            self._names[member] = name
             return Outgoing(m.Snapshot(room=self._room, view=views.view(name)))
-        before, before_name = sent
+        before_name = self._names[member]
         if before_name == name:
             ops = views.changes(before, name)
         else:  # renamed: "you" changed too
+            self._names[member] = name
             ops = diff(before.view(before_name), views.view(name))
         if not ops:
             return None

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine import Outcome, new_position, outcome, random_game, replay
+from engine import Outcome, leave, new_position, outcome, random_game, replay
 from protocol.diff import diff
 from protocol.view import LastMove, RoomViews, SeatInfo, room_view
 
@@ -175,3 +175,22 @@ def test_views_built_on_the_state_before_are_the_views_built_afresh_at_every_mov
                     assert new[key] != old[key], (number, key)
         before = views
     assert kept["chairs"] > 0 and kept["bar"] > 0, kept
+
+
+def test_a_player_who_leaves_is_shown_out_though_the_engine_kept_the_player() -> None:
+    """Leaving changes no player of the position (the same objects), only who is out: the views
+    built on the state before show the leaver out, as views built from nothing do, and keep the
+    others' lines and hands."""
+    names = ["ann", "bob", "cy"]
+    record = random_game(names, 11)
+    position = replay(record).results[3].position
+    left = leave(position, "bob").position
+    assert left.players is position.players and left.eliminated != position.eliminated
+    before = _state(position=position, move_number=4)
+    after = _state(before, position=left, move_number=5)
+    fresh = _state(position=left, move_number=5)
+    for who in [*names, None]:
+        assert json.dumps(after.view(who)) == json.dumps(fresh.view(who)), who
+    old, new = before.view("ann")["game"], after.view("ann")["game"]
+    assert [p["eliminated"] for p in new["players"]] == [False, True, False]
+    assert new["players"][0] is old["players"][0] and new["hand"] is old["hand"]

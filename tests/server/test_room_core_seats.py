@@ -81,14 +81,19 @@ def test_start_n_beyond_the_seats_is_refused() -> None:
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
 def test_drawseat_shuffles_the_seats_from_the_seed(seed: int) -> None:
-    """With ``drawseat on`` the seats are the seed's shuffle of the seated, the same every time."""
+    """With ``drawseat on`` the seats are the seed's shuffle of the seated, the same every time,
+    and every member's view shows them so, each player at its drawn seat."""
     orders = set()
     for _ in range(2):
         d = Driver(seed=seed)
-        d.start("ann", "bob", "cid", "dan", options=[("drawseat", True)])
+        members = d.start("ann", "bob", "cid", "dan", options=[("drawseat", True)])
         order = tuple(s.name for s in d.core.seats)
         assert sorted(order) == ["ann", "bob", "cid", "dan"]
         assert d.position.players[0].name == order[0]
+        for member in members:
+            view = d.views[member]
+            assert [seat["name"] for seat in view["seats"]] == list(order)
+            assert view["seat"] == order.index(member.name)
         orders.add(order)
     assert len(orders) == 1
 
