@@ -4,6 +4,7 @@ the end, and taking a game up again from the log."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from engine import GameRecord, IllegalMoveError, Options, Outcome, Position, leave, play, replay
@@ -97,7 +98,7 @@ class RoomGame(RoomBase):
             for s in self.seats:
                 s.timeouts = 0
                 s.stand_in = None
-            self.game = Game(game_id=game_id, seed=seed, record=record, position=position)
+            self.game = Game(game_id=game_id, seed=seed, start=record, position=position)
             self._note("game_started", game=game_id, players=list(record.players))
             self._ack(session, msg.id)
             # the first turn's deadline is in the views published now (published at once, the next
@@ -204,7 +205,6 @@ class RoomGame(RoomBase):
             entries += (GameEnd(game.game_id, result.outcome),)
 
         def applied() -> None:
-            game.record = game.record.with_move(result.move)
             game.position = result.position
             game.moves = number
             game.last_move = LastMove(player, result.move, result.points)
@@ -420,7 +420,7 @@ class RoomGame(RoomBase):
         game = self.game = Game(
             game_id=stored.game_id,
             seed=record.seed,
-            record=record,
+            start=replace(record, moves=()),
             position=replayed.position,
             last_move=None if last is None else LastMove(record.players[last.player], last.move, last.points),
             moves=len(record.moves),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
 from engine import GameRecord, Outcome, Position
@@ -46,7 +46,8 @@ class Game:
 
     game_id: str
     seed: int
-    record: GameRecord
+    #: the game as it began: players, seed and options (its moves are the history's)
+    start: GameRecord
     position: Position
     last_move: LastMove | None = None
     outcome: Outcome | None = None
@@ -55,3 +56,9 @@ class Game:
     history: list[LastMove] = field(default_factory=list)
     #: when the turn clock runs out (Unix time), or None without a clock running
     deadline: float | None = None
+
+    @property
+    def record(self) -> GameRecord:
+        """The game's record: as it began, with every move so far (made when asked for: a
+        tuple of all the moves made again at each move would be copied for nothing)."""
+        return replace(self.start, moves=tuple(h.move for h in self.history))

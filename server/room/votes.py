@@ -199,9 +199,9 @@ class RoomVotes(RoomSeats):
             self._voted_out = self._voted_out | {(game.game_id, old)}  # back, the old player watches
             seat.name, seat.kind, seat.identity = name, asker.kind, asker.identity
             seat.session, seat.stand_in, seat.timeouts = asker, None, 0
-            players = list(game.record.players)
+            players = list(game.start.players)
             players[vote.seat] = name
-            game.record = replace(game.record, players=tuple(players))
+            game.start = replace(game.start, players=tuple(players))
             people = list(game.position.players)
             people[vote.seat] = replace(people[vote.seat], name=name)
             game.position = replace(game.position, players=tuple(people))
