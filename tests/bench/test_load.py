@@ -87,3 +87,15 @@ def test_rooms_bench_starts_every_room_and_plays_the_planned_moves() -> None:
     assert [row[:2] for row in rows] == [["run", "1:"], ["run", "2:"]]
     assert all(float(row[-1]) > 0 for row in rows)  # the CPU a move, from moves played
     assert "function calls" in run.stdout and "_on_start" in run.stdout
+
+
+def test_roomstate_bench_counts_what_rooms_keep_alive_between_moves() -> None:
+    """bench/roomstate.py plays the rooms it opens and lists, per room, the objects their moves left
+    alive, the engine's and the views' among them."""
+    argv = [sys.executable, "bench/roomstate.py", "--rooms", "3", "--before", "2", "--moves", "2"]
+    run = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=90)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.startswith("3 rooms of 4, 6 moves while counted (2 a room)")
+    alive = next(line for line in run.stdout.splitlines() if line.startswith("alive a room:"))
+    assert float(alive.split()[3]) > 0
+    assert "Position" in run.stdout and "RoomViews" in run.stdout
