@@ -4,7 +4,6 @@ the end, and taking a game up again from the log."""
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from engine import GameRecord, IllegalMoveError, Options, Outcome, Position, leave, play, replay
@@ -420,7 +419,7 @@ class RoomGame(RoomBase):
         game = self.game = Game(
             game_id=stored.game_id,
             seed=record.seed,
-            start=replace(record, moves=()),
+            start=record,
             position=replayed.position,
             last_move=None if last is None else LastMove(record.players[last.player], last.move, last.points),
             moves=len(record.moves),

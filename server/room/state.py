@@ -46,7 +46,7 @@ class Game:
 
     game_id: str
     seed: int
-    #: the game as it began: players, seed and options (its moves are the history's)
+    #: the game's players, seed and options (its moves, whatever this holds, are the history's)
     start: GameRecord
     position: Position
     last_move: LastMove | None = None
