@@ -63,6 +63,10 @@ class Card:
     def __lt__(self, other: Card) -> bool:
         return self.text < other.text
 
+    def __hash__(self) -> int:
+        # (said outright: compiled, a class that orders its objects would lose the hash by identity)
+        return object.__hash__(self)
+
     def __reduce__(self) -> tuple[object, tuple[str]]:
         return (parse_card, (self.text,))
 

@@ -47,7 +47,6 @@ The shape, which clients rely on::
 from __future__ import annotations
 
 import functools
-import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -112,7 +111,6 @@ class RoomViews:
     """
 
     __slots__ = (
-        "__weakref__",
         "_board",
         "_game",
         "_hands",
@@ -161,7 +159,7 @@ class RoomViews:
                 list(spectators),
                 _json_copy(options),
             )
-        self._shared: tuple[weakref.ref[RoomViews], _Shared | None] | None = None
+        self._shared: tuple[RoomViews, _Shared | None] | None = None
         players = () if position is None else position.players
         self._players = [p.name for p in players]
         # a shortcut: the hands of the players the engine kept (the same objects) are the state
@@ -252,7 +250,7 @@ class RoomViews:
         """The operations between the parts everyone sees of ``before`` and of this state, split
         where a recipient's own operations go (``/seat``, ``/game/hand``); ``None`` when the game
         came or went, which changes each recipient's view whole."""
-        if self._shared is not None and self._shared[0]() is before:
+        if self._shared is not None and self._shared[0] is before:
             return self._shared[1]
         result: _Shared | None = None
         if (before._game is None) == (self._game is None):
@@ -268,7 +266,8 @@ class RoomViews:
                     (i for i in range(game, len(ops)) if not _under(paths[i], "/game/players")), len(ops)
                 )
                 result = (ops[:game], ops[game:rest], ops[rest:])
-        self._shared = (weakref.ref(before), result)
+        before._shared = None  # the state before's own changes are sent: no chain of states kept
+        self._shared = (before, result)
         return result
 
     def _skeleton(self) -> dict[str, Any]:

@@ -4,6 +4,7 @@ a finished one; and the facts a view is given are shown as given."""
 
 from __future__ import annotations
 
+import gc
 import json
 from typing import Any
 
@@ -194,3 +195,25 @@ def test_a_player_who_leaves_is_shown_out_though_the_engine_kept_the_player() ->
     old, new = before.view("ann")["game"], after.view("ann")["game"]
     assert [p["eliminated"] for p in new["players"]] == [False, True, False]
     assert new["players"][0] is old["players"][0] and new["hand"] is old["hand"]
+
+
+def test_the_states_a_room_went_through_are_not_kept_alive_by_their_changes() -> None:
+    """Each state remembers what changed since the one before (worked out once for all
+    recipients), not the chain of every state before it: with the room's newest state held,
+    only it and the one before stay alive."""
+    record = random_game(["ann", "bob", "cy"], 7)
+    positions = [r.position for r in replay(record).results]
+    gc.collect()
+    alive_before = _alive()
+    state = _state(position=positions[0])
+    for number, position in enumerate(positions[1:40], start=1):
+        newer = _state(state, position=position, move_number=number)
+        for recipient in ("ann", "bob", "zoe", None):
+            newer.changes(state, recipient)
+        state = newer
+    gc.collect()
+    assert _alive() - alive_before == 2
+
+
+def _alive() -> int:
+    return sum(isinstance(o, RoomViews) for o in gc.get_objects())
