@@ -9,25 +9,32 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# the server alone
-$(VENV)/.installed-run: pyproject.toml | $(BIN)/python
+# the server alone (installing compiles the modules engine/compiled.py lists, where it can)
+$(VENV)/.installed-run: pyproject.toml setup.py | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
-	touch $@
+	touch $@ $(VENV)/.compiled
 
 # the server with the test and lint tools
-$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-dev: pyproject.toml setup.py | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $@ $(VENV)/.installed-run
+	touch $@ $(VENV)/.installed-run $(VENV)/.compiled
 
-run: $(VENV)/.installed-run
+# the compiled modules again, when one of their sources changed (until then they run as Python)
+COMPILED := $(shell $(PYTHON) -c "import runpy; c = runpy.run_path('engine/compiled.py'); \
+	print(*(c['source'](m).relative_to(c['ROOT']) for m in c['MODULES']))")
+$(VENV)/.compiled: engine/compiled.py setup.py $(COMPILED) | $(VENV)/.installed-run
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	touch $@
+
+run: $(VENV)/.installed-run $(VENV)/.compiled
 	$(BIN)/python -m server
 
-test: $(VENV)/.installed-dev
+test: $(VENV)/.installed-dev $(VENV)/.compiled
 	tests/system-packages.sh
 	$(BIN)/python -m pytest -q
 
 lint: $(VENV)/.installed-dev
-	$(BIN)/ruff check engine protocol server bots tests bench
+	$(BIN)/ruff check engine protocol server bots tests bench setup.py
 	$(BIN)/mypy
 
 bench: $(VENV)/.installed-dev
@@ -63,3 +70,4 @@ mutate: $(VENV)/.installed-dev
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache mutants
+	find . -name '*.so' -not -path './node_modules/*' -delete

@@ -252,7 +252,8 @@ def test_the_image_and_the_unit_run_the_declared_console_script() -> None:
 
 
 def test_the_image_copies_every_package_pip_installs() -> None:
-    """The build stage copies pyproject.toml, the readme and every package, so `pip install .` works."""
+    """The build stage copies pyproject.toml, setup.py (the compiled modules), the readme and every
+    package, so `pip install .` works."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     patterns = project["tool"]["setuptools"]["packages"]["find"]["include"]
     packages = {
@@ -262,7 +263,7 @@ def test_the_image_copies_every_package_pip_installs() -> None:
     }
     assert packages, "no packages found"
     copied = {word for args in (a for kw, a in dockerfile() if kw == "COPY") for word in args.split()}
-    assert packages | {"pyproject.toml", project["project"]["readme"]} <= copied
+    assert packages | {"pyproject.toml", "setup.py", project["project"]["readme"]} <= copied
 
 
 # --- ports and health -----------------------------------------------------------------------------

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import doctest
 import itertools
 import json
 import random
@@ -19,6 +18,7 @@ import protocol.diff
 from engine import Position, outcome, random_game, replay
 from protocol.diff import PatchError, apply_patch, diff, escape, unescape
 from protocol.view import LastMove, SeatInfo, room_view
+from tests.examples import run_examples
 
 NAMES = ("ann", "bob", "cy", "dee")
 WATCHERS = ("zoe", "yan", "xi")
@@ -152,7 +152,8 @@ def room_views(seed: int, players: int, recipient: str, rng: random.Random) -> l
 
 def test_module_examples_run() -> None:
     """The examples in the module docstring hold."""
-    assert doctest.testmod(protocol.diff).failed == 0
+    found = run_examples(protocol.diff)
+    assert found.failed == 0 and found.attempted > 0
 
 
 @settings(max_examples=20, deadline=None)

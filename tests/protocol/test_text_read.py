@@ -3,7 +3,6 @@ it was rendered from, and ``ascii_only`` text is ASCII."""
 
 from __future__ import annotations
 
-import doctest
 import importlib
 import itertools
 from typing import Any
@@ -43,6 +42,7 @@ from protocol.text.read import (
     read_token,
 )
 from protocol.view import LastMove, RoomViews, SeatInfo
+from tests.examples import run_examples
 from tests.protocol.test_text import replayed_view
 
 RECORD = random_game(["ann", "bob", "cy"], 5)
@@ -244,7 +244,7 @@ def test_to_ascii_keeps_ascii_and_folds_the_rest() -> None:
 def test_doctests(module: str) -> None:
     """The examples in the text package's docstrings hold."""
     name = "protocol.text" if module == "__init__" else f"protocol.text.{module}"
-    found = doctest.testmod(importlib.import_module(name))
+    found = run_examples(importlib.import_module(name))
     assert found.failed == 0 and found.attempted > 0
 
 

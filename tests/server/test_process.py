@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+import engine.compiled
 from server.config import Config, load_config
 from server.store import Store
 from tests.server.clients import LineClient, WsClient
@@ -77,6 +78,8 @@ async def test_sigterm_finishes_moves_tells_clients_and_exits_zero(tmp_path: Pat
     assert moves and all(e["room"] == "stop" for e in moves) and "ann" in {e["player"] for e in moves}
     (listening,) = [e for e in logs if e["event"] == "listening"]
     assert listening["event_loop"] == event_loop
+    # the server runs the modules as the tests do: compiled where a fresh build is there
+    assert listening["compiled"] is engine.compiled.active()
 
     store = Store(str(tmp_path / "cafe.db"))
     (game,) = store.games_named("ann")

@@ -1,0 +1,106 @@
+"""The compiled modules: when they run, and that a stale build never does (engine/compiled.py)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engine import compiled
+from engine.compiled import MODULES, ROOT, active, built, source, state
+
+
+def _tree(tmp_path: Path, modules: tuple[str, ...], builds: dict[str, float]) -> Path:
+    """Sources of ``modules`` under ``tmp_path``, and a build of those in ``builds`` that many
+    seconds after its source."""
+    for name in modules:
+        path = source(name, tmp_path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("")
+        os.utime(path, (1_000_000, 1_000_000))
+        if name in builds:
+            so = path.with_name(path.stem + _suffix())
+            so.write_bytes(b"")
+            when = 1_000_000 + builds[name]
+            os.utime(so, (when, when))
+    return tmp_path
+
+
+def _suffix() -> str:
+    import importlib.machinery
+
+    return importlib.machinery.EXTENSION_SUFFIXES[0]
+
+
+def test_the_state_says_whether_every_module_has_a_build_as_new_as_its_source(tmp_path: Path) -> None:
+    mods = ("engine.rules", "protocol.diff")
+    assert state(mods, _tree(tmp_path / "a", mods, {})) == "source"
+    assert state(mods, _tree(tmp_path / "b", mods, {"engine.rules": 5, "protocol.diff": 0})) == "compiled"
+    # a source edited after the build
+    assert state(mods, _tree(tmp_path / "c", mods, {"engine.rules": 5, "protocol.diff": -1})) == "stale"
+    # a module the build left out
+    assert state(mods, _tree(tmp_path / "d", mods, {"engine.rules": 5})) == "stale"
+    assert built("protocol.diff", tmp_path / "d") is None
+    assert built("engine.rules", tmp_path / "d") == tmp_path / "d" / "engine" / f"rules{_suffix()}"
+
+
+def test_every_listed_module_has_its_source() -> None:
+    assert all(source(name).is_file() for name in MODULES)
+    assert all(name.split(".")[0] in ("engine", "protocol") for name in MODULES)
+
+
+def test_the_suite_runs_the_modules_as_they_were_built() -> None:
+    """Compiled where a fresh build is there (what the server runs), else as Python."""
+    expected = state() == "compiled" and os.environ.get("CAFE_PURE") != "1"
+    assert active() is expected
+
+
+def _imported_from(root: Path, *, env: dict[str, str]) -> list[str]:
+    code = (
+        "import engine.rules, protocol.diff, engine.compiled as c; "
+        "print(engine.rules.__file__); print(protocol.diff.__file__); print(c.active())"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root), "CAFE_PURE": "", **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    return out.stdout.split()
+
+
+@pytest.mark.skipif(state() != "compiled", reason="no fresh build of the compiled modules here")
+def test_a_stale_build_is_not_run(tmp_path: Path) -> None:
+    """A copy of the checkout with its build runs compiled; once a source is newer than its
+    build, every listed module is imported from its source; CAFE_PURE=1 does the same."""
+    root = tmp_path / "tree"
+    root.mkdir()
+    for package in ("engine", "protocol"):
+        shutil.copytree(ROOT / package, root / package, ignore=shutil.ignore_patterns("__pycache__"))
+    for lib in [*ROOT.glob("cafe_compiled__mypyc*"), ROOT / "setup.py"]:
+        shutil.copy2(lib, root / lib.name)
+    rules, diff, on = _imported_from(root, env={})
+    assert rules.endswith(_suffix()) and diff.endswith(_suffix()) and on == "True"
+
+    rules, diff, on = _imported_from(root, env={"CAFE_PURE": "1"})
+    assert rules.endswith("rules.py") and diff.endswith("diff.py") and on == "False"
+
+    later = time.time() + 10
+    os.utime(source("protocol.diff", root), (later, later))
+    rules, diff, on = _imported_from(root, env={})
+    assert rules.endswith("rules.py") and diff.endswith("diff.py") and on == "False"
+    assert compiled.state(root=root) == "stale"
+
+    # installed (no setup.py beside the packages): the files are as pip wrote them, a source
+    # maybe after its build, and the build runs
+    (root / "setup.py").unlink()
+    rules, diff, on = _imported_from(root, env={})
+    assert rules.endswith(_suffix()) and diff.endswith(_suffix()) and on == "True"
