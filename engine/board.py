@@ -91,6 +91,10 @@ class Board:
     #: for each chair, the chairs that share a table with it (itself excluded)
     neighbours: tuple[frozenset[int], ...] = field(repr=False, compare=False)
 
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        # the same singleton where it is unpickled (and a compiled frozen class unpickles only so)
+        return (get_board, (self.name,))
+
     def chair_index(self, name: str) -> int | None:
         """The index of the chair called ``name`` (either name, any case), or ``None``."""
         return self._by_name.get(name.upper())

@@ -27,11 +27,14 @@ from pathlib import Path
 from types import ModuleType
 
 #: the modules compiled, every one a pure module of ``engine`` or ``protocol`` (no pydantic
-#: model, no asyncio), in the order they are given to mypyc. Not the boards, positions and moves:
-#: bots think in other processes, and a compiled frozen dataclass cannot be unpickled there.
+#: model, no asyncio), in the order they are given to mypyc. (Positions go to the bots' processes:
+#: their classes say how they are pickled, which a compiled frozen dataclass does not on its own.)
 MODULES = (
+    "engine.board",
     "engine.cards",
     "engine.errors",
+    "engine.notation",
+    "engine.position",
     "engine.rules",
     "protocol.diff",
     "protocol.view",

@@ -34,6 +34,9 @@ class Options:
 
     stammtisch: bool = False
 
+    def __reduce__(self) -> tuple[object, tuple[bool]]:
+        return (Options, (self.stammtisch,))
+
 
 @dataclass(frozen=True, slots=True)
 class Player:
@@ -43,6 +46,9 @@ class Player:
     hand: tuple[Card, ...]
     score: int = 0
     hand_limit: int = HAND_SIZE
+
+    def __reduce__(self) -> tuple[object, tuple[str, tuple[Card, ...], int, int]]:
+        return (Player, (self.name, self.hand, self.score, self.hand_limit))
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +65,12 @@ class Position:
     chairs: tuple[Guest | None, ...]
     bar: tuple[Card, ...]
     deck: tuple[Card, ...]
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Bots think on positions in other processes. Said outright for each of these frozen
+        # classes: compiled (engine/compiled.py), the one dataclasses writes is left out.
+        fields = (self.board, self.options, self.players, self.eliminated, self.to_move)
+        return (Position, (*fields, self.start_player, self.chairs, self.bar, self.deck))
 
     def player_index(self, name: str) -> int:
         for i, p in enumerate(self.players):

@@ -4,6 +4,7 @@ format: load, dump, and what a loader rejects)."""
 from __future__ import annotations
 
 import json
+import pickle
 from collections import Counter
 from typing import Any
 
@@ -15,6 +16,7 @@ from engine import (
     Position,
     dump_position,
     game_over_reason,
+    leave,
     legal_moves,
     load_position,
     new_position,
@@ -187,6 +189,21 @@ def test_format_load_dump_round_trip_during_a_game() -> None:
     for move in record.moves:
         position = play(position, move).position
         assert load_position(dump_position(position)) == position
+
+
+def test_a_position_pickles_as_it_is_for_the_bots_processes() -> None:
+    """Bots think in other processes: a position along a game (options on, a player out) arrives
+    equal, on the same board object as that process's own, compiled or not."""
+    record = random_game(["ann", "bob", "cem"], seed=4, options=Options(stammtisch=True))
+    position = record.start()
+    for move in record.moves[:12]:
+        position = play(position, move).position
+    position = leave(position, "bob").position
+    arrived = pickle.loads(pickle.dumps(position))
+    assert arrived == position and arrived.board is position.board
+    assert arrived.options.stammtisch and arrived.eliminated == (1,)
+    assert [p.score for p in arrived.players] == [p.score for p in position.players]
+    assert [p.hand_limit for p in arrived.players] == [p.hand_limit for p in position.players]
 
 
 def test_format_dump_is_canonical() -> None:
