@@ -2,8 +2,7 @@
 
 The modules ``engine/compiled.py`` lists are compiled with mypyc when the package is installed
 (``pip install .``, or ``pip install -e .`` beside the sources). Where that fails (no C compiler
-or Python headers) or ``CAFE_PURE=1`` is set, the install goes on without them and the same
-modules run as Python.
+or Python headers), the install goes on without them and the same modules run as Python.
 """
 
 from __future__ import annotations
@@ -52,8 +51,6 @@ class _Optional(build_ext):
 
 
 def _extensions() -> list[Any]:
-    if os.environ.get("CAFE_PURE") == "1":
-        return []
     try:
         from mypyc.build import mypycify
 

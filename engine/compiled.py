@@ -3,7 +3,7 @@
 The rules, the views, their diff and the line clients' text are where the server spends most of
 its Python time a move. ``setup.py`` compiles them with mypyc (from the same type-checked source,
 no other code) when the package is installed, and leaves them as Python where it cannot (no C
-compiler, ``CAFE_PURE=1``): each is the same module either way, only faster compiled.
+compiler): each is the same module either way, only faster compiled.
 
 A compiled module sits beside its source (``rules.cpython-311-x86_64-linux-gnu.so`` beside
 ``rules.py``) and Python imports it first. Once a source is edited after the build, that build
