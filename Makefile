@@ -9,14 +9,19 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# what an install compiled (engine/compiled.py): compiled, stale or source
+SAY_COMPILED = $(BIN)/python -c "from engine.compiled import state; print('compiled modules:', state())"
+
 # the server alone (installing compiles the modules engine/compiled.py lists, where it can)
 $(VENV)/.installed-run: pyproject.toml setup.py | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
+	@$(SAY_COMPILED)
 	touch $@ $(VENV)/.compiled
 
 # the server with the test and lint tools
 $(VENV)/.installed-dev: pyproject.toml setup.py | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@$(SAY_COMPILED)
 	touch $@ $(VENV)/.installed-run $(VENV)/.compiled
 
 # the compiled modules again, when one of their sources changed (until then they run as Python)
@@ -24,6 +29,7 @@ COMPILED := $(shell $(PYTHON) -c "import runpy; c = runpy.run_path('engine/compi
 	print(*(c['source'](m).relative_to(c['ROOT']) for m in c['MODULES']))")
 $(VENV)/.compiled: engine/compiled.py setup.py $(COMPILED) | $(VENV)/.installed-run
 	$(BIN)/python -m pip install --quiet --no-deps -e .
+	@$(SAY_COMPILED)
 	touch $@
 
 run: $(VENV)/.installed-run $(VENV)/.compiled

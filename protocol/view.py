@@ -116,9 +116,9 @@ class RoomViews:
         "_hands",
         "_head",
         "_history",
+        "_onward",
         "_players",
         "_seat_names",
-        "_shared",
         "_sources",
     )
     _sources: tuple[tuple[SeatInfo, ...], tuple[str, ...]]
@@ -159,7 +159,9 @@ class RoomViews:
                 list(spectators),
                 _json_copy(options),
             )
-        self._shared: tuple[RoomViews, _Shared | None] | None = None
+        #: the state after this one that was diffed with it, and what they share of that diff: kept
+        #: here, so that no state keeps the one before it alive
+        self._onward: tuple[RoomViews, _Shared | None] | None = None
         players = () if position is None else position.players
         self._players = [p.name for p in players]
         # a shortcut: the hands of the players the engine kept (the same objects) are the state
@@ -250,8 +252,9 @@ class RoomViews:
         """The operations between the parts everyone sees of ``before`` and of this state, split
         where a recipient's own operations go (``/seat``, ``/game/hand``); ``None`` when the game
         came or went, which changes each recipient's view whole."""
-        if self._shared is not None and self._shared[0] is before:
-            return self._shared[1]
+        onward = before._onward
+        if onward is not None and onward[0] is self:
+            return onward[1]
         result: _Shared | None = None
         if (before._game is None) == (self._game is None):
             ops = diff(before._skeleton(), self._skeleton())
@@ -266,8 +269,7 @@ class RoomViews:
                     (i for i in range(game, len(ops)) if not _under(paths[i], "/game/players")), len(ops)
                 )
                 result = (ops[:game], ops[game:rest], ops[rest:])
-        before._shared = None  # the state before's own changes are sent: no chain of states kept
-        self._shared = (before, result)
+        before._onward = (self, result)
         return result
 
     def _skeleton(self) -> dict[str, Any]:

@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 import time
 from pathlib import Path
 
@@ -58,6 +59,16 @@ def test_the_suite_runs_the_modules_as_they_were_built() -> None:
     """Compiled where a fresh build is there (what the server runs), else as Python."""
     expected = state() == "compiled" and os.environ.get("CAFE_PURE") != "1"
     assert active() is expected
+
+
+@pytest.mark.skipif(
+    shutil.which("cc") is None or not (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file(),
+    reason="no C compiler or no Python headers here: the modules run as Python",
+)
+def test_where_a_c_compiler_is_at_hand_the_install_compiled_them() -> None:
+    """`make` installs with the compiler when there is one: a build of every module is there (as
+    new as its source, or older where a source was changed since; never none)."""
+    assert state() != "source", "installing left every module uncompiled: see setup.py's warning (pip -v)"
 
 
 def _imported_from(root: Path, *, env: dict[str, str]) -> list[str]:
