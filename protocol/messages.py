@@ -177,11 +177,26 @@ class Start(_ClientMessage):
     type: Literal["start"] = "start"
 
 
+def _values_by_key(schema: dict[str, Any]) -> None:
+    """The value each key takes, in the schema too: a frame the schema lets through is one the
+    server takes (``seed`` a whole number or null, a switch true or false, ...)."""
+    rules = []
+    for key in options.KEYS:
+        value, needed = options.value_schema(key)
+        then: dict[str, Any] = {"properties": {"value": value}}
+        if needed:
+            then["required"] = ["value"]
+        rules.append({"if": {"properties": {"key": {"const": key}}, "required": ["key"]}, "then": then})
+    schema["allOf"] = rules
+
+
 class SetOption(_ClientMessage):
     """Set a room option before the start: ``seed`` (integer or null for random),
     ``stammtisch`` (bool), ``clock`` (seconds per turn, or null/0 for off), ``absent`` (what
     happens to a player whose resume window passes: ``"bot"`` plays the seat, ``"drop"`` takes
     the player out of the game)."""
+
+    model_config = ConfigDict(json_schema_extra=_values_by_key)
 
     type: Literal["option"] = "option"
     key: options.OptionKey

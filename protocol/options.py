@@ -153,6 +153,21 @@ def check_json(key: str, value: Any) -> Any:
     raise OptionError(ALLOWED[key])
 
 
+def value_schema(key: str) -> tuple[dict[str, Any], bool]:
+    """The JSON Schema of what ``check_json`` takes for ``key``, and whether a message must give a
+    value (it may leave out one whose absence means null)."""
+    if key in SWITCHES:
+        return {"type": "boolean"}, True
+    if key == "absent":
+        return {"enum": ["bot", "drop"]}, True  # (the server takes them in any case too)
+    number = {
+        "seed": {"type": "integer", "minimum": 0, "maximum": SEED_LIMIT - 1},
+        "start": {"type": "integer", "minimum": 1, "maximum": 4},
+        "clock": {"type": "number", "minimum": 0, "maximum": CLOCK_MAX},
+    }[key]
+    return {"anyOf": [number, {"type": "null"}]}, False
+
+
 def check_value(key: str, value: Any, *, clock_min: float) -> Any:
     """A checked ``value`` that this server also allows: a clock no shorter than ``clock_min``."""
     value = check_json(key, value)
@@ -172,4 +187,5 @@ __all__ = [
     "RoomOptions",
     "check_json",
     "parse_text",
+    "value_schema",
 ]

@@ -214,6 +214,29 @@ def _frames(document: dict[str, Any]) -> dict[str, st.SearchStrategy[dict[str, A
 _FRAMES = _frames(build_schema())
 
 
+@pytest.mark.parametrize(
+    ("frame", "valid"),
+    [({"key": "seed", "value": False}, False), ({"key": "seed", "value": -1}, False),
+     ({"key": "seed", "value": 7}, True), ({"key": "seed"}, True), ({"key": "stammtisch"}, False),
+     ({"key": "stammtisch", "value": 1}, False), ({"key": "private", "value": True}, True),
+     ({"key": "absent", "value": "drop"}, True), ({"key": "absent", "value": "none"}, False),
+     ({"key": "clock", "value": 0}, True), ({"key": "clock", "value": 3601}, False),
+     ({"key": "start", "value": 5}, False), ({"key": "start", "value": None}, True)],
+)  # fmt: skip
+def test_the_schema_says_each_options_value(
+    frame: dict[str, Any], valid: bool, validators: dict[str, Any]
+) -> None:
+    """Each option's value has its own type and range in the schema, as the server checks it (a
+    generic value would let through a seed of false, which the server refuses)."""
+    message = {"type": "option", **frame}
+    assert validators["client"].is_valid(message) is valid
+    if valid:
+        assert parse_client_message(json.dumps(message)).type == "option"
+    else:
+        with pytest.raises(ProtocolError):
+            parse_client_message(json.dumps(message))
+
+
 @given(frame=st.one_of([_FRAMES[t] for t in sorted(_FRAMES)]))
 def test_a_frame_valid_under_the_schema_is_accepted(
     frame: dict[str, Any], validators: dict[str, Any]
