@@ -34,8 +34,11 @@ def _warn(what: str, error: BaseException) -> None:
 
 
 class _Optional(build_ext):
-    """Build what compiles; a module that does not is left as Python (engine/compiled.py then
-    has all of them imported from their sources)."""
+    """Build what compiles, and nothing after the first that does not: the modules' shared library
+    comes first, and a module without it would not import (engine/compiled.py has the modules
+    of a checkout with a build missing imported from their sources)."""
+
+    failed = False
 
     def run(self) -> None:
         try:
@@ -44,10 +47,13 @@ class _Optional(build_ext):
             _warn("the compiled modules were not built", e)
 
     def build_extension(self, ext: Any) -> None:
+        if self.failed:
+            return
         try:
             super().build_extension(ext)
         except Exception as e:
-            _warn(f"{ext.name} was not built", e)
+            self.failed = True
+            _warn(f"{ext.name} was not built, nor those after it", e)
 
 
 def _extensions() -> list[Any]:
