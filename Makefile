@@ -24,10 +24,11 @@ $(VENV)/.installed-dev: pyproject.toml setup.py | $(BIN)/python
 	@$(SAY_COMPILED)
 	touch $@ $(VENV)/.installed-run $(VENV)/.compiled
 
-# the compiled modules again, when one of their sources changed (until then they run as Python)
+# the compiled modules again, when one of their sources or the list changed (until then they run as
+# Python); a changed setup.py installs again above
 COMPILED := $(shell $(PYTHON) -c "import runpy; c = runpy.run_path('engine/compiled.py'); \
 	print(*(c['source'](m).relative_to(c['ROOT']) for m in c['MODULES']))")
-$(VENV)/.compiled: engine/compiled.py setup.py $(COMPILED) | $(VENV)/.installed-run
+$(VENV)/.compiled: engine/compiled.py $(COMPILED) | $(VENV)/.installed-run
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	@$(SAY_COMPILED)
 	touch $@
