@@ -10,7 +10,8 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 # what an install compiled (engine/compiled.py): compiled, stale or source
-SAY_COMPILED = $(BIN)/python -c "from engine.compiled import state; print('compiled modules:', state())"
+SAY_COMPILED = $(BIN)/python -c "import os; from engine.compiled import state; print('compiled modules:', \
+	state(), '(run as Python: CAFE_PURE=1)' if os.environ.get('CAFE_PURE') == '1' else '')"
 
 # the server alone (installing compiles the modules engine/compiled.py lists, where it can)
 $(VENV)/.installed-run: pyproject.toml setup.py | $(BIN)/python
@@ -38,6 +39,7 @@ run: $(VENV)/.installed-run $(VENV)/.compiled
 
 test: $(VENV)/.installed-dev $(VENV)/.compiled
 	tests/system-packages.sh
+	@$(SAY_COMPILED)
 	$(BIN)/python -m pytest -q
 
 lint: $(VENV)/.installed-dev

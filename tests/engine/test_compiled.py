@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.machinery
 import os
 import shutil
 import subprocess
@@ -33,8 +34,6 @@ def _tree(tmp_path: Path, modules: tuple[str, ...], builds: dict[str, float]) ->
 
 
 def _suffix() -> str:
-    import importlib.machinery
-
     return importlib.machinery.EXTENSION_SUFFIXES[0]
 
 
