@@ -86,6 +86,8 @@ class Room:
         # a deque and a future rather than an asyncio.Queue: a move passes through the inbox, and
         # the queue's getters, task counts and join event cost more than the room's own bookkeeping
         self._inbox: deque[Item] = deque()
+        #: the item being handled (a log write may hold it while the room is abandoned)
+        self._handling: Item | None = None
         self.log = log.bind(room=name)  # every line of this room's names it
         self._task: asyncio.Task[None] | None = None
         #: set while the actor waits for an item (its inbox is empty and nothing is being handled)
@@ -145,8 +147,10 @@ class Room:
         """Nothing to do: a room here reads its members' language and ASCII from their sessions."""
 
     def unhandled(self) -> list[Item]:
-        """Take every item still waiting in the inbox (the room stopped before handling them)."""
-        items = list(self._inbox)
+        """Take every item the room stopped before answering: the one it was handling (its log
+        write, say, still waiting when the room was abandoned) and those waiting in the inbox."""
+        items = [self._handling, *self._inbox] if self._handling is not None else list(self._inbox)
+        self._handling = None
         self._inbox.clear()
         return items
 
@@ -208,7 +212,10 @@ class Room:
                         self._wake_settling()
                     await wake
                     continue
-                if not await self._handle(inbox.popleft()):
+                self._handling = inbox.popleft()
+                carry_on = await self._handle(self._handling)
+                self._handling = None
+                if not carry_on:
                     return
                 if inbox:
                     # let the members' writes go out between two commands, so a burst does not
@@ -229,6 +236,7 @@ class Room:
         except LeaseLost:
             self.log.warning("lease_lost")
             self._cancel_all()
+            self._handling = None  # the sender heard it was not taken (``_carry``)
             self.host.lease_lost(self)
             return False
         except Exception:

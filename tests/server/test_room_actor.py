@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+
+import pytest
+
 from protocol import messages as m
-from tests.server.clients import WsClient
+from tests.server.clients import TIMEOUT, WsClient
 from tests.server.conftest import ServerFactory
 
 
@@ -36,3 +40,37 @@ async def test_a_stopped_room_hands_over_what_it_did_not_handle(make_server: Ser
     await room.settled()
     assert [item.message.id for item in room.unhandled()] == [1, 2]
     assert room.unhandled() == [] and room.options.seed is None
+
+
+async def test_a_room_abandoned_mid_move_hands_over_the_move_it_was_handling(
+    make_server: ServerFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another node takes the room while a move waits for its log write: the room is abandoned
+    with that move neither taken nor answered, so ``unhandled()`` hands it over first (the node
+    answers it ``unavailable`` and the client sends it again), then what waited behind it."""
+    server = await make_server()
+    ann = await WsClient.connect(server.port, "ann")
+    bob = await WsClient.connect(server.port, "bob")
+    await ann.command("/join r")
+    await bob.command("/join r")
+    await ann.command("/start")
+    started = await ann.next("game_started")
+    mover = ann if started["start_player"] == "ann" else bob
+    await mover.next(lambda m: m["type"] == "patch")
+    move = (await mover.request({"type": "legal_moves"}))["moves"][0]
+    room = server.lobby.rooms["r"]
+    writing = asyncio.Event()
+
+    async def held(game_id: str, number: int, text: str) -> None:
+        writing.set()
+        await asyncio.Event().wait()  # the log (Redis) is away
+
+    monkeypatch.setattr(server.lobby.store, "move_played", held)
+    await mover.send({"type": "move", "move": move, "id": "held"})
+    await asyncio.wait_for(writing.wait(), TIMEOUT)
+    session = next(s for s in room.members if s.name == mover.name)
+    room.post(session, m.Say(text="hi", id="after"))
+    room.abandon()
+    del server.directory.rooms["r"]  # as a cluster node forgets a room another node took
+    assert [item.message.id for item in room.unhandled()] == ["held", "after"]
+    assert room.unhandled() == []
