@@ -9,6 +9,7 @@ import pytest
 from protocol import messages as m
 from tests.server.clients import TIMEOUT, WsClient
 from tests.server.conftest import ServerFactory
+from tests.server.test_log_first import _game
 
 
 async def test_settled_waits_for_every_item_posted_before(make_server: ServerFactory) -> None:
@@ -49,16 +50,9 @@ async def test_a_room_abandoned_mid_move_hands_over_the_move_it_was_handling(
     with that move neither taken nor answered, so ``unhandled()`` hands it over first (the node
     answers it ``unavailable`` and the client sends it again), then what waited behind it."""
     server = await make_server()
-    ann = await WsClient.connect(server.port, "ann")
-    bob = await WsClient.connect(server.port, "bob")
-    await ann.command("/join r")
-    await bob.command("/join r")
-    await ann.command("/start")
-    started = await ann.next("game_started")
-    mover = ann if started["start_player"] == "ann" else bob
-    await mover.next(lambda m: m["type"] == "patch")
-    move = (await mover.request({"type": "legal_moves"}))["moves"][0]
-    room = server.lobby.rooms["r"]
+    clients, _, mover_name, move = await _game(server)
+    mover = clients[mover_name]
+    room = server.lobby.rooms["logged"]
     writing = asyncio.Event()
 
     async def held(game_id: str, number: int, text: str) -> None:
@@ -68,9 +62,9 @@ async def test_a_room_abandoned_mid_move_hands_over_the_move_it_was_handling(
     monkeypatch.setattr(server.lobby.store, "move_played", held)
     await mover.send({"type": "move", "move": move, "id": "held"})
     await asyncio.wait_for(writing.wait(), TIMEOUT)
-    session = next(s for s in room.members if s.name == mover.name)
+    session = next(s for s in room.members if s.name == mover_name)
     room.post(session, m.Say(text="hi", id="after"))
     room.abandon()
-    del server.directory.rooms["r"]  # as a cluster node forgets a room another node took
+    del server.directory.rooms["logged"]  # as a cluster node forgets a room another node took
     assert [item.message.id for item in room.unhandled()] == ["held", "after"]
     assert room.unhandled() == []
