@@ -10,8 +10,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 # what an install compiled (engine/compiled.py): compiled, stale or source
-SAY_COMPILED = $(BIN)/python -c "import os; from engine.compiled import state; print('compiled modules:', \
-	state(), '(run as Python: CAFE_PURE=1)' if os.environ.get('CAFE_PURE') == '1' else '')"
+SAY_COMPILED = $(BIN)/python -c "from engine.compiled import summary; print('compiled modules:', summary())"
 
 # the server alone (installing compiles the modules engine/compiled.py lists, where it can)
 $(VENV)/.installed-run: pyproject.toml setup.py | $(BIN)/python

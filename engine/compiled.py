@@ -101,6 +101,13 @@ def guard() -> None:
         sys.meta_path.insert(0, _FromSource(MODULES, ROOT))
 
 
+def summary() -> str:
+    """What runs, as ``make`` and the test run say it: the build's state, and whether
+    ``CAFE_PURE=1`` runs a build as Python anyway."""
+    now = state()
+    return f"{now}, run as Python (CAFE_PURE=1)" if os.environ.get("CAFE_PURE") == "1" else now
+
+
 def active() -> bool:
     """Whether the listed modules imported so far run compiled."""
     loaded = [sys.modules[name] for name in MODULES if name in sys.modules]

@@ -1,5 +1,3 @@
 """protocol package."""
 
-from engine.compiled import guard
-
-guard()  # the compiled modules of protocol are built with the engine's (engine/compiled.py)
+import engine  # noqa: F401 - its __init__ guards the compiled modules of both packages (engine/compiled.py)
