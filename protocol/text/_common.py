@@ -82,6 +82,8 @@ def display_width(text: str) -> int:
 
 def clean(text: str, ascii_only: bool) -> str:
     """``text`` safe to print on a terminal: no control characters, and ASCII only if asked."""
+    if text.isascii() and text.isprintable():  # as nearly every name is: nothing to change
+        return text
     out = []
     for ch in text:
         # control and format characters (escapes, bidi overrides) would move the cursor or the text

@@ -58,19 +58,21 @@ _EN: Final = lang(DEFAULT)
 
 
 class _Canvas:
-    """Lines of single-column characters to draw on."""
+    """Lines of single-column characters to draw on, each a string: a guest drawn is two slices
+    and a join, where a list of characters a line cost a list to make and one to join again."""
 
     def __init__(self, height: int, width: int) -> None:
-        self.rows = [[" "] * width for _row in range(height)]
+        self.rows = [" " * width] * height
 
     def put(self, line: int, column: int, text: str) -> None:
-        self.rows[line][column : column + len(text)] = text
+        row = self.rows[line]
+        self.rows[line] = row[:column] + text + row[column + len(text) :]
 
     def free(self, line: int, column: int, width: int) -> bool:
-        return all(ch == " " for ch in self.rows[line][column : column + width])
+        return not self.rows[line][column : column + width].strip(" ")
 
     def lines(self) -> list[str]:
-        return ["".join(row).rstrip() for row in self.rows]
+        return [row.rstrip() for row in self.rows]
 
 
 def _name_column(col: int) -> int:
@@ -94,7 +96,7 @@ _CENTRED, _BEFORE, _AT = 0, 1, 2
 class _Layout:
     """What of the café's picture does not depend on the guests."""
 
-    rows: tuple[tuple[str, ...], ...]  # the lines with the table names
+    rows: tuple[str, ...]  # the lines with the table names
     places: tuple[tuple[str, int, int, int], ...]  # chair name, line, column, how the guest aligns
     across: tuple[tuple[int, int], ...]  # the aisles between tables side by side: line, column
     along: tuple[tuple[int, int], ...]  # the aisles between tables one above the other
@@ -134,14 +136,14 @@ def _grid_layout(board: Board) -> _Layout:
             across.append((line, x + _NAME_WIDTH + _COLUMN_STEP // 2 - 2))
         if not board.chairs[table.chairs[2]].shared and (table.row + 1, table.col) in cells:
             along.append((line + _ROW_STEP // 2, x + 1))
-    return _Layout(tuple(tuple(row) for row in canvas.rows), tuple(places), tuple(across), tuple(along))
+    return _Layout(tuple(canvas.rows), tuple(places), tuple(across), tuple(along))
 
 
 def _draw_grid(board: Board, chairs: Mapping[str, str], bar_taken: int, g: Glyphs, say: Lang) -> list[str]:
     """The tables of ``board`` with their chairs and guests, and the bar in its cell."""
     layout = _grid_layout(board)
     canvas = _Canvas(0, 0)
-    canvas.rows = [list(row) for row in layout.rows]
+    canvas.rows = list(layout.rows)
     for name, line, column, align in layout.places:
         guest = chairs.get(name, g.free)
         if align == _CENTRED:
@@ -176,6 +178,22 @@ def _draw_bar_cell(canvas: _Canvas, row: int, col: int, taken: int, g: Glyphs, s
 def _draw_bar(bar: Sequence[str], g: Glyphs, say: Lang) -> list[str]:
     """The bar's places, their values and the cards on them, ten places a line."""
     taken = len(bar)
+    head, scale, guest = _bar_words(say, taken)
+    lines = [head]
+    for (places, values), start in zip(scale, range(0, BAR_PLACES, _BAR_PER_LINE), strict=True):
+        end = min(start + _BAR_PER_LINE, BAR_PLACES)
+        lines += (
+            places,
+            values,
+            guest + "".join(f"{bar[i] if i < taken else g.free:>5}" for i in range(start, end)),
+        )
+    return lines
+
+
+@functools.cache
+def _bar_words(say: Lang, taken: int) -> tuple[str, tuple[tuple[str, str], ...], str]:
+    """What of the bar's picture depends only on the language and the places taken: the line
+    above it, each ten places' numbers and values, and the start of a line of guests."""
     if taken >= BAR_PLACES:
         head = say(_("Bar: all {places} places taken.", places=BAR_PLACES))
     else:
@@ -188,14 +206,18 @@ def _draw_bar(bar: Sequence[str], g: Glyphs, say: Lang) -> list[str]:
                 value=signed(BAR_VALUES[taken]),
             )
         )
-    labels = [pad(say(word), 6) for word in (_("place"), _("value"), _("guest"))]
-    lines = [head]
-    for start in range(0, BAR_PLACES, _BAR_PER_LINE):
-        places = range(start, min(start + _BAR_PER_LINE, BAR_PLACES))
-        lines.append(f"  {labels[0]}" + "".join(f"{i + 1:>5}" for i in places))
-        lines.append(f"  {labels[1]}" + "".join(f"{signed(BAR_VALUES[i]):>5}" for i in places))
-        lines.append(f"  {labels[2]}" + "".join(f"{bar[i] if i < taken else g.free:>5}" for i in places))
-    return lines
+    place, value, guest = (f"  {pad(say(word), 6)}" for word in (_("place"), _("value"), _("guest")))
+    scale = tuple(
+        (
+            place + "".join(f"{i + 1:>5}" for i in places),
+            value + "".join(f"{signed(BAR_VALUES[i]):>5}" for i in places),
+        )
+        for places in (
+            range(start, min(start + _BAR_PER_LINE, BAR_PLACES))
+            for start in range(0, BAR_PLACES, _BAR_PER_LINE)
+        )
+    )
+    return head, scale, guest
 
 
 # --- players, hand, result -----------------------------------------------------------------
