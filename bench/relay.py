@@ -9,7 +9,15 @@ included) a frame of ``--size`` characters (its patch), then one of ``--event-si
 ``played`` message; 0 sends none). Each relayed frame starts with the number the received frame
 starts with and a letter, ``a``, ``p`` or ``e``, so that clients can tell which one it is.
 
+With ``--line-port``, line clients (plain TCP, as the game server's telnet-like endpoint) meet in
+the same rooms: their first line names the room, each later line is a move, and for every move a
+line member gets one line of ``--line-size`` bytes (the text a line client of the game server
+reads a move: its ``played`` line, and the board when its turn comes), in one write, starting
+with the move's number and ``l``. A line member's move gets no answer, as a line client's ``ack``
+has no text.
+
     python bench/relay.py --port 0 [--size 350] [--ack-size 30] [--event-size 150]
+                          [--line-port 0 --line-size 400]
                           [--compression none|deflate] [--event-loop uvloop|asyncio]
 
 It prints one JSON line ``{"event": "listening", "port": ...}`` on stderr and runs until SIGTERM
@@ -36,17 +44,21 @@ MAX_FRAME = 16384
 PING = 20
 
 
+Member = ServerConnection | asyncio.StreamWriter
+
+
 class Relay:
     """Rooms of connections; each frame goes to every member of the sender's room."""
 
-    def __init__(self, size: int, ack_size: int, event_size: int) -> None:
+    def __init__(self, size: int, ack_size: int, event_size: int, line_size: int = 0) -> None:
         self.size = size
         self.ack_size = ack_size
         self.event_size = event_size
-        self.rooms: dict[str, list[ServerConnection]] = {}
+        self.line_size = line_size
+        self.rooms: dict[str, list[Member]] = {}
 
     async def handle(self, connection: ServerConnection) -> None:
-        members: list[ServerConnection] | None = None
+        members: list[Member] | None = None
         try:
             async for frame in connection:
                 text = frame if isinstance(frame, str) else frame.decode()
@@ -58,21 +70,46 @@ class Relay:
                 head = text[: text.index("|") + 1]
                 if self.ack_size:
                     await connection.send((head + "a").ljust(self.ack_size, "x"))
-                patch = (head + "p").ljust(self.size, "x")
-                event = (head + "e").ljust(self.event_size, "x") if self.event_size else None
-                for member in members:
-                    await member.send(patch)
-                    if event is not None:
-                        await member.send(event)
+                await self.relay(members, head)
         except ConnectionClosed:
             pass
         finally:
             if members is not None:
                 members.remove(connection)
 
+    async def handle_line(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        members: list[Member] | None = None
+        try:
+            while line := await reader.readline():
+                text = line.decode().rstrip("\r\n")
+                if members is None:
+                    members = self.rooms.setdefault(text, [])
+                    members.append(writer)
+                    writer.write(b"joined\r\n")
+                    continue
+                await self.relay(members, text[: text.index("|") + 1])
+        except (ConnectionError, ConnectionClosed):
+            pass
+        finally:
+            if members is not None:
+                members.remove(writer)
+            writer.close()
+
+    async def relay(self, members: list[Member], head: str) -> None:
+        patch = (head + "p").ljust(self.size, "x")
+        event = (head + "e").ljust(self.event_size, "x") if self.event_size else None
+        line = ((head + "l").ljust(self.line_size - 2, "x") + "\r\n").encode()
+        for member in members:
+            if isinstance(member, asyncio.StreamWriter):
+                member.write(line)
+                continue
+            await member.send(patch)
+            if event is not None:
+                await member.send(event)
+
 
 async def run(args: argparse.Namespace) -> None:
-    relay = Relay(args.size, args.ack_size, args.event_size)
+    relay = Relay(args.size, args.ack_size, args.event_size, args.line_size)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -83,6 +120,8 @@ async def run(args: argparse.Namespace) -> None:
         loop.call_later(0.25, young_pass)
 
     loop.call_later(0.25, young_pass)
+    if args.line_port is not None:  # listening before the WebSocket port says the relay is ready
+        await asyncio.start_server(relay.handle_line, args.host, args.line_port, limit=MAX_FRAME)
     async with serve(
         relay.handle,
         args.host,
@@ -111,6 +150,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=350, help="characters of the frame each member gets")
     parser.add_argument("--ack-size", type=int, default=0, help="characters of the sender's answer; 0: none")
     parser.add_argument("--event-size", type=int, default=0, help="characters of a second frame; 0: none")
+    parser.add_argument("--line-port", type=int, help="port for line clients (none: no line clients)")
+    parser.add_argument("--line-size", type=int, default=400, help="bytes of a line member's text a move")
     parser.add_argument(
         "--event-loop", choices=("uvloop", "asyncio"), default="uvloop", help="as the server's"
     )

@@ -16,7 +16,7 @@ from typing import Any
 
 from bench.loadgen.plan import SEATS, STEP_TIMEOUT, GamePlan, RoomSpec
 from bench.loadgen.tally import Tally
-from bench.loadgen.wire import Connection, Lines, WebSocket
+from bench.loadgen.wire import BareLines, Connection, Lines, WebSocket
 from protocol.diff import PatchError, apply_patch
 from protocol.text import read
 
@@ -276,7 +276,8 @@ class LineClient(Client):
     def send_move(self, played: int) -> None:
         assert self.lines is not None
         line = f"/play {self.room.plan.moves[played]}"
-        self.worker.move_bytes += len(line) + 2
+        self.worker.line_moves_out += 1
+        self.worker.line_move_bytes += len(line) + 2
         self.room.sending(played + 1)
         self.lines.send_line(line)
 
@@ -287,11 +288,13 @@ class LineClient(Client):
 
     def on_line(self, line: str) -> None:
         self.worker.frames += 1
+        self.worker.line_bytes += len(line) + 2
         self.expected(line)
         room = self.room
         if read.read_refusal(line) is not None:
             self.worker.error(f"{self.name}: {line}")
         elif room.played_line.match(line):
+            self.worker.line_moves += 1
             self.played += 1
             room.received(self.game_no, self.played)
             self.maybe_move()
@@ -355,6 +358,50 @@ class RelayClient(Client):
         self.worker.patch_bytes += len(text)
         self.worker.patches += 1
         number = int(text[:bar])
+        self.room.received(0, number)
+        if number % SEATS == self.seat:
+            self.play_next(number)
+
+
+class RelayLineClient(Client):
+    """A line client of the bare relay: sends a move as a line, and reads one line a move, of the
+    size of the text a line client of the game server reads a move."""
+
+    def __init__(self, room: Room, seat: int, name: str) -> None:
+        super().__init__(room, seat, name)
+        self.lines: Lines | None = None
+
+    async def open(self) -> None:
+        spec = self.worker.spec
+        assert spec.line_port is not None
+        self.lines = BareLines(self)
+        await self.connect(self.lines, spec.line_port)
+
+    async def join(self) -> None:
+        assert self.lines is not None
+        waiting = self.until(lambda line: line == "joined")
+        self.lines.send_line(self.room.spec.name)
+        await waiting
+
+    def send_move(self, played: int) -> None:
+        assert self.lines is not None
+        line = f"{played + 1}|".ljust(self.worker.spec.line_move_size - 2, "m")
+        self.worker.line_moves_out += 1
+        self.worker.line_move_bytes += len(line) + 2
+        self.room.sending(played + 1)
+        self.lines.send_line(line)
+
+    def restart(self, seed: int) -> None:
+        self.play_next(0)
+
+    def on_line(self, line: str) -> None:
+        self.worker.frames += 1
+        if line == "joined":
+            self.expected(line)
+            return
+        self.worker.line_bytes += len(line) + 2
+        self.worker.line_moves += 1
+        number = int(line[: line.index("|")])
         self.room.received(0, number)
         if number % SEATS == self.seat:
             self.play_next(number)

@@ -140,8 +140,10 @@ def worker_specs(
     line_port: int | None,
     plans: tuple[GamePlan, ...],
     rooms: list[RoomSpec],
-    move_size: int,
+    move_sizes: tuple[int, int] = (0, 0),
 ) -> list[WorkerSpec]:
+    """Each generator process's share of ``rooms``; ``move_sizes``: the relay's move frame and
+    move line."""
     n = max(1, min(args.workers, len(rooms)))
     # ws://127.0.0.1:PORT/PATH; the host is loopback (checked in main)
     port, _, path = url.split("//", 1)[1].split(":", 1)[1].partition("/")
@@ -155,7 +157,8 @@ def worker_specs(
             rooms=tuple(rooms[w::n]),
             plans=plans,
             rate=args.rate / n,
-            move_size=move_size,
+            move_size=move_sizes[0],
+            line_move_size=move_sizes[1],
             connect_concurrency=args.connect_concurrency,
         )
         for w in range(n)
@@ -176,7 +179,7 @@ def game_phase(args: argparse.Namespace, plans: tuple[GamePlan, ...]) -> Phase:
         target = Target(argv, port, line_port, None, args.profile)
         url = f"ws://127.0.0.1:{port}/ws"
     try:
-        specs = worker_specs(args, "game", url, line_port, plans, rooms, 0)
+        specs = worker_specs(args, "game", url, line_port, plans, rooms)
         phase = run_phase("game", target, specs, args, conns)
     finally:
         target.stop()
@@ -192,17 +195,22 @@ def game_phase(args: argparse.Namespace, plans: tuple[GamePlan, ...]) -> Phase:
 
 
 def relay_phase(args: argparse.Namespace, game: dict[str, Any]) -> Phase:
-    """The relay answers each move with frames of the sizes the game server's clients received."""
-    rooms = room_specs(args.rooms, 0.0)
-    port = free_port()
+    """The relay answers each move with frames of the sizes the game server's clients received;
+    its line clients, as many as the game's, get one line of the text a line client read a move."""
+    line_share = args.line_share if game.get("mean_line_bytes") else 0.0
+    rooms = room_specs(args.rooms, line_share)
+    port, line_port = free_port(), free_port()
     argv = [sys.executable, str(ROOT / "bench" / "relay.py"), "--port", str(port)]
     argv += ["--size", str(round(game["mean_patch_bytes"])), "--ack-size", str(round(game["mean_ack_bytes"]))]
     argv += ["--event-size", str(round(game["mean_event_bytes"]))]
     argv += ["--compression", args.compression, "--event-loop", args.event_loop]
-    move_size = round(game["mean_move_bytes"])
+    if line_share:
+        argv += ["--line-port", str(line_port), "--line-size", str(round(game["mean_line_bytes"]))]
+    move_sizes = (round(game["mean_move_bytes"]), round(game.get("mean_line_move_bytes", 0)))
     target = Target(argv, port, None, None)
     try:
-        specs = worker_specs(args, "relay", f"ws://127.0.0.1:{port}/", None, (), rooms, move_size)
+        url = f"ws://127.0.0.1:{port}/"
+        specs = worker_specs(args, "relay", url, line_port if line_share else None, (), rooms, move_sizes)
         return run_phase("relay", target, specs, args, args.rooms * SEATS)
     finally:
         target.stop()

@@ -48,6 +48,7 @@ class WorkerSpec:
     plans: tuple[GamePlan, ...]
     rate: float  # moves per second for this worker; 0 plays as fast as the server answers
     move_size: int  # relay: characters of a move frame
+    line_move_size: int  # relay: bytes of a move's line, its end included
     connect_concurrency: int
 
 

@@ -59,6 +59,11 @@ def report(args: argparse.Namespace, game: dict[str, Any] | None, relay: dict[st
             f["mean_move_bytes"], f["mean_ack_bytes"], f["mean_patch_bytes"], f["mean_event_bytes"]
         ),
     )
+    if args.line_share and not args.relay_only:
+        row(
+            "line bytes: move / text a move",
+            lambda f: "{:.0f} / {:.0f}".format(f["mean_line_move_bytes"], f["mean_line_bytes"]),
+        )
     row("games finished", lambda f: f"{f['games_finished']}")
     row(
         "moves per room min / median / max",

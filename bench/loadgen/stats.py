@@ -35,6 +35,7 @@ def merge(stats: list[dict[str, Any]]) -> dict[str, Any]:
         for key in (
             "sent", "sent_total", "completed_total", "errors", "frames", "patches",
             "patch_bytes", "acks", "ack_bytes", "events", "event_bytes", "move_bytes", "games", "cpu",
+            "line_moves_out", "line_move_bytes", "line_moves", "line_bytes",
         ):  # fmt: skip
             out[key] = out.get(key, 0) + s[key]
     return out
@@ -73,7 +74,9 @@ def figures(phase: Phase) -> dict[str, Any]:
         "mean_patch_bytes": s["patch_bytes"] / max(1, s["patches"]),
         "mean_ack_bytes": s["ack_bytes"] / max(1, s["acks"]),
         "mean_event_bytes": s["event_bytes"] / max(1, s["events"]),
-        "mean_move_bytes": s["move_bytes"] / max(1, s["sent_total"]),
+        "mean_move_bytes": s["move_bytes"] / max(1, s["sent_total"] - s["line_moves_out"]),
+        "mean_line_move_bytes": s["line_move_bytes"] / max(1, s["line_moves_out"]),
+        "mean_line_bytes": s["line_bytes"] / max(1, s["line_moves"]),
         "moves_sent": s["sent_total"],
         "moves_received": s["completed_total"],
         "log_rows": phase.log_rows,

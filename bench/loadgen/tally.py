@@ -32,6 +32,11 @@ class Tally:
         self.events = 0
         self.event_bytes = 0
         self.move_bytes = 0
+        #: line clients: moves sent and their bytes, moves received and the bytes of text they came with
+        self.line_moves_out = 0
+        self.line_move_bytes = 0
+        self.line_moves = 0
+        self.line_bytes = 0
         self.games = 0
 
     def error(self, what: str, count: int = 1) -> None:

@@ -175,3 +175,11 @@ class Lines(Connection):
 
     def send_line(self, line: str) -> None:
         self.write(f"{line}\r\n".encode())
+
+
+class BareLines(Lines):
+    """A line connection to the bare relay, which greets nobody: ready once connected."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        self.ready.set_result(None)

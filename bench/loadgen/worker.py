@@ -10,7 +10,7 @@ import time
 from multiprocessing.connection import Connection as PipeEnd
 from typing import Any
 
-from bench.loadgen.clients import Client, LineClient, RelayClient, Room, WsClient
+from bench.loadgen.clients import Client, LineClient, RelayClient, RelayLineClient, Room, WsClient
 from bench.loadgen.plan import CONNECT_TIMEOUT, DRAIN_TIMEOUT, STEP_TIMEOUT, WorkerSpec, raise_open_files
 from bench.loadgen.tally import Tally
 
@@ -24,11 +24,12 @@ class Worker(Tally):
         self.rooms = [Room(self, r) for r in spec.rooms]
         for room in self.rooms:
             for seat, name in enumerate(room.names()):
+                line = room.spec.line_seats[seat]
                 cls: type[Client]
                 if spec.mode == "relay":
-                    cls = RelayClient
+                    cls = RelayLineClient if line else RelayClient
                 else:
-                    cls = LineClient if room.spec.line_seats[seat] else WsClient
+                    cls = LineClient if line else WsClient
                 room.clients.append(cls(room, seat, name))
 
     def clients(self) -> list[Client]:
@@ -126,6 +127,10 @@ class Worker(Tally):
             "events": self.events,
             "event_bytes": self.event_bytes,
             "move_bytes": self.move_bytes,
+            "line_moves_out": self.line_moves_out,
+            "line_move_bytes": self.line_move_bytes,
+            "line_moves": self.line_moves,
+            "line_bytes": self.line_bytes,
             "games": self.games,
             "moves_by_room": [r.moves_sent for r in self.rooms],
             "cpu": cpu1 - cpu0,
