@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.timeout(300)  # the load benchmark, run small
 def test_load_bench_plays_real_games_and_relays_the_same_frames(tmp_path: Path) -> None:
     """A short run plays games over WebSocket and line clients without an error, every move the clients
-    saw played is in the server's log, and the relay answers with frames of the sizes the server sent."""
+    saw played is in the server's log, and the relay, with as many line clients, answers with frames
+    and lines of the sizes the server sent."""
     out = tmp_path / "figures.json"
     argv = [sys.executable, "bench/load.py", "--rooms", "3", "--seconds", "1", "--warmup", "0.5"]
     argv += ["--workers", "1", "--line-share", "0.25", "--json", str(out)]
@@ -26,9 +27,10 @@ def test_load_bench_plays_real_games_and_relays_the_same_frames(tmp_path: Path) 
     assert game["errors"] == 0 and relay["errors"] == 0
     assert game["moves_received"] > 0 and game["log_rows"] == game["moves_received"]
     assert relay["moves_received"] > 0
-    for size in ("mean_ack_bytes", "mean_patch_bytes", "mean_event_bytes"):
+    sizes = ("mean_move_bytes", "mean_ack_bytes", "mean_patch_bytes", "mean_event_bytes")
+    for size in (*sizes, "mean_line_move_bytes", "mean_line_bytes"):
         assert game[size] > 0
-        assert abs(relay[size] - game[size]) <= 0.5  # the relay's frames have the rounded mean size
+        assert abs(relay[size] - game[size]) <= 0.5  # the relay's frames and lines have the rounded mean size
     assert "game server / bare relay message rate:" in run.stdout
 
 
@@ -99,3 +101,17 @@ def test_roomstate_bench_counts_what_rooms_keep_alive_between_moves() -> None:
     alive = next(line for line in run.stdout.splitlines() if line.startswith("alive a room:"))
     assert float(alive.split()[3]) > 0
     assert "Position" in run.stdout and "RoomViews" in run.stdout
+
+
+def test_text_bench_times_the_board_and_a_line_clients_text_a_move() -> None:
+    """bench/text.py replays games into a room's views and prints, a move, what the board, the played
+    line and a line client's whole text cost; the whole text, board included when due, costs more
+    than the played line alone."""
+    argv = [sys.executable, "bench/text.py", "--games", "1", "--repeat", "1"]
+    run = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=90)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.startswith("compiled modules: ") and "1 games" in run.stdout
+    figures = {line[:14].strip(): float(line[14:].split()[0]) for line in run.stdout.splitlines()[1:]}
+    assert set(figures) == {"board", "played line", "a move's text"}
+    assert all(value > 0 for value in figures.values())
+    assert figures["a move's text"] > figures["played line"]
