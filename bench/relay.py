@@ -98,10 +98,9 @@ class Relay:
     async def relay(self, members: list[Member], head: str) -> None:
         patch = (head + "p").ljust(self.size, "x")
         event = (head + "e").ljust(self.event_size, "x") if self.event_size else None
-        line = ((head + "l").ljust(self.line_size - 2, "x") + "\r\n").encode()
         for member in members:
             if isinstance(member, asyncio.StreamWriter):
-                member.write(line)
+                member.write(((head + "l").ljust(self.line_size - 2, "x") + "\r\n").encode())
                 continue
             await member.send(patch)
             if event is not None:
