@@ -14,15 +14,21 @@ import argparse
 import itertools
 import json
 import statistics
+import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
-import jsonpatch
+# run as a script, this file's folder comes first on the path, and bench/engine.py would hide the
+# engine package
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
-from engine import outcome, random_game, replay
-from protocol.diff import apply_patch, diff
-from protocol.view import LastMove, SeatInfo, room_view
+import jsonpatch  # noqa: E402
+
+from engine import outcome, random_game, replay  # noqa: E402
+from protocol.diff import apply_patch, diff  # noqa: E402
+from protocol.view import LastMove, SeatInfo, room_view  # noqa: E402
 
 NAMES = ("ann", "bob", "cy", "dee")
 

@@ -115,3 +115,18 @@ def test_text_bench_times_the_board_and_a_line_clients_text_a_move() -> None:
     assert set(figures) == {"board", "played line", "a move's text"}
     assert all(value > 0 for value in figures.values())
     assert figures["a move's text"] > figures["played line"]
+
+
+def test_the_make_bench_scripts_run_as_scripts() -> None:
+    """``make bench`` runs bench/engine.py and bench/diff.py as scripts, their folder first on the path:
+    each prints its figures (diff.py once imported bench/engine.py in place of the engine package)."""
+    runs = {
+        "bench/engine.py": (["--games", "2", "--repeat", "2", "--positions", "5"], "play (Move):"),
+        "bench/diff.py": (["--games", "2", "--repeat", "2"], "protocol.diff "),
+    }
+    for script, (args, figure) in runs.items():
+        run = subprocess.run(
+            [sys.executable, script, *args], cwd=ROOT, capture_output=True, text=True, timeout=90
+        )
+        assert run.returncode == 0, run.stdout + run.stderr
+        assert figure in run.stdout, run.stdout
