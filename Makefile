@@ -48,6 +48,7 @@ lint: $(VENV)/.installed-dev
 bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/diff.py
+	$(BIN)/python bench/text.py
 
 # the catalogs of texts for people (protocol/locale): extract the English ids from the code, merge
 # them into each language's .po, compile the .mo files and the page's JSON (all committed)
