@@ -312,8 +312,30 @@ class LineClient(Client):
             self.play_next(n)
 
 
-class RelayClient(Client):
-    """A client of the bare relay: round ``n`` is sent by seat ``(n - 1) % 4``."""
+class _RelayMember(Client):
+    """What the bare relay's clients share: round ``n`` is sent by seat ``(n - 1) % 4``, and a room
+    is joined by naming it."""
+
+    def _send(self, text: str) -> None:
+        raise NotImplementedError
+
+    async def join(self) -> None:
+        waiting = self.until(lambda text: text == "joined")
+        self._send(self.room.spec.name)
+        await waiting
+
+    def restart(self, seed: int) -> None:
+        self.play_next(0)
+
+    def _relayed(self, number: int) -> None:
+        """Move ``number`` reached this client: the next one is its own, or another's."""
+        self.room.received(0, number)
+        if number % SEATS == self.seat:
+            self.play_next(number)
+
+
+class RelayClient(_RelayMember):
+    """A WebSocket client of the bare relay."""
 
     def __init__(self, room: Room, seat: int, name: str) -> None:
         super().__init__(room, seat, name)
@@ -324,21 +346,15 @@ class RelayClient(Client):
         self.ws = WebSocket(self, "127.0.0.1", spec.ws_port, spec.ws_path)
         await self.connect(self.ws, spec.ws_port)
 
-    async def join(self) -> None:
+    def _send(self, text: str) -> None:
         assert self.ws is not None
-        waiting = self.until(lambda text: text == "joined")
-        self.ws.send_text(self.room.spec.name)
-        await waiting
+        self.ws.send_text(text)
 
     def send_move(self, played: int) -> None:
-        assert self.ws is not None
         frame = f"{played + 1}|".ljust(self.worker.spec.move_size, "m")
         self.worker.move_bytes += len(frame)
         self.room.sending(played + 1)
-        self.ws.send_text(frame)
-
-    def restart(self, seed: int) -> None:
-        self.play_next(0)
+        self._send(frame)
 
     def on_text(self, text: str) -> None:
         self.worker.frames += 1
@@ -357,13 +373,10 @@ class RelayClient(Client):
             return
         self.worker.patch_bytes += len(text)
         self.worker.patches += 1
-        number = int(text[:bar])
-        self.room.received(0, number)
-        if number % SEATS == self.seat:
-            self.play_next(number)
+        self._relayed(int(text[:bar]))
 
 
-class RelayLineClient(Client):
+class RelayLineClient(_RelayMember):
     """A line client of the bare relay: sends a move as a line, and reads one line a move, of the
     size of the text a line client of the game server reads a move."""
 
@@ -377,22 +390,16 @@ class RelayLineClient(Client):
         self.lines = BareLines(self)
         await self.connect(self.lines, spec.line_port)
 
-    async def join(self) -> None:
+    def _send(self, text: str) -> None:
         assert self.lines is not None
-        waiting = self.until(lambda line: line == "joined")
-        self.lines.send_line(self.room.spec.name)
-        await waiting
+        self.lines.send_line(text)
 
     def send_move(self, played: int) -> None:
-        assert self.lines is not None
         line = f"{played + 1}|".ljust(self.worker.spec.line_move_size - 2, "m")
         self.worker.line_moves_out += 1
         self.worker.line_move_bytes += len(line) + 2
         self.room.sending(played + 1)
-        self.lines.send_line(line)
-
-    def restart(self, seed: int) -> None:
-        self.play_next(0)
+        self._send(line)
 
     def on_line(self, line: str) -> None:
         self.worker.frames += 1
@@ -401,7 +408,4 @@ class RelayLineClient(Client):
             return
         self.worker.line_bytes += len(line) + 2
         self.worker.line_moves += 1
-        number = int(line[: line.index("|")])
-        self.room.received(0, number)
-        if number % SEATS == self.seat:
-            self.play_next(number)
+        self._relayed(int(line[: line.index("|")]))
