@@ -1,9 +1,10 @@
 """The modules that run compiled to C, and the guard that keeps a stale build from running.
 
-The rules, the views, their diff and the line clients' text are where the server spends most of
-its Python time a move. ``setup.py`` compiles them with mypyc (from the same type-checked source,
-no other code) when the package is installed, and leaves them as Python where it cannot (no C
-compiler): each is the same module either way, only faster compiled.
+The rules, the views, their diff, the line clients' text and the room core that drives them are
+where the server spends most of its Python time a move. ``setup.py`` compiles them with mypyc
+(from the same type-checked source, no other code) when the package is installed, and leaves
+them as Python where it cannot (no C compiler): each is the same module either way, only faster
+compiled.
 
 A compiled module sits beside its source (``rules.cpython-311-x86_64-linux-gnu.so`` beside
 ``rules.py``) and Python imports it first. Once a source is edited after the build, that build
@@ -26,9 +27,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-#: the modules compiled, every one a pure module of ``engine`` or ``protocol`` (no pydantic
-#: model, no asyncio), in the order they are given to mypyc. (Positions go to the bots' processes:
-#: their classes say how they are pickled, which a compiled frozen dataclass does not on its own.)
+#: the modules compiled, in the order they are given to mypyc: pure modules of ``engine`` and
+#: ``protocol`` (no pydantic model, no asyncio), and the room core of ``server.room`` (no I/O; it
+#: builds pydantic messages but defines none; its actor, which runs the asyncio task, stays Python).
+#: (Positions go to the bots' processes: their classes say how they are pickled, which a compiled
+#: frozen dataclass does not on its own.)
 MODULES = (
     "engine.board",
     "engine.cards",
@@ -42,6 +45,14 @@ MODULES = (
     "protocol.text.board",
     "protocol.text.events",
     "protocol.text.lines",
+    "server.room.effects",
+    "server.room.state",
+    "server.room.publish",
+    "server.room.base",
+    "server.room.seats",
+    "server.room.game",
+    "server.room.votes",
+    "server.room.core",
 )
 
 #: the folder that holds ``engine`` and ``protocol``

@@ -9,14 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine import GameRecord, Outcome, Position
 from protocol import messages as m
 from protocol.outgoing import Outgoing
-
-if TYPE_CHECKING:
-    from server.room.world import Member
+from server.room.world import Member  # at run time: compiled dataclasses look up their fields' types
 
 # --- effects ----------------------------------------------------------------------------------
 

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from engine import GameRecord, Outcome, Position
 from protocol.view import LastMove
-
-if TYPE_CHECKING:
-    from server.room.world import Member
+from server.room.world import Member  # at run time: compiled dataclasses look up their fields' types
 
 MAX_SEATS = 4
 MIN_PLAYERS = 2

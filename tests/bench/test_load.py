@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -80,10 +81,10 @@ def test_restart_bench_restores_every_unfinished_game() -> None:
 def test_rooms_bench_starts_every_room_and_plays_the_planned_moves() -> None:
     """bench/rooms.py seats, starts and plays every room it opens (it checks that each room plays
     and that every planned move was played), prints its figures for each run, and the profile of
-    the phase asked for."""
+    the phase asked for (the room core as Python, so that the profile sees inside it)."""
     argv = [sys.executable, "bench/rooms.py", "--rooms", "3", "--moves", "6", "--repeat", "2"]
     run = subprocess.run([*argv, "--profile", "start", "--lines", "60"], cwd=ROOT, capture_output=True,
-                         text=True, timeout=90)  # fmt: skip
+                         text=True, timeout=90, env={**os.environ, "CAFE_PURE": "1"})  # fmt: skip
     assert run.returncode == 0, run.stdout + run.stderr
     rows = [line.split() for line in run.stdout.splitlines() if line.startswith("run ")]
     assert [row[:2] for row in rows] == [["run", "1:"], ["run", "2:"]]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.machinery
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -49,9 +50,14 @@ def test_the_state_says_whether_every_module_has_a_build_as_new_as_its_source(tm
     assert built("engine.rules", tmp_path / "d") == tmp_path / "d" / "engine" / f"rules{_suffix()}"
 
 
-def test_every_listed_module_has_its_source() -> None:
+def test_every_listed_module_has_its_source_and_no_event_loop() -> None:
     assert all(source(name).is_file() for name in MODULES)
-    assert all(name.split(".")[0] in ("engine", "protocol") for name in MODULES)
+    assert all(name.startswith(("engine.", "protocol.", "server.room.")) for name in MODULES)
+    # what awaits (the room's actor, the transports) stays Python
+    loop = re.compile(r"^(import|from) asyncio", re.M)
+    awaiting = [name for name in MODULES if loop.search(source(name).read_text())]
+    assert awaiting == []
+    assert "server.room.actor" not in MODULES
 
 
 def test_the_suite_runs_the_modules_as_they_were_built() -> None:
@@ -93,7 +99,7 @@ def test_a_stale_build_is_not_run(tmp_path: Path) -> None:
     build, every listed module is imported from its source; CAFE_PURE=1 does the same."""
     root = tmp_path / "tree"
     root.mkdir()
-    for package in ("engine", "protocol"):
+    for package in ("engine", "protocol", "server"):
         shutil.copytree(ROOT / package, root / package, ignore=shutil.ignore_patterns("__pycache__"))
     for lib in [*ROOT.glob("cafe_compiled__mypyc*"), ROOT / "setup.py"]:
         shutil.copy2(lib, root / lib.name)
