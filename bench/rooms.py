@@ -52,8 +52,10 @@ class QuietWs(Session):
         super().__init__(outbox=10_000)
         self.written = 0
 
-    def _write_now(self, batch: list[tuple[Outgoing, int]]) -> bool:
-        self.written += sum(len(out.with_seq(seq)) for out, seq in batch)
+    def _write_now(self, batch: list[Outgoing], first: int) -> bool:
+        for seq, out in enumerate(batch, first):
+            head, tail = out.encoded(seq)
+            self.written += len(head) + len(tail)
         return False
 
 

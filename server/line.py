@@ -141,10 +141,10 @@ class LineSession(Session):
         #: a password being asked for, echo off: what is asked, the prompts left, the answers so far
         self.secret: tuple[str, list[str], list[str]] | None = None
 
-    def _write_now(self, batch: list[tuple[Outgoing, int]]) -> bool:
+    def _write_now(self, batch: list[Outgoing], first: int) -> bool:
         # the text of everything queued goes out in one write: a move's line and board
         lines: list[str] = []
-        for out, _seq in batch:
+        for out in batch:
             if out.views is not None:  # a patch of a room here: no text, the view comes from the room
                 self.text.follow(out.views, self.name)
             else:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+import weakref
 from typing import Any, Literal, Protocol
 
 import structlog
@@ -46,6 +47,37 @@ log = structlog.get_logger("cafe.session")
 _closing: set[asyncio.Task[None]] = set()
 
 Kind = Literal["person", "bot"]
+
+
+class _Flushes:
+    """The sessions with messages queued in this turn of an event loop, flushed in one callback
+    at its end (one callback a turn, not one for each session a move reaches)."""
+
+    __slots__ = ("_due", "_loop")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._due: list[Session] = []
+
+    def add(self, session: Session) -> None:
+        if not self._due:
+            self._loop.call_soon(self._run)
+        self._due.append(session)
+
+    def _run(self) -> None:
+        due, self._due = self._due, []
+        for session in due:
+            session._flush()
+
+
+_flushes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Flushes] = weakref.WeakKeyDictionary()
+
+
+def _flushes_of(loop: asyncio.AbstractEventLoop) -> _Flushes:
+    flushes = _flushes.get(loop)
+    if flushes is None:
+        flushes = _flushes[loop] = _Flushes(loop)
+    return flushes
 
 
 #: the messages a reader's mutes hold back, by the start of their JSON text
@@ -89,6 +121,7 @@ class Session:
         self._dropping = False
         self._strikes_left = slow_strikes
         self._loop: asyncio.AbstractEventLoop  # set by start()
+        self._flushes: _Flushes  # set by start()
         self._writer: asyncio.Task[None] | None = None  # while waiting for the socket
         # rate limits, set by the lobby when the connection is attached
         self.bucket = TokenBucket(1e9, 1_000_000)
@@ -102,6 +135,7 @@ class Session:
     def start(self) -> None:
         """Ready to send: call it on the event loop, before the first ``send``."""
         self._loop = asyncio.get_running_loop()
+        self._flushes = _flushes_of(self._loop)
 
     def send(self, message: _ServerMessage | Outgoing) -> None:
         """Queue a message; never waits."""
@@ -122,7 +156,7 @@ class Session:
         self._queue.append(out)
         if not self._flushing:
             self._flushing = True
-            self._loop.call_soon(self._flush)
+            self._flushes.add(self)
 
     @property
     def registered(self) -> bool:
@@ -171,9 +205,10 @@ class Session:
 
     # --- transport hooks -------------------------------------------------------------------
 
-    def _write_now(self, batch: list[tuple[Outgoing, int]]) -> bool:
-        """Hand messages (with their ``seq``) to the socket in order, without waiting; ``True``
-        when the socket holds bytes it could not send yet, so that the next write waits."""
+    def _write_now(self, batch: list[Outgoing], first: int) -> bool:
+        """Hand messages to the socket in order, without waiting, the first of them with the
+        ``seq`` ``first`` and each next one with the next; ``True`` when the socket holds bytes it
+        could not send yet, so that the next write waits."""
         raise NotImplementedError
 
     async def _writable(self) -> None:
@@ -197,16 +232,17 @@ class Session:
         if room is not None:
             room.post(self, Resync())  # the room answers with a snapshot, wherever it runs
 
-    def _take(self) -> list[tuple[Outgoing, int]]:
+    def _take(self) -> tuple[list[Outgoing], int]:
+        """The queue, emptied, and the ``seq`` of its first message."""
         queue, self._queue = self._queue, []
         first = self.seq + 1
         self.seq += len(queue)
-        return list(zip(queue, range(first, self.seq + 1), strict=True))
+        return queue, first
 
     def _flush(self) -> None:
         """Write everything queued: a move's patch and its message go out together."""
         try:
-            if self._queue and not self.closed and self._write_now(self._take()):
+            if self._queue and not self.closed and self._write_now(*self._take()):
                 self._writer = self._loop.create_task(self._write_when_writable())
                 return
         except Exception as e:
@@ -219,7 +255,7 @@ class Session:
                 await self._writable()
                 if not self._queue:
                     break
-                self._write_now(self._take())
+                self._write_now(*self._take())
         except asyncio.CancelledError:
             raise
         except Exception as e:

@@ -32,7 +32,7 @@ class WsSession(Session):
         )
         self.connection = connection
 
-    def _write_now(self, batch: list[tuple[Outgoing, int]]) -> bool:
+    def _write_now(self, batch: list[Outgoing], first: int) -> bool:
         connection = self.connection
         protocol = connection.protocol
         if protocol.state is not State.OPEN:
@@ -42,17 +42,16 @@ class WsSession(Session):
         # the flow control send() waits on.
         if protocol.extensions or protocol.expect_continuation_frame:
             # frames as websockets' broadcast() makes them (compressed, when that was agreed)
-            for out, seq in batch:
+            for seq, out in enumerate(batch, first):
                 protocol.send_text(out.with_seq(seq).encode())
             connection.transport.write(b"".join(protocol.data_to_send()))
         else:
             # a server's frame without extensions is a 2-to-10-byte header and the text as it is:
             # made here, it costs a third of websockets' Frame and its serialize()
             parts = protocol.data_to_send()  # anything the protocol queued goes first (a pong)
-            for out, seq in batch:
-                data = out.with_seq(seq).encode()
-                parts.append(text_frame_header(len(data)))
-                parts.append(data)
+            for seq, out in enumerate(batch, first):
+                head, tail = out.encoded(seq)
+                parts += (text_frame_header(len(head) + len(tail)), head, tail)
             connection.transport.write(b"".join(parts))
         return connection.paused
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from protocol import messages as m
-from server.session import Outgoing
+from server.session import Outgoing, Session
 
 PLAYED = m.Played(room="café", player="ann", move="FRf@FR1s", points=2, events=[{"type": "seat"}], auto=True)
 
@@ -30,3 +32,47 @@ def test_a_message_from_another_node_keeps_its_text_and_is_read_only_when_asked(
     assert out.json == text
     assert out.with_seq(7) == text.replace('"seq":0', '"seq":7', 1)
     assert out.message == PLAYED
+
+
+def test_a_message_is_encoded_once_for_all_its_recipients_each_with_its_own_seq() -> None:
+    """Outgoing.encoded gives the UTF-8 of with_seq in two parts, the second the same bytes for
+    every recipient (the text after the sequence number, "café" included)."""
+    for out in (Outgoing(PLAYED), Outgoing.from_json(m.dump_server_message(PLAYED)), Outgoing.ack("x")):
+        first, second = out.encoded(1), out.encoded(12345)
+        assert first[0] + first[1] == out.with_seq(1).encode()
+        assert second[0] + second[1] == out.with_seq(12345).encode()
+        assert second[1] is first[1]
+
+
+class Recording(Session):
+    """A session that keeps each write it is asked for: its messages' texts with their seq."""
+
+    transport = "ws"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes: list[list[tuple[int, str]]] = []
+
+    def _write_now(self, batch: list[Outgoing], first: int) -> bool:
+        self.writes.append([(seq, out.json) for seq, out in enumerate(batch, first)])
+        return False
+
+
+async def test_what_sessions_queue_in_one_turn_goes_out_at_its_end_in_one_write_each() -> None:
+    """Messages sent in one turn of the loop, to several sessions, are written when it ends: each
+    session's in one write, numbered from where its last write stopped."""
+    a, b = Recording(), Recording()
+    a.start()
+    b.start()
+    acks = [Outgoing.ack(i) for i in range(4)]
+    a.send(acks[0])
+    b.send(acks[1])
+    a.send(acks[2])
+    assert a.writes == b.writes == []
+    await asyncio.sleep(0)
+    assert a.writes == [[(1, acks[0].json), (2, acks[2].json)]]
+    assert b.writes == [[(1, acks[1].json)]]
+    a.send(acks[3])
+    await asyncio.sleep(0)
+    assert a.writes[1:] == [[(3, acks[3].json)]]
+    assert b.writes == [[(1, acks[1].json)]]
