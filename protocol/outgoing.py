@@ -40,8 +40,8 @@ class Outgoing:
 
     def __init__(self, message: _ServerMessage) -> None:
         self._message: _ServerMessage | None = message
-        #: how the message is made when asked for, and from what (a function and its arguments
-        #: rather than a closure: three objects fewer a message, and a patch goes to every member)
+        #: how the message is made when asked for, and from what: a function and its arguments,
+        #: not a closure (its function, cells and their tuple), as every move makes a few of them
         self._build: Callable[..., _ServerMessage] | None = None
         self._args: tuple[Any, ...] = ()
         self._langs: dict[str, Outgoing] | None = None

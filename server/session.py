@@ -53,15 +53,15 @@ class _Flushes:
     """The sessions with messages queued in this turn of an event loop, flushed in one callback
     at its end (one callback a turn, not one for each session a move reaches)."""
 
-    __slots__ = ("_due", "_loop")
+    __slots__ = ("_due",)
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self._loop = loop
+    def __init__(self) -> None:
+        # (not the loop itself: it is this object's key in ``_flushes``, held weakly)
         self._due: list[Session] = []
 
     def add(self, session: Session) -> None:
         if not self._due:
-            self._loop.call_soon(self._run)
+            session._loop.call_soon(self._run)
         self._due.append(session)
 
     def _run(self) -> None:
@@ -76,7 +76,7 @@ _flushes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Flushes] = weakr
 def _flushes_of(loop: asyncio.AbstractEventLoop) -> _Flushes:
     flushes = _flushes.get(loop)
     if flushes is None:
-        flushes = _flushes[loop] = _Flushes(loop)
+        flushes = _flushes[loop] = _Flushes()
     return flushes
 
 

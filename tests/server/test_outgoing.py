@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import gc
+import weakref
 
 from protocol import messages as m
 from server.session import Outgoing, Session
@@ -76,3 +78,15 @@ async def test_what_sessions_queue_in_one_turn_goes_out_at_its_end_in_one_write_
     await asyncio.sleep(0)
     assert a.writes[1:] == [[(3, acks[3].json)]]
     assert b.writes == [[(1, acks[1].json)]]
+
+
+def test_an_event_loop_that_ended_is_not_kept_by_the_sessions_flushes() -> None:
+    """What sessions flush is kept for each event loop, which it holds only weakly."""
+
+    async def use() -> weakref.ref[asyncio.AbstractEventLoop]:
+        Recording().start()
+        return weakref.ref(asyncio.get_running_loop())
+
+    loop = asyncio.run(use())
+    gc.collect()
+    assert loop() is None
