@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import random_game
 from protocol import messages as m
 from server import logs
+from server.app import YoungPasses, collect_garbage_seldom
 from server.config import Config
 from server.directory import LocalDirectory
 from server.line import LineSession
@@ -104,6 +105,8 @@ async def run(
         max_connections=4 * rooms + 10,
     )
     metrics = Metrics()
+    young = YoungPasses()  # as the server runs
+    young.start()
     directory = LocalDirectory(config, Store(config.data), metrics)
     lobby = Lobby(config, directory, directory.log, metrics)
     hosts: list[Session] = []
@@ -174,6 +177,7 @@ async def run(
     for room in list(lobby.rooms.values()):
         await room.stop()
     directory.log.close()
+    young.stop()
     return option, start, per_move, text
 
 
@@ -187,8 +191,7 @@ def main() -> None:
     parser.add_argument("--sort", default="cumulative", help="the profile's order (pstats' keys)")
     args = parser.parse_args()
     logs.configure("warning")  # as bench/load.py starts the server
-    gc.freeze()  # as the server does once it has started
-    gc.set_threshold(5_000, 50, 100)
+    collect_garbage_seldom()  # the garbage collector's settings as the server's
     print(f"{args.rooms} rooms of 4 (one member in ten a line session), {args.moves} moves each")
     print("CPU: option and start ms a room, moves us a move")
     for i in range(args.repeat):

@@ -36,6 +36,11 @@ class SeatMove:
     placements: tuple[Placement, ...]
     text: str
 
+    # written out: compiled, native code (see ``engine.position.Position``)
+    def __init__(self, placements: tuple[Placement, ...], text: str) -> None:
+        object.__setattr__(self, "placements", placements)
+        object.__setattr__(self, "text", text)
+
     def __str__(self) -> str:
         return self.text
 

@@ -47,6 +47,16 @@ class Player:
     score: int = 0
     hand_limit: int = HAND_SIZE
 
+    # Written out, as in the other classes a move makes: compiled (engine/compiled.py), this one is
+    # native code, where the one dataclasses writes runs as Python (twenty times slower).
+    def __init__(
+        self, name: str, hand: tuple[Card, ...], score: int = 0, hand_limit: int = HAND_SIZE
+    ) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "score", score)
+        object.__setattr__(self, "hand_limit", hand_limit)
+
     def __reduce__(self) -> tuple[object, tuple[str, tuple[Card, ...], int, int]]:
         return (Player, (self.name, self.hand, self.score, self.hand_limit))
 
@@ -65,6 +75,28 @@ class Position:
     chairs: tuple[Guest | None, ...]
     bar: tuple[Card, ...]
     deck: tuple[Card, ...]
+
+    def __init__(
+        self,
+        board: Board,
+        options: Options,
+        players: tuple[Player, ...],
+        eliminated: tuple[int, ...],
+        to_move: int,
+        start_player: int,
+        chairs: tuple[Guest | None, ...],
+        bar: tuple[Card, ...],
+        deck: tuple[Card, ...],
+    ) -> None:
+        object.__setattr__(self, "board", board)
+        object.__setattr__(self, "options", options)
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "eliminated", eliminated)
+        object.__setattr__(self, "to_move", to_move)
+        object.__setattr__(self, "start_player", start_player)
+        object.__setattr__(self, "chairs", chairs)
+        object.__setattr__(self, "bar", bar)
+        object.__setattr__(self, "deck", deck)
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         # Bots think on positions in other processes. Said outright for each of these frozen

@@ -78,6 +78,25 @@ class PlayResult:
     drawn: tuple[Card, ...] = field(default=())
     outcome: Outcome | None = None
 
+    # written out: compiled, native code (see ``Position``)
+    def __init__(
+        self,
+        position: Position,
+        move: str,
+        player: int,
+        points: int,
+        events: tuple[dict[str, Any], ...],
+        drawn: tuple[Card, ...] = (),
+        outcome: Outcome | None = None,
+    ) -> None:
+        object.__setattr__(self, "position", position)
+        object.__setattr__(self, "move", move)
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "points", points)
+        object.__setattr__(self, "events", events)
+        object.__setattr__(self, "drawn", drawn)
+        object.__setattr__(self, "outcome", outcome)
+
 
 # --- the board as counts -------------------------------------------------------------------
 

@@ -75,6 +75,12 @@ class LastMove:
     move: str
     points: int
 
+    # written out: compiled, native code, where the one dataclasses writes runs as Python
+    def __init__(self, player: str, move: str, points: int) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "move", move)
+        object.__setattr__(self, "points", points)
+
 
 _SCALARS: frozenset[type] = frozenset({str, int, float, bool, type(None)})
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ast
+import dataclasses
+import importlib
 import importlib.machinery
 import os
 import re
@@ -120,3 +123,55 @@ def test_a_stale_build_is_not_run(tmp_path: Path) -> None:
     (root / "setup.py").unlink()
     rules, diff, on = _imported_from(root, env={})
     assert rules.endswith(_suffix()) and diff.endswith(_suffix()) and on == "True"
+
+
+def _fields_set(init: ast.FunctionDef) -> list[str]:
+    """The attributes a constructor sets: ``object.__setattr__(self, "name", ...)`` or ``self.name =``."""
+    names = []
+    for node in ast.walk(init):
+        if isinstance(node, ast.Call) and ast.unparse(node.func) == "object.__setattr__":
+            names.append(ast.literal_eval(node.args[1]))
+        elif isinstance(node, ast.Assign):
+            names += [
+                t.attr
+                for t in node.targets
+                if isinstance(t, ast.Attribute) and ast.unparse(t.value) == "self"
+            ]
+    return names
+
+
+def _written_inits(module: str) -> dict[str, ast.FunctionDef]:
+    """The classes of ``module`` (by name) whose source writes ``__init__`` out."""
+    found = {}
+    for node in ast.parse(source(module).read_text()).body:
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name == "__init__":
+                    found[node.name] = item
+    return found
+
+
+def test_every_written_out_dataclass_constructor_takes_and_sets_the_fields() -> None:
+    # The classes a move makes write their __init__ out (compiled, it is native code): each takes
+    # the fields as the one dataclasses writes would, in order and with the same defaults, and
+    # sets every one of them.
+    written = []
+    for name in MODULES:
+        module = importlib.import_module(name)
+        for cls_name, init in _written_inits(name).items():
+            cls = getattr(module, cls_name)
+            if not dataclasses.is_dataclass(cls):
+                continue
+            written.append(cls_name)
+            fields = dataclasses.fields(cls)
+            params = init.args.args[1:]
+            assert [p.arg for p in params] == [f.name for f in fields], cls_name
+            defaults = [eval(ast.unparse(d), vars(module)) for d in init.args.defaults]
+            defaults = [dataclasses.MISSING] * (len(params) - len(defaults)) + defaults
+            for f, default in zip(fields, defaults, strict=True):
+                if f.default_factory is not dataclasses.MISSING:
+                    assert default is None, (cls_name, f.name)  # made anew in the constructor
+                else:
+                    assert default == f.default, (cls_name, f.name)
+            assert sorted(_fields_set(init)) == sorted(f.name for f in fields), cls_name
+    assert {"Position", "Player", "PlayResult", "SeatMove", "LastMove", "Send", "Step"} <= set(written)
