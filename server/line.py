@@ -376,6 +376,9 @@ async def _secret_line(lobby: Lobby, session: LineSession, line: str) -> None:
 
 async def _secret_command(session: LineSession, line: str) -> bool:
     """``/register``, ``/password`` or ``/unregister`` without arguments: ask for the passwords."""
+    words = line[1:].split(maxsplit=1)
+    if not words or words[0].lower() not in _SECRET_PROMPTS:
+        return False  # any other command (a move, mostly) is parsed once, by the lobby
     try:
         command = parse_command(line)
     except ProtocolError:

@@ -142,7 +142,7 @@ async def test_a_line_client_reads_the_ratings_of_a_rated_game(make_server: Serv
     """At the end of a rated game the line client prints each rating before and after."""
     server: Server = await make_server(resume_window=0.3)
     line = await LineClient.connect(server.line_port, "ann")
-    await line.line("/register")
+    await line.line("/REGISTER")  # (a command's name in any case)
     for prompt in ("Password: ", "Password again: "):
         await line.expect(prompt)
         await line.line(PASSWORD)
