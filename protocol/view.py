@@ -278,6 +278,17 @@ class RoomViews:
         before._onward = (self, result)
         return result
 
+    @property
+    def state(self) -> str:
+        """The room's state: ``"waiting"``, ``"playing"`` or ``"over"``."""
+        return self._head[1]
+
+    @property
+    def game(self) -> dict[str, Any] | None:
+        """The game as every recipient sees it alike (no hand in it); ``None`` without one. Shared
+        by the views: read it, never change it."""
+        return self._game
+
     def _skeleton(self) -> dict[str, Any]:
         """A view with what everyone sees alike: the anonymous one (``you`` and ``seat`` null, no
         hand)."""

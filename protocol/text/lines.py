@@ -333,10 +333,23 @@ class LineText:
         return lines
 
     def _turn_lines(self, reader: str | None, ascii_only: bool, say: Lang) -> list[str]:
-        view = self.view
-        if view is None or view["game"] is None or view["state"] != "playing" or view["game"]["over"]:
+        if reader is None or self._to_move() != reader:
             return []
-        if view["game"]["to_move"] == reader:
-            board = render_board(view, ascii_only=ascii_only, lang=say).splitlines()
-            return [*board, say(_("* /moves lists your legal moves, /hint suggests one."))]
-        return []
+        view = self.view
+        assert view is not None
+        board = render_board(view, ascii_only=ascii_only, lang=say).splitlines()
+        return [*board, say(_("* /moves lists your legal moves, /hint suggests one."))]
+
+    def _to_move(self) -> str | None:
+        """Who is to move in the game being played here, if one is: read from what everyone sees,
+        without making the reader's own view (most moves show no picture)."""
+        if self._source is not None:
+            views = self._source[0]
+            state, game = views.state, views.game
+        elif self._view is not None:
+            state, game = self._view["state"], self._view["game"]
+        else:
+            return None
+        if game is None or state != "playing" or game["over"]:
+            return None
+        return str(game["to_move"])
