@@ -194,6 +194,8 @@ class Store(AccountTables):
         #: what rooms logged in this turn of the loop, committed together at its end
         self._games: list[tuple[tuple[tuple[Any, ...], list[tuple[Any, ...]]], asyncio.Future[None]]] = []
         self._moves: list[tuple[tuple[str, int, str], asyncio.Future[None]]] = []
+        #: the event loop of those, until their commit
+        self._gathering: asyncio.AbstractEventLoop | None = None
         self._checkpointer: _Checkpointer | None = None
         if path != ":memory:":
             self._db.execute("PRAGMA wal_autocheckpoint=0")  # commits only append to the WAL
@@ -271,14 +273,17 @@ class Store(AccountTables):
         # The games and moves that rooms log in one turn of the event loop are committed together,
         # at its end: one transaction (one write of the WAL) for all, each still committed before
         # its room goes on to tell anyone.
-        loop = asyncio.get_running_loop()
-        committed = loop.create_future()
-        if not self._games and not self._moves:
+        # (the loop is asked for once a turn: on Python 3.11 asking costs a system call, getpid)
+        loop = self._gathering
+        if loop is None:
+            loop = self._gathering = asyncio.get_running_loop()
             loop.call_soon(self._commit)
+        committed = loop.create_future()
         pending.append((row, committed))
         await committed
 
     def _commit(self) -> None:
+        self._gathering = None
         games, self._games = self._games, []
         moves, self._moves = self._moves, []
         try:

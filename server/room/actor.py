@@ -213,7 +213,8 @@ class Room:
                     await wake
                     continue
                 self._handling = inbox.popleft()
-                carry_on = await self._handle(self._handling)
+                # (the loop is at hand: asking for it again costs a system call on Python 3.11)
+                carry_on = await self._handle(self._handling, loop.time())
                 self._handling = None
                 if not carry_on:
                     return
@@ -225,14 +226,14 @@ class Room:
             self._wake = None
             self._wake_settling()
 
-    async def _handle(self, item: Item) -> bool:
-        """Handle one item; ``False`` when the actor ends."""
+    async def _handle(self, item: Item, now: float) -> bool:
+        """Handle one item at ``now`` (the loop's clock); ``False`` when the actor ends."""
         message = item.message
         if isinstance(message, Stop):
             self._cancel_all()
             return False
         try:
-            await self._carry(self.core.handle(item.session, message, asyncio.get_running_loop().time()))
+            await self._carry(self.core.handle(item.session, message, now))
         except LeaseLost:
             self.log.warning("lease_lost")
             self._cancel_all()
