@@ -60,6 +60,7 @@ from websockets.protocol import State  # noqa: E402
 from bots.client import BotSettings, LineBot, WsBot  # noqa: E402
 from engine import cli as engine_cli  # noqa: E402
 from protocol import messages as m  # noqa: E402
+from server.store import logged_moves  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
@@ -502,14 +503,10 @@ class Soak:
         if self.redis is None:
             db = sqlite3.connect(f"file:{self.folder / 'cafe.db'}?mode=ro", uri=True)
             try:
-                moves: dict[str, list[tuple[int, str]]] = {}
-                for game_id, number, move in db.execute("SELECT game_id, number, move FROM moves"):
-                    moves.setdefault(game_id, []).append((number, move))
-                for game_id, room, players, finished in db.execute(
-                    "SELECT id, room, players, finished FROM games"
-                ):
-                    listed = [mv for _, mv in sorted(moves.get(game_id, []))]
-                    games[game_id] = (room, json.loads(players), listed, finished is not None)
+                moves = logged_moves(db)
+                for game_id, room, players in db.execute("SELECT id, room, players FROM games"):
+                    finished, listed = moves[game_id]
+                    games[game_id] = (room, json.loads(players), listed, finished)
             finally:
                 db.close()
             return games

@@ -1,6 +1,17 @@
 """The game log in SQLite (WAL): every game's record, each accepted move committed before it is
 broadcast, finished games kept for ``/history`` and ``GET /games/ID``, and resume tokens.
 
+The moves of running games go to ``journal``, in the order they were logged, with no index: each
+commit appends to the end of one table, where an index by game would add a page of its own, in
+another place of the file, for nearly every move of a commit (the moves of a turn of the loop
+belong to as many rooms). Which rows are whose is kept in memory (read again when the log is
+opened). When a game finishes, its moves are written into its row of ``games`` (``moves``, one
+JSON list) in the transaction that records its result, and the journal's rows before the oldest
+running game's first one are deleted. The games running beside it keep rows of finished games
+between theirs, a few times as many as their own in steady play; a game that runs on while many
+others finish (left waiting for its players, say) is moved to the journal's end once it holds
+far more than that, so the journal stays within a few times what the running games need.
+
 The store is called from the room actors on the event loop: a commit in WAL mode with
 ``synchronous=NORMAL`` survives a killed process and costs tens of microseconds; the games started
 and moves logged in one turn of the loop share one commit. Checkpoints, which copy the WAL into the
@@ -14,6 +25,7 @@ import json
 import sqlite3
 import threading
 import time
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +39,7 @@ from server.store_accounts import AccountStore, AccountTables
 
 log = structlog.get_logger("cafe.store")
 
-_INSERT_MOVE = "INSERT INTO moves (game_id, number, move) VALUES (?, ?, ?)"
+_INSERT_MOVE = "INSERT INTO journal (seq, game_id, number, move) VALUES (?, ?, ?, ?)"
 _INSERT_GAME = (
     "INSERT INTO games"
     " (id, room, players, kinds, seed, options, board, start_player, started, room_options)"
@@ -48,13 +60,14 @@ CREATE TABLE IF NOT EXISTS games (
     started REAL NOT NULL,
     finished REAL,
     result TEXT,                 -- JSON outcome once finished
-    room_options TEXT            -- JSON object: the room's options at the start (clock, absent, ...)
+    room_options TEXT,           -- JSON object: the room's options at the start (clock, absent, ...)
+    moves TEXT                   -- JSON list of a finished game's moves (a running game's: journal)
 );
-CREATE TABLE IF NOT EXISTS moves (
+CREATE TABLE IF NOT EXISTS journal (
+    seq INTEGER PRIMARY KEY,     -- in the order the moves were logged
     game_id TEXT NOT NULL REFERENCES games(id),
-    number INTEGER NOT NULL,
-    move TEXT NOT NULL,
-    PRIMARY KEY (game_id, number)
+    number INTEGER NOT NULL,     -- the game's moves are numbered 1, 2, ...
+    move TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS players (
     game_id TEXT NOT NULL REFERENCES games(id),
@@ -81,8 +94,39 @@ CREATE INDEX IF NOT EXISTS tokens_by_name ON tokens(name COLLATE NOCASE);
 # the columns of ``games`` in the order ``_game`` reads them (a log from before ``room_options``
 # was kept gets the column added at the end when it is opened)
 _GAME_COLUMNS = (
-    "id, room, players, kinds, seed, options, board, start_player, started, finished, result, room_options"
+    "id, room, players, kinds, seed, options, board, start_player, started, finished, result,"
+    " room_options, moves"
 )
+#: the rows of finished games the journal may hold beside three times the running games' before
+#: it moves the oldest running games to its end (games of even lengths, started one after
+#: another, keep about as many as their own between theirs)
+JOURNAL_SLACK = 10_000
+
+
+def logged_moves(db: sqlite3.Connection) -> dict[str, tuple[bool, list[str]]]:
+    """Every game in a log that another process reads (a check after a soak, a benchmark's count
+    of moves), running or finished: game id -> (finished, its moves in order)."""
+    journal: dict[str, list[tuple[int, str]]] = {}
+    for game_id, number, move in db.execute("SELECT game_id, number, move FROM journal"):
+        journal.setdefault(game_id, []).append((number, move))
+    return {
+        game_id: (True, json.loads(moves)) if finished is not None
+        else (False, [move for _, move in sorted(journal.get(game_id, []))])
+        for game_id, finished, moves in db.execute("SELECT id, finished, moves FROM games")
+    }  # fmt: skip
+
+
+class _Running:
+    """A running game's rows in the journal: their ``seq`` and their moves, in order, and its last
+    move's number. (The moves are the very strings its room holds: a list of them costs a
+    pointer a move, as the ``seq`` do, and a finished game's are not read back from the file.)"""
+
+    __slots__ = ("last", "moves", "seqs")
+
+    def __init__(self) -> None:
+        self.seqs = array("q")
+        self.moves: list[str] = []
+        self.last = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +137,10 @@ class TokenInfo:
     name: str
     identity: str
     expires: float | None
+
+
+def _out_of_order(game_id: str, number: int, before: int) -> sqlite3.IntegrityError:
+    return sqlite3.IntegrityError(f"{game_id}: move {number} is not the next after {before}")
 
 
 class StoreUnavailable(Exception):
@@ -196,6 +244,11 @@ class Store(AccountTables):
         self._moves: list[tuple[tuple[str, int, str], asyncio.Future[None]]] = []
         #: the event loop of those, until their commit
         self._gathering: asyncio.AbstractEventLoop | None = None
+        #: the journal's rows of each running game, the game whose first row is oldest first
+        self._running: dict[str, _Running] = {}
+        self._live_rows = 0  # their rows in all
+        self._last_seq = 0  # the journal's last row
+        self._read_journal()
         self._checkpointer: _Checkpointer | None = None
         if path != ":memory:":
             self._db.execute("PRAGMA wal_autocheckpoint=0")  # commits only append to the WAL
@@ -206,8 +259,10 @@ class Store(AccountTables):
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")  # another process opening the file waits, then sees it
             columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
-            if "room_options" not in columns:
-                self._db.execute("ALTER TABLE games ADD COLUMN room_options TEXT")
+            for column in ("room_options", "moves"):
+                if column not in columns:
+                    self._db.execute(f"ALTER TABLE games ADD COLUMN {column} TEXT")
+            self._migrate_moves()
             for table, column, kind in (("players", "identity", "TEXT"), ("tokens", "identity", "TEXT"),
                                         ("tokens", "expires", "REAL")):  # fmt: skip
                 if column not in {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}:
@@ -217,6 +272,57 @@ class Store(AccountTables):
                         # whoever comes back with one of its tokens
                         self._db.execute(f"UPDATE {table} SET identity = {OLD_IDENTITY!r} || name")
         self._db.executescript(_INDEXES)
+
+    def _migrate_moves(self) -> None:
+        """A log from before the journal kept every move in a table ``moves``, indexed by game:
+        the running games' moves go to the journal, each finished game's into its row."""
+        if self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'moves'").fetchone():
+            self._db.execute(
+                "INSERT INTO journal (game_id, number, move) SELECT m.game_id, m.number, m.move"
+                " FROM moves m JOIN games g ON g.id = m.game_id WHERE g.finished IS NULL"
+                " ORDER BY g.started, m.game_id, m.number"
+            )
+            finished = self._db.execute(
+                "SELECT m.game_id, m.move FROM moves m JOIN games g ON g.id = m.game_id"
+                " WHERE g.finished IS NOT NULL ORDER BY m.game_id, m.number"
+            )
+            games: dict[str, list[str]] = {}
+            for game_id, move in finished:
+                games.setdefault(game_id, []).append(move)
+            self._db.executemany(
+                "UPDATE games SET moves = ? WHERE id = ?", [(json.dumps(m), g) for g, m in games.items()]
+            )
+            self._db.execute("DROP TABLE moves")
+        self._db.execute("UPDATE games SET moves = '[]' WHERE finished IS NOT NULL AND moves IS NULL")
+
+    def _read_journal(self) -> None:
+        """Which rows of the journal are whose, and the rows no running game needs deleted."""
+        rows = self._db.execute(
+            "SELECT j.seq, j.game_id, j.number, j.move FROM journal j JOIN games g ON g.id = j.game_id"
+            " WHERE g.finished IS NULL ORDER BY j.seq"
+        )
+        for seq, game_id, number, move in rows:
+            self._add_row(game_id, seq, number, move)
+        self._last_seq = self._db.execute("SELECT coalesce(max(seq), 0) FROM journal").fetchone()[0]
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("DELETE FROM journal WHERE seq < ?", (self._front(None),))
+
+    def _add_row(self, game_id: str, seq: int, number: int, move: str) -> None:
+        running = self._running.get(game_id)
+        if running is None:
+            running = self._running[game_id] = _Running()
+        running.seqs.append(seq)
+        running.moves.append(move)
+        running.last = number
+        self._live_rows += 1
+
+    def _front(self, finished: str | None) -> int:
+        """The first row of the journal a running game other than ``finished`` needs."""
+        for game_id, running in self._running.items():  # (the first or the second)
+            if game_id != finished:
+                return running.seqs[0]
+        return self._last_seq + 1
 
     def close(self) -> None:
         if self._checkpointer is not None:
@@ -285,7 +391,8 @@ class Store(AccountTables):
     def _commit(self) -> None:
         self._gathering = None
         games, self._games = self._games, []
-        moves, self._moves = self._moves, []
+        moves = self._numbered(self._moves)
+        self._moves = []
         try:
             with self._db:
                 self._db.execute("BEGIN")
@@ -299,11 +406,48 @@ class Store(AccountTables):
             for (game, players), committed in games:
                 self._commit_alone(committed, self._game_rows, game, players)
             for row, committed in moves:
-                self._commit_alone(committed, self._db.execute, _INSERT_MOVE, row)
+                seq, game_id, number, move = row
+                if self._refused(game_id, number, committed):  # one before it failed
+                    continue
+                if self._commit_alone(committed, self._db.execute, _INSERT_MOVE, row):
+                    self._add_row(game_id, seq, number, move)
             return
+        for (seq, game_id, number, move), _ in moves:
+            self._add_row(game_id, seq, number, move)
         for _, committed in (*games, *moves):
             if not committed.done():
                 committed.set_result(None)
+
+    def _numbered(
+        self, moves: list[tuple[tuple[str, int, str], asyncio.Future[None]]]
+    ) -> list[tuple[tuple[int, str, int, str], asyncio.Future[None]]]:
+        """The moves with their rows' ``seq``, but for those whose number is not their game's
+        next, which fail (as a number already taken, or out of order, would in a table indexed by
+        game and number)."""
+        rows: list[tuple[tuple[int, str, int, str], asyncio.Future[None]]] = []
+        last: dict[str, int] = {}  # the games of this commit: their last move in it
+        for (game_id, number, move), committed in moves:
+            before = last.get(game_id)
+            if before is None:
+                running = self._running.get(game_id)
+                before = running.last if running is not None else 0
+            if number != before + 1:
+                if not committed.done():
+                    committed.set_exception(_out_of_order(game_id, number, before))
+                continue
+            last[game_id] = number
+            self._last_seq += 1
+            rows.append(((self._last_seq, game_id, number, move), committed))
+        return rows
+
+    def _refused(self, game_id: str, number: int, committed: asyncio.Future[None]) -> bool:
+        running = self._running.get(game_id)
+        before = running.last if running is not None else 0
+        if number == before + 1:
+            return False
+        if not committed.done():
+            committed.set_exception(_out_of_order(game_id, number, before))
+        return True
 
     def _game_rows(self, game: tuple[Any, ...], players: list[tuple[Any, ...]]) -> None:
         with self._db:
@@ -312,29 +456,87 @@ class Store(AccountTables):
             self._db.executemany(_INSERT_PLAYER, players)
 
     @staticmethod
-    def _commit_alone(committed: asyncio.Future[None], write: Callable[..., Any], *args: Any) -> None:
+    def _commit_alone(committed: asyncio.Future[None], write: Callable[..., Any], *args: Any) -> bool:
         try:
             write(*args)
         except sqlite3.Error as e:
             if not committed.done():
                 committed.set_exception(e)
-            return
+            return False
         if not committed.done():
             committed.set_result(None)
+        return True
 
     async def game_finished(self, game_id: str, outcome: Outcome) -> list[RatingChange]:
         # the rating is written in the transaction that marks the game finished: a process killed
         # at any instant leaves both or neither, and a game finished again (a restart) is not
         # rated again
+        changes: list[RatingChange] | None = None
+        moved: list[tuple[str, array[int]]] = []
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
             cursor = self._db.execute(
-                "UPDATE games SET finished = ?, result = ? WHERE id = ? AND finished IS NULL",
-                (time.time(), json.dumps(outcome.to_dict()), game_id),
+                "UPDATE games SET finished = ?, result = ?, moves = ? WHERE id = ? AND finished IS NULL",
+                (time.time(), json.dumps(outcome.to_dict()), json.dumps(self._journaled(game_id)), game_id),
             )
             if cursor.rowcount == 1:
-                return self._rate_finished(game_id, dict(outcome.places))
-        return await self.game_ratings(game_id)
+                changes = self._rate_finished(game_id, dict(outcome.places))
+                moved = self._cut_journal(game_id)
+        # committed: what the journal holds now
+        running = self._running.pop(game_id, None)
+        if running is not None:
+            self._live_rows -= len(running.seqs)
+        for moved_id, seqs in moved:
+            copied = self._running.pop(moved_id)  # to the end: its first row is the newest now
+            copied.seqs = seqs
+            self._running[moved_id] = copied
+        self._last_seq += sum(len(seqs) for _, seqs in moved)
+        return await self.game_ratings(game_id) if changes is None else changes
+
+    def _journaled(self, game_id: str) -> list[str]:
+        """The moves of a running game, in order, as the journal holds them."""
+        running = self._running.get(game_id)
+        return [] if running is None else list(running.moves)
+
+    def _cut_journal(self, finished: str) -> list[tuple[str, array[int]]]:
+        """In the transaction that finishes ``finished``: delete the journal's rows before the
+        first one another running game needs. When the journal holds more rows of finished games
+        than three times the running games' and ``JOURNAL_SLACK``, the running games whose rows
+        start in its older half are first moved to its end. The games moved, with their new
+        rows (for the caller to keep once this is committed)."""
+        front = self._front(finished)
+        span = self._last_seq + 1 - front
+        finishing = self._running.get(finished)
+        live = self._live_rows - (len(finishing.seqs) if finishing is not None else 0)
+        moved: list[tuple[str, array[int]]] = []
+        if span - live > 3 * live + JOURNAL_SLACK:
+            middle = front + span // 2
+            seq = self._last_seq
+            for game_id, running in self._running.items():
+                if running.seqs[0] >= middle:
+                    break
+                if game_id == finished:
+                    continue
+                seqs = array("q", range(seq + 1, seq + 1 + len(running.seqs)))
+                self._db.executemany(
+                    "INSERT INTO journal (seq, game_id, number, move)"
+                    " SELECT ?, game_id, number, move FROM journal WHERE seq = ?",
+                    zip(seqs, running.seqs, strict=True),
+                )
+                seq += len(seqs)
+                moved.append((game_id, seqs))
+            # the first game not copied, else the first copy
+            front = next(
+                (r.seqs[0] for g, r in self._running.items() if g != finished and r.seqs[0] >= middle),
+                self._last_seq + 1,
+            )
+            # the rows copied that the cut below leaves (a game's rows between others')
+            self._db.executemany(
+                "DELETE FROM journal WHERE seq = ?",
+                ((old,) for game_id, _ in moved for old in self._running[game_id].seqs if old >= front),
+            )
+        self._db.execute("DELETE FROM journal WHERE seq < ?", (front,))
+        return moved
 
     # (the token functions' SQL carries "pragma: no mutate": SQLite reads its keywords and names
     # in any case, so a mutant in another case is the same statement)
@@ -417,6 +619,11 @@ class Store(AccountTables):
         ).fetchall()
         return [self._game(row) for row in rows]
 
+    def _moves_of(self, game_id: str, finished: float | None, moves: str | None) -> list[str]:
+        if finished is None:
+            return self._journaled(game_id)
+        return list(json.loads(moves or "[]"))
+
     def _game(self, row: tuple[Any, ...]) -> StoredGame:
         (
             game_id,
@@ -431,20 +638,15 @@ class Store(AccountTables):
             finished,
             result,
             room_options,
+            moves,
         ) = row
-        moves = [
-            m
-            for (m,) in self._db.execute(
-                "SELECT move FROM moves WHERE game_id = ? ORDER BY number", (game_id,)
-            )
-        ]
         record = GameRecord(
             players=tuple(json.loads(players)),
             seed=int(seed),
             options=Options(**json.loads(options)),
             board=board,
             start_player=start_player,
-            moves=tuple(moves),
+            moves=tuple(self._moves_of(game_id, finished, moves)),
         )
         return StoredGame(
             game_id,

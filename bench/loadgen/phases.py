@@ -28,6 +28,7 @@ from bench.loadgen.plan import (
 from bench.loadgen.stats import Phase, merge
 from bench.loadgen.target import Target, free_port, machine_busy
 from bench.loadgen.worker import worker_main
+from server.store import logged_moves
 
 
 def room_specs(rooms: int, line_share: float) -> list[RoomSpec]:
@@ -186,7 +187,7 @@ def game_phase(args: argparse.Namespace, plans: tuple[GamePlan, ...]) -> Phase:
     phase.log_warnings = [line for line in target.stderr if line.strip()]
     if not args.url:
         with contextlib.closing(sqlite3.connect(data)) as db:
-            phase.log_rows = int(db.execute("SELECT count(*) FROM moves").fetchone()[0])
+            phase.log_rows = sum(len(moves) for _, moves in logged_moves(db).values())
         if not args.data:
             for path in Path(data_dir).iterdir():
                 path.unlink()

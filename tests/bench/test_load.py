@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -131,3 +132,26 @@ def test_the_make_bench_scripts_run_as_scripts() -> None:
         )
         assert run.returncode == 0, run.stdout + run.stderr
         assert figure in run.stdout, run.stdout
+
+
+def test_store_bench_logs_finishes_and_checks_every_game() -> None:
+    """bench/store.py logs moves through the SQLite store and through a log that keeps nothing,
+    finishes games as their moves run out, and checks that the file holds every game's moves;
+    it prints the store's CPU a move."""
+    argv = [
+        sys.executable,
+        "bench/store.py",
+        "--games",
+        "4",
+        "--batch",
+        "3",
+        "--moves",
+        "400",
+        "--repeat",
+        "1",
+    ]
+    run = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=90)
+    assert run.returncode == 0, run.stdout + run.stderr
+    rows = [line for line in run.stdout.splitlines() if line.startswith("run 1, ")]
+    assert [row.split(":")[0] for row in rows] == ["run 1, loop alone", "run 1, store     "]
+    assert re.search(r"^the store's: -?\d+\.\d us of CPU a move$", run.stdout, re.MULTILINE)

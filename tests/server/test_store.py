@@ -145,7 +145,7 @@ async def test_commits_reach_the_database_file_through_the_stores_own_checkpoint
         # immutable=1 reads the database file and ignores the WAL
         with contextlib.closing(sqlite3.connect(f"file:{path}?immutable=1", uri=True)) as db:
             try:
-                return int(db.execute("SELECT count(*) FROM moves").fetchone()[0])
+                return int(db.execute("SELECT count(*) FROM journal").fetchone()[0])
             except sqlite3.OperationalError:  # not even the tables have been copied yet
                 return 0
 

@@ -24,7 +24,7 @@ async def started(store: Store, games: int) -> list[str]:
 def logged(path: Path) -> set[tuple[str, int, str]]:
     """The moves another connection reads from the file: what a restarted server would find."""
     with sqlite3.connect(path) as db:
-        return set(db.execute("SELECT game_id, number, move FROM moves"))
+        return set(db.execute("SELECT game_id, number, move FROM journal"))
 
 
 async def test_moves_logged_at_once_are_all_committed_when_each_returns(tmp_path: Path) -> None:
