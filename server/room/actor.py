@@ -247,7 +247,7 @@ class Room:
                 msg_id = getattr(message, "id", None)
                 self._reply(Reply(item.session, "internal", "The server failed to handle that.", msg_id))
         if isinstance(message, _MOVES):
-            self.host.metrics.move_latency.observe(time.perf_counter() - item.received)
+            self.host.metrics.move_handled(time.perf_counter() - item.received)
         self.host.room_changed(self)
         if self.core.empty:
             self._cancel_all()
@@ -283,7 +283,7 @@ class Room:
         store, metrics = self.host.log, self.host.metrics
         if isinstance(entry, MoveLogged):
             await store.move_played(entry.game_id, entry.number, entry.move)
-            metrics.moves.inc()
+            metrics.move_logged()
         elif isinstance(entry, GameStart):
             await store.game_started(
                 entry.game_id, entry.room, entry.record, entry.kinds, entry.room_options, entry.identities
