@@ -98,8 +98,9 @@ _GAME_COLUMNS = (
     " room_options, moves"
 )
 #: the rows of finished games the journal may hold beside three times the running games' before
-#: it moves the oldest running games to its end (games of even lengths, started one after
-#: another, keep about as many as their own between theirs)
+#: it moves the oldest running games to its end (in steady play the games running hold two to
+#: three times their own rows of finished games between theirs: ``bench/store.py`` ends with
+#: 27,000 beside 10,600, and moves none)
 JOURNAL_SLACK = 10_000
 
 
