@@ -140,10 +140,6 @@ class TokenInfo:
     expires: float | None
 
 
-def _out_of_order(game_id: str, number: int, before: int) -> sqlite3.IntegrityError:
-    return sqlite3.IntegrityError(f"{game_id}: move {number} is not the next after {before}")
-
-
 class StoreUnavailable(Exception):
     """The log could not be written or read just now; nothing was changed."""
 
@@ -408,8 +404,8 @@ class Store(AccountTables):
                 self._commit_alone(committed, self._game_rows, game, players)
             for row, committed in moves:
                 seq, game_id, number, move = row
-                if self._refused(game_id, number, committed):  # one before it failed
-                    continue
+                if self._refused(game_id, number, self._last_number(game_id), committed):
+                    continue  # one before it failed
                 if self._commit_alone(committed, self._db.execute, _INSERT_MOVE, row):
                     self._add_row(game_id, seq, number, move)
             return
@@ -430,24 +426,29 @@ class Store(AccountTables):
         for (game_id, number, move), committed in moves:
             before = last.get(game_id)
             if before is None:
-                running = self._running.get(game_id)
-                before = running.last if running is not None else 0
-            if number != before + 1:
-                if not committed.done():
-                    committed.set_exception(_out_of_order(game_id, number, before))
+                before = self._last_number(game_id)
+            if self._refused(game_id, number, before, committed):
                 continue
             last[game_id] = number
             self._last_seq += 1
             rows.append(((self._last_seq, game_id, number, move), committed))
         return rows
 
-    def _refused(self, game_id: str, number: int, committed: asyncio.Future[None]) -> bool:
+    def _last_number(self, game_id: str) -> int:
+        """The number of the game's last move in the journal (0: none yet)."""
         running = self._running.get(game_id)
-        before = running.last if running is not None else 0
+        return running.last if running is not None else 0
+
+    @staticmethod
+    def _refused(game_id: str, number: int, before: int, committed: asyncio.Future[None]) -> bool:
+        """Whether the move ``number`` fails, not being the one after ``before`` (its future then
+        holds the error)."""
         if number == before + 1:
             return False
         if not committed.done():
-            committed.set_exception(_out_of_order(game_id, number, before))
+            committed.set_exception(
+                sqlite3.IntegrityError(f"{game_id}: move {number} is not the next after {before}")
+            )
         return True
 
     def _game_rows(self, game: tuple[Any, ...], players: list[tuple[Any, ...]]) -> None:
