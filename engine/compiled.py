@@ -28,8 +28,9 @@ from pathlib import Path
 from types import ModuleType
 
 #: the modules compiled, in the order they are given to mypyc: pure modules of ``engine`` and
-#: ``protocol`` (no pydantic model, no asyncio), and the room core of ``server.room`` (no I/O; it
-#: builds pydantic messages but defines none; its actor, which runs the asyncio task, stays Python).
+#: ``protocol`` (no pydantic model, no asyncio), the room core of ``server.room`` (no I/O; it
+#: builds pydantic messages but defines none) and its actor (an asyncio task: mypyc's coroutines
+#: run on the event loop as Python's do).
 #: (Positions go to the bots' processes: their classes say how they are pickled, which a compiled
 #: frozen dataclass does not on its own.)
 MODULES = (
@@ -53,6 +54,7 @@ MODULES = (
     "server.room.game",
     "server.room.votes",
     "server.room.core",
+    "server.room.actor",
 )
 
 #: the folder that holds ``engine`` and ``protocol``

@@ -372,7 +372,7 @@ class Store(AccountTables):
     async def move_played(self, game_id: str, number: int, move: str) -> None:
         await self._batched(self._moves, (game_id, number, move))
 
-    async def _batched(self, pending: list[tuple[Any, asyncio.Future[None]]], row: Any) -> None:
+    def _batched(self, pending: list[tuple[Any, asyncio.Future[None]]], row: Any) -> asyncio.Future[None]:
         # The games and moves that rooms log in one turn of the event loop are committed together,
         # at its end: one transaction (one write of the WAL) for all, each still committed before
         # its room goes on to tell anyone.
@@ -383,7 +383,7 @@ class Store(AccountTables):
             loop.call_soon(self._commit)
         committed = loop.create_future()
         pending.append((row, committed))
-        await committed
+        return committed
 
     def _commit(self) -> None:
         self._gathering = None

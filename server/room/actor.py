@@ -271,9 +271,8 @@ class Room:
         self._do(self.core.commit(step))
 
     async def _write(self, entries: tuple[Entry, ...]) -> None:
-        first, *rest = entries
-        await self._write_one(first)
-        for entry in rest:  # only an outcome follows a move; a restore writes it again
+        await self._write_one(entries[0])
+        for entry in entries[1:]:  # only an outcome follows a move; a restore writes it again
             try:
                 await self._write_one(entry)
             except StoreUnavailable:
