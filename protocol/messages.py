@@ -690,9 +690,18 @@ def _json(value: Any) -> str:
     return pydantic_core.to_json(value).decode()
 
 
-def patch_json(room: str, ops: list[dict[str, Any]]) -> str:
-    """The text of ``Patch(room=room, ops=ops)``."""
-    return f'{{"seq":0,"type":"patch","room":{_json(room)},"ops":{_json(ops)}}}'
+def patch_json(room: str, ops: list[dict[str, Any]], ops_text: str | None = None) -> str:
+    """The text of ``Patch(room=room, ops=ops)``; ``ops_text``, when given, is ``ops``' own
+    (``ops_json``) or theirs joined with commas when they are several lists in a row."""
+    if ops_text is None:
+        ops_text = ops_json(ops)
+    return f'{{"seq":0,"type":"patch","room":{_json(room)},"ops":[{ops_text}]}}'
+
+
+def ops_json(ops: list[dict[str, Any]]) -> str:
+    """The text of a list of patch operations without its brackets: the texts of lists in a row,
+    joined with commas, are the text of all their operations."""
+    return _json(ops)[1:-1]
 
 
 def played_json(

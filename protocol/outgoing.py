@@ -64,11 +64,18 @@ class Outgoing:
         return cls._direct(json, parse_server_message, json)
 
     @classmethod
-    def patch(cls, room: str, ops: list[dict[str, Any]], views: RoomViews | None = None) -> Outgoing:
+    def patch(
+        cls,
+        room: str,
+        ops: list[dict[str, Any]],
+        views: RoomViews | None = None,
+        ops_text: str | None = None,
+    ) -> Outgoing:
         """``Outgoing(Patch(room=room, ops=ops))``, made faster: one goes out after every move.
         ``views``: the room's views the patch leads to (each recipient's view is
-        ``views.view(name)``)."""
-        out = cls._direct(patch_json(room, ops), _patch, room, ops)
+        ``views.view(name)``); ``ops_text``: the operations' text, if made already
+        (``protocol.messages.patch_json``)."""
+        out = cls._direct(patch_json(room, ops, ops_text), _patch, room, ops)
         out.views = views
         return out
 

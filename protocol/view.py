@@ -235,24 +235,33 @@ class RoomViews:
         """The JSON Patch from ``before.view(recipient)`` to ``self.view(recipient)``: exactly
         ``diff`` of the two views, but what every recipient shares is diffed once for all of them
         and its operations are the same objects in each recipient's patch."""
+        return [op for part in self.change_parts(before, recipient) for op in part]
+
+    def change_parts(self, before: RoomViews, recipient: str | None) -> list[list[dict[str, Any]]]:
+        """``changes`` in the parts it is made of, none of them empty: the lists of operations
+        every recipient shares are the same list objects in each recipient's parts (so that what
+        is made of one, such as its JSON text, is made once), the recipient's own are new ones."""
         shared = self._shared_changes(before)
         player = recipient is not None and recipient in self._players
         if shared is None or player != (recipient is not None and recipient in before._players):
-            return diff(before.view(recipient), self.view(recipient))
+            whole = diff(before.view(recipient), self.view(recipient))
+            return [whole] if whole else []
         head, players, rest = shared
-        ops = list(head)
+        parts = [head] if head else []
         seat = self._seat(recipient)
         if seat != before._seat(recipient):
-            ops.append({"op": "replace", "path": "/seat", "value": seat})
-        ops += players
+            parts.append([{"op": "replace", "path": "/seat", "value": seat}])
+        if players:
+            parts.append(players)
         if player:
             assert recipient is not None
             old = before._hands[before._players.index(recipient)]
             new = self._hands[self._players.index(recipient)]
             if old != new:
-                ops += [{**op, "path": "/game/hand" + op["path"]} for op in diff(old, new)]
-        ops += rest
-        return ops
+                parts.append([{**op, "path": "/game/hand" + op["path"]} for op in diff(old, new)])
+        if rest:
+            parts.append(rest)
+        return parts
 
     def _shared_changes(self, before: RoomViews) -> _Shared | None:
         """The operations between the parts everyone sees of ``before`` and of this state, split

@@ -19,7 +19,7 @@ from protocol.outgoing import Outgoing
 from protocol.view import RoomViews, SeatInfo
 from server.ratings import is_guest
 from server.room.effects import Effect, Note, Reply, Send, Step
-from server.room.publish import Publisher
+from server.room.publish import Patches, Publisher
 from server.room.state import Game, Seat, State
 from server.room.world import BotNames, Member, RoomSettings
 
@@ -248,7 +248,7 @@ class RoomBase:
     def _publish(self) -> None:
         """Send every member what changed in its own view."""
         views = self._room_views()
-        patches: dict[tuple[int, ...], Outgoing] = {}
+        patches = Patches()
         update = self._publisher.update
         # one effect for each patch, however many members get it (each member gets one message)
         recipients: dict[Outgoing, list[Member]] = {}

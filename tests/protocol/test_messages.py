@@ -548,6 +548,19 @@ def test_a_patch_made_directly_is_the_text_of_the_message(room: str, ops: list[d
 
 
 @settings(max_examples=200, deadline=None)
+@given(room=st.text(), parts=st.lists(_ops.filter(bool), max_size=4))
+def test_a_patch_of_operations_in_parts_is_the_text_of_the_whole(
+    room: str, parts: list[list[dict[str, Any]]]
+) -> None:
+    """The texts of lists of operations (``ops_json``), joined with commas, make the patch of all
+    of them in a row: what a room's members share is serialised once and joined to their own."""
+    ops = [op for part in parts for op in part]
+    text = protocol.messages.patch_json(room, ops, ",".join(map(protocol.messages.ops_json, parts)))
+    assert text == protocol.messages.patch_json(room, ops)
+    assert protocol.messages.parse_server_message(text) == protocol.messages.Patch(room=room, ops=ops)
+
+
+@settings(max_examples=200, deadline=None)
 @given(
     room=st.text(),
     player=st.text(),

@@ -499,6 +499,39 @@ def test_recipients_with_the_same_changes_get_the_same_operations() -> None:
         assert any(op["path"].startswith("/game/hand") for op in patches[mover])
 
 
+def test_the_parts_of_the_changes_are_the_changes_and_the_shared_ones_are_the_same_lists() -> None:
+    """``change_parts`` is ``changes`` cut where a recipient's own operations go: no part empty,
+    together exactly the diff of the two views, and the parts everyone shares the very same lists
+    in every recipient's parts; the mover's own hand is a part of its own."""
+    positions = game_positions(15)
+    seats = seats_for(NAMES)
+    states: list[protocol.view.RoomViews] = []
+    for number in range(10):
+        states.append(
+            protocol.view.RoomViews(
+                room="cafe", state="playing", seats=seats, spectators=("zoe",), options={},
+                position=positions[number], last_move=None, outcome=None, move_number=number,
+                previous=states[-1] if states else None,
+            )
+        )  # fmt: skip
+    for number, (before, after) in enumerate(itertools.pairwise(states), 1):
+        mover = NAMES[positions[number - 1].to_move]
+        parts = {r: after.change_parts(before, r) for r in (*NAMES, "zoe", None)}
+        for recipient, own in parts.items():
+            assert all(own)
+            ops = [op for part in own for op in part]
+            assert ops == after.changes(before, recipient)
+            assert ops == diff(before.view(recipient), after.view(recipient))
+        shared = {id(part) for part in parts[None]}
+        for recipient, own in parts.items():
+            mine = [part for part in own if id(part) not in shared]
+            assert {id(part) for part in own} >= shared
+            if recipient == mover:
+                assert len(mine) == 1 and all(op["path"].startswith("/game/hand/") for op in mine[0])
+            else:
+                assert mine == []
+
+
 def test_history_and_deadline_are_carried_as_given() -> None:
     """The game's moves (player, move, points) and the clock's deadline are in everyone's view."""
     position = game_positions(1)[2]
