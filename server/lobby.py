@@ -184,6 +184,13 @@ class Lobby:
             raise ProtocolError("unavailable", UNAVAILABLE, getattr(msg, "id", None)) from None
 
     async def _route(self, session: Session, msg: Any) -> None:
+        room = session.room
+        if type(msg) is m.PlayMove and room is not None and session.name is not None:
+            # a move, what nearly every frame of a game says: straight to its room, past the
+            # checks below for the other messages (each isinstance() with a message class goes
+            # through pydantic's metaclass, a few hundred instructions)
+            room.post(session, msg)
+            return
         if isinstance(msg, m.Command):
             command = parse_command(msg.text, id=msg.id)
             if isinstance(command, Quit):  # the token is given up; the client closes the connection
@@ -214,7 +221,7 @@ class Lobby:
         if isinstance(msg, ShowRequest) and msg.what in account_commands.SHOWN:
             await account_commands.show(self, session, msg)
             return
-        room = session.room
+        room = session.room  # (a lobby command above may have entered or left a room)
         if room is None and isinstance(msg, m.Say):
             self.social.lobby_chat(session, msg)
             return

@@ -190,6 +190,15 @@ class LineText:
         return [to_ascii(line) for line in lines] if ascii_only else lines
 
     def _lines(self, msg: m._ServerMessage, reader: str | None, ascii_only: bool, say: Lang) -> list[str]:
+        # the messages of every move first: each isinstance() with a message class goes through
+        # its metaclass's check, a few hundred instructions even when it fails
+        if isinstance(msg, m.Played):
+            played = render_played(
+                msg.player, msg.move, msg.points, msg.events, ascii_only=ascii_only, lang=say
+            )
+            return [played, *self._turn_lines(reader, ascii_only, say)]
+        if isinstance(msg, m.Ack | m.Pong):
+            return []
         if isinstance(msg, m.Snapshot):
             self.view = msg.view
             return self._room_lines(ascii_only, say)
@@ -210,8 +219,6 @@ class LineText:
             ]
         if isinstance(msg, m.Error):
             return [f"! {say(msg.message)} [{msg.code}]"]
-        if isinstance(msg, m.Ack | m.Pong):
-            return []
         if isinstance(msg, m.Chat):
             lobby = say(_("[lobby]"))
             return [
@@ -259,11 +266,6 @@ class LineText:
                 *([say(_("* A practice game: the room chose the seed."))] if msg.practice else []),
                 *self._turn_lines(reader, ascii_only, say),
             ]
-        if isinstance(msg, m.Played):
-            played = render_played(
-                msg.player, msg.move, msg.points, msg.events, ascii_only=ascii_only, lang=say
-            )
-            return [played, *self._turn_lines(reader, ascii_only, say)]
         if isinstance(msg, m.Eliminated):
             return []  # the played line already says so
         if isinstance(msg, m.GameOver):

@@ -60,6 +60,19 @@ async def test_hello_is_needed_first_and_names_are_unique(server: Server) -> Non
     assert (await anon.request({"type": "hello", "name": "x", "token": "0" * 32}))["code"] == "bad_token"
 
 
+async def test_a_move_before_hello_or_outside_a_room_is_refused(server: Server) -> None:
+    """A move goes to the sender's room only once it has a name and a room: before hello it is
+    ``hello_first``, in the lobby ``not_in_room``, each with the move's id."""
+    anon = await WsClient.connect(server.port)
+    await anon.send({"type": "move", "move": "FRf@FR1s", "id": 7})
+    early = await anon.next("error")
+    assert (early["type"], early["code"], early["id"]) == ("error", "hello_first", 7)
+    ann = await WsClient.connect(server.port, "ann")
+    await ann.send({"type": "move", "move": "FRf@FR1s", "id": 8})
+    lobby = await ann.next("error")
+    assert (lobby["type"], lobby["code"], lobby["id"]) == ("error", "not_in_room", 8)
+
+
 async def test_move_out_of_turn_by_spectator_and_against_the_rules(server: Server) -> None:
     """not_your_turn, not_seated and the rule codes go to the sender alone; nothing changes."""
     ann, bob, zoe = await _two_player_game(server)
