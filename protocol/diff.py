@@ -83,7 +83,22 @@ def diff(prev: Any, next: Any) -> list[dict[str, Any]]:
 _Path = tuple[Any, "str | int"] | None
 
 
+#: the paths written so far: a view's paths are few, and the same ones change at every move of every
+#: room; emptied when it holds as many as this (keys of objects come from people: a room's options)
+_WRITTEN: dict[_Path, str] = {}
+_WRITTEN_MAX = 10_000
+
+
 def _pointer(node: _Path) -> str:
+    text = _WRITTEN.get(node)
+    if text is None:
+        if len(_WRITTEN) >= _WRITTEN_MAX:  # pragma: no mutate - a bound, not a result
+            _WRITTEN.clear()
+        text = _WRITTEN[node] = _write_pointer(node)
+    return text
+
+
+def _write_pointer(node: _Path) -> str:
     text = ""
     while node is not None:
         node, token = node

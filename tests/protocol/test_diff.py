@@ -235,6 +235,20 @@ def test_keys_needing_escape_get_escaped_paths() -> None:
     assert check_patch({"~1": 0}, {"~1": 1}) == [{"op": "replace", "path": "/~01", "value": 1}]
 
 
+def test_paths_written_before_are_kept_within_a_bound_and_stay_right() -> None:
+    """The text of a path met before is kept, up to a bound: the keys of 25,000 different members
+    (more than the bound) each get their own path, every path met later is still its own, and what
+    is kept never exceeds the bound."""
+    keys = [f"k{i}/~" for i in range(25_000)]
+    ops = diff({"a": {k: 0 for k in keys}}, {"a": {k: 1 for k in keys}})
+    assert [op["path"] for op in ops] == ["/a"]  # every member replaced: the object is, whole
+    ops = diff({"a": {k: [0, 1] for k in keys}}, {"a": {k: [0, 2] for k in keys}})
+    assert [op["path"] for op in ops] == [f"/a/k{i}~1~0/1" for i in range(25_000)]
+    assert len(protocol.diff._WRITTEN) <= protocol.diff._WRITTEN_MAX
+    again = diff({"a": {"k7/~": [0, 1], "b": 1}}, {"a": {"k7/~": [0, 3], "b": 2}})
+    assert [op["path"] for op in again] == ["/a/k7~1~0/1", "/a/b"]
+
+
 @pytest.mark.parametrize(
     ("prev", "nxt"),
     [(1, True), (0, False), (1, 1.0), ([1], [True]), ({"a": 0}, {"a": 0.0}), ([1, 2], [True, 2, 3])],
