@@ -73,8 +73,8 @@ class Outgoing:
     ) -> Outgoing:
         """``Outgoing(Patch(room=room, ops=ops))``, made faster: one goes out after every move.
         ``views``: the room's views the patch leads to (each recipient's view is
-        ``views.view(name)``); ``ops_text``: the operations' text, if made already
-        (``protocol.messages.patch_json``)."""
+        ``views.view(name)``); ``ops_text``: the operations' text without its brackets, if made
+        already (``protocol.messages.ops_json``, or several of them joined with commas)."""
         out = cls._direct(patch_json(room, ops, ops_text), _patch, room, ops)
         out.views = views
         return out
