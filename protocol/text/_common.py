@@ -75,7 +75,7 @@ _ONE_COLUMN_EACH: Final = re.compile(
 
 def display_width(text: str) -> int:
     """How many terminal columns ``text`` takes (wide East Asian characters take two)."""
-    if _ONE_COLUMN_EACH.fullmatch(text):
+    if text.isascii() or _ONE_COLUMN_EACH.fullmatch(text):  # isascii() reads a flag of the string
         return len(text)
     return sum(map(char_width, text))
 
