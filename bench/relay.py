@@ -116,9 +116,9 @@ async def run(args: argparse.Namespace) -> None:
 
     def young_pass() -> None:  # as the game server's (server.app.YoungPasses)
         gc.collect(0)
-        loop.call_later(0.25, young_pass)
+        loop.call_later(1.0, young_pass)
 
-    loop.call_later(0.25, young_pass)
+    loop.call_later(1.0, young_pass)
     if args.line_port is not None:  # listening before the WebSocket port says the relay is ready
         await asyncio.start_server(relay.handle_line, args.host, args.line_port, limit=MAX_FRAME)
     async with serve(
@@ -160,7 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("the relay listens on loopback only")
     raise_open_files()
     gc.freeze()  # the garbage collector as the game server sets it (server.app.collect_garbage_seldom)
-    gc.set_threshold(5_000, 1_000, 100)
+    gc.set_threshold(100_000, 250, 100)
     # the game server's choice (server.app.loop_factory), without importing the server
     factory = None
     if args.event_loop == "uvloop":

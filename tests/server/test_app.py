@@ -1,5 +1,5 @@
-"""The server process's garbage collector: rare full and middle passes, and young passes four
-times a second, started and stopped with the server."""
+"""The server process's garbage collector: rare full and middle passes, and a young pass every
+second, started and stopped with the server."""
 
 from __future__ import annotations
 
@@ -62,12 +62,12 @@ async def test_the_server_runs_young_passes_while_it_serves(
 
 
 def test_collect_garbage_seldom_raises_the_middle_threshold() -> None:
-    """The process's thresholds: young passes at 5,000 net allocations, a middle pass after 1,000
-    young ones (four a second come from ``YoungPasses``), and the start-up's objects frozen."""
+    """The process's thresholds: young passes at 100,000 net allocations, a middle pass after 250
+    young ones (one a second comes from ``YoungPasses``), and the start-up's objects frozen."""
     before = gc.get_threshold()
     try:
         collect_garbage_seldom()
-        assert gc.get_threshold() == (5_000, 1_000, 100)
+        assert gc.get_threshold() == (100_000, 250, 100)
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
