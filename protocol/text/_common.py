@@ -123,7 +123,7 @@ def name_text(name: str, width: int, g: Glyphs, ascii_only: bool) -> str:
 
 def signed(points: int) -> str:
     """Points with their sign: ``+3``, ``-2``."""
-    return f"{points:+d}"
+    return f"+{points}" if points >= 0 else str(points)  # no format spec to parse
 
 
 # --- the café ------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ own chair next to it and a mark (``┆`` or ``┄┄┄┄┄``) shows the aisle
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -97,7 +98,7 @@ class _Layout:
     """What of the café's picture does not depend on the guests."""
 
     rows: tuple[str, ...]  # the lines with the table names
-    places: tuple[tuple[str, int, int, int], ...]  # chair name, line, column, how the guest aligns
+    places: dict[str, tuple[int, int, int]]  # each chair's name: its line, column, how a guest aligns
     across: tuple[tuple[int, int], ...]  # the aisles between tables side by side: line, column
     along: tuple[tuple[int, int], ...]  # the aisles between tables one above the other
 
@@ -136,21 +137,47 @@ def _grid_layout(board: Board) -> _Layout:
             across.append((line, x + _NAME_WIDTH + _COLUMN_STEP // 2 - 2))
         if not board.chairs[table.chairs[2]].shared and (table.row + 1, table.col) in cells:
             along.append((line + _ROW_STEP // 2, x + 1))
-    return _Layout(tuple(canvas.rows), tuple(places), tuple(across), tuple(along))
+    # no guest reaches another chair's place, so guests and free chairs may be drawn in any order
+    spans = sorted((line, _aligned(column, align, "x" * _CHAIR_WIDTH)) for _, line, column, align in places)
+    assert all(a[0] < b[0] or a[1] + _CHAIR_WIDTH <= b[1] for a, b in itertools.pairwise(spans))
+    return _Layout(
+        tuple(canvas.rows),
+        {name: (line, column, align) for name, line, column, align in places},
+        tuple(across),
+        tuple(along),
+    )
+
+
+def _aligned(column: int, align: int, guest: str) -> int:
+    """Where ``guest`` starts on a chair's line."""
+    if align == _CENTRED:
+        return _centred(column, guest)
+    if align == _BEFORE:
+        return column - len(guest)
+    return column
+
+
+@functools.cache
+def _free_rows(board: Board, free: str) -> tuple[str, ...]:
+    """The lines of ``board``'s tables with every chair drawn ``free``."""
+    layout = _grid_layout(board)
+    canvas = _Canvas(0, 0)
+    canvas.rows = list(layout.rows)
+    for line, column, align in layout.places.values():
+        canvas.put(line, _aligned(column, align, free), free)
+    return tuple(canvas.rows)
 
 
 def _draw_grid(board: Board, chairs: Mapping[str, str], bar_taken: int, g: Glyphs, say: Lang) -> list[str]:
     """The tables of ``board`` with their chairs and guests, and the bar in its cell."""
     layout = _grid_layout(board)
     canvas = _Canvas(0, 0)
-    canvas.rows = list(layout.rows)
-    for name, line, column, align in layout.places:
-        guest = chairs.get(name, g.free)
-        if align == _CENTRED:
-            column = _centred(column, guest)
-        elif align == _BEFORE:
-            column -= len(guest)
-        canvas.put(line, column, guest)
+    canvas.rows = list(_free_rows(board, g.free))  # then only the chairs taken are drawn
+    for name, guest in chairs.items():
+        place = layout.places.get(name)
+        if place is not None:
+            line, column, align = place
+            canvas.put(line, _aligned(column, align, guest), guest)
     for line, column in layout.across:
         for dy in (-1, 0, 1):
             # two declared jokers fill the aisle's line: the mark above and below must do
@@ -185,7 +212,7 @@ def _draw_bar(bar: Sequence[str], g: Glyphs, say: Lang) -> list[str]:
         lines += (
             places,
             values,
-            guest + "".join(f"{bar[i] if i < taken else g.free:>5}" for i in range(start, end)),
+            guest + "".join((bar[i] if i < taken else g.free).rjust(5) for i in range(start, end)),
         )
     return lines
 
@@ -243,16 +270,26 @@ def _player_label(name: str, notes: Mapping[str, list[str]], g: Glyphs, ascii_on
     return name_text(name, NAME_COLUMN - display_width(suffix), g, ascii_only) + suffix
 
 
+@functools.cache
+def _scores_words(say: Lang) -> tuple[str, str]:
+    """The scores' heading in one language, and its word for a player out of the game."""
+    player, score, hand, limit = (say(w) for w in (_("player"), _("score"), _("hand"), _("limit")))
+    return f"   {pad(player, NAME_COLUMN)}  {score:>5}  {hand:>4}  {limit:>5}", say(_("eliminated"))
+
+
 def _scores_lines(view: Mapping[str, Any], g: Glyphs, ascii_only: bool, say: Lang) -> list[str]:
     game = view["game"]
     notes = _seat_notes(view, say)
-    player, score, hand, limit = (say(w) for w in (_("player"), _("score"), _("hand"), _("limit")))
-    lines = [f"   {pad(player, NAME_COLUMN)}  {score:>5}  {hand:>4}  {limit:>5}"]
-    out = say(_("eliminated"))
+    heading, out = _scores_words(say)
+    lines = [heading]
     for p in game["players"]:
         mark = g.turn if p["name"] == game["to_move"] and not p["eliminated"] and not game["over"] else " "
         label = pad(_player_label(p["name"], notes, g, ascii_only), NAME_COLUMN)
-        line = f" {mark} {label}  {p['score']:>5}  {p['hand_size']:>4}  {p['hand_limit']:>5}"
+        # rjust() where a format spec would be parsed again for each number
+        line = (
+            f" {mark} {label}  {str(p['score']).rjust(5)}  "
+            f"{str(p['hand_size']).rjust(4)}  {str(p['hand_limit']).rjust(5)}"
+        )
         if p["eliminated"]:
             line += f"  {out}"
         lines.append(line)

@@ -29,7 +29,7 @@ from protocol.text import (
     render_played,
     render_scores,
 )
-from protocol.text._common import char_width
+from protocol.text._common import char_width, signed
 
 GOLDEN = Path(__file__).parent / "golden"
 BOARD = get_board("classic")
@@ -241,6 +241,12 @@ def test_display_width_counts_every_character_as_the_unicode_tables_say(text: st
     """The shortcut for text of one-column characters (ASCII, Latin-1, the pictures' glyphs) gives
     what measuring each character gives: wide ones two, combining ones and the soft hyphen none."""
     assert display_width(text) == sum(map(char_width, text))
+
+
+@pytest.mark.parametrize(("points", "text"), [(3, "+3"), (21, "+21"), (0, "+0"), (-2, "-2"), (-15, "-15")])
+def test_points_always_carry_their_sign(points: int, text: str) -> None:
+    """Points read with their sign, none included: a move worth nothing shows ``+0``."""
+    assert signed(points) == text
 
 
 def test_ascii_picture_is_ascii() -> None:
