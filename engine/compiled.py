@@ -1,7 +1,8 @@
 """The modules that run compiled to C, and the guard that keeps a stale build from running.
 
-The rules, the views, their diff, the line clients' text and the room core that drives them are
-where the server spends most of its Python time a move. ``setup.py`` compiles them with mypyc
+The rules, the views, their diff, the line clients' text, the room core that drives them and the
+way out of a message (its text, each session's outbox) are where the server spends most of its
+Python time a move. ``setup.py`` compiles them with mypyc
 (from the same type-checked source, no other code) when the package is installed, and leaves
 them as Python where it cannot (no C compiler): each is the same module either way, only faster
 compiled.
@@ -28,9 +29,11 @@ from pathlib import Path
 from types import ModuleType
 
 #: the modules compiled, in the order they are given to mypyc: pure modules of ``engine`` and
-#: ``protocol`` (no pydantic model, no asyncio), the room core of ``server.room`` (no I/O; it
-#: builds pydantic messages but defines none) and its actor (an asyncio task: mypyc's coroutines
-#: run on the event loop as Python's do).
+#: ``protocol`` (no pydantic model defined, no asyncio; ``protocol.outgoing`` builds messages),
+#: the room core of ``server.room`` (no I/O; it builds messages too) and its actor (an asyncio
+#: task: mypyc's coroutines run on the event loop as Python's do), and the sessions' outboxes,
+#: which every message to a member goes through (the transports derive from ``Session`` as
+#: Python, which its class allows).
 #: (Positions go to the bots' processes: their classes say how they are pickled, which a compiled
 #: frozen dataclass does not on its own.)
 MODULES = (
@@ -42,6 +45,7 @@ MODULES = (
     "engine.rules",
     "protocol.diff",
     "protocol.view",
+    "protocol.outgoing",
     "protocol.text._common",
     "protocol.text.board",
     "protocol.text.events",
@@ -55,6 +59,7 @@ MODULES = (
     "server.room.votes",
     "server.room.core",
     "server.room.actor",
+    "server.session",
 )
 
 #: the folder that holds ``engine`` and ``protocol``

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-import pydantic_core
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -678,53 +677,6 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
 def dump_server_message(message: _ServerMessage) -> str:
     """Compact JSON text of a server message."""
     return message.model_dump_json()
-
-
-# After every move each member of the room gets a patch and the ``played`` message, and the mover
-# an ``ack``. Their text is made here directly, without building and validating a message object
-# first: the same text as ``dump_server_message`` gives (the tests compare them), in about a third
-# of the time.
-
-
-def _json(value: Any) -> str:
-    return pydantic_core.to_json(value).decode()
-
-
-def patch_json(room: str, ops: list[dict[str, Any]], ops_text: str | None = None) -> str:
-    """The text of ``Patch(room=room, ops=ops)``; ``ops_text``, when given, is ``ops``' own
-    (``ops_json``) or theirs joined with commas when they are several lists in a row."""
-    if ops_text is None:
-        ops_text = ops_json(ops)
-    return f'{{"seq":0,"type":"patch","room":{_json(room)},"ops":[{ops_text}]}}'
-
-
-def ops_json(ops: list[dict[str, Any]]) -> str:
-    """The text of a list of patch operations without its brackets: the texts of lists in a row,
-    joined with commas, are the text of all their operations."""
-    return _json(ops)[1:-1]
-
-
-def played_json(
-    room: str,
-    player: str,
-    move: str,
-    points: int,
-    events: list[dict[str, Any]],
-    auto: bool,
-    clock: bool = False,
-) -> str:
-    """The text of ``Played(room=room, player=player, move=move, points=points, events=events,
-    auto=auto, clock=clock)``."""
-    return (
-        f'{{"seq":0,"type":"played","room":{_json(room)},"player":{_json(player)},"move":{_json(move)},'
-        f'"points":{int(points)},"events":{_json(events)},"auto":{"true" if auto else "false"},'
-        f'"clock":{"true" if clock else "false"}}}'
-    )
-
-
-def ack_json(msg_id: ClientId) -> str:
-    """The text of ``Ack(id=msg_id)``."""
-    return f'{{"seq":0,"id":{_json(msg_id)},"type":"ack"}}'
 
 
 def parse_server_message(raw: str | bytes) -> ServerMessage:

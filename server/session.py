@@ -16,6 +16,7 @@ import weakref
 from typing import Any, Literal, Protocol
 
 import structlog
+from mypy_extensions import mypyc_attr
 from websockets.exceptions import ConnectionClosed
 
 from protocol.errors import Close
@@ -93,6 +94,8 @@ def _from_muted(out: Outgoing, muted: set[str]) -> bool:
     return isinstance(name, str) and name.casefold() in muted
 
 
+# compiled (engine/compiled.py), and derived from by the transports, which stay Python
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Session:
     """A connected client. Transports subclass it with ``_write`` and ``_close``."""
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from protocol import messages as m
 from protocol.diff import diff
-from protocol.outgoing import Outgoing
+from protocol.outgoing import Outgoing, ops_json
 from protocol.view import RoomViews
 
 if TYPE_CHECKING:
@@ -27,11 +27,11 @@ class Patches:
         self.texts: dict[int, tuple[list[dict[str, Any]], str]] = {}
 
     def text(self, part: list[dict[str, Any]]) -> str:
-        """The text of ``part``'s operations (``protocol.messages.ops_json``), made once."""
+        """The text of ``part``'s operations (``protocol.outgoing.ops_json``), made once."""
         known = self.texts.get(id(part))
         if known is not None:
             return known[1]
-        text = m.ops_json(part)
+        text = ops_json(part)
         self.texts[id(part)] = (part, text)
         return text
 

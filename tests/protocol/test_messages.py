@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 import protocol.messages
+import protocol.outgoing
 from protocol.errors import ERROR_CODES, PROTOCOL_ERROR_CODES, ProtocolError
 from protocol.messages import (
     CLIENT_ADAPTER,
@@ -542,7 +543,7 @@ _ops = st.lists(st.dictionaries(st.sampled_from(["op", "path", "value", "from"])
 def test_a_patch_made_directly_is_the_text_of_the_message(room: str, ops: list[dict[str, Any]]) -> None:
     """patch_json gives exactly the text dump_server_message gives for the Patch (quotes, escapes,
     any Unicode, big numbers), so both parse back to the same message."""
-    text = protocol.messages.patch_json(room, ops)
+    text = protocol.outgoing.patch_json(room, ops)
     assert text == protocol.messages.dump_server_message(protocol.messages.Patch(room=room, ops=ops))
     assert protocol.messages.parse_server_message(text) == protocol.messages.Patch(room=room, ops=ops)
 
@@ -555,8 +556,8 @@ def test_a_patch_of_operations_in_parts_is_the_text_of_the_whole(
     """The texts of lists of operations (``ops_json``), joined with commas, make the patch of all
     of them in a row: what a room's members share is serialised once and joined to their own."""
     ops = [op for part in parts for op in part]
-    text = protocol.messages.patch_json(room, ops, ",".join(map(protocol.messages.ops_json, parts)))
-    assert text == protocol.messages.patch_json(room, ops)
+    text = protocol.outgoing.patch_json(room, ops, ",".join(map(protocol.outgoing.ops_json, parts)))
+    assert text == protocol.outgoing.patch_json(room, ops)
     assert protocol.messages.parse_server_message(text) == protocol.messages.Patch(room=room, ops=ops)
 
 
@@ -576,7 +577,7 @@ def test_a_played_message_made_directly_is_the_text_of_the_message(
     message = protocol.messages.Played(
         room=room, player=player, move=move, points=points, events=events, auto=auto
     )
-    assert protocol.messages.played_json(
+    assert protocol.outgoing.played_json(
         room, player, move, points, events, auto
     ) == protocol.messages.dump_server_message(message)
 
@@ -584,7 +585,7 @@ def test_a_played_message_made_directly_is_the_text_of_the_message(
 @given(msg_id=st.none() | st.integers(-(2**63), 2**63 - 1) | st.text())
 def test_an_ack_made_directly_is_the_text_of_the_message(msg_id: int | str | None) -> None:
     """ack_json gives exactly the text of Ack with that id (a number, a string or none)."""
-    assert protocol.messages.ack_json(msg_id) == protocol.messages.dump_server_message(
+    assert protocol.outgoing.ack_json(msg_id) == protocol.messages.dump_server_message(
         protocol.messages.Ack(id=msg_id)
     )
 
