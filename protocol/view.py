@@ -332,7 +332,8 @@ class RoomViews:
 def _same_or(old: Any, new: Any) -> Any:
     """``old`` if it equals ``new``, else ``new``. The values of a view keep their JSON types from
     state to state (a count stays an int, a flag a bool), so Python's ``==`` is JSON's here."""
-    return old if old == new else new
+    # (``is`` first: a container's ``==`` walks it even when it is compared with itself)
+    return old if old is new or old == new else new
 
 
 #: the shared operations of a change: before ``/seat``, ``/game/players``, after ``/game/hand``
