@@ -27,7 +27,6 @@ share unchanged parts with them (an operation's ``value`` is the part of ``next`
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -191,10 +190,10 @@ def _diff_list(a: list[Any], b: list[Any], path: _Path, ops: list[dict[str, Any]
         if replaced > 1 and replaced == n == len(ops) - start:
             _replace_whole(b, path, ops, start)
         return
-    # items appended (a room's moves): no walk in Python
+    # items appended (a room's moves)
     if (
         m > n  # pragma: no mutate - n == m returned above: > and >= are alike here
-        and all(map(operator.is_, a, b))
+        and _same_start(a, b, n)
     ):
         ops.extend({"op": "add", "path": _pointer((path, i)), "value": b[i]} for i in range(n, m))
         return
@@ -217,6 +216,12 @@ def _diff_list(a: list[Any], b: list[Any], path: _Path, ops: list[dict[str, Any]
         ops.extend({"op": "remove", "path": _pointer((path, i))} for i in range(n - tail - 1, head - 1, -1))
     else:
         ops.append({"op": "replace", "path": _pointer(path), "value": b})
+
+
+def _same_start(a: list[Any], b: list[Any], n: int) -> bool:
+    """Whether the first ``n`` items of ``a`` and ``b`` are the very same objects (compiled, the
+    generator in ``all()`` is a native loop, where ``map(operator.is_, a, b)`` calls for each item)."""
+    return all(a[i] is b[i] for i in range(n))
 
 
 # --- apply ---------------------------------------------------------------------------------------

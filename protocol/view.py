@@ -279,10 +279,15 @@ class RoomViews:
             # view nor the game is replaced whole (and with the shortcut not taken, the whole
             # diff in ``changes`` finds the same patch)
             if "" not in paths and "/game" not in paths:  # pragma: no mutate
-                game = next((i for i, p in enumerate(paths) if p.startswith("/game/")), len(ops))
-                rest = next(
-                    (i for i in range(game, len(ops)) if not _under(paths[i], "/game/players")), len(ops)
-                )
+                game = rest = len(ops)
+                for i, path in enumerate(paths):
+                    if path.startswith("/game/"):
+                        game = i
+                        break
+                for i in range(game, len(ops)):
+                    if not _under(paths[i], "/game/players"):
+                        rest = i
+                        break
                 result = (ops[:game], ops[game:rest], ops[rest:])
         before._onward = (self, result)
         return result
@@ -398,8 +403,9 @@ def _game_view(
     if old is not None and old_chairs is position.chairs:  # pragma: no mutate
         chairs = old["chairs"]
     else:
-        seated = zip(_chair_names(position.board), position.chairs, strict=True)  # pragma: no mutate
-        chairs = {name: guest.text for name, guest in seated if guest is not None}
+        # (by index: compiled, a loop over a tuple is native code, a zip goes through its iterator)
+        places = _chair_names(position.board)
+        chairs = {places[i]: guest.text for i, guest in enumerate(position.chairs) if guest is not None}
     if old is not None and old_bar is position.bar:  # noqa: SIM108  # pragma: no mutate
         bar = old["bar"]
     else:

@@ -79,7 +79,7 @@ class Publisher:
             return None
         if patches is None:
             patches = Patches()
-        key = tuple(map(id, parts))
+        key = tuple([id(part) for part in parts])  # (compiled, a map() goes through its iterator)
         known = patches.made.get(key)
         if known is not None:
             return known[1]
