@@ -61,7 +61,7 @@ async def test_the_server_runs_young_passes_while_it_serves(
     assert not server.young_passes.armed
 
 
-def test_collect_garbage_seldom_raises_the_middle_threshold() -> None:
+def test_collect_garbage_seldom_sets_the_thresholds() -> None:
     """The process's thresholds: young passes at 100,000 net allocations, a middle pass after 250
     young ones (one a second comes from ``YoungPasses``), and the start-up's objects frozen."""
     before = gc.get_threshold()
