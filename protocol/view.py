@@ -53,7 +53,7 @@ from typing import Any
 
 import engine
 from engine import Board, Outcome, Position
-from protocol.diff import diff
+from protocol.diff import diff, escape
 
 __all__ = ["LastMove", "RoomViews", "SeatInfo", "room_view"]
 
@@ -98,7 +98,7 @@ def _json_copy(value: Any) -> Any:
 
 
 class RoomViews:
-    """The views of one state of a room for any number of recipients, built once.
+    """The views of one state of a room for any number of recipients, built once, when first read.
 
     The parts every recipient sees alike are built once and shared by the views (the same
     objects); a view of its own holds only what differs: ``you``, ``seat`` and a player's
@@ -106,6 +106,11 @@ class RoomViews:
     work out a change once for all recipients. Given the ``previous``
     state, the parts that did not change are that state's very objects, which a diff passes over
     at once.
+
+    Most states are never read whole: after a move, each member is sent only what changed, and
+    ``changes`` works that out from the two states' facts (the positions, the moves) without
+    building either state's views. The views are built when a snapshot, a picture or another kind
+    of change needs them.
 
     >>> from engine import new_position
     >>> views = RoomViews(room="cafe", state="playing", seats=[SeatInfo("ann", "person", True),
@@ -117,13 +122,21 @@ class RoomViews:
     """
 
     __slots__ = (
-        "_board",
+        "_built",
+        "_deadline",
         "_game",
         "_hands",
         "_head",
         "_history",
+        "_last_move",
+        "_move_number",
+        "_moves",
+        "_moves_count",
         "_onward",
+        "_outcome",
         "_players",
+        "_position",
+        "_prior",
         "_seat_names",
         "_sources",
     )
@@ -148,7 +161,7 @@ class RoomViews:
         previous: RoomViews | None = None,
     ) -> None:
         sources = (tuple(seats), tuple(spectators))
-        #: room, state, seats, spectators, options
+        #: room, state, seats, spectators, options (built at once: the options are copied as given)
         self._head: tuple[str, str, list[dict[str, Any]], list[str], Any]
         if previous is not None and previous._sources == sources and previous._head[4] == options:
             # seats, spectators and options as before (the room changes them rarely): the same
@@ -158,24 +171,65 @@ class RoomViews:
         else:
             self._sources = sources  # pragma: no mutate - only compared, by the state after
             self._seat_names = [s.name for s in seats]
-            self._head = (
-                room,
-                state,
-                [{"name": s.name, "kind": s.kind, "connected": s.connected} for s in seats],
-                list(spectators),
-                _json_copy(options),
-            )
+            seat_list = [{"name": s.name, "kind": s.kind, "connected": s.connected} for s in seats]
+            self._head = (room, state, seat_list, list(spectators), _json_copy(options))
+            if previous is not None:
+                # where a part equals the state before's, that very object (a diff passes over it)
+                _, _, old_seats, old_spectators, old_options = previous._head
+                _, _, seat_list, spectator_list, copied = self._head
+                self._head = (room, state, _same_or(old_seats, seat_list),
+                              _same_or(old_spectators, spectator_list),
+                              _same_or(old_options, copied))  # fmt: skip
         #: the state after this one that was diffed with it, and what they share of that diff: kept
         #: here, so that no state keeps the one before it alive
         self._onward: tuple[RoomViews, _Shared | None] | None = None
+        # the facts the game's part is built from, when first read
+        self._position = position
+        self._players = [] if position is None else [p.name for p in position.players]
+        self._last_move = last_move
+        # A room may end a game the rules did not end (everyone left); its outcome then speaks
+        # first. Without one, a finished position still carries its result, so that no view says
+        # "over" without saying how it ended.
+        if outcome is None and position is not None:
+            outcome = engine.outcome(position)
+        self._outcome = outcome
+        self._move_number = move_number
+        #: the room's moves, of which the first ``_moves_count`` are this state's (a room appends to
+        #: its list and never takes a move back, and a state may be built after the next move was
+        #: appended)
+        self._history = history
+        self._moves_count = len(history)
+        self._deadline = deadline
+        self._built = False
+        self._game: dict[str, Any] | None = None
+        self._hands = []
+        #: the moves as JSON
+        self._moves: list[dict[str, Any]] = []
+        #: the parts of the state before, if it was built, that this one's are built on (kept
+        #: until this one is built; not that state itself, which holds this one in ``_onward``)
+        self._prior: _Prior | None = None
+        if previous is not None and previous._built:
+            self._prior = (previous._position, previous._game, previous._hands, previous._history,
+                           previous._moves)  # fmt: skip
+
+    def _build(self) -> None:
+        """Build the game's part and the hands (once), on the state before's parts where it was
+        built: the parts the engine kept are that state's very objects."""
+        prior = self._prior
+        self._prior = None
+        self._built = True
+        position = self._position
         players = () if position is None else position.players
-        self._players = [p.name for p in players]
+        was: Position | None = None
+        old_game: dict[str, Any] | None = None
+        old_hands: list[list[str]] = []  # pragma: no mutate - read only beside a roster
+        old_history: Sequence[LastMove] = ()
+        known: list[dict[str, Any]] = []
+        if prior is not None:  # pragma: no mutate
+            was, old_game, old_hands, old_history, known = prior
         # a shortcut: the hands of the players the engine kept (the same objects) are the state
         # before's (without it they are equal all the same)
-        roster: tuple[Any, ...] = ()
-        old_hands: list[list[str]] = []  # pragma: no mutate - read only beside a roster
-        if previous is not None:  # pragma: no mutate
-            roster, old_hands = previous._board[2], previous._hands  # pragma: no mutate
+        roster = () if was is None else was.players  # pragma: no mutate
         self._hands = [
             old_hands[i]  # pragma: no mutate
             if i < len(roster) and roster[i] is p  # pragma: no mutate
@@ -183,45 +237,33 @@ class RoomViews:
             for i, p in enumerate(players)
         ]
         # the moves as JSON; a room appends to its history, so those of the state before are kept
-        moves: list[dict[str, Any]] | None = None
-        if previous is not None and previous._history[0] is history:
-            known = previous._history[1]
-            if len(known) <= len(history):
-                moves = known + [_move(h) for h in history[len(known) :]]
-        if moves is None:
-            moves = [_move(h) for h in history]
-        self._history: tuple[Sequence[LastMove], list[dict[str, Any]]] = (history, moves)
-        self._game = (
-            None
-            if position is None
-            else _game_view(
-                position,
-                last_move,
-                outcome,
-                move_number,
-                moves,
-                deadline,
-                previous,  # pragma: no mutate - a shortcut (see _game_view)
-            )
+        history, count = self._history, self._moves_count
+        if prior is not None and old_history is history and len(known) <= count:
+            moves = known + [_move(history[i]) for i in range(len(known), count)]
+        else:
+            moves = [_move(history[i]) for i in range(count)]
+        self._moves = moves
+        if position is None:
+            return
+        self._game = _game_view(
+            position,
+            self._last_move,
+            self._outcome,
+            self._move_number,
+            moves,
+            self._deadline,
+            was,  # pragma: no mutate - a shortcut (see _game_view)
+            old_game,  # pragma: no mutate
         )
-        #: the position's chairs, bar and players the game's were made from (for the state after)
-        self._board: tuple[Any, Any, tuple[Any, ...]] = (
-            (None, None, ())  # pragma: no mutate
-            if position is None
-            else (position.chairs, position.bar, position.players)  # pragma: no mutate
-        )
-        if previous is not None:
-            self._keep_unchanged(previous)
+        if old_game is not None:
+            self._keep_unchanged(old_game)
 
-    def _keep_unchanged(self, previous: RoomViews) -> None:
-        """Where a part equals the ``previous`` state's, hold that very object instead, so that a
-        diff between the two passes over it at once (an identity check, not a walk)."""
-        room, state, seats, spectators, options = self._head
-        _, _, old_seats, old_spectators, old_options = previous._head
-        self._head = (room, state, _same_or(old_seats, seats), _same_or(old_spectators, spectators),
-                      _same_or(old_options, options))  # fmt: skip
-        game, old = self._game, previous._game
-        if game is None or old is None:
+    def _keep_unchanged(self, old: dict[str, Any]) -> None:
+        """Where a part of the game equals the state before's (``old``), hold that very object
+        instead, so that a diff between the two passes over it at once (an identity check, not a
+        walk)."""
+        game = self._game
+        if game is None:
             return
         # (a game of more players than the one before keeps the rest: strict is off, None or False)
         pairs = zip(old["players"], game["players"], strict=False)  # pragma: no mutate
@@ -233,8 +275,8 @@ class RoomViews:
 
     def changes(self, before: RoomViews, recipient: str | None) -> list[dict[str, Any]]:
         """The JSON Patch from ``before.view(recipient)`` to ``self.view(recipient)``: exactly
-        ``diff`` of the two views, but what every recipient shares is diffed once for all of them
-        and its operations are the same objects in each recipient's patch."""
+        ``diff`` of the two views, but what every recipient shares is worked out once for all of
+        them and its operations are the same objects in each recipient's patch."""
         return [op for part in self.change_parts(before, recipient) for op in part]
 
     def change_parts(self, before: RoomViews, recipient: str | None) -> list[list[dict[str, Any]]]:
@@ -255,13 +297,27 @@ class RoomViews:
             parts.append(players)
         if player:
             assert recipient is not None
-            old = before._hands[before._players.index(recipient)]
-            new = self._hands[self._players.index(recipient)]
-            if old != new:
-                parts.append([{**op, "path": "/game/hand" + op["path"]} for op in diff(old, new)])
+            i, j = before._players.index(recipient), self._players.index(recipient)
+            if not before._kept(i, self, j):
+                old, new = before._hand(i), self._hand(j)
+                if old != new:
+                    parts.append([{**op, "path": "/game/hand" + op["path"]} for op in diff(old, new)])
         if rest:
             parts.append(rest)
         return parts
+
+    def _kept(self, index: int, after: RoomViews, at: int) -> bool:
+        """Whether the game's ``index``-th player here is ``after``'s ``at``-th, the same object
+        (the engine keeps a player a move leaves alone, hand and all)."""
+        old, new = self._position, after._position
+        return old is not None and new is not None and old.players[index] is new.players[at]
+
+    def _hand(self, index: int) -> list[str]:
+        """The cards of the game's ``index``-th player, as that player's view shows them."""
+        if self._built:
+            return self._hands[index]
+        assert self._position is not None
+        return _hand_texts(self._position.players[index])
 
     def _shared_changes(self, before: RoomViews) -> _Shared | None:
         """The operations between the parts everyone sees of ``before`` and of this state, split
@@ -270,27 +326,99 @@ class RoomViews:
         onward = before._onward
         if onward is not None and onward[0] is self:
             return onward[1]
-        result: _Shared | None = None
-        if (before._game is None) == (self._game is None):
-            ops = diff(before._skeleton(), self._skeleton())
-            paths = [op["path"] for op in ops]
-            # a safety net no state reaches: the skeleton's "you" and "seat" are null on both
-            # sides, and two games' "players" are lists, diffed member by member, so neither the
-            # view nor the game is replaced whole (and with the shortcut not taken, the whole
-            # diff in ``changes`` finds the same patch)
-            if "" not in paths and "/game" not in paths:  # pragma: no mutate
-                game = rest = len(ops)
-                for i, path in enumerate(paths):
-                    if path.startswith("/game/"):
-                        game = i
-                        break
-                for i in range(game, len(ops)):
-                    if not _under(paths[i], "/game/players"):
-                        rest = i
-                        break
-                result = (ops[:game], ops[game:rest], ops[rest:])
+        result = self._move_changes(before) if self._continues(before) else self._diffed_changes(before)
         before._onward = (self, result)
         return result
+
+    def _diffed_changes(self, before: RoomViews) -> _Shared | None:
+        """``_shared_changes`` from the diff of the two states' views, built for it."""
+        if (before._position is None) != (self._position is None):
+            return None
+        ops = diff(before._skeleton(), self._skeleton())
+        paths = [op["path"] for op in ops]
+        # a safety net no state reaches: the skeleton's "you" and "seat" are null on both sides,
+        # and two games' "players" are lists, diffed member by member, so neither the view nor
+        # the game is replaced whole (and with the shortcut not taken, the whole diff in
+        # ``changes`` finds the same patch)
+        if "" in paths or "/game" in paths:  # pragma: no mutate
+            return None
+        game = rest = len(ops)
+        for i, path in enumerate(paths):
+            if path.startswith("/game/"):
+                game = i
+                break
+        for i in range(game, len(ops)):
+            if not _under(paths[i], "/game/players"):
+                rest = i
+                break
+        return (ops[:game], ops[game:rest], ops[rest:])
+
+    def _continues(self, before: RoomViews) -> bool:
+        """Whether this state is ``before``'s game going on: the same room, seats, spectators and
+        options (the very objects), the same players, neither state's game over, and the moves of
+        ``before`` the first of this state's."""
+        old, new = before._position, self._position
+        if old is None or new is None or before._outcome is not None or self._outcome is not None:
+            return False
+        head, old_head = self._head, before._head
+        return (
+            head[0] == old_head[0]
+            and head[1] == old_head[1]
+            and head[2] is old_head[2]
+            and head[3] is old_head[3]
+            and head[4] is old_head[4]
+            and new.board is old.board
+            and self._players == before._players
+            and self._history is before._history
+        )
+
+    def _move_changes(self, before: RoomViews) -> _Shared:
+        """``_shared_changes`` between two states of a game going on (``_continues``), worked out
+        from their facts: the operations ``diff`` finds between the two views, in its order, with
+        no view built. The tests hold the two to each other over random room lives."""
+        old, new = before._position, self._position
+        assert old is not None and new is not None
+        # the players' lines (their names are the same: a line is never replaced whole)
+        players: list[dict[str, Any]] = []
+        old_players, new_players = old.players, new.players
+        for i in range(len(new_players)):
+            p0, p1 = old_players[i], new_players[i]
+            out0, out1 = i in old.eliminated, i in new.eliminated
+            if p0 is p1 and out0 == out1:
+                continue
+            at = f"/game/players/{i}/"
+            if len(p0.hand) != len(p1.hand):
+                players.append({"op": "replace", "path": at + "hand_size", "value": len(p1.hand)})
+            if _changed(p0.score, p1.score):
+                players.append({"op": "replace", "path": at + "score", "value": p1.score})
+            if _changed(p0.hand_limit, p1.hand_limit):
+                players.append({"op": "replace", "path": at + "hand_limit", "value": p1.hand_limit})
+            if out0 != out1:
+                players.append({"op": "replace", "path": at + "eliminated", "value": out1})
+        rest: list[dict[str, Any]] = []
+        names = self._players
+        if names[old.to_move] != names[new.to_move]:
+            rest.append({"op": "replace", "path": "/game/to_move", "value": names[new.to_move]})
+        if names[old.start_player] != names[new.start_player]:
+            rest.append({"op": "replace", "path": "/game/start_player", "value": names[new.start_player]})
+        if old.chairs is not new.chairs:
+            _chair_changes(old, new, rest)
+        if old.bar is not new.bar:
+            bar = diff([card.text for card in old.bar], [card.text for card in new.bar])
+            rest += [{**op, "path": "/game/bar" + op["path"]} for op in bar]
+        if len(old.deck) != len(new.deck):
+            rest.append({"op": "replace", "path": "/game/deck_size", "value": len(new.deck)})
+        if _changed(before._move_number, self._move_number):
+            rest.append({"op": "replace", "path": "/game/move_number", "value": self._move_number})
+        _last_move_changes(before._last_move, self._last_move, rest)
+        history = self._history
+        for i in range(before._moves_count, self._moves_count):
+            rest.append({"op": "add", "path": f"/game/history/{i}", "value": _move(history[i])})
+        deadline = None if self._deadline is None else round(self._deadline, 3)
+        if _changed(None if before._deadline is None else round(before._deadline, 3), deadline):
+            rest.append({"op": "replace", "path": "/game/deadline", "value": deadline})
+        # "over" and "result": null on both sides
+        return ([], players, rest)
 
     @property
     def state(self) -> str:
@@ -301,7 +429,17 @@ class RoomViews:
     def game(self) -> dict[str, Any] | None:
         """The game as every recipient sees it alike (no hand in it); ``None`` without one. Shared
         by the views: read it, never change it."""
+        if not self._built:
+            self._build()
         return self._game
+
+    def to_move(self) -> str | None:
+        """Who is to move in the game being played (``None``: no game, or it is over), read from
+        the facts, without building the views."""
+        position = self._position
+        if position is None or self._head[1] != "playing" or self._outcome is not None:
+            return None
+        return self._players[position.to_move]
 
     def _skeleton(self) -> dict[str, Any]:
         """A view with what everyone sees alike: the anonymous one (``you`` and ``seat`` null, no
@@ -314,6 +452,8 @@ class RoomViews:
 
     def view(self, recipient: str | None) -> dict[str, Any]:
         """The room as ``recipient`` may see it (see the module docstring for the shape)."""
+        if not self._built:
+            self._build()
         seat = self._seat(recipient)
         room, state, seats, spectators, options = self._head
         game = self._game
@@ -341,6 +481,12 @@ def _same_or(old: Any, new: Any) -> Any:
     return old if old is new or old == new else new
 
 
+#: what a state is built on of the built state before it: its position, its game, the hands, the
+#: room's moves and those moves as JSON
+_Prior = tuple[
+    Position | None, dict[str, Any] | None, list[list[str]], Sequence[LastMove], list[dict[str, Any]]
+]
+
 #: the shared operations of a change: before ``/seat``, ``/game/players``, after ``/game/hand``
 _Shared = tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]
 
@@ -353,9 +499,79 @@ def _move(move: LastMove) -> dict[str, Any]:
     return {"player": move.player, "move": move.move, "points": move.points}
 
 
+def _changed(old: Any, new: Any) -> bool:
+    """Whether a JSON value changed, as ``protocol.diff`` decides it (``1`` and ``1.0`` differ)."""
+    return old is not new and (type(old) is not type(new) or old != new)
+
+
+def _hand_texts(player: Any) -> list[str]:
+    return [card.text for card in player.hand]
+
+
+def _chair_changes(old: Position, new: Position, ops: list[dict[str, Any]]) -> None:
+    """The operations ``diff`` finds between the two positions' chairs in their views: those on
+    chairs taken before, in the board's order, then those on chairs taken since."""
+    paths = _chair_paths(new.board)
+    before, after = old.chairs, new.chairs
+    start = len(ops)
+    added: list[dict[str, Any]] = []
+    replaced = taken = 0
+    for i in range(len(after)):
+        was, guest = before[i], after[i]
+        if guest is not None:
+            taken += 1
+        if was is None:
+            if guest is not None:
+                added.append({"op": "add", "path": paths[i], "value": guest.text})
+        elif guest is None:
+            ops.append({"op": "remove", "path": paths[i]})
+        elif was is not guest and was.text != guest.text:
+            ops.append({"op": "replace", "path": paths[i], "value": guest.text})
+            replaced += 1
+    if added:
+        ops += added
+    elif replaced > 1 and replaced == taken == len(ops) - start:
+        # every guest replaced: one replace of the whole, as diff makes it
+        del ops[start:]
+        ops.append({"op": "replace", "path": "/game/chairs", "value": _chairs(new)})
+
+
+def _last_move_changes(old: LastMove | None, new: LastMove | None, ops: list[dict[str, Any]]) -> None:
+    """The operations ``diff`` finds between two views' ``last_move``."""
+    if old is new:
+        return
+    if old is None or new is None:
+        ops.append({"op": "replace", "path": "/game/last_move", "value": None if new is None else _move(new)})
+        return
+    start = len(ops)
+    if _changed(old.player, new.player):
+        ops.append({"op": "replace", "path": "/game/last_move/player", "value": new.player})
+    if _changed(old.move, new.move):
+        ops.append({"op": "replace", "path": "/game/last_move/move", "value": new.move})
+    if _changed(old.points, new.points):
+        ops.append({"op": "replace", "path": "/game/last_move/points", "value": new.points})
+    if len(ops) - start == 3:  # every member replaced: one replace of the whole
+        del ops[start:]
+        ops.append({"op": "replace", "path": "/game/last_move", "value": _move(new)})
+
+
 @functools.cache
 def _chair_names(board: Board) -> tuple[str, ...]:
     return tuple(chair.name for chair in board.chairs)
+
+
+@functools.cache
+def _chair_paths(board: Board) -> tuple[str, ...]:
+    """The path of each chair of ``board`` in a view, in the board's order."""
+    return tuple("/game/chairs/" + escape(name) for name in _chair_names(board))
+
+
+def _chairs(position: Position) -> dict[str, str]:
+    """The taken chairs as a view shows them: each chair's name and its guest, in the board's
+    order (by index: compiled, a loop over a tuple is native code, a zip goes through its
+    iterator)."""
+    places = _chair_names(position.board)
+    return {places[i]: guest.text for i, guest in enumerate(position.chairs) if guest is not None}
 
 
 def _game_view(
@@ -365,19 +581,22 @@ def _game_view(
     move_number: int,
     moves: list[dict[str, Any]],
     deadline: float | None,
-    previous: RoomViews | None,
+    was: Position | None,
+    old: dict[str, Any] | None,
 ) -> dict[str, Any]:
     """The game as everyone sees it, what ``engine.view`` shows a spectator: no hand in it, only
-    their sizes (``moves``: the history as JSON). The chairs and the bar of the ``previous``
-    state are taken over where the position holds the very same ones (the engine keeps what a
-    move leaves alone)."""
+    their sizes (``moves``: the history as JSON). The chairs and the bar of the state before
+    (its position ``was`` and its game ``old``) are taken over where the position holds the very
+    same ones (the engine keeps what a move leaves alone)."""
     names = [p.name for p in position.players]
     eliminated = position.eliminated
     # a shortcut: the state before's line of each player the engine kept, unless eliminated since
     # (without it the lines are equal all the same)
-    old = previous._game if previous is not None else None  # pragma: no mutate
-    board = previous._board if previous is not None else (None, None, ())  # pragma: no mutate
-    old_chairs, old_bar, roster = board  # pragma: no mutate
+    old_chairs: Any = None  # pragma: no mutate
+    old_bar: Any = None  # pragma: no mutate
+    roster: tuple[Any, ...] = ()  # pragma: no mutate
+    if was is not None:  # pragma: no mutate
+        old_chairs, old_bar, roster = was.chairs, was.bar, was.players  # pragma: no mutate
     old_players = old["players"] if old is not None else ()  # pragma: no mutate
     players = [
         old_players[i]  # pragma: no mutate
@@ -393,19 +612,12 @@ def _game_view(
         }
         for i, p in enumerate(position.players)
     ]
-    # A room may end a game the rules did not end (everyone left); its outcome then speaks first.
-    # Without one, a finished position still carries its result, so that no view says "over"
-    # without saying how it ended.
-    if outcome is None:
-        outcome = engine.outcome(position)
     # a shortcut: the state before's chairs and bar, made of the very same ones (without it the
     # views are equal all the same, and ``_keep_unchanged`` keeps the older of two equal parts)
-    if old is not None and old_chairs is position.chairs:  # pragma: no mutate
+    if old is not None and old_chairs is position.chairs:  # noqa: SIM108  # pragma: no mutate
         chairs = old["chairs"]
     else:
-        # (by index: compiled, a loop over a tuple is native code, a zip goes through its iterator)
-        places = _chair_names(position.board)
-        chairs = {places[i]: guest.text for i, guest in enumerate(position.chairs) if guest is not None}
+        chairs = _chairs(position)
     if old is not None and old_bar is position.bar:  # noqa: SIM108  # pragma: no mutate
         bar = old["bar"]
     else:

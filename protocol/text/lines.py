@@ -346,12 +346,10 @@ class LineText:
         """Who is to move in the game being played here, if one is: read from what everyone sees,
         without making the reader's own view (most moves show no picture)."""
         if self._source is not None:
-            views = self._source[0]
-            state, game = views.state, views.game
-        elif self._view is not None:
-            state, game = self._view["state"], self._view["game"]
-        else:
+            return self._source[0].to_move()
+        if self._view is None:
             return None
+        state, game = self._view["state"], self._view["game"]
         if game is None or state != "playing" or game["over"]:
             return None
         return str(game["to_move"])

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import protocol.view
-from engine import Outcome, Position, outcome, position_from_dict, random_game, replay
+from engine import Guest, Outcome, Player, Position, outcome, position_from_dict, random_game, replay
 from engine.position import sorted_hand
 from protocol.diff import apply_patch, diff
 from protocol.view import LastMove, RoomViews, SeatInfo, room_view
@@ -360,19 +360,26 @@ def _reseat(seats: list[str], rng: random.Random) -> list[str]:
     return [*seats[1:], *seats[:1]]
 
 
-def room_life(seed: int, rng: random.Random, *, chained: bool = False) -> list[protocol.view.RoomViews]:
+def room_life(
+    seed: int, rng: random.Random, *, chained: bool = False, read: bool = False
+) -> list[protocol.view.RoomViews]:
     """The states of a room through two games: waiting, every move, the end; on the way people
-    come and go, seats change hands, connections drop, options change. ``chained``: each state is
-    built with the one before as ``previous``, as a room builds them."""
+    come and go, seats change hands, connections drop, options change, the turn's clock runs or
+    stops. ``chained``: each state is made with the one before as ``previous``, as a room makes
+    them; ``read``: and each state's views are read as soon as it is made (as a snapshot or a
+    picture reads them), so that the next state is built on them."""
     states = []
     connected = dict.fromkeys(NAMES, True)
     watchers = ["zoe"]
     options: dict[str, Any] = {"stammtisch": False}
+    deadline: float | None = None
     for game, names in ((seed, NAMES), (seed + 1, ("bob", "ann", "eve"))):
         record = random_game(names, game)
         results = replay(record).results
         positions = (record.start(), *(r.position for r in results))
         seats = list(names)
+        # the game's moves: one list, appended to as the game goes on, as a room keeps it
+        history: list[LastMove] = []
         # a few waiting states before the start, with people sitting down, standing up and
         # changing places between them: seats change between two states of the same kind
         waiting = rng.randint(2, 4)
@@ -395,6 +402,14 @@ def room_life(seed: int, rng: random.Random, *, chained: bool = False) -> list[p
                 options = {**options, "seed": rng.randrange(3)}
             over = position is not None and outcome(position) is not None
             last = results[number - 2] if position is not None and number >= 2 else None
+            last_move = None if last is None else LastMove(names[last.player], last.move, last.points)
+            if last_move is not None:
+                history.append(last_move)
+            clock = rng.randrange(4)
+            if position is None or clock == 0:
+                deadline = None
+            elif clock < 3:  # (else the same deadline as before)
+                deadline = 1767225600.0 + number * 7.3 + rng.random() / 100
             states.append(
                 protocol.view.RoomViews(
                     room="cafe",
@@ -403,12 +418,16 @@ def room_life(seed: int, rng: random.Random, *, chained: bool = False) -> list[p
                     spectators=tuple(watchers),
                     options=options,
                     position=position,
-                    last_move=None if last is None else LastMove(names[last.player], last.move, last.points),
+                    last_move=last_move,
                     outcome=outcome(position) if position is not None else None,
                     move_number=max(0, number - 1),
+                    history=history if position is not None else (),
+                    deadline=deadline,
                     previous=states[-1] if chained and states else None,
                 )
             )
+            if read:
+                states[-1].view(None)
     return states
 
 
@@ -416,10 +435,122 @@ def room_life(seed: int, rng: random.Random, *, chained: bool = False) -> list[p
 @given(seed=st.integers(0, 40), rng=st.randoms(use_true_random=False))
 def test_changes_are_the_diff_of_the_two_views(seed: int, rng: random.Random) -> None:
     """For every recipient (players, spectators, anonymous), the changes between two states of
-    a room are exactly the diff of the two views, operation for operation."""
-    for before, after in itertools.pairwise(room_life(seed, rng)):
-        for recipient in (*SITTERS, "xi", None):
-            assert after.changes(before, recipient) == diff(before.view(recipient), after.view(recipient))
+    a room are exactly the diff of the two views, operation for operation: whether the states
+    were made on their own, or each on the one before as a room makes them (the changes of a
+    game going on are then worked out from the moves, before either state's views are built)."""
+    rng_state = rng.getstate()
+    for chained in (False, True):
+        rng.setstate(rng_state)
+        states = room_life(seed, rng, chained=chained)
+        recipients = (*SITTERS, "xi", None)
+        changes = [
+            {r: after.changes(before, r) for r in recipients} for before, after in itertools.pairwise(states)
+        ]
+        for (before, after), patches in zip(itertools.pairwise(states), changes, strict=True):
+            for recipient in recipients:
+                assert patches[recipient] == diff(before.view(recipient), after.view(recipient))
+
+
+def _changed_position(position: Position, data: st.DataObject) -> Position:
+    """``position`` with changes drawn from ``data``, some of which no move makes: guests leaving
+    their chairs, every guest changed, a hand limit, players out, the start player."""
+    draw = data.draw
+    chairs = list(position.chairs)
+    taken = [i for i, g in enumerate(chairs) if g is not None]
+    pool = [*position.deck, *(p for player in position.players for p in player.hand)]
+    if taken and draw(st.booleans(), "every guest changed"):
+        for i in taken:
+            guest = chairs[i]
+            assert guest is not None
+            chairs[i] = Guest(
+                draw(st.sampled_from([c for c in pool if c.text != guest.card.text])), guest.nation
+            )
+    for _ in range(draw(st.integers(0, 3), "chairs changed")):
+        i = draw(st.integers(0, len(chairs) - 1))
+        chairs[i] = (
+            None
+            if chairs[i] is not None and draw(st.booleans())
+            else Guest(draw(st.sampled_from(pool)), "FR")
+        )
+    players = list(position.players)
+    for i, player in enumerate(players):
+        if draw(st.booleans(), f"player {i} changed"):
+            hand = tuple(draw(st.lists(st.sampled_from(pool), max_size=6)))
+            score = player.score + draw(st.integers(-2, 9))
+            limit = draw(st.sampled_from([player.hand_limit, player.hand_limit + 1]))
+            players[i] = Player(player.name, sorted_hand(hand), score, limit)
+    count = len(players)
+    return Position(
+        position.board,
+        position.options,
+        tuple(players),
+        tuple(draw(st.lists(st.integers(0, count - 1), unique=True, max_size=count - 2), "out")),
+        draw(st.integers(0, count - 1), "to move"),
+        draw(st.sampled_from([position.start_player, (position.start_player + 1) % count])),
+        tuple(chairs),
+        tuple(draw(st.lists(st.sampled_from(pool), max_size=10), "bar"))
+        if draw(st.booleans())
+        else position.bar,
+        position.deck[: draw(st.integers(0, len(position.deck)))],
+    )
+
+
+#: a move as the views show it, or none
+last_moves = st.none() | st.builds(LastMove, st.sampled_from(NAMES), st.sampled_from(["FRf@FR1s", "ITm@bar"]),
+                                   st.integers(0, 3))  # fmt: skip
+#: a turn's deadline: none, or a time (the room's are floats; an int is another JSON value)
+deadlines = st.none() | st.floats(1e9, 2e9) | st.integers(10**9, 2 * 10**9) | st.just(1767225600.0)
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 40), data=st.data())
+def test_the_changes_of_a_game_going_on_are_the_diff_of_the_views_whatever_changed(
+    seed: int, data: st.DataObject
+) -> None:
+    """Between two states of a game going on, the changes worked out from the two positions and
+    the moves are exactly the diff of the two views, for every recipient, and also for changes
+    no move makes: guests leaving their chairs, all of them changing, a hand limit, players out,
+    the start player, the last move and the clock in any combination."""
+    positions = game_positions(seed)
+    number = data.draw(st.integers(0, len(positions) - 2), "move")
+    before_position = positions[number]
+    after_position = data.draw(st.sampled_from([positions[number + 1], before_position]), "next")
+    after_position = _changed_position(after_position, data)
+    history = [LastMove("ann", "FRf@FR1s", 1)] * data.draw(st.integers(0, 3), "moves before")
+    common: dict[str, Any] = {"room": "cafe", "state": "playing", "seats": seats_for(NAMES),
+                              "spectators": ("zoe",), "options": {}, "history": history}  # fmt: skip
+    before = RoomViews(**common, position=before_position, last_move=data.draw(last_moves),
+                       move_number=number, deadline=data.draw(deadlines))  # fmt: skip
+    if data.draw(st.booleans(), "before read"):
+        before.view(None)
+    history.extend([LastMove("bob", "ITm@bar", 0)] * data.draw(st.integers(0, 2), "moves since"))
+    after = RoomViews(**common, position=after_position, last_move=data.draw(last_moves),
+                      move_number=number + data.draw(st.integers(0, 1)), deadline=data.draw(deadlines),
+                      previous=before)  # fmt: skip
+    over = outcome(before_position) is not None or outcome(after_position) is not None
+    assert after._continues(before) is not over  # the changes are worked out from the facts
+    for recipient in (*NAMES, "zoe", None):
+        assert after.changes(before, recipient) == diff(before.view(recipient), after.view(recipient))
+
+
+def test_every_guest_changed_is_one_replace_of_the_chairs_as_diff_makes_it() -> None:
+    """When every taken chair holds another guest and no chair was taken or left, ``diff``
+    replaces the chairs whole, and so do the changes worked out from the positions."""
+    position = game_positions(3)[10]
+    chairs = list(position.chairs)
+    for i, guest in enumerate(chairs):
+        if guest is not None:
+            chairs[i] = Guest(next(c for c in position.deck if c.text != guest.card.text), guest.nation)
+    changed = replace(position, chairs=tuple(chairs))
+    common: dict[str, Any] = {"room": "cafe", "state": "playing", "seats": seats_for(NAMES), "spectators": (),
+                              "options": {}, "last_move": None, "move_number": 10}  # fmt: skip
+    before = RoomViews(**common, position=position)
+    after = RoomViews(**common, position=changed, previous=before)
+    assert after._continues(before)
+    ops = after.changes(before, None)
+    assert [op["path"] for op in ops] == ["/game/chairs"]
+    assert ops == diff(before.view(None), after.view(None))
+    assert len(ops[0]["value"]) == sum(g is not None for g in chairs) > 1
 
 
 @settings(max_examples=10, deadline=None)
@@ -432,7 +563,7 @@ def test_states_built_on_the_previous_one_are_the_same_views_and_changes(
     rng_state = rng.getstate()
     alone = room_life(seed, rng)
     rng.setstate(rng_state)
-    chained = room_life(seed, rng, chained=True)
+    chained = room_life(seed, rng, chained=True, read=True)
     assert len(alone) == len(chained)
     recipients = (*SITTERS, "xi", None)
     for number, (a, c) in enumerate(zip(alone, chained, strict=True)):

@@ -1,6 +1,6 @@
-"""A room's views built on the state before (``previous``): unchanged parts are that state's very
-objects, a history grown in place is read on from where it was, a new game of another size follows
-a finished one; and the facts a view is given are shown as given."""
+"""A room's views built on the state before (``previous``, built by then): unchanged parts are that
+state's very objects, a history grown in place is read on from where it was, a new game of another
+size follows a finished one; and the facts a view is given are shown as given."""
 
 from __future__ import annotations
 
@@ -16,7 +16,11 @@ SEATS = [SeatInfo("ann", "person", True), SeatInfo("bob", "person", True), SeatI
 
 
 def _state(previous: RoomViews | None = None, **facts: Any) -> RoomViews:
-    """A playing room of ann, bob and cy at the deal of seed 3, with ``facts`` changed."""
+    """A playing room of ann, bob and cy at the deal of seed 3, with ``facts`` changed, built on
+    ``previous`` (whose views are read first: a state is built on the one before only if that
+    one was built by then)."""
+    if previous is not None:
+        previous.view(None)
     given: dict[str, Any] = {
         "room": "cafe",
         "state": "playing",
