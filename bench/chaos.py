@@ -164,6 +164,19 @@ class ChaosWsBot(WsBot):
 _HEADER_NUMBER = re.compile(r"(\d+) moves? played")
 
 
+def _logged_instead(ack: Ack, games: dict[str, tuple[str, list[str], list[str], bool]]) -> str:
+    """What the log holds where an acked move was looked for: in each game of its room with its
+    player, the number of moves, the move at the acked number, and where the acked move is."""
+    found = []
+    for game_id, (room, players, moves, _) in games.items():
+        if room.casefold() != ack.room.casefold() or ack.player not in players:
+            continue
+        at = moves[ack.number - 1] if ack.number is not None and len(moves) >= ack.number else None
+        where = [i + 1 for i, move in enumerate(moves) if move == ack.move][:5]
+        found.append(f"game {game_id}: {len(moves)} moves, at {ack.number}: {at!r}, this move at {where}")
+    return "; ".join(found) if found else "no game of that room with that player"
+
+
 class ChaosLineBot(LineBot):
     """A line-endpoint ``cafe-bot`` that records the moves it saw played as its own after typing them."""
 
@@ -548,7 +561,7 @@ class Soak:
             if not found:
                 f.missing_acked_moves += 1
                 if len(f.examples) < 20:
-                    f.examples.append(f"acked move not in the log: {ack}")
+                    f.examples.append(f"acked move not in the log: {ack}; {_logged_instead(ack, games)}")
         finished = [game_id for game_id, game in games.items() if game[3]]
         f.games_finished = len(finished)
         for game_id in finished:

@@ -57,3 +57,23 @@ def test_cluster_soak_loses_no_acked_move(tmp_path: Path) -> None:
     figures = _soak(tmp_path, "--cluster", "--redis-share", "0.3", "--settle", "20")
     _check(figures)
     assert figures["mode"] == "cluster"
+
+
+def test_a_missing_acked_move_is_shown_beside_what_the_log_holds() -> None:
+    """A failed soak says, for an acked move not found, what its room's games hold at that number
+    and where the move is, so that a lost move can be told from a misnumbered one."""
+    from bench.chaos import Ack, _logged_instead
+
+    games = {
+        "g1": ("chaos0", ["r0s0", "r0s1"], ["FRf@bar", "CFf@bar", "ITm@bar"], False),
+        "g2": ("chaos1", ["r0s1"], ["CFf@bar"], True),
+    }
+    ack = Ack("Chaos0", "r0s1", 3, "CFf@bar", 0.0)
+    said = _logged_instead(ack, games)
+    assert said == "game g1: 3 moves, at 3: 'ITm@bar', this move at [2]"
+    assert _logged_instead(Ack("chaos0", "r0s1", 9, "DEm@bar", 0.0), games) == (
+        "game g1: 3 moves, at 9: None, this move at []"
+    )
+    assert _logged_instead(Ack("chaos2", "r0s1", 1, "DEm@bar", 0.0), games) == (
+        "no game of that room with that player"
+    )
