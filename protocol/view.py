@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
-from engine import Board, Outcome, Position
+from engine import Board, Outcome, Player, Position
 from protocol.diff import diff, escape
 
 __all__ = ["LastMove", "RoomViews", "SeatInfo", "room_view"]
@@ -233,7 +233,7 @@ class RoomViews:
         self._hands = [
             old_hands[i]  # pragma: no mutate
             if i < len(roster) and roster[i] is p  # pragma: no mutate
-            else [c.text for c in p.hand]
+            else _hand_texts(p)
             for i, p in enumerate(players)
         ]
         # the moves as JSON; a room appends to its history, so those of the state before are kept
@@ -504,7 +504,8 @@ def _changed(old: Any, new: Any) -> bool:
     return old is not new and (type(old) is not type(new) or old != new)
 
 
-def _hand_texts(player: Any) -> list[str]:
+def _hand_texts(player: Player) -> list[str]:
+    """A player's cards as its view shows them."""
     return [card.text for card in player.hand]
 
 
