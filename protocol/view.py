@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
-from engine import Board, Outcome, Player, Position
+from engine import Board, Card, Outcome, Position
 from protocol.diff import diff, escape
 
 __all__ = ["LastMove", "RoomViews", "SeatInfo", "room_view"]
@@ -172,14 +172,15 @@ class RoomViews:
             self._sources = sources  # pragma: no mutate - only compared, by the state after
             self._seat_names = [s.name for s in seats]
             seat_list = [{"name": s.name, "kind": s.kind, "connected": s.connected} for s in seats]
-            self._head = (room, state, seat_list, list(spectators), _json_copy(options))
+            spectator_list = list(spectators)
+            copied = _json_copy(options)
             if previous is not None:
                 # where a part equals the state before's, that very object (a diff passes over it)
                 _, _, old_seats, old_spectators, old_options = previous._head
-                _, _, seat_list, spectator_list, copied = self._head
-                self._head = (room, state, _same_or(old_seats, seat_list),
-                              _same_or(old_spectators, spectator_list),
-                              _same_or(old_options, copied))  # fmt: skip
+                seat_list = _same_or(old_seats, seat_list)
+                spectator_list = _same_or(old_spectators, spectator_list)
+                copied = _same_or(old_options, copied)
+            self._head = (room, state, seat_list, spectator_list, copied)
         #: the state after this one that was diffed with it, and what they share of that diff: kept
         #: here, so that no state keeps the one before it alive
         self._onward: tuple[RoomViews, _Shared | None] | None = None
@@ -233,7 +234,7 @@ class RoomViews:
         self._hands = [
             old_hands[i]  # pragma: no mutate
             if i < len(roster) and roster[i] is p  # pragma: no mutate
-            else _hand_texts(p)
+            else _texts(p.hand)
             for i, p in enumerate(players)
         ]
         # the moves as JSON; a room appends to its history, so those of the state before are kept
@@ -245,7 +246,7 @@ class RoomViews:
         self._moves = moves
         if position is None:
             return
-        self._game = _game_view(
+        game = _game_view(
             position,
             self._last_move,
             self._outcome,
@@ -256,22 +257,8 @@ class RoomViews:
             old_game,  # pragma: no mutate
         )
         if old_game is not None:
-            self._keep_unchanged(old_game)
-
-    def _keep_unchanged(self, old: dict[str, Any]) -> None:
-        """Where a part of the game equals the state before's (``old``), hold that very object
-        instead, so that a diff between the two passes over it at once (an identity check, not a
-        walk)."""
-        game = self._game
-        if game is None:
-            return
-        # (a game of more players than the one before keeps the rest: strict is off, None or False)
-        pairs = zip(old["players"], game["players"], strict=False)  # pragma: no mutate
-        players = [_same_or(a, b) for a, b in pairs]
-        players += game["players"][len(players) :]
-        game["players"] = _same_or(old["players"], players)
-        for key in ("chairs", "bar", "last_move", "result", "history"):
-            game[key] = _same_or(old[key], game[key])
+            _keep_unchanged(game, old_game)
+        self._game = game
 
     def changes(self, before: RoomViews, recipient: str | None) -> list[dict[str, Any]]:
         """The JSON Patch from ``before.view(recipient)`` to ``self.view(recipient)``: exactly
@@ -317,7 +304,7 @@ class RoomViews:
         if self._built:
             return self._hands[index]
         assert self._position is not None
-        return _hand_texts(self._position.players[index])
+        return _texts(self._position.players[index].hand)
 
     def _shared_changes(self, before: RoomViews) -> _Shared | None:
         """The operations between the parts everyone sees of ``before`` and of this state, split
@@ -404,7 +391,7 @@ class RoomViews:
         if old.chairs is not new.chairs:
             _chair_changes(old, new, rest)
         if old.bar is not new.bar:
-            bar = diff([card.text for card in old.bar], [card.text for card in new.bar])
+            bar = diff(_texts(old.bar), _texts(new.bar))
             rest += [{**op, "path": "/game/bar" + op["path"]} for op in bar]
         if len(old.deck) != len(new.deck):
             rest.append({"op": "replace", "path": "/game/deck_size", "value": len(new.deck)})
@@ -414,8 +401,8 @@ class RoomViews:
         history = self._history
         for i in range(before._moves_count, self._moves_count):
             rest.append({"op": "add", "path": f"/game/history/{i}", "value": _move(history[i])})
-        deadline = None if self._deadline is None else round(self._deadline, 3)
-        if _changed(None if before._deadline is None else round(before._deadline, 3), deadline):
+        deadline = _deadline_shown(self._deadline, None)
+        if _changed(_deadline_shown(before._deadline, None), deadline):
             rest.append({"op": "replace", "path": "/game/deadline", "value": deadline})
         # "over" and "result": null on both sides
         return ([], players, rest)
@@ -474,6 +461,19 @@ class RoomViews:
         }
 
 
+def _keep_unchanged(game: dict[str, Any], old: dict[str, Any]) -> None:
+    """Where a part of ``game`` equals the state before's (``old``), hold that very object
+    instead, so that a diff between the two passes over it at once (an identity check, not a
+    walk)."""
+    # (a game of more players than the one before keeps the rest: strict is off, None or False)
+    pairs = zip(old["players"], game["players"], strict=False)  # pragma: no mutate
+    players = [_same_or(a, b) for a, b in pairs]
+    players += game["players"][len(players) :]
+    game["players"] = _same_or(old["players"], players)
+    for key in ("chairs", "bar", "last_move", "result", "history"):
+        game[key] = _same_or(old[key], game[key])
+
+
 def _same_or(old: Any, new: Any) -> Any:
     """``old`` if it equals ``new``, else ``new``. The values of a view keep their JSON types from
     state to state (a count stays an int, a flag a bool), so Python's ``==`` is JSON's here."""
@@ -504,9 +504,14 @@ def _changed(old: Any, new: Any) -> bool:
     return old is not new and (type(old) is not type(new) or old != new)
 
 
-def _hand_texts(player: Player) -> list[str]:
-    """A player's cards as its view shows them."""
-    return [card.text for card in player.hand]
+def _texts(cards: Sequence[Card]) -> list[str]:
+    """Cards as a view shows them (a hand, the bar)."""
+    return [card.text for card in cards]
+
+
+def _deadline_shown(deadline: float | None, outcome: Outcome | None) -> float | None:
+    """The turn's deadline as a view shows it: to the millisecond, and none once the game is over."""
+    return None if deadline is None or outcome is not None else round(deadline, 3)
 
 
 def _chair_changes(old: Position, new: Position, ops: list[dict[str, Any]]) -> None:
@@ -622,7 +627,7 @@ def _game_view(
     if old is not None and old_bar is position.bar:  # noqa: SIM108  # pragma: no mutate
         bar = old["bar"]
     else:
-        bar = [card.text for card in position.bar]
+        bar = _texts(position.bar)
     return {
         "players": players,
         "to_move": names[position.to_move],
@@ -631,13 +636,9 @@ def _game_view(
         "bar": bar,
         "deck_size": len(position.deck),
         "move_number": move_number,
-        "last_move": (
-            None
-            if last_move is None
-            else {"player": last_move.player, "move": last_move.move, "points": last_move.points}
-        ),
+        "last_move": None if last_move is None else _move(last_move),
         "history": moves,
-        "deadline": None if deadline is None or outcome is not None else round(deadline, 3),
+        "deadline": _deadline_shown(deadline, outcome),
         "over": outcome.reason if outcome is not None else None,
         "result": outcome.to_dict() if outcome is not None else None,
     }
