@@ -1,7 +1,10 @@
 """One sanitizer for everything a person wrote: safe for a terminal, and one line.
 
 Control characters (C0, DEL, C1) are removed, so no escape sequence can form from what is left;
-so are the marks that reorder text (bidi embeddings, overrides, isolates and marks) and lone
+so are the format characters (Unicode's category Cf: the marks that reorder text, bidi
+embeddings, overrides, isolates and marks; the soft hyphen and the zero-width space, which
+terminals measure differently, so that a line measured to fit would wrap on its own; the tags and
+other invisible ones), but the two joiners that shape scripts and join emoji (ZWNJ, ZWJ), and lone
 surrogates. Line and paragraph breaks (CR, LF, VT, FF, the separators FS/GS/RS, NEL, U+2028,
 U+2029) become one space together with the blanks around them, and a tab becomes a space.
 
@@ -11,6 +14,8 @@ U+2029) become one space together with the blanks around them, and a tab becomes
 'G H* The game starts'
 >>> sanitize_line("\\u202egnp.exe")
 'gnp.exe'
+>>> sanitize_line("A\\u00ad\\u00ad* tsVic")
+'A* tsVic'
 """
 
 from __future__ import annotations
@@ -22,9 +27,19 @@ from typing import Final
 LINE_BREAKS: Final = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 #: bidi embeddings and overrides, isolates, the directional marks and the Arabic letter mark
 BIDI_CONTROLS: Final = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+#: the format characters (category Cf, as of Unicode 15.1) but the zero-width non-joiner and
+#: joiner: invisible, measured as no column by some terminals and as one by others (the soft
+#: hyphen), or reordering the text (``BIDI_CONTROLS`` are among them); as ranges for a regular
+#: expression
+FORMAT_CHARACTERS: Final = (
+    "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b\u200e\u200f"
+    "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd"
+    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
+)
 
-# C0 and C1 controls and DEL, except the tab and the line breaks, which become spaces below
-_CONTROLS = "\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f" + BIDI_CONTROLS
+# C0 and C1 controls and DEL, except the tab and the line breaks, which become spaces below; and
+# the format characters
+_CONTROLS = "\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f" + FORMAT_CHARACTERS
 _REMOVED = re.compile("[" + _CONTROLS + "\ud800-\udfff]")
 #: a character that stays and is not blank: a text holding one is something once sanitized (as a
 #: regular expression, for a JSON Schema ``pattern``; lone surrogates, which no UTF-8 text holds,
@@ -34,7 +49,7 @@ _BREAK = re.compile("[ \t]*[" + LINE_BREAKS + "][ \t" + LINE_BREAKS + "]*")
 
 
 def sanitize_line(text: str) -> str:
-    """``text`` without controls or reordering marks, its line breaks turned into single spaces,
+    """``text`` without controls or format characters, its line breaks turned into single spaces,
     stripped of blanks at both ends. Pure; idempotent."""
     text = _REMOVED.sub("", text)
     text = _BREAK.sub(" ", text)

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import protocol.sanitize
-from protocol.sanitize import BIDI_CONTROLS, LINE_BREAKS, VISIBLE, sanitize_line
+from protocol.sanitize import BIDI_CONTROLS, FORMAT_CHARACTERS, LINE_BREAKS, VISIBLE, sanitize_line
 
 
 def test_doctests() -> None:
@@ -43,11 +43,28 @@ def test_doctests() -> None:
         ("\n  hi  \n", "hi"),
         ("Grüße, 東京 🎲", "Grüße, 東京 🎲"),
         ("a\ud800b", "ab"),
+        ("A" + "\u00ad" * 72 + "* tsVic gives up the seat", "A* tsVic gives up the seat"),  # soft hyphens
+        ("a\u200bb\u2060c\ufeffd", "abcd"),  # zero-width space, word joiner, byte order mark
+        ("\U0001f3f4\U000e0067\U000e0062\U000e007f!", "\U0001f3f4!"),  # tags
+        ("\u0600\u0661 \U000110bd", "\u0661"),  # prepended marks, drawn by some terminals only
+        ("\U0001f469\u200d\U0001f4bb \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645", None),  # joiners stay
     ],
 )
-def test_sanitize_line(text: str, clean: str) -> None:
-    """Controls and reordering marks go, line breaks become one space, other text stays."""
-    assert sanitize_line(text) == clean
+def test_sanitize_line(text: str, clean: str | None) -> None:
+    """Controls and format characters go (but the joiners), line breaks become one space, other
+    text stays (``None``: all of it)."""
+    assert sanitize_line(text) == (text if clean is None else clean)
+
+
+def test_the_format_characters_are_unicode_s_but_the_joiners() -> None:
+    """``FORMAT_CHARACTERS`` holds every character this Python's Unicode tables call a format
+    character (Cf) but ZWNJ and ZWJ, and nothing those tables call anything else but unassigned
+    (the ranges are Unicode 15.1's, a newer version than some Pythons know)."""
+    listed = {c for c in map(chr, range(0x110000)) if re.fullmatch(f"[{FORMAT_CHARACTERS}]", c)}
+    formats = {c for c in map(chr, range(0x110000)) if unicodedata.category(c) == "Cf"}
+    assert formats - listed == {"\u200c", "\u200d"}
+    assert {unicodedata.category(c) for c in listed - formats} <= {"Cn"}
+    assert set(BIDI_CONTROLS) <= listed
 
 
 _DANGEROUS = set(BIDI_CONTROLS) | set(LINE_BREAKS) | {"\t"}
@@ -55,10 +72,11 @@ _DANGEROUS = set(BIDI_CONTROLS) | set(LINE_BREAKS) | {"\t"}
 
 @given(st.text(alphabet=st.characters(codec=None), max_size=60))
 def test_any_text_comes_out_one_safe_line(text: str) -> None:
-    """Whatever goes in, what comes out has no control, reordering or line-breaking character,
-    is one line, and is its own sanitization."""
+    """Whatever goes in, what comes out has no control, format (but the joiners) or line-breaking
+    character, is one line, and is its own sanitization."""
     clean = sanitize_line(text)
     assert not any(unicodedata.category(c) in ("Cc", "Cs") or c in _DANGEROUS for c in clean)
+    assert {c for c in clean if unicodedata.category(c) == "Cf"} <= {"\u200c", "\u200d"}
     assert len(clean.splitlines()) <= 1
     assert sanitize_line(clean) == clean
 
