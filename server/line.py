@@ -164,8 +164,9 @@ class LineSession(Session):
 
     async def _close(self, code: int, reason: str) -> None:
         if reason:
-            line = fold([closing(reason, self.lang)])[0]
-            self.writer.write(((to_ascii(line) if self.ascii_only else line) + "\r\n").encode())
+            line = closing(reason, self.lang)
+            lines = fold([to_ascii(line) if self.ascii_only else line])
+            self.writer.write(("\r\n".join(lines) + "\r\n").encode())
         try:
             await asyncio.wait_for(self.writer.drain(), 1.0)
         except (TimeoutError, ConnectionError, OSError):

@@ -51,30 +51,59 @@ def glyphs(ascii_only: bool) -> Glyphs:
     return ASCII if ascii_only else UNICODE
 
 
+#: the emoji presentation selector: many terminals draw the character before it two columns wide
+_EMOJI_PRESENTATION: Final = "\ufe0f"
+
+
 # remembered: every line a line client reads is measured (``fold``), and a picture's lines are
 # mostly box and dot glyphs, looked up in the Unicode tables a character at a time otherwise;
 # bounded, since people's chat may hold any of a million characters
 @functools.lru_cache(maxsize=4096)
 def char_width(ch: str) -> int:
-    """The columns one character takes."""
-    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
-        return 0
-    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    """The columns one character takes on a terminal: what glibc's ``wcwidth`` (and xterm's) gives
+    it, and where terminals differ, the most any of them gives, so that a line measured to fit
+    never wraps on its own (a line cut a little early does no harm; one the terminal wraps starts
+    a row with whatever a person wrote there).
+
+    A mark drawn on the character before it (Mn, Me) takes none; a wide or fullwidth East Asian
+    character two, and so does a character these tables do not know yet (a newer emoji, mostly), a
+    regional indicator (half a flag, two columns on many terminals) and the enclosed and Yijing
+    signs glibc draws wide; any other character one: spacing marks (Mc), the soft hyphen and the
+    other format characters too (people's text holds none: ``protocol.sanitize``), and the
+    ambiguous ones (box drawing, Greek, Cyrillic), as terminals outside East Asian locales draw
+    them.
+
+    >>> [char_width(c) for c in "a渡\u0301\u00ad\U0001f1e9"]
+    [1, 2, 0, 1, 2]
+    """
+    category = unicodedata.category(ch)
+    if category in ("Mn", "Me"):
+        return 1 if ch == _EMOJI_PRESENTATION else 0
+    if (
+        unicodedata.east_asian_width(ch) in ("W", "F")
+        or category == "Cn"
+        or "\U0001f1e6" <= ch <= "\U0001f1ff"  # regional indicators
+        or "\u3248" <= ch <= "\u324f"  # circled numbers on black squares
+        or "\u4dc0" <= ch <= "\u4dff"  # Yijing hexagrams
+    ):
+        return 2
+    return 1
 
 
-#: text whose every character takes one column: printable ASCII, Latin-1's letters and signs (not
-#: its soft hyphen, which takes none) and the glyphs of the pictures; one match instead of a
-#: look-up a character, for the lines of a picture and of words in German
+#: text whose every character takes one column: printable ASCII, Latin-1's letters and signs and
+#: the glyphs of the pictures; one match instead of a look-up a character, for the lines of a
+#: picture and of words in German
 _GLYPHS: Final = (*UNICODE.box, UNICODE.free, UNICODE.aisle_across, UNICODE.aisle_along, UNICODE.turn)
 _ONE_COLUMN_EACH: Final = re.compile(
-    "[\\x20-\\x7e\\xa0-\\xac\\xae-\\xff"
+    "[\\x20-\\x7e\\xa0-\\xff"
     + re.escape("".join(sorted(set("".join((*_GLYPHS, UNICODE.dash, UNICODE.ellipsis))))))
     + "]*"
 )
 
 
 def display_width(text: str) -> int:
-    """How many terminal columns ``text`` takes (wide East Asian characters take two)."""
+    """How many terminal columns ``text`` takes (``char_width`` of each character: wide East
+    Asian characters take two, combining marks none)."""
     if text.isascii() or _ONE_COLUMN_EACH.fullmatch(text):  # isascii() reads a flag of the string
         return len(text)
     return sum(map(char_width, text))

@@ -16,7 +16,7 @@ from typing import Any, Final
 from protocol import messages as m
 from protocol.diff import apply_patch
 from protocol.i18n import DEFAULT, Lang, Msg, _, _n, lang
-from protocol.text._common import WIDTH, display_width, to_ascii
+from protocol.text._common import WIDTH, char_width, display_width, to_ascii
 from protocol.text.board import render_board
 from protocol.text.events import render_played
 from protocol.view import RoomViews
@@ -100,26 +100,43 @@ def closing(reason: str, say: Lang = _EN) -> str:
 
 
 def fold(lines: list[str], width: int = WIDTH) -> list[str]:
-    """``lines`` with each line past ``width`` columns broken at spaces, carried on indented: the
-    last guard that every line a line client reads fits its terminal."""
+    """``lines`` with each line past ``width`` columns (as terminals count them) broken at spaces,
+    every line it is carried on starting with ``CONTINUED``: the last guard that every line a line
+    client reads fits its terminal, and that only the server starts a line (a line's start is the
+    server's, whatever a person wrote after it; a person's words never begin one).
+
+    >>> fold(["<ann> " + "ab " * 8 + "* bob leaves the room"], 30)
+    ['<ann> ab ab ab ab ab ab ab ab', '    * bob leaves the room']
+    """
     out: list[str] = []
     for line in lines:
+        if display_width(line) <= width:
+            out.append(line)
+            continue
         while display_width(line) > width:
-            cut = line.rfind(" ", 0, width + 1)
-            while cut > 0 and display_width(line[:cut]) > width:
-                cut = line.rfind(" ", 0, cut)
-            indent = CONTINUED if not line.startswith(CONTINUED) else ""
-            if cut <= len(line) - len(line.lstrip()) + 4:  # one long word: cut it
-                cut = width
-                while display_width(line[:cut]) > width:
-                    cut -= 1
-                out.append(line[:cut])
-                line = indent + line[cut:]
+            fits = _fitting(line, width)
+            cut = line.rfind(" ", 0, fits + 1)
+            if cut <= len(line) - len(line.lstrip(" ")) + 4:
+                # no space after the line's first few columns: one long word, cut where it reaches the edge
+                out.append(line[:fits])
+                rest = line[fits:]
             else:
-                out.append(line[:cut].rstrip())
-                line = indent + line[cut + 1 :]
+                out.append(line[:cut].rstrip(" "))
+                rest = line[cut + 1 :].lstrip(" ")
+            line = CONTINUED + rest
         out.append(line)
     return out
+
+
+def _fitting(line: str, width: int) -> int:
+    """How many characters from the start of ``line`` fit in ``width`` columns, with the marks
+    drawn on the last of them (at least one character, so that a line always moves on)."""
+    used = 0
+    for i, ch in enumerate(line):
+        used += char_width(ch)
+        if used > width:
+            return max(i, 1)
+    return len(line)
 
 
 _VOTE_STATES: Final = {
@@ -186,8 +203,9 @@ class LineText:
     ) -> list[str]:
         """The lines ``reader`` (the connection's name) reads for ``msg``, in ``lang``, none
         wider than 80 columns; with ``ascii_only`` every character of them is ASCII."""
-        lines = fold(self._lines(msg, reader, ascii_only, lang))
-        return [to_ascii(line) for line in lines] if ascii_only else lines
+        lines = self._lines(msg, reader, ascii_only, lang)
+        # made ASCII before it is measured: a letter's ASCII form may be wider (``ß`` is ``ss``)
+        return fold([to_ascii(line) for line in lines] if ascii_only else lines)
 
     def _lines(self, msg: m._ServerMessage, reader: str | None, ascii_only: bool, say: Lang) -> list[str]:
         # the messages of every move first: each isinstance() with a message class goes through

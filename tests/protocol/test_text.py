@@ -239,7 +239,7 @@ def test_every_line_fits_80_columns(ascii_only: bool) -> None:
 @given(st.text(alphabet=st.sampled_from("aZ ~\x7f\x1b\xa0\xad\xe9\xdf\xff\u0301\u200b·┄┆─▶…—€日ｱ\U0001f600")))
 def test_display_width_counts_every_character_as_the_unicode_tables_say(text: str) -> None:
     """The shortcut for text of one-column characters (ASCII, Latin-1, the pictures' glyphs) gives
-    what measuring each character gives: wide ones two, combining ones and the soft hyphen none."""
+    what measuring each character gives: wide ones two, combining ones none, the soft hyphen one."""
     assert display_width(text) == sum(map(char_width, text))
 
 

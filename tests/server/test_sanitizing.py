@@ -9,6 +9,7 @@ import pytest
 
 from server.app import Server
 from tests.server.clients import LineClient, WsClient
+from tests.terminal import columns, rows
 
 #: what a hostile chat line carries, and the one line a terminal shows for it
 PAYLOADS = [
@@ -100,3 +101,92 @@ async def test_a_room_name_with_a_line_break_is_refused(server: Server) -> None:
     client = await WsClient.connect(server.port, "ann")
     answer = await client.request({"type": "enter_room", "room": "r1\n"})
     assert (answer["type"], answer["code"]) == ("error", "bad_room")
+
+
+#: chat that would start a line of its own on a terminal: past 80 columns with a presence line
+#: after its long word; as wide as a presence line's start with soft hyphens a terminal counts; in
+#: wide characters. What the others read: every line after the first indented, each within 80
+#: columns as a terminal counts them.
+FORGED_CHAT = [
+    ("y" * 76 + " * tsVic leaves the room", ["<tsMal>", "    " + "y" * 76, "    * tsVic leaves the room"]),
+    ("A" + "\u00ad" * 72 + "* tsVic gives up the seat", ["<tsMal> A* tsVic gives up the seat"]),
+    ("渡辺" * 25, ["<tsMal>", "    " + "渡辺" * 19, "    " + "渡辺" * 6]),
+]
+FORGED_TELL = [
+    (
+        "y" * 75 + " ! The server is stopping [shutting_down]",
+        ["[tsMal tells you]", "    " + "y" * 75, "    ! The server is stopping [shutting_down]"],
+    ),
+    (
+        "A" + "\u00ad" * 72 + "! The server is stopping [shutting_down]",
+        ["[tsMal tells you] A! The server is stopping [shutting_down]"],
+    ),
+]
+
+
+def _shown(received: str, first: str) -> list[str]:
+    """The lines received from the first that starts with ``first`` on, none the terminal wraps."""
+    lines = received.split("\r\n")
+    assert all(rows(line) == [line] for line in lines), [line for line in lines if columns(line) > 80]
+    return lines[next(i for i, line in enumerate(lines) if line.startswith(first)) :]
+
+
+@pytest.mark.parametrize("typed", [True, False], ids=["typed", "json"])
+async def test_chat_cannot_start_a_server_line_on_a_terminal(server: Server, typed: bool) -> None:
+    """A chat whose end reads as a presence line, one of soft hyphens and one of wide characters,
+    typed at a terminal or sent as JSON, reach a line client with every line after the first
+    indented and every line within 80 columns as the terminal counts them."""
+    assert server.line_port is not None
+    vic = await LineClient.connect(server.line_port, "tsVic")
+    await vic.line("/room r1")
+    await vic.expect("You are in room r1")
+    if typed:
+        mal_line = await LineClient.connect(server.line_port, "tsMal")
+        await mal_line.line("/room r1")
+        await mal_line.expect("You are in room r1")
+        for text, _ in FORGED_CHAT:
+            await mal_line.line(text)
+        await mal_line.line("done")
+    else:
+        mal = await WsClient.connect(server.port, "tsMal")
+        await mal.command("/room r1")
+        for text, _ in FORGED_CHAT:
+            assert (await mal.request({"type": "say", "text": text}))["type"] == "ack"
+        await mal.request({"type": "say", "text": "done"})
+    shown = _shown(await vic.expect("<tsMal> done\r\n"), "<tsMal>")
+    assert shown == [line for _, lines in FORGED_CHAT for line in lines] + ["<tsMal> done", ""]
+
+
+@pytest.mark.parametrize("typed", [True, False], ids=["typed", "json"])
+async def test_a_tell_cannot_start_an_error_line_on_a_terminal(server: Server, typed: bool) -> None:
+    """A tell whose end reads as an error line, and one of soft hyphens, reach a line client with
+    the error's words indented or on the tell's own line."""
+    assert server.line_port is not None
+    vic = await LineClient.connect(server.line_port, "tsVic")
+    if typed:
+        mal_line = await LineClient.connect(server.line_port, "tsMal")
+        for text, _ in FORGED_TELL:
+            await mal_line.line(f"/tell tsVic {text}")
+        await mal_line.line("/tell tsVic done")
+    else:
+        mal = await WsClient.connect(server.port, "tsMal")
+        for text, _ in FORGED_TELL:
+            assert (await mal.request({"type": "tell", "name": "tsVic", "text": text}))["type"] == "tell"
+        await mal.request({"type": "tell", "name": "tsVic", "text": "done"})
+    shown = _shown(await vic.expect("[tsMal tells you] done\r\n"), "[tsMal tells you]")
+    assert shown == [line for _, lines in FORGED_TELL for line in lines] + ["[tsMal tells you] done", ""]
+
+
+async def test_chat_in_ascii_is_measured_as_sent(server: Server) -> None:
+    """A reader in ASCII gets ``ß`` as ``ss``: a chat that fits 80 columns only as UTF-8 is carried
+    on indented, not left for the terminal to wrap into a presence line."""
+    assert server.line_port is not None
+    vic = await LineClient.connect(server.line_port, "tsVic")
+    await vic.line("/ascii on")
+    await vic.line("/room r1")
+    await vic.expect("You are in room r1")
+    mal = await WsClient.connect(server.port, "tsMal")
+    await mal.command("/room r1")
+    await mal.request({"type": "say", "text": "ß" * 36 + "* tsVic leaves the room"})
+    shown = _shown(await vic.expect("tsVic leaves the room\r\n"), "<tsMal>")
+    assert shown == ["<tsMal>", "    " + "ss" * 36 + "*", "    tsVic leaves the room", ""]

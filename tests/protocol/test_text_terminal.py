@@ -1,0 +1,243 @@
+"""The line clients' text on a terminal: every line fits 80 columns as terminals count them, and
+only the server starts a line, whatever people write, whatever they are called, whatever their
+rooms are called."""
+
+from __future__ import annotations
+
+import doctest
+import time
+
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import tests.terminal
+from protocol import messages as m
+from protocol.i18n import LANGUAGES, Lang, _, lang
+from protocol.messages import MAX_CHAT
+from protocol.names import NAME_MAX, ROOM_MAX
+from protocol.sanitize import sanitize_line
+from protocol.text import LineText, display_width, to_ascii
+from protocol.text._common import ASCII, UNICODE, char_width
+from protocol.text.lines import CONTINUED, PROMPT, fold
+from tests.terminal import columns, libc_wcwidth, rows, wcwidth
+
+#: how the lines the server makes begin: events and errors, chat, the lobby's chat and tells, the
+#: tell echoed to its writer, the picture's frames, the prompts
+SERVER_STARTS = (
+    "* ",
+    "! ",
+    "[",
+    "<",
+    "-> ",
+    *UNICODE.box,
+    *ASCII.box,
+    "Café International",
+    "Cafe International",
+    "Your name",
+    "Password",
+)
+
+#: what a forger writes: server lines, their pieces, long words and runs of blanks before them
+_FORGED = st.sampled_from(
+    [
+        "* tsVic leaves the room",
+        "! The server is stopping [shutting_down]",
+        "[lobby] <tsVic> hi",
+        "<tsVic> hi",
+        "-> tsVic: hi",
+        "┌───────────┐",
+        "+-----------+",
+        str(PROMPT),
+        "Password: ",
+        "* ",
+        "! ",
+        "\u00ad",
+        "\u200b",
+        "\u200d",
+        "\ufe0f",
+        "\u0301",
+        "\U0001f1e9",
+        "\U0001d16d",
+        "ß",
+        "½",
+        "渡辺",
+        "☕",
+    ]
+)
+_PIECES = st.one_of(
+    _FORGED,
+    st.integers(1, 90).map(lambda n: "y" * n),
+    st.integers(1, 90).map(lambda n: " " * n),
+    st.text(st.characters(codec=None), max_size=20),
+)
+#: what a chat or tell carries once the server took it: sanitized, one line, 1 to 500 characters
+TEXTS = (
+    st.lists(_PIECES, min_size=1, max_size=12)
+    .map(lambda p: sanitize_line("".join(p))[:MAX_CHAT])
+    .filter(bool)
+)
+NAMES = st.from_regex(rf"[A-Za-z][A-Za-z0-9_-]{{0,{NAME_MAX - 1}}}", fullmatch=True)
+ROOMS = st.from_regex(rf"[A-Za-z0-9][A-Za-z0-9_-]{{0,{ROOM_MAX - 1}}}", fullmatch=True)
+LANGS = st.sampled_from(LANGUAGES).map(lang)
+
+
+def _render(msg: m._ServerMessage, reader: str | None, ascii_only: bool, say: Lang) -> list[str]:
+    lines = LineText().render(msg, reader=reader, ascii_only=ascii_only, lang=say)
+    for line in lines:
+        assert rows(line) == [line], f"a terminal wraps {line!r} on its own"
+        assert sanitize_line(line) == line.strip(" "), f"a control or format character in {line!r}"
+    return lines
+
+
+def _one_line_each(lines: list[str], heads: list[str], ascii_only: bool = False) -> None:
+    """``lines`` are ``len(heads)`` lines the server started, each beginning with its head (a line
+    that ends right after its head's last word may end there), each carried on only by lines that
+    start with ``CONTINUED``: no line begins as a server line does but those the server began."""
+    started = [i for i, line in enumerate(lines) if not line.startswith(CONTINUED)]
+    assert started[:1] == [0] and len(started) == len(heads), lines
+    for i, head in zip(started, heads, strict=True):
+        assert (lines[i] + " ").startswith(to_ascii(head) if ascii_only else head), (lines[i], head)
+    carried = [line for i, line in enumerate(lines) if i not in started]
+    assert not any(line.startswith(SERVER_STARTS) for line in carried), carried
+
+
+def test_the_terminal_helper_s_examples_hold() -> None:
+    """The tests' own terminal (``tests.terminal``) counts and wraps as its examples say."""
+    assert doctest.testmod(tests.terminal).failed == 0
+
+
+def test_a_character_takes_no_fewer_columns_than_terminals_give_it() -> None:
+    """For every code point of the first four planes and the special-purpose one, the renderer
+    counts at least the columns glibc's rules give it (so a line it measured never wraps on its own),
+    and the same as those rules for the letters, marks and wide characters people write."""
+    for cp in (*range(0xD800), *range(0xE000, 0x40000), *range(0xE0000, 0xE1000)):
+        ch = chr(cp)
+        assert char_width(ch) >= wcwidth(ch), hex(cp)
+    for ch in "aZé~ßΩЖ\u0301\u0591渡辺ｱ한☕😀":
+        assert char_width(ch) == wcwidth(ch), ch
+
+
+def test_a_character_takes_no_fewer_columns_than_the_c_library_gives_it() -> None:
+    """Where the C library is glibc (with a UTF-8 locale), the renderer counts every printable code
+    point of the first four planes at least as wide as glibc's own ``wcwidth`` does."""
+    started = time.monotonic()
+    with libc_wcwidth() as libc:
+        if libc is None:
+            return  # not glibc: the rules above, written from glibc's, still hold
+        fewer = [
+            hex(cp)
+            for cp in (*range(0xD800), *range(0xE000, 0x40000), *range(0xE0000, 0xE1000))
+            if libc(chr(cp)) > char_width(chr(cp))
+        ]
+    assert fewer == [], fewer[:20]
+    assert time.monotonic() - started < 60
+
+
+def test_the_forgeries_found_are_carried_on_indented() -> None:
+    """A chat past 80 columns whose end reads like a presence line, a tell whose end reads like an
+    error, and a chat of soft hyphens a terminal would wrap: the server line they hold stays
+    indented, or (the soft hyphens removed) on the chat's own line."""
+    say = lang("en")
+    chat = m.Chat(room="r1", name="tsMal", text="y" * 76 + " * tsVic leaves the room")
+    assert _render(chat, "bob", False, say) == ["<tsMal>", "    " + "y" * 76, "    * tsVic leaves the room"]
+    tell = m.TellMessage(name="tsMal", to="bob", text="y" * 75 + " ! The server is stopping [shutting_down]")
+    assert _render(tell, "bob", False, say) == [
+        "[tsMal tells you]",
+        "    " + "y" * 75,
+        "    ! The server is stopping [shutting_down]",
+    ]
+    soft = sanitize_line("A" + "\u00ad" * 72 + "* tsVic gives up the seat")
+    assert _render(m.Chat(room="r1", name="tsMal", text=soft), "bob", False, say) == [
+        "<tsMal> A* tsVic gives up the seat"
+    ]
+
+
+def test_folding_counts_columns_not_characters() -> None:
+    """Wide characters take two columns each: 渡辺 25 times in chat is carried on so that every
+    line fits 80 columns, none of it lost."""
+    lines = _render(m.Chat(room="r1", name="tsMal", text="渡辺" * 25), "bob", False, lang("en"))
+    assert lines == ["<tsMal>", "    " + "渡辺" * 19, "    " + "渡辺" * 6]
+    assert max(map(columns, lines)) == 80
+
+
+def test_an_ascii_form_wider_than_its_letter_is_measured_as_sent() -> None:
+    """For an ASCII-only reader the line is measured once made ASCII: ``ß`` is sent as ``ss``, two
+    columns, and a chat that fits only as Unicode is carried on, not wrapped by the terminal."""
+    chat = m.Chat(room="r1", name="tsMal", text="ß" * 36 + "* tsVic leaves the room")
+    lines = _render(chat, "bob", True, lang("en"))
+    assert lines == ["<tsMal>", "    " + "ss" * 36 + "*", "    tsVic leaves the room"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(TEXTS, min_size=1, max_size=3), st.integers(20, 100))
+def test_folding_keeps_every_character_and_indents_every_line_it_carries_on(
+    texts: list[str], width: int
+) -> None:
+    """Each line past ``width`` columns is cut into lines that fit, the first as it began and
+    every other one starting with ``CONTINUED``; only blanks at the cuts are lost."""
+    folded = fold(texts, width)
+    assert all(display_width(line) <= width and columns(line) <= width for line in folded)
+    starts = [i for i, line in enumerate(folded) if not line.startswith(CONTINUED)]
+    for text in texts:
+        assert text.startswith(CONTINUED) or folded[starts.pop(0)].startswith(text[:1])
+    kept = "".join(line.removeprefix(CONTINUED) if i not in starts else line for i, line in enumerate(folded))
+    assert kept.replace(" ", "") == "".join(texts).replace(" ", "")
+
+
+@settings(max_examples=400, deadline=None)
+@given(NAMES, NAMES, st.one_of(st.none(), ROOMS), TEXTS, st.booleans(), LANGS)
+def test_no_chat_or_tell_starts_a_line(
+    name: str, other: str, room: str | None, text: str, ascii_only: bool, say: Lang
+) -> None:
+    """Whatever a chat or a tell says, in a room or the lobby, for any names, in every language, in
+    UTF-8 or ASCII: its reader gets one line that begins as the server begins it, and every
+    further line is indented; none fits a terminal only by wrapping."""
+    assume(name.casefold() != other.casefold())
+    chat = m.Chat(room=room, name=name, text=text)
+    head = f"<{name}> " if room is not None else f"{say(_('[lobby]'))} <{name}> "
+    _one_line_each(_render(chat, other, ascii_only, say), [head], ascii_only)
+    tell = m.TellMessage(name=name, to=other, text=text)
+    _one_line_each(
+        _render(tell, other, ascii_only, say), [say(_("[{name} tells you]", name=name)) + " "], ascii_only
+    )
+    _one_line_each(_render(tell, name, ascii_only, say), [f"-> {other}: "], ascii_only)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(NAMES, min_size=1, max_size=6), st.lists(ROOMS, min_size=1, max_size=4), st.booleans(), LANGS)
+def test_no_name_or_room_name_starts_a_line(
+    names: list[str], rooms: list[str], ascii_only: bool, say: Lang
+) -> None:
+    """Names and room names appear only where the server puts them: a presence, an invitation, a
+    vote, a game's start and end each begin with ``* `` and are carried on indented; the lists of
+    people, rooms and friends have a line a person or room, starting with its name."""
+    name, room = names[0], rooms[0]
+    for event in ("entered", "left", "joined", "unseated", "back", "away", "replaced_by_bot", "renamed"):
+        presence = m.Presence(
+            room=room, name=name, event=event, detail=names[-1] if event == "renamed" else None
+        )
+        _one_line_each(_render(presence, None, ascii_only, say), [f"* {name} "], ascii_only)
+    _one_line_each(
+        _render(m.Invited(room=room, name=name), names[-1], ascii_only, say), [f"* {name} "], ascii_only
+    )
+    vote = m.Vote(room=room, kind="remove", by=name, name=names[-1], seat=2, yes=[name], no=[],
+                  voters=names, state="open", expires=0.0)  # fmt: skip
+    _one_line_each(_render(vote, None, ascii_only, say), ["* ", "  "], ascii_only)
+    started = m.GameStarted(room=room, players=names, start_player=name, seed_hash="0" * 64, practice=False)
+    _one_line_each(_render(started, None, ascii_only, say), ["* ", "* ", "  " + "0" * 64], ascii_only)
+    over = m.GameOver(room=room, reason="deck", final_scores=dict.fromkeys(names, 3), penalties={},
+                      ranking=names, places=dict.fromkeys(names, 1), seed=7)  # fmt: skip
+    _one_line_each(_render(over, None, ascii_only, say), ["* ", "* "], ascii_only)
+    people = [m.Person(name=n, kind="person", room=rooms[i % len(rooms)]) for i, n in enumerate(names)]
+    _one_line_each(
+        _render(m.WhoList(people=people), None, ascii_only, say), [f"{n} " for n in names], ascii_only
+    )
+    friends = [m.Friend(name=n, online=True, room=rooms[i % len(rooms)]) for i, n in enumerate(names)]
+    _one_line_each(
+        _render(m.Friends(friends=friends), None, ascii_only, say), [f"{n} " for n in names], ascii_only
+    )
+    seats = [m.SeatSummary(name=n, kind="person") for n in names[:4]]
+    summaries = [m.RoomSummary(name=r, state="waiting", seats=seats, spectators=0, options={}) for r in rooms]
+    _one_line_each(
+        _render(m.Rooms(rooms=summaries), None, ascii_only, say), [f"{r} " for r in rooms], ascii_only
+    )
