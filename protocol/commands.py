@@ -191,7 +191,7 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         _("never see NAME's chat or tells"),
         _(
             "From now on NAME's chat and tells never reach you; NAME is not told.\n"
-            "/unmute NAME undoes it. The list lasts as long as your connection."
+            "/unmute NAME undoes it. A registered name keeps the list."
         ),
         ("/mute bob",),
     ),
@@ -500,7 +500,8 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         _(
             "With on, everything the line endpoint writes to you is plain ASCII: the\n"
             "picture's marks, accents dropped from names and chat. Off is the default\n"
-            "(UTF-8). It can also be typed at the name prompt. Only terminals need it."
+            "(UTF-8). It can also be typed at the name prompt. Only terminals need it;\n"
+            "after the name, a registered name keeps the choice."
         ),
         ("/ascii on", "/ascii off"),
     ),

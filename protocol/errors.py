@@ -57,6 +57,7 @@ SERVER_ERROR_CODES: Final[dict[str, str]] = {
     "not_connected": "nobody of that name is connected (the message says whether the name exists)",
     "no_reply": "nobody has told you anything to reply to",
     "bad_target": "the command cannot name yourself",
+    "list_full": "your friends or mute list holds as many names as it may (200 each)",
     "not_host": "only the room's host may do that (the option host is on)",
     "no_vote": "no vote is running here that you may answer",
     "vote_running": "a vote is already running in this room",

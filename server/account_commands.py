@@ -17,7 +17,7 @@ from protocol.i18n import _
 from server import profiles
 from server.accounts import Accounts
 from server.directory import Directory
-from server.language import account_language, set_language
+from server.language import set_language
 from server.metrics import Metrics
 from server.ratings import account_key
 from server.session import Session
@@ -73,8 +73,7 @@ async def login_identity(lobby: Lobby, session: Session, msg: m.Hello) -> str | 
         lobby.metrics.logins.labels(result=e.code).inc()
         raise
     lobby.metrics.logins.labels(result="ok").inc()
-    account_language(session, msg, account.lang)
-    return account_key(account.name)
+    return account_key(account.name)  # (its settings are read as it is welcomed: server.choices)
 
 
 async def check_nick(lobby: Lobby, session: Session, msg: m.Nick) -> None:

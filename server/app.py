@@ -125,11 +125,15 @@ class Server:
 
     @staticmethod
     async def _prune_tokens(store: Store) -> None:
-        """Forget expired resume tokens now and then (Redis expires its own)."""
+        """Forget expired resume tokens now and then, and the lists of guests whose names they held
+        (Redis expires its own)."""
         while True:
             pruned = store.tokens_pruned(time.time())
             if pruned:
                 log.info("tokens_pruned", count=pruned)
+            lists = store.lists_pruned()
+            if lists:
+                log.info("lists_pruned", entries=lists)
             await asyncio.sleep(TOKEN_PRUNING)
 
     async def stop(self) -> None:

@@ -4,8 +4,9 @@ Telnet negotiation bytes are stripped; CR LF, LF, CR NUL and a bare CR all end a
 is not UTF-8 is answered with ``bad_utf8`` and ignored; control characters typed are dropped. The
 server asks for a name (``NAME`` or ``NAME TOKEN`` to resume), then every line is a chat command.
 ``/ascii on|off`` is answered here, at the prompt too: it sets whether the connection's text is
-plain ASCII; ``/lang de|en`` at the prompt chooses the language before the name is given. What
-the text says is ``protocol.text``'s; this module only moves it.
+plain ASCII (after the name, a registered player's account keeps it); ``/lang de|en`` at the
+prompt chooses the language before the name is given. What the text says is ``protocol.text``'s;
+this module only moves it.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from protocol.text.lines import (
     fold,
     name_refused,
 )
+from server.choices import ascii_chosen
 from server.limits import Limits, hello_deadline, security_event
 from server.lobby import Lobby
 from server.session import Outgoing, Session
@@ -402,6 +404,11 @@ async def _terminal_command(lobby: Lobby, session: LineSession, line: str) -> bo
         return True
     if command is None:
         return False
+    try:  # a registered player's account keeps the choice first
+        await ascii_chosen(lobby.store, session, command.on)
+    except (StoreUnavailable, OSError, TimeoutError):
+        lobby.error(session, "unavailable", UNAVAILABLE)
+        return True
     session.ascii_only = command.on
     if session.room is not None:
         session.room.reread(session)

@@ -24,14 +24,16 @@ from protocol.i18n import _
 from protocol.names import NAME_RULE, ROOM_RULE, is_name, is_room_name
 from server import account_commands, language, profiles
 from server.accounts import Accounts
+from server.choices import StoredLists, account_settings
 from server.config import Config
 from server.directory import Directory, listed
 from server.limits import security_event
 from server.metrics import Metrics
 from server.ratelimit import TokenBucket
+from server.ratings import ACCOUNT
 from server.room import Enter, Leave, Returned, Room
 from server.session import RoomRef, Session
-from server.social import MemoryLists, Social
+from server.social import Social
 from server.store import GameLog, StoreUnavailable
 
 log = structlog.get_logger("cafe.lobby")
@@ -70,7 +72,7 @@ class Lobby:
         self.accounts = Accounts(store, **config.argon2)
         self._tasks: set[asyncio.Task[None]] = set()
         self.social = Social(
-            directory, MemoryLists(), lambda: self.all_sessions, keep_for=config.resume_window
+            directory, StoredLists(store), lambda: self.all_sessions, keep_for=config.resume_window
         )
 
     @property
@@ -288,6 +290,8 @@ class Lobby:
         connection of the name goes, and a seat held in a running game is taken back."""
         if room is None:
             room = await self.directory.seat_room(name)
+        if identity.startswith(ACCOUNT):  # the account's settings, read before anything changes
+            await account_settings(self.store, session, name, msg)
         # may fail (Redis away): then nothing changed yet; a node's take_name does nothing, the
         # cluster's is tested with nodes in processes of their own
         await self.directory.take_name(name)  # pragma: no mutate

@@ -20,6 +20,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError, WatchError
 
 from server.ratings import BOT, RatingChange, Skill, account_key, is_rated, rate, rating_key
+from server.redis_lists import RedisLists, list_keys
 from server.store import StoreUnavailable
 from server.store_accounts import Account, Standing
 
@@ -56,9 +57,10 @@ def _guarded(method: Callable[P, Coroutine[Any, Any, T]]) -> Callable[P, Corouti
     return call
 
 
-class RedisAccounts:
-    """The account and rating half of ``RedisStore``. Redis out of reach is ``StoreUnavailable``
-    here, as everywhere in the store, so that the one who asked hears ``unavailable``."""
+class RedisAccounts(RedisLists):
+    """The account and rating half of ``RedisStore``, with people's lists. Redis out of reach is
+    ``StoreUnavailable`` here, as everywhere in the store, so that the one who asked hears
+    ``unavailable``."""
 
     redis: aioredis.Redis
 
@@ -74,6 +76,7 @@ class RedisAccounts:
             float(fields["created"]),
             float(seen) if seen else None,
             str(lang) if lang else None,
+            str(fields.get("ascii")) == "1",
         )
 
     @_guarded
@@ -110,11 +113,19 @@ class RedisAccounts:
             await self.redis.hset(_account_key(name), "lang", lang)
 
     @_guarded
+    async def account_ascii(self, name: str, on: bool) -> None:
+        if await self.redis.exists(_account_key(name)):
+            await self.redis.hset(_account_key(name), "ascii", "1" if on else "0")
+
+    @_guarded
     async def account_deleted(self, name: str) -> None:
-        """Forget the account, its rating and its history; its games stay, under the name, and a
-        game it still plays in rates its seat as a guest's (not whoever registers the name next)."""
+        """Forget the account (its settings with it), its lists, its rating and its history; its
+        games stay, under the name, and a game it still plays in rates its seat as a guest's (not
+        whoever registers the name next)."""
         key = account_key(name)
-        await self.redis.delete(_account_key(name), _rating_key(key), f"{PREFIX}history:{key}")
+        await self.redis.delete(
+            _account_key(name), _rating_key(key), f"{PREFIX}history:{key}", *list_keys(key)
+        )
         await self.redis.zrem(LEADERBOARD, key)
         for game_id in await self.redis.hvals(RUNNING):
             await self._identity_dropped(f"{PREFIX}game:{game_id!s}", key)

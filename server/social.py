@@ -2,15 +2,15 @@
 lists (whom they mute, who their friends are).
 
 The lists belong to the player behind a connection, its ``identity`` (the same across resumes), and
-live behind :class:`ListStore`: :class:`MemoryLists` keeps them in this process, for as long as a
-guest may come back; a store for registered accounts keeps them for good. Mutes are applied where a
+live behind :class:`ListStore` (:class:`server.choices.StoredLists`): in the store, a registered
+account's for good and a guest's as long as its name holds, each change kept before it is
+acknowledged. Mutes are applied where a
 message reaches its reader (``Session.muted``), so that chat from any room, the lobby and tells are
 all filtered in one place, and the muted person is never told.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -26,7 +26,7 @@ from server.session import Session
 
 log = structlog.get_logger("cafe.social")
 
-#: how many friends and mutes one person may keep
+#: how many names each of a person's lists (friends, mutes) may hold
 LIST_MAX = 200
 
 
@@ -59,49 +59,19 @@ class ListStore(Protocol):
     async def load(self, identity: str) -> PersonalLists:
         """The lists of ``identity`` (empty for someone new); the same object until released."""
 
+    async def changed(self, identity: str, action: str, key: str, name: str) -> None:
+        """Keep ``action`` (``mute``, ``unmute``, ``friend``, ``unfriend``) of ``name`` (casefolded:
+        ``key``) before it is applied to the lists ``load`` gave; raises ``StoreUnavailable``
+        when it cannot be kept."""
+
     async def save(self, identity: str, lists: PersonalLists) -> None:
-        """``lists`` changed."""
+        """``lists`` are ``identity``'s from now on (a guest's, who registered)."""
 
     def release(self, identity: str, keep_for: float) -> None:
         """The connection of ``identity`` is gone; it may come back within ``keep_for`` seconds."""
 
-    def forget(self, identity: str) -> None:
+    async def forget(self, identity: str) -> None:
         """Nobody is ``identity`` any more (an account deleted, a guest who registered)."""
-
-
-class MemoryLists:
-    """Lists kept in this process: a guest's last as long as their connection, and the resume
-    window after it."""
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self._lists: dict[str, PersonalLists] = {}
-        self._expires: dict[str, float] = {}
-        self._clock = clock
-
-    async def load(self, identity: str) -> PersonalLists:
-        self._purge()
-        self._expires.pop(identity, None)
-        return self._lists.setdefault(identity, PersonalLists())
-
-    async def save(self, identity: str, lists: PersonalLists) -> None:
-        self._lists[identity] = lists
-
-    def release(self, identity: str, keep_for: float) -> None:
-        if identity in self._lists:
-            self._expires[identity] = self._clock() + keep_for
-
-    def forget(self, identity: str) -> None:
-        self._lists.pop(identity, None)
-        self._expires.pop(identity, None)
-
-    def _purge(self) -> None:
-        now = self._clock()
-        for identity in [i for i, at in self._expires.items() if at <= now]:
-            del self._expires[identity]
-            self._lists.pop(identity, None)
-
-    def __len__(self) -> int:
-        return len(self._lists)
 
 
 @dataclass(slots=True)
@@ -182,7 +152,7 @@ class Social:
             session.muted = person.lists.muted
             self._with_friends.discard(session)
         if old is not None and old != session.identity:
-            self.store.forget(old)
+            await self.store.forget(old)
 
     def _count_under(self, session: Session) -> None:
         """``session.identity`` may have changed (an account's login, a registration): the
@@ -356,8 +326,20 @@ class Social:
             raise ProtocolError("bad_target", _("You cannot {action} yourself.", action=msg.action), msg.id)
         person = self._people[session]
         lists, key = person.lists, msg.name.casefold()
-        if msg.action in ("mute", "friend") and len(lists.muted) + len(lists.friends) >= LIST_MAX:
-            raise ProtocolError("bad_arguments", _("Your lists hold {n} names at most.", n=LIST_MAX), msg.id)
+        if msg.action == "mute" and key not in lists.muted and len(lists.muted) >= LIST_MAX:
+            raise ProtocolError(
+                "list_full",
+                _("Your mute list holds {n} names at most: /unmute one first.", n=LIST_MAX),
+                msg.id,
+            )
+        if msg.action == "friend" and key not in lists.friends and len(lists.friends) >= LIST_MAX:
+            raise ProtocolError(
+                "list_full",
+                _("Your friends list holds {n} names at most: /unfriend one first.", n=LIST_MAX),
+                msg.id,
+            )
+        assert session.identity is not None
+        await self.store.changed(session.identity, msg.action, key, msg.name)  # kept, then told
         if msg.action == "mute":
             lists.muted.add(key)
             text = _("You will not see what {name} says.", name=msg.name)
@@ -374,8 +356,6 @@ class Social:
             self._with_friends.add(session)
         else:
             self._with_friends.discard(session)
-        assert session.identity is not None
-        await self.store.save(session.identity, lists)
         session.send(m.Notice(text=text))
         session.send(m.Ack(id=msg.id))
 
@@ -400,4 +380,4 @@ class Social:
         return session.name
 
 
-__all__ = ["LIST_MAX", "Courier", "ListStore", "MemoryLists", "PersonalLists", "Social"]
+__all__ = ["LIST_MAX", "Courier", "ListStore", "PersonalLists", "Social"]

@@ -1,4 +1,4 @@
-"""Accounts, ratings and rating history in the SQLite log (schema version 2).
+"""Accounts, ratings and rating history in the SQLite log (schema version 4).
 
 :class:`AccountTables` is mixed into :class:`server.store.Store`: it shares its connection, and
 :meth:`AccountTables._rate_finished` runs inside the transaction that finishes a game, so a game is
@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from server.ratings import BOT, RatingChange, Skill, account_key, is_rated, rate, rating_key
+from server.store_lists import LIST_SCHEMA, ListTable, ListTables
 
 #: the schema version this code writes (``PRAGMA user_version``); 0 and 1 are logs from before
-#: accounts, 2 is before accounts had a language; each is upgraded in place when opened
-SCHEMA_VERSION = 3
+#: accounts, 2 is before accounts had a language, 3 before they kept the ASCII choice and people
+#: kept lists (:mod:`server.store_lists`); each is upgraded in place when opened
+SCHEMA_VERSION = 4
 
 _ACCOUNT_SCHEMA = """
 CREATE TABLE IF NOT EXISTS accounts (
@@ -26,7 +28,8 @@ CREATE TABLE IF NOT EXISTS accounts (
     hash TEXT NOT NULL,          -- argon2id, as argon2-cffi encodes it
     created REAL NOT NULL,
     last_seen REAL,
-    lang TEXT                    -- the language chosen with /lang (en, de), or NULL
+    lang TEXT,                   -- the language chosen with /lang (en, de), or NULL
+    ascii INTEGER                -- 1: /ascii on was chosen at a terminal; 0 or NULL: not
 );
 CREATE TABLE IF NOT EXISTS ratings (
     key TEXT PRIMARY KEY,        -- account:NAME (casefolded) or bot:STRATEGY
@@ -63,6 +66,8 @@ class Account:
     last_seen: float | None
     #: the language its player chose last (``/lang``), or ``None``
     lang: str | None = None
+    #: whether its player chose plain ASCII text at a terminal last (``/ascii on``)
+    ascii: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,14 +83,16 @@ class Standing:
         return self.key.startswith(BOT)
 
 
-class AccountStore(Protocol):
-    """What accounts and ratings need of a store: SQLite's :class:`AccountTables` or Redis."""
+class AccountStore(ListTable, Protocol):
+    """What accounts, ratings and people's lists need of a store: SQLite's :class:`AccountTables`
+    or Redis."""
 
     async def account(self, name: str) -> Account | None: ...
     async def account_created(self, name: str, hash: str, identity: str | None) -> bool: ...
     async def password_changed(self, name: str, hash: str) -> None: ...
     async def account_seen(self, name: str, when: float) -> None: ...
     async def account_language(self, name: str, lang: str) -> None: ...
+    async def account_ascii(self, name: str, on: bool) -> None: ...
     async def account_deleted(self, name: str) -> None: ...
     async def standing(self, key: str) -> Standing | None: ...
     async def standings(self, keys: Sequence[str]) -> dict[str, Standing]: ...
@@ -94,8 +101,8 @@ class AccountStore(Protocol):
     async def game_ratings(self, game_id: str) -> list[RatingChange]: ...
 
 
-class AccountTables:
-    """The account and rating half of the SQLite store (see the module)."""
+class AccountTables(ListTables):
+    """The account and rating half of the SQLite store (see the module), with people's lists."""
 
     _db: sqlite3.Connection
 
@@ -104,19 +111,23 @@ class AccountTables:
         (version,) = self._db.execute("PRAGMA user_version").fetchone()
         if version >= SCHEMA_VERSION:
             return
-        self._db.executescript(_ACCOUNT_SCHEMA)
+        self._db.executescript(_ACCOUNT_SCHEMA + LIST_SCHEMA)
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(accounts)")}
-        if "lang" not in columns:  # version 2 made the table without it
-            self._db.execute("ALTER TABLE accounts ADD COLUMN lang TEXT")
+        for column, kind in (("lang", "TEXT"), ("ascii", "INTEGER")):  # versions 2 and 3 lack them
+            if column not in columns:
+                self._db.execute(f"ALTER TABLE accounts ADD COLUMN {column} {kind}")
         self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     # --- accounts ------------------------------------------------------------------------------
 
     async def account(self, name: str) -> Account | None:
         row = self._db.execute(
-            "SELECT name, hash, created, last_seen, lang FROM accounts WHERE name = ?", (name,)
+            "SELECT name, hash, created, last_seen, lang, ascii FROM accounts WHERE name = ?", (name,)
         ).fetchone()
-        return None if row is None else Account(*row)
+        if row is None:
+            return None
+        name, hash, created, last_seen, lang, ascii = row
+        return Account(name, hash, created, last_seen, lang, bool(ascii))
 
     async def account_created(self, name: str, hash: str, identity: str | None) -> bool:
         """Register ``name``; ``False`` if it already is. The games the guest played (by
@@ -143,8 +154,12 @@ class AccountTables:
     async def account_language(self, name: str, lang: str) -> None:
         self._db.execute("UPDATE accounts SET lang = ? WHERE name = ?", (lang, name))
 
+    async def account_ascii(self, name: str, on: bool) -> None:
+        self._db.execute("UPDATE accounts SET ascii = ? WHERE name = ?", (int(on), name))
+
     async def account_deleted(self, name: str) -> None:
-        """Forget the account, its rating and its rating history; its games stay, under the name."""
+        """Forget the account, its settings, lists, rating and rating history; its games stay, under
+        the name."""
         key = account_key(name)
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
@@ -153,6 +168,7 @@ class AccountTables:
             self._db.execute("DELETE FROM rating_history WHERE key = ?", (key,))
             self._db.execute("UPDATE players SET identity = NULL WHERE identity = ?", (key,))
             self._db.execute("DELETE FROM tokens WHERE identity = ?", (key,))
+            self._db.execute("DELETE FROM lists WHERE identity = ?", (key,))
 
     # --- ratings -------------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from websockets.exceptions import ConnectionClosed
 from engine.errors import LEAVE_ERROR_CODES, RULE_ERROR_CODES
 from protocol.errors import ERROR_CODES, PROTOCOL_ERROR_CODES, SERVER_ERROR_CODES
 from server.app import Server
+from server.social import LIST_MAX
 from server.store import StoreUnavailable
 from tests.server import clients
 from tests.server.clients import LineClient, WsClient
@@ -299,6 +300,13 @@ async def _bad_target(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, 
     return ann, await ann.command("/mute ann")
 
 
+async def _list_full(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await WsClient.connect(server.port, "ann")
+    for n in range(LIST_MAX):
+        assert (await ann.command(f"/friend f{n}"))["type"] == "ack"
+    return ann, await ann.command("/friend one_more")
+
+
 async def _not_host(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
     _, bob = await _in_room(server, "ann", "bob")
     return bob, await bob.command("/addbot")
@@ -413,6 +421,7 @@ CASES: dict[str, tuple[Provoke, dict[str, Any]]] = {
     "not_connected": (_not_connected, {}),
     "no_reply": (_no_reply, {}),
     "bad_target": (_bad_target, {}),
+    "list_full": (_list_full, {}),
     "not_host": (_not_host, {}),
     "no_vote": (_no_vote, {}),
     "vote_running": (_vote_running, {}),

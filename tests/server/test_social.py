@@ -8,7 +8,9 @@ import pytest
 
 from protocol import messages
 from server.app import Server
-from server.social import MemoryLists, Social
+from server.choices import StoredLists
+from server.social import Social
+from server.store import Store
 from tests.server.clients import LineClient, WsClient
 from tests.server.conftest import ServerFactory
 
@@ -203,19 +205,22 @@ async def test_lists_last_across_a_resume(server: Server) -> None:
     assert friends["friends"] == [{"name": "cid", "online": False, "room": None}]
 
 
-async def test_memory_lists_go_after_the_resume_window() -> None:
-    """Lists released for a while are gone once that while passed, and kept before."""
-    now = [0.0]
-    store = MemoryLists(clock=lambda: now[0])
+async def test_stored_lists_are_one_object_while_held_and_read_back_from_the_store() -> None:
+    """Lists loaded twice are one object until released; a change is in the store, and released
+    lists are let go of in memory and read back from it; forgotten ones are gone from both."""
+    table = Store(":memory:")
+    store = StoredLists(table)
     lists = await store.load("id1")
+    assert await store.load("id1") is lists
+    await store.changed("id1", "mute", "bob", "Bob")
     lists.muted.add("bob")
     store.release("id1", 10.0)
-    now[0] = 5.0
-    assert (await store.load("id1")).muted == {"bob"}
-    store.release("id1", 10.0)
-    now[0] = 20.0
-    await store.load("other")
-    assert len(store) == 1 and (await store.load("id1")).muted == set()
+    assert len(store) == 0
+    again = await store.load("id1")
+    assert again is not lists and again.muted == {"bob"}
+    await store.forget("id1")
+    assert len(store) == 0 and (await table.lists("id1")) == {"mute": {}, "friend": {}}
+    table.close()
 
 
 # --- friends ---------------------------------------------------------------------------------------
@@ -272,11 +277,11 @@ async def test_a_game_start_among_people_without_friends_makes_no_notice(
     assert not [text for text in made if text.startswith("Your friend")]
 
 
-class _Releases(MemoryLists):
-    """Lists in memory that remember which identities were released."""
+class _Releases(StoredLists):
+    """Lists that remember which identities were released."""
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__(Store(":memory:"))
         self.released: list[str] = []
 
     def release(self, identity: str, keep_for: float) -> None:

@@ -1,0 +1,76 @@
+"""What a person chose, kept: their lists (whom they mute, who their friends are) and their
+settings (the language they read, plain ASCII text at a terminal).
+
+A registered account keeps all of it in the store (SQLite on one node, Redis in a cluster):
+across logins, restarts and a killed process, until the account is deleted, which deletes it too.
+A guest's lists are kept by the guest's identity for as long as its name holds (one of its resume
+tokens is kept), so that a resume finds them on any node and after a restart; a guest's settings
+are its connection's. Every change is written to the store before it is acknowledged.
+"""
+
+from __future__ import annotations
+
+from protocol import messages as m
+from server.language import account_language
+from server.session import Session
+from server.social import PersonalLists
+from server.store_accounts import AccountStore
+from server.store_lists import ListTable
+
+
+class StoredLists:
+    """The lists of each identity in the store, held in memory while a connection of theirs is
+    open (one object for all of them, which :class:`~server.social.Social` changes in place once
+    the store has kept the change)."""
+
+    def __init__(self, table: ListTable) -> None:
+        self._table = table
+        self._held: dict[str, PersonalLists] = {}
+
+    def __len__(self) -> int:
+        """How many identities' lists are held in memory."""
+        return len(self._held)
+
+    async def load(self, identity: str) -> PersonalLists:
+        lists = self._held.get(identity)
+        if lists is None:
+            stored = await self._table.lists(identity)
+            # (another connection of the identity may have loaded them meanwhile: theirs is kept)
+            lists = self._held.setdefault(
+                identity, PersonalLists(muted=set(stored["mute"]), friends=dict(stored["friend"]))
+            )
+        return lists
+
+    async def changed(self, identity: str, action: str, key: str, name: str) -> None:
+        await self._table.list_changed(identity, action, key, name)
+
+    async def save(self, identity: str, lists: PersonalLists) -> None:
+        kept = {"mute": {key: key for key in lists.muted}, "friend": dict(lists.friends)}
+        await self._table.lists_replaced(identity, kept)
+        self._held[identity] = lists
+
+    def release(self, identity: str, keep_for: float) -> None:
+        """The store keeps them (a guest's while its name holds, see the store); memory lets go."""
+        self._held.pop(identity, None)
+
+    async def forget(self, identity: str) -> None:
+        self._held.pop(identity, None)
+        await self._table.lists_deleted(identity)
+
+
+async def account_settings(store: AccountStore, session: Session, name: str, msg: m.Hello) -> None:
+    """At a registered player's login or resume: the language the account keeps, unless this
+    ``hello`` names one, and at a terminal plain ASCII if the account chose it (``/ascii on`` at
+    the name prompt turns it on for this connection either way)."""
+    account = await store.account(name)
+    if account is None:
+        return
+    account_language(session, msg, account.lang)
+    if account.ascii and session.transport == "line":
+        session.ascii_only = True
+
+
+async def ascii_chosen(store: AccountStore, session: Session, on: bool) -> None:
+    """``/ascii on|off`` at a terminal after the name: a registered player's account keeps it."""
+    if session.registered and session.name is not None:
+        await store.account_ascii(session.name, on)
