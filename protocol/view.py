@@ -4,8 +4,10 @@ A view is built from what the engine's filtered view (``engine.view``) shows a s
 room's own facts and the recipient's own hand, so it never holds another player's hand or the
 order of the deck: every player shows only ``hand_size``, the deck only ``deck_size``, and the
 recipient's own cards appear once, under ``game.hand``, and only when the recipient is a player
-of that game. The server sends a view whole as a snapshot and then as JSON Patch differences
-(``protocol.diff``); the web page and the text renderer read it.
+of that game who plays the seat now. A name the room lists among its spectators reads the room
+as a spectator, no seat and no hand, even where a seat still carries that name (a bot plays it
+for its player, or its player was voted out). The server sends a view whole as a snapshot and
+then as JSON Patch differences (``protocol.diff``); the web page and the text renderer read it.
 
 The shape, which clients rely on::
 
@@ -13,13 +15,13 @@ The shape, which clients rely on::
       "room": "cafe",                      # the room's name
       "state": "playing",                  # "waiting" | "playing" | "over"
       "seats": [{"name": "ann", "kind": "person", "connected": true}, ...],   # kind: "person" | "bot"
-      "spectators": ["zoe"],               # names, in the room's order
+      "spectators": ["zoe"],               # who plays no seat now, in the room's order
       "options": {"stammtisch": false},    # the room's options as given
       "you": "ann",                        # the recipient's name, or null for an anonymous view
-      "seat": 0,                           # the recipient's index in "seats", or null
+      "seat": 0,                           # the recipient's index in "seats", or null (a spectator)
       "game": null | {
         "players": [{"name": "ann", "hand_size": 5, "score": 12, "hand_limit": 5, "eliminated": false}, ...],
-        "hand": ["DEm", "FRf", "Jm"],      # ONLY for a player of this game; absent for everyone else
+        "hand": ["DEm", "FRf", "Jm"],      # ONLY for a player of this game who is no spectator
         "to_move": "bob",                  # names, not indices
         "start_player": "ann",
         "chairs": {"FR1s": "FRm", "FR1e": "Jf=FR"},   # canonical chair name -> guest text
@@ -139,9 +141,12 @@ class RoomViews:
         "_prior",
         "_seat_names",
         "_sources",
+        "_watchers",
     )
     _sources: tuple[tuple[SeatInfo, ...], tuple[str, ...]]
     _seat_names: list[str]
+    #: the spectators, who read no seat and no hand even where a seat carries their name
+    _watchers: frozenset[str]
     _hands: list[list[str]]
 
     def __init__(
@@ -167,10 +172,12 @@ class RoomViews:
             # seats, spectators and options as before (the room changes them rarely): the same
             # objects, neither built nor compared again
             self._sources, self._seat_names = previous._sources, previous._seat_names
+            self._watchers = previous._watchers
             self._head = (room, state, *previous._head[2:])
         else:
             self._sources = sources  # pragma: no mutate - only compared, by the state after
             self._seat_names = [s.name for s in seats]
+            self._watchers = frozenset(spectators)
             seat_list = [{"name": s.name, "kind": s.kind, "connected": s.connected} for s in seats]
             spectator_list = list(spectators)
             copied = _json_copy(options)
@@ -271,8 +278,8 @@ class RoomViews:
         every recipient shares are the same list objects in each recipient's parts (so that what
         is made of one, such as its JSON text, is made once), the recipient's own are new ones."""
         shared = self._shared_changes(before)
-        player = recipient is not None and recipient in self._players
-        if shared is None or player != (recipient is not None and recipient in before._players):
+        player = self._reads_hand(recipient)
+        if shared is None or player != before._reads_hand(recipient):
             whole = diff(before.view(recipient), self.view(recipient))
             return [whole] if whole else []
         head, players, rest = shared
@@ -434,8 +441,20 @@ class RoomViews:
         return self.view(None)
 
     def _seat(self, recipient: str | None) -> int | None:
+        """``recipient``'s index in the seats: none for a spectator, even where a seat carries
+        the name (a seat a bot plays for its player, or one its player was voted out of)."""
         names = self._seat_names
-        return names.index(recipient) if recipient is not None and recipient in names else None
+        if recipient is None or recipient in self._watchers or recipient not in names:
+            return None
+        return names.index(recipient)
+
+    def plays(self, recipient: str | None) -> bool:
+        """Whether ``recipient`` plays a seat here now (its view has a ``seat``)."""
+        return self._seat(recipient) is not None
+
+    def _reads_hand(self, recipient: str | None) -> bool:
+        """Whether ``recipient``'s view holds a hand: a player of the game who is no spectator."""
+        return recipient is not None and recipient in self._players and recipient not in self._watchers
 
     def view(self, recipient: str | None) -> dict[str, Any]:
         """The room as ``recipient`` may see it (see the module docstring for the shape)."""
@@ -444,7 +463,8 @@ class RoomViews:
         seat = self._seat(recipient)
         room, state, seats, spectators, options = self._head
         game = self._game
-        if game is not None and recipient is not None and recipient in self._players:
+        if game is not None and self._reads_hand(recipient):
+            assert recipient is not None
             # the own hand comes right after the players, as clients have always read it
             hand = self._hands[self._players.index(recipient)]
             players, *rest = game.items()
@@ -662,7 +682,8 @@ def room_view(
     """The room as ``recipient`` may see it (see the module docstring for the shape).
 
     ``recipient`` is a name (a seated player or a spectator) or ``None`` for an anonymous view;
-    the own hand is included only when that name is a player of ``position``. ``game`` is
+    the own hand is included only when that name is a player of ``position`` and not among the
+    ``spectators``. ``game`` is
     ``None`` without a position. ``outcome``, when given, is the result shown; otherwise a
     finished position shows the rules' outcome. The result is a fresh dict: the caller may keep
     it to diff against the next one. ``RoomViews`` builds the views of many recipients at once.

@@ -388,7 +388,7 @@ def _turn_line(view: Mapping[str, Any], g: Glyphs, ascii_only: bool, say: Lang) 
     game = view["game"]
     if game["over"] is not None:
         return None
-    if game["to_move"] == view.get("you"):
+    if game["to_move"] == view.get("you") and view.get("seat") is not None:  # (not while watching)
         return say(_("It is your turn."))
     return say(_("{name} is to move.", name=name_text(game["to_move"], NAME_COLUMN, g, ascii_only)))
 

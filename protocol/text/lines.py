@@ -355,10 +355,18 @@ class LineText:
     def _turn_lines(self, reader: str | None, ascii_only: bool, say: Lang) -> list[str]:
         if reader is None or self._to_move() != reader:
             return []
+        if not self._plays(reader):
+            return []  # the reader's seat, played by a bot while the reader watches
         view = self.view
         assert view is not None
         board = render_board(view, ascii_only=ascii_only, lang=say).splitlines()
         return [*board, say(_("* /moves lists your legal moves, /hint suggests one."))]
+
+    def _plays(self, reader: str) -> bool:
+        """Whether ``reader`` plays a seat here now, read without making the reader's view."""
+        if self._source is not None:
+            return self._source[0].plays(reader)
+        return self._view is not None and self._view["seat"] is not None
 
     def _to_move(self) -> str | None:
         """Who is to move in the game being played here, if one is: read from what everyone sees,

@@ -100,15 +100,14 @@ class RoomBase:
                 )
                 for s in self.seats
             ],
-            spectators=sum(1 for s in self.members if self._seat_of(s.name) is None),
+            spectators=len(self._watching()),
             options=self._public_options(),
         )
 
     def listing(self) -> tuple[Any, ...]:
         """What the room list says of the room (``summary``), cheap to compare."""
         seats = tuple((s.name, s.kind, s.connected) for s in self.seats)
-        spectators = sum(1 for s in self.members if self._seat_of(s.name) is None)
-        return (self.state, seats, spectators, self.options)
+        return (self.state, seats, len(self._watching()), self.options)
 
     def seat_of(self, name: str) -> Seat | None:
         """The seat ``name`` holds here (names compare without regard to case)."""
@@ -134,8 +133,11 @@ class RoomBase:
         return self.game
 
     def _require_seat(self, session: Member, msg_id: m.ClientId) -> int:
-        seat = self._seat_of(self._name(session))
+        """The seat ``session`` plays now (``_held_seat``); anyone else is refused ``not_seated``."""
+        seat = self._held_seat(session)
         if seat is None:
+            if self._seat_of(self._name(session)) is not None:  # a bot plays it, or it was voted away
+                raise ProtocolError("not_seated", _("You do not play a seat here now."), msg_id)
             raise ProtocolError("not_seated", _("You have no seat here; /join first."), msg_id)
         return seat
 
@@ -201,6 +203,20 @@ class RoomBase:
                 return i
         return None
 
+    def _held_seat(self, session: Member) -> int | None:
+        """The seat ``session`` plays now: the seat of its name while this very connection holds
+        it. A seat a bot plays for its player, one its player was voted out of or left, and one
+        that waits for a lost connection are held by nobody: their player, in the room, watches."""
+        seat = self._seat_of(session.name)
+        return seat if seat is not None and self.seats[seat].session is session else None
+
+    def _watching(self) -> list[str]:
+        """The names of the members who play no seat now, in the room's order: the spectators,
+        whom the views show no seat and no hand (a member replaced by a newer connection has no
+        name until its leave is handled)."""
+        playing = {s.name for s in self.seats if s.session is not None}
+        return [s.name for s in self.members if s.name is not None and s.name not in playing]
+
     @staticmethod
     def _name(session: Member) -> str:
         assert session.name is not None
@@ -208,14 +224,12 @@ class RoomBase:
 
     def _room_views(self) -> RoomViews:
         game = self.game
-        # (a member replaced by a newer connection has no name until its leave is handled)
-        seated = {s.name for s in self.seats}
-        spectators = [s.name for s in self.members if s.name is not None and s.name not in seated]
         self._last_views = RoomViews(
             room=self.name,
             state=self.state,
             seats=self._seats_shown(),
-            spectators=spectators,
+            # a player who does not play the seat now reads the room as a spectator, no hand
+            spectators=self._watching(),
             options=self._public_options(),
             position=game.position if game else None,
             last_move=game.last_move if game else None,

@@ -234,7 +234,7 @@ class RoomCore(RoomVotes):
         seat = self._require_seat(session, msg.id)
         if self.state == "playing":
             given_up = self.seats[seat]
-            if self.options.absent != "drop" or given_up.session is not session:
+            if self.options.absent != "drop":
                 raise ProtocolError("game_running", _("You cannot give up a seat during the game."), msg.id)
             # with absent drop the player leaves the game and stays to watch; the seat, out of
             # play, is given up when the game ends (so before the drop, which may end it)

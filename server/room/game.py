@@ -118,8 +118,8 @@ class RoomGame(RoomBase):
 
     def _on_move(self, session: Member, msg: m.PlayMove) -> Step | None:
         game = self._require_game(msg.id)
-        seat = self._seat_of(self._name(session))
-        if seat is None or self.seats[seat].session is not session:
+        seat = self._held_seat(session)
+        if seat is None:
             raise ProtocolError("not_seated", _("Spectators cannot play; /join a game first."), msg.id)
         if game.position.to_move != seat:
             raise ProtocolError(

@@ -79,8 +79,6 @@ class RoomVotes(RoomSeats):
     def _on_vote_remove(self, session: Member, msg: m.VoteRemove) -> Step | None:
         game = self._require_game(msg.id)
         mine = self._require_seat(session, msg.id)
-        if self.seats[mine].session is not session:
-            raise ProtocolError("not_seated", _("You do not play a seat here now."), msg.id)
         target = self.seat_of(msg.name)
         if target is None or target.strategy is not None:
             raise ProtocolError(

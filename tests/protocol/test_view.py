@@ -187,6 +187,35 @@ def test_seated_person_not_in_the_game_sees_no_hand() -> None:
     assert hand_keys(view) == []
 
 
+def test_a_spectator_reads_no_seat_and_no_hand_where_a_seat_carries_the_name() -> None:
+    """A name among the spectators reads no seat and no hand, even where a seat and a player of
+    the game carry it (a bot plays the seat, or its player was voted out); the change between
+    playing the seat and watching it, and every move while watching, is the diff of the views."""
+    positions = game_positions(1)
+
+    def state(number: int, spectators: tuple[str, ...], previous: RoomViews | None) -> RoomViews:
+        return RoomViews(
+            room="cafe", state="playing", seats=seats_for(NAMES), spectators=spectators,
+            options={}, position=positions[number], last_move=None, move_number=number,
+            previous=previous,
+        )  # fmt: skip
+
+    playing = state(3, ("zoe",), None)
+    watching = state(3, ("zoe", "dee"), playing)
+    moved = state(4, ("zoe", "dee"), watching)
+    back = state(5, ("zoe",), moved)
+    assert (playing.view("dee")["seat"], hand_keys(playing.view("dee"))) == (3, ["/game/hand"])
+    for later in (watching, moved):
+        dee = later.view("dee")
+        assert (dee["you"], dee["seat"], hand_keys(dee)) == ("dee", None, [])
+        assert not later.plays("dee") and later.plays("ann")
+        assert hand_keys(later.view("ann")) == ["/game/hand"]
+    assert back.view("dee")["game"]["hand"] == [c.text for c in positions[5].players[3].hand]
+    for before, after in itertools.pairwise((playing, watching, moved, back)):
+        for recipient in ("dee", "ann", "zoe", None):
+            assert after.changes(before, recipient) == diff(before.view(recipient), after.view(recipient))
+
+
 def test_view_never_names_the_deck_cards() -> None:
     """The deck appears only as its size: no "deck" key, and deck_size counts the deck."""
     for position in game_positions(8)[::9]:
@@ -400,6 +429,12 @@ def room_life(
                     watchers.append(who)
             elif event == 2:
                 options = {**options, "seed": rng.randrange(3)}
+            elif event == 3:  # a player watches the seat (a bot plays it, or they were voted out)
+                who = rng.choice(names)
+                if who in watchers:
+                    watchers.remove(who)
+                else:
+                    watchers.append(who)
             over = position is not None and outcome(position) is not None
             last = results[number - 2] if position is not None and number >= 2 else None
             last_move = None if last is None else LastMove(names[last.player], last.move, last.points)

@@ -209,15 +209,17 @@ async def test_with_drop_standing_up_mid_game_leaves_the_game_and_stays_to_watch
 
 
 async def test_with_drop_a_player_who_stood_up_cannot_move_while_the_game_goes_on(server: Server) -> None:
-    """absent drop, three players: after /stand the player watches; a move from them is refused."""
+    """absent drop, three players: after /stand the player watches (no seat, no hand in the view);
+    a move or another /stand from them is refused: not_seated."""
     ann, bob, cem = await _seated(server.port, "stand3", THREE, "absent drop")
     assert (await ann.command("/stand"))["type"] == "ack"
     await bob.next("played")
     position = leave(new_position(THREE, SEED), "ann").position
     assert ann.view is not None and ann.view["state"] == "playing"
+    assert ann.view["seat"] is None and "hand" not in ann.view["game"] and ann.view["spectators"] == ["ann"]
     answer = await ann.request({"type": "move", "move": legal_move_texts(position)[0]})
     assert answer["code"] == "not_seated"
-    assert (await ann.command("/stand"))["code"] == "game_running"  # out already: nothing to give up
+    assert (await ann.command("/stand"))["code"] == "not_seated"  # out already: nothing to give up
     await _play_on({"bob": bob, "cem": cem}, bob, position, 2)
 
 
