@@ -245,6 +245,7 @@ class WsBot(Bot):
             state == "playing"
             and game is not None
             and game["to_move"] == self.name
+            and view["seat"] is not None  # (a seat a bot plays while this one only watches)
             and game["over"] is None
             and self._moved_at != game["move_number"]
             and "move" not in waiting
