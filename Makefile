@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench mutate clean extract update compile
+.PHONY: run test test-lowest lint bench mutate clean extract update compile
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,22 @@ test: $(VENV)/.installed-dev $(VENV)/.compiled
 	tests/system-packages.sh
 	@$(SAY_COMPILED)
 	$(BIN)/python -m pytest -q
+
+# the WebSocket-facing tests on the lowest websockets pyproject.toml allows (server/wsinternals.py
+# uses parts of it beneath its documented API): that version installed in build/, first on the path
+WEBSOCKETS_LOWEST := $(shell sed -n 's/^ *"websockets>=\([0-9.]*\),.*/\1/p' pyproject.toml)
+LOWEST := build/websockets-$(WEBSOCKETS_LOWEST)
+WS_TESTS := tests/server/test_wsinternals.py tests/server/test_keepalive.py tests/server/test_ws_frames.py \
+	tests/server/test_ws_memory.py tests/server/test_compression.py tests/server/test_slow_client.py \
+	tests/server/test_http.py tests/server/test_limits.py tests/server/test_error_codes.py \
+	tests/server/test_process.py tests/bots/test_client.py
+$(LOWEST):
+	$(BIN)/python -m pip install --quiet --no-deps --target $@ websockets==$(WEBSOCKETS_LOWEST)
+
+test-lowest: $(VENV)/.installed-dev $(VENV)/.compiled $(LOWEST)
+	PYTHONPATH=$(LOWEST) $(BIN)/python -c "import websockets; v = websockets.version.version; \
+		assert v == '$(WEBSOCKETS_LOWEST)', v; print('websockets', v)"
+	PYTHONPATH=$(LOWEST) $(BIN)/python -m pytest -q -p no:cacheprovider $(WS_TESTS)
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check engine protocol server bots tests bench setup.py

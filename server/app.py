@@ -20,7 +20,7 @@ import engine.compiled
 from protocol import messages as m
 from protocol.errors import Close
 from protocol.i18n import _
-from server import logs
+from server import logs, wsinternals
 from server.cluster import ClusterDirectory
 from server.cluster.tells import Courier
 from server.config import Config, load_config
@@ -82,6 +82,8 @@ class Server:
         return int(self._line.sockets[0].getsockname()[1])
 
     async def start(self) -> None:
+        # the parts of websockets used beneath its documented API, there before anything starts
+        await wsinternals.check_installed()
         if self.cluster is not None:  # rooms come back when someone enters them or the watcher finds them
             await self.cluster.start()
         else:
@@ -256,6 +258,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             runner.run(serve_until_signalled(config))
         except NotDurable as e:
             log.error("redis_not_durable", reason=str(e))
+            return 2
+        except wsinternals.WebsocketsMismatch as e:
+            log.error("websockets_unsupported", reason=str(e))
             return 2
     return 0
 

@@ -18,6 +18,8 @@ import structlog
 from websockets.asyncio.server import ServerConnection
 from websockets.protocol import State
 
+from server import wsinternals
+
 __all__ = ["KeepAlive"]
 
 log = structlog.get_logger("cafe.keepalive")
@@ -74,18 +76,15 @@ class KeepAlive:
 
     def _visit(self, slot: dict[ServerConnection, bytes | None], loop: asyncio.AbstractEventLoop) -> None:
         for connection, waiting in list(slot.items()):
-            protocol = connection.protocol
-            if protocol.state is not State.OPEN:
+            if connection.state is not State.OPEN:
                 continue
-            if waiting is not None and waiting in connection.pending_pings:
+            if waiting is not None and wsinternals.unanswered(connection, waiting):
                 log.info("keepalive_timeout", peer=str(connection.remote_address))
                 self.remove(connection)
-                connection.transport.abort()  # the reader sees the connection closed, and cleans up
+                wsinternals.cut(connection)
                 continue
             data = next(self._pings).to_bytes(8, "big")
             # The ping goes through websockets' protocol (its frame) and its table of pings waiting
             # for a pong, which answers them as its own keep-alive's would be answered.
-            protocol.send_ping(data)
-            connection.transport.write(b"".join(protocol.data_to_send()))
-            connection.pending_pings[data] = (loop.create_future(), loop.time())
+            wsinternals.ping(connection, data, loop)
             slot[connection] = data

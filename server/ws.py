@@ -4,18 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import struct
-from collections import deque
-from collections.abc import Iterable
-from typing import Any
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
-from websockets.protocol import State
 
 from protocol import messages as m
 from protocol.errors import Close
 from protocol.i18n import _
+from server import wsinternals
 from server.keepalive import KeepAlive
 from server.limits import Limits, hello_deadline, security_event
 from server.lobby import Lobby
@@ -33,30 +29,10 @@ class WsSession(Session):
         self.connection = connection
 
     def _write_now(self, batch: list[Outgoing], first: int) -> bool:
-        connection = self.connection
-        protocol = connection.protocol
-        if protocol.state is not State.OPEN:
-            raise ConnectionError("the connection is closing")
-        # One write to the socket for all the frames: send() makes a system call for each frame,
-        # which costs more than framing it, and enters its locking context for each. drain() is
-        # the flow control send() waits on.
-        if protocol.extensions or protocol.expect_continuation_frame:
-            # frames as websockets' broadcast() makes them (compressed, when that was agreed)
-            for seq, out in enumerate(batch, first):
-                protocol.send_text(out.with_seq(seq).encode())
-            connection.transport.write(b"".join(protocol.data_to_send()))
-        else:
-            # a server's frame without extensions is a 2-to-10-byte header and the text as it is:
-            # made here, it costs a third of websockets' Frame and its serialize()
-            parts = protocol.data_to_send()  # anything the protocol queued goes first (a pong)
-            for seq, out in enumerate(batch, first):
-                head, tail = out.encoded(seq)
-                parts += (text_frame_header(len(head) + len(tail)), head, tail)
-            connection.transport.write(b"".join(parts))
-        return connection.paused
+        return wsinternals.write_texts(self.connection, batch, first)
 
     async def _writable(self) -> None:
-        await self.connection.drain()
+        await wsinternals.drain(self.connection)
 
     async def _close(self, code: int, reason: str) -> None:
         await self.connection.close(code, close_reason(self.lang(reason)))
@@ -70,18 +46,8 @@ def close_reason(text: str) -> str:
     return data[: MAX_CLOSE_REASON - 3].decode(errors="ignore") + "..."
 
 
-def text_frame_header(length: int) -> bytes:
-    """The header of an unmasked, final text frame of ``length`` bytes (RFC 6455, 5.2)."""
-    if length < 126:
-        return _SHORT[length]
-    if length < 65536:
-        return struct.pack("!BBH", 0x81, 126, length)
-    return struct.pack("!BBQ", 0x81, 127, length)
-
-
 #: the longest reason a close frame may carry, in bytes
 MAX_CLOSE_REASON = 123
-_SHORT = [bytes((0x81, n)) for n in range(126)]
 
 
 def forget_handshake(connection: ServerConnection) -> None:
@@ -90,33 +56,6 @@ def forget_handshake(connection: ServerConnection) -> None:
     for message in (connection.request, connection.response):
         if message is not None:
             message.headers.clear()
-
-
-class _ShortQueue(list[Any]):
-    """The deque operations websockets' frame queue uses, on a list: it holds the frames of one
-    message at most, and an empty deque takes a 600-byte block, a list 56 bytes."""
-
-    __slots__ = ()
-
-    def popleft(self) -> Any:
-        return self.pop(0)
-
-    def extendleft(self, items: Iterable[Any]) -> None:
-        # deque.extendleft puts each item first in turn: the last one given ends up first
-        self[:0] = list(items)[::-1]
-
-
-def slim_queues(connection: ServerConnection) -> None:
-    """Swap two of websockets' per-connection deques, empty nearly always, for lists: the
-    waiters for the socket to drain (only appended, removed and walked) and the queue of frames
-    received and not yet read (see ``_ShortQueue``). About 1.1 KB of an idle connection; left as
-    they are if websockets holds them otherwise."""
-    waiters = getattr(connection, "drain_waiters", None)
-    if type(waiters) is deque and not waiters:
-        connection.drain_waiters = []  # type: ignore[assignment]
-    frames = getattr(getattr(connection, "recv_messages", None), "frames", None)
-    if type(getattr(frames, "queue", None)) is deque and not frames.queue:  # type: ignore[union-attr]
-        frames.queue = _ShortQueue()  # type: ignore[union-attr]
 
 
 def turned_away(lobby: Lobby) -> m.Error:
@@ -131,7 +70,6 @@ async def serve_connection(
 ) -> None:
     """Run one WebSocket client until it goes (pinged by ``keepalive`` meanwhile)."""
     forget_handshake(connection)
-    slim_queues(connection)
     if not lobby.can_accept():
         error = turned_away(lobby)
         # the error says why to a client that reads frames; the close code to one that does not

@@ -8,7 +8,8 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.frames import Frame, Opcode
 
-from server.ws import MAX_CLOSE_REASON, close_reason, text_frame_header
+from server.ws import MAX_CLOSE_REASON, close_reason
+from server.wsinternals import text_frame_header
 from tests.server.conftest import ServerFactory
 
 
