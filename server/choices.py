@@ -19,27 +19,15 @@ from server.store_lists import ListTable
 
 
 class StoredLists:
-    """The lists of each identity in the store, held in memory while a connection of theirs is
-    open (one object for all of them, which :class:`~server.social.Social` changes in place once
-    the store has kept the change)."""
+    """The lists of each identity, as the store keeps them (the connections of a player share one
+    copy in memory: :class:`~server.social.Social` changes it once the store has kept a change)."""
 
     def __init__(self, table: ListTable) -> None:
         self._table = table
-        self._held: dict[str, PersonalLists] = {}
-
-    def __len__(self) -> int:
-        """How many identities' lists are held in memory."""
-        return len(self._held)
 
     async def load(self, identity: str) -> PersonalLists:
-        lists = self._held.get(identity)
-        if lists is None:
-            stored = await self._table.lists(identity)
-            # (another connection of the identity may have loaded them meanwhile: theirs is kept)
-            lists = self._held.setdefault(
-                identity, PersonalLists(muted=set(stored["mute"]), friends=dict(stored["friend"]))
-            )
-        return lists
+        stored = await self._table.lists(identity)
+        return PersonalLists(muted=set(stored["mute"]), friends=dict(stored["friend"]))
 
     async def changed(self, identity: str, action: str, key: str, name: str) -> None:
         await self._table.list_changed(identity, action, key, name)
@@ -47,14 +35,8 @@ class StoredLists:
     async def save(self, identity: str, lists: PersonalLists) -> None:
         kept = {"mute": {key: key for key in lists.muted}, "friend": dict(lists.friends)}
         await self._table.lists_replaced(identity, kept)
-        self._held[identity] = lists
-
-    def release(self, identity: str, keep_for: float) -> None:
-        """The store keeps them (a guest's while its name holds, see the store); memory lets go."""
-        self._held.pop(identity, None)
 
     async def forget(self, identity: str) -> None:
-        self._held.pop(identity, None)
         await self._table.lists_deleted(identity)
 
 

@@ -33,7 +33,7 @@ from server.ratelimit import TokenBucket
 from server.ratings import ACCOUNT
 from server.room import Enter, Leave, Returned, Room
 from server.session import RoomRef, Session
-from server.social import Social
+from server.social import PersonalLists, Social
 from server.store import GameLog, StoreUnavailable
 
 log = structlog.get_logger("cafe.lobby")
@@ -71,9 +71,7 @@ class Lobby:
         self.all_sessions: set[Session] = set()
         self.accounts = Accounts(store, **config.argon2)
         self._tasks: set[asyncio.Task[None]] = set()
-        self.social = Social(
-            directory, StoredLists(store), lambda: self.all_sessions, keep_for=config.resume_window
-        )
+        self.social = Social(directory, StoredLists(store), lambda: self.all_sessions)
 
     @property
     def rooms(self) -> Mapping[str, Room]:
@@ -259,7 +257,7 @@ class Lobby:
         await self.store.token_issued(token, name, identity)
         session.identity = identity
         self._welcome(session, name, token, msg, resumed=False)
-        await self.social.welcome(session)
+        await self.social.welcome(session, PersonalLists())  # (nothing is kept for a new identity)
 
     async def _resume(self, session: Session, msg: m.Hello) -> None:
         """Take a name (and its seat) back with its latest resume token. A token holds for the
@@ -290,7 +288,9 @@ class Lobby:
         connection of the name goes, and a seat held in a running game is taken back."""
         if room is None:
             room = await self.directory.seat_room(name)
-        if identity.startswith(ACCOUNT):  # the account's settings, read before anything changes
+        # what the player chose, read before anything changes (the store may be out of reach)
+        lists = await self.social.lists_of(identity)
+        if identity.startswith(ACCOUNT):
             await account_settings(self.store, session, name, msg)
         # may fail (Redis away): then nothing changed yet; a node's take_name does nothing, the
         # cluster's is tested with nodes in processes of their own
@@ -302,7 +302,7 @@ class Lobby:
             self.detach_quietly(old)
         session.identity = identity
         self._welcome(session, name, token, msg, resumed=msg.token is not None or room is not None)
-        await self.social.welcome(session)
+        await self.social.welcome(session, lists)
         if room is not None:
             session.room = room
             room.post(session, Returned())

@@ -57,7 +57,8 @@ class ListStore(Protocol):
     """Where each identity's lists are kept."""
 
     async def load(self, identity: str) -> PersonalLists:
-        """The lists of ``identity`` (empty for someone new); the same object until released."""
+        """The lists of ``identity`` as kept (empty for someone new); raises ``StoreUnavailable``
+        when they cannot be read."""
 
     async def changed(self, identity: str, action: str, key: str, name: str) -> None:
         """Keep ``action`` (``mute``, ``unmute``, ``friend``, ``unfriend``) of ``name`` (casefolded:
@@ -66,9 +67,6 @@ class ListStore(Protocol):
 
     async def save(self, identity: str, lists: PersonalLists) -> None:
         """``lists`` are ``identity``'s from now on (a guest's, who registered)."""
-
-    def release(self, identity: str, keep_for: float) -> None:
-        """The connection of ``identity`` is gone; it may come back within ``keep_for`` seconds."""
 
     async def forget(self, identity: str) -> None:
         """Nobody is ``identity`` any more (an account deleted, a guest who registered)."""
@@ -91,13 +89,10 @@ class Social:
         directory: Directory,
         store: ListStore,
         sessions: Callable[[], Iterable[Session]],
-        *,
-        keep_for: float,
     ) -> None:
         self.directory = directory
         self.store = store
         self._sessions = sessions
-        self._keep_for = keep_for
         self._people: dict[Session, _Person] = {}
         #: the connections with a friend on their list: the only ones a friend's news may concern
         #: (so that a connection or a game start costs nothing for the many with no friends)
@@ -112,10 +107,22 @@ class Social:
 
     # --- connections -----------------------------------------------------------------------------
 
-    async def welcome(self, session: Session) -> None:
-        """A named connection: its lists are loaded, and its friends who are here told."""
+    async def lists_of(self, identity: str) -> PersonalLists:
+        """The lists of ``identity``: those its connections here hold, else the store's. Read
+        before a returning player is welcomed, so that a store out of reach refuses the login
+        while nothing has changed yet."""
+        holders = self._holders.get(identity)
+        return self._people[holders[0]].lists if holders else await self.store.load(identity)
+
+    async def welcome(self, session: Session, lists: PersonalLists | None = None) -> None:
+        """A named connection with its lists (``lists`` as :meth:`lists_of` read them, or read
+        now), and its friends who are here told. All connections of a player share one copy."""
         assert session.name is not None and session.identity is not None
-        lists = await self.store.load(session.identity)
+        if lists is None:
+            lists = await self.store.load(session.identity)
+        holders = self._holders.get(session.identity)
+        if holders:
+            lists = self._people[holders[0]].lists
         self._people[session] = _Person(lists)
         self._count_under(session)
         if lists.friends:
@@ -124,15 +131,13 @@ class Social:
         self._tell_friends_of(session.name, _("Your friend {name} is online.", name=session.name))
 
     def gone(self, session: Session) -> None:
-        """The connection ended: its lists wait for a resume, then go."""
+        """The connection ended (its lists stay in the store)."""
         self._with_friends.discard(session)
         self._count_under(session)
         identity = self._held_as.pop(session, None)
-        others = False
         if identity is not None:
-            others = self._unhold(identity, session)
-        if self._people.pop(session, None) is not None and session.identity is not None and not others:
-            self.store.release(session.identity, self._keep_for)
+            self._unhold(identity, session)
+        self._people.pop(session, None)
 
     async def identity_changed(self, session: Session, old: str | None, *, keep: bool) -> None:
         """The player behind ``session`` is ``session.identity`` now, no longer ``old``: they
@@ -146,9 +151,7 @@ class Social:
         if keep:
             await self.store.save(session.identity, person.lists)
         else:
-            person.lists = await self.store.load(session.identity)
-            person.lists.muted.clear()
-            person.lists.friends.clear()
+            person.lists = PersonalLists()  # (a new identity: nothing is kept for it)
             session.muted = person.lists.muted
             self._with_friends.discard(session)
         if old is not None and old != session.identity:
@@ -170,14 +173,13 @@ class Social:
             self._held_as[session] = now
             self._holders[now] = (*self._holders.get(now, ()), session)
 
-    def _unhold(self, identity: str, session: Session) -> bool:
-        """``session`` no longer holds ``identity``; whether another connection still does."""
+    def _unhold(self, identity: str, session: Session) -> None:
+        """``session`` no longer holds ``identity``."""
         holders = tuple(s for s in self._holders[identity] if s is not session)
         if holders:
             self._holders[identity] = holders
         else:
             del self._holders[identity]
-        return bool(holders)
 
     def game_started(self, room: str, players: list[str]) -> None:
         """Tell the friends of each player that their friend started a game."""

@@ -224,6 +224,32 @@ async def test_a_choice_the_store_cannot_keep_is_unavailable_and_changes_nothing
     await line.expect("/ascii on/off — ")
 
 
+async def test_a_return_while_the_lists_cannot_be_read_is_unavailable_and_changes_nothing(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When the store cannot give a returning player's lists, the hello is ``unavailable`` before
+    anything changed: the token still holds, and the next try comes back with the lists."""
+    ann = await WsClient.connect(server.port, "ann")
+    assert (await ann.command("/mute cid"))["type"] == "ack"
+    token = ann.token
+    await ann.close()
+    kept = server.store.lists
+
+    async def refused(identity: str) -> dict[str, dict[str, str]]:
+        raise StoreUnavailable("database is locked")
+
+    monkeypatch.setattr(server.store, "lists", refused)
+    client = await WsClient.connect(server.port)
+    answer = await client.request({"type": "hello", "name": "ann", "token": token})
+    assert answer["code"] == "unavailable"
+    monkeypatch.setattr(server.store, "lists", kept)
+    back = await WsClient.connect(server.port, "ann", token=token)
+    cid = await WsClient.connect(server.port, "cid")
+    assert (await cid.command("/tell ann hello"))["type"] == "tell"
+    await back.barrier()
+    assert [x for x in back.messages if x["type"] == "tell"] == []
+
+
 # --- the bound ---------------------------------------------------------------------------------------
 
 

@@ -9,7 +9,7 @@ import pytest
 from protocol import messages
 from server.app import Server
 from server.choices import StoredLists
-from server.social import Social
+from server.social import PersonalLists, Social
 from server.store import Store
 from tests.server.clients import LineClient, WsClient
 from tests.server.conftest import ServerFactory
@@ -205,21 +205,19 @@ async def test_lists_last_across_a_resume(server: Server) -> None:
     assert friends["friends"] == [{"name": "cid", "online": False, "room": None}]
 
 
-async def test_stored_lists_are_one_object_while_held_and_read_back_from_the_store() -> None:
-    """Lists loaded twice are one object until released; a change is in the store, and released
-    lists are let go of in memory and read back from it; forgotten ones are gone from both."""
+async def test_stored_lists_read_what_the_store_keeps() -> None:
+    """A change kept is read back; lists saved for an identity replace what it had; forgotten
+    ones are gone."""
     table = Store(":memory:")
     store = StoredLists(table)
-    lists = await store.load("id1")
-    assert await store.load("id1") is lists
+    assert await store.load("id1") == PersonalLists()
     await store.changed("id1", "mute", "bob", "Bob")
-    lists.muted.add("bob")
-    store.release("id1", 10.0)
-    assert len(store) == 0
-    again = await store.load("id1")
-    assert again is not lists and again.muted == {"bob"}
+    await store.changed("id1", "friend", "cid", "Cid")
+    assert await store.load("id1") == PersonalLists(muted={"bob"}, friends={"cid": "Cid"})
+    await store.save("id1", PersonalLists(muted={"dan"}))
+    assert await store.load("id1") == PersonalLists(muted={"dan"})
     await store.forget("id1")
-    assert len(store) == 0 and (await table.lists("id1")) == {"mute": {}, "friend": {}}
+    assert await table.lists("id1") == {"mute": {}, "friend": {}}
     table.close()
 
 
@@ -277,18 +275,6 @@ async def test_a_game_start_among_people_without_friends_makes_no_notice(
     assert not [text for text in made if text.startswith("Your friend")]
 
 
-class _Releases(StoredLists):
-    """Lists that remember which identities were released."""
-
-    def __init__(self) -> None:
-        super().__init__(Store(":memory:"))
-        self.released: list[str] = []
-
-    def release(self, identity: str, keep_for: float) -> None:
-        self.released.append(identity)
-        super().release(identity, keep_for)
-
-
 class _Named:
     """A named connection as the social side sees one."""
 
@@ -298,19 +284,25 @@ class _Named:
         self.muted: set[str] = set()
 
 
-async def test_lists_are_released_when_the_last_connection_of_their_player_goes() -> None:
-    """A player's lists are released when their last connection ends, counting the identity each
-    connection has then (one taken by a login or registration included)."""
-    store = _Releases()
-    social = Social(None, store, list, keep_for=5.0)  # type: ignore[arg-type]
+async def test_the_connections_of_a_player_share_their_lists_until_the_last_goes() -> None:
+    """Two connections of one player hold one copy of the lists; while one is left, ``lists_of``
+    gives that copy; once the last is gone, the store's. A registration counts the connection
+    under the account, whose lists its own become."""
+    table = Store(":memory:")
+    social = Social(None, StoredLists(table), list)  # type: ignore[arg-type]
+    await table.list_changed("id-a", "mute", "bob", "bob")
     a, b, c = _Named("ann", "id-a"), _Named("ann", "id-a"), _Named("cy", "id-c")
     for s in (a, b, c):
         await social.welcome(s)  # type: ignore[arg-type]
+    assert a.muted is b.muted and a.muted == {"bob"}
     social.gone(a)  # type: ignore[arg-type]
-    assert store.released == []
-    c.identity = "id-a"  # cy logs in as ann's account
-    await social.identity_changed(c, "id-c", keep=False)  # type: ignore[arg-type]
+    assert (await social.lists_of("id-a")).muted is b.muted
     social.gone(b)  # type: ignore[arg-type]
-    assert store.released == []
+    fresh = await social.lists_of("id-a")
+    assert fresh.muted == {"bob"} and fresh.muted is not b.muted
+    c.identity = "account:cy"  # cy registers
+    await social.identity_changed(c, "id-c", keep=True)  # type: ignore[arg-type]
+    assert (await social.lists_of("account:cy")).muted is c.muted
     social.gone(c)  # type: ignore[arg-type]
-    assert store.released == ["id-a"]
+    assert (await social.lists_of("account:cy")).muted is not c.muted
+    table.close()
