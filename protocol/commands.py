@@ -30,7 +30,7 @@ from pydantic import BaseModel, ValidationError
 
 from protocol import options
 from protocol.errors import ERROR_CODES, ProtocolError
-from protocol.i18n import Lang, _, _n, lazy
+from protocol.i18n import Lang, Msg, _, _n, lazy
 from protocol.messages import (
     AddBot,
     ChangePassword,
@@ -67,6 +67,7 @@ from protocol.messages import (
     WhereIs,
     Who,
 )
+from protocol.validation import field_problem, refusal_text
 
 __all__ = [
     "ALIASES",
@@ -119,8 +120,9 @@ class AsciiMode:
 
 
 class CommandInfo(NamedTuple):
-    """The help of one command: its usage line, a summary for the list, the longer help, and
-    examples (each of which parses)."""
+    """The help of one command: its usage line (marked for translation where its placeholders are
+    words: ``/join [ROOM or N]``), a summary for the list, the longer help, and examples (each of
+    which parses; one that says something is marked for translation too)."""
 
     usage: str
     summary: str
@@ -144,7 +146,7 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         ("/room cafe",),
     ),
     "watch": CommandInfo(
-        "/watch ROOM",
+        _("/watch ROOM"),
         _("watch ROOM as a spectator"),
         _("The same as /room: enters ROOM as a spectator. You see the board and the\nscores, no hands."),
         ("/watch cafe",),
@@ -172,13 +174,13 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
             "Says TEXT to NAME alone, in any room or the lobby. Refused when nobody of\n"
             "that name is connected. /reply answers the last tell you got."
         ),
-        ("/tell ann good game!",),
+        (_("/tell ann good game!"),),
     ),
     "reply": CommandInfo(
         "/reply TEXT",
         _("answer the last tell you got"),
         _("Says TEXT to the last person who told you something with /tell."),
-        ("/reply thanks!",),
+        (_("/reply thanks!"),),
     ),
     "whereis": CommandInfo(
         "/whereis NAME",
@@ -235,11 +237,11 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
             "Says TEXT to everyone in the room. A line that does not start with / is said\n"
             "as it is; /say is for text that starts with /."
         ),
-        ("/say good game!", "/say /play is how you move"),
+        (_("/say good game!"), _("/say /play is how you move")),
     ),
     # seats and the game
     "join": CommandInfo(
-        "/join [ROOM or N]",
+        _("/join [ROOM or N]"),
         _("take a seat here, or in ROOM; /join N: take over seat N"),
         _(
             "Takes a seat in the room you are in, or enters ROOM first. A game has 2 to 4\n"
@@ -310,7 +312,7 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         ("/stand",),
     ),
     "option": CommandInfo(
-        "/option KEY VALUE",
+        _("/option KEY VALUE"),
         _("set a room option (seed, clock, host, private...)"),
         _(
             "Sets a room option before the start:\n"
@@ -344,7 +346,7 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         ),
     ),
     "addbot": CommandInfo(
-        "/addbot [STRATEGY]",
+        _("/addbot [STRATEGY]"),
         _("seat a bot: random, greedy (the default) or strong"),
         _(
             "Seats a bot player in this room before the start. STRATEGY is random, greedy\n"
@@ -369,7 +371,7 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
     ),
     # playing
     "play": CommandInfo(
-        "/play MOVE",
+        _("/play MOVE"),
         _("seat one or two guests, e.g. /play FRf@FR1s (alias /p)"),
         _(
             "Plays a move in the notation CARD@CHAIR. Seat one or two guests, in order:\n"
@@ -381,7 +383,7 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         ("/play FRf@FR1s", "/play FRf@FR1s ESm@ES1e", "/play Jf=FR@FR1s", "/p ITm@IT1n"),
     ),
     "bar": CommandInfo(
-        "/bar CARD",
+        _("/bar CARD"),
         _("put one guest on the next bar place"),
         _(
             "Puts CARD from your hand on the next free bar place and scores its value: +1 to\n"
@@ -391,7 +393,7 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         ("/bar ITm",),
     ),
     "swap": CommandInfo(
-        "/swap CARD@CHAIR",
+        _("/swap CARD@CHAIR"),
         _("take back the joker on CHAIR, seating CARD"),
         _(
             "Exchanges the joker on CHAIR for CARD from your hand (same gender, the joker's\n"
@@ -481,7 +483,7 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         ("/finger ann",),
     ),
     "help": CommandInfo(
-        "/help [COMMAND]",
+        _("/help [COMMAND]"),
         _("this list, or the help of one command"),
         _("Shows the list of commands, or the help of one command."),
         ("/help", "/help play"),
@@ -545,7 +547,7 @@ _Handler: TypeAlias = Callable[[str, list[str], str, ClientId], _Parsed]
 _SHOWN_NAME = 24  # how much of an unknown command name an error repeats
 
 
-def _bad(name: str, problem: str, id: ClientId) -> ProtocolError:
+def _bad(name: str, problem: Msg, id: ClientId) -> ProtocolError:
     return ProtocolError(
         "bad_arguments", _("{problem} Usage: {usage}", problem=problem, usage=COMMANDS[name].usage), id
     )
@@ -558,17 +560,42 @@ def _build(name: str, cls: type[_M], id: ClientId, /, **fields: Any) -> _M:
     except ValidationError as e:
         error = e.errors()[0]
         if error["type"] in ERROR_CODES:  # a validator's own refusal carries its code
-            raise ProtocolError(error["type"], error["msg"], id) from None
+            raise ProtocolError(error["type"], refusal_text(error), id) from None
         where = ".".join(str(p) for p in error["loc"])
-        raise _bad(name, f"{where.capitalize() or 'Argument'}: {error['msg']}.", id) from None
+        raise _bad(
+            name, _("{field}: {problem}.", field=_argument(where), problem=field_problem(error)), id
+        ) from None
+
+
+def _argument(field: str) -> str:
+    """The name of a command's argument that the message model refused, as a word."""
+    match field:
+        case "room":
+            return _("Room")
+        case "move":
+            return _("Move")
+        case "password" | "old" | "new":
+            return _("Password")
+    return field.capitalize() or _("Argument")
 
 
 def _arguments(name: str, args: list[str], id: ClientId, least: int, most: int) -> None:
+    command = f"/{name}"
     if len(args) < least:
-        raise _bad(name, f"/{name} needs {'an argument' if least == 1 else f'{least} arguments'}.", id)
+        needs = (
+            _("{command} needs an argument.", command=command)
+            if least == 1
+            else _("{command} needs {n} arguments.", command=command, n=least)
+        )
+        raise _bad(name, needs, id)
     if len(args) > most:
-        many = "no arguments" if most == 0 else ("one argument" if most == 1 else f"{most} arguments")
-        raise _bad(name, f"/{name} takes {many}.", id)
+        if most == 0:
+            takes = _("{command} takes no arguments.", command=command)
+        elif most == 1:
+            takes = _("{command} takes one argument.", command=command)
+        else:
+            takes = _("{command} takes at most {n} arguments.", command=command, n=most)
+        raise _bad(name, takes, id)
 
 
 def _simple(cls: type[BaseModel]) -> _Handler:
@@ -607,14 +634,14 @@ def _play(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
 def _bar(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     _arguments(name, args, id, 1, 1)
     if "@" in args[0]:
-        raise _bad(name, "/bar takes a card only; the bar place is the next free one.", id)
+        raise _bad(name, _("/bar takes a card only; the bar place is the next free one."), id)
     return _build(name, PlayMove, id, move=f"{args[0]}@bar")
 
 
 def _swap(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     _arguments(name, args, id, 1, 1)
     if "@" not in args[0]:
-        raise _bad(name, "/swap needs the card and the joker's chair, as CARD@CHAIR.", id)
+        raise _bad(name, _("/swap needs the card and the joker's chair, as CARD@CHAIR."), id)
     return _build(name, PlayMove, id, move=f"swap {args[0]}")
 
 
@@ -628,7 +655,11 @@ def _option(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     try:
         key, value = options.parse_text(args[0], args[1])
     except options.OptionError as e:
-        raise _bad(name, str(e), id) from None
+        raise _bad(name, e.text, id) from None
+    try:
+        options.check_json(key, value)
+    except options.OptionError:  # a value of the right form, out of range: said as it is typed
+        raise ProtocolError("bad_option", options.typed_rule(key), id) from None
     return _build(name, SetOption, id, key=key, value=value)
 
 
@@ -639,7 +670,7 @@ def _addbot(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
         return _build(name, AddBot, id)
     strategy = args[0].lower()
     if strategy not in strategies:
-        raise _bad(name, f"A bot's strategy is one of {', '.join(strategies)}.", id)
+        raise _bad(name, _("A bot's strategy is one of {strategies}.", strategies=", ".join(strategies)), id)
     return _build(name, AddBot, id, strategy=strategy)
 
 
@@ -654,7 +685,7 @@ def _show_named(what: ShowWhat, least: int) -> _Handler:
     def handle(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
         _arguments(name, args, id, least, 1)
         if what == "top" and args and not (args[0].isascii() and args[0].isdigit()):
-            raise _bad(name, "/top takes a number.", id)
+            raise _bad(name, _("/top takes a number."), id)
         return ShowRequest(what, args[0] if args else None, id)
 
     return handle
@@ -665,7 +696,7 @@ def _register(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     if not args:
         return AskSecret("register", id)
     if len(args) != 2 or args[0] != args[1]:
-        raise _bad(name, "The password twice, the same both times.", id)
+        raise _bad(name, _("The password twice, the same both times."), id)
     return _build(name, Register, id, password=args[0])
 
 
@@ -674,7 +705,7 @@ def _password(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     if not args:
         return AskSecret("password", id)
     if len(args) != 3 or args[1] != args[2]:
-        raise _bad(name, "The old password, then the new one twice.", id)
+        raise _bad(name, _("The old password, then the new one twice."), id)
     return _build(name, ChangePassword, id, old=args[0], new=args[1])
 
 
@@ -689,7 +720,7 @@ def _ascii(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     _arguments(name, args, id, 1, 1)
     value = args[0].lower()
     if value not in ("on", "off"):
-        raise _bad(name, "/ascii takes on or off.", id)
+        raise _bad(name, _("/ascii takes on or off."), id)
     return AsciiMode(value == "on")
 
 
@@ -875,9 +906,9 @@ def _help_of(topic: str | None, say: Lang) -> str:
                 )
             )
         return say(_("No command /{shown}. /help lists the commands.", shown=shown))
-    examples = "\n".join(f"  {example}" for example in info.examples)
+    examples = "\n".join(f"  {say(example)}" for example in info.examples)
     heading = say(_n("Example:", "Examples:", len(info.examples)))
-    return f"{info.usage} — {say(info.summary)}\n\n{_fitted(say(info.details))}\n\n{heading}\n{examples}"
+    return f"{say(info.usage)} — {say(info.summary)}\n\n{_fitted(say(info.details))}\n\n{heading}\n{examples}"
 
 
 #: the columns of a terminal that a help text fits
@@ -897,7 +928,7 @@ def _fitted(text: str) -> str:
 
 
 def _help_list(say: Lang) -> str:
-    width = max(len(info.usage) for info in COMMANDS.values())
+    width = max(len(say(info.usage)) for info in COMMANDS.values())
     lines = [
         say(_("Commands (/help COMMAND for more). A line without / is said to the room.")),
         say(_("The rules of the game: /rules on the web port (docs/rules.md).")),
@@ -905,5 +936,5 @@ def _help_list(say: Lang) -> str:
     for heading, names in _HELP_GROUPS:
         lines.append("")
         lines.append(f"{say(heading)}:")
-        lines.extend(f"  {COMMANDS[n].usage:<{width}}  {say(COMMANDS[n].summary)}" for n in names)
+        lines.extend(f"  {say(COMMANDS[n].usage):<{width}}  {say(COMMANDS[n].summary)}" for n in names)
     return "\n".join(lines)

@@ -23,13 +23,13 @@ from pydantic import (
     ValidationError,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
 
 from protocol import options
 from protocol.errors import ERROR_CODES, ProtocolError
-from protocol.i18n import LANGUAGES, Words
+from protocol.i18n import LANGUAGES, Msg, Words, _, lazy
 from protocol.names import FIELD_MAX
 from protocol.sanitize import VISIBLE, sanitize_line
+from protocol.validation import field_problem, refusal_text, refused
 
 PROTOCOL_VERSION = 1
 MAX_CHAT = 500
@@ -57,9 +57,7 @@ class _ClientMessage(_Message):
 
 def _language(lang: str | None) -> str | None:
     if lang is not None and lang not in LANGUAGES:
-        raise PydanticCustomError(
-            "bad_language", "The language is one of: {known}.", {"known": ", ".join(LANGUAGES)}
-        )
+        raise refused("bad_language", _("The language is one of: {known}.", known=", ".join(LANGUAGES)))
     return lang
 
 
@@ -103,9 +101,7 @@ class Unregister(_ClientMessage):
 def _chat_text(text: str) -> str:
     text = sanitize_line(text)
     if not text:
-        raise PydanticCustomError(
-            "empty_message", "Nothing is left to say once control characters are removed."
-        )
+        raise refused("empty_message", _("Nothing is left to say once control characters are removed."))
     return text
 
 
@@ -212,7 +208,7 @@ class SetOption(_ClientMessage):
             try:
                 data = {**data, "value": options.check_json(key, value)}
             except options.OptionError as e:
-                raise PydanticCustomError("bad_option", str(e)) from None
+                raise refused("bad_option", e.text) from None
         return data
 
 
@@ -658,20 +654,30 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
         kind = error["type"]
         msg_id = _client_id(raw)
         if kind == "json_invalid":
-            raise ProtocolError("bad_json", f"The frame is not valid JSON: {error['msg']}.") from None
+            raise ProtocolError("bad_json", _not_json(error["msg"])) from None
         if kind in ("model_attributes_type", "dict_type"):
-            raise ProtocolError("bad_json", "A message is a JSON object with a 'type' field.") from None
+            raise ProtocolError("bad_json", _("A message is a JSON object with a 'type' field.")) from None
         if kind in ("union_tag_not_found", "union_tag_invalid"):
             known = ", ".join(sorted(_CLIENT_TYPES))
             raise ProtocolError(
-                "unknown_type", f"Expected a 'type' field, one of: {known}.", msg_id
+                "unknown_type", _("Expected a 'type' field, one of: {known}.", known=known), msg_id
             ) from None
         if kind in ERROR_CODES:  # a validator's own refusal carries its code
-            raise ProtocolError(kind, error["msg"], msg_id) from None
+            raise ProtocolError(kind, refusal_text(error), msg_id) from None
         if error["loc"][1:2] == ("id",):
-            raise ProtocolError("bad_field", "Field 'id': an integer or a string, or null.") from None
+            raise ProtocolError("bad_field", _("Field 'id': an integer or a string, or null.")) from None
         where = ".".join(str(p) for p in error["loc"][1:]) or "message"
-        raise ProtocolError("bad_field", f"Field {where!r}: {error['msg']}.", msg_id) from None
+        raise ProtocolError(
+            "bad_field",
+            _("Field {field}: {problem}.", field=repr(where), problem=field_problem(error)),
+            msg_id,
+        ) from None
+
+
+def _not_json(detail: str) -> Msg:
+    """``bad_json``'s sentence: with the JSON parser's own (English) words in English."""
+    english = f"The frame is not valid JSON: {detail}."
+    return lazy(lambda say: english if say.english else say(_("The frame is not valid JSON.")))
 
 
 def dump_server_message(message: _ServerMessage) -> str:

@@ -11,7 +11,10 @@ a server sets (the shortest clock), so that the parser, the message and the room
 >>> check_json("stammtisch", "on")
 Traceback (most recent call last):
 ...
-protocol.options.OptionError: stammtisch is true or false (on or off).
+protocol.options.OptionError: stammtisch is true or false.
+
+Each refusal is one whole sentence for one option, in the words of the way the value came: a chat
+command's (``on``, ``off``, ``random``) or a message's JSON (``true``, ``false``, ``null``).
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal, get_args
 
+from protocol.i18n import Msg, _
+
 Absent = Literal["bot", "drop"]
 OptionKey = Literal["seed", "stammtisch", "clock", "absent", "host", "private", "drawseat", "start"]
 KEYS: Final[tuple[str, ...]] = get_args(OptionKey)
@@ -32,17 +37,66 @@ CLOCK_MAX: Final = 3600
 _INTEGER = re.compile(r"[0-9]{1,30}")
 _SECONDS = re.compile(r"[0-9]{1,10}(\.[0-9]{1,9})?")
 
-#: what each option takes, in the words every refusal uses
-ALLOWED: Final[dict[str, str]] = {
-    "seed": "seed is a whole number from 0, or random (null).",
-    "stammtisch": "stammtisch is true or false (on or off).",
-    "clock": f"clock is a number of seconds per turn, up to {CLOCK_MAX}, or off (null).",
-    "absent": "absent is 'bot' (a bot plays the seat) or 'drop' (the player leaves).",
-    "host": "host is true or false (on or off).",
-    "private": "private is true or false (on or off).",
-    "drawseat": "drawseat is true or false (on or off).",
-    "start": "start is a seat number from 1 to 4, or random (null).",
-}
+#: the largest seed
+SEED_MAX: Final = SEED_LIMIT - 1
+
+
+def typed_rule(key: str) -> Msg:
+    """What ``key`` takes, as a chat command writes its value (``/option clock 60``)."""
+    match key:
+        case "seed":
+            return _("seed is a whole number from 0 to {largest}, or random.", largest=SEED_MAX)
+        case "stammtisch":
+            return _("stammtisch is on or off.")
+        case "clock":
+            return _("clock is a number of seconds per turn, up to {most}, or off.", most=CLOCK_MAX)
+        case "absent":
+            return _("absent is bot (a bot plays the seat) or drop (the player leaves the game).")
+        case "host":
+            return _("host is on or off.")
+        case "private":
+            return _("private is on or off.")
+        case "drawseat":
+            return _("drawseat is on or off.")
+        case "start":
+            return _("start is a seat number from 1 to 4, or random.")
+    return unknown(key)
+
+
+def json_rule(key: str) -> Msg:
+    """What ``key`` takes, as an ``option`` message gives its value in JSON."""
+    match key:
+        case "seed":
+            return _("seed is a whole number from 0 to {largest}, or null (random).", largest=SEED_MAX)
+        case "stammtisch":
+            return _("stammtisch is true or false.")
+        case "clock":
+            return _(
+                "clock is a number of seconds per turn, up to {most}, or null (no clock).", most=CLOCK_MAX
+            )
+        case "absent":
+            return _("absent is 'bot' (a bot plays the seat) or 'drop' (the player leaves the game).")
+        case "host":
+            return _("host is true or false.")
+        case "private":
+            return _("private is true or false.")
+        case "drawseat":
+            return _("drawseat is true or false.")
+        case "start":
+            return _("start is a seat number from 1 to 4, or null (drawn by the shuffle).")
+    return unknown(key)
+
+
+def unknown(key: str) -> Msg:
+    """The refusal of an option that does not exist, naming those that do."""
+    return _(
+        "No option {key}; the options are {options} and {last}.",
+        key=repr(key[:24]),
+        options=", ".join(KEYS[:-1]),
+        last=KEYS[-1],
+    )
+
+
 #: the options that are switches, on or off
 SWITCHES: Final[tuple[str, ...]] = ("stammtisch", "host", "private", "drawseat")
 #: options that a room may change while its game runs (they do not touch the game)
@@ -50,7 +104,11 @@ ANY_TIME: Final[tuple[str, ...]] = ("host", "private")
 
 
 class OptionError(ValueError):
-    """A room option or value that is not allowed; the message names what is."""
+    """A room option or value that is not allowed; ``text`` says what is, for people."""
+
+    def __init__(self, text: Msg) -> None:
+        super().__init__(text)
+        self.text = text
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,35 +149,36 @@ class RoomOptions:
 
 def parse_text(key: str, text: str) -> tuple[str, Any]:
     """The option and value a chat command names, both without regard to case, in the value's
-    JSON type (its range is checked with the message, by ``check_json``)."""
+    JSON type; ``OptionError`` (with ``typed_rule``) for text that is no value of the key. Its
+    range is checked with the message, by ``check_json``."""
     key, text = key.lower(), text.lower()
     if key == "seed":
         if text == "random":
             return key, None
         if not _INTEGER.fullmatch(text):
-            raise OptionError(ALLOWED[key])
+            raise OptionError(typed_rule(key))
         return key, int(text)
     if key in SWITCHES:
         if text not in ("on", "off"):
-            raise OptionError(ALLOWED[key])
+            raise OptionError(typed_rule(key))
         return key, text == "on"
     if key == "start":
         if text == "random":
             return key, None
         if not _INTEGER.fullmatch(text):
-            raise OptionError(ALLOWED[key])
+            raise OptionError(typed_rule(key))
         return key, int(text)
     if key == "clock":
         if text == "off":
             return key, None
         if not _SECONDS.fullmatch(text):
-            raise OptionError(ALLOWED[key])
+            raise OptionError(typed_rule(key))
         return key, float(text) if "." in text else int(text)
     if key == "absent":
         if text not in get_args(Absent):
-            raise OptionError(ALLOWED[key])
+            raise OptionError(typed_rule(key))
         return key, text
-    raise OptionError(f"No option {key[:24]!r}; the options are {', '.join(KEYS[:-1])} and {KEYS[-1]}.")
+    raise OptionError(unknown(key))
 
 
 def check_json(key: str, value: Any) -> Any:
@@ -149,8 +208,8 @@ def check_json(key: str, value: Any) -> Any:
         if word == "bot" or word == "drop":
             return word
     else:
-        raise OptionError(f"No option {str(key)[:24]!r}; the options are {', '.join(KEYS)}.")
-    raise OptionError(ALLOWED[key])
+        raise OptionError(unknown(str(key)))
+    raise OptionError(json_rule(key))
 
 
 def value_schema(key: str) -> tuple[dict[str, Any], bool]:
@@ -172,12 +231,57 @@ def check_value(key: str, value: Any, *, clock_min: float) -> Any:
     """A checked ``value`` that this server also allows: a clock no shorter than ``clock_min``."""
     value = check_json(key, value)
     if key == "clock" and value is not None and value < clock_min:
-        raise OptionError(f"clock is {clock_min:g} to {CLOCK_MAX} seconds per turn, or off.")
+        raise OptionError(
+            _("clock is {least} to {most} seconds per turn, or off.", least=f"{clock_min:g}", most=CLOCK_MAX)
+        )
     return value
 
 
+def announcement(who: str, key: str, value: Any) -> Msg:
+    """What a room is told when ``who`` sets ``key`` to a checked ``value``: one sentence for each
+    option and value (a seed itself stays secret: a chosen deal makes a practice game)."""
+    on = bool(value)
+    match key:
+        case "seed" if value is None:
+            return _("{who} set the seed to random.", who=who)
+        case "seed":
+            return _("{who} chose a seed: a practice game.", who=who)
+        case "stammtisch" if on:
+            return _(
+                "{who} turned stammtisch on: three or four guests of one gender may fill a table.", who=who
+            )
+        case "stammtisch":
+            return _("{who} turned stammtisch off.", who=who)
+        case "clock" if value is None:
+            return _("{who} turned the clock off.", who=who)
+        case "clock":
+            return _("{who} set the clock to {seconds} seconds per turn.", who=who, seconds=value)
+        case "absent" if value == "drop":
+            return _("{who} set absent to drop: a player who does not come back leaves the game.", who=who)
+        case "absent":
+            return _(
+                "{who} set absent to bot: a bot plays the seat of a player who does not come back.", who=who
+            )
+        case "host" if on:
+            return _("{who} turned host on: only the host sets options, seats bots and starts.", who=who)
+        case "host":
+            return _("{who} turned host off: every player sets options, seats bots and starts.", who=who)
+        case "private" if on:
+            return _("{who} made the room private.", who=who)
+        case "private":
+            return _("{who} made the room public.", who=who)
+        case "drawseat" if on:
+            return _("{who} turned drawseat on: the seats are drawn at the start.", who=who)
+        case "drawseat":
+            return _("{who} turned drawseat off: everyone keeps their seat.", who=who)
+        case "start" if value is None:
+            return _("{who} left it to the shuffle who begins.", who=who)
+        case "start":
+            return _("{who} chose seat {seat} to begin.", who=who, seat=value)
+    raise OptionError(unknown(key))
+
+
 __all__ = [
-    "ALLOWED",
     "ANY_TIME",
     "KEYS",
     "SWITCHES",
@@ -185,7 +289,11 @@ __all__ = [
     "OptionError",
     "OptionKey",
     "RoomOptions",
+    "announcement",
     "check_json",
+    "json_rule",
     "parse_text",
+    "typed_rule",
+    "unknown",
     "value_schema",
 ]

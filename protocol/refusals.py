@@ -19,20 +19,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import cast
 
 from engine.errors import IllegalMoveError
-from protocol.i18n import Msg, _, lazy
+from protocol.i18n import Msg, _
 
 __all__ = ["refusal"]
-
-#: the example moves every notation refusal ends with
-_EXAMPLES = "FRf@FR1s, FRf@FR1s ESm@ES1e, Jf=FR@FR1s, FRf@bar or swap FRf@FR1s"
-#: the words between two names (nations, tables)
-_AND = _("and")
-_OR = _("or")
-
-
-def _joined(items: Sequence[str], word: Msg) -> Msg:
-    """``items`` joined by ``word`` ("and", "or") in the reader's language."""
-    return lazy(lambda language: f" {language(word)} ".join(items))
 
 
 def _names(value: object) -> tuple[str, ...]:
@@ -68,7 +57,12 @@ def _notation(e: IllegalMoveError) -> Msg:
             text=text,
         )
     why = whys[e.reason]()
-    return _("{text} is not a move: {why}. Write e.g. {examples}.", text=text, why=why, examples=_EXAMPLES)
+    return _(
+        "{text} is not a move: {why}. Write e.g. FRf@FR1s, FRf@FR1s ESm@ES1e, Jf=FR@FR1s, FRf@bar "
+        "or swap FRf@FR1s.",
+        text=text,
+        why=why,
+    )
 
 
 def _seat(e: IllegalMoveError) -> Msg:
@@ -77,12 +71,13 @@ def _seat(e: IllegalMoveError) -> Msg:
         case "unknown_chair", _:
             return _("There is no chair {chair} on this board.", **_quoted(p, "chair"))
         case "joker_nation", _:
-            nations = _names(p["nations"])
+            first, second, *_more = _names(p["nations"])  # a chair is between two tables at most
             return _(
-                "A joker on {chair} sits between {nations}: say which, e.g. {example}.",
+                "A joker on {chair} sits between {first} and {second}: say which, e.g. {example}.",
                 chair=p["chair"],
-                nations=_joined(nations, _AND),
-                example=f"{p['card']}={nations[0]}@{p['chair']}",
+                first=first,
+                second=second,
+                example=f"{p['card']}={first}@{p['chair']}",
             )
         case "too_many_cards", "stammtisch":
             return _("One move seats three or four cards only to fill one table with four men or four women.")
@@ -96,11 +91,19 @@ def _seat(e: IllegalMoveError) -> Msg:
             return _("{chair} is taken.", chair=p["chair"])
         case "wrong_nation", _:
             tables = _names(p["tables"])
+            if len(tables) == 1:
+                return _(
+                    "{card} cannot sit on {chair}, a chair of {table}.",
+                    card=p["card"],
+                    chair=p["chair"],
+                    table=tables[0],
+                )
             return _(
-                "{card} cannot sit on {chair}, a chair of {tables}.",
+                "{card} cannot sit on {chair}, a chair of {first} and {second}.",
                 card=p["card"],
                 chair=p["chair"],
-                tables=_joined(tables, _AND),
+                first=tables[0],
+                second=tables[1],
             )
         case "gender", "stammtisch" if p["gender"] == "m":
             return _("Three or four cards must fill {table} with four men.", table=p["table"])
@@ -127,20 +130,7 @@ def _other(e: IllegalMoveError) -> Msg:
         case "bad_swap", "no_joker":
             return _("There is no joker on {chair}.", chair=p["chair"])
         case "bad_swap", _:
-            nations = _joined(_names(p["nations"]), _OR)
-            if p["gender"] == "m":
-                return _(
-                    "The joker on {chair} ({joker}) can only be exchanged for a man of {nations}.",
-                    chair=p["chair"],
-                    joker=p["joker"],
-                    nations=nations,
-                )
-            return _(
-                "The joker on {chair} ({joker}) can only be exchanged for a woman of {nations}.",
-                chair=p["chair"],
-                joker=p["joker"],
-                nations=nations,
-            )
+            return _bad_swap(p)
         case "game_over", _:
             return _("The game has ended.")
         case "unknown_player", _:
@@ -149,6 +139,39 @@ def _other(e: IllegalMoveError) -> Msg:
             return _("{name} is out of the game already.", name=p["name"])
     # a refusal this module has no sentence for yet still reaches its reader, in English
     return Msg(e.message, {})
+
+
+def _bad_swap(p: Mapping[str, object]) -> Msg:
+    """The guests a joker can be exchanged for: of its gender, from one nation or either of two."""
+    values = {"chair": p["chair"], "joker": p["joker"]}
+    nations = _names(p["nations"])
+    man = p["gender"] == "m"
+    if len(nations) == 1:
+        if man:
+            return _(
+                "The joker on {chair} ({joker}) can only be exchanged for a man of {nation}.",
+                nation=nations[0],
+                **values,
+            )
+        return _(
+            "The joker on {chair} ({joker}) can only be exchanged for a woman of {nation}.",
+            nation=nations[0],
+            **values,
+        )
+    first, second = nations[0], nations[1]
+    if man:
+        return _(
+            "The joker on {chair} ({joker}) can only be exchanged for a man of {first} or {second}.",
+            first=first,
+            second=second,
+            **values,
+        )
+    return _(
+        "The joker on {chair} ({joker}) can only be exchanged for a woman of {first} or {second}.",
+        first=first,
+        second=second,
+        **values,
+    )
 
 
 def refusal(e: IllegalMoveError) -> Msg:

@@ -204,7 +204,9 @@ class Lobby:
             return
         if session.name is None:
             raise ProtocolError(
-                "hello_first", 'Say hello first: {"type": "hello", "name": ...}.', getattr(msg, "id", None)
+                "hello_first",
+                _("Say hello first: {example}.", example='{"type": "hello", "name": ...}'),
+                getattr(msg, "id", None),
             )
         if isinstance(msg, m.Say | m.Tell | m.TellReply) and not session.chat_bucket.take():
             self._strike(session)

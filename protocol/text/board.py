@@ -271,24 +271,29 @@ def _player_label(name: str, notes: Mapping[str, list[str]], g: Glyphs, ascii_on
 
 
 @functools.cache
-def _scores_words(say: Lang) -> tuple[str, str]:
-    """The scores' heading in one language, and its word for a player out of the game."""
+def _scores_words(say: Lang) -> tuple[str, str, tuple[int, int, int]]:
+    """The scores' heading in one language, its word for a player out of the game, and the widths
+    of its three columns of numbers (each as wide as its heading, at least)."""
     player, score, hand, limit = (say(w) for w in (_("player"), _("score"), _("hand"), _("limit")))
-    return f"   {pad(player, NAME_COLUMN)}  {score:>5}  {hand:>4}  {limit:>5}", say(_("eliminated"))
+    widths = (max(5, len(score)), max(4, len(hand)), max(5, len(limit)))
+    heading = (
+        f"   {pad(player, NAME_COLUMN)}  {score:>{widths[0]}}  {hand:>{widths[1]}}  {limit:>{widths[2]}}"
+    )
+    return heading, say(_("eliminated")), widths
 
 
 def _scores_lines(view: Mapping[str, Any], g: Glyphs, ascii_only: bool, say: Lang) -> list[str]:
     game = view["game"]
     notes = _seat_notes(view, say)
-    heading, out = _scores_words(say)
+    heading, out, (score_width, hand_width, limit_width) = _scores_words(say)
     lines = [heading]
     for p in game["players"]:
         mark = g.turn if p["name"] == game["to_move"] and not p["eliminated"] and not game["over"] else " "
         label = pad(_player_label(p["name"], notes, g, ascii_only), NAME_COLUMN)
         # rjust() where a format spec would be parsed again for each number
         line = (
-            f" {mark} {label}  {str(p['score']).rjust(5)}  "
-            f"{str(p['hand_size']).rjust(4)}  {str(p['hand_limit']).rjust(5)}"
+            f" {mark} {label}  {str(p['score']).rjust(score_width)}  "
+            f"{str(p['hand_size']).rjust(hand_width)}  {str(p['hand_limit']).rjust(limit_width)}"
         )
         if p["eliminated"]:
             line += f"  {out}"
@@ -320,16 +325,22 @@ def _result_lines(view: Mapping[str, Any], g: Glyphs, ascii_only: bool, say: Lan
     place, player, score, penalty, final = (
         say(w) for w in (_("place"), _("player"), _("score"), _("penalty"), _("final"))
     )
+    # each column of numbers as wide as its heading, at least
+    wide = {"score": max(5, len(score)), "penalty": max(7, len(penalty)), "final": max(5, len(final))}
     lines = [
         say(_("Game over: {reason}. {winners}.", reason=reason, winners=winners(result, g, ascii_only, say))),
-        f"   {place:>5}  {pad(player, NAME_COLUMN)}  {score:>5}  {penalty:>7}  {final:>5}",
+        f"   {place:>5}  {pad(player, NAME_COLUMN)}  {score:>{wide['score']}}  {penalty:>{wide['penalty']}}"
+        f"  {final:>{wide['final']}}",
     ]
     out = say(_("eliminated"))
     for name in result["ranking"]:
         total = result["final_scores"][name]
         points = result["penalties"].get(name, 0)
         label = pad(_player_label(name, notes, g, ascii_only), NAME_COLUMN)
-        line = f"   {result['places'][name]:>4}.  {label}  {total + points:>5}  {-points:>7}  {total:>5}"
+        line = (
+            f"   {result['places'][name]:>4}.  {label}  {total + points:>{wide['score']}}"
+            f"  {-points:>{wide['penalty']}}  {total:>{wide['final']}}"
+        )
         if name in eliminated:
             line += f"  {out}"
         lines.append(line)

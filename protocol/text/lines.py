@@ -265,8 +265,10 @@ class LineText:
             ]
         if isinstance(msg, m.WhoList):
             lobby, guest = say(_("(lobby)")), say(_("guest"))
+            kinds = {"person": say(_("person")), "bot": say(_("bot"))}
             return [
-                f"{p.name:<16} {p.kind:<6} {p.rating or (guest if p.guest else '-'):<6} {p.room or lobby}"
+                f"{p.name:<16} {kinds.get(p.kind, p.kind):<6} {p.rating or (guest if p.guest else '-'):<6} "
+                f"{p.room or lobby}"
                 for p in msg.people
             ]
         if isinstance(msg, m.GameStarted):

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import structlog
 
 from protocol import messages as m
+from protocol.i18n import _
 from protocol.options import RoomOptions
 from server.room.core import RoomCore
 from server.room.effects import (
@@ -245,7 +246,7 @@ class Room:
             self.log.exception("room_failed", message=type(message).__name__, player=player)
             if item.session is not None:
                 msg_id = getattr(message, "id", None)
-                self._reply(Reply(item.session, "internal", "The server failed to handle that.", msg_id))
+                self._reply(Reply(item.session, "internal", _("The server failed to handle that."), msg_id))
         if isinstance(message, _MOVES):
             self.host.metrics.move_handled(time.perf_counter() - item.received)
         self.host.room_changed(self)

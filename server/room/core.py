@@ -20,8 +20,8 @@ from typing import Any
 from protocol import messages as m
 from protocol.commands import ShowRequest
 from protocol.errors import ProtocolError
-from protocol.i18n import _
-from protocol.options import ANY_TIME, OptionError, check_value
+from protocol.i18n import Msg, _
+from protocol.options import ANY_TIME, OptionError, announcement, check_value
 from server.room.base import window
 from server.room.effects import Cancel, Effect, Reply, Step
 from server.room.items import (
@@ -40,6 +40,16 @@ from server.room.votes import RoomVotes, VoteExpired
 from server.room.world import BotNameList, BotNames, Member, RoomSettings
 
 __all__ = ["BotNameList", "BotNames", "Member", "RoomCore", "RoomSettings"]
+
+
+def bot_kind(strategy: str) -> Msg:
+    """What kind of bot a server bot is, in words (a presence's detail): one text per strategy."""
+    match strategy:
+        case "random":
+            return _("random bot")
+        case "strong":
+            return _("strong bot")
+    return _("greedy bot")
 
 
 class RoomCore(RoomVotes):
@@ -273,11 +283,7 @@ class RoomCore(RoomVotes):
             raise ProtocolError("room_full", _("All four seats are taken."), msg.id)
         name = self.bot_names.reserve(msg.strategy)
         self.seats.append(Seat(name=name, kind="bot", strategy=msg.strategy))
-        self._broadcast(
-            m.Presence(
-                room=self.name, name=name, event="joined", detail=_("{strategy} bot", strategy=msg.strategy)
-            )
-        )
+        self._broadcast(m.Presence(room=self.name, name=name, event="joined", detail=bot_kind(msg.strategy)))
         self._ack(session, msg.id)
         self._publish()
 
@@ -303,17 +309,8 @@ class RoomCore(RoomVotes):
         try:
             value = check_value(msg.key, msg.value, clock_min=self.settings.clock_min)
         except OptionError as e:
-            raise ProtocolError("bad_option", str(e), msg.id) from None
+            raise ProtocolError("bad_option", e.text, msg.id) from None
         self.options = self.options.with_value(msg.key, value)
-        who = self._name(session)
-        if msg.key == "seed":  # the value stays secret: a chosen deal makes a practice game
-            text = (
-                _("{who} set seed to random.", who=who)
-                if value is None
-                else _("{who} chose a seed: a practice game.", who=who)
-            )
-        else:
-            text = _("{who} set {key} to {value}.", who=who, key=msg.key, value=value)
-        self._broadcast(m.Notice(room=self.name, text=text))
+        self._broadcast(m.Notice(room=self.name, text=announcement(self._name(session), msg.key, value)))
         self._ack(session, msg.id)
         self._publish()

@@ -19,6 +19,20 @@ from server.room.state import Seat
 from server.room.world import Member
 
 
+def _host_only(what: str, host: str) -> Msg:
+    """The refusal of someone not the host who tried ``what``: one sentence for each thing."""
+    match what:
+        case "seat bots":
+            return _("Only the host, {name}, may seat bots here.", name=host)
+        case "remove bots":
+            return _("Only the host, {name}, may remove bots here.", name=host)
+        case "set options":
+            return _("Only the host, {name}, may set options here.", name=host)
+        case "reset the board":
+            return _("Only the host, {name}, may reset the board here.", name=host)
+    return _("Only the host, {name}, may start the game here.", name=host)
+
+
 class RoomSeats(RoomGame):
     """The part of a room core that knows its host, answers ``/info`` and resets the board."""
 
@@ -34,9 +48,7 @@ class RoomSeats(RoomGame):
         seat = self._require_seat(session, msg_id)
         host = self.host
         if host is not None and host is not self.seats[seat]:
-            raise ProtocolError(
-                "not_host", _("Only the host, {name}, may {what} here.", name=host.name, what=what), msg_id
-            )
+            raise ProtocolError("not_host", _host_only(what, host.name), msg_id)
         return seat
 
     def _on_start(self, session: Member, msg: m.Start) -> Step:

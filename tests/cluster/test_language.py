@@ -42,14 +42,14 @@ async def test_a_language_chosen_on_another_node_reaches_the_room_before_the_mem
     assert (await gerda.command("/room stube"))["type"] == "ack"
     assert (await ann.command("/option clock 90"))["type"] == "ack"
     heard = await gerda.next(lambda x: x["type"] == "notice" and "90" in x["text"])
-    assert heard["text"] == "ann hat clock auf 90 gestellt."
+    assert heard["text"] == "ann hat die Bedenkzeit auf 90 Sekunden je Zug gestellt."
     assert (await gerda.command("/lang en"))["type"] == "ack"
     # a tell from gerda reaches ann through a's node after what b sent the room before it
     assert (await gerda.command("/tell ann ready"))["type"] == "tell"  # its echo
     await ann.next(lambda x: x["type"] == "tell" and x["text"] == "ready")
     assert (await ann.command("/option clock 120"))["type"] == "ack"
     heard = await gerda.next(lambda x: x["type"] == "notice" and "120" in x["text"])
-    assert heard["text"] == "ann set clock to 120."
+    assert heard["text"] == "ann set the clock to 120 seconds per turn."
 
 
 async def test_friends_news_from_another_node_is_in_each_readers_language(

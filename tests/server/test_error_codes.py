@@ -471,6 +471,7 @@ def _sent_codes() -> set[str]:
         r'\bReply\(\s*[\w.]+,\s*"(\w+)"',  # the room core's answer
         r'\brefuse\(\s*[\w.]+,\s*"(\w+)"',  # Metrics.refuse(session, "code", ...)
         r'PydanticCustomError\(\s*"(\w+)"',  # a message model's own refusal
+        r'\brefused\(\s*"(\w+)"',  # the same, with its sentence to translate (protocol.validation)
     )
     codes: set[str] = set()
     for package in ("server", "protocol"):

@@ -136,7 +136,7 @@ async def test_a_german_line_client_plays_a_game_to_the_end(server: Server) -> N
     await jorg.line("/nosuch")
     await jorg.expect("[unknown_command]")
     text = jorg.text()
-    for german in ("setzt", "Raum cafe", "Stapel", "Deine Hand", "Spieler", "Stand"):
+    for german in ("setzt", "Raum cafe", "Stapel", "Deine Hand", "Spieler", "Punkte"):
         assert german in text, german
     for english in ("takes a seat", "It is your turn", "Your hand", "legal moves"):
         assert english not in text, english
@@ -183,7 +183,7 @@ async def test_presence_details_read_in_each_readers_language(server: Server) ->
     def joined(msg: dict[str, object]) -> bool:
         return msg["type"] == "presence" and msg["event"] == "joined" and msg["detail"] is not None
 
-    assert (await ann.next(joined))["detail"] == "random-Bot"
+    assert (await ann.next(joined))["detail"] == "zufälliger Bot"
     assert (await bob.next(joined))["detail"] == "random bot"
     assert (await ann.command("/start"))["type"] == "ack"
     await bob.request({"type": "leave_room"})

@@ -218,9 +218,9 @@ def test_an_option_set_is_told_to_the_room_by_who_set_it_and_a_seed_stays_secret
     d = Driver(seed=None)
     ann, bob = d.seat("ann", "bob")
     notices = {
-        ("clock", 45): "ann set clock to 45.",
+        ("clock", 45): "ann set the clock to 45 seconds per turn.",
         ("seed", 12345): "ann chose a seed: a practice game.",
-        ("seed", None): "ann set seed to random.",
+        ("seed", None): "ann set the seed to random.",
     }
     for (key, value), said in notices.items():
         done = d.feed(ann, m.SetOption(key=key, value=value))

@@ -55,13 +55,14 @@ def board_data(name: str = "classic") -> dict[str, Any]:
 
 def commands_data() -> dict[str, Any]:
     """The chat commands for completion: each name with its usage line and summary (in English, and
-    in every other language under ``summaries``), and the aliases."""
+    in every other language under ``usages`` and ``summaries``), and the aliases."""
     others = [lang(code) for code in LANGUAGES if code != DEFAULT]
     return {
         "commands": [
             {
                 "name": name,
                 "usage": info.usage,
+                "usages": {say.code: say(info.usage) for say in others},
                 "summary": info.summary,
                 "summaries": {say.code: say(info.summary) for say in others},
             }
@@ -97,10 +98,12 @@ def test_commands_json_lists_every_chat_command() -> None:
 
 
 def test_commands_json_carries_each_summary_in_german() -> None:
-    """Each command's summary in commands.json is also there in German, as /help writes it."""
+    """Each command's summary and usage in commands.json is also there in German, as /help writes it."""
     data = commands_data()
     by_name = {c["name"]: c for c in data["commands"]}
     assert by_name["rooms"]["summaries"]["de"] == lang("de")(COMMANDS["rooms"].summary)
     assert by_name["rooms"]["summaries"]["de"] != by_name["rooms"]["summary"]
     assert all(c["summaries"]["de"] for c in data["commands"])
+    # a usage's placeholders that are words are German words too
+    assert by_name["join"]["usages"]["de"] == "/join [RAUM oder N]"
     _check(STATIC / "commands.json", data)
