@@ -14,8 +14,9 @@ from protocol import messages as m
 from protocol.commands import AskSecret, ShowRequest
 from protocol.errors import ProtocolError
 from protocol.i18n import _
+from protocol.names import ReservedNames
 from server import profiles
-from server.accounts import Accounts
+from server.accounts import Accounts, looks_registered
 from server.directory import Directory
 from server.language import set_language
 from server.metrics import Metrics
@@ -38,6 +39,8 @@ class Lobby(Protocol):
     def social(self) -> Social: ...
     @property
     def directory(self) -> Directory: ...
+    @property
+    def reserved(self) -> ReservedNames: ...
 
 
 def address_of(session: Session) -> str:
@@ -49,11 +52,28 @@ def is_registered(session: Session) -> bool:
     return session.registered
 
 
+def check_reserved(lobby: Lobby, name: str, msg_id: m.ClientId) -> None:
+    """``name_reserved`` for a name kept for the server and its bots (or one that looks like it)."""
+    if name in lobby.reserved:
+        text = _("{name} is kept for the server and its bots; choose another name.", name=name)
+        raise ProtocolError("name_reserved", text, msg_id)
+
+
+async def check_alike(lobby: Lobby, name: str, msg_id: m.ClientId) -> None:
+    """A guest's new name: not a reserved one, nor one that looks like a registered name."""
+    check_reserved(lobby, name, msg_id)
+    other = await lobby.accounts.registered_alike(name)
+    if other is not None:
+        raise looks_registered(name, other, msg_id)
+
+
 async def login_identity(lobby: Lobby, session: Session, msg: m.Hello) -> str | None:
     """The identity of a ``hello`` without a token: the account's for a registered name with its
-    password, ``None`` for a guest. A guest cannot take a registered name."""
+    password, ``None`` for a guest. A guest cannot take a registered name, one that looks like
+    it, or a reserved one."""
     registered = await lobby.accounts.is_registered(msg.name)
     if not registered:
+        await check_alike(lobby, msg.name, msg.id)
         if msg.password is not None:
             raise ProtocolError(
                 "not_registered",
@@ -77,7 +97,8 @@ async def login_identity(lobby: Lobby, session: Session, msg: m.Hello) -> str | 
 
 
 async def check_nick(lobby: Lobby, session: Session, msg: m.Nick) -> None:
-    """An account keeps its name, and a guest cannot take a registered one."""
+    """An account keeps its name, and a guest cannot take a registered one, one that looks like
+    it, or a reserved one."""
     assert session.name is not None
     if is_registered(session) and msg.name.casefold() != session.name.casefold():
         raise ProtocolError(
@@ -85,12 +106,15 @@ async def check_nick(lobby: Lobby, session: Session, msg: m.Nick) -> None:
         )
     if not is_registered(session) and await lobby.accounts.is_registered(msg.name):
         raise ProtocolError("name_registered", _("{name} is a registered name.", name=msg.name), msg.id)
+    if not is_registered(session):
+        await check_alike(lobby, msg.name, msg.id)
 
 
 async def _register(lobby: Lobby, session: Session, msg: m.Register) -> None:
     assert session.name is not None
     if is_registered(session):
         raise ProtocolError("name_registered", _("{name} is already registered.", name=session.name), msg.id)
+    check_reserved(lobby, session.name, msg.id)
     identity = await lobby.accounts.register(session.name, msg.password, session.identity, msg.id)
     lobby.metrics.registrations.inc()
     await _new_identity(lobby, session, identity, keep=True)

@@ -87,6 +87,15 @@ class Attempts:
         self._failures.pop(key, None)
 
 
+def looks_registered(name: str, other: str, msg_id: int | str | None) -> ProtocolError:
+    """``name_registered`` for a name that looks like ``other``, a registered name."""
+    return ProtocolError(
+        "name_registered",
+        _("{name} looks like {other}, a registered name; choose another name.", name=name, other=other),
+        msg_id,
+    )
+
+
 def check_password(password: str, msg_id: int | str | None = None) -> None:
     """Refuse a password too weak to register (``weak_password``)."""
     if len(password) < MIN_PASSWORD or not password.strip():
@@ -157,6 +166,11 @@ class Accounts:
     async def is_registered(self, name: str) -> bool:
         return await self.store.account(name) is not None
 
+    async def registered_alike(self, name: str) -> str | None:
+        """The registered name that ``name`` looks like, or is in another case (its account's
+        spelling), if any."""
+        return await self.store.account_alike(name)
+
     async def login(self, name: str, password: str, address: str, msg_id: int | str | None = None) -> Account:
         """The account ``name`` if ``password`` is its password; else ``bad_password``, or
         ``too_many_attempts`` past the limits (checked before any hashing)."""
@@ -183,6 +197,9 @@ class Accounts:
         check_password(password, msg_id)
         if await self.store.account(name) is not None:
             raise ProtocolError("name_registered", _("{name} is already registered.", name=name), msg_id)
+        other = await self.store.account_alike(name)
+        if other is not None:
+            raise looks_registered(name, other, msg_id)
         hashed = await self.hash(password)
         if not await self.store.account_created(name, hashed, identity):
             raise ProtocolError("name_registered", _("{name} is already registered.", name=name), msg_id)

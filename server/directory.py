@@ -10,12 +10,14 @@ when a room changed or emptied.
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, TypeVar, overload
 
 import structlog
 
 from protocol import messages as m
+from protocol.names import alike
 from protocol.outgoing import Outgoing
 from server.botpool import BotPool
 from server.config import Config
@@ -29,6 +31,51 @@ log = structlog.get_logger("cafe.directory")
 
 #: seconds between two room lists sent to the people watching it, however many rooms change
 LOBBY_EVERY = 0.5
+
+
+#: why a name cannot be claimed: someone has that very name, in any case (``taken``), or a name
+#: that looks like it (``alike``: the same :func:`protocol.names.alike` form)
+Held = Literal["taken", "alike"]
+
+V = TypeVar("V")
+D = TypeVar("D")
+
+
+class NameTable(dict[str, V]):
+    """A dict by casefolded name that counts its names' look-alike forms too, so that whether it
+    holds a name like another is known at once (``alike(name) in table.forms``). Only ``[]=``,
+    ``del`` and ``pop`` change it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.forms: Counter[str] = Counter()
+
+    def __setitem__(self, key: str, value: V) -> None:
+        if key not in self:
+            self.forms[alike(key)] += 1
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key: str) -> None:
+        super().__delitem__(key)
+        form = alike(key)
+        self.forms[form] -= 1
+        if not self.forms[form]:
+            del self.forms[form]
+
+    @overload
+    def pop(self, key: str, /) -> V: ...
+    @overload
+    def pop(self, key: str, default: V, /) -> V: ...
+    @overload
+    def pop(self, key: str, default: D, /) -> V | D: ...
+    def pop(self, key: str, /, *default: Any) -> Any:
+        if key not in self:
+            if default:
+                return default[0]
+            raise KeyError(key)
+        value = self[key]
+        del self[key]
+        return value
 
 
 def listed(rooms: list[m.RoomSummary]) -> list[m.RoomSummary]:
@@ -56,8 +103,9 @@ class Directory(Protocol):
     def detach(self, session: Session) -> None:
         """A connection is gone (its name, if it had one, is unbound first)."""
 
-    async def claim_name(self, name: str) -> bool:
-        """Take ``name`` for a new connection, unless someone (here or anywhere) has it."""
+    async def claim_name(self, name: str) -> Held | None:
+        """Take ``name`` for a new connection (``None``), unless someone here or anywhere has it
+        or a name that looks like it (see :data:`Held`)."""
 
     async def take_name(self, name: str) -> None:
         """A resume token proved who this is: the name is theirs, here."""
@@ -100,7 +148,7 @@ class LocalDirectory:
             bot_budget=config.bot_budget,
             max_bot_games=config.max_bot_games,
         )
-        self.sessions: dict[str, Session] = {}  # casefolded name -> session
+        self.sessions: NameTable[Session] = NameTable()  # casefolded name -> session
         self.rooms: dict[str, Room] = {}  # casefolded room name -> room
         self.bot_names = BotNameList(taken=self.name_in_use)
         self.bots = BotPool(config.bot_workers)
@@ -110,7 +158,7 @@ class LocalDirectory:
         self._watchers: set[Session] = set()
         self._telling: asyncio.TimerHandle | None = None
         #: a seated player's name -> the game that left memory with nobody in its room
-        self._unloaded: dict[str, str] = {}
+        self._unloaded: NameTable[str] = NameTable()
         #: the rooms whose game is running, as room_changed last saw them
         self._playing: set[str] = set()
         #: called with a room's name and players when its game starts
@@ -136,14 +184,29 @@ class LocalDirectory:
         self._watchers.discard(session)
 
     def name_in_use(self, name: str) -> bool:
-        """Someone here holds ``name``: a connection, a bot, or a held seat in a running game."""
+        """Someone here holds ``name`` or one like it: a connection, a bot, or a held seat."""
+        return self.name_held(name) is not None
+
+    def name_held(self, name: str) -> Held | None:
+        """Whether someone here holds ``name`` or a name that looks like it: a connection, a bot,
+        or a held seat in a running game (a bot's look-alikes are reserved names)."""
         key = name.casefold()
         if key in self.sessions or key in self.bot_names or key in self._unloaded:
-            return True
-        return any(self._running_seat(room, name) is not None for room in self.rooms.values())
+            return "taken"
+        if any(self._running_seat(room, name) is not None for room in self.rooms.values()):
+            return "taken"
+        form = alike(name)
+        if form in self.sessions.forms or form in self._unloaded.forms:
+            return "alike"
+        for room in self.rooms.values():  # (as many as the running games, like the seats above)
+            if room.state == "playing" and any(
+                s.strategy is None and alike(s.name) == form for s in room.seats
+            ):
+                return "alike"
+        return None
 
-    async def claim_name(self, name: str) -> bool:
-        return not self.name_in_use(name)
+    async def claim_name(self, name: str) -> Held | None:
+        return self.name_held(name)
 
     async def take_name(self, name: str) -> None:
         pass

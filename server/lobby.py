@@ -17,16 +17,17 @@ from typing import Any, ClassVar
 
 import structlog
 
+from bots.strategy import STRATEGIES
 from protocol import messages as m
 from protocol.commands import AsciiMode, Quit, ShowRequest, help_text, parse_command
 from protocol.errors import UNAVAILABLE, Close, ProtocolError
 from protocol.i18n import _
-from protocol.names import NAME_RULE, ROOM_RULE, is_name, is_room_name
+from protocol.names import NAME_RULE, ROOM_RULE, ReservedNames, alike, is_name, is_room_name
 from server import account_commands, language, profiles
 from server.accounts import Accounts
 from server.choices import StoredLists, account_settings
 from server.config import Config
-from server.directory import Directory, listed
+from server.directory import Directory, Held, listed
 from server.limits import security_event
 from server.metrics import Metrics
 from server.ratelimit import TokenBucket
@@ -40,6 +41,15 @@ log = structlog.get_logger("cafe.lobby")
 
 #: abuse strikes (rate-limit hits) after which a connection is closed
 MAX_STRIKES = 10
+
+
+def name_taken(name: str, held: Held, msg_id: m.ClientId) -> ProtocolError:
+    """``name_taken``, saying whether someone has that very name or one that looks like it."""
+    if held == "alike":
+        text = _("{name} looks like the name of someone here; choose another name.", name=name)
+    else:
+        text = _("Someone is already called {name}.", name=name)
+    return ProtocolError("name_taken", text, msg_id)
 
 
 def _frame_id(raw: str | bytes | None) -> m.ClientId:
@@ -70,6 +80,8 @@ class Lobby:
         self.connections = 0
         self.all_sessions: set[Session] = set()
         self.accounts = Accounts(store, **config.argon2)
+        #: names no guest takes and nobody registers, whatever their case or look-alike
+        self.reserved = ReservedNames(STRATEGIES)
         self._tasks: set[asyncio.Task[None]] = set()
         self.social = Social(directory, StoredLists(store), lambda: self.all_sessions)
 
@@ -251,8 +263,9 @@ class Lobby:
         if account is not None:  # the account's owner: like a resume, from any connection
             await self._taken_back(session, name, account, msg)
             return
-        if not await self.directory.claim_name(name):
-            raise ProtocolError("name_taken", _("Someone is already called {name}.", name=name), msg.id)
+        held = await self.directory.claim_name(name)  # (login_identity refused a reserved name)
+        if held is not None:
+            raise name_taken(name, held, msg.id)
         # a new guest: the tokens they resume with carry it on; an account's is its own
         identity = account or secrets.token_hex(8)  # pragma: no mutate - only compared: any length
         token = secrets.token_hex(16)
@@ -337,8 +350,10 @@ class Lobby:
         if not is_name(msg.name):
             raise ProtocolError("bad_name", _("A name is {rule}.", rule=NAME_RULE), msg.id)
         await account_commands.check_nick(self, session, msg)
-        if msg.name.casefold() != session.name.casefold() and not await self.directory.claim_name(msg.name):
-            raise ProtocolError("name_taken", _("Someone is already called {name}.", name=msg.name), msg.id)
+        # (a name like one's own is one's own: there is nothing to claim)
+        held = None if alike(msg.name) == alike(session.name) else await self.directory.claim_name(msg.name)
+        if held is not None:
+            raise name_taken(msg.name, held, msg.id)
         identity = session.identity  # every named session has one
         assert identity is not None
         token = secrets.token_hex(16)  # logged first: if the log refuses, the name stays as it was

@@ -19,6 +19,7 @@ from typing import Any, ParamSpec, TypeVar
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError, WatchError
 
+from protocol.names import alike, alike_version
 from server.ratings import BOT, RatingChange, Skill, account_key, is_rated, rate, rating_key
 from server.redis_lists import RedisLists, list_keys
 from server.store import StoreUnavailable
@@ -34,6 +35,11 @@ RUNNING = PREFIX + "running"  # room (casefolded) -> game id of its running game
 
 def _account_key(name: str) -> str:
     return f"{PREFIX}account:{name.casefold()}"
+
+
+def _forms_key() -> str:
+    """Every account by its look-alike form (form -> its name), made with this version of the forms."""
+    return f"{PREFIX}account-forms:{alike_version()}"
 
 
 def _rating_key(key: str) -> str:
@@ -80,18 +86,54 @@ class RedisAccounts(RedisLists):
         )
 
     @_guarded
-    async def account_created(self, name: str, hash: str, identity: str | None) -> bool:
-        key = _account_key(name)
-        try:  # all fields at once, and only where no account is (another node may register it too)
-            async with self.redis.pipeline(transaction=True) as pipe:
-                await pipe.watch(key)
-                if await pipe.hexists(key, "name"):
-                    return False
-                pipe.multi()  # type: ignore[no-untyped-call]
-                pipe.hset(key, mapping={"name": name, "hash": hash, "created": repr(time.time())})
+    async def index_forms(self) -> None:
+        """Index every account by its look-alike form (:func:`protocol.names.alike`), once for each
+        version of the forms: accounts made before forms, or under other confusables data, are
+        found by theirs too. Nodes starting together each do the same, harmlessly."""
+        forms = _forms_key()
+        if await self.redis.exists(forms + ":made"):
+            return
+        keys = [str(k) async for k in self.redis.scan_iter(match=f"{PREFIX}account:*", count=1000)]
+        for at in range(0, len(keys), 1000):
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for key in keys[at : at + 1000]:
+                    pipe.hget(key, "name")
+                names = await pipe.execute()
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for name in names:
+                    if isinstance(name, str):
+                        pipe.hsetnx(forms, alike(name), name)
                 await pipe.execute()
-        except WatchError:
-            return False
+        await self.redis.set(forms + ":made", "1")
+
+    @_guarded
+    async def account_alike(self, name: str) -> str | None:
+        found = await self.redis.hget(_forms_key(), alike(name))
+        if found is None or not await self.redis.hexists(_account_key(str(found)), "name"):
+            return None  # (or one whose account was deleted while its form was being indexed)
+        return str(found)
+
+    @_guarded
+    async def account_created(self, name: str, hash: str, identity: str | None) -> bool:
+        key, forms, form = _account_key(name), _forms_key(), alike(name)
+        for _ in range(10):  # a name registered elsewhere meanwhile (the forms changed): read again
+            try:  # all fields at once, and only where no account of the name or one like it is
+                async with self.redis.pipeline(transaction=True) as pipe:
+                    await pipe.watch(key, forms)
+                    if await pipe.hexists(key, "name"):
+                        return False
+                    other = await pipe.hget(forms, form)
+                    if other is not None and await pipe.hexists(_account_key(str(other)), "name"):
+                        return False
+                    pipe.multi()  # type: ignore[no-untyped-call]
+                    pipe.hset(key, mapping={"name": name, "hash": hash, "created": repr(time.time())})
+                    pipe.hset(forms, form, name)
+                    await pipe.execute()
+                break
+            except WatchError:
+                continue
+        else:
+            raise StoreUnavailable("registrations kept changing the forms of names")
         if identity is not None:  # the guest's games become the account's
             history = await self.redis.lrange(f"{PREFIX}history:{identity}", 0, -1)
             if history:
@@ -126,6 +168,10 @@ class RedisAccounts(RedisLists):
         await self.redis.delete(
             _account_key(name), _rating_key(key), f"{PREFIX}history:{key}", *list_keys(key)
         )
+        forms, form = _forms_key(), alike(name)
+        indexed = await self.redis.hget(forms, form)
+        if indexed is not None and str(indexed).casefold() == name.casefold():
+            await self.redis.hdel(forms, form)
         await self.redis.zrem(LEADERBOARD, key)
         for game_id in await self.redis.hvals(RUNNING):
             await self._identity_dropped(f"{PREFIX}game:{game_id!s}", key)

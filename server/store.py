@@ -236,6 +236,7 @@ class Store(AccountTables):
         self._db.executescript(_SCHEMA)
         self._migrate()
         self._upgrade_accounts()
+        self._index_forms()
         #: what rooms logged in this turn of the loop, committed together at its end
         self._games: list[tuple[tuple[tuple[Any, ...], list[tuple[Any, ...]]], asyncio.Future[None]]] = []
         self._moves: list[tuple[tuple[str, int, str], asyncio.Future[None]]] = []

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from protocol.names import alike, alike_version
 from server.ratings import BOT, RatingChange, Skill, account_key, is_rated, rate, rating_key
 from server.store_lists import LIST_SCHEMA, ListTable, ListTables
 
@@ -89,6 +90,7 @@ class AccountStore(ListTable, Protocol):
 
     async def account(self, name: str) -> Account | None: ...
     async def account_created(self, name: str, hash: str, identity: str | None) -> bool: ...
+    async def account_alike(self, name: str) -> str | None: ...
     async def password_changed(self, name: str, hash: str) -> None: ...
     async def account_seen(self, name: str, when: float) -> None: ...
     async def account_language(self, name: str, lang: str) -> None: ...
@@ -118,7 +120,31 @@ class AccountTables(ListTables):
                 self._db.execute(f"ALTER TABLE accounts ADD COLUMN {column} {kind}")
         self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
+    def _index_forms(self) -> None:
+        """Index each account by its look-alike form (:func:`protocol.names.alike`), so that a name
+        like a registered one is found at once. A log from before forms gets them as it opens, and
+        so does one whose forms were made with other confusables data (``name_forms`` keeps the
+        version they were made with)."""
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            if "form" not in {row[1] for row in self._db.execute("PRAGMA table_info(accounts)")}:
+                self._db.execute("ALTER TABLE accounts ADD COLUMN form TEXT")
+            self._db.execute("CREATE INDEX IF NOT EXISTS accounts_by_form ON accounts(form)")
+            self._db.execute("CREATE TABLE IF NOT EXISTS name_forms (version TEXT NOT NULL)")
+            made = self._db.execute("SELECT version FROM name_forms").fetchone()
+            if made is not None and made[0] == alike_version():
+                return
+            forms = [(alike(name), name) for (name,) in self._db.execute("SELECT name FROM accounts")]
+            self._db.executemany("UPDATE accounts SET form = ? WHERE name = ?", forms)
+            self._db.execute("DELETE FROM name_forms")
+            self._db.execute("INSERT INTO name_forms (version) VALUES (?)", (alike_version(),))
+
     # --- accounts ------------------------------------------------------------------------------
+
+    async def account_alike(self, name: str) -> str | None:
+        """The registered name that looks like ``name`` (or is it, in any case), if any."""
+        row = self._db.execute("SELECT name FROM accounts WHERE form = ? LIMIT 1", (alike(name),)).fetchone()
+        return None if row is None else str(row[0])
 
     async def account(self, name: str) -> Account | None:
         row = self._db.execute(
@@ -130,14 +156,16 @@ class AccountTables(ListTables):
         return Account(name, hash, created, last_seen, lang, bool(ascii))
 
     async def account_created(self, name: str, hash: str, identity: str | None) -> bool:
-        """Register ``name``; ``False`` if it already is. The games the guest played (by
-        ``identity``) become the account's."""
-        key = account_key(name)
+        """Register ``name``; ``False`` if it (or a name that looks like it) already is. The
+        games the guest played (by ``identity``) become the account's."""
+        key, form = account_key(name), alike(name)
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
+            if self._db.execute("SELECT 1 FROM accounts WHERE form = ?", (form,)).fetchone():
+                return False
             cursor = self._db.execute(
-                "INSERT OR IGNORE INTO accounts (name, hash, created) VALUES (?, ?, ?)",
-                (name, hash, time.time()),
+                "INSERT OR IGNORE INTO accounts (name, hash, created, form) VALUES (?, ?, ?, ?)",
+                (name, hash, time.time(), form),
             )
             if cursor.rowcount != 1:
                 return False

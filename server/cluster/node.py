@@ -19,10 +19,11 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from protocol import messages as m
 from protocol.errors import UNAVAILABLE
+from protocol.names import alike
 from protocol.outgoing import Outgoing
 from server.cluster.relay import Relay, RemoteRoom, RemoteSession
 from server.config import Config
-from server.directory import LocalDirectory
+from server.directory import Held, LocalDirectory
 from server.metrics import Metrics
 from server.ratings import is_guest
 from server.redis_store import PREFIX, RedisStore, lease_key
@@ -46,6 +47,14 @@ _RENEW = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0
 """
+#: a name a seat here holds: taken when nobody holds it, kept when this node does (its player is
+#: connected to no node), left to the node its player is connected to
+_HOLD = """
+local holder = redis.call('GET', KEYS[1])
+if not holder then return redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) end
+if holder == ARGV[1] then return redis.call('EXPIRE', KEYS[1], ARGV[2]) end
+return 0
+"""
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
@@ -57,7 +66,14 @@ def _node_key(node: str) -> str:
 
 
 def name_key(name: str) -> str:
-    return f"{PREFIX}name:{name.casefold()}"
+    """Who holds ``name`` or a name like it (its look-alike form): the node it is connected to, or
+    whose running game holds a seat for it. The node's list of people says which name it is."""
+    return f"{PREFIX}name:{alike(name)}"
+
+
+def guests_key(room: str) -> str:
+    """A room's guest list: the identities invited, or in it when it became private."""
+    return f"{PREFIX}guests:{room.casefold()}"
 
 
 def online_key(node: str) -> str:
@@ -106,6 +122,9 @@ class ClusterDirectory(LocalDirectory):
         self.relay = Relay(self.redis, node, self.rooms)
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
+        self._hold = self.redis.register_script(_HOLD)
+        #: the names this node kept for its seats at its last heartbeat (or since), by casefolded name
+        self._holding: dict[str, str] = {}
         self._writes: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._resolving: dict[str, asyncio.Lock] = {}
@@ -133,6 +152,7 @@ class ClusterDirectory(LocalDirectory):
     async def start(self) -> None:
         """Join the cluster; raises ``NotDurable`` when Redis cannot keep the durability asked for."""
         await self.store.check()
+        await self.store.index_forms()
         await self.redis.set(_node_key(self.node), "1", ex=NODE_TTL)
         loop = asyncio.get_running_loop()
         jobs = (self._listen, self.relay.publish_loop, self._write_loop, self._heartbeat, self._watch)
@@ -342,7 +362,10 @@ class ClusterDirectory(LocalDirectory):
                 name, entry = value
                 if entry is None:
                     await self.redis.hdel(online_key(self.node), name.casefold())
-                    await self._release(keys=[name_key(name)], args=[self.node])
+                    if self.name_in_use(name):  # (a seat here, or a name like it, holds it still)
+                        self._holding[name.casefold()] = name  # (let go at a heartbeat once free)
+                    else:
+                        await self._release(keys=[name_key(name)], args=[self.node])
                 else:
                     async with self.redis.pipeline(transaction=True) as pipe:
                         pipe.hset(online_key(self.node), name.casefold(), json.dumps(entry))
@@ -375,14 +398,20 @@ class ClusterDirectory(LocalDirectory):
         self.relay.local.pop(session.sid, None)
         self.relay.inflight.pop(session.sid, None)
 
-    async def claim_name(self, name: str) -> bool:
-        """Claim ``name`` for a session of this node; ``False`` when someone has it, anywhere."""
-        if self.name_in_use(name):
-            return False
+    async def claim_name(self, name: str) -> Held | None:
+        """Claim ``name`` for a session of this node, unless someone anywhere has it or a name
+        that looks like it (one key for all the names of a look-alike form)."""
+        held = self.name_held(name)
+        if held is not None:
+            return held
         with _reaching_redis():
             if await self.redis.hexists(PREFIX + "seats", name.casefold()):
-                return False
-            return bool(await self.redis.set(name_key(name), self.node, nx=True, ex=NAME_TTL))
+                return "taken"
+            if await self.redis.set(name_key(name), self.node, nx=True, ex=NAME_TTL):
+                return None
+            where = await self.redis.get(name_key(name))
+            exact = where is not None and await self.redis.hexists(online_key(str(where)), name.casefold())
+        return "taken" if exact else "alike"
 
     async def take_name(self, name: str) -> None:
         with _reaching_redis():
@@ -426,12 +455,24 @@ class ClusterDirectory(LocalDirectory):
             key=lambda p: p.name.casefold(),
         )
 
+    def _seats_held(self) -> list[str]:
+        """The names of the players not connected here whose seats this node's running games hold:
+        kept from look-alikes on every node (the log's seats keep the very names)."""
+        return [
+            seat.name
+            for room in list(self.rooms.values())
+            if room.state == "playing"
+            for seat in room.seats
+            if seat.strategy is None and seat.name.casefold() not in self.sessions
+        ]
+
     async def _heartbeat(self) -> None:
         """Say this node lives, every second: its key, its names, and its whole list of people
         written anew (what changed while Redis was away, a departure among them, is healed)."""
         loop = asyncio.get_running_loop()
         while True:
             people = [(key, json.dumps(self._entry(s))) for key, s in list(self.sessions.items())]
+            held = {name.casefold(): name for name in self._seats_held()}
             async with self.redis.pipeline(transaction=True) as pipe:
                 pipe.set(_node_key(self.node), "1", ex=NODE_TTL)
                 pipe.sadd(NODES, self.node)
@@ -443,7 +484,15 @@ class ClusterDirectory(LocalDirectory):
                 for session in list(self.sessions.values()):
                     if session.name is not None:
                         pipe.set(name_key(session.name), self.node, ex=NAME_TTL)
+                for name in held.values():
+                    await self._hold(keys=[name_key(name)], args=[self.node, NAME_TTL], client=pipe)
                 await pipe.execute()
+            # a name kept for a seat that holds it no more (its game ended, its player left it)
+            # is free at once, not when its key runs out
+            kept, self._holding = self._holding, dict(held)
+            for key, name in kept.items():
+                if key not in held and not self.name_in_use(name):
+                    await self._release(keys=[name_key(name)], args=[self.node])
             now = loop.time()
             if self._last_ok is None or now - self._last_ok > 2 * RENEW_EVERY:  # after a gap
                 self._reached_since = now

@@ -58,6 +58,11 @@ async def _name_taken(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, 
     return client, await client.request({"type": "hello", "name": "ann"})
 
 
+async def _name_reserved(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    client = await WsClient.connect(server.port)
+    return client, await client.request({"type": "hello", "name": "ADMlN"})
+
+
 async def _bad_token(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
     client = await WsClient.connect(server.port)
     return client, await client.request({"type": "hello", "name": "ann", "token": "no-such-token"})
@@ -384,6 +389,7 @@ CASES: dict[str, tuple[Provoke, dict[str, Any]]] = {
     "already_welcome": (_already_welcome, {}),
     "bad_name": (_bad_name, {}),
     "name_taken": (_name_taken, {}),
+    "name_reserved": (_name_reserved, {}),
     "bad_token": (_bad_token, {}),
     "not_in_room": (_not_in_room, {}),
     "bad_room": (_bad_room, {}),

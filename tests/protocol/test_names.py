@@ -1,0 +1,140 @@
+"""When two names are one: the UTS #39 skeleton from Unicode's confusables data, the look-alike
+form that joins it with case, and the reserved names."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from protocol.names import (
+    NAME_CHARACTERS,
+    NAME_MAX,
+    RESERVED,
+    ReservedNames,
+    alike,
+    alike_version,
+    is_name,
+    skeleton,
+)
+
+#: names a font draws as ``alice`` or ``admin`` (or nearly), none of them ASCII
+UNICODE_LOOK_ALIKES = [
+    "\u0430lice",  # Cyrillic a
+    "al\u0456ce",  # Cyrillic i
+    "ali\u0441e",  # Cyrillic es
+    "alic\u0435",  # Cyrillic ie
+    "\u0391lice",  # Greek capital alpha
+    "a\u0406ice",  # Cyrillic capital I (Byelorussian-Ukrainian)
+    "\uff41lice",  # fullwidth a
+    "\uff21LICE",  # fullwidth A
+    "a\u2113ice",  # script small l
+    "a\U0001d425ice",  # mathematical bold l
+    "a\u217cice",  # small roman numeral fifty
+    "\u0251lice",  # Latin alpha
+    "\u0430dm\u0456n",  # Cyrillic a and i
+    "adm\u0131n",  # dotless i
+]
+
+#: what else people paste to pass for someone: invisible, bidi and combining characters
+INVISIBLE_OR_COMBINING = [
+    "ali\u200bce",  # zero-width space
+    "alice\u200d",  # zero-width joiner
+    "\u2060alice",  # word joiner
+    "\u202eecila",  # right-to-left override
+    "ali\u200fce",  # right-to-left mark
+    "\ufeffalice",  # byte order mark
+    "ali\u0307ce",  # combining dot above
+    "alice\u0301",  # combining acute
+    "al\u00edce",  # i with acute (composed)
+    "a\u0338lice",  # combining long solidus overlay
+]
+
+
+@pytest.mark.parametrize("name", UNICODE_LOOK_ALIKES)
+def test_the_confusables_data_draws_unicode_look_alikes_as_their_latin_names(name: str) -> None:
+    """Cyrillic, Greek, fullwidth and mathematical letters have the skeleton of the Latin name
+    they pass for; such names are no names at all here (``bad_name``): names are ASCII."""
+    latin = "admin" if "d" in name else "alice"
+    assert alike(name) == alike(latin)
+    assert not is_name(name)
+
+
+@pytest.mark.parametrize("name", INVISIBLE_OR_COMBINING)
+def test_invisible_bidi_and_combining_characters_are_no_name(name: str) -> None:
+    """Zero-width, bidi and combining characters never make a name."""
+    assert not is_name(name) and not is_name(unicodedata.normalize("NFC", name))
+
+
+def test_the_skeleton_follows_uts39_for_the_characters_of_names() -> None:
+    """Of the characters a name may hold, capital I and the digit 1 are drawn as l, 0 as O and m as
+    rn, as in Unicode's confusables.txt; every other one is its own prototype."""
+    mapped = {c: skeleton(c) for c in NAME_CHARACTERS if skeleton(c) != c}
+    assert mapped == {"I": "l", "1": "l", "0": "O", "m": "rn"}
+
+
+def test_a_pair_listed_only_with_each_other_has_one_prototype() -> None:
+    """Two characters the data lists only with each other (Hebrew accents here) get one stand-in,
+    so each pair compares equal either way."""
+    assert skeleton("\u05ad") == skeleton("\u0596")
+
+
+def test_names_are_one_when_a_chain_of_case_changes_and_look_alikes_joins_them() -> None:
+    """For every string of one or two name characters: the same form exactly when a chain of steps
+    (another case, or another string of the same UTS #39 skeleton) leads from one to the other;
+    ``iisa`` is ``Iisa`` in another case, which looks like ``lisa``."""
+    strings = [*NAME_CHARACTERS, *(a + b for a in NAME_CHARACTERS for b in NAME_CHARACTERS)]
+    parent = {s: s for s in strings}
+
+    def root(s: str) -> str:
+        while parent[s] != s:
+            s = parent[s]
+        return s
+
+    for key in (str.casefold, skeleton):
+        first: dict[str, str] = {}
+        for s in strings:
+            other = first.setdefault(key(s), s)
+            parent[root(s)] = root(other)
+    joined: dict[str, set[str]] = {}
+    by_form: dict[str, set[str]] = {}
+    for s in strings:
+        joined.setdefault(root(s), set()).add(s)
+        by_form.setdefault(alike(s), set()).add(s)
+    assert all(by_form[alike(s)] == joined[root(s)] for s in strings)
+    assert alike("iisa") == alike("lisa") and alike("vick") != alike("nick")
+
+
+NAMES = st.from_regex(rf"[A-Za-z][A-Za-z0-9_-]{{0,{NAME_MAX - 1}}}", fullmatch=True)
+
+
+@given(NAMES)
+def test_a_form_is_the_forms_of_its_characters_and_ignores_case(name: str) -> None:
+    """A name's form is made character by character (so forms of names stored as they are read
+    stay right), and is the same in upper and lower case."""
+    assert alike(name) == "".join(alike(c) for c in name)
+    assert alike(name) == alike(name.upper()) == alike(name.lower()) == alike(name.swapcase())
+
+
+def test_the_version_of_the_forms_is_a_digest_of_the_characters_forms() -> None:
+    """Twelve hex digits, the same in every process with the same data."""
+    version = alike_version()
+    assert len(version) == 12 and int(version, 16) >= 0
+
+
+@pytest.mark.parametrize("word", RESERVED)
+def test_each_reserved_word_is_kept_in_any_case(word: str) -> None:
+    """``server``, ``system``, ``admin``, ``moderator``, ``mod`` and ``bot``, also in capitals."""
+    reserved = ReservedNames([])
+    assert word in reserved and word.upper() in reserved and word.title() in reserved
+
+
+def test_the_bots_names_are_kept_and_nothing_else() -> None:
+    """Each strategy's name and its bots' names (``greedy-bot3``, ``greedybot``, ``greedy_bot``,
+    look-alikes too); not other names nor things that are no strings."""
+    reserved = ReservedNames(["greedy"])
+    kept = ("greedy", "GREEDY", "greedy-bot3", "greedybot", "greedy_bot", "Greedy-B0tl0")
+    assert all(n in reserved for n in kept)
+    assert not any(n in reserved for n in ("greedy-bottle", "greedier", "strong", "bot1", "bots", None, 7))
