@@ -355,8 +355,12 @@ function askWho() {
   send({ type: "who", id: newId("lobby") });
 }
 
-function onConnectionState(conn, info) {
-  app.dataset.conn = conn;
+/** The connection's state and what came with it (seconds to the next try, why it is offline). */
+const connectionState = { conn: "connecting", info: null };
+
+/** Say the connection's state in the page's language (again after a change of language). */
+function showConnection() {
+  const { conn, info } = connectionState;
   const words = {
     connecting: t("connecting…"),
     connected: t("connected"),
@@ -377,6 +381,13 @@ function onConnectionState(conn, info) {
       : lost
         ? t("The connection is lost: the board may be out of date until it comes back.")
         : "";
+}
+
+function onConnectionState(conn, info) {
+  app.dataset.conn = conn;
+  connectionState.conn = conn;
+  connectionState.info = info;
+  showConnection();
   if (conn !== "connected") {
     state.welcomed = false;
     state.sending = null;
@@ -480,6 +491,7 @@ onLanguageChange((lang) => {
   zoom.label();
   cafe.relabel();
   social.relabel();
+  showConnection();
   render();
 });
 $("rules-link").href = `/rules?lang=${language()}`;

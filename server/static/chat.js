@@ -96,10 +96,16 @@ export function voteLine(vote, me) {
   return mine ? `${tally} ${answer}` : tally;
 }
 
+/** A room's state ("waiting", "playing", "over") in the page's language. */
+export function stateWord(state) {
+  const words = { waiting: t("waiting"), playing: t("playing"), over: t("over") };
+  return words[state] ?? state;
+}
+
 /** The answer to /rooms: a line a room, with its state and who sits. */
 export function roomsText(rooms) {
   if (!rooms.length) return t("No rooms yet: /join NAME makes one.");
-  return rooms.map((r) => [r.name, r.state, r.seats.map((s) => s.name).join(", ") || t("no seats taken")].join("  ")).join("\n");
+  return rooms.map((r) => [r.name, stateWord(r.state), r.seats.map((s) => s.name).join(", ") || t("no seats taken")].join("  ")).join("\n");
 }
 
 /** The answer to /who: a line a person, with where they are. */
@@ -283,7 +289,8 @@ export class ChatPane {
     const name = this.aliases[typed] ?? typed;
     const exact = this.commands.find((c) => c.name === name);
     if (exact) {
-      this.hint.textContent = `${exact.usage} — ${exact.summaries?.[language()] ?? exact.summary}`;
+      const usage = exact.usages?.[language()] ?? exact.usage;
+      this.hint.textContent = `${usage} — ${exact.summaries?.[language()] ?? exact.summary}`;
       return;
     }
     const fits = this.names.filter((n) => n.startsWith(typed));

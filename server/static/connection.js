@@ -1,6 +1,8 @@
 // The WebSocket to the server: JSON messages both ways, and reconnection after a drop with a
 // growing pause (the page then says hello again with its resume token).
 
+import { t } from "./i18n.js";
+
 const PAUSES = [500, 1000, 2000, 4000, 8000];
 const CLOSE_REPLACED = 1008; // the server closed us because the same name connected elsewhere
 
@@ -52,7 +54,7 @@ export class Connection {
       if (event.code === CLOSE_REPLACED) {
         this.stopped = true;
         const replaced = event.reason.startsWith("replaced");
-        this.onState(replaced ? "replaced" : "offline", event.reason || "closed by the server");
+        this.onState(replaced ? "replaced" : "offline", event.reason || t("closed by the server"));
         return;
       }
       this._schedule();
@@ -89,7 +91,7 @@ export class Connection {
   }
 
   /** Close and stay closed (until connect()). */
-  close(reason = "you closed the connection") {
+  close(reason = t("you closed the connection")) {
     this.stopped = true;
     clearTimeout(this.timer);
     this.timer = null;

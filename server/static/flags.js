@@ -133,17 +133,57 @@ export function nationName(code, nations = {}) {
   return names[code] ?? nations[code] ?? code;
 }
 
+/** A guest of a nation, `gender` its word for a man or a woman: one whole phrase a nation, so that
+ * each language words it its own way ("Dame aus der Türkei", "Herr aus den USA"); null for a
+ * nation this page has no words for. */
+function nativeWords(code, gender) {
+  // written out one by one so that the extraction finds every phrase
+  const phrases = {
+    CF: () => t("Central Africa {gender}", { gender }),
+    CN: () => t("China {gender}", { gender }),
+    CU: () => t("Cuba {gender}", { gender }),
+    DE: () => t("Germany {gender}", { gender }),
+    ES: () => t("Spain {gender}", { gender }),
+    FR: () => t("France {gender}", { gender }),
+    GB: () => t("United Kingdom {gender}", { gender }),
+    IN: () => t("India {gender}", { gender }),
+    IT: () => t("Italy {gender}", { gender }),
+    RU: () => t("Russia {gender}", { gender }),
+    TR: () => t("Turkey {gender}", { gender }),
+    US: () => t("USA {gender}", { gender }),
+  };
+  return phrases[code]?.() ?? null;
+}
+
+/** A joker declared as a nation, in one whole phrase a nation ("Joker (Herr) für die Türkei"). */
+function jokerWords(code, gender) {
+  const phrases = {
+    CF: () => t("joker ({gender}) as Central Africa", { gender }),
+    CN: () => t("joker ({gender}) as China", { gender }),
+    CU: () => t("joker ({gender}) as Cuba", { gender }),
+    DE: () => t("joker ({gender}) as Germany", { gender }),
+    ES: () => t("joker ({gender}) as Spain", { gender }),
+    FR: () => t("joker ({gender}) as France", { gender }),
+    GB: () => t("joker ({gender}) as United Kingdom", { gender }),
+    IN: () => t("joker ({gender}) as India", { gender }),
+    IT: () => t("joker ({gender}) as Italy", { gender }),
+    RU: () => t("joker ({gender}) as Russia", { gender }),
+    TR: () => t("joker ({gender}) as Turkey", { gender }),
+    US: () => t("joker ({gender}) as USA", { gender }),
+  };
+  return phrases[code]?.() ?? null;
+}
+
 /** Words for a guest, for titles and screen readers: "France woman", "joker (man) as Spain";
- * in German "Dame aus Frankreich", "Joker (Herr) als Spanien". */
+ * in German "Dame aus Frankreich", "Joker (Herr) für Spanien". */
 export function guestWords(text, nations) {
   const g = readGuest(text);
   const gender = genderWord(g.gender);
   if (g.joker) {
-    return g.nation
-      ? t("joker ({gender}) as {nation}", { gender, nation: nationName(g.nation, nations) })
-      : t("joker ({gender})", { gender });
+    if (!g.nation) return t("joker ({gender})", { gender });
+    return jokerWords(g.nation, gender) ?? t("joker ({gender}) as {nation}", { gender, nation: nationName(g.nation, nations) });
   }
-  return t("{nation} {gender}", { nation: nationName(g.nation, nations), gender });
+  return nativeWords(g.nation, gender) ?? t("{nation} {gender}", { nation: nationName(g.nation, nations), gender });
 }
 
 /** Make an SVG element with attributes. */

@@ -1,7 +1,7 @@
 // The panels beside the café: the players (scores, hand sizes, whose turn), and the panel over
 // the board for the lobby, a room waiting for its game, and the final ranking.
 
-import { reasonText, winners } from "./chat.js";
+import { reasonText, stateWord, winners } from "./chat.js";
 import { el } from "./dom.js";
 import { language, t, tn } from "./i18n.js";
 import { nameButton } from "./profile.js";
@@ -133,7 +133,7 @@ function lobbyPanel({ name, rooms, people, actions }) {
         "li",
         {},
         el("span", { class: "room" }, room.name),
-        el("span", { class: `state ${room.state}` }, room.state),
+        el("span", { class: `state ${room.state}` }, stateWord(room.state)),
         el("span", { class: "who" }, who),
         room.state === "waiting" && room.seats.length < 4
           ? el("button", { type: "button", class: "small", "data-focus": `join:${room.name}`, "aria-label": t("Join {room}", { room: room.name }), onclick: () => actions.enter(room.name, true) }, t("Join"))

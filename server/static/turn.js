@@ -13,6 +13,24 @@ function focusLater(el, byKeyboard) {
   if (el) requestAnimationFrame(() => el.focus({ preventScroll: !byKeyboard }));
 }
 
+/**
+ * Where a chosen guest may go, as one whole sentence for each set of ways (a lit chair, the bar, a
+ * joker to exchange), so that every language words it as a sentence of its own.
+ */
+function wherePrompt(card, targets) {
+  const seat = [...targets.values()].some((x) => x.kind === "seat");
+  const bar = targets.has("bar");
+  const swap = [...targets.values()].some((x) => x.kind === "swap");
+  if (seat && bar && swap) return t("Where does {card} go? Choose a lit chair, the bar, or a joker to exchange.", { card });
+  if (seat && bar) return t("Where does {card} go? Choose a lit chair, or the bar.", { card });
+  if (seat && swap) return t("Where does {card} go? Choose a lit chair, or a joker to exchange.", { card });
+  if (bar && swap) return t("Where does {card} go? Choose the bar, or a joker to exchange.", { card });
+  if (seat) return t("Where does {card} go? Choose a lit chair.", { card });
+  if (bar) return t("Where does {card} go? Choose the bar.", { card });
+  if (swap) return t("Where does {card} go? Choose a joker to exchange.", { card });
+  return t("{card} cannot be played now.", { card });
+}
+
 export class MoveChooser {
   /**
    * `state` is the page's state (the view, and the picks kept here: `legal`, `legalAsked`,
@@ -298,11 +316,7 @@ export class MoveChooser {
     if (state.selected !== null) {
       const card = g.hand[state.selected];
       const targets = plan.targets(card);
-      const ways = [];
-      if ([...targets.values()].some((x) => x.kind === "seat")) ways.push(t("a lit chair"));
-      if (targets.has("bar")) ways.push(t("the bar"));
-      if ([...targets.values()].some((x) => x.kind === "swap")) ways.push(t("a joker to exchange"));
-      return t("Where does {card} go? Choose {ways}.", { card, ways: ways.join(t(", or ")) });
+      return wherePrompt(card, targets);
     }
     if (text) return plan.canExtend() ? t("Play {move}, or add a second guest.", { move: text }) : t("Play {move}?", { move: text });
     if (state.used.length) return t("Choose the next guest.");

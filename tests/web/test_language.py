@@ -20,7 +20,7 @@ def test_a_german_page_plays_a_whole_game(open_page: Callable[..., Page], server
     server answers in German, and plays a game against a bot to its end."""
     page = open_page(DESKTOP, locale="de-DE")
     page.locator("#name-dialog h2", has_text="Willkommen im Café").wait_for()
-    assert page.locator("#login-btn").inner_text() == "Herein"
+    assert page.locator("#login-btn").inner_text() == "Anmelden"
     assert page.locator("html").get_attribute("lang") == "de"
     come_in(page, "gerda")
     wait_for_line(page, "Willkommen, gerda.")
@@ -30,7 +30,7 @@ def test_a_german_page_plays_a_whole_game(open_page: Callable[..., Page], server
     page.locator("#app[data-state=waiting]").wait_for()
     page.locator(".panel.waiting h2", has_text="Raum deutsch").wait_for()
     type_line(page, "/option seed 5")
-    wait_for_line(page, "hat einen Seed gewählt")
+    wait_for_line(page, "hat einen Startwert gewählt")
     type_line(page, "/addbot greedy")
     type_line(page, "/start")
     page.locator("#app[data-state=playing]").wait_for()
@@ -60,14 +60,19 @@ def test_a_german_page_plays_a_whole_game(open_page: Callable[..., Page], server
 def test_the_language_switch_changes_the_page_and_is_remembered(
     open_page: Callable[..., Page], server: ServerThread
 ) -> None:
-    """Switching to English redraws the page's words and the server's answers in English; a reload
-    keeps the choice, over the browser's German."""
+    """Switching to English redraws the page's words (the connection's state too) and the server's
+    answers in English; a reload keeps the choice, over the browser's German. Before anyone comes
+    in, the tabs are German already."""
     page = open_page(DESKTOP, locale="de-DE")
+    page.locator("#name-dialog h2", has_text="Willkommen im Café").wait_for()
+    assert page.locator("#tab-friends").inner_text() == "Freunde"
     come_in(page, "switcher")
     assert page.locator("#rules-link").inner_text() == "Regeln"
     assert page.locator("#rules-link").get_attribute("href") == "/rules?lang=de"
+    page.locator("#conn-text", has_text="verbunden").wait_for()
     page.locator("#lang-select").select_option("en")
     page.locator("#rules-link", has_text="Rules").wait_for()
+    assert page.locator("#conn-text").inner_text() == "connected"
     page.locator(".panel.lobby h2", has_text="Welcome, switcher!").wait_for()
     wait_for_line(page, "You read English from now on.")
     type_line(page, "/jion x")
@@ -134,7 +139,7 @@ def test_the_page_shows_moves_board_hints_and_replays_in_german(
     )
     assert words == [
         "ann: Dame aus Frankreich auf FR1 Süd, Herr aus Spanien auf ES1 Ost: +8",
-        "bo: Joker (Herr) als Deutschland an die Bar: −2",
+        "bo: Joker (Herr) für Deutschland an die Bar: −2",
         "cy: Dame aus Deutschland gegen den Joker auf FR1 Süd: +3",
         "di verlässt das Spiel",
     ]
@@ -153,5 +158,5 @@ def test_the_page_shows_moves_board_hints_and_replays_in_german(
     page.goto(f"{server.url}games/kein-spiel")
     page.locator("#replay-status", has_text="Unter dieser Adresse gibt es kein beendetes Spiel.").wait_for()
     assert page.locator("#forward").get_attribute("aria-label") == "Einen Zug vor"
-    assert page.locator("#replay h2").all_inner_texts() == ["Stand", "Züge"]
+    assert page.locator("#replay h2").all_inner_texts() == ["Punktestand", "Züge"]
     assert page.locator(".doc-top a").first.inner_text() == "☕ Zurück ins Café"
