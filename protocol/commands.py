@@ -405,7 +405,13 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         "/moves", _("list your legal moves"), _("Lists every legal move you have now."), ("/moves",)
     ),
     "hint": CommandInfo(
-        "/hint", _("suggest a move"), _("Suggests a move and the points it scores."), ("/hint",)
+        "/hint",
+        _("suggest a move"),
+        _(
+            "Suggests a move and the points it scores, in a practice or casual game;\n"
+            "a rated game gives no hints."
+        ),
+        ("/hint",),
     ),
     # looking
     "board": CommandInfo(

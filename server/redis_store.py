@@ -379,6 +379,7 @@ class RedisStore(RedisAccounts):
             finished,
             result,
             data.get("room_options", {}),  # missing in games logged before they were kept
+            tuple(data.get("identities") or ()),
         )
 
     async def history(self, identity: str, limit: int = 10) -> list[StoredGame]:

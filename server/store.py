@@ -162,6 +162,9 @@ class StoredGame:
     #: the room's options when the game started (``clock``, ``absent``, ...), beside the engine's
     #: in ``record``; empty for a game logged before they were kept
     room_options: dict[str, Any] = field(default_factory=dict)
+    #: the player behind each seat (``None`` for a bot, or a game logged before they were kept),
+    #: as the log will rate the game: a seat taken over is its new player's
+    identities: tuple[str | None, ...] = ()
 
 
 class GameLog(AccountStore, Protocol):
@@ -660,4 +663,11 @@ class Store(AccountTables):
             finished,
             None if result is None else json.loads(result),
             {} if room_options is None else json.loads(room_options),
+            self._identities(game_id),
         )
+
+    def _identities(self, game_id: str) -> tuple[str | None, ...]:
+        rows = self._db.execute(
+            "SELECT identity FROM players WHERE game_id = ? ORDER BY rowid", (game_id,)
+        ).fetchall()
+        return tuple(identity for (identity,) in rows)

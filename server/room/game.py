@@ -18,6 +18,7 @@ from protocol.options import RoomOptions
 from protocol.outgoing import Outgoing
 from protocol.refusals import refusal
 from protocol.view import LastMove
+from server.ratings import is_rated
 from server.room.base import CLOCK_WARNING, TURN, WARN, RoomBase, window
 from server.room.effects import Arm, Cancel, GameEnd, GameStart, MoveLogged, Step, Think
 from server.room.items import BotMove, ClockTimeout, ClockWarning, TurnRetry, Unattended, WindowPassed
@@ -86,7 +87,7 @@ class RoomGame(RoomBase):
             start_player=None if start is None else start - 1,
         )
         game_id = self._new_game_id()
-        kinds = [s.kind if s.strategy is None else f"bot:{s.strategy}" for s in seats]
+        kinds = _kinds(seats)
         # the clock and absent hold for the whole game, a restart included
         identities = [s.identity for s in seats]
         entry = GameStart(game_id, self.name, record, kinds, self.options.to_dict(), identities)
@@ -405,13 +406,17 @@ class RoomGame(RoomBase):
             "stammtisch", record.options.stammtisch
         )
         self.seats = []
-        # the log writes a kind for each player: strict only says so
-        for name, kind in zip(record.players, stored.kinds, strict=True):  # pragma: no mutate
+        # the player behind each seat, so that the game stays rated (no hints) as it was
+        who = stored.identities or (None,) * len(record.players)
+        # the log writes a kind and an identity for each player: strict only says so
+        for name, kind, identity in zip(record.players, stored.kinds, who, strict=True):  # pragma: no mutate
             if kind.startswith("bot:"):
                 self.seats.append(Seat(name=name, kind="bot", strategy=kind.removeprefix("bot:")))
                 self.bot_names.add(name)
             else:
-                self.seats.append(Seat(name=name, kind="bot" if kind == "bot" else "person"))
+                self.seats.append(
+                    Seat(name=name, kind="bot" if kind == "bot" else "person", identity=identity)
+                )
                 if name not in out:  # a player who is out of the game has no turns to wait for
                     self._hold(name)
         last = replayed.results[-1] if replayed.results else None
@@ -442,9 +447,21 @@ class RoomGame(RoomBase):
         self._send(session, m.LegalMoves(id=msg.id, moves=legal_move_texts(position)))
 
     def _on_hint(self, session: Member, msg: m.GetHint) -> None:
+        self._require_game(msg.id)
+        self._require_seat(session, msg.id)
+        if self._rated_game():
+            raise ProtocolError(
+                "no_hints", _("No hints in a rated game: hints are for practice and casual games."), msg.id
+            )
         position = self._my_turn(session, msg.id)
         move = self._greedy_move(position)
         self._send(session, m.Hint(id=msg.id, move=move, points=play(position, move).points))
+
+    def _rated_game(self) -> bool:
+        """Whether the game counts for ratings as its players sit now (the log rates it so at its
+        end): two seats or more held by registered people, and a seed the room did not choose."""
+        seats = self.seats
+        return is_rated(_kinds(seats), [s.identity for s in seats], self.options.to_dict())
 
     def _on_show(self, session: Member, msg: ShowRequest) -> None:
         from protocol import text
@@ -458,3 +475,8 @@ class RoomGame(RoomBase):
         ascii_only = session.ascii_only
         body = i18n.lazy(lambda lang: render(view, ascii_only=ascii_only, lang=lang))
         self._send(session, m.Text(id=msg.id, kind=msg.what, text=body))
+
+
+def _kinds(seats: list[Seat]) -> list[str]:
+    """Each seat's kind as the log keeps it: ``person``, ``bot`` (a client's), ``bot:STRATEGY``."""
+    return [s.kind if s.strategy is None else f"bot:{s.strategy}" for s in seats]

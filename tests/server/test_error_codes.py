@@ -88,6 +88,14 @@ async def _registered(server: Server, name: str = "ann") -> WsClient:
     return client
 
 
+async def _no_hints(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann, bob = await _registered(server, "ann"), await _registered(server, "bob")
+    for client in (ann, bob):
+        assert (await client.command("/join codes"))["type"] == "ack"
+    assert (await ann.command("/start"))["type"] == "ack"
+    return ann, await ann.request({"type": "hint"})
+
+
 async def _weak_password(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
     ann = await WsClient.connect(server.port, "ann")
     return ann, await ann.request({"type": "register", "password": "short"})
@@ -436,6 +444,7 @@ CASES: dict[str, tuple[Provoke, dict[str, Any]]] = {
     "seat_taken": (_seat_taken, {}),
     "no_voters": (_no_voters, {}),
     "voted_out": (_voted_out, {}),
+    "no_hints": (_no_hints, {}),
 }
 
 
