@@ -67,7 +67,7 @@ export class AccountForm {
 
   /** Whether an error with `code` is one this form answers (a login or registration refused). */
   static answers(code) {
-    return CODES_FOR_PASSWORD.has(code) || code === "name_taken" || code === "bad_name";
+    return CODES_FOR_PASSWORD.has(code) || ["name_taken", "name_reserved", "bad_name"].includes(code);
   }
 
   close() {
