@@ -291,7 +291,7 @@ async def _prompt_language(session: LineSession, line: str) -> None:
     try:
         command = parse_command(line)
     except ProtocolError as e:
-        await session.say(name_refused(e.message, session.lang))
+        await session.say(name_refused(e.message, e.code, session.lang))
         return
     assert isinstance(command, m.SetLang)  # the line's first word is /lang
     session.lang = lang(command.lang)
@@ -308,7 +308,7 @@ async def _ask_name(lobby: Lobby, session: LineSession, line: str) -> None:
         registered = token is None and is_name(parts[0]) and await lobby.accounts.is_registered(parts[0])
     except (StoreUnavailable, OSError, TimeoutError):  # the accounts cannot be read just now
         lobby.metrics.errors.labels(code="unavailable").inc()
-        await session.say(name_refused(UNAVAILABLE, session.lang))
+        await session.say(name_refused(UNAVAILABLE, "unavailable", session.lang))
         return
     if registered:
         await _ask_secret(session, "login:" + parts[0], [_("Password: ")])
@@ -321,7 +321,7 @@ async def _ask_name(lobby: Lobby, session: LineSession, line: str) -> None:
             ),
         )
     except ProtocolError as e:
-        await session.say(name_refused(e.message, session.lang))
+        await session.say(name_refused(e.message, e.code, session.lang))
 
 
 # the terminal stops echoing what is typed while the server "will echo" (and echoes nothing)
@@ -372,7 +372,7 @@ async def _secret_line(lobby: Lobby, session: LineSession, line: str) -> None:
         await lobby.handle(session, message)
     except ProtocolError as e:
         if session.name is None:
-            await session.say(name_refused(e.message, session.lang))
+            await session.say(name_refused(e.message, e.code, session.lang))
         else:
             lobby.error(session, e.code, e.message, e.id)
 
@@ -398,7 +398,7 @@ async def _terminal_command(lobby: Lobby, session: LineSession, line: str) -> bo
         command = parse_terminal_command(line)
     except ProtocolError as e:
         if session.name is None:
-            await session.say(name_refused(e.message, session.lang))
+            await session.say(name_refused(e.message, e.code, session.lang))
         else:
             lobby.error(session, e.code, e.message)
         return True

@@ -84,9 +84,14 @@ def pack(items: list[str], separator: str, width: int) -> list[str]:
     return lines
 
 
-def name_refused(message: str, say: Lang = _EN) -> str:
-    """What a refused name reads (the error's sentence, then the prompt again)."""
-    return f"! {say(message)}\r\n{say(PROMPT)}"
+def name_refused(message: str, code: str, say: Lang = _EN) -> str:
+    """What a refusal at the name prompt reads: an error line, the sentence with its ``[code]``
+    (carried on as every error line is), then the prompt again.
+
+    >>> name_refused("Someone is already called ann.", "name_taken").split("\\r\\n")[0]
+    '! Someone is already called ann. [name_taken]'
+    """
+    return "\r\n".join([*fold([f"! {say(message)} [{code}]"]), say(PROMPT)])
 
 
 def ascii_set(on: bool) -> Msg:

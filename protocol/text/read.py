@@ -132,7 +132,11 @@ class ErrorJoin:
 
 
 def read_refusal(line: str) -> str | None:
-    """The sentence of an error without a code (a name refused at the prompt) or with one."""
+    """The sentence of an error line (a refusal at the name prompt, or any other), without its
+    ``[code]``; the rest of a line that begins ``! `` but ends with none (a long one, carried on)."""
+    error = read_error(line)
+    if error is not None:
+        return error.message
     return line[2:] if line.startswith("! ") else None
 
 

@@ -80,10 +80,12 @@ def test_error_reads_back() -> None:
     assert read_error("<ann> ! hi [x]") is None
 
 
-def test_a_refused_name_reads_back_its_sentence() -> None:
-    """The answer to a refused name gives back the sentence, then the prompt comes again."""
-    first, second = name_refused("Someone is already called ann.").split("\r\n")
+def test_a_refused_name_reads_back_its_sentence_and_code() -> None:
+    """The answer to a refused name gives back the sentence and its code, then the prompt comes
+    again."""
+    first, second = name_refused("Someone is already called ann.", "name_taken").split("\r\n")
     assert read_refusal(first) == "Someone is already called ann."
+    assert read_error(first) == ErrorLine("name_taken", "Someone is already called ann.")
     assert second == PROMPT and read_refusal(second) is None
 
 
