@@ -118,7 +118,10 @@ async def _register(lobby: Lobby, session: Session, msg: m.Register) -> None:
     identity = await lobby.accounts.register(session.name, msg.password, session.identity, msg.id)
     lobby.metrics.registrations.inc()
     await _new_identity(lobby, session, identity, keep=True)
-    session.send(m.Welcome(id=msg.id, name=session.name, token=session.token or "", registered=True))
+    name = session.name
+    notice = _("{name} is registered: the name is yours, and each login asks for its password.", name=name)
+    session.send(m.Notice(text=notice))
+    session.send(m.Welcome(id=msg.id, name=name, token=session.token or "", registered=True))
 
 
 async def _password(lobby: Lobby, session: Session, msg: m.ChangePassword) -> None:
@@ -138,7 +141,9 @@ async def _unregister(lobby: Lobby, session: Session, msg: m.Unregister) -> None
         raise ProtocolError("not_registered", _("You are playing as a guest: nothing to unregister."), msg.id)
     await lobby.accounts.unregister(session.name, msg.password, address_of(session), msg.id)
     await _new_identity(lobby, session, secrets.token_hex(8), keep=False)
-    session.send(m.Welcome(id=msg.id, name=session.name, token=session.token or "", registered=False))
+    name = session.name
+    session.send(m.Notice(text=_("The account {name} is deleted; you play on as a guest.", name=name)))
+    session.send(m.Welcome(id=msg.id, name=name, token=session.token or "", registered=False))
 
 
 async def _new_identity(lobby: Lobby, session: Session, identity: str, *, keep: bool) -> None:

@@ -1,0 +1,111 @@
+"""What a password guards, over real sockets: an account whose stored hash cannot be read lets
+nobody in; a password matches only as it was set; failed logins count per address as well as per
+name; registering and unregistering each hand out a new resume token and revoke the old one, and
+say what happened."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from server.app import Server
+from tests.server.clients import LineClient, WsClient
+from tests.server.conftest import ServerFactory
+
+PASSWORD = "Correct Horse"
+
+
+async def _login(server: Server, name: str, password: str) -> dict[str, Any]:
+    client = await WsClient.connect(server.port)
+    return await client.request({"type": "hello", "name": name, "password": password})
+
+
+async def _register(server: Server, name: str, password: str = PASSWORD) -> WsClient:
+    client = await WsClient.connect(server.port, name)
+    welcome = await client.request({"type": "register", "password": password})
+    assert welcome["registered"] is True
+    client.token = welcome["token"]
+    return client
+
+
+@pytest.mark.parametrize(
+    "stored",
+    [
+        "not a hash",  # argon2 cannot parse it: InvalidHashError
+        "$argon2id$v=19$m=1024,t=3,p=4$c2FsdHNhbHQ$",  # parsed, then refused: VerificationError
+    ],
+    ids=["invalid-hash", "verification-error"],
+)
+async def test_an_unreadable_stored_hash_refuses_every_password(stored: str, server: Server) -> None:
+    """When the stored hash cannot be read, the right password, a wrong one and an empty one are
+    all ``bad_password``: nobody logs in."""
+    await (await _register(server, "ann")).close()
+    await server.store.password_changed("ann", stored)
+    for password in (PASSWORD, "anything else", ""):
+        answer = await _login(server, "ann", password)
+        assert (answer["type"], answer["code"]) == ("error", "bad_password"), (password, answer)
+
+
+async def test_a_password_matches_only_exactly(server: Server) -> None:
+    """A password in another case, or with a space added, is ``bad_password``; the password as it
+    was set logs in."""
+    await (await _register(server, "ann")).close()
+    for password in (PASSWORD.upper(), PASSWORD.lower(), PASSWORD + " ", " " + PASSWORD):
+        answer = await _login(server, "ann", password)
+        assert (answer["type"], answer["code"]) == ("error", "bad_password"), password
+    assert (await _login(server, "ann", PASSWORD))["type"] == "welcome"
+
+
+async def test_failed_logins_count_per_address_too(make_server: ServerFactory) -> None:
+    """With ``--login-attempts 1`` one address may fail four times (four times a name's limit):
+    wrong passwords for six registered names, one each, from one address: the first four are
+    ``bad_password``, the fifth and sixth ``too_many_attempts``, though no name failed before."""
+    server: Server = await make_server(login_attempts=1)
+    names = [f"user{n}" for n in range(1, 7)]
+    for name in names:
+        await (await _register(server, name)).close()
+    codes = [(await _login(server, name, "not the password"))["code"] for name in names]
+    assert codes == ["bad_password"] * 4 + ["too_many_attempts"] * 2
+
+
+async def test_register_and_unregister_each_issue_a_new_token_and_revoke_the_old(server: Server) -> None:
+    """``register`` answers with a new token, and the guest's token is ``bad_token`` from then on;
+    ``unregister`` does the same with the account's; the newest token resumes the name."""
+    ann = await WsClient.connect(server.port, "ann")
+    guest_token = ann.token
+    registered = await ann.request({"type": "register", "password": PASSWORD})
+    assert registered["registered"] is True and registered["token"] != guest_token
+    stale = await WsClient.connect(server.port)
+    answer = await stale.request({"type": "hello", "name": "ann", "token": guest_token})
+    assert answer["code"] == "bad_token"
+    unregistered = await ann.request({"type": "unregister", "password": PASSWORD})
+    assert unregistered["registered"] is False
+    assert unregistered["token"] not in (guest_token, registered["token"])
+    for old in (guest_token, registered["token"]):
+        stale = await WsClient.connect(server.port)
+        assert (await stale.request({"type": "hello", "name": "ann", "token": old}))["code"] == "bad_token"
+    back = await WsClient.connect(server.port, "ann", token=unregistered["token"])
+    assert back.name == "ann"
+
+
+async def test_register_and_unregister_say_so_at_the_terminal(server: Server) -> None:
+    """At the terminal ``/register`` confirms the account in words before the new welcome, and
+    ``/unregister`` says the account is deleted; a program reads the same ``notice``."""
+    assert server.line_port is not None
+    ann = await LineClient.connect(server.line_port, "ann")
+    await ann.line("/register")
+    for prompt in ("Password: ", "Password again: "):
+        await ann.expect(prompt)
+        await ann.line(PASSWORD)
+    text = await ann.expect("Hello ann!")
+    assert "* ann is registered: the name is yours, and each login asks for its password.\r\n" in text
+    await ann.line("/unregister")
+    await ann.expect("Password: ")
+    await ann.line(PASSWORD)
+    text = await ann.expect("Hello ann!")
+    assert "* The account ann is deleted; you play on as a guest.\r\n" in text
+    bob = await WsClient.connect(server.port, "bob")
+    await bob.request({"type": "register", "password": PASSWORD})
+    notices = [m["text"] for m in bob.messages if m["type"] == "notice"]
+    assert notices == ["bob is registered: the name is yours, and each login asks for its password."]
