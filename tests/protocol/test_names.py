@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import protocol.names
 from protocol.names import (
     NAME_CHARACTERS,
     NAME_MAX,
@@ -19,6 +20,7 @@ from protocol.names import (
     is_name,
     skeleton,
 )
+from tests.examples import run_examples
 
 #: names a font draws as ``alice`` or ``admin`` (or nearly), none of them ASCII
 UNICODE_LOOK_ALIKES = [
@@ -138,3 +140,9 @@ def test_the_bots_names_are_kept_and_nothing_else() -> None:
     kept = ("greedy", "GREEDY", "greedy-bot3", "greedybot", "greedy_bot", "Greedy-B0tl0")
     assert all(n in reserved for n in kept)
     assert not any(n in reserved for n in ("greedy-bottle", "greedier", "strong", "bot1", "bots", None, 7))
+
+
+def test_the_modules_examples_hold() -> None:
+    """The docstring examples of ``protocol.names`` (``aIice`` and ``alice``, the reserved names)."""
+    found = run_examples(protocol.names)
+    assert found.attempted >= 8 and found.failed == 0
