@@ -49,10 +49,11 @@ def is_room_name(text: str) -> bool:
 
 # --- names that look alike ---------------------------------------------------------------------------
 #
-# Unicode's confusables (UTS #39) come from confusable-homoglyphs, which ships them as pairs listed
-# both ways (also packaged by Debian; its data is Unicode's confusables.txt, and no package with a
-# skeleton function of its own is kept as well). It is loaded on the first comparison, not at
-# import: about 9 MB that a bot or a tool that never compares names need not hold.
+# Unicode's confusables (UTS #39) come from confusable-homoglyphs: pure Python, kept (Debian packages
+# it too), its data Unicode's confusables.txt as pairs listed both ways, from which the prototypes
+# are read below (ICU's spoof checker computes skeletons itself, but PyICU needs ICU built). It is
+# loaded on the first comparison, not at import: about 9 MB that a bot or a tool that never
+# compares names need not hold.
 
 #: the characters a name is made of (see ``NAME_RULE``)
 NAME_CHARACTERS: Final = string.ascii_letters + string.digits + "_-"
@@ -111,7 +112,7 @@ def _folds() -> dict[str, str]:
                 for member in joined:
                     classes[member] = joined
     folds: dict[str, str] = {}
-    sequences: dict[str, str] = {}  # a character whose skeleton is several (m: rn), and that
+    sequences: dict[str, str] = {}  # a character drawn as several (m: rn) -> those
     for members in {id(m): m for m in classes.values()}.values():
         drawn = [skeleton(c).casefold() for c in sorted(members)]
         sequence = next((d for d in drawn if len(d) > 1), None)
