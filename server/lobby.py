@@ -84,6 +84,7 @@ class Lobby:
         self.reserved = ReservedNames(STRATEGIES)
         self._tasks: set[asyncio.Task[None]] = set()
         self.social = Social(directory, StoredLists(store), lambda: self.all_sessions)
+        self.social.with_ratings = lambda people: profiles.with_ratings(store, people)
 
     @property
     def rooms(self) -> Mapping[str, Room]:

@@ -11,7 +11,7 @@ all filtered in one place, and the muted person is never told.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -49,8 +49,8 @@ class Courier(Protocol):
     async def invite(self, sender: Session, name: str, room: str) -> str | None:
         """Hand an invitation to ``room`` to ``name`` elsewhere, as ``tell``."""
 
-    def news(self, name: str, text: str) -> None:
-        """Tell the friends of ``name`` elsewhere ``text``."""
+    def news(self, name: str, text: str, skip: tuple[str, ...] = ()) -> None:
+        """Tell the friends of ``name`` elsewhere ``text``, but those named in ``skip``."""
 
 
 class ListStore(Protocol):
@@ -81,6 +81,10 @@ class _Person:
     last_teller: str | None = None
 
 
+async def _as_they_are(people: list[m.Person]) -> list[m.Person]:
+    return people
+
+
 class Social:
     """Tells, lobby chat, ``/whereis``, ``/friends`` and the lists, for the lobby."""
 
@@ -99,6 +103,9 @@ class Social:
         self._with_friends: set[Session] = set()
         #: people connected elsewhere (a cluster's other nodes), when there is an elsewhere
         self.courier: Courier | None = None
+        #: a ``who`` list with each registered person's rating, as ``/who`` shows it (the lobby
+        #: looks the ratings up in its store)
+        self.with_ratings: Callable[[list[m.Person]], Awaitable[list[m.Person]]] = _as_they_are
         #: the named connections of each player, so that a connection's end does not look at
         #: every other one (ten thousand going at once would cost a hundred million comparisons);
         #: a tuple, not a set: a player holds one or two, and a set takes 216 bytes a connection
@@ -182,27 +189,33 @@ class Social:
             del self._holders[identity]
 
     def game_started(self, room: str, players: list[str]) -> None:
-        """Tell the friends of each player that their friend started a game."""
+        """Tell the friends of each player that their friend started a game; not those who play
+        in it themselves."""
+        playing = tuple(players)
         for name in players:
             self._tell_friends_of(
                 name,
                 _("Your friend {name} started a game in room {room}: /watch {room}.", name=name, room=room),
+                skip=playing,
             )
 
-    def _tell_friends_of(self, name: str, text: str) -> None:
+    def _tell_friends_of(self, name: str, text: str, *, skip: tuple[str, ...] = ()) -> None:
         if self.courier is not None:
-            self.courier.news(name, text)
-        self.news(name, text)
+            self.courier.news(name, text, skip)
+        self.news(name, text, skip)
 
-    def news(self, name: str, text: str) -> None:
-        """Tell the friends of ``name`` connected here ``text``."""
+    def news(self, name: str, text: str, skip: tuple[str, ...] = ()) -> None:
+        """Tell the friends of ``name`` connected here ``text``, but those named in ``skip``."""
         if not self._with_friends:  # most of the time: no message made for nobody
             return
         key = name.casefold()
+        left_out = {n.casefold() for n in skip}
         notice = m.Notice(text=text)
         for other in list(self._with_friends):
             person = self._people.get(other)
-            if person is not None and key in person.lists.friends and other.name != name:
+            if person is None or key not in person.lists.friends or other.name == name:
+                continue
+            if other.name is None or other.name.casefold() not in left_out:
                 other.send(notice)
 
     # --- talking ---------------------------------------------------------------------------------
@@ -290,7 +303,7 @@ class Social:
         found = [p for p in await self.directory.people() if p.name.casefold() == key]
         if not found:
             await self._not_here(msg.name, msg.id)
-        session.send(m.WhoList(id=msg.id, people=found))
+        session.send(m.WhoList(id=msg.id, people=await self.with_ratings(found)))
 
     async def invite(self, session: Session, msg: m.Invite) -> None:
         """``/invite NAME``: NAME is asked to the sender's room, wherever they are connected."""

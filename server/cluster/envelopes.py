@@ -130,6 +130,8 @@ class News(_Envelope):
     #: the English message id the news was made from, and its placeholders' values
     msgid: str | None = Field(default=None, max_length=300)
     params: dict[str, Annotated[str, Field(max_length=200)]] = Field(default_factory=dict, max_length=8)
+    #: friends not to tell, though they are (the players of the game the news is of)
+    skip: list[Annotated[str, Field(max_length=64)]] = Field(default_factory=list, max_length=4)
 
     @model_validator(mode="after")
     def _fills(self) -> News:
@@ -145,9 +147,10 @@ class News(_Envelope):
         return Msg(self.msgid, dict(self.params)) if self.msgid is not None else self.text
 
     @classmethod
-    def of(cls, node: str, name: str, text: str) -> News:
-        """The news ``text`` (a ``Msg`` carries its id and params along) from ``name`` on ``node``."""
-        fields: dict[str, object] = {"from": node, "name": name, "text": text}
+    def of(cls, node: str, name: str, text: str, skip: tuple[str, ...] = ()) -> News:
+        """The news ``text`` (a ``Msg`` carries its id and params along) from ``name`` on ``node``,
+        for the friends of ``name`` but those in ``skip``."""
+        fields: dict[str, object] = {"from": node, "name": name, "text": text, "skip": list(skip)}
         if isinstance(text, Msg) and text.plural is None:
             fields["msgid"] = text.msgid
             fields["params"] = {k: str(v) for k, v in text.params.items()}

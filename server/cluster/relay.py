@@ -127,7 +127,7 @@ class Relay:
         #: nobody here has that name (set by whoever delivers tells: the social side)
         self.on_tell: Callable[[str, str, str], bool] = lambda name, to, text: False
         #: news from another node for the friends of someone (name, text)
-        self.on_news: Callable[[str, str], None] = lambda name, text: None
+        self.on_news: Callable[[str, str, tuple[str, ...]], None] = lambda name, text, skip: None
         #: an invitation from elsewhere: (from, to, room) -> whether ``to`` is here
         self.on_invite: Callable[[str, str, str], bool] = lambda name, to, room: False
         self._outbox: asyncio.Queue[
@@ -300,7 +300,7 @@ class Relay:
         """A tell or an invitation for someone here, or news for the friends of someone elsewhere."""
         if isinstance(envelope, env.News):
             if envelope.node != self.node:  # this node told its own people already
-                self.on_news(envelope.name, envelope.words())
+                self.on_news(envelope.name, envelope.words(), tuple(envelope.skip))
             return
         if isinstance(envelope, env.InviteTo):
             if not self.on_invite(envelope.name, envelope.to, envelope.room):

@@ -67,10 +67,10 @@ class Courier:
             raise StoreUnavailable(f"node {where} does not listen")
         return to
 
-    def news(self, name: str, text: str) -> None:
-        """Tell the friends of ``name`` on the other nodes ``text`` (in the background: news that
-        cannot be sent is only logged)."""
-        data = env.dump(env.News.of(self.cluster.node, name, text))
+    def news(self, name: str, text: str, skip: tuple[str, ...] = ()) -> None:
+        """Tell the friends of ``name`` on the other nodes ``text``, but those in ``skip`` (in the
+        background: news that cannot be sent is only logged)."""
+        data = env.dump(env.News.of(self.cluster.node, name, text, skip))
         task = asyncio.get_running_loop().create_task(self._publish(data))
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)
