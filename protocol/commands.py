@@ -469,9 +469,9 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
             "Shows a rating: 1000 + 40 x (mu - 3 sigma) of the Plackett-Luce model, so it\n"
             "starts at 1000 and grows as games make it surer; a ? marks it provisional.\n"
             "A game is rated when two or more registered people play it without a chosen\n"
-            "seed. The bots are rated per strategy: /rating strong."
+            "seed. The server's bots are rated per strategy: /rating strong-bot."
         ),
-        ("/rating", "/rating ann", "/rating greedy"),
+        ("/rating", "/rating ann", "/rating greedy-bot"),
     ),
     "top": CommandInfo(
         "/top [N]",

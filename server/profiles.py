@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any, Protocol
 from urllib.parse import unquote
@@ -11,7 +12,7 @@ from urllib.parse import unquote
 from protocol import messages as m
 from protocol.errors import ProtocolError
 from protocol.i18n import Lang, Msg, _, _n, lazy
-from server.ratings import BOT, Skill, account_key
+from server.ratings import BOT, Skill, account_key, bot_name
 from server.store import GameLog, StoredGame
 from server.store_accounts import Standing
 
@@ -24,9 +25,21 @@ class People(Protocol):
     async def people(self) -> list[m.Person]: ...
 
 
+#: a bot strategy's names: the strategy, its rated name (``strong-bot``), a seat's (``strong-bot1``)
+_BOT_NAME = re.compile(rf"({'|'.join(STRATEGIES)})(?:-bot[0-9]*)?", re.IGNORECASE)
+
+
 def key_of(name: str) -> str:
-    """The rating key ``name`` stands for: a bot strategy's or an account's."""
-    return BOT + name.lower() if name.lower() in STRATEGIES else account_key(name)
+    """The rating key ``name`` stands for: a bot strategy's (named as the strategy, ``strong``,
+    its rated name, ``strong-bot``, or a seat's, ``strong-bot1``; no account can be called so) or
+    an account's."""
+    found = _BOT_NAME.fullmatch(name)
+    return BOT + found[1].lower() if found else account_key(name)
+
+
+def shown_name(s: Standing) -> str:
+    """The name a standing is shown under: an account's, or a bot strategy's (``strong-bot``)."""
+    return bot_name(s.name) if s.bot else s.name
 
 
 def _when(t: float | None, say: Lang) -> str:
@@ -56,7 +69,8 @@ async def rating_text(store: GameLog, name: str, msg_id: m.ClientId = None) -> M
             raise ProtocolError(
                 "no_such_player", _("{name} is not registered (guests are not rated).", name=name), msg_id
             )
-        return _("{name}: {rating} (no rated games yet)", name=name, rating=Skill().text())
+        shown = bot_name(key.removeprefix(BOT)) if key.startswith(BOT) else name
+        return _("{name}: {rating} (no rated games yet)", name=shown, rating=Skill().text())
     s = standing.skill
     detail = _n(
         "{n} rated game, {wins} won; mu {mu}, sigma {sigma}",
@@ -66,7 +80,7 @@ async def rating_text(store: GameLog, name: str, msg_id: m.ClientId = None) -> M
         mu=f"{s.mu:.1f}",
         sigma=f"{s.sigma:.2f}",
     )
-    return _("{name}: {rating}  ({detail})", name=standing.name, rating=s.text(), detail=detail)
+    return _("{name}: {rating}  ({detail})", name=shown_name(standing), rating=s.text(), detail=detail)
 
 
 async def with_ratings(store: GameLog, people: list[m.Person]) -> list[m.Person]:
@@ -96,7 +110,7 @@ async def top_text(store: GameLog, limit: int) -> Msg:
         w = [max(len(h), least) for h, least in zip(head, (16, 6, 5, 4), strict=True)]
         lines = [f"  #  {head[0]:<{w[0]}}  {head[1]:>{w[1]}}  {head[2]:>{w[2]}}  {head[3]:>{w[3]}}"]
         for place, s in enumerate(board, 1):
-            name = say(_("{name} (bot)", name=s.name)) if s.bot else s.name
+            name = shown_name(s)
             k = s.skill
             row = f"{place:>3}  {name:<{w[0]}}  {k.text():>{w[1]}}  {k.games:>{w[2]}}  {k.wins:>{w[3]}}"
             lines.append(row)
@@ -126,13 +140,13 @@ async def profile(store: GameLog, directory: People, name: str) -> dict[str, Any
     key = key_of(name)
     account = None if key.startswith(BOT) else await store.account(name)
     standing = await store.standing(key)
-    if account is None and (standing is None or not standing.bot):
+    if account is None and not key.startswith(BOT):  # a bot strategy has one before it is rated
         return None
     skill = standing.skill if standing is not None else Skill()
     where = next((p for p in await directory.people() if p.name.casefold() == name.casefold()), None)
     games = [] if account is None else await store.history(key, 10)
     return {
-        "name": account.name if account is not None else key.removeprefix(BOT),
+        "name": account.name if account is not None else bot_name(key.removeprefix(BOT)),
         "bot": account is None,
         "registered": None if account is None else account.created,
         "last_seen": None if account is None else account.last_seen,
@@ -162,7 +176,7 @@ def game_json(g: StoredGame) -> dict[str, Any]:
 def standing_json(place: int, s: Standing) -> dict[str, Any]:
     return {
         "place": place,
-        "name": s.name,
+        "name": shown_name(s),
         "bot": s.bot,
         "rating": s.skill.shown,
         "provisional": s.skill.provisional,

@@ -83,6 +83,17 @@ class RatingChange:
         }
 
 
+def bot_name(strategy: str, number: int | None = None) -> str:
+    """The one name of the server's bot of ``strategy``: ``strong-bot`` for the strategy as a
+    rated player (the leaderboard, ``/rating``, profiles), ``strong-bot1``, ``strong-bot2``... for
+    each seat one of its bots takes.
+
+    >>> bot_name("strong"), bot_name("strong", 1)
+    ('strong-bot', 'strong-bot1')
+    """
+    return f"{strategy}-bot" if number is None else f"{strategy}-bot{number}"
+
+
 def rating_key(name: str, kind: str, identity: str | None) -> str | None:
     """The key a seat is rated under: the account or the bot strategy; ``None`` for a guest."""
     if kind.startswith(BOT):

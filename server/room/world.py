@@ -10,6 +10,7 @@ from typing import Literal, Protocol
 
 from protocol import messages as m
 from protocol.outgoing import Outgoing
+from server.ratings import bot_name
 
 
 class Member(Hashable, Protocol):
@@ -44,7 +45,7 @@ class BotNameList:
     def reserve(self, strategy: str) -> str:
         while True:
             self._counter += 1
-            name = f"{strategy}-bot{self._counter}"
+            name = bot_name(strategy, self._counter)
             if name.casefold() not in self.names and not self._taken(name):
                 self.names.add(name.casefold())
                 return name

@@ -72,7 +72,7 @@ export class PeopleDialog {
             "tr",
             { "data-player": r.name },
             el("td", { class: "num" }, String(r.place)),
-            el("td", { class: "name" }, nameButton(r.name), r.bot ? el("span", { class: "badge bot" }, t("bot")) : null),
+            el("td", { class: "name" }, nameButton(r.name)),
             el("td", { class: "num rating" }, ratingText(r)),
             el("td", { class: "num" }, String(r.games)),
             el("td", { class: "num" }, String(r.wins)),
