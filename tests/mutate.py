@@ -75,6 +75,11 @@ _TRUST_TOKENS = (
 )
 #: the catalogues' check runs Babel over the checkout's own files, which a target's copy leaves out
 _NOT_EXTRACTED = "not every_message_id_has_a_translation"
+_ACCOUNT_TESTS = (
+    "tests/server/test_passwords.py",
+    "tests/server/test_accounts.py",
+    "tests/server/test_unregister.py",
+)
 _LOBBY_TOKENS = ("_hello", "_resume", "_taken_back", "_welcome", "detach_quietly", "_nick", "_quit", "detach")
 
 TARGETS: dict[str, Target] = {
@@ -128,6 +133,29 @@ TARGETS: dict[str, Target] = {
         mutants=("server.store.xǁStoreǁtoken*", "server.redis_store.xǁRedisStoreǁtoken*"),
     ),
     "room": Target(tuple(f"server/room/{name}.py" for name in _ROOM), ("tests/server/test_room_core*.py",)),
+    # the accounts: hashing and checking passwords, the attempt limits, registering; against the
+    # password and account tests over sockets, and the attempt counts' own
+    "accounts": Target(("server/accounts.py",), _ACCOUNT_TESTS),
+    # the account commands (register, unregister, password, logging in, the rating lookups)
+    "account-commands": Target(
+        ("server/account_commands.py",),
+        (*_ACCOUNT_TESTS, "tests/server/test_ratings.py", "tests/server/test_bot_names.py"),
+    ),
+    # the line endpoint: lines in, the name prompt, password prompts, its place per address
+    "line": Target(
+        ("server/line.py",),
+        (
+            "tests/server/test_line.py",
+            "tests/server/test_line_prompt.py",
+            "tests/server/test_limits.py",
+            "tests/server/test_accounts.py",
+            "tests/server/test_passwords.py",
+        ),
+    ),
+    # the limits per address and the hello deadline
+    "limits": Target(("server/limits.py",), ("tests/server/test_limits.py",)),
+    # what a line client reads for each message, and how long lines are carried on
+    "lines": Target(("protocol/text/lines.py",), ("tests/protocol",), keyword=_NOT_EXTRACTED),
 }
 
 

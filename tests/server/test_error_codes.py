@@ -4,6 +4,7 @@ unless the code says it ends."""
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import re
 from collections.abc import Awaitable, Callable
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from engine import legal_move_texts, new_position, play
 from engine.errors import LEAVE_ERROR_CODES, RULE_ERROR_CODES
 from protocol.errors import ERROR_CODES, PROTOCOL_ERROR_CODES, SERVER_ERROR_CODES
 from server.app import Server
@@ -471,6 +473,47 @@ async def test_the_server_sends_each_protocol_and_server_code(
             assert not [m for m in other.messages if m["type"] == "error"], other.name
 
 
+#: the seed of the games in which the rules refuse a move below
+RULE_SEED = 21
+#: rule code -> (how many moves are played first, each the first legal move of whoever is to
+#: move, as the engine lists them; the move the rules then refuse)
+RULE_CASES: dict[str, tuple[int, str]] = {
+    "chair_taken": (1, "CUm@CN1e"),
+    "wrong_nation": (0, "FRf@GB1n"),
+    "gender": (1, "ESf@FR1s"),
+    "alone": (1, "CUm@US1s"),
+    "joker_to_bar": (12, "Jm@bar"),
+    "bad_swap": (0, "swap FRf@GB1n"),
+}
+
+
+@pytest.mark.parametrize("code", sorted(RULE_CASES))
+async def test_the_rules_refusals_reach_the_mover_alone_over_a_socket(code: str, server: Server) -> None:
+    """A move the rules refuse is answered with the rule's code and sentence, to the mover alone,
+    and changes nothing: no ``played``, the same move number for everyone."""
+    before, refused = RULE_CASES[code]
+    ann, bob = await _in_room(server, "ann", "bob")
+    assert (await ann.command(f"/option seed {RULE_SEED}"))["type"] == "ack"
+    assert (await ann.command("/start"))["type"] == "ack"
+    players = {"ann": ann, "bob": bob}
+    position = new_position(tuple(players), RULE_SEED)
+    for _ in range(before):
+        move = legal_move_texts(position)[0]
+        mover = players[position.players[position.to_move].name]
+        assert (await mover.request({"type": "move", "move": move}))["type"] == "ack"
+        position = play(position, move).position
+    mover = players[position.players[position.to_move].name]
+    answer = await mover.request({"type": "move", "move": refused})
+    assert (answer["type"], answer["code"]) == ("error", code), answer
+    assert answer["message"]
+    for client in players.values():
+        await client.barrier()
+        errors = [m["code"] for m in client.messages if m["type"] == "error"]
+        assert errors == ([code] if client is mover else [])
+        assert len([m for m in client.messages if m["type"] == "played"]) == before
+        assert client.view is not None and client.view["game"]["move_number"] == before
+
+
 def test_every_protocol_and_server_code_has_a_case() -> None:
     """The table above provokes every protocol and server code of the catalogue, and no other."""
     assert set(CASES) == set(PROTOCOL_ERROR_CODES) | set(SERVER_ERROR_CODES)
@@ -510,21 +553,120 @@ def test_every_code_the_server_sends_is_in_the_catalogue_and_every_catalogue_cod
     assert engine_codes and engine_codes <= set(RULE_ERROR_CODES) | set(LEAVE_ERROR_CODES)
 
 
+_BRACKETED = re.compile(r"\[([a-z_]+)\]")
+
+
+def _holds_a_code(node: ast.AST) -> bool:
+    """Whether ``node`` reads an error code: ``x["code"]``, ``x.code``, ``x.codes(...)``, or a
+    name ``code``."""
+    for n in ast.walk(node):
+        if isinstance(n, ast.Attribute) and n.attr in ("code", "codes"):
+            return True
+        if isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Constant) and n.slice.value == "code":
+            return True
+        if isinstance(n, ast.Name) and n.id in ("code", "codes"):
+            return True
+    return False
+
+
+def _strings(node: ast.AST) -> set[str]:
+    return {n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+
+
+def _column(table: ast.AST, index: int, tables: dict[str, ast.AST]) -> set[str]:
+    """The strings in column ``index`` of a literal table (or of a module's name bound to one)."""
+    if isinstance(table, ast.Name):
+        table = tables.get(table.id, table)
+    if not isinstance(table, ast.List | ast.Tuple | ast.Set):
+        return set()
+    found: set[str] = set()
+    for row in table.elts:
+        if isinstance(row, ast.Call) and isinstance(row.func, ast.Attribute) and row.func.attr == "param":
+            items = row.args
+        else:
+            items = row.elts if isinstance(row, ast.Tuple | ast.List) else [row]
+        if index < len(items) and isinstance(items[index], ast.Constant):
+            found |= _strings(items[index])
+    return found
+
+
+def _argnames(names: ast.AST) -> list[str]:
+    if isinstance(names, ast.Constant) and isinstance(names.value, str):
+        return [name.strip() for name in names.value.split(",")]
+    if isinstance(names, ast.Tuple | ast.List):
+        return [str(e.value) for e in names.elts if isinstance(e, ast.Constant)]
+    return []
+
+
+def asserted_codes(source: str) -> set[str]:
+    """The strings a test module checks as error codes: compared with something that reads a code
+    (``answer["code"] == "x"``, ``(e.code, e.id) == ("x", 1)``, ``.codes(ann) == ["x"]``), passed as
+    ``code="x"`` or under the key ``"code"``, in the column named ``code`` of a table a loop or a
+    parametrized test reads, or written in an error line's brackets (``"[x]"``). A string that is
+    only quoted (a room called ``"alone"``) is none.
+    """
+    tree = ast.parse(source)
+    tables: dict[str, ast.AST] = {}
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign) and isinstance(statement.targets[0], ast.Name):
+            tables[statement.targets[0].id] = statement.value
+        elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+            tables[statement.target.id] = statement.value or statement.target
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            if any(_holds_a_code(side) for side in sides):
+                found.update(*(_strings(side) for side in sides if not _holds_a_code(side)))
+        elif isinstance(node, ast.keyword) and node.arg == "code" and isinstance(node.value, ast.Constant):
+            found |= _strings(node.value)
+        elif isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values, strict=True):
+                if isinstance(key, ast.Constant) and key.value == "code" and isinstance(value, ast.Constant):
+                    found |= _strings(value)
+        elif isinstance(node, ast.For | ast.comprehension) and isinstance(node.target, ast.Tuple):
+            for i, target in enumerate(node.target.elts):
+                if isinstance(target, ast.Name) and "code" in target.id:
+                    found |= _column(node.iter, i, tables)
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "parametrize" and node.args[1:]:
+            for i, name in enumerate(_argnames(node.args[0])):
+                if "code" in name:
+                    found |= _column(node.args[1], i, tables)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            found.update(_BRACKETED.findall(node.value))
+    return found
+
+
+def test_a_code_counts_as_asserted_only_where_it_is_checked_as_a_code() -> None:
+    """A comparison with a code, a ``code=`` argument, a table's ``code`` column and an error
+    line's brackets count; a room or a word of the same spelling does not."""
+    checked = {
+        'assert answer["code"] == "alone"': {"alone"},
+        'assert (e.code, e.id) == ("gender", 3)': {"gender"},
+        'assert d.feed(ann, move).codes(ann) == ["bad_swap"]': {"bad_swap"},
+        'expected = Error(code="chair_taken", message="taken")': {"chair_taken"},
+        'for move, code in (("FRf@GB1n", "wrong_nation"),): pass': {"wrong_nation"},
+        'T = [(f, "joker_to_bar", "")]\n@pytest.mark.parametrize(("f", "code", "text"), T)\ndef t(): pass': {
+            "joker_to_bar"
+        },
+        'await line.expect("! Too long. [too_large]")': {"too_large"},
+        'assert "alone" not in server.lobby.rooms': set(),
+        'await ann.command("/join alone")\nassert ann.name == "gender"': set(),
+    }
+    for source, codes in checked.items():
+        assert asserted_codes(source) & set(ERROR_CODES) == codes, source
+
+
 def test_every_catalogue_code_is_asserted_by_some_test() -> None:
-    """Each code of the catalogue is provoked by the table above, or appears quoted in another test
-    on a line that does more than restate the catalogue (an assertion, an expected pair)."""
-    lines = [
-        line.strip()
-        for path in (ROOT / "tests").rglob("test_*.py")
-        if path.resolve() != Path(__file__).resolve()
-        for line in path.read_text().splitlines()
-    ]
-    unasserted = [
-        code
-        for code in ERROR_CODES
-        if code not in CASES
-        and not any(re.search(rf"[\"']{code}[\"']", line) and line != f'"{code}",' for line in lines)
-    ]
+    """Each code of the catalogue is provoked over a socket by the tables above, or another test
+    checks it as an error code (``asserted_codes``): a code that is only quoted, as a room name or
+    a word, does not count."""
+    asserted: set[str] = set()
+    for path in (ROOT / "tests").rglob("test_*.py"):
+        if path.resolve() != Path(__file__).resolve():
+            asserted |= asserted_codes(path.read_text())
+    provoked = set(CASES) | set(RULE_CASES)
+    unasserted = [code for code in ERROR_CODES if code not in provoked and code not in asserted]
     assert unasserted == []
 
 

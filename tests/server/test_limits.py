@@ -7,11 +7,13 @@ import asyncio
 import re
 
 import pytest
+import structlog
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from server.app import Server
-from server.limits import PerAddress
+from server.limits import PerAddress, security_event
+from server.metrics import Metrics
 from tests.server.clients import LineClient, WsClient
 from tests.server.conftest import ServerFactory
 
@@ -31,6 +33,33 @@ def test_per_address_counts_to_the_cap_and_back() -> None:
     assert limit.count("a") == 1 and limit.acquire("a")
     limit.release("b")
     assert limit.count("b") == 0
+
+
+def test_an_address_with_nothing_open_is_forgotten() -> None:
+    """Memory stays bounded by the addresses connected now: one whose last connection closed is
+    no longer kept."""
+    limit = PerAddress(3)
+    for address in ("a", "a", "b"):
+        assert limit.acquire(address)
+    assert len(limit) == 2
+    limit.release("a")
+    assert len(limit) == 2
+    limit.release("a")
+    limit.release("b")
+    assert len(limit) == 0 and limit.count("a") == 0
+
+
+def test_a_security_event_is_logged_with_its_fields_and_counted() -> None:
+    """``security_event`` writes one warning named for the event, with its fields, and counts it
+    under that name in ``/metrics``."""
+    metrics = Metrics()
+    with structlog.testing.capture_logs() as logged:
+        security_event(metrics, "per_ip_cap", transport="line", address="192.0.2.1")
+    assert logged == [
+        {"event": "per_ip_cap", "transport": "line", "address": "192.0.2.1", "log_level": "warning"}
+    ]
+    text = metrics.render().decode()
+    assert 'cafe_security_events_total{event="per_ip_cap"} 1.0' in text
 
 
 async def test_a_websocket_without_hello_is_closed_with_1008(make_server: ServerFactory) -> None:
@@ -87,3 +116,35 @@ async def test_connections_past_the_cap_per_address_are_refused(make_server: Ser
             break
         await asyncio.sleep(0.01)
     await WsClient.connect(server.port, "cyd")
+
+
+async def test_closing_a_line_connection_frees_its_place(make_server: ServerFactory) -> None:
+    """With ``--max-per-ip 1``: a line connection opens, closes, and another one from the same
+    address is greeted (not refused), once the server has seen the close; so is a third after a
+    named one closes."""
+    server: Server = await make_server(max_per_ip=1)
+    assert server.line_port is not None
+    await (await LineClient.connect(server.line_port)).close()  # at the name prompt
+    again = await _greeted(server.line_port)
+    await again.line("ann")
+    await again.expect("Hello ann!")
+    await again.close()  # named
+    await _greeted(server.line_port)
+
+
+async def _greeted(port: int) -> LineClient:
+    """A line connection that reads the name prompt: a refused one is closed and tried again while
+    the server may not have seen the last close yet (up to 5 seconds)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 5
+    while True:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        first = await asyncio.wait_for(reader.readline(), 10)
+        if first.startswith(b"Welcome"):
+            client = LineClient(reader, writer)
+            await client.expect("Your name")
+            return client
+        writer.close()
+        assert first.startswith(b"* Too many connections"), first
+        assert loop.time() < deadline, "the closed connection's place was never freed"
+        await asyncio.sleep(0.05)
