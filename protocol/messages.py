@@ -431,6 +431,10 @@ class Person(_Message):
     rating: str | None = Field(
         default=None, description='a registered person\'s shown rating ("1234", "1000?" while provisional)'
     )
+    private: bool = Field(
+        default=False,
+        description="in a private room: room names it only to people in the same room, else it is null",
+    )
 
 
 class WhoList(_Answer):
@@ -560,6 +564,10 @@ class Friend(_Message):
     name: str
     online: bool
     room: str | None
+    private: bool = Field(
+        default=False,
+        description="in a private room: room names it only to people in the same room, else it is null",
+    )
 
 
 class Friends(_Answer):

@@ -20,6 +20,7 @@ from server.accounts import Accounts, looks_registered
 from server.directory import Directory
 from server.language import set_language
 from server.metrics import Metrics
+from server.privacy import Reader
 from server.ratings import account_key
 from server.session import Session
 from server.social import Social
@@ -170,8 +171,10 @@ async def show(lobby: Lobby, session: Session, msg: ShowRequest) -> None:
         identity = session.identity if msg.topic is None else account_key(msg.topic)
         if msg.topic is not None and await lobby.store.account(msg.topic) is None:
             raise ProtocolError("no_such_player", _("{topic} is not registered.", topic=msg.topic), msg.id)
-        # the games of the player behind this connection, not of whoever held its name before
-        games = await lobby.store.history(identity) if identity is not None else []
+        # the games of the player behind this connection, not of whoever held its name before;
+        # another's, but those of private rooms this one did not play in
+        reader = _reader(session)
+        games = await profiles.games_seen(lobby.store, identity, 10, reader) if identity is not None else []
         session.send(m.Text(id=msg.id, kind="history", text=profiles.history_text(games)))
         return
     if msg.what == "rating":
@@ -180,8 +183,15 @@ async def show(lobby: Lobby, session: Session, msg: ShowRequest) -> None:
         text = await profiles.top_text(lobby.store, int(msg.topic or 10))
     else:
         assert msg.topic is not None
-        text = await profiles.finger_text(lobby.store, lobby.directory, msg.topic, msg.id)
+        text = await profiles.finger_text(lobby.store, lobby.directory, msg.topic, msg.id, _reader(session))
     session.send(m.Text(id=msg.id, kind=msg.what, text=text))
+
+
+def _reader(session: Session) -> Reader | None:
+    """Who reads a profile or a list of games over this connection."""
+    if session.name is None or session.identity is None:
+        return None
+    return Reader(session.name, session.identity)
 
 
 SHOWN = ("history", "rating", "top", "finger")

@@ -22,8 +22,9 @@ from protocol.outgoing import Outgoing
 from server.botpool import BotPool
 from server.config import Config
 from server.metrics import Metrics
+from server.privacy import Admission
 from server.ratings import is_guest
-from server.room import BotNameList, Room, RoomSettings, Seat
+from server.room import BotNameList, Member, Room, RoomSettings, Seat
 from server.session import RoomRef, Session
 from server.store import GameLog, StoredGame
 
@@ -134,6 +135,16 @@ class Directory(Protocol):
     async def seat_room(self, name: str) -> RoomRef | None:
         """The room whose running game ``name`` has a seat in, if any."""
 
+    async def invite(self, room: str, identity: str) -> None:
+        """The player ``identity`` is invited to ``room``: on its guest list until the room closes."""
+
+    async def admission(self, room: RoomRef, session: Session) -> Admission:
+        """Whether ``session`` may enter ``room``: ``"guest"`` (on its guest list, or a player of
+        its game), ``"open"`` (the room is not private) or ``"closed"``."""
+
+    async def private_rooms(self) -> set[str]:
+        """The private rooms, by casefolded name."""
+
 
 class LocalDirectory:
     """The directory of a single process, and the host of its rooms."""
@@ -161,8 +172,12 @@ class LocalDirectory:
         self._unloaded: NameTable[str] = NameTable()
         #: the rooms whose game is running, as room_changed last saw them
         self._playing: set[str] = set()
-        #: called with a room's name and players when its game starts
-        self.on_game_start: Callable[[str, list[str]], None] = lambda room, players: None
+        #: called with a room's name (``None`` for a private room) and players when its game starts
+        self.on_game_start: Callable[[str | None, list[str]], None] = lambda room, players: None
+        #: each room's guest list: the players (identities) invited, or in it when it became private
+        self._guests: dict[str, set[str]] = {}
+        #: the rooms that are private, as room_changed last saw them
+        self._private: set[str] = set()
         metrics.rooms.set_function(lambda: len(self.rooms))
         metrics.games_running.set_function(
             lambda: sum(1 for room in self.rooms.values() if room.state == "playing")
@@ -225,15 +240,50 @@ class LocalDirectory:
             self._watchers.discard(session)
 
     async def people(self) -> list[m.Person]:
+        private = await self.private_rooms()
         return [
             m.Person(
                 name=s.name or "",
                 kind=s.kind,
                 room=s.room.name if s.room else None,
                 guest=is_guest(s.kind, s.identity),
+                private=s.room is not None and s.room.name.casefold() in private,
             )
             for s in sorted(self.sessions.values(), key=lambda s: (s.name or "").casefold())
         ]
+
+    # --- private rooms -------------------------------------------------------------------------
+
+    async def invite(self, room: str, identity: str) -> None:
+        self._guests.setdefault(room.casefold(), set()).add(identity)
+
+    async def admission(self, room: RoomRef, session: Session) -> Admission:
+        if await self._is_guest(room.name, session.identity) or await self._holds_seat(room, session.name):
+            return "guest"
+        return "closed" if await self._is_private(room) else "open"
+
+    async def _is_guest(self, room: str, identity: str | None) -> bool:
+        return identity is not None and identity in self._guests.get(room.casefold(), ())
+
+    async def _holds_seat(self, room: RoomRef, name: str | None) -> bool:
+        return isinstance(room, Room) and name is not None and room.core.seat_of(name) is not None
+
+    async def _is_private(self, room: RoomRef) -> bool:
+        return isinstance(room, Room) and room.options.private
+
+    async def private_rooms(self) -> set[str]:
+        return {key for key, room in self.rooms.items() if room.options.private}
+
+    def _privacy_changed(self, room: Room, private: bool) -> None:
+        """``room`` became private (its members are its guests from now on), or public again."""
+        if private:
+            guests = self._guests.setdefault(room.name.casefold(), set())
+            guests.update(member.identity for member in room.members if member.identity is not None)
+
+    def turned_away(self, room: Room, member: Member) -> None:
+        if isinstance(member, Session) and member.room is room:
+            member.room = None
+            self.moved(member)
 
     # --- rooms ---------------------------------------------------------------------------------
 
@@ -294,11 +344,19 @@ class LocalDirectory:
         only while someone watches: this runs after every command a room handles), and the
         players' friends, when its game started."""
         key = room.name.casefold()
+        private = room.options.private
+        if private != (key in self._private):
+            if private:
+                self._private.add(key)
+            else:
+                self._private.discard(key)
+            self._privacy_changed(room, private)
         playing = room.state == "playing"
         if playing != (key in self._playing):
             if playing:
                 self._playing.add(key)
-                self.on_game_start(room.name, [s.name for s in room.seats if s.kind == "person"])
+                players = [s.name for s in room.seats if s.kind == "person"]
+                self.on_game_start(None if private else room.name, players)
             else:
                 self._playing.discard(key)
         if not self._watchers:
@@ -316,6 +374,8 @@ class LocalDirectory:
                     if seat.strategy is None:
                         self._unloaded[seat.name.casefold()] = room.game.game_id
             self._playing.discard(room.name.casefold())
+            self._private.discard(room.name.casefold())
+            self._guests.pop(room.name.casefold(), None)  # invitations end with their room
             for seat in room.seats:
                 if seat.kind == "bot":
                     self.bot_names.release(seat.name)

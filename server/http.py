@@ -18,6 +18,8 @@ from server import profiles
 from server.limits import security_event
 from server.lobby import Lobby
 from server.pages import not_found_page, page_language, replay_steps, rules_page
+from server.privacy import Reader, readable, reader
+from server.store import StoredGame
 
 STATIC = Path(__file__).parent / "static"
 
@@ -141,18 +143,20 @@ class HttpRoutes:
             query = request.path.partition("?")[2]
             return self._rules(page_language(query, request.headers.get("Accept-Language")))
         if path.startswith("/api/players/") or path == "/api/leaderboard":
-            status, data = await profiles.api(self.lobby.store, self.lobby.directory, request.path)
+            asking = await self._reader(request)
+            status, data = await profiles.api(self.lobby.store, self.lobby.directory, request.path, asking)
             return _response(HTTPStatus(status), json.dumps(data).encode(), "application/json")
         if path.startswith("/api/games/") and path.endswith("/replay"):
-            return await self._replay(path.removeprefix("/api/games/").removesuffix("/replay"))
+            game_id = path.removeprefix("/api/games/").removesuffix("/replay")
+            return await self._replay(game_id, await self._reader(request))
         if path.startswith("/api/games/"):
-            return await self._game(path.removeprefix("/api/games/"))
+            return await self._game(path.removeprefix("/api/games/"), await self._reader(request))
         if path.startswith("/games/"):
             # one address, two forms: a viewer for people, the record for programs
             if _wants_html(request.headers.get("Accept", "")):
                 response = self._static("/replay.html")
             else:
-                response = await self._game(path.removeprefix("/games/"))
+                response = await self._game(path.removeprefix("/games/"), await self._reader(request))
             response.headers["Vary"] = "Accept"
             return response
         return self._static(path)
@@ -163,10 +167,22 @@ class HttpRoutes:
             return _response(HTTPStatus.NOT_FOUND, not_found_page("The rules are missing."), _HTML)
         return _response(HTTPStatus.OK, page, _HTML)
 
-    async def _replay(self, game_id: str) -> Response:
+    async def _reader(self, request: Request) -> Reader | None:
+        """Who asks: the player the request's resume token names (``Authorization: Bearer``)."""
+        return await reader(self.lobby.store, request.headers.get("Authorization"))
+
+    async def _readable_game(self, game_id: str, asking: Reader | None) -> StoredGame | None:
+        """The game, unless there is none or ``asking`` may not read it (a private room's game,
+        and not one of its players): both look the same from outside."""
+        game = await self.lobby.store.game(game_id)
+        if game is None or not readable(game, None if asking is None else asking.identity):
+            return None
+        return game
+
+    async def _replay(self, game_id: str, asking: Reader | None) -> Response:
         """The public positions of a finished game, for the replay viewer; a game still running
         has none to show yet."""
-        game = await self.lobby.store.game(game_id)
+        game = await self._readable_game(game_id, asking)
         if game is None or game.result is None:
             body = b'{"error": "no such finished game"}\n'
             return _response(HTTPStatus.NOT_FOUND, body, "application/json")
@@ -190,8 +206,8 @@ class HttpRoutes:
         code = HTTPStatus.SERVICE_UNAVAILABLE if status in failing[path] else HTTPStatus.OK
         return _response(code, body, "application/json")
 
-    async def _game(self, game_id: str) -> Response:
-        game = await self.lobby.store.game(game_id)
+    async def _game(self, game_id: str, asking: Reader | None) -> Response:
+        game = await self._readable_game(game_id, asking)
         if game is None:
             return _response(HTTPStatus.NOT_FOUND, b'{"error": "no such game"}\n', "application/json")
         body = game.record.to_dict()

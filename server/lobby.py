@@ -30,9 +30,10 @@ from server.config import Config
 from server.directory import Directory, Held, listed
 from server.limits import security_event
 from server.metrics import Metrics
+from server.privacy import here, seen_from
 from server.ratelimit import TokenBucket
 from server.ratings import ACCOUNT
-from server.room import Enter, Leave, Returned, Room
+from server.room import Enter, Leave, Returned, Room, not_invited
 from server.session import RoomRef, Session
 from server.social import PersonalLists, Social
 from server.store import GameLog, StoreUnavailable
@@ -375,8 +376,8 @@ class Lobby:
         session.send(m.Rooms(id=msg.id, rooms=listed(await self.directory.room_list())))
 
     async def _who(self, session: Session, msg: m.Who) -> None:
-        people = await profiles.with_ratings(self.store, await self.directory.people())
-        session.send(m.WhoList(id=msg.id, people=people))
+        people = seen_from(await self.directory.people(), here(session))
+        session.send(m.WhoList(id=msg.id, people=await profiles.with_ratings(self.store, people)))
 
     async def _enter(self, session: Session, msg: m.EnterRoom | m.Watch) -> None:
         await self.enter_room(session, msg.room, join=False, msg_id=msg.id)
@@ -408,10 +409,17 @@ class Lobby:
         if session.room is room:
             room.post(session, Enter(join=join, id=msg_id))
             return
+        if session.room is not None and session.room.name.casefold() == room.name.casefold():
+            admitted = True  # in it already (in a cluster, by another reference to the same room)
+        else:  # a private room lets in its guests and players; asked before anything changes
+            door = await self.directory.admission(room, session)
+            if door == "closed":
+                raise not_invited(room.name, msg_id)
+            admitted = door == "guest"
         if session.room is not None:
             session.room.post(session, Leave(disconnected=False, id=None, name=session.name))
         session.room = room
-        room.post(session, Enter(join=join, id=msg_id))
+        room.post(session, Enter(join=join, id=msg_id, admitted=admitted))
         self.directory.moved(session)
 
     def _leave_room(self, session: Session, msg: m.LeaveRoom) -> None:

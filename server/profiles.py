@@ -12,6 +12,7 @@ from urllib.parse import unquote
 from protocol import messages as m
 from protocol.errors import ProtocolError
 from protocol.i18n import Lang, Msg, _, _n, lazy
+from server.privacy import Reader, readable, seen_from
 from server.ratings import BOT, Skill, account_key, bot_name
 from server.store import GameLog, StoredGame
 from server.store_accounts import Standing
@@ -135,16 +136,35 @@ def history_text(games: list[StoredGame]) -> Msg:
     return lazy(draw)
 
 
-async def profile(store: GameLog, directory: People, name: str) -> dict[str, Any] | None:
-    """A registered player's profile, or a bot strategy's rating; ``None`` for neither."""
+def _named(people: list[m.Person], name: str | None) -> m.Person | None:
+    key = None if name is None else name.casefold()
+    return next((p for p in people if p.name.casefold() == key), None)
+
+
+async def games_seen(store: GameLog, key: str, limit: int, reader: Reader | None) -> list[StoredGame]:
+    """The last ``limit`` games of the player ``key`` that ``reader`` may read (a private room's
+    only by its players)."""
+    identity = None if reader is None else reader.identity
+    return [g for g in await store.history(key, limit) if readable(g, identity)]
+
+
+async def profile(
+    store: GameLog, directory: People, name: str, reader: Reader | None = None
+) -> dict[str, Any] | None:
+    """A registered player's profile, or a bot strategy's rating; ``None`` for neither. Where the
+    player is and which games they played are as ``reader`` may see them (a private room's name
+    only for someone in it, its games only for their players)."""
     key = key_of(name)
     account = None if key.startswith(BOT) else await store.account(name)
     standing = await store.standing(key)
     if account is None and not key.startswith(BOT):  # a bot strategy has one before it is rated
         return None
     skill = standing.skill if standing is not None else Skill()
-    where = next((p for p in await directory.people() if p.name.casefold() == name.casefold()), None)
-    games = [] if account is None else await store.history(key, 10)
+    people = await directory.people()
+    reading = _named(people, None if reader is None else reader.name)
+    found = _named(people, name)
+    where = None if found is None else seen_from([found], None if reading is None else reading.room)[0]
+    games = [] if account is None else await games_seen(store, key, 10, reader)
     return {
         "name": account.name if account is not None else bot_name(key.removeprefix(BOT)),
         "bot": account is None,
@@ -157,6 +177,7 @@ async def profile(store: GameLog, directory: People, name: str) -> dict[str, Any
         "provisional": skill.provisional,
         "online": where is not None,
         "room": None if where is None else where.room,
+        "private": where is not None and where.private,
         "recent": [game_json(g) for g in games],
     }
 
@@ -185,8 +206,10 @@ def standing_json(place: int, s: Standing) -> dict[str, Any]:
     }
 
 
-async def finger_text(store: GameLog, directory: People, name: str, msg_id: m.ClientId = None) -> Msg:
-    p = await profile(store, directory, name)
+async def finger_text(
+    store: GameLog, directory: People, name: str, msg_id: m.ClientId = None, reader: Reader | None = None
+) -> Msg:
+    p = await profile(store, directory, name, reader)
     if p is None:
         raise ProtocolError("no_such_player", _("{name} is not registered.", name=name), msg_id)
     rating = f"{p['rating']}{'?' if p['provisional'] else ''}"
@@ -203,8 +226,10 @@ async def finger_text(store: GameLog, directory: People, name: str, msg_id: m.Cl
     def draw(say: Lang) -> str:
         if not p["online"]:
             where = say(_("offline"))
+        elif p["room"]:
+            where = say(_("in room {room}", room=p["room"]))
         else:
-            where = say(_("in room {room}", room=p["room"]) if p["room"] else _("in the lobby"))
+            where = say(_("in a private room") if p["private"] else _("in the lobby"))
         lines = [
             say(
                 _(
@@ -233,9 +258,9 @@ async def finger_text(store: GameLog, directory: People, name: str, msg_id: m.Cl
     return lazy(draw)
 
 
-async def api(store: GameLog, directory: People, path: str) -> tuple[int, Any]:
+async def api(store: GameLog, directory: People, path: str, reader: Reader | None = None) -> tuple[int, Any]:
     """``GET /api/players/NAME``, ``/api/players/NAME/games`` and ``/api/leaderboard?limit=N``:
-    the status and the JSON body."""
+    the status and the JSON body, as ``reader`` (who the request's token names) may see them."""
     route, _, query = path.partition("?")
     if route == "/api/leaderboard":
         params = dict(p.partition("=")[::2] for p in query.split("&") if p)
@@ -248,10 +273,10 @@ async def api(store: GameLog, directory: People, path: str) -> tuple[int, Any]:
     name = unquote(name)
     if rest not in ("", "games"):
         return 404, {"error": "not found"}
-    found = await profile(store, directory, name)
+    found = await profile(store, directory, name, reader)
     if found is None:
         return 404, {"error": f"{name} is not registered"}
     if rest == "games":
-        games = [] if found["bot"] else await store.history(account_key(name), 50)
+        games = [] if found["bot"] else await games_seen(store, account_key(name), 50, reader)
         return 200, {"name": found["name"], "games": [game_json(g) for g in games]}
     return 200, found

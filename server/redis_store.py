@@ -252,6 +252,17 @@ class RedisStore(RedisAccounts):
             raise StoreUnavailable(f"{game_id}: the game kept changing")
         people[:] = [name.casefold() if p == old.casefold() else p for p in people]
 
+    async def game_private(self, game_id: str) -> None:
+        # a field of its own beside the game's data: set once, never taken back, so no write of
+        # the data (a seat taken over) can lose it
+        key = f"{PREFIX}game:{game_id}"
+        try:
+            if not await self.redis.hexists(key, "data"):
+                raise StoreUnavailable(f"{game_id}: no such game in the log")
+            await self.redis.hset(key, "private", "1")
+        except RedisError as e:
+            raise StoreUnavailable(str(e)) from e
+
     async def game_finished(self, game_id: str, outcome: Outcome) -> list[RatingChange]:
         room, people = self._game_rooms[game_id]
         for _ in range(10):  # another node's game changed a rating read here: read again
@@ -378,7 +389,8 @@ class RedisStore(RedisAccounts):
             float(data["started"]),
             finished,
             result,
-            data.get("room_options", {}),  # missing in games logged before they were kept
+            # missing in games logged before they were kept; "private" once the room became so
+            {**data.get("room_options", {}), **({"private": True} if "private" in fields else {})},
             tuple(data.get("identities") or ()),
         )
 

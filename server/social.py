@@ -22,6 +22,7 @@ from protocol.errors import ProtocolError
 from protocol.i18n import _
 from protocol.names import is_name
 from server.directory import Directory
+from server.privacy import here, seen_from
 from server.session import Session
 
 log = structlog.get_logger("cafe.social")
@@ -188,14 +189,16 @@ class Social:
         else:
             del self._holders[identity]
 
-    def game_started(self, room: str, players: list[str]) -> None:
-        """Tell the friends of each player that their friend started a game; not those who play
-        in it themselves."""
+    def game_started(self, room: str | None, players: list[str]) -> None:
+        """Tell the friends of each player that their friend started a game (in which room, unless
+        it is a private one: ``None``); not those who play in it themselves."""
         playing = tuple(players)
         for name in players:
             self._tell_friends_of(
                 name,
-                _("Your friend {name} started a game in room {room}: /watch {room}.", name=name, room=room),
+                _("Your friend {name} started a game in room {room}: /watch {room}.", name=name, room=room)
+                if room is not None
+                else _("Your friend {name} started a game in a private room.", name=name),
                 skip=playing,
             )
 
@@ -245,7 +248,7 @@ class Social:
         if target is None or target.name is None:
             to = None if self.courier is None else await self.courier.tell(session, name, msg.text)
             if to is None:
-                await self._not_here(name, msg.id)
+                await self._not_here(name, msg.id, here(session))
             assert to is not None
             session.send(m.TellMessage(id=msg.id, name=sender, to=to, text=msg.text))
             log.debug("tell", player=sender, to=to, relayed=True)
@@ -273,8 +276,9 @@ class Social:
             person.last_teller = sender
         return tell
 
-    async def _not_here(self, name: str, msg_id: m.ClientId) -> None:
-        """Refuse a tell to ``name``, saying whether anyone has that name."""
+    async def _not_here(self, name: str, msg_id: m.ClientId, asker: str | None = None) -> None:
+        """Refuse a tell to ``name``, saying whether anyone has that name (and where their seat
+        waits, unless in a private room ``asker``, where the asker is, is not)."""
         if any(p.name.casefold() == name.casefold() for p in await self.directory.people()):
             # connected to another node: tells do not travel between nodes
             raise ProtocolError(
@@ -283,6 +287,16 @@ class Social:
                 msg_id,
             )
         room = await self.directory.seat_room(name) if is_name(name) else None
+        if (
+            room is not None
+            and (asker or "").casefold() != room.name.casefold()
+            and room.name.casefold() in await self.directory.private_rooms()
+        ):
+            raise ProtocolError(
+                "not_connected",
+                _("{name} is not connected; their seat in a private room waits for them.", name=name),
+                msg_id,
+            )
         if room is not None:
             raise ProtocolError(
                 "not_connected",
@@ -302,8 +316,9 @@ class Social:
         key = msg.name.casefold()
         found = [p for p in await self.directory.people() if p.name.casefold() == key]
         if not found:
-            await self._not_here(msg.name, msg.id)
-        session.send(m.WhoList(id=msg.id, people=await self.with_ratings(found)))
+            await self._not_here(msg.name, msg.id, here(session))
+        people = await self.with_ratings(seen_from(found, here(session)))
+        session.send(m.WhoList(id=msg.id, people=people))
 
     async def invite(self, session: Session, msg: m.Invite) -> None:
         """``/invite NAME``: NAME is asked to the sender's room, wherever they are connected."""
@@ -317,6 +332,8 @@ class Social:
             raise ProtocolError("bad_target", _("You are here already."), msg.id)
         target = self.directory.session(msg.name)
         if target is not None and target.name is not None:
+            if target.identity is not None:  # on the room's guest list: a private room lets them in
+                await self.directory.invite(room.name, target.identity)
             target.send(m.Invited(room=room.name, name=sender))  # (not to those who mute the sender)
         elif self.courier is None or await self.courier.invite(session, msg.name, room.name) is None:
             raise ProtocolError("not_connected", _("{name} is not connected.", name=msg.name[:24]), msg.id)
@@ -376,15 +393,16 @@ class Social:
 
     async def friends(self, session: Session, msg: m.GetFriends) -> None:
         """``/friends``: each friend, whether connected, and where."""
-        online = {p.name.casefold(): p for p in await self.directory.people()}
+        online = {p.name.casefold(): p for p in seen_from(await self.directory.people(), here(session))}
         listed = []
         for key, name in sorted(self._people[session].lists.friends.items()):
-            here = online.get(key)
+            found = online.get(key)
             listed.append(
                 m.Friend(
-                    name=here.name if here else name,
-                    online=here is not None,
-                    room=here.room if here else None,
+                    name=found.name if found else name,
+                    online=found is not None,
+                    room=found.room if found else None,
+                    private=found is not None and found.private,
                 )
             )
         session.send(m.Friends(id=msg.id, friends=listed))

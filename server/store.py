@@ -183,6 +183,10 @@ class GameLog(AccountStore, Protocol):
     async def seat_taken(self, game_id: str, seat: int, old: str, name: str, identity: str | None) -> None:
         """Seat ``seat`` (from 0) of the running game, ``old``'s, is ``name``'s from now on."""
         ...
+    async def game_private(self, game_id: str) -> None:
+        """The running game's room became private: its ``room_options`` say ``private`` from now
+        on (its record is its players' alone)."""
+        ...
 
     async def game_finished(self, game_id: str, outcome: Outcome) -> list[RatingChange]:
         """Log the outcome and, for a rated game, update its players' ratings, atomically and
@@ -372,6 +376,15 @@ class Store(AccountTables):
                 "UPDATE players SET name = ?, identity = ? WHERE game_id = ? AND name = ?",
                 (name, identity, game_id, old),
             )
+
+    async def game_private(self, game_id: str) -> None:
+        with self._db:
+            self._db.execute("BEGIN")
+            row = self._db.execute("SELECT room_options FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise StoreUnavailable(f"{game_id}: no such game in the log")
+            options = {**json.loads(row[0] or "{}"), "private": True}
+            self._db.execute("UPDATE games SET room_options = ? WHERE id = ?", (json.dumps(options), game_id))
 
     async def move_played(self, game_id: str, number: int, move: str) -> None:
         await self._batched(self._moves, (game_id, number, move))

@@ -270,10 +270,11 @@ class LineText:
             ]
         if isinstance(msg, m.WhoList):
             lobby, guest = say(_("(lobby)")), say(_("guest"))
+            hidden = say(_("(a private room)"))
             kinds = {"person": say(_("person")), "bot": say(_("bot"))}
             return [
                 f"{p.name:<16} {kinds.get(p.kind, p.kind):<6} {p.rating or (guest if p.guest else '-'):<6} "
-                f"{p.room or lobby}"
+                f"{p.room or (hidden if p.private else lobby)}"
                 for p in msg.people
             ]
         if isinstance(msg, m.GameStarted):
@@ -323,7 +324,11 @@ class LineText:
             if not msg.friends:
                 return [say(_("No friends listed yet: /friend NAME adds one."))]
             lobby, away = say(_("(lobby)")), say(_("not connected"))
-            return [f"{f.name:<16} {(f.room or lobby) if f.online else away}" for f in msg.friends]
+            hidden = say(_("(a private room)"))
+            return [
+                f"{f.name:<16} {(f.room or (hidden if f.private else lobby)) if f.online else away}"
+                for f in msg.friends
+            ]
         if isinstance(msg, m.Invited):
             return [
                 say(

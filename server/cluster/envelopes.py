@@ -2,13 +2,15 @@
 message, told apart by ``op``:
 
 ============  ================================================================================
-``enter``     a member on the sending node enters the room (``join``: and takes a seat)
+``enter``     a member on the sending node enters the room (``join``: and takes a seat;
+              ``admitted``: it is on the room's guest list, which a private room asks for)
 ``leave``     the member leaves (``disconnected``: its connection was lost)
 ``returned``  the member came back with a resume token
 ``reread``    the member now reads another language, or plain ASCII (or no longer)
 ``show``      ``/board``, ``/hand`` or ``/score`` (``what``; ``topic`` for help)
 ``msg``       any other client message, as its JSON text (``msg``)
 ``out``       the other way: a server message for the member ``sid``, as its JSON text (``json``)
+``away``      the other way: the room (a private one) refused to let the connection ``sid`` in
 ``tell``      a tell from ``name`` (connection ``sid`` on node ``from``) to ``to``, connected to
               the receiving node
 ``news``      to every node (channel ``cafe:news``): ``text`` for the friends of ``name`` (its
@@ -60,6 +62,7 @@ class EnterRoom(_ToRoom):
     op: Literal["enter"] = "enter"
     join: bool = False
     id: ClientId = None
+    admitted: bool = False
 
 
 class LeaveRoom(_ToRoom):
@@ -94,6 +97,14 @@ class ToMember(_Envelope):
     op: Literal["out"] = "out"
     sid: str = Field(max_length=64)
     json_text: str = Field(alias="json")
+
+
+class TurnedAway(_Envelope):
+    """The room ``room`` turned the connection ``sid`` away: it is in no room now."""
+
+    op: Literal["away"] = "away"
+    sid: str = Field(max_length=64)
+    room: str = Field(max_length=64)
 
 
 class TellTo(_Envelope):
@@ -159,16 +170,16 @@ class News(_Envelope):
 
 ToRoom = EnterRoom | LeaveRoom | Returned | Reread | Show | Message
 ToPerson = TellTo | InviteTo | News
-Envelope = Annotated[ToRoom | ToMember | ToPerson, Field(discriminator="op")]
-ENVELOPE: TypeAdapter[ToRoom | ToMember | ToPerson] = TypeAdapter(Envelope)
+Envelope = Annotated[ToRoom | ToMember | TurnedAway | ToPerson, Field(discriminator="op")]
+ENVELOPE: TypeAdapter[ToRoom | ToMember | TurnedAway | ToPerson] = TypeAdapter(Envelope)
 
 
-def parse(data: str | bytes) -> ToRoom | ToMember | ToPerson:
+def parse(data: str | bytes) -> ToRoom | ToMember | TurnedAway | ToPerson:
     """An envelope from its text; raises ``pydantic.ValidationError`` when it is not one."""
     return ENVELOPE.validate_json(data)
 
 
-def dump(envelope: ToRoom | ToPerson) -> str:
+def dump(envelope: ToRoom | TurnedAway | ToPerson) -> str:
     return envelope.model_dump_json(by_alias=True)
 
 
@@ -189,6 +200,7 @@ __all__ = [
     "ToMember",
     "ToPerson",
     "ToRoom",
+    "TurnedAway",
     "dump",
     "parse",
     "to_member",

@@ -21,6 +21,7 @@ from protocol import messages as m
 from protocol.errors import UNAVAILABLE
 from protocol.names import alike
 from protocol.outgoing import Outgoing
+from server.cluster import envelopes as env
 from server.cluster.relay import Relay, RemoteRoom, RemoteSession
 from server.config import Config
 from server.directory import Held, LocalDirectory
@@ -28,6 +29,7 @@ from server.metrics import Metrics
 from server.ratings import is_guest
 from server.redis_store import PREFIX, RedisStore, lease_key
 from server.room import Enter, Leave, Returned, Room
+from server.room.world import Member
 from server.session import RoomRef, Session
 from server.store import StoreUnavailable
 
@@ -41,6 +43,9 @@ ROOMS = PREFIX + "rooms"  # room (casefolded) -> summary JSON
 #: rooms whose game waited with nobody in them and left memory: no node takes them over by itself
 IDLE = PREFIX + "idle"
 NODES = PREFIX + "nodes"  # every node that ever listed people (its online hash says if it lives)
+PRIVATE = PREFIX + "private"  # the rooms that are private, by casefolded name
+#: seconds a room's guest list outlives its last change, should its owner never close it
+GUESTS_TTL = 7 * 24 * 3600
 READY_WITHIN = 3.0  # seconds since the last good heartbeat for this node to be ready
 
 _RENEW = """
@@ -120,6 +125,7 @@ class ClusterDirectory(LocalDirectory):
         )
         super().__init__(config, self.store, metrics)
         self.relay = Relay(self.redis, node, self.rooms)
+        self.relay.on_turned_away = self._turned_away_here
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
         self._hold = self.redis.register_script(_HOLD)
@@ -242,6 +248,11 @@ class ClusterDirectory(LocalDirectory):
             self.fences[key] = token
             await self.redis.srem(IDLE, key)  # someone came for it: it is taken up again
             stored = await self.store.running_game(key)
+            if stored is None:  # a new room: a room of that name that died leaves it nothing
+                async with self.redis.pipeline(transaction=True) as pipe:
+                    pipe.srem(PRIVATE, key)
+                    pipe.delete(guests_key(key))
+                    await pipe.execute()
             room = self.create_room(stored.room if stored else name)
             if stored is not None:
                 self.store.adopt(stored.game_id, stored.room, stored.record, stored.kinds)
@@ -292,7 +303,7 @@ class ClusterDirectory(LocalDirectory):
             session.room = room
             self.relay.orphaned(session)
             seated = await self.store.seat_room(session.name or "") == name.casefold()
-            item = Returned() if seated else Enter()
+            item = Returned() if seated else Enter(admitted=True)  # (a member: one of its guests)
             if isinstance(room, RemoteRoom):
                 self.relay.forward(room, session, item, own=True)  # the client asked for nothing
             else:
@@ -302,6 +313,7 @@ class ClusterDirectory(LocalDirectory):
         """Another node owns this room now: stop it here and send its members after it."""
         self.fences.pop(key, None)
         self._listed.pop(key, None)
+        self._private.discard(key)
         room = self.rooms.pop(key, None)
         if room is None:
             return
@@ -355,9 +367,24 @@ class ClusterDirectory(LocalDirectory):
                 await self.redis.sadd(IDLE, value)
             elif kind == "drop":
                 key, token = value
-                await self.redis.hdel(ROOMS, key)
+                async with self.redis.pipeline(transaction=True) as pipe:
+                    pipe.hdel(ROOMS, key)
+                    pipe.srem(PRIVATE, key)
+                    pipe.delete(guests_key(key))  # invitations end with their room
+                    await pipe.execute()
                 if token is not None:
                     await self._release(keys=[lease_key(key)], args=[token])
+            elif kind == "private":
+                key, private, guests = value
+                async with self.redis.pipeline(transaction=True) as pipe:
+                    if private:
+                        pipe.sadd(PRIVATE, key)
+                    else:
+                        pipe.srem(PRIVATE, key)
+                    if guests:
+                        pipe.sadd(guests_key(key), *guests)
+                        pipe.expire(guests_key(key), GUESTS_TTL)
+                    await pipe.execute()
             elif kind == "online":
                 name, entry = value
                 if entry is None:
@@ -388,6 +415,61 @@ class ClusterDirectory(LocalDirectory):
         with _reaching_redis():
             room = await self.store.seat_room(name)
         return None if room is None else await self.resolve(room)
+
+    # --- private rooms: their guest lists and which they are, in Redis for every node -------------
+
+    async def invite(self, room: str, identity: str) -> None:
+        with _reaching_redis():
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.sadd(guests_key(room), identity)
+                pipe.expire(guests_key(room), GUESTS_TTL)
+                await pipe.execute()
+
+    async def _is_guest(self, room: str, identity: str | None) -> bool:
+        if identity is None:
+            return False
+        with _reaching_redis():
+            return bool(await self.redis.sismember(guests_key(room), identity))
+
+    async def _holds_seat(self, room: RoomRef, name: str | None) -> bool:
+        if isinstance(room, Room) or name is None:
+            return await super()._holds_seat(room, name)
+        with _reaching_redis():
+            return await self.store.seat_room(name) == room.name.casefold()
+
+    async def _is_private(self, room: RoomRef) -> bool:
+        if isinstance(room, Room):
+            return room.options.private  # owned here: the room itself says
+        with _reaching_redis():
+            return bool(await self.redis.sismember(PRIVATE, room.name.casefold()))
+
+    async def private_rooms(self) -> set[str]:
+        with _reaching_redis():
+            listed = set(map(str, await self.redis.smembers(PRIVATE)))
+        here = await super().private_rooms()  # the rooms of this node say it themselves
+        return {key for key in listed if key not in self.rooms} | here
+
+    def _privacy_changed(self, room: Room, private: bool) -> None:
+        """Tell every node (written in the background, in order with the room's line)."""
+        members = room.members if private else ()
+        guests = [member.identity for member in members if member.identity is not None]
+        self._writes.put_nowait(("private", (room.name.casefold(), private, guests)))
+
+    def turned_away(self, room: Room, member: Member) -> None:
+        if not isinstance(member, RemoteSession):
+            super().turned_away(room, member)
+            return
+        self.relay.remote.pop((member.node, member.sid), None)
+        member.room = None
+        self.relay.publish(member.node, env.dump(env.TurnedAway(sid=member.sid, room=room.name)))
+
+    def _turned_away_here(self, sid: str, room: str) -> None:
+        """This node's connection ``sid`` was refused by ``room``, owned elsewhere: it is in no room."""
+        session = self.relay.local.get(sid)
+        current = None if session is None else session.room
+        if session is not None and current is not None and current.name.casefold() == room.casefold():
+            session.room = None
+            self.moved(session)
 
     # --- names and who ------------------------------------------------------------------------------
 
@@ -439,6 +521,8 @@ class ClusterDirectory(LocalDirectory):
             "kind": session.kind,
             "room": room,
             "guest": is_guest(session.kind, session.identity),
+            # (an invitation from another node puts the player behind the name on a guest list)
+            "identity": session.identity,
         }
 
     async def people(self) -> list[m.Person]:
@@ -447,9 +531,16 @@ class ClusterDirectory(LocalDirectory):
             entries: list[dict[str, Any]] = []
             for node in sorted(map(str, await self.redis.smembers(NODES))):
                 entries.extend(json.loads(v) for v in (await self.redis.hgetall(online_key(node))).values())
+        private = await self.private_rooms()
         return sorted(
             (
-                m.Person(name=e["name"], kind=e["kind"], room=e["room"], guest=e.get("guest", True))
+                m.Person(
+                    name=e["name"],
+                    kind=e["kind"],
+                    room=e["room"],
+                    guest=e.get("guest", True),
+                    private=e["room"] is not None and e["room"].casefold() in private,
+                )
                 for e in entries
             ),
             key=lambda p: p.name.casefold(),

@@ -130,6 +130,8 @@ class Relay:
         self.on_news: Callable[[str, str, tuple[str, ...]], None] = lambda name, text, skip: None
         #: an invitation from elsewhere: (from, to, room) -> whether ``to`` is here
         self.on_invite: Callable[[str, str, str], bool] = lambda name, to, room: False
+        #: a room elsewhere refused this node's connection (sid, room): it is in no room now
+        self.on_turned_away: Callable[[str, str], None] = lambda sid, room: None
         self._outbox: asyncio.Queue[
             tuple[str, str, Session | None, m.ClientId, bool, tuple[RemoteSession, int] | None]
         ] = asyncio.Queue()
@@ -143,7 +145,7 @@ class Relay:
         sender = self._sender(room, session)
         envelope: env.ToRoom
         if isinstance(message, Enter):
-            envelope = env.EnterRoom(**sender, join=message.join, id=message.id)
+            envelope = env.EnterRoom(**sender, join=message.join, id=message.id, admitted=message.admitted)
         elif isinstance(message, Leave):
             envelope = env.LeaveRoom(**sender, disconnected=message.disconnected, id=message.id)
         elif isinstance(message, Returned):
@@ -255,6 +257,9 @@ class Relay:
             if isinstance(envelope, env.TellTo | env.InviteTo | env.News):
                 self._to_person(envelope)
                 return
+            if isinstance(envelope, env.TurnedAway):
+                self.on_turned_away(envelope.sid, envelope.room)
+                return
             message = self._inbox_item(envelope)
         except ValidationError as e:
             log.warning("bad_envelope", node=self.node, error=e.errors(include_url=False)[:3], size=len(data))
@@ -329,7 +334,7 @@ class Relay:
         if isinstance(envelope, env.Reread):
             return None
         if isinstance(envelope, env.EnterRoom):
-            return lambda member: Enter(join=envelope.join, id=envelope.id)
+            return lambda member: Enter(join=envelope.join, id=envelope.id, admitted=envelope.admitted)
         if isinstance(envelope, env.LeaveRoom):
             return lambda member: Leave(disconnected=envelope.disconnected, id=envelope.id)
         if isinstance(envelope, env.Returned):

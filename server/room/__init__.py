@@ -16,7 +16,7 @@ from engine.compiled import guard as _guard
 _guard()  # the room core is compiled too: a stale build of it is not run (engine/compiled.py)
 
 from server.room.actor import Room, RoomHost
-from server.room.core import RoomCore
+from server.room.core import RoomCore, not_invited
 from server.room.items import Enter, Leave, Returned
 from server.room.state import Seat
 from server.room.world import BotNameList, BotNames, Member, RoomSettings
@@ -33,4 +33,5 @@ __all__ = [
     "RoomHost",
     "RoomSettings",
     "Seat",
+    "not_invited",
 ]

@@ -24,6 +24,7 @@ from server.room.effects import (
     Effect,
     Entry,
     GameEnd,
+    GamePrivate,
     GameStart,
     MoveLogged,
     Note,
@@ -32,6 +33,7 @@ from server.room.effects import (
     Send,
     Step,
     Think,
+    TurnedAway,
 )
 from server.room.items import BotMove, ClockTimeout, Item, Stop, TurnRetry
 from server.room.world import BotNames, Member, RoomSettings
@@ -76,6 +78,10 @@ class RoomHost(Protocol):
 
     def bot_games(self, name: str) -> int:
         """How many games ``name`` has running against the server's bots alone."""
+
+    def turned_away(self, room: Room, member: Member) -> None:
+        """``member`` asked to enter the room and was refused: wherever it is connected, it is
+        in no room now."""
 
 
 class Room:
@@ -291,6 +297,8 @@ class Room:
             metrics.games_started.inc()
         elif isinstance(entry, SeatTaken):
             await store.seat_taken(entry.game_id, entry.seat, entry.old, entry.name, entry.identity)
+        elif isinstance(entry, GamePrivate):
+            await store.game_private(entry.game_id)
         elif isinstance(entry, GameEnd):
             changes = await store.game_finished(entry.game_id, entry.outcome)
             metrics.games_finished.inc()
@@ -317,6 +325,8 @@ class Room:
                     self._think(effect)
                 case Note():
                     self.log.info(effect.event, **effect.fields)
+                case TurnedAway():
+                    self.host.turned_away(self, effect.member)
 
     def _reply(self, reply: Reply) -> None:
         self.host.metrics.refuse(reply.recipient, reply.code, reply.text, reply.id)

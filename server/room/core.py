@@ -23,7 +23,7 @@ from protocol.errors import ProtocolError
 from protocol.i18n import Msg, _
 from protocol.options import ANY_TIME, OptionError, announcement, check_value
 from server.room.base import window
-from server.room.effects import Cancel, Effect, Reply, Step
+from server.room.effects import Cancel, Effect, GamePrivate, Reply, Step, TurnedAway
 from server.room.items import (
     BotMove,
     ClockTimeout,
@@ -39,7 +39,14 @@ from server.room.state import MAX_SEATS, Seat
 from server.room.votes import RoomVotes, VoteExpired
 from server.room.world import BotNameList, BotNames, Member, RoomSettings
 
-__all__ = ["BotNameList", "BotNames", "Member", "RoomCore", "RoomSettings"]
+__all__ = ["BotNameList", "BotNames", "Member", "RoomCore", "RoomSettings", "not_invited"]
+
+
+def not_invited(room: str, msg_id: m.ClientId) -> ProtocolError:
+    """The refusal of someone who may not enter the private room ``room``: neither invited by
+    someone in it nor one of its players."""
+    text = _("Room {room} is private: you may enter once someone in it invites you.", room=room)
+    return ProtocolError("not_invited", text, msg_id)
 
 
 def bot_kind(strategy: str) -> Msg:
@@ -126,6 +133,9 @@ class RoomCore(RoomVotes):
 
     def _on_enter(self, session: Member, msg: Enter) -> None:
         if session not in self.members:
+            if self.options.private and not msg.admitted and self._seat_of(session.name) is None:
+                self._out.append(TurnedAway(session))  # it is in no room now, here or in its lobby
+                raise not_invited(self.name, msg.id)
             self.members.setdefault(session)
             self._broadcast(
                 m.Presence(room=self.name, name=self._name(session), event="entered"), exclude=session
@@ -184,8 +194,8 @@ class RoomCore(RoomVotes):
         return None
 
     def _on_returned(self, session: Member, _: Returned | None = None) -> None:
-        if self._voted_out_of_game(session):  # back, but only to watch
-            self._on_enter(session, Enter())
+        if self._voted_out_of_game(session):  # back, but only to watch (a player of the game)
+            self._on_enter(session, Enter(admitted=True))
             return
         # a new connection is new to the publisher; a member taking their seat back keeps its view
         self.members.setdefault(session)
@@ -302,7 +312,7 @@ class RoomCore(RoomVotes):
         self._ack(session, msg.id)
         self._publish()
 
-    def _on_option(self, session: Member, msg: m.SetOption) -> None:
+    def _on_option(self, session: Member, msg: m.SetOption) -> Step | None:
         self._require_host(session, msg.id, "set options")
         if self.state == "playing" and msg.key not in ANY_TIME:
             raise ProtocolError("game_running", _("Options are fixed while a game runs."), msg.id)
@@ -310,6 +320,19 @@ class RoomCore(RoomVotes):
             value = check_value(msg.key, msg.value, clock_min=self.settings.clock_min)
         except OptionError as e:
             raise ProtocolError("bad_option", e.text, msg.id) from None
+        game = self.game
+        if msg.key == "private" and value and not self.options.private and self.state == "playing":
+            assert game is not None
+            # the running game's record becomes its players' alone, and stays so: logged first
+            return Step(
+                entries=(GamePrivate(game.game_id),),
+                then=lambda: self._set_option(session, msg, value),
+                otherwise=self._unavailable(session, msg.id),
+            )
+        self._set_option(session, msg, value)
+        return None
+
+    def _set_option(self, session: Member, msg: m.SetOption, value: Any) -> None:
         self.options = self.options.with_value(msg.key, value)
         self._broadcast(m.Notice(room=self.name, text=announcement(self._name(session), msg.key, value)))
         self._ack(session, msg.id)

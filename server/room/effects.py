@@ -89,7 +89,14 @@ class Note:
         object.__setattr__(self, "fields", fields)
 
 
-Effect = Send | Reply | Arm | Cancel | Think | Note
+@dataclass(frozen=True, slots=True)
+class TurnedAway:
+    """``member`` asked to enter and was refused (a private room): it is in no room now."""
+
+    member: Member
+
+
+Effect = Send | Reply | Arm | Cancel | Think | Note | TurnedAway
 
 # --- log entries ------------------------------------------------------------------------------
 
@@ -142,7 +149,14 @@ class SeatTaken:
     identity: str | None
 
 
-Entry = GameStart | MoveLogged | GameEnd | SeatTaken
+@dataclass(frozen=True, slots=True)
+class GamePrivate:
+    """The room of a running game became private: the game's record is its players' alone."""
+
+    game_id: str
+
+
+Entry = GameStart | MoveLogged | GameEnd | SeatTaken | GamePrivate
 
 
 @dataclass(slots=True)
@@ -174,6 +188,7 @@ __all__ = [
     "Effect",
     "Entry",
     "GameEnd",
+    "GamePrivate",
     "GameStart",
     "MoveLogged",
     "Note",
@@ -182,4 +197,5 @@ __all__ = [
     "Send",
     "Step",
     "Think",
+    "TurnedAway",
 ]

@@ -19,6 +19,9 @@ class Enter:
 
     join: bool = False
     id: m.ClientId = None
+    #: the member is on the room's guest list (invited, or in it when it became private): a
+    #: private room lets in its guests and its players, and turns anyone else away
+    admitted: bool = False
 
 
 @dataclass(frozen=True, slots=True)

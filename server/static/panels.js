@@ -170,6 +170,7 @@ function onlineList(people) {
     if (i) parts.push(", ");
     parts.push(p.kind === "bot" ? t("{name} (bot)", { name: p.name }) : nameButton(p.name));
     if (p.room) parts.push(" ", t("in {room}", { room: p.room }));
+    else if (p.private) parts.push(" ", t("in a private room"));
   });
   return parts;
 }

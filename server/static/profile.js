@@ -4,6 +4,7 @@
 
 import { t, tn } from "./i18n.js";
 import { el } from "./dom.js";
+import { readerHeaders } from "./storage.js";
 
 /** A name that opens its profile when chosen. */
 export function nameButton(name, attrs = {}) {
@@ -24,7 +25,7 @@ function ratingText(p) {
 }
 
 async function getJson(path) {
-  const response = await fetch(path, { headers: { Accept: "application/json" } });
+  const response = await fetch(path, { headers: readerHeaders({ Accept: "application/json" }) });
   const body = await response.json().catch(() => ({}));
   return { ok: response.ok, status: response.status, body };
 }
@@ -102,7 +103,13 @@ export class PeopleDialog {
     } else {
       const p = profile.body;
       name = p.name;
-      const where = !p.online ? t("offline") : p.room ? t("now in room {room}", { room: p.room }) : t("now in the lobby");
+      const where = !p.online
+        ? t("offline")
+        : p.room
+          ? t("now in room {room}", { room: p.room })
+          : p.private
+            ? t("now in a private room")
+            : t("now in the lobby");
       const facts = p.bot
         ? [t("a bot strategy"), t("rating {rating}", { rating: ratingText(p) }), tn("{n} rated game, {w} won", "{n} rated games, {w} won", p.rated_games, { w: p.wins })]
         : [

@@ -4,6 +4,7 @@
 import { CafeBoard } from "./board.js";
 import { preferredLanguage, setLanguage, t, tn } from "./i18n.js";
 import { historyLine } from "./live.js";
+import { readerHeaders } from "./storage.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -12,7 +13,7 @@ async function load() {
   $("rules-link").href = `/rules?lang=${lang}`;
   document.title = t("Replay — Café International");
   const id = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() ?? "");
-  const [boardResponse, replayResponse] = await Promise.all([fetch("/board.json"), fetch(`/api/games/${encodeURIComponent(id)}/replay`)]);
+  const [boardResponse, replayResponse] = await Promise.all([fetch("/board.json"), fetch(`/api/games/${encodeURIComponent(id)}/replay`, { headers: readerHeaders() })]);
   if (!replayResponse.ok) {
     $("replay-status").textContent = t("No finished game has that address.");
     for (const b of document.querySelectorAll(".steps button")) b.disabled = true;

@@ -12,7 +12,8 @@ const FRIENDS_EVERY = 30_000;
 
 function whereText(friend) {
   if (!friend.online) return t("offline");
-  return friend.room ? t("in room {room}", { room: friend.room }) : t("in the lobby");
+  if (friend.room) return t("in room {room}", { room: friend.room });
+  return friend.private ? t("in a private room") : t("in the lobby");
 }
 
 export class SocialPane {

@@ -18,3 +18,12 @@ export const saved = {
     }
   },
 };
+
+/**
+ * `headers` with the kept resume token as `Authorization: Bearer`: the server shows a private
+ * room's games (and where its people are) only to those it names.
+ */
+export function readerHeaders(headers = {}) {
+  const token = saved.get("cafe.token");
+  return token ? { ...headers, Authorization: `Bearer ${token}` } : headers;
+}

@@ -393,6 +393,13 @@ async def _voted_out(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, A
     return cid, await cid.command("/join 3")
 
 
+async def _not_invited(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    (ann,) = await _in_room(server, "ann")
+    assert (await ann.command("/option private on"))["type"] == "ack"
+    zoe = await WsClient.connect(server.port, "zoe")
+    return zoe, await zoe.command("/room codes")
+
+
 #: code -> (how to provoke it, server settings)
 CASES: dict[str, tuple[Provoke, dict[str, Any]]] = {
     "hello_first": (_hello_first, {}),
@@ -447,6 +454,7 @@ CASES: dict[str, tuple[Provoke, dict[str, Any]]] = {
     "no_voters": (_no_voters, {}),
     "voted_out": (_voted_out, {}),
     "no_hints": (_no_hints, {}),
+    "not_invited": (_not_invited, {}),
 }
 
 

@@ -26,7 +26,7 @@ async def test_only_the_host_sets_options_and_host_off_lets_everyone(server: Ser
 
 
 async def test_a_private_room_is_not_listed_but_can_be_entered_and_invited_to(server: Server) -> None:
-    """``private on`` hides the room from ``/rooms``; an invitation names it; its name lets you in."""
+    """``private on`` hides the room from ``/rooms``; an invitation names it and lets zoe in."""
     (ann,) = await _seated(server, "ann", room="secret")
     await _seated(server, "bob", room="open")
     zoe = await WsClient.connect(server.port, "zoe")

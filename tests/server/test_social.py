@@ -137,7 +137,7 @@ async def test_whereis_names_the_room(server: Server) -> None:
     await bob.command("/room cafe")
     answer = await ann.command("/whereis BOB")
     assert answer["type"] == "who" and answer["people"] == [
-        {"name": "bob", "kind": "person", "room": "cafe", "guest": True, "rating": None}
+        {"name": "bob", "kind": "person", "room": "cafe", "guest": True, "rating": None, "private": False}
     ]
     assert (await ann.command("/whereis nobody"))["code"] == "not_connected"
 
@@ -202,7 +202,7 @@ async def test_lists_last_across_a_resume(server: Server) -> None:
     await bob.command("hello?")
     assert await _chats(again) == []
     friends = await again.command("/friends")
-    assert friends["friends"] == [{"name": "cid", "online": False, "room": None}]
+    assert friends["friends"] == [{"name": "cid", "online": False, "room": None, "private": False}]
 
 
 async def test_stored_lists_read_what_the_store_keeps() -> None:
@@ -235,8 +235,8 @@ async def test_friends_lists_who_is_online_and_where(server: Server) -> None:
     answer = await ann.command("/friends")
     assert answer["type"] == "friends"
     assert answer["friends"] == [
-        {"name": "bob", "online": True, "room": "cafe"},
-        {"name": "cid", "online": False, "room": None},
+        {"name": "bob", "online": True, "room": "cafe", "private": False},
+        {"name": "cid", "online": False, "room": None, "private": False},
     ]
 
 
