@@ -258,8 +258,8 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         "/invite NAME",
         _("invite NAME to this room"),
         _(
-            "Sends NAME an invitation to the room you are in (the way into a private room\n"
-            "that /rooms does not list)."
+            "Sends NAME an invitation to the room you are in: the way into a private\n"
+            "room, which only those invited by someone in it and its players enter."
         ),
         ("/invite ann",),
     ),
@@ -327,7 +327,8 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
             "                            leave it at once too\n"
             "  host on, off              on: only the host (the first seated person) sets\n"
             "                            options, seats bots and starts; off: any player\n"
-            "  private on, off           on: /rooms does not list the room (/invite)\n"
+            "  private on, off           on: /rooms does not list the room, and only those\n"
+            "                            invited (/invite) and its players enter\n"
             "  drawseat on, off          on: the seats are shuffled at the start\n"
             "  start N, start random     seat N (1 to 4) begins, or the shuffle draws\n"
             "A game keeps its options to the end, across a server restart; host and\n"
