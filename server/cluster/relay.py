@@ -241,7 +241,7 @@ class Relay:
         finally:
             with contextlib.suppress(Exception):
                 async with asyncio.timeout(2):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()  # type: ignore[no-untyped-call,unused-ignore]  # untyped in older redis-py
 
     def receive(self, data: str | bytes) -> None:
         """Handle one envelope; a malformed one is logged and dropped."""
