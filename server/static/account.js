@@ -128,8 +128,7 @@ export class Identity {
     } else if (!state.registering) this.form.close();
     if (msg.id && msg.id === state.registering) {
       state.registering = null;
-      this.form.close();
-      this.chat.add("system", t("{name} is registered: the name is yours, and your games are rated.", { name: msg.name }));
+      this.form.close();  // the server's notice says that the name is registered
     }
     this.saved.set("cafe.name", msg.name);
     this.saved.set("cafe.token", msg.token);
