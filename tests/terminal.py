@@ -1,10 +1,14 @@
 """What a terminal makes of the text a line client receives: the columns each character takes, as
 glibc's ``wcwidth`` gives them (the rules of its generator, ``localedata/unicode-gen``, written
 again from the Unicode tables, independent of ``protocol.text``), and the rows an 80-column
-terminal shows, wrapping a line that does not fit on its own.
+terminal shows, wrapping a line that does not fit on its own. A terminal set to draw East Asian
+"ambiguous" characters wide (xterm's ``-cjk_width``, VTE's "ambiguous: wide", PuTTY's CJK
+setting) gives those two columns: ``ambiguous_wide``.
 
 >>> columns("a渡\\u0301\\u00ad")
 4
+>>> columns("a×Ж\\u0301", ambiguous_wide=True)
+5
 >>> rows("<ann> " + "x" * 76)
 ['<ann> xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', 'xx']
 """
@@ -24,26 +28,29 @@ _FORMAT_DRAWN = set(
 )
 
 
-def wcwidth(ch: str) -> int:
-    """The columns glibc's ``wcwidth`` gives one (printable) character."""
+def wcwidth(ch: str, ambiguous_wide: bool = False) -> int:
+    """The columns glibc's ``wcwidth`` gives one (printable) character; with ``ambiguous_wide``,
+    two for an East Asian ambiguous one that is no mark (as Markus Kuhn's ``mk_wcwidth_cjk``,
+    which xterm's ``-cjk_width`` uses)."""
     if ch in _FORMAT_DRAWN:
         return 1
     if unicodedata.category(ch) in ("Mn", "Me", "Cf") or "\u1160" <= ch <= "\u11ff" or ch == "\u200b":
         return 0
-    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    wide = ("W", "F", "A") if ambiguous_wide else ("W", "F")
+    return 2 if unicodedata.east_asian_width(ch) in wide else 1
 
 
-def columns(text: str) -> int:
-    """The columns ``text`` takes on a terminal."""
-    return sum(map(wcwidth, text))
+def columns(text: str, ambiguous_wide: bool = False) -> int:
+    """The columns ``text`` takes on a terminal (one drawing ambiguous characters wide, if so)."""
+    return sum(wcwidth(ch, ambiguous_wide) for ch in text)
 
 
-def rows(line: str, width: int = 80) -> list[str]:
+def rows(line: str, width: int = 80, ambiguous_wide: bool = False) -> list[str]:
     """The rows a terminal ``width`` columns wide shows ``line`` on: it wraps where the next
     character does not fit, and the rest starts a row at column 0."""
     out, row, used = [], "", 0
     for ch in line:
-        w = wcwidth(ch)
+        w = wcwidth(ch, ambiguous_wide)
         if used + w > width:
             out.append(row)
             row, used = "", 0

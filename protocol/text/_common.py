@@ -60,18 +60,18 @@ _EMOJI_PRESENTATION: Final = "\ufe0f"
 # bounded, since people's chat may hold any of a million characters
 @functools.lru_cache(maxsize=4096)
 def char_width(ch: str) -> int:
-    """The columns one character takes on a terminal: what glibc's ``wcwidth`` (and xterm's) gives
-    it, and where terminals differ, the most any of them gives, so that a line measured to fit
-    never wraps on its own (a line cut a little early does no harm; one the terminal wraps starts
-    a row with whatever a person wrote there).
+    """The columns one character takes on a terminal that draws East Asian "ambiguous" characters
+    narrow, as terminals do by default: what glibc's ``wcwidth`` (and xterm's) gives it, and where
+    such terminals differ, the most any of them gives, so that a line measured to fit never wraps
+    on its own (a line cut a little early does no harm; one the terminal wraps starts a row with
+    whatever a person wrote there). People's text is measured with ``char_width_cjk``.
 
     A mark drawn on the character before it (Mn, Me) takes none; a wide or fullwidth East Asian
     character two, and so does a character these tables do not know yet (a newer emoji, mostly), a
     regional indicator (half a flag, two columns on many terminals) and the enclosed and Yijing
     signs glibc draws wide; any other character one: spacing marks (Mc), the soft hyphen and the
     other format characters too (people's text holds none: ``protocol.sanitize``), and the
-    ambiguous ones (box drawing, Greek, Cyrillic), as terminals outside East Asian locales draw
-    them.
+    ambiguous ones (``×``, ``°``, ``ü``, box drawing, Greek, Cyrillic).
 
     >>> [char_width(c) for c in "a渡\u0301\u00ad\U0001f1e9"]
     [1, 2, 0, 1, 2]
@@ -88,6 +88,21 @@ def char_width(ch: str) -> int:
     ):
         return 2
     return 1
+
+
+@functools.lru_cache(maxsize=4096)
+def char_width_cjk(ch: str) -> int:
+    """The columns one character takes on any terminal, those set to draw East Asian "ambiguous"
+    characters two columns wide included (xterm's ``-cjk_width``, VTE's "ambiguous: wide",
+    PuTTY's CJK setting, a CJK locale): ``char_width``, but two for an ambiguous character that
+    takes one there (``×``, ``°``, ``ü``, box drawing, Greek, Cyrillic, private use). What people
+    wrote is measured so: no terminal wraps a line of their words on its own.
+
+    >>> [char_width_cjk(c) for c in "a×Ж渡\u0301"]
+    [1, 2, 2, 2, 0]
+    """
+    width = char_width(ch)
+    return 2 if width == 1 and unicodedata.east_asian_width(ch) == "A" else width
 
 
 #: text whose every character takes one column: printable ASCII, Latin-1's letters and signs and
@@ -107,6 +122,14 @@ def display_width(text: str) -> int:
     if text.isascii() or _ONE_COLUMN_EACH.fullmatch(text):  # isascii() reads a flag of the string
         return len(text)
     return sum(map(char_width, text))
+
+
+def display_width_cjk(text: str) -> int:
+    """How many columns ``text`` takes on any terminal, one that draws East Asian ambiguous
+    characters wide included (``char_width_cjk`` of each character)."""
+    if text.isascii():
+        return len(text)
+    return sum(map(char_width_cjk, text))
 
 
 def clean(text: str, ascii_only: bool) -> str:

@@ -16,7 +16,14 @@ from typing import Any, Final
 from protocol import messages as m
 from protocol.diff import apply_patch
 from protocol.i18n import DEFAULT, Lang, Msg, _, _n, lang
-from protocol.text._common import WIDTH, char_width, display_width, to_ascii
+from protocol.text._common import (
+    WIDTH,
+    char_width,
+    char_width_cjk,
+    display_width,
+    display_width_cjk,
+    to_ascii,
+)
 from protocol.text.board import render_board
 from protocol.text.events import render_played
 from protocol.view import RoomViews
@@ -104,22 +111,27 @@ def closing(reason: str, say: Lang = _EN) -> str:
     return f"* {say(reason)}"
 
 
-def fold(lines: list[str], width: int = WIDTH) -> list[str]:
+def fold(lines: list[str], width: int = WIDTH, *, cjk: bool = False) -> list[str]:
     """``lines`` with each line past ``width`` columns (as terminals count them) broken at spaces,
     every line it is carried on starting with ``CONTINUED``: the last guard that every line a line
     client reads fits its terminal, and that only the server starts a line (a line's start is the
-    server's, whatever a person wrote after it; a person's words never begin one).
+    server's, whatever a person wrote after it; a person's words never begin one). With ``cjk``
+    (lines holding what people wrote) East Asian ambiguous characters count two columns, as on a
+    terminal that draws them wide (``char_width_cjk``); else one.
 
     >>> fold(["<ann> " + "ab " * 8 + "* bob leaves the room"], 30)
     ['<ann> ab ab ab ab ab ab ab ab', '    * bob leaves the room']
+    >>> fold(["<ann> " + "×" * 12 + " * bob"], 20, cjk=True)
+    ['<ann>', '    ××××××××', '    ×××× * bob']
     """
+    measure = display_width_cjk if cjk else display_width
     out: list[str] = []
     for line in lines:
-        if display_width(line) <= width:
+        if measure(line) <= width:
             out.append(line)
             continue
-        while display_width(line) > width:
-            fits = _fitting(line, width)
+        while measure(line) > width:
+            fits = _fitting(line, width, cjk)
             cut = line.rfind(" ", 0, fits + 1)
             if cut <= len(line) - len(line.lstrip(" ")) + 4:
                 # no space after the line's first few columns: one long word, cut where it reaches the edge
@@ -133,16 +145,21 @@ def fold(lines: list[str], width: int = WIDTH) -> list[str]:
     return out
 
 
-def _fitting(line: str, width: int) -> int:
-    """How many characters from the start of ``line`` fit in ``width`` columns, with the marks
-    drawn on the last of them (at least one character, so that a line always moves on)."""
+def _fitting(line: str, width: int, cjk: bool) -> int:
+    """How many characters from the start of ``line`` fit in ``width`` columns (ambiguous
+    characters two each with ``cjk``), with the marks drawn on the last of them (at least one
+    character, so that a line always moves on)."""
+    measure = char_width_cjk if cjk else char_width
     used = 0
     for i, ch in enumerate(line):
-        used += char_width(ch)
+        used += measure(ch)
         if used > width:
             return max(i, 1)
     return len(line)
 
+
+#: the messages whose lines carry what a person wrote
+_PEOPLES_WORDS: Final = (m.Chat, m.TellMessage)
 
 _VOTE_STATES: Final = {
     "passed": _("passed"),
@@ -209,8 +226,12 @@ class LineText:
         """The lines ``reader`` (the connection's name) reads for ``msg``, in ``lang``, none
         wider than 80 columns; with ``ascii_only`` every character of them is ASCII."""
         lines = self._lines(msg, reader, ascii_only, lang)
-        # made ASCII before it is measured: a letter's ASCII form may be wider (``ß`` is ``ss``)
-        return fold([to_ascii(line) for line in lines] if ascii_only else lines)
+        if ascii_only:
+            # made ASCII before it is measured: a letter's ASCII form may be wider (``ß`` is ``ss``)
+            return fold([to_ascii(line) for line in lines])
+        # what people wrote is measured for every terminal, those that draw ``×`` or ``ü`` two
+        # columns wide too; the server's own lines (the picture's frames) as most terminals draw them
+        return fold(lines, cjk=type(msg) in _PEOPLES_WORDS)
 
     def _lines(self, msg: m._ServerMessage, reader: str | None, ascii_only: bool, say: Lang) -> list[str]:
         # the messages of every move first: each isinstance() with a message class goes through

@@ -1,6 +1,7 @@
-"""The line clients' text on a terminal: every line fits 80 columns as terminals count them, and
-only the server starts a line, whatever people write, whatever they are called, whatever their
-rooms are called."""
+"""The line clients' text on a terminal: every line fits 80 columns as terminals count them (a
+line of people's words also where East Asian ambiguous characters are drawn wide), and only the
+server starts a line, whatever people write, whatever they are called, whatever their rooms are
+called."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from protocol.messages import MAX_CHAT
 from protocol.names import NAME_MAX, ROOM_MAX
 from protocol.sanitize import sanitize_line
 from protocol.text import LineText, display_width, to_ascii
-from protocol.text._common import ASCII, UNICODE, char_width
+from protocol.text._common import ASCII, UNICODE, char_width, char_width_cjk, display_width_cjk
 from protocol.text.lines import CONTINUED, PROMPT, fold
 from tests.terminal import columns, libc_wcwidth, rows, wcwidth
 
@@ -60,6 +61,12 @@ _FORGED = st.sampled_from(
         "\U0001d16d",
         "ß",
         "½",
+        "×",
+        "°",
+        "Ω",
+        "Ж",
+        "─",
+        "\ue000",
         "渡辺",
         "☕",
     ]
@@ -81,10 +88,21 @@ ROOMS = st.from_regex(rf"[A-Za-z0-9][A-Za-z0-9_-]{{0,{ROOM_MAX - 1}}}", fullmatc
 LANGS = st.sampled_from(LANGUAGES).map(lang)
 
 
+#: the terminals a line of people's words must fit: one that draws East Asian ambiguous characters
+#: narrow, as most do, and one set to draw them wide
+TERMINALS = (False, True)
+
+
 def _render(msg: m._ServerMessage, reader: str | None, ascii_only: bool, say: Lang) -> list[str]:
+    """The lines ``reader`` gets for ``msg``, each checked to fit a terminal without wrapping: a
+    chat's or a tell's on both ``TERMINALS``, the server's own on the narrow one."""
     lines = LineText().render(msg, reader=reader, ascii_only=ascii_only, lang=say)
+    terminals = TERMINALS if isinstance(msg, m.Chat | m.TellMessage) else TERMINALS[:1]
     for line in lines:
-        assert rows(line) == [line], f"a terminal wraps {line!r} on its own"
+        for wide in terminals:
+            assert rows(line, ambiguous_wide=wide) == [line], (
+                f"a terminal wraps {line!r} on its own ({wide=})"
+            )
         assert sanitize_line(line) == line.strip(" "), f"a control or format character in {line!r}"
     return lines
 
@@ -115,6 +133,19 @@ def test_a_character_takes_no_fewer_columns_than_terminals_give_it() -> None:
         assert char_width(ch) >= wcwidth(ch), hex(cp)
     for ch in "aZé~ßΩЖ\u0301\u0591渡辺ｱ한☕😀":
         assert char_width(ch) == wcwidth(ch), ch
+
+
+def test_people_s_characters_take_no_fewer_columns_than_an_ambiguous_wide_terminal_gives() -> None:
+    """For every code point of the first four planes and the special-purpose one, what people
+    write is counted at least as wide as a terminal drawing East Asian ambiguous characters wide
+    draws it, and as that terminal does for the letters, signs, marks and wide characters people
+    write; the server's own measure keeps the ambiguous ones one column."""
+    for cp in (*range(0xD800), *range(0xE000, 0x40000), *range(0xE0000, 0xE1000)):
+        ch = chr(cp)
+        assert char_width_cjk(ch) >= wcwidth(ch, ambiguous_wide=True), hex(cp)
+    for ch in "aZ~×°éüßΩЖ─\u0301\u0591渡辺ｱ한☕😀":
+        assert char_width_cjk(ch) == wcwidth(ch, ambiguous_wide=True), ch
+    assert [char_width(ch) for ch in "×°üΩЖ─"] == [1] * 6
 
 
 def test_a_character_takes_no_fewer_columns_than_the_c_library_gives_it() -> None:
@@ -152,6 +183,35 @@ def test_the_forgeries_found_are_carried_on_indented() -> None:
     ]
 
 
+def test_an_ambiguous_character_counts_two_columns_in_people_s_words() -> None:
+    """``×`` takes two columns on a terminal that draws ambiguous characters wide: a chat and a
+    tell of 36 of them before a presence line are carried on, the presence's words indented, where
+    measured as one column each they would be one line of 67 that such a terminal wraps at ``*``."""
+    say = lang("en")
+    text = "×" * 36 + "* tsVic leaves the room"
+    assert _render(m.Chat(room="r1", name="tsMal", text=text), "bob", False, say) == [
+        "<tsMal>",
+        "    " + "×" * 36 + "*",
+        "    tsVic leaves the room",
+    ]
+    tell = m.TellMessage(name="tsMal", to="bob", text=text)
+    assert _render(tell, "bob", False, say) == [
+        "[tsMal tells you]",
+        "    " + "×" * 36 + "*",
+        "    tsVic leaves the room",
+    ]
+    assert rows("<tsMal> " + text, ambiguous_wide=True)[1] == "* tsVic leaves the room"
+
+
+def test_the_server_s_own_lines_count_ambiguous_characters_one_column() -> None:
+    """A line the server wrote is measured as most terminals draw it: a notice of 78 ``×`` (as
+    the picture's frames and dots, ambiguous too) in 80 columns stays one line."""
+    say = lang("en")
+    assert _render(m.Notice(text="×" * 78), "bob", False, say) == ["* " + "×" * 78]
+    assert fold(["* " + "×" * 78]) == ["* " + "×" * 78]
+    assert fold(["* " + "×" * 78], cjk=True) == ["* " + "×" * 39, "    " + "×" * 38, "    ×"]
+
+
 def test_folding_counts_columns_not_characters() -> None:
     """Wide characters take two columns each: 渡辺 25 times in chat is carried on so that every
     line fits 80 columns, none of it lost."""
@@ -169,14 +229,16 @@ def test_an_ascii_form_wider_than_its_letter_is_measured_as_sent() -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(TEXTS, min_size=1, max_size=3), st.integers(20, 100))
+@given(st.lists(TEXTS, min_size=1, max_size=3), st.integers(20, 100), st.sampled_from(TERMINALS))
 def test_folding_keeps_every_character_and_indents_every_line_it_carries_on(
-    texts: list[str], width: int
+    texts: list[str], width: int, cjk: bool
 ) -> None:
-    """Each line past ``width`` columns is cut into lines that fit, the first as it began and
-    every other one starting with ``CONTINUED``; only blanks at the cuts are lost."""
-    folded = fold(texts, width)
-    assert all(display_width(line) <= width and columns(line) <= width for line in folded)
+    """Each line past ``width`` columns (ambiguous characters two columns each with ``cjk``) is
+    cut into lines that fit that terminal, the first as it began and every other one starting with
+    ``CONTINUED``; only blanks at the cuts are lost."""
+    folded = fold(texts, width, cjk=cjk)
+    measure = display_width_cjk if cjk else display_width
+    assert all(measure(line) <= width and columns(line, cjk) <= width for line in folded)
     starts = [i for i, line in enumerate(folded) if not line.startswith(CONTINUED)]
     for text in texts:
         assert text.startswith(CONTINUED) or folded[starts.pop(0)].startswith(text[:1])
@@ -191,7 +253,8 @@ def test_no_chat_or_tell_starts_a_line(
 ) -> None:
     """Whatever a chat or a tell says, in a room or the lobby, for any names, in every language, in
     UTF-8 or ASCII: its reader gets one line that begins as the server begins it, and every
-    further line is indented; none fits a terminal only by wrapping."""
+    further line is indented; none fits a terminal only by wrapping, on a terminal that draws East
+    Asian ambiguous characters narrow or one that draws them wide."""
     assume(name.casefold() != other.casefold())
     chat = m.Chat(room=room, name=name, text=text)
     head = f"<{name}> " if room is not None else f"{say(_('[lobby]'))} <{name}> "

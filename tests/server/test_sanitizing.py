@@ -105,12 +105,14 @@ async def test_a_room_name_with_a_line_break_is_refused(server: Server) -> None:
 
 #: chat that would start a line of its own on a terminal: past 80 columns with a presence line
 #: after its long word; as wide as a presence line's start with soft hyphens a terminal counts; in
-#: wide characters. What the others read: every line after the first indented, each within 80
-#: columns as a terminal counts them.
+#: wide characters; in East Asian ambiguous characters that a terminal set so draws two columns
+#: wide. What the others read: every line after the first indented, each within 80 columns as a
+#: terminal counts them, whether it draws the ambiguous characters narrow or wide.
 FORGED_CHAT = [
     ("y" * 76 + " * tsVic leaves the room", ["<tsMal>", "    " + "y" * 76, "    * tsVic leaves the room"]),
     ("A" + "\u00ad" * 72 + "* tsVic gives up the seat", ["<tsMal> A* tsVic gives up the seat"]),
     ("渡辺" * 25, ["<tsMal>", "    " + "渡辺" * 19, "    " + "渡辺" * 6]),
+    ("×" * 36 + "* tsVic leaves the room", ["<tsMal>", "    " + "×" * 36 + "*", "    tsVic leaves the room"]),
 ]
 FORGED_TELL = [
     (
@@ -121,21 +123,30 @@ FORGED_TELL = [
         "A" + "\u00ad" * 72 + "! The server is stopping [shutting_down]",
         ["[tsMal tells you] A! The server is stopping [shutting_down]"],
     ),
+    (
+        "°" * 31 + "! Not seated [not_seated]",
+        ["[tsMal tells you]", "    " + "°" * 31 + "! Not seated", "    [not_seated]"],
+    ),
 ]
 
 
 def _shown(received: str, first: str) -> list[str]:
-    """The lines received from the first that starts with ``first`` on, none the terminal wraps."""
+    """The lines received from the first that starts with ``first`` on, none that a terminal wraps,
+    one that draws East Asian ambiguous characters narrow or one that draws them wide."""
     lines = received.split("\r\n")
     assert all(rows(line) == [line] for line in lines), [line for line in lines if columns(line) > 80]
-    return lines[next(i for i, line in enumerate(lines) if line.startswith(first)) :]
+    shown = lines[next(i for i, line in enumerate(lines) if line.startswith(first)) :]
+    wide = [line for line in shown if rows(line, ambiguous_wide=True) != [line]]
+    assert wide == [], [(line, columns(line, ambiguous_wide=True)) for line in wide]
+    return shown
 
 
 @pytest.mark.parametrize("typed", [True, False], ids=["typed", "json"])
 async def test_chat_cannot_start_a_server_line_on_a_terminal(server: Server, typed: bool) -> None:
-    """A chat whose end reads as a presence line, one of soft hyphens and one of wide characters,
-    typed at a terminal or sent as JSON, reach a line client with every line after the first
-    indented and every line within 80 columns as the terminal counts them."""
+    """A chat whose end reads as a presence line, one of soft hyphens, one of wide characters and
+    one of ``×`` (two columns where ambiguous characters are drawn wide), typed at a terminal or
+    sent as JSON, reach a line client with every line after the first indented and every line
+    within 80 columns as the terminal counts them, however it draws ambiguous characters."""
     assert server.line_port is not None
     vic = await LineClient.connect(server.line_port, "tsVic")
     await vic.line("/room r1")
@@ -159,8 +170,9 @@ async def test_chat_cannot_start_a_server_line_on_a_terminal(server: Server, typ
 
 @pytest.mark.parametrize("typed", [True, False], ids=["typed", "json"])
 async def test_a_tell_cannot_start_an_error_line_on_a_terminal(server: Server, typed: bool) -> None:
-    """A tell whose end reads as an error line, and one of soft hyphens, reach a line client with
-    the error's words indented or on the tell's own line."""
+    """A tell whose end reads as an error line, one of soft hyphens and one of ``°`` (two columns
+    where ambiguous characters are drawn wide) reach a line client with the error's words indented
+    or on the tell's own line, within 80 columns however the terminal draws ambiguous characters."""
     assert server.line_port is not None
     vic = await LineClient.connect(server.line_port, "tsVic")
     if typed:
