@@ -42,46 +42,40 @@ SEED_MAX: Final = SEED_LIMIT - 1
 
 
 def typed_rule(key: str) -> Msg:
-    """What ``key`` takes, as a chat command writes its value (``/option clock 60``)."""
+    """What ``key`` takes, as a chat command writes its value (``/option clock 60``); the switches
+    share one sentence, which names the key.
+
+    >>> typed_rule("host")
+    'host is on or off.'
+    """
+    if key in SWITCHES:
+        return _("{key} is on or off.", key=key)
     match key:
         case "seed":
             return _("seed is a whole number from 0 to {largest}, or random.", largest=SEED_MAX)
-        case "stammtisch":
-            return _("stammtisch is on or off.")
         case "clock":
             return _("clock is a number of seconds per turn, up to {most}, or off.", most=CLOCK_MAX)
         case "absent":
             return _("absent is bot (a bot plays the seat) or drop (the player leaves the game).")
-        case "host":
-            return _("host is on or off.")
-        case "private":
-            return _("private is on or off.")
-        case "drawseat":
-            return _("drawseat is on or off.")
         case "start":
             return _("start is a seat number from 1 to 4, or random.")
     return unknown(key)
 
 
 def json_rule(key: str) -> Msg:
-    """What ``key`` takes, as an ``option`` message gives its value in JSON."""
+    """What ``key`` takes, as an ``option`` message gives its value in JSON; the switches share one
+    sentence, which names the key."""
+    if key in SWITCHES:
+        return _("{key} is true or false.", key=key)
     match key:
         case "seed":
             return _("seed is a whole number from 0 to {largest}, or null (random).", largest=SEED_MAX)
-        case "stammtisch":
-            return _("stammtisch is true or false.")
         case "clock":
             return _(
                 "clock is a number of seconds per turn, up to {most}, or null (no clock).", most=CLOCK_MAX
             )
         case "absent":
             return _("absent is 'bot' (a bot plays the seat) or 'drop' (the player leaves the game).")
-        case "host":
-            return _("host is true or false.")
-        case "private":
-            return _("private is true or false.")
-        case "drawseat":
-            return _("drawseat is true or false.")
         case "start":
             return _("start is a seat number from 1 to 4, or null (drawn by the shuffle).")
     return unknown(key)
