@@ -66,6 +66,14 @@ if #KEYS > 3 then
 end
 return 1
 """
+# KEYS: lease, game  ARGV: fence, data as read, new data
+# The game's data changes only if nobody changed it since it was read (else -3: read again).
+_DATA_CHANGED = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
+if redis.call('HGET', KEYS[2], 'data') ~= ARGV[2] then return -3 end
+redis.call('HSET', KEYS[2], 'data', ARGV[3])
+return 1
+"""
 # KEYS: lease, game, running, seats, rated, leaderboard
 # ARGV: fence, result, finished, room, game_id, ratings (JSON: see RedisAccounts), person names...
 # The outcome and the ratings are written together, once: a finished game returns 0, a rating
@@ -118,6 +126,7 @@ class RedisStore(RedisAccounts):
         self._played = client.register_script(_MOVE_PLAYED)
         self._finished = client.register_script(_GAME_FINISHED)
         self._seat = client.register_script(_SEAT_TAKEN)
+        self._changed = client.register_script(_DATA_CHANGED)
 
     def close(self) -> None:
         pass
@@ -237,6 +246,8 @@ class RedisStore(RedisAccounts):
             data = json.loads(raw)
             data["players"][seat] = name
             data["identities"][seat] = identity
+            if old not in data.setdefault("voted_out", []):  # the old player watches from now on
+                data["voted_out"].append(old)
             keys = [lease_key(room), key, SEATS, *([f"{PREFIX}history:{identity}"] if identity else [])]
             args = [
                 self._token(room),
@@ -251,6 +262,24 @@ class RedisStore(RedisAccounts):
         else:
             raise StoreUnavailable(f"{game_id}: the game kept changing")
         people[:] = [name.casefold() if p == old.casefold() else p for p in people]
+
+    async def voted_out(self, game_id: str, name: str) -> None:
+        room, _ = self._game_rooms[game_id]
+        key = f"{PREFIX}game:{game_id}"
+        for _ in range(10):  # the game's data changed between the read and the write: read again
+            try:
+                raw = await self.redis.hget(key, "data")
+            except RedisError as e:
+                raise StoreUnavailable(str(e)) from e
+            if raw is None:
+                raise StoreUnavailable(f"{game_id}: no such game in the log")
+            data = json.loads(raw)
+            if name not in data.setdefault("voted_out", []):
+                data["voted_out"].append(name)
+            keys = [lease_key(room), key]
+            if await self._run(self._changed, keys, [self._token(room), raw, json.dumps(data)]) != -3:
+                return
+        raise StoreUnavailable(f"{game_id}: the game kept changing")
 
     async def game_private(self, game_id: str) -> None:
         # a field of its own beside the game's data: set once, never taken back, so no write of
@@ -392,6 +421,7 @@ class RedisStore(RedisAccounts):
             # missing in games logged before they were kept; "private" once the room became so
             {**data.get("room_options", {}), **({"private": True} if "private" in fields else {})},
             tuple(data.get("identities") or ()),
+            tuple(data.get("voted_out") or ()),
         )
 
     async def history(self, identity: str, limit: int = 10) -> list[StoredGame]:

@@ -76,6 +76,11 @@ CREATE TABLE IF NOT EXISTS players (
     PRIMARY KEY (game_id, name)
 );
 CREATE INDEX IF NOT EXISTS players_by_name ON players(name);
+CREATE TABLE IF NOT EXISTS voted_out (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    name TEXT NOT NULL,          -- voted out of the game, or their seat taken over: they watch it
+    PRIMARY KEY (game_id, name)
+);
 CREATE TABLE IF NOT EXISTS tokens (
     token TEXT PRIMARY KEY,
     name TEXT NOT NULL,
@@ -165,6 +170,9 @@ class StoredGame:
     #: the player behind each seat (``None`` for a bot, or a game logged before they were kept),
     #: as the log will rate the game: a seat taken over is its new player's
     identities: tuple[str | None, ...] = ()
+    #: the players voted out of the game, and those whose seat was taken over: they watch it to
+    #: its end
+    voted_out: tuple[str, ...] = ()
 
 
 class GameLog(AccountStore, Protocol):
@@ -181,7 +189,11 @@ class GameLog(AccountStore, Protocol):
     ) -> None: ...
     async def move_played(self, game_id: str, number: int, move: str) -> None: ...
     async def seat_taken(self, game_id: str, seat: int, old: str, name: str, identity: str | None) -> None:
-        """Seat ``seat`` (from 0) of the running game, ``old``'s, is ``name``'s from now on."""
+        """Seat ``seat`` (from 0) of the running game, ``old``'s, is ``name``'s from now on
+        (``old`` watches the game from then on, as one voted out)."""
+        ...
+    async def voted_out(self, game_id: str, name: str) -> None:
+        """The players of the running game voted ``name`` out of it: they watch it to its end."""
         ...
     async def game_private(self, game_id: str) -> None:
         """The running game's room became private: its ``room_options`` say ``private`` from now
@@ -376,6 +388,13 @@ class Store(AccountTables):
                 "UPDATE players SET name = ?, identity = ? WHERE game_id = ? AND name = ?",
                 (name, identity, game_id, old),
             )
+            self._db.execute("INSERT OR IGNORE INTO voted_out (game_id, name) VALUES (?, ?)", (game_id, old))
+
+    async def voted_out(self, game_id: str, name: str) -> None:
+        try:
+            self._db.execute("INSERT OR IGNORE INTO voted_out (game_id, name) VALUES (?, ?)", (game_id, name))
+        except sqlite3.Error as e:  # no such game (the foreign key), or the file failed: nothing written
+            raise StoreUnavailable(f"{game_id}: {e}") from e
 
     async def game_private(self, game_id: str) -> None:
         with self._db:
@@ -677,6 +696,7 @@ class Store(AccountTables):
             None if result is None else json.loads(result),
             {} if room_options is None else json.loads(room_options),
             self._identities(game_id),
+            self._voted_out(game_id),
         )
 
     def _identities(self, game_id: str) -> tuple[str | None, ...]:
@@ -684,3 +704,7 @@ class Store(AccountTables):
             "SELECT identity FROM players WHERE game_id = ? ORDER BY rowid", (game_id,)
         ).fetchall()
         return tuple(identity for (identity,) in rows)
+
+    def _voted_out(self, game_id: str) -> tuple[str, ...]:
+        rows = self._db.execute("SELECT name FROM voted_out WHERE game_id = ? ORDER BY rowid", (game_id,))
+        return tuple(name for (name,) in rows)

@@ -34,6 +34,7 @@ from server.room.effects import (
     Step,
     Think,
     TurnedAway,
+    VotedOut,
 )
 from server.room.items import BotMove, ClockTimeout, Item, Stop, TurnRetry
 from server.room.world import BotNames, Member, RoomSettings
@@ -279,10 +280,13 @@ class Room:
 
     async def _write(self, entries: tuple[Entry, ...]) -> None:
         await self._write_one(entries[0])
-        for entry in entries[1:]:  # only an outcome follows a move; a restore writes it again
+        for entry in entries[1:]:
             try:
                 await self._write_one(entry)
             except StoreUnavailable:
+                if not isinstance(entry, GameEnd):  # (a player voted out, then the move that drops them)
+                    raise
+                # the outcome follows from the moves logged: a restore writes it again
                 self.log.warning("store_unavailable", entry=type(entry).__name__)
 
     async def _write_one(self, entry: Entry) -> None:
@@ -297,6 +301,8 @@ class Room:
             metrics.games_started.inc()
         elif isinstance(entry, SeatTaken):
             await store.seat_taken(entry.game_id, entry.seat, entry.old, entry.name, entry.identity)
+        elif isinstance(entry, VotedOut):
+            await store.voted_out(entry.game_id, entry.name)
         elif isinstance(entry, GamePrivate):
             await store.game_private(entry.game_id)
         elif isinstance(entry, GameEnd):

@@ -150,13 +150,22 @@ class SeatTaken:
 
 
 @dataclass(frozen=True, slots=True)
+class VotedOut:
+    """The players of a running game voted ``name`` out of it: they watch it to its end, a
+    restart included."""
+
+    game_id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class GamePrivate:
     """The room of a running game became private: the game's record is its players' alone."""
 
     game_id: str
 
 
-Entry = GameStart | MoveLogged | GameEnd | SeatTaken | GamePrivate
+Entry = GameStart | MoveLogged | GameEnd | SeatTaken | VotedOut | GamePrivate
 
 
 @dataclass(slots=True)
@@ -198,4 +207,5 @@ __all__ = [
     "Step",
     "Think",
     "TurnedAway",
+    "VotedOut",
 ]

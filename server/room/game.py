@@ -39,6 +39,8 @@ class RoomGame(RoomBase):
 
     #: the ratings the log gave the game whose end it just wrote (game id, name -> shift)
     _rated: tuple[str, dict[str, m.RatingShift]] | None = None
+    #: (game id, name) of the players voted out (and of those whose seat was taken over)
+    _voted_out: frozenset[tuple[str, str]] = frozenset()
 
     # --- the game ----------------------------------------------------------------------------------
 
@@ -406,6 +408,8 @@ class RoomGame(RoomBase):
             "stammtisch", record.options.stammtisch
         )
         self.seats = []
+        voted_out = frozenset(stored.voted_out)  # they watch: a bot plays the seat, or it has no turns
+        self._voted_out = self._voted_out | {(stored.game_id, name) for name in voted_out}
         # the player behind each seat, so that the game stays rated (no hints) as it was
         who = stored.identities or (None,) * len(record.players)
         # the log writes a kind and an identity for each player: strict only says so
@@ -414,10 +418,13 @@ class RoomGame(RoomBase):
                 self.seats.append(Seat(name=name, kind="bot", strategy=kind.removeprefix("bot:")))
                 self.bot_names.add(name)
             else:
-                self.seats.append(
-                    Seat(name=name, kind="bot" if kind == "bot" else "person", identity=identity)
-                )
-                if name not in out:  # a player who is out of the game has no turns to wait for
+                seat = Seat(name=name, kind="bot" if kind == "bot" else "person", identity=identity)
+                self.seats.append(seat)
+                if name in out:  # a player who is out of the game has no turns to wait for
+                    continue
+                if name in voted_out:
+                    seat.stand_in = "greedy"
+                else:
                     self._hold(name)
         last = replayed.results[-1] if replayed.results else None
         history = [LastMove(record.players[r.player], r.move, r.points) for r in replayed.results]

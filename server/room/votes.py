@@ -18,7 +18,7 @@ from protocol import messages as m
 from protocol.errors import ProtocolError
 from protocol.i18n import _
 from server.room.base import window
-from server.room.effects import Arm, Cancel, SeatTaken, Step
+from server.room.effects import Arm, Cancel, SeatTaken, Step, VotedOut
 from server.room.seats import RoomSeats
 from server.room.world import Member
 
@@ -61,8 +61,6 @@ class RoomVotes(RoomSeats):
     _vote: _Vote | None = None
     #: (game id, move number, when) of the turn in progress
     _turn_began: tuple[str, int, float] | None = None
-    #: (game id, name) of the players voted out
-    _voted_out: frozenset[tuple[str, str]] = frozenset()
 
     # --- the turn's start --------------------------------------------------------------------------
 
@@ -270,12 +268,22 @@ class RoomVotes(RoomSeats):
             return self._take_seat(vote)
         return self._remove(vote.seat)
 
-    def _remove(self, index: int) -> Step | None:
-        """The player of seat ``index`` is voted out: by the option ``absent``."""
+    def _remove(self, index: int) -> Step:
+        """The player of seat ``index`` is voted out, by the option ``absent``: logged first, so
+        that after a restart too they only watch."""
         game = self.game
         assert game is not None
         seat = self.seats[index]
-        self._voted_out = self._voted_out | {(game.game_id, seat.name)}
+        name = seat.name
+        entry = VotedOut(game.game_id, name)
+
+        def out() -> None:
+            self._voted_out = self._voted_out | {(game.game_id, name)}
+
+        def refused() -> None:
+            text = _("{name} could not be voted out: try again.", name=name)
+            self._broadcast(m.Notice(room=self.name, text=text))
+
         if self.options.absent == "drop":
             step = self._drop(index)
             if step is not None:
@@ -284,12 +292,19 @@ class RoomVotes(RoomSeats):
                     seat.session = None
                     self._publish()
 
-                return self._chain(step, gone)
-        seat.session = None
-        seat.stand_in = None  # the bot takes over anew, with the reason said
-        self._take_over(index, _("voted out"))
-        self._publish()
-        return None
+                step.entries = (entry, *step.entries)
+                step = self._chain(step, gone, before=out)
+                step.otherwise = refused
+                return step
+
+        def taken() -> None:
+            out()
+            seat.session = None
+            seat.stand_in = None  # the bot takes over anew, with the reason said
+            self._take_over(index, _("voted out"))
+            self._publish()
+
+        return Step(entries=(entry,), then=taken, otherwise=refused)
 
     def _announce(
         self, state: Literal["open", "passed", "failed", "expired", "cancelled"], vote: _Vote | None = None

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from engine import GameRecord
 from protocol import messages as m
-from server.room.effects import MoveLogged
+from server.room.effects import MoveLogged, VotedOut
 from server.room.items import Leave, Returned
 from server.room.votes import TURN_MIN, VOTE, VOTE_TIME
-from tests.server.roomcore import Driver, FakeMember
+from server.store import StoredGame
+from tests.server.roomcore import GAME_ID, SEED, Driver, FakeMember, state_of
 
 
 def _three() -> tuple[Driver, dict[str, FakeMember]]:
@@ -104,6 +106,7 @@ def test_a_gone_player_is_removed_by_the_single_other_player_alone() -> None:
     assert [v.state for v in done.of(bob, m.Vote)] == ["open"]  # bob is the other voter
     done = d.feed(bob, m.VoteAnswer(yes=True))
     assert done.written and isinstance(d.written[-1], MoveLogged) and d.written[-1].move == "leave cid"
+    assert d.written[-2] == VotedOut(GAME_ID, "cid")  # logged first: a restart keeps cid watching
     back = FakeMember("cid")
     again = d.feed(back, Returned())
     assert ("cid", "entered") in again.presence(ann) and d.core.seat_of("cid") is not None
@@ -230,3 +233,48 @@ def test_the_minute_of_a_turn_counts_from_its_start_and_anew_for_each_turn() -> 
     asker = next(p for n, p in people.items() if n != mover)
     d.now = 100.0 + TURN_MIN - 1
     assert d.feed(asker, m.VoteRemove(name=mover)).codes(asker) == ["too_soon"]
+
+
+def test_a_vote_out_is_logged_before_the_bot_takes_the_seat() -> None:
+    """A ``/remove`` that passes writes ``VotedOut`` to the log; only then a bot plays the seat."""
+    d = Driver()
+    ann, bob = d.start("ann", "bob")
+    d.feed(bob, Leave(disconnected=True))
+    done = d.feed(ann, m.VoteRemove(name="bob"))
+    assert done.written and d.written[-1] == VotedOut(GAME_ID, "bob")
+    assert ("bob", "replaced_by_bot") in done.presence(ann)
+
+
+def test_a_vote_out_the_log_refuses_changes_nothing() -> None:
+    """The log refuses the vote-out: everyone reads that it could not be done, the seat is as it
+    was, and its player coming back plays it again."""
+    d, people = _three()
+    ann, bob, cid = people["ann"], people["bob"], people["cid"]
+    d.feed(cid, Leave(disconnected=True))
+    d.feed(ann, m.VoteRemove(name="cid"))
+    before = state_of(d.core)
+    done = d.feed(bob, m.VoteAnswer(yes=True), log=False)
+    assert done.written is False and not any(isinstance(e, VotedOut) for e in d.written)
+    assert [n.text for n in done.of(ann, m.Notice)] == ["cid could not be voted out: try again."]
+    assert ("cid", "replaced_by_bot") not in done.presence(ann)
+    assert state_of(d.core) == before
+    back = FakeMember("cid")
+    d.feed(back, Returned())
+    assert d.core.seats[2].session is back
+
+
+def test_a_game_taken_up_from_the_log_keeps_its_players_voted_out() -> None:
+    """Restored with bob voted out: a bot plays his seat at once (no resume window for him), and
+    bob, back with his token, watches; ``/join 2`` answers ``voted_out``."""
+    record = GameRecord(players=("ann", "bob", "cid"), seed=SEED)
+    kinds = ("person", "person", "person")
+    stored = StoredGame("g0", "cafe", record, kinds, 0.0, None, None, voted_out=("bob",))
+    d = Driver()
+    done = d.finish(d.core.restore(stored, 0.0))
+    assert sorted(a.key for a in done.arms if a.key.startswith("window:")) == ["window:ann", "window:cid"]
+    assert [(s.name, s.stand_in) for s in d.core.seats] == [("ann", None), ("bob", "greedy"), ("cid", None)]
+    bob = FakeMember("bob")
+    d.feed(bob, Returned())
+    assert d.views[bob]["seat"] is None and "bob" in d.views[bob]["spectators"]
+    assert d.core.seats[1].session is None
+    assert d.feed(bob, m.Join(seat=2)).codes(bob) == ["voted_out"]
