@@ -11,6 +11,7 @@ from typing import Final
 
 from engine.errors import RULE_ERROR_CODES
 from protocol.i18n import _
+from protocol.limits import LIST_MAX
 from protocol.names import NAME_RULE, ROOM_RULE
 
 PROTOCOL_ERROR_CODES: Final[dict[str, str]] = {
@@ -59,7 +60,7 @@ SERVER_ERROR_CODES: Final[dict[str, str]] = {
     "not_connected": "nobody of that name is connected (the message says whether the name exists)",
     "no_reply": "nobody has told you anything to reply to",
     "bad_target": "the command cannot name yourself",
-    "list_full": "your friends or mute list holds as many names as it may (200 each)",
+    "list_full": f"your friends or mute list holds as many names as it may ({LIST_MAX} each)",
     "not_host": "only the room's host may do that (the option host is on)",
     "no_vote": "no vote is running here that you may answer",
     "vote_running": "a vote is already running in this room",

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Final, Protocol
 
 import structlog
 
 from protocol import messages as m
 from protocol.errors import ProtocolError
-from protocol.i18n import _
+from protocol.i18n import Msg, _
+from protocol.limits import LIST_MAX
 from protocol.names import is_name
 from server.directory import Directory
 from server.privacy import here, seen_from
@@ -27,8 +28,11 @@ from server.session import Session
 
 log = structlog.get_logger("cafe.social")
 
-#: how many names each of a person's lists (friends, mutes) may hold
-LIST_MAX = 200
+#: the actions that add a name to a list, and how each is refused when its list is full
+_FULL: Final[dict[str, Msg]] = {
+    "mute": _("Your mute list holds {n} names at most: /unmute one first.", n=LIST_MAX),
+    "friend": _("Your friends list holds {n} names at most: /unfriend one first.", n=LIST_MAX),
+}
 
 
 @dataclass(slots=True)
@@ -119,18 +123,24 @@ class Social:
         """The lists of ``identity``: those its connections here hold, else the store's. Read
         before a returning player is welcomed, so that a store out of reach refuses the login
         while nothing has changed yet."""
+        held = self._held(identity)
+        return held if held is not None else await self.store.load(identity)
+
+    def _held(self, identity: str) -> PersonalLists | None:
+        """The lists that a connection of ``identity`` here holds, if one does."""
         holders = self._holders.get(identity)
-        return self._people[holders[0]].lists if holders else await self.store.load(identity)
+        return self._people[holders[0]].lists if holders else None
 
     async def welcome(self, session: Session, lists: PersonalLists | None = None) -> None:
         """A named connection with its lists (``lists`` as :meth:`lists_of` read them, or read
         now), and its friends who are here told. All connections of a player share one copy."""
         assert session.name is not None and session.identity is not None
         if lists is None:
-            lists = await self.store.load(session.identity)
-        holders = self._holders.get(session.identity)
-        if holders:
-            lists = self._people[holders[0]].lists
+            lists = await self.lists_of(session.identity)
+        # looked at after any wait for the store: another connection of the player may hold them now
+        held = self._held(session.identity)
+        if held is not None:
+            lists = held
         self._people[session] = _Person(lists)
         self._count_under(session)
         if lists.friends:
@@ -358,18 +368,10 @@ class Social:
             raise ProtocolError("bad_target", _("You cannot {action} yourself.", action=msg.action), msg.id)
         person = self._people[session]
         lists, key = person.lists, msg.name.casefold()
-        if msg.action == "mute" and key not in lists.muted and len(lists.muted) >= LIST_MAX:
-            raise ProtocolError(
-                "list_full",
-                _("Your mute list holds {n} names at most: /unmute one first.", n=LIST_MAX),
-                msg.id,
-            )
-        if msg.action == "friend" and key not in lists.friends and len(lists.friends) >= LIST_MAX:
-            raise ProtocolError(
-                "list_full",
-                _("Your friends list holds {n} names at most: /unfriend one first.", n=LIST_MAX),
-                msg.id,
-            )
+        full = _FULL.get(msg.action)
+        listed = lists.muted if msg.action == "mute" else lists.friends.keys()
+        if full is not None and key not in listed and len(listed) >= LIST_MAX:
+            raise ProtocolError("list_full", full, msg.id)
         assert session.identity is not None
         await self.store.changed(session.identity, msg.action, key, msg.name)  # kept, then told
         if msg.action == "mute":
@@ -413,4 +415,4 @@ class Social:
         return session.name
 
 
-__all__ = ["LIST_MAX", "Courier", "ListStore", "PersonalLists", "Social"]
+__all__ = ["Courier", "ListStore", "PersonalLists", "Social"]

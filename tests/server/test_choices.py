@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from protocol.limits import LIST_MAX
 from server import store_accounts
 from server.app import Server
-from server.social import LIST_MAX
 from server.store import Store, StoreUnavailable
 from tests.server.clients import LineClient, WsClient
 from tests.server.conftest import ServerFactory

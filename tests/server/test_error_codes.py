@@ -17,8 +17,8 @@ from websockets.exceptions import ConnectionClosed
 from engine import legal_move_texts, new_position, play
 from engine.errors import LEAVE_ERROR_CODES, RULE_ERROR_CODES
 from protocol.errors import ERROR_CODES, PROTOCOL_ERROR_CODES, SERVER_ERROR_CODES
+from protocol.limits import LIST_MAX
 from server.app import Server
-from server.social import LIST_MAX
 from server.store import StoreUnavailable
 from tests.server import clients
 from tests.server.clients import LineClient, WsClient
