@@ -13,13 +13,11 @@ Names are told apart whatever their capitals, and by how they look: two names wi
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import re
 import string
-import unicodedata
-from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 from typing import Final
 
 from protocol.i18n import _
@@ -48,105 +46,41 @@ def is_room_name(text: str) -> bool:
 
 
 # --- names that look alike ---------------------------------------------------------------------------
-#
-# Unicode's confusables (UTS #39) come from confusable-homoglyphs: pure Python, kept (Debian packages
-# it too), its data Unicode's confusables.txt as pairs listed both ways, from which the prototypes
-# are read below (ICU's spoof checker computes skeletons itself, but PyICU needs ICU built). It is
-# loaded on the first comparison, not at import: about 9 MB that a bot or a tool that never
-# compares names need not hold.
 
 #: the characters a name is made of (see ``NAME_RULE``)
 NAME_CHARACTERS: Final = string.ascii_letters + string.digits + "_-"
 
-
-def _homoglyphs(char: str) -> list[str]:
-    """What the confusables data lists beside ``char``: its prototype, or what looks like it."""
-    from confusable_homoglyphs import confusables  # type: ignore[import-untyped]  # (no stubs)
-
-    found = confusables.is_confusable(char, greedy=True)
-    if not found:
-        return []
-    # right-to-left characters are listed between marks that keep their lines readable
-    return [str(h["c"]).strip("\u200e\u200f") for h in found[0]["homoglyphs"]]
-
-
-@functools.lru_cache(maxsize=4096)
-def _prototype(char: str) -> str:
-    """What ``char`` is mapped to in a skeleton: its prototype in UTS #39's confusables data.
-
-    The data lists a character with its one prototype, and a prototype with everything that looks
-    like it. Two characters listed only with each other cannot be told apart by it: the lesser
-    stands for both, which compares strings exactly as their prototype would."""
-    others = _homoglyphs(char)
-    if len(others) != 1:
-        return char  # nothing looks like it, or it is the prototype of several
-    (other,) = others
-    if len(other) > 1 or len(_homoglyphs(other)) > 1:
-        return other  # it looks like ``other``, a sequence (m: rn) or the prototype of several
-    return min(char, other)
+#: what each character of a name stands for in its form: its lower case, but where a font draws
+#: two alike in either case (Unicode's confusables, UTS #39: capital ``I`` and ``1`` look like
+#: ``l``, ``0`` like ``O``, ``m`` like ``rn``), one stands for all: ``i I l L 1`` are ``l``,
+#: ``o O 0`` are ``o``, ``m M`` are ``rn``. The tests derive this table from Unicode's data.
+FORMS: Final[Mapping[str, str]] = MappingProxyType(
+    {c: c.lower() for c in NAME_CHARACTERS}
+    | {"i": "l", "I": "l", "L": "l", "1": "l", "0": "o", "O": "o", "m": "rn", "M": "rn"}
+)
+_FORMS_TABLE: Final = str.maketrans(dict(FORMS))
 
 
-def skeleton(text: str) -> str:
-    """The UTS #39 skeleton of ``text``: strings that look alike have the same skeleton.
-
-    >>> skeleton("aIice") == skeleton("a1ice") == skeleton("\u0430lice") == "alice", skeleton("m0d")
-    (True, 'rnOd')
-    """
-    decomposed = unicodedata.normalize("NFD", text)
-    return unicodedata.normalize("NFD", "".join(map(_prototype, decomposed)))
-
-
-@functools.cache
-def _folds() -> dict[str, str]:
-    """Each character of a name's skeleton, in lower case, to what stands for it in a form.
-
-    Names are compared whatever their capitals, so what a character looks like in either case
-    counts: ``i`` is ``I`` in capitals, which looks like ``l``; the three are one in a form. Only
-    the characters a name may hold are joined so (through other scripts ``v`` would meet ``n``:
-    Greek nu looks like v, and its capital like N)."""
-    classes = {c: {c} for c in NAME_CHARACTERS}
-    for c in NAME_CHARACTERS:
-        for other in (c.casefold(), skeleton(c)):
-            if other in classes and classes[other] is not classes[c]:
-                joined = classes[c] | classes[other]
-                for member in joined:
-                    classes[member] = joined
-    folds: dict[str, str] = {}
-    sequences: dict[str, str] = {}  # a character drawn as several (m: rn) -> those
-    for members in {id(m): m for m in classes.values()}.values():
-        drawn = [skeleton(c).casefold() for c in sorted(members)]
-        sequence = next((d for d in drawn if len(d) > 1), None)
-        counts = Counter(drawn)
-        stand_in = max(sorted(counts), key=counts.__getitem__)  # the most common, then the first
-        for c in members:
-            folds[c] = stand_in
-            if sequence is not None:
-                sequences[c] = sequence
-    for c, sequence in sequences.items():  # by what stands for each of its characters
-        folds[c] = "".join(folds.get(s, s) for s in sequence)
-    return folds
-
-
-@functools.lru_cache(maxsize=8192)  # (the names of the seats a claim looks through)
 def alike(name: str) -> str:
     """The form a name is compared by: names with the same form look alike or differ only in
-    case (or both), and the server holds them as one name.
+    case (or both), and the server holds them as one name. Characters no name holds are kept.
 
     >>> alike("alice"), alike("aIice"), alike("ALICE"), alike("a1ice"), alike("ALlCE")
     ('allce', 'allce', 'allce', 'allce', 'allce')
     >>> alike("Mod") == alike("rn0d") == alike("MOD"), alike("vick") == alike("nick")
     (True, False)
     """
-    folds = _folds()
-    return "".join(folds.get(c, c) for c in skeleton(name).casefold())
+    return name.translate(_FORMS_TABLE)
 
 
-@functools.cache
+#: (the digest the forms made from Unicode's data had, so logs indexed with those keep them)
+_VERSION: Final = hashlib.sha256(" ".join(alike(c) for c in NAME_CHARACTERS).encode()).hexdigest()[:12]
+
+
 def alike_version() -> str:
-    """A short digest of the forms of every character a name may hold: stored forms made with
-    another version of the confusables data are made again."""
-    forms = " ".join(alike(c) for c in NAME_CHARACTERS)
-    return hashlib.sha256(forms.encode()).hexdigest()[:12]
+    """A short digest of :data:`FORMS` (twelve hex digits): the forms a log stored under another
+    table are made again as it opens."""
+    return _VERSION
 
 
 #: names kept for the server and its staff (in any case, and any look-alike)
@@ -181,6 +115,7 @@ class ReservedNames:
 
 __all__ = [
     "FIELD_MAX",
+    "FORMS",
     "NAME_CHARACTERS",
     "NAME_MAX",
     "NAME_RULE",
@@ -192,5 +127,4 @@ __all__ = [
     "alike_version",
     "is_name",
     "is_room_name",
-    "skeleton",
 ]
