@@ -10,9 +10,8 @@ when a room changed or emptied.
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
 from collections.abc import Callable, Mapping
-from typing import Any, Literal, Protocol, TypeVar, overload
+from typing import Any, Protocol
 
 import structlog
 
@@ -22,6 +21,7 @@ from protocol.outgoing import Outgoing
 from server.botpool import BotPool
 from server.config import Config
 from server.metrics import Metrics
+from server.names import Held, NameTable
 from server.privacy import Admission
 from server.ratings import is_guest
 from server.room import BotNameList, Member, Room, RoomSettings, Seat
@@ -32,51 +32,6 @@ log = structlog.get_logger("cafe.directory")
 
 #: seconds between two room lists sent to the people watching it, however many rooms change
 LOBBY_EVERY = 0.5
-
-
-#: why a name cannot be claimed: someone has that very name, in any case (``taken``), or a name
-#: that looks like it (``alike``: the same :func:`protocol.names.alike` form)
-Held = Literal["taken", "alike"]
-
-V = TypeVar("V")
-D = TypeVar("D")
-
-
-class NameTable(dict[str, V]):
-    """A dict by casefolded name that counts its names' look-alike forms too, so that whether it
-    holds a name like another is known at once (``alike(name) in table.forms``). Only ``[]=``,
-    ``del`` and ``pop`` change it."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.forms: Counter[str] = Counter()
-
-    def __setitem__(self, key: str, value: V) -> None:
-        if key not in self:
-            self.forms[alike(key)] += 1
-        super().__setitem__(key, value)
-
-    def __delitem__(self, key: str) -> None:
-        super().__delitem__(key)
-        form = alike(key)
-        self.forms[form] -= 1
-        if not self.forms[form]:
-            del self.forms[form]
-
-    @overload
-    def pop(self, key: str, /) -> V: ...
-    @overload
-    def pop(self, key: str, default: V, /) -> V: ...
-    @overload
-    def pop(self, key: str, default: D, /) -> V | D: ...
-    def pop(self, key: str, /, *default: Any) -> Any:
-        if key not in self:
-            if default:
-                return default[0]
-            raise KeyError(key)
-        value = self[key]
-        del self[key]
-        return value
 
 
 def listed(rooms: list[m.RoomSummary]) -> list[m.RoomSummary]:

@@ -27,9 +27,10 @@ from server import account_commands, language, profiles
 from server.accounts import Accounts
 from server.choices import StoredLists, account_settings
 from server.config import Config
-from server.directory import Directory, Held, listed
+from server.directory import Directory, listed
 from server.limits import security_event
 from server.metrics import Metrics
+from server.names import Held
 from server.privacy import here, seen_from
 from server.ratelimit import TokenBucket
 from server.ratings import ACCOUNT

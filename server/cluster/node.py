@@ -24,8 +24,9 @@ from protocol.outgoing import Outgoing
 from server.cluster import envelopes as env
 from server.cluster.relay import Relay, RemoteRoom, RemoteSession
 from server.config import Config
-from server.directory import Held, LocalDirectory
+from server.directory import LocalDirectory
 from server.metrics import Metrics
+from server.names import Held
 from server.ratings import is_guest
 from server.redis_store import PREFIX, RedisStore, lease_key
 from server.room import Enter, Leave, Returned, Room

@@ -12,9 +12,11 @@ from pathlib import Path
 import pytest
 
 from protocol.text.lines import PROMPT
+from server import names as name_tables
 from server.app import Server
-from server.directory import NameTable
+from server.names import NameTable
 from server.store import Store
+from tests.examples import run_examples
 from tests.server.clients import LineClient, WsClient
 from tests.server.conftest import ServerFactory
 
@@ -229,7 +231,7 @@ async def test_unregistering_frees_the_look_alikes(server: Server) -> None:
 
 def test_a_name_table_counts_the_forms_of_its_names() -> None:
     """Setting, deleting and popping names keep the count of their forms: a form is there while
-    any name of it is."""
+    any name of it is; no other way to change the table is there to skip the count."""
     table: NameTable[int] = NameTable()
     table["mia"] = 1
     table["rnia"] = 2
@@ -241,3 +243,10 @@ def test_a_name_table_counts_the_forms_of_its_names() -> None:
     assert not table.forms and not table
     with pytest.raises(KeyError):
         table.pop("mia")
+    assert {"update", "setdefault", "clear", "popitem", "__ior__"}.isdisjoint(dir(table))
+
+
+def test_the_name_tables_examples_hold() -> None:
+    """The docstring examples of ``server.names`` (how many names of a form, one's own aside)."""
+    found = run_examples(name_tables)
+    assert found.attempted >= 3 and found.failed == 0
