@@ -4,21 +4,20 @@
 
 from __future__ import annotations
 
-import re
 import time
 from typing import Any, Protocol
 from urllib.parse import unquote
 
+from bots.strategy import STRATEGIES
 from protocol import messages as m
+from protocol.botnames import bot_name, bot_names, bot_strategy
 from protocol.errors import ProtocolError
 from protocol.i18n import Lang, Msg, _, _n, lazy
 from server.privacy import Reader, readable, seen_from
-from server.ratings import BOT, Skill, account_key, bot_name
+from server.ratings import BOT, Skill, account_key
 from server.store import GameLog, StoredGame
 from server.store_accounts import Standing
 
-#: the strategies of the server's bots, rated by these names
-STRATEGIES = ("random", "greedy", "strong")
 MAX_TOP = 100
 
 
@@ -26,21 +25,22 @@ class People(Protocol):
     async def people(self) -> list[m.Person]: ...
 
 
-#: a bot strategy's names: the strategy, its rated name (``strong-bot``), a seat's (``strong-bot1``)
-_BOT_NAME = re.compile(rf"({'|'.join(STRATEGIES)})(?:-bot[0-9]*)?", re.IGNORECASE)
+#: every name of the server's bots' strategies: the strategy, its rated name, a seat's
+_BOT_NAMES = bot_names(STRATEGIES)
 
 
 def key_of(name: str) -> str:
     """The rating key ``name`` stands for: a bot strategy's (named as the strategy, ``strong``,
     its rated name, ``strong-bot``, or a seat's, ``strong-bot1``; no account can be called so) or
     an account's."""
-    found = _BOT_NAME.fullmatch(name)
-    return BOT + found[1].lower() if found else account_key(name)
+    strategy = bot_strategy(_BOT_NAMES, name)
+    return BOT + strategy if strategy is not None else account_key(name)
 
 
-def shown_name(s: Standing) -> str:
-    """The name a standing is shown under: an account's, or a bot strategy's (``strong-bot``)."""
-    return bot_name(s.name) if s.bot else s.name
+def shown_name(key: str, name: str) -> str:
+    """The name the rating key ``key`` is shown under: a bot strategy's rated name
+    (``strong-bot``), or an account's, ``name``."""
+    return bot_name(key.removeprefix(BOT)) if key.startswith(BOT) else name
 
 
 def _when(t: float | None, say: Lang) -> str:
@@ -70,8 +70,7 @@ async def rating_text(store: GameLog, name: str, msg_id: m.ClientId = None) -> M
             raise ProtocolError(
                 "no_such_player", _("{name} is not registered (guests are not rated).", name=name), msg_id
             )
-        shown = bot_name(key.removeprefix(BOT)) if key.startswith(BOT) else name
-        return _("{name}: {rating} (no rated games yet)", name=shown, rating=Skill().text())
+        return _("{name}: {rating} (no rated games yet)", name=shown_name(key, name), rating=Skill().text())
     s = standing.skill
     detail = _n(
         "{n} rated game, {wins} won; mu {mu}, sigma {sigma}",
@@ -81,7 +80,12 @@ async def rating_text(store: GameLog, name: str, msg_id: m.ClientId = None) -> M
         mu=f"{s.mu:.1f}",
         sigma=f"{s.sigma:.2f}",
     )
-    return _("{name}: {rating}  ({detail})", name=shown_name(standing), rating=s.text(), detail=detail)
+    return _(
+        "{name}: {rating}  ({detail})",
+        name=shown_name(standing.key, standing.name),
+        rating=s.text(),
+        detail=detail,
+    )
 
 
 async def with_ratings(store: GameLog, people: list[m.Person]) -> list[m.Person]:
@@ -111,7 +115,7 @@ async def top_text(store: GameLog, limit: int) -> Msg:
         w = [max(len(h), least) for h, least in zip(head, (16, 6, 5, 4), strict=True)]
         lines = [f"  #  {head[0]:<{w[0]}}  {head[1]:>{w[1]}}  {head[2]:>{w[2]}}  {head[3]:>{w[3]}}"]
         for place, s in enumerate(board, 1):
-            name = shown_name(s)
+            name = shown_name(s.key, s.name)
             k = s.skill
             row = f"{place:>3}  {name:<{w[0]}}  {k.text():>{w[1]}}  {k.games:>{w[2]}}  {k.wins:>{w[3]}}"
             lines.append(row)
@@ -166,7 +170,7 @@ async def profile(
     where = None if found is None else seen_from([found], None if reading is None else reading.room)[0]
     games = [] if account is None else await games_seen(store, key, 10, reader)
     return {
-        "name": account.name if account is not None else bot_name(key.removeprefix(BOT)),
+        "name": shown_name(key, name if account is None else account.name),
         "bot": account is None,
         "registered": None if account is None else account.created,
         "last_seen": None if account is None else account.last_seen,
@@ -197,7 +201,7 @@ def game_json(g: StoredGame) -> dict[str, Any]:
 def standing_json(place: int, s: Standing) -> dict[str, Any]:
     return {
         "place": place,
-        "name": shown_name(s),
+        "name": shown_name(s.key, s.name),
         "bot": s.bot,
         "rating": s.skill.shown,
         "provisional": s.skill.provisional,

@@ -23,6 +23,8 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from protocol.botnames import bot_name as bot_name  # (the bots' names, for those that rate them)
+
 MU = 25.0
 SIGMA = MU / 3
 #: a rating is provisional while its uncertainty is above this
@@ -81,17 +83,6 @@ class RatingChange:
             "after": self.after.shown,
             "provisional": self.after.provisional,
         }
-
-
-def bot_name(strategy: str, number: int | None = None) -> str:
-    """The one name of the server's bot of ``strategy``: ``strong-bot`` for the strategy as a
-    rated player (the leaderboard, ``/rating``, profiles), ``strong-bot1``, ``strong-bot2``... for
-    each seat one of its bots takes.
-
-    >>> bot_name("strong"), bot_name("strong", 1)
-    ('strong-bot', 'strong-bot1')
-    """
-    return f"{strategy}-bot" if number is None else f"{strategy}-bot{number}"
 
 
 def rating_key(name: str, kind: str, identity: str | None) -> str | None:
