@@ -3,8 +3,14 @@ code, and pydantic's findings about one field, in the reader's language.
 
 A validator refuses with ``refused(code, text)``; whoever turns the ``ValidationError`` into an
 error for the client takes the sentence back with ``refusal_text``, still a text to translate.
-What pydantic itself finds wrong with a field reads as pydantic says it in English, and as a
-translation in any other language (``field_problem``).
+What pydantic itself finds wrong with a field (``field_problem``) reads in English in pydantic's
+words, but where those speak of Python or of how pydantic parsed: the values a field takes are a
+list (``Input should be one of: 'bot', 'drop'``, where pydantic says ``Input should be 'bot' or
+'drop'``), a dictionary or a model is a JSON object (``Input should be a JSON object``), a list's
+length is the input's without pydantic's count after validation (``Input should have at most 1
+item``), and a value pydantic could not parse is only the type it should be (``Input should be a
+valid integer``). Any other language reads a translation of these; a finding not worded here
+reads as pydantic says it in English, and as its kind in other languages.
 
 >>> from protocol.i18n import lang
 >>> problem = field_problem({"type": "string_too_long", "loc": ("text",), "msg": "", "input": "",
@@ -42,7 +48,8 @@ def _number(ctx: Mapping[str, Any], key: str) -> int:
 
 
 def field_problem(error: ErrorDetails) -> Msg:
-    """What pydantic found wrong with one field: its own English words, translated for others."""
+    """What pydantic found wrong with one field, in English as the module's docstring says (mostly
+    pydantic's own words), translated for others."""
     ctx: Mapping[str, Any] = error.get("ctx") or {}
     match error["type"]:
         case "missing":
