@@ -235,7 +235,7 @@ class LocalDirectory:
             guests = self._guests.setdefault(room.name.casefold(), set())
             guests.update(member.identity for member in room.members if member.identity is not None)
 
-    def turned_away(self, room: Room, member: Member) -> None:
+    def refused_entry(self, room: Room, member: Member) -> None:
         if isinstance(member, Session) and member.room is room:
             member.room = None
             self.moved(member)

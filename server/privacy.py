@@ -38,9 +38,9 @@ def here(session: Session) -> str | None:
 def seen_from(people: list[m.Person], room: str | None) -> list[m.Person]:
     """``people`` as someone in ``room`` (``None``: in the lobby, or not connected) may see them:
     the name of a private room only for its own members."""
-    here = None if room is None else room.casefold()
+    from_room = None if room is None else room.casefold()
     return [
-        p.model_copy(update={"room": None}) if p.private and (p.room or "").casefold() != here else p
+        p.model_copy(update={"room": None}) if p.private and (p.room or "").casefold() != from_room else p
         for p in people
     ]
 

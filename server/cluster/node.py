@@ -456,9 +456,9 @@ class ClusterDirectory(LocalDirectory):
         guests = [member.identity for member in members if member.identity is not None]
         self._writes.put_nowait(("private", (room.name.casefold(), private, guests)))
 
-    def turned_away(self, room: Room, member: Member) -> None:
+    def refused_entry(self, room: Room, member: Member) -> None:
         if not isinstance(member, RemoteSession):
-            super().turned_away(room, member)
+            super().refused_entry(room, member)
             return
         self.relay.remote.pop((member.node, member.sid), None)
         member.room = None

@@ -80,7 +80,7 @@ class RoomHost(Protocol):
     def bot_games(self, name: str) -> int:
         """How many games ``name`` has running against the server's bots alone."""
 
-    def turned_away(self, room: Room, member: Member) -> None:
+    def refused_entry(self, room: Room, member: Member) -> None:
         """``member`` asked to enter the room and was refused: wherever it is connected, it is
         in no room now."""
 
@@ -332,7 +332,7 @@ class Room:
                 case Note():
                     self.log.info(effect.event, **effect.fields)
                 case TurnedAway():
-                    self.host.turned_away(self, effect.member)
+                    self.host.refused_entry(self, effect.member)
 
     def _reply(self, reply: Reply) -> None:
         self.host.metrics.refuse(reply.recipient, reply.code, reply.text, reply.id)

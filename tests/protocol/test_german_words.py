@@ -124,7 +124,9 @@ def test_each_option_set_is_told_to_the_room_in_a_german_sentence(key: str, valu
 
 
 def test_the_stammtisch_and_clock_notices_read_as_german_sentences() -> None:
-    """ "Emil hat stammtisch auf True gestellt" is gone: the room reads what happened."""
+    """Setting stammtisch, the clock or a random seed is told in German words for what happened
+    (the Stammtisch switched on, the Bedenkzeit set to 60 seconds, the Startwert to chance), never
+    as an option's name set to an English value."""
     assert GERMAN(announcement("Emil", "stammtisch", True)) == (
         "Emil hat den Stammtisch eingeschaltet: drei oder vier Gäste eines Geschlechts dürfen einen "
         "Tisch füllen."
