@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import redis.asyncio as aioredis  # noqa: E402
 
 from engine import GameRecord  # noqa: E402
-from server.redis_store import RedisStore, lease_key  # noqa: E402
+from server.log.redis.store import RedisStore, lease_key  # noqa: E402
 
 SETTINGS = {
     "none": ["--appendfsync", "everysec"],

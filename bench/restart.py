@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from websockets.sync.client import connect  # noqa: E402
 
 from engine import GameRecord, random_game  # noqa: E402
-from server.store import Store  # noqa: E402
+from server.log.sqlite.store import Store  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ("ann", "bob", "cy", "dee")

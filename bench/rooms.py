@@ -39,9 +39,9 @@ from server.config import Config
 from server.directory import LocalDirectory
 from server.line import LineSession
 from server.lobby import Lobby
+from server.log.sqlite.store import Store
 from server.metrics import Metrics
 from server.session import Outgoing, Session
-from server.store import Store
 
 
 class QuietWs(Session):

@@ -22,8 +22,8 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 
 from protocol.errors import ProtocolError
 from protocol.i18n import _
+from server.log.sqlite.accounts import Account, AccountStore
 from server.ratings import account_key
-from server.store_accounts import Account, AccountStore
 
 log = structlog.get_logger("cafe.accounts")
 

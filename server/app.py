@@ -30,9 +30,9 @@ from server.keepalive import KeepAlive
 from server.limits import Limits
 from server.line import LineSession, serve_line_client
 from server.lobby import Lobby
+from server.log.redis.store import NotDurable
+from server.log.sqlite.store import Store
 from server.metrics import Metrics
-from server.redis_store import NotDurable
-from server.store import Store
 from server.ws import serve_connection
 
 log = structlog.get_logger("cafe.server")

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from protocol import messages as m
 from server.language import account_language
+from server.log.sqlite.accounts import AccountStore
+from server.log.sqlite.lists import ListTable
 from server.session import Session
 from server.social import PersonalLists
-from server.store_accounts import AccountStore
-from server.store_lists import ListTable
 
 
 class StoredLists:

@@ -20,13 +20,13 @@ from protocol.names import alike
 from protocol.outgoing import Outgoing
 from server.botpool import BotPool
 from server.config import Config
+from server.log.sqlite.store import GameLog, StoredGame
 from server.metrics import Metrics
 from server.names import Held, NameTable
 from server.privacy import Admission
 from server.ratings import is_guest
 from server.room import BotNameList, Member, Room, RoomSettings, Seat
 from server.session import RoomRef, Session
-from server.store import GameLog, StoredGame
 
 log = structlog.get_logger("cafe.directory")
 

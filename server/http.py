@@ -17,9 +17,9 @@ from engine.game import seed_hash
 from server import profiles
 from server.limits import security_event
 from server.lobby import Lobby
+from server.log.sqlite.store import StoredGame
 from server.pages import not_found_page, page_language, replay_steps, rules_page
 from server.privacy import Reader, readable, reader
-from server.store import StoredGame
 
 STATIC = Path(__file__).parent / "static"
 

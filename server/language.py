@@ -9,8 +9,8 @@ import structlog
 
 from protocol import messages as m
 from protocol.i18n import LANGUAGES, Msg, _, lang
+from server.log.sqlite.accounts import AccountStore
 from server.session import Session
-from server.store_accounts import AccountStore
 
 
 class Lobby(Protocol):

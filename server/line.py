@@ -36,8 +36,8 @@ from protocol.text.lines import (
 from server.choices import ascii_chosen
 from server.limits import Limits, hello_deadline, security_event
 from server.lobby import Lobby
+from server.log.sqlite.store import StoreUnavailable
 from server.session import Outgoing, Session
-from server.store import StoreUnavailable
 from server.ws import turned_away
 
 log = structlog.get_logger("cafe.line")

@@ -29,6 +29,7 @@ from server.choices import StoredLists, account_settings
 from server.config import Config
 from server.directory import Directory, listed
 from server.limits import security_event
+from server.log.sqlite.store import GameLog, StoreUnavailable
 from server.metrics import Metrics
 from server.names import Held
 from server.privacy import here, seen_from
@@ -37,7 +38,6 @@ from server.ratings import ACCOUNT
 from server.room import Enter, Leave, Returned, Room, not_invited
 from server.session import RoomRef, Session
 from server.social import PersonalLists, Social
-from server.store import GameLog, StoreUnavailable
 
 log = structlog.get_logger("cafe.lobby")
 

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from protocol import messages as m
+from server.log.sqlite.store import GameLog, StoredGame
 from server.session import Session
-from server.store import GameLog, StoredGame
 
 #: how a room's door answers someone: on its guest list (or a player), a room open to all, or shut
 Admission = Literal["guest", "open", "closed"]

@@ -101,7 +101,7 @@ TARGETS: dict[str, Target] = {
     # the store's and the lobby's token code, against the tests of tokens and resuming only: the
     # lobby's functions are called by nearly every server test, and each would run for each mutant
     "tokens": Target(
-        ("server/store.py", "server/redis_store.py", "server/lobby.py"),
+        ("server/log/sqlite/store.py", "server/log/redis/store.py", "server/lobby.py"),
         (
             "tests/server/test_store_tokens.py",
             "tests/cluster/test_redis_store.py",
@@ -115,22 +115,22 @@ TARGETS: dict[str, Target] = {
             *(f"tests/server/test_trust.py::test_{name}" for name in _TRUST_TOKENS),
         ),
         mutants=(
-            "server.store.xǁStoreǁtoken*",
-            "server.redis_store.xǁRedisStoreǁtoken*",
+            "server.log.sqlite.store.xǁStoreǁtoken*",
+            "server.log.redis.store.xǁRedisStoreǁtoken*",
             *(f"server.lobby.xǁLobbyǁ{name}__mutmut_*" for name in _LOBBY_TOKENS),
         ),
         keyword="not every_code_the_server_sends and not every_catalogue_code",  # they read the sources
     ),
     # the logs' token code alone, against the logs' own token tests: quick, where "tokens" is not
     "store-tokens": Target(
-        ("server/store.py", "server/redis_store.py"),
+        ("server/log/sqlite/store.py", "server/log/redis/store.py"),
         (
             "tests/server/test_store_tokens.py",
             "tests/cluster/test_redis_store.py",
             "tests/server/test_trust.py::test_expired_tokens_are_pruned_but_not_those_of_held_seats",
             "tests/server/test_trust.py::test_tokens_survive_a_restart",
         ),
-        mutants=("server.store.xǁStoreǁtoken*", "server.redis_store.xǁRedisStoreǁtoken*"),
+        mutants=("server.log.sqlite.store.xǁStoreǁtoken*", "server.log.redis.store.xǁRedisStoreǁtoken*"),
     ),
     "room": Target(tuple(f"server/room/{name}.py" for name in _ROOM), ("tests/server/test_room_core*.py",)),
     # the accounts: hashing and checking passwords, the attempt limits, registering; against the

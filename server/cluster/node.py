@@ -25,14 +25,14 @@ from server.cluster import envelopes as env
 from server.cluster.relay import Relay, RemoteRoom, RemoteSession
 from server.config import Config
 from server.directory import LocalDirectory
+from server.log.redis.store import PREFIX, RedisStore, lease_key
+from server.log.sqlite.store import StoreUnavailable
 from server.metrics import Metrics
 from server.names import Held
 from server.ratings import is_guest
-from server.redis_store import PREFIX, RedisStore, lease_key
 from server.room import Enter, Leave, Returned, Room
 from server.room.world import Member
 from server.session import RoomRef, Session
-from server.store import StoreUnavailable
 
 log = structlog.get_logger("cafe.cluster")
 

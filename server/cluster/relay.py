@@ -21,7 +21,7 @@ from protocol.errors import UNAVAILABLE
 from protocol.i18n import _, lang
 from protocol.outgoing import Outgoing
 from server.cluster import envelopes as env
-from server.redis_store import PREFIX
+from server.log.redis.store import PREFIX
 from server.room import Enter, Leave, Returned, Room
 from server.session import Session
 

@@ -22,8 +22,8 @@ from redis.exceptions import RedisError
 from server.cluster import envelopes as env
 from server.cluster.node import ClusterDirectory, name_key, online_key
 from server.cluster.relay import NEWS, channel
+from server.log.sqlite.store import StoreUnavailable
 from server.session import Session
-from server.store import StoreUnavailable
 
 log = structlog.get_logger("cafe.cluster")
 

@@ -17,6 +17,7 @@ import structlog
 from protocol import messages as m
 from protocol.i18n import _
 from protocol.options import RoomOptions
+from server.log.sqlite.store import GameLog, LeaseLost, StoreUnavailable
 from server.room.core import RoomCore
 from server.room.effects import (
     Arm,
@@ -38,13 +39,12 @@ from server.room.effects import (
 )
 from server.room.items import BotMove, ClockTimeout, Item, Stop, TurnRetry
 from server.room.world import BotNames, Member, RoomSettings
-from server.store import GameLog, LeaseLost, StoreUnavailable
 
 if TYPE_CHECKING:
     from server.botpool import BotPool
+    from server.log.sqlite.store import StoredGame
     from server.metrics import Metrics
     from server.room.state import Game, Seat, State
-    from server.store import StoredGame
 
 log = structlog.get_logger("cafe.room")
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import redis.asyncio as aioredis
 
-from server.redis_lists import GUEST_TTL
-from server.redis_store import TOKEN_TTL
+from server.log.redis.lists import GUEST_TTL
+from server.log.redis.store import TOKEN_TTL
 from tests.cluster.conftest import two_nodes
 from tests.server.clients import WsClient
 from tests.server.test_choices import (

@@ -14,7 +14,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from server.cluster.node import NAME_TTL, name_key
-from server.redis_store import RedisStore
+from server.log.redis.store import RedisStore
 from tests.cluster.conftest import two_nodes
 from tests.server.clients import WsClient
 from tests.server.process import ServerProcess

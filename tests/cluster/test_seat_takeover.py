@@ -12,7 +12,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from engine import GameRecord
-from server.redis_store import LeaseLost, RedisStore, lease_key
+from server.log.redis.store import LeaseLost, RedisStore, lease_key
 from tests.cluster.conftest import two_nodes
 from tests.server.clients import WsClient
 from tests.server.process import ServerProcess

@@ -11,7 +11,7 @@ from typing import Any
 import redis.asyncio as aioredis
 
 from engine import GameRecord
-from server.redis_store import RedisStore, lease_key
+from server.log.redis.store import RedisStore, lease_key
 from tests.cluster.conftest import two_nodes
 from tests.server.clients import WsClient
 from tests.server.process import ServerProcess

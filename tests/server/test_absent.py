@@ -13,8 +13,8 @@ import pytest
 
 from engine import Position, leave, legal_move_texts, new_position, play
 from server.app import Server
+from server.log.sqlite.store import StoreUnavailable
 from server.room import game as room_game
-from server.store import StoreUnavailable
 from tests.server.clients import WsClient
 from tests.server.conftest import ServerFactory
 from tests.server.test_http import _get

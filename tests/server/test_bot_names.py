@@ -9,7 +9,7 @@ import json
 
 from engine import GameRecord, Options, Outcome
 from server.app import Server
-from server.store import Store
+from server.log.sqlite.store import Store
 from tests.server.clients import WsClient
 from tests.server.test_http import _get
 

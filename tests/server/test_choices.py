@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from protocol.limits import LIST_MAX
-from server import store_accounts
 from server.app import Server
-from server.store import Store, StoreUnavailable
+from server.log.sqlite import accounts as store_accounts
+from server.log.sqlite.store import Store, StoreUnavailable
 from tests.server.clients import LineClient, WsClient
 from tests.server.conftest import ServerFactory
 from tests.server.process import ServerProcess

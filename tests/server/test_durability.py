@@ -12,7 +12,7 @@ from websockets.exceptions import ConnectionClosed
 
 from engine import Position, legal_move_texts, new_position, play
 from server.app import Server
-from server.store import Store
+from server.log.sqlite.store import Store
 from tests.server.clients import MAX_TURNS, WsClient
 from tests.server.conftest import ServerFactory
 from tests.server.process import ServerProcess

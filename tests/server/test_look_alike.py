@@ -14,8 +14,8 @@ import pytest
 from protocol.text.lines import PROMPT
 from server import names as name_tables
 from server.app import Server
+from server.log.sqlite.store import Store
 from server.names import NameTable
-from server.store import Store
 from tests.examples import run_examples
 from tests.server.clients import LineClient, WsClient
 from tests.server.conftest import ServerFactory

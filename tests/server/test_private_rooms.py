@@ -12,7 +12,7 @@ import pytest
 
 from server import privacy
 from server.app import Server
-from server.store import Store
+from server.log.sqlite.store import Store
 from tests.examples import run_examples
 from tests.server.clients import LineClient, WsClient
 from tests.server.conftest import ServerFactory

@@ -13,7 +13,7 @@ from websockets.exceptions import ConnectionClosed
 
 import engine.compiled
 from server.config import Config, load_config
-from server.store import Store
+from server.log.sqlite.store import Store
 from tests.server.clients import LineClient, WsClient
 from tests.server.process import ServerProcess
 

@@ -11,10 +11,10 @@ import pytest
 from openskill.models import PlackettLuce
 
 from engine import GameRecord, Options, Outcome
-from server import store_accounts
 from server.app import Server
+from server.log.sqlite import accounts as store_accounts
+from server.log.sqlite.store import Store
 from server.ratings import MU, SIGMA, Skill, shown
-from server.store import Store
 from tests.server.clients import LineClient, WsClient
 from tests.server.conftest import ServerFactory
 from tests.server.test_store import old_log

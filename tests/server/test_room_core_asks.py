@@ -12,13 +12,13 @@ from protocol import messages as m
 from protocol import text
 from protocol.commands import ShowRequest
 from protocol.i18n import lang
+from server.log.sqlite.store import StoredGame
 from server.ratings import ACCOUNT
 from server.room.base import CLOCK_WARNING
 from server.room.core import RoomSettings
 from server.room.effects import Arm, Note, Think
 from server.room.game import IDLE
 from server.room.items import ClockWarning, Enter, Leave, Returned, TurnRetry, Unattended
-from server.store import StoredGame
 from tests.server.roomcore import GAME_ID, SEED, Driver, FakeMember
 
 

@@ -9,8 +9,8 @@ import pytest
 from protocol import messages
 from server.app import Server
 from server.choices import StoredLists
+from server.log.sqlite.store import Store
 from server.social import PersonalLists, Social
-from server.store import Store
 from tests.server.clients import LineClient, WsClient
 from tests.server.conftest import ServerFactory
 

@@ -11,7 +11,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from server.app import Server
-from server.store import Store
+from server.log.sqlite.store import Store
 from tests.server.clients import TIMEOUT, WsClient
 from tests.server.conftest import ServerFactory
 from tests.server.test_log_first import LogWrite, _game

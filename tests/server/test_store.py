@@ -12,7 +12,7 @@ from pathlib import Path
 
 from engine import GameRecord, Options, legal_move_texts, play
 from server.app import Server
-from server.store import OLD_IDENTITY, Store
+from server.log.sqlite.store import OLD_IDENTITY, Store
 from tests.server.clients import WsClient
 from tests.server.conftest import ServerFactory
 

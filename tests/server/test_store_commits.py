@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine import GameRecord
-from server.store import Store
+from server.log.sqlite.store import Store
 
 
 async def started(store: Store, games: int) -> list[str]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from server.store import GameLog, Store
+from server.log.sqlite.store import GameLog, Store
 from tests.server.tokens import CHECKS
 
 

@@ -13,7 +13,7 @@ from websockets.exceptions import ConnectionClosed
 
 from engine import GameRecord
 from server.app import Server
-from server.store import Store, TokenInfo
+from server.log.sqlite.store import Store, TokenInfo
 from tests.server.clients import LineClient, WsClient, until
 from tests.server.conftest import ServerFactory
 

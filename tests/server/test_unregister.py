@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from server.app import Server
-from server.store import Store
+from server.log.sqlite.store import Store
 from tests.server.clients import WsClient
 from tests.server.test_ratings import ACCOUNTS, PASSWORD, _started
 

@@ -19,9 +19,9 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from engine import GameRecord, Options, Outcome
+from server.log.redis.accounts import LEADERBOARD, RUNNING, RedisAccounts
+from server.log.sqlite.store import LeaseLost, StoredGame, StoreUnavailable, TokenInfo
 from server.ratings import RatingChange
-from server.redis_accounts import LEADERBOARD, RUNNING, RedisAccounts
-from server.store import LeaseLost, StoredGame, StoreUnavailable, TokenInfo
 
 PREFIX = "cafe:"
 #: seconds a resume token is kept in Redis after it was issued or its connection ended; whether it
@@ -112,7 +112,7 @@ class NotDurable(Exception):
 
 
 class RedisStore(RedisAccounts):
-    """The same interface as ``server.store.Store``, on Redis. ``fence(room)`` gives this node's
+    """The same interface as ``server.log.sqlite.store.Store``, on Redis. ``fence(room)`` gives this node's
     fencing token for a room it owns."""
 
     def __init__(

@@ -20,10 +20,10 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError, WatchError
 
 from protocol.names import alike, alike_version
+from server.log.redis.lists import RedisLists, list_keys
+from server.log.sqlite.accounts import Account, Standing
+from server.log.sqlite.store import StoreUnavailable
 from server.ratings import BOT, RatingChange, Skill, account_key, is_rated, rate, rating_key
-from server.redis_lists import RedisLists, list_keys
-from server.store import StoreUnavailable
-from server.store_accounts import Account, Standing
 
 T = TypeVar("T")
 P = ParamSpec("P")

@@ -13,13 +13,13 @@ from collections.abc import Mapping
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
+from server.log.sqlite.lists import LISTS, stored_lists
+from server.log.sqlite.store import StoreUnavailable
 from server.ratings import ACCOUNT
-from server.store import StoreUnavailable
-from server.store_lists import LISTS, stored_lists
 
 PREFIX = "cafe:"
 #: seconds a guest's lists are kept after its last login or change: as long as Redis keeps the
-#: guest's resume token (``server.redis_store.TOKEN_TTL``)
+#: guest's resume token (``server.log.redis.store.TOKEN_TTL``)
 GUEST_TTL = 7 * 24 * 3600
 
 

@@ -1,6 +1,6 @@
 """Accounts, ratings and rating history in the SQLite log (schema version 4).
 
-:class:`AccountTables` is mixed into :class:`server.store.Store`: it shares its connection, and
+:class:`AccountTables` is mixed into :class:`server.log.sqlite.store.Store`: it shares its connection, and
 :meth:`AccountTables._rate_finished` runs inside the transaction that finishes a game, so a game is
 rated exactly when it is finished, once, whatever instant the process dies at.
 """
@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from protocol.names import alike, alike_version
+from server.log.sqlite.lists import LIST_SCHEMA, ListTable, ListTables
 from server.ratings import BOT, RatingChange, Skill, account_key, is_rated, rate, rating_key
-from server.store_lists import LIST_SCHEMA, ListTable, ListTables
 
 #: the schema version this code writes (``PRAGMA user_version``); 0 and 1 are logs from before
 #: accounts, 2 is before accounts had a language, 3 before they kept the ASCII choice and people
-#: kept lists (:mod:`server.store_lists`); each is upgraded in place when opened
+#: kept lists (:mod:`server.log.sqlite.lists`); each is upgraded in place when opened
 SCHEMA_VERSION = 4
 
 _ACCOUNT_SCHEMA = """

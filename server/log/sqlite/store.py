@@ -34,8 +34,8 @@ from typing import Any, Protocol
 import structlog
 
 from engine import GameRecord, Options, Outcome
+from server.log.sqlite.accounts import AccountStore, AccountTables
 from server.ratings import RatingChange
-from server.store_accounts import AccountStore, AccountTables
 
 log = structlog.get_logger("cafe.store")
 

@@ -66,8 +66,8 @@ def _list_of(action: str) -> tuple[str, bool]:
 
 
 class ListTables:
-    """The lists' part of the SQLite store, mixed into :class:`server.store.Store` (its table is
-    made by the accounts' schema upgrade, :mod:`server.store_accounts`)."""
+    """The lists' part of the SQLite store, mixed into :class:`server.log.sqlite.store.Store` (its table is
+    made by the accounts' schema upgrade, :mod:`server.log.sqlite.accounts`)."""
 
     _db: sqlite3.Connection
 
