@@ -68,7 +68,10 @@ SERVER_ERROR_CODES: Final[dict[str, str]] = {
     "seat_taken": "the seat is played by someone connected, or by one of the server's bots",
     "no_voters": "nobody seated is connected to accept you into the seat",
     "voted_out": "you were voted out of (or replaced in) this game; you may watch it",
-    "not_invited": "the room is private: only those invited by someone in it, and its players, may enter",
+    "not_invited": (
+        "the room is private: only its guests (invited by someone in it, or in it when it became private) "
+        "and its players may enter"
+    ),
     "too_soon": "the player has not had the turn for a minute yet, and is connected",
     "no_hints": "hints are for practice and casual games, not for a rated one",
     "internal": "the server failed to handle the message (it is logged)",
