@@ -14,6 +14,7 @@ import { saved } from "./storage.js";
 import { Countdown, TurnSignal, renderHistory } from "./live.js";
 import { canManage, leavingWords, renderOverlay, renderPlayers } from "./panels.js";
 import { PeopleDialog } from "./profile.js";
+import { RatedGame } from "./rated.js";
 import { SocialPane } from "./social.js";
 import { MoveChooser } from "./turn.js";
 
@@ -135,6 +136,7 @@ function render() {
   turn.renderHand();
   turn.renderNationChoice();
   turn.renderMoveRow();
+  renderHints();
   renderOverlay($("overlay"), {
     view: v,
     welcomed: state.welcomed,
@@ -144,6 +146,16 @@ function render() {
     resultClosed: state.resultClosed,
     actions: overlayActions,
   });
+}
+
+/** The Hint button on your turn, but in a rated game, which gives no hints: a note says so instead. */
+function renderHints() {
+  const offered = turn.myTurn();
+  const reading = ratedGame.of(state.view);  // (looked up from the game's start, not at your turn)
+  const rated = reading === true;
+  app.dataset.rated = reading === null ? "unknown" : rated ? "yes" : "no";
+  $("hint-btn").hidden = !offered || rated;
+  $("no-hints").hidden = !offered || !rated;
 }
 
 const overlayActions = {
@@ -195,7 +207,10 @@ function onMessage(msg) {
     case "welcome":
       return onWelcome(msg);
     case "snapshot":
-      if (state.view?.room !== msg.view.room) social.clearVote();
+      if (state.view?.room !== msg.view.room) {
+        social.clearVote();
+        ratedGame.reset();
+      }
       state.view = msg.view;
       saved.set("cafe.room", msg.view.room);
       if (msg.view.state === "playing") state.resultClosed = false;
@@ -258,6 +273,7 @@ function onMessage(msg) {
       return chat.add("notice", msg.text);
     case "game_started":
       state.resultClosed = false;
+      ratedGame.reset();
       return chat.add("event start", startLine(msg));
     case "played":
       return chat.add("event", playedLine(msg));
@@ -334,6 +350,7 @@ function onError(msg, id) {
   if (id && id === state.sending) turn.answered(true);
   if (id && id === state.leaving) state.leaving = null;
   if (id.startsWith("tell")) social.onError(msg);
+  if (msg.code === "no_hints" && state.view) ratedGame.refusedIn(state.view.room);
   const line = chat.add("error", msg.message);
   line.title = msg.code;
   render();
@@ -427,6 +444,7 @@ const people = new PeopleDialog($("people-dialog"), {
   mute: (name) => social.mute(name),
   invite: (name) => (state.view && !state.view.seats.some((s) => s.name === name) ? () => social.invite(name) : null),
 });
+const ratedGame = new RatedGame({ onChange: () => render() });
 const signal = new TurnSignal({ sound: $("sound-on"), notify: $("notify-on"), storage: saved });
 const countdown = new Countdown($("clock"));
 

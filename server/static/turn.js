@@ -297,7 +297,6 @@ export class MoveChooser {
     confirm.disabled = !text || !!state.sending;
     confirm.textContent = text ? t("Play {move}", { move: text }) : t("Play");
     $("cancel").disabled = !plan || (state.selected === null && state.used.length === 0) || !!state.sending;
-    $("hint-btn").hidden = !this.myTurn();
     $("results-btn").hidden = !(g?.result && state.resultClosed);
     this.say(this.prompt(plan, text));
   }
