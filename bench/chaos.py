@@ -60,7 +60,7 @@ from websockets.protocol import State  # noqa: E402
 from bots.client import BotSettings, LineBot, WsBot  # noqa: E402
 from engine import cli as engine_cli  # noqa: E402
 from protocol import messages as m  # noqa: E402
-from server.log.sqlite.store import logged_moves  # noqa: E402
+from server.log.sqlite.journal import logged_moves  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"

@@ -30,7 +30,8 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import GameRecord, Outcome, random_game  # noqa: E402
-from server.log.sqlite.store import Store, logged_moves  # noqa: E402
+from server.log.sqlite.journal import logged_moves  # noqa: E402
+from server.log.sqlite.store import Store  # noqa: E402
 
 PLAYERS = ("ann", "bob", "cy", "dee")
 #: the random games whose moves are logged, over and over (making one takes milliseconds)

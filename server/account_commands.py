@@ -19,7 +19,7 @@ from server import profiles
 from server.accounts import Accounts, looks_registered
 from server.directory import Directory
 from server.language import set_language
-from server.log.sqlite.store import GameLog
+from server.log.contract import GameLog
 from server.metrics import Metrics
 from server.privacy import Reader
 from server.ratings import account_key

@@ -22,7 +22,7 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 
 from protocol.errors import ProtocolError
 from protocol.i18n import _
-from server.log.sqlite.accounts import Account, AccountStore
+from server.log.contract import Account, AccountStore
 from server.ratings import account_key
 
 log = structlog.get_logger("cafe.accounts")

@@ -31,6 +31,7 @@ from server.limits import Limits
 from server.line import LineSession, serve_line_client
 from server.lobby import Lobby
 from server.log.redis.store import NotDurable
+from server.log.sqlite.schema import LogTooNew
 from server.log.sqlite.store import Store
 from server.metrics import Metrics
 from server.ws import serve_connection
@@ -48,7 +49,7 @@ class Server:
         self.config = config
         self.metrics = Metrics()
         self.cluster: ClusterDirectory | None = None
-        self.directory: LocalDirectory
+        self.directory: LocalDirectory | ClusterDirectory
         if config.redis:
             node = config.node_id or f"{socket.gethostname()}-{os.getpid()}"
             self.directory = self.cluster = ClusterDirectory(config, self.metrics, config.redis, node)
@@ -258,6 +259,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             runner.run(serve_until_signalled(config))
         except NotDurable as e:
             log.error("redis_not_durable", reason=str(e))
+            return 2
+        except LogTooNew as e:
+            log.error("log_too_new", path=config.data, reason=str(e))
             return 2
         except wsinternals.WebsocketsMismatch as e:
             log.error("websockets_unsupported", reason=str(e))

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from protocol import messages as m
 from server.language import account_language
-from server.log.sqlite.accounts import AccountStore
-from server.log.sqlite.lists import ListTable
+from server.log.contract import AccountStore, ListTable
 from server.session import Session
 from server.social import PersonalLists
 

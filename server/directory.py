@@ -20,7 +20,7 @@ from protocol.names import alike
 from protocol.outgoing import Outgoing
 from server.botpool import BotPool
 from server.config import Config
-from server.log.sqlite.store import GameLog, StoredGame
+from server.log.contract import GameLog, StoredGame
 from server.metrics import Metrics
 from server.names import Held, NameTable
 from server.privacy import Admission

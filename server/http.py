@@ -17,7 +17,7 @@ from engine.game import seed_hash
 from server import profiles
 from server.limits import security_event
 from server.lobby import Lobby
-from server.log.sqlite.store import StoredGame
+from server.log.contract import StoredGame
 from server.pages import not_found_page, page_language, replay_steps, rules_page
 from server.privacy import Reader, readable, reader
 

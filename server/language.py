@@ -9,7 +9,7 @@ import structlog
 
 from protocol import messages as m
 from protocol.i18n import LANGUAGES, Msg, _, lang
-from server.log.sqlite.accounts import AccountStore
+from server.log.contract import AccountStore
 from server.session import Session
 
 

@@ -36,7 +36,7 @@ from protocol.text.lines import (
 from server.choices import ascii_chosen
 from server.limits import Limits, hello_deadline, security_event
 from server.lobby import Lobby
-from server.log.sqlite.store import StoreUnavailable
+from server.log.contract import StoreUnavailable
 from server.session import Outgoing, Session
 from server.ws import turned_away
 

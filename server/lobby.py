@@ -29,7 +29,7 @@ from server.choices import StoredLists, account_settings
 from server.config import Config
 from server.directory import Directory, listed
 from server.limits import security_event
-from server.log.sqlite.store import GameLog, StoreUnavailable
+from server.log.contract import GameLog, StoreUnavailable
 from server.metrics import Metrics
 from server.names import Held
 from server.privacy import here, seen_from

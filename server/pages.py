@@ -20,7 +20,7 @@ from engine.game import seed_hash
 from engine.notation import parse_leave
 from protocol.i18n import DEFAULT, LANGUAGES, _, lang
 from protocol.view import LastMove, room_view
-from server.log.sqlite.store import StoredGame
+from server.log.contract import StoredGame
 
 __all__ = ["page_language", "replay_steps", "rules_page"]
 

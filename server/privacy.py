@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from protocol import messages as m
-from server.log.sqlite.store import GameLog, StoredGame
+from server.log.contract import GameLog, StoredGame
 from server.session import Session
 
 #: how a room's door answers someone: on its guest list (or a player), a room open to all, or shut

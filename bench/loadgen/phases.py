@@ -28,7 +28,7 @@ from bench.loadgen.plan import (
 from bench.loadgen.stats import Phase, merge
 from bench.loadgen.target import Target, free_port, machine_busy
 from bench.loadgen.worker import worker_main
-from server.log.sqlite.store import logged_moves
+from server.log.sqlite.journal import logged_moves
 
 
 def room_specs(rooms: int, line_share: float) -> list[RoomSpec]:

@@ -25,8 +25,8 @@ from server.cluster import envelopes as env
 from server.cluster.relay import Relay, RemoteRoom, RemoteSession
 from server.config import Config
 from server.directory import LocalDirectory
+from server.log.contract import StoreUnavailable
 from server.log.redis.store import PREFIX, RedisStore, lease_key
-from server.log.sqlite.store import StoreUnavailable
 from server.metrics import Metrics
 from server.names import Held
 from server.ratings import is_guest

@@ -22,7 +22,7 @@ from redis.exceptions import RedisError
 from server.cluster import envelopes as env
 from server.cluster.node import ClusterDirectory, name_key, online_key
 from server.cluster.relay import NEWS, channel
-from server.log.sqlite.store import StoreUnavailable
+from server.log.contract import StoreUnavailable
 from server.session import Session
 
 log = structlog.get_logger("cafe.cluster")

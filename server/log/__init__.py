@@ -1,7 +1,8 @@
 """The game log and every record kept for good: one storage contract, two backends.
 
-==========  ========================================================================================
-``sqlite``  ``Store``: the log in one SQLite file, for a single node
-``redis``   ``RedisStore``: the log in Redis, shared by the nodes of a cluster
-==========  ========================================================================================
+============  ======================================================================================
+``contract``  what callers ask of a log: the protocols, the values they return, the errors
+``sqlite``    ``Store``: the log in one SQLite file, for a single node
+``redis``     ``RedisStore``: the log in Redis, shared by the nodes of a cluster
+============  ======================================================================================
 """

@@ -17,7 +17,7 @@ import structlog
 from protocol import messages as m
 from protocol.i18n import _
 from protocol.options import RoomOptions
-from server.log.sqlite.store import GameLog, LeaseLost, StoreUnavailable
+from server.log.contract import GameLog, LeaseLost, StoreUnavailable
 from server.room.core import RoomCore
 from server.room.effects import (
     Arm,
@@ -42,7 +42,7 @@ from server.room.world import BotNames, Member, RoomSettings
 
 if TYPE_CHECKING:
     from server.botpool import BotPool
-    from server.log.sqlite.store import StoredGame
+    from server.log.contract import StoredGame
     from server.metrics import Metrics
     from server.room.state import Game, Seat, State
 

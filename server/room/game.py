@@ -26,7 +26,7 @@ from server.room.state import MAX_SEATS, MIN_PLAYERS, Game, Seat
 from server.room.world import Member
 
 if TYPE_CHECKING:
-    from server.log.sqlite.store import StoredGame
+    from server.log.contract import StoredGame
 
 #: the timer of a game that waits with nobody in its room
 IDLE = "idle"

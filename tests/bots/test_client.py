@@ -32,7 +32,7 @@ from server import logs
 from server.app import Server
 from server.config import Config
 from server.line import LineSession
-from server.log.sqlite.store import StoreUnavailable
+from server.log.contract import StoreUnavailable
 from tests.server.clients import WsClient
 
 T = TypeVar("T")

@@ -13,7 +13,8 @@ import pytest
 import redis.asyncio as aioredis
 
 from engine import GameRecord, Position, legal_move_texts, new_position, play
-from server.log.redis.store import LeaseLost, RedisStore, lease_key
+from server.log.contract import LeaseLost
+from server.log.redis.store import RedisStore, lease_key
 from tests.cluster.conftest import RedisServer
 from tests.server.clients import MAX_TURNS, WsClient, until
 from tests.server.process import ServerProcess

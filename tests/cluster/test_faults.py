@@ -18,8 +18,8 @@ import redis.asyncio as aioredis
 
 from engine import GameRecord, legal_move_texts, new_position, play
 from protocol.errors import UNAVAILABLE
+from server.log.contract import LeaseLost
 from server.log.redis.store import RUNNING, RedisStore, lease_key
-from server.log.sqlite.store import LeaseLost
 from tests.cluster.conftest import RedisServer
 from tests.cluster.test_cluster import Game, _move, _play, _two_players
 from tests.server.clients import LineClient, WsClient

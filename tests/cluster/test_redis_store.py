@@ -8,8 +8,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import pytest
 import redis.asyncio as aioredis
 
+from server.log.contract import GameLog, StoreUnavailable
 from server.log.redis.store import TOKEN_TTL, RedisStore
-from server.log.sqlite.store import GameLog, StoreUnavailable
 from tests.cluster.conftest import RedisServer
 from tests.server.tokens import CHECKS
 

@@ -12,7 +12,8 @@ import pytest
 import redis.asyncio as aioredis
 
 from engine import GameRecord
-from server.log.redis.store import LeaseLost, RedisStore, lease_key
+from server.log.contract import LeaseLost
+from server.log.redis.store import RedisStore, lease_key
 from tests.cluster.conftest import two_nodes
 from tests.server.clients import WsClient
 from tests.server.process import ServerProcess

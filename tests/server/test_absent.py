@@ -13,7 +13,7 @@ import pytest
 
 from engine import Position, leave, legal_move_texts, new_position, play
 from server.app import Server
-from server.log.sqlite.store import StoreUnavailable
+from server.log.contract import StoreUnavailable
 from server.room import game as room_game
 from tests.server.clients import WsClient
 from tests.server.conftest import ServerFactory

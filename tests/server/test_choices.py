@@ -14,8 +14,9 @@ import pytest
 
 from protocol.limits import LIST_MAX
 from server.app import Server
-from server.log.sqlite import accounts as store_accounts
-from server.log.sqlite.store import Store, StoreUnavailable
+from server.log.contract import StoreUnavailable
+from server.log.sqlite import schema
+from server.log.sqlite.store import Store
 from tests.server.clients import LineClient, WsClient
 from tests.server.conftest import ServerFactory
 from tests.server.process import ServerProcess
@@ -399,7 +400,7 @@ async def test_a_log_of_schema_version_3_upgrades_in_place(tmp_path: Path) -> No
     db.close()
     store = Store(str(path))
     try:
-        assert store._db.execute("PRAGMA user_version").fetchone() == (store_accounts.SCHEMA_VERSION,)
+        assert store._db.execute("PRAGMA user_version").fetchone() == (schema.SCHEMA_VERSION,)
         account = await store.account("ann")
         assert account is not None and (account.lang, account.ascii) == ("de", False)
         await store.account_ascii("ann", True)

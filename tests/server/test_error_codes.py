@@ -19,7 +19,7 @@ from engine.errors import LEAVE_ERROR_CODES, RULE_ERROR_CODES
 from protocol.errors import ERROR_CODES, PROTOCOL_ERROR_CODES, SERVER_ERROR_CODES
 from protocol.limits import LIST_MAX
 from server.app import Server
-from server.log.sqlite.store import StoreUnavailable
+from server.log.contract import StoreUnavailable
 from tests.server import clients
 from tests.server.clients import LineClient, WsClient
 from tests.server.conftest import ServerFactory

@@ -11,7 +11,7 @@ from protocol.errors import UNAVAILABLE
 from protocol.names import NAME_RULE
 from protocol.text.lines import PROMPT
 from server.app import Server
-from server.log.sqlite.store import StoreUnavailable
+from server.log.contract import StoreUnavailable
 from tests.server.clients import LineClient, WsClient
 
 PASSWORD = "correct horse"

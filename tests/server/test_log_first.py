@@ -14,7 +14,7 @@ import pytest
 
 from engine import legal_move_texts, new_position, play
 from server.app import Server
-from server.log.sqlite.store import StoreUnavailable
+from server.log.contract import StoreUnavailable
 from tests.server.clients import TIMEOUT, WsClient
 
 SEED = 21

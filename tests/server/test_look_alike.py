@@ -181,8 +181,8 @@ async def test_a_reserved_guest_name_cannot_be_registered(make_server: ServerFac
 
 
 async def test_an_old_log_gets_the_forms_of_its_accounts(make_server: ServerFactory, tmp_path: Path) -> None:
-    """A log from before forms (no column, no version) and one whose forms were made with other
-    data are indexed again as they open: ``aIice`` is refused after each restart."""
+    """A log from before forms (schema version 4: no column, no version) and one whose forms were
+    made with other data are indexed again as they open: ``aIice`` is refused after each restart."""
     server: Server = await make_server()
     await _registered(server, "alice")
     await server.stop()
@@ -191,6 +191,7 @@ async def test_an_old_log_gets_the_forms_of_its_accounts(make_server: ServerFact
         db.execute("DROP INDEX accounts_by_form")
         db.execute("ALTER TABLE accounts DROP COLUMN form")
         db.execute("DROP TABLE name_forms")
+        db.execute("PRAGMA user_version = 4")
     db.close()
     server = await make_server()
     assert (await _hello(server, "aIice"))["code"] == "name_registered"

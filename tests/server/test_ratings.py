@@ -12,7 +12,7 @@ from openskill.models import PlackettLuce
 
 from engine import GameRecord, Options, Outcome
 from server.app import Server
-from server.log.sqlite import accounts as store_accounts
+from server.log.sqlite import accounts, schema
 from server.log.sqlite.store import Store
 from server.ratings import MU, SIGMA, Skill, shown
 from tests.server.clients import LineClient, WsClient
@@ -111,7 +111,7 @@ async def test_a_crash_inside_the_finishing_transaction_leaves_neither_then_rate
     def crash(*args: object) -> None:
         raise sqlite3.OperationalError("disk I/O error")
 
-    monkeypatch.setattr(store_accounts, "rate", crash)
+    monkeypatch.setattr(accounts, "rate", crash)
     with pytest.raises(sqlite3.OperationalError):
         await store.game_finished("g1", outcome)
     store.close()
@@ -144,7 +144,7 @@ def test_a_log_from_before_accounts_upgrades_in_place(tmp_path: Path) -> None:
     store = Store(str(path))
     store.close()
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone() == (store_accounts.SCHEMA_VERSION,)
+    assert db.execute("PRAGMA user_version").fetchone() == (schema.SCHEMA_VERSION,)
     tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"accounts", "ratings", "rating_history", "games"} <= tables
     assert db.execute("SELECT id FROM games").fetchall() == [("old1",)]

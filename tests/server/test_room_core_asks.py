@@ -12,7 +12,7 @@ from protocol import messages as m
 from protocol import text
 from protocol.commands import ShowRequest
 from protocol.i18n import lang
-from server.log.sqlite.store import StoredGame
+from server.log.contract import StoredGame
 from server.ratings import ACCOUNT
 from server.room.base import CLOCK_WARNING
 from server.room.core import RoomSettings

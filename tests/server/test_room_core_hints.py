@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine import GameRecord, legal_move_texts, play
 from protocol import messages as m
-from server.log.sqlite.store import StoredGame
+from server.log.contract import StoredGame
 from server.ratings import ACCOUNT
 from server.room.items import Enter, Returned
 from tests.server.roomcore import SEED, Driver, FakeMember

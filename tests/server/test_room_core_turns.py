@@ -9,7 +9,7 @@ from typing import Any
 from bots.strategy import bot_view, get_strategy
 from engine import GameRecord, Position, leave_text, legal_move_texts, play, random_game, replay
 from protocol import messages as m
-from server.log.sqlite.store import StoredGame
+from server.log.contract import StoredGame
 from server.room.base import CLOCK_WARNING
 from server.room.core import RoomSettings
 from server.room.effects import Arm, Cancel, GameEnd, GameStart, MoveLogged, Note, Send

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import GameRecord
 from protocol import messages as m
-from server.log.sqlite.store import StoredGame
+from server.log.contract import StoredGame
 from server.room.effects import MoveLogged, VotedOut
 from server.room.items import Leave, Returned
 from server.room.votes import TURN_MIN, VOTE, VOTE_TIME

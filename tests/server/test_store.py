@@ -8,11 +8,16 @@ import asyncio
 import contextlib
 import json
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from engine import GameRecord, Options, legal_move_texts, play
 from server.app import Server
-from server.log.sqlite.store import OLD_IDENTITY, Store
+from server.log.sqlite.schema import OLD_IDENTITY, SCHEMA_VERSION, LogTooNew
+from server.log.sqlite.store import Store
 from tests.server.clients import WsClient
 from tests.server.conftest import ServerFactory
 
@@ -170,3 +175,68 @@ async def test_a_seat_taken_over_is_the_new_players_in_the_log(tmp_path: Path) -
     assert [g.game_id for g in await store.history("id-zoe")] == ["g1"]
     assert await store.history("id-bob") == []
     store.close()
+
+
+def _tables(path: Path) -> dict[str, set[str]]:
+    """Each table and index of the file: a table's column names, an index's own name."""
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        names = db.execute("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").fetchall()
+        return {
+            name: {row[1] for row in db.execute(f"PRAGMA table_info({name})")} if kind == "table" else {kind}
+            for kind, name in names
+        }
+
+
+def test_an_old_log_is_upgraded_to_the_tables_of_a_new_one(tmp_path: Path) -> None:
+    """A log from before room options, identities and accounts, opened, has the tables, columns,
+    indexes and schema version a new log has."""
+    old_log(tmp_path / "old.db")
+    Store(str(tmp_path / "old.db")).close()
+    Store(str(tmp_path / "new.db")).close()
+    assert _tables(tmp_path / "old.db") == _tables(tmp_path / "new.db")
+    for name in ("old.db", "new.db"):
+        with contextlib.closing(sqlite3.connect(tmp_path / name)) as db:
+            assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+
+
+def _newer_log(path: Path) -> None:
+    Store(str(path)).close()
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+        db.execute("CREATE TABLE later (x)")  # what a newer version might have made
+
+
+def test_a_log_of_a_newer_version_is_refused_and_left_as_it_is(tmp_path: Path) -> None:
+    """A file written by a newer version of the server is not opened: the error names both
+    versions, and the file keeps its version and tables."""
+    path = tmp_path / "cafe.db"
+    _newer_log(path)
+    before = _tables(path)
+    with pytest.raises(LogTooNew) as refused:
+        Store(str(path))
+    assert refused.value.version == SCHEMA_VERSION + 1
+    assert f"schema version {SCHEMA_VERSION + 1}" in str(refused.value)
+    assert f"up to {SCHEMA_VERSION}" in str(refused.value)
+    assert _tables(path) == before
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION + 1,)
+
+
+def test_the_server_does_not_start_on_a_log_of_a_newer_version(tmp_path: Path) -> None:
+    """A server process given a newer log exits with code 2 before listening, logging
+    ``log_too_new`` with the file and both versions."""
+    path = tmp_path / "cafe.db"
+    _newer_log(path)
+    script = "import sys; from server.app import main; sys.exit(main(sys.argv[1:]))"
+    args = ["--port", "0", "--line-port", "-1", "--data", str(path), "--log-format", "json"]
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert done.returncode == 2, done.stderr
+    assert '"log_too_new"' in done.stderr and str(path) in done.stderr
+    assert f"schema version {SCHEMA_VERSION + 1}" in done.stderr
+    assert '"listening"' not in done.stderr

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-import server.log.sqlite.store
+import server.log.sqlite.journal
 from engine import GameRecord, Outcome
-from server.log.sqlite.store import Store, logged_moves
+from server.log.sqlite.journal import logged_moves
+from server.log.sqlite.store import Store
 from tests.server.test_store import old_log
 
 DRAW = Outcome("deck", {"ann": 0, "bob": 0}, {"ann": 0, "bob": 0}, ("ann", "bob"), {"ann": 1, "bob": 1})
@@ -144,7 +145,7 @@ async def test_a_long_game_is_copied_forward_so_that_the_journal_stays_short(
     """With a game running all along, many finished games would stay in the journal behind its
     first move: it is moved to the journal's end instead, and the journal holds at most four
     times the running games' moves and the slack."""
-    monkeypatch.setattr(server.log.sqlite.store, "JOURNAL_SLACK", 10)
+    monkeypatch.setattr(server.log.sqlite.journal, "JOURNAL_SLACK", 10)
     path = tmp_path / "log.db"
     store = Store(str(path))
     await start(store, "long")
@@ -176,7 +177,7 @@ async def test_any_interleaving_of_games_moves_finishes_and_restarts_reads_back_
     """Games of random lengths, their moves logged a few at a time in any order, finished at any
     point and the log reopened now and then: every game reads back with exactly its moves, and
     the journal stays short."""
-    monkeypatch.setattr(server.log.sqlite.store, "JOURNAL_SLACK", 20)
+    monkeypatch.setattr(server.log.sqlite.journal, "JOURNAL_SLACK", 20)
     path = tmp_path / "log.db"
     rng = random.Random(7)
     played: dict[str, list[str]] = {}

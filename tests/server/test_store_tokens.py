@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from server.log.sqlite.store import GameLog, Store
+from server.log.contract import GameLog
+from server.log.sqlite.store import Store
 from tests.server.tokens import CHECKS
 
 

@@ -13,7 +13,8 @@ from websockets.exceptions import ConnectionClosed
 
 from engine import GameRecord
 from server.app import Server
-from server.log.sqlite.store import Store, TokenInfo
+from server.log.contract import TokenInfo
+from server.log.sqlite.store import Store
 from tests.server.clients import LineClient, WsClient, until
 from tests.server.conftest import ServerFactory
 

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from engine import GameRecord
-from server.log.sqlite.store import Store, StoreUnavailable
+from server.log.contract import StoreUnavailable
+from server.log.sqlite.store import Store
 from tests.server.clients import WsClient
 from tests.server.process import ServerProcess
 from tests.server.test_seat_holding import (

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from server.log.sqlite.store import GameLog, TokenInfo
+from server.log.contract import GameLog, TokenInfo
 
 
 async def issued_token_names_its_player(store: GameLog) -> None:

@@ -20,9 +20,8 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError, WatchError
 
 from protocol.names import alike, alike_version
+from server.log.contract import Account, Standing, StoreUnavailable
 from server.log.redis.lists import RedisLists, list_keys
-from server.log.sqlite.accounts import Account, Standing
-from server.log.sqlite.store import StoreUnavailable
 from server.ratings import BOT, RatingChange, Skill, account_key, is_rated, rate, rating_key
 
 T = TypeVar("T")

@@ -13,8 +13,7 @@ from collections.abc import Mapping
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from server.log.sqlite.lists import LISTS, stored_lists
-from server.log.sqlite.store import StoreUnavailable
+from server.log.contract import LISTS, StoreUnavailable, list_of, stored_lists
 from server.ratings import ACCOUNT
 
 PREFIX = "cafe:"
@@ -56,13 +55,11 @@ class RedisLists:
         return found
 
     async def list_changed(self, identity: str, action: str, key: str, name: str) -> None:
-        which = action.removeprefix("un")
-        if which not in LISTS:
-            raise ValueError(f"no list is changed by {action!r}")
+        which, adds = list_of(action)
         hash_key = list_key(identity, which)
         try:
             async with self.redis.pipeline(transaction=True) as pipe:
-                if which == action:
+                if adds:
                     pipe.hset(hash_key, key, name)
                 else:
                     pipe.hdel(hash_key, key)

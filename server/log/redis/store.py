@@ -19,8 +19,8 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from engine import GameRecord, Options, Outcome
+from server.log.contract import LeaseLost, StoredGame, StoreUnavailable, TokenInfo
 from server.log.redis.accounts import LEADERBOARD, RUNNING, RedisAccounts
-from server.log.sqlite.store import LeaseLost, StoredGame, StoreUnavailable, TokenInfo
 from server.ratings import RatingChange
 
 PREFIX = "cafe:"

@@ -1,8 +1,8 @@
-"""Accounts, ratings and rating history in the SQLite log (schema version 4).
+"""Accounts, ratings and rating history in the SQLite log (the tables: :mod:`server.log.sqlite.schema`).
 
-:class:`AccountTables` is mixed into :class:`server.log.sqlite.store.Store`: it shares its connection, and
-:meth:`AccountTables._rate_finished` runs inside the transaction that finishes a game, so a game is
-rated exactly when it is finished, once, whatever instant the process dies at.
+:meth:`Accounts.rate_finished` runs inside the transaction that finishes a game
+(:meth:`server.log.sqlite.store.Store.game_finished`), so a game is rated exactly when it is
+finished, once, whatever instant the process dies at.
 """
 
 from __future__ import annotations
@@ -11,126 +11,26 @@ import json
 import sqlite3
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from protocol.names import alike, alike_version
-from server.log.sqlite.lists import LIST_SCHEMA, ListTable, ListTables
+from server.log.contract import Account, Standing
 from server.ratings import BOT, RatingChange, Skill, account_key, is_rated, rate, rating_key
 
-#: the schema version this code writes (``PRAGMA user_version``); 0 and 1 are logs from before
-#: accounts, 2 is before accounts had a language, 3 before they kept the ASCII choice and people
-#: kept lists (:mod:`server.log.sqlite.lists`); each is upgraded in place when opened
-SCHEMA_VERSION = 4
 
-_ACCOUNT_SCHEMA = """
-CREATE TABLE IF NOT EXISTS accounts (
-    name TEXT PRIMARY KEY COLLATE NOCASE,
-    hash TEXT NOT NULL,          -- argon2id, as argon2-cffi encodes it
-    created REAL NOT NULL,
-    last_seen REAL,
-    lang TEXT,                   -- the language chosen with /lang (en, de), or NULL
-    ascii INTEGER                -- 1: /ascii on was chosen at a terminal; 0 or NULL: not
-);
-CREATE TABLE IF NOT EXISTS ratings (
-    key TEXT PRIMARY KEY,        -- account:NAME (casefolded) or bot:STRATEGY
-    name TEXT NOT NULL,          -- as shown
-    mu REAL NOT NULL,
-    sigma REAL NOT NULL,
-    games INTEGER NOT NULL,
-    wins INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS rating_history (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    key TEXT NOT NULL,
-    name TEXT NOT NULL,
-    mu_before REAL NOT NULL,
-    sigma_before REAL NOT NULL,
-    mu_after REAL NOT NULL,
-    sigma_after REAL NOT NULL,
-    games INTEGER NOT NULL,
-    wins INTEGER NOT NULL,
-    won INTEGER NOT NULL,        -- 1 if this game added to wins
-    PRIMARY KEY (game_id, key)
-);
-CREATE INDEX IF NOT EXISTS rating_history_by_key ON rating_history(key);
-"""
+class Accounts:
+    """The ``accounts``, ``ratings`` and ``rating_history`` tables; each call but
+    :meth:`rate_finished` is one committed statement or transaction."""
 
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
 
-@dataclass(frozen=True, slots=True)
-class Account:
-    """A registered name."""
-
-    name: str
-    hash: str
-    created: float
-    last_seen: float | None
-    #: the language its player chose last (``/lang``), or ``None``
-    lang: str | None = None
-    #: whether its player chose plain ASCII text at a terminal last (``/ascii on``)
-    ascii: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Standing:
-    """A rated participant: an account or a bot strategy."""
-
-    key: str
-    name: str
-    skill: Skill
-
-    @property
-    def bot(self) -> bool:
-        return self.key.startswith(BOT)
-
-
-class AccountStore(ListTable, Protocol):
-    """What accounts, ratings and people's lists need of a store: SQLite's :class:`AccountTables`
-    or Redis."""
-
-    async def account(self, name: str) -> Account | None: ...
-    async def account_created(self, name: str, hash: str, identity: str | None) -> bool: ...
-    async def account_alike(self, name: str) -> str | None: ...
-    async def password_changed(self, name: str, hash: str) -> None: ...
-    async def account_seen(self, name: str, when: float) -> None: ...
-    async def account_language(self, name: str, lang: str) -> None: ...
-    async def account_ascii(self, name: str, on: bool) -> None: ...
-    async def account_deleted(self, name: str) -> None: ...
-    async def standing(self, key: str) -> Standing | None: ...
-    async def standings(self, keys: Sequence[str]) -> dict[str, Standing]: ...
-    async def leaderboard(self, limit: int) -> list[Standing]: ...
-    async def games_count(self, identity: str) -> int: ...
-    async def game_ratings(self, game_id: str) -> list[RatingChange]: ...
-
-
-class AccountTables(ListTables):
-    """The account and rating half of the SQLite store (see the module), with people's lists."""
-
-    _db: sqlite3.Connection
-
-    def _upgrade_accounts(self) -> None:
-        """Bring the schema to :data:`SCHEMA_VERSION`; every table of earlier versions stays."""
-        (version,) = self._db.execute("PRAGMA user_version").fetchone()
-        if version >= SCHEMA_VERSION:
-            return
-        self._db.executescript(_ACCOUNT_SCHEMA + LIST_SCHEMA)
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(accounts)")}
-        for column, kind in (("lang", "TEXT"), ("ascii", "INTEGER")):  # versions 2 and 3 lack them
-            if column not in columns:
-                self._db.execute(f"ALTER TABLE accounts ADD COLUMN {column} {kind}")
-        self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-
-    def _index_forms(self) -> None:
+    def index_forms(self) -> None:
         """Index each account by its look-alike form (:func:`protocol.names.alike`), so that a name
-        like a registered one is found at once. A log from before forms gets them as it opens, and
-        so does one whose forms were made with other confusables data (``name_forms`` keeps the
-        version they were made with)."""
+        like a registered one is found at once: as the log opens, when the forms were made with
+        another version of them than this one's (``name_forms`` keeps the version), or not yet."""
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
-            if "form" not in {row[1] for row in self._db.execute("PRAGMA table_info(accounts)")}:
-                self._db.execute("ALTER TABLE accounts ADD COLUMN form TEXT")
-            self._db.execute("CREATE INDEX IF NOT EXISTS accounts_by_form ON accounts(form)")
-            self._db.execute("CREATE TABLE IF NOT EXISTS name_forms (version TEXT NOT NULL)")
             made = self._db.execute("SELECT version FROM name_forms").fetchone()
             if made is not None and made[0] == alike_version():
                 return
@@ -141,12 +41,12 @@ class AccountTables(ListTables):
 
     # --- accounts ------------------------------------------------------------------------------
 
-    async def account_alike(self, name: str) -> str | None:
+    def account_alike(self, name: str) -> str | None:
         """The registered name that looks like ``name`` (or is it, in any case), if any."""
         row = self._db.execute("SELECT name FROM accounts WHERE form = ? LIMIT 1", (alike(name),)).fetchone()
         return None if row is None else str(row[0])
 
-    async def account(self, name: str) -> Account | None:
+    def account(self, name: str) -> Account | None:
         row = self._db.execute(
             "SELECT name, hash, created, last_seen, lang, ascii FROM accounts WHERE name = ?", (name,)
         ).fetchone()
@@ -155,7 +55,7 @@ class AccountTables(ListTables):
         name, hash, created, last_seen, lang, ascii = row
         return Account(name, hash, created, last_seen, lang, bool(ascii))
 
-    async def account_created(self, name: str, hash: str, identity: str | None) -> bool:
+    def account_created(self, name: str, hash: str, identity: str | None) -> bool:
         """Register ``name``; ``False`` if it (or a name that looks like it) already is. The
         games the guest played (by ``identity``) become the account's."""
         key, form = account_key(name), alike(name)
@@ -173,19 +73,19 @@ class AccountTables(ListTables):
                 self._db.execute("UPDATE players SET identity = ? WHERE identity = ?", (key, identity))
         return True
 
-    async def password_changed(self, name: str, hash: str) -> None:
+    def password_changed(self, name: str, hash: str) -> None:
         self._db.execute("UPDATE accounts SET hash = ? WHERE name = ?", (hash, name))
 
-    async def account_seen(self, name: str, when: float) -> None:
+    def account_seen(self, name: str, when: float) -> None:
         self._db.execute("UPDATE accounts SET last_seen = ? WHERE name = ?", (when, name))
 
-    async def account_language(self, name: str, lang: str) -> None:
+    def account_language(self, name: str, lang: str) -> None:
         self._db.execute("UPDATE accounts SET lang = ? WHERE name = ?", (lang, name))
 
-    async def account_ascii(self, name: str, on: bool) -> None:
+    def account_ascii(self, name: str, on: bool) -> None:
         self._db.execute("UPDATE accounts SET ascii = ? WHERE name = ?", (int(on), name))
 
-    async def account_deleted(self, name: str) -> None:
+    def account_deleted(self, name: str) -> None:
         """Forget the account, its settings, lists, rating and rating history; its games stay, under
         the name."""
         key = account_key(name)
@@ -200,13 +100,13 @@ class AccountTables(ListTables):
 
     # --- ratings -------------------------------------------------------------------------------
 
-    async def standing(self, key: str) -> Standing | None:
+    def standing(self, key: str) -> Standing | None:
         row = self._db.execute(
             "SELECT key, name, mu, sigma, games, wins FROM ratings WHERE key = ?", (key,)
         ).fetchone()
         return None if row is None else _standing(row)
 
-    async def standings(self, keys: Sequence[str]) -> dict[str, Standing]:
+    def standings(self, keys: Sequence[str]) -> dict[str, Standing]:
         """The standings of those of ``keys`` that have one, in one query."""
         found: dict[str, Standing] = {}
         unique = list(dict.fromkeys(keys))
@@ -220,7 +120,7 @@ class AccountTables(ListTables):
             found.update((row[0], _standing(row)) for row in rows)
         return found
 
-    async def leaderboard(self, limit: int) -> list[Standing]:
+    def leaderboard(self, limit: int) -> list[Standing]:
         """The best shown ratings first (bots included: they are rated by strategy)."""
         rows = self._db.execute(
             "SELECT key, name, mu, sigma, games, wins FROM ratings"
@@ -229,11 +129,11 @@ class AccountTables(ListTables):
         ).fetchall()
         return [_standing(row) for row in rows]
 
-    async def games_count(self, identity: str) -> int:
+    def games_count(self, identity: str) -> int:
         (count,) = self._db.execute("SELECT COUNT(*) FROM players WHERE identity = ?", (identity,)).fetchone()
         return int(count)
 
-    async def game_ratings(self, game_id: str) -> list[RatingChange]:
+    def game_ratings(self, game_id: str) -> list[RatingChange]:
         """The rating changes a finished game made (empty for a game that was not rated)."""
         rows = self._db.execute(
             "SELECT name, key, mu_before, sigma_before, mu_after, sigma_after, games, wins, won"
@@ -247,7 +147,7 @@ class AccountTables(ListTables):
             for name, key, mu0, sigma0, mu1, sigma1, games, wins, won in rows
         ]
 
-    def _rate_finished(self, game_id: str, outcome_places: dict[str, int]) -> list[RatingChange]:
+    def rate_finished(self, game_id: str, outcome_places: dict[str, int]) -> list[RatingChange]:
         """Rate a game just finished, inside its transaction (the caller holds it)."""
         row = self._db.execute("SELECT kinds, room_options FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
