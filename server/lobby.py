@@ -12,7 +12,7 @@ import asyncio
 import json
 import secrets
 import time
-from collections.abc import Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from typing import Any, ClassVar
 
 import structlog
@@ -80,6 +80,8 @@ class Lobby:
         self.metrics = metrics
         self.accepting = True
         self.connections = 0
+        #: the clock the rate limits of connections attached from now on read (seconds, monotonic)
+        self.clock: Callable[[], float] = time.monotonic
         self.all_sessions: set[Session] = set()
         self.accounts = Accounts(store, **config.argon2)
         #: names no guest takes and nobody registers, whatever their case or look-alike
@@ -103,8 +105,8 @@ class Lobby:
 
     def attach(self, session: Session) -> None:
         """A new connection: give it its rate limits."""
-        session.bucket = TokenBucket(self.config.rate, self.config.burst)
-        session.chat_bucket = TokenBucket(self.config.chat_rate, self.config.chat_burst)
+        session.bucket = TokenBucket(self.config.rate, self.config.burst, self.clock)
+        session.chat_bucket = TokenBucket(self.config.chat_rate, self.config.chat_burst, self.clock)
         self.connections += 1
         self.all_sessions.add(session)
         self.metrics.connections.labels(transport=session.transport).inc()

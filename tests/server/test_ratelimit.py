@@ -1,9 +1,8 @@
 """The token bucket behind --rate/--burst and --chat-rate/--chat-burst: its burst cap and its refill,
-on a clock the test moves by hand, then over a real socket."""
+on a clock the test moves by hand, then over a real socket (the lobby's buckets on that clock too)."""
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 
 from server.app import Server
@@ -78,12 +77,13 @@ async def test_over_a_socket_chat_is_refused_past_the_burst_and_accepted_after_t
     """chat_burst lines pass at once, the next is rate_limited, and after 1/chat_rate seconds one
     more passes; a long pause saves up no more than the burst."""
     server: Server = await make_server(chat_rate=1.0, chat_burst=3)
+    clock = FakeClock()
+    server.lobby.clock = clock  # (read by the buckets of the connections attached from now on)
     talker = await WsClient.connect(server.port, "talker")
     assert (await talker.command("/room chatty"))["type"] == "ack"
     ids = itertools.count()
 
     async def burst(n: int) -> list[str]:
-        # sent back to back, then read: they reach the bucket well within a second of each other
         sent = [f"say-{next(ids)}" for _ in range(n)]
         for msg_id in sent:
             await talker.send({"type": "say", "text": "hi", "id": msg_id})
@@ -91,7 +91,7 @@ async def test_over_a_socket_chat_is_refused_past_the_burst_and_accepted_after_t
         return [a["type"] if a["type"] == "ack" else a["code"] for a in answers]
 
     assert await burst(4) == ["ack", "ack", "ack", "rate_limited"]
-    await asyncio.sleep(1.2)  # one token at one a second, and a fifth of the next
+    clock.now += 1.2  # one token at one a second, and a fifth of the next
     assert await burst(2) == ["ack", "rate_limited"]
-    await asyncio.sleep(4.5)  # four and a half tokens' worth, capped at three
+    clock.now += 4.5  # four and a half tokens' worth, capped at three
     assert await burst(4) == ["ack", "ack", "ack", "rate_limited"]
