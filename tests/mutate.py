@@ -80,6 +80,14 @@ _ACCOUNT_TESTS = (
     "tests/server/test_accounts.py",
     "tests/server/test_unregister.py",
 )
+#: the storage contract's token tests (each runs on the SQLite log and on Redis)
+_CONTRACT_TOKENS = (
+    "an_issued_token_names_its_player",
+    "a_new_token_revokes_the_names_earlier_one",
+    "a_released_token_holds_until_it_expires",
+    "releasing_a_revoked_token_brings_nothing_back",
+    "a_revoked_token_is_forgotten_and_no_other",
+)
 _LOBBY_TOKENS = ("_hello", "_resume", "_taken_back", "_welcome", "detach_quietly", "_nick", "_quit", "detach")
 
 TARGETS: dict[str, Target] = {
@@ -101,9 +109,9 @@ TARGETS: dict[str, Target] = {
     # the store's and the lobby's token code, against the tests of tokens and resuming only: the
     # lobby's functions are called by nearly every server test, and each would run for each mutant
     "tokens": Target(
-        ("server/log/sqlite/store.py", "server/log/redis/store.py", "server/lobby.py"),
+        ("server/log/sqlite/tokens.py", "server/log/redis/store.py", "server/lobby.py"),
         (
-            "tests/server/test_store_tokens.py",
+            *(f"tests/server/test_log_contract.py::test_{name}" for name in _CONTRACT_TOKENS),
             "tests/cluster/test_redis_store.py",
             "tests/server/test_error_codes.py",
             "tests/server/test_lobby.py",
@@ -115,7 +123,7 @@ TARGETS: dict[str, Target] = {
             *(f"tests/server/test_trust.py::test_{name}" for name in _TRUST_TOKENS),
         ),
         mutants=(
-            "server.log.sqlite.store.xǁStoreǁtoken*",
+            "server.log.sqlite.tokens.xǁTokensǁ*",
             "server.log.redis.store.xǁRedisStoreǁtoken*",
             *(f"server.lobby.xǁLobbyǁ{name}__mutmut_*" for name in _LOBBY_TOKENS),
         ),
@@ -123,14 +131,14 @@ TARGETS: dict[str, Target] = {
     ),
     # the logs' token code alone, against the logs' own token tests: quick, where "tokens" is not
     "store-tokens": Target(
-        ("server/log/sqlite/store.py", "server/log/redis/store.py"),
+        ("server/log/sqlite/tokens.py", "server/log/redis/store.py"),
         (
-            "tests/server/test_store_tokens.py",
+            *(f"tests/server/test_log_contract.py::test_{name}" for name in _CONTRACT_TOKENS),
             "tests/cluster/test_redis_store.py",
             "tests/server/test_trust.py::test_expired_tokens_are_pruned_but_not_those_of_held_seats",
             "tests/server/test_trust.py::test_tokens_survive_a_restart",
         ),
-        mutants=("server.log.sqlite.store.xǁStoreǁtoken*", "server.log.redis.store.xǁRedisStoreǁtoken*"),
+        mutants=("server.log.sqlite.tokens.xǁTokensǁ*", "server.log.redis.store.xǁRedisStoreǁtoken*"),
     ),
     "room": Target(tuple(f"server/room/{name}.py" for name in _ROOM), ("tests/server/test_room_core*.py",)),
     # the accounts: hashing and checking passwords, the attempt limits, registering; against the

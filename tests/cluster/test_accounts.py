@@ -8,14 +8,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import redis.asyncio as aioredis
 
-from server.log.redis.store import RedisStore, lease_key
 from tests.cluster.conftest import two_nodes
 from tests.server.clients import WsClient
 from tests.server.process import ServerProcess
 from tests.server.test_http import _get
-from tests.server.test_unregister import check_a_new_account_inherits_nothing
 
 PASSWORD = "correct horse battery"
 
@@ -55,14 +52,3 @@ async def test_an_account_made_through_one_node_logs_in_through_another(pair: li
     await ann.close()
     again = await WsClient.connect(b.port, "ann", password=PASSWORD)
     assert again.name == "ann"
-
-
-async def test_a_name_registered_again_in_redis_inherits_nothing(redis_url: str) -> None:
-    """In Redis, the new account has no rating, no rated game and no history of the old one, and
-    a game the old account was still seated in does not rate the new one."""
-    client = aioredis.from_url(redis_url, decode_responses=True)
-    try:
-        await client.set(lease_key("r"), "n:1")
-        await check_a_new_account_inherits_nothing(RedisStore(client, lambda room: "n:1"))
-    finally:
-        await client.aclose()

@@ -1,5 +1,6 @@
-"""The Redis log keeps the promises every game log makes about resume tokens, lets no token
-linger past its time to live, and says it is unavailable, changing nothing, when Redis is away."""
+"""The Redis log lets no token linger past its time to live, and says it is unavailable, changing
+nothing, when Redis is away. (The promises every game log makes about tokens are held for Redis and
+SQLite alike in ``tests/server/test_log_contract.py``.)"""
 
 from __future__ import annotations
 
@@ -8,10 +9,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import pytest
 import redis.asyncio as aioredis
 
-from server.log.contract import GameLog, StoreUnavailable
+from server.log.contract import StoreUnavailable
 from server.log.redis.store import TOKEN_TTL, RedisStore
 from tests.cluster.conftest import RedisServer
-from tests.server.tokens import CHECKS
 
 
 @pytest.fixture
@@ -19,14 +19,6 @@ async def client(redis_url: str) -> AsyncIterator[aioredis.Redis]:
     redis = aioredis.from_url(redis_url, decode_responses=True)
     yield redis
     await redis.aclose()
-
-
-@pytest.mark.parametrize("check", CHECKS, ids=lambda check: check.__name__)
-async def test_the_redis_log_keeps_the_token_promises(
-    client: aioredis.Redis, check: Callable[[GameLog], Awaitable[None]]
-) -> None:
-    """Each promise of ``tests/server/tokens.py`` holds for the Redis log."""
-    await check(RedisStore(client, lambda room: "n:1"))
 
 
 async def test_no_token_outlives_its_time_to_live(client: aioredis.Redis) -> None:

@@ -205,21 +205,6 @@ async def test_an_old_log_gets_the_forms_of_its_accounts(make_server: ServerFact
     assert (await _hello(server, "aIice"))["code"] == "name_registered"
 
 
-async def test_a_look_alike_cannot_be_registered_in_the_log(tmp_path: Path) -> None:
-    """The log itself refuses to register a name that looks like an account's, and frees the form
-    when that account is deleted."""
-    store = Store(str(tmp_path / "cafe.db"))
-    try:
-        assert await store.account_created("alice", "hash", None)
-        assert not await store.account_created("aIice", "hash", None)
-        assert await store.account_alike("A1ICE") == "alice"
-        await store.account_deleted("alice")
-        assert await store.account_alike("aIice") is None
-        assert await store.account_created("aIice", "hash", None)
-    finally:
-        store.close()
-
-
 async def test_unregistering_frees_the_look_alikes(server: Server) -> None:
     """Once ``alice`` is unregistered (and gone), ``aIice`` is welcome."""
     alice = await WsClient.connect(server.port, "alice")

@@ -1,0 +1,233 @@
+"""Every game log keeps the storage contract (``server/log/contract.py``): each test here runs on
+the SQLite log and on Redis (a real redis-server, one for the module, emptied for each test), for
+resume tokens, accounts and ratings, and people's lists."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+import redis.asyncio as aioredis
+
+from server.log.contract import Account, GameLog, TokenInfo
+from server.log.redis.store import RedisStore, lease_key
+from server.log.sqlite.store import Store
+from tests.cluster.conftest import RedisServer
+from tests.server.test_ratings import ACCOUNTS, _started
+
+#: the fencing token of the only node: it owns room ``r``, where the games here are played
+FENCE = "n:1"
+
+
+@pytest.fixture(scope="module")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    server = RedisServer(tmp_path_factory.mktemp("redis"))
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+async def log(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[GameLog]:
+    """A fresh, empty log of each backend."""
+    if request.param == "sqlite":
+        store = Store(str(tmp_path_factory.mktemp("sqlite") / "cafe.db"))
+        yield store
+        store.close()
+        return
+    server: RedisServer = request.getfixturevalue("redis_server")
+    await server.wait_ready()
+    client = aioredis.from_url(server.url, decode_responses=True)
+    await client.flushall()
+    await client.set(lease_key("r"), FENCE)
+    yield RedisStore(client, lambda room: FENCE)
+    await client.aclose()
+
+
+# --- resume tokens -------------------------------------------------------------------------------
+
+
+async def test_an_issued_token_names_its_player(log: GameLog) -> None:
+    """A new token stands for its name and player, with no end while its connection is open."""
+    await log.token_issued("t1", "Ann", "id-ann")
+    assert await log.token("t1") == TokenInfo("Ann", "id-ann", None)
+    assert await log.token("t2") is None
+
+
+async def test_a_new_token_revokes_the_names_earlier_one(log: GameLog) -> None:
+    """A new token for a name, in any case, revokes the name's earlier one and no other name's."""
+    await log.token_issued("a1", "ann", "id-ann")
+    await log.token_issued("b1", "bob", "id-bob")
+    await log.token_issued("a2", "ANN", "id-ann")
+    assert await log.token("a1") is None
+    assert await log.token("a2") == TokenInfo("ANN", "id-ann", None)
+    assert await log.token("b1") == TokenInfo("bob", "id-bob", None)
+    await log.token_issued("a3", "ann", "id-ann")
+    assert await log.token("a2") is None
+    assert await log.token("a3") == TokenInfo("ann", "id-ann", None)
+
+
+async def test_a_released_token_holds_until_it_expires(log: GameLog) -> None:
+    """A token whose connection is gone holds until the time given; a new one is open-ended again."""
+    await log.token_issued("a1", "ann", "id-ann")
+    await log.token_issued("b1", "bob", "id-bob")
+    await log.token_released("a1", 1234.5)
+    assert await log.token("a1") == TokenInfo("ann", "id-ann", 1234.5)
+    assert await log.token("b1") == TokenInfo("bob", "id-bob", None)
+    await log.token_issued("a2", "ann", "id-ann")
+    assert await log.token("a2") == TokenInfo("ann", "id-ann", None)
+
+
+async def test_releasing_a_revoked_token_brings_nothing_back(log: GameLog) -> None:
+    """Releasing a token that was revoked, or never issued, leaves it unknown."""
+    await log.token_issued("a1", "ann", "id-ann")
+    await log.token_revoked("a1")
+    await log.token_released("a1", 99.0)
+    await log.token_released("never", 99.0)
+    assert await log.token("a1") is None
+    assert await log.token("never") is None
+
+
+async def test_a_revoked_token_is_forgotten_and_no_other(log: GameLog) -> None:
+    """A revoked token is unknown at once; other names' tokens hold, and the name may get a new one."""
+    await log.token_issued("a1", "ann", "id-ann")
+    await log.token_issued("b1", "bob", "id-bob")
+    await log.token_revoked("a1")
+    assert await log.token("a1") is None
+    assert await log.token("b1") == TokenInfo("bob", "id-bob", None)
+    await log.token_issued("a2", "ann", "id-ann")
+    assert await log.token("a2") == TokenInfo("ann", "id-ann", None)
+
+
+# --- accounts and ratings ------------------------------------------------------------------------
+
+
+async def test_an_account_keeps_its_name_hash_and_choices(log: GameLog) -> None:
+    """A registered name is found in any case, as it was registered, with its hash; a password
+    change, the last login, ``/lang`` and ``/ascii`` are kept; a name without an account has
+    none, and choosing for it makes none."""
+    assert await log.account_created("Ann", "hash-1", None)
+    account = await log.account("ANN")
+    assert account is not None and (account.name, account.hash, account.last_seen) == ("Ann", "hash-1", None)
+    assert (account.lang, account.ascii) == (None, False)
+    await log.password_changed("Ann", "hash-2")
+    await log.account_seen("Ann", 1234.5)
+    await log.account_language("Ann", "de")
+    await log.account_ascii("Ann", True)
+    assert await log.account("ann") == Account("Ann", "hash-2", account.created, 1234.5, "de", True)
+    await log.account_ascii("Ann", False)
+    changed = await log.account("ann")
+    assert changed is not None and changed.ascii is False
+    await log.account_seen("bob", 1.0)
+    await log.account_language("bob", "de")
+    await log.account_ascii("bob", True)
+    assert await log.account("bob") is None
+
+
+async def test_a_name_or_its_look_alike_is_registered_once(log: GameLog) -> None:
+    """A name registered is not registered again, in any case or as a look-alike; its look-alikes
+    find it; once the account is deleted, the form is free again."""
+    assert await log.account_created("alice", "hash", None)
+    for other in ("alice", "ALICE", "aIice"):
+        assert not await log.account_created(other, "hash", None)
+    assert await log.account_alike("A1ICE") == "alice"
+    assert await log.account_alike("bob") is None
+    await log.account_deleted("alice")
+    assert await log.account("alice") is None
+    assert await log.account_alike("aIice") is None
+    assert await log.account_created("aIice", "hash", None)
+    assert await log.account_alike("alice") == "aIice"
+
+
+async def test_a_rated_game_gives_standings_a_leaderboard_and_its_changes(log: GameLog) -> None:
+    """A rated game's end gives each registered player and the bot's strategy a standing, in the
+    leaderboard best first, and the changes it made are read back; a game not rated gives none."""
+    changes = await log.game_finished("g1", await _started(log, "g1", ACCOUNTS))
+    assert {c.key for c in changes} == {"account:ann", "account:bob", "bot:greedy"}
+    assert await log.game_ratings("g1") == changes
+    standings = await log.standings(["account:ann", "account:bob", "account:cid", "account:ann"])
+    assert set(standings) == {"account:ann", "account:bob"}
+    for change in changes:
+        standing = await log.standing(change.key)
+        assert standing is not None and standing.skill == change.after
+    board = await log.leaderboard(10)
+    assert board[0].key == "account:bob"  # first in the game
+    assert [s.skill.mu - 3 * s.skill.sigma for s in board] == sorted(
+        (s.skill.mu - 3 * s.skill.sigma for s in board), reverse=True
+    )
+    assert [s.name for s in board if s.bot] == ["greedy"]
+    assert await log.games_count("account:ann") == 1
+    assert await log.game_finished("g2", await _started(log, "g2", ACCOUNTS, seed=42)) == []
+    assert await log.game_ratings("g2") == []
+
+
+async def test_a_name_registered_again_inherits_nothing(log: GameLog) -> None:
+    """ann plays a rated game to its end and is seated in another when she unregisters; a new ann
+    registers: she has no rating, no rated game and no history of the old one, and the second
+    game's end does not rate her."""
+    assert await log.account_created("ann", "hash-1", None)
+    await log.game_finished("g1", await _started(log, "g1", ACCOUNTS))
+    still_running = await _started(log, "g2", ACCOUNTS)
+    assert await log.standing("account:ann") is not None
+    await log.account_deleted("ann")
+    assert await log.account_created("ann", "hash-2", "guest-of-the-new-ann")
+    changes = await log.game_finished("g2", still_running)
+    assert "account:ann" not in {c.key for c in changes}
+    assert await log.standing("account:ann") is None
+    assert "account:ann" not in {s.key for s in await log.leaderboard(10)}
+    assert await log.games_count("account:ann") == 0
+    assert await log.history("account:ann") == []
+
+
+async def test_a_guests_games_become_the_account_it_registers(log: GameLog) -> None:
+    """The games a guest played are the account's once the guest registers its name."""
+    await log.game_finished("g1", await _started(log, "g1", ["guest-ann", "account:bob", None]))
+    assert await log.account_created("ann", "hash", "guest-ann")
+    assert [g.game_id for g in await log.history("account:ann")] == ["g1"]
+    assert await log.games_count("account:ann") == 1
+
+
+# --- people's lists ------------------------------------------------------------------------------
+
+
+async def test_lists_are_empty_until_changed_and_each_identitys_own(log: GameLog) -> None:
+    """Muting and friending add a name to a list, unmuting and unfriending take it out; each
+    identity has its own lists."""
+    assert await log.lists("account:ann") == {"mute": {}, "friend": {}}
+    await log.list_changed("account:ann", "mute", "cid", "Cid")
+    await log.list_changed("account:ann", "friend", "bob", "Bob")
+    await log.list_changed("account:ann", "friend", "dee", "dee")
+    await log.list_changed("guest-1", "mute", "ann", "ann")
+    assert await log.lists("account:ann") == {"mute": {"cid": "Cid"}, "friend": {"bob": "Bob", "dee": "dee"}}
+    await log.list_changed("account:ann", "unfriend", "bob", "bob")
+    await log.list_changed("account:ann", "unmute", "nobody", "nobody")
+    assert await log.lists("account:ann") == {"mute": {"cid": "Cid"}, "friend": {"dee": "dee"}}
+    assert await log.lists("guest-1") == {"mute": {"ann": "ann"}, "friend": {}}
+
+
+async def test_an_action_that_names_no_list_is_refused(log: GameLog) -> None:
+    """An action other than (un)mute and (un)friend changes nothing and is a ``ValueError``."""
+    with pytest.raises(ValueError, match="no list is changed by 'unblock'"):
+        await log.list_changed("account:ann", "unblock", "cid", "cid")
+    assert await log.lists("account:ann") == {"mute": {}, "friend": {}}
+
+
+async def test_lists_are_replaced_at_once_and_deleted(log: GameLog) -> None:
+    """Replacing an identity's lists leaves exactly the new ones; deleting leaves none."""
+    await log.list_changed("account:ann", "mute", "cid", "Cid")
+    await log.lists_replaced("account:ann", {"friend": {"bob": "Bob"}})
+    assert await log.lists("account:ann") == {"mute": {}, "friend": {"bob": "Bob"}}
+    await log.lists_deleted("account:ann")
+    assert await log.lists("account:ann") == {"mute": {}, "friend": {}}
+
+
+async def test_an_accounts_lists_go_with_it(log: GameLog) -> None:
+    """Deleting an account deletes its lists, and no one else's."""
+    assert await log.account_created("ann", "hash", None)
+    await log.list_changed("account:ann", "friend", "bob", "bob")
+    await log.list_changed("account:bob", "friend", "ann", "ann")
+    await log.account_deleted("ann")
+    assert await log.lists("account:ann") == {"mute": {}, "friend": {}}
+    assert await log.lists("account:bob") == {"mute": {}, "friend": {"ann": "ann"}}
