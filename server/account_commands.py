@@ -21,6 +21,7 @@ from server.directory import Directory
 from server.language import set_language
 from server.log.contract import GameLog
 from server.metrics import Metrics
+from server.names import name_taken
 from server.privacy import Reader
 from server.ratings import account_key
 from server.session import Session
@@ -116,6 +117,9 @@ async def _register(lobby: Lobby, session: Session, msg: m.Register) -> None:
     if is_registered(session):
         raise ProtocolError("name_registered", _("{name} is already registered.", name=session.name), msg.id)
     check_reserved(lobby, session.name, msg.id)
+    held = await lobby.directory.claim_name(session.name, own=session.name)  # (a look-alike of another's)
+    if held is not None:
+        raise name_taken(session.name, held, msg.id)
     identity = await lobby.accounts.register(session.name, msg.password, session.identity, msg.id)
     lobby.metrics.registrations.inc()
     await _new_identity(lobby, session, identity, keep=True)

@@ -22,7 +22,7 @@ from server.botpool import BotPool
 from server.config import Config
 from server.log.contract import GameLog, StoredGame
 from server.metrics import Metrics
-from server.names import Held, NameTable
+from server.names import Held, Names, NameTable, own_alike, strongest
 from server.privacy import Admission
 from server.ratings import is_guest
 from server.room import BotNameList, Member, Room, RoomSettings, Seat
@@ -59,12 +59,16 @@ class Directory(Protocol):
     def detach(self, session: Session) -> None:
         """A connection is gone (its name, if it had one, is unbound first)."""
 
-    async def claim_name(self, name: str) -> Held | None:
-        """Take ``name`` for a new connection (``None``), unless someone here or anywhere has it
-        or a name that looks like it (see :data:`Held`)."""
+    async def claim_name(self, name: str, own: str | None = None) -> Held | None:
+        """Take ``name`` for a connection (``None``), unless it or a look-alike belongs to someone
+        else, here or anywhere (see :data:`Held`): someone connected, a name held for the resume
+        window, or a seat in a running game. ``own`` is a name proved to be the claimant's (a
+        resume token's, an account's, the connection's own): what holds it is not someone else."""
 
-    async def take_name(self, name: str) -> None:
-        """A resume token proved who this is: the name is theirs, here."""
+    def away(self, name: str, until: float) -> None:
+        """``name``'s connection closed with its token good until ``until`` (Unix time): nobody
+        but the token's holder takes the name or a look-alike until then. Called before
+        :meth:`unbind`."""
 
     def bind(self, session: Session) -> None:
         """``session.name`` now names this connection."""
@@ -114,7 +118,8 @@ class LocalDirectory:
             bot_budget=config.bot_budget,
             max_bot_games=config.max_bot_games,
         )
-        self.sessions: NameTable[Session] = NameTable()  # casefolded name -> session
+        self.names = Names()
+        self.sessions = self.names.sessions  # casefolded name -> session
         self.rooms: dict[str, Room] = {}  # casefolded room name -> room
         self.bot_names = BotNameList(taken=self.name_in_use)
         self.bots = BotPool(config.bot_workers)
@@ -145,7 +150,7 @@ class LocalDirectory:
         return True  # everything is in this process
 
     def session(self, name: str) -> Session | None:
-        return self.sessions.get(name.casefold())
+        return self.names.session(name)
 
     def attach(self, session: Session) -> None:
         pass
@@ -154,41 +159,49 @@ class LocalDirectory:
         self._watchers.discard(session)
 
     def name_in_use(self, name: str) -> bool:
-        """Someone here holds ``name`` or one like it: a connection, a bot, or a held seat."""
+        """Someone here holds ``name`` or one like it: a connection, a name held for the window,
+        a bot, or a held seat."""
         return self.name_held(name) is not None
 
-    def name_held(self, name: str) -> Held | None:
-        """Whether someone here holds ``name`` or a name that looks like it: a connection, a bot,
-        or a held seat in a running game (a bot's look-alikes are reserved names)."""
-        key = name.casefold()
-        if key in self.sessions or key in self.bot_names or key in self._unloaded:
-            return "taken"
-        if any(self._running_seat(room, name) is not None for room in self.rooms.values()):
-            return "taken"
-        form = alike(name)
-        if form in self.sessions.forms or form in self._unloaded.forms:
-            return "alike"
-        for room in self.rooms.values():  # (as many as the running games, like the seats above)
-            if room.state == "playing" and any(
-                s.strategy is None and alike(s.name) == form for s in room.seats
-            ):
-                return "alike"
-        return None
+    def name_held(self, name: str, own: str | None = None) -> Held | None:
+        """Whether someone here holds ``name`` or a name that looks like it: a connection, a name
+        held for the resume window, a bot (a bot's look-alikes are reserved names), or a seat in a
+        running game, here or in a game that left memory. ``own``, a name proved to be the
+        claimant's, and whatever holds it, are not someone else."""
+        own = own_alike(name, own)
+        bot: Held | None = "taken" if name in self.bot_names else None
+        return strongest(
+            (self.names.held(name, own), bot, self._unloaded.held(name, own), self._seat_held(name, own))
+        )
 
-    async def claim_name(self, name: str) -> Held | None:
-        return self.name_held(name)
+    def _seat_held(self, name: str, own: str | None) -> Held | None:
+        """Whether a seat of a running game here holds ``name`` or a look-alike, ``own`` aside."""
+        key, form, mine = name.casefold(), alike(name), None if own is None else own.casefold()
+        found: Held | None = None
+        for room in self.rooms.values():  # (as many as the running games)
+            if room.state != "playing":
+                continue
+            for seat in room.seats:
+                seat_key = seat.name.casefold()
+                if seat.strategy is not None or seat_key == mine:
+                    continue
+                if seat_key == key:
+                    return "taken"
+                if alike(seat_key) == form:
+                    found = "alike"
+        return found
 
-    async def take_name(self, name: str) -> None:
-        pass
+    async def claim_name(self, name: str, own: str | None = None) -> Held | None:
+        return self.name_held(name, own)
+
+    def away(self, name: str, until: float) -> None:
+        self.names.away(name, until)
 
     def bind(self, session: Session) -> None:
-        assert session.name is not None
-        self.sessions[session.name.casefold()] = session
+        self.names.bind(session)
 
     def unbind(self, session: Session, name: str) -> None:
-        key = name.casefold()
-        if self.sessions.get(key) is session:
-            del self.sessions[key]
+        self.names.unbind(session, name)
 
     def moved(self, session: Session) -> None:
         if session.room is not None:

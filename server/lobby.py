@@ -22,7 +22,7 @@ from protocol import messages as m
 from protocol.commands import AsciiMode, Quit, ShowRequest, help_text, parse_command
 from protocol.errors import UNAVAILABLE, Close, ProtocolError
 from protocol.i18n import _
-from protocol.names import NAME_RULE, ROOM_RULE, ReservedNames, alike, is_name, is_room_name
+from protocol.names import NAME_RULE, ROOM_RULE, ReservedNames, is_name, is_room_name
 from server import account_commands, language, profiles
 from server.accounts import Accounts
 from server.choices import StoredLists, account_settings
@@ -31,7 +31,7 @@ from server.directory import Directory, listed
 from server.limits import security_event
 from server.log.contract import GameLog, StoreUnavailable
 from server.metrics import Metrics
-from server.names import Held
+from server.names import name_taken
 from server.privacy import here, seen_from
 from server.ratelimit import TokenBucket
 from server.ratings import ACCOUNT
@@ -43,15 +43,6 @@ log = structlog.get_logger("cafe.lobby")
 
 #: abuse strikes (rate-limit hits) after which a connection is closed
 MAX_STRIKES = 10
-
-
-def name_taken(name: str, held: Held, msg_id: m.ClientId) -> ProtocolError:
-    """``name_taken``, saying whether someone has that very name or one that looks like it."""
-    if held == "alike":
-        text = _("{name} looks like the name of someone here; choose another name.", name=name)
-    else:
-        text = _("Someone is already called {name}.", name=name)
-    return ProtocolError("name_taken", text, msg_id)
 
 
 def _frame_id(raw: str | bytes | None) -> m.ClientId:
@@ -119,10 +110,11 @@ class Lobby:
         self.metrics.connections.labels(transport=session.transport).dec()
         name = session.name
         if name is not None:
-            self.directory.unbind(session, name)
-            if session.token is not None:  # the token holds for the resume window from now
+            if session.token is not None:  # the token, and so the name, hold for the resume window
                 expires = time.time() + self.config.resume_window
+                self.directory.away(name, expires)
                 self._background(self.store.token_released(session.token, expires))
+            self.directory.unbind(session, name)
         self.directory.detach(session)
         self.social.gone(session)
         room = session.room
@@ -308,13 +300,14 @@ class Lobby:
         connection of the name goes, and a seat held in a running game is taken back."""
         if room is None:
             room = await self.directory.seat_room(name)
+        # the name is theirs, its seat and connection too, but not a look-alike someone else holds
+        held = await self.directory.claim_name(name, own=name)
+        if held is not None:
+            raise name_taken(name, held, msg.id)
         # what the player chose, read before anything changes (the store may be out of reach)
         lists = await self.social.lists_of(identity)
         if identity.startswith(ACCOUNT):
             await account_settings(self.store, session, name, msg)
-        # may fail (Redis away): then nothing changed yet; a node's take_name does nothing, the
-        # cluster's is tested with nodes in processes of their own
-        await self.directory.take_name(name)  # pragma: no mutate
         token = secrets.token_hex(16)
         await self.store.token_issued(token, name, identity)  # the one used is revoked
         old = self.directory.session(name)
@@ -355,8 +348,8 @@ class Lobby:
         if not is_name(msg.name):
             raise ProtocolError("bad_name", _("A name is {rule}.", rule=NAME_RULE), msg.id)
         await account_commands.check_nick(self, session, msg)
-        # (a name like one's own is one's own: there is nothing to claim)
-        held = None if alike(msg.name) == alike(session.name) else await self.directory.claim_name(msg.name)
+        # (a name like one's own is one's own, unless someone else holds that very name)
+        held = await self.directory.claim_name(msg.name, own=session.name)
         if held is not None:
             raise name_taken(msg.name, held, msg.id)
         identity = session.identity  # every named session has one

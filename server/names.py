@@ -1,6 +1,6 @@
 """Who holds which name in this process: the connected people, and the names held for people who
 lost their connection, each by casefolded name and by look-alike form
-(:func:`protocol.names.alike`).
+(:func:`protocol.names.alike`); and the refusal of a name someone else holds.
 
 >>> table: NameTable[int] = NameTable()
 >>> table["mia"] = 1; table["rnia"] = 2
@@ -10,11 +10,16 @@ lost their connection, each by casefolded name and by look-alike form
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterator, Mapping
+import time
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Generic, Literal, TypeVar, overload
 
+from protocol import messages as m
+from protocol.errors import ProtocolError
+from protocol.i18n import _
 from protocol.names import alike
+from server.session import Session
 
 #: why a name cannot be claimed: someone has that very name, in any case (``taken``), or a name
 #: that looks like it (``alike``: the same :func:`protocol.names.alike` form)
@@ -22,6 +27,28 @@ Held = Literal["taken", "alike"]
 
 V = TypeVar("V")
 D = TypeVar("D")
+
+
+def name_taken(name: str, held: Held, msg_id: m.ClientId) -> ProtocolError:
+    """``name_taken``, saying whether someone has that very name or one that looks like it."""
+    if held == "alike":
+        text = _("{name} looks like the name of someone here; choose another name.", name=name)
+    else:
+        text = _("Someone is already called {name}.", name=name)
+    return ProtocolError("name_taken", text, msg_id)
+
+
+def strongest(found: Iterable[Held | None]) -> Held | None:
+    """Of what several holders say of a name: ``taken`` if any has the very name, else ``alike``
+    if any has a look-alike."""
+    said = set(found)
+    return "taken" if "taken" in said else "alike" if "alike" in said else None
+
+
+def own_alike(name: str, own: str | None) -> str | None:
+    """``own`` if it is a look-alike of ``name`` (or the same name), else ``None``: only then is
+    one's own name among those a claim of ``name`` meets."""
+    return own if own is not None and alike(own) == alike(name) else None
 
 
 class NameTable(Generic[V]):
@@ -98,3 +125,69 @@ class NameTable(Generic[V]):
         if own is not None and own.casefold() in self._values and alike(own.casefold()) == form:
             count -= 1
         return count
+
+    def held(self, name: str, own: str | None) -> Held | None:
+        """Whether a name of the table is ``name`` or looks like it, ``own`` aside."""
+        key = name.casefold()
+        if key in self._values and (own is None or key != own.casefold()):
+            return "taken"
+        return "alike" if self.others(name, own) else None
+
+
+class Names:
+    """The names this process holds: its connections' (by casefolded name), and for the resume
+    window those of people whose connection closed with its token still good, so that nobody but
+    the token's holder takes the name or a look-alike meanwhile."""
+
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self.sessions: NameTable[Session] = NameTable()
+        #: a name held after its connection closed -> (the name as it was, until when: Unix time)
+        self._away: NameTable[tuple[str, float]] = NameTable()
+        self._ending: deque[tuple[float, str]] = deque()  # (until, key), in the order they end
+        self._clock = clock
+
+    def session(self, name: str) -> Session | None:
+        """The connection holding ``name``, if any."""
+        return self.sessions.get(name.casefold())
+
+    def bind(self, session: Session) -> None:
+        """``session.name`` now names ``session`` (a hold for it ends: its holder is back)."""
+        assert session.name is not None
+        key = session.name.casefold()
+        self._away.pop(key, None)
+        self.sessions[key] = session
+
+    def unbind(self, session: Session, name: str) -> None:
+        """``name`` no longer names ``session``."""
+        key = name.casefold()
+        if self.sessions.get(key) is session:
+            del self.sessions[key]
+
+    def away(self, name: str, until: float) -> None:
+        """``name``'s connection closed and its token holds until ``until``: the name is held."""
+        key = name.casefold()
+        self._away[key] = (name, until)
+        self._ending.append((until, key))
+
+    def is_away(self, name: str) -> bool:
+        """Whether ``name`` is held for someone whose connection closed."""
+        self._end_holds()
+        return name.casefold() in self._away
+
+    def away_names(self) -> list[str]:
+        """The names held for people whose connection closed, as they were written."""
+        self._end_holds()
+        return [name for name, _until in self._away.values()]
+
+    def held(self, name: str, own: str | None = None) -> Held | None:
+        """Whether someone here holds ``name`` or a look-alike: connected, or held for the
+        window. ``own`` (a look-alike of ``name`` proved to be the claimant's) is not someone."""
+        self._end_holds()
+        return strongest((self.sessions.held(name, own), self._away.held(name, own)))
+
+    def _end_holds(self) -> None:
+        now = self._clock()
+        while self._ending and self._ending[0][0] <= now:
+            until, key = self._ending.popleft()
+            if key in self._away and self._away[key][1] == until:
+                del self._away[key]

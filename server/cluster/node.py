@@ -26,9 +26,9 @@ from server.cluster.relay import Relay, RemoteRoom, RemoteSession
 from server.config import Config
 from server.directory import LocalDirectory
 from server.log.contract import StoreUnavailable
-from server.log.redis.store import PREFIX, RedisStore, lease_key
+from server.log.redis.store import PREFIX, SEATS, RedisStore, lease_key
 from server.metrics import Metrics
-from server.names import Held
+from server.names import Held, own_alike
 from server.ratings import is_guest
 from server.room import Enter, Leave, Returned, Room
 from server.room.world import Member
@@ -85,6 +85,12 @@ def guests_key(room: str) -> str:
 def online_key(node: str) -> str:
     """A node's people: name (casefolded) -> {"name","kind","room"}; it expires with the node."""
     return f"{PREFIX}online:{node}"
+
+
+def away_key(node: str) -> str:
+    """The names a node holds for the resume window for people whose connection to it closed:
+    name (casefolded) -> name; it expires with the node."""
+    return f"{PREFIX}away:{node}"
 
 
 @contextlib.contextmanager
@@ -389,7 +395,12 @@ class ClusterDirectory(LocalDirectory):
             elif kind == "online":
                 name, entry = value
                 if entry is None:
-                    await self.redis.hdel(online_key(self.node), name.casefold())
+                    async with self.redis.pipeline(transaction=True) as pipe:
+                        pipe.hdel(online_key(self.node), name.casefold())
+                        if self.names.is_away(name):  # (held for the window: for whoever claims it)
+                            pipe.hset(away_key(self.node), name.casefold(), name)
+                            pipe.expire(away_key(self.node), NODE_TTL)
+                        await pipe.execute()
                     if self.name_in_use(name):  # (a seat here, or a name like it, holds it still)
                         self._holding[name.casefold()] = name  # (let go at a heartbeat once free)
                     else:
@@ -481,24 +492,38 @@ class ClusterDirectory(LocalDirectory):
         self.relay.local.pop(session.sid, None)
         self.relay.inflight.pop(session.sid, None)
 
-    async def claim_name(self, name: str) -> Held | None:
-        """Claim ``name`` for a session of this node, unless someone anywhere has it or a name
-        that looks like it (one key for all the names of a look-alike form)."""
-        held = self.name_held(name)
+    async def claim_name(self, name: str, own: str | None = None) -> Held | None:
+        """Claim ``name`` for a session of this node, unless it or a look-alike belongs to
+        someone else anywhere: one key for all the names of a look-alike form, held by the node
+        of the connection, of the name held for the window or of the game whose seat holds it.
+        The key held elsewhere for ``own`` (a look-alike proved to be the claimant's) is taken."""
+        own = own_alike(name, own)
+        held = self.name_held(name, own)
         if held is not None:
             return held
         with _reaching_redis():
-            if await self.redis.hexists(PREFIX + "seats", name.casefold()):
-                return "taken"
+            if (own is None or own.casefold() != name.casefold()) and await self._named(None, name):
+                return "taken"  # the very name: someone's on another node, or a seat's
             if await self.redis.set(name_key(name), self.node, nx=True, ex=NAME_TTL):
                 return None
-            where = await self.redis.get(name_key(name))
-            exact = where is not None and await self.redis.hexists(online_key(str(where)), name.casefold())
-        return "taken" if exact else "alike"
+            found = await self.redis.get(name_key(name))
+            where = None if found is None else str(found)
+            if where in (None, self.node) or (own is not None and await self._named(where, own)):
+                await self.redis.set(name_key(name), self.node, ex=NAME_TTL)
+                return None  # (nothing here holds the form but the claimant: name_held said so)
+        return "alike"
 
-    async def take_name(self, name: str) -> None:
-        with _reaching_redis():
-            await self.redis.set(name_key(name), self.node, ex=NAME_TTL)
+    async def _named(self, node: str | None, name: str) -> bool:
+        """Whether ``node`` (``None``: any node) has someone of that very name connected or held
+        for the window, or a running game a seat for it."""
+        nodes = sorted(map(str, await self.redis.smembers(NODES))) if node is None else [node]
+        key = name.casefold()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hexists(SEATS, key)
+            for n in nodes:
+                pipe.hexists(online_key(n), key)
+                pipe.hexists(away_key(n), key)
+            return any(await pipe.execute())
 
     def bind(self, session: Session) -> None:
         super().bind(session)
@@ -564,7 +589,8 @@ class ClusterDirectory(LocalDirectory):
         loop = asyncio.get_running_loop()
         while True:
             people = [(key, json.dumps(self._entry(s))) for key, s in list(self.sessions.items())]
-            held = {name.casefold(): name for name in self._seats_held()}
+            away = self.names.away_names()
+            held = {name.casefold(): name for name in [*self._seats_held(), *away]}
             async with self.redis.pipeline(transaction=True) as pipe:
                 pipe.set(_node_key(self.node), "1", ex=NODE_TTL)
                 pipe.sadd(NODES, self.node)
@@ -573,6 +599,11 @@ class ClusterDirectory(LocalDirectory):
                     pipe.hset(online_key(self.node), key, entry)
                 if people:
                     pipe.expire(online_key(self.node), NODE_TTL)
+                pipe.delete(away_key(self.node))
+                for name in away:
+                    pipe.hset(away_key(self.node), name.casefold(), name)
+                if away:
+                    pipe.expire(away_key(self.node), NODE_TTL)
                 for session in list(self.sessions.values()):
                     if session.name is not None:
                         pipe.set(name_key(session.name), self.node, ex=NAME_TTL)

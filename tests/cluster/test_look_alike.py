@@ -115,3 +115,121 @@ async def test_accounts_from_before_forms_are_indexed_in_redis(redis_url: str) -
         assert not await store.account_created("b0b", "hash", None)
     finally:
         await client.aclose()
+
+
+# --- a name is held for its holder alone, on every node ------------------------------------------------
+
+
+async def _planted_token(redis_url: str, name: str) -> str:
+    """A good token for ``name`` as a node that died with its connection open leaves it (no
+    expiry set, no connection anywhere, the name's key run out)."""
+    client = aioredis.from_url(redis_url, decode_responses=True)
+    try:
+        token = "f" * 32
+        await RedisStore(client, lambda room: None).token_issued(token, name, "planted-identity")
+        return token
+    finally:
+        await client.aclose()
+
+
+async def test_a_dropped_guests_name_is_held_on_every_node(nodes: list[ServerProcess]) -> None:
+    """mia, a guest in no game, loses her connection to a: through b ``mia`` is ``name_taken``
+    (someone is called so) and ``rnia`` too (it looks like it) while her window lasts; her token
+    brings her back through b."""
+    a, b = nodes
+    mia = await WsClient.connect(a.port, "mia")
+    await mia.close()
+    answer = await _hello(b, "mia")
+    assert (answer["code"], answer["message"]) == ("name_taken", "Someone is already called mia.")
+    answer = await _hello(b, "rnia")
+    assert (answer["code"], answer["message"]) == (
+        "name_taken",
+        "rnia looks like the name of someone here; choose another name.",
+    )
+    back = await WsClient.connect(b.port, "mia", token=mia.token)
+    assert back.messages[-1]["resumed"] is True
+
+
+async def test_a_dropped_guests_name_is_free_after_the_window(quick: list[ServerProcess]) -> None:
+    """With a window of half a second, a look-alike of the name is welcome through b once it has
+    passed (the node that held it lets the name's key go at its next heartbeat)."""
+    a, b = quick
+    mia = await WsClient.connect(a.port, "mia")
+    await mia.close()
+    assert (await _hello(b, "rnia"))["code"] == "name_taken"
+    deadline = time.monotonic() + 5
+    client = await WsClient.connect(b.port)
+    while (answer := await client.request({"type": "hello", "name": "rnia"}))["type"] != "welcome":
+        assert answer["code"] == "name_taken" and time.monotonic() < deadline, answer
+        await asyncio.sleep(0.1)
+
+
+async def test_a_token_does_not_take_a_name_whose_look_alike_is_connected(
+    nodes: list[ServerProcess], redis_url: str
+) -> None:
+    """mia's token is good but her name is held nowhere (her node died); rnia connects to b. mia's
+    token through a is ``name_taken`` ("looks like the name of someone here"); rnia stays alone."""
+    a, b = nodes
+    token = await _planted_token(redis_url, "mia")
+    rnia = await WsClient.connect(b.port, "rnia")
+    answer = await (await WsClient.connect(a.port)).request({"type": "hello", "name": "mia", "token": token})
+    assert (answer["code"], answer["message"]) == (
+        "name_taken",
+        "mia looks like the name of someone here; choose another name.",
+    )
+    who = await rnia.request({"type": "who"})
+    assert [p["name"] for p in who["people"]] == ["rnia"]
+
+
+async def test_a_look_alikes_token_cannot_hijack_a_held_seat(
+    nodes: list[ServerProcess], redis_url: str
+) -> None:
+    """The seat hijack across nodes: rnia's token is good (her node died); mia sits in a game on a
+    and drops. Through b a fresh ``rnia`` and rnia's token are ``name_taken``, and ``/nick mia``
+    too; mia herself comes back through b to her seat and hand."""
+    a, b = nodes
+    token = await _planted_token(redis_url, "rnia")
+    ann, mia = await WsClient.connect(a.port, "ann"), await WsClient.connect(a.port, "mia")
+    for client in (ann, mia):
+        assert (await client.command("/join cafe"))["type"] == "ack"
+    assert (await ann.command("/start"))["type"] == "ack"
+    await mia.close()
+    await ann.next(lambda x: x["type"] == "presence" and x["event"] == "away")
+    assert (await _hello(b, "rnia"))["code"] == "name_taken"
+    attacker = await WsClient.connect(b.port)
+    answer = await attacker.request({"type": "hello", "name": "rnia", "token": token})
+    assert (answer["code"], answer["message"]) == (
+        "name_taken",
+        "rnia looks like the name of someone here; choose another name.",
+    )
+    zed = await WsClient.connect(b.port, "zed")
+    answer = await zed.command("/nick mia")
+    assert (answer["code"], answer["message"]) == ("name_taken", "Someone is already called mia.")
+    back = await WsClient.connect(b.port, "mia", token=mia.token)
+    snapshot = await back.next("snapshot")
+    assert snapshot["view"]["seat"] == 1 and snapshot["view"]["game"]["hand"]
+
+
+async def test_nick_refuses_another_s_name_like_ones_own_on_another_node(
+    nodes: list[ServerProcess], redis_url: str
+) -> None:
+    """Should two look-alikes ever be connected at once (here the form's key is deleted, as a
+    Redis that lost it would), ``/nick mia`` from rnia on b is ``name_taken``: mia is connected
+    to a under that very name."""
+    a, b = nodes
+    await WsClient.connect(a.port, "mia")
+    client = aioredis.from_url(redis_url, decode_responses=True)
+    try:
+        deadline = time.monotonic() + 5
+        hello = await WsClient.connect(b.port)
+        while True:  # (a's heartbeat writes the key again every second)
+            await client.delete(name_key("mia"))
+            answer = await hello.request({"type": "hello", "name": "rnia"})
+            if answer["type"] == "welcome":
+                break
+            assert time.monotonic() < deadline, answer
+    finally:
+        await client.aclose()
+    for nick in ("mia", "MIA"):
+        answer = await hello.command(f"/nick {nick}")
+        assert (answer["code"], answer["message"]) == ("name_taken", f"Someone is already called {nick}.")

@@ -93,7 +93,7 @@ async def test_line_wrong_password_then_the_attempt_limit(make_server: ServerFac
 
 async def test_weak_password_and_password_change_and_unregister(server: Server) -> None:
     """Under 8 characters is ``weak_password``; /password needs the old one; /unregister frees
-    the name for guests."""
+    the name for guests (once its guest gives up its token: /quit)."""
     ann = await WsClient.connect(server.port, "ann")
     assert (await ann.request({"type": "register", "password": "short"}))["code"] == "weak_password"
     await ann.request({"type": "register", "password": PASSWORD})
@@ -103,6 +103,7 @@ async def test_weak_password_and_password_change_and_unregister(server: Server) 
     await ann.close()
     ann = await WsClient.connect(server.port, "ann", password="new password!")
     assert (await ann.request({"type": "unregister", "password": "new password!"}))["registered"] is False
+    await ann.request({"type": "command", "text": "/quit"})
     await ann.close()
     await WsClient.connect(server.port, "ann")  # a guest may take it now
 

@@ -6,6 +6,7 @@ or a held seat's is ``name_taken``, and the names kept for the server, its staff
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from server.app import Server
 from server.log.sqlite.store import Store
 from server.names import NameTable
 from tests.examples import run_examples
-from tests.server.clients import LineClient, WsClient
+from tests.server.clients import LineClient, WsClient, until
 from tests.server.conftest import ServerFactory
 
 PASSWORD = "correct horse battery"
@@ -236,3 +237,124 @@ def test_the_name_tables_examples_hold() -> None:
     """The docstring examples of ``server.names`` (how many names of a form, one's own aside)."""
     found = run_examples(name_tables)
     assert found.attempted >= 3 and found.failed == 0
+
+
+# --- a name is held for its holder alone: connected, for the resume window, or by a seat ---------------
+
+
+async def _gone(server: Server, name: str) -> None:
+    """Wait until the server has let go of ``name``'s connection."""
+    await until(lambda: server.lobby.directory.session(name) is None, f"{name}'s connection gone")
+
+
+async def test_a_dropped_guests_name_is_held_for_the_window(server: Server) -> None:
+    """mia, a guest in no game, loses her connection: for the resume window ``mia`` is
+    ``name_taken`` (someone is called so) and ``rnia`` too (it looks like it); her token, not
+    revoked by those hellos, brings her back."""
+    mia = await WsClient.connect(server.port, "mia")
+    await mia.close()
+    await _gone(server, "mia")
+    answer = await _hello(server, "mia")
+    assert (answer["code"], answer["message"]) == ("name_taken", "Someone is already called mia.")
+    answer = await _hello(server, "rnia")
+    assert (answer["code"], answer["message"]) == (
+        "name_taken",
+        "rnia looks like the name of someone here; choose another name.",
+    )
+    back = await WsClient.connect(server.port, "mia", token=mia.token)
+    assert back.messages[-1]["resumed"] is True
+
+
+async def test_a_dropped_guests_name_is_free_after_the_window(make_server: ServerFactory) -> None:
+    """Once the resume window has passed, the name and its look-alikes are free, and the old token
+    is refused."""
+    server: Server = await make_server(resume_window=0.3)
+    mia = await WsClient.connect(server.port, "mia")
+    await mia.close()
+    await _gone(server, "mia")
+    assert (await _hello(server, "rnia"))["code"] == "name_taken"
+    await asyncio.sleep(0.4)
+    assert (await WsClient.connect(server.port, "rnia")).name == "rnia"
+    answer = await _hello_with(server, "mia", token=mia.token)
+    assert answer["code"] == "bad_token"
+
+
+async def _hello_with(server: Server, name: str, **fields: object) -> dict[str, object]:
+    """The answer to a hello for ``name`` with ``fields`` (a token, a password) on a new connection."""
+    client = await WsClient.connect(server.port)
+    return await client.request({"type": "hello", "name": name, **fields})
+
+
+async def test_a_token_does_not_bring_back_a_name_whose_look_alike_someone_holds(
+    make_server: ServerFactory,
+) -> None:
+    """mia's token outlives a restart, the hold of her name does not (she was a guest in no
+    game); rnia connects meanwhile. mia's token is then ``name_taken`` ("looks like the name of
+    someone here"), and rnia stays the only one of the two."""
+    server: Server = await make_server()
+    mia = await WsClient.connect(server.port, "mia")
+    await server.stop()
+    server = await make_server()
+    rnia = await WsClient.connect(server.port, "rnia")
+    answer = await _hello_with(server, "mia", token=mia.token)
+    assert (answer["type"], answer["code"], answer["message"]) == (
+        "error",
+        "name_taken",
+        "mia looks like the name of someone here; choose another name.",
+    )
+    who = await rnia.request({"type": "who"})
+    assert [p["name"] for p in who["people"]] == ["rnia"]
+
+
+async def test_a_look_alikes_token_cannot_hijack_a_held_seat(make_server: ServerFactory) -> None:
+    """The seat hijack: rnia keeps a token across a restart; mia sits in a game and drops. While
+    her seat waits, a fresh ``rnia`` and rnia's token are both ``name_taken``, nobody can
+    ``/nick`` to mia, and mia herself comes back to her seat and hand."""
+    server: Server = await make_server()
+    attacker = await WsClient.connect(server.port, "rnia")
+    await server.stop()
+    server = await make_server()
+    ann, mia = await WsClient.connect(server.port, "ann"), await WsClient.connect(server.port, "mia")
+    for client in (ann, mia):
+        assert (await client.command("/join cafe"))["type"] == "ack"
+    assert (await ann.command("/start"))["type"] == "ack"
+    await mia.close()
+    await ann.next(lambda x: x["type"] == "presence" and x["event"] == "away")
+    assert (await _hello(server, "rnia"))["code"] == "name_taken"
+    answer = await _hello_with(server, "rnia", token=attacker.token)
+    assert (answer["code"], answer["message"]) == (
+        "name_taken",
+        "rnia looks like the name of someone here; choose another name.",
+    )
+    zed = await WsClient.connect(server.port, "zed")
+    answer = await zed.command("/nick mia")
+    assert (answer["code"], answer["message"]) == ("name_taken", "Someone is already called mia.")
+    back = await WsClient.connect(server.port, "mia", token=mia.token)
+    snapshot = await back.next("snapshot")
+    assert snapshot["view"]["seat"] == 1 and snapshot["view"]["game"]["hand"]
+
+
+async def test_nick_and_register_refuse_another_s_name_like_ones_own(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Should two look-alikes ever be connected at once (let in by hand here, as a hold lost
+    could), ``/nick`` from rnia to mia's very name is ``name_taken``, in any case, and rnia cannot
+    register a name that looks like someone else's; nothing changes."""
+    mia = await WsClient.connect(server.port, "mia")
+
+    async def let_in(name: str, own: str | None = None) -> None:
+        return None
+
+    monkeypatch.setattr(server.lobby.directory, "claim_name", let_in)
+    rnia = await WsClient.connect(server.port, "rnia")
+    monkeypatch.undo()
+    for nick in ("mia", "MIA"):
+        answer = await rnia.command(f"/nick {nick}")
+        assert (answer["code"], answer["message"]) == ("name_taken", f"Someone is already called {nick}.")
+    answer = await rnia.request({"type": "register", "password": PASSWORD})
+    assert (answer["code"], answer["message"]) == (
+        "name_taken",
+        "rnia looks like the name of someone here; choose another name.",
+    )
+    who = await mia.request({"type": "who"})
+    assert [p["name"] for p in who["people"]] == ["mia", "rnia"]
