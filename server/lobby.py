@@ -179,7 +179,9 @@ class Lobby:
             asyncio.get_running_loop().create_task(session.close(Close.POLICY, _("flooding")))
 
     def error(self, session: Session, code: str, message: str, msg_id: m.ClientId = None) -> None:
-        self.metrics.refuse(session, code, message, msg_id)
+        """The lobby's way to refuse: counted by its code, sent to ``session`` alone."""
+        self.metrics.error_sent(code)
+        session.send(m.Error(id=msg_id, code=code, message=message))
 
     async def handle(self, session: Session, msg: Any) -> None:
         """Route one message: the lobby answers its own, the rest go to the session's room.

@@ -1,24 +1,18 @@
-"""Prometheus metrics of one server, served at ``/metrics``."""
+"""Prometheus metrics of one server, served at ``/metrics``: what happened, counted; nothing here
+talks to a client."""
 
 from __future__ import annotations
 
 import itertools
 from bisect import bisect_left
 from collections.abc import Iterator
-from typing import Protocol
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest
 from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-from protocol.messages import ClientId, Error
-
 #: the buckets of the move latency histogram, in seconds
 MOVE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
-
-
-class Recipient(Protocol):
-    def send(self, message: Error) -> None: ...
 
 
 class Metrics:
@@ -54,10 +48,9 @@ class Metrics:
         self.busy = BusyCounters()
         registry.register(self.busy)
 
-    def refuse(self, recipient: Recipient, code: str, message: str, msg_id: ClientId = None) -> None:
-        """The one way an error reaches a client: counted by its code, sent to that client alone."""
+    def error_sent(self, code: str) -> None:
+        """Count an error sent to a client, by its code."""
         self.errors.labels(code=code).inc()
-        recipient.send(Error(id=msg_id, code=code, message=message))
 
     def received(self, transport: str) -> None:
         """Count a client message."""

@@ -335,7 +335,9 @@ class Room:
                     self.host.refused_entry(self, effect.member)
 
     def _reply(self, reply: Reply) -> None:
-        self.host.metrics.refuse(reply.recipient, reply.code, reply.text, reply.id)
+        """An error, counted by its code, to its recipient alone."""
+        self.host.metrics.error_sent(reply.code)
+        reply.recipient.send(m.Error(id=reply.id, code=reply.code, message=reply.text))
 
     def _arm(self, arm: Arm) -> None:
         self._cancel(arm.key)
