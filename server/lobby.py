@@ -9,11 +9,12 @@ lock: the game state lives in the room actors.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import secrets
 import time
-from collections.abc import Callable, Coroutine, Mapping
-from typing import Any, ClassVar
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from typing import Any
 
 import structlog
 
@@ -43,6 +44,13 @@ log = structlog.get_logger("cafe.lobby")
 
 #: abuse strikes (rate-limit hits) after which a connection is closed
 MAX_STRIKES = 10
+
+#: what answers a message: done at once (``None``) or when awaited
+Handler = Callable[[Session, Any], Awaitable[None] | None]
+#: the messages a connection may send before its hello
+_BEFORE_HELLO = frozenset({m.Hello, m.Command})
+#: the messages that count against the chat limit
+_CHAT = frozenset({m.Say, m.Tell, m.TellReply})
 
 
 def _frame_id(raw: str | bytes | None) -> m.ClientId:
@@ -80,6 +88,27 @@ class Lobby:
         self._tasks: set[asyncio.Task[None]] = set()
         self.social = Social(directory, StoredLists(store), lambda: self.all_sessions)
         self.social.with_ratings = lambda people: profiles.with_ratings(store, people)
+        #: who answers each message the lobby answers (every other goes to the room: ``_to_room``)
+        self._handlers: dict[type, Handler] = {
+            m.Command: self._command,
+            m.Hello: self._hello,
+            m.Nick: self._nick,
+            m.ListRooms: self._list_rooms,
+            m.Who: self._who,
+            m.EnterRoom: self._enter,
+            m.Watch: self._enter,
+            m.Join: self._join,
+            m.LeaveRoom: self._leave_room,
+            m.Ping: self._ping,
+            ShowRequest: self._show,
+            m.Tell: self.social.tell,
+            m.TellReply: self.social.tell,
+            m.WhereIs: self.social.whereis,
+            m.ListEdit: self.social.edit,
+            m.GetFriends: self.social.friends,
+            m.Invite: self.social.invite,
+            **{kind: functools.partial(command, self) for kind, command in account_commands.HANDLERS.items()},
+        }
 
     @property
     def rooms(self) -> Mapping[str, Room]:
@@ -195,47 +224,37 @@ class Lobby:
             raise ProtocolError("unavailable", UNAVAILABLE, getattr(msg, "id", None)) from None
 
     async def _route(self, session: Session, msg: Any) -> None:
-        room = session.room
-        if type(msg) is m.PlayMove and room is not None and session.name is not None:
-            # a move, what nearly every frame of a game says: straight to its room, past the
-            # checks below for the other messages (each isinstance() with a message class goes
-            # through pydantic's metaclass, a few hundred instructions)
-            room.post(session, msg)
-            return
-        if isinstance(msg, m.Command):
-            command = parse_command(msg.text, id=msg.id)
-            if isinstance(command, Quit):  # the token is given up; the client closes the connection
-                await self._quit(session)
-            if command is None or isinstance(command, Quit | AsciiMode):  # for the line endpoint only
-                session.send(m.Ack(id=msg.id))
-                return
-            msg = command
-        if isinstance(msg, m.Hello):
-            await self._hello(session, msg)
-            return
-        if session.name is None:
+        """One way for every message: its type's handler (a move's is the room's), after the
+        checks every message passes (a name first; chat within its own limit)."""
+        kind = type(msg)  # (looked up by type: isinstance() with pydantic's classes costs more)
+        if session.name is None and kind not in _BEFORE_HELLO:
             raise ProtocolError(
                 "hello_first",
                 _("Say hello first: {example}.", example='{"type": "hello", "name": ...}'),
                 getattr(msg, "id", None),
             )
-        if isinstance(msg, m.Say | m.Tell | m.TellReply) and not session.chat_bucket.take():
+        if kind in _CHAT and not session.chat_bucket.take():
             self._strike(session)
             raise ProtocolError("rate_limited", _("Slow down: too much chat."), msg.id)
-        handler = self._handlers.get(type(msg))
-        if handler is not None:
-            done = handler(self, session, msg)
-            if done is not None:
-                await done
+        done = self._handlers.get(kind, self._to_room)(session, msg)
+        if done is not None:
+            await done
+
+    async def _command(self, session: Session, msg: m.Command) -> None:
+        """A typed command, sent as a message: routed as the message it stands for."""
+        command = parse_command(msg.text, id=msg.id)
+        if isinstance(command, Quit):  # the token is given up; the client closes the connection
+            await self._quit(session)
+        if command is None or isinstance(command, Quit | AsciiMode):  # for the line endpoint only
+            session.send(m.Ack(id=msg.id))
             return
-        if isinstance(msg, ShowRequest) and msg.what == "help":
-            session.send(m.Text(id=msg.id, kind="help", text=help_text(msg.topic)))
-            return
-        if isinstance(msg, ShowRequest) and msg.what in account_commands.SHOWN:
-            await account_commands.show(self, session, msg)
-            return
-        room = session.room  # (a lobby command above may have entered or left a room)
-        if room is None and isinstance(msg, m.Say):
+        await self._route(session, command)
+
+    def _to_room(self, session: Session, msg: Any) -> None:
+        """What the room answers (a move, chat, the game's commands): to the session's room; chat
+        in the lobby to the lobby."""
+        room = session.room
+        if room is None and type(msg) is m.Say:
             self.social.lobby_chat(session, msg)
             return
         if room is None:
@@ -245,6 +264,15 @@ class Lobby:
                 getattr(msg, "id", None),
             )
         room.post(session, msg)
+
+    async def _show(self, session: Session, msg: ShowRequest) -> None:
+        """``/help``, the account commands' lookups, and what the room shows (the board, the hand...)."""
+        if msg.what == "help":
+            session.send(m.Text(id=msg.id, kind="help", text=help_text(msg.topic)))
+        elif msg.what in account_commands.SHOWN:
+            await account_commands.show(self, session, msg)
+        else:
+            self._to_room(session, msg)
 
     # --- lobby commands ----------------------------------------------------------------------
 
@@ -431,21 +459,3 @@ class Lobby:
 
     def _ping(self, session: Session, msg: m.Ping) -> None:
         session.send(m.Pong(id=msg.id))
-
-    _handlers: ClassVar[dict[type, Any]] = {
-        m.Nick: _nick,
-        m.ListRooms: _list_rooms,
-        m.Who: _who,
-        m.EnterRoom: _enter,
-        m.Watch: _enter,
-        m.Join: _join,
-        m.LeaveRoom: _leave_room,
-        m.Ping: _ping,
-        **account_commands.HANDLERS,
-        m.Tell: lambda self, session, msg: self.social.tell(session, msg),
-        m.TellReply: lambda self, session, msg: self.social.tell(session, msg),
-        m.WhereIs: lambda self, session, msg: self.social.whereis(session, msg),
-        m.ListEdit: lambda self, session, msg: self.social.edit(session, msg),
-        m.GetFriends: lambda self, session, msg: self.social.friends(session, msg),
-        m.Invite: lambda self, session, msg: self.social.invite(session, msg),
-    }
