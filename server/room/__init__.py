@@ -2,11 +2,18 @@
 out (:mod:`server.room.actor`).
 
 ========================  ===============================================================
+``world``                 what a core knows of the world: members, bot names, settings
 ``items``                 what an inbox holds beside client messages
-``core``                  ``RoomCore``: members, seats, options, the game; no I/O
+``state``                 a seat and a game
 ``effects``               what the core asks for: messages, timers, bots, log entries
 ``publish``               what each member was last sent, and its patches
-``state``                 seats and the game
+``members``               who is in the room; the effects gathered for them
+``seats``                 the seats, who plays each, the host
+``clock``                 the turn's timer or bot, resume windows
+``play``                  the game: its options, start, moves, end, views
+``votes``                 votes on seats: ``/remove`` and ``/join N``
+``info``                  what ``/info`` says
+``core``                  ``RoomCore``: the state machine owning those parts; no I/O
 ``actor``                 ``Room``: the inbox, the log writes, timers and bot threads
 ========================  ===============================================================
 """

@@ -20,6 +20,8 @@ from protocol.options import RoomOptions
 from server.log.contract import GameLog, LeaseLost, StoreUnavailable
 from server.room.core import RoomCore
 from server.room.effects import (
+    WRITTEN,
+    Answers,
     Arm,
     Cancel,
     Effect,
@@ -44,7 +46,8 @@ if TYPE_CHECKING:
     from server.botpool import BotPool
     from server.log.contract import StoredGame
     from server.metrics import Metrics
-    from server.room.state import Game, Seat, State
+    from server.room.seats import Seats
+    from server.room.state import Game, State
 
 log = structlog.get_logger("cafe.room")
 
@@ -124,12 +127,12 @@ class Room:
         return self.core.game
 
     @property
-    def seats(self) -> list[Seat]:
+    def seats(self) -> Seats:
         return self.core.seats
 
     @property
     def members(self) -> dict[Member, None]:
-        return self.core.members
+        return self.core.members.present
 
     @property
     def options(self) -> RoomOptions:
@@ -266,9 +269,10 @@ class Room:
     async def _carry(self, step: Step) -> None:
         """Write the step's entries, then do what follows: what the core committed, or, when the
         log refused them, what it does instead."""
+        answers = WRITTEN
         if step.entries:
             try:
-                await self._write(step.entries)
+                answers = await self._write(step.entries)
             except StoreUnavailable:
                 self.log.warning("store_unavailable")
                 self._do(self.core.refuse(step))
@@ -276,20 +280,23 @@ class Room:
             except LeaseLost:
                 self._do(self.core.refuse(step))  # the sender hears it was not taken, then the room goes
                 raise
-        self._do(self.core.commit(step))
+        self._do(self.core.commit(step, answers))
 
-    async def _write(self, entries: tuple[Entry, ...]) -> None:
-        await self._write_one(entries[0])
+    async def _write(self, entries: tuple[Entry, ...]) -> Answers:
+        """Write ``entries`` in order; what the log answered."""
+        answers = await self._write_one(entries[0])
         for entry in entries[1:]:
             try:
-                await self._write_one(entry)
+                answers = await self._write_one(entry)
             except StoreUnavailable:
                 if not isinstance(entry, GameEnd):  # (a player voted out, then the move that drops them)
                     raise
                 # the outcome follows from the moves logged: a restore writes it again
                 self.log.warning("store_unavailable", entry=type(entry).__name__)
+        return answers
 
-    async def _write_one(self, entry: Entry) -> None:
+    async def _write_one(self, entry: Entry) -> Answers:
+        """Write ``entry``: what the log answered (the ratings of a game whose end it wrote)."""
         store, metrics = self.host.log, self.host.metrics
         if isinstance(entry, MoveLogged):
             await store.move_played(entry.game_id, entry.number, entry.move)
@@ -309,8 +316,8 @@ class Room:
             changes = await store.game_finished(entry.game_id, entry.outcome)
             metrics.games_finished.inc()
             if changes:
-                shifts = {c.name: m.RatingShift.model_validate(c.to_dict()) for c in changes}
-                self.core.rated(entry.game_id, shifts)
+                return Answers({c.name: m.RatingShift.model_validate(c.to_dict()) for c in changes})
+        return WRITTEN
 
     # --- effects -------------------------------------------------------------------------------
 

@@ -1,10 +1,29 @@
-"""A room's decisions, with no I/O: items and the time in, log entries and effects out.
+"""The room core: a pure state machine, inbox items and the time in, log entries and effects out.
 
 Like websockets' sans-I/O ``Protocol``, the core is a plain state machine: ``handle`` takes one
 inbox item and the time and returns a :class:`~server.room.effects.Step`; the actor writes the
-step's log entries, then calls ``commit`` (or ``refuse`` when the log refused them) and carries
-out the effects it gets back. A change that needs the log takes effect only in ``commit``, so a
-refused write changes nothing. Tests drive the core directly, with a clock of their own.
+step's log entries, then calls ``commit`` with what the log answered (or ``refuse`` when the log
+refused them) and carries out the effects it gets back. A change that needs the log takes effect
+only in ``commit``, so a refused write changes nothing. Tests drive the core directly, with a
+clock of their own.
+
+The core owns its parts, each with one job and each usable alone:
+
+========================  ===============================================================
+``members``               :class:`~server.room.members.Members`: who is in the room, what
+                          each was sent, the effects gathered for them
+``seats``                 :class:`~server.room.seats.Seats`: the seats, who plays each, the host
+``clock``                 :class:`~server.room.clock.Clock`: the turn's timer or bot, resume
+                          windows, the bots waiting for someone to come
+``play``                  :class:`~server.room.play.Play`: the game, its options and turns
+``votes``                 :class:`~server.room.votes.Votes`: votes on seats
+``door``                  :class:`~server.room.door.Door`: entering, leaving, sitting down,
+                          coming back
+``asks``                  :class:`~server.room.asks.Asks`: legal moves, hints, ``/info``
+========================  ===============================================================
+
+The core hands each inbox item to the part that handles it; its own are the host's commands
+(bots, options, a reset) and taking a game up again from the log.
 
 >>> from server.room import RoomCore, RoomSettings, BotNameList
 >>> core = RoomCore("cafe", RoomSettings(), BotNameList())
@@ -14,16 +33,22 @@ refused write changes nothing. Tests drive the core directly, with a clock of th
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from engine import replay
 from protocol import messages as m
 from protocol.commands import ShowRequest
 from protocol.errors import ProtocolError
 from protocol.i18n import Msg, _
-from protocol.options import ANY_TIME, OptionError, announcement, check_value
-from server.room.base import window
-from server.room.effects import Cancel, Effect, GamePrivate, Reply, Step, TurnedAway
+from protocol.options import ANY_TIME, OptionError, RoomOptions, announcement, check_value
+from protocol.view import LastMove
+from server.ratings import is_guest
+from server.room.asks import Asks
+from server.room.clock import Clock
+from server.room.door import Door, not_invited
+from server.room.effects import WRITTEN, Answers, Effect, GameEnd, GamePrivate, Step
 from server.room.items import (
     BotMove,
     ClockTimeout,
@@ -35,18 +60,21 @@ from server.room.items import (
     Unattended,
     WindowPassed,
 )
-from server.room.state import MAX_SEATS, Seat
-from server.room.votes import RoomVotes, VoteExpired
+from server.room.members import Members
+from server.room.play import Play
+from server.room.seats import Seats
+from server.room.state import MAX_SEATS, Game, Seat, State
+from server.room.votes import VoteExpired, Votes
 from server.room.world import BotNameList, BotNames, Member, RoomSettings
+
+if TYPE_CHECKING:
+    from server.log.contract import StoredGame
 
 __all__ = ["BotNameList", "BotNames", "Member", "RoomCore", "RoomSettings", "not_invited"]
 
-
-def not_invited(room: str, msg_id: m.ClientId) -> ProtocolError:
-    """The refusal of someone who may not enter the private room ``room``: neither invited by
-    someone in it nor one of its players."""
-    text = _("Room {room} is private: you may enter once someone in it invites you.", room=room)
-    return ProtocolError("not_invited", text, msg_id)
+#: what handles each kind of inbox item: a member (``None``: the room's own timers) and the item in,
+#: a step out when the log must hold something first
+Handler = Callable[[Any, Any], Step | None]
 
 
 def bot_kind(strategy: str) -> Msg:
@@ -59,44 +87,133 @@ def bot_kind(strategy: str) -> Msg:
     return _("greedy bot")
 
 
-class RoomCore(RoomVotes):
+class RoomCore:
     """A room: its members (spectators and players), four seats, options and the game."""
 
-    def _handler_table(self) -> dict[type, Callable[[Any, Any], Step | None]]:
-        return {
-            Enter: self._on_enter,
-            Leave: self._on_leave,
-            Returned: self._on_returned,
-            WindowPassed: self._on_window_passed,
-            TurnRetry: self._on_turn_retry,
-            m.Resync: self._on_resync,
-            m.Say: self._on_say,
-            m.Join: self._on_join,
-            m.LeaveGame: self._on_leave_game,
-            m.Start: self._on_start,
+    def __init__(
+        self,
+        name: str,
+        settings: RoomSettings,
+        bot_names: BotNames,
+        *,
+        new_game_id: Callable[[], str] = lambda: secrets.token_hex(8),
+        new_seed: Callable[[], int] = lambda: secrets.randbelow(2**63),
+        bot_games: Callable[[str], int] = lambda name: 0,
+    ) -> None:
+        self.name = name
+        self.settings = settings
+        self.bot_names = bot_names
+        self.members = Members(name)
+        self.seats = Seats()
+        self.clock = Clock(settings)
+        self.play = Play(
+            name,
+            settings,
+            self.members,
+            self.seats,
+            self.clock,
+            new_game_id=new_game_id,
+            new_seed=new_seed,
+            bot_games=bot_games,
+        )
+        self.votes = Votes(name, settings, self.members, self.seats, self.clock, self.play)
+        self.door = Door(name, self.members, self.seats, self.clock, self.play, self.votes)
+        self.asks = Asks(name, self.members, self.seats, self.play)
+        #: the game waited the resume window with nobody here: the room leaves memory (the log
+        #: keeps the game, and a restart takes it up again)
+        self.unloaded = False
+        play, votes, door, asks = self.play, self.votes, self.door, self.asks
+        self._handlers: dict[type, Handler] = {
+            Enter: door.on_enter,
+            Leave: door.on_leave,
+            Returned: door.on_returned,
+            WindowPassed: play.on_window_passed,
+            TurnRetry: play.on_turn_retry,
+            m.Resync: door.on_resync,
+            m.Say: door.on_say,
+            m.Join: door.on_join,
+            m.LeaveGame: door.on_leave_game,
+            m.Start: play.on_start,
             m.SetOption: self._on_option,
-            m.PlayMove: self._on_move,
-            m.GetLegalMoves: self._on_legal_moves,
-            m.GetHint: self._on_hint,
+            m.PlayMove: play.on_move,
+            m.GetLegalMoves: asks.on_legal_moves,
+            m.GetHint: asks.on_hint,
             m.AddBot: self._on_add_bot,
             m.RemoveBot: self._on_remove_bot,
-            ShowRequest: self._on_show_or_info,
+            ShowRequest: asks.on_show,
             m.Reset: self._on_reset,
-            m.VoteRemove: self._on_vote_remove,
-            m.VoteAnswer: self._on_vote_answer,
-            VoteExpired: self._on_vote_expired,
-            BotMove: self._on_bot_move,
-            ClockTimeout: self._on_clock,
-            ClockWarning: self._on_clock_warning,
+            m.VoteRemove: votes.on_remove,
+            m.VoteAnswer: votes.on_answer,
+            VoteExpired: votes.on_expired,
+            BotMove: play.on_bot_move,
+            ClockTimeout: play.on_clock,
+            ClockWarning: play.on_clock_warning,
             Unattended: self._on_unattended,
         }
 
-    # --- the state machine -------------------------------------------------------------------------
+    # --- what the actor and the lobby read ---------------------------------------------------
+
+    @property
+    def game(self) -> Game | None:
+        return self.play.game
+
+    @property
+    def options(self) -> RoomOptions:
+        return self.play.options
+
+    @options.setter
+    def options(self, options: RoomOptions) -> None:
+        self.play.options = options
+
+    @property
+    def state(self) -> State:
+        return self.play.state
+
+    @property
+    def suspended(self) -> bool:
+        """The bots wait for a person to come back before they move (nobody is in the room)."""
+        return self.clock.suspended
+
+    @property
+    def host(self) -> Seat | None:
+        """The host's seat: the first seated person connected, when the option ``host`` is on."""
+        return self.seats.host(self.options.host)
+
+    @property
+    def empty(self) -> bool:
+        return not self.members and (self.state != "playing" or self.unloaded)
+
+    def summary(self) -> m.RoomSummary:
+        return m.RoomSummary(
+            name=self.name,
+            state=self.state,
+            seats=[
+                m.SeatSummary(
+                    name=s.name, kind=s.kind, connected=s.connected, guest=is_guest(s.kind, s.identity)
+                )
+                for s in self.seats
+            ],
+            spectators=len(self.seats.watching(self.members.present)),
+            options=self.play.public_options(),
+        )
+
+    def listing(self) -> tuple[Any, ...]:
+        """What the room list says of the room (``summary``), cheap to compare."""
+        seats = tuple((s.name, s.kind, s.connected) for s in self.seats)
+        return (self.state, seats, len(self.seats.watching(self.members.present)), self.options)
+
+    def seat_of(self, name: str) -> Seat | None:
+        """The seat ``name`` holds here (names compare without regard to case)."""
+        return self.seats.of(name)
+
+    # --- the state machine -------------------------------------------------------------------
 
     def handle(self, session: Member | None, message: Any, now: float) -> Step:
         """Decide what ``message`` from ``session`` (``None``: the room's own timers) does."""
-        self._now = now
-        self._out = []
+        members = self.members
+        members.now = now
+        out: list[Effect] = []
+        members.out = out
         handler = self._handlers.get(type(message))
         try:
             if handler is None:
@@ -108,212 +225,132 @@ class RoomCore(RoomVotes):
             pending = handler(session, message)
         except ProtocolError as e:
             if session is not None:
-                self._out.append(Reply(session, e.code, e.message, e.id))
+                members.refuse(session, e.code, e.message, e.id)
             pending = None
         step = pending if pending is not None else Step()
-        step.effects = self._out + step.effects
+        step.effects = out + step.effects
         return step
 
-    def commit(self, step: Step) -> list[Effect]:
-        """The step's entries are in the log: what follows."""
-        return self._follow(step, step.then)
+    def commit(self, step: Step, answers: Answers = WRITTEN) -> list[Effect]:
+        """The step's entries are in the log, which answered ``answers``: what follows."""
+        out = self._begin(step)
+        if step.then is not None:
+            step.then(answers)
+        self.members.out = []
+        return out
 
     def refuse(self, step: Step) -> list[Effect]:
         """The log refused the step's entries: nothing of them changed; what follows instead."""
-        return self._follow(step, step.otherwise)
-
-    def _follow(self, step: Step, then: Callable[[], None] | None) -> list[Effect]:
-        self._out = list(step.effects)
-        if then is not None:
-            then()
-        out, self._out = self._out, []
+        out = self._begin(step)
+        if step.otherwise is not None:
+            step.otherwise()
+        self.members.out = []
         return out
 
-    # --- membership --------------------------------------------------------------------------------
+    def _begin(self, step: Step) -> list[Effect]:
+        out = self.members.out = list(step.effects)
+        return out
 
-    def _on_enter(self, session: Member, msg: Enter) -> None:
-        if session not in self.members:
-            if self.options.private and not msg.admitted and self._seat_of(session.name) is None:
-                self._out.append(TurnedAway(session))  # it is in no room now, here or in its lobby
-                raise not_invited(self.name, msg.id)
-            self.members.setdefault(session)
-            self._broadcast(
-                m.Presence(room=self.name, name=self._name(session), event="entered"), exclude=session
-            )
-        self._publisher.forget(session)
-        self._publish_to(session)
-        if self.suspended:
-            self._next_turn()  # someone is here again: the bots go on
-        if msg.join:
-            try:
-                self._on_join(session, m.Join(id=msg.id))
-            except ProtocolError:
-                self._publish()  # refused a seat, the newcomer still watches: the others' views say so
-                raise
-            return
-        self._ack(session, msg.id)
-        self._publish()
-
-    def _on_leave(self, session: Member, msg: Leave) -> Step | None:
-        if session not in self.members:
-            return None
-        del self.members[session]
-        self._publisher.forget(session)  # pragma: no mutate - memory only: nobody gone is published to
-        self._cancel_vote(asker=session)
-        name = msg.name or self._name(session)
-        seat = self._seat_of(name)
-
-        def left() -> None:
-            self._broadcast(m.Presence(room=self.name, name=name, event="left"))
-            if not msg.disconnected:
-                self._ack(session, msg.id)
-            self._publish()
-
-        if seat is not None and self.seats[seat].session is session:
-            if self.state == "playing":
-                self.seats[seat].session = None
-                if msg.disconnected:
-                    self._broadcast(m.Presence(room=self.name, name=name, event="away"))
-                    self._hold(name)
-                elif self.options.absent == "drop":
-                    step = self._drop(seat)
-                    if step is not None:
-
-                        def held() -> None:  # the seat waits; the window passing tries again
-                            self._broadcast(m.Presence(room=self.name, name=name, event="away"))
-                            self._hold(name)
-
-                        return self._chain(step, left, otherwise=held)
-                else:
-                    self._broadcast(m.Presence(room=self.name, name=name, event="away"))
-                    self._take_over(seat, _("left the game"))
+    def restore(self, stored: StoredGame, now: float) -> Step:
+        """Take up a game from the log as its players left it: server-side bots play on, the
+        others' seats wait for them for the resume window, and those voted out of it watch."""
+        members, play = self.members, self.play
+        members.now = now
+        members.out = []
+        record = stored.record
+        replayed = replay(record)  # a player who left is in the record as "leave NAME"
+        out = {record.players[i] for i in replayed.position.eliminated}
+        # the options the game started with (a game logged before they were kept gets the
+        # defaults); the engine's option comes from the record itself
+        play.options = RoomOptions.from_dict(stored.room_options).with_value(
+            "stammtisch", record.options.stammtisch
+        )
+        for name in stored.voted_out:  # they watch: a bot plays the seat, or it has no turns
+            self.seats.bar(stored.game_id, name)
+        seats: list[Seat] = []
+        self.seats.replace(seats)
+        # the player behind each seat, so that the game stays rated (no hints) as it was
+        who = stored.identities or (None,) * len(record.players)
+        # the log writes a kind and an identity for each player: strict only says so
+        for name, kind, identity in zip(record.players, stored.kinds, who, strict=True):  # pragma: no mutate
+            if kind.startswith("bot:"):
+                seats.append(Seat(name=name, kind="bot", strategy=kind.removeprefix("bot:")))
+                self.bot_names.add(name)
+                continue
+            seat = Seat(name=name, kind="bot" if kind == "bot" else "person", identity=identity)
+            seats.append(seat)
+            if name in out:  # a player who is out of the game has no turns to wait for
+                continue
+            if name in stored.voted_out:
+                seat.stand_in = "greedy"
             else:
-                del self.seats[seat]
-                self._broadcast(m.Presence(room=self.name, name=name, event="unseated"))
-        left()
-        return None
+                play.hold(name)
+        last = replayed.results[-1] if replayed.results else None
+        history = [LastMove(record.players[r.player], r.move, r.points) for r in replayed.results]
+        game = play.game = Game(
+            game_id=stored.game_id,
+            seed=record.seed,
+            start=record,
+            position=replayed.position,
+            last_move=None if last is None else LastMove(record.players[last.player], last.move, last.points),
+            moves=len(record.moves),
+            history=history,
+        )
+        members.note("restored", game=stored.game_id, moves=len(record.moves))
+        outcome = replayed.outcome
+        if outcome is None:
+            play.next_turn()
+            return Step(effects=members.out)
 
-    def _on_returned(self, session: Member, _: Returned | None = None) -> None:
-        if self._voted_out_of_game(session):  # back, but only to watch (a player of the game)
-            self._on_enter(session, Enter(admitted=True))
-            return
-        # a new connection is new to the publisher; a member taking their seat back keeps its view
-        self.members.setdefault(session)
-        name = self._name(session)
-        self._cancel_vote(back=name)
-        seat = self._seat_of(name)
-        if seat is not None:
-            self.seats[seat].session = session
-            self.seats[seat].stand_in = None
-            self.seats[seat].timeouts = 0
-        if name in self._windows:
-            self._windows.remove(name)
-            self._out.append(Cancel(window(name)))
-        self._broadcast(m.Presence(room=self.name, name=name, event="back"))
-        self._publish()
+        def finished(answers: Answers) -> None:
+            play.finish(outcome, answers.ratings)
+
+        def unlogged() -> None:
+            play.finish(outcome, None)
+
+        return Step(
+            effects=members.out, entries=(GameEnd(game.game_id, outcome),), then=finished, otherwise=unlogged
+        )
+
+    def _on_unattended(self, _: Member | None, msg: Unattended) -> None:
         game = self.game
-        if game is not None and (self.suspended or (seat is not None and game.position.to_move == seat)):
-            # the player takes the turn back, or the bots go on; another player's clock runs on
-            self._next_turn()
+        if self.clock.suspended and not self.members and game is not None and game.moves == msg.move_number:
+            self.unloaded = True
+            self.members.note("unloaded", game=game.game_id, moves=game.moves)
 
-    def _on_resync(self, session: Member, msg: m.Resync) -> None:
-        if session not in self.members:
-            raise ProtocolError("not_in_room", _("Enter a room first: /room NAME."), msg.id)
-        self._publisher.forget(session)
-        self._publish_to(session)
-
-    def _on_say(self, session: Member, msg: m.Say) -> None:
-        self._broadcast(m.Chat(room=self.name, name=self._name(session), text=msg.text))
-        self._ack(session, msg.id)
-
-    # --- seats and options -------------------------------------------------------------------------
-
-    def _on_join(self, session: Member, msg: m.Join) -> Step | None:
-        if msg.seat is not None:  # /join N: one's own seat back at once, another's by a vote
-            if not self._own_seat_waits(session, msg):
-                return self._on_join_seat(session, msg)
-            self._on_returned(session)
-            self._ack(session, msg.id)
-            return None
-        name = self._name(session)
-        if self._seat_of(name) is not None:
-            raise ProtocolError("already_seated", _("You already have a seat here."), msg.id)
-        if self.state == "playing":
-            raise ProtocolError(
-                "game_running", _("The game is running; watch, or wait for the next one."), msg.id
-            )
-        if len(self.seats) >= MAX_SEATS:
-            raise ProtocolError("room_full", _("All four seats are taken."), msg.id)
-        self.seats.append(Seat(name=name, kind=session.kind, session=session, identity=session.identity))
-        self._broadcast(m.Presence(room=self.name, name=name, event="joined"))
-        self._ack(session, msg.id)
-        self._publish()
-        return None
-
-    def _on_leave_game(self, session: Member, msg: m.LeaveGame) -> Step | None:
-        seat = self._require_seat(session, msg.id)
-        if self.state == "playing":
-            given_up = self.seats[seat]
-            if self.options.absent != "drop":
-                raise ProtocolError("game_running", _("You cannot give up a seat during the game."), msg.id)
-            # with absent drop the player leaves the game and stays to watch; the seat, out of
-            # play, is given up when the game ends (so before the drop, which may end it)
-            step = self._drop(seat)
-
-            def given() -> None:
-                self._ack(session, msg.id)
-                self._publish()
-
-            if step is None:
-                given_up.session = None
-                given()
-                return None
-            step.otherwise = self._unavailable(session, msg.id)
-            then = step.then
-
-            def done() -> None:
-                given_up.session = None
-                if then is not None:
-                    then()
-                given()
-
-            step.then = done
-            return step
-        del self.seats[seat]
-        self._broadcast(m.Presence(room=self.name, name=self._name(session), event="unseated"))
-        self._ack(session, msg.id)
-        self._publish()
-        return None
+    # --- the host's commands -----------------------------------------------------------------
 
     def _on_add_bot(self, session: Member, msg: m.AddBot) -> None:
-        self._require_host(session, msg.id, "seat bots")  # a spectator does not fill others' seats
+        # a spectator does not fill others' seats
+        self.seats.require_host(session, msg.id, "seat bots", on=self.options.host)
         if self.state == "playing":
             raise ProtocolError("game_running", _("Bots join between games."), msg.id)
         if len(self.seats) >= MAX_SEATS:
             raise ProtocolError("room_full", _("All four seats are taken."), msg.id)
         name = self.bot_names.reserve(msg.strategy)
-        self.seats.append(Seat(name=name, kind="bot", strategy=msg.strategy))
-        self._broadcast(m.Presence(room=self.name, name=name, event="joined", detail=bot_kind(msg.strategy)))
-        self._ack(session, msg.id)
-        self._publish()
+        self.seats.add(Seat(name=name, kind="bot", strategy=msg.strategy))
+        detail = bot_kind(msg.strategy)
+        self.members.broadcast(m.Presence(room=self.name, name=name, event="joined", detail=detail))
+        self.members.ack(session, msg.id)
+        self.play.publish()
 
     def _on_remove_bot(self, session: Member, msg: m.RemoveBot) -> None:
-        self._require_host(session, msg.id, "remove bots")
-        seat = self._seat_of(msg.name)
+        self.seats.require_host(session, msg.id, "remove bots", on=self.options.host)
+        seat = self.seats.index_of(msg.name)
         if seat is None or self.seats[seat].strategy is None:  # bots over a connection leave by themselves
             raise ProtocolError(
                 "no_such_bot", _("No server bot called {name} sits here.", name=repr(msg.name)), msg.id
             )
         if self.state == "playing":
             raise ProtocolError("game_running", _("Bots leave between games."), msg.id)
-        del self.seats[seat]
+        self.seats.remove(seat)
         self.bot_names.release(msg.name)
-        self._broadcast(m.Presence(room=self.name, name=msg.name, event="unseated"))
-        self._ack(session, msg.id)
-        self._publish()
+        self.members.broadcast(m.Presence(room=self.name, name=msg.name, event="unseated"))
+        self.members.ack(session, msg.id)
+        self.play.publish()
 
     def _on_option(self, session: Member, msg: m.SetOption) -> Step | None:
-        self._require_host(session, msg.id, "set options")
+        self.seats.require_host(session, msg.id, "set options", on=self.options.host)
         if self.state == "playing" and msg.key not in ANY_TIME:
             raise ProtocolError("game_running", _("Options are fixed while a game runs."), msg.id)
         try:
@@ -323,17 +360,41 @@ class RoomCore(RoomVotes):
         game = self.game
         if msg.key == "private" and value and not self.options.private and self.state == "playing":
             assert game is not None
+
+            def made_private(answers: Answers) -> None:
+                self._set_option(session, msg, value)
+
             # the running game's record becomes its players' alone, and stays so: logged first
             return Step(
                 entries=(GamePrivate(game.game_id),),
-                then=lambda: self._set_option(session, msg, value),
-                otherwise=self._unavailable(session, msg.id),
+                then=made_private,
+                otherwise=self.members.unavailable(session, msg.id),
             )
         self._set_option(session, msg, value)
         return None
 
     def _set_option(self, session: Member, msg: m.SetOption, value: Any) -> None:
         self.options = self.options.with_value(msg.key, value)
-        self._broadcast(m.Notice(room=self.name, text=announcement(self._name(session), msg.key, value)))
-        self._ack(session, msg.id)
-        self._publish()
+        text = announcement(_name(session), msg.key, value)
+        self.members.broadcast(m.Notice(room=self.name, text=text))
+        self.members.ack(session, msg.id)
+        self.play.publish()
+
+    def _on_reset(self, session: Member, msg: m.Reset) -> None:
+        self.seats.require_host(session, msg.id, "reset the board", on=self.options.host)
+        if self.state == "playing":
+            raise ProtocolError("game_running", _("The game is still running."), msg.id)
+        if self.game is None:
+            raise ProtocolError("no_game", _("The board is fresh already; /start plays."), msg.id)
+        self.play.game = None
+        text = _("{name} reset the board.", name=_name(session))
+        self.members.broadcast(m.Notice(room=self.name, text=text))
+        self.members.ack(session, msg.id)
+        self.play.publish()
+
+
+def _name(member: Member) -> str:
+    """The name of a member the room handles an item of (one replaced by a newer connection gives
+    its name in its ``Leave``)."""
+    assert member.name is not None
+    return member.name

@@ -2,13 +2,18 @@
 
 The core decides; the actor carries out. A :class:`Step` holds the effects that happen whatever
 the log says (``effects``), the entries to write to the game log first (``entries``) and what
-follows once they are written (``core.commit``) or refused (``core.refuse``).
+follows once they are written (``core.commit``, given what the log answered: :class:`Answers`)
+or refused (``core.refuse``).
+
+The effects and the entry that every move makes (``Send``, ``Cancel``, ``Note``, ``MoveLogged``,
+``Step``) are plain classes with slots: compiled, their constructors are native code, where those
+that ``dataclasses`` writes run as Python (ten times slower). The others are frozen dataclasses.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from engine import GameRecord, Outcome, Position
@@ -19,18 +24,14 @@ from server.room.world import Member  # at run time: compiled dataclasses look u
 # --- effects ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
 class Send:
     """Queue ``message`` for each of ``recipients``, in order (one effect however many get it)."""
 
-    recipients: tuple[Member, ...]
-    message: Outgoing
+    __slots__ = ("message", "recipients")
 
-    # The effects a move makes have their constructors written out: compiled, they are native
-    # code, where the ones dataclasses writes run as Python (five to twenty times slower).
     def __init__(self, recipients: tuple[Member, ...], message: Outgoing) -> None:
-        object.__setattr__(self, "recipients", recipients)
-        object.__setattr__(self, "message", message)
+        self.recipients = recipients
+        self.message = message
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,14 +53,16 @@ class Arm:
     item: Any
 
 
-@dataclass(frozen=True, slots=True)
 class Cancel:
     """Cancel the timer (or the bot's thinking) of ``key``, if any."""
 
-    key: str
+    __slots__ = ("key",)
 
     def __init__(self, key: str) -> None:
-        object.__setattr__(self, "key", key)
+        self.key = key
+
+    def __repr__(self) -> str:
+        return f"Cancel({self.key!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,16 +80,17 @@ class Think:
     budget: float
 
 
-@dataclass(frozen=True, slots=True)
 class Note:
     """A structured log line of the room."""
 
-    event: str
-    fields: dict[str, Any]
+    __slots__ = ("event", "fields")
 
     def __init__(self, event: str, fields: dict[str, Any]) -> None:
-        object.__setattr__(self, "event", event)
-        object.__setattr__(self, "fields", fields)
+        self.event = event
+        self.fields = fields
+
+    def __repr__(self) -> str:
+        return f"Note({self.event!r}, {self.fields!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,18 +118,26 @@ class GameStart:
     identities: list[str | None]
 
 
-@dataclass(frozen=True, slots=True)
 class MoveLogged:
-    """Move ``number`` (from 1) of a game."""
+    """Move ``number`` (from 1) of a game: a value, equal to another of the same move."""
 
-    game_id: str
-    number: int
-    move: str
+    __slots__ = ("game_id", "move", "number")
 
     def __init__(self, game_id: str, number: int, move: str) -> None:
-        object.__setattr__(self, "game_id", game_id)
-        object.__setattr__(self, "number", number)
-        object.__setattr__(self, "move", move)
+        self.game_id = game_id
+        self.number = number
+        self.move = move
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MoveLogged):
+            return NotImplemented
+        return (self.game_id, self.number, self.move) == (other.game_id, other.number, other.move)
+
+    def __hash__(self) -> int:
+        return hash((self.game_id, self.number, self.move))
+
+    def __repr__(self) -> str:
+        return f"MoveLogged({self.game_id!r}, {self.number!r}, {self.move!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,31 +179,46 @@ class GamePrivate:
 
 Entry = GameStart | MoveLogged | GameEnd | SeatTaken | VotedOut | GamePrivate
 
+# --- steps ------------------------------------------------------------------------------------
 
-@dataclass(slots=True)
+
+class Answers:
+    """What the log answered as it wrote a step's entries: the rating shift of each player of the
+    game whose end it wrote, when the game was rated (``None`` otherwise)."""
+
+    __slots__ = ("ratings",)
+
+    def __init__(self, ratings: dict[str, m.RatingShift] | None = None) -> None:
+        self.ratings = ratings
+
+
+#: the answer of a log that wrote entries asking nothing back
+WRITTEN = Answers()
+
+
 class Step:
-    """The core's answer to one inbox item."""
+    """The core's answer to one inbox item: ``effects`` at once, whatever the log says; the
+    ``entries`` to write first; ``then`` once they are written, given the log's answers, and
+    ``otherwise`` instead when the log refuses them."""
 
-    effects: list[Effect] = field(default_factory=list)
-    entries: tuple[Entry, ...] = ()
-    #: what happens once ``entries`` are written, and what instead when the log refuses them
-    then: Callable[[], None] | None = None
-    otherwise: Callable[[], None] | None = None
+    __slots__ = ("effects", "entries", "otherwise", "then")
 
     def __init__(
         self,
         effects: list[Effect] | None = None,
         entries: tuple[Entry, ...] = (),
-        then: Callable[[], None] | None = None,
+        then: Callable[[Answers], None] | None = None,
         otherwise: Callable[[], None] | None = None,
     ) -> None:
-        self.effects = [] if effects is None else effects
+        self.effects: list[Effect] = [] if effects is None else effects
         self.entries = entries
         self.then = then
         self.otherwise = otherwise
 
 
 __all__ = [
+    "WRITTEN",
+    "Answers",
     "Arm",
     "Cancel",
     "Effect",

@@ -1,20 +1,28 @@
-"""Who decides in a room, and the room's own commands around the game: the host, ``/info`` and
-``/reset``.
+"""A room's seats and who plays each now: the seats' order, the host, and the players a vote
+took out of a game.
 
-With the option ``host`` on (the default), the host is the first seated person who is connected:
-only they set options, seat and remove bots, start and reset. When the host leaves, the next seated
-person is host. With ``host`` off, any seated player may.
+A part of the room core (:mod:`server.room.core`), with no I/O and no messages: it answers and
+refuses (:class:`~protocol.errors.ProtocolError`); the core tells.
+
+A seat's hand is read only by the person whose connection plays the seat now (``held``). With the
+option ``host`` on (the default), the host is the first seated person who is connected: only they
+set options, seat and remove bots, start and reset. When the host leaves, the next seated person
+is host. With ``host`` off, any seated player may.
+
+>>> seats = Seats()
+>>> seats.add(Seat(name="ann", kind="person"))
+>>> seats.index_of("ANN"), seats.index_of("bob")
+(0, None)
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from protocol import messages as m
-from protocol.commands import ShowRequest
 from protocol.errors import ProtocolError
-from protocol.i18n import Lang, Msg, _, lazy
-from protocol.text.lines import STATE_WORDS
-from server.room.effects import Step
-from server.room.game import RoomGame
+from protocol.i18n import Msg, _
+from protocol.view import SeatInfo
 from server.room.state import Seat
 from server.room.world import Member
 
@@ -33,97 +41,131 @@ def _host_only(what: str, host: str) -> Msg:
     return _("Only the host, {name}, may start the game here.", name=host)
 
 
-class RoomSeats(RoomGame):
-    """The part of a room core that knows its host, answers ``/info`` and resets the board."""
+class Seats:
+    """The seats of a room, in order: a sequence of :class:`~server.room.state.Seat`."""
 
-    @property
-    def host(self) -> Seat | None:
-        """The host's seat: the first seated person connected, when the option ``host`` is on."""
-        if not self.options.host:
+    def __init__(self) -> None:
+        self._seats: list[Seat] = []
+        #: the seats as the last views showed them (the same objects while no seat changed)
+        self._shown: tuple[SeatInfo, ...] = ()
+        #: (game id, name) of the players voted out of a game, and of those whose seat was taken
+        #: over: they watch that game to its end
+        self._barred: frozenset[tuple[str, str]] = frozenset()
+
+    def __len__(self) -> int:
+        return len(self._seats)
+
+    def __iter__(self) -> Iterator[Seat]:
+        return iter(self._seats)
+
+    def __getitem__(self, index: int) -> Seat:
+        return self._seats[index]
+
+    # --- who sits where ----------------------------------------------------------------------
+
+    def index_of(self, name: str | None) -> int | None:
+        """The seat of ``name`` (names compare without regard to case)."""
+        if name is None:
             return None
-        return next((s for s in self.seats if s.strategy is None and s.session is not None), None)
+        key = name.casefold()  # names are one person's whatever their capitals
+        for i, s in enumerate(self._seats):
+            if s.name.casefold() == key:
+                return i
+        return None
 
-    def _require_host(self, session: Member, msg_id: m.ClientId, what: str) -> int:
-        """The seat of ``session``, who may ``what`` (the host, or any player without one)."""
-        seat = self._require_seat(session, msg_id)
-        host = self.host
-        if host is not None and host is not self.seats[seat]:
+    def of(self, name: str) -> Seat | None:
+        """The seat ``name`` holds here."""
+        index = self.index_of(name)
+        return None if index is None else self._seats[index]
+
+    def held(self, member: Member) -> int | None:
+        """The seat ``member`` plays now: the seat of its name while this very connection holds
+        it. A seat a bot plays for its player, one its player was voted out of or left, and one
+        that waits for a lost connection are held by nobody: their player, in the room, watches."""
+        seat = self.index_of(member.name)
+        return seat if seat is not None and self._seats[seat].session is member else None
+
+    def watching(self, members: dict[Member, None]) -> list[str]:
+        """The names of the ``members`` who play no seat now, in their order: the spectators,
+        whom the views show no seat and no hand (a member replaced by a newer connection has no
+        name until its leave is handled)."""
+        playing = {s.name for s in self._seats if s.session is not None}
+        return [s.name for s in members if s.name is not None and s.name not in playing]
+
+    def host(self, on: bool) -> Seat | None:
+        """The host's seat: the first seated person connected, when the option ``host`` is ``on``."""
+        if not on:
+            return None
+        return next((s for s in self._seats if s.strategy is None and s.session is not None), None)
+
+    def kinds(self) -> list[str]:
+        """Each seat's kind as the log keeps it: ``person``, ``bot`` (a client's), ``bot:STRATEGY``."""
+        return [s.logged_kind for s in self._seats]
+
+    def shown(self) -> tuple[SeatInfo, ...]:
+        """The seats as views show them: the tuple of the views before while no seat changed, so
+        that the views compare it by identity rather than seat by seat."""
+        shown = self._shown
+        seats = self._seats
+        if len(shown) == len(seats):
+            for info, seat in zip(shown, seats):  # noqa: B905 - the lengths are equal
+                # (a shortcut: seats made again when they need not be are equal all the same)
+                same = info.name == seat.name and info.kind == seat.kind  # pragma: no mutate
+                if not same or info.connected != seat.connected:  # pragma: no mutate
+                    break
+            else:
+                return shown
+        self._shown = shown = tuple(SeatInfo(s.name, s.kind, s.connected) for s in seats)
+        return shown
+
+    # --- checks ------------------------------------------------------------------------------
+
+    def require(self, member: Member, msg_id: m.ClientId) -> int:
+        """The seat ``member`` plays now (``held``); anyone else is refused ``not_seated``."""
+        seat = self.held(member)
+        if seat is None:
+            if self.index_of(member.name) is not None:  # a bot plays it, or it was voted away
+                raise ProtocolError("not_seated", _("You do not play a seat here now."), msg_id)
+            raise ProtocolError("not_seated", _("You have no seat here; /join first."), msg_id)
+        return seat
+
+    def require_host(self, member: Member, msg_id: m.ClientId, what: str, *, on: bool) -> int:
+        """The seat of ``member``, who may ``what`` (the host, or any player with the option
+        ``host`` not ``on``)."""
+        seat = self.require(member, msg_id)
+        host = self.host(on)
+        if host is not None and host is not self._seats[seat]:
             raise ProtocolError("not_host", _host_only(what, host.name), msg_id)
         return seat
 
-    def _on_start(self, session: Member, msg: m.Start) -> Step:
-        self._require_host(session, msg.id, "start the game")
-        return super()._on_start(session, msg)
+    # --- changes -----------------------------------------------------------------------------
 
-    def _on_show_or_info(self, session: Member, msg: ShowRequest) -> None:
-        if msg.what == "info":
-            self._send(session, m.Text(id=msg.id, kind="info", text=self._info_text()))
-            return
-        self._on_show(session, msg)
+    def add(self, seat: Seat) -> None:
+        """``seat`` is the last one now."""
+        self._seats.append(seat)
 
-    def _info_text(self) -> Msg:
-        o = self.options
-        host = self.host
-        seats = ", ".join(f"{i}. {s.name}" for i, s in enumerate(self.seats, 1))
+    def remove(self, index: int) -> None:
+        """Seat ``index`` is given up: the ones after it move up."""
+        del self._seats[index]
 
-        state = STATE_WORDS[self.state]
+    def give_up_empty(self) -> bool:
+        """The seats of persons nobody plays are given up (a game ended); whether there were any."""
+        kept = [s for s in self._seats if s.strategy is not None or s.session is not None]
+        given_up = len(kept) != len(self._seats)
+        self._seats = kept
+        return given_up
 
-        def draw(say: Lang) -> str:
-            def on(flag: bool) -> str:
-                return say(_("on") if flag else _("off"))
+    def replace(self, seats: list[Seat]) -> None:
+        """The seats are ``seats`` from now on, in that order (a game starts, or is restored)."""
+        self._seats = seats
 
-            if host:
-                hosted = host.name
-            else:
-                hosted = say(_("nobody seated") if o.host else _("off (every player decides)"))
-            room = _("Room {room}: {state}. Seats: {seats}.", room=self.name, state=state, seats=seats)
-            lines = [
-                say(room)
-                if seats
-                else say(_("Room {room}: {state}. Seats: nobody.", room=self.name, state=state)),
-                say(_("Host: {host}.", host=hosted)),
-                say(
-                    _("Rated: no, a practice game (the room chose the seed).")
-                    if o.seed is not None
-                    else _("Rated: yes.")
-                ),
-                say(
-                    _("Clock: {seconds} seconds per turn.", seconds=f"{o.clock:g}")
-                    if o.clock
-                    else _("Clock: off.")
-                ),
-                say(
-                    _("Absent players: a bot plays the seat.")
-                    if o.absent == "bot"
-                    else _("Absent players: they leave the game.")
-                ),
-                say(
-                    _(
-                        "Stammtisch: {stammtisch}. Private: {private}.",
-                        stammtisch=on(o.stammtisch),
-                        private=on(o.private),
-                    )
-                ),
-                say(_("Seats drawn at the start: yes.") if o.drawseat else _("Seats drawn at the start: no."))
-                + " "
-                + say(
-                    _("Begins: seat {seat}.", seat=o.start) if o.start else _("Begins: drawn by the shuffle.")
-                ),
-            ]
-            return "\n".join(lines)
+    def bar(self, game_id: str, name: str) -> None:
+        """``name`` watches the game ``game_id`` to its end: voted out, or their seat taken over."""
+        self._barred = self._barred | {(game_id, name)}
 
-        return lazy(draw)
-
-    def _on_reset(self, session: Member, msg: m.Reset) -> None:
-        self._require_host(session, msg.id, "reset the board")
-        if self.state == "playing":
-            raise ProtocolError("game_running", _("The game is still running."), msg.id)
-        if self.game is None:
-            raise ProtocolError("no_game", _("The board is fresh already; /start plays."), msg.id)
-        self.game = None
-        self._broadcast(m.Notice(room=self.name, text=_("{name} reset the board.", name=self._name(session))))
-        self._ack(session, msg.id)
-        self._publish()
+    def barred(self, game_id: str | None, name: str | None) -> bool:
+        """Whether ``name`` was voted out of the game ``game_id`` (or lost their seat in it)."""
+        return game_id is not None and (game_id, name) in self._barred
 
 
-__all__ = ["RoomSeats"]
+__all__ = ["Seats"]

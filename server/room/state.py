@@ -33,6 +33,11 @@ class Seat:
         return self.strategy is not None or self.session is not None
 
     @property
+    def logged_kind(self) -> str:
+        """The seat's kind as the log keeps it: ``person``, ``bot`` (a client's), ``bot:STRATEGY``."""
+        return self.kind if self.strategy is None else f"bot:{self.strategy}"
+
+    @property
     def played_by_bot(self) -> str | None:
         """The strategy that plays this seat now: a server-side bot's, or a stand-in's."""
         return self.strategy if self.strategy is not None else self.stand_in

@@ -20,7 +20,7 @@ from protocol.diff import apply_patch
 from protocol.errors import ERROR_CODES
 from protocol.outgoing import Outgoing
 from server.room.core import BotNameList, RoomCore, RoomSettings
-from server.room.effects import Arm, Cancel, Effect, Entry, Note, Reply, Send, Step, Think
+from server.room.effects import WRITTEN, Answers, Arm, Cancel, Effect, Entry, Note, Reply, Send, Step, Think
 from server.room.items import BotMove, Enter
 
 ROOM = "cafe"
@@ -148,23 +148,26 @@ class Driver:
         """Only ask the core: the step, with nothing written, committed or refused yet."""
         return self.core.handle(session, message, self.now)
 
-    def finish(self, step: Step, *, log: bool = True) -> Handled:
-        """Write ``step``'s entries (``log``) or have the log refuse them, and follow up."""
+    def finish(self, step: Step, *, log: bool = True, answers: Answers = WRITTEN) -> Handled:
+        """Write ``step``'s entries (``log``; the log answers ``answers``) or have the log refuse
+        them, and follow up."""
         if not step.entries:
             return self._track(Handled(step, None, self.core.commit(step)))
         if log:
             self.written.extend(step.entries)
-            return self._track(Handled(step, True, self.core.commit(step)))
+            return self._track(Handled(step, True, self.core.commit(step, answers)))
         return self._track(Handled(step, False, self.core.refuse(step)))
 
-    def feed(self, session: FakeMember | None, message: Any, *, log: bool = True) -> Handled:
+    def feed(
+        self, session: FakeMember | None, message: Any, *, log: bool = True, answers: Answers = WRITTEN
+    ) -> Handled:
         """Handle ``message`` from ``session`` and carry out the step. A member's message without
         an id gets one, as a client's usually has, and every answer to it must carry that id;
         every error must have a code of the catalogue and a message."""
         if session is not None and getattr(message, "id", 0) is None:
             self._ids += 1
             message = _with_id(message, f"auto-{self._ids}")
-        outcome = self.finish(self.handle(session, message), log=log)
+        outcome = self.finish(self.handle(session, message), log=log, answers=answers)
         if session is not None and hasattr(message, "id"):
             for reply in outcome.replies(session):
                 assert reply.id == message.id, f"{reply} answers {message}"
@@ -255,10 +258,10 @@ class Driver:
         """A legal move for whoever is to move (the first in the engine's order)."""
         return legal_move_texts(self.position)[0]
 
-    def move(self, members: Iterable[FakeMember], *, log: bool = True) -> Handled:
-        """The player to move (one of ``members``) plays a legal move."""
+    def move(self, members: Iterable[FakeMember], *, log: bool = True, answers: Answers = WRITTEN) -> Handled:
+        """The player to move (one of ``members``) plays a legal move (the log answers ``answers``)."""
         mover = next(p for p in members if p.name == self.to_move)
-        return self.feed(mover, m.PlayMove(move=self.legal(), id="mv"), log=log)
+        return self.feed(mover, m.PlayMove(move=self.legal(), id="mv"), log=log, answers=answers)
 
     def ends_game(self) -> bool:
         """Whether the move ``legal`` gives ends the game."""
@@ -280,7 +283,7 @@ def state_of(core: RoomCore) -> dict[str, Any]:
         "seats": [dataclasses.replace(s) for s in core.seats],
         "options": core.options,
         "members": list(core.members),
-        "windows": set(core._windows),
+        "windows": set(core.clock.windows),
     }
 
 

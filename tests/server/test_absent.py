@@ -14,7 +14,7 @@ import pytest
 from engine import Position, leave, legal_move_texts, new_position, play
 from server.app import Server
 from server.log.contract import StoreUnavailable
-from server.room import game as room_game
+from server.room import clock as room_clock
 from tests.server.clients import WsClient
 from tests.server.conftest import ServerFactory
 from tests.server.test_http import _get
@@ -242,7 +242,7 @@ async def test_a_drop_the_log_refuses_is_tried_again_until_it_is_logged(
 ) -> None:
     """With absent drop, when the log cannot take ``leave cem`` as the window passes, nothing
     changes and nobody is told; the drop is tried again and goes through once the log is back."""
-    monkeypatch.setattr(room_game, "RETRY", 0.2)
+    monkeypatch.setattr(room_clock, "RETRY", 0.2)
     server: Server = await make_server(resume_window=0.2)
     ann, _bob, cem = await _seated(server.port, "retry", THREE, "absent drop")
     store = server.lobby.store

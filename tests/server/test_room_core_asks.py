@@ -14,12 +14,11 @@ from protocol.commands import ShowRequest
 from protocol.i18n import lang
 from server.log.contract import StoredGame
 from server.ratings import ACCOUNT
-from server.room.base import CLOCK_WARNING
+from server.room.clock import CLOCK_WARNING, IDLE
 from server.room.core import RoomSettings
-from server.room.effects import Arm, Note, Think
-from server.room.game import IDLE
+from server.room.effects import Answers, Arm, Note, Think
 from server.room.items import ClockWarning, Enter, Leave, Returned, TurnRetry, Unattended
-from tests.server.roomcore import GAME_ID, SEED, Driver, FakeMember
+from tests.server.roomcore import SEED, Driver, FakeMember
 
 
 def test_the_player_to_move_gets_legal_moves_and_a_hint_and_nobody_else() -> None:
@@ -188,17 +187,17 @@ def test_the_room_list_counts_seats_connections_guests_and_spectators() -> None:
     assert seats == tuple((s.name, s.kind, s.connected) for s in summary.seats)
 
 
-def test_game_over_carries_the_ratings_the_log_gave_its_own_game() -> None:
-    """``game_over`` carries the rating shifts logged for this game, and none logged for another."""
+def test_game_over_carries_the_ratings_the_log_gave_as_it_wrote_the_end() -> None:
+    """``game_over`` carries the rating shifts the log answered as it wrote the game's end, and
+    none when it answered none."""
     shift = {"ann": m.RatingShift(before=1500, after=1510, provisional=True)}
-    for game_id, expected in ((GAME_ID, shift), ("other", None)):
+    for answers, expected in ((Answers(shift), shift), (Answers(), None)):
         d = Driver(seed=None)
         players = d.start("ann", "bob")
         zoe = d.enter("zoe")
         while not d.ends_game():
             d.move(players)
-        d.core.rated(game_id, shift)
-        [over] = d.move(players).of(zoe, m.GameOver)
+        [over] = d.move(players, answers=answers).of(zoe, m.GameOver)
         assert over.ratings == expected
 
 

@@ -135,7 +135,7 @@ def test_join_seat_refusals() -> None:
     assert d.feed(ann, m.Join(seat=2)).codes(ann) == ["already_seated"]
     d.feed(ann, Leave(disconnected=True))
     assert d.feed(zoe, m.Join(seat=2)).codes(zoe) == ["no_voters"]
-    assert d.core._vote is None
+    assert d.core.votes.running is None
 
 
 def test_a_player_voted_out_cannot_take_a_seat_back_by_join() -> None:
@@ -158,7 +158,7 @@ def test_a_player_takes_their_own_seat_back_without_a_vote() -> None:
     d.feed(back, Enter())
     assert d.core.seats[2].session is None  # entering the room only watches
     took = d.feed(back, m.Join(seat=3, id=9))
-    assert took.codes(back) == [] and d.core.seats[2].session is back and d.core._vote is None
+    assert took.codes(back) == [] and d.core.seats[2].session is back and d.core.votes.running is None
     assert "ack" in took.types(back) and d.views[back]["seat"] == 2 and d.views[back]["game"]["hand"]
     assert ("cid", "back") in took.presence(ann)
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from engine import leave_text
 from protocol import messages as m
+from server.room.clock import RETRY
 from server.room.effects import Arm, MoveLogged, Send
-from server.room.game import RETRY
 from server.room.items import ClockTimeout, Leave, TurnRetry, WindowPassed
 from tests.server.roomcore import GAME_ID, Driver, FakeMember, Handled, state_of
 

@@ -10,9 +10,9 @@ from bots.strategy import bot_view, get_strategy
 from engine import GameRecord, Position, leave_text, legal_move_texts, play, random_game, replay
 from protocol import messages as m
 from server.log.contract import StoredGame
-from server.room.base import CLOCK_WARNING
+from server.room.clock import CLOCK_WARNING
 from server.room.core import RoomSettings
-from server.room.effects import Arm, Cancel, GameEnd, GameStart, MoveLogged, Note, Send
+from server.room.effects import Answers, Arm, Cancel, GameEnd, GameStart, MoveLogged, Note, Send
 from server.room.items import BotMove, ClockTimeout, ClockWarning, Enter, Leave, Returned, WindowPassed
 from tests.server.roomcore import GAME_ID, SEED, Driver, FakeMember
 
@@ -395,9 +395,8 @@ def test_the_end_is_noted_the_deadline_cleared_and_the_next_game_ends_too() -> N
     for game in range(2):
         while not d.ends_game():
             d.move(players)
-        if game == 0:
-            d.core.rated(GAME_ID, {"ann": m.RatingShift(before=1500, after=1490, provisional=True)})
-        done = d.move(players)
+        rated = {"ann": m.RatingShift(before=1500, after=1490, provisional=True)} if game == 0 else None
+        done = d.move(players, answers=Answers(rated))
         [note] = [e for e in done.effects if isinstance(e, Note) and e.event == "game_over"]
         [over] = done.of(players[0], m.GameOver)
         assert note.fields == {"game": GAME_ID, "reason": over.reason, "final_scores": over.final_scores}

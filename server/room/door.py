@@ -1,0 +1,237 @@
+"""Who comes and goes: members entering and leaving a room, sitting down and standing up, and
+players coming back to their seats.
+
+A part of the room core (:mod:`server.room.core`), given the room's members, seats, timers, game
+(:class:`~server.room.play.Play`) and votes, which it changes as people come and go.
+"""
+
+from __future__ import annotations
+
+from protocol import messages as m
+from protocol.errors import ProtocolError
+from protocol.i18n import _
+from server.room.clock import Clock
+from server.room.effects import Answers, Step, TurnedAway
+from server.room.items import Enter, Leave, Returned
+from server.room.members import Members
+from server.room.play import Play
+from server.room.seats import Seats
+from server.room.state import MAX_SEATS, Seat
+from server.room.votes import Votes
+from server.room.world import Member
+
+
+def not_invited(room: str, msg_id: m.ClientId) -> ProtocolError:
+    """The refusal of someone who may not enter the private room ``room``: neither invited by
+    someone in it nor one of its players."""
+    text = _("Room {room} is private: you may enter once someone in it invites you.", room=room)
+    return ProtocolError("not_invited", text, msg_id)
+
+
+class Door:
+    """The comings and goings of one room."""
+
+    def __init__(
+        self, name: str, members: Members, seats: Seats, clock: Clock, game: Play, votes: Votes
+    ) -> None:
+        self.name = name
+        self.members = members
+        self.seats = seats
+        self.clock = clock
+        self.play = game
+        self.votes = votes
+
+    # --- entering and leaving ----------------------------------------------------------------
+
+    def _barred(self, member: Member) -> bool:
+        """Whether ``member``'s player was voted out of the game running here (they may watch)."""
+        game = self.play.game
+        return game is not None and self.seats.barred(game.game_id, member.name)
+
+    def on_enter(self, session: Member, msg: Enter) -> None:
+        """A member enters the room (and sits down, with ``join``); a private room turns away
+        whoever is neither its guest nor its player."""
+        members = self.members
+        if session not in members:
+            if self.play.options.private and not msg.admitted and self.seats.index_of(session.name) is None:
+                members.out.append(TurnedAway(session))  # it is in no room now, here or in its lobby
+                raise not_invited(self.name, msg.id)
+            members.add(session)
+            members.broadcast(
+                m.Presence(room=self.name, name=_name(session), event="entered"), exclude=session
+            )
+        members.forget(session)
+        self.play.publish_to(session)
+        if self.clock.suspended:
+            self.play.next_turn()  # someone is here again: the bots go on
+        if msg.join:
+            try:
+                self.on_join(session, m.Join(id=msg.id))
+            except ProtocolError:
+                self.play.publish()  # refused a seat, the newcomer still watches: the others' views say so
+                raise
+            return
+        members.ack(session, msg.id)
+        self.play.publish()
+
+    def on_leave(self, session: Member, msg: Leave) -> Step | None:
+        """A member leaves the room, or its connection is lost: a seat in a running game waits,
+        goes to a bot, or (option ``absent`` ``drop``) its player leaves the game."""
+        members, play = self.members, self.play
+        if session not in members:
+            return None
+        members.remove(session)
+        self.votes.cancel(asker=session)
+        name = msg.name or _name(session)
+        seat = self.seats.index_of(name)
+
+        def left() -> None:
+            members.broadcast(m.Presence(room=self.name, name=name, event="left"))
+            if not msg.disconnected:
+                members.ack(session, msg.id)
+            play.publish()
+
+        if seat is not None and self.seats[seat].session is session:
+            if self.play.state == "playing":
+                self.seats[seat].session = None
+                if msg.disconnected:
+                    members.broadcast(m.Presence(room=self.name, name=name, event="away"))
+                    play.hold(name)
+                elif self.play.options.absent == "drop":
+                    result = play.drop(seat)
+                    if result is not None:
+
+                        def dropped(answers: Answers) -> None:
+                            play.moved(result, answers, auto=True)
+                            left()
+
+                        def held() -> None:  # the seat waits; the window passing tries again
+                            members.broadcast(m.Presence(room=self.name, name=name, event="away"))
+                            play.hold(name)
+                            left()
+
+                        return Step(entries=play.entries(result), then=dropped, otherwise=held)
+                else:
+                    members.broadcast(m.Presence(room=self.name, name=name, event="away"))
+                    play.take_over(seat, _("left the game"))
+            else:
+                self.seats.remove(seat)
+                members.broadcast(m.Presence(room=self.name, name=name, event="unseated"))
+        left()
+        return None
+
+    def on_returned(self, session: Member, _: Returned | None = None) -> None:
+        """A player comes back with their token: the seat is theirs to play again (one voted
+        out of the game only watches)."""
+        if self._barred(session):  # back, but only to watch (a player of the game)
+            self.on_enter(session, Enter(admitted=True))
+            return
+        members, play = self.members, self.play
+        # a new connection is new to the publisher; a member taking their seat back keeps its view
+        members.add(session)
+        name = _name(session)
+        self.votes.cancel(back=name)
+        seat = self.seats.index_of(name)
+        if seat is not None:
+            held = self.seats[seat]
+            held.session = session
+            held.stand_in = None
+            held.timeouts = 0
+        self.clock.release(name, members.out)
+        members.broadcast(m.Presence(room=self.name, name=name, event="back"))
+        play.publish()
+        game = self.play.game
+        if game is not None and (
+            self.clock.suspended or (seat is not None and game.position.to_move == seat)
+        ):
+            # the player takes the turn back, or the bots go on; another player's clock runs on
+            play.next_turn()
+
+    def on_resync(self, session: Member, msg: m.Resync) -> None:
+        """``resync``: the member's next view is a snapshot."""
+        if session not in self.members:
+            raise ProtocolError("not_in_room", _("Enter a room first: /room NAME."), msg.id)
+        self.members.forget(session)
+        self.play.publish_to(session)
+
+    def on_say(self, session: Member, msg: m.Say) -> None:
+        """``say``: a chat line to everyone in the room."""
+        self.members.broadcast(m.Chat(room=self.name, name=_name(session), text=msg.text))
+        self.members.ack(session, msg.id)
+
+    # --- seats -------------------------------------------------------------------------------
+
+    def on_join(self, session: Member, msg: m.Join) -> None:
+        """``join``: a free seat between games; with ``seat``, one's own seat back, or a vote to
+        take over another's."""
+        name = _name(session)
+        own = self.seats.index_of(name)
+        if msg.seat is not None:  # /join N: one's own seat back at once, another's by a vote
+            waits = (
+                self.play.state == "playing"
+                and own is not None
+                and own + 1 == msg.seat
+                and self.seats[own].session is None
+                and not self._barred(session)
+            )
+            if not waits:
+                self.votes.on_join_seat(session, msg)
+                return
+            self.on_returned(session)
+            self.members.ack(session, msg.id)
+            return
+        if own is not None:
+            raise ProtocolError("already_seated", _("You already have a seat here."), msg.id)
+        if self.play.state == "playing":
+            raise ProtocolError(
+                "game_running", _("The game is running; watch, or wait for the next one."), msg.id
+            )
+        if len(self.seats) >= MAX_SEATS:
+            raise ProtocolError("room_full", _("All four seats are taken."), msg.id)
+        self.seats.add(Seat(name=name, kind=session.kind, session=session, identity=session.identity))
+        self.members.broadcast(m.Presence(room=self.name, name=name, event="joined"))
+        self.members.ack(session, msg.id)
+        self.play.publish()
+
+    def on_leave_game(self, session: Member, msg: m.LeaveGame) -> Step | None:
+        """``leave_game``: give up the seat (during a game only with ``absent`` ``drop``: the
+        player leaves the game and watches)."""
+        members, play = self.members, self.play
+        seat = self.seats.require(session, msg.id)
+        if self.play.state == "playing":
+            given_up = self.seats[seat]
+            if self.play.options.absent != "drop":
+                raise ProtocolError("game_running", _("You cannot give up a seat during the game."), msg.id)
+            # with absent drop the player leaves the game and stays to watch; the seat, out of
+            # play, is given up when the game ends (so before the drop, which may end it)
+            result = play.drop(seat)
+            if result is None:
+                given_up.session = None
+                members.ack(session, msg.id)
+                play.publish()
+                return None
+
+            def dropped(answers: Answers) -> None:
+                given_up.session = None
+                play.moved(result, answers, auto=True)
+                members.ack(session, msg.id)
+                play.publish()
+
+            return Step(
+                entries=play.entries(result), then=dropped, otherwise=members.unavailable(session, msg.id)
+            )
+        self.seats.remove(seat)
+        members.broadcast(m.Presence(room=self.name, name=_name(session), event="unseated"))
+        members.ack(session, msg.id)
+        play.publish()
+        return None
+
+
+def _name(member: Member) -> str:
+    """The name of a member the room handles an item of (one replaced by a newer connection gives
+    its name in its ``Leave``)."""
+    assert member.name is not None
+    return member.name
+
+
+__all__ = ["Door", "not_invited"]

@@ -1,0 +1,450 @@
+"""The game at a room's table: its options, starting it, moves from players, bots and the clock,
+players away, the end, and what each member sees of it.
+
+A part of the room core (:mod:`server.room.core`). It plays on the room's seats
+(:class:`~server.room.seats.Seats`), tells the members (:class:`~server.room.members.Members`)
+and runs the turns on the room's timers (:class:`~server.room.clock.Clock`); it is given all
+three. A change the log must hold comes back as a :class:`~server.room.effects.Step`: its entries
+are written first, and only ``then`` does the game change.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from engine import GameRecord, IllegalMoveError, Options, Outcome, Position, leave, play
+from engine.game import seed_hash
+from engine.rules import PlayResult
+from protocol import i18n
+from protocol import messages as m
+from protocol.errors import ProtocolError
+from protocol.i18n import _
+from protocol.options import RoomOptions
+from protocol.outgoing import Outgoing
+from protocol.refusals import refusal
+from protocol.view import LastMove, RoomViews
+from server.room.clock import CLOCK_WARNING, Clock
+from server.room.effects import Answers, Entry, GameEnd, GameStart, MoveLogged, Step
+from server.room.items import BotMove, ClockTimeout, ClockWarning, TurnRetry, WindowPassed
+from server.room.members import Members
+from server.room.seats import Seats
+from server.room.state import MAX_SEATS, MIN_PLAYERS, Game, State
+from server.room.world import Member, RoomSettings
+
+
+def greedy_move(position: Position) -> str:
+    """The greedy bot's move for the player to move (the clock's move, and the hint)."""
+    from bots.strategy import bot_view, get_strategy
+
+    return get_strategy("greedy").choose(bot_view(position, position.to_move), random.Random(0))
+
+
+class Play:
+    """The game of a room (``game``: ``None`` before the first start) and the options it is
+    played with."""
+
+    def __init__(
+        self,
+        name: str,
+        settings: RoomSettings,
+        members: Members,
+        seats: Seats,
+        clock: Clock,
+        *,
+        new_game_id: Callable[[], str],
+        new_seed: Callable[[], int],
+        bot_games: Callable[[str], int],
+    ) -> None:
+        self.name = name
+        self.settings = settings
+        self.members = members
+        self.seats = seats
+        self.clock = clock
+        self.options = RoomOptions()
+        self.game: Game | None = None
+        self._new_game_id = new_game_id
+        self._new_seed = new_seed
+        #: how many games ``name`` has running against the server's bots alone (on this server)
+        self._bot_games = bot_games
+        #: the options as members see them, and the options they were made of
+        self._shown: tuple[RoomOptions | None, dict[str, Any]] = (None, {})
+        self._last_views: RoomViews | None = None
+
+    @property
+    def state(self) -> State:
+        if self.game is None:
+            return "waiting"
+        return "over" if self.game.outcome is not None else "playing"
+
+    # --- what members see --------------------------------------------------------------------
+
+    def public_options(self) -> dict[str, Any]:
+        """The options as members see them: a seed chosen for the room stays secret until the
+        game ends (others see only that there is one)."""
+        options = self.options
+        shown_for, shown = self._shown
+        if shown_for is not options:  # made again only when the options change
+            shown = {**options.to_dict(), "seed": None if options.seed is None else "set"}
+            self._shown = (options, shown)
+        return shown
+
+    def views(self) -> RoomViews:
+        """The room as each member sees it now."""
+        game = self.game
+        self._last_views = RoomViews(
+            room=self.name,
+            state=self.state,
+            seats=self.seats.shown(),
+            # a player who does not play the seat now reads the room as a spectator, no hand
+            spectators=self.seats.watching(self.members.present),
+            options=self.public_options(),
+            position=game.position if game else None,
+            last_move=game.last_move if game else None,
+            move_number=(
+                game.moves if game else 0  # pragma: no mutate - no game, no number shown
+            ),
+            history=game.history if game else (),
+            deadline=game.deadline if game else None,
+            # what did not change is the same object: diffs skip it (without it they compare it all)
+            previous=self._last_views,  # pragma: no mutate
+        )
+        return self._last_views
+
+    def publish(self) -> None:
+        """Send every member what changed in its own view."""
+        self.members.publish(self.views())
+
+    def publish_to(self, member: Member) -> None:
+        """Send ``member`` what changed in its view (a snapshot if it is new to the room)."""
+        self.members.publish_to(member, self.views())
+
+    # --- checks ------------------------------------------------------------------------------
+
+    def require_game(self, msg_id: m.ClientId) -> Game:
+        """The game running; ``no_game`` or ``game_over`` without one."""
+        if self.game is None:
+            raise ProtocolError("no_game", _("No game is running here; /join and /start one."), msg_id)
+        if self.game.outcome is not None:
+            raise ProtocolError("game_over", _("The game has ended; /start plays again."), msg_id)
+        return self.game
+
+    # --- the start ---------------------------------------------------------------------------
+
+    def on_start(self, member: Member, msg: m.Start) -> Step:
+        """``start``: the host starts a game with the seats as they are, logged first."""
+        self.seats.require_host(member, msg.id, "start the game", on=self.options.host)
+        if self.state == "playing":
+            raise ProtocolError("game_running", _("The game has already started."), msg.id)
+        seats = self.seats
+        if not MIN_PLAYERS <= len(seats) <= MAX_SEATS:
+            raise ProtocolError(
+                "not_enough_players", _("A game needs 2 to 4 seated players: /join or /addbot."), msg.id
+            )
+        starter = member.name
+        assert starter is not None
+        if all(s.strategy is not None for s in seats if s.name != starter):
+            # the server's bots think on the server's time: a person may keep only a few such games
+            limit = self.settings.max_bot_games
+            if self._bot_games(starter) >= limit:
+                raise ProtocolError(
+                    "too_many_bot_games",
+                    _(
+                        "You have {limit} games against the server's bots running; finish one first.",
+                        limit=limit,
+                    ),
+                    msg.id,
+                )
+        options = self.options
+        start = options.start
+        if start is not None and start > len(seats):
+            raise ProtocolError(
+                "bad_option",
+                _(
+                    "Seat {start} is to begin, but {taken} are taken: /option start.",
+                    start=start,
+                    taken=len(seats),
+                ),
+                msg.id,
+            )
+        seed = options.seed
+        if seed is None:
+            seed = self._new_seed()
+        order = list(seats)
+        if options.drawseat:  # drawn from the seed, so that the same seed seats the same way
+            random.Random(f"seats:{seed}").shuffle(order)
+        record = GameRecord(
+            players=tuple(s.name for s in order),
+            seed=seed,
+            options=Options(stammtisch=options.stammtisch),
+            start_player=None if start is None else start - 1,
+        )
+        game_id = self._new_game_id()
+        kinds = [s.logged_kind for s in order]
+        # the clock and absent hold for the whole game, a restart included
+        identities = [s.identity for s in order]
+        entry = GameStart(game_id, self.name, record, kinds, options.to_dict(), identities)
+
+        def started(answers: Answers) -> None:
+            self.seats.replace(order)
+            position = record.start()
+            for s in order:
+                s.timeouts = 0
+                s.stand_in = None
+            self.game = Game(game_id=game_id, seed=seed, start=record, position=position)
+            self.members.note("game_started", game=game_id, players=list(record.players))
+            self.members.ack(member, msg.id)
+            # the first turn's deadline is in the views published now (published at once, the next
+            # publication finds nothing new: the same patch, at the same place)
+            self.next_turn(publish=False)  # pragma: no mutate
+            self.publish()  # views first, so that a line client's "game starts" can say whose turn it is
+            self.members.broadcast(
+                m.GameStarted(
+                    room=self.name,
+                    players=list(record.players),
+                    start_player=record.players[position.to_move],
+                    seed_hash=seed_hash(seed),
+                    practice=self.options.seed is not None,
+                )
+            )
+
+        return Step(entries=(entry,), then=started, otherwise=self.members.unavailable(member, msg.id))
+
+    # --- moves -------------------------------------------------------------------------------
+
+    def entries(self, result: PlayResult) -> tuple[Entry, ...]:
+        """What the log must hold before ``result`` (a move of the game running) is made: the
+        move, and the outcome if it ends the game."""
+        game = self.game
+        assert game is not None
+        logged = MoveLogged(game.game_id, game.moves + 1, result.move)
+        if result.outcome is None:
+            return (logged,)
+        return (logged, GameEnd(game.game_id, result.outcome))
+
+    def moved(self, result: PlayResult, answers: Answers, *, auto: bool, clock: bool = False) -> None:
+        """``result`` is in the log (``answers`` is what the log said): make it the position and
+        tell everyone; ``auto``: the server played it for the player (``clock``: as the clock ran
+        out)."""
+        game = self.game
+        assert game is not None
+        player = game.position.players[result.player].name
+        number = game.moves + 1
+        game.position = result.position
+        game.moves = number
+        game.last_move = LastMove(player, result.move, result.points)
+        game.history.append(game.last_move)
+        members = self.members
+        members.note("move", player=player, move=result.move, points=result.points, number=number)
+        if result.outcome is None:
+            # the next turn's deadline goes out with the move (as at the start)
+            self.next_turn(publish=False)  # pragma: no mutate
+        self.publish()
+        events = [e for e in result.events if e["type"] != "game_over"]
+        members.broadcast(Outgoing.played(self.name, player, result.move, result.points, events, auto, clock))
+        for event in result.events:
+            if event["type"] == "eliminated":
+                members.broadcast(m.Eliminated(room=self.name, player=event["player"], place=event["place"]))
+        if result.outcome is not None:
+            self.finish(result.outcome, answers.ratings)
+
+    def on_move(self, member: Member, msg: m.PlayMove) -> Step:
+        """``move``: the player to move plays, logged before anyone is told."""
+        game = self.require_game(msg.id)
+        seat = self.seats.held(member)
+        if seat is None:
+            raise ProtocolError("not_seated", _("Spectators cannot play; /join a game first."), msg.id)
+        if game.position.to_move != seat:
+            raise ProtocolError(
+                "not_your_turn",
+                _("It is {name}'s turn.", name=self.seats[game.position.to_move].name),
+                msg.id,
+            )
+        try:
+            result = play(game.position, msg.move)
+        except IllegalMoveError as e:
+            raise ProtocolError(e.code, refusal(e), msg.id) from None
+        mover = self.seats[seat]
+
+        def played(answers: Answers) -> None:  # logged before anyone, the mover included, is told
+            mover.timeouts = 0
+            self.moved(result, answers, auto=False)
+            self.members.ack(member, msg.id)
+
+        return Step(
+            entries=self.entries(result), then=played, otherwise=self.members.unavailable(member, msg.id)
+        )
+
+    def on_bot_move(self, _: Member | None, msg: BotMove) -> Step | None:
+        """A bot (or a stand-in) chose its move; a move for a turn gone by is dropped."""
+        game = self.game
+        if game is None or game.outcome is not None or game.moves != msg.move_number:
+            return None
+        seat = self.seats.index_of(msg.name)
+        if seat is None or game.position.to_move != seat or self.seats[seat].played_by_bot is None:
+            return None
+        result = play(game.position, msg.move)
+        auto = self.seats[seat].kind == "person"  # a stand-in's move is played for its player
+
+        def played(answers: Answers) -> None:
+            self.moved(result, answers, auto=auto)
+
+        return Step(entries=self.entries(result), then=played, otherwise=self._retry_turn)
+
+    def on_clock(self, _: Member | None, msg: ClockTimeout) -> Step | None:
+        """The turn clock ran out: the server plays the greedy move for the player."""
+        game = self.game
+        if game is None or game.outcome is not None or game.moves != msg.move_number:
+            return None
+        index = game.position.to_move
+        seat = self.seats[index]
+        if seat.played_by_bot is not None:
+            return None
+        move = greedy_move(game.position)
+        result = play(game.position, move)
+
+        def ran_out(answers: Answers) -> None:
+            seat.timeouts += 1
+            text = i18n._("{name}'s time ran out: the server plays {move}.", name=seat.name, move=move)
+            self.members.broadcast(m.Notice(room=self.name, text=text))
+            if seat.timeouts >= 3:
+                self.take_over(index, i18n._("ran out of time three times in a row"))
+            self.moved(result, answers, auto=True, clock=True)
+
+        def again() -> None:  # the log refused the move: the clock runs out again shortly
+            self.clock.retry(ClockTimeout(msg.move_number), self.members.now, self.members.out)
+
+        return Step(entries=self.entries(result), then=ran_out, otherwise=again)
+
+    def on_turn_retry(self, _: Member | None, msg: TurnRetry) -> None:
+        """An automatic move the log refused: the turn starts again."""
+        if self.game is not None and self.game.outcome is None and self.game.moves == msg.move_number:
+            self.next_turn()
+
+    def _retry_turn(self) -> None:
+        """An automatic move was refused by the log: the turn starts again shortly."""
+        assert self.game is not None
+        self.clock.retry(TurnRetry(self.game.moves), self.members.now, self.members.out)
+
+    # --- turns -------------------------------------------------------------------------------
+
+    def next_turn(self, *, publish: bool = True) -> None:
+        """Start the bot's thinking or the turn clock for whoever is to move, and publish a new
+        deadline (unless the caller publishes next)."""
+        game, clock, members = self.game, self.clock, self.members
+        if game is None or game.outcome is not None:  # (a guard: every caller has a game running)
+            clock.stop_turn(members.out)
+            if game is not None:
+                clock.turn_seen(game, members.now)
+            return
+        seconds = self.options.clock
+        changed = clock.start_turn(
+            game,
+            self.seats[game.position.to_move],
+            # nobody is in the room to play or watch: the server's bots (and the stand-ins of
+            # players away) wait until someone comes (a game of the server's bots alone would
+            # cost the server's time for nobody)
+            unattended=not members,
+            clock=float(seconds) if seconds else None,
+            now=members.now,
+            out=members.out,
+        )
+        if publish and changed:  # pragma: no mutate - publishing nothing new sends nothing
+            self.publish()
+
+    def on_clock_warning(self, _: Member | None, msg: ClockWarning) -> None:
+        """Tell the player to move that the clock is about to run out."""
+        game = self.game
+        if game is None or game.outcome is not None or game.moves != msg.move_number:
+            return
+        seat = self.seats[game.position.to_move]
+        if seat.played_by_bot is None and seat.session is not None:
+            text = i18n._(
+                "{seconds} seconds left to move, {name}.", seconds=f"{CLOCK_WARNING:.0f}", name=seat.name
+            )
+            self.members.send(seat.session, m.Notice(room=self.name, text=text))
+
+    # --- the end -----------------------------------------------------------------------------
+
+    def finish(self, outcome: Outcome, ratings: dict[str, m.RatingShift] | None) -> None:
+        """The game ended with ``outcome`` (its end is in the log, which rated it: ``ratings``)."""
+        game = self.game
+        assert game is not None
+        members = self.members
+        game.outcome = outcome  # (a finished game's view shows no deadline)
+        self.clock.stop_turn(members.out)
+        members.note(
+            "game_over", game=game.game_id, reason=outcome.reason, final_scores=dict(outcome.final_scores)
+        )
+        self.publish()
+        members.broadcast(
+            m.GameOver(
+                room=self.name,
+                reason=outcome.reason,
+                final_scores=dict(outcome.final_scores),
+                penalties=dict(outcome.penalties),
+                ranking=list(outcome.ranking),
+                places=dict(outcome.places),
+                seed=game.seed,
+                ratings=ratings or None,
+            )
+        )
+        if self.seats.give_up_empty():
+            self.publish()
+        self.clock.release_all(members.out)
+
+    # --- players away ------------------------------------------------------------------------
+
+    def hold(self, name: str) -> None:
+        """Keep ``name``'s seat for the resume window; then a bot plays it (or, with the option
+        ``absent`` ``drop``, the player leaves the game)."""
+        self.clock.hold(name, self.members.now, self.members.out)
+
+    def drop(self, seat: int) -> PlayResult | None:
+        """The move by which the player of ``seat`` leaves the game (the room option ``absent``
+        ``drop``), to be logged like any other; none for a player out of the game already."""
+        game = self.game
+        assert game is not None
+        if seat in game.position.eliminated:  # a player already out has no turns to drop
+            return None
+        return leave(game.position, seat)
+
+    def take_over(self, seat: int, why: str) -> None:
+        """A bot plays a person's seat until they return."""
+        s = self.seats[seat]
+        if s.stand_in is None:
+            s.stand_in = "greedy"
+            self.members.broadcast(
+                m.Presence(room=self.name, name=s.name, event="replaced_by_bot", detail=why)
+            )
+            if self.game is not None and self.game.position.to_move == seat:  # else a clock runs on
+                self.next_turn()
+
+    def on_window_passed(self, _: Member | None, msg: WindowPassed) -> Step | None:
+        """A player's resume window passed: a bot plays the seat, or with ``absent`` ``drop``
+        the player leaves the game."""
+        name = msg.name
+        self.clock.passed(name)
+        seat = self.seats.index_of(name)
+        if seat is None or self.seats[seat].session is not None or self.state != "playing":
+            return None
+        if self.options.absent == "drop":
+            result = self.drop(seat)
+            if result is None:
+                return None
+
+            def dropped(answers: Answers) -> None:
+                self.moved(result, answers, auto=True)
+
+            def again() -> None:
+                # nobody may be left to play the seat: try again shortly, as the log comes back
+                self.clock.hold_again(name, self.members.now, self.members.out)
+
+            return Step(entries=self.entries(result), then=dropped, otherwise=again)
+        self.take_over(seat, i18n._("did not come back in time"))
+        self.publish()
+        return None
+
+
+__all__ = ["Play", "greedy_move"]
