@@ -59,7 +59,7 @@ _ENGINE = (
     "stammtisch_moves",
     "verify",
 )
-_ROOM = ("core", "base", "game", "votes", "seats", "state")
+_ROOM = ("core", "members", "seats", "clock", "play", "votes", "door", "asks", "state")
 _TRUST_TOKENS = (
     "a_newer_connection_replaces_the_older_one_cleanly",
     "an_old_token_takes_over_nobody",
