@@ -1,9 +1,9 @@
-# The two commands a newcomer needs: `make run` and `make test`.
+# The two commands a newcomer needs: `make run` and `make test` (`make check` for the quick part).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test test-lowest lint bench mutate clean extract update compile
+.PHONY: run test check test-lowest lint bench mutate clean extract update compile
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,10 +36,20 @@ $(VENV)/.compiled: engine/compiled.py $(COMPILED) | $(VENV)/.installed-run
 run: $(VENV)/.installed-run $(VENV)/.compiled
 	$(BIN)/python -m server
 
+# pytest-xdist workers (WORKERS=0: none): most tests wait on sockets, processes or the browser, so
+# more workers than cores; the tests that keep to one worker say so (xdist_group)
+WORKERS ?= 4
+PYTEST := $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadgroup
+
 test: $(VENV)/.installed-dev $(VENV)/.compiled
 	tests/system-packages.sh
 	@$(SAY_COMPILED)
-	$(BIN)/python -m pytest -q
+	$(PYTEST)
+
+# the engine's, the protocol's and the server's tests: no browser, cluster or benchmark
+check: $(VENV)/.installed-dev $(VENV)/.compiled
+	@$(SAY_COMPILED)
+	$(PYTEST) tests/engine tests/protocol tests/server
 
 # the WebSocket-facing tests on the lowest websockets pyproject.toml allows (server/wsinternals.py
 # uses parts of it beneath its documented API): that version installed in build/, first on the path

@@ -40,7 +40,13 @@ def _check(figures: dict[str, Any]) -> None:
     assert figures["views_compared"] > 0 and figures["games_finished"] > 0
 
 
+#: the two soaks run one after the other under ``make test``'s workers (pytest-xdist's loadgroup):
+#: each measures how long rooms stay idle after a kill, which a second soak beside it would stretch
+SOAKS = pytest.mark.xdist_group("chaos-soaks")
+
+
 @pytest.mark.slow
+@SOAKS
 def test_single_node_soak_loses_no_acked_move(tmp_path: Path) -> None:
     """The server killed three times while bots play: every acked move is in the log, every finished
     game verifies, every client is back with the view a fresh snapshot gives."""
@@ -50,6 +56,7 @@ def test_single_node_soak_loses_no_acked_move(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+@SOAKS
 def test_cluster_soak_loses_no_acked_move(tmp_path: Path) -> None:
     """Two nodes and Redis killed by turns while bots play on both: the same checks hold."""
     # a room moves to the other node only once its lease has run out (3 s), and its clients come

@@ -4,6 +4,9 @@ Playwright's sync API from the test's thread.
 Chromium is the system's (``/usr/bin/chromium``, or ``CAFE_CHROMIUM``); Playwright never downloads
 a browser here. A missing browser or Playwright fails these tests with a message saying what to
 install: they are never skipped.
+
+Under ``make test``'s workers (pytest-xdist, ``--dist loadgroup``) they all run on one worker, one
+after the other, with one server and one Chromium, as they do without workers.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from server.config import Config
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
+HERE = Path(__file__).parent
 CHROMIUM = os.environ.get("CAFE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 ARTIFACTS = Path(__file__).parents[2] / "artifacts"
@@ -94,6 +98,16 @@ class ServerThread:
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/"
+
+
+@pytest.hookimpl(tryfirst=True)  # (before pytest-xdist's own reads the groups)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The browser tests are one group for pytest-xdist: they keep the package's server and browser
+    from the first to the last, and no two Chromiums share the cores (several at once on two cores
+    made clicks wait past their 15 s)."""
+    for item in items:
+        if item.path.is_relative_to(HERE):
+            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 @pytest.fixture(scope="package")
