@@ -35,6 +35,8 @@ from server.line import LineSession
 from server.log.contract import StoreUnavailable
 from tests.server.clients import WsClient
 
+pytestmark = pytest.mark.websocket_api
+
 T = TypeVar("T")
 #: a bound on every wait, so that a broken bot fails the test instead of hanging it
 LIMIT = 45.0

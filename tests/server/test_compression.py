@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from websockets.asyncio.client import connect
 
 from tests.server.conftest import ServerFactory
+
+pytestmark = pytest.mark.websocket_api
 
 
 async def negotiated(port: int) -> str | None:

@@ -24,6 +24,8 @@ from tests.server import clients
 from tests.server.clients import LineClient, WsClient
 from tests.server.conftest import ServerFactory
 
+pytestmark = pytest.mark.websocket_api
+
 ROOT = Path(__file__).resolve().parents[2]
 Answer = dict[str, Any]
 Provoke = Callable[[Server, pytest.MonkeyPatch], Awaitable[tuple[WsClient | None, Answer]]]

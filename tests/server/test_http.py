@@ -16,6 +16,8 @@ from server.http import same_origin
 from tests.server.clients import MAX_TURNS, WsClient
 from tests.server.conftest import ServerFactory
 
+pytestmark = pytest.mark.websocket_api
+
 #: the headers of a WebSocket opening handshake
 _UPGRADE = {
     "Upgrade": "websocket",

@@ -7,10 +7,13 @@ import base64
 import json
 import os
 
+import pytest
 from websockets.asyncio.client import connect
 
 from tests.server.clients import until
 from tests.server.conftest import ServerFactory
+
+pytestmark = pytest.mark.websocket_api
 
 
 async def _silent(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:

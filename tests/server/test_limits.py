@@ -17,6 +17,8 @@ from server.metrics import Metrics
 from tests.server.clients import LineClient, WsClient
 from tests.server.conftest import ServerFactory
 
+pytestmark = pytest.mark.websocket_api
+
 
 def _security_events(server: Server, event: str) -> float:
     text = server.lobby.metrics.render().decode()

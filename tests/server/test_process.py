@@ -17,6 +17,8 @@ from server.log.sqlite.store import Store
 from tests.server.clients import LineClient, WsClient
 from tests.server.process import ServerProcess
 
+pytestmark = pytest.mark.websocket_api
+
 
 def test_help_documents_every_setting_and_its_environment_variable() -> None:
     """cafe-server --help names each flag, its CAFE_ variable and its default."""

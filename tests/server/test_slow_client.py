@@ -5,10 +5,14 @@ from __future__ import annotations
 import asyncio
 import socket
 
+import pytest
+
 from server.app import Server
 from server.line import LineSession
 from tests.server.clients import LineClient, WsClient, until
 from tests.server.conftest import ServerFactory
+
+pytestmark = pytest.mark.websocket_api
 
 CHATS = 3000
 TEXT = "x" * 450

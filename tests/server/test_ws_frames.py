@@ -12,6 +12,8 @@ from server.ws import MAX_CLOSE_REASON, close_reason
 from server.wsinternals import text_frame_header
 from tests.server.conftest import ServerFactory
 
+pytestmark = pytest.mark.websocket_api
+
 
 @pytest.mark.parametrize("length", [0, 1, 125, 126, 127, 65535, 65536, 70000])
 def test_header_as_websockets_makes_it(length: int) -> None:

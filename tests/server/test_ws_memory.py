@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from server.app import Server
 from server.ws import WsSession
 from tests.server.clients import WsClient
 from tests.server.conftest import ServerFactory
+
+pytestmark = pytest.mark.websocket_api
 
 
 async def test_an_open_connection_keeps_no_handshake_headers(make_server: ServerFactory) -> None:

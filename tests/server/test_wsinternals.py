@@ -22,6 +22,8 @@ from tests.server.clients import WsClient, until
 from tests.server.conftest import ServerFactory
 from tests.server.test_keepalive import _silent
 
+pytestmark = pytest.mark.websocket_api
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
