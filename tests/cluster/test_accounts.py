@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 
 from tests.cluster.conftest import two_nodes
-from tests.server.clients import WsClient
+from tests.server.clients import WsClient, http_get
 from tests.server.process import ServerProcess
-from tests.server.test_http import _get
 
 PASSWORD = "correct horse battery"
 
@@ -44,7 +43,7 @@ async def test_an_account_made_through_one_node_logs_in_through_another(pair: li
     await bob.close()
     over = await ann.next("game_over", timeout=30)
     assert set(over["ratings"]) == {"ann", "bob"}
-    status, _, body = await _get(b.port, "/api/players/ann")
+    status, _, body = await http_get(b.port, "/api/players/ann")
     assert status == 200 and json.loads(body)["rating"] == over["ratings"]["ann"]["after"]
     dan = await WsClient.connect(b.port, "dan")
     people = {p["name"]: p for p in (await dan.request({"type": "who"}))["people"]}

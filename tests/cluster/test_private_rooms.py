@@ -5,7 +5,6 @@ outsiders, and a private game's record answers its players alone on every node."
 from __future__ import annotations
 
 import asyncio
-import json
 import signal
 from pathlib import Path
 from typing import Any
@@ -13,10 +12,11 @@ from typing import Any
 import redis.asyncio as aioredis
 
 from tests.cluster.conftest import two_nodes
-from tests.server.clients import WsClient
+from tests.server.clients import WsClient, http_get
 from tests.server.process import ServerProcess
 
 PASSWORD = "correct horse battery"
+JSON = "application/json"  # (asked for as a program asks)
 
 
 async def _sees(client: WsClient, name: str, **fields: Any) -> dict[str, Any]:
@@ -30,18 +30,6 @@ async def _sees(client: WsClient, name: str, **fields: Any) -> dict[str, Any]:
             return entry
         await asyncio.sleep(0.1)
     raise AssertionError(f"{name} never listed with {fields}: {entry}")
-
-
-async def _get(port: int, path: str, token: str | None = None) -> int:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    auth = f"Authorization: Bearer {token}\r\n" if token else ""
-    head = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n{auth}"
-    writer.write(f"{head}Connection: close\r\n\r\n".encode())
-    await writer.drain()
-    data = await reader.read()
-    writer.close()
-    await writer.wait_closed()
-    return int(data.split()[1])
 
 
 async def _private(node: ServerProcess, name: str = "ann", room: str = "geheim") -> WsClient:
@@ -147,17 +135,15 @@ async def test_a_game_turned_private_is_its_players_alone_on_every_node(
         game_id = history.split()[2]
         zoe = await WsClient.connect(b.port, "zoe")
         for node in (a, b):
-            assert await _get(node.port, f"/api/games/{game_id}") == 404
-            assert await _get(node.port, f"/api/games/{game_id}/replay", zoe.token) == 404
+            assert (await http_get(node.port, f"/api/games/{game_id}", accept=JSON)).status == 404
+            replay = await http_get(node.port, f"/api/games/{game_id}/replay", zoe.token, JSON)
+            assert replay.status == 404
             for player in (ann, bob):
-                assert await _get(node.port, f"/api/games/{game_id}", player.token) == 200
+                assert (await http_get(node.port, f"/api/games/{game_id}", player.token, JSON)).status == 200
         assert game_id not in (await zoe.command("/history ann"))["text"]
         assert game_id in (await bob.command("/history ann"))["text"]
-        reader, writer = await asyncio.open_connection("127.0.0.1", b.port)
-        writer.write(b"GET /api/players/ann/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        body = (await reader.read()).partition(b"\r\n\r\n")[2]
-        writer.close()
-        assert game_id not in [g["id"] for g in json.loads(body)["games"]]
+        games = (await http_get(b.port, "/api/players/ann/games")).json()["games"]
+        assert game_id not in [g["id"] for g in games]
 
 
 async def test_a_private_room_moves_with_its_guests_when_its_node_dies(nodes: list[ServerProcess]) -> None:

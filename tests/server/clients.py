@@ -7,7 +7,7 @@ import contextlib
 import itertools
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -171,6 +171,35 @@ class LineClient:
         self.writer.close()
         with contextlib.suppress(ConnectionError, OSError):
             await self.writer.wait_closed()
+
+
+class HttpAnswer(NamedTuple):
+    """An answer over HTTP: its status, its headers (by lower-case name) and its body."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+async def http_get(port: int, path: str, token: str | None = None, accept: str | None = None) -> HttpAnswer:
+    """``GET path`` on a connection of its own, read until the server closes it: with ``token`` as
+    the bearer (``Authorization: Bearer``) and ``accept`` as ``Accept``, when given."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    head = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    head += f"Accept: {accept}\r\n" if accept else ""
+    head += f"Authorization: Bearer {token}\r\n" if token else ""
+    writer.write(f"{head}Connection: close\r\n\r\n".encode())
+    await writer.drain()
+    data = await reader.read()
+    writer.close()
+    await writer.wait_closed()
+    answer, _, body = data.partition(b"\r\n\r\n")
+    lines = answer.decode().split("\r\n")
+    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    return HttpAnswer(int(lines[0].split()[1]), headers, body)
 
 
 def chat_form(move: str) -> str:

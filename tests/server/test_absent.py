@@ -15,9 +15,8 @@ from engine import Position, leave, legal_move_texts, new_position, play
 from server.app import Server
 from server.log.contract import StoreUnavailable
 from server.room import clock as room_clock
-from tests.server.clients import WsClient
+from tests.server.clients import WsClient, http_get
 from tests.server.conftest import ServerFactory
-from tests.server.test_http import _get
 
 SEED = 8
 THREE = ("ann", "bob", "cem")
@@ -105,7 +104,7 @@ async def test_with_drop_two_players_the_drop_ends_the_game_and_the_record_repla
     )
     assert over["penalties"]["bob"] == 0 and over["penalties"]["ann"] > 0
     (finished,) = server.store.games_named("ann")
-    status, _, body = await _get(server.port, f"/games/{finished.game_id}")
+    status, _, body = await http_get(server.port, f"/games/{finished.game_id}")
     assert status == 200 and json.loads(body)["moves"] == ["leave bob"]
     path = tmp_path / "record.json"
     path.write_bytes(body)

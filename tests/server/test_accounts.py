@@ -13,9 +13,8 @@ from server import logs
 from server.accounts import Attempts
 from server.app import Server
 from server.line import ECHO_OFF, ECHO_ON
-from tests.server.clients import LineClient, WsClient
+from tests.server.clients import LineClient, WsClient, http_get
 from tests.server.conftest import ServerFactory
-from tests.server.test_http import _get
 
 PASSWORD = "correct horse battery"
 
@@ -133,7 +132,7 @@ async def test_no_password_reaches_the_log_or_the_metrics(
         logs.configure("warning", "console")
     logged = "".join(capsys.readouterr())
     assert "login_failed" in logged and "registered" in logged
-    _, _, metrics = await _get(server.port, "/metrics")
+    _, _, metrics = await http_get(server.port, "/metrics")
     for secret in secrets:
         assert secret not in logged
         assert secret.encode() not in metrics
@@ -208,7 +207,7 @@ async def test_metrics_count_logins_by_result_and_registrations(server: Server) 
     await line.line("wrong again")
     await line.expect("not the password")
     await WsClient.connect(server.port, "ann", password=PASSWORD)
-    _, _, metrics = await _get(server.port, "/metrics")
+    _, _, metrics = await http_get(server.port, "/metrics")
     text = metrics.decode()
     assert "cafe_registrations_total 1.0" in text
     assert 'cafe_logins_total{result="ok"} 1.0' in text

@@ -10,8 +10,7 @@ import json
 from engine import GameRecord, Options, Outcome
 from server.app import Server
 from server.log.sqlite.store import Store
-from tests.server.clients import WsClient
-from tests.server.test_http import _get
+from tests.server.clients import WsClient, http_get
 
 
 async def test_a_bot_seat_is_named_after_its_strategy(server: Server) -> None:
@@ -51,11 +50,11 @@ async def test_the_strategy_is_strong_bot_wherever_it_is_named(server: Server) -
     finger = (await cem.command("/finger strong-bot1"))["text"]
     assert finger.startswith("strong-bot (bot strategy): rating "), finger
     for name in ("strong-bot", "strong-bot1", "strong"):
-        status, _, body = await _get(server.port, f"/api/players/{name}")
+        status, _, body = await http_get(server.port, f"/api/players/{name}")
         profile = json.loads(body)
         assert (status, profile["name"], profile["bot"]) == (200, "strong-bot", True)
         assert profile["rated_games"] == 1
-    status, _, body = await _get(server.port, "/api/leaderboard?limit=5")
+    status, _, body = await http_get(server.port, "/api/leaderboard?limit=5")
     assert status == 200 and json.loads(body)["leaderboard"][0]["name"] == "strong-bot"
 
 
@@ -66,5 +65,5 @@ async def test_a_strategy_not_rated_yet_has_its_name_and_profile(server: Server)
     assert (await cem.command("/rating greedy"))["text"] == "greedy-bot: 1000? (no rated games yet)"
     finger = (await cem.command("/finger greedy-bot"))["text"]
     assert finger == "greedy-bot (bot strategy): rating 1000?, 0 rated games, 0 won"
-    status, _, body = await _get(server.port, "/api/players/greedy-bot")
+    status, _, body = await http_get(server.port, "/api/players/greedy-bot")
     assert status == 200 and json.loads(body)["name"] == "greedy-bot"

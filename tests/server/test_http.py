@@ -13,7 +13,7 @@ from websockets.typing import Origin
 
 from server.app import Server
 from server.http import same_origin
-from tests.server.clients import MAX_TURNS, WsClient
+from tests.server.clients import MAX_TURNS, WsClient, http_get
 from tests.server.conftest import ServerFactory
 
 pytestmark = pytest.mark.websocket_api
@@ -27,23 +27,9 @@ _UPGRADE = {
 }
 
 
-async def _get(port: int, path: str) -> tuple[int, dict[str, str], bytes]:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
-    await writer.drain()
-    data = await reader.read()
-    writer.close()
-    await writer.wait_closed()
-    head, _, body = data.partition(b"\r\n\r\n")
-    lines = head.decode().split("\r\n")
-    status = int(lines[0].split()[1])
-    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
-    return status, headers, body
-
-
 async def test_healthz_answers_ok_as_json(server: Server) -> None:
     """/healthz is 200 with status ok, the room and connection counts."""
-    status, headers, body = await _get(server.port, "/healthz")
+    status, headers, body = await http_get(server.port, "/healthz")
     assert status == 200
     assert headers["content-type"] == "application/json"
     assert json.loads(body) == {"status": "ok", "rooms": 0, "connections": 0}
@@ -62,7 +48,7 @@ async def test_metrics_count_connections_moves_and_errors(server: Server) -> Non
         legal = (await client.request({"type": "legal_moves"}))["moves"]
         await client.request({"type": "move", "move": legal[0]})
     await client.next("played")
-    status, headers, body = await _get(server.port, "/metrics")
+    status, headers, body = await http_get(server.port, "/metrics")
     text = body.decode()
     assert status == 200 and headers["content-type"].startswith("text/plain")
     assert 'cafe_connections{transport="ws"} 1.0' in text
@@ -78,12 +64,12 @@ async def test_metrics_count_connections_moves_and_errors(server: Server) -> Non
 
 async def test_root_serves_the_web_page_and_unknown_paths_404(server: Server) -> None:
     """/ is an HTML page; a path outside the static folder is 404, also with ../ tricks."""
-    status, headers, body = await _get(server.port, "/")
+    status, headers, body = await http_get(server.port, "/")
     assert status == 200 and headers["content-type"].startswith("text/html")
     assert b"Caf" in body
-    assert (await _get(server.port, "/nothing-here"))[0] == 404
-    assert (await _get(server.port, "/../pyproject.toml"))[0] == 404
-    assert (await _get(server.port, "/%2e%2e/pyproject.toml"))[0] == 404
+    assert (await http_get(server.port, "/nothing-here")).status == 404
+    assert (await http_get(server.port, "/../pyproject.toml")).status == 404
+    assert (await http_get(server.port, "/%2e%2e/pyproject.toml")).status == 404
 
 
 async def test_games_path_returns_a_record_the_engine_replays(server: Server) -> None:
@@ -114,7 +100,7 @@ async def test_games_path_returns_a_record_the_engine_replays(server: Server) ->
     assert ann is not None and ann.identity is not None
     games = await server.store.history(ann.identity)
     assert len(games) == 1
-    status, _, body = await _get(server.port, f"/games/{games[0].game_id}")
+    status, _, body = await http_get(server.port, f"/games/{games[0].game_id}")
     assert status == 200
     data = json.loads(body)
     final = outcome(replay(load_record(body)).position)
@@ -122,7 +108,7 @@ async def test_games_path_returns_a_record_the_engine_replays(server: Server) ->
     assert verify(data)["ok"] is True
     data["seed"] += 1
     assert verify(data)["ok"] is False
-    assert (await _get(server.port, "/games/nope"))[0] == 404
+    assert (await http_get(server.port, "/games/nope")).status == 404
 
 
 # --- hardening --------------------------------------------------------------------------------

@@ -13,9 +13,8 @@ from structlog.testing import capture_logs
 
 from server import logs
 from server.app import Server
-from tests.server.clients import WsClient, until
+from tests.server.clients import WsClient, http_get, until
 from tests.server.conftest import ServerFactory
-from tests.server.test_http import _get
 
 PASSWORD = "correct horse battery"
 TOKEN = re.compile(r"[0-9a-f]{32}")
@@ -119,7 +118,7 @@ async def test_a_lost_connection_is_counted_out_and_holds_its_seat_and_token(
     await bob.barrier()
     assert not [msg for msg in bob.messages if msg.get("event") == "replaced_by_bot"]
     assert server.lobby.connections == 1 and session not in server.lobby.all_sessions
-    _, _, body = await _get(server.port, "/metrics")
+    _, _, body = await http_get(server.port, "/metrics")
     assert 'cafe_connections{transport="ws"} 1.0' in body.decode()
     released: list[object] = []
 

@@ -4,8 +4,6 @@ it, its people are "in a private room" with no name; its games are readable by t
 
 from __future__ import annotations
 
-import asyncio
-import json
 from typing import Any
 
 import pytest
@@ -14,25 +12,12 @@ from server import privacy
 from server.app import Server
 from server.log.sqlite.store import Store
 from tests.examples import run_examples
-from tests.server.clients import LineClient, WsClient
+from tests.server.clients import LineClient, WsClient, http_get
 from tests.server.conftest import ServerFactory
 
 PASSWORD = "correct horse battery"
 REFUSED = "Room geheim is private: you may enter once someone in it invites you."
-
-
-async def _get(port: int, path: str, token: str | None = None) -> tuple[int, Any]:
-    """``GET path`` as a program (JSON), with ``token`` as the bearer when given."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    auth = f"Authorization: Bearer {token}\r\n" if token else ""
-    head = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n{auth}"
-    writer.write(f"{head}Connection: close\r\n\r\n".encode())
-    await writer.drain()
-    data = await reader.read()
-    writer.close()
-    await writer.wait_closed()
-    head, _, body = data.partition(b"\r\n\r\n")
-    return int(head.split()[1]), json.loads(body)
+JSON = "application/json"  # (asked for as a program asks)
 
 
 async def _private(server: Server, host: str = "ann", room: str = "geheim") -> WsClient:
@@ -289,24 +274,27 @@ async def test_a_private_rooms_game_is_readable_by_its_players_alone(server: Ser
     ann's games leave it out for others."""
     ann, bob, game_id = await _private_game(server)
     zoe = await _registered(server, "zoe")
-    missing = await _get(server.port, "/api/games/0000000000000000")
+    unknown = await http_get(server.port, "/api/games/0000000000000000", accept=JSON)
+    missing = (unknown.status, unknown.json())
     for path in (f"/api/games/{game_id}", f"/games/{game_id}", f"/api/games/{game_id}/replay"):
         for token in (None, zoe.token, "no-such-token"):
-            status, body = await _get(server.port, path, token)
-            assert status == 404, (path, token)
-            assert (status, body) == missing or body == {"error": "no such finished game"}
+            answer = await http_get(server.port, path, token, JSON)
+            assert answer.status == 404, (path, token)
+            body = answer.json()
+            assert (404, body) == missing or body == {"error": "no such finished game"}
         for player in (ann, bob):
-            status, body = await _get(server.port, path, player.token)
-            assert status == 200 and body["id"] == game_id and body["room"] == "geheim"
+            answer = await http_get(server.port, path, player.token, JSON)
+            body = answer.json()
+            assert answer.status == 200 and body["id"] == game_id and body["room"] == "geheim"
     assert game_id not in (await zoe.command("/history ann"))["text"]
     assert game_id in (await bob.command("/history ann"))["text"]
     assert game_id in (await ann.command("/history"))["text"]
     assert game_id not in (await zoe.command("/finger ann"))["text"]
     for token, shown in ((None, False), (zoe.token, False), (bob.token, True)):
-        status, games = await _get(server.port, "/api/players/ann/games", token)
-        assert status == 200 and (game_id in [g["id"] for g in games["games"]]) is shown
-        status, profile = await _get(server.port, "/api/players/ann", token)
-        assert status == 200 and (game_id in [g["id"] for g in profile["recent"]]) is shown
+        answer = await http_get(server.port, "/api/players/ann/games", token, JSON)
+        assert answer.status == 200 and (game_id in [g["id"] for g in answer.json()["games"]]) is shown
+        answer = await http_get(server.port, "/api/players/ann", token, JSON)
+        assert answer.status == 200 and (game_id in [g["id"] for g in answer.json()["recent"]]) is shown
 
 
 async def test_a_game_whose_room_turns_private_while_it_runs_stays_private(server: Server) -> None:
@@ -315,8 +303,8 @@ async def test_a_game_whose_room_turns_private_while_it_runs_stays_private(serve
     assert isinstance(server.store, Store)
     stored = await server.store.game(game_id)
     assert stored is not None and stored.room_options["private"] is True
-    assert (await _get(server.port, f"/api/games/{game_id}"))[0] == 404
-    assert (await _get(server.port, f"/api/games/{game_id}", ann.token))[0] == 200
+    assert (await http_get(server.port, f"/api/games/{game_id}", accept=JSON)).status == 404
+    assert (await http_get(server.port, f"/api/games/{game_id}", ann.token, JSON)).status == 200
 
 
 async def test_a_profile_shows_where_a_player_is_as_its_reader_may_see_it(server: Server) -> None:
@@ -326,9 +314,11 @@ async def test_a_profile_shows_where_a_player_is_as_its_reader_may_see_it(server
     assert (await ann.command("/join geheim"))["type"] == "ack"
     assert (await ann.command("/option private on"))["type"] == "ack"
     zoe = await WsClient.connect(server.port, "zoe")
-    status, profile = await _get(server.port, "/api/players/ann")
-    assert status == 200 and (profile["online"], profile["room"], profile["private"]) == (True, None, True)
-    status, profile = await _get(server.port, "/api/players/ann", ann.token)
+    answer = await http_get(server.port, "/api/players/ann", accept=JSON)
+    profile = answer.json()
+    assert answer.status == 200
+    assert (profile["online"], profile["room"], profile["private"]) == (True, None, True)
+    profile = (await http_get(server.port, "/api/players/ann", ann.token, JSON)).json()
     assert (profile["room"], profile["private"]) == ("geheim", True)
     finger = (await zoe.command("/finger ann"))["text"]
     assert "now in a private room" in finger and "geheim" not in finger

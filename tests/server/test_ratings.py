@@ -15,7 +15,7 @@ from server.app import Server
 from server.log.sqlite import accounts, schema
 from server.log.sqlite.store import Store
 from server.ratings import MU, SIGMA, Skill, shown
-from tests.server.clients import LineClient, WsClient
+from tests.server.clients import LineClient, WsClient, http_get
 from tests.server.conftest import ServerFactory
 from tests.server.test_store import old_log
 
@@ -155,8 +155,6 @@ async def test_lookups_by_command_and_http_after_a_rated_game(make_server: Serve
     the profile, the games and the leaderboard as JSON, and 404 for an unknown name."""
     import json
 
-    from tests.server.test_http import _get
-
     server: Server = await make_server(resume_window=0.3)
     over = await _two_registered_drop_game(server)
     ratings = over["ratings"]
@@ -169,15 +167,15 @@ async def test_lookups_by_command_and_http_after_a_rated_game(make_server: Serve
     finger = (await cem.command("/finger ann"))["text"]
     assert "rating" in finger and "games 1" in finger and "room rated" in finger
     assert "room rated: ann" in (await cem.command("/history ann"))["text"]
-    status, _, body = await _get(server.port, "/api/players/ann")
+    status, _, body = await http_get(server.port, "/api/players/ann")
     player = json.loads(body)
     assert status == 200 and player["rating"] == ratings["ann"]["after"] and player["wins"] == 1
-    status, _, body = await _get(server.port, "/api/players/ann/games")
+    status, _, body = await http_get(server.port, "/api/players/ann/games")
     assert status == 200 and len(json.loads(body)["games"]) == 1
-    status, _, body = await _get(server.port, "/api/leaderboard?limit=1")
+    status, _, body = await http_get(server.port, "/api/leaderboard?limit=1")
     assert status == 200 and [p["name"] for p in json.loads(body)["leaderboard"]] == ["ann"]
-    assert (await _get(server.port, "/api/players/nobody"))[0] == 404
-    assert (await _get(server.port, "/api/leaderboard?limit=x"))[0] == 400
+    assert (await http_get(server.port, "/api/players/nobody")).status == 404
+    assert (await http_get(server.port, "/api/leaderboard?limit=x")).status == 400
 
 
 async def test_who_shows_each_registered_persons_rating_and_marks_guests(make_server: ServerFactory) -> None:
