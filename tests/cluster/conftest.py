@@ -142,6 +142,25 @@ async def nodes(redis_url: str, tmp_path: Path) -> AsyncIterator[list[ServerProc
         yield started
 
 
+#: argon2id with 1 MiB: the same code as the default's 64 MiB, a quicker hash
+QUICK_HASH = ("--hash-memory", "1024")
+
+
+@pytest.fixture
+async def pair(redis_url: str, tmp_path: Path) -> AsyncIterator[list[ServerProcess]]:
+    """Two nodes with a quick password hash and no bot worker processes."""
+    async with two_nodes(redis_url, tmp_path, *QUICK_HASH, "--bot-workers", "0") as started:
+        yield started
+
+
+@pytest.fixture
+async def quick(redis_url: str, tmp_path: Path) -> AsyncIterator[list[ServerProcess]]:
+    """Two nodes with a quick password hash, whose lost players are dropped from their games after
+    half a second."""
+    async with two_nodes(redis_url, tmp_path, "--resume-window", "0.5", *QUICK_HASH) as started:
+        yield started
+
+
 @pytest.fixture(autouse=True)
 async def close_clients() -> AsyncIterator[None]:
     """Close every test client a test opened, on that test's own loop (a later test's loop cannot)."""

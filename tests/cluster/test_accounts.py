@@ -4,29 +4,17 @@ one node logs in through another, and a rated game's ratings are read through an
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
-from pathlib import Path
 
-import pytest
-
-from tests.cluster.conftest import two_nodes
 from tests.server.clients import WsClient, http_get
 from tests.server.process import ServerProcess
 
 PASSWORD = "correct horse battery"
 
 
-@pytest.fixture
-async def pair(redis_url: str, tmp_path: Path) -> AsyncIterator[list[ServerProcess]]:
-    """Two nodes on the test's Redis, with a short resume window and a small hash."""
-    async with two_nodes(redis_url, tmp_path, "--resume-window", "0.5", "--hash-memory", "1024") as started:
-        yield started
-
-
-async def test_an_account_made_through_one_node_logs_in_through_another(pair: list[ServerProcess]) -> None:
+async def test_an_account_made_through_one_node_logs_in_through_another(quick: list[ServerProcess]) -> None:
     """Registered through a, the name needs its password through b, and the right one works;
     a rated game played through a is read through b's HTTP API."""
-    a, b = pair
+    a, b = quick
     ann = await WsClient.connect(a.port, "ann")
     assert (await ann.request({"type": "register", "password": PASSWORD}))["registered"] is True
     bob = await WsClient.connect(a.port, "bob")

@@ -5,23 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import signal
-from collections.abc import AsyncIterator
-from pathlib import Path
 
-import pytest
-
-from tests.cluster.conftest import two_nodes
 from tests.server.clients import WsClient
 from tests.server.process import ServerProcess
 
 PASSWORD = "correct horse battery"
-
-
-@pytest.fixture
-async def pair(redis_url: str, tmp_path: Path) -> AsyncIterator[list[ServerProcess]]:
-    """Two nodes with a quick password hash and no bot worker processes."""
-    async with two_nodes(redis_url, tmp_path, "--hash-memory", "1024", "--bot-workers", "0") as started:
-        yield started
 
 
 async def test_no_hints_on_any_node_nor_after_a_takeover(pair: list[ServerProcess]) -> None:

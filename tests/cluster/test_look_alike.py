@@ -6,16 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 import redis.asyncio as aioredis
 
 from server.cluster.node import NAME_TTL, name_key
 from server.log.redis.store import RedisStore
-from tests.cluster.conftest import two_nodes
 from tests.server.clients import WsClient
 from tests.server.process import ServerProcess
 
@@ -25,13 +21,6 @@ PASSWORD = "correct horse battery"
 async def _hello(node: ServerProcess, name: str) -> dict[str, Any]:
     client = await WsClient.connect(node.port)
     return await client.request({"type": "hello", "name": name})
-
-
-@pytest.fixture
-async def quick(redis_url: str, tmp_path: Path) -> AsyncIterator[list[ServerProcess]]:
-    """Two nodes whose lost players are dropped from their games after half a second."""
-    async with two_nodes(redis_url, tmp_path, "--resume-window", "0.5", "--hash-memory", "1024") as started:
-        yield started
 
 
 async def test_look_alikes_are_refused_through_the_other_node(quick: list[ServerProcess]) -> None:

@@ -41,13 +41,15 @@ async def make_choices(port: int, line_port: int) -> None:
     await line.close()
 
 
-async def login_at_terminal(line_port: int) -> LineClient:
-    """ann logs in at the line endpoint, greeted in German (her account's language)."""
+async def login_at_terminal(line_port: int, greeting: str | None = "Hallo ann!") -> LineClient:
+    """ann logs in at the line endpoint with her password, greeted with ``greeting``: in German
+    (her account's language in most tests here) unless told otherwise; ``None``: not waited for."""
     line = await LineClient.connect(line_port)
     await line.line("ann")
     await line.expect("Password: ")
     await line.line(PASSWORD)
-    await line.expect("Hallo ann!")
+    if greeting is not None:
+        await line.expect(greeting)
     return line
 
 
@@ -177,11 +179,7 @@ async def test_a_registered_terminal_keeps_ascii_off_too(server: Server) -> None
     ann = await WsClient.connect(server.port, "ann")
     await ann.request({"type": "register", "password": PASSWORD})
     await ann.close()
-    line = await LineClient.connect(server.line_port)
-    await line.line("ann")
-    await line.expect("Password: ")
-    await line.line(PASSWORD)
-    await line.expect("Hello ann!")
+    line = await login_at_terminal(server.line_port, "Hello ann!")
     await line.line("/ascii on")
     await line.expect("Text in plain ASCII from now on.")
     await line.line("/ascii off")
@@ -189,11 +187,7 @@ async def test_a_registered_terminal_keeps_ascii_off_too(server: Server) -> None
     await line.close()
     stored = await server.store.account("ann")
     assert stored is not None and stored.ascii is False
-    again = await LineClient.connect(server.line_port)
-    await again.line("ann")
-    await again.expect("Password: ")
-    await again.line(PASSWORD)
-    await again.expect("Hello ann!")
+    again = await login_at_terminal(server.line_port, "Hello ann!")
     await again.line("/help ascii")
     await again.expect("/ascii on/off — ")
 
@@ -217,10 +211,7 @@ async def test_a_choice_the_store_cannot_keep_is_unavailable_and_changes_nothing
     assert (await cid.command("/tell ann hello"))["type"] == "tell"
     assert (await ann.next("tell"))["text"] == "hello"
     await ann.close()
-    line = await LineClient.connect(server.line_port)
-    await line.line("ann")
-    await line.expect("Password: ")
-    await line.line(PASSWORD)
+    line = await login_at_terminal(server.line_port, greeting=None)
     await line.line("/ascii on")
     await line.expect("[unavailable]")
     await line.line("/help ascii")
