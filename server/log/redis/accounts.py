@@ -21,7 +21,7 @@ from redis.exceptions import RedisError, WatchError
 
 from protocol.names import alike, alike_version
 from server.log.contract import Account, Standing, StoreUnavailable
-from server.log.redis.lists import RedisLists, list_keys
+from server.log.redis.lists import list_keys
 from server.ratings import BOT, RatingChange, Skill, account_key, is_rated, rate, rating_key
 
 T = TypeVar("T")
@@ -62,12 +62,12 @@ def _guarded(method: Callable[P, Coroutine[Any, Any, T]]) -> Callable[P, Corouti
     return call
 
 
-class RedisAccounts(RedisLists):
-    """The account and rating half of ``RedisStore``, with people's lists. Redis out of reach is
-    ``StoreUnavailable`` here, as everywhere in the store, so that the one who asked hears
-    ``unavailable``."""
+class RedisAccounts:
+    """The accounts' and ratings' part of ``RedisStore``. Redis out of reach is ``StoreUnavailable``
+    here, as everywhere in the store, so that the one who asked hears ``unavailable``."""
 
-    redis: aioredis.Redis
+    def __init__(self, client: aioredis.Redis) -> None:
+        self.redis = client
 
     @_guarded
     async def account(self, name: str) -> Account | None:
@@ -225,7 +225,7 @@ class RedisAccounts(RedisLists):
         raw = await self.redis.get(_rated_key(game_id))
         return [] if raw is None else [_change(c) for c in json.loads(raw)]
 
-    async def _rating_plan(
+    async def rating_plan(
         self, data: dict[str, Any], places: dict[str, int]
     ) -> tuple[str, list[RatingChange]]:
         """The ratings a finished game gives (``data`` is the game's stored data): the script's

@@ -35,7 +35,8 @@ def list_keys(identity: str) -> list[str]:
 class RedisLists:
     """The lists' part of ``RedisStore``. Redis out of reach is ``StoreUnavailable``."""
 
-    redis: aioredis.Redis
+    def __init__(self, client: aioredis.Redis) -> None:
+        self.redis = client
 
     async def lists(self, identity: str) -> dict[str, dict[str, str]]:
         guest = not identity.startswith(ACCOUNT)

@@ -1,26 +1,28 @@
 """The game log, resume tokens and history in Redis, for cluster mode.
 
-Every write to a room's game goes through a Lua script that first checks the room's lease still
-holds this node's fencing token: a node that lost its lease can no longer write the room's log.
-Redis persists the log (run it with ``appendonly yes``). How durable an acknowledged move is
-depends on ``durability``: ``none`` (in Redis' memory; on disk within Redis' ``appendfsync``
-period), ``fsync`` (on Redis' disk: ``appendfsync always``, checked by :meth:`RedisStore.check`) or
-``replica`` (on a replica as well: ``WAIT 1``).
+Every write to a room's game goes through a Lua script (:mod:`~server.log.redis.scripts`) that
+first checks the room's lease still holds this node's fencing token: a node that lost its lease
+can no longer write the room's log. Redis persists the log (run it with ``appendonly yes``). How
+durable an acknowledged move is depends on ``durability``: ``none`` (in Redis' memory; on disk
+within Redis' ``appendfsync`` period), ``fsync`` (on Redis' disk: ``appendfsync always``, checked
+by :meth:`RedisStore.check`) or ``replica`` (on a replica as well: ``WAIT 1``).
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from engine import GameRecord, Options, Outcome
-from server.log.contract import LeaseLost, StoredGame, StoreUnavailable, TokenInfo
+from server.log.contract import Account, LeaseLost, Standing, StoredGame, StoreUnavailable, TokenInfo
+from server.log.redis import scripts
 from server.log.redis.accounts import LEADERBOARD, RUNNING, RedisAccounts
+from server.log.redis.lists import RedisLists
 from server.ratings import RatingChange
 
 PREFIX = "cafe:"
@@ -30,74 +32,6 @@ PREFIX = "cafe:"
 TOKEN_TTL = 7 * 24 * 3600
 #: how long a write waits for a replica (``replica`` durability) before it is not acknowledged
 WAIT_MS = 1000
-
-# KEYS: lease, game, running, seats, history...  ARGV: fence, data, room, game_id, person names...
-_GAME_STARTED = """
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
-redis.call('HSET', KEYS[2], 'data', ARGV[2])
-redis.call('HSET', KEYS[3], ARGV[3], ARGV[4])
-for i = 5, #ARGV do redis.call('HSET', KEYS[4], ARGV[i], ARGV[3]) end
-for i = 5, #KEYS do
-    redis.call('LPUSH', KEYS[i], ARGV[4])
-    redis.call('LTRIM', KEYS[i], 0, 49)
-end
-return 1
-"""
-# KEYS: lease, moves  ARGV: fence, number, move
-_MOVE_PLAYED = """
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
-local n = redis.call('LLEN', KEYS[2])
-if n + 1 ~= tonumber(ARGV[2]) then return -2 end
-redis.call('RPUSH', KEYS[2], ARGV[3])
-return n + 1
-"""
-# KEYS: lease, game, seats, history of the new player (optional)
-# ARGV: fence, data as read, new data, room, old name, new name, game_id
-# The game's data changes only if nobody changed it since it was read (else -3: read again).
-_SEAT_TAKEN = """
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
-if redis.call('HGET', KEYS[2], 'data') ~= ARGV[2] then return -3 end
-redis.call('HSET', KEYS[2], 'data', ARGV[3])
-if redis.call('HGET', KEYS[3], ARGV[5]) == ARGV[4] then redis.call('HDEL', KEYS[3], ARGV[5]) end
-redis.call('HSET', KEYS[3], ARGV[6], ARGV[4])
-if #KEYS > 3 then
-    redis.call('LPUSH', KEYS[4], ARGV[7])
-    redis.call('LTRIM', KEYS[4], 0, 49)
-end
-return 1
-"""
-# KEYS: lease, game  ARGV: fence, data as read, new data
-# The game's data changes only if nobody changed it since it was read (else -3: read again).
-_DATA_CHANGED = """
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
-if redis.call('HGET', KEYS[2], 'data') ~= ARGV[2] then return -3 end
-redis.call('HSET', KEYS[2], 'data', ARGV[3])
-return 1
-"""
-# KEYS: lease, game, running, seats, rated, leaderboard
-# ARGV: fence, result, finished, room, game_id, ratings (JSON: see RedisAccounts), person names...
-# The outcome and the ratings are written together, once: a finished game returns 0, a rating
-# that changed since it was read returns -3 (read again and retry).
-_GAME_FINISHED = """
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
-if redis.call('HEXISTS', KEYS[2], 'result') == 1 then return 0 end
-local plan = cjson.decode(ARGV[6])
-for _, check in ipairs(plan.checks) do
-    local games = tonumber(redis.call('HGET', check[1], 'games') or '0')
-    if games ~= check[2] then return -3 end
-end
-for _, w in ipairs(plan.writes) do
-    redis.call('HSET', w[1], 'name', w[2], 'mu', w[3], 'sigma', w[4], 'games', w[5], 'wins', w[6])
-    redis.call('ZADD', KEYS[6], w[7], w[8])
-end
-if #plan.writes > 0 then redis.call('SET', KEYS[5], plan.rated) end
-redis.call('HSET', KEYS[2], 'result', ARGV[2], 'finished', ARGV[3])
-if redis.call('HGET', KEYS[3], ARGV[4]) == ARGV[5] then redis.call('HDEL', KEYS[3], ARGV[4]) end
-for i = 7, #ARGV do
-    if redis.call('HGET', KEYS[4], ARGV[i]) == ARGV[4] then redis.call('HDEL', KEYS[4], ARGV[i]) end
-end
-return 1
-"""
 
 
 def lease_key(room: str) -> str:
@@ -111,22 +45,26 @@ class NotDurable(Exception):
     """Redis is not set up for the durability asked for; the server must not start."""
 
 
-class RedisStore(RedisAccounts):
-    """The same interface as ``server.log.sqlite.store.Store``, on Redis. ``fence(room)`` gives this node's
-    fencing token for a room it owns."""
+class RedisStore:
+    """The storage contract (:class:`server.log.contract.GameLog`) on Redis: the games and tokens
+    here, accounts and ratings in a :class:`~server.log.redis.accounts.RedisAccounts`, lists in a
+    :class:`~server.log.redis.lists.RedisLists`. ``fence(room)`` gives this node's fencing token
+    for a room it owns."""
 
     def __init__(
         self, client: aioredis.Redis, fence: Callable[[str], str | None], durability: str = "none"
     ) -> None:
         self.redis = client
+        self._accounts = RedisAccounts(client)
+        self._lists = RedisLists(client)
         self._fence = fence
         self.durability = durability
         self._game_rooms: dict[str, tuple[str, list[str]]] = {}  # game id -> (room, person names)
-        self._started = client.register_script(_GAME_STARTED)
-        self._played = client.register_script(_MOVE_PLAYED)
-        self._finished = client.register_script(_GAME_FINISHED)
-        self._seat = client.register_script(_SEAT_TAKEN)
-        self._changed = client.register_script(_DATA_CHANGED)
+        self._started = client.register_script(scripts.GAME_STARTED)
+        self._played = client.register_script(scripts.MOVE_PLAYED)
+        self._finished = client.register_script(scripts.GAME_FINISHED)
+        self._seat = client.register_script(scripts.SEAT_TAKEN)
+        self._changed = client.register_script(scripts.DATA_CHANGED)
 
     def close(self) -> None:
         pass
@@ -299,7 +237,9 @@ class RedisStore(RedisAccounts):
                 raw = await self.redis.hget(f"{PREFIX}game:{game_id}", "data")
                 data = json.loads(raw) if raw is not None else None
                 plan, changes = (
-                    ("{}", []) if data is None else await self._rating_plan(data, dict(outcome.places))
+                    ("{}", [])
+                    if data is None
+                    else await self._accounts.rating_plan(data, dict(outcome.places))
                 )
             except RedisError as e:
                 raise StoreUnavailable(str(e)) from e
@@ -431,3 +371,62 @@ class RedisStore(RedisAccounts):
             raise StoreUnavailable(str(e)) from e
         games = [await self.game(str(game_id)) for game_id in ids]
         return [g for g in games if g is not None]
+
+    # --- accounts and ratings (accounts.py) ------------------------------------------------------
+
+    async def index_forms(self) -> None:
+        """Index every account by its look-alike form, once for each version of the forms."""
+        await self._accounts.index_forms()
+
+    async def account(self, name: str) -> Account | None:
+        return await self._accounts.account(name)
+
+    async def account_created(self, name: str, hash: str, identity: str | None) -> bool:
+        return await self._accounts.account_created(name, hash, identity)
+
+    async def account_alike(self, name: str) -> str | None:
+        return await self._accounts.account_alike(name)
+
+    async def password_changed(self, name: str, hash: str) -> None:
+        await self._accounts.password_changed(name, hash)
+
+    async def account_seen(self, name: str, when: float) -> None:
+        await self._accounts.account_seen(name, when)
+
+    async def account_language(self, name: str, lang: str) -> None:
+        await self._accounts.account_language(name, lang)
+
+    async def account_ascii(self, name: str, on: bool) -> None:
+        await self._accounts.account_ascii(name, on)
+
+    async def account_deleted(self, name: str) -> None:
+        await self._accounts.account_deleted(name)
+
+    async def standing(self, key: str) -> Standing | None:
+        return await self._accounts.standing(key)
+
+    async def standings(self, keys: Sequence[str]) -> dict[str, Standing]:
+        return await self._accounts.standings(keys)
+
+    async def leaderboard(self, limit: int) -> list[Standing]:
+        return await self._accounts.leaderboard(limit)
+
+    async def games_count(self, identity: str) -> int:
+        return await self._accounts.games_count(identity)
+
+    async def game_ratings(self, game_id: str) -> list[RatingChange]:
+        return await self._accounts.game_ratings(game_id)
+
+    # --- people's lists (lists.py) ---------------------------------------------------------------
+
+    async def lists(self, identity: str) -> dict[str, dict[str, str]]:
+        return await self._lists.lists(identity)
+
+    async def list_changed(self, identity: str, action: str, key: str, name: str) -> None:
+        await self._lists.list_changed(identity, action, key, name)
+
+    async def lists_replaced(self, identity: str, lists: Mapping[str, Mapping[str, str]]) -> None:
+        await self._lists.lists_replaced(identity, lists)
+
+    async def lists_deleted(self, identity: str) -> None:
+        await self._lists.lists_deleted(identity)
