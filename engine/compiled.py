@@ -58,6 +58,8 @@ MODULES = (
     "server.room.clock",
     "server.room.play",
     "server.room.votes",
+    "server.room.door",
+    "server.room.asks",
     "server.room.core",
     "server.room.actor",
     "server.session",

@@ -12,7 +12,8 @@ out (:mod:`server.room.actor`).
 ``clock``                 the turn's timer or bot, resume windows
 ``play``                  the game: its options, start, moves, end, views
 ``votes``                 votes on seats: ``/remove`` and ``/join N``
-``info``                  what ``/info`` says
+``door``                  entering, leaving, sitting down, coming back
+``asks``                  what a room answers without changing: moves, hints, ``/info``
 ``core``                  ``RoomCore``: the state machine owning those parts; no I/O
 ``actor``                 ``Room``: the inbox, the log writes, timers and bot threads
 ========================  ===============================================================
