@@ -102,6 +102,13 @@ class Config(BaseModel):
     node_id: str | None = Field(
         None, description="this node's name in a cluster (default: host name and process id)"
     )
+    lease: float = Field(
+        3.0,
+        gt=0,
+        description="cluster mode: seconds a room's lease lasts, the longest a dead node's rooms wait"
+        " before another node takes them over; a node's heartbeat (every third of it), its expiry"
+        " (5/3 of it), its readiness and its people's names (ten times it) follow it",
+    )
     hash_memory: int = Field(
         65536, ge=8, description="KiB of memory one argon2id password hash uses (argon2-cffi's default)"
     )

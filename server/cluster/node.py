@@ -23,6 +23,7 @@ from protocol.names import alike
 from protocol.outgoing import Outgoing
 from server.cluster import envelopes as env
 from server.cluster.relay import Relay, RemoteRoom, RemoteSession
+from server.cluster.timings import ClusterTimings
 from server.config import Config
 from server.directory import LocalDirectory
 from server.log.contract import StoreUnavailable
@@ -36,10 +37,6 @@ from server.session import RoomRef, Session
 
 log = structlog.get_logger("cafe.cluster")
 
-LEASE_MS = 3000  # a dead owner's rooms move after at most this long
-RENEW_EVERY = 1.0
-NODE_TTL = 5  # seconds a node counts as alive after its last heartbeat
-NAME_TTL = 30  # seconds a connected name stays claimed after its node's last refresh
 ROOMS = PREFIX + "rooms"  # room (casefolded) -> summary JSON
 #: rooms whose game waited with nobody in them and left memory: no node takes them over by itself
 IDLE = PREFIX + "idle"
@@ -47,7 +44,6 @@ NODES = PREFIX + "nodes"  # every node that ever listed people (its online hash 
 PRIVATE = PREFIX + "private"  # the rooms that are private, by casefolded name
 #: seconds a room's guest list outlives its last change, should its owner never close it
 GUESTS_TTL = 7 * 24 * 3600
-READY_WITHIN = 3.0  # seconds since the last good heartbeat for this node to be ready
 
 _RENEW = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
@@ -57,8 +53,8 @@ return 0
 #: connected to no node), left to the node its player is connected to
 _HOLD = """
 local holder = redis.call('GET', KEYS[1])
-if not holder then return redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) end
-if holder == ARGV[1] then return redis.call('EXPIRE', KEYS[1], ARGV[2]) end
+if not holder then return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
+if holder == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0
 """
 _RELEASE = """
@@ -126,6 +122,8 @@ class ClusterDirectory(LocalDirectory):
             retry_on_error=[RedisConnectionError, RedisTimeoutError],
         )
         self.node = node
+        #: how long this node's leases, heartbeat and names last in Redis (``--lease``)
+        self.timings = ClusterTimings.for_lease(config.lease)
         self.fences: dict[str, str] = {}  # room (casefolded) -> this node's lease token
         self.store = RedisStore(
             self.redis, lambda room: self.fences.get(room.casefold()), config.redis_durability
@@ -151,14 +149,14 @@ class ClusterDirectory(LocalDirectory):
         """This node reaches Redis (its last heartbeat is recent) and is not stopping."""
         if self.stopping or self._last_ok is None:
             return False
-        return asyncio.get_running_loop().time() - self._last_ok < READY_WITHIN
+        return asyncio.get_running_loop().time() - self._last_ok < self.timings.ready_within
 
     def _judges_deaths(self) -> bool:
         """Whether this node has reached Redis long enough to tell a dead node from one whose
         heartbeat lapsed while Redis was away (its first one since may still be on its way)."""
         if self._last_ok is None:
             return False
-        return self._last_ok - self._reached_since > NODE_TTL + RENEW_EVERY
+        return self._last_ok - self._reached_since > self.timings.node_ttl + self.timings.renew_every
 
     # --- life ------------------------------------------------------------------------------------
 
@@ -166,7 +164,7 @@ class ClusterDirectory(LocalDirectory):
         """Join the cluster; raises ``NotDurable`` when Redis cannot keep the durability asked for."""
         await self.store.check()
         await self.store.index_forms()
-        await self.redis.set(_node_key(self.node), "1", ex=NODE_TTL)
+        await self.redis.set(_node_key(self.node), "1", px=self.timings.node_ttl_ms)
         loop = asyncio.get_running_loop()
         jobs = (self._listen, self.relay.publish_loop, self._write_loop, self._heartbeat, self._watch)
         for job in jobs:
@@ -250,7 +248,7 @@ class ClusterDirectory(LocalDirectory):
         try:
             epoch = await self.redis.incr(f"{PREFIX}epoch:{key}")
             token = f"{self.node}:{epoch}"
-            if not await self.redis.set(lease_key(key), token, nx=True, px=LEASE_MS):
+            if not await self.redis.set(lease_key(key), token, nx=True, px=self.timings.lease_ms):
                 return None
             self.fences[key] = token
             await self.redis.srem(IDLE, key)  # someone came for it: it is taken up again
@@ -272,9 +270,9 @@ class ClusterDirectory(LocalDirectory):
     async def _watch(self) -> None:
         """Renew leases; take over rooms whose owner died; follow rooms that moved."""
         while True:
-            await asyncio.sleep(RENEW_EVERY)
+            await asyncio.sleep(self.timings.renew_every)
             for key, token in list(self.fences.items()):
-                if not await self._renew(keys=[lease_key(key)], args=[token, LEASE_MS]):
+                if not await self._renew(keys=[lease_key(key)], args=[token, self.timings.lease_ms]):
                     self._lost(key)
             # running games nobody owns (their node died): take one over
             idle = set(map(str, await self.redis.smembers(IDLE)))
@@ -399,7 +397,7 @@ class ClusterDirectory(LocalDirectory):
                         pipe.hdel(online_key(self.node), name.casefold())
                         if self.names.is_away(name):  # (held for the window: for whoever claims it)
                             pipe.hset(away_key(self.node), name.casefold(), name)
-                            pipe.expire(away_key(self.node), NODE_TTL)
+                            pipe.pexpire(away_key(self.node), self.timings.node_ttl_ms)
                         await pipe.execute()
                     if self.name_in_use(name):  # (a seat here, or a name like it, holds it still)
                         self._holding[name.casefold()] = name  # (let go at a heartbeat once free)
@@ -408,7 +406,7 @@ class ClusterDirectory(LocalDirectory):
                 else:
                     async with self.redis.pipeline(transaction=True) as pipe:
                         pipe.hset(online_key(self.node), name.casefold(), json.dumps(entry))
-                        pipe.expire(online_key(self.node), NODE_TTL)  # gone with this node
+                        pipe.pexpire(online_key(self.node), self.timings.node_ttl_ms)  # gone with this node
                         await pipe.execute()
 
     async def room_list(self) -> list[m.RoomSummary]:
@@ -504,12 +502,12 @@ class ClusterDirectory(LocalDirectory):
         with _reaching_redis():
             if (own is None or own.casefold() != name.casefold()) and await self._named(None, name):
                 return "taken"  # the very name: someone's on another node, or a seat's
-            if await self.redis.set(name_key(name), self.node, nx=True, ex=NAME_TTL):
+            if await self.redis.set(name_key(name), self.node, nx=True, px=self.timings.name_ttl_ms):
                 return None
             found = await self.redis.get(name_key(name))
             where = None if found is None else str(found)
             if where in (None, self.node) or (own is not None and await self._named(where, own)):
-                await self.redis.set(name_key(name), self.node, ex=NAME_TTL)
+                await self.redis.set(name_key(name), self.node, px=self.timings.name_ttl_ms)
                 return None  # (nothing here holds the form but the claimant: name_held said so)
         return "alike"
 
@@ -584,31 +582,33 @@ class ClusterDirectory(LocalDirectory):
         ]
 
     async def _heartbeat(self) -> None:
-        """Say this node lives, every second: its key, its names, and its whole list of people
-        written anew (what changed while Redis was away, a departure among them, is healed)."""
+        """Say this node lives, every third of a lease: its key, its names, and its whole list of
+        people written anew (what changed while Redis was away, a departure among them, is healed)."""
         loop = asyncio.get_running_loop()
+        timings = self.timings
         while True:
             people = [(key, json.dumps(self._entry(s))) for key, s in list(self.sessions.items())]
             away = self.names.away_names()
             held = {name.casefold(): name for name in [*self._seats_held(), *away]}
             async with self.redis.pipeline(transaction=True) as pipe:
-                pipe.set(_node_key(self.node), "1", ex=NODE_TTL)
+                pipe.set(_node_key(self.node), "1", px=timings.node_ttl_ms)
                 pipe.sadd(NODES, self.node)
                 pipe.delete(online_key(self.node))
                 for key, entry in people:
                     pipe.hset(online_key(self.node), key, entry)
                 if people:
-                    pipe.expire(online_key(self.node), NODE_TTL)
+                    pipe.pexpire(online_key(self.node), timings.node_ttl_ms)
                 pipe.delete(away_key(self.node))
                 for name in away:
                     pipe.hset(away_key(self.node), name.casefold(), name)
                 if away:
-                    pipe.expire(away_key(self.node), NODE_TTL)
+                    pipe.pexpire(away_key(self.node), timings.node_ttl_ms)
                 for session in list(self.sessions.values()):
                     if session.name is not None:
-                        pipe.set(name_key(session.name), self.node, ex=NAME_TTL)
+                        pipe.set(name_key(session.name), self.node, px=timings.name_ttl_ms)
                 for name in held.values():
-                    await self._hold(keys=[name_key(name)], args=[self.node, NAME_TTL], client=pipe)
+                    ttl = timings.name_ttl_ms
+                    await self._hold(keys=[name_key(name)], args=[self.node, ttl], client=pipe)
                 await pipe.execute()
             # a name kept for a seat that holds it no more (its game ended, its player left it)
             # is free at once, not when its key runs out
@@ -617,7 +617,7 @@ class ClusterDirectory(LocalDirectory):
                 if key not in held and not self.name_in_use(name):
                     await self._release(keys=[name_key(name)], args=[self.node])
             now = loop.time()
-            if self._last_ok is None or now - self._last_ok > 2 * RENEW_EVERY:  # after a gap
+            if self._last_ok is None or now - self._last_ok > 2 * timings.renew_every:  # after a gap
                 self._reached_since = now
             self._last_ok = now
-            await asyncio.sleep(RENEW_EVERY)
+            await asyncio.sleep(timings.renew_every)

@@ -1,4 +1,5 @@
-"""A real redis-server for each test, on a free loopback port, stopped at the end."""
+"""A real redis-server for each test, on a free loopback port, stopped at the end; the nodes the
+tests start run with a lease of half the default's, and every timing that follows it."""
 
 from __future__ import annotations
 
@@ -14,8 +15,14 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
+from server.cluster.timings import ClusterTimings
 from tests.server import clients
 from tests.server.process import ServerProcess
+
+#: the lease of the tests' nodes (``--lease``): a room moves, a dead node is forgotten and a node
+#: is ready again in half the time of the default's, with half a second between heartbeats
+LEASE = 1.5
+TIMINGS = ClusterTimings.for_lease(LEASE)
 
 
 def _free_port() -> int:
@@ -159,6 +166,12 @@ async def quick(redis_url: str, tmp_path: Path) -> AsyncIterator[list[ServerProc
     half a second."""
     async with two_nodes(redis_url, tmp_path, "--resume-window", "0.5", *QUICK_HASH) as started:
         yield started
+
+
+@pytest.fixture(autouse=True)
+def short_lease(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every node a test starts (a child process, reading ``CAFE_LEASE``) runs with ``LEASE``."""
+    monkeypatch.setenv("CAFE_LEASE", str(LEASE))
 
 
 @pytest.fixture(autouse=True)

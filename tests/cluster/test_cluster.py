@@ -15,7 +15,7 @@ import redis.asyncio as aioredis
 from engine import GameRecord, Position, legal_move_texts, new_position, play
 from server.log.contract import LeaseLost
 from server.log.redis.store import RedisStore, lease_key
-from tests.cluster.conftest import RedisServer
+from tests.cluster.conftest import TIMINGS, RedisServer
 from tests.server.clients import MAX_TURNS, WsClient, until
 from tests.server.process import ServerProcess
 
@@ -183,7 +183,7 @@ async def test_a_redis_restart_mid_game_does_not_stop_the_game(
     ann, bob = await _two_players(nodes, 13)
     game = await _play([ann, bob], Game(new_position(["ann", "bob"], 13)), random.Random(5), 6, bob)
     redis_server.stop()
-    await asyncio.sleep(1.0)
+    await asyncio.sleep(TIMINGS.renew_every)  # (a third of a lease: the rooms stay where they are)
     redis_server.start()
     await redis_server.wait_ready()
     game = await _play([ann, bob], game, random.Random(6), 6, bob)

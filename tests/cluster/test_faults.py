@@ -20,7 +20,7 @@ from engine import GameRecord, legal_move_texts, new_position, play
 from protocol.errors import UNAVAILABLE
 from server.log.contract import LeaseLost
 from server.log.redis.store import RUNNING, RedisStore, lease_key
-from tests.cluster.conftest import RedisServer
+from tests.cluster.conftest import TIMINGS, RedisServer
 from tests.cluster.test_cluster import Game, _move, _play, _two_players
 from tests.server.clients import LineClient, WsClient
 from tests.server.process import ServerProcess
@@ -194,7 +194,7 @@ async def test_an_outage_longer_than_the_lease_keeps_every_seat(
     ann, bob = await _two_players(nodes, 21)
     game = await _play([ann, bob], Game(new_position(["ann", "bob"], 21)), random.Random(3), 3, bob)
     redis_server.stop()
-    await asyncio.sleep(7.0)  # past LEASE_MS (3 s) and NODE_TTL (5 s)
+    await asyncio.sleep(TIMINGS.node_ttl + 2 * TIMINGS.renew_every)  # past a lease and a node's life
     redis_server.start()
     await redis_server.wait_ready()
     game = await _play([ann, bob], game, random.Random(4), 6, bob)

@@ -10,8 +10,9 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from server.cluster.node import NAME_TTL, name_key
+from server.cluster.node import name_key
 from server.log.redis.store import RedisStore
+from tests.cluster.conftest import TIMINGS
 from tests.server.clients import WsClient
 from tests.server.process import ServerProcess
 
@@ -53,7 +54,7 @@ async def test_a_held_seat_keeps_its_look_alikes_on_every_node(
     nodes: list[ServerProcess], redis_url: str
 ) -> None:
     """mia leaves a running game on a: while the seat waits for her, ``rnia`` is ``name_taken``
-    through b, and a keeps the form's key alive (its time to live renewed every second)."""
+    through b, and a keeps the form's key alive (its time to live renewed at every heartbeat)."""
     a, b = nodes
     ann, mia = await WsClient.connect(a.port, "ann"), await WsClient.connect(a.port, "mia")
     for client in (ann, mia):
@@ -64,9 +65,9 @@ async def test_a_held_seat_keeps_its_look_alikes_on_every_node(
     assert (await _hello(b, "rnia"))["code"] == "name_taken"
     client = aioredis.from_url(redis_url, decode_responses=True)
     try:
-        await asyncio.sleep(4)
+        await asyncio.sleep(4 * TIMINGS.renew_every)  # four heartbeats
         assert await client.get(name_key("mia")) == "a"
-        assert await client.pttl(name_key("mia")) > (NAME_TTL - 2.5) * 1000
+        assert await client.pttl(name_key("mia")) > (TIMINGS.name_ttl - 2.5 * TIMINGS.renew_every) * 1000
     finally:
         await client.aclose()
     assert (await _hello(b, "rnIa"))["code"] == "name_taken"
