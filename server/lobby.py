@@ -28,7 +28,7 @@ from server import account_commands, language, profiles
 from server.accounts import Accounts
 from server.choices import StoredLists, account_settings
 from server.config import Config
-from server.directory import Directory, listed
+from server.directory import Directory
 from server.limits import security_event
 from server.log.contract import GameLog, StoreUnavailable
 from server.metrics import Metrics
@@ -37,6 +37,7 @@ from server.privacy import here, seen_from
 from server.ratelimit import TokenBucket
 from server.ratings import ACCOUNT
 from server.room import Enter, Leave, Returned, Room, not_invited
+from server.roomlist import listed
 from server.session import RoomRef, Session
 from server.social import PersonalLists, Social
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -21,18 +21,21 @@ from protocol import messages as m
 from protocol.errors import UNAVAILABLE
 from protocol.names import alike
 from protocol.outgoing import Outgoing
+from server.botpool import BotPool
 from server.cluster import envelopes as env
 from server.cluster.relay import Relay, RemoteRoom, RemoteSession
 from server.cluster.timings import ClusterTimings
 from server.config import Config
-from server.directory import LocalDirectory
-from server.log.contract import StoreUnavailable
+from server.log.contract import StoredGame, StoreUnavailable
 from server.log.redis.store import PREFIX, SEATS, RedisStore, lease_key
 from server.metrics import Metrics
-from server.names import Held, own_alike
+from server.names import Held, Names, NameTable, own_alike, strongest
+from server.privacy import Admission
 from server.ratings import is_guest
 from server.room import Enter, Leave, Returned, Room
 from server.room.world import Member
+from server.roomlist import RoomListWatchers
+from server.rooms import LocalRooms
 from server.session import RoomRef, Session
 
 log = structlog.get_logger("cafe.cluster")
@@ -98,7 +101,7 @@ def _reaching_redis() -> Iterator[None]:
         raise StoreUnavailable(str(e) or type(e).__name__) from e
 
 
-class ClusterDirectory(LocalDirectory):
+class ClusterDirectory:
     """The directory of a node among several sharing one Redis.
 
     * A room is owned by exactly one node at a time: a lease key holding ``node:epoch`` with a
@@ -108,6 +111,9 @@ class ClusterDirectory(LocalDirectory):
       recipient, travel back the same way.
     * When an owner dies its leases expire; another node takes the lease, replays the room from
       the log in Redis and carries on. Names, the room list and who is online live in Redis.
+
+    It is made of the parts a single process's directory has (the names held here, the rooms of
+    this node, whose owner it is, and the people watching the room list), and Redis around them.
     """
 
     def __init__(self, config: Config, metrics: Metrics, url: str, node: str) -> None:
@@ -128,7 +134,9 @@ class ClusterDirectory(LocalDirectory):
         self.store = RedisStore(
             self.redis, lambda room: self.fences.get(room.casefold()), config.redis_durability
         )
-        super().__init__(config, self.store, metrics)
+        self.names = Names()
+        self.local = LocalRooms(config, self.store, metrics, owner=self, taken=self.name_in_use)
+        self.watchers = RoomListWatchers(self.local.sorted)
         self.relay = Relay(self.redis, node, self.rooms)
         self.relay.on_turned_away = self._turned_away_here
         self._renew = self.redis.register_script(_RENEW)
@@ -143,6 +151,39 @@ class ClusterDirectory(LocalDirectory):
         self._last_ok: float | None = None  # loop time of the last heartbeat Redis took
         self._reached_since = 0.0  # loop time since which every heartbeat was taken
         self.stopping = False
+
+    @property
+    def log(self) -> RedisStore:
+        """The game log, in Redis."""
+        return self.store
+
+    @property
+    def rooms(self) -> dict[str, Room]:
+        """The room actors of this node, by casefolded name."""
+        return self.local.rooms
+
+    @property
+    def bots(self) -> BotPool:
+        """Where the server's bots think."""
+        return self.local.bots
+
+    @property
+    def sessions(self) -> NameTable[Session]:
+        """This node's connections, by casefolded name."""
+        return self.names.sessions
+
+    @property
+    def on_game_start(self) -> Callable[[str | None, list[str]], None]:
+        """Called with a room's name (``None`` for a private room) and players when its game starts."""
+        return self.local.on_game_start
+
+    @on_game_start.setter
+    def on_game_start(self, call: Callable[[str | None, list[str]], None]) -> None:
+        self.local.on_game_start = call
+
+    async def restore(self, games: list[StoredGame]) -> None:
+        """Bring back unfinished games (a node takes them up as their leases say: see ``start``)."""
+        await self.local.restore(games)
 
     @property
     def ready(self) -> bool:
@@ -258,7 +299,7 @@ class ClusterDirectory(LocalDirectory):
                     pipe.srem(PRIVATE, key)
                     pipe.delete(guests_key(key))
                     await pipe.execute()
-            room = self.create_room(stored.room if stored else name)
+            room = self.local.create_room(stored.room if stored else name)
             if stored is not None:
                 self.store.adopt(stored.game_id, stored.room, stored.record, stored.kinds)
                 await room.restore(stored)
@@ -318,8 +359,7 @@ class ClusterDirectory(LocalDirectory):
         """Another node owns this room now: stop it here and send its members after it."""
         self.fences.pop(key, None)
         self._listed.pop(key, None)
-        self._private.discard(key)
-        room = self.rooms.pop(key, None)
+        room = self.local.lost(key)
         if room is None:
             return
         log.warning("lease_lost", node=self.node, room=room.name)
@@ -335,12 +375,13 @@ class ClusterDirectory(LocalDirectory):
             elif isinstance(member, Session):
                 member.room = RemoteRoom(self.relay, room.name, "")  # the watcher finds the new owner
 
-    # --- the rooms' host --------------------------------------------------------------------------
+    # --- what the rooms tell (their owner) ---------------------------------------------------------
 
     def room_changed(self, room: Room) -> None:
-        """Publish the room's line in the cluster-wide room list (written in the background, and
-        only when it changed: most commands, moves and chat among them, leave it as it was)."""
-        super().room_changed(room)  # the lobby of this node
+        """Tell this node's lobby, and publish the room's line in the cluster-wide room list
+        (written in the background, and only when it changed: most commands, moves and chat among
+        them, leave it as it was)."""
+        self.watchers.changed(room)
         key = room.name.casefold()
         if key in self.fences:
             listing = room.core.listing()
@@ -348,10 +389,8 @@ class ClusterDirectory(LocalDirectory):
                 self._listed[key] = listing
                 self._writes.put_nowait(("room", room.summary().model_dump_json()))
 
-    def room_empty(self, room: Room) -> None:
-        if self.rooms.get(room.name.casefold()) is not room:
-            return
-        super().room_empty(room)
+    def room_gone(self, room: Room) -> None:
+        self.watchers.gone_room(room)
         key = room.name.casefold()
         self._listed.pop(key, None)
         token = self.fences.pop(key, None)
@@ -435,6 +474,11 @@ class ClusterDirectory(LocalDirectory):
                 pipe.expire(guests_key(room), GUESTS_TTL)
                 await pipe.execute()
 
+    async def admission(self, room: RoomRef, session: Session) -> Admission:
+        if await self._is_guest(room.name, session.identity) or await self._holds_seat(room, session.name):
+            return "guest"
+        return "closed" if await self._is_private(room) else "open"
+
     async def _is_guest(self, room: str, identity: str | None) -> bool:
         if identity is None:
             return False
@@ -442,8 +486,10 @@ class ClusterDirectory(LocalDirectory):
             return bool(await self.redis.sismember(guests_key(room), identity))
 
     async def _holds_seat(self, room: RoomRef, name: str | None) -> bool:
-        if isinstance(room, Room) or name is None:
-            return await super()._holds_seat(room, name)
+        if name is None:
+            return False
+        if isinstance(room, Room):
+            return self.local.holds_seat(room, name)
         with _reaching_redis():
             return await self.store.seat_room(name) == room.name.casefold()
 
@@ -456,10 +502,10 @@ class ClusterDirectory(LocalDirectory):
     async def private_rooms(self) -> set[str]:
         with _reaching_redis():
             listed = set(map(str, await self.redis.smembers(PRIVATE)))
-        here = await super().private_rooms()  # the rooms of this node say it themselves
+        here = self.local.private()  # the rooms of this node say it themselves
         return {key for key in listed if key not in self.rooms} | here
 
-    def _privacy_changed(self, room: Room, private: bool) -> None:
+    def privacy_changed(self, room: Room, private: bool) -> None:
         """Tell every node (written in the background, in order with the room's line)."""
         members = room.members if private else ()
         guests = [member.identity for member in members if member.identity is not None]
@@ -467,7 +513,9 @@ class ClusterDirectory(LocalDirectory):
 
     def refused_entry(self, room: Room, member: Member) -> None:
         if not isinstance(member, RemoteSession):
-            super().refused_entry(room, member)
+            if isinstance(member, Session) and member.room is room:  # (connected here)
+                member.room = None
+                self.moved(member)
             return
         self.relay.remote.pop((member.node, member.sid), None)
         member.room = None
@@ -482,6 +530,26 @@ class ClusterDirectory(LocalDirectory):
             self.moved(session)
 
     # --- names and who ------------------------------------------------------------------------------
+
+    def session(self, name: str) -> Session | None:
+        return self.names.session(name)
+
+    def name_in_use(self, name: str) -> bool:
+        """Someone here holds ``name`` or one like it: a connection, a name held for the window,
+        a bot, or a held seat."""
+        return self.name_held(name) is not None
+
+    def name_held(self, name: str, own: str | None = None) -> Held | None:
+        """Whether someone on this node holds ``name`` or a look-alike (see
+        :meth:`server.directory.LocalDirectory.name_held`)."""
+        own = own_alike(name, own)
+        return strongest((self.names.held(name, own), self.local.name_held(name, own)))
+
+    def away(self, name: str, until: float) -> None:
+        self.names.away(name, until)
+
+    def watch_rooms(self, session: Session) -> None:
+        self.watchers.watch(session)
 
     def attach(self, session: Session) -> None:
         self.relay.local[session.sid] = session
@@ -524,11 +592,11 @@ class ClusterDirectory(LocalDirectory):
             return any(await pipe.execute())
 
     def bind(self, session: Session) -> None:
-        super().bind(session)
+        self.names.bind(session)
         self.moved(session)
 
     def unbind(self, session: Session, name: str) -> None:
-        super().unbind(session, name)
+        self.names.unbind(session, name)
         self._writes.put_nowait(("online", (name, None)))
 
     def moved(self, session: Session) -> None:
@@ -573,13 +641,7 @@ class ClusterDirectory(LocalDirectory):
     def _seats_held(self) -> list[str]:
         """The names of the players not connected here whose seats this node's running games hold:
         kept from look-alikes on every node (the log's seats keep the very names)."""
-        return [
-            seat.name
-            for room in list(self.rooms.values())
-            if room.state == "playing"
-            for seat in room.seats
-            if seat.strategy is None and seat.name.casefold() not in self.sessions
-        ]
+        return self.local.seated(lambda name: name.casefold() in self.sessions)
 
     async def _heartbeat(self) -> None:
         """Say this node lives, every third of a lease: its key, its names, and its whole list of

@@ -1,0 +1,225 @@
+"""The room actors of this process and their host (:class:`~server.room.RoomHost`): what the rooms
+need of the process (the log, the settings, the bot names, the pool where bots think, the metrics,
+and the rooms' gauges in it), and the seats their running games hold.
+
+Its owner, a directory, hears what the rooms tell (:class:`RoomsOwner`): a line of the room list
+changed, a room became private, went, lost its lease, refused someone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from protocol.names import alike
+from server.botpool import BotPool
+from server.config import Config
+from server.log.contract import GameLog, StoredGame
+from server.metrics import Metrics
+from server.names import Held, NameTable, strongest
+from server.room import BotNameList, Member, Room, RoomSettings, Seat
+
+
+class RoomsOwner(Protocol):
+    """What the owner of the rooms hears from them."""
+
+    def room_changed(self, room: Room) -> None:
+        """``room`` handled something: its line in the room list may have changed."""
+
+    def privacy_changed(self, room: Room, private: bool) -> None:
+        """``room`` became private (its members are its guests from now on), or public again."""
+
+    def room_gone(self, room: Room) -> None:
+        """``room`` emptied and left this process."""
+
+    def lease_lost(self, room: Room) -> None:
+        """Another node owns ``room`` now."""
+
+    def refused_entry(self, room: Room, member: Member) -> None:
+        """``room`` refused ``member`` entry: wherever it is connected, it is in no room."""
+
+
+class LocalRooms:
+    """The rooms of this process, by casefolded name, and the host every one of them is given."""
+
+    def __init__(
+        self, config: Config, log: GameLog, metrics: Metrics, owner: RoomsOwner, taken: Callable[[str], bool]
+    ) -> None:
+        self.log = log
+        self.metrics = metrics
+        self.owner = owner
+        self.settings = RoomSettings(
+            resume_window=config.resume_window,
+            clock_min=config.clock_min,
+            bot_budget=config.bot_budget,
+            max_bot_games=config.max_bot_games,
+        )
+        self.rooms: dict[str, Room] = {}  # casefolded room name -> room
+        #: the names of the server's bots in this process's rooms (``taken``: names people hold)
+        self.bot_names = BotNameList(taken=taken)
+        self.bots = BotPool(config.bot_workers)
+        #: a seated player's name -> the game that left memory with nobody in its room
+        self._unloaded: NameTable[str] = NameTable()
+        #: the rooms whose game is running, as room_changed last saw them
+        self._playing: set[str] = set()
+        #: the rooms that are private, as room_changed last saw them
+        self._private: set[str] = set()
+        #: called with a room's name (``None`` for a private room) and players when its game starts
+        self.on_game_start: Callable[[str | None, list[str]], None] = lambda room, players: None
+        metrics.rooms.set_function(lambda: len(self.rooms))
+        metrics.games_running.set_function(
+            lambda: sum(1 for room in self.rooms.values() if room.state == "playing")
+        )
+
+    # --- rooms ---------------------------------------------------------------------------------
+
+    def sorted(self) -> list[Room]:
+        """The rooms, by name."""
+        return sorted(self.rooms.values(), key=lambda r: r.name.casefold())
+
+    def create_room(self, name: str) -> Room:
+        """A new room actor here, running."""
+        room = Room(name, self)
+        self.rooms[name.casefold()] = room
+        room.start()
+        return room
+
+    async def restore(self, games: list[StoredGame]) -> None:
+        """Bring back unfinished games from the log, as their players left them."""
+        for stored in games:
+            room = self.rooms.get(stored.room.casefold()) or self.create_room(stored.room)
+            await room.restore(stored)
+
+    def lost(self, key: str) -> Room | None:
+        """The room of casefolded name ``key`` is no longer this process's: forgotten here."""
+        self._private.discard(key)
+        return self.rooms.pop(key, None)
+
+    def private(self) -> set[str]:
+        """The private rooms here, by casefolded name (the rooms themselves say)."""
+        return {key for key, room in self.rooms.items() if room.options.private}
+
+    # --- seats ---------------------------------------------------------------------------------
+
+    async def seat_room(self, name: str) -> Room | None:
+        """The room here whose running game ``name`` has a seat in, taking up again a game that
+        left memory for one of its players who came back."""
+        for room in self.rooms.values():
+            if self._running_seat(room, name) is not None:
+                return room
+        return await self._reload(name)
+
+    async def _reload(self, name: str) -> Room | None:
+        game_id = self._unloaded.pop(name.casefold(), None)
+        if game_id is None:
+            return None
+        for key in [k for k, g in self._unloaded.items() if g == game_id]:
+            del self._unloaded[key]
+        stored = await self.log.game(game_id)
+        if stored is None or stored.finished is not None or stored.room.casefold() in self.rooms:
+            return None  # (its room's name was taken by a new room meanwhile: the game stays logged)
+        room = self.create_room(stored.room)
+        await room.restore(stored)
+        return room
+
+    @staticmethod
+    def _running_seat(room: Room, name: str) -> Seat | None:
+        if room.state != "playing":
+            return None
+        seat = room.core.seat_of(name)
+        return seat if seat is not None and seat.strategy is None else None  # over a connection
+
+    def holds_seat(self, room: Room, name: str) -> bool:
+        """Whether ``name`` has a seat in ``room``."""
+        return room.core.seat_of(name) is not None
+
+    def name_held(self, name: str, own: str | None) -> Held | None:
+        """Whether a bot here is called ``name`` (a bot's look-alikes are reserved names), or a
+        seat of a running game (here, or in a game that left memory) holds ``name`` or a
+        look-alike; ``own``, a look-alike proved to be the claimant's, aside."""
+        bot: Held | None = "taken" if name in self.bot_names else None
+        return strongest((bot, self._unloaded.held(name, own), self._seat_held(name, own)))
+
+    def _seat_held(self, name: str, own: str | None) -> Held | None:
+        key, form, mine = name.casefold(), alike(name), None if own is None else own.casefold()
+        found: Held | None = None
+        for room in self.rooms.values():  # (as many as the running games)
+            if room.state != "playing":
+                continue
+            for seat in room.seats:
+                seat_key = seat.name.casefold()
+                if seat.strategy is not None or seat_key == mine:
+                    continue
+                if seat_key == key:
+                    return "taken"
+                if alike(seat_key) == form:
+                    found = "alike"
+        return found
+
+    def seated(self, connected: Callable[[str], bool]) -> list[str]:
+        """The names of the players whose seats this process's running games hold, but those
+        ``connected`` says are connected here."""
+        return [
+            seat.name
+            for room in list(self.rooms.values())
+            if room.state == "playing"
+            for seat in room.seats
+            if seat.strategy is None and not connected(seat.name)
+        ]
+
+    # --- the rooms' host -------------------------------------------------------------------------
+
+    def room_changed(self, room: Room) -> None:
+        """A room handled something: its owner hears when it became private or public, its
+        players' friends (``on_game_start``) when its game started, and the owner that it changed."""
+        key = room.name.casefold()
+        private = room.options.private
+        if private != (key in self._private):
+            if private:
+                self._private.add(key)
+            else:
+                self._private.discard(key)
+            self.owner.privacy_changed(room, private)
+        playing = room.state == "playing"
+        if playing != (key in self._playing):
+            if playing:
+                self._playing.add(key)
+                players = [s.name for s in room.seats if s.kind == "person"]
+                self.on_game_start(None if private else room.name, players)
+            else:
+                self._playing.discard(key)
+        self.owner.room_changed(room)
+
+    def room_empty(self, room: Room) -> None:
+        """A room emptied: it goes (its game's seats wait in the log when it left memory)."""
+        if self.rooms.get(room.name.casefold()) is not room:
+            return
+        del self.rooms[room.name.casefold()]
+        if room.core.unloaded and room.game is not None:
+            for seat in room.seats:  # their seats wait in the log: a player's return takes it up
+                if seat.strategy is None:
+                    self._unloaded[seat.name.casefold()] = room.game.game_id
+        self._playing.discard(room.name.casefold())
+        self._private.discard(room.name.casefold())
+        for seat in room.seats:
+            if seat.kind == "bot":
+                self.bot_names.release(seat.name)
+        self.owner.room_gone(room)
+
+    def lease_lost(self, room: Room) -> None:
+        self.owner.lease_lost(room)
+
+    def refused_entry(self, room: Room, member: Member) -> None:
+        self.owner.refused_entry(room, member)
+
+    def bot_games(self, name: str) -> int:
+        """How many games here ``name`` plays against the server's bots alone."""
+        key = name.casefold()
+        count = 0
+        for room in self.rooms.values():
+            if room.state == "playing":
+                seats = room.seats
+                mine = [s for s in seats if s.name.casefold() == key and s.strategy is None]
+                if mine and all(s.strategy is not None for s in seats if s not in mine):
+                    count += 1
+        return count
