@@ -9,10 +9,11 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# what an install compiled (engine/compiled.py): compiled, stale or source
-SAY_COMPILED = $(BIN)/python -c "from engine.compiled import summary; print('compiled modules:', summary())"
+# what an install compiled (compiled/__init__.py): compiled, stale or source
+SAY_COMPILED = $(BIN)/python -c "import compiled; print('compiled modules:', compiled.summary())"
 
-# the server alone (installing compiles the modules engine/compiled.py lists, where it can)
+# the server alone (installing compiles the modules compiled/__init__.py lists, where it can, into
+# build/native/lib: there they run only while they are as new as their sources)
 $(VENV)/.installed-run: pyproject.toml setup.py | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	@$(SAY_COMPILED)
@@ -26,9 +27,8 @@ $(VENV)/.installed-dev: pyproject.toml setup.py | $(BIN)/python
 
 # the compiled modules again, when one of their sources or the list changed (until then they run as
 # Python); a changed setup.py installs again above
-COMPILED := $(shell $(PYTHON) -c "import runpy; c = runpy.run_path('engine/compiled.py'); \
-	print(*(c['source'](m).relative_to(c['ROOT']) for m in c['MODULES']))")
-$(VENV)/.compiled: engine/compiled.py $(COMPILED) | $(VENV)/.installed-run
+COMPILED := $(shell $(PYTHON) -c "import compiled as c; print(*(c.source(m).relative_to(c.ROOT) for m in c.MODULES))")
+$(VENV)/.compiled: compiled/__init__.py $(COMPILED) | $(VENV)/.installed-run
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	@$(SAY_COMPILED)
 	touch $@
@@ -62,7 +62,7 @@ test-lowest: $(VENV)/.installed-dev $(VENV)/.compiled
 	PYTHONPATH=$$lowest $(PYTEST) -p no:cacheprovider -m websocket_api
 
 lint: $(VENV)/.installed-dev
-	$(BIN)/ruff check engine protocol server bots tests bench setup.py
+	$(BIN)/ruff check compiled engine protocol server bots tests bench setup.py
 	$(BIN)/mypy
 
 bench: $(VENV)/.installed-dev

@@ -1,8 +1,10 @@
 """The package's compiled modules: everything else is in pyproject.toml.
 
-The modules ``engine/compiled.py`` lists are compiled with mypyc when the package is installed
-(``pip install .``, or ``pip install -e .`` beside the sources). Where that fails (no C compiler
-or Python headers), the install goes on without them and the same modules run as Python.
+The modules ``compiled`` lists are compiled with mypyc when the package is installed:
+``pip install .`` puts them beside their sources; ``pip install -e .`` (a checkout, as ``make``
+installs it) in ``build/native/lib``, where only ``compiled.use()`` finds them, and only while
+they are as new as their sources (``compiled/__init__.py`` says why). Where the build fails (no C
+compiler or Python headers), the install goes on without them and the same modules run as Python.
 """
 
 from __future__ import annotations
@@ -19,14 +21,16 @@ from setuptools.command.build_ext import build_ext
 HERE = Path(__file__).resolve().parent
 
 
-def _listed() -> list[str]:
-    """The source files of the modules to compile (engine/compiled.py, read without importing
-    the engine)."""
-    spec = importlib.util.spec_from_file_location("_cafe_compiled", HERE / "engine" / "compiled.py")
+def _compiled() -> Any:
+    """The ``compiled`` package, read without importing the others (nothing is built yet)."""
+    spec = importlib.util.spec_from_file_location("_cafe_compiled", HERE / "compiled" / "__init__.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return [str(module.source(name, HERE).relative_to(HERE)) for name in module.MODULES]
+    return module
+
+
+COMPILED = _compiled()
 
 
 def _warn(what: str, error: BaseException) -> None:
@@ -35,12 +39,23 @@ def _warn(what: str, error: BaseException) -> None:
 
 class _Optional(build_ext):
     """Build what compiles, and nothing after the first that does not: the modules' shared library
-    comes first, and a module without it would not import (engine/compiled.py has the modules
-    of a checkout with a build missing imported from their sources)."""
+    comes first, and a module without it would not import. In an editable install, build into the
+    checkout's build folder, every module anew (a build is fresh when it is newer than every
+    source), and remove the copies an older build left beside the sources."""
 
     failed = False
 
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if self.editable_mode:  # setuptools' flag for `pip install -e` (PEP 660)
+            self.inplace = False
+            self.build_lib = str(HERE / COMPILED.BUILD)
+            self.force = True
+
     def run(self) -> None:
+        if self.editable_mode:
+            for ext in self.extensions:
+                (HERE / self.get_ext_filename(self.get_ext_fullname(ext.name))).unlink(missing_ok=True)
         try:
             super().run()
         except Exception as e:  # a missing compiler fails here
@@ -63,12 +78,13 @@ def _extensions() -> list[Any]:
         # the settings of pyproject.toml's [tool.mypy] are for checking; here mypy only reads
         # types, in a build environment without the dependencies (pydantic's types are Any here)
         options = ["--config-file", os.devnull, "--ignore-missing-imports"]
+        sources = [str(COMPILED.source(name, HERE).relative_to(HERE)) for name in COMPILED.MODULES]
         return list(
             mypycify(
-                [*options, "--cache-dir", "build/native/mypy", *_listed()],
+                [*options, "--cache-dir", "build/native/mypy", *sources],
                 opt_level="3",
                 target_dir="build/native",
-                group_name="cafe_compiled",
+                group_name=COMPILED.GROUP,
             )
         )
     except (Exception, SystemExit) as e:  # mypy not installed, or its compiler refused a module

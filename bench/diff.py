@@ -26,6 +26,10 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 
 import jsonpatch  # noqa: E402
 
+import compiled  # noqa: E402
+
+compiled.use()  # before the engine is imported: a fresh build runs, as in the server
+
 from engine import outcome, random_game, replay  # noqa: E402
 from protocol.diff import apply_patch, diff  # noqa: E402
 from protocol.view import LastMove, SeatInfo, room_view  # noqa: E402

@@ -30,6 +30,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import redis.asyncio as aioredis  # noqa: E402
 
+import compiled  # noqa: E402
+
+compiled.use()  # before the engine is imported: a fresh build runs, as in the server
+
 from engine import GameRecord  # noqa: E402
 from server.log.redis.store import RedisStore, lease_key  # noqa: E402
 

@@ -26,6 +26,10 @@ from pathlib import Path
 # run as a script, this file's folder comes first on the path and its name would hide the package
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
+import compiled  # noqa: E402
+
+compiled.use()  # before the engine is imported: a fresh build runs, as in the server
+
 from engine import (  # noqa: E402
     Move,
     Options,

@@ -30,6 +30,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from websockets.sync.client import connect  # noqa: E402
 
+import compiled  # noqa: E402
+
+compiled.use()  # before the engine is imported: a fresh build runs, as in the server
+
 from engine import GameRecord, random_game  # noqa: E402
 from server.log.sqlite.store import Store  # noqa: E402
 

@@ -31,17 +31,21 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import random_game
-from protocol import messages as m
-from server import logs
-from server.app import YoungPasses, collect_garbage_seldom
-from server.config import Config
-from server.directory import LocalDirectory
-from server.line import LineSession
-from server.lobby import Lobby
-from server.log.sqlite.store import Store
-from server.metrics import Metrics
-from server.session import Outgoing, Session
+import compiled
+
+compiled.use()  # before the engine is imported: a fresh build runs, as in the server
+
+from engine import random_game  # noqa: E402
+from protocol import messages as m  # noqa: E402
+from server import logs  # noqa: E402
+from server.app import YoungPasses, collect_garbage_seldom  # noqa: E402
+from server.config import Config  # noqa: E402
+from server.directory import LocalDirectory  # noqa: E402
+from server.line import LineSession  # noqa: E402
+from server.lobby import Lobby  # noqa: E402
+from server.log.sqlite.store import Store  # noqa: E402
+from server.metrics import Metrics  # noqa: E402
+from server.session import Outgoing, Session  # noqa: E402
 
 
 class QuietWs(Session):

@@ -21,10 +21,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import legal_move_texts
-from protocol import messages as m
-from server.room.effects import Send
-from tests.server.roomcore import Driver, FakeMember
+import compiled
+
+compiled.use()  # before the engine is imported: a fresh build runs, as in the server
+
+from engine import legal_move_texts  # noqa: E402
+from protocol import messages as m  # noqa: E402
+from server.room.effects import Send  # noqa: E402
+from tests.server.roomcore import Driver, FakeMember  # noqa: E402
 
 
 def _rooms(count: int) -> list[tuple[Driver, list[FakeMember]]]:

@@ -29,6 +29,10 @@ from pathlib import Path
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import compiled  # noqa: E402
+
+compiled.use()  # before the engine is imported: a fresh build runs, as in the server
+
 from engine import GameRecord, Outcome, random_game  # noqa: E402
 from server.log.sqlite.journal import logged_moves  # noqa: E402
 from server.log.sqlite.store import Store  # noqa: E402

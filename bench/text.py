@@ -11,7 +11,7 @@ best of ``--repeat`` runs, in microseconds of this process's time:
 
     .venv/bin/python bench/text.py [--games 6] [--repeat 5]
 
-It says first whether the text modules run compiled (``engine.compiled``).
+It says first whether the text modules run compiled (``compiled``).
 """
 
 from __future__ import annotations
@@ -24,13 +24,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import random_game, replay
-from engine.compiled import summary
-from protocol import messages as m
-from protocol.text import render_board
-from protocol.text.events import render_played
-from protocol.text.lines import LineText
-from protocol.view import LastMove, RoomViews, SeatInfo
+import compiled
+
+compiled.use()  # before the engine is imported: a fresh build runs, as in the server
+
+from engine import random_game, replay  # noqa: E402
+from protocol import messages as m  # noqa: E402
+from protocol.text import render_board  # noqa: E402
+from protocol.text.events import render_played  # noqa: E402
+from protocol.text.lines import LineText  # noqa: E402
+from protocol.view import LastMove, RoomViews, SeatInfo  # noqa: E402
 
 NAMES = ("ann", "bob", "cy", "dee")
 
@@ -80,7 +83,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     games = [game_states(seed) for seed in range(args.games)]
     moves = sum(len(states) for states in games)
-    print(f"compiled modules: {summary()}; {args.games} games, {moves} moves, best of {args.repeat} runs")
+    say = f"{args.games} games, {moves} moves, best of {args.repeat} runs"
+    print(f"compiled modules: {compiled.summary()}; {say}")
     figures: dict[str, Callable[[LineText, m.Played], object]] = {
         "board": lambda text, _played: render_board(text.view or {}),
         "played line": lambda _text, p: render_played(p.player, p.move, p.points, p.events),

@@ -10,10 +10,6 @@ A player who leaves a running game is taken out with ``leave(position, name)``, 
 as eliminated; a game record writes it as the entry ``leave NAME``, which ``replay`` understands.
 """
 
-from engine.compiled import guard as _guard
-
-_guard()  # before any compiled module is imported: a stale build is not run (engine/compiled.py)
-
 from engine.board import BAR_PLACES, BAR_VALUES, Board, Chair, Table, get_board
 from engine.cards import NATIONS, Card, Guest, parse_card, parse_guest
 from engine.errors import (

@@ -16,7 +16,7 @@ import structlog
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import serve
 
-import engine.compiled
+import compiled
 from protocol import messages as m
 from protocol.errors import Close
 from protocol.i18n import _
@@ -123,7 +123,7 @@ class Server:
             data=config.redis or config.data,
             node=self.cluster.node if self.cluster else None,
             event_loop=type(asyncio.get_running_loop()).__module__.split(".")[0],
-            compiled=engine.compiled.active(),  # the rules, views and text (engine/compiled.py)
+            compiled=compiled.active(),  # the rules, views and text (compiled/__init__.py)
         )
 
     @staticmethod

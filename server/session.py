@@ -94,7 +94,7 @@ def _from_muted(out: Outgoing, muted: set[str]) -> bool:
     return isinstance(name, str) and name.casefold() in muted
 
 
-# compiled (engine/compiled.py), and derived from by the transports, which stay Python
+# compiled (compiled/__init__.py), and derived from by the transports, which stay Python
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Session:
     """A connected client. Transports subclass it with ``_write`` and ``_close``."""

@@ -9,11 +9,11 @@ import sys
 from types import ModuleType
 from unittest import mock
 
-from engine.compiled import source
+from compiled import source
 
 
 def run_examples(module: ModuleType) -> doctest.TestResults:
-    """``doctest.testmod`` of ``module``; of its source when it runs compiled (engine/compiled.py),
+    """``doctest.testmod`` of ``module``; of its source when it runs compiled (compiled/__init__.py),
     since a compiled module keeps no docstrings to find examples in."""
     if isinstance(
         module.__spec__.loader if module.__spec__ else None, importlib.machinery.ExtensionFileLoader

@@ -26,7 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / "build" / "mutate"
-SOURCES = ("engine", "protocol", "server", "bots")
+SOURCES = ("compiled", "engine", "protocol", "server", "bots")
 #: pytest settings for every target: no per-test timeout (mutmut kills slow mutants itself)
 PYTEST_ARGS = ["-o", "timeout=0", "-p", "no:cacheprovider"]
 
@@ -201,7 +201,7 @@ def _prepare(name: str, target: Target, fresh: bool) -> Path:
     if fresh and folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    # (and no compiled module: the mutants are of the sources, engine/compiled.py)
+    # (and no compiled module: the mutants are of the sources, compiled/__init__.py)
     ignore = shutil.ignore_patterns("__pycache__", "node_modules", ".hypothesis", "*.so")
     for part in (*SOURCES, "tests"):
         if (folder / part).exists():

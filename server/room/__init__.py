@@ -19,10 +19,6 @@ out (:mod:`server.room.actor`).
 ========================  ===============================================================
 """
 
-from engine.compiled import guard as _guard
-
-_guard()  # the room core is compiled too: a stale build of it is not run (engine/compiled.py)
-
 from server.room.actor import Room, RoomHost
 from server.room.core import RoomCore, not_invited
 from server.room.items import Enter, Leave, Returned

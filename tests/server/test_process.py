@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-import engine.compiled
+import compiled
 from server.config import Config, load_config
 from server.log.sqlite.store import Store
 from tests.server.clients import LineClient, WsClient
@@ -81,7 +81,7 @@ async def test_sigterm_finishes_moves_tells_clients_and_exits_zero(tmp_path: Pat
     (listening,) = [e for e in logs if e["event"] == "listening"]
     assert listening["event_loop"] == event_loop
     # the server runs the modules as the tests do: compiled where a fresh build is there
-    assert listening["compiled"] is engine.compiled.active()
+    assert listening["compiled"] is compiled.active()
 
     store = Store(str(tmp_path / "cafe.db"))
     (game,) = store.games_named("ann")
