@@ -92,7 +92,7 @@ class Board:
     neighbours: tuple[frozenset[int], ...] = field(repr=False, compare=False)
 
     def __reduce__(self) -> tuple[object, tuple[str]]:
-        # the same singleton where it is unpickled (and a compiled frozen class unpickles only so)
+        # unpickled as the singleton of that process: a board is compared by identity
         return (get_board, (self.name,))
 
     def chair_index(self, name: str) -> int | None:

@@ -68,6 +68,7 @@ class Card:
         return object.__hash__(self)
 
     def __reduce__(self) -> tuple[object, tuple[str]]:
+        # unpickled as the interned card of that process: cards are compared by identity
         return (parse_card, (self.text,))
 
 
@@ -94,6 +95,7 @@ class Guest:
         return self.text
 
     def __reduce__(self) -> tuple[object, tuple[str]]:
+        # unpickled as the interned guest of that process, as cards are
         return (parse_guest, (self.text,))
 
 

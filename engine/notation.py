@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Final
 
 from engine.board import Board
 from engine.cards import NATIONS, Card, Guest, find_card, joker_guest, natural_guest
@@ -28,18 +29,31 @@ class Placement:
         return self.guest.card
 
 
-@dataclass(frozen=True, slots=True)
 class SeatMove:
     """Action A (and the ``stammtisch`` move): cards onto chairs, in the order given.
-    Build it with ``seat_move``, which fills in the text."""
+    Build it with ``seat_move``, which fills in the text.
 
-    placements: tuple[Placement, ...]
-    text: str
+    Two seat moves are equal when their text is: it names each card and chair, in order. (A plain
+    class, not a dataclass: ``legal_moves`` makes dozens a call, and compiled, a plain class's
+    constructor is native code where a dataclass's runs as Python.)"""
 
-    # written out: compiled, native code (see ``engine.position.Position``)
+    __slots__ = ("placements", "text")
+
+    placements: Final[tuple[Placement, ...]]
+    text: Final[str]
+
     def __init__(self, placements: tuple[Placement, ...], text: str) -> None:
-        object.__setattr__(self, "placements", placements)
-        object.__setattr__(self, "text", text)
+        self.placements = placements
+        self.text = text
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SeatMove) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+    def __repr__(self) -> str:
+        return f"SeatMove({self.text!r})"
 
     def __str__(self) -> str:
         return self.text

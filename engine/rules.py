@@ -78,7 +78,7 @@ class PlayResult:
     drawn: tuple[Card, ...] = field(default=())
     outcome: Outcome | None = None
 
-    # written out: compiled, native code (see ``Position``)
+    # written out, as Player's (engine/position.py says why)
     def __init__(
         self,
         position: Position,

@@ -71,7 +71,12 @@ class Msg(str):
     n: int
     params: Mapping[str, object]
 
-    def __new__(cls, msgid: str, params: Mapping[str, object], plural: str | None = None, n: int = 1) -> Msg:
+    def __new__(
+        cls, msgid: str, params: Mapping[str, object] | None = None, plural: str | None = None, n: int = 1
+    ) -> Msg:
+        # (params may be left out: pickle and copy make a text anew from its string alone, then
+        # set its fields)
+        params = {} if params is None else params
         chosen = msgid if plural is None or n == 1 else plural
         self = super().__new__(cls, chosen.format_map(params) if params else chosen)
         self.msgid, self.plural, self.n, self.params = msgid, plural, n, params
@@ -84,9 +89,6 @@ class Msg(str):
         if not self.params:
             return text
         return text.format_map({k: language(v) if isinstance(v, str) else v for k, v in self.params.items()})
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Msg, (self.msgid, dict(self.params), self.plural, self.n))
 
 
 class _Lazy(Msg):

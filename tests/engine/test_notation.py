@@ -15,6 +15,7 @@ from engine import (
     SwapMove,
     get_board,
     legal_move_texts,
+    legal_moves,
     parse_move,
     play,
     position_from_dict,
@@ -93,6 +94,18 @@ def test_notation_move_kinds() -> None:
     swap = parse_move("swap FRf@ES1n", BOARD)
     assert isinstance(swap, SwapMove)
     assert (swap.card.text, swap.chair_name) == ("FRf", "FR1s")
+
+
+def test_seat_moves_are_equal_when_their_text_is() -> None:
+    """A seat move parsed in any case, or with either chair name, equals and hashes as the one
+    legal_moves lists; another seat move does not, nor does its text."""
+    assert parse_move("frf@es1n", BOARD) == parse_move("FRf@FR1s", BOARD)
+    moves = [m for m in legal_moves(make(["FRf", "ESm"], {"FR1n": "FRm"})) if isinstance(m, SeatMove)]
+    seat, other = moves[0], moves[1]
+    parsed = parse_move(seat.text.lower(), BOARD)
+    assert parsed is not seat and parsed == seat and hash(parsed) == hash(seat)
+    assert parsed in set(moves) and parsed != other and parsed != seat.text
+    assert repr(parsed) == f"SeatMove({seat.text!r})"
 
 
 def test_notation_joker_declared_nation_is_kept() -> None:

@@ -3,8 +3,10 @@ current; and the lazy texts (``Msg``) that are translated once per language."""
 
 from __future__ import annotations
 
+import copy
 import gettext
 import json
+import pickle
 import re
 import subprocess
 import sys
@@ -187,6 +189,16 @@ def test_a_message_keeps_its_marked_text_until_it_is_sent() -> None:
     error = m.Error(code="bad_arguments", message=_("Goodbye!"))
     assert isinstance(error.message, Msg)
     assert m.Error(code="x", message="plain").message == "plain"
+
+
+def test_a_text_pickles_and_copies_whole() -> None:
+    """A marked text made anew by pickle or copy reads and translates as the original: its English,
+    its message id, its placeholders (a marked one too) and its count."""
+    text = _n("{who} draws {n} card", "{who} draws {n} cards", 2, who=_("{name} wins", name="ann"))
+    for copied in (pickle.loads(pickle.dumps(text)), copy.deepcopy(text), copy.copy(text)):
+        assert type(copied) is Msg and copied == text == "ann wins draws 2 cards"
+        assert (copied.msgid, copied.plural, copied.n) == (text.msgid, text.plural, 2)
+        assert lang("de")(copied) == lang("de")(text) == "ann gewinnt zieht 2 Karten"
 
 
 def test_outgoing_is_translated_once_per_language() -> None:
