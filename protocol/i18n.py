@@ -10,13 +10,13 @@ translated once per language, never per reader.
 Machine-readable parts never pass through here: message types, error codes, the move notation,
 chair names and JSON field names stay as they are in every language.
 
->>> greeting = _("Welcome, {name}!", name="ann")
->>> greeting
-'Welcome, ann!'
->>> lang("de")(greeting)
-'Willkommen, ann!'
->>> lang("de")(_n("{n} card", "{n} cards", 2))
-'2 Karten'
+>>> turn = _("{name} is to move.", name="ann")
+>>> turn
+'ann is to move.'
+>>> lang("de")(turn)
+'ann ist am Zug.'
+>>> lang("de")(_n("{n} move played", "{n} moves played", 2))
+'2 Züge gespielt'
 
 The catalogs live in ``protocol/locale/<lang>/LC_MESSAGES/``: ``cafe.po`` (server texts) and
 ``page.po`` (the web page's, compiled to ``server/static/i18n/<lang>.json``). ``make extract``,
