@@ -53,10 +53,10 @@ class Directory(Protocol):
         window, or a seat in a running game. ``own`` is a name proved to be the claimant's (a
         resume token's, an account's, the connection's own): what holds it is not someone else."""
 
-    def away(self, name: str, until: float) -> None:
-        """``name``'s connection closed with its token good until ``until`` (Unix time): nobody
-        but the token's holder takes the name or a look-alike until then. Called before
-        :meth:`unbind`."""
+    def away(self, name: str, until: float, token: str) -> None:
+        """``name``'s connection closed with its ``token`` good until ``until`` (Unix time):
+        nobody but the token's holder takes the name or a look-alike until then, or until the
+        token no longer holds. Called before :meth:`unbind`."""
 
     def bind(self, session: Session) -> None:
         """``session.name`` now names this connection."""
@@ -168,8 +168,8 @@ class LocalDirectory:
     async def claim_name(self, name: str, own: str | None = None) -> Held | None:
         return self.name_held(name, own)
 
-    def away(self, name: str, until: float) -> None:
-        self.names.away(name, until)
+    def away(self, name: str, until: float, token: str) -> None:
+        self.names.away(name, until, token)
 
     def bind(self, session: Session) -> None:
         self.names.bind(session)

@@ -142,7 +142,7 @@ class Lobby:
         if name is not None:
             if session.token is not None:  # the token, and so the name, hold for the resume window
                 expires = time.time() + self.config.resume_window
-                self.directory.away(name, expires)
+                self.directory.away(name, expires, session.token)
                 self._background(self.store.token_released(session.token, expires))
             self.directory.unbind(session, name)
         self.directory.detach(session)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar, overload
 
 from protocol import messages as m
@@ -134,6 +135,16 @@ class NameTable(Generic[V]):
         return "alike" if self.others(name, own) else None
 
 
+@dataclass(frozen=True, slots=True)
+class Hold:
+    """A name held for someone whose connection closed: until when (Unix time), and the token
+    that brings them back (while it holds, nobody else takes the name or a look-alike)."""
+
+    name: str
+    until: float
+    token: str
+
+
 class Names:
     """The names this process holds: its connections' (by casefolded name), and for the resume
     window those of people whose connection closed with its token still good, so that nobody but
@@ -141,8 +152,8 @@ class Names:
 
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self.sessions: NameTable[Session] = NameTable()
-        #: a name held after its connection closed -> (the name as it was, until when: Unix time)
-        self._away: NameTable[tuple[str, float]] = NameTable()
+        #: a name held after its connection closed, by casefolded name
+        self._away: NameTable[Hold] = NameTable()
         self._ending: deque[tuple[float, str]] = deque()  # (until, key), in the order they end
         self._clock = clock
 
@@ -163,10 +174,10 @@ class Names:
         if self.sessions.get(key) is session:
             del self.sessions[key]
 
-    def away(self, name: str, until: float) -> None:
-        """``name``'s connection closed and its token holds until ``until``: the name is held."""
+    def away(self, name: str, until: float, token: str) -> None:
+        """``name``'s connection closed and its ``token`` holds until ``until``: the name is held."""
         key = name.casefold()
-        self._away[key] = (name, until)
+        self._away[key] = Hold(name, until, token)
         self._ending.append((until, key))
 
     def is_away(self, name: str) -> bool:
@@ -174,10 +185,24 @@ class Names:
         self._end_holds()
         return name.casefold() in self._away
 
-    def away_names(self) -> list[str]:
-        """The names held for people whose connection closed, as they were written."""
+    def holds(self) -> list[Hold]:
+        """The names held for people whose connection closed."""
         self._end_holds()
-        return [name for name, _until in self._away.values()]
+        return self._away.values()
+
+    def holds_alike(self, name: str) -> list[Hold]:
+        """The holds of ``name`` and of the names that look like it."""
+        self._end_holds()
+        form = alike(name)
+        if not self._away.forms.get(form):
+            return []
+        return [hold for hold in self._away.values() if alike(hold.name) == form]
+
+    def end_hold(self, hold: Hold) -> None:
+        """``hold`` ends before its time: its token no longer holds (its holder came back
+        elsewhere, with it or by logging in, or gave it up)."""
+        if self._away.get(hold.name.casefold()) is hold:
+            del self._away[hold.name.casefold()]
 
     def held(self, name: str, own: str | None = None) -> Held | None:
         """Whether someone here holds ``name`` or a look-alike: connected, or held for the
@@ -189,5 +214,6 @@ class Names:
         now = self._clock()
         while self._ending and self._ending[0][0] <= now:
             until, key = self._ending.popleft()
-            if key in self._away and self._away[key][1] == until:
+            hold = self._away.get(key)
+            if hold is not None and hold.until == until:
                 del self._away[key]

@@ -76,6 +76,11 @@ def name_key(name: str) -> str:
     return f"{PREFIX}name:{alike(name)}"
 
 
+def _token_key(token: str) -> str:
+    """The key of a resume token in Redis (as :class:`~server.log.redis.store.RedisStore` keeps it)."""
+    return f"{PREFIX}token:{token}"
+
+
 def guests_key(room: str) -> str:
     """A room's guest list: the identities invited, or in it when it became private."""
     return f"{PREFIX}guests:{room.casefold()}"
@@ -86,10 +91,10 @@ def online_key(node: str) -> str:
     return f"{PREFIX}online:{node}"
 
 
-def away_key(node: str) -> str:
-    """The names a node holds for the resume window for people whose connection to it closed:
-    name (casefolded) -> name; it expires with the node."""
-    return f"{PREFIX}away:{node}"
+def held_key(node: str) -> str:
+    """Every name a node holds, by look-alike form: form -> name, for its connections, the names
+    it holds for the resume window and its running games' seats; it expires with the node."""
+    return f"{PREFIX}held:{node}"
 
 
 @contextlib.contextmanager
@@ -221,7 +226,7 @@ class ClusterDirectory:
             async with asyncio.timeout(3):
                 for room, token in list(self.fences.items()):
                     await self._release(keys=[lease_key(room)], args=[token])
-                await self.redis.delete(_node_key(self.node), online_key(self.node))
+                await self.redis.delete(_node_key(self.node), online_key(self.node), held_key(self.node))
         await self.redis.aclose()
 
     async def _forever(self, job: Any) -> None:
@@ -432,11 +437,11 @@ class ClusterDirectory:
             elif kind == "online":
                 name, entry = value
                 if entry is None:
+                    in_use = self.name_in_use(name)  # (held for the window, or by a seat here)
                     async with self.redis.pipeline(transaction=True) as pipe:
                         pipe.hdel(online_key(self.node), name.casefold())
-                        if self.names.is_away(name):  # (held for the window: for whoever claims it)
-                            pipe.hset(away_key(self.node), name.casefold(), name)
-                            pipe.pexpire(away_key(self.node), self.timings.node_ttl_ms)
+                        if not in_use:
+                            pipe.hdel(held_key(self.node), alike(name))
                         await pipe.execute()
                     if self.name_in_use(name):  # (a seat here, or a name like it, holds it still)
                         self._holding[name.casefold()] = name  # (let go at a heartbeat once free)
@@ -446,6 +451,8 @@ class ClusterDirectory:
                     async with self.redis.pipeline(transaction=True) as pipe:
                         pipe.hset(online_key(self.node), name.casefold(), json.dumps(entry))
                         pipe.pexpire(online_key(self.node), self.timings.node_ttl_ms)  # gone with this node
+                        pipe.hset(held_key(self.node), alike(name), name)
+                        pipe.pexpire(held_key(self.node), self.timings.node_ttl_ms)
                         await pipe.execute()
 
     async def room_list(self) -> list[m.RoomSummary]:
@@ -545,8 +552,8 @@ class ClusterDirectory:
         own = own_alike(name, own)
         return strongest((self.names.held(name, own), self.local.name_held(name, own)))
 
-    def away(self, name: str, until: float) -> None:
-        self.names.away(name, until)
+    def away(self, name: str, until: float, token: str) -> None:
+        self.names.away(name, until, token)
 
     def watch_rooms(self, session: Session) -> None:
         self.watchers.watch(session)
@@ -560,36 +567,50 @@ class ClusterDirectory:
 
     async def claim_name(self, name: str, own: str | None = None) -> Held | None:
         """Claim ``name`` for a session of this node, unless it or a look-alike belongs to
-        someone else anywhere: one key for all the names of a look-alike form, held by the node
-        of the connection, of the name held for the window or of the game whose seat holds it.
-        The key held elsewhere for ``own`` (a look-alike proved to be the claimant's) is taken."""
+        someone else anywhere: what each living node holds (by form), a seat of a running game,
+        and one key for all the names of a look-alike form, taken atomically by a new name. A
+        look-alike proved to be the claimant's (``own``) takes the key from whoever kept it."""
         own = own_alike(name, own)
+        with _reaching_redis():
+            await self._end_holds_let_go(name)
         held = self.name_held(name, own)
         if held is not None:
             return held
+        ttl = self.timings.name_ttl_ms
         with _reaching_redis():
-            if (own is None or own.casefold() != name.casefold()) and await self._named(None, name):
-                return "taken"  # the very name: someone's on another node, or a seat's
-            if await self.redis.set(name_key(name), self.node, nx=True, px=self.timings.name_ttl_ms):
+            held = await self._held_elsewhere(name, own)
+            if held is not None:
+                return held
+            if own is not None or await self.redis.set(name_key(name), self.node, nx=True, px=ttl):
+                await self.redis.set(name_key(name), self.node, px=ttl)
                 return None
             found = await self.redis.get(name_key(name))
-            where = None if found is None else str(found)
-            if where in (None, self.node) or (own is not None and await self._named(where, own)):
-                await self.redis.set(name_key(name), self.node, px=self.timings.name_ttl_ms)
-                return None  # (nothing here holds the form but the claimant: name_held said so)
-        return "alike"
+            if found is None or str(found) == self.node:  # (nothing here holds it: name_held said so)
+                await self.redis.set(name_key(name), self.node, px=ttl)
+                return None
+        return "alike"  # claimed through another node a moment ago, or kept by a node just gone
 
-    async def _named(self, node: str | None, name: str) -> bool:
-        """Whether ``node`` (``None``: any node) has someone of that very name connected or held
-        for the window, or a running game a seat for it."""
-        nodes = sorted(map(str, await self.redis.smembers(NODES))) if node is None else [node]
-        key = name.casefold()
+    async def _end_holds_let_go(self, name: str) -> None:
+        """The holds here of ``name`` and its look-alikes whose token no longer holds end now:
+        their holder came back through another node (or gave the token up there)."""
+        for hold in self.names.holds_alike(name):
+            if await self.store.token(hold.token) is None:
+                self.names.end_hold(hold)
+
+    async def _held_elsewhere(self, name: str, own: str | None) -> Held | None:
+        """What the other nodes hold of ``name``'s form (``own`` aside), and the seats of running
+        games: ``taken`` for the very name, ``alike`` for a look-alike."""
+        nodes = [n for n in sorted(map(str, await self.redis.smembers(NODES))) if n != self.node]
+        key, mine = name.casefold(), None if own is None else own.casefold()
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.hexists(SEATS, key)
             for n in nodes:
-                pipe.hexists(online_key(n), key)
-                pipe.hexists(away_key(n), key)
-            return any(await pipe.execute())
+                pipe.hget(held_key(n), alike(name))
+            seated, *names = await pipe.execute()
+        others = [str(n).casefold() for n in names if n is not None and str(n).casefold() != mine]
+        if (seated and key != mine) or key in others:
+            return "taken"
+        return "alike" if others else None
 
     def bind(self, session: Session) -> None:
         self.names.bind(session)
@@ -650,8 +671,8 @@ class ClusterDirectory:
         timings = self.timings
         while True:
             people = [(key, json.dumps(self._entry(s))) for key, s in list(self.sessions.items())]
-            away = self.names.away_names()
-            held = {name.casefold(): name for name in [*self._seats_held(), *away]}
+            holds = self.names.holds()
+            held = {name.casefold(): name for name in [*self._seats_held(), *(h.name for h in holds)]}
             async with self.redis.pipeline(transaction=True) as pipe:
                 pipe.set(_node_key(self.node), "1", px=timings.node_ttl_ms)
                 pipe.sadd(NODES, self.node)
@@ -660,18 +681,24 @@ class ClusterDirectory:
                     pipe.hset(online_key(self.node), key, entry)
                 if people:
                     pipe.pexpire(online_key(self.node), timings.node_ttl_ms)
-                pipe.delete(away_key(self.node))
-                for name in away:
-                    pipe.hset(away_key(self.node), name.casefold(), name)
-                if away:
-                    pipe.pexpire(away_key(self.node), timings.node_ttl_ms)
+                pipe.delete(held_key(self.node))
+                for name in [*(s.name for s in self.sessions.values() if s.name is not None), *held.values()]:
+                    pipe.hset(held_key(self.node), alike(name), name)
+                pipe.pexpire(held_key(self.node), timings.node_ttl_ms)
                 for session in list(self.sessions.values()):
                     if session.name is not None:
                         pipe.set(name_key(session.name), self.node, px=timings.name_ttl_ms)
                 for name in held.values():
                     ttl = timings.name_ttl_ms
                     await self._hold(keys=[name_key(name)], args=[self.node, ttl], client=pipe)
-                await pipe.execute()
+                for hold in holds:  # (whether each token still holds: last, read below)
+                    pipe.exists(_token_key(hold.token))
+                results = await pipe.execute()
+            # a name held for the window whose token no longer holds: its holder came back through
+            # another node, or gave the token up there; the hold ends
+            for hold, kept in zip(holds, results[len(results) - len(holds) :], strict=True):
+                if not kept:
+                    self.names.end_hold(hold)
             # a name kept for a seat that holds it no more (its game ended, its player left it)
             # is free at once, not when its key runs out
             kept, self._holding = self._holding, dict(held)

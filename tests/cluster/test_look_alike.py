@@ -5,12 +5,14 @@ reserved names everywhere; the accounts' forms are indexed in Redis, old account
 from __future__ import annotations
 
 import asyncio
+import signal
 import time
 from typing import Any
 
 import redis.asyncio as aioredis
 
-from server.cluster.node import name_key
+from protocol.names import alike
+from server.cluster.node import held_key, name_key
 from server.log.redis.store import RedisStore
 from tests.cluster.conftest import TIMINGS
 from tests.server.clients import WsClient
@@ -203,23 +205,53 @@ async def test_a_look_alikes_token_cannot_hijack_a_held_seat(
 async def test_nick_refuses_another_s_name_like_ones_own_on_another_node(
     nodes: list[ServerProcess], redis_url: str
 ) -> None:
-    """Should two look-alikes ever be connected at once (here the form's key is deleted, as a
-    Redis that lost it would), ``/nick mia`` from rnia on b is ``name_taken``: mia is connected
-    to a under that very name."""
+    """Should two look-alikes ever be connected at once (here what a holds of the form is deleted
+    from Redis, as a Redis that lost it would, until a writes it again), ``/nick mia`` from rnia
+    on b is ``name_taken``: mia is connected to a under that very name."""
     a, b = nodes
     await WsClient.connect(a.port, "mia")
     client = aioredis.from_url(redis_url, decode_responses=True)
     try:
         deadline = time.monotonic() + 5
         hello = await WsClient.connect(b.port)
-        while True:  # (a's heartbeat writes the key again every second)
-            await client.delete(name_key("mia"))
+        while True:  # (a's heartbeat writes them again every second)
+            await client.delete(name_key("mia"), held_key("a"))
             answer = await hello.request({"type": "hello", "name": "rnia"})
             if answer["type"] == "welcome":
                 break
             assert time.monotonic() < deadline, answer
+        while await client.hget(held_key("a"), alike("mia")) != "mia":
+            assert time.monotonic() < deadline + 5
+            await asyncio.sleep(0.05)
     finally:
         await client.aclose()
     for nick in ("mia", "MIA"):
         answer = await hello.command(f"/nick {nick}")
         assert (answer["code"], answer["message"]) == ("name_taken", f"Someone is already called {nick}.")
+
+
+async def test_a_stopped_nodes_names_come_back_through_the_other_at_once(nodes: list[ServerProcess]) -> None:
+    """a stops while mia is connected to it: the key of her name's form outlives a for a while,
+    yet her token brings her back through b at once (what a held went with it)."""
+    a, b = nodes
+    mia = await WsClient.connect(a.port, "mia")
+    a.proc.send_signal(signal.SIGTERM)
+    assert await asyncio.wait_for(a.proc.wait(), 20) == 0
+    back = await WsClient.connect(b.port, "mia", token=mia.token)
+    assert back.messages[-1]["resumed"] is True
+
+
+async def test_a_hold_ends_once_its_holder_came_back_elsewhere(nodes: list[ServerProcess]) -> None:
+    """mia drops from a, comes back through b and quits there: her token is gone, and so is the
+    hold of her name on a: a new ``mia`` is welcome through a at once."""
+    a, b = nodes
+    mia = await WsClient.connect(a.port, "mia")
+    await mia.close()
+    back = await WsClient.connect(b.port, "mia", token=mia.token)
+    await back.request({"type": "command", "text": "/quit"})
+    await back.close()
+    deadline = time.monotonic() + 5  # (b lets the name go once it has read the connection's end)
+    client = await WsClient.connect(a.port)
+    while (answer := await client.request({"type": "hello", "name": "mia"}))["type"] != "welcome":
+        assert answer["code"] == "name_taken" and time.monotonic() < deadline, answer
+        await asyncio.sleep(0.1)
