@@ -22,7 +22,7 @@ from protocol.errors import UNAVAILABLE
 from protocol.names import alike
 from protocol.outgoing import Outgoing
 from server.botpool import BotPool
-from server.cluster import envelopes as env
+from server.cluster.privacy import SharedPrivacy
 from server.cluster.relay import Relay, RemoteRoom, RemoteSession
 from server.cluster.timings import ClusterTimings
 from server.config import Config
@@ -44,9 +44,6 @@ ROOMS = PREFIX + "rooms"  # room (casefolded) -> summary JSON
 #: rooms whose game waited with nobody in them and left memory: no node takes them over by itself
 IDLE = PREFIX + "idle"
 NODES = PREFIX + "nodes"  # every node that ever listed people (its online hash says if it lives)
-PRIVATE = PREFIX + "private"  # the rooms that are private, by casefolded name
-#: seconds a room's guest list outlives its last change, should its owner never close it
-GUESTS_TTL = 7 * 24 * 3600
 
 _RENEW = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
@@ -79,11 +76,6 @@ def name_key(name: str) -> str:
 def _token_key(token: str) -> str:
     """The key of a resume token in Redis (as :class:`~server.log.redis.store.RedisStore` keeps it)."""
     return f"{PREFIX}token:{token}"
-
-
-def guests_key(room: str) -> str:
-    """A room's guest list: the identities invited, or in it when it became private."""
-    return f"{PREFIX}guests:{room.casefold()}"
 
 
 def online_key(node: str) -> str:
@@ -143,7 +135,9 @@ class ClusterDirectory:
         self.local = LocalRooms(config, self.store, metrics, owner=self, taken=self.name_in_use)
         self.watchers = RoomListWatchers(self.local.sorted)
         self.relay = Relay(self.redis, node, self.rooms)
-        self.relay.on_turned_away = self._turned_away_here
+        #: private rooms: which are, their guests, and refusals taken to the refused one's node
+        self.privacy = SharedPrivacy(self.redis, self.store, self.local, self.relay, self.moved)
+        self.relay.on_turned_away = self.privacy.turned_away_here
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
         self._hold = self.redis.register_script(_HOLD)
@@ -301,8 +295,7 @@ class ClusterDirectory:
             stored = await self.store.running_game(key)
             if stored is None:  # a new room: a room of that name that died leaves it nothing
                 async with self.redis.pipeline(transaction=True) as pipe:
-                    pipe.srem(PRIVATE, key)
-                    pipe.delete(guests_key(key))
+                    self.privacy.forget(pipe, key)
                     await pipe.execute()
             room = self.local.create_room(stored.room if stored else name)
             if stored is not None:
@@ -418,22 +411,12 @@ class ClusterDirectory:
                 key, token = value
                 async with self.redis.pipeline(transaction=True) as pipe:
                     pipe.hdel(ROOMS, key)
-                    pipe.srem(PRIVATE, key)
-                    pipe.delete(guests_key(key))  # invitations end with their room
+                    self.privacy.forget(pipe, key)  # invitations end with their room
                     await pipe.execute()
                 if token is not None:
                     await self._release(keys=[lease_key(key)], args=[token])
             elif kind == "private":
-                key, private, guests = value
-                async with self.redis.pipeline(transaction=True) as pipe:
-                    if private:
-                        pipe.sadd(PRIVATE, key)
-                    else:
-                        pipe.srem(PRIVATE, key)
-                    if guests:
-                        pipe.sadd(guests_key(key), *guests)
-                        pipe.expire(guests_key(key), GUESTS_TTL)
-                    await pipe.execute()
+                await self.privacy.write(value)
             elif kind == "online":
                 name, entry = value
                 if entry is None:
@@ -476,65 +459,22 @@ class ClusterDirectory:
 
     async def invite(self, room: str, identity: str) -> None:
         with _reaching_redis():
-            async with self.redis.pipeline(transaction=True) as pipe:
-                pipe.sadd(guests_key(room), identity)
-                pipe.expire(guests_key(room), GUESTS_TTL)
-                await pipe.execute()
+            await self.privacy.invite(room, identity)
 
     async def admission(self, room: RoomRef, session: Session) -> Admission:
-        if await self._is_guest(room.name, session.identity) or await self._holds_seat(room, session.name):
-            return "guest"
-        return "closed" if await self._is_private(room) else "open"
-
-    async def _is_guest(self, room: str, identity: str | None) -> bool:
-        if identity is None:
-            return False
         with _reaching_redis():
-            return bool(await self.redis.sismember(guests_key(room), identity))
-
-    async def _holds_seat(self, room: RoomRef, name: str | None) -> bool:
-        if name is None:
-            return False
-        if isinstance(room, Room):
-            return self.local.holds_seat(room, name)
-        with _reaching_redis():
-            return await self.store.seat_room(name) == room.name.casefold()
-
-    async def _is_private(self, room: RoomRef) -> bool:
-        if isinstance(room, Room):
-            return room.options.private  # owned here: the room itself says
-        with _reaching_redis():
-            return bool(await self.redis.sismember(PRIVATE, room.name.casefold()))
+            return await self.privacy.admission(room, session)
 
     async def private_rooms(self) -> set[str]:
         with _reaching_redis():
-            listed = set(map(str, await self.redis.smembers(PRIVATE)))
-        here = self.local.private()  # the rooms of this node say it themselves
-        return {key for key in listed if key not in self.rooms} | here
+            return await self.privacy.private_rooms()
 
     def privacy_changed(self, room: Room, private: bool) -> None:
         """Tell every node (written in the background, in order with the room's line)."""
-        members = room.members if private else ()
-        guests = [member.identity for member in members if member.identity is not None]
-        self._writes.put_nowait(("private", (room.name.casefold(), private, guests)))
+        self._writes.put_nowait(("private", self.privacy.change(room, private)))
 
     def refused_entry(self, room: Room, member: Member) -> None:
-        if not isinstance(member, RemoteSession):
-            if isinstance(member, Session) and member.room is room:  # (connected here)
-                member.room = None
-                self.moved(member)
-            return
-        self.relay.remote.pop((member.node, member.sid), None)
-        member.room = None
-        self.relay.publish(member.node, env.dump(env.TurnedAway(sid=member.sid, room=room.name)))
-
-    def _turned_away_here(self, sid: str, room: str) -> None:
-        """This node's connection ``sid`` was refused by ``room``, owned elsewhere: it is in no room."""
-        session = self.relay.local.get(sid)
-        current = None if session is None else session.room
-        if session is not None and current is not None and current.name.casefold() == room.casefold():
-            session.room = None
-            self.moved(session)
+        self.privacy.refused_entry(room, member)
 
     # --- names and who ------------------------------------------------------------------------------
 
