@@ -5,21 +5,13 @@ from __future__ import annotations
 
 import redis.asyncio as aioredis
 
-from server.cluster import timings
 from server.cluster.node import name_key
 from server.cluster.timings import ClusterTimings
 from server.config import load_config
 from server.log.redis.store import PREFIX, lease_key
 from tests.cluster.conftest import LEASE, TIMINGS
-from tests.examples import run_examples
 from tests.server.clients import WsClient
 from tests.server.process import ServerProcess
-
-
-def test_the_examples_hold() -> None:
-    """The module's examples: the default lease gives the default timings, half of it half of each."""
-    found = run_examples(timings)
-    assert found.attempted >= 3 and found.failed == 0
 
 
 def test_the_lease_is_a_setting_of_three_seconds_by_default() -> None:
