@@ -51,7 +51,7 @@ check: $(VENV)/.installed-dev $(VENV)/.compiled
 	@$(SAY_COMPILED)
 	$(PYTEST) tests/engine tests/protocol tests/server
 
-# the tests marked websocket_api on the lowest websockets pyproject.toml allows (server/wsinternals.py
+# the tests marked websocket_api on the lowest websockets pyproject.toml allows (server/net/wsinternals.py
 # uses parts of it beneath its documented API): that version installed in build/, first on the path;
 # tests/lowest.py reads the bound, and stops the run when it finds none
 test-lowest: $(VENV)/.installed-dev $(VENV)/.compiled
@@ -88,7 +88,7 @@ compile: $(VENV)/.installed-dev
 	$(BIN)/python -m protocol.catalogs
 
 # mutation testing, not part of `make test`: TARGET=tokens picks one of tests/mutate.py's targets
-# (every one if left out), MUTANTS="server.lobby.xǁLobbyǁ_quit*" some of its mutants, FRESH=1
+# (every one if left out), MUTANTS="server.lobby.lobby.xǁLobbyǁ_quit*" some of its mutants, FRESH=1
 # forgets the results of earlier runs (kept in build/mutate/TARGET), CHILDREN=2 tries two mutants at once
 TARGET ?=
 MUTANTS ?=

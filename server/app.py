@@ -20,21 +20,22 @@ import compiled
 from protocol import messages as m
 from protocol.errors import Close
 from protocol.i18n import _
-from server import logs, wsinternals
+from server import logs
 from server.cluster import ClusterDirectory
 from server.cluster.tells import Courier
 from server.config import Config, load_config
 from server.directory import LocalDirectory
-from server.http import HttpRoutes
-from server.keepalive import KeepAlive
 from server.limits import Limits
-from server.line import LineSession, serve_line_client
-from server.lobby import Lobby
+from server.lobby.lobby import Lobby
 from server.log.redis.store import NotDurable
 from server.log.sqlite.schema import LogTooNew
 from server.log.sqlite.store import Store
 from server.metrics import Metrics
-from server.ws import serve_connection
+from server.net import wsinternals
+from server.net.http import HttpRoutes
+from server.net.keepalive import KeepAlive
+from server.net.line import LineSession, serve_line_client
+from server.net.ws import serve_connection
 
 log = structlog.get_logger("cafe.server")
 
@@ -105,7 +106,7 @@ class Server:
             process_response=routes.process_response,
             max_size=config.max_frame,
             compression=None if config.compression == "none" else "deflate",
-            ping_interval=None,  # one task pings every connection (server.keepalive)
+            ping_interval=None,  # one task pings every connection (server.net.keepalive)
             close_timeout=2,  # a client that does not answer the closing handshake is cut off
         )
         if config.line_port >= 0:

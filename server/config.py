@@ -122,7 +122,7 @@ class Config(BaseModel):
 
     @property
     def argon2(self) -> dict[str, Any]:
-        """The password hashing settings, as ``server.accounts.Accounts`` takes them."""
+        """The password hashing settings, as ``server.lobby.accounts.Accounts`` takes them."""
         return {
             "memory_cost": self.hash_memory,
             "workers": self.hash_workers,

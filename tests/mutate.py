@@ -37,7 +37,7 @@ class Target:
 
     files: tuple[str, ...]
     tests: tuple[str, ...]
-    #: mutant name globs (``server.lobby.xǁLobbyǁ_resume__mutmut_*``); empty: every mutant of the files
+    #: mutant name globs (``server.lobby.lobby.xǁLobbyǁ_resume__mutmut_*``); empty: every mutant of the files
     mutants: tuple[str, ...] = ()
     #: a pytest ``-k`` expression that leaves out tests mutmut cannot use (a server in another process)
     keyword: str = ""
@@ -109,7 +109,7 @@ TARGETS: dict[str, Target] = {
     # the store's and the lobby's token code, against the tests of tokens and resuming only: the
     # lobby's functions are called by nearly every server test, and each would run for each mutant
     "tokens": Target(
-        ("server/log/sqlite/tokens.py", "server/log/redis/store.py", "server/lobby.py"),
+        ("server/log/sqlite/tokens.py", "server/log/redis/store.py", "server/lobby/lobby.py"),
         (
             *(f"tests/server/test_log_contract.py::test_{name}" for name in _CONTRACT_TOKENS),
             "tests/cluster/test_redis_store.py",
@@ -125,7 +125,7 @@ TARGETS: dict[str, Target] = {
         mutants=(
             "server.log.sqlite.tokens.xǁTokensǁ*",
             "server.log.redis.store.xǁRedisStoreǁtoken*",
-            *(f"server.lobby.xǁLobbyǁ{name}__mutmut_*" for name in _LOBBY_TOKENS),
+            *(f"server.lobby.lobby.xǁLobbyǁ{name}__mutmut_*" for name in _LOBBY_TOKENS),
         ),
         keyword="not every_code_the_server_sends and not every_catalogue_code",  # they read the sources
     ),
@@ -143,15 +143,15 @@ TARGETS: dict[str, Target] = {
     "room": Target(tuple(f"server/room/{name}.py" for name in _ROOM), ("tests/server/test_room_core*.py",)),
     # the accounts: hashing and checking passwords, the attempt limits, registering; against the
     # password and account tests over sockets, and the attempt counts' own
-    "accounts": Target(("server/accounts.py",), _ACCOUNT_TESTS),
+    "accounts": Target(("server/lobby/accounts.py",), _ACCOUNT_TESTS),
     # the account commands (register, unregister, password, logging in, the rating lookups)
     "account-commands": Target(
-        ("server/account_commands.py",),
+        ("server/lobby/account_commands.py",),
         (*_ACCOUNT_TESTS, "tests/server/test_ratings.py", "tests/server/test_bot_names.py"),
     ),
     # the line endpoint: lines in, the name prompt, password prompts, its place per address
     "line": Target(
-        ("server/line.py",),
+        ("server/net/line.py",),
         (
             "tests/server/test_line.py",
             "tests/server/test_line_prompt.py",

@@ -26,16 +26,16 @@ from server.cluster.privacy import SharedPrivacy
 from server.cluster.relay import Relay, RemoteRoom, RemoteSession
 from server.cluster.timings import ClusterTimings
 from server.config import Config
+from server.directory.names import Held, Names, NameTable, own_alike, strongest
+from server.directory.privacy import Admission
+from server.directory.roomlist import RoomListWatchers
+from server.directory.rooms import LocalRooms
 from server.log.contract import StoredGame, StoreUnavailable
 from server.log.redis.store import PREFIX, SEATS, RedisStore, lease_key
 from server.metrics import Metrics
-from server.names import Held, Names, NameTable, own_alike, strongest
-from server.privacy import Admission
 from server.ratings import is_guest
 from server.room import Enter, Leave, Returned, Room
 from server.room.world import Member
-from server.roomlist import RoomListWatchers
-from server.rooms import LocalRooms
 from server.session import RoomRef, Session
 
 log = structlog.get_logger("cafe.cluster")
@@ -488,7 +488,7 @@ class ClusterDirectory:
 
     def name_held(self, name: str, own: str | None = None) -> Held | None:
         """Whether someone on this node holds ``name`` or a look-alike (see
-        :meth:`server.directory.LocalDirectory.name_held`)."""
+        :meth:`server.directory.local.LocalDirectory.name_held`)."""
         own = own_alike(name, own)
         return strongest((self.names.held(name, own), self.local.name_held(name, own)))
 

@@ -1,7 +1,7 @@
 """Private rooms across the nodes: which rooms are private and their guest lists, in Redis for
 every node; who may enter a room wherever it lives; a refusal taken back to the refused one's node.
 
-The rules are :mod:`server.privacy`'s; this is where a cluster keeps what they read. The owner of a
+The rules are :mod:`server.directory.privacy`'s; this is where a cluster keeps what they read. The owner of a
 room writes its privacy and its guests (in the background, in order with the room's line: see
 :meth:`SharedPrivacy.write`); every node reads them. Redis' errors reach the caller as they are
 (the directory says they mean the shared data is unavailable).
@@ -16,11 +16,11 @@ from redis.asyncio.client import Pipeline
 
 from server.cluster import envelopes as env
 from server.cluster.relay import Relay, RemoteSession
+from server.directory.privacy import Admission
+from server.directory.rooms import LocalRooms
 from server.log.redis.store import PREFIX, RedisStore
-from server.privacy import Admission
 from server.room import Room
 from server.room.world import Member
-from server.rooms import LocalRooms
 from server.session import RoomRef, Session
 
 PRIVATE = PREFIX + "private"  # the rooms that are private, by casefolded name

@@ -29,7 +29,7 @@ log = structlog.get_logger("cafe.cluster")
 
 
 class Courier:
-    """This node's end of tells and news between nodes, for :class:`~server.social.Social`."""
+    """This node's end of tells and news between nodes, for :class:`~server.lobby.social.Social`."""
 
     def __init__(self, cluster: ClusterDirectory) -> None:
         self.cluster = cluster

@@ -31,8 +31,8 @@ from protocol.view import SeatInfo, room_view
 from server import logs
 from server.app import Server
 from server.config import Config
-from server.line import LineSession
 from server.log.contract import StoreUnavailable
+from server.net.line import LineSession
 from tests.server.clients import WsClient
 
 pytestmark = pytest.mark.websocket_api

@@ -244,9 +244,13 @@ def test_paths_written_before_are_kept_within_a_bound_and_stay_right() -> None:
     assert [op["path"] for op in ops] == ["/a"]  # every member replaced: the object is, whole
     ops = diff({"a": {k: [0, 1] for k in keys}}, {"a": {k: [0, 2] for k in keys}})
     assert [op["path"] for op in ops] == [f"/a/k{i}~1~0/1" for i in range(25_000)]
-    assert len(protocol.diff._WRITTEN) <= protocol.diff._WRITTEN_MAX
+    assert _places_kept(protocol.diff._ROOT) <= protocol.diff._PLACES_MAX
     again = diff({"a": {"k7/~": [0, 1], "b": 1}}, {"a": {"k7/~": [0, 3], "b": 2}})
     assert [op["path"] for op in again] == ["/a/k7~1~0/1", "/a/b"]
+
+
+def _places_kept(place: Any) -> int:
+    return sum(1 + _places_kept(under) for under in place.under.values())
 
 
 @pytest.mark.parametrize(

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from server import logs
-from server.accounts import Attempts
 from server.app import Server
-from server.line import ECHO_OFF, ECHO_ON
+from server.lobby.accounts import Attempts
+from server.net.line import ECHO_OFF, ECHO_ON
 from tests.server.clients import LineClient, WsClient, http_get
 from tests.server.conftest import ServerFactory
 

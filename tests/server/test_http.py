@@ -12,7 +12,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.typing import Origin
 
 from server.app import Server
-from server.http import same_origin
+from server.net.http import same_origin
 from tests.server.clients import MAX_TURNS, WsClient, http_get
 from tests.server.conftest import ServerFactory
 
@@ -149,9 +149,9 @@ def _security_events(metrics: str, event: str) -> float:
     [
         "/" + "a" * 5000,
         "/" + "a/" * 3000,
-        "/../server/http.py",
+        "/../server/net/http.py",
         "/../../../../etc/passwd",
-        "/%2e%2e/server/http.py",
+        "/%2e%2e/server/net/http.py",
         "//etc/passwd",
         "/style.css/..%2f..%2fhttp.py",
         "/nothing-here.js",

@@ -10,7 +10,7 @@ import pytest
 
 from protocol import outgoing
 from server.app import Server
-from server.line import LineSplitter, strip_telnet
+from server.net.line import LineSplitter, strip_telnet
 from tests.server.clients import LineClient, chat_form
 from tests.server.conftest import ServerFactory
 

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from protocol.text.lines import PROMPT
-from server import names as name_tables
 from server.app import Server
+from server.directory import names as name_tables
+from server.directory.names import NameTable
 from server.log.sqlite.store import Store
-from server.names import NameTable
 from tests.examples import run_examples
 from tests.server.clients import LineClient, WsClient, until
 from tests.server.conftest import ServerFactory
@@ -234,7 +234,7 @@ def test_a_name_table_counts_the_forms_of_its_names() -> None:
 
 
 def test_the_name_tables_examples_hold() -> None:
-    """The docstring examples of ``server.names`` (how many names of a form, one's own aside)."""
+    """The docstring examples of ``server.directory.names`` (how many names of a form, one's own aside)."""
     found = run_examples(name_tables)
     assert found.attempted >= 3 and found.failed == 0
 

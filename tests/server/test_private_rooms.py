@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from server import privacy
 from server.app import Server
+from server.directory import privacy
 from server.log.sqlite.store import Store
 from tests.examples import run_examples
 from tests.server.clients import LineClient, WsClient, http_get
@@ -326,6 +326,6 @@ async def test_a_profile_shows_where_a_player_is_as_its_reader_may_see_it(server
 
 
 def test_the_examples_of_the_privacy_rules_hold() -> None:
-    """The docstring examples of ``server.privacy`` (who sees a private room's name, a bearer token)."""
+    """The examples of ``server.directory.privacy`` (who sees a private room's name, a bearer token)."""
     found = run_examples(privacy)
     assert found.attempted > 0 and found.failed == 0

@@ -8,7 +8,7 @@ import socket
 import pytest
 
 from server.app import Server
-from server.line import LineSession
+from server.net.line import LineSession
 from tests.server.clients import LineClient, WsClient, until
 from tests.server.conftest import ServerFactory
 

@@ -8,9 +8,9 @@ import pytest
 
 from protocol import messages
 from server.app import Server
-from server.choices import StoredLists
+from server.lobby.choices import StoredLists
+from server.lobby.social import PersonalLists, Social
 from server.log.sqlite.store import Store
-from server.social import PersonalLists, Social
 from tests.server.clients import LineClient, WsClient
 from tests.server.conftest import ServerFactory
 

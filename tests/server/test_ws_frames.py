@@ -8,8 +8,8 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.frames import Frame, Opcode
 
-from server.ws import MAX_CLOSE_REASON, close_reason
-from server.wsinternals import text_frame_header
+from server.net.ws import MAX_CLOSE_REASON, close_reason
+from server.net.wsinternals import text_frame_header
 from tests.server.conftest import ServerFactory
 
 pytestmark = pytest.mark.websocket_api

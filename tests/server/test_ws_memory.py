@@ -7,7 +7,7 @@ import json
 import pytest
 
 from server.app import Server
-from server.ws import WsSession
+from server.net.ws import WsSession
 from tests.server.clients import WsClient
 from tests.server.conftest import ServerFactory
 

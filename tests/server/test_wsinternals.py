@@ -14,10 +14,10 @@ import pytest
 import websockets
 from websockets.server import ServerProtocol
 
-from server import wsinternals
 from server.app import Server
-from server.ws import WsSession
-from server.wsinternals import NON_PUBLIC, WebsocketsMismatch, check
+from server.net import wsinternals
+from server.net.ws import WsSession
+from server.net.wsinternals import NON_PUBLIC, WebsocketsMismatch, check
 from tests.server.clients import WsClient, until
 from tests.server.conftest import ServerFactory
 from tests.server.test_keepalive import _silent

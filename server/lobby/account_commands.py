@@ -1,8 +1,8 @@
 """The lobby's account and rating commands: ``register``, ``password``, ``unregister``, logging in
 with ``hello``, and ``/rating``, ``/top``, ``/finger``, ``/history NAME``.
 
-The lobby calls these from its dispatch; the decisions are :mod:`server.accounts`' and
-:mod:`server.ratings`', the text is :mod:`server.profiles`'.
+The lobby calls these from its dispatch; the decisions are :mod:`server.lobby.accounts`' and
+:mod:`server.ratings`', the text is :mod:`server.lobby.profiles`'.
 """
 
 from __future__ import annotations
@@ -15,17 +15,17 @@ from protocol.commands import AskSecret, ShowRequest
 from protocol.errors import ProtocolError
 from protocol.i18n import _
 from protocol.names import ReservedNames
-from server import profiles
-from server.accounts import Accounts, looks_registered
 from server.directory import Directory
-from server.language import set_language
+from server.directory.names import name_taken
+from server.directory.privacy import Reader
+from server.lobby import profiles
+from server.lobby.accounts import Accounts, looks_registered
+from server.lobby.language import set_language
+from server.lobby.social import Social
 from server.log.contract import GameLog
 from server.metrics import Metrics
-from server.names import name_taken
-from server.privacy import Reader
 from server.ratings import account_key
 from server.session import Session
-from server.social import Social
 
 
 class Lobby(Protocol):
@@ -95,7 +95,7 @@ async def login_identity(lobby: Lobby, session: Session, msg: m.Hello) -> str | 
         lobby.metrics.logins.labels(result=e.code).inc()
         raise
     lobby.metrics.logins.labels(result="ok").inc()
-    return account_key(account.name)  # (its settings are read as it is welcomed: server.choices)
+    return account_key(account.name)  # (its settings are read as it is welcomed: server.lobby.choices)
 
 
 async def check_nick(lobby: Lobby, session: Session, msg: m.Nick) -> None:

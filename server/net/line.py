@@ -33,12 +33,12 @@ from protocol.text.lines import (
     fold,
     name_refused,
 )
-from server.choices import ascii_chosen
 from server.limits import Limits, hello_deadline, security_event
-from server.lobby import Lobby
+from server.lobby.choices import ascii_chosen
+from server.lobby.lobby import Lobby
 from server.log.contract import StoreUnavailable
+from server.net.ws import turned_away
 from server.session import Outgoing, Session
-from server.ws import turned_away
 
 log = structlog.get_logger("cafe.line")
 

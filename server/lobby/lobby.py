@@ -2,7 +2,7 @@
 
 The lobby answers what needs no room (hello, nick, who, the room list, help, history, ping) and
 posts everything else to the session's room. It knows rooms and names only through a
-:class:`~server.directory.Directory`, the same for one process or a cluster. Nothing here holds a
+:class:`~server.directory.local.Directory`, the same for one process or a cluster. Nothing here holds a
 lock: the game state lives in the room actors.
 """
 
@@ -24,22 +24,22 @@ from protocol.commands import AsciiMode, Quit, ShowRequest, help_text, parse_com
 from protocol.errors import UNAVAILABLE, Close, ProtocolError
 from protocol.i18n import _
 from protocol.names import NAME_RULE, ROOM_RULE, ReservedNames, is_name, is_room_name
-from server import account_commands, language, profiles
-from server.accounts import Accounts
-from server.choices import StoredLists, account_settings
 from server.config import Config
 from server.directory import Directory
+from server.directory.names import name_taken
+from server.directory.privacy import here, seen_from
+from server.directory.roomlist import listed
 from server.limits import security_event
+from server.lobby import account_commands, language, profiles
+from server.lobby.accounts import Accounts
+from server.lobby.choices import StoredLists, account_settings
+from server.lobby.social import PersonalLists, Social
 from server.log.contract import GameLog, StoreUnavailable
 from server.metrics import Metrics
-from server.names import name_taken
-from server.privacy import here, seen_from
 from server.ratelimit import TokenBucket
 from server.ratings import ACCOUNT
 from server.room import Enter, Leave, Returned, Room, not_invited
-from server.roomlist import listed
 from server.session import RoomRef, Session
-from server.social import PersonalLists, Social
 
 log = structlog.get_logger("cafe.lobby")
 

@@ -2,7 +2,7 @@
 lists (whom they mute, who their friends are).
 
 The lists belong to the player behind a connection, its ``identity`` (the same across resumes), and
-live behind :class:`ListStore` (:class:`server.choices.StoredLists`): in the store, a registered
+live behind :class:`ListStore` (:class:`server.lobby.choices.StoredLists`): in the store, a registered
 account's for good and a guest's as long as its name holds, each change kept before it is
 acknowledged. Mutes are applied where a
 message reaches its reader (``Session.muted``), so that chat from any room, the lobby and tells are
@@ -23,7 +23,7 @@ from protocol.i18n import Msg, _
 from protocol.limits import LIST_MAX
 from protocol.names import is_name
 from server.directory import Directory
-from server.privacy import here, seen_from
+from server.directory.privacy import here, seen_from
 from server.session import Session
 
 log = structlog.get_logger("cafe.social")

@@ -13,8 +13,8 @@ from protocol import messages as m
 from protocol.botnames import bot_name, bot_names, bot_strategy
 from protocol.errors import ProtocolError
 from protocol.i18n import Lang, Msg, _, _n, lazy
+from server.directory.privacy import Reader, readable, seen_from
 from server.log.contract import GameLog, Standing, StoredGame
-from server.privacy import Reader, readable, seen_from
 from server.ratings import BOT, Skill, account_key
 
 MAX_TOP = 100

@@ -14,9 +14,9 @@ from typing import Protocol
 from protocol.names import alike
 from server.botpool import BotPool
 from server.config import Config
+from server.directory.names import Held, NameTable, strongest
 from server.log.contract import GameLog, StoredGame
 from server.metrics import Metrics
-from server.names import Held, NameTable, strongest
 from server.room import BotNameList, Member, Room, RoomSettings, Seat
 
 

@@ -11,10 +11,10 @@ from websockets.exceptions import ConnectionClosed
 from protocol import messages as m
 from protocol.errors import Close
 from protocol.i18n import _
-from server import wsinternals
-from server.keepalive import KeepAlive
 from server.limits import Limits, hello_deadline, security_event
-from server.lobby import Lobby
+from server.lobby.lobby import Lobby
+from server.net import wsinternals
+from server.net.keepalive import KeepAlive
 from server.session import Outgoing, Session
 
 

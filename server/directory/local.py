@@ -2,9 +2,10 @@
 
 The lobby asks the directory and never the cluster: :class:`LocalDirectory` answers for one
 process; ``server.cluster.ClusterDirectory`` answers the same questions for several nodes sharing
-Redis. Each is made of parts with one job each: the names held here (:mod:`server.names`), the
-rooms of this process and their host (:mod:`server.rooms`), the people watching the room list
-(:mod:`server.roomlist`) and, in one process, the private rooms' guest lists (:mod:`server.guests`).
+Redis. Each is made of parts with one job each: the names held here
+(:mod:`server.directory.names`), the rooms of this process and their host
+(:mod:`server.directory.rooms`), the people watching the room list (:mod:`server.directory.roomlist`)
+and, in one process, the private rooms' guest lists (:mod:`server.directory.guests`).
 """
 
 from __future__ import annotations
@@ -15,15 +16,15 @@ from typing import Protocol
 from protocol import messages as m
 from server.botpool import BotPool
 from server.config import Config
-from server.guests import GuestLists
+from server.directory.guests import GuestLists
+from server.directory.names import Held, Names, NameTable, own_alike, strongest
+from server.directory.privacy import Admission
+from server.directory.roomlist import RoomListWatchers
+from server.directory.rooms import LocalRooms
 from server.log.contract import GameLog, StoredGame
 from server.metrics import Metrics
-from server.names import Held, Names, NameTable, own_alike, strongest
-from server.privacy import Admission
 from server.ratings import is_guest
 from server.room import Member, Room
-from server.roomlist import RoomListWatchers
-from server.rooms import LocalRooms
 from server.session import RoomRef, Session
 
 

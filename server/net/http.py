@@ -14,14 +14,14 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from engine.game import seed_hash
-from server import profiles
+from server.directory.privacy import Reader, readable, reader
 from server.limits import security_event
-from server.lobby import Lobby
+from server.lobby import profiles
+from server.lobby.lobby import Lobby
 from server.log.contract import StoredGame
-from server.pages import not_found_page, page_language, replay_steps, rules_page
-from server.privacy import Reader, readable, reader
+from server.net.pages import not_found_page, page_language, replay_steps, rules_page
 
-STATIC = Path(__file__).parent / "static"
+STATIC = Path(__file__).parents[1] / "static"
 
 #: what the page needs and nothing more: its own scripts, styles, data and socket; no inline code,
 #: no framing by other sites

@@ -7,7 +7,7 @@ like, and the sans-I/O ``Protocol`` that frames its messages (``send_text``, ``s
 - **writing**: all the frames a session has due in one turn of the event loop go out in one write
   to the socket (``send()`` makes a system call and enters its lock for each frame), framed here
   when no extension was agreed, and a full socket is waited on as ``send()`` waits on it;
-- **keep-alive** (``server.keepalive``): one task pings every connection, the pings entered in the
+- **keep-alive** (``server.net.keepalive``): one task pings every connection, the pings entered in the
   connection's table of pings awaiting a pong, which websockets then clears as it clears its own;
   a connection that leaves a ping unanswered is cut off.
 
@@ -96,7 +96,7 @@ class WebsocketsMismatch(RuntimeError):
         form = NON_PUBLIC[attribute][0]
         super().__init__(
             f"websockets {websockets.version.version} has no {attribute} as the server uses it "
-            f"({form}; server/wsinternals.py); install {REQUIREMENT}"
+            f"({form}; server/net/wsinternals.py); install {REQUIREMENT}"
         )
 
 

@@ -18,7 +18,7 @@ import structlog
 from websockets.asyncio.server import ServerConnection
 from websockets.protocol import State
 
-from server import wsinternals
+from server.net import wsinternals
 
 __all__ = ["KeepAlive"]
 

@@ -11,15 +11,15 @@ are its connection's. Every change is written to the store before it is acknowle
 from __future__ import annotations
 
 from protocol import messages as m
-from server.language import account_language
+from server.lobby.language import account_language
+from server.lobby.social import PersonalLists
 from server.log.contract import AccountStore, ListTable
 from server.session import Session
-from server.social import PersonalLists
 
 
 class StoredLists:
     """The lists of each identity, as the store keeps them (the connections of a player share one
-    copy in memory: :class:`~server.social.Social` changes it once the store has kept a change)."""
+    copy in memory: :class:`~server.lobby.social.Social` changes it once the store has kept a change)."""
 
     def __init__(self, table: ListTable) -> None:
         self._table = table

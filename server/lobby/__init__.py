@@ -1,0 +1,17 @@
+"""The lobby: connections, names and tokens, accounts, people among people, and the routing of each
+command to its room.
+
+====================  ==========================================================================
+``lobby``             ``Lobby``: hello, resume, names, and each message sent on to its handler
+``account_commands``  register, password, unregister, logging in; ratings and profiles as commands
+``accounts``          registered accounts and their passwords
+``social``            tells, lobby chat, where someone is, each person's mute and friend lists
+``profiles``          ratings, the leaderboard and profiles, as text and as JSON
+``language``          the language a connection reads
+``choices``           a person's lists and settings, kept in the store
+====================  ==========================================================================
+"""
+
+from server.lobby.lobby import Lobby
+
+__all__ = ["Lobby"]
