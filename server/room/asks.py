@@ -74,7 +74,7 @@ class Asks:
         game = self.play
         if msg.what == "info":
             host = self.seats.host(game.options.host)
-            text = info_text(self.name, game.state, self.seats, host, game.options)
+            text = info_text(self.name, game.state, self.seats, host, game.options, rated=self.rated())
             self.members.send(member, m.Text(id=msg.id, kind="info", text=text))
             return
         from protocol import text as drawn
@@ -90,8 +90,11 @@ class Asks:
         self.members.send(member, m.Text(id=msg.id, kind=msg.what, text=body))
 
 
-def info_text(room: str, state: State, seats: Iterable[Seat], host: Seat | None, options: RoomOptions) -> Msg:
-    """The lines of ``/info`` for room ``room``, drawn in each reader's language."""
+def info_text(
+    room: str, state: State, seats: Iterable[Seat], host: Seat | None, options: RoomOptions, *, rated: bool
+) -> Msg:
+    """The lines of ``/info`` for room ``room``, drawn in each reader's language; ``rated`` says
+    whether the game counts for ratings as its players sit now (:meth:`Asks.rated`)."""
     o = options
     taken = ", ".join(f"{i}. {s.name}" for i, s in enumerate(seats, 1))
     words = STATE_WORDS[state]
@@ -110,6 +113,8 @@ def info_text(room: str, state: State, seats: Iterable[Seat], host: Seat | None,
                 _("Rated: no, a practice game (the room chose the seed).")
                 if o.seed is not None
                 else _("Rated: yes.")
+                if rated
+                else _("Rated: no, fewer than two registered players are seated.")
             ),
             say(
                 _("Clock: {seconds} seconds per turn.", seconds=f"{o.clock:g}")

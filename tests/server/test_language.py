@@ -232,7 +232,8 @@ async def test_lookups_and_room_info_read_german(server: Server) -> None:
     assert "Wertung 1000?  Spiele 0 (0 gewertet, 0 gewonnen)" in finger["text"]
     assert (await ann.command("/join cafe"))["type"] == "ack"
     info = (await ann.command("/info"))["text"].splitlines()
-    assert info[:3] == ["Raum cafe: wartet. Plätze: 1. anna.", "Gastgeber: anna.", "Gewertet: ja."]
+    assert info[:2] == ["Raum cafe: wartet. Plätze: 1. anna.", "Gastgeber: anna."]
+    assert info[2] == "Gewertet: nein, weniger als zwei registrierte Spieler sitzen am Tisch."
     assert "Stammtisch: aus. Privat: aus." in info
 
 

@@ -123,7 +123,7 @@ def test_info_tells_options_rating_clock_and_host() -> None:
     texts = d.feed(zoe, ShowRequest("info", id=4)).of(zoe, m.Text)
     assert len(texts) == 1 and texts[0].kind == "info" and texts[0].id == 4
     text = texts[0].text
-    assert "Host: ann." in text and "Rated: yes." in text and "Clock: 30 seconds" in text
+    assert "Host: ann." in text and "Rated: no, fewer than two" in text and "Clock: 30 seconds" in text
     d.feed(ann, m.SetOption(key="seed", value=5))
     assert "practice" in d.feed(zoe, ShowRequest("info")).of(zoe, m.Text)[0].text
 
@@ -136,7 +136,7 @@ def test_info_spells_out_every_option_in_both_of_its_states() -> None:
     assert d.feed(zoe, ShowRequest("info")).of(zoe, m.Text)[0].text == (
         "Room cafe: waiting. Seats: nobody.\n"
         "Host: nobody seated.\n"
-        "Rated: yes.\n"
+        "Rated: no, fewer than two registered players are seated.\n"
         "Clock: off.\n"
         "Absent players: a bot plays the seat.\n"
         "Stammtisch: off. Private: off.\n"
