@@ -1,8 +1,10 @@
 """Cluster mode: several server nodes sharing one Redis.
 
 ==============  =================================================================================
-``node``        ``ClusterDirectory``: names, who is online and the room list in Redis; room leases
-                and taking over the rooms of a node that died
+``node``        ``ClusterDirectory``: the directory of a node, composing the parts below; the room
+                list in Redis, room leases and taking over the rooms of a node that died
+``presence``    ``Presence``: who is online here and the names this node holds, in Redis; claiming
+                a name against every node; the heartbeat that keeps them and the node alive
 ``relay``       messages between nodes: ``RemoteRoom`` (a room owned elsewhere) and
                 ``RemoteSession`` (on the owner, a member connected to another node)
 ``privacy``     ``SharedPrivacy``: which rooms are private and their guest lists, for every node

@@ -1,5 +1,6 @@
 """This node's part of the cluster: the directory of names and rooms kept in Redis, room leases,
-and taking over the rooms of a node that died."""
+and taking over the rooms of a node that died. Its people and names in Redis, and the heartbeat
+that keeps them, are :mod:`server.cluster.presence`'s."""
 
 from __future__ import annotations
 
@@ -19,21 +20,20 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from protocol import messages as m
 from protocol.errors import UNAVAILABLE
-from protocol.names import alike
 from protocol.outgoing import Outgoing
 from server.botpool import BotPool
+from server.cluster.presence import Presence, entry, held_key, node_key, online_key, people_of
 from server.cluster.privacy import SharedPrivacy
 from server.cluster.relay import Relay, RemoteRoom, RemoteSession
 from server.cluster.timings import ClusterTimings
 from server.config import Config
-from server.directory.names import Held, Names, NameTable, own_alike, strongest
+from server.directory.names import Held, Names, NameTable
 from server.directory.privacy import Admission
 from server.directory.roomlist import RoomListWatchers
 from server.directory.rooms import LocalRooms
 from server.log.contract import StoredGame, StoreUnavailable
-from server.log.redis.store import PREFIX, SEATS, RedisStore, lease_key
+from server.log.redis.store import PREFIX, RedisStore, lease_key
 from server.metrics import Metrics
-from server.ratings import is_guest
 from server.room import Enter, Leave, Returned, Room
 from server.room.world import Member
 from server.session import RoomRef, Session
@@ -43,50 +43,15 @@ log = structlog.get_logger("cafe.cluster")
 ROOMS = PREFIX + "rooms"  # room (casefolded) -> summary JSON
 #: rooms whose game waited with nobody in them and left memory: no node takes them over by itself
 IDLE = PREFIX + "idle"
-NODES = PREFIX + "nodes"  # every node that ever listed people (its online hash says if it lives)
 
 _RENEW = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0
-"""
-#: a name a seat here holds: taken when nobody holds it, kept when this node does (its player is
-#: connected to no node), left to the node its player is connected to
-_HOLD = """
-local holder = redis.call('GET', KEYS[1])
-if not holder then return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
-if holder == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0
 """
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 """
-
-
-def _node_key(node: str) -> str:
-    return f"{PREFIX}node:{node}"
-
-
-def name_key(name: str) -> str:
-    """Who holds ``name`` or a name like it (its look-alike form): the node it is connected to, or
-    whose running game holds a seat for it. The node's list of people says which name it is."""
-    return f"{PREFIX}name:{alike(name)}"
-
-
-def _token_key(token: str) -> str:
-    """The key of a resume token in Redis (as :class:`~server.log.redis.store.RedisStore` keeps it)."""
-    return f"{PREFIX}token:{token}"
-
-
-def online_key(node: str) -> str:
-    """A node's people: name (casefolded) -> {"name","kind","room"}; it expires with the node."""
-    return f"{PREFIX}online:{node}"
-
-
-def held_key(node: str) -> str:
-    """Every name a node holds, by look-alike form: form -> name, for its connections, the names
-    it holds for the resume window and its running games' seats; it expires with the node."""
-    return f"{PREFIX}held:{node}"
 
 
 @contextlib.contextmanager
@@ -110,7 +75,9 @@ class ClusterDirectory:
       the log in Redis and carries on. Names, the room list and who is online live in Redis.
 
     It is made of the parts a single process's directory has (the names held here, the rooms of
-    this node, whose owner it is, and the people watching the room list), and Redis around them.
+    this node, whose owner it is, and the people watching the room list), and Redis around them:
+    its :class:`~server.cluster.presence.Presence` (who is here, the names it holds, its heartbeat),
+    the :class:`~server.cluster.relay.Relay` and the shared privacy of rooms.
     """
 
     def __init__(self, config: Config, metrics: Metrics, url: str, node: str) -> None:
@@ -138,17 +105,14 @@ class ClusterDirectory:
         #: private rooms: which are, their guests, and refusals taken to the refused one's node
         self.privacy = SharedPrivacy(self.redis, self.store, self.local, self.relay, self.moved)
         self.relay.on_turned_away = self.privacy.turned_away_here
+        #: who is here and the names this node holds, in Redis, and its heartbeat
+        self.presence = Presence(self.redis, node, self.timings, self.store, self.names, self.local)
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
-        self._hold = self.redis.register_script(_HOLD)
-        #: the names this node kept for its seats at its last heartbeat (or since), by casefolded name
-        self._holding: dict[str, str] = {}
         self._writes: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._resolving: dict[str, asyncio.Lock] = {}
         self._listed: dict[str, tuple[Any, ...]] = {}  # room (casefolded) -> its line last listed
-        self._last_ok: float | None = None  # loop time of the last heartbeat Redis took
-        self._reached_since = 0.0  # loop time since which every heartbeat was taken
         self.stopping = False
 
     @property
@@ -187,16 +151,7 @@ class ClusterDirectory:
     @property
     def ready(self) -> bool:
         """This node reaches Redis (its last heartbeat is recent) and is not stopping."""
-        if self.stopping or self._last_ok is None:
-            return False
-        return asyncio.get_running_loop().time() - self._last_ok < self.timings.ready_within
-
-    def _judges_deaths(self) -> bool:
-        """Whether this node has reached Redis long enough to tell a dead node from one whose
-        heartbeat lapsed while Redis was away (its first one since may still be on its way)."""
-        if self._last_ok is None:
-            return False
-        return self._last_ok - self._reached_since > self.timings.node_ttl + self.timings.renew_every
+        return not self.stopping and self.presence.reaching()
 
     # --- life ------------------------------------------------------------------------------------
 
@@ -204,7 +159,7 @@ class ClusterDirectory:
         """Join the cluster; raises ``NotDurable`` when Redis cannot keep the durability asked for."""
         await self.store.check()
         await self.store.index_forms()
-        await self.redis.set(_node_key(self.node), "1", px=self.timings.node_ttl_ms)
+        await self.redis.set(node_key(self.node), "1", px=self.timings.node_ttl_ms)
         loop = asyncio.get_running_loop()
         jobs = (self._listen, self.relay.publish_loop, self._write_loop, self._heartbeat, self._watch)
         for job in jobs:
@@ -220,7 +175,7 @@ class ClusterDirectory:
             async with asyncio.timeout(3):
                 for room, token in list(self.fences.items()):
                     await self._release(keys=[lease_key(room)], args=[token])
-                await self.redis.delete(_node_key(self.node), online_key(self.node), held_key(self.node))
+                await self.redis.delete(node_key(self.node), online_key(self.node), held_key(self.node))
         await self.redis.aclose()
 
     async def _forever(self, job: Any) -> None:
@@ -326,11 +281,11 @@ class ClusterDirectory:
                     await self._take_over(room.name)
             # members from nodes that died: they left (judged only after this node has reached
             # Redis long enough: right after an outage every other node's heartbeat has lapsed)
-            if not self._judges_deaths():
+            if not self.presence.judges_deaths():
                 continue
             remote = self.relay.remote
             for node in {n for n, _ in remote}:
-                if not await self.redis.exists(_node_key(node)):
+                if not await self.redis.exists(node_key(node)):
                     for (n, sid), member in list(remote.items()):
                         if n == node:
                             del remote[(n, sid)]
@@ -418,25 +373,7 @@ class ClusterDirectory:
             elif kind == "private":
                 await self.privacy.write(value)
             elif kind == "online":
-                name, entry = value
-                if entry is None:
-                    in_use = self.name_in_use(name)  # (held for the window, or by a seat here)
-                    async with self.redis.pipeline(transaction=True) as pipe:
-                        pipe.hdel(online_key(self.node), name.casefold())
-                        if not in_use:
-                            pipe.hdel(held_key(self.node), alike(name))
-                        await pipe.execute()
-                    if self.name_in_use(name):  # (a seat here, or a name like it, holds it still)
-                        self._holding[name.casefold()] = name  # (let go at a heartbeat once free)
-                    else:
-                        await self._release(keys=[name_key(name)], args=[self.node])
-                else:
-                    async with self.redis.pipeline(transaction=True) as pipe:
-                        pipe.hset(online_key(self.node), name.casefold(), json.dumps(entry))
-                        pipe.pexpire(online_key(self.node), self.timings.node_ttl_ms)  # gone with this node
-                        pipe.hset(held_key(self.node), alike(name), name)
-                        pipe.pexpire(held_key(self.node), self.timings.node_ttl_ms)
-                        await pipe.execute()
+                await self.presence.write_online(*value)
 
     async def room_list(self) -> list[m.RoomSummary]:
         with _reaching_redis():
@@ -484,13 +421,12 @@ class ClusterDirectory:
     def name_in_use(self, name: str) -> bool:
         """Someone here holds ``name`` or one like it: a connection, a name held for the window,
         a bot, or a held seat."""
-        return self.name_held(name) is not None
+        return self.presence.name_in_use(name)
 
     def name_held(self, name: str, own: str | None = None) -> Held | None:
         """Whether someone on this node holds ``name`` or a look-alike (see
         :meth:`server.directory.local.LocalDirectory.name_held`)."""
-        own = own_alike(name, own)
-        return strongest((self.names.held(name, own), self.local.name_held(name, own)))
+        return self.presence.name_held(name, own)
 
     def away(self, name: str, until: float, token: str) -> None:
         self.names.away(name, until, token)
@@ -507,50 +443,9 @@ class ClusterDirectory:
 
     async def claim_name(self, name: str, own: str | None = None) -> Held | None:
         """Claim ``name`` for a session of this node, unless it or a look-alike belongs to
-        someone else anywhere: what each living node holds (by form), a seat of a running game,
-        and one key for all the names of a look-alike form, taken atomically by a new name. A
-        look-alike proved to be the claimant's (``own``) takes the key from whoever kept it."""
-        own = own_alike(name, own)
+        someone else anywhere (see :meth:`server.cluster.presence.Presence.claim_name`)."""
         with _reaching_redis():
-            await self._end_holds_let_go(name)
-        held = self.name_held(name, own)
-        if held is not None:
-            return held
-        ttl = self.timings.name_ttl_ms
-        with _reaching_redis():
-            held = await self._held_elsewhere(name, own)
-            if held is not None:
-                return held
-            if own is not None or await self.redis.set(name_key(name), self.node, nx=True, px=ttl):
-                await self.redis.set(name_key(name), self.node, px=ttl)
-                return None
-            found = await self.redis.get(name_key(name))
-            if found is None or str(found) == self.node:  # (nothing here holds it: name_held said so)
-                await self.redis.set(name_key(name), self.node, px=ttl)
-                return None
-        return "alike"  # claimed through another node a moment ago, or kept by a node just gone
-
-    async def _end_holds_let_go(self, name: str) -> None:
-        """The holds here of ``name`` and its look-alikes whose token no longer holds end now:
-        their holder came back through another node (or gave the token up there)."""
-        for hold in self.names.holds_alike(name):
-            if await self.store.token(hold.token) is None:
-                self.names.end_hold(hold)
-
-    async def _held_elsewhere(self, name: str, own: str | None) -> Held | None:
-        """What the other nodes hold of ``name``'s form (``own`` aside), and the seats of running
-        games: ``taken`` for the very name, ``alike`` for a look-alike."""
-        nodes = [n for n in sorted(map(str, await self.redis.smembers(NODES))) if n != self.node]
-        key, mine = name.casefold(), None if own is None else own.casefold()
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hexists(SEATS, key)
-            for n in nodes:
-                pipe.hget(held_key(n), alike(name))
-            seated, *names = await pipe.execute()
-        others = [str(n).casefold() for n in names if n is not None and str(n).casefold() != mine]
-        if (seated and key != mine) or key in others:
-            return "taken"
-        return "alike" if others else None
+            return await self.presence.claim_name(name, own)
 
     def bind(self, session: Session) -> None:
         self.names.bind(session)
@@ -564,89 +459,15 @@ class ClusterDirectory:
         """Tell the cluster where a session is."""
         if session.name is None:
             return
-        self._writes.put_nowait(("online", (session.name, self._entry(session))))
-
-    @staticmethod
-    def _entry(session: Session) -> dict[str, Any]:
-        room = session.room.name if session.room is not None else None
-        return {
-            "name": session.name,
-            "kind": session.kind,
-            "room": room,
-            "guest": is_guest(session.kind, session.identity),
-            # (an invitation from another node puts the player behind the name on a guest list)
-            "identity": session.identity,
-        }
+        self._writes.put_nowait(("online", (session.name, entry(session))))
 
     async def people(self) -> list[m.Person]:
         """Everyone connected to a living node: each node's list expires with its heartbeat."""
         with _reaching_redis():
-            entries: list[dict[str, Any]] = []
-            for node in sorted(map(str, await self.redis.smembers(NODES))):
-                entries.extend(json.loads(v) for v in (await self.redis.hgetall(online_key(node))).values())
+            entries = await self.presence.online()
         private = await self.private_rooms()
-        return sorted(
-            (
-                m.Person(
-                    name=e["name"],
-                    kind=e["kind"],
-                    room=e["room"],
-                    guest=e.get("guest", True),
-                    private=e["room"] is not None and e["room"].casefold() in private,
-                )
-                for e in entries
-            ),
-            key=lambda p: p.name.casefold(),
-        )
-
-    def _seats_held(self) -> list[str]:
-        """The names of the players not connected here whose seats this node's running games hold:
-        kept from look-alikes on every node (the log's seats keep the very names)."""
-        return self.local.seated(lambda name: name.casefold() in self.sessions)
+        return people_of(entries, private)
 
     async def _heartbeat(self) -> None:
-        """Say this node lives, every third of a lease: its key, its names, and its whole list of
-        people written anew (what changed while Redis was away, a departure among them, is healed)."""
-        loop = asyncio.get_running_loop()
-        timings = self.timings
-        while True:
-            people = [(key, json.dumps(self._entry(s))) for key, s in list(self.sessions.items())]
-            holds = self.names.holds()
-            held = {name.casefold(): name for name in [*self._seats_held(), *(h.name for h in holds)]}
-            async with self.redis.pipeline(transaction=True) as pipe:
-                pipe.set(_node_key(self.node), "1", px=timings.node_ttl_ms)
-                pipe.sadd(NODES, self.node)
-                pipe.delete(online_key(self.node))
-                for key, entry in people:
-                    pipe.hset(online_key(self.node), key, entry)
-                if people:
-                    pipe.pexpire(online_key(self.node), timings.node_ttl_ms)
-                pipe.delete(held_key(self.node))
-                for name in [*(s.name for s in self.sessions.values() if s.name is not None), *held.values()]:
-                    pipe.hset(held_key(self.node), alike(name), name)
-                pipe.pexpire(held_key(self.node), timings.node_ttl_ms)
-                for session in list(self.sessions.values()):
-                    if session.name is not None:
-                        pipe.set(name_key(session.name), self.node, px=timings.name_ttl_ms)
-                for name in held.values():
-                    ttl = timings.name_ttl_ms
-                    await self._hold(keys=[name_key(name)], args=[self.node, ttl], client=pipe)
-                for hold in holds:  # (whether each token still holds: last, read below)
-                    pipe.exists(_token_key(hold.token))
-                results = await pipe.execute()
-            # a name held for the window whose token no longer holds: its holder came back through
-            # another node, or gave the token up there; the hold ends
-            for hold, kept in zip(holds, results[len(results) - len(holds) :], strict=True):
-                if not kept:
-                    self.names.end_hold(hold)
-            # a name kept for a seat that holds it no more (its game ended, its player left it)
-            # is free at once, not when its key runs out
-            kept, self._holding = self._holding, dict(held)
-            for key, name in kept.items():
-                if key not in held and not self.name_in_use(name):
-                    await self._release(keys=[name_key(name)], args=[self.node])
-            now = loop.time()
-            if self._last_ok is None or now - self._last_ok > 2 * timings.renew_every:  # after a gap
-                self._reached_since = now
-            self._last_ok = now
-            await asyncio.sleep(timings.renew_every)
+        """Say this node lives (see :meth:`server.cluster.presence.Presence.heartbeat`)."""
+        await self.presence.heartbeat()

@@ -20,7 +20,8 @@ import structlog
 from redis.exceptions import RedisError
 
 from server.cluster import envelopes as env
-from server.cluster.node import ClusterDirectory, name_key, online_key
+from server.cluster.node import ClusterDirectory
+from server.cluster.presence import name_key, online_key
 from server.cluster.relay import NEWS, channel
 from server.log.contract import StoreUnavailable
 from server.session import Session

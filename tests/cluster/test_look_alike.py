@@ -12,7 +12,7 @@ from typing import Any
 import redis.asyncio as aioredis
 
 from protocol.names import alike
-from server.cluster.node import held_key, name_key
+from server.cluster.presence import held_key, name_key
 from server.log.redis.store import RedisStore
 from tests.cluster.conftest import TIMINGS
 from tests.server.clients import WsClient

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import redis.asyncio as aioredis
 
-from server.cluster.node import name_key
+from server.cluster.presence import name_key
 from server.cluster.timings import ClusterTimings
 from server.config import load_config
 from server.log.redis.store import PREFIX, lease_key

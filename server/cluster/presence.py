@@ -1,0 +1,280 @@
+"""This node's people and names in Redis: who is connected here (the node's online list), the
+names it holds (its connections, names held for the resume window, its running games' seats),
+claiming a name against every living node, and the heartbeat that keeps all of it and the node
+itself alive."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import redis.asyncio as aioredis
+
+from protocol import messages as m
+from protocol.names import alike
+from server.cluster.timings import ClusterTimings
+from server.directory.names import Held, Names, own_alike, strongest
+from server.directory.rooms import LocalRooms
+from server.log.redis.store import PREFIX, SEATS, RedisStore
+from server.ratings import is_guest
+from server.session import Session
+
+NODES = PREFIX + "nodes"  # every node that ever listed people (its online hash says if it lives)
+
+#: a name a seat here holds: taken when nobody holds it, kept when this node does (its player is
+#: connected to no node), left to the node its player is connected to
+_HOLD = """
+local holder = redis.call('GET', KEYS[1])
+if not holder then return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
+if holder == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+"""
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+def node_key(node: str) -> str:
+    """The key that says ``node`` lives: set at its every heartbeat, it expires with the node."""
+    return f"{PREFIX}node:{node}"
+
+
+def name_key(name: str) -> str:
+    """Who holds ``name`` or a name like it (its look-alike form): the node it is connected to, or
+    whose running game holds a seat for it. The node's list of people says which name it is."""
+    return f"{PREFIX}name:{alike(name)}"
+
+
+def _token_key(token: str) -> str:
+    """The key of a resume token in Redis (as :class:`~server.log.redis.store.RedisStore` keeps it)."""
+    return f"{PREFIX}token:{token}"
+
+
+def online_key(node: str) -> str:
+    """A node's people: name (casefolded) -> {"name","kind","room"}; it expires with the node."""
+    return f"{PREFIX}online:{node}"
+
+
+def held_key(node: str) -> str:
+    """Every name a node holds, by look-alike form: form -> name, for its connections, the names
+    it holds for the resume window and its running games' seats; it expires with the node."""
+    return f"{PREFIX}held:{node}"
+
+
+def entry(session: Session) -> dict[str, Any]:
+    """What the cluster knows of a session connected to this node: its line in the online list."""
+    room = session.room.name if session.room is not None else None
+    return {
+        "name": session.name,
+        "kind": session.kind,
+        "room": room,
+        "guest": is_guest(session.kind, session.identity),
+        # (an invitation from another node puts the player behind the name on a guest list)
+        "identity": session.identity,
+    }
+
+
+def people_of(entries: list[dict[str, Any]], private: set[str]) -> list[m.Person]:
+    """The people of the nodes' online lists, by name; ``private`` names the private rooms."""
+    return sorted(
+        (
+            m.Person(
+                name=e["name"],
+                kind=e["kind"],
+                room=e["room"],
+                guest=e.get("guest", True),
+                private=e["room"] is not None and e["room"].casefold() in private,
+            )
+            for e in entries
+        ),
+        key=lambda p: p.name.casefold(),
+    )
+
+
+class Presence:
+    """This node's people and names as the cluster sees them.
+
+    It shares the node's :class:`~server.directory.names.Names` (its connections and the names held
+    for the resume window) and :class:`~server.directory.rooms.LocalRooms` (whose seats hold names).
+    """
+
+    def __init__(
+        self,
+        redis: aioredis.Redis,
+        node: str,
+        timings: ClusterTimings,
+        store: RedisStore,
+        names: Names,
+        local: LocalRooms,
+    ) -> None:
+        self.redis = redis
+        self.node = node
+        self.timings = timings
+        self.store = store
+        self.names = names
+        self.local = local
+        self._release = redis.register_script(_RELEASE)
+        self._hold = redis.register_script(_HOLD)
+        #: the names this node kept for its seats at its last heartbeat (or since), by casefolded name
+        self._holding: dict[str, str] = {}
+        self._last_ok: float | None = None  # loop time of the last heartbeat Redis took
+        self._reached_since = 0.0  # loop time since which every heartbeat was taken
+
+    def reaching(self) -> bool:
+        """This node's last heartbeat is recent: it reaches Redis."""
+        if self._last_ok is None:
+            return False
+        return asyncio.get_running_loop().time() - self._last_ok < self.timings.ready_within
+
+    def judges_deaths(self) -> bool:
+        """Whether this node has reached Redis long enough to tell a dead node from one whose
+        heartbeat lapsed while Redis was away (its first one since may still be on its way)."""
+        if self._last_ok is None:
+            return False
+        return self._last_ok - self._reached_since > self.timings.node_ttl + self.timings.renew_every
+
+    # --- names --------------------------------------------------------------------------------------
+
+    def name_in_use(self, name: str) -> bool:
+        """Someone here holds ``name`` or one like it: a connection, a name held for the window,
+        a bot, or a held seat."""
+        return self.name_held(name) is not None
+
+    def name_held(self, name: str, own: str | None = None) -> Held | None:
+        """Whether someone on this node holds ``name`` or a look-alike (see
+        :meth:`server.directory.local.LocalDirectory.name_held`)."""
+        own = own_alike(name, own)
+        return strongest((self.names.held(name, own), self.local.name_held(name, own)))
+
+    async def claim_name(self, name: str, own: str | None = None) -> Held | None:
+        """Claim ``name`` for a session of this node, unless it or a look-alike belongs to
+        someone else anywhere: what each living node holds (by form), a seat of a running game,
+        and one key for all the names of a look-alike form, taken atomically by a new name. A
+        look-alike proved to be the claimant's (``own``) takes the key from whoever kept it."""
+        own = own_alike(name, own)
+        await self._end_holds_let_go(name)
+        held = self.name_held(name, own)
+        if held is not None:
+            return held
+        ttl = self.timings.name_ttl_ms
+        held = await self._held_elsewhere(name, own)
+        if held is not None:
+            return held
+        if own is not None or await self.redis.set(name_key(name), self.node, nx=True, px=ttl):
+            await self.redis.set(name_key(name), self.node, px=ttl)
+            return None
+        found = await self.redis.get(name_key(name))
+        if found is None or str(found) == self.node:  # (nothing here holds it: name_held said so)
+            await self.redis.set(name_key(name), self.node, px=ttl)
+            return None
+        return "alike"  # claimed through another node a moment ago, or kept by a node just gone
+
+    async def _end_holds_let_go(self, name: str) -> None:
+        """The holds here of ``name`` and its look-alikes whose token no longer holds end now:
+        their holder came back through another node (or gave the token up there)."""
+        for hold in self.names.holds_alike(name):
+            if await self.store.token(hold.token) is None:
+                self.names.end_hold(hold)
+
+    async def _held_elsewhere(self, name: str, own: str | None) -> Held | None:
+        """What the other nodes hold of ``name``'s form (``own`` aside), and the seats of running
+        games: ``taken`` for the very name, ``alike`` for a look-alike."""
+        nodes = [n for n in sorted(map(str, await self.redis.smembers(NODES))) if n != self.node]
+        key, mine = name.casefold(), None if own is None else own.casefold()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hexists(SEATS, key)
+            for n in nodes:
+                pipe.hget(held_key(n), alike(name))
+            seated, *names = await pipe.execute()
+        others = [str(n).casefold() for n in names if n is not None and str(n).casefold() != mine]
+        if (seated and key != mine) or key in others:
+            return "taken"
+        return "alike" if others else None
+
+    # --- who is online --------------------------------------------------------------------------------
+
+    async def write_online(self, name: str, line: dict[str, Any] | None) -> None:
+        """Write where ``name`` is now in this node's online list (``None``: gone from this node),
+        and the names it holds with it."""
+        if line is None:
+            in_use = self.name_in_use(name)  # (held for the window, or by a seat here)
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.hdel(online_key(self.node), name.casefold())
+                if not in_use:
+                    pipe.hdel(held_key(self.node), alike(name))
+                await pipe.execute()
+            if self.name_in_use(name):  # (a seat here, or a name like it, holds it still)
+                self._holding[name.casefold()] = name  # (let go at a heartbeat once free)
+            else:
+                await self._release(keys=[name_key(name)], args=[self.node])
+        else:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.hset(online_key(self.node), name.casefold(), json.dumps(line))
+                pipe.pexpire(online_key(self.node), self.timings.node_ttl_ms)  # gone with this node
+                pipe.hset(held_key(self.node), alike(name), name)
+                pipe.pexpire(held_key(self.node), self.timings.node_ttl_ms)
+                await pipe.execute()
+
+    async def online(self) -> list[dict[str, Any]]:
+        """The online lists of every living node (each expires with its node's heartbeat)."""
+        entries: list[dict[str, Any]] = []
+        for node in sorted(map(str, await self.redis.smembers(NODES))):
+            entries.extend(json.loads(v) for v in (await self.redis.hgetall(online_key(node))).values())
+        return entries
+
+    # --- the heartbeat ----------------------------------------------------------------------------------
+
+    def _seats_held(self) -> list[str]:
+        """The names of the players not connected here whose seats this node's running games hold:
+        kept from look-alikes on every node (the log's seats keep the very names)."""
+        return self.local.seated(lambda name: name.casefold() in self.names.sessions)
+
+    async def heartbeat(self) -> None:
+        """Say this node lives, every third of a lease: its key, its names, and its whole list of
+        people written anew (what changed while Redis was away, a departure among them, is healed)."""
+        loop = asyncio.get_running_loop()
+        timings = self.timings
+        while True:
+            sessions = self.names.sessions
+            listed = [(key, json.dumps(entry(s))) for key, s in list(sessions.items())]
+            holds = self.names.holds()
+            held = {name.casefold(): name for name in [*self._seats_held(), *(h.name for h in holds)]}
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.set(node_key(self.node), "1", px=timings.node_ttl_ms)
+                pipe.sadd(NODES, self.node)
+                pipe.delete(online_key(self.node))
+                for key, line in listed:
+                    pipe.hset(online_key(self.node), key, line)
+                if listed:
+                    pipe.pexpire(online_key(self.node), timings.node_ttl_ms)
+                pipe.delete(held_key(self.node))
+                for name in [*(s.name for s in sessions.values() if s.name is not None), *held.values()]:
+                    pipe.hset(held_key(self.node), alike(name), name)
+                pipe.pexpire(held_key(self.node), timings.node_ttl_ms)
+                for session in list(sessions.values()):
+                    if session.name is not None:
+                        pipe.set(name_key(session.name), self.node, px=timings.name_ttl_ms)
+                for name in held.values():
+                    ttl = timings.name_ttl_ms
+                    await self._hold(keys=[name_key(name)], args=[self.node, ttl], client=pipe)
+                for hold in holds:  # (whether each token still holds: last, read below)
+                    pipe.exists(_token_key(hold.token))
+                results = await pipe.execute()
+            # a name held for the window whose token no longer holds: its holder came back through
+            # another node, or gave the token up there; the hold ends
+            for hold, kept in zip(holds, results[len(results) - len(holds) :], strict=True):
+                if not kept:
+                    self.names.end_hold(hold)
+            # a name kept for a seat that holds it no more (its game ended, its player left it)
+            # is free at once, not when its key runs out
+            kept, self._holding = self._holding, dict(held)
+            for key, name in kept.items():
+                if key not in held and not self.name_in_use(name):
+                    await self._release(keys=[name_key(name)], args=[self.node])
+            now = loop.time()
+            if self._last_ok is None or now - self._last_ok > 2 * timings.renew_every:  # after a gap
+                self._reached_since = now
+            self._last_ok = now
+            await asyncio.sleep(timings.renew_every)
