@@ -28,7 +28,7 @@ share unchanged parts with them (an operation's ``value`` is the part of ``next`
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Final
 
 __all__ = ["PatchError", "apply_patch", "diff", "escape", "unescape"]
 
@@ -57,60 +57,67 @@ def unescape(token: str) -> str:
 # --- diff ----------------------------------------------------------------------------------------
 
 
-def diff(prev: Any, next: Any) -> list[dict[str, Any]]:
+def diff(prev: Any, next: Any, at: tuple[str | int, ...] = ()) -> list[dict[str, Any]]:
     """The RFC 6902 operations that turn ``prev`` into ``next`` (an empty list when equal).
 
-    Equality is JSON's: ``1``, ``1.0`` and ``true`` are three different values.
+    Equality is JSON's: ``1``, ``1.0`` and ``true`` are three different values. ``at``: the keys
+    and indexes that lead to ``prev`` and ``next`` in a larger document, where the operations
+    then apply (``diff([1], [2], ("a",))`` replaces ``/a/0``).
     """
     ops: list[dict[str, Any]] = []
     if prev is next:
         return ops
+    place = _ROOT
+    for token in at:
+        place = place.at(token)
     t = type(prev)
     if t is not type(next):
-        ops.append({"op": "replace", "path": "", "value": next})
+        ops.append({"op": "replace", "path": place.pointer, "value": next})
     elif t is dict:
-        _diff_dict(prev, next, None, ops)
+        _diff_dict(prev, next, place, ops)
     elif t is list:
-        _diff_list(prev, next, None, ops)
+        _diff_list(prev, next, place, ops)
     elif prev != next:
-        ops.append({"op": "replace", "path": "", "value": next})
+        ops.append({"op": "replace", "path": place.pointer, "value": next})
     return ops
 
 
-# A path is built only for an operation: while walking, it is a chain of (parent, key or index)
-# pairs, ``None`` at the root, which costs one small tuple per level instead of a string.
-_Path = tuple[Any, "str | int"] | None
+class _Place:
+    """A place in documents, as the diff met it: its path, written once, and the places under it
+    met so far. A view's places are few, and the same ones change at every move of every room."""
+
+    __slots__ = ("pointer", "under")
+
+    def __init__(self, pointer: str) -> None:
+        self.pointer = pointer
+        self.under: dict[str | int, _Place] = {}
+
+    def at(self, token: str | int) -> _Place:
+        """The place under this one that ``token`` names (a key of an object, an index of an array)."""
+        place = self.under.get(token)
+        if place is None:
+            name = escape(token) if type(token) is str else token
+            place = self.under[token] = _Place(f"{self.pointer}/{name}")
+            _met()
+        return place
 
 
-#: the paths written so far: a view's paths are few, and the same ones change at every move of every
-#: room; emptied when it holds as many as this (keys of objects come from people: a room's options)
-_WRITTEN: dict[_Path, str] = {}
-_WRITTEN_MAX = 10_000
+#: the document itself: every place met is under it
+_ROOT: Final = _Place("")
+
+#: how many places are kept under ``_ROOT`` at most: then they are forgotten (keys of objects come
+#: from people: a room's options)
+_PLACES_MAX: Final = 10_000
+_places = 0
 
 
-def _pointer(node: _Path) -> str:
-    text = _WRITTEN.get(node)
-    if text is None:
-        if len(_WRITTEN) >= _WRITTEN_MAX:  # pragma: no mutate - a bound, not a result
-            _WRITTEN.clear()
-        text = _WRITTEN[node] = _write_pointer(node)
-    return text
-
-
-def _write_pointer(node: _Path) -> str:
-    text = ""
-    while node is not None:
-        node, token = node
-        if type(token) is str:
-            key = (
-                escape(token)  # pragma: no mutate - a shortcut: escape leaves any other key as it is
-                if "~" in token or "/" in token
-                else token
-            )
-            text = f"/{key}{text}"
-        else:
-            text = f"/{token}{text}"
-    return text
+def _met() -> None:
+    """Count a new place; forget them all when they are too many."""
+    global _places
+    _places += 1
+    if _places > _PLACES_MAX:  # pragma: no mutate - a bound, not a result
+        _ROOT.under.clear()
+        _places = 0  # pragma: no mutate - a bound, not a result
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -128,7 +135,7 @@ def _same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def _diff_dict(a: dict[str, Any], b: dict[str, Any], path: _Path, ops: list[dict[str, Any]]) -> None:
+def _diff_dict(a: dict[str, Any], b: dict[str, Any], place: _Place, ops: list[dict[str, Any]]) -> None:
     start = len(ops)
     added = len(b)
     replaced = 0
@@ -136,7 +143,7 @@ def _diff_dict(a: dict[str, Any], b: dict[str, Any], path: _Path, ops: list[dict
         try:
             y = b[key]
         except KeyError:
-            ops.append({"op": "remove", "path": _pointer((path, key))})
+            ops.append({"op": "remove", "path": place.at(key).pointer})
             continue
         added -= 1
         if x is y:
@@ -144,30 +151,30 @@ def _diff_dict(a: dict[str, Any], b: dict[str, Any], path: _Path, ops: list[dict
         # Strings and numbers dominate a view: they are settled here, without a call.
         t = type(x)
         if t is not type(y):
-            ops.append({"op": "replace", "path": _pointer((path, key)), "value": y})
+            ops.append({"op": "replace", "path": place.at(key).pointer, "value": y})
             replaced += 1
         elif t is dict:
-            _diff_dict(x, y, (path, key), ops)
+            _diff_dict(x, y, place.at(key), ops)
         elif t is list:
-            _diff_list(x, y, (path, key), ops)
+            _diff_list(x, y, place.at(key), ops)
         elif x != y:
-            ops.append({"op": "replace", "path": _pointer((path, key)), "value": y})
+            ops.append({"op": "replace", "path": place.at(key).pointer, "value": y})
             replaced += 1
     if added:
         for key, y in b.items():
             if key not in a:
-                ops.append({"op": "add", "path": _pointer((path, key)), "value": y})
+                ops.append({"op": "add", "path": place.at(key).pointer, "value": y})
     elif replaced > 1 and replaced == len(b) == len(ops) - start:
-        _replace_whole(b, path, ops, start)
+        _replace_whole(b, place, ops, start)
 
 
-def _replace_whole(b: Any, path: _Path, ops: list[dict[str, Any]], start: int) -> None:
+def _replace_whole(b: Any, place: _Place, ops: list[dict[str, Any]], start: int) -> None:
     """Every member was replaced, one operation each: one replace of the whole is shorter."""
     del ops[start:]
-    ops.append({"op": "replace", "path": _pointer(path), "value": b})
+    ops.append({"op": "replace", "path": place.pointer, "value": b})
 
 
-def _diff_list(a: list[Any], b: list[Any], path: _Path, ops: list[dict[str, Any]]) -> None:
+def _diff_list(a: list[Any], b: list[Any], place: _Place, ops: list[dict[str, Any]]) -> None:
     n, m = len(a), len(b)
     if n == m:
         start = len(ops)
@@ -178,24 +185,24 @@ def _diff_list(a: list[Any], b: list[Any], path: _Path, ops: list[dict[str, Any]
                 continue
             t = type(x)
             if t is not type(y):
-                ops.append({"op": "replace", "path": _pointer((path, i)), "value": y})
+                ops.append({"op": "replace", "path": place.at(i).pointer, "value": y})
                 replaced += 1
             elif t is dict:
-                _diff_dict(x, y, (path, i), ops)
+                _diff_dict(x, y, place.at(i), ops)
             elif t is list:
-                _diff_list(x, y, (path, i), ops)
+                _diff_list(x, y, place.at(i), ops)
             elif x != y:
-                ops.append({"op": "replace", "path": _pointer((path, i)), "value": y})
+                ops.append({"op": "replace", "path": place.at(i).pointer, "value": y})
                 replaced += 1
         if replaced > 1 and replaced == n == len(ops) - start:
-            _replace_whole(b, path, ops, start)
+            _replace_whole(b, place, ops, start)
         return
     # items appended (a room's moves)
     if (
         m > n  # pragma: no mutate - n == m returned above: > and >= are alike here
         and _same_start(a, b, n)
     ):
-        ops.extend({"op": "add", "path": _pointer((path, i)), "value": b[i]} for i in range(n, m))
+        ops.extend({"op": "add", "path": place.at(i).pointer, "value": b[i]} for i in range(n, m))
         return
     shorter = min(n, m)
     head = 0
@@ -211,11 +218,11 @@ def _diff_list(a: list[Any], b: list[Any], path: _Path, ops: list[dict[str, Any]
             break
         tail += 1
     if head + tail == n:  # only inserted items, at index ``head``
-        ops.extend({"op": "add", "path": _pointer((path, i)), "value": b[i]} for i in range(head, m - tail))
+        ops.extend({"op": "add", "path": place.at(i).pointer, "value": b[i]} for i in range(head, m - tail))
     elif head + tail == m:  # only removed items; from the last, so that each index is still valid
-        ops.extend({"op": "remove", "path": _pointer((path, i))} for i in range(n - tail - 1, head - 1, -1))
+        ops.extend({"op": "remove", "path": place.at(i).pointer} for i in range(n - tail - 1, head - 1, -1))
     else:
-        ops.append({"op": "replace", "path": _pointer(path), "value": b})
+        ops.append({"op": "replace", "path": place.pointer, "value": b})
 
 
 def _same_start(a: list[Any], b: list[Any], n: int) -> bool:
