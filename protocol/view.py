@@ -55,7 +55,7 @@ from typing import Any
 
 import engine
 from engine import Board, Card, Outcome, Position
-from protocol.diff import diff, escape
+from protocol.diff import diff
 
 __all__ = ["LastMove", "RoomViews", "SeatInfo", "room_view"]
 
@@ -105,14 +105,10 @@ class RoomViews:
     The parts every recipient sees alike are built once and shared by the views (the same
     objects); a view of its own holds only what differs: ``you``, ``seat`` and a player's
     ``hand``. Treat the views as values, as ``protocol.diff`` does: shared parts let ``changes``
-    work out a change once for all recipients. Given the ``previous``
-    state, the parts that did not change are that state's very objects, which a diff passes over
-    at once.
-
-    Most states are never read whole: after a move, each member is sent only what changed, and
-    ``changes`` works that out from the two states' facts (the positions, the moves) without
-    building either state's views. The views are built when a snapshot, a picture or another kind
-    of change needs them.
+    work out a change once for all recipients. The views are built when first read; given the
+    ``previous`` state (built by then), the parts that did not change are that state's very
+    objects, which a diff passes over at once, so that the diff of two states after a move walks
+    only what the move changed.
 
     >>> from engine import new_position
     >>> views = RoomViews(room="cafe", state="playing", seats=[SeatInfo("ann", "person", True),
@@ -124,6 +120,7 @@ class RoomViews:
     """
 
     __slots__ = (
+        "_anonymous",
         "_built",
         "_deadline",
         "_game",
@@ -139,12 +136,14 @@ class RoomViews:
         "_players",
         "_position",
         "_prior",
-        "_seat_names",
+        "_readers",
+        "_seat_of",
         "_sources",
         "_watchers",
     )
     _sources: tuple[tuple[SeatInfo, ...], tuple[str, ...]]
-    _seat_names: list[str]
+    #: each name a seat carries, and the first seat that carries it
+    _seat_of: dict[str, int]
     #: the spectators, who read no seat and no hand even where a seat carries their name
     _watchers: frozenset[str]
     _hands: list[list[str]]
@@ -171,12 +170,14 @@ class RoomViews:
         if previous is not None and previous._sources == sources and previous._head[4] == options:
             # seats, spectators and options as before (the room changes them rarely): the same
             # objects, neither built nor compared again
-            self._sources, self._seat_names = previous._sources, previous._seat_names
+            self._sources, self._seat_of = previous._sources, previous._seat_of
             self._watchers = previous._watchers
             self._head = (room, state, *previous._head[2:])
         else:
             self._sources = sources  # pragma: no mutate - only compared, by the state after
-            self._seat_names = [s.name for s in seats]
+            self._seat_of = {}
+            for i, seat in enumerate(seats):
+                self._seat_of.setdefault(seat.name, i)
             self._watchers = frozenset(spectators)
             seat_list = [{"name": s.name, "kind": s.kind, "connected": s.connected} for s in seats]
             spectator_list = list(spectators)
@@ -194,6 +195,11 @@ class RoomViews:
         # the facts the game's part is built from, when first read
         self._position = position
         self._players = [] if position is None else [p.name for p in position.players]
+        #: each player of the game who reads a hand (no spectator), and the player's index
+        self._readers: dict[str, int] = {}
+        for i, name in enumerate(self._players):
+            if name not in self._watchers:
+                self._readers.setdefault(name, i)
         self._last_move = last_move
         # A room may end a game the rules did not end (everyone left); its outcome then speaks
         # first. Without one, a finished position still carries its result, so that no view says
@@ -209,6 +215,7 @@ class RoomViews:
         self._moves_count = len(history)
         self._deadline = deadline
         self._built = False
+        self._anonymous: dict[str, Any] | None = None
         self._game: dict[str, Any] | None = None
         self._hands = []
         #: the moves as JSON
@@ -263,8 +270,6 @@ class RoomViews:
             was,  # pragma: no mutate - a shortcut (see _game_view)
             old_game,  # pragma: no mutate
         )
-        if old_game is not None:
-            _keep_unchanged(game, old_game)
         self._game = game
 
     def changes(self, before: RoomViews, recipient: str | None) -> list[dict[str, Any]]:
@@ -291,128 +296,33 @@ class RoomViews:
             parts.append(players)
         if player:
             assert recipient is not None
-            i, j = before._players.index(recipient), self._players.index(recipient)
-            if not before._kept(i, self, j):
-                old, new = before._hand(i), self._hand(j)
-                if old != new:
-                    parts.append([{**op, "path": "/game/hand" + op["path"]} for op in diff(old, new)])
+            # the same list where the player's hand did not change (``_build``)
+            hand = diff(before._hand(recipient), self._hand(recipient), ("game", "hand"))
+            if hand:
+                parts.append(hand)
         if rest:
             parts.append(rest)
         return parts
 
-    def _kept(self, index: int, after: RoomViews, at: int) -> bool:
-        """Whether the game's ``index``-th player here is ``after``'s ``at``-th, the same object
-        (the engine keeps a player a move leaves alone, hand and all)."""
-        old, new = self._position, after._position
-        return old is not None and new is not None and old.players[index] is new.players[at]
-
-    def _hand(self, index: int) -> list[str]:
-        """The cards of the game's ``index``-th player, as that player's view shows them."""
-        if self._built:
-            return self._hands[index]
-        assert self._position is not None
-        return _texts(self._position.players[index].hand)
+    def _hand(self, recipient: str) -> list[str]:
+        """The cards of ``recipient``, a player of the game, as its view shows them."""
+        if not self._built:
+            self._build()
+        return self._hands[self._readers[recipient]]
 
     def _shared_changes(self, before: RoomViews) -> _Shared | None:
-        """The operations between the parts everyone sees of ``before`` and of this state, split
-        where a recipient's own operations go (``/seat``, ``/game/hand``); ``None`` when the game
-        came or went, which changes each recipient's view whole."""
+        """The operations between the parts everyone sees of ``before`` and of this state (the
+        diff of the two anonymous views), split where a recipient's own operations go (``/seat``,
+        ``/game/hand``): worked out once for every recipient; ``None`` when the game came or went,
+        which changes each recipient's view whole."""
         onward = before._onward
         if onward is not None and onward[0] is self:
             return onward[1]
-        result = self._move_changes(before) if self._continues(before) else self._diffed_changes(before)
+        result: _Shared | None = None
+        if (before._position is None) == (self._position is None):
+            result = _split(diff(before._skeleton(), self._skeleton()))
         before._onward = (self, result)
         return result
-
-    def _diffed_changes(self, before: RoomViews) -> _Shared | None:
-        """``_shared_changes`` from the diff of the two states' views, built for it."""
-        if (before._position is None) != (self._position is None):
-            return None
-        ops = diff(before._skeleton(), self._skeleton())
-        paths = [op["path"] for op in ops]
-        # a safety net no state reaches: the skeleton's "you" and "seat" are null on both sides,
-        # and two games' "players" are lists, diffed member by member, so neither the view nor
-        # the game is replaced whole (and with the shortcut not taken, the whole diff in
-        # ``changes`` finds the same patch)
-        if "" in paths or "/game" in paths:  # pragma: no mutate
-            return None
-        game = rest = len(ops)
-        for i, path in enumerate(paths):
-            if path.startswith("/game/"):
-                game = i
-                break
-        for i in range(game, len(ops)):
-            if not _under(paths[i], "/game/players"):
-                rest = i
-                break
-        return (ops[:game], ops[game:rest], ops[rest:])
-
-    def _continues(self, before: RoomViews) -> bool:
-        """Whether this state is ``before``'s game going on: the same room, seats, spectators and
-        options (the very objects), the same players, neither state's game over, and the moves of
-        ``before`` the first of this state's."""
-        old, new = before._position, self._position
-        if old is None or new is None or before._outcome is not None or self._outcome is not None:
-            return False
-        head, old_head = self._head, before._head
-        return (
-            head[0] == old_head[0]
-            and head[1] == old_head[1]
-            and head[2] is old_head[2]
-            and head[3] is old_head[3]
-            and head[4] is old_head[4]
-            and new.board is old.board
-            and self._players == before._players
-            and self._history is before._history
-        )
-
-    def _move_changes(self, before: RoomViews) -> _Shared:
-        """``_shared_changes`` between two states of a game going on (``_continues``), worked out
-        from their facts: the operations ``diff`` finds between the two views, in its order, with
-        no view built. The tests hold the two to each other over random room lives."""
-        old, new = before._position, self._position
-        assert old is not None and new is not None
-        # the players' lines (their names are the same: a line is never replaced whole)
-        players: list[dict[str, Any]] = []
-        old_players, new_players = old.players, new.players
-        for i in range(len(new_players)):
-            p0, p1 = old_players[i], new_players[i]
-            out0, out1 = i in old.eliminated, i in new.eliminated
-            if p0 is p1 and out0 == out1:
-                continue
-            at = f"/game/players/{i}/"
-            if len(p0.hand) != len(p1.hand):
-                players.append({"op": "replace", "path": at + "hand_size", "value": len(p1.hand)})
-            if _changed(p0.score, p1.score):
-                players.append({"op": "replace", "path": at + "score", "value": p1.score})
-            if _changed(p0.hand_limit, p1.hand_limit):
-                players.append({"op": "replace", "path": at + "hand_limit", "value": p1.hand_limit})
-            if out0 != out1:
-                players.append({"op": "replace", "path": at + "eliminated", "value": out1})
-        rest: list[dict[str, Any]] = []
-        names = self._players
-        if names[old.to_move] != names[new.to_move]:
-            rest.append({"op": "replace", "path": "/game/to_move", "value": names[new.to_move]})
-        if names[old.start_player] != names[new.start_player]:
-            rest.append({"op": "replace", "path": "/game/start_player", "value": names[new.start_player]})
-        if old.chairs is not new.chairs:
-            _chair_changes(old, new, rest)
-        if old.bar is not new.bar:
-            bar = diff(_texts(old.bar), _texts(new.bar))
-            rest += [{**op, "path": "/game/bar" + op["path"]} for op in bar]
-        if len(old.deck) != len(new.deck):
-            rest.append({"op": "replace", "path": "/game/deck_size", "value": len(new.deck)})
-        if _changed(before._move_number, self._move_number):
-            rest.append({"op": "replace", "path": "/game/move_number", "value": self._move_number})
-        _last_move_changes(before._last_move, self._last_move, rest)
-        history = self._history
-        for i in range(before._moves_count, self._moves_count):
-            rest.append({"op": "add", "path": f"/game/history/{i}", "value": _move(history[i])})
-        deadline = _deadline_shown(self._deadline, None)
-        if _changed(_deadline_shown(before._deadline, None), deadline):
-            rest.append({"op": "replace", "path": "/game/deadline", "value": deadline})
-        # "over" and "result": null on both sides
-        return ([], players, rest)
 
     @property
     def state(self) -> str:
@@ -437,16 +347,17 @@ class RoomViews:
 
     def _skeleton(self) -> dict[str, Any]:
         """A view with what everyone sees alike: the anonymous one (``you`` and ``seat`` null, no
-        hand)."""
-        return self.view(None)
+        hand), made once (a state is diffed with the one before it and the one after)."""
+        if self._anonymous is None:
+            self._anonymous = self.view(None)
+        return self._anonymous
 
     def _seat(self, recipient: str | None) -> int | None:
         """``recipient``'s index in the seats: none for a spectator, even where a seat carries
         the name (a seat a bot plays for its player, or one its player was voted out of)."""
-        names = self._seat_names
-        if recipient is None or recipient in self._watchers or recipient not in names:
+        if recipient is None or recipient in self._watchers:
             return None
-        return names.index(recipient)
+        return self._seat_of.get(recipient)
 
     def plays(self, recipient: str | None) -> bool:
         """Whether ``recipient`` plays a seat here now (its view has a ``seat``)."""
@@ -454,7 +365,7 @@ class RoomViews:
 
     def _reads_hand(self, recipient: str | None) -> bool:
         """Whether ``recipient``'s view holds a hand: a player of the game who is no spectator."""
-        return recipient is not None and recipient in self._players and recipient not in self._watchers
+        return recipient is not None and recipient in self._readers
 
     def view(self, recipient: str | None) -> dict[str, Any]:
         """The room as ``recipient`` may see it (see the module docstring for the shape)."""
@@ -466,7 +377,7 @@ class RoomViews:
         if game is not None and self._reads_hand(recipient):
             assert recipient is not None
             # the own hand comes right after the players, as clients have always read it
-            hand = self._hands[self._players.index(recipient)]
+            hand = self._hands[self._readers[recipient]]
             players, *rest = game.items()
             game = dict([players, ("hand", hand), *rest])
         return {
@@ -481,17 +392,9 @@ class RoomViews:
         }
 
 
-def _keep_unchanged(game: dict[str, Any], old: dict[str, Any]) -> None:
-    """Where a part of ``game`` equals the state before's (``old``), hold that very object
-    instead, so that a diff between the two passes over it at once (an identity check, not a
-    walk)."""
-    # (a game of more players than the one before keeps the rest: strict is off, None or False)
-    pairs = zip(old["players"], game["players"], strict=False)  # pragma: no mutate
-    players = [_same_or(a, b) for a, b in pairs]
-    players += game["players"][len(players) :]
-    game["players"] = _same_or(old["players"], players)
-    for key in ("chairs", "bar", "last_move", "result", "history"):
-        game[key] = _same_or(old[key], game[key])
+def _all_same(a: list[Any], b: list[Any]) -> bool:
+    """Whether ``a`` and ``b`` hold the very same objects, in the same order."""
+    return len(a) == len(b) and all(a[i] is b[i] for i in range(len(a)))
 
 
 def _same_or(old: Any, new: Any) -> Any:
@@ -511,17 +414,29 @@ _Prior = tuple[
 _Shared = tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]
 
 
-def _under(path: str, prefix: str) -> bool:
-    return path == prefix or path.startswith(prefix + "/")
+def _split(ops: list[dict[str, Any]]) -> _Shared | None:
+    """A diff of two anonymous views cut where a recipient's own operations go: before the game
+    (``/seat`` comes last there), the game's players, the rest (``/game/hand`` comes before it);
+    ``None`` where the view or the game is replaced whole."""
+    paths: list[str] = [op["path"] for op in ops]
+    n = len(paths)
+    game = 0
+    while game < n and not paths[game].startswith("/game"):
+        game += 1
+    # a safety net no state reaches: the skeleton's "you" and "seat" are null on both sides,
+    # and two games' "players" are lists, diffed member by member, so neither the view nor
+    # the game is replaced whole (and with the shortcut not taken, the whole diff in
+    # ``changes`` finds the same patch)
+    if paths == [""] or (game < n and paths[game] == "/game"):  # pragma: no mutate
+        return None
+    rest = game
+    while rest < n and paths[rest].startswith("/game/players"):
+        rest += 1
+    return (ops[:game], ops[game:rest], ops[rest:])
 
 
 def _move(move: LastMove) -> dict[str, Any]:
     return {"player": move.player, "move": move.move, "points": move.points}
-
-
-def _changed(old: Any, new: Any) -> bool:
-    """Whether a JSON value changed, as ``protocol.diff`` decides it (``1`` and ``1.0`` differ)."""
-    return old is not new and (type(old) is not type(new) or old != new)
 
 
 def _texts(cards: Sequence[Card]) -> list[str]:
@@ -534,62 +449,9 @@ def _deadline_shown(deadline: float | None, outcome: Outcome | None) -> float | 
     return None if deadline is None or outcome is not None else round(deadline, 3)
 
 
-def _chair_changes(old: Position, new: Position, ops: list[dict[str, Any]]) -> None:
-    """The operations ``diff`` finds between the two positions' chairs in their views: those on
-    chairs taken before, in the board's order, then those on chairs taken since."""
-    paths = _chair_paths(new.board)
-    before, after = old.chairs, new.chairs
-    start = len(ops)
-    added: list[dict[str, Any]] = []
-    replaced = taken = 0
-    for i in range(len(after)):
-        was, guest = before[i], after[i]
-        if guest is not None:
-            taken += 1
-        if was is None:
-            if guest is not None:
-                added.append({"op": "add", "path": paths[i], "value": guest.text})
-        elif guest is None:
-            ops.append({"op": "remove", "path": paths[i]})
-        elif was is not guest and was.text != guest.text:
-            ops.append({"op": "replace", "path": paths[i], "value": guest.text})
-            replaced += 1
-    if added:
-        ops += added
-    elif replaced > 1 and replaced == taken == len(ops) - start:
-        # every guest replaced: one replace of the whole, as diff makes it
-        del ops[start:]
-        ops.append({"op": "replace", "path": "/game/chairs", "value": _chairs(new)})
-
-
-def _last_move_changes(old: LastMove | None, new: LastMove | None, ops: list[dict[str, Any]]) -> None:
-    """The operations ``diff`` finds between two views' ``last_move``."""
-    if old is new:
-        return
-    if old is None or new is None:
-        ops.append({"op": "replace", "path": "/game/last_move", "value": None if new is None else _move(new)})
-        return
-    start = len(ops)
-    if _changed(old.player, new.player):
-        ops.append({"op": "replace", "path": "/game/last_move/player", "value": new.player})
-    if _changed(old.move, new.move):
-        ops.append({"op": "replace", "path": "/game/last_move/move", "value": new.move})
-    if _changed(old.points, new.points):
-        ops.append({"op": "replace", "path": "/game/last_move/points", "value": new.points})
-    if len(ops) - start == 3:  # every member replaced: one replace of the whole
-        del ops[start:]
-        ops.append({"op": "replace", "path": "/game/last_move", "value": _move(new)})
-
-
 @functools.cache
 def _chair_names(board: Board) -> tuple[str, ...]:
     return tuple(chair.name for chair in board.chairs)
-
-
-@functools.cache
-def _chair_paths(board: Board) -> tuple[str, ...]:
-    """The path of each chair of ``board`` in a view, in the board's order."""
-    return tuple("/game/chairs/" + escape(name) for name in _chair_names(board))
 
 
 def _chairs(position: Position) -> dict[str, str]:
@@ -611,9 +473,11 @@ def _game_view(
     old: dict[str, Any] | None,
 ) -> dict[str, Any]:
     """The game as everyone sees it, what ``engine.view`` shows a spectator: no hand in it, only
-    their sizes (``moves``: the history as JSON). The chairs and the bar of the state before
-    (its position ``was`` and its game ``old``) are taken over where the position holds the very
-    same ones (the engine keeps what a move leaves alone)."""
+    their sizes (``moves``: the history as JSON). Built on the state before's game ``old`` (of
+    the position ``was``): where a part equals that game's, it is that very object, which a diff
+    passes over at once (an identity check, not a walk); the chairs, the bar and each player's
+    line are not even made again where the position holds the very same ones (the engine keeps
+    what a move leaves alone)."""
     names = [p.name for p in position.players]
     eliminated = position.eliminated
     # a shortcut: the state before's line of each player the engine kept, unless eliminated since
@@ -623,23 +487,27 @@ def _game_view(
     roster: tuple[Any, ...] = ()  # pragma: no mutate
     if was is not None:  # pragma: no mutate
         old_chairs, old_bar, roster = was.chairs, was.bar, was.players  # pragma: no mutate
-    old_players = old["players"] if old is not None else ()  # pragma: no mutate
-    players = [
-        old_players[i]  # pragma: no mutate
-        if i < len(roster)  # pragma: no mutate
-        and roster[i] is p  # pragma: no mutate
-        and old_players[i]["eliminated"] == (i in eliminated)  # pragma: no mutate
-        else {
+    old_players: list[dict[str, Any]] = [] if old is None else old["players"]
+    players: list[dict[str, Any]] = []
+    for i, p in enumerate(position.players):
+        if (
+            i < len(roster)  # pragma: no mutate
+            and roster[i] is p  # pragma: no mutate
+            and old_players[i]["eliminated"] == (i in eliminated)  # pragma: no mutate
+        ):
+            players.append(old_players[i])  # pragma: no mutate
+            continue
+        line = {
             "name": p.name,
             "hand_size": len(p.hand),
             "score": p.score,
             "hand_limit": p.hand_limit,
             "eliminated": i in eliminated,
         }
-        for i, p in enumerate(position.players)
-    ]
+        # (a game of more players than the one before has lines of its own)
+        players.append(_same_or(old_players[i], line) if i < len(old_players) else line)
     # a shortcut: the state before's chairs and bar, made of the very same ones (without it the
-    # views are equal all the same, and ``_keep_unchanged`` keeps the older of two equal parts)
+    # views are equal all the same: the older of two equal parts is kept below)
     if old is not None and old_chairs is position.chairs:  # noqa: SIM108  # pragma: no mutate
         chairs = old["chairs"]
     else:
@@ -648,6 +516,16 @@ def _game_view(
         bar = old["bar"]
     else:
         bar = _texts(position.bar)
+    last = None if last_move is None else _move(last_move)
+    result = None if outcome is None else outcome.to_dict()
+    if old is not None:
+        if _all_same(players, old_players):
+            players = old_players
+        chairs = _same_or(old["chairs"], chairs)
+        bar = _same_or(old["bar"], bar)
+        last = _same_or(old["last_move"], last)
+        moves = _same_or(old["history"], moves)
+        result = _same_or(old["result"], result)
     return {
         "players": players,
         "to_move": names[position.to_move],
@@ -656,11 +534,11 @@ def _game_view(
         "bar": bar,
         "deck_size": len(position.deck),
         "move_number": move_number,
-        "last_move": None if last_move is None else _move(last_move),
+        "last_move": last,
         "history": moves,
         "deadline": _deadline_shown(deadline, outcome),
         "over": outcome.reason if outcome is not None else None,
-        "result": outcome.to_dict() if outcome is not None else None,
+        "result": result,
     }
 
 

@@ -156,6 +156,19 @@ def test_options_are_copied_lists_included() -> None:
     assert views.view(None)["options"] == {"bots": ["greedy", "random"], "stammtisch": False}
 
 
+def test_a_new_game_of_more_players_follows_a_finished_one() -> None:
+    """A state whose game has more players than the finished game before it is built on that
+    state as on nothing for the players it adds: the same views and the same changes."""
+    end = replay(random_game(["ann", "bob"], 8)).results[-1].position
+    over = RoomViews(room="cafe", state="over", seats=SEATS[:2], spectators=["cy"], options={},
+                     position=end, last_move=None, outcome=outcome(end), move_number=9)  # fmt: skip
+    new = _state(over)
+    alone = _state(None)
+    for recipient in ("ann", "cy", None):
+        assert new.view(recipient) == alone.view(recipient)
+        assert new.changes(over, recipient) == diff(over.view(recipient), alone.view(recipient))
+
+
 def test_views_built_on_the_state_before_are_the_views_built_afresh_at_every_move() -> None:
     """Through a whole game, each state's views built on the one before hold what views built
     from nothing hold, with their keys in the same order (a snapshot's text is the same); a move
