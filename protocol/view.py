@@ -51,7 +51,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 import engine
 from engine import Board, Card, Outcome, Position
@@ -69,19 +69,17 @@ class SeatInfo:
     connected: bool
 
 
-@dataclass(frozen=True, slots=True)
 class LastMove:
-    """The move played last: by whom, its canonical text, and the points it scored."""
+    """A move played: by whom, its canonical text, and the points it scored; never changed once
+    made. (A plain class: compiled, its constructor is native code, where the one a dataclass
+    writes runs as Python.)"""
 
-    player: str
-    move: str
-    points: int
+    __slots__ = ("move", "player", "points")
 
-    # written out: compiled, native code, where the one dataclasses writes runs as Python
     def __init__(self, player: str, move: str, points: int) -> None:
-        object.__setattr__(self, "player", player)
-        object.__setattr__(self, "move", move)
-        object.__setattr__(self, "points", points)
+        self.player: Final = player
+        self.move: Final = move
+        self.points: Final = points
 
 
 _SCALARS: frozenset[type] = frozenset({str, int, float, bool, type(None)})
