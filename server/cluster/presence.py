@@ -163,13 +163,22 @@ class Presence:
         if held is not None:
             return held
         if own is not None or await self.redis.set(name_key(name), self.node, nx=True, px=ttl):
-            await self.redis.set(name_key(name), self.node, px=ttl)
+            await self._take(name)
             return None
         found = await self.redis.get(name_key(name))
         if found is None or str(found) == self.node:  # (nothing here holds it: name_held said so)
-            await self.redis.set(name_key(name), self.node, px=ttl)
+            await self._take(name)
             return None
         return "alike"  # claimed through another node a moment ago, or kept by a node just gone
+
+    async def _take(self, name: str) -> None:
+        """Hold ``name``'s form for this node, and say so in this node's held names at once (not at
+        the next write of the online list), so that no other node lets a look-alike in meanwhile."""
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.set(name_key(name), self.node, px=self.timings.name_ttl_ms)
+            pipe.hset(held_key(self.node), alike(name), name)
+            pipe.pexpire(held_key(self.node), self.timings.node_ttl_ms)
+            await pipe.execute()
 
     async def _end_holds_let_go(self, name: str) -> None:
         """The holds here of ``name`` and its look-alikes whose token no longer holds end now:
