@@ -262,7 +262,8 @@ class Relay:
                 return
             message = self._inbox_item(envelope)
         except ValidationError as e:
-            log.warning("bad_envelope", node=self.node, error=e.errors(include_url=False)[:3], size=len(data))
+            problems = e.errors(include_url=False, include_context=False, include_input=False)[:3]
+            log.warning("bad_envelope", node=self.node, error=problems, size=len(data))
             return
         if (waiting := self.arriving.get(envelope.room.casefold())) is not None:
             waiting.append(data)  # handled, in order, once the room stands
