@@ -284,6 +284,7 @@ def test_the_your_turn_signal_is_off_until_switched_on(open_page: Callable[..., 
     page.locator("#app[data-turn=mine]").wait_for()
     page.wait_for_function("() => Number(document.body.dataset.signals || 0) >= 1")
     page.reload()
+    page.locator("#me", has_text="ding").wait_for()  # the page has come in again, its settings read
     assert page.locator("#sound-on").is_checked()
 
 
