@@ -97,6 +97,7 @@ async def test_no_node_names_a_private_room_to_outsiders(nodes: list[ServerProce
     ann = await _private(a)
     entry = await _sees(zoe, "ann", private=True)
     assert entry["room"] is None
+    zoe.raw.clear()  # (before b heard that the room turned private, it was public: named then)
     assert (await zoe.command("/whereis ann"))["people"][0]["room"] is None
     assert (await zoe.command("/friends"))["friends"] == [
         {"name": "ann", "online": True, "room": None, "private": True}
