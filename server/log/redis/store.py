@@ -171,17 +171,21 @@ class RedisStore:
         if result == -2:
             raise LeaseLost(f"{room}: the log holds other moves than this node's")
 
+    async def _game_data(self, game_id: str, key: str) -> tuple[str | bytes, dict[str, Any]]:
+        """A running game's data as stored (to compare when writing it back) and as read."""
+        try:
+            raw = await self.redis.hget(key, "data")
+        except RedisError as e:
+            raise StoreUnavailable(str(e)) from e
+        if raw is None:
+            raise StoreUnavailable(f"{game_id}: no such game in the log")
+        return raw, json.loads(raw)
+
     async def seat_taken(self, game_id: str, seat: int, old: str, name: str, identity: str | None) -> None:
         room, people = self._game_rooms[game_id]
         key = f"{PREFIX}game:{game_id}"
         for _ in range(10):  # the game's data changed between the read and the write: read again
-            try:
-                raw = await self.redis.hget(key, "data")
-            except RedisError as e:
-                raise StoreUnavailable(str(e)) from e
-            if raw is None:
-                raise StoreUnavailable(f"{game_id}: no such game in the log")
-            data = json.loads(raw)
+            raw, data = await self._game_data(game_id, key)
             data["players"][seat] = name
             data["identities"][seat] = identity
             if old not in data.setdefault("voted_out", []):  # the old player watches from now on
@@ -205,13 +209,7 @@ class RedisStore:
         room, _ = self._game_rooms[game_id]
         key = f"{PREFIX}game:{game_id}"
         for _ in range(10):  # the game's data changed between the read and the write: read again
-            try:
-                raw = await self.redis.hget(key, "data")
-            except RedisError as e:
-                raise StoreUnavailable(str(e)) from e
-            if raw is None:
-                raise StoreUnavailable(f"{game_id}: no such game in the log")
-            data = json.loads(raw)
+            raw, data = await self._game_data(game_id, key)
             if name not in data.setdefault("voted_out", []):
                 data["voted_out"].append(name)
             keys = [lease_key(room), key]
