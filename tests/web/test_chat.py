@@ -102,19 +102,19 @@ def test_up_and_down_walk_the_input_history(open_page: Callable[..., Page]) -> N
 def test_tells_invitations_and_friends_show_in_the_pane(open_page: Callable[..., Page]) -> None:
     """A tell shows to both sides with who wrote it, an invitation names the room, and /friends
     lists who is online and where."""
-    kim = open_page()
-    come_in(kim, "kim")
+    kit = open_page()
+    come_in(kit, "kit")
     lou = open_page()
     come_in(lou, "lou")
-    type_line(kim, "/tell lou psst <i>here</i>")
+    type_line(kit, "/tell lou psst <i>here</i>")
     got = lou.locator("#log .line.tell", has_text="psst")
     got.wait_for()
-    assert got.inner_text() == "kim tells you: psst <i>here</i>"
-    kim.locator("#log .line.tell", has_text="to lou: psst").wait_for()
-    type_line(kim, "/join tell-room")
-    kim.locator("#app[data-state=waiting]").wait_for()
-    type_line(kim, "/invite lou")
-    wait_for_line(lou, "kim invites you to room tell-room")
-    type_line(lou, "/friend kim")
+    assert got.inner_text() == "kit tells you: psst <i>here</i>"
+    kit.locator("#log .line.tell", has_text="to lou: psst").wait_for()
+    type_line(kit, "/join tell-room")
+    kit.locator("#app[data-state=waiting]").wait_for()
+    type_line(kit, "/invite lou")
+    wait_for_line(lou, "kit invites you to room tell-room")
+    type_line(lou, "/friend kit")
     type_line(lou, "/friends")
-    lou.locator("#log pre", has_text="kim  tell-room").wait_for()
+    lou.locator("#log pre", has_text="kit  tell-room").wait_for()
