@@ -31,7 +31,7 @@ def test_leaving_a_running_game_asks_first_and_says_what_happens_to_the_seat(
 ) -> None:
     """Leave room during a game opens a question naming the bot that will play; Stay keeps the seat."""
     page = open_page()
-    seat_with_bot(page, "lea", "leaving")
+    seat_with_bot(page, "leo", "leaving")
     page.locator("#lobby-btn").click()
     dialog = page.locator("#leave-dialog")
     dialog.wait_for()
