@@ -103,8 +103,8 @@ class ServerThread:
 @pytest.hookimpl(tryfirst=True)  # (before pytest-xdist's own reads the groups)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The browser tests are one group for pytest-xdist: they keep the package's server and browser
-    from the first to the last, and no two Chromiums share the cores (several at once on two cores
-    made clicks wait past their 15 s)."""
+    from the first to the last, and no two Chromiums share the cores (with one on each of four
+    workers, a whole game in the page took five times as long and a click waited past its 15 s)."""
     for item in items:
         if item.path.is_relative_to(HERE):
             item.add_marker(pytest.mark.xdist_group("browser"))
