@@ -29,6 +29,17 @@ def escape_controls(_: Any, __: str, event: MutableMapping[str, Any]) -> Mutable
 _HANDLER = "cafe"
 
 
+class _Stderr:
+    """Whatever ``sys.stderr`` is when a line is written, not when logging was set up: a line
+    never goes to a stream that was swapped out and closed since (a test runner's capture)."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        sys.stderr.flush()
+
+
 def configure(level: str = "info", fmt: str = "json") -> None:
     renderer: list[structlog.types.Processor] = (
         [structlog.processors.JSONRenderer()]
@@ -42,7 +53,7 @@ def configure(level: str = "info", fmt: str = "json") -> None:
     ]
     # what libraries log through the standard library (websockets, asyncio: a task that failed)
     # comes out in the same form, a traceback inside one JSON line rather than lines of its own
-    handler = logging.StreamHandler(sys.stderr)
+    handler = logging.StreamHandler(_Stderr())
     handler.setFormatter(
         structlog.stdlib.ProcessorFormatter(
             foreign_pre_chain=shared,
@@ -57,6 +68,6 @@ def configure(level: str = "info", fmt: str = "json") -> None:
     structlog.configure(
         processors=[structlog.contextvars.merge_contextvars, *shared, *renderer],
         wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelNamesMapping()[level.upper()]),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        logger_factory=structlog.PrintLoggerFactory(file=_Stderr()),  # type: ignore[arg-type]
         cache_logger_on_first_use=False,
     )

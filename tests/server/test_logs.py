@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import json
+import logging
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -36,3 +39,18 @@ def test_console_log_escapes_controls(capsys: pytest.CaptureFixture[str]) -> Non
     assert len(err.splitlines()) == 1
     assert "\x1b" not in err and "\r" not in err
     assert "\\u000a" in err and "\\u2028" in err and "\\u001b[2J" in err
+
+
+def test_a_line_goes_to_the_stderr_of_the_moment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Logging set up while one stderr was in place writes to the one in place now, and never to
+    a stream that was swapped out and closed since (a server started inside a test runner)."""
+    before = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", before)
+    logs.configure("info", "json")
+    before.close()
+    now = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", now)
+    structlog.get_logger("test").warning("after_the_swap")
+    logging.getLogger("lib").warning("from a library")
+    written = now.getvalue()
+    assert "after_the_swap" in written and "from a library" in written
