@@ -3,6 +3,7 @@
 ==============  ====================================================================================
 ``store``       ``Store``: the storage contract on one connection, made of the parts below
 ``schema``      the tables, and a file of an earlier version brought up to them
+``migrations``  the numbered schema steps after version 5, one ``NNN_what.sql`` each
 ``journal``     the running games' moves, in the order they were logged
 ``batch``       group commit: what rooms log in one turn of the event loop, in one transaction
 ``games``       the games' and players' rows, and games read back

@@ -8,7 +8,8 @@ then finds it done.
 
 Versions 0 to 4 gained tables and columns without always saying so (the running games' journal,
 the accounts' look-alike forms and the players voted out came while the files said 4), so a file
-from before version 5 is brought up by what it holds. Each version after 5 is one numbered step.
+from before version 5 is brought up by what it holds. Each version after 5 is one numbered file in
+:mod:`server.log.sqlite.migrations`, applied in turn (:mod:`server.log.migrations`).
 """
 
 from __future__ import annotations
@@ -16,11 +17,20 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterator
+from importlib.resources import files
 
-#: the version this code writes; 0 and 1 are logs from before accounts, 2 before accounts had a
-#: language, 3 before they kept the ASCII choice and people kept lists, 4 before the version said
+from server.log.migrations import Step, steps, version
+
+#: the version the tables below make; 0 and 1 are logs from before accounts, 2 before accounts had
+#: a language, 3 before they kept the ASCII choice and people kept lists, 4 before the version said
 #: that accounts have look-alike forms and that players voted out are kept
-SCHEMA_VERSION = 5
+BASE_VERSION = 5
+
+#: the numbered steps after :data:`BASE_VERSION`
+STEPS: tuple[Step, ...] = steps(files("server.log.sqlite.migrations"), after=BASE_VERSION)
+
+#: the version this code writes
+SCHEMA_VERSION = version(STEPS, base=BASE_VERSION)
 
 #: the identity given to the players and tokens of a log written before identities were kept
 OLD_IDENTITY = "name:"
@@ -133,26 +143,31 @@ _LATER_COLUMNS = (
 class LogTooNew(Exception):
     """The log was written by a newer version of the server: this one leaves it as it is."""
 
-    def __init__(self, version: int) -> None:
+    def __init__(self, version: int, newest: int) -> None:
         super().__init__(
             f"the log is of schema version {version}, written by a newer version of the server;"
-            f" this one reads versions up to {SCHEMA_VERSION}"
+            f" this one reads versions up to {newest}"
         )
         self.version = version
 
 
-def upgrade(db: sqlite3.Connection) -> None:
-    """Make the log's tables, or bring an older file's up to :data:`SCHEMA_VERSION`, in one
+def upgrade(db: sqlite3.Connection, all_steps: tuple[Step, ...] = STEPS) -> None:
+    """Make the log's tables, or bring an older file's up to the last of ``all_steps``, in one
     transaction; :class:`LogTooNew` for a newer file, which is left untouched."""
+    newest = version(all_steps, base=BASE_VERSION)
     with db:
         db.execute("BEGIN IMMEDIATE")
-        (version,) = db.execute("PRAGMA user_version").fetchone()
-        if version > SCHEMA_VERSION:
-            raise LogTooNew(version)
-        if version == SCHEMA_VERSION:
+        (at,) = db.execute("PRAGMA user_version").fetchone()
+        if at > newest:
+            raise LogTooNew(at, newest)
+        if at == newest:
             return
-        _to_5(db)
-        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        if at < BASE_VERSION:
+            _to_5(db)
+        for step in all_steps:
+            if step.number > at:
+                _run(db, step.sql)
+        db.execute(f"PRAGMA user_version = {newest}")
 
 
 def _to_5(db: sqlite3.Connection) -> None:
