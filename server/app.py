@@ -9,6 +9,7 @@ import gc
 import os
 import signal
 import socket
+import sys
 import time
 from collections.abc import Callable, Sequence
 
@@ -23,7 +24,7 @@ from protocol.i18n import _
 from server import logs
 from server.cluster import ClusterDirectory
 from server.cluster.tells import Courier
-from server.config import Config, load_config
+from server.config import Config, ConfigError, load_config
 from server.directory import LocalDirectory
 from server.limits import Limits
 from server.lobby.lobby import Lobby
@@ -252,7 +253,11 @@ class YoungPasses:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    config = load_config(argv)
+    try:
+        config = load_config(argv)
+    except ConfigError as e:  # one line and status 2, as argparse answers a flag it does not know
+        print(f"cafe-server: error: {e}", file=sys.stderr)
+        return 2
     logs.configure(config.log_level, config.log_format)
     collect_garbage_seldom()
     with asyncio.Runner(loop_factory=loop_factory(config.event_loop)) as runner:

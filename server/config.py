@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+import annotated_types
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 
 class Config(BaseModel):
@@ -165,4 +167,56 @@ def load_config(argv: Sequence[str] | None = None, environ: Mapping[str, str] | 
             value = environ.get(_env_name(name))
         if value is not None:
             values[name] = value
-    return Config.model_validate(values, strict=False)
+    try:
+        return Config.model_validate(values, strict=False)
+    except ValidationError as e:
+        raise ConfigError(_refusal(e, args, environ)) from None
+
+
+class ConfigError(ValueError):
+    """A setting's value is not one the server takes; the message names the flag or variable, the
+    value and what is allowed, on one line (``cafe-server`` prints it and exits with status 2, as
+    argparse does for a flag it does not know)."""
+
+
+def _refusal(error: ValidationError, args: argparse.Namespace, environ: Mapping[str, str]) -> str:
+    """The first refused setting, as one line: where it came from, its value, what is allowed."""
+    name = str(error.errors()[0]["loc"][0])
+    value = getattr(args, name)
+    where = "--" + name.replace("_", "-") if value is not None else _env_name(name)
+    if value is None:
+        value = environ.get(_env_name(name), "")
+    return f"{where}: {value!r} is not {allowed(name)}"
+
+
+def allowed(name: str) -> str:
+    """What setting ``name`` takes, in words.
+
+    >>> allowed("port"), allowed("max_per_ip"), allowed("log_format")
+    ('an integer from 0 to 65535', 'an integer of 1 or more', 'json or console')
+    >>> allowed("lease")
+    'a number greater than 0'
+    """
+    info = Config.model_fields[name]
+    low: str | None = None
+    high: str | None = None
+    for bound in info.metadata:
+        if isinstance(bound, annotated_types.Ge):
+            low = f"{bound.ge}"
+        elif isinstance(bound, annotated_types.Gt):
+            low = f">{bound.gt}"
+        elif isinstance(bound, annotated_types.Le):
+            high = f"{bound.le}"
+        elif getattr(bound, "pattern", None):
+            choices = re.fullmatch(r"\^\((.*)\)\$", bound.pattern)
+            if choices:
+                *first, last = choices[1].split("|")
+                return f"{', '.join(first)} or {last}"
+    kind = "an integer" if info.annotation is int else "a number"
+    if low is not None and low.startswith(">"):
+        return f"{kind} greater than {low[1:]}"
+    if low is not None and high is not None:
+        return f"{kind} from {low} to {high}"
+    if low is not None:
+        return f"{kind} of {low} or more"
+    return "a text" if info.annotation is not int and info.annotation is not float else kind

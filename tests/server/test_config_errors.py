@@ -1,0 +1,57 @@
+"""A bad setting, by flag or by environment variable: one line naming it, its value and what is
+allowed, and exit status 2, from the server process itself."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from server.config import Config, allowed
+
+#: settings whose refusal is checked: (flag or variable, value, the line's end)
+REFUSED = [
+    (["--port", "abc"], {}, "--port: 'abc' is not an integer from 0 to 65535"),
+    (["--max-per-ip", "0"], {}, "--max-per-ip: '0' is not an integer of 1 or more"),
+    ([], {"CAFE_PORT": "abc"}, "CAFE_PORT: 'abc' is not an integer from 0 to 65535"),
+    ([], {"CAFE_MAX_PER_IP": "0"}, "CAFE_MAX_PER_IP: '0' is not an integer of 1 or more"),
+    ([], {"CAFE_LEASE": "0"}, "CAFE_LEASE: '0' is not a number greater than 0"),
+    (["--line-port", "-2"], {}, "--line-port: '-2' is not an integer from -1 to 65535"),
+    (["--log-format", "xml"], {}, "--log-format: 'xml' is not json or console"),
+    # the flag is the one refused, whatever the environment holds
+    (["--port", "70000"], {"CAFE_PORT": "8000"}, "--port: '70000' is not an integer from 0 to 65535"),
+]
+
+
+def run_server(argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("CAFE_")}
+    return subprocess.run(
+        [sys.executable, "-m", "server", *argv],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**clean, **env, "CAFE_DATA": ":memory:"},
+    )
+
+
+@pytest.mark.parametrize(("argv", "env", "line"), REFUSED)
+def test_a_bad_setting_is_one_line_and_status_2(argv: list[str], env: dict[str, str], line: str) -> None:
+    """cafe-server refuses a bad flag or CAFE_* value with one line on stderr and exit status 2."""
+    done = run_server(argv, env)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [f"cafe-server: error: {line}"]
+    assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+def test_every_bounded_setting_says_what_it_takes() -> None:
+    """Each numeric setting's refusal names its kind and bounds, each choice its choices."""
+    for name, info in Config.model_fields.items():
+        words = allowed(name)
+        if info.annotation is int:
+            assert words.startswith("an integer"), name
+        elif info.annotation is float:
+            assert words.startswith("a number"), name
+    assert allowed("redis_durability") == "none, fsync or replica"
+    assert allowed("resume_window") == "a number of 0 or more"
