@@ -1,0 +1,355 @@
+"""A tournament's state and its decisions, with no I/O: what to do at a moment, given the time.
+
+The state is a plain value that the store keeps whole as JSON (:meth:`Tournament.to_dict`,
+:meth:`Tournament.from_dict`); the director loads it, asks it what is due, writes it back, then
+carries out what it decided. A table is written with its room's name before the room is made, so
+a server killed in between makes the same room again when it comes back.
+
+A **Swiss** tournament plays ``rounds`` rounds. Each round seats the players who are still in
+(:func:`~server.tournament.pairing.swiss_tables`), ordered by points then rating; the next round
+is seated once the last table of the round before has finished. A player who joins late is
+seated from the next round on. An **arena** runs ``minutes`` minutes: a player whose game ended
+(or who joined) waits, and a table is made as soon as ``size`` players wait; fewer (two or more)
+sit together when no game of the arena runs or one of them has waited :data:`ARENA_PATIENCE`
+seconds. No game starts in the last minute; the arena ends when its time is up and its last game
+has ended.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from server.tournament.pairing import arena_tables, pair_key, swiss_tables
+from server.tournament.standings import GameResult, Line, standings
+
+Kind = Literal["swiss", "arena"]
+Status = Literal["upcoming", "running", "finished", "cancelled", "closed"]
+
+#: seconds a waiting arena player waits at most for a full table before fewer sit together
+ARENA_PATIENCE = 30.0
+#: seconds before an arena's end after which no game starts
+ARENA_LAST = 60.0
+#: what a finished tournament's status may be
+OVER: frozenset[str] = frozenset({"finished", "cancelled", "closed"})
+
+
+@dataclass(slots=True)
+class Entrant:
+    """A player who joined: the rating they joined with (for pairing), whether they are still in
+    (a player who left keeps their points but is seated no more), and whether they had a bye."""
+
+    name: str
+    rating: int
+    active: bool = True
+    bye: bool = False
+
+
+@dataclass(slots=True)
+class Table:
+    """A game of the tournament: its players, its room, and its result once it ended."""
+
+    number: int
+    round: int
+    players: list[str]
+    room: str
+    started: float
+    game_id: str | None = None
+    places: dict[str, int] | None = None
+    scores: dict[str, int] | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.places is not None
+
+    @property
+    def bye(self) -> bool:
+        return len(self.players) == 1
+
+
+@dataclass(slots=True)
+class Tournament:
+    """One tournament (see the module)."""
+
+    id: int
+    name: str
+    kind: Kind
+    size: int
+    clock: int
+    starts: float
+    creator: str
+    created: float
+    rounds: int | None = None
+    minutes: int | None = None
+    status: Status = "upcoming"
+    round: int = 0
+    ends: float | None = None
+    finished: float | None = None
+    entrants: list[Entrant] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+    #: arena: casefolded name -> since when the player waits for a table
+    waiting: dict[str, float] = field(default_factory=dict)
+
+    # --- people --------------------------------------------------------------------------------
+
+    def entrant(self, name: str) -> Entrant | None:
+        key = name.casefold()
+        return next((e for e in self.entrants if e.name.casefold() == key), None)
+
+    @property
+    def over(self) -> bool:
+        return self.status in OVER
+
+    def open_to_join(self, now: float) -> bool:
+        """Whether someone may join now: before the start; a Swiss while a round is to come; an
+        arena until its last minute."""
+        if self.status == "upcoming":
+            return True
+        if self.status != "running":
+            return False
+        if self.kind == "swiss":
+            return self.rounds is not None and self.round < self.rounds
+        return self.ends is not None and now < self.ends - ARENA_LAST
+
+    def join(self, name: str, rating: int, now: float) -> bool:
+        """``name`` joins (or comes back after leaving); ``False`` if they were in already."""
+        found = self.entrant(name)
+        if found is not None and found.active:
+            return False
+        if found is None:
+            self.entrants.append(Entrant(name, rating))
+        else:
+            found.active = True
+        if self.kind == "arena" and self.status == "running" and not self._seated(name):
+            self.waiting[name.casefold()] = now
+        return True
+
+    def leave(self, name: str) -> bool:
+        """``name`` leaves: before the start they are forgotten, after it they keep their points
+        and are seated no more. ``False`` if they were not in."""
+        found = self.entrant(name)
+        if found is None or not found.active:
+            return False
+        if self.status == "upcoming":
+            self.entrants.remove(found)
+        else:
+            found.active = False
+        self.waiting.pop(name.casefold(), None)
+        return True
+
+    def _seated(self, name: str) -> bool:
+        key = name.casefold()
+        return any(not t.finished and key in (p.casefold() for p in t.players) for t in self.tables)
+
+    # --- results -------------------------------------------------------------------------------
+
+    def results(self) -> list[GameResult]:
+        return [GameResult(t.places, t.scores or {}) for t in self.tables if t.places is not None]
+
+    def standings(self) -> list[Line]:
+        players = {e.name: (e.rating, e.active) for e in self.entrants}
+        return standings(players, self.results(), self.size)
+
+    def met(self) -> dict[tuple[str, str], int]:
+        """How many times each two players sat at one table."""
+        met: dict[tuple[str, str], int] = {}
+        for t in self.tables:
+            for i, a in enumerate(t.players):
+                for b in t.players[i + 1 :]:
+                    key = pair_key(a, b)
+                    met[key] = met.get(key, 0) + 1
+        return met
+
+    def table(self, number: int) -> Table | None:
+        return next((t for t in self.tables if t.number == number), None)
+
+    def running_tables(self) -> list[Table]:
+        return [t for t in self.tables if not t.finished]
+
+    def game_over(self, number: int, places: dict[str, int], scores: dict[str, int], now: float) -> bool:
+        """Table ``number``'s game ended so; ``False`` if it had already."""
+        table = self.table(number)
+        if table is None or table.finished:
+            return False
+        table.places = dict(places)
+        table.scores = dict(scores)
+        if self.kind == "arena":
+            for name in table.players:
+                found = self.entrant(name)
+                if found is not None and found.active:
+                    self.waiting[name.casefold()] = now
+        return True
+
+    # --- what is due ---------------------------------------------------------------------------
+
+    def due(self, now: float, present: Iterable[str] | None = None) -> list[Table]:
+        """Advance to ``now``: start, seat a round or waiting players, finish. The new tables
+        (their games are to be made; a bye is finished already). ``present``: the casefolded
+        names that may be seated now (``None``: every player still in)."""
+        if self.status == "upcoming" and now >= self.starts:
+            self._begin(now)
+        if self.status != "running":
+            return []
+        allowed = None if present is None else set(present)
+        if self.kind == "swiss":
+            return self._swiss(now, allowed)
+        return self._arena(now, allowed)
+
+    def _begin(self, now: float) -> None:
+        if self.kind == "swiss" and sum(e.active for e in self.entrants) < 2:
+            self.status, self.finished = "cancelled", now
+            return
+        self.status = "running"
+        if self.kind == "arena":
+            assert self.minutes is not None
+            self.ends = self.starts + 60.0 * self.minutes
+            self.waiting = {e.name.casefold(): now for e in self.entrants if e.active}
+
+    def _ordered(self, names: Iterable[str]) -> list[str]:
+        """``names`` in the order of the standings (by points, then rating)."""
+        rank = {
+            line.name.casefold(): (-line.points, -line.rating, line.name.casefold())
+            for line in self.standings()
+        }
+        return sorted(names, key=lambda n: rank.get(n.casefold(), (0.0, 0, n.casefold())))
+
+    def _swiss(self, now: float, allowed: set[str] | None) -> list[Table]:
+        if self.running_tables():
+            return []
+        assert self.rounds is not None
+        players = [
+            e.name for e in self.entrants if e.active and (allowed is None or e.name.casefold() in allowed)
+        ]
+        if self.round >= self.rounds or sum(e.active for e in self.entrants) < 2:
+            self.status, self.finished = "finished", now
+            return []
+        if len(players) < 2:
+            return []  # wait until two of those still in are there
+        self.round += 1
+        byes = {e.name.casefold() for e in self.entrants if e.bye}
+        seated = swiss_tables(
+            self._ordered(players), self.size, self.met(), had_bye=lambda n: n.casefold() in byes
+        )
+        return [self._new_table(players_, now) for players_ in seated]
+
+    def _arena(self, now: float, allowed: set[str] | None) -> list[Table]:
+        assert self.ends is not None
+        running = self.running_tables()
+        if now >= self.ends:
+            if not running:
+                self.status, self.finished = "finished", now
+            return []
+        if now >= self.ends - ARENA_LAST:
+            return []
+        ready = [
+            e.name
+            for e in self.entrants
+            if e.active
+            and e.name.casefold() in self.waiting
+            and (allowed is None or e.name.casefold() in allowed)
+        ]
+        patient = any(now - self.waiting[n.casefold()] >= ARENA_PATIENCE for n in ready)
+        last = self._last_opponents()
+        made = arena_tables(self._ordered(ready), self.size, last, all_in=not running or patient)
+        for players in made:
+            for name in players:
+                self.waiting.pop(name.casefold(), None)
+        return [self._new_table(players, now) for players in made]
+
+    def _last_opponents(self) -> dict[str, frozenset[str]]:
+        last: dict[str, frozenset[str]] = {}
+        for t in self.tables:  # in the order they were made: the last one wins
+            for name in t.players:
+                last[name.casefold()] = frozenset(p.casefold() for p in t.players if p != name)
+        return last
+
+    def _new_table(self, players: list[str], now: float) -> Table:
+        number = len(self.tables) + 1
+        room = f"t{self.id}-{number}"
+        table = Table(number, self.round, list(players), room, now)
+        if table.bye:
+            table.places, table.scores = {players[0]: 1}, {}
+            found = self.entrant(players[0])
+            if found is not None:
+                found.bye = True
+        self.tables.append(table)
+        return table
+
+    def close(self, now: float) -> None:
+        """Closed early: no table is seated any more (games running play to their end)."""
+        self.status, self.finished = "closed", now
+
+    # --- as stored ---------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "kind": self.kind,
+            "size": self.size,
+            "clock": self.clock,
+            "starts": self.starts,
+            "creator": self.creator,
+            "created": self.created,
+            "rounds": self.rounds,
+            "minutes": self.minutes,
+            "status": self.status,
+            "round": self.round,
+            "ends": self.ends,
+            "finished": self.finished,
+            "entrants": [
+                {"name": e.name, "rating": e.rating, "active": e.active, "bye": e.bye} for e in self.entrants
+            ],
+            "tables": [
+                {
+                    "number": t.number,
+                    "round": t.round,
+                    "players": t.players,
+                    "room": t.room,
+                    "started": t.started,
+                    "game_id": t.game_id,
+                    "places": t.places,
+                    "scores": t.scores,
+                }
+                for t in self.tables
+            ],
+            "waiting": self.waiting,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Tournament:
+        return cls(
+            id=int(data["id"]),
+            name=data["name"],
+            kind=data["kind"],
+            size=int(data["size"]),
+            clock=int(data["clock"]),
+            starts=float(data["starts"]),
+            creator=data["creator"],
+            created=float(data["created"]),
+            rounds=data["rounds"],
+            minutes=data["minutes"],
+            status=data["status"],
+            round=int(data["round"]),
+            ends=data["ends"],
+            finished=data["finished"],
+            entrants=[
+                Entrant(e["name"], int(e["rating"]), bool(e["active"]), bool(e["bye"]))
+                for e in data["entrants"]
+            ],
+            tables=[
+                Table(
+                    int(t["number"]),
+                    int(t["round"]),
+                    list(t["players"]),
+                    t["room"],
+                    float(t["started"]),
+                    t["game_id"],
+                    t["places"],
+                    t["scores"],
+                )
+                for t in data["tables"]
+            ],
+            waiting={k: float(v) for k, v in data["waiting"].items()},
+        )
