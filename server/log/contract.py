@@ -87,6 +87,75 @@ class Standing:
         return self.key.startswith(BOT)
 
 
+# --- moderation ----------------------------------------------------------------------------------
+
+#: the roles an account may hold; everyone else holds none
+Role = Literal["admin", "moderator"]
+ROLES: tuple[Role, ...] = ("admin", "moderator")
+
+#: what a sanction stops: ``ban`` logging in, ``silence`` chatting, telling and inviting, ``kick``
+#: coming back (for ten minutes)
+SanctionKind = Literal["ban", "silence", "kick"]
+SANCTIONS: tuple[SanctionKind, ...] = ("ban", "silence", "kick")
+
+#: who acts when the operator does, on the command line, in the log's ``by``
+OPERATOR = "(operator)"
+
+
+@dataclass(frozen=True, slots=True)
+class Sanction:
+    """A ban, silence or kick of ``name`` (and, for a guest's, of ``address``) from ``since``
+    until ``until`` (``None``: for good), unless it was ``lifted`` earlier."""
+
+    id: int
+    kind: SanctionKind
+    name: str
+    address: str | None
+    by: str
+    reason: str
+    since: float
+    until: float | None
+    lifted: float | None = None
+
+    def active(self, now: float) -> bool:
+        """Whether it holds at ``now``."""
+        return self.lifted is None and (self.until is None or now < self.until)
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """``reporter``'s report of ``name``, with the public chat both saw last (``excerpt``, oldest
+    first); open until ``resolved``."""
+
+    id: int
+    reporter: str
+    name: str
+    reason: str
+    excerpt: tuple[str, ...]
+    made: float
+    resolved: float | None = None
+    resolved_by: str | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ModEntry:
+    """One line of the moderation log: ``by`` did ``action`` to ``target`` at ``when``, for
+    ``reason``, for ``duration`` (as it was given: ``30m``, ``perm``; empty where none applies).
+
+    Actions: ``role:admin``, ``role:moderator``, ``role:none``, ``ban``, ``unban``, ``silence``,
+    ``unsilence``, ``kick``, ``close``, ``announce``, ``resolve`` (``target`` the name reported,
+    ``reason`` ``#ID`` and the note)."""
+
+    id: int
+    when: float
+    by: str
+    action: str
+    target: str
+    reason: str = ""
+    duration: str = ""
+
+
 # --- people's lists ------------------------------------------------------------------------------
 
 #: the lists a person keeps, as ``list`` actions name them
@@ -171,7 +240,105 @@ class AccountStore(ListTable, Protocol):
         ...
 
 
-class GameLog(AccountStore, Protocol):
+class ModerationStore(Protocol):
+    """What moderation needs of a store: roles, sanctions, reports and the moderation log.
+
+    The log is append-only: every write here that changes a role, a sanction or a report appends
+    its entry in the same transaction, so an action is on record before it can take effect; nothing
+    ever deletes an entry (an account's deletion leaves them, with the names as they were). Names
+    are matched in any case; each call is kept when it returns (``StoreUnavailable`` otherwise).
+
+    Use::
+
+        await store.role_set("Ann", "admin", by=OPERATOR)            # the first admin: True
+        await store.sanction_added("ban", "troll", by="Ann", until=time.time() + 7200,
+                                   reason="insults", duration="2h")
+        [s.kind for s in await store.sanctions("TROLL")]               # what holds now: ["ban"]
+        await store.sanction_lifted("ban", "troll", by="Ann")          # /unban: 1 lifted
+        report = await store.report_added("bob", "troll", "insults", chat_lines)
+        await store.report_resolved(report.id, by="Ann", note="banned")
+        [e.action for e in await store.modlog("troll")]                # ["resolve", "unban", "ban"]
+    """
+
+    async def role(self, name: str) -> Role | None:
+        """The role of the account ``name`` (``None``: no role, or no account)."""
+        ...
+
+    async def staff(self) -> dict[str, Role]:
+        """Every account that holds a role: its name as registered -> its role."""
+        ...
+
+    async def role_set(self, name: str, role: Role | None, by: str, reason: str = "") -> bool:
+        """``by`` gives the account ``name`` the role ``role`` (``None`` takes it away), logged as
+        ``role:ROLE`` (``role:none``); ``False``, with nothing changed or logged, if ``name`` is
+        not a registered account. The role goes with the account when it is deleted."""
+        ...
+
+    async def sanction_added(
+        self,
+        kind: SanctionKind,
+        name: str,
+        by: str,
+        until: float | None,
+        reason: str = "",
+        *,
+        address: str | None = None,
+        duration: str = "",
+    ) -> Sanction:
+        """``by`` bans, silences or kicks ``name`` until ``until`` (``None``: for good), logged as
+        ``kind`` with ``reason`` and ``duration`` (as given, for the log). With ``address`` (a
+        guest's) it holds for that address too. Earlier sanctions stay as they are."""
+        ...
+
+    async def sanction_lifted(self, kind: SanctionKind, name: str, by: str, reason: str = "") -> int:
+        """``by`` lifts every active ``kind`` sanction of ``name`` (also those it gave its
+        address), logged as ``unban``/``unsilence``/``unkick``; how many were lifted (0: none held,
+        and nothing is logged)."""
+        ...
+
+    async def sanctions(
+        self, name: str | None, address: str | None = None, now: float | None = None
+    ) -> list[Sanction]:
+        """The sanctions that hold at ``now`` (by default the time now) for ``name`` or for
+        ``address``, oldest first."""
+        ...
+
+    async def report_added(self, reporter: str, name: str, reason: str, excerpt: Sequence[str]) -> Report:
+        """``reporter`` reports ``name`` for ``reason``, with the chat both saw (oldest first);
+        open until resolved."""
+        ...
+
+    async def reports(self, everything: bool = False, limit: int = 50) -> list[Report]:
+        """The open reports (``everything``: resolved ones too), newest first, at most ``limit``."""
+        ...
+
+    async def reports_open(self) -> int:
+        """How many reports are open."""
+        ...
+
+    async def reports_since(self, reporter: str, since: float) -> int:
+        """How many reports ``reporter`` made from ``since`` on (for the rate limit)."""
+        ...
+
+    async def report_resolved(self, report_id: int, by: str, note: str = "") -> Report | None:
+        """``by`` closes the open report ``report_id`` with ``note``, logged as ``resolve``; the
+        report as closed, or ``None`` (nothing changed) if no open report has that id."""
+        ...
+
+    async def modlog_appended(
+        self, by: str, action: str, target: str, reason: str = "", duration: str = ""
+    ) -> ModEntry:
+        """Append an entry for an action that changes nothing here (``kick`` is a sanction;
+        ``close``, ``announce``): call it before the action takes effect."""
+        ...
+
+    async def modlog(self, name: str | None = None, limit: int = 50) -> list[ModEntry]:
+        """The log, newest first, at most ``limit`` entries; with ``name``, only those where it
+        acted or was acted on."""
+        ...
+
+
+class GameLog(AccountStore, ModerationStore, Protocol):
     """What the server needs of a game log: the SQLite ``Store`` or, in a cluster, Redis."""
 
     async def game_started(

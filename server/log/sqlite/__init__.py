@@ -10,6 +10,7 @@
 ``tokens``      resume tokens
 ``accounts``    accounts, ratings and rating history
 ``lists``       each person's lists (mute, friend)
+``moderation``  staff roles, sanctions, reports and the append-only moderation log
 ``checkpoint``  the WAL copied into the database file, in a thread of its own
 ==============  ====================================================================================
 """

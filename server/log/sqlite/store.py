@@ -1,6 +1,7 @@
 """The game log in SQLite (WAL): every game's record, each accepted move committed before it is
 broadcast, finished games kept for ``/history`` and ``GET /games/ID``, resume tokens, accounts,
-ratings and people's lists; the storage contract (:mod:`server.log.contract`) on one node.
+ratings, people's lists and moderation; the storage contract (:mod:`server.log.contract`) on one
+node.
 
 The store is called from the room actors on the event loop: a commit in WAL mode with
 ``synchronous=NORMAL`` survives a killed process and costs tens of microseconds; the games started
@@ -11,26 +12,38 @@ Checkpoints, which copy the WAL into the database file and sync it, run in a thr
 :class:`Store` owns one part for each job and one connection they share: the tables and their
 upgrades (:mod:`~server.log.sqlite.schema`), the running games' moves
 (:mod:`~server.log.sqlite.journal`), the games (:mod:`~server.log.sqlite.games`), tokens
-(:mod:`~server.log.sqlite.tokens`), accounts and ratings (:mod:`~server.log.sqlite.accounts`) and
-lists (:mod:`~server.log.sqlite.lists`).
+(:mod:`~server.log.sqlite.tokens`), accounts and ratings (:mod:`~server.log.sqlite.accounts`),
+lists (:mod:`~server.log.sqlite.lists`) and moderation (:mod:`~server.log.sqlite.moderation`).
 """
 
 from __future__ import annotations
 
 import sqlite3
+import time
 from array import array
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from engine import GameRecord, Outcome
-from server.log.contract import Account, Standing, StoredGame, TokenInfo
+from server.log.contract import (
+    Account,
+    ModEntry,
+    Report,
+    Role,
+    Sanction,
+    SanctionKind,
+    Standing,
+    StoredGame,
+    TokenInfo,
+)
 from server.log.sqlite.accounts import Accounts
 from server.log.sqlite.batch import Batch
 from server.log.sqlite.checkpoint import Checkpointer
 from server.log.sqlite.games import Games, game_rows
 from server.log.sqlite.journal import Journal
 from server.log.sqlite.lists import Lists
+from server.log.sqlite.moderation import Moderation
 from server.log.sqlite.schema import upgrade
 from server.log.sqlite.tokens import Tokens
 from server.ratings import RatingChange
@@ -56,6 +69,7 @@ class Store:
         self._accounts = Accounts(self._db)
         self._accounts.index_forms()
         self._lists = Lists(self._db)
+        self._moderation = Moderation(self._db)
         self._tokens = Tokens(self._db)
         self._journal = Journal(self._db)
         self._games = Games(self._db, self._journal)
@@ -172,6 +186,7 @@ class Store:
 
     async def account_deleted(self, name: str) -> None:
         self._accounts.account_deleted(name)
+        self._moderation.account_deleted(name)
 
     async def standing(self, key: str) -> Standing | None:
         return self._accounts.standing(key)
@@ -206,3 +221,58 @@ class Store:
         """Forget the lists of guests whose names no token holds any more (run after
         :meth:`tokens_pruned`); an account's stay until the account is deleted."""
         return self._lists.lists_pruned()
+
+    # --- moderation (see server.log.contract.ModerationStore) -------------------------------------
+
+    async def role(self, name: str) -> Role | None:
+        return self._moderation.role(name)
+
+    async def staff(self) -> dict[str, Role]:
+        return self._moderation.staff()
+
+    async def role_set(self, name: str, role: Role | None, by: str, reason: str = "") -> bool:
+        return self._moderation.role_set(name, role, by, reason)
+
+    async def sanction_added(
+        self,
+        kind: SanctionKind,
+        name: str,
+        by: str,
+        until: float | None,
+        reason: str = "",
+        *,
+        address: str | None = None,
+        duration: str = "",
+    ) -> Sanction:
+        return self._moderation.sanction_added(kind, name, by, until, reason, address, duration)
+
+    async def sanction_lifted(self, kind: SanctionKind, name: str, by: str, reason: str = "") -> int:
+        return self._moderation.sanction_lifted(kind, name, by, reason)
+
+    async def sanctions(
+        self, name: str | None, address: str | None = None, now: float | None = None
+    ) -> list[Sanction]:
+        return self._moderation.sanctions(name, address, time.time() if now is None else now)
+
+    async def report_added(self, reporter: str, name: str, reason: str, excerpt: Sequence[str]) -> Report:
+        return self._moderation.report_added(reporter, name, reason, excerpt)
+
+    async def reports(self, everything: bool = False, limit: int = 50) -> list[Report]:
+        return self._moderation.reports(everything, limit)
+
+    async def reports_open(self) -> int:
+        return self._moderation.reports_open()
+
+    async def reports_since(self, reporter: str, since: float) -> int:
+        return self._moderation.reports_since(reporter, since)
+
+    async def report_resolved(self, report_id: int, by: str, note: str = "") -> Report | None:
+        return self._moderation.report_resolved(report_id, by, note)
+
+    async def modlog_appended(
+        self, by: str, action: str, target: str, reason: str = "", duration: str = ""
+    ) -> ModEntry:
+        return self._moderation.modlog_appended(by, action, target, reason, duration)
+
+    async def modlog(self, name: str | None = None, limit: int = 50) -> list[ModEntry]:
+        return self._moderation.modlog(name, limit)
