@@ -333,6 +333,25 @@ class VoteAnswer(_ClientMessage):
     yes: bool
 
 
+class Seek(_ClientMessage):
+    """Quick pairing: wait for a table of ``size`` players (``null``: 2, 3 or 4), ``rated``
+    (``null``: rated if you are registered), with a turn clock of ``clock`` seconds (``null``:
+    the server's); with ``bots``, a game with the server's bots is offered after a while.
+    Answered with ``seeking``; a second seek replaces the first."""
+
+    type: Literal["seek"] = "seek"
+    size: Literal[2, 3, 4] | None = None
+    rated: bool | None = None
+    clock: int | None = Field(default=None, ge=0, le=3600)
+    bots: bool = False
+
+
+class Unseek(_ClientMessage):
+    """Stop waiting for a table; answered with ``ack``."""
+
+    type: Literal["unseek"] = "unseek"
+
+
 ClientMessage = Annotated[
     Hello
     | Say
@@ -366,7 +385,9 @@ ClientMessage = Annotated[
     | Invite
     | Reset
     | VoteRemove
-    | VoteAnswer,
+    | VoteAnswer
+    | Seek
+    | Unseek,
     Field(discriminator="type"),
 ]
 CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -601,6 +622,27 @@ class Vote(_ServerMessage):
     expires: float = Field(description="Unix time the vote ends unanswered")
 
 
+class Seeking(_Answer):
+    """You wait for a table as this says (the answer to ``seek``; ``size`` ``null``: any)."""
+
+    type: Literal["seeking"] = "seeking"
+    size: Literal[2, 3, 4] | None
+    rated: bool
+    clock: int
+    bots: bool
+    bots_after: int = Field(description="seconds after which a game with bots is offered (with bots)")
+
+
+class Seated(_ServerMessage):
+    """The server made you a table: the game in ``room`` has started, your seat waits there (you
+    are in the room already)."""
+
+    type: Literal["seated"] = "seated"
+    room: str
+    game: str
+    players: list[str]
+
+
 class Pong(_Answer):
     type: Literal["pong"] = "pong"
 
@@ -633,7 +675,9 @@ ServerMessage = Annotated[
     | TellMessage
     | Friends
     | Invited
-    | Vote,
+    | Vote
+    | Seeking
+    | Seated,
     Field(discriminator="type"),
 ]
 SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)

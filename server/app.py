@@ -23,6 +23,7 @@ from protocol.errors import Close
 from protocol.i18n import _
 from server import logs
 from server.cluster import ClusterDirectory
+from server.cluster.seating import ClusterSeating
 from server.cluster.tells import Courier
 from server.config import Config, ConfigError, load_config
 from server.directory import LocalDirectory
@@ -66,6 +67,8 @@ class Server:
             self.cluster.relay.on_tell = social.told
             self.cluster.relay.on_news = social.news
             self.cluster.relay.on_invite = social.invited
+            self.lobby.tables.elsewhere = ClusterSeating(self.cluster)
+            self.cluster.relay.on_seat = self.lobby.tables.seat_soon
         self._ws: WsServer | None = None
         self._pruning: asyncio.Task[None] | None = None
         self._line: asyncio.Server | None = None

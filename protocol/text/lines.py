@@ -169,6 +169,69 @@ _VOTE_STATES: Final = {
 }
 
 
+def _seeking_line(msg: m.Seeking, say: Lang) -> str:
+    """The answer to ``/seek``: what the person waits for, one sentence for each kind of game."""
+    size = "2-4" if msg.size is None else str(msg.size)
+    if msg.rated and msg.bots:
+        text = _(
+            "* Seeking a rated game of {size} players, {clock} s a turn (bots after {after} s): /unseek stops.",
+            size=size,
+            clock=msg.clock,
+            after=msg.bots_after,
+        )
+    elif msg.rated:
+        text = _(
+            "* Seeking a rated game of {size} players, {clock} s a turn: /unseek stops.",
+            size=size,
+            clock=msg.clock,
+        )
+    elif msg.bots:
+        text = _(
+            "* Seeking a casual game of {size} players, {clock} s a turn (bots after {after} s): /unseek stops.",
+            size=size,
+            clock=msg.clock,
+            after=msg.bots_after,
+        )
+    else:
+        text = _(
+            "* Seeking a casual game of {size} players, {clock} s a turn: /unseek stops.",
+            size=size,
+            clock=msg.clock,
+        )
+    return say(text)
+
+
+def _analysis_lines(msg: m.Analysis, say: Lang) -> list[str]:
+    """An analysis queued, or ready with each player's figures."""
+    if msg.state == "queued":
+        return [
+            say(
+                _(
+                    "* The analysis of game {game} is queued (place {place}); you will be told when it"
+                    " is ready.",
+                    game=msg.game,
+                    place=(msg.ahead or 0) + 1,
+                )
+            )
+        ]
+    lines = [say(_("* The analysis of game {game} is ready: /games/{game} shows it.", game=msg.game))]
+    for name, f in (msg.players or {}).items():
+        lines.append(
+            "  "
+            + say(
+                _(
+                    "{name}: accuracy {accuracy} %, {total} points lost in {moves} moves ({mean} a move)",
+                    name=name,
+                    accuracy=f"{f.accuracy:.0f}",
+                    total=f"{f.total_cost:.1f}",
+                    moves=f.moves,
+                    mean=f"{f.mean_cost:.1f}",
+                )
+            )
+        )
+    return lines
+
+
 def _vote_lines(vote: m.Vote, say: Lang) -> list[str]:
     """A vote as lines: what is asked, and how it stands or ended."""
     if vote.kind == "remove":
@@ -362,6 +425,21 @@ class LineText:
             ]
         if isinstance(msg, m.Vote):
             return _vote_lines(msg, say)
+        if isinstance(msg, m.Analysis):
+            return _analysis_lines(msg, say)
+        if isinstance(msg, m.Seated):
+            players = ", ".join(msg.players)
+            return [
+                say(
+                    _(
+                        "* Your table is ready in room {room}: {players}. The game has begun.",
+                        room=msg.room,
+                        players=players,
+                    )
+                )
+            ]
+        if isinstance(msg, m.Seeking):
+            return [_seeking_line(msg, say)]
         return []
 
     def _room_lines(self, ascii_only: bool, say: Lang) -> list[str]:

@@ -13,6 +13,7 @@ message, told apart by ``op``:
 ``away``      the other way: the room (a private one) refused to let the connection ``sid`` in
 ``tell``      a tell from ``name`` (connection ``sid`` on node ``from``) to ``to``, connected to
               the receiving node
+``seat``      a table was made for ``to``, connected to the receiving node: to their seat in ``room``
 ``news``      to every node (channel ``cafe:news``): ``text`` for the friends of ``name`` (its
               message id and params with it, so each reader gets it in their own language)
 ============  ================================================================================
@@ -130,6 +131,17 @@ class InviteTo(_Envelope):
     room: str = Field(max_length=64)
 
 
+class SeatAt(_Envelope):
+    """A table was made for ``to``, connected to the receiving node: take them to their seat in
+    ``room``, whose game ``game`` has started with ``players``."""
+
+    op: Literal["seat"] = "seat"
+    to: str = Field(max_length=64)
+    room: str = Field(max_length=64)
+    game: str = Field(max_length=64)
+    players: list[Annotated[str, Field(max_length=64)]] = Field(max_length=4)
+
+
 class News(_Envelope):
     """Something the friends of ``name`` are told, wherever they are connected."""
 
@@ -169,7 +181,7 @@ class News(_Envelope):
 
 
 ToRoom = EnterRoom | LeaveRoom | Returned | Reread | Show | Message
-ToPerson = TellTo | InviteTo | News
+ToPerson = TellTo | InviteTo | News | SeatAt
 Envelope = Annotated[ToRoom | ToMember | TurnedAway | ToPerson, Field(discriminator="op")]
 ENVELOPE: TypeAdapter[ToRoom | ToMember | TurnedAway | ToPerson] = TypeAdapter(Envelope)
 
@@ -195,6 +207,7 @@ __all__ = [
     "Message",
     "News",
     "Returned",
+    "SeatAt",
     "Show",
     "TellTo",
     "ToMember",

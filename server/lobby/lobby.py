@@ -34,6 +34,7 @@ from server.lobby import account_commands, language, profiles
 from server.lobby.accounts import Accounts
 from server.lobby.choices import StoredLists, account_settings
 from server.lobby.social import PersonalLists, Social
+from server.lobby.tables import Tables
 from server.log.contract import GameLog, StoreUnavailable
 from server.metrics import Metrics
 from server.ratelimit import TokenBucket
@@ -89,6 +90,8 @@ class Lobby:
         self._tasks: set[asyncio.Task[None]] = set()
         self.social = Social(directory, StoredLists(store), lambda: self.all_sessions)
         self.social.with_ratings = lambda people: profiles.with_ratings(store, people)
+        #: new rooms the server makes for people: quick pairing, tournaments
+        self.tables = Tables(directory)
         #: who answers each message the lobby answers (every other goes to the room: ``_to_room``)
         self._handlers: dict[type, Handler] = {
             m.Command: self._command,

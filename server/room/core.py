@@ -56,6 +56,7 @@ from server.room.items import (
     Enter,
     Leave,
     Returned,
+    Table,
     TurnRetry,
     Unattended,
     WindowPassed,
@@ -149,6 +150,7 @@ class RoomCore:
             ClockTimeout: play.on_clock,
             ClockWarning: play.on_clock_warning,
             Unattended: self._on_unattended,
+            Table: self._on_table,
         }
 
     # --- what the actor and the lobby read ---------------------------------------------------
@@ -317,6 +319,29 @@ class RoomCore:
         if self.clock.suspended and not self.members and game is not None and game.moves == msg.move_number:
             self.unloaded = True
             self.members.note("unloaded", game=game.game_id, moves=game.moves)
+
+    def _on_table(self, _: Member | None, msg: Table) -> Step | None:
+        """A table the server made: in a room nobody is in, seats for its players (each waiting
+        for them) and bots, its options, and the game started at once."""
+        count = len(msg.players) + len(msg.bots)
+        if self.state == "playing" or len(self.seats) or self.members or not 2 <= count <= MAX_SEATS:
+            self.members.note("table_refused", players=[player[0] for player in msg.players])
+            msg.started(None)
+            return None
+        self.options = msg.options
+        for name, identity in msg.players:
+            self.seats.add(Seat(name=name, kind="person", identity=identity))
+        for strategy in msg.bots:
+            self.seats.add(Seat(name=self.bot_names.reserve(strategy), kind="bot", strategy=strategy))
+
+        def failed() -> None:  # nothing was started: the room is as empty as it was
+            for seat in self.seats:
+                if seat.strategy is not None:
+                    self.bot_names.release(seat.name)
+            self.seats.replace([])
+            msg.started(None)
+
+        return self.play.begin(None, None, done=msg.started, failed=failed)
 
     # --- the host's commands -----------------------------------------------------------------
 

@@ -3,10 +3,12 @@ and what the room's own timers and bots post to it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from protocol import messages as m
+from protocol.options import RoomOptions
 
 if TYPE_CHECKING:
     from server.room.world import Member
@@ -37,6 +39,25 @@ class Leave:
 @dataclass(frozen=True, slots=True)
 class Returned:
     """A player reclaimed their seat with a resume token."""
+
+
+def _ignore(game_id: str | None) -> None:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A table the server makes (quick pairing, a tournament): in an empty room, the ``options``
+    are set, a seat is made for each of ``players`` (name and identity; each held for its player,
+    as for one who lost the connection, until they come with ``Returned``) and one for a server
+    bot of each of ``bots`` (strategies), and the game starts at once. ``started`` is called with
+    the game's id once its start is logged, or ``None`` when the room refused (not empty, or the
+    log out of reach)."""
+
+    players: tuple[tuple[str, str | None], ...]
+    bots: tuple[str, ...] = ()
+    options: RoomOptions = field(default_factory=RoomOptions)
+    started: Callable[[str | None], None] = _ignore
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +128,7 @@ __all__ = [
     "Leave",
     "Returned",
     "Stop",
+    "Table",
     "TurnRetry",
     "WindowPassed",
 ]

@@ -168,6 +168,23 @@ class Play:
                 ),
                 msg.id,
             )
+        return self.begin(member, msg.id)
+
+    def begin(
+        self,
+        member: Member | None,
+        msg_id: m.ClientId,
+        *,
+        done: Callable[[str], None] | None = None,
+        failed: Callable[[], None] | None = None,
+    ) -> Step:
+        """Start a game with the seats as they are (checked by the caller), logged first;
+        ``member`` asked for it (``None``: the server, for a table it made), ``done`` follows the
+        start with the game's id, ``failed`` a start the log refused. A seat of a person with no
+        connection yet waits for them as for one who lost it (``hold``)."""
+        options = self.options
+        seats = self.seats
+        start = options.start
         seed = options.seed
         if seed is None:
             seed = self._new_seed()
@@ -194,7 +211,11 @@ class Play:
                 s.stand_in = None
             self.game = Game(game_id=game_id, seed=seed, start=record, position=position)
             self.members.note("game_started", game=game_id, players=list(record.players))
-            self.members.ack(member, msg.id)
+            for s in order:
+                if s.strategy is None and s.session is None:  # a table's player on their way
+                    self.hold(s.name)
+            if member is not None:
+                self.members.ack(member, msg_id)
             # the first turn's deadline is in the views published now (published at once, the next
             # publication finds nothing new: the same patch, at the same place)
             self.next_turn(publish=False)  # pragma: no mutate
@@ -208,8 +229,13 @@ class Play:
                     practice=self.options.seed is not None,
                 )
             )
+            if done is not None:
+                done(game_id)
 
-        return Step(entries=(entry,), then=started, otherwise=self.members.unavailable(member, msg.id))
+        otherwise = failed
+        if member is not None:
+            otherwise = self.members.unavailable(member, msg_id)
+        return Step(entries=(entry,), then=started, otherwise=otherwise)
 
     # --- moves -------------------------------------------------------------------------------
 
