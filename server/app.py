@@ -29,6 +29,8 @@ from server.config import Config, ConfigError, load_config
 from server.directory import LocalDirectory
 from server.limits import Limits
 from server.lobby.lobby import Lobby
+from server.log.postgres.records import RecordsUnavailable
+from server.log.postgres.schema import RecordsTooNew
 from server.log.redis.store import NotDurable
 from server.log.sqlite.schema import LogTooNew
 from server.log.sqlite.store import Store
@@ -261,6 +263,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as e:  # one line and status 2, as argparse answers a flag it does not know
         print(f"cafe-server: error: {e}", file=sys.stderr)
         return 2
+    if config.database and not config.redis:  # PostgreSQL keeps a cluster's records, beside Redis
+        print("cafe-server: error: --database (CAFE_DATABASE) needs --redis (CAFE_REDIS)", file=sys.stderr)
+        return 2
     logs.configure(config.log_level, config.log_format)
     collect_garbage_seldom()
     with asyncio.Runner(loop_factory=loop_factory(config.event_loop)) as runner:
@@ -271,6 +276,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         except LogTooNew as e:
             log.error("log_too_new", path=config.data, reason=str(e))
+            return 2
+        except RecordsTooNew as e:
+            log.error("records_too_new", version=e.version, reason=str(e))
+            return 2
+        except RecordsUnavailable as e:
+            log.error("records_unavailable", reason=str(e))
             return 2
         except wsinternals.WebsocketsMismatch as e:
             log.error("websockets_unsupported", reason=str(e))

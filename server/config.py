@@ -101,6 +101,13 @@ class Config(BaseModel):
         " it is on Redis' disk (Redis must run with appendonly yes, appendfsync always; checked at"
         " start-up); replica: once a replica has it too (WAIT 1)",
     )
+    database: str | None = Field(
+        None,
+        pattern="^postgres(ql)?://",
+        description="cluster mode: keep the records (accounts, ratings, lists, finished games) in this"
+        " PostgreSQL database (postgresql://USER:PASSWORD@HOST:PORT/DB), Redis only what is live;"
+        " needs --redis",
+    )
     node_id: str | None = Field(
         None, description="this node's name in a cluster (default: host name and process id)"
     )

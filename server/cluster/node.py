@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -32,6 +32,8 @@ from server.directory.privacy import Admission
 from server.directory.roomlist import RoomListWatchers
 from server.directory.rooms import LocalRooms
 from server.log.contract import StoredGame, StoreUnavailable
+from server.log.postgres.records import Records
+from server.log.postgres.store import PostgresStore
 from server.log.redis.store import PREFIX, RedisStore, lease_key
 from server.metrics import Metrics
 from server.room import Enter, Leave, Returned, Room
@@ -95,9 +97,19 @@ class ClusterDirectory:
         #: how long this node's leases, heartbeat and names last in Redis (``--lease``)
         self.timings = ClusterTimings.for_lease(config.lease)
         self.fences: dict[str, str] = {}  # room (casefolded) -> this node's lease token
-        self.store = RedisStore(
-            self.redis, lambda room: self.fences.get(room.casefold()), config.redis_durability
-        )
+
+        def fence(room: str) -> str | None:
+            return self.fences.get(room.casefold())
+
+        self.store: RedisStore
+        #: the records in PostgreSQL (``--database``), or ``None``: in Redis with the rest
+        self.records: PostgresStore | None = None
+        if config.database:
+            self.store = self.records = PostgresStore(
+                self.redis, fence, Records(config.database), config.redis_durability
+            )
+        else:
+            self.store = RedisStore(self.redis, fence, config.redis_durability)
         self.names = Names()
         self.local = LocalRooms(config, self.store, metrics, owner=self, taken=self.name_in_use)
         self.watchers = RoomListWatchers(self.local.sorted)
@@ -158,10 +170,24 @@ class ClusterDirectory:
     async def start(self) -> None:
         """Join the cluster; raises ``NotDurable`` when Redis cannot keep the durability asked for."""
         await self.store.check()
+        if self.records is not None:
+            await self.records.open()
+        else:
+            log.warning(
+                "records_in_redis",
+                node=self.node,
+                cost="without --database, accounts, ratings, lists and every finished game stay in"
+                " Redis' memory for ever (about 4 KB a game), and a Redis machine lost between two"
+                " appendfsync syncs loses the latest of them",
+            )
         await self.store.index_forms()
         await self.redis.set(node_key(self.node), "1", px=self.timings.node_ttl_ms)
         loop = asyncio.get_running_loop()
-        jobs = (self._listen, self.relay.publish_loop, self._write_loop, self._heartbeat, self._watch)
+        jobs: tuple[Callable[[], Coroutine[Any, Any, None]], ...] = (
+            self._listen, self.relay.publish_loop, self._write_loop, self._heartbeat, self._watch,
+        )  # fmt: skip
+        if self.records is not None:  # finished games whose records wait: written when they can be
+            jobs += (self.records.archive_waiting,)
         for job in jobs:
             self._tasks.append(loop.create_task(self._forever(job), name=f"cluster:{job.__name__}"))
 
@@ -176,6 +202,8 @@ class ClusterDirectory:
                 for room, token in list(self.fences.items()):
                     await self._release(keys=[lease_key(room)], args=[token])
                 await self.redis.delete(node_key(self.node), online_key(self.node), held_key(self.node))
+        if self.records is not None:
+            await self.records.aclose()
         await self.redis.aclose()
 
     async def _forever(self, job: Any) -> None:

@@ -1,6 +1,7 @@
 """Every game log keeps the storage contract (``server/log/contract.py``): each test here runs on
-the SQLite log and on Redis (a real redis-server, one for the module, emptied for each test), for
-resume tokens, accounts and ratings, and people's lists."""
+the SQLite log, on Redis (a real redis-server, one for the module, emptied for each test), and on
+Redis with the records in PostgreSQL (a real PostgreSQL server too, its tables emptied for each
+test), for resume tokens, accounts and ratings, and people's lists."""
 
 from __future__ import annotations
 
@@ -10,9 +11,12 @@ import pytest
 import redis.asyncio as aioredis
 
 from server.log.contract import Account, GameLog, TokenInfo
+from server.log.postgres.records import Records
+from server.log.postgres.store import PostgresStore
 from server.log.redis.store import RedisStore, lease_key
 from server.log.sqlite.store import Store
 from tests.cluster.conftest import RedisServer
+from tests.cluster.postgres import TABLES, PostgresServer, running_postgres
 from tests.server.test_ratings import ACCOUNTS, _started
 
 #: the fencing token of the only node: it owns room ``r``, where the games here are played
@@ -27,7 +31,13 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
     server.stop()
 
 
-@pytest.fixture(params=["sqlite", "redis"])
+@pytest.fixture(scope="module")
+def postgres_server() -> Iterator[PostgresServer]:
+    with running_postgres() as server:
+        yield server
+
+
+@pytest.fixture(params=["sqlite", "redis", "postgresql"])
 async def log(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[GameLog]:
@@ -42,7 +52,17 @@ async def log(
     client = aioredis.from_url(server.url, decode_responses=True)
     await client.flushall()
     await client.set(lease_key("r"), FENCE)
-    yield RedisStore(client, lambda room: FENCE)
+    if request.param == "redis":
+        yield RedisStore(client, lambda room: FENCE)
+        await client.aclose()
+        return
+    postgres: PostgresServer = request.getfixturevalue("postgres_server")
+    records = Records(postgres.url)
+    await records.open()
+    async with records.pool.connection() as conn:
+        await conn.execute(f"TRUNCATE {TABLES}")
+    yield PostgresStore(client, lambda room: FENCE, records)
+    await records.close()
     await client.aclose()
 
 

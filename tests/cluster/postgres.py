@@ -1,0 +1,143 @@
+"""A real PostgreSQL server for the tests, as ``conftest.py`` starts redis-server: Debian's
+``postgresql`` (its binaries under ``/usr/lib/postgresql/VERSION/bin``), a data folder of its own
+made by ``initdb``, listening on a free loopback port, stopped at the end.
+
+PostgreSQL refuses to run as root: run as root (as CI does), the server runs as the ``postgres``
+system user (``runuser``), in a folder outside pytest's (which only root may enter).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+#: where Debian puts each PostgreSQL version's binaries
+DEBIAN = Path("/usr/lib/postgresql")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def binaries() -> Path:
+    """The folder of the newest PostgreSQL installed (``initdb``, ``pg_ctl``, ``postgres``)."""
+    found = shutil.which("initdb")
+    if found is not None:
+        return Path(found).resolve().parent
+    versions = sorted(
+        DEBIAN.glob("*/bin/initdb"), key=lambda p: int(p.parts[-3]) if p.parts[-3].isdigit() else 0
+    )
+    assert versions, "the cluster tests need PostgreSQL (apt-get install -y postgresql)"
+    return versions[-1].parent
+
+
+class PostgresServer:
+    """A PostgreSQL server in a data folder of its own; ``stop`` then ``start`` keeps its data."""
+
+    def __init__(self) -> None:
+        self.bin = binaries()
+        self.folder = Path(tempfile.mkdtemp(prefix="cafe-pg-"))
+        self.data = self.folder / "data"
+        self.port = _free_port()
+        self.user: str | None = None
+        if os.geteuid() == 0:  # PostgreSQL will not run as root
+            self.user = "postgres"
+            entry = pwd.getpwnam(self.user)
+            os.chown(self.folder, entry.pw_uid, entry.pw_gid)
+        self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", "cafe", "-A", "trust", "-E", "UTF8",
+                  "--no-sync", "--locale", "C")  # fmt: skip
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://cafe@127.0.0.1:{self.port}/cafe"
+
+    def _run(self, *command: str) -> None:
+        prefix = ["runuser", "-u", self.user, "--"] if self.user else []
+        done = subprocess.run(
+            [*prefix, *command], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False
+        )
+        assert done.returncode == 0, f"{command[0]}: {done.stderr.decode(errors='replace')}"
+
+    def start(self) -> None:
+        """Start it (a test's data lives only as long as the server is not stopped with ``-m immediate``)."""
+        options = (
+            f"-p {self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='{self.folder}'"
+            " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=60"
+        )
+        log = str(self.folder / "log")
+        self._run(
+            str(self.bin / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-o",
+            options,
+            "-l",
+            log,
+            "-w",
+            "-t",
+            "30",
+            "start",
+        )
+
+    def create_database(self, name: str = "cafe") -> str:
+        """An empty database ``name``; its URL."""
+        self._run(str(self.bin / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "cafe", name)
+        return f"postgresql://cafe@127.0.0.1:{self.port}/{name}"
+
+    def stop(self, mode: str = "fast") -> None:
+        """``fast``: connections are cut and the server shuts down cleanly; ``immediate``: as a crash."""
+        if (self.data / "postmaster.pid").exists():
+            self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "-t", "30", "stop")
+
+    def remove(self) -> None:
+        self.stop("immediate")
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+async def wait_accepting(server: PostgresServer, timeout: float = 30.0) -> None:
+    """Until the server takes connections (``pg_ctl -w`` waits too; this is for a restart in a test)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        try:
+            _, writer = await asyncio.open_connection("127.0.0.1", server.port)
+            writer.close()
+            return
+        except OSError:
+            assert loop.time() < deadline, "PostgreSQL did not start"
+            await asyncio.sleep(0.1)
+
+
+@contextlib.contextmanager
+def running_postgres() -> Iterator[PostgresServer]:
+    """A running PostgreSQL server with an empty database ``cafe``, removed after."""
+    server = PostgresServer()
+    try:
+        server.start()
+        server.create_database()
+        yield server
+    finally:
+        server.remove()
+
+
+#: the records' tables, emptied between two tests that share a server
+TABLES = "accounts, name_forms, guest_accounts, ratings, games, players, rating_history, lists"
+
+
+@pytest.fixture
+def postgres_server() -> Iterator[PostgresServer]:
+    """A running PostgreSQL server with an empty database ``cafe``, for one test."""
+    with running_postgres() as server:
+        yield server
