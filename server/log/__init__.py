@@ -1,9 +1,11 @@
-"""The game log and every record kept for good: one storage contract, two backends.
+"""The game log and every record kept for good: one storage contract, three setups (SQLite alone;
+Redis alone; Redis with the records in PostgreSQL).
 
 ==============  ====================================================================================
 ``contract``    what callers ask of a log: the protocols, the values they return, the errors
 ``migrations``  numbered schema steps, ``NNN_what.sql``, applied in order at start
 ``sqlite``      ``Store``: the log in one SQLite file, for a single node
 ``redis``       ``RedisStore``: the log in Redis, shared by the nodes of a cluster
+``postgres``    ``PostgresStore``: a cluster's records in PostgreSQL, what is live in Redis
 ==============  ====================================================================================
 """

@@ -305,3 +305,15 @@ async def test_postgres_stopped_for_ten_seconds_stops_no_game_and_loses_no_recor
         await client.aclose()
     back = await WsClient.connect(b.port, "bob", password=PASSWORD)
     assert back.name == "bob"
+
+
+async def test_a_database_without_redis_is_refused_at_start() -> None:
+    """``--database`` alone (PostgreSQL keeps a cluster's records, beside Redis) stops the server
+    at once with one line and exit status 2."""
+    node = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "server", "--port", "0", "--line-port", "-1", "--data", ":memory:",
+        "--database", "postgresql://cafe@127.0.0.1:1/cafe", stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    _, err = await asyncio.wait_for(node.communicate(), 60)
+    assert node.returncode == 2
+    assert err.decode().strip() == "cafe-server: error: --database (CAFE_DATABASE) needs --redis (CAFE_REDIS)"

@@ -385,6 +385,29 @@ def test_compose_publishes_the_balancer_on_both_ports() -> None:
     )
 
 
+def test_compose_nodes_keep_their_records_in_the_compose_postgres_and_wait_for_it() -> None:
+    """Every node's CAFE_DATABASE is the compose PostgreSQL (its password from POSTGRES_PASSWORD,
+    which compose requires), which keeps its data on a volume of its own and has a health check
+    the nodes wait for."""
+    services = compose()["services"]
+    for name, service in compose_nodes().items():
+        url = service["environment"]["CAFE_DATABASE"]
+        password = "${POSTGRES_PASSWORD:?set POSTGRES_PASSWORD (see above)}"
+        config = load_config(service["command"][1:], {"CAFE_DATABASE": url.replace(password, "secret")})
+        assert config.database is not None and config.redis is not None, name
+        where = urlsplit(config.database)
+        postgres = services[where.hostname or ""]
+        assert postgres["image"].startswith("postgres:") and where.port == 5432, name
+        assert where.path == "/" + postgres["environment"]["POSTGRES_DB"]
+        assert where.username == postgres["environment"]["POSTGRES_USER"]
+        assert postgres["environment"]["POSTGRES_PASSWORD"] == password
+        assert service["depends_on"][where.hostname or ""]["condition"] == "service_healthy", name
+    postgres = services["postgres"]
+    assert [v.split(":")[1] for v in postgres["volumes"]] == ["/var/lib/postgresql/data"]
+    assert postgres["volumes"][0].split(":")[0] in compose()["volumes"]
+    assert postgres["healthcheck"]["test"][:2] == ["CMD", "pg_isready"]
+
+
 # --- the systemd unit -----------------------------------------------------------------------------
 
 
