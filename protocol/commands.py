@@ -21,6 +21,7 @@ protocol.errors.ProtocolError: Unknown command /jion — did you mean /join? Usa
 from __future__ import annotations
 
 import difflib
+import re
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -46,6 +47,7 @@ from protocol.messages import (
     LeaveRoom,
     ListEdit,
     ListRooms,
+    ListTournaments,
     Nick,
     Ping,
     PlayMove,
@@ -60,6 +62,7 @@ from protocol.messages import (
     Strategy,
     Tell,
     TellReply,
+    TournamentRequest,
     Unregister,
     VoteAnswer,
     VoteRemove,
@@ -489,6 +492,26 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         ),
         ("/finger ann",),
     ),
+    "tournament": CommandInfo(
+        _("/tournament [new|join|leave|close] NAME ..."),
+        _("a tournament: make, join, leave, close or show one"),
+        _(
+            "/tournament NAME shows its standings and tables. /tournament new NAME swiss\n"
+            "ROUNDS or arena MINUTES [size 2|3|4] [clock SECONDS] [start +10m|HH:MM]\n"
+            "makes one (registered players; the start in minutes from now or at a UTC\n"
+            "time, in 5 minutes if not said). /tournament join NAME and leave NAME enter\n"
+            "and leave it; who leaves keeps their points. Its creator (or staff) may\n"
+            "/tournament close NAME. Each game places you: at a table of four 3, 2, 1 or\n"
+            "0 points, ties shared."
+        ),
+        ("/tournament new cup swiss 5 size 4 clock 60 start +10m", "/tournament join cup", "/tournament cup"),
+    ),
+    "tournaments": CommandInfo(
+        "/tournaments",
+        _("the tournaments upcoming, running and over"),
+        _("Lists the tournaments upcoming, running and recently over."),
+        ("/tournaments",),
+    ),
     "help": CommandInfo(
         _("/help [COMMAND]"),
         _("this list, or the help of one command"),
@@ -543,6 +566,7 @@ _HELP_GROUPS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     (_("Playing"), ("play", "bar", "swap", "moves", "hint")),
     (_("Looking"), ("board", "hand", "score", "history", "help")),
     (_("Accounts and ratings"), ("register", "password", "unregister", "rating", "top", "finger")),
+    (_("Tournaments"), ("tournament", "tournaments")),
     (_("The connection"), ("resync", "ping", "ascii", "lang", "quit")),
 )
 
@@ -768,6 +792,46 @@ def _quit(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     return Quit()
 
 
+_TOURNAMENT_ACTIONS: Final = ("new", "join", "leave", "close")
+_TOURNAMENT_OPTIONS: Final = ("size", "clock", "start")
+_START: Final = re.compile(r"\+[0-9]{1,4}m|[0-9]{1,2}:[0-9]{2}")
+
+
+def _tournament(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    """``/tournament NAME``, ``/tournament join|leave|close NAME``, ``/tournament new NAME swiss
+    ROUNDS|arena MINUTES [size N] [clock SECONDS] [start +10m|HH:MM]``."""
+    _arguments(name, args, id, 1, 10)
+    action = args[0].lower()
+    if len(args) == 1:
+        return _build(name, TournamentRequest, id, name=args[0])
+    if action not in _TOURNAMENT_ACTIONS:
+        raise _bad(name, _("Say what to do: new, join, leave or close."), id)
+    if action != "new":
+        _arguments(name, args, id, 2, 2)
+        return _build(name, TournamentRequest, id, action=action, name=args[1])
+    if len(args) < 4 or args[2].lower() not in ("swiss", "arena") or not _digits(args[3]):
+        raise _bad(name, _("A new tournament is swiss with its rounds, or arena with its minutes."), id)
+    kind = args[2].lower()
+    fields: dict[str, Any] = {"kind": kind, "rounds" if kind == "swiss" else "minutes": int(args[3])}
+    rest_args = args[4:]
+    if len(rest_args) % 2:
+        raise _bad(name, _("Each of size, clock and start takes a value."), id)
+    for key, value in zip(rest_args[::2], rest_args[1::2], strict=True):
+        key = key.lower()
+        if key not in _TOURNAMENT_OPTIONS or key in fields:
+            raise _bad(name, _("After the kind come size, clock and start, each once."), id)
+        if key != "start" and not _digits(value):
+            raise _bad(name, _("The size and the clock are numbers."), id)
+        if key == "start" and not _START.fullmatch(value):
+            raise _bad(name, _("The start is +MINUTESm (from now) or HH:MM (UTC)."), id)
+        fields[key] = value if key == "start" else int(value)
+    return _build(name, TournamentRequest, id, action="new", name=args[1], **fields)
+
+
+def _digits(text: str) -> bool:
+    return text.isascii() and text.isdigit() and len(text) <= 6
+
+
 _HANDLERS: Final[dict[str, _Handler]] = {
     "join": _join,
     "start": _simple(Start),
@@ -797,6 +861,8 @@ _HANDLERS: Final[dict[str, _Handler]] = {
     "rating": _show_named("rating", 0),
     "top": _show_named("top", 0),
     "finger": _show_named("finger", 1),
+    "tournament": _tournament,
+    "tournaments": _simple(ListTournaments),
     "help": _help,
     "resync": _simple(Resync),
     "ping": _simple(Ping),

@@ -74,6 +74,13 @@ SERVER_ERROR_CODES: Final[dict[str, str]] = {
     ),
     "too_soon": "the player has not had the turn for a minute yet, and is connected",
     "no_hints": "hints are for practice and casual games, not for a rated one",
+    "no_such_tournament": "no tournament of that name",
+    "tournament_exists": "a tournament of that name is upcoming or running",
+    "tournament_closed": "the tournament takes no more players now (it is over, or its last round or minute"
+    " runs)",
+    "not_entered": "you are not in that tournament",
+    "not_organizer": "only the tournament's creator (or staff) may close it",
+    "too_many_tournaments": "as many tournaments are upcoming or running as allowed (yours, or in all)",
     "internal": "the server failed to handle the message (it is logged)",
 }
 

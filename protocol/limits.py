@@ -7,5 +7,11 @@ from typing import Final
 
 #: how many names each of a person's lists (friends, mutes) may hold
 LIST_MAX: Final = 200
+#: how many tournaments one person may have upcoming or running at once, and the server in all
+TOURNAMENTS_PER_PERSON: Final = 3
+TOURNAMENTS_LIVE: Final = 50
 
-__all__ = ["LIST_MAX"]
+#: how many people may seek a game at once (quick pairing), on one node or across a cluster
+SEEKERS_MAX: Final = 2000
+
+__all__ = ["LIST_MAX", "SEEKERS_MAX", "TOURNAMENTS_LIVE", "TOURNAMENTS_PER_PERSON"]

@@ -35,6 +35,9 @@ PROTOCOL_VERSION = 1
 MAX_CHAT = 500
 MAX_NAME = 16
 MAX_ROOM = 24
+#: a Swiss's most rounds, and an arena's shortest and longest minutes
+TOURNAMENT_ROUNDS = 20
+TOURNAMENT_MINUTES = (5, 720)
 
 ClientId = int | str | None
 Strategy = Literal["random", "greedy", "strong"]
@@ -352,6 +355,34 @@ class Unseek(_ClientMessage):
     type: Literal["unseek"] = "unseek"
 
 
+class TournamentRequest(_ClientMessage):
+    """A tournament's action (``/tournament ...``): ``new`` makes one (a registered person;
+    ``kind``, with ``rounds`` for a Swiss or ``minutes`` for an arena; ``size``, ``clock`` and
+    ``start`` optional), ``join`` and ``leave`` it, ``close`` it (its creator or staff),
+    ``show`` it. ``new`` and ``show`` are answered with ``tournament``, the others with a
+    ``notice`` and ``ack``."""
+
+    type: Literal["tournament"] = "tournament"
+    action: Literal["new", "join", "leave", "close", "show"] = "show"
+    name: str = Field(max_length=FIELD_MAX)
+    kind: Literal["swiss", "arena"] | None = None
+    rounds: int | None = Field(default=None, ge=1, le=TOURNAMENT_ROUNDS)
+    minutes: int | None = Field(default=None, ge=TOURNAMENT_MINUTES[0], le=TOURNAMENT_MINUTES[1])
+    size: Literal[2, 3, 4] = 4
+    clock: int | None = Field(default=None, ge=0, le=3600, description="seconds a turn; null: 60")
+    start: str | None = Field(
+        default=None,
+        pattern=r"^(\+[0-9]{1,4}m|[0-9]{1,2}:[0-9]{2})$",
+        description='"+10m" (minutes from now) or "HH:MM" (UTC, the next time it comes); null: +5m',
+    )
+
+
+class ListTournaments(_ClientMessage):
+    """The tournaments upcoming, running and recently over: answered with ``tournaments``."""
+
+    type: Literal["tournaments"] = "tournaments"
+
+
 ClientMessage = Annotated[
     Hello
     | Say
@@ -386,6 +417,8 @@ ClientMessage = Annotated[
     | Reset
     | VoteRemove
     | VoteAnswer
+    | TournamentRequest
+    | ListTournaments
     | Seek
     | Unseek,
     Field(discriminator="type"),
@@ -643,6 +676,67 @@ class Seated(_ServerMessage):
     players: list[str]
 
 
+class TournamentSummary(_Message):
+    """A tournament in a list."""
+
+    id: int
+    name: str
+    kind: Literal["swiss", "arena"]
+    status: Literal["upcoming", "running", "finished", "cancelled", "closed"]
+    size: int = Field(description="players a table")
+    clock: int = Field(description="seconds a turn")
+    rounds: int | None = Field(description="a Swiss's rounds")
+    minutes: int | None = Field(description="an arena's length")
+    round: int = Field(description="a Swiss's round being played (0 before the first)")
+    starts: float = Field(description="Unix time")
+    ends: float | None = Field(description="an arena's end (Unix time), once it started")
+    creator: str
+    players: int = Field(description="how many joined and are still in")
+    leader: str | None = Field(description="first in the standings, once a game ended")
+
+
+class TournamentLine(_Message):
+    """A line of the standings."""
+
+    rank: int
+    name: str
+    points: float = Field(description="placing points")
+    game_points: int = Field(description="the sum of the player's final scores")
+    opponents: float = Field(description="the points of every opponent met, once a game")
+    rating: int = Field(description="the rating the player joined with")
+    games: int
+    active: bool = Field(description="false once the player left")
+
+
+class TournamentTable(_Message):
+    """A table of the tournament."""
+
+    number: int
+    round: int = Field(description="a Swiss's round (0 in an arena)")
+    players: list[str]
+    room: str | None = Field(description="null for a bye, or until the room is made")
+    game: str | None = Field(description="the game's id (/games/ID), once it started")
+    places: dict[str, int] | None = Field(description="once the game ended; a bye: its player 1")
+    scores: dict[str, int] | None
+
+
+class TournamentInfo(_Answer):
+    """One tournament: what it is, its standings and its tables (the current round's, or an
+    arena's running ones, first; then the rest, latest first)."""
+
+    type: Literal["tournament"] = "tournament"
+    tournament: TournamentSummary
+    standings: list[TournamentLine]
+    tables: list[TournamentTable]
+
+
+class TournamentList(_Answer):
+    type: Literal["tournaments"] = "tournaments"
+    upcoming: list[TournamentSummary]
+    running: list[TournamentSummary]
+    recent: list[TournamentSummary]
+
+
 class Pong(_Answer):
     type: Literal["pong"] = "pong"
 
@@ -676,6 +770,8 @@ ServerMessage = Annotated[
     | Friends
     | Invited
     | Vote
+    | TournamentInfo
+    | TournamentList
     | Seeking
     | Seated,
     Field(discriminator="type"),
@@ -778,5 +874,7 @@ _CLIENT_TYPES = {
         Reset,
         VoteRemove,
         VoteAnswer,
+        TournamentRequest,
+        ListTournaments,
     )
 }

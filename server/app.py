@@ -21,14 +21,17 @@ import compiled
 from protocol import messages as m
 from protocol.errors import Close
 from protocol.i18n import _
+from protocol.options import RoomOptions
 from server import logs
 from server.cluster import ClusterDirectory
 from server.cluster.seating import ClusterSeating
 from server.cluster.tells import Courier
+from server.cluster.tournaments import TournamentLease
 from server.config import Config, ConfigError, load_config
 from server.directory import LocalDirectory
 from server.limits import Limits
 from server.lobby.lobby import Lobby
+from server.lobby.tables import Player
 from server.log.postgres.records import RecordsUnavailable
 from server.log.postgres.schema import RecordsTooNew
 from server.log.redis.store import NotDurable
@@ -40,6 +43,7 @@ from server.net.http import HttpRoutes
 from server.net.keepalive import KeepAlive
 from server.net.line import LineSession, serve_line_client
 from server.net.ws import serve_connection
+from server.tournament.director import Director
 
 log = structlog.get_logger("cafe.server")
 
@@ -71,12 +75,35 @@ class Server:
             self.cluster.relay.on_invite = social.invited
             self.lobby.tables.elsewhere = ClusterSeating(self.cluster)
             self.cluster.relay.on_seat = self.lobby.tables.seat_soon
+        self.tournaments = self._director()
         self._ws: WsServer | None = None
         self._pruning: asyncio.Task[None] | None = None
         self._line: asyncio.Server | None = None
         self.limits = Limits(config.max_per_ip, config.hello_timeout)
         self.keepalive = KeepAlive(config.ping_interval)
         self.young_passes = YoungPasses()
+
+    def _director(self) -> Director:
+        """The tournaments' director: it makes its tables as quick pairing does; in a cluster it
+        directs while this node holds the tournaments' lease."""
+        lobby, directory = self.lobby, self.directory
+
+        async def open_table(
+            players: Sequence[tuple[str, str | None]], options: RoomOptions, prefix: str
+        ) -> tuple[str, str]:
+            seated = [Player(name, identity) for name, identity in players]
+            opened = await lobby.tables.open(seated, options=options, prefix=prefix)
+            return opened.room, opened.game_id
+
+        async def people() -> set[str]:
+            return {person.name.casefold() for person in await directory.people()}
+
+        lease = None
+        if self.cluster is not None:
+            lease = TournamentLease(self.cluster.redis, self.cluster.node, self.cluster.timings.lease_ms)
+        director = Director(self.store, open_table, people=people, lease=lease)
+        lobby.tournaments = director
+        return director
 
     @property
     def port(self) -> int:
@@ -101,6 +128,7 @@ class Server:
                 self.store.tokens_released(time.time() + self.config.resume_window)
                 self._pruning = asyncio.get_running_loop().create_task(self._prune_tokens(self.store))
         config = self.config
+        self.tournaments.start()
         routes = HttpRoutes(self.lobby, config.static_dir)
         self.keepalive.start()
         self.young_passes.start()
@@ -151,6 +179,9 @@ class Server:
         if self._pruning is not None:
             self._pruning.cancel()
         self.young_passes.stop()
+        await self.tournaments.stop()
+        if isinstance(self.tournaments.lease, TournamentLease):
+            await self.tournaments.lease.release()
         await self.keepalive.stop()
         lobby = self.lobby
         lobby.accepting = False

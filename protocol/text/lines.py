@@ -26,6 +26,7 @@ from protocol.text._common import (
 )
 from protocol.text.board import render_board
 from protocol.text.events import render_played
+from protocol.text.tournaments import tournament_lines, tournaments_lines
 from protocol.view import RoomViews
 
 __all__ = [
@@ -394,6 +395,10 @@ class LineText:
             ]
         if isinstance(msg, m.Vote):
             return _vote_lines(msg, say)
+        if isinstance(msg, m.TournamentInfo):
+            return tournament_lines(msg, say)
+        if isinstance(msg, m.TournamentList):
+            return tournaments_lines(msg, say)
         if isinstance(msg, m.Seated):
             players = ", ".join(msg.players)
             return [

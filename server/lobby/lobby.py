@@ -41,6 +41,8 @@ from server.ratelimit import TokenBucket
 from server.ratings import ACCOUNT
 from server.room import Enter, Leave, Returned, Room, not_invited
 from server.session import RoomRef, Session
+from server.tournament import commands as tournament_commands
+from server.tournament.director import Director
 
 log = structlog.get_logger("cafe.lobby")
 
@@ -92,6 +94,8 @@ class Lobby:
         self.social.with_ratings = lambda people: profiles.with_ratings(store, people)
         #: new rooms the server makes for people: quick pairing, tournaments
         self.tables = Tables(directory)
+        #: the tournaments' director (set by the server)
+        self.tournaments: Director | None = None
         #: who answers each message the lobby answers (every other goes to the room: ``_to_room``)
         self._handlers: dict[type, Handler] = {
             m.Command: self._command,
@@ -112,6 +116,7 @@ class Lobby:
             m.GetFriends: self.social.friends,
             m.Invite: self.social.invite,
             **{kind: functools.partial(command, self) for kind, command in account_commands.HANDLERS.items()},
+            **{kind: functools.partial(does, self) for kind, does in tournament_commands.HANDLERS.items()},
         }
 
     @property

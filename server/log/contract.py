@@ -341,6 +341,11 @@ class ModerationStore(Protocol):
 class GameLog(AccountStore, ModerationStore, Protocol):
     """What the server needs of a game log: the SQLite ``Store`` or, in a cluster, Redis."""
 
+    @property
+    def tournaments(self) -> TournamentTable:
+        """The tournaments' records."""
+        ...
+
     async def game_started(
         self,
         game_id: str,
@@ -384,3 +389,46 @@ class GameLog(AccountStore, ModerationStore, Protocol):
     async def game(self, game_id: str) -> StoredGame | None: ...
     async def history(self, identity: str, limit: int = 10) -> list[StoredGame]: ...
     def close(self) -> None: ...
+# --- tournaments ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTournament:
+    """A tournament as the store keeps it: its whole state (``server.tournament.state``) and the
+    number of changes written to it."""
+
+    version: int
+    state: dict[str, Any]
+
+
+def live_status() -> tuple[str, str]:
+    """The statuses of a tournament that is not over."""
+    return ("upcoming", "running")
+
+
+class TournamentTable(Protocol):
+    """What tournaments need of a store (its ``tournaments``): each one's state kept whole, and
+    written only over the version it was read at, so that two writers never lose a change."""
+
+    async def tournament_created(self, state: dict[str, Any]) -> int | None:
+        """Keep a new tournament, giving it the next id; ``None`` while one of its name (in any
+        case) is upcoming or running."""
+        ...
+
+    async def tournament(self, tournament_id: int) -> StoredTournament | None: ...
+    async def tournament_named(self, name: str) -> StoredTournament | None:
+        """The latest tournament of ``name``, in any case."""
+        ...
+
+    async def tournament_saved(self, version: int, state: dict[str, Any]) -> bool:
+        """Write ``state`` if the tournament is still at ``version``; ``False`` (nothing written)
+        if it changed since it was read."""
+        ...
+
+    async def tournaments_live(self) -> list[StoredTournament]:
+        """The upcoming and running ones, oldest first."""
+        ...
+
+    async def tournaments_recent(self, limit: int) -> list[StoredTournament]:
+        """The ``limit`` latest that are over, latest first."""
+        ...

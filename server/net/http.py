@@ -20,6 +20,7 @@ from server.lobby import profiles
 from server.lobby.lobby import Lobby
 from server.log.contract import StoredGame
 from server.net.pages import not_found_page, page_language, replay_steps, rules_page
+from server.tournament.api import api as tournament_api
 
 STATIC = Path(__file__).parents[1] / "static"
 
@@ -145,6 +146,9 @@ class HttpRoutes:
         if path.startswith("/api/players/") or path == "/api/leaderboard":
             asking = await self._reader(request)
             status, data = await profiles.api(self.lobby.store, self.lobby.directory, request.path, asking)
+            return _response(HTTPStatus(status), json.dumps(data).encode(), "application/json")
+        if path == "/api/tournaments" or path.startswith("/api/tournaments/"):
+            status, data = await tournament_api(self.lobby.store.tournaments, path)
             return _response(HTTPStatus(status), json.dumps(data).encode(), "application/json")
         if path.startswith("/api/games/") and path.endswith("/replay"):
             game_id = path.removeprefix("/api/games/").removesuffix("/replay")

@@ -2,8 +2,8 @@
 
 The state is a plain value that the store keeps whole as JSON (:meth:`Tournament.to_dict`,
 :meth:`Tournament.from_dict`); the director loads it, asks it what is due, writes it back, then
-carries out what it decided. A table is written with its room's name before the room is made, so
-a server killed in between makes the same room again when it comes back.
+carries out what it decided. A table is written before its room is made, and its room and game once
+they are: a table without a game is one still to make (also after a restart).
 
 A **Swiss** tournament plays ``rounds`` rounds. Each round seats the players who are still in
 (:func:`~server.tournament.pairing.swiss_tables`), ordered by points then rating; the next round
@@ -44,6 +44,8 @@ class Entrant:
     rating: int
     active: bool = True
     bye: bool = False
+    #: the player behind the name (an account's key, or a guest's identity), as games log it
+    identity: str | None = None
 
 
 @dataclass(slots=True)
@@ -53,8 +55,9 @@ class Table:
     number: int
     round: int
     players: list[str]
-    room: str
     started: float
+    #: the room and game, once the director made them (a bye has none)
+    room: str | None = None
     game_id: str | None = None
     places: dict[str, int] | None = None
     scores: dict[str, int] | None = None
@@ -112,15 +115,16 @@ class Tournament:
             return self.rounds is not None and self.round < self.rounds
         return self.ends is not None and now < self.ends - ARENA_LAST
 
-    def join(self, name: str, rating: int, now: float) -> bool:
+    def join(self, name: str, rating: int, now: float, identity: str | None = None) -> bool:
         """``name`` joins (or comes back after leaving); ``False`` if they were in already."""
         found = self.entrant(name)
         if found is not None and found.active:
             return False
         if found is None:
-            self.entrants.append(Entrant(name, rating))
+            self.entrants.append(Entrant(name, rating, identity=identity))
         else:
             found.active = True
+            found.identity = identity or found.identity
         if self.kind == "arena" and self.status == "running" and not self._seated(name):
             self.waiting[name.casefold()] = now
         return True
@@ -266,8 +270,7 @@ class Tournament:
 
     def _new_table(self, players: list[str], now: float) -> Table:
         number = len(self.tables) + 1
-        room = f"t{self.id}-{number}"
-        table = Table(number, self.round, list(players), room, now)
+        table = Table(number, self.round, list(players), now)
         if table.bye:
             table.places, table.scores = {players[0]: 1}, {}
             found = self.entrant(players[0])
@@ -299,15 +302,16 @@ class Tournament:
             "ends": self.ends,
             "finished": self.finished,
             "entrants": [
-                {"name": e.name, "rating": e.rating, "active": e.active, "bye": e.bye} for e in self.entrants
+                {"name": e.name, "rating": e.rating, "active": e.active, "bye": e.bye, "identity": e.identity}
+                for e in self.entrants
             ],
             "tables": [
                 {
                     "number": t.number,
                     "round": t.round,
                     "players": t.players,
-                    "room": t.room,
                     "started": t.started,
+                    "room": t.room,
                     "game_id": t.game_id,
                     "places": t.places,
                     "scores": t.scores,
@@ -335,7 +339,7 @@ class Tournament:
             ends=data["ends"],
             finished=data["finished"],
             entrants=[
-                Entrant(e["name"], int(e["rating"]), bool(e["active"]), bool(e["bye"]))
+                Entrant(e["name"], int(e["rating"]), bool(e["active"]), bool(e["bye"]), e.get("identity"))
                 for e in data["entrants"]
             ],
             tables=[
@@ -343,8 +347,8 @@ class Tournament:
                     int(t["number"]),
                     int(t["round"]),
                     list(t["players"]),
-                    t["room"],
                     float(t["started"]),
+                    t["room"],
                     t["game_id"],
                     t["places"],
                     t["scores"],

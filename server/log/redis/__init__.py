@@ -7,5 +7,6 @@
 ``accounts``    accounts, ratings and rating history
 ``lists``       each person's lists (mute, friend)
 ``moderation``  staff roles, sanctions, reports and the append-only moderation log
+``tournaments``  tournaments, each one's state kept whole, written over the version read
 ==============  ====================================================================================
 """

@@ -36,6 +36,7 @@ from server.log.redis import scripts
 from server.log.redis.accounts import LEADERBOARD, RUNNING, RedisAccounts
 from server.log.redis.lists import RedisLists
 from server.log.redis.moderation import RedisModeration
+from server.log.redis.tournaments import RedisTournaments
 from server.ratings import RatingChange
 
 PREFIX = "cafe:"
@@ -72,6 +73,7 @@ class RedisStore:
         self._accounts = RedisAccounts(client)
         self._lists = RedisLists(client)
         self._moderation = RedisModeration(client)
+        self.tournaments = RedisTournaments(client)
         self._fence = fence
         self.durability = durability
         self._game_rooms: dict[str, tuple[str, list[str]]] = {}  # game id -> (room, person names)

@@ -11,6 +11,7 @@
 ``accounts``    accounts, ratings and rating history
 ``lists``       each person's lists (mute, friend)
 ``moderation``  staff roles, sanctions, reports and the append-only moderation log
+``tournaments``  tournaments, each one's state kept whole, written over the version read
 ``checkpoint``  the WAL copied into the database file, in a thread of its own
 ==============  ====================================================================================
 """

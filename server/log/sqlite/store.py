@@ -46,6 +46,7 @@ from server.log.sqlite.lists import Lists
 from server.log.sqlite.moderation import Moderation
 from server.log.sqlite.schema import upgrade
 from server.log.sqlite.tokens import Tokens
+from server.log.sqlite.tournaments import Tournaments
 from server.ratings import RatingChange
 
 
@@ -70,6 +71,7 @@ class Store:
         self._accounts.index_forms()
         self._lists = Lists(self._db)
         self._moderation = Moderation(self._db)
+        self.tournaments = Tournaments(self._db)
         self._tokens = Tokens(self._db)
         self._journal = Journal(self._db)
         self._games = Games(self._db, self._journal)

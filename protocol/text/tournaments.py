@@ -1,0 +1,120 @@
+"""A tournament as a terminal reads it (``/tournament NAME``, ``/tournaments``): within 80
+columns, its standings as a table."""
+
+from __future__ import annotations
+
+import datetime
+
+from protocol import messages as m
+from protocol.i18n import Lang, Msg, _
+
+#: the finished tables shown under the running ones
+FINISHED_SHOWN = 8
+
+
+def _clock(when: float) -> str:
+    return datetime.datetime.fromtimestamp(when, datetime.UTC).strftime("%H:%M")
+
+
+def _points(points: float) -> str:
+    return f"{points:.2f}".rstrip("0").rstrip(".")
+
+
+def _what(t: m.TournamentSummary) -> Msg:
+    if t.kind == "swiss":
+        return _(
+            "Tournament {name}: a Swiss of {rounds} rounds at tables of {size}, {clock} s a turn.",
+            name=t.name,
+            rounds=t.rounds,
+            size=t.size,
+            clock=t.clock,
+        )
+    return _(
+        "Tournament {name}: an arena of {minutes} minutes at tables of {size}, {clock} s a turn.",
+        name=t.name,
+        minutes=t.minutes,
+        size=t.size,
+        clock=t.clock,
+    )
+
+
+def _state(t: m.TournamentSummary) -> Msg:
+    if t.status == "upcoming":
+        return _(
+            "Starts at {when} UTC; {n} in. /tournament join {name} enters it.",
+            when=_clock(t.starts),
+            n=t.players,
+            name=t.name,
+        )
+    if t.status == "running" and t.kind == "swiss":
+        return _("Round {round} of {rounds} is played.", round=t.round, rounds=t.rounds)
+    if t.status == "running":
+        return _("Runs until {when} UTC.", when=_clock(t.ends or t.starts))
+    if t.status == "cancelled":
+        return _("Cancelled: fewer than two players came.")
+    if t.status == "closed":
+        return _("Closed by its creator.")
+    if t.leader is not None:
+        return _("Over. Winner: {name}.", name=t.leader)
+    return _("Over.")
+
+
+def summary_line(t: m.TournamentSummary, say: Lang) -> str:
+    """One tournament in ``/tournaments``."""
+    return f"{t.name:<24} {say(_what(t)).split(': ', 1)[-1]} {say(_state(t))}"
+
+
+def tournament_lines(msg: m.TournamentInfo, say: Lang) -> list[str]:
+    """``/tournament NAME``: what it is, where it stands, its standings and its tables."""
+    t = msg.tournament
+    lines = [say(_what(t)), say(_state(t))]
+    if msg.standings:
+        head = (
+            f"{'#':>3}  {say(_('player')):<16} {say(_('points')):>7} {say(_('game pts')):>9}"
+            f" {say(_('opp. pts')):>9} {say(_('rating')):>6} {say(_('games')):>6}"
+        )
+        lines += ["", head]
+        left = say(_("(left)"))
+        for s in msg.standings:
+            row = (
+                f"{s.rank:>3}  {s.name:<16} {_points(s.points):>7} {s.game_points:>9}"
+                f" {_points(s.opponents):>9} {s.rating:>6} {s.games:>6}"
+            )
+            lines.append(row if s.active else f"{row} {left}")
+    running = [x for x in msg.tables if x.places is None]
+    finished = [x for x in msg.tables if x.places is not None][:FINISHED_SHOWN]
+    if running or finished:
+        lines += ["", say(_("Tables:"))]
+    for x in running:
+        players = ", ".join(x.players)
+        if x.room is None:
+            lines.append(f"{x.number:>4}  " + say(_("{players}: the room is being made", players=players)))
+        else:
+            lines.append(
+                f"{x.number:>4}  " + say(_("{players}: playing in room {room}", players=players, room=x.room))
+            )
+    for x in finished:
+        assert x.places is not None
+        if len(x.players) == 1:
+            lines.append(f"{x.number:>4}  " + say(_("{name}: a bye", name=x.players[0])))
+            continue
+        ranked = sorted(x.places.items(), key=lambda item: item[1])
+        places = ", ".join(f"{place}. {name} {(x.scores or {}).get(name, 0)}" for name, place in ranked)
+        lines.append(f"{x.number:>4}  " + say(_("over: {places}", places=places)))
+    return lines
+
+
+def tournaments_lines(msg: m.TournamentList, say: Lang) -> list[str]:
+    """``/tournaments``: upcoming, running, recently over."""
+    if not (msg.upcoming or msg.running or msg.recent):
+        return [say(_("No tournaments yet. /tournament new NAME swiss ROUNDS makes one."))]
+    lines: list[str] = []
+    for heading, group in (
+        (_("Upcoming:"), msg.upcoming),
+        (_("Running:"), msg.running),
+        (_("Recently over:"), msg.recent),
+    ):
+        if group:
+            lines.append(say(heading))
+            lines.extend(f"  {summary_line(t, say)}" for t in group)
+    return lines

@@ -1,0 +1,262 @@
+"""The lobby's answers to ``tournament`` and ``tournaments`` (``/tournament ...``,
+``/tournaments``): each reads and writes the store through the :class:`Director`."""
+
+from __future__ import annotations
+
+import datetime
+import time
+from typing import Any, Protocol
+
+from protocol import messages as m
+from protocol.errors import ProtocolError
+from protocol.i18n import _
+from protocol.limits import TOURNAMENTS_LIVE, TOURNAMENTS_PER_PERSON
+from protocol.names import ROOM_RULE, is_room_name
+from server.config import Config
+from server.log.contract import GameLog
+from server.ratings import account_key
+from server.session import Session
+from server.tournament import views
+from server.tournament.director import Director
+from server.tournament.state import Tournament
+
+#: the clock of a tournament's games when none is said, seconds a turn
+DEFAULT_CLOCK = 60
+#: minutes from now a tournament starts when no start is said
+DEFAULT_START = 5
+#: how many tournaments over ``tournaments`` lists
+RECENT = 10
+
+
+class Lobby(Protocol):
+    """What the answers need of the lobby."""
+
+    @property
+    def config(self) -> Config: ...
+    @property
+    def store(self) -> GameLog: ...
+    @property
+    def tournaments(self) -> Director | None: ...
+
+
+def start_time(start: str | None, now: float) -> float:
+    """When a tournament said to start at ``start`` (``+10m``, or ``HH:MM`` UTC, the next time
+    it comes) starts, seen at ``now``.
+
+    >>> start_time("+10m", 1000.0)
+    1600.0
+    >>> start_time("00:01", 86400.0 * 3 + 120)  # 00:02 UTC: tomorrow's 00:01
+    345660.0
+    """
+    if start is None:
+        return now + 60.0 * DEFAULT_START
+    if start.startswith("+"):
+        return now + 60.0 * int(start[1:-1])
+    hours, minutes = (int(part) for part in start.split(":"))
+    if hours > 23 or minutes > 59:
+        raise ValueError(start)
+    today = datetime.datetime.fromtimestamp(now, datetime.UTC)
+    at = today.replace(hour=hours, minute=minutes, second=0, microsecond=0)
+    if at.timestamp() <= now:
+        at += datetime.timedelta(days=1)
+    return at.timestamp()
+
+
+def _director(lobby: Lobby, msg_id: m.ClientId) -> Director:
+    if lobby.tournaments is None:  # (a server always has one; a test's lobby may not)
+        raise ProtocolError("unavailable", _("Tournaments are not run here."), msg_id)
+    return lobby.tournaments
+
+
+async def _named(lobby: Lobby, name: str, msg_id: m.ClientId) -> Tournament:
+    stored = await lobby.store.tournaments.tournament_named(name)
+    if stored is None:
+        raise ProtocolError(
+            "no_such_tournament", _("No tournament is called {name}.", name=name[:24]), msg_id
+        )
+    return Tournament.from_dict(stored.state)
+
+
+async def request(lobby: Lobby, session: Session, msg: m.TournamentRequest) -> None:
+    """One of ``new``, ``join``, ``leave``, ``close``, ``show``."""
+    director = _director(lobby, msg.id)
+    if msg.action == "new":
+        await _new(lobby, director, session, msg)
+        return
+    t = await _named(lobby, msg.name, msg.id)
+    if msg.action == "show":
+        session.send(views.info(t, msg.id))
+        return
+    assert session.name is not None
+    name = session.name
+    if msg.action == "join":
+        rating = await _rating(lobby.store, session)
+        identity = session.identity
+
+        def join(fresh: Tournament) -> bool:
+            now = time.time()
+            found = fresh.entrant(name)
+            if found is not None and found.active:
+                return False
+            if not fresh.open_to_join(now):
+                raise _closed(fresh, msg.id)
+            return fresh.join(name, rating, now, identity)
+
+        joined = await director.change(t.id, join)
+        text = (
+            _("You are in tournament {name}: your tables come by themselves.", name=t.name)
+            if joined
+            else _("You are in tournament {name} already.", name=t.name)
+        )
+    elif msg.action == "leave":
+
+        def leave(fresh: Tournament) -> None:
+            if fresh.over:
+                raise _closed(fresh, msg.id)
+            if not fresh.leave(name):
+                raise ProtocolError(
+                    "not_entered", _("You are not in tournament {name}.", name=fresh.name), msg.id
+                )
+
+        await director.change(t.id, leave)
+        text = _("You left tournament {name}; your points stay in its standings.", name=t.name)
+    else:
+
+        def close(fresh: Tournament) -> None:
+            if fresh.creator.casefold() != name.casefold():
+                raise ProtocolError(
+                    "not_organizer",
+                    _(
+                        "Only {creator}, who made tournament {name}, may close it.",
+                        creator=fresh.creator,
+                        name=fresh.name,
+                    ),
+                    msg.id,
+                )
+            if fresh.over:
+                raise _closed(fresh, msg.id)
+            fresh.close(time.time())
+
+        await director.change(t.id, close)
+        text = _("Tournament {name} is closed: no more tables are made.", name=t.name)
+    session.send(m.Notice(text=text))
+    session.send(m.Ack(id=msg.id))
+
+
+def _closed(t: Tournament, msg_id: m.ClientId) -> ProtocolError:
+    if t.over:
+        return ProtocolError("tournament_closed", _("Tournament {name} is over.", name=t.name), msg_id)
+    return ProtocolError(
+        "tournament_closed", _("Tournament {name} takes no more players.", name=t.name), msg_id
+    )
+
+
+async def _rating(store: GameLog, session: Session) -> int:
+    """The rating a player joins with: their account's shown rating, 1000 for a newcomer or guest."""
+    if not session.registered or session.name is None:
+        return 1000
+    standing = await store.standing(account_key(session.name))
+    return 1000 if standing is None else standing.skill.shown
+
+
+async def _new(lobby: Lobby, director: Director, session: Session, msg: m.TournamentRequest) -> None:
+    if not session.registered or session.name is None:
+        raise ProtocolError("not_registered", _("Register first (/register) to make a tournament."), msg.id)
+    if not is_room_name(msg.name):
+        raise ProtocolError("bad_field", _("A tournament's name is {rule}.", rule=ROOM_RULE), msg.id)
+    if (
+        msg.kind is None
+        or (msg.kind == "swiss") != (msg.rounds is not None)
+        or ((msg.kind == "arena") != (msg.minutes is not None))
+    ):
+        raise ProtocolError(
+            "bad_field",
+            _("A Swiss needs its rounds and no minutes; an arena its minutes and no rounds."),
+            msg.id,
+        )
+    clock = DEFAULT_CLOCK if msg.clock is None else msg.clock
+    if clock < lobby.config.clock_min:
+        raise ProtocolError(
+            "bad_field",
+            _("A turn's clock is at least {seconds} seconds.", seconds=lobby.config.clock_min),
+            msg.id,
+        )
+    now = time.time()
+    try:
+        starts = start_time(msg.start, now)
+    except ValueError:
+        raise ProtocolError(
+            "bad_field", _("The start is +MINUTESm (from now) or HH:MM (UTC)."), msg.id
+        ) from None
+    live = await lobby.store.tournaments.tournaments_live()
+    mine = [s for s in live if str(s.state["creator"]).casefold() == session.name.casefold()]
+    if len(mine) >= TOURNAMENTS_PER_PERSON:
+        raise ProtocolError(
+            "too_many_tournaments",
+            _("You have {n} tournaments upcoming or running, the most one may.", n=len(mine)),
+            msg.id,
+        )
+    if len(live) >= TOURNAMENTS_LIVE:
+        raise ProtocolError(
+            "too_many_tournaments",
+            _("As many tournaments are upcoming or running as the server runs."),
+            msg.id,
+        )
+    t = Tournament(
+        0,
+        msg.name,
+        msg.kind,
+        msg.size,
+        int(clock),
+        starts,
+        session.name,
+        now,
+        rounds=msg.rounds,
+        minutes=msg.minutes,
+    )
+    t.join(session.name, await _rating(lobby.store, session), now, session.identity)  # its creator plays
+    number = await lobby.store.tournaments.tournament_created(t.to_dict())
+    if number is None:
+        raise ProtocolError(
+            "tournament_exists",
+            _("A tournament called {name} is upcoming or running already.", name=msg.name),
+            msg.id,
+        )
+    t.id = number
+    director.poke()
+    when = datetime.datetime.fromtimestamp(starts, datetime.UTC).strftime("%H:%M")
+    if t.kind == "swiss":
+        text = _(
+            "Tournament {name} is made: a Swiss of {rounds} rounds at tables of {size}, {clock} s a turn,"
+            " starting at {when} UTC. You are in it; /tournament join {name} enters it.",
+            name=t.name,
+            rounds=t.rounds,
+            size=t.size,
+            clock=t.clock,
+            when=when,
+        )
+    else:
+        text = _(
+            "Tournament {name} is made: an arena of {minutes} minutes at tables of {size}, {clock} s a turn,"
+            " starting at {when} UTC. You are in it; /tournament join {name} enters it.",
+            name=t.name,
+            minutes=t.minutes,
+            size=t.size,
+            clock=t.clock,
+            when=when,
+        )
+    session.send(m.Notice(text=text))
+    session.send(views.info(t, msg.id))
+
+
+async def listing(lobby: Lobby, session: Session, msg: m.ListTournaments) -> None:
+    """``tournaments``: upcoming, running and the latest over."""
+    live = [Tournament.from_dict(s.state) for s in await lobby.store.tournaments.tournaments_live()]
+    recent = [Tournament.from_dict(s.state) for s in await lobby.store.tournaments.tournaments_recent(RECENT)]
+    session.send(views.listing(live, recent, msg.id))
+
+
+HANDLERS: dict[type, Any] = {
+    m.TournamentRequest: request,
+    m.ListTournaments: listing,
+}

@@ -1,0 +1,188 @@
+"""The director: runs the tournaments on a live server, on the event loop.
+
+Every tick (a second, or sooner when a command changed one) it reads each tournament that is not
+over from the store, takes the results of its games that ended from the game log, asks the state
+what is due (:meth:`~server.tournament.state.Tournament.due`) and writes it back over the version
+it read; then it makes the rooms of the tables that have none yet (:class:`Opener`: a new room,
+its players seated, the game started) and writes their rooms and games. The store is the only
+memory: a restart, or ``kill -9`` at any instant, loses nothing, and a table written but not yet
+made is made after it. Commands change a tournament the same way, read and written over the
+version (:meth:`Director.change`), so that no change is lost between two writers.
+
+In a cluster one node directs, the one that holds the tournaments' lease (:class:`Lease`); any
+node answers the commands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Protocol, TypeVar
+
+import structlog
+
+from protocol.options import RoomOptions
+from server.log.contract import GameLog, StoredTournament, StoreUnavailable
+from server.tournament.state import Tournament
+
+log = structlog.get_logger("cafe.tournament")
+
+#: seconds between two ticks of the director
+TICK = 1.0
+#: how many times a change is read and tried again when another writer came first
+_TRIES = 8
+
+T = TypeVar("T")
+
+
+class Opener(Protocol):
+    """What makes a table (the lobby's ``tables``, as the server wires it): a new room named
+    after ``prefix`` for ``players`` (name and identity) with ``options``, its game started and
+    its players seated; its room's name and game id. Raises when no table could be made."""
+
+    async def __call__(
+        self, players: Sequence[tuple[str, str | None]], options: RoomOptions, prefix: str
+    ) -> tuple[str, str]: ...
+
+
+class Lease(Protocol):
+    """Whether this node directs the tournaments now (renewed at each call)."""
+
+    async def holds(self) -> bool: ...
+
+
+class Conflict(Exception):
+    """A change lost to other writers too many times in a row; nothing of it was kept."""
+
+
+def table_options(t: Tournament) -> RoomOptions:
+    """A tournament game's room: the tournament's clock, seats drawn, and a player whose resume
+    window passes leaves the game (no bot plays for them in a tournament)."""
+    return RoomOptions(clock=t.clock, absent="drop", drawseat=True)
+
+
+class Director:
+    """The tournaments of a server (see the module)."""
+
+    def __init__(
+        self,
+        store: GameLog,
+        opener: Opener,
+        *,
+        people: Callable[[], Awaitable[set[str]]],
+        lease: Lease | None = None,
+        clock: Callable[[], float] = time.time,
+        tick: float = TICK,
+    ) -> None:
+        self.store = store
+        self.opener = opener
+        #: the casefolded names of everyone connected (an arena seats only those)
+        self.people = people
+        self.lease = lease
+        self.clock = clock
+        self.tick_every = tick
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    # --- running -------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+
+    def poke(self) -> None:
+        """Something changed: tick soon."""
+        self._wake.set()
+
+    async def _run(self) -> None:
+        while True:
+            self._wake.clear()  # (a poke during the tick makes the next one come at once)
+            try:
+                if self.lease is None or await self.lease.holds():
+                    await self.tick()
+            except Exception as e:  # (the store out of reach: the next tick tries again)
+                log.warning("tournament_tick_failed", error=repr(e))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.tick_every)
+
+    async def tick(self) -> None:
+        """Advance every tournament that is not over."""
+        for stored in await self.store.tournaments.tournaments_live():
+            try:
+                await self._advance(stored)
+            except (StoreUnavailable, OSError, TimeoutError) as e:
+                log.warning("tournament_unavailable", tournament=stored.state.get("id"), error=repr(e))
+
+    async def _advance(self, stored: StoredTournament) -> None:
+        t = Tournament.from_dict(stored.state)
+        now = self.clock()
+        ended = False
+        for table in t.running_tables():
+            if table.game_id is None:
+                continue
+            game = await self.store.game(table.game_id)
+            if game is None or game.finished is None or game.result is None:
+                continue
+            places = {str(k): int(v) for k, v in game.result.get("places", {}).items()}
+            scores = {str(k): int(v) for k, v in game.result.get("final_scores", {}).items()}
+            ended |= t.game_over(table.number, places, scores, now)
+        before = (t.status, t.round, len(t.tables), dict(t.waiting))
+        present = None if t.kind == "swiss" else await self.people()
+        new = t.due(now, present)
+        if ended or new or before != (t.status, t.round, len(t.tables), dict(t.waiting)):
+            if not await self.store.tournaments.tournament_saved(stored.version, t.to_dict()):
+                return  # a command came first: read again at the next tick
+            if new:
+                log.info("tournament_seated", tournament=t.id, round=t.round, tables=[x.players for x in new])
+            if t.over:
+                log.info("tournament_over", tournament=t.id, status=t.status)
+        for table in t.running_tables():
+            if table.game_id is None and not table.bye:
+                await self._open(t, table.number)
+
+    async def _open(self, t: Tournament, number: int) -> None:
+        """Make table ``number``'s room and game, and write them down."""
+        table = t.table(number)
+        assert table is not None
+        identities = {e.name.casefold(): e.identity for e in t.entrants}
+        players = [(name, identities.get(name.casefold())) for name in table.players]
+        try:
+            room, game_id = await self.opener(players, table_options(t), f"t{t.id}")
+        except Exception as e:  # (the log or Redis out of reach: the next tick tries again)
+            log.warning("tournament_table_refused", tournament=t.id, table=number, error=repr(e))
+            return
+
+        def made(fresh: Tournament) -> None:
+            found = fresh.table(number)
+            if found is not None:
+                found.room, found.game_id = room, game_id
+
+        await self.change(t.id, made)
+        log.info("tournament_table", tournament=t.id, table=number, room=room, game=game_id)
+
+    # --- changes ---------------------------------------------------------------------------------
+
+    async def load(self, tournament_id: int) -> Tournament | None:
+        stored = await self.store.tournaments.tournament(tournament_id)
+        return None if stored is None else Tournament.from_dict(stored.state)
+
+    async def change(self, tournament_id: int, change: Callable[[Tournament], T]) -> T:
+        """Read the tournament, apply ``change`` (which may raise to change nothing), write it
+        over the version read; again if another writer came first. ``change``'s answer."""
+        for _ in range(_TRIES):
+            stored = await self.store.tournaments.tournament(tournament_id)
+            if stored is None:
+                raise KeyError(tournament_id)
+            t = Tournament.from_dict(stored.state)
+            answer = change(t)
+            if await self.store.tournaments.tournament_saved(stored.version, t.to_dict()):
+                self.poke()
+                return answer
+        raise Conflict(tournament_id)

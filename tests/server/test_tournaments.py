@@ -1,0 +1,185 @@
+"""Tournaments over real sockets on one node: made, joined and shown over WebSocket and the line
+endpoint, Swiss rounds seated when the last table of the round before has ended, results and
+standings, the HTTP API, the refusals' codes, and a restart mid-round that loses nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from server.app import Server
+from tests.server.clients import TIMEOUT, LineClient, WsClient, http_get
+from tests.server.conftest import ServerFactory
+
+PASSWORD = "correct horse"
+
+
+async def _registered(server: Server, name: str) -> WsClient:
+    client = await WsClient.connect(server.port, name)
+    welcome = await client.request({"type": "register", "password": PASSWORD})
+    assert welcome["type"] == "welcome" and welcome["registered"], welcome
+    client.token = welcome["token"]
+    return client
+
+
+def _started(server: Server, seconds: float = 61.0) -> None:
+    """Move the director's clock past the start, and make it look at once."""
+    server.tournaments.clock = lambda: time.time() + seconds
+    server.tournaments.poke()
+
+
+async def _api(server: Server, path: str) -> Any:
+    answer = await http_get(server.port, path)
+    assert answer.status == 200, answer
+    return answer.json()
+
+
+async def _tables(server: Server, number: int, count: int) -> list[dict[str, Any]]:
+    """The tables of tournament ``number`` once ``count`` of them have their games."""
+    found: list[dict[str, Any]] = []
+
+    async def made() -> bool:
+        nonlocal found
+        found = (await _api(server, f"/api/tournaments/{number}"))["tables"]
+        return sum(1 for t in found if t["game"] is not None) >= count
+
+    deadline = time.monotonic() + TIMEOUT
+    while not await made():
+        assert time.monotonic() < deadline, found
+        await asyncio.sleep(0.05)
+    return found
+
+
+async def _status(server: Server, number: int, status: str) -> Any:
+    """Tournament ``number`` from the API once its status is ``status``."""
+    deadline = time.monotonic() + TIMEOUT
+    while (found := await _api(server, f"/api/tournaments/{number}"))["tournament"]["status"] != status:
+        assert time.monotonic() < deadline, found["tournament"]
+        await asyncio.sleep(0.05)
+    return found
+
+
+async def test_a_swiss_is_made_joined_played_and_ranked(make_server: ServerFactory) -> None:
+    """A registered player makes a Swiss of 2 rounds at tables of 2; three others join over
+    WebSocket and a terminal. At the start each is seated (``seated``); a table's game ends when
+    one player leaves its room (the drop the tournament's rooms use); round 2 is seated only
+    once both tables of round 1 ended, with no one facing the same opponent; the standings
+    give 1 point a win, and the API shows the rounds and games."""
+    server: Server = await make_server()
+    ann = await _registered(server, "ann")
+    made = await ann.command("/tournament new cup swiss 2 size 2 clock 30 start +1m")
+    assert made["type"] == "tournament", made
+    assert made["tournament"]["status"] == "upcoming" and made["tournament"]["players"] == 1
+    assert made["tournament"]["kind"] == "swiss" and made["tournament"]["rounds"] == 2
+    number = made["tournament"]["id"]
+    clients: dict[str, WsClient] = {"ann": ann}
+    for name in ("bob", "dee"):
+        clients[name] = await WsClient.connect(server.port, name)
+        joined = await clients[name].request({"type": "tournament", "action": "join", "name": "CUP"})
+        assert joined["type"] == "ack"
+    cy = await LineClient.connect(server.line_port or 0, "cy")
+    await cy.line("/tournament join cup")
+    await cy.expect("You are in tournament cup")
+    listed = await ann.request({"type": "tournaments"})
+    assert [t["name"] for t in listed["upcoming"]] == ["cup"] and listed["upcoming"][0]["players"] == 4
+
+    _started(server)
+    first = await _tables(server, number, 2)
+    assert sorted(len(t["players"]) for t in first) == [2, 2] and all(t["round"] == 1 for t in first)
+    for name in ("ann", "bob", "dee"):
+        seated = await clients[name].next("seated")
+        assert any(seated["room"] == t["room"] for t in first)
+    await cy.expect("Your table is ready in room")
+
+    async def lose(name: str) -> None:
+        if name == "cy":
+            await cy.line("/leave")
+        else:
+            await clients[name].request({"type": "leave_room"})
+
+    met = set()
+    for table in first:
+        met.add(frozenset(table["players"]))
+        await lose(sorted(table["players"])[1])  # the later name loses its game
+    second = [t for t in await _tables(server, number, 4) if t["round"] == 2]
+    assert len(second) == 2 and not met & {frozenset(t["players"]) for t in second}
+    shown = await ann.request({"type": "tournament", "name": "cup"})
+    assert shown["tournament"]["round"] == 2 and shown["tournament"]["status"] == "running"
+    points = {line["name"]: line["points"] for line in shown["standings"]}
+    winners = {sorted(t["players"])[0] for t in first}
+    assert {n for n, p in points.items() if p == 1.0} == winners and sum(points.values()) == 2.0
+    await cy.line("/tournament cup")
+    await cy.expect("Round 2 of 2 is played.")
+    text = await cy.expect("Tables:")
+    assert all(len(line) <= 80 for line in text.splitlines())
+
+    for table in second:
+        await lose(sorted(table["players"])[1])
+    final = await _status(server, number, "finished")
+    assert len(final["tables"]) == 4 and all(t["places"] for t in final["tables"])
+    assert final["standings"][0]["points"] == 2.0 and final["standings"][-1]["points"] == 0.0
+    assert [t["name"] for t in (await _api(server, "/api/tournaments"))["recent"]] == ["cup"]
+
+
+async def test_refusals_change_nothing(server: Server) -> None:
+    """Each wrong request is answered with its code, to its sender alone, and leaves the
+    tournament as it was: a guest making one, a name in use, an unknown name, a bad kind, a
+    clock too short, leaving what one is not in, closing another's."""
+    guest = await WsClient.connect(server.port, "gus")
+    refused = await guest.command("/tournament new cup swiss 3")
+    assert refused["code"] == "not_registered"
+    ann = await _registered(server, "ann")
+    assert (await ann.command("/tournament new cup swiss 3 start +1m"))["type"] == "tournament"
+    codes = {
+        "/tournament new CUP arena 30": "tournament_exists",
+        "/tournament nope": "no_such_tournament",
+        "/tournament join nope": "no_such_tournament",
+        "/tournament new other swiss x": "bad_arguments",
+        "/tournament new other swiss 3 clock 1": "bad_field",
+        "/tournament new other swiss 3 start 25:00": "bad_field",
+    }
+    for line, code in codes.items():
+        answer = await ann.command(line)
+        assert answer["type"] == "error" and answer["code"] == code, (line, answer)
+    wrong = await ann.request(
+        {"type": "tournament", "action": "new", "name": "x", "kind": "swiss", "minutes": 30}
+    )
+    assert wrong["code"] == "bad_field"
+    assert (await guest.command("/tournament leave cup"))["code"] == "not_entered"
+    assert (await guest.command("/tournament close cup"))["code"] == "not_organizer"
+    await guest.barrier()
+    assert not [m for m in guest.take_all() if m["type"] == "notice"]
+    shown = await guest.request({"type": "tournament", "name": "cup"})
+    assert shown["tournament"]["status"] == "upcoming" and [s["name"] for s in shown["standings"]] == ["ann"]
+    assert (await ann.command("/tournament close cup"))["type"] == "ack"
+    assert (await guest.command("/tournament join cup"))["code"] == "tournament_closed"
+    listed = await guest.request({"type": "tournaments"})
+    assert listed["upcoming"] == [] and [t["status"] for t in listed["recent"]] == ["closed"]
+    answer = await http_get(server.port, "/api/tournaments/99")
+    assert answer.status == 404 and answer.json() == {"error": "no_such_tournament"}
+
+
+async def test_a_restart_mid_round_loses_nothing(make_server: ServerFactory) -> None:
+    """A Swiss's round 1 runs when the server stops; the next server takes the tournament and
+    the game up from the log: the players come back with their tokens to their seats, the game
+    ends, and the tournament goes on to its end from there."""
+    first: Server = await make_server()
+    ann = await _registered(server=first, name="ann")
+    assert (await ann.command("/tournament new cup swiss 1 size 2 start +1m"))["type"] == "tournament"
+    bob = await WsClient.connect(first.port, "bob")
+    assert (await bob.command("/tournament join cup"))["type"] == "ack"
+    _started(first)
+    (table,) = await _tables(first, 1, 1)
+    await bob.next("seated")
+    await first.stop()
+
+    second: Server = await make_server()
+    bob_again = await WsClient.connect(second.port, "bob", token=bob.token)
+    snapshot = await bob_again.next(lambda x: x["type"] == "snapshot" and x["view"]["room"] == table["room"])
+    assert snapshot["view"]["state"] == "playing" and snapshot["view"]["seat"] is not None
+    shown = await bob_again.request({"type": "tournament", "name": "cup"})
+    assert shown["tournament"]["status"] == "running" and shown["tables"][0]["game"] == table["game"]
+    assert (await bob_again.request({"type": "leave_room"}))["type"] == "ack"  # he leaves the game: ann wins
+    final = await _status(second, 1, "finished")
+    assert [(s["name"], s["points"]) for s in final["standings"]] == [("ann", 1.0), ("bob", 0.0)]
