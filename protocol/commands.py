@@ -34,6 +34,7 @@ from protocol.errors import ERROR_CODES, ProtocolError
 from protocol.i18n import Lang, Msg, _, _n, lazy
 from protocol.messages import (
     AddBot,
+    Analyse,
     ChangePassword,
     ClientId,
     ClientMessage,
@@ -512,6 +513,17 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         _("Lists the tournaments upcoming, running and recently over."),
         ("/tournaments",),
     ),
+    "analyse": CommandInfo(
+        _("/analyse GAME"),
+        _("an analysis of a finished game: what each move cost"),
+        _(
+            "Asks the server's bot to judge every move of the finished game GAME (its id,\n"
+            "as /history shows it): what each move cost its player in points, marked good,\n"
+            "inaccurate, mistake or blunder, and each player's accuracy. It is queued; you\n"
+            "are told when it is ready, and /games/GAME shows it beside the replay."
+        ),
+        ("/analyse 0123456789abcdef",),
+    ),
     "help": CommandInfo(
         _("/help [COMMAND]"),
         _("this list, or the help of one command"),
@@ -564,7 +576,7 @@ _HELP_GROUPS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     (_("Seats and the game"), ("join", "stand", "option", "addbot", "removebot", "start", "info", "reset")),
     (_("Votes"), ("remove", "accept", "refuse")),
     (_("Playing"), ("play", "bar", "swap", "moves", "hint")),
-    (_("Looking"), ("board", "hand", "score", "history", "help")),
+    (_("Looking"), ("board", "hand", "score", "history", "analyse", "help")),
     (_("Accounts and ratings"), ("register", "password", "unregister", "rating", "top", "finger")),
     (_("Tournaments"), ("tournament", "tournaments")),
     (_("The connection"), ("resync", "ping", "ascii", "lang", "quit")),
@@ -863,6 +875,7 @@ _HANDLERS: Final[dict[str, _Handler]] = {
     "finger": _show_named("finger", 1),
     "tournament": _tournament,
     "tournaments": _simple(ListTournaments),
+    "analyse": _one(Analyse, "game"),
     "help": _help,
     "resync": _simple(Resync),
     "ping": _simple(Ping),

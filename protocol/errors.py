@@ -74,6 +74,11 @@ SERVER_ERROR_CODES: Final[dict[str, str]] = {
     ),
     "too_soon": "the player has not had the turn for a minute yet, and is connected",
     "no_hints": "hints are for practice and casual games, not for a rated one",
+    "no_such_game": "no game of that id that you may read",
+    "not_finished": "the game is still running: only a finished game is analysed",
+    "analysis_busy": "the server's queue of analyses is full; try again later",
+    "analysis_pending": "an analysis you asked for is still queued or running; one at a time",
+    "too_many_analyses": "you (or your address) asked for as many new analyses this hour as allowed",
     "no_such_tournament": "no tournament of that name",
     "tournament_exists": "a tournament of that name is upcoming or running",
     "tournament_closed": "the tournament takes no more players now (it is over, or its last round or minute"

@@ -383,6 +383,144 @@ class ListTournaments(_ClientMessage):
     type: Literal["tournaments"] = "tournaments"
 
 
+class Analyse(_ClientMessage):
+    """Ask for the analysis of the finished game ``game``: answered with ``analysis`` (``queued``,
+    or ``ready`` when it was done before), and once more with ``analysis`` when it is ready."""
+
+    type: Literal["analyse"] = "analyse"
+    game: str = Field(min_length=1, max_length=64)
+
+
+class TournamentRequest(_ClientMessage):
+    """A tournament's action (``/tournament ...``): ``new`` makes one (a registered person;
+    ``kind``, with ``rounds`` for a Swiss or ``minutes`` for an arena; ``size``, ``clock`` and
+    ``start`` optional), ``join`` and ``leave`` it, ``close`` it (its creator or staff),
+    ``show`` it. ``new`` and ``show`` are answered with ``tournament``, the others with a
+    ``notice`` and ``ack``."""
+
+    type: Literal["tournament"] = "tournament"
+    action: Literal["new", "join", "leave", "close", "show"] = "show"
+    name: str = Field(max_length=FIELD_MAX)
+    kind: Literal["swiss", "arena"] | None = None
+    rounds: int | None = Field(default=None, ge=1, le=TOURNAMENT_ROUNDS)
+    minutes: int | None = Field(default=None, ge=TOURNAMENT_MINUTES[0], le=TOURNAMENT_MINUTES[1])
+    size: Literal[2, 3, 4] = 4
+    clock: int | None = Field(default=None, ge=0, le=3600, description="seconds a turn; null: 60")
+    start: str | None = Field(
+        default=None,
+        pattern=r"^(\+[0-9]{1,4}m|[0-9]{1,2}:[0-9]{2})$",
+        description='"+10m" (minutes from now) or "HH:MM" (UTC, the next time it comes); null: +5m',
+    )
+
+
+class ListTournaments(_ClientMessage):
+    """The tournaments upcoming, running and recently over: answered with ``tournaments``."""
+
+    type: Literal["tournaments"] = "tournaments"
+
+
+# --- moderation (staff commands: PROTOCOL.md, "Moderation") ----------------------------------
+
+#: how long a sanction lasts: minutes, hours or days (``30m``, ``2h``, ``7d``), or ``perm``
+DURATION_PATTERN = r"^([1-9][0-9]{0,3}[mhd]|perm)$"
+#: the longest reason or note a staff member or a reporter gives
+MAX_REASON = 200
+#: an announcement's longest text
+MAX_ANNOUNCEMENT = 500
+
+#: why, in a line others read (sanitized like chat; may be empty)
+ReasonText = Annotated[str, Field(max_length=MAX_REASON), AfterValidator(sanitize_line)]
+#: what ``bad_duration`` says
+DURATION_RULE = _("A duration is minutes, hours or days (30m, 2h, 7d), or perm.")
+
+
+def _duration(text: str | None) -> str | None:
+    if text is not None and re.fullmatch(DURATION_PATTERN, text) is None:
+        raise refused("bad_duration", DURATION_RULE)
+    return text
+
+
+class ReportPlayer(_ClientMessage):
+    """Report ``name`` to the staff for ``reason`` (anyone named; rate-limited). The report keeps
+    the last public chat lines both saw; ``name`` is not told. Answered with a ``notice`` and
+    ``ack``."""
+
+    type: Literal["report"] = "report"
+    name: str = Field(max_length=FIELD_MAX)
+    reason: Annotated[
+        str,
+        Field(min_length=1, max_length=MAX_REASON, json_schema_extra={"pattern": VISIBLE}),
+        AfterValidator(_chat_text),
+    ]
+
+
+class ListReports(_ClientMessage):
+    """Staff: the open reports (``all``: resolved ones too), newest first: answered with ``reports``."""
+
+    type: Literal["reports"] = "reports"
+    all: bool = False
+
+
+class ResolveReport(_ClientMessage):
+    """Staff: close the report ``report`` with ``note``: answered with a ``notice`` and ``ack``."""
+
+    type: Literal["resolve"] = "resolve"
+    report: int = Field(ge=1)
+    note: ReasonText = ""
+
+
+class Moderate(_ClientMessage):
+    """Staff: ``kick`` (connections closed, back in 10 minutes), ``silence`` (no chat, tells or
+    invitations for ``duration``), ``ban`` (no login for ``duration``), ``unban``, ``unsilence``
+    ``name``, for ``reason``. ``silence`` and ``ban`` need a ``duration``; the others take none.
+    Answered with a ``notice`` and ``ack``."""
+
+    type: Literal["moderate"] = "moderate"
+    action: Literal["kick", "silence", "ban", "unban", "unsilence"]
+    name: str = Field(max_length=FIELD_MAX)
+    duration: Annotated[str | None, AfterValidator(_duration)] = Field(
+        default=None, max_length=16, json_schema_extra={"pattern": DURATION_PATTERN}, description="30m, 2h, 7d or perm"
+    )
+    reason: ReasonText = ""
+
+
+class CloseRoom(_ClientMessage):
+    """Staff: end the room ``room``: everyone in it goes to the lobby, told why; a running game
+    ends unrated. Answered with a ``notice`` and ``ack``."""
+
+    type: Literal["close"] = "close"
+    room: str = Field(max_length=FIELD_MAX)
+    reason: ReasonText = ""
+
+
+class Announce(_ClientMessage):
+    """Admin: a ``notice`` to everyone connected, on every node; answered with ``ack``."""
+
+    type: Literal["announce"] = "announce"
+    text: Annotated[
+        str,
+        Field(min_length=1, max_length=MAX_ANNOUNCEMENT, json_schema_extra={"pattern": VISIBLE}),
+        AfterValidator(_chat_text),
+    ]
+
+
+class SetRole(_ClientMessage):
+    """Admin: make the registered ``name`` a moderator, or take the role (``none``); answered with
+    a ``notice`` and ``ack``."""
+
+    type: Literal["role"] = "role"
+    name: str = Field(max_length=FIELD_MAX)
+    role: Literal["moderator", "none"]
+
+
+class GetModLog(_ClientMessage):
+    """Staff: the moderation log, newest first (only ``name``'s, acting or acted on): answered
+    with ``modlog``."""
+
+    type: Literal["modlog"] = "modlog"
+    name: str | None = Field(default=None, max_length=FIELD_MAX)
+
+
 ClientMessage = Annotated[
     Hello
     | Say
@@ -417,6 +555,7 @@ ClientMessage = Annotated[
     | Reset
     | VoteRemove
     | VoteAnswer
+    | Analyse
     | TournamentRequest
     | ListTournaments
     | Seek
@@ -737,6 +876,86 @@ class TournamentList(_Answer):
     recent: list[TournamentSummary]
 
 
+class AnalysisFigures(_Message):
+    moves: int = Field(description="the player's moves judged (forced ones are not)")
+    total_cost: float = Field(description="points of expected final margin lost, over those moves")
+    mean_cost: float
+    accuracy: float = Field(description="0 to 100: the mean of 100 * exp(-cost / 6) over the moves")
+
+
+class Analysis(_Answer):
+    """The analysis of game ``game``: ``queued`` (``ahead``: how many analyses this node runs
+    before it), or ``ready`` (``players``: each player's figures; the whole analysis is
+    ``GET /api/games/ID/analysis``)."""
+
+    type: Literal["analysis"] = "analysis"
+    game: str
+    state: Literal["queued", "ready"]
+    ahead: int | None
+    players: dict[str, AnalysisFigures] | None
+
+
+class TournamentSummary(_Message):
+    """A tournament in a list."""
+
+    id: int
+    name: str
+    kind: Literal["swiss", "arena"]
+    status: Literal["upcoming", "running", "finished", "cancelled", "closed"]
+    size: int = Field(description="players a table")
+    clock: int = Field(description="seconds a turn")
+    rounds: int | None = Field(description="a Swiss's rounds")
+    minutes: int | None = Field(description="an arena's length")
+    round: int = Field(description="a Swiss's round being played (0 before the first)")
+    starts: float = Field(description="Unix time")
+    ends: float | None = Field(description="an arena's end (Unix time), once it started")
+    creator: str
+    players: int = Field(description="how many joined and are still in")
+    leader: str | None = Field(description="first in the standings, once a game ended")
+
+
+class TournamentLine(_Message):
+    """A line of the standings."""
+
+    rank: int
+    name: str
+    points: float = Field(description="placing points")
+    game_points: int = Field(description="the sum of the player's final scores")
+    opponents: float = Field(description="the points of every opponent met, once a game")
+    rating: int = Field(description="the rating the player joined with")
+    games: int
+    active: bool = Field(description="false once the player left")
+
+
+class TournamentTable(_Message):
+    """A table of the tournament."""
+
+    number: int
+    round: int = Field(description="a Swiss's round (0 in an arena)")
+    players: list[str]
+    room: str | None = Field(description="null for a bye, or until the room is made")
+    game: str | None = Field(description="the game's id (/games/ID), once it started")
+    places: dict[str, int] | None = Field(description="once the game ended; a bye: its player 1")
+    scores: dict[str, int] | None
+
+
+class TournamentInfo(_Answer):
+    """One tournament: what it is, its standings and its tables (the current round's, or an
+    arena's running ones, first; then the rest, latest first)."""
+
+    type: Literal["tournament"] = "tournament"
+    tournament: TournamentSummary
+    standings: list[TournamentLine]
+    tables: list[TournamentTable]
+
+
+class TournamentList(_Answer):
+    type: Literal["tournaments"] = "tournaments"
+    upcoming: list[TournamentSummary]
+    running: list[TournamentSummary]
+    recent: list[TournamentSummary]
+
+
 class Pong(_Answer):
     type: Literal["pong"] = "pong"
 
@@ -770,6 +989,7 @@ ServerMessage = Annotated[
     | Friends
     | Invited
     | Vote
+    | Analysis
     | TournamentInfo
     | TournamentList
     | Seeking
@@ -874,6 +1094,7 @@ _CLIENT_TYPES = {
         Reset,
         VoteRemove,
         VoteAnswer,
+        Analyse,
         TournamentRequest,
         ListTournaments,
     )

@@ -211,6 +211,7 @@ class Server:
         if self.cluster is not None:
             await self.cluster.stop()
         self.directory.bots.close()
+        self.lobby.analyses.close()
         self.store.close()
         log.info("stopped")
 

@@ -90,6 +90,25 @@ class Config(BaseModel):
         description="processes the server's bots think in (their moves queue for them, so that others'"
         " games never wait for a bot); 0 thinks in the server's own process",
     )
+    analysis_workers: int = Field(
+        1,
+        ge=1,
+        le=16,
+        description="analyses of finished games (/analyse) run at once, each in a process of its own at"
+        " a lower priority, so that games in play never wait for one",
+    )
+    analysis_budget: float = Field(
+        0.75, gt=0, le=10, description="seconds of one core an analysis spends on each move of the game"
+    )
+    analysis_queue: int = Field(
+        20, ge=1, description="analyses that may wait for a worker; more are refused until one is done"
+    )
+    analysis_rate: int = Field(
+        10,
+        ge=1,
+        description="new analyses one person may ask for an hour (three times as many one address);"
+        " an analysis kept already costs nothing and does not count",
+    )
     redis: str | None = Field(
         None,
         description="cluster mode: share rooms, names and the game log through this Redis (redis://HOST:PORT/0)",

@@ -202,6 +202,37 @@ def _seeking_line(msg: m.Seeking, say: Lang) -> str:
     return say(text)
 
 
+def _analysis_lines(msg: m.Analysis, say: Lang) -> list[str]:
+    """An analysis queued, or ready with each player's figures."""
+    if msg.state == "queued":
+        return [
+            say(
+                _(
+                    "* The analysis of game {game} is queued (place {place}); you will be told when it"
+                    " is ready.",
+                    game=msg.game,
+                    place=(msg.ahead or 0) + 1,
+                )
+            )
+        ]
+    lines = [say(_("* The analysis of game {game} is ready: /games/{game} shows it.", game=msg.game))]
+    for name, f in (msg.players or {}).items():
+        lines.append(
+            "  "
+            + say(
+                _(
+                    "{name}: accuracy {accuracy} %, {total} points lost in {moves} moves ({mean} a move)",
+                    name=name,
+                    accuracy=f"{f.accuracy:.0f}",
+                    total=f"{f.total_cost:.1f}",
+                    moves=f.moves,
+                    mean=f"{f.mean_cost:.1f}",
+                )
+            )
+        )
+    return lines
+
+
 def _vote_lines(vote: m.Vote, say: Lang) -> list[str]:
     """A vote as lines: what is asked, and how it stands or ended."""
     if vote.kind == "remove":
@@ -395,10 +426,16 @@ class LineText:
             ]
         if isinstance(msg, m.Vote):
             return _vote_lines(msg, say)
+        if isinstance(msg, m.ReportList):
+            return reports_lines(msg, say)
+        if isinstance(msg, m.ModLog):
+            return modlog_lines(msg, say)
         if isinstance(msg, m.TournamentInfo):
             return tournament_lines(msg, say)
         if isinstance(msg, m.TournamentList):
             return tournaments_lines(msg, say)
+        if isinstance(msg, m.Analysis):
+            return _analysis_lines(msg, say)
         if isinstance(msg, m.Seated):
             players = ", ".join(msg.players)
             return [

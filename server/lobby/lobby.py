@@ -24,6 +24,7 @@ from protocol.commands import AsciiMode, Quit, ShowRequest, help_text, parse_com
 from protocol.errors import UNAVAILABLE, Close, ProtocolError
 from protocol.i18n import _
 from protocol.names import NAME_RULE, ROOM_RULE, ReservedNames, is_name, is_room_name
+from server.analyses import AnalysisDesk
 from server.config import Config
 from server.directory import Directory
 from server.directory.names import name_taken
@@ -96,6 +97,8 @@ class Lobby:
         self.tables = Tables(directory)
         #: the tournaments' director (set by the server)
         self.tournaments: Director | None = None
+        #: the finished games' analyses: queued, run in worker processes, kept in the store
+        self.analyses = AnalysisDesk(config, store, lambda: self.all_sessions)
         #: who answers each message the lobby answers (every other goes to the room: ``_to_room``)
         self._handlers: dict[type, Handler] = {
             m.Command: self._command,
@@ -115,6 +118,7 @@ class Lobby:
             m.ListEdit: self.social.edit,
             m.GetFriends: self.social.friends,
             m.Invite: self.social.invite,
+            m.Analyse: self.analyses.ask,
             **{kind: functools.partial(command, self) for kind, command in account_commands.HANDLERS.items()},
             **{kind: functools.partial(does, self) for kind, does in tournament_commands.HANDLERS.items()},
         }

@@ -345,6 +345,8 @@ class GameLog(AccountStore, ModerationStore, Protocol):
     def tournaments(self) -> TournamentTable:
         """The tournaments' records."""
         ...
+    #: the finished games' analyses
+    analyses: AnalysisTable
 
     async def game_started(
         self,
@@ -431,4 +433,16 @@ class TournamentTable(Protocol):
 
     async def tournaments_recent(self, limit: int) -> list[StoredTournament]:
         """The ``limit`` latest that are over, latest first."""
+        ...
+
+
+class AnalysisTable(Protocol):
+    """What analyses need of a store (its ``analyses``): each finished game's analysis, kept once."""
+
+    async def analysis(self, game_id: str) -> dict[str, Any] | None:
+        """The analysis kept for ``game_id``, as it was saved; ``None`` if none is."""
+        ...
+
+    async def analysis_saved(self, game_id: str, analysis: dict[str, Any]) -> bool:
+        """Keep ``analysis`` for ``game_id``; ``False`` (nothing written) if one is kept already."""
         ...

@@ -150,6 +150,10 @@ class HttpRoutes:
         if path == "/api/tournaments" or path.startswith("/api/tournaments/"):
             status, data = await tournament_api(self.lobby.store.tournaments, path)
             return _response(HTTPStatus(status), json.dumps(data).encode(), "application/json")
+        if path.startswith("/api/games/") and path.endswith("/analysis"):
+            game_id = path.removeprefix("/api/games/").removesuffix("/analysis")
+            status, data = await self.lobby.analyses.http(game_id, await self._reader(request))
+            return _response(HTTPStatus(status), json.dumps(data).encode(), "application/json")
         if path.startswith("/api/games/") and path.endswith("/replay"):
             game_id = path.removeprefix("/api/games/").removesuffix("/replay")
             return await self._replay(game_id, await self._reader(request))

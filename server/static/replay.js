@@ -1,6 +1,7 @@
 // The replay viewer of /games/ID: the public positions of a finished game, as the server's engine
 // computed them, stepped through forward and back (buttons, or the arrow keys).
 
+import { ScoreChart, annotateMoves, fetchAnalysis, figuresText, showGhost } from "./analysis.js";
 import { CafeBoard } from "./board.js";
 import { preferredLanguage, setLanguage, t, tn } from "./i18n.js";
 import { historyLine } from "./live.js";
@@ -42,6 +43,17 @@ async function load() {
   );
   let current = 0;
 
+  // the analysis, once one is kept: marks in the list, the chart, the best move as a ghost
+  const analysed = await fetchAnalysis(id, readerHeaders());
+  const analysis = analysed.data;
+  if (analysis) annotateMoves(moves, analysis);
+  $("analysis-status").textContent = analysis
+    ? figuresText(analysis).join(" · ")
+    : analysed.state === "queued"
+      ? t("The analysis is being made; reload the page in a minute.")
+      : t("No analysis yet: /analyse {id} asks for one.", { id });
+  const chart = new ScoreChart($("chart"), data.steps, analysis, (n) => show(n));
+
   function show(n) {
     current = Math.max(0, Math.min(data.steps.length - 1, n));
     const step = data.steps[current];
@@ -54,6 +66,8 @@ async function load() {
     }
     cafe.update({ chairs: game.chairs, bar: game.bar, targets: new Map(), picks: [], last });
     $("replay").dataset.step = String(current);
+    chart.select(current);
+    showGhost($("board"), cafe, analysis && current > 0 ? analysis.moves[current - 1] : null);
     const moveCount = data.steps.length - 1;
     $("step-text").textContent =
       current === 0

@@ -33,6 +33,7 @@ from server.log.contract import (
     TokenInfo,
 )
 from server.log.redis import scripts
+from server.log.redis.analyses import RedisAnalyses
 from server.log.redis.accounts import LEADERBOARD, RUNNING, RedisAccounts
 from server.log.redis.lists import RedisLists
 from server.log.redis.moderation import RedisModeration
@@ -74,6 +75,7 @@ class RedisStore:
         self._lists = RedisLists(client)
         self._moderation = RedisModeration(client)
         self.tournaments = RedisTournaments(client)
+        self.analyses = RedisAnalyses(client)
         self._fence = fence
         self.durability = durability
         self._game_rooms: dict[str, tuple[str, list[str]]] = {}  # game id -> (room, person names)

@@ -38,6 +38,7 @@ from server.log.contract import (
     TokenInfo,
 )
 from server.log.sqlite.accounts import Accounts
+from server.log.sqlite.analyses import Analyses
 from server.log.sqlite.batch import Batch
 from server.log.sqlite.checkpoint import Checkpointer
 from server.log.sqlite.games import Games, game_rows
@@ -72,6 +73,7 @@ class Store:
         self._lists = Lists(self._db)
         self._moderation = Moderation(self._db)
         self.tournaments = Tournaments(self._db)
+        self.analyses = Analyses(self._db)
         self._tokens = Tokens(self._db)
         self._journal = Journal(self._db)
         self._games = Games(self._db, self._journal)

@@ -1,0 +1,305 @@
+"""Analyses of finished games (``/analyse GAME``, ``GET /api/games/ID/analysis``): queued, run in
+worker processes of their own, kept in the store once.
+
+The analysis (:mod:`bots.analysis`) spends ``--analysis-budget`` seconds of one core on each move,
+so a game takes about a minute: it never runs on the event loop, nor in the bots' workers (a game in
+play would wait for a bot's move behind it). ``--analysis-workers`` processes (one by default) run
+analyses one at a time each, at a lower priority (``nice`` 10) than the server and its bots; the
+rest wait in a queue of ``--analysis-queue`` places. What one person can make the server spend is
+bounded: one analysis queued or running at a time, ``--analysis-rate`` new ones an hour (three
+times as many one address), and none when the queue is full. An analysis kept already, or one
+queued already (the asker is told when it is ready too), costs nothing and is always answered.
+
+A game's analysis is read by whoever may read the game: a private game's by its players alone;
+for everyone else it does not exist, as the game does not (``server.directory.privacy``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import multiprocessing
+import os
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any
+
+import structlog
+
+from engine import GameRecord
+from protocol import messages as m
+from protocol.errors import ProtocolError
+from protocol.i18n import _, _n
+from server.analysis_worker import run_analysis, worker_started
+from server.config import Config
+from server.directory.privacy import Reader, readable
+from server.log.contract import GameLog
+from server.session import Session
+
+log = structlog.get_logger("cafe.analyses")
+
+#: the window of ``--analysis-rate``, in seconds
+HOUR = 3600.0
+#: how many times a person's rate one address may ask for
+ADDRESS_FACTOR = 3
+
+
+def analysis_seed(game_id: str) -> int:
+    """The seed of a game's analysis: the same game is sampled alike on every node.
+
+    >>> analysis_seed("0123abcd") == analysis_seed("0123abcd") != analysis_seed("0123abce")
+    True
+    """
+    return int.from_bytes(hashlib.sha256(game_id.encode()).digest()[:8], "big")
+
+
+def figures(analysis: dict[str, Any]) -> dict[str, m.AnalysisFigures]:
+    """Each player's figures of a kept analysis, as the ``analysis`` message carries them."""
+    return {
+        name: m.AnalysisFigures(
+            moves=f["moves"], total_cost=f["total_cost"], mean_cost=f["mean_cost"], accuracy=f["accuracy"]
+        )
+        for name, f in analysis["players"].items()
+    }
+
+
+@dataclass(slots=True)
+class Job:
+    """An analysis queued or running, and who waits for it (identity -> name)."""
+
+    game_id: str
+    record: GameRecord
+    waiters: dict[str, str] = field(default_factory=dict)
+    running: bool = False
+
+
+class Window:
+    """How many times each key asked within the last ``span`` seconds.
+
+    >>> w = Window(10.0)
+    >>> w.add("ann", 0.0); w.add("ann", 5.0); w.count("ann", 9.0), w.count("ann", 12.0)
+    (2, 1)
+    """
+
+    def __init__(self, span: float) -> None:
+        self.span = span
+        self._times: dict[str, deque[float]] = {}
+
+    def count(self, key: str, now: float) -> int:
+        times = self._times.get(key)
+        if times is None:
+            return 0
+        while times and times[0] <= now - self.span:
+            times.popleft()
+        if not times:
+            del self._times[key]  # so that the keys kept are only those that asked lately
+            return 0
+        return len(times)
+
+    def add(self, key: str, now: float) -> None:
+        self._times.setdefault(key, deque()).append(now)
+
+
+class AnalysisDesk:
+    """The node's analyses: ``ask`` answers ``analyse``, ``http`` answers
+    ``GET /api/games/ID/analysis``; ``close`` ends the workers."""
+
+    def __init__(
+        self,
+        config: Config,
+        store: GameLog,
+        sessions: Callable[[], Iterable[Session]],
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.config = config
+        self.store = store
+        self.sessions = sessions
+        self.clock = clock
+        #: the analyses queued or running, in the order they were asked for
+        self.jobs: dict[str, Job] = {}
+        #: the game each person waits for
+        self._asking: dict[str, str] = {}
+        self._people = Window(HOUR)
+        self._addresses = Window(HOUR)
+        self._queue: asyncio.Queue[Job] | None = None
+        self._runners: list[asyncio.Task[None]] = []
+        self._executor: Executor | None = None
+
+    # --- asking --------------------------------------------------------------------------------
+
+    async def ask(self, session: Session, msg: m.Analyse) -> None:
+        """``analyse``: the analysis if it is kept, else queue it (or wait for the one queued)."""
+        identity = session.identity or ""
+        game = await self.store.game(msg.game)
+        if game is None or not readable(game, session.identity):
+            raise ProtocolError(
+                "no_such_game", _("No game {game} that you may read.", game=msg.game[:24]), msg.id
+            )
+        if game.result is None:
+            raise ProtocolError(
+                "not_finished",
+                _("Game {game} is still running: it is analysed once it is over.", game=msg.game),
+                msg.id,
+            )
+        kept = await self.store.analyses.analysis(msg.game)
+        if kept is not None:
+            session.send(
+                m.Analysis(id=msg.id, game=msg.game, state="ready", ahead=None, players=figures(kept))
+            )
+            return
+        waiting = self._asking.get(identity)
+        if waiting is not None and waiting != msg.game:
+            raise ProtocolError(
+                "analysis_pending",
+                _("Your analysis of game {game} is not ready yet: one at a time.", game=waiting),
+                msg.id,
+            )
+        job = self.jobs.get(msg.game)
+        if job is None:
+            job = self._queued(session, msg, game.record)
+        job.waiters[identity] = session.name or ""
+        self._asking[identity] = msg.game
+        session.send(
+            m.Analysis(id=msg.id, game=msg.game, state="queued", ahead=self._ahead(msg.game), players=None)
+        )
+
+    def _queued(self, session: Session, msg: m.Analyse, record: GameRecord) -> Job:
+        """A new analysis, within the asker's and the queue's bounds."""
+        now = self.clock()
+        identity = session.identity or ""
+        if (
+            self._people.count(identity, now) >= self.config.analysis_rate
+            or self._addresses.count(session.peer, now) >= ADDRESS_FACTOR * self.config.analysis_rate
+        ):
+            raise ProtocolError(
+                "too_many_analyses",
+                _n(
+                    "You asked for {n} new analysis within an hour, the most allowed; try later.",
+                    "You asked for {n} new analyses within an hour, the most allowed; try later.",
+                    self.config.analysis_rate,
+                ),
+                msg.id,
+            )
+        if len(self.jobs) >= self.config.analysis_queue + self.config.analysis_workers:
+            raise ProtocolError(
+                "analysis_busy", _("The server has as many analyses queued as it takes; try later."), msg.id
+            )
+        self._people.add(identity, now)
+        self._addresses.add(session.peer, now)
+        job = Job(msg.game, record)
+        self.jobs[msg.game] = job
+        self._start().put_nowait(job)
+        log.info("analysis_queued", game=msg.game, player=session.name, queued=len(self.jobs))
+        return job
+
+    def _ahead(self, game_id: str) -> int:
+        """How many analyses this node runs before ``game_id``'s."""
+        return list(self.jobs).index(game_id)
+
+    # --- running -------------------------------------------------------------------------------
+
+    def _start(self) -> asyncio.Queue[Job]:
+        if self._queue is None:
+            self._queue = asyncio.Queue()
+            loop = asyncio.get_running_loop()
+            self._runners = [loop.create_task(self._run()) for _ in range(self.config.analysis_workers)]
+        return self._queue
+
+    def _pool(self) -> Executor:
+        if self._executor is None:
+            # a fresh interpreter per worker, as the bots' (server.botpool)
+            context = multiprocessing.get_context("spawn")
+            self._executor = ProcessPoolExecutor(
+                self.config.analysis_workers,
+                mp_context=context,
+                initializer=worker_started,
+                initargs=(os.getpid(),),
+            )
+        return self._executor
+
+    async def _run(self) -> None:
+        assert self._queue is not None
+        loop = asyncio.get_running_loop()
+        while True:
+            job = await self._queue.get()
+            job.running = True
+            started = time.perf_counter()
+            kept: dict[str, Any] | None = None
+            try:
+                data = await loop.run_in_executor(
+                    self._pool(),
+                    run_analysis,
+                    job.record.to_dict(),
+                    self.config.analysis_budget,
+                    analysis_seed(job.game_id),
+                )
+                await self.store.analyses.analysis_saved(job.game_id, data)
+                kept = await self.store.analyses.analysis(job.game_id) or data
+                log.info("analysis_done", game=job.game_id, seconds=round(time.perf_counter() - started, 2))
+            except asyncio.CancelledError:
+                raise
+            except BrokenProcessPool:
+                log.warning("analysis_failed", game=job.game_id, error="worker died")
+                self._close_pool()  # the next analysis starts a fresh pool
+            except Exception as e:  # the store out of reach, a record the engine refuses
+                log.warning("analysis_failed", game=job.game_id, error=repr(e))
+            finally:
+                del self.jobs[job.game_id]
+                for identity in job.waiters:
+                    if self._asking.get(identity) == job.game_id:
+                        del self._asking[identity]
+            self._tell(job, kept)
+
+    def _tell(self, job: Job, kept: dict[str, Any] | None) -> None:
+        """Tell everyone who asked, wherever they are connected on this node now."""
+        for session in list(self.sessions()):
+            if session.identity is None or session.identity not in job.waiters:
+                continue
+            if kept is None:
+                session.send(
+                    m.Notice(text=_("The analysis of game {game} failed; ask again later.", game=job.game_id))
+                )
+            else:
+                session.send(
+                    m.Analysis(id=None, game=job.game_id, state="ready", ahead=None, players=figures(kept))
+                )
+
+    def _close_pool(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+    def close(self) -> None:
+        """Stop: the analyses queued are dropped (nobody waits for them after a restart)."""
+        for task in self._runners:
+            task.cancel()
+        self._close_pool()
+
+    # --- HTTP ----------------------------------------------------------------------------------
+
+    async def http(self, game_id: str, asking: Reader | None) -> tuple[int, dict[str, Any]]:
+        """``GET /api/games/ID/analysis``: 200 and the analysis once it is kept, 202 while it is
+        queued or running, 404 for a game that does not exist, is not finished or may not be
+        read by ``asking``, and for one nobody asked to analyse yet."""
+        game = await self.store.game(game_id)
+        if (
+            game is None
+            or game.result is None
+            or not readable(game, None if asking is None else asking.identity)
+        ):
+            return 404, {"error": "no such finished game"}
+        kept = await self.store.analyses.analysis(game_id)
+        if kept is not None:
+            return 200, {"id": game_id, "state": "ready", **kept}
+        job = self.jobs.get(game_id)
+        if job is not None:
+            return 202, {
+                "id": game_id,
+                "state": "running" if job.running else "queued",
+                "ahead": self._ahead(game_id),
+            }
+        return 404, {"error": "not analysed", "id": game_id, "state": None}

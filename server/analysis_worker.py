@@ -1,0 +1,27 @@
+"""What runs in an analysis worker process (:mod:`server.analyses`): kept apart, so that a worker
+imports the analysis and the rules, not the server."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from typing import Any
+
+from bots.analysis import analyse_record
+from engine import record_from_dict
+from server.botpool import follow_parent
+
+#: the priority the workers run at: below the server's and its bots'
+NICENESS = 10
+
+
+def run_analysis(record: dict[str, Any], budget: float, seed: int) -> dict[str, Any]:
+    """The analysis of a game's record, as JSON."""
+    return analyse_record(record_from_dict(record), budget=budget, seed=seed).to_dict()
+
+
+def worker_started(parent: int) -> None:
+    """Yield the processor to the server and its bots, and end with the server."""
+    with contextlib.suppress(OSError):
+        os.nice(NICENESS)
+    follow_parent(parent)

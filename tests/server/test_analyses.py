@@ -1,0 +1,237 @@
+"""Analyses of finished games over real sockets: ``/analyse GAME`` (WebSocket and line) queues one
+and tells the asker when it is ready, ``GET /api/games/ID/analysis`` answers 202 then 200, it is
+kept in the store once, a private game's is its players' alone, and nobody can queue unbounded
+work (README, "Analysis"; PROTOCOL.md, sections 1, 3 and 5)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from server.app import Server
+from server.log.sqlite.store import Store
+from tests.server.clients import LineClient, WsClient, http_get
+from tests.server.conftest import ServerFactory
+
+JSON = "application/json"
+MARKS = {"good", "inaccurate", "mistake", "blunder", "forced", None}
+#: test settings: a quick analysis
+QUICK: dict[str, Any] = {"analysis_budget": 0.01}
+
+
+async def _game(
+    server: Server, ann: WsClient, bob: WsClient, room: str, moves: int = 6, private: bool = False
+) -> str:
+    """ann and bob play ``moves`` moves in ``room`` (each the hint), then bob leaves (absent
+    drop): the game is over. Its id."""
+    assert (await ann.command(f"/join {room}"))["type"] == "ack"
+    assert (await ann.command("/option absent drop"))["type"] == "ack"
+    if private:
+        assert (await ann.command("/option private on"))["type"] == "ack"
+        assert (await ann.command("/invite bob"))["type"] == "ack"
+    assert (await bob.command(f"/join {room}"))["type"] == "ack"
+    assert (await ann.command("/start"))["type"] == "ack"
+    await ann.next("game_started")
+    await bob.next("game_started")
+    for _ in range(moves):
+        await ann.barrier()
+        await bob.barrier()
+        assert ann.view is not None and ann.view["game"] is not None
+        mover = ann if ann.view["game"]["to_move"] == "ann" else bob
+        hint = await mover.request({"type": "hint"})
+        assert (await mover.request({"type": "move", "move": hint["move"]}))["type"] == "ack"
+    assert (await bob.command("/leave"))["type"] == "ack"
+    await ann.next("game_over")
+    assert isinstance(server.store, Store)
+    return server.store.games_named("ann", 1)[0].game_id
+
+
+async def _ready(client: WsClient, game_id: str) -> dict[str, Any]:
+    return await client.next(
+        lambda x: x["type"] == "analysis" and x["game"] == game_id and x["state"] == "ready"
+    )
+
+
+async def test_an_analysis_is_queued_told_when_ready_and_kept(make_server: ServerFactory) -> None:
+    """ann asks over the WebSocket and bob at a terminal: one analysis runs, both are told; the
+    HTTP API answers 202 while it runs and 200 with every move judged once it is kept; asking
+    again answers ``ready`` at once, from the store."""
+    server = await make_server(**QUICK)
+    ann, bob = await WsClient.connect(server.port, "ann"), await WsClient.connect(server.port, "bob")
+    game_id = await _game(server, ann, bob, "cafe")
+    assert server.line_port is not None
+    line = await LineClient.connect(server.line_port, "cy")
+    answer = await ann.request({"type": "analyse", "game": game_id})
+    assert answer == {
+        "seq": answer["seq"],
+        "id": answer["id"],
+        "type": "analysis",
+        "game": game_id,
+        "state": "queued",
+        "ahead": 0,
+        "players": None,
+    }
+    pending = await http_get(server.port, f"/api/games/{game_id}/analysis", accept=JSON)
+    assert pending.status == 202 and pending.json()["state"] in ("queued", "running")
+    assert pending.json()["ahead"] == 0
+    await line.line(f"/analyse {game_id}")
+    await line.expect(f"* The analysis of game {game_id} is queued (place 1)")
+    ready = await _ready(ann, game_id)
+    assert ready["id"] is None and set(ready["players"]) == {"ann", "bob"}
+    await line.expect(f"* The analysis of game {game_id} is ready: /games/{game_id}")
+    await line.expect("accuracy")
+    done = await http_get(server.port, f"/api/games/{game_id}/analysis", accept=JSON)
+    assert done.status == 200
+    body = done.json()
+    assert body["id"] == game_id and body["state"] == "ready"
+    assert [m["number"] for m in body["moves"]] == list(range(1, 8))
+    assert body["moves"][-1] == {
+        "number": 7,
+        "player": "bob",
+        "move": "leave bob",
+        "mark": None,
+        "cost": 0.0,
+        "best": None,
+        "value": None,
+        "best_value": None,
+        "samples": 0,
+    }
+    for move in body["moves"]:
+        assert move["mark"] in MARKS and move["cost"] >= 0
+    for name, figures in body["players"].items():
+        judged = [m for m in body["moves"] if m["player"] == name and m["mark"] not in (None, "forced")]
+        assert figures["moves"] == len(judged)
+        assert abs(figures["total_cost"] - sum(m["cost"] for m in judged)) < 0.05
+        assert 0 <= figures["accuracy"] <= 100
+        assert ready["players"][name]["accuracy"] == figures["accuracy"]
+    assert isinstance(server.store, Store)
+    assert await server.store.analyses.analysis(game_id) == {
+        k: v for k, v in body.items() if k not in ("id", "state")
+    }
+    again = await ann.request({"type": "analyse", "game": game_id})
+    assert again["state"] == "ready" and again["players"] == ready["players"]
+    assert not server.lobby.analyses.jobs
+
+
+async def test_an_analysis_survives_a_restart_and_is_not_made_again(
+    make_server: ServerFactory, tmp_path: Any
+) -> None:
+    """The analysis is kept in the log: after a restart it is read, not computed again."""
+    server = await make_server(**QUICK)
+    ann, bob = await WsClient.connect(server.port, "ann"), await WsClient.connect(server.port, "bob")
+    game_id = await _game(server, ann, bob, "cafe", moves=2)
+    await ann.request({"type": "analyse", "game": game_id})
+    await _ready(ann, game_id)
+    first = (await http_get(server.port, f"/api/games/{game_id}/analysis")).json()
+    await server.stop()
+    server = await make_server(**QUICK)
+    zoe = await WsClient.connect(server.port, "zoe")
+    answer = await zoe.request({"type": "analyse", "game": game_id})
+    assert answer["state"] == "ready"
+    assert (await http_get(server.port, f"/api/games/{game_id}/analysis")).json() == first
+
+
+async def test_refusals_each_have_their_code_and_change_nothing(make_server: ServerFactory) -> None:
+    """An unknown game is ``no_such_game``, a running one ``not_finished``; a second game while
+    one's analysis waits is ``analysis_pending``; more new analyses than the hour allows are
+    ``too_many_analyses``; a full queue is ``analysis_busy``. Each refusal reaches its sender
+    alone and queues nothing."""
+    server = await make_server(analysis_budget=0.5, analysis_rate=2, analysis_queue=1)
+    ann, bob = await WsClient.connect(server.port, "ann"), await WsClient.connect(server.port, "bob")
+    first = await _game(server, ann, bob, "one", moves=2)
+    second = await _game(server, ann, bob, "two", moves=2)
+    third = await _game(server, ann, bob, "three", moves=2)
+    unknown = await ann.request({"type": "analyse", "game": "0000000000000000"})
+    assert (unknown["code"], unknown["message"]) == (
+        "no_such_game",
+        "No game 0000000000000000 that you may read.",
+    )
+    assert (await ann.command("/join running"))["type"] == "ack"
+    assert (await bob.command("/join running"))["type"] == "ack"
+    assert (await ann.command("/start"))["type"] == "ack"
+    await ann.next("game_started")
+    assert isinstance(server.store, Store)
+    running = server.store.games_named("ann", 1)[0].game_id
+    answer = await ann.command(f"/analyse {running}")
+    assert answer["code"] == "not_finished"
+    assert (await ann.request({"type": "analyse", "game": first}))["state"] == "queued"
+    answer = await ann.request({"type": "analyse", "game": second})
+    assert (answer["code"], answer["message"]) == (
+        "analysis_pending",
+        f"Your analysis of game {first} is not ready yet: one at a time.",
+    )
+    assert (await bob.request({"type": "analyse", "game": second}))[
+        "state"
+    ] == "queued"  # the queue's one place
+    zoe = await WsClient.connect(server.port, "zoe")
+    busy = await zoe.request({"type": "analyse", "game": third})
+    assert busy["code"] == "analysis_busy"
+    assert set(server.lobby.analyses.jobs) == {first, second}
+    # the same game as someone else costs nothing: zoe waits for it too
+    assert (await zoe.request({"type": "analyse", "game": first}))["state"] == "queued"
+    await _ready(ann, first)
+    await _ready(zoe, first)
+    await _ready(bob, second)
+    assert (await ann.request({"type": "analyse", "game": third}))["state"] == "queued"
+    await _ready(ann, third)
+    # ann asked for two new ones this hour (first, third): a third new one is refused
+    fourth = await _game(server, ann, bob, "four", moves=1)
+    answer = await ann.request({"type": "analyse", "game": fourth})
+    assert (answer["code"], answer["message"]) == (
+        "too_many_analyses",
+        "You asked for 2 new analyses within an hour, the most allowed; try later.",
+    )
+    assert fourth not in server.lobby.analyses.jobs
+    await ann.barrier()
+    assert not [x for x in ann.take_all() if x["type"] == "analysis"]
+    assert (await http_get(server.port, f"/api/games/{fourth}/analysis")).json() == {
+        "error": "not analysed",
+        "id": fourth,
+        "state": None,
+    }
+
+
+async def test_a_private_games_analysis_is_its_players_alone(make_server: ServerFactory) -> None:
+    """In a private room's game: a stranger's ``/analyse`` is ``no_such_game`` and the HTTP
+    analysis is the 404 of a game that does not exist, with a token or without; its players
+    ask for it and read it with their token."""
+    server = await make_server(**QUICK)
+    ann, bob = await WsClient.connect(server.port, "ann"), await WsClient.connect(server.port, "bob")
+    game_id = await _game(server, ann, bob, "geheim", moves=2, private=True)
+    zoe = await WsClient.connect(server.port, "zoe")
+    refused = await zoe.request({"type": "analyse", "game": game_id})
+    assert (refused["code"], refused["message"]) == ("no_such_game", f"No game {game_id} that you may read.")
+    assert not server.lobby.analyses.jobs
+    assert (await bob.request({"type": "analyse", "game": game_id}))["state"] == "queued"
+    await _ready(bob, game_id)
+    path = f"/api/games/{game_id}/analysis"
+    missing = await http_get(server.port, "/api/games/0000000000000000/analysis")
+    assert (missing.status, missing.json()) == (404, {"error": "no such finished game"})
+    for token in (None, zoe.token, "no-such-token"):
+        answer = await http_get(server.port, path, token)
+        assert (answer.status, answer.json()) == (404, missing.json())
+    for player in (ann, bob):
+        answer = await http_get(server.port, path, player.token)
+        assert answer.status == 200 and answer.json()["state"] == "ready"
+
+
+async def test_a_bystander_does_not_wait_while_an_analysis_runs(make_server: ServerFactory) -> None:
+    """The analysis thinks in a worker process: a ping on the event loop is answered at once
+    while it runs (each within half a second)."""
+    server = await make_server(analysis_budget=0.3)
+    ann, bob = await WsClient.connect(server.port, "ann"), await WsClient.connect(server.port, "bob")
+    game_id = await _game(server, ann, bob, "cafe", moves=8)
+    assert (await ann.request({"type": "analyse", "game": game_id}))["state"] == "queued"
+    zoe = await WsClient.connect(server.port, "zoe")
+    worst = 0.0
+    pings = 0
+    while server.lobby.analyses.jobs and pings < 40:
+        started = time.perf_counter()
+        await zoe.barrier()
+        worst = max(worst, time.perf_counter() - started)
+        pings += 1
+        await asyncio.sleep(0.05)
+    assert pings >= 5, "the analysis ended before the pings could tell"
+    assert worst < 0.5
+    await _ready(ann, game_id)

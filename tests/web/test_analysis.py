@@ -1,0 +1,111 @@
+"""The analysis in the replay viewer: a chart of each player's score (a line each) whose points go
+to their move, each move's mark and cost in the list, the best move as a ghost on the board, the
+keys ← → Home End, in German too, and on a phone."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from websockets.sync.client import connect
+
+from tests.web.conftest import PHONE, ServerThread
+from tests.web.live_steps import play_a_move_and_wait_for_the_bot, seat_with_bot
+from tests.web.pages import type_line
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+
+def _finished(server: ServerThread, name: str) -> str:
+    """The id of ``name``'s last game, once it is over."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        games = server.call(lambda s: s.store.games_named(name))  # type: ignore[attr-defined]
+        if games and games[0].result is not None:
+            return str(games[0].game_id)
+        time.sleep(0.1)
+    raise AssertionError(f"{name}'s game did not end")
+
+
+def _analyse(server: ServerThread, game_id: str, asker: str) -> None:
+    """Ask for the game's analysis over the WebSocket and wait until it is ready."""
+    with connect(f"ws://127.0.0.1:{server.port}/ws") as ws:
+        ws.send(json.dumps({"type": "hello", "name": asker}))
+        ws.send(json.dumps({"type": "analyse", "game": game_id, "id": 1}))
+        while True:
+            message: dict[str, Any] = json.loads(ws.recv(timeout=90))
+            if message["type"] == "analysis" and message["state"] == "ready":
+                return
+            assert message["type"] != "error", message
+
+
+@pytest.mark.timeout(300)
+def test_the_replay_shows_the_analysis_chart_marks_and_ghost(
+    open_page: Callable[..., Page], server: ServerThread
+) -> None:
+    """chartann plays three moves against a bot and leaves; once the analysis is ready, her
+    replay has a line per player, a mark and cost beside each judged move, a click on a point of
+    the chart goes to its move, the keys step, and a move whose best differs shows it as a ghost."""
+    page = open_page()
+    seat_with_bot(page, "chartann", "chartroom", start=False)
+    type_line(page, "/option absent drop")
+    page.locator("[data-focus=start]").click()
+    page.locator("#app[data-state=playing]").wait_for()
+    for _ in range(3):
+        play_a_move_and_wait_for_the_bot(page)
+    type_line(page, "/leave")
+    game_id = _finished(server, "chartann")
+    _analyse(server, game_id, "chartasker")
+
+    page.goto(f"{server.url}games/{game_id}")
+    page.locator("#chart .score-line").nth(1).wait_for(state="attached")
+    assert page.locator("#chart .score-line").count() == 2
+    data = page.evaluate(f"fetch('/api/games/{game_id}/analysis').then((r) => r.json())")
+    judged = [m for m in data["moves"] if m["mark"] is not None]
+    assert page.locator("#moves .mark").count() == len(judged) > 0
+    first = data["moves"][0]
+    assert f"{first['cost']:.1f}" in page.locator("#moves li").first.locator(".mark").inner_text()
+    assert "accuracy" in page.locator("#analysis-status").inner_text()
+
+    page.locator("#chart .point[data-step='2']").click()
+    page.locator("#replay[data-step='2']").wait_for()
+    page.keyboard.press("ArrowRight")
+    page.locator("#replay[data-step='3']").wait_for()
+    page.keyboard.press("Home")
+    page.locator("#replay[data-step='0']").wait_for()
+    page.keyboard.press("End")
+    page.locator(f"#replay[data-step='{len(data['moves'])}']").wait_for()
+    for move in data["moves"]:
+        page.locator("#chart .point[data-step='{}']".format(move["number"])).click()
+        page.locator(f"#replay[data-step='{move['number']}']").wait_for()
+        seats = [p for p in (move["best"] or "").replace("swap ", "").split() if not p.endswith("@bar")]
+        differs = move["best"] is not None and move["best"] != move["move"] and bool(seats)
+        assert (page.locator("#board .ghost").count() > 0) is differs, move
+
+
+def test_the_analysis_reads_in_german_and_fits_a_phone(
+    open_page: Callable[..., Page], server: ServerThread
+) -> None:
+    """On a phone in German: the chart's heading and the marks are German, and the chart is no
+    wider than the screen."""
+    page = open_page()
+    seat_with_bot(page, "chartbea", "chartzimmer", start=False)
+    type_line(page, "/option absent drop")
+    page.locator("[data-focus=start]").click()
+    page.locator("#app[data-state=playing]").wait_for()
+    play_a_move_and_wait_for_the_bot(page)
+    type_line(page, "/leave")
+    game_id = _finished(server, "chartbea")
+    _analyse(server, game_id, "chartasker2")
+    phone = open_page(viewport=PHONE, locale="de-DE")
+    phone.goto(f"{server.url}games/{game_id}")
+    phone.locator("#chart-title", has_text="Punkte im Lauf des Spiels").wait_for()
+    phone.locator("#chart .score-line").first.wait_for(state="attached")
+    marks = phone.locator("#moves .mark").all_inner_texts()
+    assert marks and all(any(w in m for w in ("gut", "ungenau", "Fehler", "erzwungen")) for m in marks)
+    box = phone.locator("#chart").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
