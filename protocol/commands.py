@@ -494,8 +494,8 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         ("/finger ann",),
     ),
     "tournament": CommandInfo(
-        _("/tournament [new|join|leave|close] NAME ..."),
-        _("a tournament: make, join, leave, close or show one"),
+        _("/tournament [ACTION] NAME ..."),
+        _("make, join, leave, close or show a tournament"),
         _(
             "/tournament NAME shows its standings and tables. /tournament new NAME swiss\n"
             "ROUNDS or arena MINUTES [size 2|3|4] [clock SECONDS] [start +10m|HH:MM]\n"

@@ -69,10 +69,11 @@ def tournament_lines(msg: m.TournamentInfo, say: Lang) -> list[str]:
     t = msg.tournament
     lines = [say(_what(t)), say(_state(t))]
     if msg.standings:
-        head = (
-            f"{'#':>3}  {say(_('player')):<16} {say(_('points')):>7} {say(_('game pts')):>9}"
-            f" {say(_('opp. pts')):>9} {say(_('rating')):>6} {say(_('games')):>6}"
+        player, points, game, opponents, rating, games = (
+            say(word)
+            for word in (_("player"), _("points"), _("game pts"), _("opp. pts"), _("rating"), _("games"))
         )
+        head = f"{'#':>3}  {player:<16} {points:>7} {game:>9} {opponents:>9} {rating:>6} {games:>6}"
         lines += ["", head]
         left = say(_("(left)"))
         for s in msg.standings:

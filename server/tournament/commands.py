@@ -228,7 +228,7 @@ async def _new(lobby: Lobby, director: Director, session: Session, msg: m.Tourna
     if t.kind == "swiss":
         text = _(
             "Tournament {name} is made: a Swiss of {rounds} rounds at tables of {size}, {clock} s a turn,"
-            " starting at {when} UTC. You are in it; /tournament join {name} enters it.",
+            " starting at {when} UTC. You are in it; others join with /tournament join {name}.",
             name=t.name,
             rounds=t.rounds,
             size=t.size,
@@ -238,7 +238,7 @@ async def _new(lobby: Lobby, director: Director, session: Session, msg: m.Tourna
     else:
         text = _(
             "Tournament {name} is made: an arena of {minutes} minutes at tables of {size}, {clock} s a turn,"
-            " starting at {when} UTC. You are in it; /tournament join {name} enters it.",
+            " starting at {when} UTC. You are in it; others join with /tournament join {name}.",
             name=t.name,
             minutes=t.minutes,
             size=t.size,

@@ -56,6 +56,7 @@ SYNTAX: Final = frozenset(
         *KEYS,
         *("on", "off", "random", "bot", "drop", "greedy", "strong", "en", "de"),
         *("swap", "leave", "bar", "hello", "pong"),
+        *("new", "swiss", "arena", "close"),  # /tournament's words
         *(str(kind.model_fields["type"].default) for kind in get_args(get_args(ClientMessage)[0])),
     }
 )
