@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test check test-lowest lint bench mutate clean extract update compile
+.PHONY: run test check test-lowest lint bench mutate clean extract update compile lock
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -12,16 +12,45 @@ $(BIN)/python:
 # what an install compiled (compiled/__init__.py): compiled, stale or source
 SAY_COMPILED = $(BIN)/python -c "import compiled; print('compiled modules:', compiled.summary())"
 
+# Reproducible installs: the lock files in requirements/ pin every dependency, and every one of
+# theirs, to one version with its files' hashes: server.txt the server's, build.txt what setup.py
+# builds with (setuptools, and mypy for mypyc), dev.txt all of them with the test and lint tools.
+# Every install here (and the image's, deploy/Dockerfile) reads them with --require-hashes, then
+# installs the project itself with --no-deps and without build isolation (which would fetch the
+# build's tools unpinned). pyproject.toml keeps the ranges, for installing the package elsewhere.
+# `make lock` makes the files again from those ranges, with uv rather than pip-tools: `uv pip
+# compile --universal` resolves once for every platform and Python >= 3.11 the ranges allow and
+# keeps the markers (uvloop off Windows), where pip-compile resolves for the interpreter it runs
+# under; so one lock serves this venv's Python and the image's 3.12. build.txt and dev.txt are
+# held to server.txt's versions, so that the tests run what the image ships.
+UV_VERSION := 0.13.8
+LOCKED := requirements
+UV := build/uv/bin/uv
+COMPILE_LOCK = $(UV) pip compile --quiet --universal --python-version 3.11 --generate-hashes \
+	--custom-compile-command "make lock"
+INSTALL_PROJECT = $(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+
+lock:
+	test -x $(UV) || { $(PYTHON) -m venv build/uv && build/uv/bin/python -m pip install --quiet uv==$(UV_VERSION); }
+	$(COMPILE_LOCK) pyproject.toml -o $(LOCKED)/server.txt
+	$(PYTHON) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['build-system']['requires'], sep='\n')" \
+		| $(COMPILE_LOCK) - -c $(LOCKED)/server.txt -o $(LOCKED)/build.txt
+	$(PYTHON) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['build-system']['requires'], sep='\n')" \
+		| $(COMPILE_LOCK) pyproject.toml - --extra dev -c $(LOCKED)/server.txt -c $(LOCKED)/build.txt \
+		-o $(LOCKED)/dev.txt
+
 # the server alone (installing compiles the modules compiled/__init__.py lists, where it can, into
 # build/native/lib: there they run only while they are as new as their sources)
-$(VENV)/.installed-run: pyproject.toml setup.py | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+$(VENV)/.installed-run: pyproject.toml setup.py $(LOCKED)/server.txt $(LOCKED)/build.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(LOCKED)/server.txt -r $(LOCKED)/build.txt
+	$(INSTALL_PROJECT)
 	@$(SAY_COMPILED)
 	touch $@ $(VENV)/.compiled
 
 # the server with the test and lint tools
-$(VENV)/.installed-dev: pyproject.toml setup.py | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+$(VENV)/.installed-dev: pyproject.toml setup.py $(LOCKED)/dev.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(LOCKED)/dev.txt
+	$(INSTALL_PROJECT)
 	@$(SAY_COMPILED)
 	touch $@ $(VENV)/.installed-run $(VENV)/.compiled
 
@@ -29,7 +58,7 @@ $(VENV)/.installed-dev: pyproject.toml setup.py | $(BIN)/python
 # Python); a changed setup.py installs again above
 COMPILED := $(shell $(PYTHON) -c "import compiled as c; print(*(c.source(m).relative_to(c.ROOT) for m in c.MODULES))")
 $(VENV)/.compiled: compiled/__init__.py $(COMPILED) | $(VENV)/.installed-run
-	$(BIN)/python -m pip install --quiet --no-deps -e .
+	$(INSTALL_PROJECT)
 	@$(SAY_COMPILED)
 	touch $@
 

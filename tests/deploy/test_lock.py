@@ -1,0 +1,88 @@
+"""The lock files (requirements/, made by `make lock`): every dependency pinned to one version with
+its hashes, within pyproject.toml's ranges, the same version in every lock; and the installs of
+the Makefile and the image read them with --require-hashes."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+ROOT = Path(__file__).resolve().parents[2]
+LOCKED = ROOT / "requirements"
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def pins(lock: str) -> dict[str, tuple[str, int]]:
+    """A lock file's pins: canonical name -> (version, number of hashes)."""
+    text = (LOCKED / lock).read_text()
+    found: dict[str, tuple[str, int]] = {}
+    # a requirement is a line that does not start with a space or '#', with its continuation lines
+    for entry in re.split(r"\n(?=[^\s#])", text):
+        lines = [line for line in entry.splitlines() if not line.lstrip().startswith("#")]
+        if not lines:
+            continue
+        joined = " ".join(line.rstrip(" \\") for line in lines)
+        spec, *hashes = joined.split("--hash=")
+        requirement = Requirement(spec.strip())
+        (pinned,) = requirement.specifier
+        assert pinned.operator == "==", f"{lock}: {spec.strip()} is not pinned"
+        assert all(h.strip().startswith("sha256:") for h in hashes), f"{lock}: {requirement.name}"
+        found[canonicalize_name(requirement.name)] = (pinned.version, len(hashes))
+    return found
+
+
+def within(lock: str, wanted: list[str]) -> None:
+    locked = pins(lock)
+    for text in wanted:
+        requirement = Requirement(text)
+        name = canonicalize_name(requirement.name)
+        assert name in locked, f"{lock} lacks {requirement.name}"
+        version, _ = locked[name]
+        assert requirement.specifier.contains(version, prereleases=True), f"{lock}: {name} {version}"
+
+
+def test_every_pin_has_a_version_and_its_hashes() -> None:
+    """Each lock pins each package with == and at least one sha256 hash."""
+    for lock in ("server.txt", "build.txt", "dev.txt"):
+        locked = pins(lock)
+        assert locked, lock
+        assert all(count >= 1 for _, count in locked.values()), lock
+
+
+def test_every_dependency_is_locked_within_pyproject_ranges() -> None:
+    """The server's dependencies, the build's and the dev tools are each in their lock, at a
+    version pyproject.toml allows."""
+    runtime = PROJECT["project"]["dependencies"]
+    build = PROJECT["build-system"]["requires"]
+    dev = PROJECT["project"]["optional-dependencies"]["dev"]
+    within("server.txt", runtime)
+    within("build.txt", build)
+    within("dev.txt", runtime + build + dev)
+
+
+def test_the_locks_agree_on_every_version() -> None:
+    """A package in two locks has one version: the tests run what the image ships."""
+    server, build, dev = pins("server.txt"), pins("build.txt"), pins("dev.txt")
+    for name, (version, _) in {**server, **build}.items():
+        assert dev[name][0] == version, name
+    for name in server.keys() & build.keys():
+        assert server[name][0] == build[name][0], name
+
+
+def test_installs_read_the_locks_with_their_hashes() -> None:
+    """The Makefile and the Dockerfile install the locked dependencies with --require-hashes and
+    the project itself without dependencies or build isolation."""
+    makefile = (ROOT / "Makefile").read_text()
+    assert "--require-hashes -r $(LOCKED)/dev.txt" in makefile
+    assert "--require-hashes -r $(LOCKED)/server.txt -r $(LOCKED)/build.txt" in makefile
+    assert "pip install --quiet --no-deps --no-build-isolation -e ." in makefile
+    assert not re.search(r"pip install (--quiet )?-e", makefile), "an install that resolves by itself"
+    dockerfile = (ROOT / "deploy" / "Dockerfile").read_text()
+    assert "--require-hashes -r requirements/build.txt" in dockerfile
+    assert "--require-hashes -r requirements/server.txt" in dockerfile
+    assert "pip install --no-deps /wheels/" in dockerfile
+    assert not re.search(r"pip install \.", dockerfile)
