@@ -16,10 +16,15 @@ import shutil
 import socket
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
+import redis.asyncio as aioredis
+
+from server.log.postgres.records import Records
+from server.log.postgres.store import PostgresStore
 
 #: where Debian puts each PostgreSQL version's binaries
 DEBIAN = Path("/usr/lib/postgresql")
@@ -132,8 +137,28 @@ def running_postgres() -> Iterator[PostgresServer]:
         server.remove()
 
 
-#: the records' tables, emptied between two tests that share a server
-TABLES = "accounts, name_forms, guest_accounts, ratings, games, players, rating_history, lists"
+@contextlib.asynccontextmanager
+async def records_store(
+    server: PostgresServer, client: aioredis.Redis, fence: Callable[[str], str | None]
+) -> AsyncIterator[PostgresStore]:
+    """A store on ``client`` with its records in ``server``'s database, emptied first (every table
+    dropped: the moderation log refuses to be emptied otherwise) and made again by its schema steps."""
+    async with await psycopg.AsyncConnection.connect(server.url, autocommit=True) as conn:
+        await conn.execute(b"DROP SCHEMA public CASCADE")
+        await conn.execute(b"CREATE SCHEMA public")
+    records = Records(server.url)
+    await records.open()
+    try:
+        yield PostgresStore(client, fence, records)
+    finally:
+        await records.close()
+
+
+@pytest.fixture(scope="module")
+def postgres_for_module() -> Iterator[PostgresServer]:
+    """A running PostgreSQL server for the tests of a module (each empties it: ``records_store``)."""
+    with running_postgres() as server:
+        yield server
 
 
 @pytest.fixture

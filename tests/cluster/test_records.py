@@ -317,3 +317,29 @@ async def test_a_database_without_redis_is_refused_at_start() -> None:
     _, err = await asyncio.wait_for(node.communicate(), 60)
     assert node.returncode == 2
     assert err.decode().strip() == "cafe-server: error: --database (CAFE_DATABASE) needs --redis (CAFE_REDIS)"
+
+
+async def test_an_analysis_is_kept_once_in_postgres(store: PostgresStore) -> None:
+    """A finished game's analysis is kept once (a second one for the game is refused and changes
+    nothing), also while the game's record still waits in Redis, and read back as it was kept."""
+    assert await store.analyses.analysis("g1") is None
+    assert await store.analyses.analysis_saved("g1", {"version": 1, "moves": [{"cost": 2}]})
+    assert not await store.analyses.analysis_saved("g1", {"version": 2, "moves": []})
+    assert await store.analyses.analysis("g1") == {"version": 1, "moves": [{"cost": 2}]}
+
+
+async def test_a_role_goes_with_its_account_and_the_log_only_grows(
+    store: PostgresStore, postgres_server: PostgresServer
+) -> None:
+    """A role needs an account and goes when the account is deleted; the moderation log keeps
+    every entry, and PostgreSQL refuses to change or delete one."""
+    assert not await store.role_set("ann", "moderator", by="(operator)")
+    assert await store.account_created("Ann", "hash", None)
+    assert await store.role_set("ann", "moderator", by="(operator)")
+    assert await store.staff() == {"Ann": "moderator"}
+    await store.account_deleted("ann")
+    assert await store.role("ann") is None and await store.staff() == {}
+    assert [e.action for e in await store.modlog("ann")] == ["role:moderator"]
+    for statement in ("UPDATE modlog SET reason = 'x'", "DELETE FROM modlog", "TRUNCATE modlog"):
+        with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
+            await _rows(postgres_server.url, statement)

@@ -11,13 +11,13 @@ import pytest
 import redis.asyncio as aioredis
 
 from server.log.contract import Account, GameLog, TokenInfo
-from server.log.postgres.records import Records
-from server.log.postgres.store import PostgresStore
 from server.log.redis.store import RedisStore, lease_key
 from server.log.sqlite.store import Store
 from tests.cluster.conftest import RedisServer
-from tests.cluster.postgres import TABLES, PostgresServer, running_postgres
+from tests.cluster.postgres import PostgresServer, postgres_for_module, records_store
 from tests.server.test_ratings import ACCOUNTS, _started
+
+__all__ = ["postgres_for_module"]  # the fixture, used by name
 
 #: the fencing token of the only node: it owns room ``r``, where the games here are played
 FENCE = "n:1"
@@ -29,12 +29,6 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
     server.start()
     yield server
     server.stop()
-
-
-@pytest.fixture(scope="module")
-def postgres_server() -> Iterator[PostgresServer]:
-    with running_postgres() as server:
-        yield server
 
 
 @pytest.fixture(params=["sqlite", "redis", "postgresql"])
@@ -56,13 +50,9 @@ async def log(
         yield RedisStore(client, lambda room: FENCE)
         await client.aclose()
         return
-    postgres: PostgresServer = request.getfixturevalue("postgres_server")
-    records = Records(postgres.url)
-    await records.open()
-    async with records.pool.connection() as conn:
-        await conn.execute(f"TRUNCATE {TABLES}")
-    yield PostgresStore(client, lambda room: FENCE, records)
-    await records.close()
+    postgres: PostgresServer = request.getfixturevalue("postgres_for_module")
+    async with records_store(postgres, client, lambda room: FENCE) as store:
+        yield store
     await client.aclose()
 
 

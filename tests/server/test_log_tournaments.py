@@ -1,6 +1,7 @@
 """Every game log keeps the tournaments' part of the storage contract
-(``server.log.contract.TournamentTable``): each test runs on the SQLite log and on Redis (a real
-redis-server, one for the module, emptied for each test): a tournament kept whole, a name held
+(``server.log.contract.TournamentTable``): each test runs on the SQLite log, on Redis (a real
+redis-server, one for the module, emptied for each test) and on Redis with the records in
+PostgreSQL (a real PostgreSQL server, emptied for each test): a tournament kept whole, a name held
 while it is live, a write over a changed version refused, the live and recent lists."""
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ from server.log.redis.store import RedisStore
 from server.log.sqlite.store import Store
 from server.tournament.state import Tournament
 from tests.cluster.conftest import RedisServer
+from tests.cluster.postgres import PostgresServer, postgres_for_module, records_store
+
+__all__ = ["postgres_for_module"]  # the fixture, used by name
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +31,7 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
     server.stop()
 
 
-@pytest.fixture(params=["sqlite", "redis"])
+@pytest.fixture(params=["sqlite", "redis", "postgresql"])
 async def log(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[GameLog]:
@@ -41,7 +45,12 @@ async def log(
     await server.wait_ready()
     client = aioredis.from_url(server.url, decode_responses=True)
     await client.flushall()
-    yield RedisStore(client, lambda room: None)
+    if request.param == "redis":
+        yield RedisStore(client, lambda room: None)
+    else:
+        postgres: PostgresServer = request.getfixturevalue("postgres_for_module")
+        async with records_store(postgres, client, lambda room: None) as store:
+            yield store
     await client.aclose()
 
 

@@ -29,7 +29,16 @@ from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from engine import GameRecord, Options
 from protocol.names import alike, alike_version
-from server.log.contract import LISTS, Account, Standing, StoredGame, StoreUnavailable, list_of, stored_lists
+from server.log.contract import (
+    CLOSED,
+    LISTS,
+    Account,
+    Standing,
+    StoredGame,
+    StoreUnavailable,
+    list_of,
+    stored_lists,
+)
 from server.log.postgres.schema import upgrade
 from server.ratings import BOT, RatingChange, Skill, account_key, is_rated, rate, rating_key
 
@@ -89,7 +98,7 @@ class Records:
         await self.pool.close()
 
     @contextlib.asynccontextmanager
-    async def _connection(self) -> AsyncIterator[Connection]:
+    async def connection(self) -> AsyncIterator[Connection]:
         """A connection for one call; PostgreSQL away, or too slow, is ``StoreUnavailable``."""
         try:
             async with asyncio.timeout(self.timeout), self.pool.connection() as conn:
@@ -98,15 +107,15 @@ class Records:
             raise StoreUnavailable(f"PostgreSQL: {str(e) or type(e).__name__}") from e
 
     async def _one(self, sql: str, args: Sequence[Any] = ()) -> tuple[Any, ...] | None:
-        async with self._connection() as conn:
+        async with self.connection() as conn:
             return await (await conn.execute(sql, args)).fetchone()
 
     async def _all(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        async with self._connection() as conn:
+        async with self.connection() as conn:
             return await (await conn.execute(sql, args)).fetchall()
 
     async def _do(self, sql: str, args: Sequence[Any] = ()) -> None:
-        async with self._connection() as conn:
+        async with self.connection() as conn:
             await conn.execute(sql, args)
 
     # --- accounts ------------------------------------------------------------------------------
@@ -114,7 +123,7 @@ class Records:
     async def index_forms(self) -> None:
         """Index each account by its look-alike form, when the forms were made with another version
         of them than this code's (``name_forms`` keeps it), or not yet."""
-        async with self._connection() as conn, conn.transaction():
+        async with self.connection() as conn, conn.transaction():
             await conn.execute("LOCK TABLE name_forms IN EXCLUSIVE MODE")
             made = await (await conn.execute("SELECT version FROM name_forms")).fetchone()
             if made is not None and made[0] == alike_version():
@@ -146,7 +155,7 @@ class Records:
         """Register ``name`` unless it or a look-alike is; the finished games of the guest
         (``identity``) become the account's, and so do its running games when they finish."""
         key, form = account_key(name), alike(name)
-        async with self._connection() as conn, conn.transaction():
+        async with self.connection() as conn, conn.transaction():
             # one registration of a form at a time: the check and the insert see the same accounts
             await conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (form,))
             if await (await conn.execute("SELECT 1 FROM accounts WHERE form = %s", (form,))).fetchone():
@@ -183,7 +192,7 @@ class Records:
         """Forget the account, its settings, lists, rating and rating history; its games stay,
         under the name, nobody's."""
         key = account_key(name)
-        async with self._connection() as conn, conn.transaction():
+        async with self.connection() as conn, conn.transaction():
             await conn.execute("DELETE FROM accounts WHERE key = %s", (name.casefold(),))
             await conn.execute("DELETE FROM ratings WHERE key = %s", (key,))
             await conn.execute("DELETE FROM rating_history WHERE key = %s", (key,))
@@ -216,7 +225,7 @@ class Records:
         return 0 if row is None else int(row[0])
 
     async def game_ratings(self, game_id: str) -> list[RatingChange]:
-        async with self._connection() as conn:
+        async with self.connection() as conn:
             return await _game_ratings(conn, game_id)
 
     # --- finished games ------------------------------------------------------------------------
@@ -226,7 +235,7 @@ class Records:
         as it was (its rating changes are given back)."""
         assert game.finished is not None and game.result is not None
         record = game.record
-        async with self._connection() as conn, conn.transaction():
+        async with self.connection() as conn, conn.transaction():
             kept = await conn.execute(
                 f"INSERT INTO games ({_GAME_COLUMNS})"
                 f" VALUES ({', '.join(['%s'] * 14)}) ON CONFLICT (id) DO NOTHING",
@@ -248,7 +257,7 @@ class Records:
             return await _rate(conn, game, identities, places)
 
     async def game(self, game_id: str) -> StoredGame | None:
-        async with self._connection() as conn:
+        async with self.connection() as conn:
             row = await (
                 await conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = %s", (game_id,))
             ).fetchone()
@@ -256,7 +265,7 @@ class Records:
 
     async def history(self, identity: str, limit: int) -> list[StoredGame]:
         """The finished games ``identity`` played, newest first."""
-        async with self._connection() as conn:
+        async with self.connection() as conn:
             rows = await (
                 await conn.execute(
                     f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLUMNS.split(','))}"
@@ -292,7 +301,7 @@ class Records:
 
     async def lists_replaced(self, identity: str, lists: Mapping[str, Mapping[str, str]]) -> None:
         rows = [(identity, which, key, name) for which in LISTS for key, name in lists.get(which, {}).items()]
-        async with self._connection() as conn, conn.transaction():
+        async with self.connection() as conn, conn.transaction():
             await conn.execute("DELETE FROM lists WHERE identity = %s", (identity,))
             async with conn.cursor() as cursor:
                 await cursor.executemany(
@@ -327,8 +336,10 @@ async def _registered(conn: Connection, identities: Sequence[str | None]) -> lis
 async def _rate(
     conn: Connection, game: StoredGame, identities: list[str | None], places: dict[str, int]
 ) -> list[RatingChange]:
-    """Rate a game just kept, inside its transaction (the caller's)."""
-    if not is_rated(list(game.kinds), identities, game.room_options):
+    """Rate a game just kept, inside its transaction (the caller's); not one whose room the staff
+    closed."""
+    closed = (game.result or {}).get("reason") == CLOSED
+    if closed or not is_rated(list(game.kinds), identities, game.room_options):
         return []
     seats = [
         (name, key)

@@ -21,6 +21,7 @@ from redis.exceptions import RedisError
 from engine import GameRecord, Options, Outcome
 from server.log.contract import (
     Account,
+    AnalysisTable,
     LeaseLost,
     ModEntry,
     Report,
@@ -31,6 +32,7 @@ from server.log.contract import (
     StoredGame,
     StoreUnavailable,
     TokenInfo,
+    TournamentTable,
 )
 from server.log.redis import scripts
 from server.log.redis.analyses import RedisAnalyses
@@ -74,8 +76,8 @@ class RedisStore:
         self._accounts = RedisAccounts(client)
         self._lists = RedisLists(client)
         self._moderation = RedisModeration(client)
-        self.tournaments = RedisTournaments(client)
-        self.analyses = RedisAnalyses(client)
+        self.tournaments: TournamentTable = RedisTournaments(client)
+        self.analyses: AnalysisTable = RedisAnalyses(client)
         self._fence = fence
         self.durability = durability
         self._game_rooms: dict[str, tuple[str, list[str]]] = {}  # game id -> (room, person names)
