@@ -8,7 +8,7 @@ The lobby calls these from its dispatch; the decisions are :mod:`server.lobby.ac
 from __future__ import annotations
 
 import secrets
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from protocol import messages as m
 from protocol.commands import AskSecret, ShowRequest
@@ -69,8 +69,16 @@ async def check_alike(lobby: Lobby, name: str, msg_id: m.ClientId) -> None:
         raise looks_registered(name, other, msg_id)
 
 
-async def login_identity(lobby: Lobby, session: Session, msg: m.Hello) -> str | None:
-    """The identity of a ``hello`` without a token: the account's for a registered name with its
+class Login(NamedTuple):
+    """An account's login: its identity, and its name as the account spells it (``Anna``, whoever
+    typed ``anna``)."""
+
+    identity: str
+    name: str
+
+
+async def login_identity(lobby: Lobby, session: Session, msg: m.Hello) -> Login | None:
+    """The login of a ``hello`` without a token: the account's for a registered name with its
     password, ``None`` for a guest. A guest cannot take a registered name, one that looks like
     it, or a reserved one."""
     registered = await lobby.accounts.is_registered(msg.name)
@@ -95,7 +103,8 @@ async def login_identity(lobby: Lobby, session: Session, msg: m.Hello) -> str | 
         lobby.metrics.logins.labels(result=e.code).inc()
         raise
     lobby.metrics.logins.labels(result="ok").inc()
-    return account_key(account.name)  # (its settings are read as it is welcomed: server.lobby.choices)
+    # (the account's settings are read as it is welcomed: server.lobby.choices)
+    return Login(account_key(account.name), account.name)
 
 
 async def check_nick(lobby: Lobby, session: Session, msg: m.Nick) -> None:

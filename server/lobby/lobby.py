@@ -299,15 +299,15 @@ class Lobby:
         name = msg.name
         if not is_name(name):
             raise ProtocolError("bad_name", _("A name is {rule}.", rule=NAME_RULE), msg.id)
-        account = await account_commands.login_identity(self, session, msg)
-        if account is not None:  # the account's owner: like a resume, from any connection
-            await self._taken_back(session, name, account, msg)
+        login = await account_commands.login_identity(self, session, msg)
+        if login is not None:  # the account's owner, named as the account spells it: like a resume
+            await self._taken_back(session, login.name, login.identity, msg)
             return
         held = await self.directory.claim_name(name)  # (login_identity refused a reserved name)
         if held is not None:
             raise name_taken(name, held, msg.id)
-        # a new guest: the tokens they resume with carry it on; an account's is its own
-        identity = account or secrets.token_hex(8)  # pragma: no mutate - only compared: any length
+        # a new guest: the tokens they resume with carry it on
+        identity = secrets.token_hex(8)  # pragma: no mutate - only compared: any length
         token = secrets.token_hex(16)
         await self.store.token_issued(token, name, identity)
         session.identity = identity

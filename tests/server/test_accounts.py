@@ -212,3 +212,16 @@ async def test_metrics_count_logins_by_result_and_registrations(server: Server) 
     assert "cafe_registrations_total 1.0" in text
     assert 'cafe_logins_total{result="ok"} 1.0' in text
     assert 'cafe_logins_total{result="bad_password"} 2.0' in text
+
+
+async def test_a_login_is_welcomed_under_the_accounts_own_spelling(server: Server) -> None:
+    """Registered as "Anna", a login typed "anna" is welcomed as "Anna", and others see "Anna"."""
+    anna = await WsClient.connect(server.port, "Anna")
+    await anna.request({"type": "register", "password": PASSWORD})
+    await anna.close()
+    again = await WsClient.connect(server.port)
+    welcome = await again.request({"type": "hello", "name": "anna", "password": PASSWORD})
+    assert (welcome["type"], welcome["name"], welcome["registered"]) == ("welcome", "Anna", True)
+    bob = await WsClient.connect(server.port, "bob")
+    who = await bob.request({"type": "who"})
+    assert {p["name"] for p in who["people"]} == {"Anna", "bob"}
