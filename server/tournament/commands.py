@@ -121,18 +121,24 @@ async def request(lobby: Lobby, session: Session, msg: m.TournamentRequest) -> N
         await director.change(t.id, leave)
         text = _("You left tournament {name}; your points stay in its standings.", name=t.name)
     else:
+        # its creator closes it, or the staff (the store says who is staff), logged first
+        staff = session.registered and await lobby.store.role(name) is not None
+        if t.creator.casefold() != name.casefold() and not staff:
+            raise ProtocolError(
+                "not_organizer",
+                _(
+                    "Only {creator}, who made tournament {name}, may close it.",
+                    creator=t.creator,
+                    name=t.name,
+                ),
+                msg.id,
+            )
+        if t.over:
+            raise _closed(t, msg.id)
+        if t.creator.casefold() != name.casefold():
+            await lobby.store.modlog_appended(name, "close_tournament", t.name)
 
         def close(fresh: Tournament) -> None:
-            if fresh.creator.casefold() != name.casefold():
-                raise ProtocolError(
-                    "not_organizer",
-                    _(
-                        "Only {creator}, who made tournament {name}, may close it.",
-                        creator=fresh.creator,
-                        name=fresh.name,
-                    ),
-                    msg.id,
-                )
             if fresh.over:
                 raise _closed(fresh, msg.id)
             fresh.close(time.time())

@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 from server.app import Server
+from server.log.contract import OPERATOR
 from tests.server.clients import TIMEOUT, LineClient, WsClient, http_get
 from tests.server.conftest import ServerFactory
 
@@ -156,8 +157,8 @@ async def test_refusals_change_nothing(server: Server) -> None:
     assert (await guest.command("/tournament join cup"))["code"] == "tournament_closed"
     listed = await guest.request({"type": "tournaments"})
     assert listed["upcoming"] == [] and [t["status"] for t in listed["recent"]] == ["closed"]
-    answer = await http_get(server.port, "/api/tournaments/99")
-    assert answer.status == 404 and answer.json() == {"error": "no_such_tournament"}
+    missing = await http_get(server.port, "/api/tournaments/99")
+    assert missing.status == 404 and missing.json() == {"error": "no_such_tournament"}
 
 
 async def test_a_restart_mid_round_loses_nothing(make_server: ServerFactory) -> None:
@@ -183,3 +184,19 @@ async def test_a_restart_mid_round_loses_nothing(make_server: ServerFactory) -> 
     assert (await bob_again.request({"type": "leave_room"}))["type"] == "ack"  # he leaves the game: ann wins
     final = await _status(second, 1, "finished")
     assert [(s["name"], s["points"]) for s in final["standings"]] == [("ann", 1.0), ("bob", 0.0)]
+
+
+async def test_the_staff_close_anothers_tournament_logged_first(server: Server) -> None:
+    """A moderator (a role in the store) closes a tournament someone else made; the moderation
+    log holds it; a registered player without a role is refused (``not_organizer``)."""
+    ann = await _registered(server, "ann")
+    assert (await ann.command("/tournament new cup arena 30 start +1m"))["type"] == "tournament"
+    bob = await _registered(server, "bob")
+    assert (await bob.command("/tournament close cup"))["code"] == "not_organizer"
+    mod = await _registered(server, "zed")
+    assert await server.store.role_set("zed", "moderator", by=OPERATOR)
+    assert (await mod.command("/tournament close cup"))["type"] == "ack"
+    shown = await bob.request({"type": "tournament", "name": "cup"})
+    assert shown["tournament"]["status"] == "closed"
+    (entry,) = [e for e in await server.store.modlog("zed") if e.action == "close_tournament"]
+    assert (entry.by, entry.target) == ("zed", "cup")
