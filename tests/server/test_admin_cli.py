@@ -1,0 +1,342 @@
+"""``cafe-admin`` as operators run it: a process of its own on the data of a server process that
+runs meanwhile (a real SQLite file; a real redis-server for a cluster). Each command prints what
+it did and exits 0, or one ``cafe-admin: error:`` line and a status that is not 0; every change is
+on the moderation log, by the operator, and holds in the running server at once."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import sys
+import tomllib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import pytest
+
+from server.log.contract import OPERATOR
+from server.log.sqlite.schema import SCHEMA_VERSION, STEPS, upgrade
+from server.log.sqlite.store import Store
+from tests.cluster.conftest import RedisServer
+from tests.server.clients import WsClient
+from tests.server.process import ServerProcess
+
+PASSWORD = "correct-horse"
+ROOT = Path(__file__).resolve().parents[2]
+#: argon2id with 1 MiB: the same code as the default's 64 MiB, a quicker hash
+QUICK_HASH = ("--hash-memory", "1024")
+
+
+class Done(NamedTuple):
+    status: int
+    out: str
+    err: str
+
+
+async def admin(*args: str, env: dict[str, str] | None = None) -> Done:
+    """Run ``cafe-admin ARGS`` (the console script's function, as a process of its own)."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("CAFE_")}
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "server.admin",
+        *args,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env={**clean, "CAFE_HASH_MEMORY": "1024", **(env or {})},
+    )
+    out, err = await asyncio.wait_for(proc.communicate(), 60)
+    assert proc.returncode is not None
+    return Done(proc.returncode, out.decode(), err.decode())
+
+
+def failed(done: Done, words: str) -> None:
+    """``done`` failed with one error line saying ``words``."""
+    assert done.status == 1, done
+    assert done.err.startswith("cafe-admin: error: ") and words in done.err, done.err
+    assert done.err.count("\n") == 1 and "Traceback" not in done.err
+
+
+async def registered(port: int, name: str) -> WsClient:
+    client = await WsClient.connect(port, name)
+    answer = await client.request({"type": "register", "password": PASSWORD})
+    assert answer["type"] == "welcome" and answer["registered"], answer
+    return client
+
+
+async def hello(port: int, name: str, **more: Any) -> dict[str, Any]:
+    """The answer to ``hello`` as ``name`` on a new connection."""
+    client = await WsClient.connect(port)
+    return await client.request({"type": "hello", "name": name, **more})
+
+
+@pytest.fixture
+async def running(tmp_path: Path) -> AsyncIterator[tuple[ServerProcess, Path]]:
+    """A server process on a SQLite file, and the file."""
+    data = tmp_path / "cafe.db"
+    server = await ServerProcess.start(data, *QUICK_HASH, "--bot-workers", "0")
+    yield server, data
+    if server.proc.returncode is None:
+        server.proc.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(server.proc.wait(), 20)
+
+
+def test_cafe_admin_is_a_console_script_of_the_package() -> None:
+    """pyproject.toml installs ``cafe-admin``, running ``server.admin:main``."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert project["project"]["scripts"]["cafe-admin"] == "server.admin:main"
+
+
+# --- one node: SQLite ------------------------------------------------------------------------------
+
+
+async def test_a_ban_keeps_a_logged_in_person_out_of_the_running_server(
+    running: tuple[ServerProcess, Path],
+) -> None:
+    """cafe-admin bans a logged-in person: they cannot log in again, with the password or their
+    resume token; unban lets them in again. Both are on the moderation log, by the operator."""
+    server, data = running
+    troll = await registered(server.port, "troll")
+    token = troll.token
+    done = await admin("--data", str(data), "ban", "troll", "2h", "--reason", "insults in the lobby")
+    assert done.status == 0, done
+    assert done.out.startswith("troll is banned until ") and "insults in the lobby" in done.out
+    await troll.close()
+    refused = await hello(server.port, "troll", password=PASSWORD)
+    assert (refused["type"], refused["code"]) == ("error", "banned")
+    assert "insults in the lobby" in refused["message"]
+    assert (await hello(server.port, "troll", token=token))["type"] == "error"
+
+    done = await admin("--data", str(data), "unban", "troll")
+    assert (done.status, done.out) == (0, "troll is no longer banned (1 ban lifted)\n")
+    assert (await hello(server.port, "troll", password=PASSWORD))["type"] == "welcome"
+    failed(await admin("--data", str(data), "unban", "troll"), "troll is not banned")
+
+    done = await admin("--data", str(data), "modlog")
+    lines = done.out.splitlines()
+    assert [line.split("  ")[2:5] for line in lines] == [
+        [OPERATOR, "unban", "troll"],
+        [OPERATOR, "ban", "troll"],
+    ]
+    assert lines[1].endswith("  2h  insults in the lobby")
+
+
+async def test_a_role_given_on_the_command_line_holds_in_the_running_server(
+    running: tuple[ServerProcess, Path],
+) -> None:
+    """cafe-admin role: the account may use the staff's commands at once; ``none`` takes it back;
+    a name without an account is refused and nothing is logged."""
+    server, data = running
+    ann = await registered(server.port, "ann")
+    assert (await ann.command("/modlog"))["code"] == "not_staff"
+    done = await admin("--data", str(data), "role", "ann", "admin")
+    assert (done.status, done.out) == (0, "ann is now admin, was no role\n")
+    assert (await ann.command("/modlog"))["type"] == "modlog"
+    assert (await ann.command("/role zed moderator"))["code"] != "not_staff"
+    done = await admin("--data", str(data), "role", "ANN", "none", "--reason", "stepped down")
+    assert (done.status, done.out) == (0, "ann holds no role now, was admin\n")
+    assert (await ann.command("/modlog"))["code"] == "not_staff"
+    failed(await admin("--data", str(data), "role", "zed", "moderator"), "zed is not a registered account")
+    done = await admin("--data", str(data), "modlog", "--limit", "1")
+    assert done.out.count("\n") == 1 and f"{OPERATOR}  role:none  ann  stepped down" in done.out
+
+
+async def test_a_new_password_is_shown_once_and_the_old_tokens_are_revoked(
+    running: tuple[ServerProcess, Path],
+) -> None:
+    """cafe-admin password: the printed password logs in to the running server, the old one and
+    the name's resume token no longer do, and the change is on the log (without the password)."""
+    server, data = running
+    ann = await registered(server.port, "ann")
+    token = ann.token
+    await ann.close()
+    done = await admin("--data", str(data), "password", "ann")
+    assert done.status == 0, done
+    first = done.out.splitlines()[0]
+    assert first.startswith("New password of ann: ")
+    password = first.rsplit(" ", 1)[1]
+    assert len(password) >= 16
+    assert (await hello(server.port, "ann", token=token))["code"] == "bad_token"
+    assert (await hello(server.port, "ann", password=PASSWORD))["code"] == "bad_password"
+    assert (await hello(server.port, "ann", password=password))["type"] == "welcome"
+    log = (await admin("--data", str(data), "modlog")).out
+    assert f"{OPERATOR}  password  ann" in log and password not in log
+    failed(await admin("--data", str(data), "password", "nobody"), "nobody is not a registered account")
+
+
+async def test_reports_are_listed_newest_first_with_their_excerpt(tmp_path: Path) -> None:
+    """cafe-admin reports: the open reports with ids, reasons and chat; --all the resolved too."""
+    data = tmp_path / "cafe.db"
+    store = Store(str(data))
+    first = await store.report_added("bob", "troll", "spam", ["troll: buy gold", "bob: stop"])
+    await store.report_added("eve", "troll", "insults", ["troll: you fool"])
+    await store.report_resolved(first.id, by="ann", note="warned")
+    store.close()
+    done = await admin("--data", str(data), "reports")
+    assert done.status == 0
+    head, excerpt = done.out.splitlines()
+    number, _made, rest = head.split("  ", 2)
+    assert (number, rest) == (f"#{first.id + 1}", "eve reports troll: insults  [open]")
+    assert excerpt == "    | troll: you fool"
+    everything = (await admin("--data", str(data), "reports", "--all")).out.splitlines()
+    assert len(everything) == 6 and "resolved by ann" in everything[2] and everything[3] == "    note: warned"
+
+
+async def test_backup_copies_the_live_file_and_check_replays_its_games(
+    running: tuple[ServerProcess, Path], tmp_path: Path
+) -> None:
+    """While a game runs: backup writes a copy that passes SQLite's integrity check and holds the
+    game; check says the schema version and that the game replays; a move that does not replay
+    fails the check, naming the game."""
+    server, data = running
+    ann = await WsClient.connect(server.port, "ann")
+    await ann.command("/join cafe")
+    await ann.command("/addbot greedy")
+    await ann.command("/start")
+    await ann.next("game_started")
+    copy = tmp_path / "backup.db"
+    done = await admin("--data", str(data), "backup", str(copy))
+    assert done.status == 0, done
+    assert (
+        f"Backed up {data} to {copy}:" in done.out and f"schema version {SCHEMA_VERSION}, 1 games" in done.out
+    )
+    saved = Store(str(copy))
+    (game,) = await saved.unfinished_games()
+    saved.close()
+    assert game.room == "cafe"
+    failed(await admin("--data", str(data), "backup", str(copy)), "is there already")
+
+    done = await admin("--data", str(data), "check")
+    assert done.status == 0, done
+    assert done.out.splitlines() == [
+        f"{data}: schema version {SCHEMA_VERSION}, this server's.",
+        "SQLite's integrity check: ok.",
+        "1 unfinished game: every one replays.",
+    ]
+    with sqlite3.connect(copy) as db:
+        db.execute("INSERT INTO journal (game_id, number, move) VALUES (?, 999, 'XXm@XX9n')", (game.game_id,))
+    db.close()
+    done = await admin("--data", str(copy), "check")
+    failed(done, "1 of 1 unfinished games do not replay")
+    assert f"game {game.game_id} in room cafe: does not replay" in done.out
+
+
+async def test_check_leaves_an_older_file_as_it_is_and_refuses_a_newer_one(tmp_path: Path) -> None:
+    """check on a file of an older schema says the server will bring it up, and changes nothing;
+    on a file of a newer schema it fails (the server would not start on it)."""
+    data = tmp_path / "cafe.db"
+    with sqlite3.connect(data, isolation_level=None) as db:
+        upgrade(db, STEPS[:-1])  # as the version before the last step wrote it
+    db.close()
+    done = await admin("--data", str(data), "check")
+    assert done.status == 0, done
+    assert f"schema version {SCHEMA_VERSION - 1}; the server takes it to {SCHEMA_VERSION}" in done.out
+    with sqlite3.connect(data) as db:
+        assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION - 1,)
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+    failed(await admin("--data", str(data), "check"), "written by a newer server")
+
+
+async def test_bad_commands_and_settings_are_one_clear_line(tmp_path: Path) -> None:
+    """A missing file, :memory:, a bad duration or name, a ban without a reason, a bad setting:
+    one line each, status 1 (2 for what argparse or the settings refuse), nothing written."""
+    data = tmp_path / "cafe.db"
+    failed(await admin("--data", str(data), "modlog"), "no such file")
+    assert not data.exists()
+    failed(await admin("--data", ":memory:", "reports"), "keeps nothing")
+    Store(str(data)).close()
+    failed(await admin("--data", str(data), "ban", "troll", "2w", "--reason", "x"), "'2w' is not a duration")
+    failed(await admin("--data", str(data), "ban", "no name!", "2h", "--reason", "x"), "is not a name")
+    failed(await admin("--data", str(data), "ban", "troll", "2h", "--reason", " "), "a ban needs a reason")
+    done = await admin("--data", str(data), "ban", "troll", "2h")
+    assert done.status == 2 and "--reason" in done.err
+    done = await admin("--data", str(data), "modlog", env={"CAFE_HASH_MEMORY": "1"})
+    assert (done.status, done.err) == (
+        2,
+        "cafe-admin: error: CAFE_HASH_MEMORY: '1' is not an integer of 8 or more\n",
+    )
+    done = await admin("--data", str(data), "modlog")
+    assert (done.status, done.out) == (0, "The moderation log has no entries.\n")
+
+
+async def test_the_server_environment_names_the_data(running: tuple[ServerProcess, Path]) -> None:
+    """Without flags cafe-admin reads CAFE_DATA, as the server does."""
+    server, data = running
+    await registered(server.port, "ann")
+    done = await admin("role", "ann", "moderator", env={"CAFE_DATA": str(data)})
+    assert (done.status, done.out) == (0, "ann is now moderator, was no role\n")
+
+
+# --- a cluster: Redis ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+async def cluster(tmp_path: Path) -> AsyncIterator[tuple[ServerProcess, str]]:
+    """A cluster node on a real redis-server, and the Redis URL."""
+    redis = RedisServer(tmp_path)
+    redis.start()
+    await redis.wait_ready()
+    node = await ServerProcess.start(
+        tmp_path / "unused.db", "--redis", redis.url, "--node-id", "a", *QUICK_HASH, "--bot-workers", "0"
+    )
+    yield node, redis.url
+    if node.proc.returncode is None:
+        node.proc.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(node.proc.wait(), 20)
+    redis.stop()
+
+
+async def test_a_ban_and_a_role_set_on_a_clusters_redis_hold_on_its_node(
+    cluster: tuple[ServerProcess, str],
+) -> None:
+    """cafe-admin --redis: a role given holds on the running node at once; a logged-in person
+    banned cannot log in again; a new password logs in; all three are on the log."""
+    node, url = cluster
+    ann = await registered(node.port, "ann")
+    troll = await registered(node.port, "troll")
+    done = await admin("--redis", url, "role", "ann", "moderator")
+    assert (done.status, done.out) == (0, "ann is now moderator, was no role\n")
+    assert (await ann.command("/modlog"))["type"] == "modlog"
+
+    done = await admin("--redis", url, "ban", "troll", "perm", "--reason", "spam")
+    assert done.status == 0 and done.out.startswith("troll is banned for good"), done
+    await troll.close()
+    refused = await hello(node.port, "troll", password=PASSWORD)
+    assert (refused["type"], refused["code"]) == ("error", "banned")
+
+    done = await admin("password", "ann", env={"CAFE_REDIS": url})
+    password = done.out.splitlines()[0].rsplit(" ", 1)[1]
+    await ann.close()
+    assert (await hello(node.port, "ann", password=password))["type"] == "welcome"
+    log = (await admin("--redis", url, "modlog")).out.splitlines()
+    assert [line.split("  ")[3] for line in log] == ["password", "ban", "role:moderator"]
+
+
+async def test_a_clusters_backup_says_what_to_copy_and_check_replays_from_redis(
+    cluster: tuple[ServerProcess, str], tmp_path: Path
+) -> None:
+    """backup on a cluster writes nothing and says how to back up Redis (exit 1); check replays
+    the running games from Redis."""
+    node, url = cluster
+    done = await admin("--redis", url, "backup", str(tmp_path / "x.db"))
+    failed(done, "was not written")
+    assert "BGSAVE" in done.out and "appendonlydir" in done.out
+    assert not (tmp_path / "x.db").exists()
+    ann = await WsClient.connect(node.port, "ann")
+    await ann.command("/join cafe")
+    await ann.command("/addbot greedy")
+    await ann.command("/start")
+    await ann.next("game_started")
+    done = await admin("--redis", url, "check")
+    assert done.status == 0, done
+    assert done.out.splitlines()[-1] == "1 unfinished game: every one replays."
+
+
+async def test_redis_out_of_reach_is_one_line(tmp_path: Path) -> None:
+    """A Redis nobody answers at: one error line, status 1."""
+    redis = RedisServer(tmp_path)  # a free port, not started
+    failed(await admin("--redis", redis.url, "modlog"), "the data cannot be reached")
