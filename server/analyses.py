@@ -48,6 +48,11 @@ HOUR = 3600.0
 ADDRESS_FACTOR = 3
 
 
+def _address(session: Session) -> str:
+    """The address a session connects from, without its port."""
+    return session.peer.rpartition(":")[0] or session.peer
+
+
 def analysis_seed(game_id: str) -> int:
     """The seed of a game's analysis: the same game is sampled alike on every node.
 
@@ -173,7 +178,7 @@ class AnalysisDesk:
         identity = session.identity or ""
         if (
             self._people.count(identity, now) >= self.config.analysis_rate
-            or self._addresses.count(session.peer, now) >= ADDRESS_FACTOR * self.config.analysis_rate
+            or self._addresses.count(_address(session), now) >= ADDRESS_FACTOR * self.config.analysis_rate
         ):
             raise ProtocolError(
                 "too_many_analyses",
@@ -189,7 +194,7 @@ class AnalysisDesk:
                 "analysis_busy", _("The server has as many analyses queued as it takes; try later."), msg.id
             )
         self._people.add(identity, now)
-        self._addresses.add(session.peer, now)
+        self._addresses.add(_address(session), now)
         job = Job(msg.game, record)
         self.jobs[msg.game] = job
         self._start().put_nowait(job)

@@ -8,7 +8,6 @@ import { t } from "./i18n.js";
 const NS = "http://www.w3.org/2000/svg";
 // the marks worth showing on the chart, and the words of every mark
 const COSTLY = new Set(["inaccurate", "mistake", "blunder"]);
-const MARK_WORDS = { good: "good", inaccurate: "inaccurate", mistake: "mistake", blunder: "blunder", forced: "forced" };
 const MARK_SIGNS = { inaccurate: "?!", mistake: "?", blunder: "??" };
 const COLOURS = ["#1f6fb2", "#c0392b", "#2e8b57", "#8e44ad"];
 
@@ -23,9 +22,10 @@ export async function fetchAnalysis(id, headers) {
 /** Each move's mark and cost, for the list beside the moves. */
 export function markWords(move) {
   if (!move || !move.mark) return "";
+  const words = { good: t("good"), inaccurate: t("inaccurate"), mistake: t("mistake"), blunder: t("blunder") };
   if (move.mark === "forced") return t("forced");
-  const sign = MARK_SIGNS[move.mark] ?? "";
-  return `${sign ? sign + " " : ""}${t(MARK_WORDS[move.mark])} −${move.cost.toFixed(1)}`;
+  const sign = MARK_SIGNS[move.mark] ? MARK_SIGNS[move.mark] + " " : "";
+  return sign + words[move.mark] + " −" + move.cost.toFixed(1);
 }
 
 /** Add each move's mark and cost to the list items (one per move, in order). */

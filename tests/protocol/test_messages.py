@@ -19,6 +19,9 @@ from protocol.messages import (
     PROTOCOL_VERSION,
     SERVER_ADAPTER,
     Ack,
+    Analyse,
+    Analysis,
+    AnalysisFigures,
     AddBot,
     Bye,
     ChangePassword,
@@ -127,6 +130,7 @@ CLIENT_SAMPLES: list[ClientMessage] = [
     Reset(),
     VoteRemove(name="bob"),
     VoteAnswer(yes=False),
+    Analyse(id=11, game="0123456789abcdef"),
     SetOption(key="start", value=2),
     SetOption(key="host", value=False),
 ]
@@ -220,6 +224,14 @@ SERVER_SAMPLES: list[ServerMessage] = [
         voters=["cid"],
         state="open",
         expires=1700000000.0,
+    ),
+    Analysis(
+        seq=24,
+        id=None,
+        game="0123456789abcdef",
+        state="ready",
+        ahead=None,
+        players={"ann": AnalysisFigures(moves=20, total_cost=31.5, mean_cost=1.58, accuracy=81.2)},
     ),
 ]
 

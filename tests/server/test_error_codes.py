@@ -20,6 +20,7 @@ from protocol.errors import ERROR_CODES, PROTOCOL_ERROR_CODES, SERVER_ERROR_CODE
 from protocol.limits import LIST_MAX
 from server.app import Server
 from server.log.contract import StoreUnavailable
+from server.log.sqlite.store import Store
 from tests.server import clients
 from tests.server.clients import LineClient, WsClient
 from tests.server.conftest import ServerFactory
@@ -403,6 +404,56 @@ async def _not_invited(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient,
 
 
 #: code -> (how to provoke it, server settings)
+async def _finished_games(server: Server, count: int) -> list[str]:
+    """``count`` finished games of ann and bob (bob leaves each at once: absent drop), oldest first."""
+    ann, bob = await WsClient.connect(server.port, "gameann"), await WsClient.connect(server.port, "gamebob")
+    for n in range(count):
+        for client in (ann, bob):
+            assert (await client.command(f"/join over{n}"))["type"] == "ack"
+        assert (await ann.command("/option absent drop"))["type"] == "ack"
+        assert (await ann.command("/start"))["type"] == "ack"
+        assert (await bob.command("/leave"))["type"] == "ack"
+        await ann.next("game_over")
+    assert isinstance(server.store, Store)
+    return [g.game_id for g in reversed(server.store.games_named("gameann", count))]
+
+
+async def _no_such_game(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    (ann,) = await _in_room(server, "ann")
+    return ann, await ann.request({"type": "analyse", "game": "0000000000000000"})
+
+
+async def _not_finished(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann, _bob = await _in_room(server, "ann", "bob", start=True)
+    assert isinstance(server.store, Store)
+    return ann, await ann.command(f"/analyse {server.store.games_named('ann', 1)[0].game_id}")
+
+
+async def _analysis_pending(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    first, second = await _finished_games(server, 2)
+    ann = await WsClient.connect(server.port, "ann")
+    assert (await ann.request({"type": "analyse", "game": first}))["state"] == "queued"
+    return ann, await ann.request({"type": "analyse", "game": second})
+
+
+async def _analysis_busy(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    games = await _finished_games(server, 3)
+    for name, game in zip(("ann", "bob"), games, strict=False):  # one running, one queued
+        asker = await WsClient.connect(server.port, name)
+        assert (await asker.request({"type": "analyse", "game": game}))["state"] == "queued"
+    cy = await WsClient.connect(server.port, "cy")
+    return cy, await cy.request({"type": "analyse", "game": games[2]})
+
+
+async def _too_many_analyses(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    games = await _finished_games(server, 4)
+    for name, game in zip(("ann", "bob", "cy"), games, strict=False):  # one address: three times the rate
+        asker = await WsClient.connect(server.port, name)
+        assert (await asker.request({"type": "analyse", "game": game}))["state"] == "queued"
+    dan = await WsClient.connect(server.port, "dan")
+    return dan, await dan.request({"type": "analyse", "game": games[3]})
+
+
 CASES: dict[str, tuple[Provoke, dict[str, Any]]] = {
     "hello_first": (_hello_first, {}),
     "already_welcome": (_already_welcome, {}),
@@ -457,6 +508,11 @@ CASES: dict[str, tuple[Provoke, dict[str, Any]]] = {
     "voted_out": (_voted_out, {}),
     "no_hints": (_no_hints, {}),
     "not_invited": (_not_invited, {}),
+    "no_such_game": (_no_such_game, {}),
+    "not_finished": (_not_finished, {}),
+    "analysis_pending": (_analysis_pending, {"analysis_budget": 5}),
+    "analysis_busy": (_analysis_busy, {"analysis_budget": 5, "analysis_queue": 1}),
+    "too_many_analyses": (_too_many_analyses, {"analysis_budget": 5, "analysis_rate": 1}),
 }
 
 
