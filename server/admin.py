@@ -42,7 +42,8 @@ from protocol.names import NAME_MAX, is_name
 from server.config import Config, ConfigError, load_config
 from server.lobby.accounts import Accounts
 from server.log.contract import OPERATOR, GameLog, Role, StoreUnavailable
-from server.log.postgres.records import Records
+from server.log.postgres.records import Records, RecordsUnavailable
+from server.log.postgres.schema import RecordsTooNew
 from server.log.postgres.store import PostgresStore
 from server.log.redis.store import RedisStore
 from server.log.sqlite.schema import SCHEMA_VERSION, LogTooNew
@@ -175,6 +176,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(str(e))
     except LogTooNew as e:
         return _fail(f"{config.data}: {e}", 2)
+    except RecordsTooNew as e:
+        return _fail(f"PostgreSQL: {e}", 2)
+    except RecordsUnavailable as e:
+        return _fail(f"the data cannot be reached: PostgreSQL: {e}")
     except (StoreUnavailable, OSError) as e:
         return _fail(f"the data cannot be reached: {e}")
     except sqlite3.Error as e:
@@ -203,6 +208,8 @@ class Opened:
     def __init__(self, config: Config) -> None:
         self.config = config
         self.store: GameLog
+        #: the cluster's records in PostgreSQL (``--database``), or ``None``
+        self.records: PostgresStore | None = None
         self._closers: list[Any] = []
 
     @property
@@ -227,7 +234,7 @@ class Opened:
             records = PostgresStore(client, fence, Records(config.database), config.redis_durability)
             await records.open()
             self._closers.insert(0, records.aclose)
-            self.store = records
+            self.store = self.records = records
         else:
             self.store = RedisStore(client, fence, config.redis_durability)
         return self.store
@@ -422,11 +429,12 @@ def backup(config: Config, target: Path) -> int:
 async def check(config: Config) -> int:
     """Check the data: its schema version, and that every unfinished game replays by the rules."""
     if config.redis is not None:
-        async with Opened(config) as store:
-            if config.database:
-                async with store.records.connection() as conn:  # type: ignore[attr-defined]
+        opened = Opened(config)
+        async with opened as store:
+            if opened.records is not None:  # brought up to this code's version as it opened
+                async with opened.records.records.connection() as conn:
                     row = await (await conn.execute("SELECT version FROM schema_version")).fetchone()
-                say(f"PostgreSQL records: schema version {row[0] if row else '?'}.")
+                say(f"PostgreSQL records: schema version {row[0] if row else '?'}, this server's.")
             else:
                 say("Redis keeps no schema version: the server reads what any version wrote.")
             return await _replays(store)

@@ -18,9 +18,11 @@ from typing import Any, NamedTuple
 import pytest
 
 from server.log.contract import OPERATOR
+from server.log.postgres.schema import SCHEMA_VERSION as RECORDS_VERSION
 from server.log.sqlite.schema import SCHEMA_VERSION, STEPS, upgrade
 from server.log.sqlite.store import Store
 from tests.cluster.conftest import RedisServer
+from tests.cluster.postgres import running_postgres
 from tests.server.clients import WsClient
 from tests.server.process import ServerProcess
 
@@ -340,3 +342,38 @@ async def test_redis_out_of_reach_is_one_line(tmp_path: Path) -> None:
     """A Redis nobody answers at: one error line, status 1."""
     redis = RedisServer(tmp_path)  # a free port, not started
     failed(await admin("--redis", redis.url, "modlog"), "the data cannot be reached")
+
+
+async def test_with_records_in_postgresql_a_role_and_a_ban_hold_and_check_says_its_version(
+    tmp_path: Path,
+) -> None:
+    """cafe-admin --redis --database: a role and a ban kept in PostgreSQL hold on the running node;
+    check names the records' schema version; backup says to use pg_dump."""
+    redis = RedisServer(tmp_path)
+    redis.start()
+    await redis.wait_ready()
+    with running_postgres() as postgres:
+        where = ("--redis", redis.url, "--database", postgres.url)
+        node = await ServerProcess.start(tmp_path / "unused.db", *where, *QUICK_HASH, "--bot-workers", "0")
+        try:
+            ann = await registered(node.port, "ann")
+            troll = await registered(node.port, "troll")
+            done = await admin(*where, "role", "ann", "admin")
+            assert (done.status, done.out) == (0, "ann is now admin, was no role\n")
+            assert (await ann.command("/modlog"))["type"] == "modlog"
+            assert (await admin(*where, "ban", "troll", "30m", "--reason", "spam")).status == 0
+            await troll.close()
+            assert (await hello(node.port, "troll", password=PASSWORD))["code"] == "banned"
+            done = await admin(*where, "check")
+            assert done.status == 0, done
+            assert (
+                done.out.splitlines()[0]
+                == f"PostgreSQL records: schema version {RECORDS_VERSION}, this server's."
+            )
+            done = await admin(*where, "backup", str(tmp_path / "x.db"))
+            failed(done, "was not written")
+            assert "pg_dump" in done.out
+        finally:
+            node.proc.send_signal(signal.SIGTERM)
+            await asyncio.wait_for(node.proc.wait(), 20)
+            redis.stop()
