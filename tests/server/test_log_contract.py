@@ -241,3 +241,19 @@ async def test_an_accounts_lists_go_with_it(log: GameLog) -> None:
     await log.account_deleted("ann")
     assert await log.lists("account:ann") == {"mute": {}, "friend": {}}
     assert await log.lists("account:bob") == {"mute": {}, "friend": {"ann": "ann"}}
+
+
+# --- analyses ------------------------------------------------------------------------------------
+
+
+async def test_a_games_analysis_is_kept_once(log: GameLog) -> None:
+    """No analysis until one is saved; the first saved is kept as it was, a second is refused and
+    changes nothing; each game has its own."""
+    outcome = await _started(log, "g1", ACCOUNTS)  # type: ignore[arg-type]
+    await log.game_finished("g1", outcome)
+    assert await log.analyses.analysis("g1") is None
+    first = {"version": 1, "moves": [{"number": 1, "mark": "good", "cost": 0.0}], "players": {}}
+    assert await log.analyses.analysis_saved("g1", first) is True
+    assert await log.analyses.analysis_saved("g1", {"version": 1, "moves": [], "players": {}}) is False
+    assert await log.analyses.analysis("g1") == first
+    assert await log.analyses.analysis("g2") is None
