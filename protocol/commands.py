@@ -57,6 +57,7 @@ from protocol.messages import (
     Reset,
     Resync,
     Say,
+    Seek,
     SetLang,
     SetOption,
     Start,
@@ -65,6 +66,7 @@ from protocol.messages import (
     TellReply,
     TournamentRequest,
     Unregister,
+    Unseek,
     VoteAnswer,
     VoteRemove,
     Watch,
@@ -524,6 +526,26 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         ),
         ("/analyse 0123456789abcdef",),
     ),
+    "seek": CommandInfo(
+        _("/seek [2|3|4|any] [rated|casual] [clock SECONDS] [bots]"),
+        _("quick pairing"),
+        _(
+            "Puts you in the queue for a game: the server seats you at a new table as soon\n"
+            "as enough people wait, closest ratings first (the reach widens as you wait),\n"
+            "and a table of 3 or 4 when that many come within a few seconds. Defaults: any\n"
+            "size, rated if you are registered, 60 seconds a turn. A casual game is a\n"
+            "practice game (the server draws its seed). With bots, a game with the server's\n"
+            "bots is offered after 30 seconds. A new /seek replaces the last; /join, /nick\n"
+            "or leaving ends it."
+        ),
+        ("/seek", "/seek 4 casual clock 30", "/seek 2 bots"),
+    ),
+    "unseek": CommandInfo(
+        "/unseek",
+        _("stop waiting for a game"),
+        _("Takes you out of the queue /seek put you in."),
+        ("/unseek",),
+    ),
     "help": CommandInfo(
         _("/help [COMMAND]"),
         _("this list, or the help of one command"),
@@ -573,7 +595,10 @@ ALIASES: Final[dict[str, str]] = {"p": "play", "b": "board"}
 _HELP_GROUPS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     (_("Rooms and people"), ("rooms", "room", "watch", "leave", "who", "whereis", "nick", "say", "invite")),
     (_("Talking and lists"), ("tell", "reply", "mute", "unmute", "friend", "unfriend", "friends")),
-    (_("Seats and the game"), ("join", "stand", "option", "addbot", "removebot", "start", "info", "reset")),
+    (
+        _("Seats and the game"),
+        ("seek", "unseek", "join", "stand", "option", "addbot", "removebot", "start", "info", "reset"),
+    ),
     (_("Votes"), ("remove", "accept", "refuse")),
     (_("Playing"), ("play", "bar", "swap", "moves", "hint")),
     (_("Looking"), ("board", "hand", "score", "history", "analyse", "help")),
@@ -844,8 +869,33 @@ def _digits(text: str) -> bool:
     return text.isascii() and text.isdigit() and len(text) <= 6
 
 
+_SEEK_SIZES: Final = {"2": 2, "3": 3, "4": 4, "any": None}
+
+
+def _seek(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    """``/seek [2|3|4|any] [rated|casual] [clock SECONDS] [bots]``, in any order."""
+    _arguments(name, args, id, 0, 6)
+    fields: dict[str, Any] = {}
+    words = [a.lower() for a in args]
+    while words:
+        word = words.pop(0)
+        if word in _SEEK_SIZES and "size" not in fields:
+            fields["size"] = _SEEK_SIZES[word]
+        elif word in ("rated", "casual") and "rated" not in fields:
+            fields["rated"] = word == "rated"
+        elif word == "bots" and "bots" not in fields:
+            fields["bots"] = True
+        elif word == "clock" and "clock" not in fields and words and _digits(words[0]):
+            fields["clock"] = int(words.pop(0))
+        else:
+            raise _bad(name, _("Say a size (2, 3, 4 or any), rated or casual, clock SECONDS, or bots."), id)
+    return _build(name, Seek, id, **fields)
+
+
 _HANDLERS: Final[dict[str, _Handler]] = {
     "join": _join,
+    "seek": _seek,
+    "unseek": _simple(Unseek),
     "start": _simple(Start),
     "play": _play,
     "bar": _bar,

@@ -86,6 +86,9 @@ SERVER_ERROR_CODES: Final[dict[str, str]] = {
     "not_entered": "you are not in that tournament",
     "not_organizer": "only the tournament's creator (or staff) may close it",
     "too_many_tournaments": "as many tournaments are upcoming or running as allowed (yours, or in all)",
+    "already_playing": "you have a seat in a running game: play it (or leave it) before you seek another",
+    "queue_full": "as many people are seeking a game as the server allows; try again shortly",
+    "not_seeking": "you are not seeking a game",
     "internal": "the server failed to handle the message (it is logged)",
 }
 

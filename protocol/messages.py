@@ -628,6 +628,7 @@ class Person(_Message):
         default=False,
         description="in a private room: room names it only to people in the same room, else it is null",
     )
+    seeking: bool = Field(default=False, description="waiting for a table (/seek)")
 
 
 class WhoList(_Answer):

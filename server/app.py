@@ -25,6 +25,7 @@ from protocol.options import RoomOptions
 from server import logs
 from server.cluster import ClusterDirectory
 from server.cluster.seating import ClusterSeating
+from server.cluster.seekqueue import RedisQueue
 from server.cluster.tells import Courier
 from server.cluster.tournaments import TournamentLease
 from server.config import Config, ConfigError, load_config
@@ -74,6 +75,8 @@ class Server:
             self.cluster.relay.on_news = social.news
             self.cluster.relay.on_invite = social.invited
             self.lobby.tables.elsewhere = ClusterSeating(self.cluster)
+            self.lobby.seeks.queue = RedisQueue(self.cluster)  # one queue for every node
+            self.lobby.seeks.node = self.cluster.node
             self.cluster.relay.on_seat = self.lobby.tables.seat_soon
         self.tournaments = self._director()
         self._ws: WsServer | None = None
@@ -131,6 +134,7 @@ class Server:
         self.tournaments.start()
         routes = HttpRoutes(self.lobby, config.static_dir)
         self.keepalive.start()
+        self.lobby.seeks.start()
         self.young_passes.start()
         self._ws = await serve(
             lambda connection: serve_connection(self.lobby, connection, self.limits, self.keepalive),
@@ -176,6 +180,7 @@ class Server:
 
     async def stop(self) -> None:
         """Stop accepting, finish the moves already received, tell every client, close."""
+        await self.lobby.seeks.stop()
         if self._pruning is not None:
             self._pruning.cancel()
         self.young_passes.stop()

@@ -110,6 +110,8 @@ class Session:
         #: the player behind the connection, the same across resumes (their games are theirs)
         self.identity: str | None = None
         self.room: RoomRef | None = None
+        #: waiting for a table (``/seek``)
+        self.seeking = False
         self.peer = peer
         self.seq = 0
         self.closed = False

@@ -355,11 +355,13 @@ class LineText:
             ]
         if isinstance(msg, m.WhoList):
             lobby, guest = say(_("(lobby)")), say(_("guest"))
+            seeking = " " + say(_("(seeking)"))
             hidden = say(_("(a private room)"))
             kinds = {"person": say(_("person")), "bot": say(_("bot"))}
             return [
                 f"{p.name:<16} {kinds.get(p.kind, p.kind):<6} {p.rating or (guest if p.guest else '-'):<6} "
                 f"{p.room or (hidden if p.private else lobby)}"
+                f"{seeking if p.seeking else ''}"
                 for p in msg.people
             ]
         if isinstance(msg, m.GameStarted):

@@ -73,6 +73,7 @@ def entry(session: Session) -> dict[str, Any]:
         "guest": is_guest(session.kind, session.identity),
         # (an invitation from another node puts the player behind the name on a guest list)
         "identity": session.identity,
+        "seeking": session.seeking,
     }
 
 
@@ -86,6 +87,7 @@ def people_of(entries: list[dict[str, Any]], private: set[str]) -> list[m.Person
                 room=e["room"],
                 guest=e.get("guest", True),
                 private=e["room"] is not None and e["room"].casefold() in private,
+                seeking=e.get("seeking", False),
             )
             for e in entries
         ),

@@ -193,6 +193,7 @@ class LocalDirectory:
                 room=s.room.name if s.room else None,
                 guest=is_guest(s.kind, s.identity),
                 private=s.room is not None and s.room.name.casefold() in private,
+                seeking=s.seeking,
             )
             for s in sorted(self.sessions.values(), key=lambda s: (s.name or "").casefold())
         ]

@@ -34,6 +34,7 @@ from server.limits import security_event
 from server.lobby import account_commands, language, profiles
 from server.lobby.accounts import Accounts
 from server.lobby.choices import StoredLists, account_settings
+from server.lobby.seeking import Seeks
 from server.lobby.social import PersonalLists, Social
 from server.lobby.tables import Tables
 from server.log.contract import GameLog, StoreUnavailable
@@ -95,6 +96,8 @@ class Lobby:
         self.social.with_ratings = lambda people: profiles.with_ratings(store, people)
         #: new rooms the server makes for people: quick pairing, tournaments
         self.tables = Tables(directory)
+        #: quick pairing: the queue and, where this node leads, the pairing
+        self.seeks = Seeks(directory, store, self.tables, clock_min=config.clock_min)
         #: the tournaments' director (set by the server)
         self.tournaments: Director | None = None
         #: the finished games' analyses: queued, run in worker processes, kept in the store
@@ -111,6 +114,8 @@ class Lobby:
             m.Join: self._join,
             m.LeaveRoom: self._leave_room,
             m.Ping: self._ping,
+            m.Seek: self.seeks.seek,
+            m.Unseek: self.seeks.unseek,
             ShowRequest: self._show,
             m.Tell: self.social.tell,
             m.TellReply: self.social.tell,
@@ -151,6 +156,7 @@ class Lobby:
         self.all_sessions.discard(session)
         self.metrics.connections.labels(transport=session.transport).dec()
         name = session.name
+        self.seeks.ended(session)
         if name is not None:
             if session.token is not None:  # the token, and so the name, hold for the resume window
                 expires = time.time() + self.config.resume_window
@@ -190,6 +196,7 @@ class Lobby:
 
     async def _quit(self, session: Session) -> None:
         """/quit: the resume token is given up, so nobody can come back with it."""
+        self.seeks.ended(session)
         if session.token is not None:
             await self.store.token_revoked(session.token)
             session.token = None  # pragma: no mutate - releasing a revoked token touches nothing
@@ -391,6 +398,7 @@ class Lobby:
         if not is_name(msg.name):
             raise ProtocolError("bad_name", _("A name is {rule}.", rule=NAME_RULE), msg.id)
         await account_commands.check_nick(self, session, msg)
+        self.seeks.ended(session)  # (the queue knows the seeker by name)
         # (a name like one's own is one's own, unless someone else holds that very name)
         held = await self.directory.claim_name(msg.name, own=session.name)
         if held is not None:
@@ -422,6 +430,7 @@ class Lobby:
         await self.enter_room(session, msg.room, join=False, msg_id=msg.id)
 
     async def _join(self, session: Session, msg: m.Join) -> None:
+        self.seeks.ended(session)  # (a seat of one's own choosing ends seeking)
         if msg.room is None or (
             session.room is not None and session.room.name.casefold() == msg.room.casefold()
         ):

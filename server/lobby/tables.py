@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -73,6 +73,8 @@ class Tables:
         self.directory = directory
         #: players on other nodes (set in a cluster)
         self.elsewhere: Elsewhere | None = None
+        #: called with each connection seated (seeking ends there)
+        self.on_seated: Callable[[Session], None] = lambda session: None
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def open(
@@ -172,6 +174,7 @@ class Tables:
         session.send(m.Seated(room=room.name, game=game_id, players=list(players)))
         room.post(session, Returned())
         self.directory.moved(session)
+        self.on_seated(session)
 
 
 __all__ = ["Elsewhere", "OpenedTable", "Player", "TableRefused", "Tables"]

@@ -140,6 +140,7 @@ class Door:
         self.clock.release(name, members.out)
         members.broadcast(m.Presence(room=self.name, name=name, event="back"))
         play.publish()
+        play.greet(session)
         game = self.play.game
         if game is not None and (
             self.clock.suspended or (seat is not None and game.position.to_move == seat)

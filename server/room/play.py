@@ -70,6 +70,9 @@ class Play:
         self._bot_games = bot_games
         #: the options as members see them, and the options they were made of
         self._shown: tuple[RoomOptions | None, dict[str, Any]] = (None, {})
+        #: the players of a table the server made who have not taken their seat yet: the game's
+        #: start is told them when they do
+        self._arriving: set[str] = set()
         self._last_views: RoomViews | None = None
 
     @property
@@ -211,9 +214,11 @@ class Play:
                 s.stand_in = None
             self.game = Game(game_id=game_id, seed=seed, start=record, position=position)
             self.members.note("game_started", game=game_id, players=list(record.players))
+            self._arriving = set()
             for s in order:
                 if s.strategy is None and s.session is None:  # a table's player on their way
                     self.hold(s.name)
+                    self._arriving.add(s.name.casefold())
             if member is not None:
                 self.members.ack(member, msg_id)
             # the first turn's deadline is in the views published now (published at once, the next
@@ -236,6 +241,25 @@ class Play:
         if member is not None:
             otherwise = self.members.unavailable(member, msg_id)
         return Step(entries=(entry,), then=started, otherwise=otherwise)
+
+    def greet(self, member: Member) -> None:
+        """``member`` took their seat at a table the server made: they hear the game's start."""
+        name = member.name
+        game = self.game
+        if name is None or name.casefold() not in self._arriving or game is None:
+            return
+        self._arriving.discard(name.casefold())
+        record = game.start
+        self.members.send(
+            member,
+            m.GameStarted(
+                room=self.name,
+                players=list(record.players),
+                start_player=record.players[record.start().to_move],
+                seed_hash=seed_hash(game.seed),
+                practice=self.options.seed is not None,
+            ),
+        )
 
     # --- moves -------------------------------------------------------------------------------
 

@@ -1,0 +1,152 @@
+"""Quick pairing over real sockets on one node: ``/seek`` and ``/unseek`` (WebSocket messages and
+line commands), tables made of those waiting, seeking shown in ``/who`` and ended by ``/join``,
+``/nick`` or a lost connection; refusals with their codes (README "Quick pairing", PROTOCOL.md)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from server.app import Server
+from tests.server.clients import LineClient, WsClient, until
+from tests.server.conftest import ServerFactory
+
+PASSWORD = "correct horse battery"
+
+
+async def _seated(client: WsClient) -> dict[str, object]:
+    seated = await client.next("seated")
+    await client.next(lambda x: x["type"] == "snapshot" and x["view"]["room"] == seated["room"])
+    return seated
+
+
+async def test_two_seekers_of_two_are_seated_together(server: Server) -> None:
+    """Two guests who seek a casual table of 2 are answered ``seeking``, then seated together in a
+    new public room whose game runs with the default clock of 60 s, as a practice game (the
+    server drew its seed); the queue is empty after."""
+    ann = await WsClient.connect(server.port, "ann")
+    bob = await WsClient.connect(server.port, "bob")
+    answer = await ann.request({"type": "seek", "size": 2})
+    assert answer == {**answer, "type": "seeking", "size": 2, "rated": False, "clock": 60, "bots": False}
+    assert (await bob.command("/seek 2 casual"))["type"] == "seeking"
+    seated = [await _seated(ann), await _seated(bob)]
+    assert seated[0]["room"] == seated[1]["room"] and str(seated[0]["room"]).startswith("seek-")
+    assert sorted(seated[0]["players"]) == ["ann", "bob"]  # type: ignore[call-overload]
+    assert ann.view is not None and ann.view["state"] == "playing" and ann.view["options"]["clock"] == 60
+    assert ann.view["options"]["seed"] == "set" and not ann.view["options"]["private"]
+    assert await server.lobby.seeks.queue.entries() == []
+    started = await ann.next("game_started")
+    assert started["practice"] is True
+
+
+async def test_four_of_any_size_sit_at_one_table(server: Server) -> None:
+    """Four who seek any size within a few seconds sit at one table of four."""
+    clients = [await WsClient.connect(server.port, name) for name in ("ann", "bob", "cid", "dan")]
+    for client in clients:
+        assert (await client.command("/seek"))["type"] == "seeking"
+    rooms = {str((await _seated(c))["room"]) for c in clients}
+    assert len(rooms) == 1
+    room = server.directory.rooms[rooms.pop().casefold()]
+    assert len(room.seats) == 4 and room.state == "playing"
+
+
+async def test_seeking_shows_in_who_and_unseek_ends_it(server: Server) -> None:
+    """A seeker is marked seeking in ``/who`` (and the line endpoint says so), ``/unseek`` is
+    acknowledged and takes the mark away; a second ``/unseek`` is ``not_seeking``."""
+    ann = await WsClient.connect(server.port, "ann")
+    line = await LineClient.connect(server.line_port or 0, "lea")
+    await line.line("/seek 3 clock 30")
+    await line.expect("Seeking a casual game of 3 players, 30 s a turn")
+    assert (await ann.command("/seek 4"))["type"] == "seeking"
+    people = {p["name"]: p for p in (await ann.request({"type": "who"}))["people"]}
+    assert people["ann"]["seeking"] and people["lea"]["seeking"]
+    await line.line("/who")
+    await line.expect("(seeking)")
+    assert (await ann.request({"type": "unseek"}))["type"] == "ack"
+    people = {p["name"]: p for p in (await ann.request({"type": "who"}))["people"]}
+    assert not people["ann"]["seeking"] and people["lea"]["seeking"]
+    again = await ann.command("/unseek")
+    assert again["type"] == "error" and again["code"] == "not_seeking"
+    assert [e.seeker.name for e in await server.lobby.seeks.queue.entries()] == ["lea"]
+
+
+async def test_a_second_seek_replaces_the_first(server: Server) -> None:
+    """A new ``/seek`` replaces the one before: one entry, with the new wishes."""
+    ann = await WsClient.connect(server.port, "ann")
+    assert (await ann.command("/seek 3"))["size"] == 3
+    assert (await ann.command("/seek 4 clock 90"))["clock"] == 90
+    [entry] = await server.lobby.seeks.queue.entries()
+    assert entry.seeker.size == 4 and entry.seeker.clock == 90
+
+
+async def test_join_nick_and_a_lost_connection_end_seeking(server: Server) -> None:
+    """``/join`` of a room, ``/nick`` and a dropped connection each take the seeker out of the
+    queue (nobody is seated in their absence)."""
+    ann = await WsClient.connect(server.port, "ann")
+    bob = await WsClient.connect(server.port, "bob")
+    cid = await WsClient.connect(server.port, "cid")
+    for client in (ann, bob, cid):
+        assert (await client.command("/seek 4"))["type"] == "seeking"
+    assert (await ann.command("/join cafe"))["type"] == "ack"
+    assert (await bob.command("/nick bert"))["type"] == "welcome"
+    await cid.close()
+    queue = server.lobby.seeks.queue
+    await until(lambda: not getattr(queue, "seeks", {}), "the queue empties")
+    assert await queue.entries() == []
+
+
+async def test_refusals_change_nothing(make_server: ServerFactory) -> None:
+    """A guest's rated seek is ``not_registered``; a clock under the server's shortest is
+    ``bad_option``; a bad size is ``bad_arguments``; a seek while seated in a running game is
+    ``already_playing``; none of them puts anyone in the queue."""
+    server = await make_server(clock_min=10)
+    ann = await WsClient.connect(server.port, "ann")
+    for text, code in (
+        ("/seek rated", "not_registered"),
+        ("/seek clock 5", "bad_option"),
+        ("/seek 5", "bad_arguments"),
+        ("/seek 2 2", "bad_arguments"),
+    ):
+        answer = await ann.command(text)
+        assert answer["type"] == "error" and answer["code"] == code, (text, answer)
+    assert (await ann.request({"type": "seek", "size": 5}))["code"] == "bad_field"
+    assert (await ann.command("/join cafe"))["type"] == "ack"
+    assert (await ann.command("/addbot"))["type"] == "ack"
+    assert (await ann.command("/start"))["type"] == "ack"
+    answer = await ann.command("/seek")
+    assert answer["code"] == "already_playing" and "cafe" in answer["message"]
+    assert await server.lobby.seeks.queue.entries() == []
+
+
+async def test_registered_seekers_play_a_rated_game(server: Server) -> None:
+    """Two registered people seek with no kind named: the game is rated (no seed set, both seats
+    theirs), and ``/info`` says so."""
+    clients = []
+    for name in ("ann", "bob"):
+        client = await WsClient.connect(server.port, name)
+        assert (await client.request({"type": "register", "password": PASSWORD}))["type"] in (
+            "ack",
+            "welcome",
+        )
+        clients.append(client)
+    for client in clients:
+        answer = await client.command("/seek 2")
+        assert answer["type"] == "seeking" and answer["rated"] is True
+    for client in clients:
+        await _seated(client)
+    info = await clients[0].command("/info")
+    assert "Rated: yes" in info["text"], info
+
+
+async def test_a_lone_seeker_who_said_bots_gets_bots(server: Server) -> None:
+    """Alone in the queue with ``bots``, a seeker gets a table with the server's greedy bots
+    after the bound (shortened here), at their wished size; without ``bots`` nobody does."""
+    server.lobby.seeks.bots_after = 1
+    ann = await WsClient.connect(server.port, "ann")
+    bob = await WsClient.connect(server.port, "bob")
+    answer = await ann.command("/seek 3 bots")
+    assert answer["bots"] is True and answer["bots_after"] == 1
+    assert (await bob.command("/seek 4 clock 30"))["type"] == "seeking"
+    seated = await _seated(ann)
+    assert len(seated["players"]) == 3 and "ann" in seated["players"]  # type: ignore[arg-type]
+    await asyncio.sleep(1.5)
+    assert [e.seeker.name for e in await server.lobby.seeks.queue.entries()] == ["bob"]
