@@ -304,6 +304,13 @@ function onMessage(msg) {
     case "vote":
       social.onVote(msg);
       return chat.add("notice", voteLine(msg, state.name));
+    case "analysis":
+      return chat.add(
+        "notice",
+        msg.state === "queued"
+          ? t("The analysis of game {game} is queued; you will be told when it is ready.", { game: msg.game })
+          : t("The analysis of game {game} is ready: /games/{game} shows it.", { game: msg.game }),
+      );
     default:
       return undefined;
   }

@@ -47,7 +47,8 @@ def _analyse(server: ServerThread, game_id: str, asker: str) -> None:
 def test_the_replay_shows_the_analysis_chart_marks_and_ghost(
     open_page: Callable[..., Page], server: ServerThread
 ) -> None:
-    """chartann plays three moves against a bot and leaves; once the analysis is ready, her
+    """chartann plays three moves against a bot and leaves, and asks for the analysis in the chat;
+    once the page says it is ready, her
     replay has a line per player, a mark and cost beside each judged move, a click on a point of
     the chart goes to its move, the keys step, and a move whose best differs shows it as a ghost."""
     page = open_page()
@@ -59,7 +60,9 @@ def test_the_replay_shows_the_analysis_chart_marks_and_ghost(
         play_a_move_and_wait_for_the_bot(page)
     type_line(page, "/leave")
     game_id = _finished(server, "chartann")
-    _analyse(server, game_id, "chartasker")
+    type_line(page, f"/analyse {game_id}")
+    page.locator("#log .line", has_text=f"The analysis of game {game_id} is queued").wait_for()
+    page.locator("#log .line", has_text=f"The analysis of game {game_id} is ready").wait_for(timeout=90_000)
 
     page.goto(f"{server.url}games/{game_id}")
     page.locator("#chart .score-line").nth(1).wait_for(state="attached")
