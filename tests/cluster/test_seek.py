@@ -1,0 +1,80 @@
+"""Quick pairing across two nodes with a real redis-server: one queue, people on different nodes
+seated together, seeking seen in ``/who`` on every node (README "Quick pairing")."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from tests.server.clients import WsClient
+from tests.server.process import ServerProcess
+
+
+async def _seated(client: WsClient) -> dict[str, Any]:
+    seated = await client.next("seated", timeout=15)
+    snapshot = await client.next(lambda x: x["type"] == "snapshot" and x["view"]["room"] == seated["room"])
+    assert snapshot["view"]["you"] == client.name and len(snapshot["view"]["game"]["hand"]) == 5
+    return seated
+
+
+async def test_two_on_two_nodes_sit_at_one_table_and_play(nodes: list[ServerProcess]) -> None:
+    """ann on node a and bob on node b seek a table of 2: both are seated in the same new room
+    (owned by one node, played from both), and the player to move plays a move both see."""
+    ann = await WsClient.connect(nodes[0].port, "ann")
+    bob = await WsClient.connect(nodes[1].port, "bob")
+    assert (await ann.command("/seek 2"))["type"] == "seeking"
+    assert (await bob.command("/seek 2"))["type"] == "seeking"
+    a, b = await _seated(ann), await _seated(bob)
+    assert a["room"] == b["room"] and sorted(a["players"]) == ["ann", "bob"]
+    assert ann.view is not None
+    mover = ann if ann.view["game"]["to_move"] == "ann" else bob
+    other = bob if mover is ann else ann
+    moves = await mover.request({"type": "legal_moves"})
+    assert (await mover.request({"type": "move", "move": moves["moves"][0]}))["type"] == "ack"
+    played = await other.next("played")
+    assert played["player"] == mover.name
+
+
+async def test_four_from_two_nodes_make_one_table_of_four(nodes: list[ServerProcess]) -> None:
+    """Two seekers on each node, of any size, within a few seconds: one table of four."""
+    clients = [
+        await WsClient.connect(nodes[i % 2].port, name) for i, name in enumerate(("ann", "bob", "cid", "dan"))
+    ]
+    for client in clients:
+        assert (await client.command("/seek"))["type"] == "seeking"
+    tables = [await _seated(c) for c in clients]
+    assert len({t["room"] for t in tables}) == 1 and len(tables[0]["players"]) == 4
+
+
+async def test_seeking_shows_on_the_other_node_and_unseek_ends_it_there_too(
+    nodes: list[ServerProcess],
+) -> None:
+    """ann seeks on node a: bob's ``/who`` on node b marks her seeking; after her ``/unseek``
+    it no longer does, and a seeker who comes later on b waits alone (nobody is paired with a
+    seek that ended)."""
+    ann = await WsClient.connect(nodes[0].port, "ann")
+    bob = await WsClient.connect(nodes[1].port, "bob")
+    assert (await ann.command("/seek 2"))["type"] == "seeking"
+
+    async def marked() -> bool:
+        people = {p["name"]: p for p in (await bob.request({"type": "who"}))["people"]}
+        return bool(people.get("ann", {}).get("seeking"))
+
+    for _ in range(50):
+        if await marked():
+            break
+        await asyncio.sleep(0.1)
+    assert await marked()
+    assert (await ann.command("/unseek"))["type"] == "ack"
+    for _ in range(50):
+        if not await marked():
+            break
+        await asyncio.sleep(0.1)
+    assert not await marked()
+    assert (await bob.command("/seek 2"))["type"] == "seeking"
+    cid = await WsClient.connect(nodes[0].port, "cid")
+    assert (await cid.command("/seek 2"))["type"] == "seeking"
+    b, c = await _seated(bob), await _seated(cid)
+    assert sorted(b["players"]) == sorted(c["players"]) == ["bob", "cid"]
+    await ann.barrier()
+    assert not [x for x in ann.messages if x["type"] == "seated"]
