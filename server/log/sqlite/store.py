@@ -28,6 +28,7 @@ from typing import Any
 from engine import GameRecord, Outcome
 from server.log.contract import (
     Account,
+    AnalysisTable,
     ModEntry,
     Report,
     Role,
@@ -73,7 +74,7 @@ class Store:
         self._lists = Lists(self._db)
         self._moderation = Moderation(self._db)
         self.tournaments = Tournaments(self._db)
-        self.analyses = Analyses(self._db)
+        self.analyses: AnalysisTable = Analyses(self._db)
         self._tokens = Tokens(self._db)
         self._journal = Journal(self._db)
         self._games = Games(self._db, self._journal)
