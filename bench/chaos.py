@@ -3,7 +3,10 @@ again and again, and at the end the game log is checked against everything the c
 
 One server (``python -m server``) runs on loopback with a SQLite log in a temporary folder; in
 ``--cluster`` mode two nodes share a ``redis-server`` (append-only file, ``appendfsync always``),
-and Redis itself is killed now and then too. ``--rooms`` rooms of ``--seats`` ``cafe-bot`` clients
+and Redis itself is killed now and then too; with ``--database`` too, the nodes keep their records
+in a PostgreSQL server of the run's own (Debian's, as the tests run it), which is killed now and
+then as well (``pg_ctl stop -m immediate``: its processes end at once, as in a crash). ``--rooms``
+rooms of ``--seats`` ``cafe-bot`` clients
 (``bots.client``, in this process; a third of the seats over the line endpoint, the rest over
 WebSocket) play game after game. Every ``--min-gap`` to ``--max-gap`` seconds (seeded by ``--seed``)
 a process is killed and started again on the same data and ports; the clients come back with their
@@ -21,7 +24,7 @@ seconds the play goes on for ``--settle`` seconds, then the clients stop and the
 It prints the figures and exits 1 when a must-be-0 figure is not 0.
 
     python bench/chaos.py [--kills 80] [--seconds 600] [--rooms 6] [--seats 3] [--seed 1]
-                          [--min-gap 2] [--max-gap 10] [--cluster] [--json figures.json]
+                          [--min-gap 2] [--max-gap 10] [--cluster [--database]] [--json figures.json]
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from typing import Any
 
 # run as a script, this file's folder comes first on the path and bench/engine.py would hide the package
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # (tests/cluster/postgres.py too)
 
 import structlog  # noqa: E402
 from websockets.asyncio.client import ClientConnection  # noqa: E402
@@ -325,6 +329,47 @@ class Redis(Node):
         return []
 
 
+class Postgres(Node):
+    """PostgreSQL in a folder of its own (``tests/cluster/postgres.py``: Debian's, as its own user);
+    killed with ``pg_ctl stop -m immediate``, started again on the same data and port."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__("postgres", folder, [])
+        from tests.cluster.postgres import PostgresServer
+
+        self.server = PostgresServer()
+        self.port = self.server.port
+        self.made = False
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    async def start(self) -> None:
+        await asyncio.to_thread(self.server.start)
+        if not self.made:
+            await asyncio.to_thread(self.server.create_database)
+            self.made = True
+
+    def check_alive(self) -> None:
+        pass  # (pg_ctl runs it in the background: a crash of its own shows as refused connections)
+
+    def kill(self) -> None:
+        self.server.stop("immediate")
+        self.kills += 1
+
+    async def finished_games(self) -> dict[str, tuple[str, list[str], list[str], bool]]:
+        """The finished games in PostgreSQL: id -> (room, players, moves, finished)."""
+        import psycopg
+
+        async with await psycopg.AsyncConnection.connect(self.url) as conn:
+            rows = await (await conn.execute("SELECT id, room, players, moves FROM games")).fetchall()
+        return {str(i): (str(room), list(players), list(moves), True) for i, room, players, moves in rows}
+
+    def log_events(self) -> list[dict[str, Any]]:
+        return []
+
+
 # --- the soak ----------------------------------------------------------------------------------
 
 
@@ -337,6 +382,7 @@ class Figures:
     seconds: float = 0.0
     kills: int = 0
     redis_kills: int = 0
+    postgres_kills: int = 0
     acks: int = 0
     acks_before_first_kill: int = 0
     acks_after_last_kill: int = 0
@@ -378,8 +424,12 @@ class Soak:
         self.record = Record()
         self.kill_times: list[float] = []
         self.redis_kills = 0
+        self.postgres_kills = 0
         self.redis: Redis | None = Redis(folder) if args.cluster else None
+        self.postgres: Postgres | None = Postgres(folder) if args.cluster and args.database else None
         common = ["--resume-window", str(args.resume_window)]
+        if self.postgres is not None:
+            common += ["--database", self.postgres.url]
         if self.redis is not None:
             self.nodes = [
                 Node(n, folder, [*common, "--redis", self.redis.url, "--node-id", n, "--data", ":memory:"])
@@ -422,6 +472,8 @@ class Soak:
         began = time.monotonic()
         if self.redis is not None:
             await self.redis.start()
+        if self.postgres is not None:
+            await self.postgres.start()
         for node in self.nodes:
             await node.start()
         self.bots = self._clients()
@@ -448,6 +500,8 @@ class Soak:
             node.kill()
         if self.redis is not None:
             self.redis.kill()
+        if self.postgres is not None:
+            self.postgres.kill()
         self._count(began)
         return self.figures
 
@@ -473,8 +527,11 @@ class Soak:
             victim: Node = self.rng.choice(self.nodes)
             if self.redis is not None and self.rng.random() < args.redis_share:
                 victim = self.redis
+            elif self.postgres is not None and self.rng.random() < args.postgres_share:
+                victim = self.postgres
             victim.kill()
             self.redis_kills += victim is self.redis
+            self.postgres_kills += victim is self.postgres
             self.kill_times.append(time.monotonic())
             kills += 1
             # down for a moment: clients meet a refused connection, or in a cluster the other node
@@ -541,6 +598,8 @@ class Soak:
                 )
         finally:
             await client.aclose()
+        if self.postgres is not None:  # the finished games Redis let go of
+            games.update(await self.postgres.finished_games())
         return games
 
     async def _check_log(self) -> None:
@@ -599,6 +658,7 @@ class Soak:
         f.seconds = round(time.monotonic() - began, 1)
         f.kills = len(kills)
         f.redis_kills = self.redis_kills
+        f.postgres_kills = self.postgres_kills
         f.acks = len(acks)
         f.acks_before_first_kill = sum(a.at < kills[0] for a in acks) if kills else len(acks)
         f.acks_after_last_kill = sum(a.at > kills[-1] for a in acks) if kills else 0
@@ -678,6 +738,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1, help="seed of the kills' timing and the bots (default 1)")
     p.add_argument("--cluster", action="store_true", help="two nodes and redis-server, Redis killed too")
     p.add_argument("--redis-share", type=float, default=0.25, help="cluster: share of kills that hit Redis")
+    p.add_argument(
+        "--database", action="store_true", help="cluster: the records in PostgreSQL, which is killed too"
+    )
+    p.add_argument(
+        "--postgres-share", type=float, default=0.25, help="--database: share of the other kills that hit it"
+    )
     p.add_argument("--resume-window", type=float, default=300, help="the servers' --resume-window")
     p.add_argument("--json", type=Path, help="write the figures to this file too")
     p.add_argument("--keep", action="store_true", help="keep the folder with the data and server logs")
@@ -698,6 +764,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if process.proc is not None and process.proc.poll() is None:
                     process.proc.kill()
                     process.proc.wait(10)
+            if soak.postgres is not None:
+                soak.postgres.server.remove()
     finally:
         if args.keep:
             print(f"data and logs kept in {folder}")
