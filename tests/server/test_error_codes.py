@@ -454,6 +454,49 @@ async def _too_many_analyses(server: Server, _: pytest.MonkeyPatch) -> tuple[WsC
     return dan, await dan.request({"type": "analyse", "game": games[3]})
 
 
+async def _tournament(server: Server) -> WsClient:
+    """ann, registered, has made the tournament ``cup`` (starting in ten minutes)."""
+    ann = await _registered(server)
+    assert (await ann.command("/tournament new cup swiss 3 start +10m"))["type"] == "tournament"
+    return ann
+
+
+async def _no_such_tournament(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await WsClient.connect(server.port, "ann")
+    return ann, await ann.request({"type": "tournament", "action": "join", "name": "nope"})
+
+
+async def _tournament_exists(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await _tournament(server)
+    return ann, await ann.command("/tournament new CUP arena 30")
+
+
+async def _tournament_closed(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await _tournament(server)
+    assert (await ann.command("/tournament close cup"))["type"] == "ack"
+    bob = await WsClient.connect(server.port, "bob")
+    return bob, await bob.command("/tournament join cup")
+
+
+async def _not_entered(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    await _tournament(server)
+    bob = await WsClient.connect(server.port, "bob")
+    return bob, await bob.command("/tournament leave cup")
+
+
+async def _not_organizer(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    await _tournament(server)
+    bob = await WsClient.connect(server.port, "bob")
+    return bob, await bob.command("/tournament close cup")
+
+
+async def _too_many_tournaments(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await _registered(server)
+    for name in ("one", "two", "three"):
+        assert (await ann.command(f"/tournament new {name} arena 30 start +10m"))["type"] == "tournament"
+    return ann, await ann.command("/tournament new four arena 30")
+
+
 CASES: dict[str, tuple[Provoke, dict[str, Any]]] = {
     "hello_first": (_hello_first, {}),
     "already_welcome": (_already_welcome, {}),
@@ -508,6 +551,12 @@ CASES: dict[str, tuple[Provoke, dict[str, Any]]] = {
     "voted_out": (_voted_out, {}),
     "no_hints": (_no_hints, {}),
     "not_invited": (_not_invited, {}),
+    "no_such_tournament": (_no_such_tournament, {}),
+    "tournament_exists": (_tournament_exists, {}),
+    "tournament_closed": (_tournament_closed, {}),
+    "not_entered": (_not_entered, {}),
+    "not_organizer": (_not_organizer, {}),
+    "too_many_tournaments": (_too_many_tournaments, {}),
     "no_such_game": (_no_such_game, {}),
     "not_finished": (_not_finished, {}),
     "analysis_pending": (_analysis_pending, {"analysis_budget": 5}),
