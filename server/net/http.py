@@ -159,6 +159,9 @@ class HttpRoutes:
             return await self._replay(game_id, await self._reader(request))
         if path.startswith("/api/games/"):
             return await self._game(path.removeprefix("/api/games/"), await self._reader(request))
+        if path.startswith("/players/"):
+            # a profile's address to share: the page, which opens that profile (its data: /api/players/)
+            return self._static("/index.html")
         if path.startswith("/games/"):
             # one address, two forms: a viewer for people, the record for programs
             if _wants_html(request.headers.get("Accept", "")):

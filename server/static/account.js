@@ -22,14 +22,23 @@ export class AccountForm {
     this.error = dialog.querySelector("#name-error");
     this.onSubmit = onSubmit;
     this.busy = false;
+    /** whether the form may be closed without an answer (someone is in already) */
+    this.closable = false;
+    this.cancelButton = dialog.querySelector("#form-cancel");
     this.form.addEventListener("submit", (e) => {
       e.preventDefault();
       this._submit(e.submitter?.value ?? "login");
     });
-    dialog.addEventListener("cancel", (e) => e.preventDefault());
+    // a newcomer needs a name; someone already in (registering, say) may close the form with Esc
+    dialog.addEventListener("cancel", (e) => {
+      if (!this.closable) e.preventDefault();
+    });
+    this.cancelButton.addEventListener("click", () => this.close());
   }
 
   _submit(how) {
+    // Enter in a field of the register form registers (its first button, "Come in", is hidden)
+    if (this.dialog.dataset.mode === "register") how = "register";
     const name = this.name.value.trim();
     const password = this.password.value;
     if (!name || !this.name.checkValidity()) {
@@ -56,11 +65,24 @@ export class AccountForm {
     this.onSubmit({ how, name, password: how === "guest" ? null : password });
   }
 
-  /** Show the form, saying what went wrong (or nothing), with the name filled in. */
-  ask(problem, { name = "", code = "" } = {}) {
+  /**
+   * Show the form, saying what went wrong (or nothing), with the name filled in; `code` "register"
+   * asks to register the name (its button first); `closable` lets it be closed (Cancel, Esc);
+   * `fresh` empties the name.
+   */
+  ask(problem, { name = "", code = "", closable = false, fresh = false } = {}) {
     this.busy = false;
     this.error.textContent = problem;
+    if (fresh) this.name.value = "";
     if (!this.name.value) this.name.value = name ?? "";
+    this.closable = closable;
+    this.cancelButton.hidden = !closable;
+    // registering from the header: Register is the form's first button, not "Come in"
+    const registering = code === "register" && closable;
+    this.dialog.dataset.mode = registering ? "register" : "login";
+    this.dialog.querySelector("#login-btn").hidden = registering;
+    this.dialog.querySelector("#guest-btn").hidden = registering;
+    this.dialog.querySelector("#register-btn").classList.toggle("primary", registering);
     if (!this.dialog.open) this.dialog.showModal();
     (CODES_FOR_PASSWORD.has(code) || code === "register" ? this.password : this.name).focus();
   }
@@ -147,7 +169,7 @@ export class Identity {
     }
     if (id && id === state.registering) {
       state.registering = null;
-      this.ask(msg.message, msg.code);
+      this.ask(msg.message, "register");
       return true;
     }
     if (!state.welcomed && AccountForm.answers(msg.code)) {
@@ -163,9 +185,10 @@ export class Identity {
     this.send({ type: "register", password, id: this.state.registering });
   }
 
-  /** Show the form, saying what went wrong; `code` "register" opens it to register. */
-  ask(problem, code = "") {
-    this.form.ask(problem, { name: this.state.name, code });
+  /** Show the form, saying what went wrong; `code` "register" opens it to register; `fresh` with no name. */
+  ask(problem, code = "", { fresh = false } = {}) {
+    const closable = this.state.welcomed && code === "register";
+    this.form.ask(problem, { name: fresh ? "" : this.state.name, code, closable, fresh });
   }
 
   /** What the form asks for: the same name again, a registration, or another name. */

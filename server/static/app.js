@@ -4,6 +4,7 @@
 // with (account.js), friends and tells (social.js).
 
 import { CafeBoard } from "./board.js";
+import { FirstGameGuide, Shortcuts } from "./keys.js";
 import { ChatPane, friendsText, overLine, playedLine, roomsText, startLine, voteLine, whoText } from "./chat.js";
 import { Connection } from "./connection.js";
 import { Identity } from "./account.js";
@@ -30,8 +31,8 @@ async function loadJson(path) {
 }
 
 const [BOARD, COMMANDS] = await Promise.all([
-  loadJson("board.json"),
-  loadJson("commands.json"),
+  loadJson("/board.json"),
+  loadJson("/commands.json"),
   setLanguage(preferredLanguage()),
 ]);
 
@@ -56,6 +57,9 @@ const state = {
   registered: false,
   pending: null, // {how, name, password} from the account form, until the server answers it
   registering: null, // id of a register message not yet answered
+  ratings: null, // {room, ratings} of the last game_over heard, for the result panel
+  autoMoves: new Map(), // history index -> "clock" or "auto": the moves the server played for a player
+  botPlays: new Set(), // the players of this room's game whose seats a bot plays for now
   nextId: 1,
 };
 
@@ -82,7 +86,7 @@ function command(text) {
   // a command is shown as typed; chat comes back from the server with the name, once
   if (name) chat.add("mine", trimmed);
   if (name === "quit") {
-    connection.close(t("you typed /quit"));
+    logOut();
     return;
   }
   const id = newId("cmd");
@@ -100,8 +104,20 @@ function renderHeader() {
   const v = state.view;
   const g = turn.game();
   const mine = turn.myTurn();
-  $("room-name").textContent = v ? t("room {room}", { room: v.room }) : "";
+  // the room's name is the link to share: it opens the room to watch
+  const roomName = $("room-name");
+  if (!v) roomName.replaceChildren();
+  else if (roomName.dataset.room !== v.room || roomName.dataset.lang !== language()) {
+    const link = document.createElement("a");
+    link.href = `/#${encodeURIComponent(v.room)}`;
+    link.title = t("A link to watch this room");
+    link.textContent = t("room {room}", { room: v.room });
+    roomName.replaceChildren(link);
+  }
+  roomName.dataset.room = v?.room ?? "";
+  roomName.dataset.lang = language();
   $("me").textContent = state.welcomed ? state.name : "";
+  if (!state.welcomed) openMenu(false);
   $("register-open").hidden = !state.welcomed || state.registered;
   $("lobby-btn").hidden = !v;
   const label = $("turn");
@@ -130,9 +146,9 @@ function render() {
   app.classList.toggle("spectator", !!v && v.seat === null);
   renderHeader();
   turn.renderBoard();
-  renderPlayers($("players"), v);
+  renderPlayers($("players"), v, state.botPlays);
   social.renderRoom(v, !!v && canManage(v), overlayActions.option);
-  renderHistory($("history"), g, v?.you, BOARD.nations);
+  renderHistory($("history"), g, v?.you, BOARD.nations, state.autoMoves);
   turn.renderHand();
   turn.renderNationChoice();
   turn.renderMoveRow();
@@ -144,8 +160,11 @@ function render() {
     rooms: state.rooms,
     people: state.people,
     resultClosed: state.resultClosed,
+    ratings: v && state.ratings?.room === v.room ? state.ratings.ratings : null,
+    rated: ratedGame.ofRoom(v),
     actions: overlayActions,
   });
+  guide.render(state.welcomed && (!v || v.state === "waiting"));
 }
 
 /** The Hint button on your turn, but in a rated game, which gives no hints: a note says so instead. */
@@ -187,6 +206,8 @@ const overlayActions = {
   closeResult() {
     state.resultClosed = true;
     render();
+    // the focus goes to the button that brings the results back, not to the page's body
+    $("results-btn").focus();
   },
 };
 
@@ -208,6 +229,7 @@ function onMessage(msg) {
       return onWelcome(msg);
     case "snapshot":
       if (state.view?.room !== msg.view.room) {
+        state.botPlays = new Set();
         social.clearVote();
         ratedGame.reset();
       }
@@ -224,7 +246,11 @@ function onMessage(msg) {
       }
       return onView();
     case "ack":
-      if (id.startsWith("soc")) social.onListAck();
+      if (id.startsWith("soc")) social.onListAck(id);
+      if (id.startsWith("inv")) {
+        const invited = social.invitedAck(id);
+        if (invited) chat.add("notice", t("{name} is invited to room {room}.", { name: invited, room: state.view?.room ?? "" }));
+      }
       if (id && id === state.sending) turn.answered(false);
       if (id && id === state.leaving) {
         state.leaving = null;
@@ -265,7 +291,11 @@ function onMessage(msg) {
       }
       return chat.addText(whoText(msg.people));
     case "presence":
-      return chat.add("presence", ChatPane.presenceLine(msg));
+      // whose seat a bot plays (after a vote, a lost connection, the clock): not "away"
+      if (msg.event === "replaced_by_bot") state.botPlays.add(msg.name);
+      else if (msg.event === "back" || msg.event === "joined") state.botPlays.delete(msg.name);
+      chat.add("presence", ChatPane.presenceLine(msg));
+      return render();
     case "chat":
       return chat.add("chat", msg.text, `${msg.name}:`, { name: msg.name });
     case "notice":
@@ -273,14 +303,20 @@ function onMessage(msg) {
       return chat.add("notice", msg.text);
     case "game_started":
       state.resultClosed = false;
+      state.autoMoves = new Map();
+      state.botPlays = new Set();
       ratedGame.reset();
       return chat.add("event start", startLine(msg));
     case "played":
+      if (msg.auto || msg.clock) markAuto(msg);
       return chat.add("event", playedLine(msg));
     case "eliminated":
       return chat.add("event", t("{name} is eliminated (place {place}).", { name: msg.player, place: msg.place }));
     case "game_over":
-      return chat.add("event over", overLine(msg));
+      state.ratings = { room: msg.room, ratings: msg.ratings ?? null };
+      ratedGame.over(msg.room, !!msg.ratings);
+      chat.add("event over", overLine(msg));
+      return render();
     case "pong":
       return chat.add("system", "pong");
     case "bye":
@@ -299,7 +335,7 @@ function onMessage(msg) {
         "notice",
         t("{name} invites you to room {room}: /room {room} goes there, or choose", { name: msg.name, room: msg.room }),
         null,
-        { room: msg.room },
+        { room: msg.room, seat: true },
       );
     case "vote":
       social.onVote(msg);
@@ -316,8 +352,19 @@ function onMessage(msg) {
   }
 }
 
+/** Note a move the server played for its player, to mark it in the list of moves. */
+function markAuto(msg) {
+  const history = state.view?.game?.history ?? [];
+  let i = history.length - 1;
+  while (i >= 0 && !(history[i].player === msg.player && history[i].move === msg.move)) i -= 1;
+  // the patch with the move may come after its `played`: then it is the next one
+  state.autoMoves.set(i >= 0 && i >= history.length - 2 ? i : history.length, msg.clock ? "clock" : "auto");
+  render();
+}
+
 function onWelcome(msg) {
   identity.welcomed(msg);
+  guide.welcomed();
   const first = !state.welcomed;
   state.welcomed = true;
   if (!first) {
@@ -329,7 +376,16 @@ function onWelcome(msg) {
     "system",
     msg.resumed ? t("Welcome back, {name}.", { name: msg.name }) : t("Welcome, {name}. Type /help for the commands.", { name: msg.name }),
   );
-  const room = saved.get("cafe.room") || roomInAddress();
+  // a shared link (…/#room) goes before the room this browser was in last
+  const room = roomInAddress() || saved.get("cafe.room");
+  const profile = /^\/players\/([^/]+)$/.exec(location.pathname)?.[1];
+  if (profile) {
+    try {
+      people.showPlayer(decodeURIComponent(profile));
+    } catch {
+      // a malformed address: no profile to show
+    }
+  }
   if (room) send({ type: "enter_room", room, id: newId("ui") });
   else {
     send({ type: "list_rooms", id: newId("ui") });
@@ -363,7 +419,8 @@ function onError(msg, id) {
   render();
 }
 
-/** Who is online, for the lobby: asked on arrival and when the room list changes, at most every 2 s. */
+/** Who is online, for the lobby: asked on arrival, when the room list changes (at most every 2 s)
+ * and every 10 s while the lobby shows, so that people coming and going show without a room changing. */
 let whoAsked = 0;
 let whoTimer = null;
 function askWho() {
@@ -378,6 +435,25 @@ function askWho() {
   whoAsked = Date.now();
   send({ type: "who", id: newId("lobby") });
 }
+const WHO_EVERY = 10_000;
+setInterval(() => {
+  if (state.welcomed && !state.view && !document.hidden) askWho();
+}, WHO_EVERY);
+
+/**
+ * Log out: the server lets the name go (`/quit` revokes the token), and this browser forgets the
+ * token, the name and the room, so that a reload asks for a name again. The welcome form opens.
+ */
+function logOut() {
+  if (connection.isOpen()) connection.send({ type: "command", id: newId("cmd"), text: "/quit" });
+  connection.close(t("you logged out"));
+  for (const key of ["cafe.token", "cafe.name", "cafe.room"]) saved.set(key, null);
+  Object.assign(state, { name: null, token: null, registered: false, view: null, pending: null, registering: null, ratings: null });
+  social.clearVote();
+  chat.add("system", t("You are logged out on this browser."));
+  onConnectionState("idle");
+  identity.ask("", "", { fresh: true });
+}
 
 /** The connection's state and what came with it (seconds to the next try, why it is offline). */
 const connectionState = { conn: "connecting", info: null };
@@ -390,10 +466,11 @@ function showConnection() {
     connected: t("connected"),
     reconnecting: t("connection lost — retrying in {seconds}s", { seconds: info }),
     offline: t("offline: {why}", { why: info }),
+    idle: t("not connected"),
     replaced: t("offline: another tab took over"),
   };
   $("conn-text").textContent = words[conn];
-  $("reconnect").hidden = conn !== "offline" && conn !== "reconnecting";
+  $("reconnect").hidden = !state.name || (conn !== "offline" && conn !== "reconnecting");
   // a lost connection dims the board and says so; a second tab that took over offers it back
   const banner = $("banner");
   const lost = (conn === "reconnecting" || conn === "offline") && !!state.view;
@@ -448,10 +525,18 @@ const people = new PeopleDialog($("people-dialog"), {
   isFriend: (name) => social.isFriend(name),
   friend: (name, on) => social.setFriend(name, on),
   tell: (name) => social.tellTo(name),
-  mute: (name) => social.mute(name),
+  mute: (name, on) => social.mute(name, on),
+  isMuted: (name) => social.isMuted(name),
   invite: (name) => (state.view && !state.view.seats.some((s) => s.name === name) ? () => social.invite(name) : null),
 });
 const ratedGame = new RatedGame({ onChange: () => render() });
+const guide = new FirstGameGuide($("guide"), {
+  storage: saved,
+  practice: () => {
+    guide.close();
+    seatWithBot();
+  },
+});
 const signal = new TurnSignal({ sound: $("sound-on"), notify: $("notify-on"), storage: saved });
 const countdown = new Countdown($("clock"));
 
@@ -467,6 +552,39 @@ const connection = new Connection(`${scheme}//${location.host}/ws`, {
 const identity = new Identity($("name-dialog"), { state, saved, send, newId, connection, chat });
 
 $("confirm").addEventListener("click", () => turn.confirm());
+$("logout-btn").addEventListener("click", () => logOut());
+/** The header's menu under the name: the account's choices (and, on a phone, the header's settings). */
+function openMenu(open) {
+  $("me").setAttribute("aria-expanded", String(open));
+  $("account").hidden = !open;
+  app.dataset.menu = open ? "open" : "";
+}
+$("me").addEventListener("click", () => openMenu($("account").hidden));
+document.addEventListener("click", (e) => {
+  if (!$("account").hidden && !e.target.closest?.(".account-wrap, .top .signals, .top .lang")) openMenu(false);
+});
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && !$("account").hidden) {
+    openMenu(false);
+    $("me").focus();
+  }
+});
+$("switch-btn").addEventListener("click", () => logOut());
+$("skip-hand").addEventListener("click", (e) => {
+  e.preventDefault();
+  turn.focusHand();
+});
+new Shortcuts({ turn, dialog: $("keys-dialog") });
+
+/** A practice game against a bot, one click away: a room of one's own, a bot, a chosen seed. */
+function seatWithBot() {
+  const room = `practice-${state.name}`.slice(0, 24);
+  // one after the other in the room's order: a seat, a bot, a seed of the room's (practice), the start
+  send({ type: "join", room, id: newId("ui") });
+  send({ type: "add_bot", strategy: "greedy", id: newId("ui") });
+  send({ type: "option", key: "seed", value: Math.floor(Math.random() * 1e9), id: newId("ui") });
+  send({ type: "start", id: newId("ui") });
+}
 $("cancel").addEventListener("click", () => turn.cancel());
 $("hint-btn").addEventListener("click", () => send({ type: "hint", id: newId("ui") }));
 $("reconnect").addEventListener("click", () => connection.connect());
@@ -494,10 +612,12 @@ $("results-btn").addEventListener("click", () => {
 $("take-back").addEventListener("click", () => connection.connect());
 $("people-btn").addEventListener("click", () => people.showLeaderboard());
 document.addEventListener("click", (e) => {
-  const link = e.target.closest?.("a[data-room]");
+  const link = e.target.closest?.("a[data-room], button[data-join]");
   if (!link) return;
   e.preventDefault();
-  if (state.welcomed) overlayActions.enter(link.dataset.room, false);
+  if (!state.welcomed) return;
+  if (link.dataset.join) overlayActions.enter(link.dataset.join, true);
+  else overlayActions.enter(link.dataset.room, false);
 });
 $("register-open").addEventListener("click", () => identity.ask("", "register"));
 document.addEventListener("keydown", (e) => {
@@ -516,6 +636,7 @@ onLanguageChange((lang) => {
   zoom.label();
   cafe.relabel();
   social.relabel();
+  chat.relabel();
   showConnection();
   render();
 });
@@ -526,4 +647,10 @@ document.addEventListener("visibilitychange", () => {
 });
 
 render();
-connection.connect();
+// a newcomer reads the welcome form first: the socket opens when they choose (the server closes a
+// connection that says no hello within its time)
+if (state.token || state.name) connection.connect();
+else {
+  onConnectionState("idle");
+  identity.ask("");
+}

@@ -245,6 +245,7 @@ export class CafeBoard {
       if (shown !== slot.key) {
         slot.key = shown;
         // the guest fills the top of the place; its value stays readable below it
+        // the guest fills the top of the place, its letters as large as the width allows; its value stays readable below it
         slot.guestEl.innerHTML = shown ? `<g transform="translate(0,-5.5)">${guestTile(shown, 25, 17, { compact: true })}</g>` : "";
       }
       slot.el.classList.toggle("taken", bar[i] !== undefined);

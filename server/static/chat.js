@@ -78,7 +78,12 @@ export function startLine(msg) {
 
 /** The line for a game's end: why, who won, and every score. */
 export function overLine(msg) {
-  const scores = msg.ranking.map((n) => `${n} ${msg.final_scores[n]}`).join(", ");
+  // a rated game's line says each rating before and after: "ann 120 (1000 → 1012)"
+  const rating = (n) => {
+    const r = msg.ratings?.[n];
+    return r ? ` (${r.before} → ${r.after}${r.provisional ? "?" : ""})` : "";
+  };
+  const scores = msg.ranking.map((n) => `${n} ${msg.final_scores[n]}${rating(n)}`).join(", ");
   return t("Game over: {reason}. {winners}. {scores}", { reason: reasonText(msg.reason), winners: winners(msg), scores });
 }
 
@@ -120,6 +125,14 @@ export function friendsText(friends) {
   return friends.map((f) => [f.name, f.online ? f.room ?? t("lobby") : t("not connected")].join("  ")).join("\n");
 }
 
+/** Mark `line` with the time it was written (`at`, ms since 1970): shown small, in full on hover. */
+function stamp(line, at) {
+  if (typeof at !== "number") return;
+  const when = new Date(at);
+  line.dataset.at = when.toLocaleTimeString(language(), { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  line.dataset.when = when.toLocaleString(language());
+}
+
 const PRESENCE = {
   entered: () => t("comes in"),
   left: () => t("leaves the room"),
@@ -148,6 +161,15 @@ export class ChatPane {
     this.position = this.history.length;
     this.draft = "";
     this.cycle = null;
+    // the log follows new lines unless the reader scrolled up; then a marker offers the new ones
+    this.following = true;
+    this.marker = this._marker();
+    log.addEventListener("scroll", () => {
+      this.following = this._atBottom();
+      if (this.following) this.marker.hidden = true;
+    });
+    // a log that grows or shrinks (the hand appears, the window changes) keeps its last line in view
+    if (typeof ResizeObserver !== "undefined") new ResizeObserver(() => this._follow()).observe(log);
     this.kept = this._loadLog();
     for (const line of this.kept) this._show(line);
     if (this.kept.length) this._show({ kind: "system earlier", text: t("— before the reload —") }, false);
@@ -177,9 +199,12 @@ export class ChatPane {
     }
   }
 
-  _show({ kind, text, who = null, pre = false, name = null, room = null }) {
+  _show({ kind, text, who = null, pre = false, name = null, room = null, at = null, seat = false }) {
     const line = document.createElement(pre ? "pre" : "div");
     line.className = `line ${kind}`;
+    stamp(line, at);
+    // a block that scrolls sideways is reached by keyboard too
+    if (pre) line.tabIndex = 0;
     if (who !== null) {
       // a person's name opens their profile when chosen
       const label = document.createElement(name ? "button" : "span");
@@ -199,6 +224,15 @@ export class ChatPane {
       link.className = "room-link";
       link.textContent = room;
       line.append(document.createTextNode(" "), link);
+      if (seat) {
+        // an invitation offers the room's free seat, not only a place to watch
+        const join = document.createElement("button");
+        join.type = "button";
+        join.className = "small join-link";
+        join.dataset.join = room;
+        join.textContent = t("Take a seat in {room}", { room });
+        line.append(document.createTextNode(" "), join);
+      }
     }
     this._append(line);
     return line;
@@ -301,15 +335,16 @@ export class ChatPane {
    * Add one line of `kind` (chat, event, error, notice, system, mine) to the log; `who` leads it,
    * a button to the profile of `name` when given; `room` ends it with a link to that room.
    */
-  add(kind, text, who = null, { name = null, room = null } = {}) {
-    this._keep({ kind, text, who, name, room });
-    return this._show({ kind, text, who, name, room });
+  add(kind, text, who = null, { name = null, room = null, seat = false, at = Date.now() } = {}) {
+    this._keep({ kind, text, who, name, room, seat, at });
+    return this._show({ kind, text, who, name, room, seat, at });
   }
 
   /** Add a preformatted block (the server's text answers: /help, /board, /hand, /score). */
   addText(text, kind = "text") {
-    this._keep({ kind, text, pre: true });
-    this._show({ kind, text, pre: true });
+    const at = Date.now();
+    this._keep({ kind, text, pre: true, at });
+    return this._show({ kind, text, pre: true, at });
   }
 
   /** The answer to /history, each game's id a link to its replay. */
@@ -317,6 +352,8 @@ export class ChatPane {
     this._keep({ kind: "text history", text, pre: true });
     const pre = document.createElement("pre");
     pre.className = "line text history";
+    pre.tabIndex = 0;
+    stamp(pre, Date.now());
     for (const [i, row] of text.split("\n").entries()) {
       if (i) pre.append("\n");
       const m = /^(\S+ \S+ {2})([0-9a-f]+)( {2}.*)$/.exec(row);
@@ -335,10 +372,43 @@ export class ChatPane {
   }
 
   _append(el) {
-    const stick = this.log.scrollHeight - this.log.scrollTop - this.log.clientHeight < 40;
     this.log.append(el);
     while (this.log.childElementCount > MAX_LINES) this.log.firstElementChild.remove();
-    if (stick) this.log.scrollTop = this.log.scrollHeight;
+    if (this.following) this._follow();
+    else this.marker.hidden = false;
+  }
+
+  _atBottom() {
+    return this.log.scrollHeight - this.log.scrollTop - this.log.clientHeight < 40;
+  }
+
+  /** Keep the newest line in view while the reader follows the log. */
+  _follow() {
+    if (!this.following) return;
+    this.log.scrollTop = this.log.scrollHeight;
+    this.marker.hidden = true;
+  }
+
+  /** The "new messages" marker at the foot of the log: it jumps down to them. */
+  _marker() {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.id = "new-lines";
+    button.className = "small new-lines";
+    button.hidden = true;
+    button.textContent = t("New messages ↓");
+    button.addEventListener("click", () => {
+      this.following = true;
+      this._follow();
+      this.input.focus();
+    });
+    this.log.after(button);
+    return button;
+  }
+
+  /** Write again what the pane wrote in the page's words (the language changed). */
+  relabel() {
+    this.marker.textContent = t("New messages ↓");
   }
 
   /** The line for a presence event, or null for the events not worth a line. */

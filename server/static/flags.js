@@ -205,7 +205,7 @@ export function guestTile(text, w, h, { compact = false } = {}) {
   const y = -h / 2;
   const r = h * 0.16;
   // a compact tile (the bar's) gives the letters more of its height, so that they stay legible
-  const band = Math.round(h * (compact ? 0.3 : 0.36));
+  const band = Math.round(h * (compact ? 0.18 : 0.36));
   const code = g.nation ?? "J";
   // the code sits at the left edge and the sign at the right: sized to the width, they never touch
   const fs = Math.min(h * (compact ? 0.5 : 0.34), w * 0.3);
@@ -219,15 +219,23 @@ export function guestTile(text, w, h, { compact = false } = {}) {
   s += `<g clip-path="url(#${clip})">${flagBox(g.nation, x, y, w, band, `class="band"`)}</g>`;
   s += `<line x1="${x}" x2="${-x}" y1="${y + band}" y2="${y + band}" stroke="rgba(0,0,0,0.18)" stroke-width="1"/>`;
   s += `<rect class="tile-edge" x="${x}" y="${y}" width="${w}" height="${h}" rx="${r}" fill="none" stroke="${g.joker ? "#b8860b" : "#6d5a45"}" stroke-width="1.5"/>`;
+  if (compact) {
+    // a small tile (the bar's): a thin flag, and the code and the sign as large as the width allows
+    const big = Math.min((h - band) * 0.72, w * 0.42);
+    const line = y + band + (h - band) / 2 + big * 0.36;
+    s += `<text class="code" x="${x + w * 0.06}" y="${line}" font-size="${big}" text-anchor="start">${code}</text>`;
+    s += `<text class="glyph g-${g.gender}" x="${-x - w * 0.06}" y="${line}" font-size="${big}" text-anchor="end">${GENDER_GLYPH[g.gender]}</text>`;
+    return s;
+  }
   s += `<text class="code" x="${x + inset}" y="${base}" font-size="${fs}" text-anchor="start">${code}</text>`;
   s += `<text class="glyph g-${g.gender}" x="${-x - inset}" y="${base}" font-size="${fs}" text-anchor="end">${GENDER_GLYPH[g.gender]}</text>`;
-  if (g.joker && !compact) {
-    // the J badge sits inside the flag band, within the tile's edge
-    const b = Math.min(band * 0.4, w * 0.16);
-    const cx = -x - b - w * 0.06;
+  if (g.joker) {
+    // the J badge sits inside the flag band, within the tile's edge, large enough to read
+    const b = Math.min(band * 0.5, w * 0.2);
+    const cx = -x - b - w * 0.05;
     const cy = y + band / 2;
     s += `<circle class="j-badge" cx="${cx}" cy="${cy}" r="${b}" fill="#5b2a86" stroke="#fff" stroke-width="1"/>`;
-    s += `<text x="${cx}" y="${cy + b * 0.45}" font-size="${b * 1.3}" text-anchor="middle" fill="#fff" font-weight="700">★</text>`;
+    s += `<text x="${cx}" y="${cy + b * 0.55}" font-size="${b * 1.6}" text-anchor="middle" fill="#fff" font-weight="700">★</text>`;
   }
   return s;
 }

@@ -79,13 +79,21 @@ export function recentMoves(game, you) {
   return found;
 }
 
-/** The list of moves, newest at the bottom and in view; the recent ones marked. */
-export function renderHistory(box, game, you, nations) {
+/** The words that mark a move the server played for its player: by the clock, or by a bot. */
+export function playedFor(how) {
+  return how === "clock" ? t("the clock ran out") : t("played by a bot");
+}
+
+/**
+ * The list of moves, newest at the bottom and in view; the recent ones marked, and those the
+ * server played for their player (`marks`: history index -> "clock" or "auto").
+ */
+export function renderHistory(box, game, you, nations, marks = new Map()) {
   const history = game?.history ?? [];
   box.hidden = !game;
   const list = box.querySelector("ol");
   const recent = recentMoves(game, you);
-  const key = JSON.stringify([language(), history.length, [...recent.indices]]);
+  const key = JSON.stringify([language(), history.length, [...recent.indices], [...marks]]);
   if (list.dataset.key === key) return;
   list.dataset.key = key;
   list.replaceChildren(
@@ -95,6 +103,11 @@ export function renderHistory(box, game, you, nations) {
       item.title = entry.move;
       item.dataset.move = entry.move;
       if (recent.indices.has(i)) item.className = "recent";
+      const how = marks.get(i);
+      if (how) {
+        item.dataset.auto = how;
+        item.append(" ", Object.assign(document.createElement("span"), { className: "badge auto", textContent: playedFor(how) }));
+      }
       return item;
     }),
   );

@@ -6,12 +6,15 @@ import { el } from "./dom.js";
 import { language, t, tn } from "./i18n.js";
 import { nameButton } from "./profile.js";
 
-function badges(view, name) {
+function badges(view, name, botPlays = new Set()) {
   const seat = view.seats.find((s) => s.name === name);
   const found = [];
   if (name === view.you) found.push(["you", t("you")]);
   if (seat?.kind === "bot") found.push(["bot", t("bot")]);
-  if (seat && !seat.connected) found.push(["away", t("away")]);
+  // a seat a bot plays now (its player voted out, gone past the window, left) is not "away"
+  if (seat && !seat.connected && seat.kind !== "bot") {
+    found.push(botPlays.has(name) ? ["stand-in", t("a bot plays")] : view.spectators.includes(name) ? ["watching", t("watching")] : ["away", t("away")]);
+  }
   return found.map(([cls, text]) => el("span", { class: `badge ${cls}` }, text));
 }
 
@@ -62,15 +65,36 @@ function cardBacks(count) {
   return box;
 }
 
+/**
+ * The room's game as it counts: "rated", "practice" (the room chose the seed) or "casual", from the
+ * `rated` reading (true, false or null while unknown) and the room's seed; null while unknown.
+ */
+export function roomKind(view, rated) {
+  if (!view) return null;
+  if (view.options?.seed === "set" || view.game?.result?.practice) return "practice";
+  if (rated === true) return "rated";
+  return rated === false ? "casual" : null;
+}
+
+/** The badge that says how the room's game counts: before the start, during and after it. */
+export function kindBadge(kind) {
+  const words = {
+    rated: t("rated game"),
+    practice: t("practice game (seed chosen)"),
+    casual: t("casual game (not rated)"),
+  };
+  return kind ? el("span", { class: `badge kind ${kind}`, "data-kind": kind }, words[kind]) : null;
+}
+
 /** The players of the room: seats before the game, then scores, hand sizes and whose turn it is. */
-export function renderPlayers(box, view) {
+export function renderPlayers(box, view, botPlays = new Set()) {
   box.replaceChildren();
   if (!view) return;
   const game = view.game;
   const list = el("ol", { class: "player-list" });
   if (!game) {
     for (const seat of view.seats) {
-      list.append(el("li", { class: "player", "data-player": seat.name }, el("span", { class: "name" }, personName(view, seat.name)), ...badges(view, seat.name)));
+      list.append(el("li", { class: "player", "data-player": seat.name }, el("span", { class: "name" }, personName(view, seat.name)), ...badges(view, seat.name, botPlays)));
     }
     if (!view.seats.length) list.append(el("li", { class: "player empty" }, t("No seats taken yet.")));
   } else {
@@ -87,10 +111,16 @@ export function renderPlayers(box, view) {
         },
         el("span", { class: "marker", "aria-hidden": "true" }, turn ? "▶" : ""),
         el("span", { class: "name" }, personName(view, p.name)),
-        ...badges(view, p.name),
+        ...badges(view, p.name, botPlays),
         p.eliminated ? el("span", { class: "badge out" }, t("out")) : null,
         el("span", { class: "spacer" }),
-        el("span", { class: "hand-size", title: tn("{n} card in hand, limit {limit}", "{n} cards in hand, limit {limit}", p.hand_size, { limit: p.hand_limit }) }, cardBacks(p.hand_size), `${p.hand_size}`),
+        el(
+          "span",
+          { class: "hand-size", title: tn("{n} card in hand, limit {limit}", "{n} cards in hand, limit {limit}", p.hand_size, { limit: p.hand_limit }) },
+          cardBacks(p.hand_size),
+          // said as cards, so that the count never reads as a second score beside the score
+          tn("{n} card", "{n} cards", p.hand_size),
+        ),
         result ? el("span", { class: "place", title: t("place") }, `${ordinal(result.places[p.name])}`) : null,
         el(
           "span",
@@ -175,7 +205,7 @@ function onlineList(people) {
   return parts;
 }
 
-function waitingPanel({ view, actions }) {
+function waitingPanel({ view, actions, rated }) {
   const seated = view.seat !== null;
   const manage = canManage(view);
   const host = hostOf(view);
@@ -202,7 +232,7 @@ function waitingPanel({ view, actions }) {
     "div",
     { class: "panel waiting" },
     el("h2", {}, t("Room {room}", { room: view.room })),
-    el("p", {}, view.game ? t("The last game is over.") : t("Waiting for 2 to 4 players.")),
+    el("p", {}, view.game ? t("The last game is over.") : t("Waiting for 2 to 4 players."), " ", kindBadge(roomKind(view, rated))),
     seats,
     el(
       "div",
@@ -234,8 +264,20 @@ function optionControls(options, manage, host, actions) {
     el("option", { value: "drop", selected: options.absent === "drop" }, t("they leave the game")),
   );
   absent.addEventListener("change", () => actions.option("absent", absent.value));
-  const seed = el("input", { type: "number", id: "opt-seed", "data-focus": "opt-seed", value: options.seed ?? "", placeholder: t("random"), disabled, inputmode: "numeric", min: 0 });
-  seed.addEventListener("change", () => actions.option("seed", seed.value === "" ? null : Number(seed.value)));
+  // the room's seed as everyone sees it: a number chosen stays secret ("chosen"); emptied, it is random again
+  const chosen = options.seed === "set" ? t("chosen (secret)") : options.seed ?? "";
+  const seed = el("input", { type: "text", id: "opt-seed", "data-focus": "opt-seed", value: chosen, placeholder: t("random"), disabled, inputmode: "numeric", maxlength: 19, "aria-describedby": "opt-seed-note" });
+  seed.addEventListener("change", () => {
+    const typed = seed.value.trim();
+    if (typed === "") actions.option("seed", null);
+    else if (/^[0-9]+$/.test(typed)) actions.option("seed", Number(typed));
+    else seed.value = chosen;
+  });
+  const seedNote = el(
+    "span",
+    { id: "opt-seed-note", class: "small-print" },
+    options.seed === "set" ? t("A practice game: empty the field for a random shuffle.") : t("Empty: a random shuffle, and the game may be rated."),
+  );
   const hosted = el("input", { type: "checkbox", id: "opt-host", "data-focus": "opt-host", checked: options.host !== false, disabled });
   hosted.addEventListener("change", () => actions.option("host", hosted.checked));
   const draw = el("input", { type: "checkbox", id: "opt-drawseat", "data-focus": "opt-drawseat", checked: !!options.drawseat, disabled });
@@ -255,14 +297,25 @@ function optionControls(options, manage, host, actions) {
     el("label", { for: "opt-stammtisch", class: "check" }, stammtisch, " ", t("Stammtisch: 3 or 4 guests of one gender fill a table")),
     el("label", { for: "opt-clock" }, t("Turn clock"), " ", clock),
     el("label", { for: "opt-absent" }, t("Lost players"), " ", absent),
-    el("label", { for: "opt-seed" }, t("Shuffle seed"), " ", seed),
+    el("label", { for: "opt-seed" }, t("Shuffle seed"), " ", seed, seedNote),
     el("label", { for: "opt-host", class: "check" }, hosted, " ", t("A host: only the first seated person sets options, seats bots and starts")),
     el("label", { for: "opt-drawseat", class: "check" }, draw, " ", t("Shuffle the seats at the start")),
     el("label", { for: "opt-start" }, t("Who begins"), " ", first),
   );
 }
 
-function resultPanel({ view, actions }) {
+/** "1000 → 1012 (+12)": a rating before and after a game, `?` while provisional. */
+function ratingChange(r) {
+  if (!r) return "—";
+  const mark = r.provisional ? "?" : "";
+  const before = Number.parseInt(String(r.before), 10);
+  const after = Number.parseInt(String(r.after), 10);
+  const diff = Number.isFinite(before) && Number.isFinite(after) ? after - before : null;
+  const signed = diff === null ? "" : ` (${diff > 0 ? "+" : diff < 0 ? "−" : "±"}${Math.abs(diff)})`;
+  return `${String(r.before).replace("?", "")} → ${String(r.after).replace("?", "")}${mark}${signed}`;
+}
+
+function resultPanel({ view, actions, ratings, rated }) {
   const game = view.game;
   const result = game.result;
   const out = new Set(game.players.filter((p) => p.eliminated).map((p) => p.name));
@@ -277,17 +330,31 @@ function resultPanel({ view, actions }) {
       el("td", { class: "num" }, String(final + penalty)),
       el("td", { class: "num penalty" }, penalty ? `−${penalty}` : "0"),
       el("td", { class: "num final" }, String(final)),
+      ratings ? el("td", { class: "num rating" }, ratingChange(ratings[name])) : null,
     );
   });
   return el(
     "div",
     { class: "panel result", role: "dialog", "aria-label": t("Game over") },
     el("h2", { tabindex: "-1" }, t("Game over")),
-    el("p", {}, `${reasonText(result.reason)[0].toUpperCase()}${reasonText(result.reason).slice(1)}. ${winners(result)}.`),
+    el("p", {}, `${reasonText(result.reason)[0].toUpperCase()}${reasonText(result.reason).slice(1)}. ${winners(result)}.`, " ", kindBadge(ratings ? "rated" : roomKind(view, rated))),
     el(
       "table",
       { class: "ranking" },
-      el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, t("player")), el("th", {}, t("score")), el("th", {}, t("cards left")), el("th", {}, t("final")))),
+      el(
+        "thead",
+        {},
+        el(
+          "tr",
+          {},
+          el("th", { scope: "col" }, el("span", { class: "visually-hidden" }, t("place"))),
+          el("th", { scope: "col" }, t("player")),
+          el("th", { scope: "col" }, t("score")),
+          el("th", { scope: "col" }, t("cards left")),
+          el("th", { scope: "col" }, t("final")),
+          ratings ? el("th", { scope: "col" }, t("rating")) : null,
+        ),
+      ),
       el("tbody", {}, ...rows),
     ),
     el(
@@ -300,14 +367,14 @@ function resultPanel({ view, actions }) {
 }
 
 /** The panel over the board: the lobby, a waiting room, or the final ranking; hidden in play. */
-export function renderOverlay(box, { view, welcomed, name, rooms, people, resultClosed, actions }) {
+export function renderOverlay(box, { view, welcomed, name, rooms, people, resultClosed, ratings = null, rated = null, actions }) {
   let panel = null;
   if (!view) panel = welcomed ? lobbyPanel({ name, rooms, people, actions }) : null;
-  else if (view.game?.result && !resultClosed) panel = resultPanel({ view, actions });
-  else if (view.state === "waiting") panel = waitingPanel({ view, actions });
+  else if (view.game?.result && !resultClosed) panel = resultPanel({ view, actions, ratings, rated });
+  else if (view.state === "waiting") panel = waitingPanel({ view, actions, rated });
   const kind = panel ? panel.className : "";
   // Rebuilding the panel on every view would lose what is typed in it and the focus.
-  const key = panel ? JSON.stringify([view, rooms, people, name, language()]) : "";
+  const key = panel ? JSON.stringify([view, rooms, people, name, language(), ratings, rated]) : "";
   if (panel && box.dataset.kind === kind && box.dataset.key === key) return;
   // The focus stays where it was across a rebuild (the same control), or, when the panel is a new
   // one and the focus was in the old one or nowhere, goes to the new panel's first step.

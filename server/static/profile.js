@@ -121,6 +121,8 @@ export class PeopleDialog {
           ];
       parts.push(el("ul", { class: "profile-facts" }, ...facts.map((f) => el("li", {}, f))));
     }
+    // the profile's own address, to share
+    parts.push(el("p", { class: "small-print" }, el("a", { href: `/players/${encodeURIComponent(name)}`, "data-share": "profile" }, t("Link to this profile"))));
     const actions = this._actions(name, profile.ok && profile.body.bot);
     if (actions) parts.push(actions);
     const list = games.ok ? games.body.games : [];
@@ -156,8 +158,18 @@ export class PeopleDialog {
     if (a.invite(name)) {
       buttons.push(el("button", { type: "button", "data-action": "invite", onclick: () => this._then(() => a.invite(name)?.()) }, t("Invite to this room")));
     }
-    buttons.push(el("button", { type: "button", "data-action": "mute", onclick: () => this._then(() => a.mute(name)) }, t("Mute")));
-    return el("div", { class: "row profile-actions" }, ...buttons);
+    // muted or not, said, with the way back
+    const muted = !!a.isMuted?.(name);
+    buttons.push(
+      el(
+        "button",
+        { type: "button", "data-action": muted ? "unmute" : "mute", onclick: () => this._then(() => a.mute(name, !muted)) },
+        muted ? t("Unmute") : t("Mute"),
+      ),
+    );
+    const row = el("div", { class: "row profile-actions" }, ...buttons);
+    if (!muted) return row;
+    return el("div", {}, el("p", { class: "small-print muted-note" }, t("You muted {name}: their chat and tells do not reach you.", { name })), row);
   }
 
   _then(fn) {

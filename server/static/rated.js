@@ -31,6 +31,40 @@ export class RatedGame {
   reset() {
     this.accounts.clear();
     this.refused = null;
+    this.ended = null;
+  }
+
+  /** `room`'s game ended, `rated` or not (its `game_over` carried ratings or none). */
+  over(room, rated) {
+    this.ended = { room, rated };
+    this.onChange();
+  }
+
+  /**
+   * How `view`'s room counts its game, before the start, during it and after it: true (rated),
+   * false, or null while unknown; the same reading as the server's, from the seats as they are.
+   */
+  ofRoom(view) {
+    if (!view) return null;
+    const game = view.game;
+    if (game?.over) return this.ended?.room === view.room ? this.ended.rated : null;
+    if (game) return this.of(view);
+    if (view.options?.seed === "set") return false;
+    return this._count(view);
+  }
+
+  _count(view) {
+    let accounts = 0;
+    let unknown = false;
+    for (const { name, kind } of view.seats) {
+      if (kind === "bot") continue;
+      const known = this.accounts.get(name);
+      if (known === undefined) this._ask(name);
+      if (known === true) accounts += 1;
+      else if (known !== false) unknown = true;
+    }
+    if (accounts >= 2) return true;
+    return unknown ? null : false;
   }
 
   /** The server refused a hint in `room`'s game: it is rated. */

@@ -86,19 +86,44 @@ async function load() {
       if (i + 1 === current) li.setAttribute("aria-current", "step");
       else li.removeAttribute("aria-current");
     });
-    moves.querySelector("[aria-current]")?.scrollIntoView({ block: "nearest" });
+    // the list scrolls to the move, never the page (the buttons stay under the pointer)
+    const item = moves.querySelector("[aria-current]");
+    if (item && (item.offsetTop < moves.scrollTop || item.offsetTop + item.offsetHeight > moves.scrollTop + moves.clientHeight)) {
+      moves.scrollTop = item.offsetTop - moves.clientHeight / 2;
+    }
     $("first").disabled = $("back").disabled = current === 0;
     $("last").disabled = $("forward").disabled = current === data.steps.length - 1;
+    $("play").disabled = data.steps.length < 2;
   }
 
+  // autoplay: a move a second and a half, to the end, until stopped
+  let playing = null;
+  function stop() {
+    clearInterval(playing);
+    playing = null;
+    $("play").setAttribute("aria-pressed", "false");
+  }
+  function autoplay() {
+    if (playing !== null) return stop();
+    if (current === data.steps.length - 1) show(0);
+    $("play").setAttribute("aria-pressed", "true");
+    playing = setInterval(() => {
+      show(current + 1);
+      if (current === data.steps.length - 1) stop();
+    }, 1500);
+  }
   $("first").addEventListener("click", () => show(0));
   $("back").addEventListener("click", () => show(current - 1));
+  $("play").addEventListener("click", autoplay);
   $("forward").addEventListener("click", () => show(current + 1));
   $("last").addEventListener("click", () => show(data.steps.length - 1));
   document.addEventListener("keydown", (e) => {
-    if (e.target instanceof HTMLInputElement) return;
-    if (e.key === "ArrowLeft") show(current - 1);
-    else if (e.key === "ArrowRight") show(current + 1);
+    if (e.target instanceof HTMLInputElement || e.ctrlKey || e.metaKey || e.altKey) return;
+    // the arrows step through the game, not the page
+    const to = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: data.steps.length - 1 }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    show(to);
   });
   show(0);
 }

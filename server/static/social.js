@@ -5,6 +5,7 @@
 import { t, tn } from "./i18n.js";
 import { el } from "./dom.js";
 import { nameButton } from "./profile.js";
+import { saved } from "./storage.js";
 
 const $ = (id) => document.getElementById(id);
 const MAX_TELLS = 200;
@@ -27,6 +28,9 @@ export class SocialPane {
     this.me = me;
     this.enter = enter;
     this.friends = [];
+    this.invites = new Map();
+    /** the names muted from this browser (the server keeps the list; this page remembers its own edits) */
+    this.muted = new Set(this._loadMuted());
     this.unread = 0;
     this.lastFrom = null;
     this.vote = null;
@@ -163,8 +167,26 @@ export class SocialPane {
     this.send({ type: "list", action: on ? "friend" : "unfriend", name, id: this.newId("soc") });
   }
 
-  mute(name) {
-    this.send({ type: "list", action: "mute", name, id: this.newId("soc") });
+  /** Mute `name` (or, with `on` false, unmute): their chat and tells no longer reach you. */
+  mute(name, on = true) {
+    const key = name.toLowerCase();
+    if (on) this.muted.add(key);
+    else this.muted.delete(key);
+    saved.set("cafe.muted", JSON.stringify([...this.muted]));
+    this.send({ type: "list", action: on ? "mute" : "unmute", name, id: this.newId("soc") });
+  }
+
+  _loadMuted() {
+    try {
+      const list = JSON.parse(saved.get("cafe.muted") ?? "[]");
+      return Array.isArray(list) ? list.filter((n) => typeof n === "string") : [];
+    } catch {
+      return [];
+    }
+  }
+
+  isMuted(name) {
+    return this.muted.has(name.toLowerCase());
   }
 
   /** The answer to an edit of a list (its id from here): the friends as they are now. */
@@ -196,8 +218,18 @@ export class SocialPane {
 
   // --- the room: invitations and the private switch ---
 
+  /** Invite `name` to the room; its answer (`ack`) is told to the inviter by invitedAck. */
   invite(name) {
-    this.send({ type: "invite", name, id: this.newId("soc") });
+    const id = this.newId("inv");
+    this.invites.set(id, name);
+    this.send({ type: "invite", name, id });
+  }
+
+  /** The name an invitation with `id` went to, once the server took it; else null. */
+  invitedAck(id) {
+    const name = this.invites.get(id) ?? null;
+    this.invites.delete(id);
+    return name;
   }
 
   /** Show the room's tools for `view`; `manage` says whether the reader may set its options. */

@@ -5,7 +5,7 @@
 import { t, tn } from "./i18n.js";
 import { flagBox, guestTile, guestWords, nationName } from "./flags.js";
 import { MovePlanner, parseMove } from "./moves.js";
-import { recentMoves } from "./live.js";
+import { moveWords, recentMoves } from "./live.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -169,13 +169,46 @@ export class MoveChooser {
     else focusLater($("hand").querySelector(".card.playable"), byKeyboard);
   }
 
+  /** Play the move chosen; whether there was one to play. */
   confirm() {
     const state = this.state;
     const text = this.planner()?.complete();
-    if (!text || state.sending) return;
+    if (!text || state.sending) return false;
+    // the Play button is disabled while the move goes: the focus stays in the hand, not the page's body
+    const keep = document.activeElement === $("confirm") || document.activeElement === document.body;
     state.sending = this.newId("mv");
     if (!this.send({ type: "move", id: state.sending, move: text })) state.sending = null;
     this.render();
+    if (keep) this.focusHand();
+    return true;
+  }
+
+  /** Put the focus on the hand: its first card that may be played, else its first card. */
+  focusHand() {
+    const hand = $("hand");
+    const card = hand.querySelector(".card.playable") ?? hand.querySelector(".card");
+    if (card) card.focus();
+    else {
+      hand.tabIndex = -1;
+      hand.focus();
+    }
+  }
+
+  /** The card numbered `n` (from 1) in the hand, chosen by its key; whether the key was used. */
+  chooseByNumber(n) {
+    const g = this.game();
+    if (!this.planner() || !Array.isArray(g?.hand) || n > g.hand.length) return false;
+    this.chooseCard(n - 1, true);
+    $("hand").children[n - 1]?.focus();
+    if (this.state.selected === n - 1) focusLater(this.cafe.targetElements()[0], true);
+    return true;
+  }
+
+  /** The bar for the chosen card (the key B); whether the key was used. */
+  chooseBar() {
+    if (!this.planner()) return false;
+    this.chooseTarget("bar", true);
+    return true;
   }
 
   cancel() {
@@ -247,7 +280,10 @@ export class MoveChooser {
     // The buttons stay while the hand does, so that the focus stays on the card it was on.
     const key = hand.join(" ");
     if (box.dataset.hand !== key || box.childElementCount !== hand.length) {
+      // the focus stays in the hand when its cards change (a move played, cards drawn)
+      const focused = box.contains(document.activeElement) ? [...box.children].indexOf(document.activeElement) : -1;
       box.replaceChildren(...hand.map((card, i) => this.cardButton(card, i)));
+      if (focused >= 0 || box === document.activeElement) (box.children[Math.max(0, Math.min(focused, hand.length - 1))] ?? box).focus();
       box.dataset.hand = key;
       if (hand.length === 0) box.textContent = t("No cards in hand.");
     }
@@ -295,7 +331,10 @@ export class MoveChooser {
     const confirm = $("confirm");
     const text = plan?.complete() ?? null;
     confirm.disabled = !text || !!state.sending;
-    confirm.textContent = text ? t("Play {move}", { move: text }) : t("Play");
+    // the move in words, as the list of moves says it; its notation stays on the button's data
+    confirm.textContent = text ? t("Play: {move}", { move: moveWords(text, this.nations) }) : t("Play");
+    confirm.dataset.move = text ?? "";
+    confirm.title = text ?? "";
     $("cancel").disabled = !plan || (state.selected === null && state.used.length === 0) || !!state.sending;
     $("results-btn").hidden = !(g?.result && state.resultClosed);
     this.say(this.prompt(plan, text));
@@ -317,8 +356,16 @@ export class MoveChooser {
       const targets = plan.targets(card);
       return wherePrompt(card, targets);
     }
-    if (text) return plan.canExtend() ? t("Play {move}, or add a second guest.", { move: text }) : t("Play {move}?", { move: text });
-    if (state.used.length) return t("Choose the next guest.");
+    if (text) {
+      const words = moveWords(text, this.nations);
+      return plan.canExtend() ? t("Play {move}, or add a second guest.", { move: words }) : t("Play {move}?", { move: words });
+    }
+    if (state.used.length) {
+      // one guest chosen that may not stay alone: the rule says why a second one is needed
+      const pick = plan.picks[plan.picks.length - 1];
+      const card = pick ? guestWords(pick.card, this.nations) : "";
+      return t("{card} may not sit alone: at the end of a turn every guest seated shares a table with someone. Choose a second guest for that table.", { card });
+    }
     return t("Your turn: choose a guest from your hand.");
   }
 

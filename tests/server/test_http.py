@@ -247,3 +247,14 @@ def test_same_origin_compares_host_and_port() -> None:
     assert not same_origin("file://cafe.example", "cafe.example")
     assert not same_origin("https://cafe.example:x", "cafe.example")
     assert not same_origin("https://cafe.example", None)
+
+
+async def test_a_players_address_serves_the_web_page_which_opens_the_profile(server: Server) -> None:
+    """/players/NAME is the page itself (it opens NAME's profile), with its files named from the
+    root so that they load from that address too; /api/players/NAME stays the data."""
+    page = await http_get(server.port, "/players/ann")
+    root = await http_get(server.port, "/")
+    assert page.status == 200 and page.headers["content-type"].startswith("text/html")
+    assert page.body == root.body
+    assert b'src="/app.js"' in page.body and b'href="/style.css"' in page.body
+    assert (await http_get(server.port, "/api/players/ann")).headers["content-type"] == "application/json"

@@ -54,7 +54,7 @@ def hand(page: Page) -> list[str]:
 def play_by_clicking(page: Page) -> str:
     """Play one move by pointing: a card whose guest can sit at a chair (else the bar or a joker
     exchange), the first lit chair, a joker's nation when asked, a second card when the first
-    needs one, then Play. Returns the move text the Play button showed."""
+    needs one, then Play. Returns the move the Play button was to play (its notation)."""
     page.locator("#app[data-legal=ready]").wait_for()
     before = move_number(page)
     while page.locator("#confirm").is_disabled():
@@ -72,10 +72,10 @@ def play_by_clicking(page: Page) -> str:
             page.locator("#board .target").first.click()
         if page.locator("#nation-choice").is_visible():
             page.locator("#nation-choice button").first.click()
-    label = page.locator("#confirm").inner_text()
+    move = page.locator("#confirm").get_attribute("data-move") or ""
     page.locator("#confirm").click()
     page.wait_for_function("(n) => Number(document.getElementById('app').dataset.moveNumber) > n", arg=before)
-    return label.removeprefix("Play ").strip()
+    return move
 
 
 def wait_for_turn(page: Page, names: list[str]) -> None:

@@ -248,7 +248,7 @@ def test_a_dropped_connection_reconnects_by_itself(
     hint = page.locator("#log .line", has_text="Hint: ")
     hint.wait_for()
     move = hint.inner_text().removeprefix("Hint: ").split(" (")[0]
-    assert page.locator("#confirm").inner_text() == f"Play {move}"
+    assert page.locator("#confirm").get_attribute("data-move") == move
     before = move_number(page)
     page.locator("#confirm").click()
     wait_until(page, lambda: move_number(page) > before)
@@ -315,7 +315,7 @@ def test_the_bar_a_jokers_nation_and_a_joker_exchange_are_chosen_by_pointing(
     # a card to the bar: offered, then taken back
     ann.locator(f"#hand .card[data-card={card}]").first.click()
     ann.locator("#board .bar.target").click()
-    assert ann.locator("#confirm").inner_text() == f"Play {card}@bar"
+    assert ann.locator("#confirm").get_attribute("data-move") == f"{card}@bar"
     ann.locator("#cancel").click()
     assert ann.locator("#confirm").is_disabled()
 
@@ -332,7 +332,7 @@ def test_the_bar_a_jokers_nation_and_a_joker_exchange_are_chosen_by_pointing(
     # the joker on a chair of one table takes that table's nation
     ann.locator(f"#hand .card[data-card={joker}]").click()
     ann.locator(f"#board .chair.target[data-chair={own_chair}]").click()
-    assert ann.locator("#confirm").inner_text() == f"Play {joker}@{own_chair}"
+    assert ann.locator("#confirm").get_attribute("data-move") == f"{joker}@{own_chair}"
     ann.locator("#confirm").click()
     ann.locator(f"#board .chair[data-chair={own_chair}][data-guest='{joker}={nation}']").wait_for()
 
@@ -352,7 +352,7 @@ def test_the_bar_a_jokers_nation_and_a_joker_exchange_are_chosen_by_pointing(
     ann.locator(f"#hand .card[data-card={card}]").first.click()
     swap = ann.locator(f"#board .chair.target.swap[data-chair={own_chair}]")
     swap.click()
-    assert ann.locator("#confirm").inner_text() == f"Play swap {card}@{own_chair}"
+    assert ann.locator("#confirm").get_attribute("data-move") == f"swap {card}@{own_chair}"
     ann.locator("#confirm").click()
     ann.locator(f"#board .chair[data-chair={own_chair}][data-guest={card}]").wait_for()
     assert joker in hand(ann)

@@ -1,0 +1,95 @@
+"""The chat pane keeps up: it follows new lines through a game unless the reader scrolled up (then a
+marker jumps down to them), its input stays in view however tall the players grow, each line
+carries its time, and a wide block of text is reached by keyboard."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from playwright.sync_api import Locator, Page
+
+from tests.web.conftest import DESKTOP, PHONE
+from tests.web.live_steps import play_a_move_and_wait_for_the_bot, seat_with_bot
+from tests.web.pages import type_line, wait_for_line
+
+
+def _shown_in(page: Page, line: Locator, box: str) -> bool:
+    """Whether ``line`` lies whole inside the element ``box`` as the reader sees it."""
+    inner, outer = line.bounding_box(), page.locator(box).bounding_box()
+    assert inner is not None and outer is not None
+    return inner["y"] >= outer["y"] - 1 and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + 1
+
+
+def test_the_chat_follows_new_lines_through_a_game_at_1280x800(open_page: Callable[..., Page]) -> None:
+    """Seat, a bot, /info three times, Start, two moves, a chat line: the line shows at the foot of
+    the log, in view, and so does every move after it."""
+    page = open_page(DESKTOP)
+    seat_with_bot(page, "follower", "follow-room", start=False)
+    for _ in range(3):
+        type_line(page, "/info")
+    page.locator("#log pre.info").nth(2).wait_for()
+    page.locator("[data-focus=start]").click()
+    page.locator("#app[data-state=playing]").wait_for()
+    play_a_move_and_wait_for_the_bot(page)
+    play_a_move_and_wait_for_the_bot(page)
+    type_line(page, "test")
+    line = page.locator("#log .line.chat", has_text="test").last
+    line.wait_for()
+    page.wait_for_timeout(100)
+    assert _shown_in(page, line, "#log")
+    assert page.locator("#new-lines").is_hidden()
+
+
+def test_a_reader_who_scrolled_up_gets_a_marker_that_jumps_down(open_page: Callable[..., Page]) -> None:
+    """Scrolled up, the log stays where the reader is and a "new messages" marker shows; it
+    jumps to the newest line and goes."""
+    page = open_page(DESKTOP)
+    seat_with_bot(page, "scroller", "scroll-room", start=False)
+    for _ in range(4):
+        type_line(page, "/help")
+    page.locator("#log pre.help").nth(3).wait_for()
+    page.evaluate("document.getElementById('log').scrollTop = 0")
+    page.wait_for_timeout(100)
+    type_line(page, "below the fold")
+    line = page.locator("#log .line.chat", has_text="below the fold")
+    line.wait_for()
+    page.locator("#new-lines").wait_for()
+    assert page.evaluate("document.getElementById('log').scrollTop") == 0
+    assert not _shown_in(page, line, "#log")
+    page.locator("#new-lines").click()
+    page.locator("#new-lines").wait_for(state="hidden")
+    assert _shown_in(page, line, "#log")
+
+
+def test_the_chat_input_stays_in_its_pane_in_a_three_player_game(open_page: Callable[..., Page]) -> None:
+    """With three players, two rounds played and a hint shown, the chat's input lies whole inside
+    the chat's pane and can be typed in (the page scrolls rather than hiding it)."""
+    page = open_page(DESKTOP)
+    seat_with_bot(page, "threesome", "three-room", start=False)
+    page.locator("[data-focus=add-bot]").click()
+    page.locator(".seats li.taken").nth(2).wait_for()
+    page.locator("[data-focus=start]").click()
+    page.locator("#app[data-state=playing]").wait_for()
+    for _ in range(2):  # the moves fill the list of moves
+        play_a_move_and_wait_for_the_bot(page)
+    page.locator("#app[data-turn=mine][data-legal=ready]").wait_for(timeout=30_000)
+    page.locator("#hint-btn").click()
+    wait_for_line(page, "Hint: ")
+    field, pane = page.locator("#input").bounding_box(), page.locator(".chat-pane").bounding_box()
+    assert field is not None and pane is not None
+    assert field["y"] + field["height"] <= pane["y"] + pane["height"], (field, pane)
+    type_line(page, "still here")
+    page.locator("#log .line.chat", has_text="still here").wait_for()
+
+
+def test_chat_lines_carry_their_time_and_a_wide_block_takes_the_focus(open_page: Callable[..., Page]) -> None:
+    """Every line has the time it came, shown small; /help's block, which scrolls sideways, is
+    in the Tab order (a keyboard reaches all of it)."""
+    page = open_page(PHONE)
+    seat_with_bot(page, "stamped", "stamp-room", start=False)
+    type_line(page, "/help")
+    block = page.locator("#log pre.help").first
+    block.wait_for()
+    assert block.get_attribute("tabindex") == "0"
+    stamp = page.locator("#log .line.presence").first.get_attribute("data-at") or ""
+    assert len(stamp) == 5 and stamp[2] == ":", stamp

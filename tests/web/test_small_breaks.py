@@ -1,0 +1,138 @@
+"""The small things a player trips on: Play says the move in words, a guest that may not sit
+alone says the rule, a hand's size reads as cards (never "0 0" beside the score), a move the
+clock played is marked, the bar's and the joker's marks are legible, a seat a bot plays after a
+vote is not "away", the phone's header is short, and the first game's guide starts a practice
+game in one click."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from playwright.sync_api import Page
+
+from tests.web.conftest import DESKTOP, PHONE
+from tests.web.live_steps import seat_with_bot
+from tests.web.pages import come_in, type_line, wait_for_line
+
+
+def test_play_says_the_move_in_words(open_page: Callable[..., Page]) -> None:
+    """A card chosen for the bar: Play reads "Play: … to the bar", no notation."""
+    page = open_page(DESKTOP)
+    seat_with_bot(page, "wordplay", "words-room")
+    page.locator("#app[data-turn=mine][data-legal=ready]").wait_for(timeout=30_000)
+    card = page.locator("#hand .card.playable:not([data-card^=J])").first
+    card.click()
+    page.locator("#board .bar-hit.target").click(force=True)
+    text = page.locator("#confirm").inner_text()
+    assert text.startswith("Play: ") and "to the bar" in text and "@" not in text, text
+
+
+def test_a_guest_that_may_not_sit_alone_says_the_rule(open_page: Callable[..., Page]) -> None:
+    """One guest chosen of a move of two: the prompt says that nobody sits alone, not only
+    "Choose the next guest"."""
+    page = open_page(DESKTOP)
+    said = page.evaluate(
+        """async () => {
+          const { MoveChooser } = await import("/turn.js");
+          const { MovePlanner } = await import("/moves.js");
+          const board = await (await fetch("/board.json")).json();
+          const state = { view: { you: "ann", game: { to_move: "ann", over: null, move_number: 3,
+                          hand: ["FRf", "FRm"], players: [] } },
+                          legal: null, selected: null, used: [0], sending: null, nationAsk: null };
+          const turn = new MoveChooser({ state, nations: board.nations, cafe: null, zoom: null,
+                                         send() {}, newId: () => "x", render() {} });
+          const plan = new MovePlanner(["FRf@FR1s FRm@FR1e"]);
+          plan.pick("FRf", "FR1s");
+          return turn.prompt(plan, plan.complete());
+        }"""
+    )
+    assert "may not sit alone" in said and "France woman" in said, said
+
+
+def test_the_hand_size_reads_as_cards_and_the_clocks_move_is_marked(open_page: Callable[..., Page]) -> None:
+    """The players' list says "5 cards", not a bare number beside the score; a move the clock
+    played carries its mark in the list of moves."""
+    page = open_page(DESKTOP)
+    seat_with_bot(page, "sleepy", "clock-room", start=False)
+    type_line(page, "/option clock 5")
+    wait_for_line(page, "5")
+    page.locator("[data-focus=start]").click()
+    page.locator("#app[data-state=playing]").wait_for()
+    sizes = page.locator("#players .hand-size").all_inner_texts()
+    assert sizes and all(s.strip().endswith(("cards", "card")) for s in sizes), sizes
+    marked = page.locator("#history li[data-auto=clock]").first
+    marked.wait_for(timeout=20_000)
+    assert "the clock ran out" in marked.inner_text()
+
+
+def test_the_bars_guests_and_the_jokers_mark_are_legible(open_page: Callable[..., Page]) -> None:
+    """A guest on the bar has its code at 9 units or more (≥ 8 px at 1280×800), and a joker's star
+    on a chair 9 units or more."""
+    page = open_page(DESKTOP)
+    sizes = page.evaluate(
+        """async () => {
+          const { guestTile } = await import("/flags.js");
+          const ns = "http://www.w3.org/2000/svg";
+          const svg = document.createElementNS(ns, "svg");
+          svg.innerHTML = guestTile("GBm", 25, 17, { compact: true });
+          const bar = Number(svg.querySelector(".code").getAttribute("font-size"));
+          svg.innerHTML = guestTile("Jf=FR", 40, 40);
+          const star = [...svg.querySelectorAll("text")].find((t) => t.textContent === "★");
+          return { bar, star: Number(star.getAttribute("font-size")) };
+        }"""
+    )
+    assert sizes["bar"] >= 9 and sizes["star"] >= 9, sizes
+
+
+def test_a_seat_a_bot_plays_after_a_vote_is_not_away(open_page: Callable[..., Page]) -> None:
+    """A gone player voted out: a bot plays the seat, and the list says so rather than "away"."""
+    ann, bob, cid = open_page(), open_page(), open_page()
+    for page, name in ((ann, "outann"), (bob, "outbob"), (cid, "outcid")):
+        come_in(page, name)
+        type_line(page, "/join outvote")
+        page.locator("#app[data-state=waiting]").wait_for()
+    ann.locator(".seats li.taken").nth(2).wait_for()
+    type_line(ann, "/start")
+    ann.locator("#app[data-state=playing]").wait_for()
+    cid.close()
+    ann.locator("#players li[data-player=outcid] .badge.away").wait_for()
+    type_line(ann, "/remove outcid")
+    bob.locator("#vote-yes").click()
+    ann.locator("#players li[data-player=outcid] .badge.stand-in").wait_for()
+    assert ann.locator("#players li[data-player=outcid] .badge.away").count() == 0
+
+
+def test_the_phones_header_is_short_and_its_settings_open_from_the_name(
+    open_page: Callable[..., Page],
+) -> None:
+    """On a phone in a game the header takes at most 110 of 844 px; the sound switch and the
+    rules open from the name's menu."""
+    page = open_page(PHONE)
+    seat_with_bot(page, "shortheader", "header-room")
+    box = page.locator("header.top").bounding_box()
+    assert box is not None and box["height"] <= 110, box
+    assert page.locator("#sound-on").is_hidden()
+    page.locator("#me").click()
+    page.locator("#sound-on").wait_for()
+    page.locator("#logout-btn").wait_for()
+
+
+def test_the_first_game_guide_starts_a_practice_game_against_a_bot(open_page: Callable[..., Page]) -> None:
+    """A newcomer sees the guide with the rules in short; one click starts a practice game
+    against a bot; closed (by another newcomer), it stays closed after a reload."""
+    page = open_page(DESKTOP)
+    come_in(page, "newcomer")
+    guide = page.locator("#guide")
+    guide.wait_for()
+    assert "Nobody sits alone" in guide.inner_text()
+    page.locator("[data-guide=practice]").click()
+    page.locator("#app[data-state=playing]").wait_for()
+    assert page.locator("#players li .badge.bot").count() == 1
+    wait_for_line(page, "A practice game")
+    other = open_page(DESKTOP)
+    come_in(other, "newcomer2")
+    other.locator("[data-guide=close]").click()
+    other.locator("#guide").wait_for(state="hidden")
+    other.reload()
+    other.locator(".panel.lobby").wait_for()
+    assert other.locator("#guide").is_hidden()
