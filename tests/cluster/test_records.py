@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import signal
 import sys
 import time
 from collections.abc import AsyncIterator
@@ -116,9 +117,11 @@ async def test_a_node_without_a_database_warns_what_records_in_redis_cost(
     redis_url: str, tmp_path: Path
 ) -> None:
     """A cluster without ``--database`` still starts, with a warning that says what it costs."""
-    async with two_nodes(redis_url, tmp_path) as (a, _):
-        (warning,) = [line for line in a.lines if line.get("event") == "records_in_redis"]
-        assert warning["level"] == "warning" and "Redis' memory for ever" in warning["cost"]
+    node = await ServerProcess.start(tmp_path / "a.db", "--redis", redis_url, "--bot-workers", "0")
+    node.proc.send_signal(signal.SIGTERM)
+    await asyncio.wait_for(node.proc.wait(), 60)
+    (warning,) = [line for line in await node.logs() if line.get("event") == "records_in_redis"]
+    assert warning["level"] == "warning" and "Redis' memory for ever" in warning["cost"]
 
 
 # --- the move to PostgreSQL, cut short at each instant (a store in this process, as a node's) -----
@@ -343,3 +346,33 @@ async def test_a_role_goes_with_its_account_and_the_log_only_grows(
     for statement in ("UPDATE modlog SET reason = 'x'", "DELETE FROM modlog", "TRUNCATE modlog"):
         with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
             await _rows(postgres_server.url, statement)
+
+
+async def test_a_pg_dump_restored_into_an_empty_database_brings_the_records_back(
+    store: PostgresStore, postgres_server: PostgresServer, tmp_path: Path
+) -> None:
+    """The README's backup: ``pg_dump -Fc`` while the records are in use, then ``pg_restore`` into
+    an empty database; a node opening it finds the accounts, ratings and finished games as they
+    were (its schema already the code's)."""
+    outcome = await _started(store, "g1")
+    changes = await store.game_finished("g1", outcome)
+    dump = tmp_path / "cafe-records.dump"
+    tools = postgres_server.bin
+    done = await asyncio.create_subprocess_exec(
+        str(tools / "pg_dump"), "-Fc", "-f", str(dump), postgres_server.url
+    )
+    assert await done.wait() == 0
+    url = postgres_server.create_database("restored")
+    done = await asyncio.create_subprocess_exec(str(tools / "pg_restore"), "--no-owner", "-d", url, str(dump))
+    assert await done.wait() == 0
+    records = Records(url)
+    await records.open()
+    try:
+        again = PostgresStore(store.redis, lambda room: FENCE, records)
+        account = await again.account("ANN")
+        assert account is not None and account.name == "ann"
+        assert await again.game_ratings("g1") == changes
+        kept = await again.game("g1")
+        assert kept is not None and kept.record.moves == ("BAR",)
+    finally:
+        await records.close()
