@@ -17,6 +17,7 @@ import { canManage, leavingWords, renderOverlay, renderPlayers } from "./panels.
 import { PeopleDialog } from "./profile.js";
 import { RatedGame } from "./rated.js";
 import { SocialPane } from "./social.js";
+import { TournamentsPane } from "./tournaments.js";
 import { MoveChooser } from "./turn.js";
 
 const $ = (id) => document.getElementById(id);
@@ -515,6 +516,12 @@ const zoom = new BoardZoom({ app, wrap: $("board").parentElement, button: $("zoo
 const turn = new MoveChooser({ state, nations: BOARD.nations, cafe, zoom, send, newId, render });
 
 const social = new SocialPane({
+  send,
+  newId,
+  me: () => (state.welcomed ? state.name : null),
+  enter: (room) => overlayActions.enter(room, false),
+});
+new TournamentsPane({
   send,
   newId,
   me: () => (state.welcomed ? state.name : null),
