@@ -1,8 +1,10 @@
-"""The storage contract: what the server asks of its game log and records, whichever backend keeps
-them (SQLite on one node, :mod:`server.log.sqlite`; Redis in a cluster, :mod:`server.log.redis`).
+"""The storage contract: what the server asks of its game log and records, whichever setup keeps
+them (SQLite on one node, :mod:`server.log.sqlite`; Redis in a cluster, :mod:`server.log.redis`;
+in a cluster with ``--database``, Redis for what is live and PostgreSQL for the records,
+:mod:`server.log.postgres`).
 
-Callers know these protocols, values and errors only; each backend keeps every promise made here,
-and ``tests/server/test_log_contract.py`` holds both to the same tests.
+Callers know these protocols, values and errors only; each setup keeps every promise made here,
+and ``tests/server/test_log_contract.py`` holds all three to the same tests.
 """
 
 from __future__ import annotations

@@ -376,3 +376,26 @@ async def test_a_pg_dump_restored_into_an_empty_database_brings_the_records_back
         assert kept is not None and kept.record.moves == ("BAR",)
     finally:
         await records.close()
+
+
+async def test_a_failing_schema_step_leaves_the_database_as_it_was(postgres_server: PostgresServer) -> None:
+    """The steps a start takes run in one transaction: one that fails undoes those before it, and
+    the database keeps its version, its tables and its rows."""
+    from server.log.migrations import Step
+    from server.log.postgres import schema
+
+    steps = (
+        Step(1, "001_a.sql", "CREATE TABLE a (x INTEGER); INSERT INTO a VALUES (1);"),
+        Step(2, "002_b.sql", "CREATE TABLE b (x INTEGER);"),
+        Step(3, "003_c.sql", "CREATE TABLE c (x INTEGER); INSERT INTO nowhere VALUES (1);"),
+    )
+    async with await psycopg.AsyncConnection.connect(postgres_server.url, autocommit=True) as conn:
+        await schema.upgrade(conn, steps[:1])
+        with pytest.raises(psycopg.errors.UndefinedTable):
+            await schema.upgrade(conn, steps)
+        assert await (await conn.execute(b"SELECT version FROM schema_version")).fetchall() == [(1,)]
+        tables = await (
+            await conn.execute(b"SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1")
+        ).fetchall()
+        assert tables == [("a",), ("schema_version",)]
+        assert await (await conn.execute(b"SELECT x FROM a")).fetchall() == [(1,)]
