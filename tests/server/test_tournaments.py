@@ -200,3 +200,28 @@ async def test_the_staff_close_anothers_tournament_logged_first(server: Server) 
     assert shown["tournament"]["status"] == "closed"
     (entry,) = [e for e in await server.store.modlog("zed") if e.action == "close_tournament"]
     assert (entry.by, entry.target) == ("zed", "cup")
+
+
+async def test_an_arena_seats_again_whoever_waits(server: Server) -> None:
+    """An arena at tables of 2 with three players: at the start two play and one waits; when that
+    game ends, the one who waited is seated at once with one of the two, and the one left over
+    waits; its creator's close stops it, the standings kept."""
+    ann = await _registered(server, "ann")
+    assert (await ann.command("/tournament new blitz arena 30 size 2 start +1m"))["type"] == "tournament"
+    others = {name: await WsClient.connect(server.port, name) for name in ("bob", "cy")}
+    for client in others.values():
+        assert (await client.command("/tournament join blitz"))["type"] == "ack"
+    clients = {"ann": ann, **others}
+    _started(server)
+    (first,) = await _tables(server, 1, 1)
+    (waiting,) = set(clients) - set(first["players"])
+    assert (await _api(server, "/api/tournaments/1"))["tournament"]["ends"] is not None
+    loser = clients[sorted(first["players"])[1]]
+    assert (await loser.request({"type": "leave_room"}))["type"] == "ack"
+    tables = await _tables(server, 1, 2)
+    second = next(t for t in tables if t["number"] == 2)
+    assert waiting in second["players"] and len(second["players"]) == 2
+    assert tables[0]["places"] is None and tables[1]["places"] is not None  # the one playing first
+    assert (await ann.command("/tournament close blitz"))["type"] == "ack"
+    final = await _status(server, 1, "closed")
+    assert sum(line["points"] for line in final["standings"]) == 1.0
