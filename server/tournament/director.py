@@ -159,13 +159,17 @@ class Director:
             log.warning("tournament_table_refused", tournament=t.id, table=number, error=repr(e))
             return
 
-        def made(fresh: Tournament) -> None:
+        def made(fresh: Tournament) -> bool:
             found = fresh.table(number)
-            if found is not None:
-                found.room, found.game_id = room, game_id
+            if found is None or found.game_id is not None:
+                return False  # (another director made it first, in the instant a lease moved)
+            found.room, found.game_id = room, game_id
+            return True
 
-        await self.change(t.id, made)
-        log.info("tournament_table", tournament=t.id, table=number, room=room, game=game_id)
+        if await self.change(t.id, made):
+            log.info("tournament_table", tournament=t.id, table=number, room=room, game=game_id)
+        else:
+            log.warning("tournament_table_twice", tournament=t.id, table=number, room=room, game=game_id)
 
     # --- changes ---------------------------------------------------------------------------------
 

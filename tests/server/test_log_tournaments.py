@@ -49,8 +49,8 @@ async def log(
         yield RedisStore(client, lambda room: None)
     else:
         postgres: PostgresServer = request.getfixturevalue("postgres_for_module")
-        async with records_store(postgres, client, lambda room: None) as store:
-            yield store
+        async with records_store(postgres, client, lambda room: None) as records:
+            yield records
     await client.aclose()
 
 
