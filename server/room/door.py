@@ -7,6 +7,8 @@ A part of the room core (:mod:`server.room.core`), given the room's members, sea
 
 from __future__ import annotations
 
+from collections import deque
+
 from protocol import messages as m
 from protocol.errors import ProtocolError
 from protocol.i18n import _
@@ -19,6 +21,9 @@ from server.room.seats import Seats
 from server.room.state import MAX_SEATS, Seat
 from server.room.votes import Votes
 from server.room.world import Member
+
+#: how many of the room's latest chat lines one entering (or coming back) gets after the snapshot
+RECENT_CHAT = 30
 
 
 def not_invited(room: str, msg_id: m.ClientId) -> ProtocolError:
@@ -40,6 +45,8 @@ class Door:
         self.clock = clock
         self.play = game
         self.votes = votes
+        #: the room's latest chat lines, for whoever enters or comes back (held in memory only)
+        self.recent: deque[m.Chat] = deque(maxlen=RECENT_CHAT)
 
     # --- entering and leaving ----------------------------------------------------------------
 
@@ -52,7 +59,8 @@ class Door:
         """A member enters the room (and sits down, with ``join``); a private room turns away
         whoever is neither its guest nor its player."""
         members = self.members
-        if session not in members:
+        new = session not in members
+        if new:
             if self.play.options.private and not msg.admitted and self.seats.index_of(session.name) is None:
                 members.out.append(TurnedAway(session))  # it is in no room now, here or in its lobby
                 raise not_invited(self.name, msg.id)
@@ -62,6 +70,8 @@ class Door:
             )
         members.forget(session)
         self.play.publish_to(session)
+        if new:
+            self._recent_to(session)
         if self.clock.suspended:
             self.play.next_turn()  # someone is here again: the bots go on
         if msg.join:
@@ -127,6 +137,7 @@ class Door:
             self.on_enter(session, Enter(admitted=True))
             return
         members, play = self.members, self.play
+        new = session not in members
         # a new connection is new to the publisher; a member taking their seat back keeps its view
         members.add(session)
         name = _name(session)
@@ -140,6 +151,8 @@ class Door:
         self.clock.release(name, members.out)
         members.broadcast(m.Presence(room=self.name, name=name, event="back"))
         play.publish()
+        if new:
+            self._recent_to(session)
         play.greet(session)
         game = self.play.game
         if game is not None and (
@@ -156,9 +169,17 @@ class Door:
         self.play.publish_to(session)
 
     def on_say(self, session: Member, msg: m.Say) -> None:
-        """``say``: a chat line to everyone in the room."""
-        self.members.broadcast(m.Chat(room=self.name, name=_name(session), text=msg.text))
+        """``say``: a chat line to everyone in the room, kept among its latest."""
+        chat = m.Chat(room=self.name, name=_name(session), text=msg.text)
+        self.recent.append(chat)
+        self.members.broadcast(chat)
         self.members.ack(session, msg.id)
+
+    def _recent_to(self, member: Member) -> None:
+        """The room's latest chat lines, oldest first, to ``member`` who just came in (after its
+        snapshot): a reopened page finds the talk where it was."""
+        for chat in self.recent:
+            self.members.send(member, chat)
 
     # --- seats -------------------------------------------------------------------------------
 

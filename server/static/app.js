@@ -225,6 +225,8 @@ function onMessage(msg) {
     state.lastSeq = msg.seq;
   }
   const id = typeof msg.id === "string" ? msg.id : "";
+  // the room's latest chat comes right after its snapshot: lines this tab shows already are not shown twice
+  if (msg.type !== "chat") state.catchingUp = msg.type === "snapshot";
   switch (msg.type) {
     case "welcome":
       return onWelcome(msg);
@@ -298,6 +300,7 @@ function onMessage(msg) {
       chat.add("presence", ChatPane.presenceLine(msg));
       return render();
     case "chat":
+      if (state.catchingUp && chat.shows("chat", `${msg.name}:`, msg.text)) return undefined;
       return chat.add("chat", msg.text, `${msg.name}:`, { name: msg.name });
     case "notice":
       social.askFriends();

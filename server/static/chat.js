@@ -340,6 +340,11 @@ export class ChatPane {
     return this._show({ kind, text, who, name, room, seat, at });
   }
 
+  /** Whether the log kept for this tab holds a line of `kind` by `who` saying `text`. */
+  shows(kind, who, text) {
+    return this.kept.some((l) => l.kind === kind && l.who === who && l.text === text);
+  }
+
   /** Add a preformatted block (the server's text answers: /help, /board, /hand, /score). */
   addText(text, kind = "text") {
     const at = Date.now();

@@ -93,3 +93,25 @@ def test_chat_lines_carry_their_time_and_a_wide_block_takes_the_focus(open_page:
     assert block.get_attribute("tabindex") == "0"
     stamp = page.locator("#log .line.presence").first.get_attribute("data-at") or ""
     assert len(stamp) == 5 and stamp[2] == ":", stamp
+
+
+def test_a_reopened_tab_finds_the_rooms_chat_and_a_reload_shows_it_once(
+    open_page: Callable[..., Page],
+) -> None:
+    """A tab closed during a game and opened again (same browser, its tab's own log gone) shows
+    the room's latest chat, which the server keeps; a reload after shows each line once."""
+    page = open_page(DESKTOP)
+    seat_with_bot(page, "reopener", "reopen-room")  # a game holds the seat, and the room
+    type_line(page, "before closing")
+    page.locator("#log .line.chat", has_text="before closing").wait_for()
+    context = page.context
+    page.close()
+    again = context.new_page()
+    again.goto(page.url)
+    line = again.locator("#log .line.chat", has_text="before closing")
+    line.wait_for()
+    again.reload()
+    again.locator("#app[data-state=playing]").wait_for()
+    again.locator("#log .line", has_text="Welcome back").last.wait_for()
+    again.wait_for_timeout(300)
+    assert line.count() == 1
