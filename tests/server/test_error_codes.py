@@ -492,9 +492,9 @@ async def _not_organizer(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClien
 
 async def _too_many_tournaments(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
     ann = await _registered(server)
-    for name in ("one", "two", "three"):
+    for name in ("t1", "t2", "t3"):
         assert (await ann.command(f"/tournament new {name} arena 30 start +10m"))["type"] == "tournament"
-    return ann, await ann.command("/tournament new four arena 30")
+    return ann, await ann.command("/tournament new t4 arena 30")
 
 
 CASES: dict[str, tuple[Provoke, dict[str, Any]]] = {
