@@ -516,7 +516,7 @@ const cafe = new CafeBoard($("board"), BOARD, {
   onBar: (byKeyboard) => turn.chooseTarget("bar", byKeyboard),
 });
 const zoom = new BoardZoom({ app, wrap: $("board").parentElement, button: $("zoom-btn"), storage: saved, onChange: () => render() });
-const turn = new MoveChooser({ state, nations: BOARD.nations, cafe, zoom, send, newId, render });
+const turn = new MoveChooser({ state, nations: BOARD.nations, board: BOARD, cafe, zoom, send, newId, render });
 
 const social = new SocialPane({
   send,

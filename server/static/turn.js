@@ -6,6 +6,7 @@ import { t, tn } from "./i18n.js";
 import { flagBox, guestTile, guestWords, nationName } from "./flags.js";
 import { MovePlanner, parseMove } from "./moves.js";
 import { moveWords, recentMoves } from "./live.js";
+import { movePoints } from "./score.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -37,9 +38,10 @@ export class MoveChooser {
    * `selected`, `used`, `sending`, `nationAsk`); `cafe` and `zoom` are the board and its zoom;
    * `send` and `newId` talk to the server; `render` draws the whole page again.
    */
-  constructor({ state, nations, cafe, zoom, send, newId, render }) {
+  constructor({ state, nations, board = null, cafe, zoom, send, newId, render }) {
     this.state = state;
     this.nations = nations;
+    this.board = board;
     this.cafe = cafe;
     this.zoom = zoom;
     this.send = send;
@@ -340,6 +342,15 @@ export class MoveChooser {
     this.say(this.prompt(plan, text));
   }
 
+  /** What the move `text` will score, in words ("It scores 4 points."), or nothing without a board. */
+  pointsWords(text) {
+    const g = this.game();
+    if (!this.board || !g) return "";
+    const points = movePoints(text, { chairs: g.chairs ?? {}, bar: g.bar ?? [], board: this.board });
+    const shown = points > 0 ? `+${points}` : points < 0 ? `−${-points}` : "0";
+    return t("It scores {points}.", { points: shown });
+  }
+
   /** What the prompt under the board says now. */
   prompt(plan, text) {
     const state = this.state;
@@ -358,7 +369,8 @@ export class MoveChooser {
     }
     if (text) {
       const words = moveWords(text, this.nations);
-      return plan.canExtend() ? t("Play {move}, or add a second guest.", { move: words }) : t("Play {move}?", { move: words });
+      const play = plan.canExtend() ? t("Play {move}, or add a second guest.", { move: words }) : t("Play {move}?", { move: words });
+      return `${play} ${this.pointsWords(text)}`.trim();
     }
     if (state.used.length) {
       // one guest chosen that may not stay alone: the rule says why a second one is needed

@@ -136,3 +136,68 @@ def test_the_first_game_guide_starts_a_practice_game_against_a_bot(open_page: Ca
     other.reload()
     other.locator(".panel.lobby").wait_for()
     assert other.locator("#guide").is_hidden()
+
+
+def _cases(seed: int, stammtisch: bool) -> list[dict[str, object]]:
+    """Positions of a game played with the engine's moves, each with several of its legal moves
+    and the points the engine scores them."""
+    import random
+
+    from engine import legal_moves, new_position, play
+    from engine.position import Options
+    from protocol.view import room_view
+
+    chooser = random.Random(seed)
+    position = new_position(["ann", "bob", "cy"], seed=seed, options=Options(stammtisch=stammtisch))
+    cases: list[dict[str, object]] = []
+    for _ in range(40):
+        moves = legal_moves(position)
+        if not moves:
+            break
+        game = room_view(
+            room="x",
+            state="playing",
+            seats=[],
+            spectators=[],
+            options={},
+            position=position,
+            recipient=None,
+            last_move=None,
+            outcome=None,
+            move_number=0,
+        )["game"]
+        for move in chooser.sample(moves, min(6, len(moves))):
+            points = play(position, move).points
+            cases.append({"chairs": game["chairs"], "bar": game["bar"], "move": move.text, "points": points})
+        position = play(position, chooser.choice(moves)).position
+    return cases
+
+
+def test_the_points_shown_before_a_move_are_the_engines(open_page: Callable[..., Page]) -> None:
+    """Before Play the prompt says what the move scores: for hundreds of legal moves of games the
+    engine plays (pairs, bars, swaps, jokers, a Stammtisch), the page's figure is the engine's."""
+    cases = [c for seed in (3, 8, 21) for c in _cases(seed, stammtisch=seed == 8)]
+    page = open_page(DESKTOP)
+    found = page.evaluate(
+        """async (cases) => {
+          const { movePoints } = await import("/score.js");
+          const board = await (await fetch("/board.json")).json();
+          return cases.map((c) => movePoints(c.move, { chairs: c.chairs, bar: c.bar, board }));
+        }""",
+        cases,
+    )
+    wrong = [(c["move"], c["points"], got) for c, got in zip(cases, found, strict=True) if c["points"] != got]
+    assert len(cases) > 300 and wrong == [], wrong[:10]
+
+
+def test_the_prompt_says_what_the_move_will_score(open_page: Callable[..., Page]) -> None:
+    """A hint set up on the board: the prompt says "It scores" with the hint's own points."""
+    page = open_page(DESKTOP)
+    seat_with_bot(page, "scorer", "score-room")
+    page.locator("#app[data-turn=mine][data-legal=ready]").wait_for(timeout=30_000)
+    page.locator("#hint-btn").click()
+    hint = page.locator("#log .line", has_text="Hint: ")
+    hint.wait_for()
+    points = hint.inner_text().rsplit("(", 1)[1].rstrip(")").replace("-", "−").replace("+0", "0")
+    page.locator("#confirm:not([disabled])").wait_for()
+    assert f"It scores {points}." in page.locator("#prompt").inner_text()
