@@ -73,13 +73,13 @@ def tournament_lines(msg: m.TournamentInfo, say: Lang) -> list[str]:
             say(word)
             for word in (_("player"), _("points"), _("game pts"), _("opp. pts"), _("rating"), _("games"))
         )
-        head = f"{'#':>3}  {player:<16} {points:>7} {game:>9} {opponents:>9} {rating:>6} {games:>6}"
+        head = f"{'#':>3}  {player:<16} {points:>7} {game:>9} {opponents:>9} {rating:>7} {games:>6}"
         lines += ["", head]
         left = say(_("(left)"))
         for s in msg.standings:
             row = (
                 f"{s.rank:>3}  {s.name:<16} {_points(s.points):>7} {s.game_points:>9}"
-                f" {_points(s.opponents):>9} {s.rating:>6} {s.games:>6}"
+                f" {_points(s.opponents):>9} {s.rating:>7} {s.games:>6}"
             )
             lines.append(row if s.active else f"{row} {left}")
     running = [x for x in msg.tables if x.places is None]
