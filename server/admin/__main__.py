@@ -1,0 +1,5 @@
+import sys
+
+from server.admin.cli import main
+
+sys.exit(main())

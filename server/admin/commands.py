@@ -1,0 +1,146 @@
+"""The commands on people: ``role``, ``ban``, ``unban``, ``password``, ``modlog``, ``reports``.
+Each returns the exit status and says what it did; an :class:`AdminError` when it cannot."""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+from typing import Final
+
+from protocol.names import NAME_MAX, is_name
+from server.admin.store import AdminError
+from server.config import Config
+from server.lobby.accounts import Accounts
+from server.log.contract import OPERATOR, GameLog, Role
+
+#: a duration as ``ban`` takes it: minutes, hours, days, or ``perm``
+_DURATION = re.compile(r"([1-9][0-9]{0,5})([mhd])")
+_UNITS: Final = {"m": 60, "h": 3600, "d": 86400}
+
+
+def duration_seconds(text: str) -> float | None:
+    """The seconds ``text`` stands for (``30m``, ``2h``, ``7d``); ``None`` for ``perm``.
+
+    >>> duration_seconds("30m"), duration_seconds("7d"), duration_seconds("perm")
+    (1800, 604800, None)
+    """
+    if text == "perm":
+        return None
+    found = _DURATION.fullmatch(text)
+    if found is None:
+        raise AdminError(f"{text!r} is not a duration: 30m, 2h, 7d (minutes, hours, days) or perm")
+    return int(found[1]) * _UNITS[found[2]]
+
+
+def when(moment: float | None) -> str:
+    """A moment as operators read it, in UTC.
+
+    >>> when(0), when(None)
+    ('1970-01-01 00:00 UTC', 'for good')
+    """
+    if moment is None:
+        return "for good"
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(moment))
+
+
+def say(line: str = "") -> None:
+    print(line, flush=True)
+
+
+def _name(name: str) -> str:
+    if not is_name(name):
+        raise AdminError(
+            f"{name!r} is not a name: 1 to {NAME_MAX} letters, digits, '_' or '-', starting with a letter"
+        )
+    return name
+
+
+async def _account(store: GameLog, name: str) -> str:
+    """The account ``name`` as it is registered."""
+    account = await store.account(_name(name))
+    if account is None:
+        raise AdminError(f"{name} is not a registered account")
+    return account.name
+
+
+async def revoke_tokens(store: GameLog, name: str) -> None:
+    """Revoke every resume token of ``name``: a token issued for the name revokes the others (the
+    contract's promise), and this one, which nobody holds, is revoked at once."""
+    token = "admin-" + secrets.token_urlsafe(24)
+    await store.token_issued(token, name, OPERATOR)
+    await store.token_revoked(token)
+
+
+async def set_role(store: GameLog, name: str, role: str, reason: str) -> int:
+    account = await _account(store, name)
+    given: Role | None = None if role == "none" else role  # type: ignore[assignment]
+    before = await store.role(account)
+    if not await store.role_set(account, given, by=OPERATOR, reason=reason):
+        raise AdminError(f"{name} is not a registered account")
+    was = before or "no role"
+    say(f"{account} is now {given}, was {was}" if given else f"{account} holds no role now, was {was}")
+    return 0
+
+
+async def ban(store: GameLog, name: str, duration: str, reason: str) -> int:
+    _name(name)
+    if not reason.strip():
+        raise AdminError("a ban needs a reason (--reason TEXT): the banned person reads it")
+    seconds = duration_seconds(duration)
+    until = None if seconds is None else time.time() + seconds
+    sanction = await store.sanction_added("ban", name, OPERATOR, until, reason, duration=duration)
+    await revoke_tokens(store, name)
+    say(f"{name} is banned {'until ' + when(until) if until else 'for good'} (ban #{sanction.id}): {reason}")
+    say("They cannot log in or come back with a resume token; a connection open now ends when they leave.")
+    return 0
+
+
+async def unban(store: GameLog, name: str, reason: str) -> int:
+    lifted = await store.sanction_lifted("ban", _name(name), OPERATOR, reason)
+    if not lifted:
+        raise AdminError(f"{name} is not banned")
+    say(f"{name} is no longer banned ({lifted} ban{'s' if lifted > 1 else ''} lifted)")
+    return 0
+
+
+async def new_password(store: GameLog, config: Config, name: str) -> int:
+    account = await _account(store, name)
+    password = secrets.token_urlsafe(12)  # 16 characters, 96 bits
+    hasher = Accounts(store, workers=1, memory_cost=config.hash_memory)
+    try:
+        hashed = await hasher.hash(password)
+    finally:
+        hasher.close()
+    await store.modlog_appended(OPERATOR, "password", account)
+    await store.password_changed(account, hashed)
+    await revoke_tokens(store, account)
+    say(f"New password of {account}: {password}")
+    say("It is shown only this once. Their resume tokens are revoked: they log in with it.")
+    return 0
+
+
+async def show_modlog(store: GameLog, name: str | None, limit: int) -> int:
+    entries = await store.modlog(_name(name) if name else None, limit)
+    if not entries:
+        say("The moderation log has no entries" + (f" of {name}." if name else "."))
+        return 0
+    for e in entries:
+        extra = "  ".join(part for part in (e.duration, e.reason) if part)
+        say(f"#{e.id}  {when(e.when)}  {e.by}  {e.action}  {e.target}" + (f"  {extra}" if extra else ""))
+    return 0
+
+
+async def show_reports(store: GameLog, everything: bool, limit: int) -> int:
+    found = await store.reports(everything, limit)
+    if not found:
+        say("No reports." if everything else "No open reports.")
+        return 0
+    for r in found:
+        state = f"resolved by {r.resolved_by} {when(r.resolved)}" if r.resolved is not None else "open"
+        say(f"#{r.id}  {when(r.made)}  {r.reporter} reports {r.name}: {r.reason}  [{state}]")
+        if r.note:
+            say(f"    note: {r.note}")
+        for line in r.excerpt:
+            say(f"    | {line}")
+    return 0

@@ -1,0 +1,74 @@
+"""The store ``cafe-admin`` works on: the server's own, found by the server's settings, opened for
+one command and closed after it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import redis.asyncio as aioredis
+
+from server.config import Config
+from server.log.contract import GameLog
+from server.log.postgres.records import Records
+from server.log.postgres.store import PostgresStore
+from server.log.redis.store import RedisStore
+from server.log.sqlite.store import Store
+
+
+class AdminError(Exception):
+    """What a command could not do, in one line for the operator."""
+
+
+class Opened:
+    """The store the server uses, opened for one command, and closed after it."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.store: GameLog
+        #: the cluster's records in PostgreSQL (``--database``), or ``None``
+        self.records: PostgresStore | None = None
+        self._closers: list[Any] = []
+
+    @property
+    def cluster(self) -> bool:
+        return self.config.redis is not None
+
+    async def __aenter__(self) -> GameLog:
+        config = self.config
+        if config.redis is None:
+            self.store = open_sqlite(config.data)
+            return self.store
+        client = aioredis.from_url(
+            config.redis, decode_responses=True, socket_connect_timeout=5, socket_timeout=10
+        )
+        self._closers.append(client.aclose)
+        await client.ping()
+
+        def fence(room: str) -> str | None:  # the operator owns no room: no game is written here
+            return None
+
+        if config.database:
+            records = PostgresStore(client, fence, Records(config.database), config.redis_durability)
+            await records.open()
+            self._closers.insert(0, records.aclose)
+            self.store = self.records = records
+        else:
+            self.store = RedisStore(client, fence, config.redis_durability)
+        return self.store
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self.config.redis is None:
+            self.store.close()
+        for close in self._closers:
+            await close()
+
+
+def open_sqlite(path: str) -> Store:
+    """The server's SQLite log at ``path``, which must be there (a missing file is a wrong path
+    far more often than a new server)."""
+    if path == ":memory:":
+        raise AdminError("--data is :memory:, which keeps nothing: give the server's file (--data FILE)")
+    if not Path(path).is_file():
+        raise AdminError(f"{path}: no such file; give the server's --data FILE (or CAFE_DATA)")
+    return Store(path, checkpoint_interval=3600.0)
