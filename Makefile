@@ -25,13 +25,14 @@ SAY_COMPILED = $(BIN)/python -c "import compiled; print('compiled modules:', com
 # held to server.txt's versions, so that the tests run what the image ships.
 UV_VERSION := 0.13.8
 LOCKED := requirements
-UV := build/uv/bin/uv
+UV_HOME := build/uv-$(UV_VERSION)
+UV := $(UV_HOME)/bin/uv
 COMPILE_LOCK = $(UV) pip compile --quiet --universal --python-version 3.11 --generate-hashes \
 	--custom-compile-command "make lock"
 INSTALL_PROJECT = $(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 
 lock:
-	test -x $(UV) || { $(PYTHON) -m venv build/uv && build/uv/bin/python -m pip install --quiet uv==$(UV_VERSION); }
+	test -x $(UV) || { $(PYTHON) -m venv $(UV_HOME) && $(UV_HOME)/bin/python -m pip install --quiet uv==$(UV_VERSION); }
 	$(COMPILE_LOCK) pyproject.toml -o $(LOCKED)/server.txt
 	$(PYTHON) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['build-system']['requires'], sep='\n')" \
 		| $(COMPILE_LOCK) - -c $(LOCKED)/server.txt -o $(LOCKED)/build.txt
