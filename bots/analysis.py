@@ -8,9 +8,12 @@ seen, as the strong bot does), and the game goes on to its end with the playout 
 ``bots.strategy`` for every player. A candidate's value is the mean of the mover's final margin
 over those playouts: their final score (score less the cards left in hand) less the best final
 score of the other players still in the game. The best candidate is the analysis' best move; the
-move's **cost** is how much less the move played is worth than it, in points (0 when the move
-played is the best). Candidates that fall clearly behind are dropped as the samples come in; the
-move played never is.
+move's **cost** is how much less the move played is worth than it, in points, less one standard
+error of that difference: what the samples make sure of, so that a move as good as the best is
+not marked for the luck of the cards drawn (0 when the move played is the best, or not surely
+worse). Candidates that fall clearly behind are dropped as the samples come in; the move played
+never is. Each move gets ``budget`` seconds of the CPU (at most ``WALL_FACTOR`` times as long on
+the clock, on a busy machine).
 
 Marks, by cost (``MARKS``): **good** under 2.5 points, **inaccurate** from 2.5, **mistake** from 6,
 **blunder** from 12. A move without choice (one legal move) is **forced**: not judged, and left out
@@ -51,6 +54,9 @@ MARKS: tuple[tuple[str, float], ...] = (
     ("mistake", 6.0),
     ("blunder", 12.0),
 )
+#: a move's judgement ends after this many times its budget on the clock, should the machine be
+#: too busy to give it its budget of CPU sooner
+WALL_FACTOR = 4.0
 #: the mark of a move that had no alternative
 FORCED = "forced"
 #: points of cost that take a move's accuracy down to 1/e (37 %)
@@ -217,6 +223,19 @@ def _after(root: Position, base: Playout, move: Move, converted: PlayoutMove | N
     return game
 
 
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """A move judged: the move played and the best one (canonical texts), each one's value (the
+    mover's mean final margin over ``rounds`` samples), and the cost of the move played."""
+
+    played: str
+    value: float
+    best: str
+    best_value: float
+    cost: float
+    rounds: int
+
+
 def judge_move(
     view: BotView,
     played: str,
@@ -225,11 +244,11 @@ def judge_move(
     rng: random.Random,
     settings: Settings | None = None,
     max_rounds: int | None = None,
-) -> tuple[str, float, str, float, int] | None:
-    """Judge the move ``played`` from ``view`` (the mover's own information): ``(played, its
-    value, best move, its value, rounds)``, values in points of expected final margin; ``None``
-    when the mover had one legal move only. Stops after ``budget`` seconds (at least
-    ``settings.min_rounds`` rounds) or ``max_rounds`` rounds."""
+) -> Judgement | None:
+    """Judge the move ``played`` from ``view`` (the mover's own information); ``None`` when the
+    mover had one legal move only. Stops once this process has spent ``budget`` seconds of CPU
+    on it, or ``WALL_FACTOR`` times as long has passed on the clock (a busy machine), after at
+    least ``settings.min_rounds`` rounds; or after ``max_rounds`` rounds."""
     settings = settings or Settings()
     root = view.determinize()
     moves = legal_moves(root)
@@ -254,12 +273,15 @@ def judge_move(
     policy = _Policy()
     results: list[list[float]] = [[] for _ in candidates]
     live = list(range(len(candidates)))
-    deadline = time.perf_counter() + budget
+    cpu_deadline = time.process_time() + budget
+    wall_deadline = time.perf_counter() + WALL_FACTOR * budget
     rounds = 0
     while True:
         if max_rounds is not None and rounds >= max_rounds:
             break
-        if rounds >= settings.min_rounds and time.perf_counter() >= deadline:
+        if rounds >= settings.min_rounds and (
+            time.process_time() >= cpu_deadline or time.perf_counter() >= wall_deadline
+        ):
             break
         hands, deck = view.deal(rng)
         base = board.dealt(hands, deck)
@@ -273,7 +295,21 @@ def judge_move(
             live = _prune(live, results, rounds, settings.prune_z)
     means = {i: sum(results[i]) / rounds for i in live}
     best = max(live, key=lambda i: (means[i], i == 0))
-    return played_move.text, means[0], candidates[best].text, means[best], rounds
+    cost = 0.0
+    if best != 0:
+        # what the move played surely lost: the paired difference less one standard error, so
+        # that the luck of the samples does not mark a move that is as good as the best
+        d, se = _paired(results[best], results[0])
+        cost = max(0.0, d - se)
+    return Judgement(played_move.text, means[0], candidates[best].text, means[best], cost, rounds)
+
+
+def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
+    """The mean of ``a - b`` sample by sample, and its standard error."""
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    n = len(diffs)
+    d = sum(diffs) / n
+    return d, math.sqrt(sum((x - d) ** 2 for x in diffs) / max(1, n - 1) / n)
 
 
 def _prune(live: list[int], results: list[list[float]], rounds: int, z: float) -> list[int]:
@@ -289,9 +325,7 @@ def _prune(live: list[int], results: list[list[float]], rounds: int, z: float) -
         if i in (0, leader):
             keep.append(i)
             continue
-        diffs = [a - b for a, b in zip(results[i], results[leader], strict=True)]
-        d = sum(diffs) / rounds
-        se = math.sqrt(sum((x - d) ** 2 for x in diffs) / max(1, rounds - 1) / rounds)
+        d, se = _paired(results[i], results[leader])
         if d + z * se >= 0:
             keep.append(i)
     return keep
@@ -325,19 +359,17 @@ def analyse_record(
         if found is None:
             judged.append(MoveAnalysis(number, name, text, FORCED, 0.0, None, None, None, 0))
         else:
-            canonical, value, best, best_value, rounds = found
-            cost = max(0.0, best_value - value)
             judged.append(
                 MoveAnalysis(
                     number,
                     name,
-                    canonical,
-                    mark_of(cost),
-                    cost,
-                    best if cost > 0 else canonical,
-                    value,
-                    best_value,
-                    rounds,
+                    found.played,
+                    mark_of(found.cost),
+                    found.cost,
+                    found.best if found.cost > 0 else found.played,
+                    found.value,
+                    found.best_value if found.cost > 0 else found.value,
+                    found.rounds,
                 )
             )
         position = play(position, text).position
