@@ -20,6 +20,7 @@ from bots.client.runner import (
     GameResult,
     log,
 )
+from engine.position import MAX_PLAYERS
 from protocol.text import read
 
 __all__ = ["LineBot"]
@@ -95,12 +96,15 @@ class LineBot(Bot):
         self._missed: tuple[str, list[tuple[str, int]]] | None = None
         self._rooms_asked = False  # a /rooms is unanswered
         self._rooms_again = False  # the seats changed since that /rooms was typed
+        # the /join typed and not answered yet: typed again if an `unavailable` may have been its answer
+        self._joining: str | None = None
         self._errors = read.ErrorJoin()
 
     async def _connection(self) -> None:
         reader, writer = await asyncio.wait_for(asyncio.open_connection(self.host, self.port), 10)
         self.writer = writer
         self._asking, self._collecting, self._rooms_asked = False, None, False
+        self._joining = None
         try:
             lines = _Lines(reader)
             await lines.prompt()
@@ -117,6 +121,8 @@ class LineBot(Bot):
 
     async def _type(self, text: str) -> None:
         assert self.writer is not None
+        if text.startswith("/join"):
+            self._joining = text
         await self._pacer.wait()
         self.writer.write(text.encode() + b"\r\n")
         await self.writer.drain()
@@ -145,6 +151,8 @@ class LineBot(Bot):
         line = self._errors.feed(received)
         if line is None:
             return
+        if line == f"* {self.name} takes a seat":
+            self._joining = None  # the seat is the bot's: the /join was answered
         if self._missed is not None and self._missed[1] and read.read_result_row(line) is None:
             reason, rows = self._missed
             self._missed = None
@@ -173,6 +181,8 @@ class LineBot(Bot):
             await self._refusal(error.code, error.message)
         elif started := read.read_game_started(line):
             self._in_game = self.name in started.players
+            if self._in_game:
+                self._joining = None
             self._refused.clear()
             if started.start_player == self.name:
                 await self._ask_moves()
@@ -228,9 +238,12 @@ class LineBot(Bot):
             await self._ask_moves()
             return
         if code in TRY_AGAIN:
-            # which command was dropped is not said: ask again whether it is the bot's turn
-            log.warning(code)
+            # which command was dropped is not said: a /join not answered yet is typed again
+            # (refused harmlessly if it was the seat's), and the bot asks whether it is its turn
+            log.warning(code, player=self.name, joining=self._joining)
             await asyncio.sleep(1.0)
+            if self._joining is not None:
+                await self._type(self._joining)
             self._asking = False
             await self._ask_moves()
         elif code in ("not_your_turn", "no_game", "game_over", "not_seated"):
@@ -238,8 +251,11 @@ class LineBot(Bot):
         elif code in ("room_full", "bad_room", "too_many_rooms"):
             raise BotError(f"cannot join room {self.settings.room!r}: {message}")
         elif code == "game_running":
+            self._joining = None
             log.info("waiting_for_game_end", room=self.settings.room)
-        elif code not in ("already_seated", "not_enough_players", "not_host"):
+        elif code == "already_seated":
+            self._joining = None
+        elif code not in ("not_enough_players", "not_host"):
             log.warning("refused", code=code, message=message)
 
     async def _over(self, result: GameResult) -> None:
@@ -269,6 +285,12 @@ class LineBot(Bot):
             await self._ask_rooms()
             return
         names = list(room.seats)
+        if room.state != "playing" and self.name not in names and len(names) < MAX_PLAYERS:
+            # not seated between games (a seat given up while the bot was away, or a /join
+            # the server could not pass on): a seat for the next game
+            log.info("not_seated", room=room.name, players=names)
+            await self._type("/join")
+            return
         start = self.settings.start
         if start is not None and room.state != "playing" and self.name in names and len(names) >= start:
             log.info("start", room=room.name, players=names)
