@@ -251,9 +251,9 @@ async def test_postgres_stopped_for_ten_seconds_stops_no_game_and_loses_no_recor
     records_nodes: list[ServerProcess], postgres_server: PostgresServer, redis_url: str
 ) -> None:
     """PostgreSQL stops for 10 s. Meanwhile a rated game ends (its players hear the end, without
-    ratings) and a guests' game is played through to its end; a login gets ``unavailable``, and
-    every message is answered. When it is back, both records are written, the rating once, and
-    nothing waits in Redis; the players log in again."""
+    ratings) and a guests' game is played through to its end; a login and ``/top`` get
+    ``unavailable``, and every message is answered. When it is back, both records are written,
+    the rating once, and nothing waits in Redis; the players log in again."""
     a, b = records_nodes
     await _register(a.port, "ann", "bob")
     ann, bob = await _rated_game(a, b, "rated")
@@ -276,6 +276,8 @@ async def test_postgres_stopped_for_ten_seconds_stops_no_game_and_loses_no_recor
         late = await WsClient.connect(b.port)
         answer = await late.request({"type": "hello", "name": "bob", "password": PASSWORD}, timeout=10)
         assert answer["type"] == "error" and answer["code"] == "unavailable", answer
+        top = await cid.command("/top")
+        assert top["type"] == "error" and top["code"] == "unavailable", top
         ping = await cid.request({"type": "ping"}, timeout=10)
         assert ping["type"] == "pong"
         waiting = aioredis.from_url(redis_url, decode_responses=True)
