@@ -33,33 +33,43 @@ from protocol import options
 from protocol.errors import ERROR_CODES, ProtocolError
 from protocol.i18n import Lang, Msg, _, _n, lazy
 from protocol.messages import (
+    DURATION_PATTERN,
+    DURATION_RULE,
     AddBot,
     Analyse,
+    Announce,
     ChangePassword,
     ClientId,
     ClientMessage,
+    CloseRoom,
     EnterRoom,
     GetFriends,
     GetHint,
     GetLegalMoves,
+    GetModLog,
     Invite,
     Join,
     LeaveGame,
     LeaveRoom,
     ListEdit,
+    ListReports,
     ListRooms,
     ListTournaments,
+    Moderate,
     Nick,
     Ping,
     PlayMove,
     Register,
     RemoveBot,
+    ReportPlayer,
     Reset,
+    ResolveReport,
     Resync,
     Say,
     Seek,
     SetLang,
     SetOption,
+    SetRole,
     Start,
     Strategy,
     Tell,
@@ -587,6 +597,92 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         _("Closes the connection. A seat in a running game is kept for you for a while."),
         ("/quit",),
     ),
+    # moderation
+    "report": CommandInfo(
+        _("/report NAME REASON"),
+        _("report NAME to the moderators"),
+        _(
+            "Sends the moderators a report of NAME, with your REASON and the last public\n"
+            "chat lines you both saw. NAME is not told. A few reports an hour at most."
+        ),
+        (_("/report troll insults in the lobby"),),
+    ),
+    "reports": CommandInfo(
+        "/reports [all]",
+        _("staff: the open reports (all: resolved ones too)"),
+        _("Lists the open reports, newest first, with their ids; /reports all lists\nevery one."),
+        ("/reports", "/reports all"),
+    ),
+    "resolve": CommandInfo(
+        _("/resolve ID [NOTE]"),
+        _("staff: close report ID"),
+        _("Closes the report ID (as /reports shows it), with a NOTE for the log."),
+        (_("/resolve 12 warned"),),
+    ),
+    "kick": CommandInfo(
+        _("/kick NAME [REASON]"),
+        _("staff: close NAME's connections for 10 minutes"),
+        _(
+            "Closes NAME's connections; NAME cannot come back for 10 minutes (a guest's\n"
+            "address neither). A seat in a running game is held as for a lost connection."
+        ),
+        (_("/kick troll flooding"),),
+    ),
+    "silence": CommandInfo(
+        _("/silence NAME TIME [REASON]"),
+        _("staff: NAME may play but not chat, tell or invite"),
+        _(
+            "NAME may play but not chat, tell or invite for TIME: minutes, hours or days\n"
+            "(30m, 2h, 7d) or perm. A guest's address is silenced with the name."
+        ),
+        (_("/silence troll 2h insults"),),
+    ),
+    "ban": CommandInfo(
+        _("/ban NAME TIME [REASON]"),
+        _("staff: NAME may not log in"),
+        _(
+            "NAME may not log in for TIME (30m, 2h, 7d or perm); NAME's connections\n"
+            "close, and a seat is held as for a lost connection. A guest's address is\n"
+            "banned with the name."
+        ),
+        (_("/ban troll 7d insults"),),
+    ),
+    "unban": CommandInfo(
+        "/unban NAME", _("staff: lift NAME's ban or kick"), _("Lifts NAME's bans and kicks."), ("/unban ann",)
+    ),
+    "unsilence": CommandInfo(
+        "/unsilence NAME", _("staff: lift NAME's silence"), _("Lifts NAME's silences."), ("/unsilence ann",)
+    ),
+    "close": CommandInfo(
+        _("/close ROOM [REASON]"),
+        _("staff: end a room"),
+        _(
+            "Ends ROOM: everyone in it goes to the lobby and is told why; a running game\n"
+            "ends, unrated."
+        ),
+        (_("/close cafe spam"),),
+    ),
+    "announce": CommandInfo(
+        _("/announce TEXT"),
+        _("admin: a notice to everyone connected"),
+        _("Sends TEXT to everyone connected, on every node of the server."),
+        (_("/announce The server restarts at 22:00 UTC."),),
+    ),
+    "role": CommandInfo(
+        "/role NAME moderator/none",
+        _("admin: give or take the moderator role"),
+        _(
+            "Makes the registered player NAME a moderator, or takes the role (none). The\n"
+            "first admin is made on the command line: cafe-admin role NAME admin."
+        ),
+        ("/role ann moderator", "/role ann none"),
+    ),
+    "modlog": CommandInfo(
+        "/modlog [NAME]",
+        _("staff: the moderation log, newest first"),
+        _("Lists the moderation log, newest first; with NAME, only what NAME did or had\ndone."),
+        ("/modlog", "/modlog troll"),
+    ),
 }
 
 #: Short names for the commands typed most often.
@@ -605,6 +701,13 @@ _HELP_GROUPS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     (_("Accounts and ratings"), ("register", "password", "unregister", "rating", "top", "finger")),
     (_("Tournaments"), ("tournament", "tournaments")),
     (_("The connection"), ("resync", "ping", "ascii", "lang", "quit")),
+    (
+        _("Moderation"),
+        (
+            *("report", "reports", "resolve", "kick", "silence", "ban"),
+            *("unban", "unsilence", "close", "announce", "role", "modlog"),
+        ),
+    ),
 )
 
 _M = TypeVar("_M", bound=BaseModel)
@@ -892,6 +995,63 @@ def _seek(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     return _build(name, Seek, id, **fields)
 
 
+def _after(rest: str, n: int) -> str:
+    """What ``rest`` says after its first ``n`` words (a reason: as it was typed)."""
+    parts = rest.split(maxsplit=n)
+    return parts[n] if len(parts) > n else ""
+
+
+def _report(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    _arguments(name, args, id, 2, len(args))
+    return _build(name, ReportPlayer, id, name=args[0], reason=_after(rest, 1))
+
+
+def _reports(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    _arguments(name, args, id, 0, 1)
+    if args and args[0].lower() != "all":
+        raise _bad(name, _("/reports takes all, or nothing."), id)
+    return _build(name, ListReports, id, all=bool(args))
+
+
+def _resolve(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    _arguments(name, args, id, 1, len(args))
+    if not _digits(args[0]) or int(args[0]) < 1:
+        raise _bad(name, _("A report's id is a number, as /reports shows it."), id)
+    return _build(name, ResolveReport, id, report=int(args[0]), note=_after(rest, 1))
+
+
+def _moderate(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    """``/kick NAME [REASON]``, ``/silence`` and ``/ban NAME TIME [REASON]``, ``/unban NAME`` and
+    ``/unsilence NAME``."""
+    timed = name in ("silence", "ban")
+    _arguments(name, args, id, 2 if timed else 1, len(args) if name == "kick" or timed else 1)
+    if timed:
+        duration = args[1].lower()
+        if re.fullmatch(DURATION_PATTERN, duration) is None:
+            raise _bad(name, DURATION_RULE, id)
+        reason = _after(rest, 2)
+        return _build(name, Moderate, id, action=name, name=args[0], duration=duration, reason=reason)
+    return _build(name, Moderate, id, action=name, name=args[0], reason=_after(rest, 1))
+
+
+def _close(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    _arguments(name, args, id, 1, len(args))
+    return _build(name, CloseRoom, id, room=args[0], reason=_after(rest, 1))
+
+
+def _announce(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    _arguments(name, args, id, 1, len(args))
+    return _build(name, Announce, id, text=rest)
+
+
+def _role(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    _arguments(name, args, id, 2, 2)
+    role = args[1].lower()
+    if role not in ("moderator", "none"):
+        raise _bad(name, _("A role is moderator, or none to take it."), id)
+    return _build(name, SetRole, id, name=args[0], role=role)
+
+
 _HANDLERS: Final[dict[str, _Handler]] = {
     "join": _join,
     "seek": _seek,
@@ -946,6 +1106,18 @@ _HANDLERS: Final[dict[str, _Handler]] = {
     "remove": _one(VoteRemove, "name"),
     "accept": _answer,
     "refuse": _answer,
+    "report": _report,
+    "reports": _reports,
+    "resolve": _resolve,
+    "kick": _moderate,
+    "silence": _moderate,
+    "ban": _moderate,
+    "unban": _moderate,
+    "unsilence": _moderate,
+    "close": _close,
+    "announce": _announce,
+    "role": _role,
+    "modlog": _one(GetModLog, "name", optional=True),
 }
 assert _HANDLERS.keys() == COMMANDS.keys()
 

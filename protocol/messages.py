@@ -12,6 +12,7 @@ recipient and is set when the message is sent.
 from __future__ import annotations
 
 import json
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -479,7 +480,10 @@ class Moderate(_ClientMessage):
     action: Literal["kick", "silence", "ban", "unban", "unsilence"]
     name: str = Field(max_length=FIELD_MAX)
     duration: Annotated[str | None, AfterValidator(_duration)] = Field(
-        default=None, max_length=16, json_schema_extra={"pattern": DURATION_PATTERN}, description="30m, 2h, 7d or perm"
+        default=None,
+        max_length=16,
+        json_schema_extra={"pattern": DURATION_PATTERN},
+        description="30m, 2h, 7d or perm",
     )
     reason: ReasonText = ""
 
@@ -559,7 +563,15 @@ ClientMessage = Annotated[
     | TournamentRequest
     | ListTournaments
     | Seek
-    | Unseek,
+    | Unseek
+    | ReportPlayer
+    | ListReports
+    | ResolveReport
+    | Moderate
+    | CloseRoom
+    | Announce
+    | SetRole
+    | GetModLog,
     Field(discriminator="type"),
 ]
 CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -628,7 +640,50 @@ class Person(_Message):
         default=False,
         description="in a private room: room names it only to people in the same room, else it is null",
     )
+    role: Literal["admin", "moderator"] | None = Field(
+        default=None, description="staff: clients show @ before the name"
+    )
     seeking: bool = Field(default=False, description="waiting for a table (/seek)")
+
+
+class ReportEntry(_Message):
+    """One report, as staff read it."""
+
+    id: int
+    reporter: str
+    name: str = Field(description="the name reported")
+    reason: str
+    excerpt: list[str] = Field(description="the last public chat lines both saw, oldest first")
+    made: float = Field(description="Unix time")
+    resolved: float | None = None
+    resolved_by: str | None = None
+    note: str = ""
+
+
+class ReportList(_Answer):
+    """The answer to ``reports``: newest first."""
+
+    type: Literal["reports"] = "reports"
+    reports: list[ReportEntry]
+
+
+class LogEntry(_Message):
+    """One line of the moderation log."""
+
+    id: int
+    when: float = Field(description="Unix time")
+    by: str = Field(description="who acted: a staff member's name, or (operator)")
+    action: str = Field(description="role:admin, role:moderator, role:none, ban, unban, silence, ...")
+    target: str = Field(description="whom (a name) or what (a room) it was done to")
+    reason: str = ""
+    duration: str = Field(default="", description="30m, 2h, 7d, perm, or empty")
+
+
+class ModLog(_Answer):
+    """The answer to ``modlog``: newest first."""
+
+    type: Literal["modlog"] = "modlog"
+    entries: list[LogEntry]
 
 
 class WhoList(_Answer):
@@ -994,7 +1049,9 @@ ServerMessage = Annotated[
     | TournamentInfo
     | TournamentList
     | Seeking
-    | Seated,
+    | Seated
+    | ReportList
+    | ModLog,
     Field(discriminator="type"),
 ]
 SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
@@ -1063,6 +1120,14 @@ _CLIENT_TYPES = {
     cls.model_fields["type"].default
     for cls in (
         Hello,
+        ReportPlayer,
+        ListReports,
+        ResolveReport,
+        Moderate,
+        CloseRoom,
+        Announce,
+        SetRole,
+        GetModLog,
         Say,
         Command,
         EnterRoom,

@@ -86,6 +86,10 @@ def alike_version() -> str:
 #: names kept for the server and its staff (in any case, and any look-alike)
 RESERVED: Final = ("server", "system", "admin", "moderator", "mod", "bot")
 
+#: the words of staff titles: a name made of one of them and digits, ``-`` or ``_`` and other
+#: words (``admin2``, ``mod_ann``, ``ann-moderator``) looks like staff, and is kept too
+STAFF_WORDS: Final = ("admin", "administrator", "moderator", "mod", "staff", "sysop", "operator")
+
 
 class ReservedNames:
     """The names nobody may take as a guest or register: :data:`RESERVED` and the names of the
@@ -97,6 +101,14 @@ class ReservedNames:
     [True, True, True, True, True, True]
     >>> [n in reserved for n in ("modest", "admins", "greedy-bottle", "robot", "strongman")]
     [False, False, False, False, False]
+
+    Names that look like staff are kept as well (:data:`STAFF_WORDS`, standing alone between
+    digits, ``-`` and ``_``), so that only staff are marked as staff:
+
+    >>> [n in reserved for n in ("admin2", "Mod_Ann", "ann-m0derator", "STAFF", "sysop1", "ann_0perator")]
+    [True, True, True, True, True, True]
+    >>> [n in reserved for n in ("model", "ann-modest", "staffan", "badminton")]
+    [False, False, False, False]
     """
 
     def __init__(self, strategies: Iterable[str]) -> None:
@@ -105,12 +117,20 @@ class ReservedNames:
         bots = "|".join(re.escape(alike(s)) for s in strategies)
         digits = re.escape("".join(sorted({alike(d) for d in string.digits})))
         self._bot = re.compile(rf"(?:{bots})[-_]?{re.escape(alike('bot'))}[{digits}]*")
+        staff = "|".join(re.escape(alike(word)) for word in STAFF_WORDS)
+        # a staff word standing alone: at an end or beside - or _, and digits (which look alike
+        # some letters: their forms) on either side of it
+        self._staff = re.compile(rf"(?:^|.*[-_])[{digits}]*(?:{staff})[{digits}]*(?:[-_].*|$)")
 
     def __contains__(self, name: object) -> bool:
         if not isinstance(name, str):
             return False
         form = alike(name)
-        return form in self._forms or self._bot.fullmatch(form) is not None
+        return (
+            form in self._forms
+            or self._bot.fullmatch(form) is not None
+            or self._staff.fullmatch(form) is not None
+        )
 
 
 __all__ = [
@@ -122,6 +142,7 @@ __all__ = [
     "RESERVED",
     "ROOM_MAX",
     "ROOM_RULE",
+    "STAFF_WORDS",
     "ReservedNames",
     "alike",
     "alike_version",

@@ -7,7 +7,7 @@ for clients in other languages; a test fails when that file is out of date.
 
 >>> schema = build_schema()
 >>> sorted(schema["client"]["discriminator"]["mapping"])[:3]
-['add_bot', 'answer', 'command']
+['add_bot', 'analyse', 'announce']
 >>> schema["client"]["$defs"]["Say"]["required"]
 ['text', 'type']
 """

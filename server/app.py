@@ -24,6 +24,7 @@ from protocol.i18n import _
 from protocol.options import RoomOptions
 from server import logs
 from server.cluster import ClusterDirectory
+from server.cluster.moderation import ClusterModeration, action_of
 from server.cluster.seating import ClusterSeating
 from server.cluster.seekqueue import RedisQueue
 from server.cluster.tells import Courier
@@ -75,6 +76,10 @@ class Server:
             self.cluster.relay.on_news = social.news
             self.cluster.relay.on_invite = social.invited
             self.lobby.tables.elsewhere = ClusterSeating(self.cluster)
+            # bans, kicks, silences and announcements reach the people on every node
+            self.lobby.moderation.elsewhere = ClusterModeration(self.cluster)
+            moderation = self.lobby.moderation
+            self.cluster.relay.on_moderation = lambda envelope: moderation.apply(action_of(envelope))
             self.lobby.seeks.queue = RedisQueue(self.cluster)  # one queue for every node
             self.lobby.seeks.node = self.cluster.node
             self.cluster.relay.on_seat = self.lobby.tables.seat_soon
@@ -130,6 +135,7 @@ class Server:
                 # every connection ended with the last run: their tokens hold for the resume window
                 self.store.tokens_released(time.time() + self.config.resume_window)
                 self._pruning = asyncio.get_running_loop().create_task(self._prune_tokens(self.store))
+        await self.lobby.moderation.start()
         config = self.config
         self.tournaments.start()
         routes = HttpRoutes(self.lobby, config.static_dir)

@@ -44,6 +44,16 @@ class Metrics:
         self.registrations = Counter(
             "cafe_registrations", "Accounts registered on this node", registry=registry
         )
+        self.moderation_actions = Counter(
+            "cafe_moderation_actions",
+            "Moderation on this node, by action (report, resolve, kick, silence, ban, unban, unsilence,"
+            " close, announce, role:moderator, role:none)",
+            ["action"],
+            registry=registry,
+        )
+        self.reports_open = Gauge(
+            "cafe_reports_open", "Reports not resolved yet, as this node last read them", registry=registry
+        )
         #: the counters of every message and every move
         self.busy = BusyCounters()
         registry.register(self.busy)

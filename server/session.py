@@ -10,8 +10,10 @@ room is asked for a fresh snapshot; after ``slow_strikes`` such resyncs the conn
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import secrets
+import time
 import weakref
 from typing import Any, Literal, Protocol
 
@@ -134,6 +136,12 @@ class Session:
         self.strikes = 0
         #: casefolded names whose chat, tells and invitations this reader never gets
         self.muted: set[str] = set()
+        #: until when (Unix time; ``inf``: for good) this person may not chat, tell or invite: a
+        #: silence by the staff (0: none)
+        self.silenced = 0.0
+        #: the public chat this person read last, and when (a report's excerpt): kept once the
+        #: lobby gives it a deque, for people
+        self.heard: collections.deque[tuple[float, Outgoing]] | None = None
 
     # --- what the rest of the server calls -------------------------------------------------
 
@@ -151,6 +159,9 @@ class Session:
             out = out.localized(self.lang)
         if self.muted and _from_muted(out, self.muted):
             return
+        heard = self.heard
+        if heard is not None and '"type":"chat"' in out.json[:30]:
+            heard.append((time.time(), out))
         if self._dropping:
             if not isinstance(out.message, Snapshot):
                 return

@@ -26,6 +26,7 @@ from protocol.text._common import (
 )
 from protocol.text.board import render_board
 from protocol.text.events import render_played
+from protocol.text.moderation import modlog_lines, reports_lines
 from protocol.text.tournaments import tournament_lines, tournaments_lines
 from protocol.view import RoomViews
 
@@ -160,7 +161,7 @@ def _fitting(line: str, width: int, cjk: bool) -> int:
 
 
 #: the messages whose lines carry what a person wrote
-_PEOPLES_WORDS: Final = (m.Chat, m.TellMessage)
+_PEOPLES_WORDS: Final = (m.Chat, m.TellMessage, m.ReportList, m.ModLog)
 
 _VOTE_STATES: Final = {
     "passed": _("passed"),
@@ -359,7 +360,8 @@ class LineText:
             hidden = say(_("(a private room)"))
             kinds = {"person": say(_("person")), "bot": say(_("bot"))}
             return [
-                f"{p.name:<16} {kinds.get(p.kind, p.kind):<6} {p.rating or (guest if p.guest else '-'):<6} "
+                f"{'@' * (p.role is not None) + p.name:<16} {kinds.get(p.kind, p.kind):<6} "
+                f"{p.rating or (guest if p.guest else '-'):<6} "
                 f"{p.room or (hidden if p.private else lobby)}"
                 f"{seeking if p.seeking else ''}"
                 for p in msg.people

@@ -16,6 +16,8 @@ message, told apart by ``op``:
 ``seat``      a table was made for ``to``, connected to the receiving node: to their seat in ``room``
 ``news``      to every node (channel ``cafe:news``): ``text`` for the friends of ``name`` (its
               message id and params with it, so each reader gets it in their own language)
+``moderation``  to every node (channel ``cafe:news``): a staff action (``kind``: kick, ban,
+              silence, unsilence, announce, close, report) for the connections it concerns
 ============  ================================================================================
 
 Every message to a room names its sender: the node (``from``), the connection (``sid``), the
@@ -142,6 +144,22 @@ class SeatAt(_Envelope):
     players: list[Annotated[str, Field(max_length=64)]] = Field(max_length=4)
 
 
+class Moderation(_Envelope):
+    """To every node (channel ``cafe:news``): a staff action for the connections it concerns
+    (``server.lobby.sanctions.Action``); each node makes its people's texts itself."""
+
+    op: Literal["moderation"] = "moderation"
+    node: str = Field(alias="from", max_length=200)
+    kind: Literal["kick", "ban", "silence", "unsilence", "announce", "close", "report"]
+    name: str = Field(default="", max_length=64)
+    address: str | None = Field(default=None, max_length=64)
+    until: float | None = None
+    reason: str = Field(default="", max_length=300)
+    by: str = Field(default="", max_length=64)
+    text: str = Field(default="", max_length=800)
+    room: str = Field(default="", max_length=64)
+
+
 class News(_Envelope):
     """Something the friends of ``name`` are told, wherever they are connected."""
 
@@ -181,7 +199,7 @@ class News(_Envelope):
 
 
 ToRoom = EnterRoom | LeaveRoom | Returned | Reread | Show | Message
-ToPerson = TellTo | InviteTo | News | SeatAt
+ToPerson = TellTo | InviteTo | News | SeatAt | Moderation
 Envelope = Annotated[ToRoom | ToMember | TurnedAway | ToPerson, Field(discriminator="op")]
 ENVELOPE: TypeAdapter[ToRoom | ToMember | TurnedAway | ToPerson] = TypeAdapter(Envelope)
 
@@ -205,6 +223,7 @@ __all__ = [
     "InviteTo",
     "LeaveRoom",
     "Message",
+    "Moderation",
     "News",
     "Returned",
     "SeatAt",

@@ -73,6 +73,8 @@ def entry(session: Session) -> dict[str, Any]:
         "guest": is_guest(session.kind, session.identity),
         # (an invitation from another node puts the player behind the name on a guest list)
         "identity": session.identity,
+        # (a guest's ban or kick by the staff holds for its address: the staff's node asks)
+        "address": (session.peer.rpartition(":")[0] or session.peer) if not session.registered else None,
         "seeking": session.seeking,
     }
 

@@ -134,6 +134,8 @@ class Relay:
         self.on_seat: Callable[[str, str, str, tuple[str, ...]], bool] = lambda to, room, game, players: False
         #: a room elsewhere refused this node's connection (sid, room): it is in no room now
         self.on_turned_away: Callable[[str, str], None] = lambda sid, room: None
+        #: a staff action taken on another node, for this node's connections
+        self.on_moderation: Callable[[env.Moderation], None] = lambda action: None
         self._outbox: asyncio.Queue[
             tuple[str, str, Session | None, m.ClientId, bool, tuple[RemoteSession, int] | None]
         ] = asyncio.Queue()
@@ -264,6 +266,10 @@ class Relay:
                 return
             if isinstance(envelope, env.TurnedAway):
                 self.on_turned_away(envelope.sid, envelope.room)
+                return
+            if isinstance(envelope, env.Moderation):
+                if envelope.node != self.node:  # this node did it to its own people already
+                    self.on_moderation(envelope)
                 return
             message = self._inbox_item(envelope)
         except ValidationError as e:

@@ -34,6 +34,7 @@ from server.limits import security_event
 from server.lobby import account_commands, language, profiles
 from server.lobby.accounts import Accounts
 from server.lobby.choices import StoredLists, account_settings
+from server.lobby.moderation import HUSHED, Moderation
 from server.lobby.seeking import Seeks
 from server.lobby.social import PersonalLists, Social
 from server.lobby.tables import Tables
@@ -102,6 +103,8 @@ class Lobby:
         self.tournaments: Director | None = None
         #: the finished games' analyses: queued, run in worker processes, kept in the store
         self.analyses = AnalysisDesk(config, store, lambda: self.all_sessions)
+        #: the staff's commands, reports, and the sanctions that hold on this node's connections
+        self.moderation = Moderation(self)
         #: who answers each message the lobby answers (every other goes to the room: ``_to_room``)
         self._handlers: dict[type, Handler] = {
             m.Command: self._command,
@@ -126,6 +129,7 @@ class Lobby:
             m.Analyse: self.analyses.ask,
             **{kind: functools.partial(command, self) for kind, command in account_commands.HANDLERS.items()},
             **{kind: functools.partial(does, self) for kind, does in tournament_commands.HANDLERS.items()},
+            **self.moderation.handlers(),
         }
 
     @property
@@ -256,6 +260,8 @@ class Lobby:
         if kind in _CHAT and not session.chat_bucket.take():
             self._strike(session)
             raise ProtocolError("rate_limited", _("Slow down: too much chat."), msg.id)
+        if session.silenced and kind in HUSHED:
+            self.moderation.hushed(session, msg.id)
         done = self._handlers.get(kind, self._to_room)(session, msg)
         if done is not None:
             await done
@@ -300,6 +306,7 @@ class Lobby:
         if session.name is not None:
             raise ProtocolError("already_welcome", _("You are already {name}.", name=session.name), msg.id)
         language.hello_language(session, msg)
+        await self.moderation.admit(session, msg.name, msg.id)  # (a ban or a kick keeps the name out)
         if msg.token:
             await self._resume(session, msg)
             return
@@ -398,6 +405,9 @@ class Lobby:
         if not is_name(msg.name):
             raise ProtocolError("bad_name", _("A name is {rule}.", rule=NAME_RULE), msg.id)
         await account_commands.check_nick(self, session, msg)
+        silenced = session.silenced
+        await self.moderation.admit(session, msg.name, msg.id)
+        session.silenced = max(silenced, session.silenced)  # (a new name sheds no silence)
         self.seeks.ended(session)  # (the queue knows the seeker by name)
         # (a name like one's own is one's own, unless someone else holds that very name)
         held = await self.directory.claim_name(msg.name, own=session.name)
@@ -424,7 +434,8 @@ class Lobby:
 
     async def _who(self, session: Session, msg: m.Who) -> None:
         people = seen_from(await self.directory.people(), here(session))
-        session.send(m.WhoList(id=msg.id, people=await profiles.with_ratings(self.store, people)))
+        people = await self.moderation.marked(await profiles.with_ratings(self.store, people))
+        session.send(m.WhoList(id=msg.id, people=people))
 
     async def _enter(self, session: Session, msg: m.EnterRoom | m.Watch) -> None:
         await self.enter_room(session, msg.room, join=False, msg_id=msg.id)

@@ -182,6 +182,8 @@ async def profile(
         "room": None if where is None else where.room,
         "private": where is not None and where.private,
         "recent": [game_json(g) for g in games],
+        #: staff: ``admin`` or ``moderator``; ``None`` for everyone else
+        "role": None if account is None else await store.role(account.name),
     }
 
 
@@ -253,6 +255,9 @@ async def finger_text(
                 )
             ),
         ]
+        if p["role"] is not None:
+            role = say(_("admin") if p["role"] == "admin" else _("moderator"))
+            lines.insert(1, say(_("staff: {role}", role=role)))
         for g in p["recent"]:
             outcome = outcome_text(g["ranking"], g["final_scores"], say)
             lines.append("  " + game_line(g["started"], g["id"], g["room"], outcome, say))

@@ -103,6 +103,9 @@ SANCTIONS: tuple[SanctionKind, ...] = ("ban", "silence", "kick")
 #: who acts when the operator does, on the command line, in the log's ``by``
 OPERATOR = "(operator)"
 
+#: the reason of the outcome of a game whose room the staff closed: the log does not rate it
+CLOSED = "closed"
+
 
 @dataclass(frozen=True, slots=True)
 class Sanction:

@@ -61,6 +61,14 @@ class Table:
 
 
 @dataclass(frozen=True, slots=True)
+class Closing:
+    """The staff closed the room (``/close``): a running game ends at once, unrated, its members
+    told ``reason``; their nodes take everyone in the room to the lobby."""
+
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class WindowPassed:
     """The resume window of a lost player passed: a bot takes the seat, or with the room option
     ``absent`` ``drop`` the player leaves the game."""
@@ -123,6 +131,7 @@ __all__ = [
     "BotMove",
     "ClockTimeout",
     "ClockWarning",
+    "Closing",
     "Enter",
     "Item",
     "Leave",

@@ -57,6 +57,7 @@ SYNTAX: Final = frozenset(
         *("on", "off", "random", "bot", "drop", "greedy", "strong", "en", "de"),
         *("swap", "leave", "bar", "hello", "pong"),
         *("new", "swiss", "arena", "close"),  # /tournament's words
+        *("all", "none", "moderator", "admin", "perm"),  # the staff's words (/reports, /role, /ban)
         *("any", "rated", "casual", "bots"),  # /seek's words
         *(str(kind.model_fields["type"].default) for kind in get_args(get_args(ClientMessage)[0])),
     }

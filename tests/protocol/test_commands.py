@@ -27,29 +27,37 @@ from protocol.messages import (
     CLIENT_ADAPTER,
     AddBot,
     Analyse,
+    Announce,
     ChangePassword,
+    CloseRoom,
     EnterRoom,
     GetFriends,
     GetHint,
     GetLegalMoves,
+    GetModLog,
     Invite,
     Join,
     LeaveGame,
     LeaveRoom,
     ListEdit,
+    ListReports,
     ListRooms,
     ListTournaments,
+    Moderate,
     Nick,
     Ping,
     PlayMove,
     Register,
     RemoveBot,
+    ReportPlayer,
     Reset,
+    ResolveReport,
     Resync,
     Say,
     Seek,
     SetLang,
     SetOption,
+    SetRole,
     Start,
     Tell,
     TellReply,
@@ -68,6 +76,20 @@ Parsed = BaseModel | ShowRequest | Quit | AsciiMode | None
 
 # One line per command form, with the message it must become.
 CASES: list[tuple[str, Parsed]] = [
+    ("/report troll  insults all day", ReportPlayer(name="troll", reason="insults all day")),
+    ("/reports", ListReports()),
+    ("/reports ALL", ListReports(all=True)),
+    ("/resolve 12 warned twice", ResolveReport(report=12, note="warned twice")),
+    ("/kick troll flooding", Moderate(action="kick", name="troll", reason="flooding")),
+    ("/silence troll 2H", Moderate(action="silence", name="troll", duration="2h")),
+    ("/ban troll perm insults", Moderate(action="ban", name="troll", duration="perm", reason="insults")),
+    ("/unban troll", Moderate(action="unban", name="troll")),
+    ("/unsilence troll", Moderate(action="unsilence", name="troll")),
+    ("/close cafe spam", CloseRoom(room="cafe", reason="spam")),
+    ("/announce Restart at 22:00", Announce(text="Restart at 22:00")),
+    ("/role ann Moderator", SetRole(name="ann", role="moderator")),
+    ("/modlog", GetModLog()),
+    ("/modlog troll", GetModLog(name="troll")),
     ("/join", Join()),
     ("/join cafe", Join(room="cafe")),
     ("/start", Start()),
@@ -247,6 +269,18 @@ def test_tabs_separate_arguments() -> None:
 
 
 BAD_ARGUMENTS = [
+    ("/report troll", "/report NAME REASON"),
+    ("/reports open", "/reports [all]"),
+    ("/resolve x", "/resolve ID [NOTE]"),
+    ("/kick", "/kick NAME [REASON]"),
+    ("/silence troll", "/silence NAME TIME [REASON]"),
+    ("/ban", "/ban NAME TIME [REASON]"),
+    ("/unban a b", "/unban NAME"),
+    ("/unsilence", "/unsilence NAME"),
+    ("/close", "/close ROOM [REASON]"),
+    ("/announce", "/announce TEXT"),
+    ("/role ann admin", "/role NAME moderator/none"),
+    ("/modlog a b", "/modlog [NAME]"),
     ("/join a b", "/join [ROOM or N]"),
     ("/start now", "/start"),
     ("/play", "/play MOVE"),
@@ -488,7 +522,7 @@ def test_any_arguments_parse_or_raise_protocol_error(name: str, args: list[str],
 
 
 #: the commands whose words are chat, which may be nothing once control characters are removed
-_CHAT_COMMANDS = {"/say", "/tell", "/reply"}
+_CHAT_COMMANDS = {"/say", "/tell", "/reply", "/report", "/announce"}
 
 
 def _check_line(line: str) -> None:

@@ -94,6 +94,15 @@ from protocol.messages import (
 
 # A sample of every client message, with its optional fields set where it has any.
 CLIENT_SAMPLES: list[ClientMessage] = [
+    protocol.messages.ReportPlayer(id=30, name="troll", reason="insults"),
+    protocol.messages.ListReports(id=31, all=True),
+    protocol.messages.ResolveReport(id=32, report=7, note="warned"),
+    protocol.messages.Moderate(id=33, action="ban", name="troll", duration="7d", reason="insults"),
+    protocol.messages.Moderate(action="kick", name="troll"),
+    protocol.messages.CloseRoom(id=34, room="cafe", reason="spam"),
+    protocol.messages.Announce(id=35, text="Restart at 22:00 UTC."),
+    protocol.messages.SetRole(id=36, name="ann", role="moderator"),
+    protocol.messages.GetModLog(id=37, name="troll"),
     Hello(id=1, name="ann", token="r3sume", kind="bot"),
     Hello(name="ann"),
     Hello(name="ann", lang="de"),
@@ -154,6 +163,22 @@ _VIEW: dict[str, Any] = {
 
 # A sample of every server message, every field set.
 SERVER_SAMPLES: list[ServerMessage] = [
+    protocol.messages.ReportList(
+        seq=3,
+        id=31,
+        reports=[
+            protocol.messages.ReportEntry(
+                id=7, reporter="bob", name="troll", reason="rude", excerpt=["12:00 [cafe] <bob> hi"], made=1
+            )
+        ],
+    ),
+    protocol.messages.ModLog(
+        seq=4,
+        id=37,
+        entries=[
+            protocol.messages.LogEntry(id=1, when=1.5, by="ann", action="ban", target="troll", duration="7d")
+        ],
+    ),
     Welcome(
         seq=1,
         id=1,

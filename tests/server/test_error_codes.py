@@ -497,6 +497,63 @@ async def _too_many_tournaments(server: Server, _: pytest.MonkeyPatch) -> tuple[
     return ann, await ann.command("/tournament new t4 arena 30")
 
 
+async def _staff(server: Server, name: str = "ann", role: str = "admin") -> WsClient:
+    """``name`` registered and given ``role`` by the operator."""
+    client = await _registered(server, name)
+    assert await server.store.role_set(name, role, by="(operator)")  # type: ignore[arg-type]
+    return client
+
+
+async def _not_staff(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    bob = await WsClient.connect(server.port, "bob")
+    return bob, await bob.command("/modlog")
+
+
+async def _staff_protected(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    mod = await _staff(server, "mia", "moderator")
+    await _staff(server, "boss", "admin")
+    return mod, await mod.command("/kick boss")
+
+
+async def _bad_duration(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await _staff(server)
+    return ann, await ann.request({"type": "moderate", "action": "ban", "name": "bob", "duration": "soon"})
+
+
+async def _banned(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await _staff(server)
+    assert (await ann.command("/ban troll 1d spam"))["type"] == "ack"
+    troll = await WsClient.connect(server.port)
+    return troll, await troll.request({"type": "hello", "name": "troll"})
+
+
+async def _kicked(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await _staff(server)
+    kid = await _registered(server, "kid")
+    assert (await ann.command("/kick kid"))["type"] == "ack"
+    await kid.next("bye")
+    kid.name = None  # (its connection is closed)
+    again = await WsClient.connect(server.port)
+    return again, await again.request({"type": "hello", "name": "kid", "password": PASSWORD})
+
+
+async def _silenced(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await _staff(server)
+    bob = await WsClient.connect(server.port, "bob")
+    assert (await ann.command("/silence bob 1h"))["type"] == "ack"
+    return bob, await bob.request({"type": "say", "text": "hi"})
+
+
+async def _no_such_report(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await _staff(server)
+    return ann, await ann.command("/resolve 9")
+
+
+async def _no_such_room(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await _staff(server)
+    return ann, await ann.command("/close nowhere")
+
+
 CASES: dict[str, tuple[Provoke, dict[str, Any]]] = {
     "hello_first": (_hello_first, {}),
     "already_welcome": (_already_welcome, {}),
@@ -562,6 +619,14 @@ CASES: dict[str, tuple[Provoke, dict[str, Any]]] = {
     "analysis_pending": (_analysis_pending, {"analysis_budget": 5}),
     "analysis_busy": (_analysis_busy, {"analysis_budget": 5, "analysis_queue": 1}),
     "too_many_analyses": (_too_many_analyses, {"analysis_budget": 5, "analysis_rate": 1}),
+    "not_staff": (_not_staff, {}),
+    "staff_protected": (_staff_protected, {}),
+    "bad_duration": (_bad_duration, {}),
+    "banned": (_banned, {}),
+    "kicked": (_kicked, {}),
+    "silenced": (_silenced, {}),
+    "no_such_report": (_no_such_report, {}),
+    "no_such_room": (_no_such_room, {}),
 }
 
 

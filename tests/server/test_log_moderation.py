@@ -16,7 +16,7 @@ import redis.asyncio as aioredis
 
 from server.log.contract import OPERATOR, GameLog
 from server.log.redis.store import RedisStore
-from server.log.sqlite.schema import SCHEMA_VERSION
+from server.log.sqlite.schema import SCHEMA_VERSION, upgrade
 from server.log.sqlite.store import Store
 from tests.cluster.conftest import RedisServer
 from tests.cluster.postgres import PostgresServer, postgres_for_module, records_store
@@ -224,13 +224,9 @@ async def test_roles_and_sanctions_survive_a_restart_and_an_upgrade(tmp_path: Pa
     """A file of the version before moderation is brought up to it; roles, sanctions, reports and
     the log written then are all there after the store is opened again."""
     path = str(tmp_path / "cafe.db")
-    store = Store(path)
-    store.close()
-    db = sqlite3.connect(path)
-    for table in ("roles", "sanctions", "reports", "modlog"):
-        db.execute(f"DROP TABLE {table}")
-    db.execute("PRAGMA user_version = 5")
-    db.commit()
+    db = sqlite3.connect(path, isolation_level=None)
+    upgrade(db, ())  # the tables of version 5, the last before the numbered steps
+    assert db.execute("PRAGMA user_version").fetchone() == (5,)
     db.close()
     store = Store(path)
     assert await store.account_created("ann", "hash", None)

@@ -30,6 +30,7 @@ from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from engine import GameRecord, Options
 from protocol.names import alike, alike_version
 from server.log.contract import (
+    CLOSED,
     LISTS,
     Account,
     Standing,
@@ -335,8 +336,10 @@ async def _registered(conn: Connection, identities: Sequence[str | None]) -> lis
 async def _rate(
     conn: Connection, game: StoredGame, identities: list[str | None], places: dict[str, int]
 ) -> list[RatingChange]:
-    """Rate a game just kept, inside its transaction (the caller's)."""
-    if not is_rated(list(game.kinds), identities, game.room_options):
+    """Rate a game just kept, inside its transaction (the caller's); not one whose room the staff
+    closed."""
+    closed = (game.result or {}).get("reason") == CLOSED
+    if closed or not is_rated(list(game.kinds), identities, game.room_options):
         return []
     seats = [
         (name, key)

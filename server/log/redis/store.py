@@ -20,6 +20,7 @@ from redis.exceptions import RedisError
 
 from engine import GameRecord, Options, Outcome
 from server.log.contract import (
+    CLOSED,
     Account,
     AnalysisTable,
     LeaseLost,
@@ -257,7 +258,7 @@ class RedisStore:
                 data = json.loads(raw) if raw is not None else None
                 plan, changes = (
                     ("{}", [])
-                    if data is None
+                    if data is None or outcome.reason == CLOSED  # (the staff closed its room)
                     else await self._accounts.rating_plan(data, dict(outcome.places))
                 )
             except RedisError as e:

@@ -27,6 +27,7 @@ from typing import Any
 
 from engine import GameRecord, Outcome
 from server.log.contract import (
+    CLOSED,
     Account,
     AnalysisTable,
     ModEntry,
@@ -125,7 +126,9 @@ class Store:
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
             if self._games.finish(game_id, outcome):
-                changes = self._accounts.rate_finished(game_id, dict(outcome.places))
+                # (a game whose room the staff closed is not rated)
+                closed = outcome.reason == CLOSED
+                changes = [] if closed else self._accounts.rate_finished(game_id, dict(outcome.places))
                 moved = self._journal.cut(game_id)
         self._journal.finished(game_id, moved)
         return self._accounts.game_ratings(game_id) if changes is None else changes

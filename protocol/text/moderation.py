@@ -1,0 +1,71 @@
+"""What staff read at a terminal for ``/reports`` and ``/modlog``: one line an entry, a report's
+chat excerpt indented under it; times in UTC.
+
+>>> from protocol.i18n import lang
+>>> entry = m.LogEntry(id=3, when=0.0, by="ann", action="ban", target="troll", reason="insults",
+...                    duration="7d")
+>>> modlog_lines(m.ModLog(entries=[entry]), lang("en"))
+['#3 1970-01-01 00:00 ann ban troll 7d: insults']
+"""
+
+from __future__ import annotations
+
+import time
+
+from protocol import messages as m
+from protocol.i18n import Lang, _
+
+__all__ = ["modlog_lines", "reports_lines", "utc", "when_text"]
+
+
+def utc(when: float) -> str:
+    """``when`` (Unix time) as a date and time in UTC."""
+    return time.strftime("%Y-%m-%d %H:%M", time.gmtime(when))
+
+
+def when_text(until: float | None, say: Lang) -> str:
+    """The end of a sanction in words: a time in UTC, or for good."""
+    return say(_("for good")) if until is None else say(_("until {when} UTC", when=utc(until)))
+
+
+def reports_lines(msg: m.ReportList, say: Lang) -> list[str]:
+    """The reports, newest first, each with its chat excerpt under it."""
+    if not msg.reports:
+        return [say(_("* No reports."))]
+    lines = []
+    for r in msg.reports:
+        state = (
+            say(_("open"))
+            if r.resolved is None
+            else say(_("resolved by {name}: {note}", name=r.resolved_by or "?", note=r.note or "-"))
+        )
+        lines.append(
+            say(
+                _(
+                    "#{id} {when} {reporter} reports {name}: {reason} ({state})",
+                    id=r.id,
+                    when=utc(r.made),
+                    reporter=r.reporter,
+                    name=r.name,
+                    reason=r.reason,
+                    state=state,
+                )
+            )
+        )
+        lines.extend(f"    {line}" for line in r.excerpt)
+    return lines
+
+
+def modlog_lines(msg: m.ModLog, say: Lang) -> list[str]:
+    """The moderation log, newest first."""
+    if not msg.entries:
+        return [say(_("* The moderation log is empty."))]
+    lines = []
+    for e in msg.entries:
+        line = f"#{e.id} {utc(e.when)} {e.by} {e.action} {e.target}"
+        if e.duration:
+            line += f" {e.duration}"
+        if e.reason:
+            line += f": {e.reason}"
+        lines.append(line)
+    return lines

@@ -1,0 +1,272 @@
+"""Sanctions as one node enforces them: who may log in, who may chat, and what a staff action does
+to the connections of this node.
+
+A ban, kick or silence is kept in the store (:class:`server.log.contract.ModerationStore`): the
+node a person connects to reads it at ``hello`` (so it holds on every node and after a restart),
+and a silence is kept on the connection from then on (``Session.silenced``). An action taken
+anywhere reaches the connections it concerns as an :class:`Action`, applied by every node to its
+own (:meth:`Enforcer.apply`): one node alone, or each node of a cluster through Redis.
+
+A guest's sanction holds for its address too, for the guests who say ``hello`` from it later:
+registered players from the address log in as themselves, and those connected already (who may
+share the address) stay as they are.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import math
+import re
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Final, Literal
+
+import structlog
+
+from protocol import messages as m
+from protocol.errors import Close, ProtocolError
+from protocol.i18n import Msg, _
+from protocol.outgoing import Outgoing
+from protocol.text.moderation import utc, when_text
+from server.log.contract import Sanction
+from server.session import Session
+
+log = structlog.get_logger("cafe.moderation")
+
+#: how long a kicked name (and a kicked guest's address) cannot come back
+KICK_SECONDS: Final = 600.0
+#: the public chat lines a report keeps
+EXCERPT_LINES: Final = 50
+#: the messages a silenced person may not send
+HUSHED: Final = frozenset({m.Say, m.Tell, m.TellReply, m.Invite})
+
+_UNITS: Final = {"m": 60, "h": 3600, "d": 86400}
+
+
+def duration_seconds(text: str) -> float | None:
+    """The seconds a duration stands for; ``None`` for ``perm`` (for good).
+
+    >>> duration_seconds("30m"), duration_seconds("2h"), duration_seconds("7d"), duration_seconds("perm")
+    (1800, 7200, 604800, None)
+    """
+    if text == "perm":
+        return None
+    found = re.fullmatch(m.DURATION_PATTERN, text)
+    if found is None:
+        raise ValueError(f"not a duration: {text!r}")
+    return int(text[:-1]) * _UNITS[text[-1]]
+
+
+def address_of(session: Session) -> str:
+    """The peer's address without its port."""
+    return session.peer.rpartition(":")[0] or session.peer
+
+
+ActionKind = Literal["kick", "ban", "silence", "unsilence", "announce", "close", "report"]
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """What a staff action does to connections, on every node: ``kick``/``ban`` close the
+    connections of ``name`` (``address``: a guest's, for the record), ``silence``/``unsilence`` change
+    whether they may chat, ``announce`` tells everyone ``text``, ``close`` ends ``room``,
+    ``report`` tells the staff of a new report (``text`` its summary)."""
+
+    kind: ActionKind
+    name: str = ""
+    address: str | None = None
+    until: float | None = None
+    reason: str = ""
+    by: str = ""
+    text: str = ""
+    room: str = ""
+
+
+def banned_text(s: Sanction) -> Msg:
+    """What someone barred by ``s`` reads at ``hello``: why, and until when."""
+    if s.kind == "kick":
+        return _(
+            "{name} was kicked by the staff; come back after {when} UTC.",
+            name=s.name,
+            when=utc(s.until or time.time()),
+        )
+    if s.until is None:
+        return _("{name} is banned for good: {reason}", name=s.name, reason=s.reason or "-")
+    return _(
+        "{name} is banned until {when} UTC: {reason}", name=s.name, when=utc(s.until), reason=s.reason or "-"
+    )
+
+
+def silenced_text(until: float) -> Msg:
+    """What a silenced person reads when they try to chat."""
+    if math.isinf(until):
+        return _("You are silenced for good: you may play, but not chat, tell or invite.")
+    return _(
+        "You are silenced until {when} UTC: you may play, but not chat, tell or invite.", when=utc(until)
+    )
+
+
+class Enforcer:
+    """The sanctions on this node's connections. ``sessions`` gives them all; ``leave`` takes one
+    out of its room to the lobby (the lobby's way); ``close_room`` ends a room this node owns."""
+
+    def __init__(
+        self,
+        sessions: Callable[[], Iterable[Session]],
+        leave: Callable[[Session], None],
+        close_room: Callable[[str, str], bool],
+    ) -> None:
+        self._sessions = sessions
+        self._leave = leave
+        self._close_room = close_room
+        self._closing: set[asyncio.Task[None]] = set()
+        #: who reads reports as they come: this node's staff (casefolded names), kept by the lobby
+        self.staff: set[str] = set()
+
+    # --- at hello and for every chat message ---------------------------------------------------
+
+    @staticmethod
+    def barring(found: list[Sanction], name: str, registered: bool) -> Sanction | None:
+        """The ban or kick of ``found`` that keeps ``name`` out (one of its own first; one of its
+        address's only for a guest)."""
+        key = name.casefold()
+        own = [s for s in found if s.kind in ("ban", "kick") and s.name.casefold() == key]
+        if own:
+            return own[0]
+        if registered:
+            return None
+        return next((s for s in found if s.kind in ("ban", "kick")), None)
+
+    @staticmethod
+    def silence_until(found: list[Sanction], name: str, registered: bool) -> float:
+        """Until when ``found`` silences ``name`` (``inf``: for good; 0: not)."""
+        key = name.casefold()
+        ends = [
+            math.inf if s.until is None else s.until
+            for s in found
+            if s.kind == "silence" and (s.name.casefold() == key or not registered)
+        ]
+        return max(ends, default=0.0)
+
+    @staticmethod
+    def hushed(session: Session, msg_id: m.ClientId) -> None:
+        """Refuse chat, a tell or an invitation from a silenced person (``silenced``)."""
+        until = session.silenced
+        if until and time.time() < until:
+            raise ProtocolError("silenced", silenced_text(until), msg_id)
+
+    # --- staff actions, applied to this node's connections --------------------------------------
+
+    def _concerned(self, action: Action) -> list[Session]:
+        """This node's connections of ``action.name``. (A guest's address is held at ``hello``:
+        others from the address who are connected already, who may share it, stay as they are.)"""
+        key = action.name.casefold()
+        return [
+            s for s in self._sessions() if s.name is not None and not s.closed and s.name.casefold() == key
+        ]
+
+    def apply(self, action: Action) -> int:
+        """Do ``action`` to this node's connections; how many it reached."""
+        if action.kind in ("kick", "ban"):
+            return self._close(action)
+        if action.kind == "silence":
+            until = math.inf if action.until is None else action.until
+            concerned = self._concerned(action)
+            for s in concerned:
+                s.silenced = max(s.silenced, until)
+                s.send(m.Notice(text=silenced_text(until)))
+            return len(concerned)
+        if action.kind == "unsilence":
+            concerned = self._concerned(action)
+            for s in concerned:
+                s.silenced = 0.0
+                s.send(m.Notice(text=_("You may chat, tell and invite again.")))
+            return len(concerned)
+        if action.kind == "announce":
+            notice = Outgoing(
+                m.Notice(text=_("Announcement from {name}: {text}", name=action.by, text=action.text))
+            )
+            sessions = [s for s in self._sessions() if s.name is not None]
+            for s in sessions:
+                s.send(notice)
+            return len(sessions)
+        if action.kind == "close":
+            return self._room_closed(action)
+        return self._reported(action)
+
+    def _close(self, action: Action) -> int:
+        concerned = self._concerned(action)
+        for s in concerned:
+            if action.kind == "kick":
+                text = _(
+                    "You were kicked by {by}: {reason} You may come back in 10 minutes.",
+                    by=action.by,
+                    reason=action.reason or "-",
+                )
+            else:
+                text = _(
+                    "You are banned by {by}, {when}: {reason}",
+                    by=action.by,
+                    when=when_text(action.until, s.lang),
+                    reason=action.reason or "-",
+                )
+            s.send(m.Bye(reason=text))
+            task = asyncio.get_running_loop().create_task(self._close_after(s, action.kind))
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
+        return len(concerned)
+
+    @staticmethod
+    async def _close_after(session: Session, kind: str) -> None:
+        """Close ``session`` once its goodbye is written (or a second has passed)."""
+        await session.drain(1.0)
+        await session.close(Close.POLICY, "" if session.transport == "line" else kind)
+
+    def _room_closed(self, action: Action) -> int:
+        """Close the room if it is this node's; everyone here in it goes to the lobby, told why."""
+        self._close_room(action.room, action.reason)
+        key = action.room.casefold()
+        notice = m.Notice(
+            text=_(
+                "The room {room} was closed by {by}: {reason}",
+                room=action.room,
+                by=action.by,
+                reason=action.reason or "-",
+            )
+        )
+        inside = [s for s in self._sessions() if s.room is not None and s.room.name.casefold() == key]
+        for s in inside:
+            self._leave(s)
+            s.send(notice)
+        return len(inside)
+
+    def _reported(self, action: Action) -> int:
+        """Tell this node's staff of a new report."""
+        told = [s for s in self._sessions() if s.name is not None and s.name.casefold() in self.staff]
+        notice = m.Notice(text=_("New report: {summary} (/reports)", summary=action.text))
+        for s in told:
+            s.send(notice)
+        return len(told)
+
+
+def excerpt(
+    heard: collections.deque[tuple[float, Outgoing]] | None, name: str, where: str | None
+) -> list[str]:
+    """The public chat lines a reporter read (``heard``: when, and the chat, oldest first) in the
+    places where ``name`` spoke among them, or where ``name`` is now (``where``: a room, or ``""``
+    for the lobby); the last :data:`EXCERPT_LINES` of them, each ``HH:MM [room] <name> text``."""
+    if not heard:
+        return []
+    lines = [(when, out.message) for when, out in heard]
+    chats = [(when, c) for when, c in lines if isinstance(c, m.Chat)]
+    key = name.casefold()
+    places = {c.room or "" for _when, c in chats if c.name.casefold() == key}
+    if where is not None:
+        places.add(where)
+    kept = [(when, c) for when, c in chats if (c.room or "") in places][-EXCERPT_LINES:]
+    return [
+        f"{time.strftime('%H:%M', time.gmtime(when))} [{c.room or 'lobby'}] <{c.name}> {c.text}"
+        for when, c in kept
+    ]

@@ -1,0 +1,385 @@
+"""Moderation through real sockets on one node: staff rights read from the store, bans, kicks,
+silences, reports, the log, announcements, closed rooms and the staff's marks."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from server.app import Server
+from server.log.contract import OPERATOR
+from tests.server.clients import LineClient, WsClient
+from tests.server.conftest import ServerFactory
+
+PASSWORD = "correct-horse"
+#: what a wrong duration is told
+RULE = "A duration is minutes, hours or days (30m, 2h, 7d), or perm."
+
+
+async def _registered(server: Server, name: str, role: str | None = None) -> WsClient:
+    """``name`` connected, registered, and given ``role`` by the operator."""
+    client = await WsClient.connect(server.port, name)
+    answer = await client.request({"type": "register", "password": PASSWORD})
+    assert answer["type"] == "welcome" and answer["registered"], answer
+    if role is not None:
+        assert await server.store.role_set(name, role, by=OPERATOR)  # type: ignore[arg-type]
+    return client
+
+
+async def _hello(server: Server, name: str, **more: Any) -> dict[str, Any]:
+    """The answer to ``hello`` as ``name`` on a new connection."""
+    client = await WsClient.connect(server.port)
+    return await client.request({"type": "hello", "name": name, **more})
+
+
+async def _closed(client: WsClient) -> list[dict[str, Any]]:
+    """Everything ``client`` reads until its connection closes."""
+    read: list[dict[str, Any]] = []
+    try:
+        while True:
+            read.append(await client._receive(5.0))
+    except Exception:
+        return read
+
+
+STAFF_ONLY: list[dict[str, Any]] = [
+    {"type": "reports"},
+    {"type": "resolve", "report": 1},
+    {"type": "moderate", "action": "kick", "name": "bob"},
+    {"type": "moderate", "action": "ban", "name": "bob", "duration": "2h"},
+    {"type": "moderate", "action": "silence", "name": "bob", "duration": "perm"},
+    {"type": "moderate", "action": "unban", "name": "bob"},
+    {"type": "moderate", "action": "unsilence", "name": "bob"},
+    {"type": "close", "room": "cafe"},
+    {"type": "announce", "text": "hello all"},
+    {"type": "role", "name": "bob", "role": "moderator"},
+    {"type": "modlog"},
+]
+
+
+async def test_nothing_a_person_without_a_role_sends_acts(server: Server) -> None:
+    """Every staff message from a guest, and from a registered person without a role, is
+    ``not_staff``; nothing is logged, nobody is closed; a moderator's admin-only ones too."""
+    bob = await WsClient.connect(server.port, "bob")
+    await bob.command("/join cafe")
+    guest = await WsClient.connect(server.port, "gus")
+    plain = await _registered(server, "pia")
+    mod = await _registered(server, "mo", "moderator")
+    for client in (guest, plain):
+        for message in STAFF_ONLY:
+            answer = await client.request(message)
+            assert (answer["type"], answer["code"]) == ("error", "not_staff"), (message, answer)
+    admin_only: list[dict[str, Any]] = [
+        {"type": "announce", "text": "hi"},
+        {"type": "role", "name": "pia", "role": "moderator"},
+    ]
+    for message in admin_only:
+        answer = await mod.request(message)
+        assert (answer["type"], answer["code"]) == ("error", "not_staff"), answer
+    assert [e.action for e in await server.store.modlog()] == ["role:moderator"]  # (the operator's)
+    assert await server.store.sanctions("bob") == []
+    assert await server.store.role("pia") is None
+    assert (await bob.request({"type": "ping"}))["type"] == "pong"
+
+
+async def test_a_ban_closes_the_connection_and_keeps_the_name_out(server: Server) -> None:
+    """``/ban NAME 2h REASON``: logged first, the banned person reads why and is closed; a new
+    hello is ``banned`` with the reason and the end time; ``/unban`` lets them in again."""
+    ann = await _registered(server, "ann", "moderator")
+    troll = await WsClient.connect(server.port, "troll")
+    answer = await ann.command("/ban troll 2h insults in the lobby")
+    assert answer["type"] == "ack"
+    read = await _closed(troll)
+    bye = [m for m in read if m["type"] == "bye"]
+    assert bye and "insults in the lobby" in bye[0]["reason"] and "ann" in bye[0]["reason"]
+    [entry] = await server.store.modlog("troll")
+    assert (entry.by, entry.action, entry.target, entry.duration, entry.reason) == (
+        "ann", "ban", "troll", "2h", "insults in the lobby"
+    )  # fmt: skip
+    refused = await _hello(server, "TROLL")
+    assert (refused["type"], refused["code"]) == ("error", "banned")
+    until_text = time.strftime("%Y-%m-%d", time.gmtime(time.time() + 7200))
+    assert "insults in the lobby" in refused["message"] and until_text in refused["message"]
+    assert "UTC" in refused["message"]
+    assert (await ann.command("/unban troll"))["type"] == "ack"
+    assert (await _hello(server, "troll", token=troll.token))["type"] == "welcome"
+    assert [e.action for e in await server.store.modlog("troll")] == ["unban", "ban"]
+
+
+async def test_a_guests_ban_holds_for_its_address_and_not_for_accounts(server: Server) -> None:
+    """A guest banned is kept out under any other guest name from its address; a registered
+    player from the same address logs in as themselves."""
+    await _registered(server, "ann", "admin")
+    reg = await _registered(server, "reg")
+    await reg.close()
+    admin = await WsClient.connect(server.port, "ann", password=PASSWORD)
+    flood = await WsClient.connect(server.port, "flood")
+    assert (await admin.request({"type": "moderate", "action": "ban", "name": "flood", "duration": "1d"}))[
+        "type"
+    ] == "ack"
+    await _closed(flood)
+    other = await _hello(server, "newname")
+    assert (other["type"], other["code"]) == ("error", "banned")
+    assert (await _hello(server, "reg", password=PASSWORD))["type"] == "welcome"
+
+
+async def test_a_flooding_guest_is_stopped_with_one_command(server: Server) -> None:
+    """A guest flooding the lobby with insults: one ``/kick`` by a moderator closes it, and it
+    cannot come back for ten minutes, under its name or another guest name (``kicked``)."""
+    mod = await _registered(server, "mod_helper".replace("mod_", "kim"), "moderator")
+    troll = await WsClient.connect(server.port, "troll")
+    for _ in range(5):
+        await troll.request({"type": "say", "text": "you are all idiots"})
+    assert (await mod.command("/kick troll flooding"))["type"] == "ack"
+    read = await _closed(troll)
+    assert any(m["type"] == "bye" and "10 minutes" in m["reason"] for m in read)
+    for name in ("troll", "troll2"):
+        answer = await _hello(server, name)
+        assert (answer["type"], answer["code"]) == ("error", "kicked"), answer
+        assert "UTC" in answer["message"]
+    [kick] = await server.store.sanctions("troll")
+    assert kick.until is not None and 590 < kick.until - time.time() <= 600
+
+
+async def test_a_kicked_players_seat_is_held_as_a_dropped_players(server: Server) -> None:
+    """A kicked player's seat in a running game waits for them as for a lost connection."""
+    mod = await _registered(server, "kim", "moderator")
+    ann, bob = await WsClient.connect(server.port, "ann"), await WsClient.connect(server.port, "bob")
+    for client in (ann, bob):
+        assert (await client.command("/join cafe"))["type"] == "ack"
+    assert (await ann.command("/start"))["type"] == "ack"
+    await bob.next("game_started")
+    assert (await mod.command("/kick ann"))["type"] == "ack"
+    await _closed(ann)
+    away = await bob.next(lambda m: m["type"] == "presence" and m["name"] == "ann" and m["event"] == "away")
+    assert away["room"] == "cafe"
+    await bob.barrier()
+    assert bob.view is not None
+    assert [(s["name"], s["connected"]) for s in bob.view["seats"]] == [("ann", False), ("bob", True)]
+
+
+async def test_a_silenced_person_plays_but_does_not_chat_tell_or_invite(server: Server) -> None:
+    """``silence`` for 30m: say, tell, reply and invite are ``silenced`` with the end time; the
+    room's commands still work; ``unsilence`` lets them chat again."""
+    admin = await _registered(server, "ann", "admin")
+    bob = await WsClient.connect(server.port, "bob")
+    answer = await admin.request({"type": "moderate", "action": "silence", "name": "bob", "duration": "30m"})
+    assert answer["type"] == "ack"
+    notice = await bob.next("notice")
+    assert "silenced until" in notice["text"]
+    end = time.strftime("%H:%M", time.gmtime(time.time() + 1800))
+    for message in (
+        {"type": "say", "text": "hi"},
+        {"type": "tell", "name": "ann", "text": "hi"},
+        {"type": "command", "text": "/say hello"},
+    ):
+        refused = await bob.request(message)
+        assert (refused["type"], refused["code"]) == ("error", "silenced"), refused
+        assert end[:2] in refused["message"]
+    assert (await bob.command("/join cafe"))["type"] == "ack"
+    assert (await bob.request({"type": "invite", "name": "ann"}))["code"] == "silenced"
+    assert (await admin.command("/unsilence bob"))["type"] == "ack"
+    assert (await bob.request({"type": "say", "text": "sorry"}))["type"] == "ack"
+
+
+async def test_bans_silences_and_roles_hold_after_a_restart(make_server: ServerFactory) -> None:
+    """A ban, a silence and a role are in the store: after a restart the banned name stays out,
+    the silenced one is silenced at hello, and the moderator acts as one."""
+    first: Server = await make_server()
+    await _registered(first, "ann", "moderator")
+    await _registered(first, "sil")
+    mod = await WsClient.connect(first.port, "ann", password=PASSWORD)
+    assert (await mod.command("/ban troll perm spam"))["type"] == "ack"
+    assert (await mod.command("/silence sil 7d rude"))["type"] == "ack"
+    await first.stop()
+    second: Server = await make_server()
+    refused = await _hello(second, "troll")
+    assert (refused["code"], "for good" in refused["message"]) == ("banned", True)
+    sil = await WsClient.connect(second.port, "sil", password=PASSWORD)
+    assert (await sil.request({"type": "say", "text": "hi"}))["code"] == "silenced"
+    mod = await WsClient.connect(second.port, "ann", password=PASSWORD)
+    assert (await mod.command("/modlog"))["type"] == "modlog"
+
+
+async def test_staff_cannot_act_on_staff_above_or_beside_them(server: Server) -> None:
+    """A moderator cannot kick, ban or silence an admin or another moderator
+    (``staff_protected``); an admin acts on a moderator, but not on another admin; nobody on
+    themselves (``bad_target``)."""
+    boss = await _registered(server, "boss", "admin")
+    await _registered(server, "chief", "admin")
+    mia = await _registered(server, "mia", "moderator")
+    await _registered(server, "max", "moderator")
+    for target in ("boss", "max"):
+        answer = await mia.command(f"/ban {target} 1d")
+        assert (answer["type"], answer["code"]) == ("error", "staff_protected"), answer
+    assert (await mia.command("/kick mia"))["code"] == "bad_target"
+    assert (await boss.command("/ban chief 1d"))["code"] == "staff_protected"
+    assert (await boss.command("/role chief none"))["code"] == "staff_protected"
+    assert (await boss.command("/silence max 2h"))["type"] == "ack"
+    assert await server.store.sanctions("boss") == [] and await server.store.sanctions("chief") == []
+
+
+async def test_bad_arguments_get_clear_errors(server: Server) -> None:
+    """A wrong duration is ``bad_duration`` when sent (``bad_arguments`` with the usage when
+    typed); a missing one too; arguments missing are ``bad_arguments`` with the usage; a report
+    id that is not open is ``no_such_report``; nothing is logged."""
+    admin = await _registered(server, "ann", "admin")
+    typed = await admin.command("/ban bob 3y")
+    assert typed["code"] == "bad_arguments"
+    assert typed["message"] == f"{RULE} Usage: /ban NAME TIME [REASON]"
+    sent = await admin.request({"type": "moderate", "action": "ban", "name": "bob", "duration": "soon"})
+    assert (sent["code"], sent["message"]) == ("bad_duration", RULE)
+    assert (await admin.request({"type": "moderate", "action": "ban", "name": "bob"}))[
+        "code"
+    ] == "bad_duration"
+    missing = await admin.command("/silence bob")
+    assert missing["code"] == "bad_arguments" and "Usage: /silence NAME TIME [REASON]" in missing["message"]
+    assert (await admin.command("/role bob admin"))["code"] == "bad_arguments"
+    assert (await admin.command("/resolve 7"))["code"] == "no_such_report"
+    assert (await admin.command("/role nobody moderator"))["code"] == "no_such_player"
+    assert (await admin.command("/kick nobody"))["code"] == "not_connected"
+    assert (await admin.command("/close noroom"))["code"] == "no_such_room"
+    assert [e.action for e in await server.store.modlog()] == ["role:admin"]  # (the operator's)
+
+
+async def test_a_report_reaches_the_staff_with_the_chat_both_saw(server: Server) -> None:
+    """``/report NAME REASON``: the reporter is thanked, NAME is told nothing, the staff connected
+    get a notice; ``/reports`` lists it with the lobby chat both read; ``/resolve`` closes it."""
+    mod = await _registered(server, "kim", "moderator")
+    troll, bob = await WsClient.connect(server.port, "troll"), await WsClient.connect(server.port, "bob")
+    await troll.request({"type": "say", "text": "you idiots"})
+    await bob.request({"type": "say", "text": "please stop"})
+    await bob.barrier()
+    await troll.barrier()
+    troll.take_all()
+    answer = await bob.command("/report troll insults everyone")
+    assert answer["type"] == "ack"
+    assert any(m["type"] == "notice" and "Thank you" in m["text"] for m in bob.messages)
+    told = await mod.next(lambda m: m["type"] == "notice" and "New report" in m["text"])
+    assert "troll" in told["text"]
+    await troll.barrier()
+    assert troll.take_all() == []
+    listed = await mod.command("/reports")
+    [report] = listed["reports"]
+    assert (report["reporter"], report["name"], report["reason"]) == ("bob", "troll", "insults everyone")
+    assert [line.split(" ", 1)[1] for line in report["excerpt"]] == [
+        "[lobby] <troll> you idiots",
+        "[lobby] <bob> please stop",
+    ]
+    assert (await mod.command(f"/resolve {report['id']} warned"))["type"] == "ack"
+    assert (await mod.command("/reports"))["reports"] == []
+    [closed] = (await mod.command("/reports all"))["reports"]
+    assert (closed["resolved_by"], closed["note"]) == ("kim", "warned")
+
+
+async def test_reports_cannot_flood_the_staff(server: Server) -> None:
+    """A person makes five reports an hour; the sixth is ``rate_limited`` and stored nowhere; a
+    report of oneself is ``bad_target``."""
+    bob = await WsClient.connect(server.port, "bob")
+    for n in range(5):
+        assert (await bob.command(f"/report p{n} spam"))["type"] == "ack"
+    assert (await bob.command("/report p9 spam"))["code"] == "rate_limited"
+    assert (await bob.command("/report bob spam"))["code"] == "bad_target"
+    assert await server.store.reports_open() == 5
+
+
+async def test_roles_are_given_by_an_admin_and_marked_for_everyone(server: Server) -> None:
+    """``/role NAME moderator`` by an admin: ``who`` marks the staff with their role (``@`` at a
+    terminal), the new moderator may act; ``/role NAME none`` takes it back."""
+    admin = await _registered(server, "ann", "admin")
+    mia = await _registered(server, "mia")
+    await WsClient.connect(server.port, "gus")
+    assert (await mia.command("/modlog"))["code"] == "not_staff"
+    assert (await admin.command("/role mia moderator"))["type"] == "ack"
+    who = await mia.command("/who")
+    roles = {p["name"]: p.get("role") for p in who["people"]}
+    assert roles == {"ann": "admin", "mia": "moderator", "gus": None}
+    assert (await mia.command("/modlog"))["type"] == "modlog"
+    line = await LineClient.connect(server.line_port or 0, "lou")
+    await line.line("/who")
+    text = await line.expect("@mia")
+    assert "@ann" in text and "@gus" not in text
+    assert (await admin.command("/role mia none"))["type"] == "ack"
+    assert (await mia.command("/modlog"))["code"] == "not_staff"
+    actions = [e.action for e in await server.store.modlog("mia")]
+    assert actions == ["role:none", "role:moderator"]
+
+
+async def test_names_that_look_like_staff_are_refused(server: Server) -> None:
+    """``admin2``, ``Mod_Ann``, ``ann-moderator`` and ``sysop`` are ``name_reserved``."""
+    for name in ("admin2", "Mod_Ann", "ann-moderator", "sysop"):
+        answer = await _hello(server, name)
+        assert (answer["type"], answer["code"]) == ("error", "name_reserved"), name
+
+
+async def test_an_announcement_reaches_everyone(server: Server) -> None:
+    """An admin's ``/announce TEXT`` is a notice to everyone connected, in the lobby and in rooms,
+    and on the log."""
+    admin = await _registered(server, "ann", "admin")
+    bob, cid = await WsClient.connect(server.port, "bob"), await WsClient.connect(server.port, "cid")
+    await cid.command("/room cafe")
+    assert (await admin.command("/announce The server restarts at 22:00 UTC."))["type"] == "ack"
+    for client in (bob, cid, admin):
+        notice = await client.next(lambda m: m["type"] == "notice" and m["text"].startswith("Announcement"))
+        assert notice["text"] == "Announcement from ann: The server restarts at 22:00 UTC."
+    [entry] = await server.store.modlog("ann", limit=1)
+    assert (entry.action, entry.reason) == ("announce", "The server restarts at 22:00 UTC.")
+
+
+async def test_closing_a_room_ends_its_game_unrated_and_sends_everyone_to_the_lobby(server: Server) -> None:
+    """``/close ROOM REASON``: a rated game running there ends (reason ``closed``, no ratings),
+    its players and spectators are told and are in the lobby; the log has it."""
+    mod = await _registered(server, "kim", "moderator")
+    ann, bob = await _registered(server, "ann"), await _registered(server, "bob")
+    watcher = await WsClient.connect(server.port, "wes")
+    for client in (ann, bob):
+        assert (await client.command("/join table1"))["type"] == "ack"
+    await watcher.command("/room table1")
+    assert (await ann.command("/start"))["type"] == "ack"
+    await bob.next("game_started")
+    assert (await mod.command("/close table1 spam"))["type"] == "ack"
+    for client in (ann, bob, watcher):
+        over = await client.next("game_over")
+        assert over["reason"] == "closed" and not over.get("ratings")
+        notice = await client.next(lambda m: m["type"] == "notice" and "closed" in m["text"])
+        assert "kim" in notice["text"] and "spam" in notice["text"]
+    who = await ann.command("/who")
+    assert {p["name"]: p["room"] for p in who["people"]}["bob"] is None
+    assert await server.store.standing("account:ann") is None
+    [entry] = await server.store.modlog("table1")
+    assert (entry.action, entry.target, entry.reason) == ("close", "table1", "spam")
+
+
+async def test_the_log_and_reports_read_at_a_terminal(server: Server) -> None:
+    """At the line endpoint: ``/ban``, ``/modlog`` as lines newest first, ``/reports``, in English
+    and German."""
+    await _registered(server, "ann", "admin")
+    assert server.line_port is not None
+    line = await LineClient.connect(server.line_port)
+    await line.line("ann")
+    await line.expect("Password: ")
+    await line.line(PASSWORD)
+    await line.expect("Hello ann")
+    await line.line("/ban troll 7d insults")
+    await line.line("/modlog")
+    await line.expect("ann ban troll 7d: insults")
+    await line.line("/lang de")
+    await line.line("/reports")
+    await line.expect("Keine Meldungen")
+
+
+@pytest.mark.parametrize("action", ["kick", "ban", "silence"])
+async def test_moderation_is_counted_in_metrics(server: Server, action: str) -> None:
+    """``/metrics`` counts each moderation action and the open reports."""
+    from tests.server.clients import http_get
+
+    admin = await _registered(server, "ann", "admin")
+    await WsClient.connect(server.port, "bob")
+    duration = "" if action == "kick" else " 1h"
+    assert (await admin.command(f"/{action} bob{duration}"))["type"] == "ack"
+    await admin.command("/report bob spam")
+    body = (await http_get(server.port, "/metrics")).body.decode()
+    assert f'cafe_moderation_actions_total{{action="{action}"}} 1.0' in body
+    assert "cafe_reports_open 1.0" in body
