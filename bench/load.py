@@ -19,9 +19,17 @@ and a ``played`` message to each of the 4; the next client goes on.
                          [--workers 2] [--url ws://127.0.0.1:8765/ws --line-port 2323 --pid PID]
     python bench/load.py --connections-only 10000 [--seconds 60]   # idle connections' cost
     python bench/load.py --relay-only 0 960 0                      # the relay alone, 1 frame a member
+    python bench/load.py --cluster --rate 1000 --rooms 500         # one node, then a cluster
 
 ``--rate`` caps the moves per second over all rooms (to measure latency at a fixed load); 0 plays
-as fast as the server answers. The server is started with its per-connection rate limits raised
+as fast as the server answers. ``--cluster`` runs the game phase on one node (as without it),
+then on two nodes sharing a ``redis-server`` (append-only, ``appendfsync everysec``) with their
+records in a PostgreSQL of their own, both in a temporary folder: each room is opened by its
+first seat on one node (the nodes take turns), and its last two seats connect to the other node,
+so half of the clients are on a node that does not own their room. It reports the CPU a move
+summed over the nodes, Redis and PostgreSQL (its backends included) against the one node's.
+
+The server is started with its per-connection rate limits raised
 (``--rate``/``--burst`` 100000) and every client's address being loopback, its cap per address
 raised to the connections it makes: the benchmark measures throughput, not the guards. The
 clients run in ``--workers`` processes of plain asyncio beside the server, on the same machine.
@@ -43,9 +51,9 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.loadgen.idle import connections_phase, report_connections  # noqa: E402
-from bench.loadgen.phases import game_phase, relay_phase  # noqa: E402
+from bench.loadgen.phases import cluster_phase, game_phase, relay_phase  # noqa: E402
 from bench.loadgen.plan import LOOPBACK, plan_games, raise_open_files  # noqa: E402
-from bench.loadgen.report import report, summarise_profile  # noqa: E402
+from bench.loadgen.report import report, report_cluster, summarise_profile  # noqa: E402
 from bench.loadgen.stats import figures  # noqa: E402
 
 #: characters of a move message, as the game phase measures them (for ``--relay-only``)
@@ -79,6 +87,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         choices=("uvloop", "asyncio"),
         default="uvloop",
         help="the server's event loop, and so the relay's",
+    )
+    parser.add_argument(
+        "--cluster",
+        action="store_true",
+        help="one node, then two nodes with Redis and PostgreSQL, at the same rate; no relay",
     )
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--profile", help="run the server under py-spy; write its raw samples here")
@@ -124,6 +137,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     t = time.monotonic()
     plans = plan_games(args.games, 1000)
     print(f"planned {len(plans)} games in {time.monotonic() - t:.1f} s", file=sys.stderr)
+    if args.cluster:
+        if args.url:
+            parser.error("--cluster starts its own processes: no --url")
+        profile, args.profile = args.profile, None  # (only the cluster's nodes are profiled)
+        one = figures(game_phase(args, plans))
+        args.profile = profile
+        cluster = figures(cluster_phase(args, plans))
+        report(args, one, cluster, names=("one node", "cluster"))
+        report_cluster(one, cluster)
+        if args.profile:
+            for node in ("node1", "node2"):
+                print(f"\n{node}:")
+                summarise_profile(f"{args.profile}.{node}")
+        if args.json:
+            Path(args.json).write_text(
+                json.dumps({"args": vars(args), "one_node": one, "cluster": cluster}, indent=2)
+            )
+        return 0 if one["errors"] == 0 and cluster["errors"] == 0 else 1
     game = figures(game_phase(args, plans))
     relay = None
     if not args.no_relay:

@@ -162,8 +162,9 @@ class WsClient(Client):
 
     async def open(self) -> None:
         spec = self.worker.spec
-        self.ws = WebSocket(self, "127.0.0.1", spec.ws_port, spec.ws_path)
-        await self.connect(self.ws, spec.ws_port)
+        port, _ = spec.ports(self.room.spec.index, self.seat)
+        self.ws = WebSocket(self, "127.0.0.1", port, spec.ws_path)
+        await self.connect(self.ws, port)
         await self.request({"type": "hello", "name": self.name})
 
     async def request(self, message: dict[str, Any]) -> dict[str, Any]:
@@ -258,10 +259,10 @@ class LineClient(Client):
         self.played = 0
 
     async def open(self) -> None:
-        spec = self.worker.spec
-        assert spec.line_port is not None
+        _, port = self.worker.spec.ports(self.room.spec.index, self.seat)
+        assert port is not None
         self.lines = Lines(self)
-        await self.connect(self.lines, spec.line_port)
+        await self.connect(self.lines, port)
         await self.say(self.name, lambda text: read.read_hello(text) == self.name)
 
     async def say(self, line: str, expect: Callable[[str], bool]) -> None:

@@ -14,6 +14,7 @@ from multiprocessing.connection import Connection as PipeEnd
 from pathlib import Path
 from typing import Any
 
+from bench.loadgen.cluster import NODES, ClusterTarget
 from bench.loadgen.plan import (
     CONNECT_TIMEOUT,
     DRAIN_TIMEOUT,
@@ -77,7 +78,11 @@ class Workers:
 
 
 def run_phase(
-    name: str, target: Target, specs: list[WorkerSpec], args: argparse.Namespace, connections: int
+    name: str,
+    target: Target | ClusterTarget,
+    specs: list[WorkerSpec],
+    args: argparse.Namespace,
+    connections: int,
 ) -> Phase:
     phase = Phase(name, connections, args.seconds)
     time.sleep(0.5)
@@ -102,9 +107,12 @@ def run_phase(
         for pipe in workers.pipes:
             pipe.send(("play", start, warm_end, end))
         time.sleep(max(0.0, warm_end - time.monotonic()))
-        cpu0, busy0 = target.cpu(), machine_busy()
+        parts0, busy0 = target.cpu_parts(), machine_busy()
         time.sleep(max(0.0, end - time.monotonic()))
-        cpu1, busy1 = target.cpu(), machine_busy()
+        parts1, busy1 = target.cpu_parts(), machine_busy()
+        phase.cpu_parts = {k: (parts1[k] - parts0.get(k, 0.0)) / args.seconds for k in parts1}
+        cpu0 = sum(parts0.values()) if parts0 else None
+        cpu1 = sum(parts1.values()) if parts1 else None
         phase.machine_cpu = (busy1 - busy0) / args.seconds
         mem.update({"playing": target.memory().get("VmRSS", 0), "peak": target.memory().get("VmHWM", 0)})
         if cpu0 is not None and cpu1 is not None:
@@ -142,6 +150,7 @@ def worker_specs(
     plans: tuple[GamePlan, ...],
     rooms: list[RoomSpec],
     move_sizes: tuple[int, int] = (0, 0),
+    nodes: tuple[tuple[int, int | None], ...] = (),
 ) -> list[WorkerSpec]:
     """Each generator process's share of ``rooms``; ``move_sizes``: the relay's move frame and
     move line."""
@@ -161,6 +170,7 @@ def worker_specs(
             move_size=move_sizes[0],
             line_move_size=move_sizes[1],
             connect_concurrency=args.connect_concurrency,
+            nodes=nodes,
         )
         for w in range(n)
     ]
@@ -192,6 +202,27 @@ def game_phase(args: argparse.Namespace, plans: tuple[GamePlan, ...]) -> Phase:
             for path in Path(data_dir).iterdir():
                 path.unlink()
             Path(data_dir).rmdir()
+    return phase
+
+
+def cluster_phase(args: argparse.Namespace, plans: tuple[GamePlan, ...]) -> Phase:
+    """The game phase on two nodes, their Redis and their PostgreSQL: each room is opened on one
+    node by its first seat, and half of its seats connect to the other node."""
+    rooms = room_specs(args.rooms, args.line_share)
+    conns = args.rooms * SEATS
+    argvs = []
+    for _ in NODES:
+        port, line_port = free_port(), free_port() if args.line_share > 0 else -1
+        argvs.append(server_argv(args, port, line_port, ":memory:", conns))
+    target = ClusterTarget(args, argvs)
+    try:
+        nodes = tuple((node.port, node.line_port) for node in target.nodes)
+        url = f"ws://127.0.0.1:{target.port}/ws"
+        specs = worker_specs(args, "game", url, target.line_port, plans, rooms, nodes=nodes)
+        phase = run_phase("cluster", target, specs, args, conns)
+    finally:
+        target.stop()
+    phase.log_warnings = [line for line in target.stderr if line.strip()]
     return phase
 
 

@@ -50,6 +50,15 @@ class WorkerSpec:
     move_size: int  # relay: characters of a move frame
     line_move_size: int  # relay: bytes of a move's line, its end included
     connect_concurrency: int
+    #: ``--cluster``: each node's (WebSocket port, line port); a room's first two seats connect to
+    #: the node that owns it (its first seat opens it there), the other two to the other node
+    nodes: tuple[tuple[int, int | None], ...] = ()
+
+    def ports(self, room: int, seat: int) -> tuple[int, int | None]:
+        """The WebSocket and line ports seat ``seat`` of room ``room`` connects to."""
+        if not self.nodes:
+            return self.ws_port, self.line_port
+        return self.nodes[(room + seat // 2) % len(self.nodes)]
 
 
 def plan_games(count: int, first_seed: int) -> tuple[GamePlan, ...]:

@@ -11,9 +11,15 @@ from typing import Any
 from bench.loadgen.plan import SEATS
 
 
-def report(args: argparse.Namespace, game: dict[str, Any] | None, relay: dict[str, Any] | None) -> None:
-    """The figures side by side (``game`` is ``None`` with ``--relay-only``)."""
-    cols = ([("game server", game)] if game else []) + ([("bare relay", relay)] if relay else [])
+def report(
+    args: argparse.Namespace,
+    game: dict[str, Any] | None,
+    relay: dict[str, Any] | None,
+    names: tuple[str, str] = ("game server", "bare relay"),
+) -> None:
+    """The figures side by side (``game`` is ``None`` with ``--relay-only``; with ``--cluster``,
+    ``relay`` is the cluster's, and ``names`` say so)."""
+    cols = ([(names[0], game)] if game else []) + ([(names[1], relay)] if relay else [])
 
     def row(label: str, fmt: Any) -> None:
         cells = []
@@ -74,7 +80,7 @@ def report(args: argparse.Namespace, game: dict[str, Any] | None, relay: dict[st
         print(
             f"moves in the server's log: {game['log_rows']:,} (clients saw {game['moves_received']:,} played)"
         )
-    if game and relay:
+    if game and relay and names[1] == "bare relay":
         ratio = game["moves_per_s"] / relay["moves_per_s"] if relay["moves_per_s"] else float("nan")
         print(f"game server / bare relay message rate: {ratio:.2f}")
     for name, f in cols:
@@ -82,6 +88,20 @@ def report(args: argparse.Namespace, game: dict[str, Any] | None, relay: dict[st
             print(f"  {name} error: {sample}")
     if game and game["server_log_lines"]:
         print(f"  the server logged {game['server_log_lines']} lines at warning or above")
+
+
+def report_cluster(one: dict[str, Any], cluster: dict[str, Any]) -> None:
+    """What a move costs the cluster (its nodes, Redis and PostgreSQL together) against one node
+    at the same rate, and where the cluster's CPU goes."""
+    print("\nCPU a move, us (summed over the processes under load):")
+    for name, part in cluster["cpu_us_per_move_by_part"].items():
+        print(f"  {name:<12}{part:8.0f}")
+    single, summed = one["server_cpu_us_per_move"], cluster["server_cpu_us_per_move"]
+    print(f"  {'cluster':<12}{summed:8.0f}   one node: {single:.0f}")
+    ratio = summed / single if single else float("nan")
+    p99 = cluster["latency_ms"][99]
+    print(f"cluster / one node, CPU a move: {ratio:.2f} (target <= 1.5)")
+    print(f"cluster p99 {p99:.1f} ms at {cluster['moves_per_s']:,.0f} moves/s (target <= 50 ms at 1,000)")
 
 
 def summarise_profile(path: str, top: int = 40) -> None:

@@ -19,6 +19,8 @@ class Phase:
     stats: dict[str, Any] = field(default_factory=dict)
     memory: dict[str, int] = field(default_factory=dict)
     server_cpu: float | None = None
+    #: ``--cluster``: the cores each process under load used (the nodes, Redis, PostgreSQL)
+    cpu_parts: dict[str, float] = field(default_factory=dict)
     machine_cpu: float = 0.0
     failures: int = 0
     log_rows: int | None = None
@@ -63,6 +65,9 @@ def figures(phase: Phase) -> dict[str, Any]:
         "generator_cpu": s["cpu"] / phase.seconds,
         "other_cpu": phase.machine_cpu - (phase.server_cpu or 0.0) - s["cpu"] / phase.seconds,
         "server_cpu_us_per_move": (phase.server_cpu or 0.0) * 1e6 / max(1.0, len(lat) / phase.seconds),
+        "cpu_us_per_move_by_part": {
+            k: v * 1e6 / max(1.0, len(lat) / phase.seconds) for k, v in phase.cpu_parts.items()
+        },
         "generator_cpu_by_worker": [c / phase.seconds for c in s["cpu_by_worker"]],
         "rss_mb": {k: v / 2**20 for k, v in mem.items()},
         "per_connection_kb": (mem.get("connected", 0) - mem.get("idle", 0)) / phase.connections / 1024,

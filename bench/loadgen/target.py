@@ -105,6 +105,11 @@ class Target:
     def cpu(self) -> float | None:
         return None if self.pid is None else cpu_seconds(self.pid)
 
+    def cpu_parts(self) -> dict[str, float]:
+        """The CPU of each process under load (here one)."""
+        cpu = self.cpu()
+        return {} if cpu is None else {"server": cpu}
+
     def memory(self) -> dict[str, int]:
         return {} if self.pid is None else memory(self.pid)
 

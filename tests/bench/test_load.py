@@ -155,3 +155,22 @@ def test_store_bench_logs_finishes_and_checks_every_game() -> None:
     rows = [line for line in run.stdout.splitlines() if line.startswith("run 1, ")]
     assert [row.split(":")[0] for row in rows] == ["run 1, loop alone", "run 1, store     "]
     assert re.search(r"^the store's: -?\d+\.\d us of CPU a move$", run.stdout, re.MULTILINE)
+
+
+@pytest.mark.timeout(300)  # two phases: one node, then two nodes with Redis and PostgreSQL
+def test_cluster_mode_plays_on_one_node_then_on_two_with_redis_and_postgresql(tmp_path: Path) -> None:
+    """``--cluster`` plays without an error on one node and then on a cluster whose clients are
+    spread over both nodes, and counts the CPU of each node, Redis and PostgreSQL."""
+    out = tmp_path / "cluster.json"
+    argv = [sys.executable, "bench/load.py", "--cluster", "--rooms", "4", "--seconds", "1"]
+    argv += ["--warmup", "0.5", "--workers", "1", "--line-share", "0.25", "--json", str(out)]
+    run = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=240)
+    assert run.returncode == 0, run.stdout + run.stderr
+    figures = json.loads(out.read_text())
+    one, cluster = figures["one_node"], figures["cluster"]
+    assert one["errors"] == 0 and cluster["errors"] == 0
+    assert one["moves_received"] > 0 and cluster["moves_received"] > 0
+    parts = cluster["cpu_us_per_move_by_part"]
+    assert set(parts) == {"node1", "node2", "redis", "postgresql"}
+    assert parts["node1"] > 0 and parts["node2"] > 0  # every room has members on both nodes
+    assert "cluster / one node, CPU a move:" in run.stdout
