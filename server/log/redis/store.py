@@ -257,8 +257,8 @@ class RedisStore:
                 raw = await self.redis.hget(f"{PREFIX}game:{game_id}", "data")
                 data = json.loads(raw) if raw is not None else None
                 plan, changes = (
-                    ("{}", [])
-                    if data is None or outcome.reason == CLOSED  # (the staff closed its room)
+                    (json.dumps({"checks": [], "writes": [], "rated": "[]"}), [])
+                    if data is None or outcome.reason == CLOSED  # (the staff closed its room): no rating
                     else await self._accounts.rating_plan(data, dict(outcome.places))
                 )
             except RedisError as e:
