@@ -19,6 +19,7 @@ def test_the_online_list_shows_a_newcomer_without_any_room_changing(open_page: C
     early = open_page(DESKTOP)
     come_in(early, "earlybird")
     early.locator(".panel.lobby .online", has_text="earlybird").wait_for()
+    early.wait_for_timeout(3000)  # past the asking on arrival: what comes later is news
     late = open_page(DESKTOP)
     come_in(late, "latebird")
     early.locator(".panel.lobby .online", has_text="latebird").wait_for(timeout=15_000)
