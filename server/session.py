@@ -160,7 +160,7 @@ class Session:
         if self.muted and _from_muted(out, self.muted):
             return
         heard = self.heard
-        if heard is not None and '"type":"chat"' in out.json[:30]:
+        if heard is not None and out.json.find('"type":"chat"', 0, 30) >= 0:  # (no copy of the text)
             heard.append((time.time(), out))
         if self._dropping:
             if not isinstance(out.message, Snapshot):

@@ -287,7 +287,7 @@ async def test_reports_cannot_flood_the_staff(server: Server) -> None:
 
 async def test_roles_are_given_by_an_admin_and_marked_for_everyone(server: Server) -> None:
     """``/role NAME moderator`` by an admin: ``who`` marks the staff with their role (``@`` at a
-    terminal), the new moderator may act; ``/role NAME none`` takes it back."""
+    terminal), ``/finger`` names it, the new moderator may act; ``/role NAME none`` takes it back."""
     admin = await _registered(server, "ann", "admin")
     mia = await _registered(server, "mia")
     await WsClient.connect(server.port, "gus")
@@ -297,12 +297,15 @@ async def test_roles_are_given_by_an_admin_and_marked_for_everyone(server: Serve
     roles = {p["name"]: p.get("role") for p in who["people"]}
     assert roles == {"ann": "admin", "mia": "moderator", "gus": None}
     assert (await mia.command("/modlog"))["type"] == "modlog"
+    assert (await admin.command("/finger mia"))["text"].splitlines()[1] == "staff: moderator"
+    assert (await admin.command("/finger ann"))["text"].splitlines()[1] == "staff: admin"
     line = await LineClient.connect(server.line_port or 0, "lou")
     await line.line("/who")
     text = await line.expect("@mia")
     assert "@ann" in text and "@gus" not in text
     assert (await admin.command("/role mia none"))["type"] == "ack"
     assert (await mia.command("/modlog"))["code"] == "not_staff"
+    assert "staff:" not in (await admin.command("/finger mia"))["text"]
     actions = [e.action for e in await server.store.modlog("mia")]
     assert actions == ["role:none", "role:moderator"]
 

@@ -189,7 +189,15 @@ async def test_outside_a_private_room_its_people_are_in_a_private_room(server: S
     assert (await bob.command("/room geheim"))["type"] == "ack"
     zoe = await WsClient.connect(server.port, "zoe")
     assert (await zoe.command("/room open"))["type"] == "ack"
-    outside = {"name": "ann", "kind": "person", "room": None, "guest": True, "rating": None, "private": True}
+    outside = {
+        "name": "ann",
+        "kind": "person",
+        "room": None,
+        "guest": True,
+        "rating": None,
+        "private": True,
+        "role": None,
+    }
     inside = {**outside, "room": "geheim"}
     assert [p for p in (await zoe.command("/who"))["people"] if p["name"] == "ann"] == [outside]
     assert (await zoe.command("/whereis ann"))["people"] == [outside]
