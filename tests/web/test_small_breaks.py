@@ -51,7 +51,7 @@ def test_a_guest_that_may_not_sit_alone_says_the_rule(open_page: Callable[..., P
 
 def test_the_hand_size_reads_as_cards_and_the_clocks_move_is_marked(open_page: Callable[..., Page]) -> None:
     """The players' list says "5 cards", not a bare number beside the score; a move the clock
-    played carries its mark in the list of moves."""
+    played carries its mark in the list of moves, also after a reload."""
     page = open_page(DESKTOP)
     seat_with_bot(page, "sleepy", "clock-room", start=False)
     type_line(page, "/option clock 5")
@@ -63,6 +63,10 @@ def test_the_hand_size_reads_as_cards_and_the_clocks_move_is_marked(open_page: C
     marked = page.locator("#history li[data-auto=clock]").first
     marked.wait_for(timeout=20_000)
     assert "the clock ran out" in marked.inner_text()
+    move = marked.get_attribute("data-move")
+    page.reload()
+    page.locator("#app[data-state=playing]").wait_for()
+    page.locator(f"#history li[data-auto=clock][data-move='{move}']").first.wait_for()  # kept across a reload
 
 
 def test_the_bars_guests_and_the_jokers_mark_are_legible(open_page: Callable[..., Page]) -> None:
