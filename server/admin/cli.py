@@ -137,11 +137,12 @@ async def _run(args: argparse.Namespace, config: Config) -> int:
         return backup(config, args.file)
     if command == "check":
         return await check(config)
-    async with Opened(config) as store:
+    opened = Opened(config)
+    async with opened as store:
         if command == "role":
             return await set_role(store, args.name, args.role, args.reason)
         if command == "ban":
-            return await ban(store, args.name, args.duration, args.reason)
+            return await ban(opened, args.name, args.duration, args.reason)
         if command == "unban":
             return await unban(store, args.name, args.reason)
         if command == "password":

@@ -3,34 +3,28 @@ Each returns the exit status and says what it did; an :class:`AdminError` when i
 
 from __future__ import annotations
 
-import re
 import secrets
 import time
-from typing import Final
 
 from protocol.names import NAME_MAX, is_name
-from server.admin.store import AdminError
+from server.admin.store import AdminError, Opened
 from server.config import Config
 from server.lobby.accounts import Accounts
+from server.lobby.sanctions import duration_seconds
 from server.log.contract import OPERATOR, GameLog, Role
 
-#: a duration as ``ban`` takes it: minutes, hours, days, or ``perm``
-_DURATION = re.compile(r"([1-9][0-9]{0,5})([mhd])")
-_UNITS: Final = {"m": 60, "h": 3600, "d": 86400}
 
+def ban_seconds(text: str) -> float | None:
+    """The seconds a ban of ``text`` lasts, as the server's ``/ban`` reads it (``None``: for good).
 
-def duration_seconds(text: str) -> float | None:
-    """The seconds ``text`` stands for (``30m``, ``2h``, ``7d``); ``None`` for ``perm``.
-
-    >>> duration_seconds("30m"), duration_seconds("7d"), duration_seconds("perm")
+    >>> ban_seconds("30m"), ban_seconds("7d"), ban_seconds("perm")
     (1800, 604800, None)
     """
-    if text == "perm":
-        return None
-    found = _DURATION.fullmatch(text)
-    if found is None:
-        raise AdminError(f"{text!r} is not a duration: 30m, 2h, 7d (minutes, hours, days) or perm")
-    return int(found[1]) * _UNITS[found[2]]
+    try:
+        return duration_seconds(text)
+    except ValueError:
+        words = "1 to 9999 minutes, hours or days (30m, 2h, 7d), or perm"
+        raise AdminError(f"{text!r} is not a duration: {words}") from None
 
 
 def when(moment: float | None) -> str:
@@ -83,16 +77,21 @@ async def set_role(store: GameLog, name: str, role: str, reason: str) -> int:
     return 0
 
 
-async def ban(store: GameLog, name: str, duration: str, reason: str) -> int:
+async def ban(opened: Opened, name: str, duration: str, reason: str) -> int:
     _name(name)
     if not reason.strip():
         raise AdminError("a ban needs a reason (--reason TEXT): the banned person reads it")
-    seconds = duration_seconds(duration)
+    seconds = ban_seconds(duration)
     until = None if seconds is None else time.time() + seconds
+    store = opened.store
     sanction = await store.sanction_added("ban", name, OPERATOR, until, reason, duration=duration)
     await revoke_tokens(store, name)
     say(f"{name} is banned {'until ' + when(until) if until else 'for good'} (ban #{sanction.id}): {reason}")
-    say("They cannot log in or come back with a resume token; a connection open now ends when they leave.")
+    closed = await opened.tell_nodes(name, until, reason)
+    say("They cannot log in or come back with a resume token; " + (
+        "their connections on every node are closed." if closed
+        else "a connection open now ends when they leave."
+    ))  # fmt: skip
     return 0
 
 

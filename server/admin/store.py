@@ -8,8 +8,10 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
+from server.cluster import envelopes as env
+from server.cluster.relay import NEWS
 from server.config import Config
-from server.log.contract import GameLog
+from server.log.contract import OPERATOR, GameLog
 from server.log.postgres.records import Records
 from server.log.postgres.store import PostgresStore
 from server.log.redis.store import RedisStore
@@ -28,11 +30,9 @@ class Opened:
         self.store: GameLog
         #: the cluster's records in PostgreSQL (``--database``), or ``None``
         self.records: PostgresStore | None = None
+        #: a cluster's Redis, or ``None``
+        self.redis: aioredis.Redis | None = None
         self._closers: list[Any] = []
-
-    @property
-    def cluster(self) -> bool:
-        return self.config.redis is not None
 
     async def __aenter__(self) -> GameLog:
         config = self.config
@@ -44,6 +44,7 @@ class Opened:
         )
         self._closers.append(client.aclose)
         await client.ping()
+        self.redis = client
 
         def fence(room: str) -> str | None:  # the operator owns no room: no game is written here
             return None
@@ -62,6 +63,19 @@ class Opened:
             self.store.close()
         for close in self._closers:
             await close()
+
+    async def tell_nodes(self, name: str, until: float | None, reason: str) -> bool:
+        """Have every node of a cluster close the connections of ``name``, banned, as a node does
+        for its staff's ``/ban`` (the envelope ``moderation`` on the channel every node hears);
+        ``False`` on a single server, which is not reached from here."""
+        if self.redis is None:
+            return False
+        envelope = env.Moderation.model_validate(
+            {"from": "cafe-admin", "kind": "ban", "name": name, "until": until, "reason": reason[:300],
+             "by": OPERATOR}
+        )  # fmt: skip
+        await self.redis.publish(NEWS, env.dump(envelope))
+        return True
 
 
 def open_sqlite(path: str) -> Store:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from server.log.contract import OPERATOR
 from server.log.postgres.schema import SCHEMA_VERSION as RECORDS_VERSION
@@ -296,7 +297,8 @@ async def test_a_ban_and_a_role_set_on_a_clusters_redis_hold_on_its_node(
     cluster: tuple[ServerProcess, str],
 ) -> None:
     """cafe-admin --redis: a role given holds on the running node at once; a logged-in person
-    banned cannot log in again; a new password logs in; all three are on the log."""
+    banned is closed by the node and cannot log in again; a new password logs in; all three are
+    on the log."""
     node, url = cluster
     ann = await registered(node.port, "ann")
     troll = await registered(node.port, "troll")
@@ -306,7 +308,9 @@ async def test_a_ban_and_a_role_set_on_a_clusters_redis_hold_on_its_node(
 
     done = await admin("--redis", url, "ban", "troll", "perm", "--reason", "spam")
     assert done.status == 0 and done.out.startswith("troll is banned for good"), done
-    await troll.close()
+    assert "their connections on every node are closed" in done.out
+    with pytest.raises(ConnectionClosed):  # the node closes the banned connection at once
+        await troll.next("never", timeout=10)
     refused = await hello(node.port, "troll", password=PASSWORD)
     assert (refused["type"], refused["code"]) == ("error", "banned")
 
