@@ -25,7 +25,8 @@ export function markWords(move) {
   const words = { good: t("good"), inaccurate: t("inaccurate"), mistake: t("mistake"), blunder: t("blunder") };
   if (move.mark === "forced") return t("forced");
   const sign = MARK_SIGNS[move.mark] ? MARK_SIGNS[move.mark] + " " : "";
-  return sign + words[move.mark] + " −" + move.cost.toFixed(1);
+  const cost = move.cost >= 0.05 ? " −" + move.cost.toFixed(1) : "";
+  return sign + words[move.mark] + cost;
 }
 
 /** Add each move's mark and cost to the list items (one per move, in order). */
@@ -64,8 +65,8 @@ export class ScoreChart {
     const top = Math.max(10, ...scores.flat());
     const bottom = Math.min(0, ...scores.flat());
     const width = 600;
-    const height = 220;
-    const pad = { left: 34, right: 10, top: 10, bottom: 22 };
+    const height = 300;
+    const pad = { left: 44, right: 14, top: 14, bottom: 30 };
     const x = (i) => pad.left + ((width - pad.left - pad.right) * i) / Math.max(1, steps.length - 1);
     const y = (v) => pad.top + ((height - pad.top - pad.bottom) * (top - v)) / Math.max(1, top - bottom);
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
@@ -112,7 +113,7 @@ export class ScoreChart {
     });
     const legend = svgEl("g", { class: "legend" });
     names.forEach((name, p) => {
-      const label = svgEl("text", { x: pad.left + 6 + p * 110, y: height - 5, fill: COLOURS[p % COLOURS.length] });
+      const label = svgEl("text", { x: pad.left + 6 + p * 130, y: height - 6, fill: COLOURS[p % COLOURS.length] });
       label.textContent = `— ${name}`;
       legend.append(label);
     });

@@ -70,8 +70,9 @@ def test_the_replay_shows_the_analysis_chart_marks_and_ghost(
     data = page.evaluate(f"fetch('/api/games/{game_id}/analysis').then((r) => r.json())")
     judged = [m for m in data["moves"] if m["mark"] is not None]
     assert page.locator("#moves .mark").count() == len(judged) > 0
-    first = data["moves"][0]
-    assert f"{first['cost']:.1f}" in page.locator("#moves li").first.locator(".mark").inner_text()
+    for move in judged:
+        shown = page.locator("#moves li").nth(move["number"] - 1).locator(".mark").inner_text()
+        assert move["mark"] in shown and (f"−{move['cost']:.1f}" in shown) is (move["cost"] >= 0.05), shown
     assert "accuracy" in page.locator("#analysis-status").inner_text()
 
     page.locator("#chart .point[data-step='2']").click()
