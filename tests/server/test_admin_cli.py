@@ -125,6 +125,8 @@ async def test_a_ban_keeps_a_logged_in_person_out_of_the_running_server(
         [OPERATOR, "ban", "troll"],
     ]
     assert lines[1].endswith("  2h  insults in the lobby")
+    done = await admin("--data", str(data), "modlog", "bob")
+    assert (done.status, done.out) == (0, "The moderation log has no entries of bob.\n")
 
 
 async def test_a_role_given_on_the_command_line_holds_in_the_running_server(
