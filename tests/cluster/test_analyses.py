@@ -32,7 +32,7 @@ async def test_an_analysis_made_on_one_node_is_read_on_the_other(redis_url: str,
         assert (await http_get(b.port, f"/api/games/{game_id}/analysis")).status == 404
         queued = await ann.request({"type": "analyse", "game": game_id})
         assert (queued["state"], queued["ahead"]) == ("queued", 0)
-        ready = await ann.next(lambda x: x["type"] == "analysis" and x["state"] == "ready")
+        ready = await ann.next(lambda x: x["type"] == "analysis" and x["state"] == "ready", 60)
         assert set(ready["players"]) == {"ann", "bob"}
         on_a = await http_get(a.port, f"/api/games/{game_id}/analysis")
         on_b = await http_get(b.port, f"/api/games/{game_id}/analysis")

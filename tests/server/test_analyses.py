@@ -16,6 +16,8 @@ from tests.server.conftest import ServerFactory
 
 JSON = "application/json"
 MARKS = {"good", "inaccurate", "mistake", "blunder", "forced", None}
+#: seconds an analysis may take to be ready in these tests
+READY = 60.0
 #: test settings: a quick analysis
 QUICK: dict[str, Any] = {"analysis_budget": 0.01}
 
@@ -48,8 +50,10 @@ async def _game(
 
 
 async def _ready(client: WsClient, game_id: str) -> dict[str, Any]:
+    """The ``analysis`` that says the game's analysis is ready (its worker runs at a low priority,
+    so on a busy machine it may take a while)."""
     return await client.next(
-        lambda x: x["type"] == "analysis" and x["game"] == game_id and x["state"] == "ready"
+        lambda x: x["type"] == "analysis" and x["game"] == game_id and x["state"] == "ready", READY
     )
 
 
@@ -219,7 +223,7 @@ async def test_a_private_games_analysis_is_its_players_alone(make_server: Server
 async def test_a_bystander_does_not_wait_while_an_analysis_runs(make_server: ServerFactory) -> None:
     """The analysis thinks in a worker process: a ping on the event loop is answered at once
     while it runs (each within half a second)."""
-    server = await make_server(analysis_budget=0.3)
+    server = await make_server(analysis_budget=0.2)
     ann, bob = await WsClient.connect(server.port, "ann"), await WsClient.connect(server.port, "bob")
     game_id = await _game(server, ann, bob, "cafe", moves=8)
     assert (await ann.request({"type": "analyse", "game": game_id}))["state"] == "queued"
