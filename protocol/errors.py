@@ -134,7 +134,7 @@ class Close(IntEnum):
     #: the server is stopping
     GOING_AWAY = 1001
     #: the client broke a rule: flooding, no hello in time, a line too long, or replaced by a
-    #: newer connection of the same name
+    #: newer connection of the same name; or the staff kicked or banned its player
     POLICY = 1008
     #: try again later: the server is full, the address has its share, or the client fell behind
     TRY_AGAIN = 1013
