@@ -386,3 +386,18 @@ async def test_moderation_is_counted_in_metrics(server: Server, action: str) -> 
     body = (await http_get(server.port, "/metrics")).body.decode()
     assert f'cafe_moderation_actions_total{{action="{action}"}} 1.0' in body
     assert "cafe_reports_open 1.0" in body
+
+
+async def test_a_reports_excerpt_is_the_chat_of_the_room_both_were_in(server: Server) -> None:
+    """In a room, the excerpt holds the room's chat the reporter read where the reported person
+    was, not chat of other places read before."""
+    mod = await _registered(server, "kim", "moderator")
+    troll, bob, cid = [await WsClient.connect(server.port, n) for n in ("troll", "bob", "cid")]
+    await cid.request({"type": "say", "text": "hello lobby"})
+    for client in (troll, bob):
+        assert (await client.command("/room cafe"))["type"] == "ack"
+    await troll.request({"type": "say", "text": "idiots, all of you"})
+    await bob.barrier()
+    assert (await bob.command("/report troll insults in cafe"))["type"] == "ack"
+    [report] = (await mod.command("/reports"))["reports"]
+    assert [line.split(" ", 1)[1] for line in report["excerpt"]] == ["[cafe] <troll> idiots, all of you"]
