@@ -537,16 +537,17 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         ("/analyse 0123456789abcdef",),
     ),
     "seek": CommandInfo(
-        _("/seek [2|3|4|any] [rated|casual] [clock SECONDS] [bots]"),
+        _("/seek [OPTIONS]"),
         _("quick pairing"),
         _(
-            "Puts you in the queue for a game: the server seats you at a new table as soon\n"
-            "as enough people wait, closest ratings first (the reach widens as you wait),\n"
-            "and a table of 3 or 4 when that many come within a few seconds. Defaults: any\n"
-            "size, rated if you are registered, 60 seconds a turn. A casual game is a\n"
-            "practice game (the server draws its seed). With bots, a game with the server's\n"
-            "bots is offered after 30 seconds. A new /seek replaces the last; /join, /nick\n"
-            "or leaving ends it."
+            "OPTIONS, in any order: 2, 3, 4 or any (the table's size), rated or casual,\n"
+            "clock SECONDS, bots. Puts you in the queue for a game: the server seats you at\n"
+            "a new table as soon as enough people wait, closest ratings first (the reach\n"
+            "widens as you wait), and a table of 3 or 4 when that many come within a few\n"
+            "seconds. Defaults: any size, rated if you are registered, 60 seconds a turn.\n"
+            "A casual game is a practice game (the server draws its seed). With bots, a\n"
+            "game with the server's bots is offered after 30 seconds. A new /seek replaces\n"
+            "the last; /join, /nick or leaving ends it."
         ),
         ("/seek", "/seek 4 casual clock 30", "/seek 2 bots"),
     ),
