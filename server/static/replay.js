@@ -43,16 +43,23 @@ async function load() {
   );
   let current = 0;
 
-  // the analysis, once one is kept: marks in the list, the chart, the best move as a ghost
-  const analysed = await fetchAnalysis(id, readerHeaders());
-  const analysis = analysed.data;
-  if (analysis) annotateMoves(moves, analysis);
-  $("analysis-status").textContent = analysis
-    ? figuresText(analysis).join(" · ")
-    : analysed.state === "queued"
-      ? t("The analysis is being made; reload the page in a minute.")
-      : t("No analysis yet: /analyse {id} asks for one.", { id });
-  const chart = new ScoreChart($("chart"), data.steps, analysis, (n) => show(n));
+  // the analysis, once one is kept: marks in the list, the chart, the best move as a ghost; while
+  // it is being made, looked for again every five seconds
+  let analysis = null;
+  let chart = null;
+  async function loadAnalysis() {
+    const analysed = await fetchAnalysis(id, readerHeaders());
+    analysis = analysed.data;
+    if (analysis) annotateMoves(moves, analysis);
+    $("analysis-status").textContent = analysis
+      ? figuresText(analysis).join(" · ")
+      : analysed.state === "queued"
+        ? t("The analysis is being made; it shows here once it is ready.")
+        : t("No analysis yet: /analyse {id} asks for one.", { id });
+    chart = new ScoreChart($("chart"), data.steps, analysis, (n) => show(n));
+    if (analysed.state === "queued") setTimeout(() => loadAnalysis().then(() => show(current)), 5000);
+  }
+  await loadAnalysis();
 
   function show(n) {
     current = Math.max(0, Math.min(data.steps.length - 1, n));

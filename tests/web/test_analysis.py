@@ -48,7 +48,7 @@ def test_the_replay_shows_the_analysis_chart_marks_and_ghost(
     open_page: Callable[..., Page], server: ServerThread
 ) -> None:
     """chartann plays three moves against a bot and leaves, and asks for the analysis in the chat;
-    once the page says it is ready, her
+    her replay, opened at once, shows it once it is ready, and the chat says so. The
     replay has a line per player, a mark and cost beside each judged move, a click on a point of
     the chart goes to its move, the keys step, and a move whose best differs shows it as a ghost."""
     page = open_page()
@@ -62,10 +62,13 @@ def test_the_replay_shows_the_analysis_chart_marks_and_ghost(
     game_id = _finished(server, "chartann")
     type_line(page, f"/analyse {game_id}")
     page.locator("#log .line", has_text=f"The analysis of game {game_id} is queued").wait_for()
-    page.locator("#log .line", has_text=f"The analysis of game {game_id} is ready").wait_for(timeout=90_000)
-
-    page.goto(f"{server.url}games/{game_id}")
-    page.locator("#chart .score-line").nth(1).wait_for(state="attached")
+    # the replay, opened while the analysis is being made, shows it once it is ready
+    replay = page.context.new_page()
+    replay.goto(f"{server.url}games/{game_id}")
+    replay.locator("#chart .score-line").nth(1).wait_for(state="attached")
+    replay.locator("#moves .mark").first.wait_for(timeout=90_000)
+    page.locator("#log .line", has_text=f"The analysis of game {game_id} is ready").wait_for()
+    page = replay
     assert page.locator("#chart .score-line").count() == 2
     data = page.evaluate(f"fetch('/api/games/{game_id}/analysis').then((r) => r.json())")
     judged = [m for m in data["moves"] if m["mark"] is not None]
