@@ -17,6 +17,7 @@ import { canManage, leavingWords, renderOverlay, renderPlayers } from "./panels.
 import { PeopleDialog } from "./profile.js";
 import { RatedGame } from "./rated.js";
 import { SocialPane } from "./social.js";
+import { PlayNow } from "./seek.js";
 import { TournamentsPane } from "./tournaments.js";
 import { MoveChooser } from "./turn.js";
 
@@ -120,6 +121,7 @@ function renderHeader() {
   $("me").textContent = state.welcomed ? state.name : "";
   if (!state.welcomed) openMenu(false);
   $("register-open").hidden = !state.welcomed || state.registered;
+  $("play-now").hidden = !state.welcomed;
   $("lobby-btn").hidden = !v;
   const label = $("turn");
   label.className = "turn";
@@ -227,6 +229,7 @@ function onMessage(msg) {
   const id = typeof msg.id === "string" ? msg.id : "";
   // the room's latest chat comes right after its snapshot: lines this tab shows already are not shown twice
   if (msg.type !== "chat") state.catchingUp = msg.type === "snapshot";
+  if (playNow.onMessage(msg)) return render();
   switch (msg.type) {
     case "welcome":
       return onWelcome(msg);
@@ -575,9 +578,12 @@ const signal = new TurnSignal({ sound: $("sound-on"), notify: $("notify-on"), st
 const countdown = new Countdown($("clock"));
 
 const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+// "Play now": quick pairing (seek.js)
+const playNow = new PlayNow({ button: $("play-now"), send, say: (kind, text) => chat.add(kind, text) });
 const connection = new Connection(`${scheme}//${location.host}/ws`, {
   onOpen: () => {
     state.lastSeq = 0;
+    playNow.reset();
     identity.hello();
   },
   onMessage,
@@ -668,6 +674,7 @@ onLanguageChange((lang) => {
   langSelect.value = lang;
   $("rules-link").href = `/rules?lang=${lang}`;
   zoom.label();
+  playNow.render();
   cafe.relabel();
   social.relabel();
   chat.relabel();
