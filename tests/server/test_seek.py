@@ -5,6 +5,7 @@ line commands), tables made of those waiting, seeking shown in ``/who`` and ende
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from server.app import Server
 from tests.server.clients import LineClient, WsClient, until
@@ -13,7 +14,7 @@ from tests.server.conftest import ServerFactory
 PASSWORD = "correct horse battery"
 
 
-async def _seated(client: WsClient) -> dict[str, object]:
+async def _seated(client: WsClient) -> dict[str, Any]:
     seated = await client.next("seated")
     await client.next(lambda x: x["type"] == "snapshot" and x["view"]["room"] == seated["room"])
     return seated
@@ -30,7 +31,7 @@ async def test_two_seekers_of_two_are_seated_together(server: Server) -> None:
     assert (await bob.command("/seek 2 casual"))["type"] == "seeking"
     seated = [await _seated(ann), await _seated(bob)]
     assert seated[0]["room"] == seated[1]["room"] and str(seated[0]["room"]).startswith("seek-")
-    assert sorted(seated[0]["players"]) == ["ann", "bob"]  # type: ignore[call-overload]
+    assert sorted(seated[0]["players"]) == ["ann", "bob"]
     assert ann.view is not None and ann.view["state"] == "playing" and ann.view["options"]["clock"] == 60
     assert ann.view["options"]["seed"] == "set" and not ann.view["options"]["private"]
     assert await server.lobby.seeks.queue.entries() == []
@@ -147,6 +148,6 @@ async def test_a_lone_seeker_who_said_bots_gets_bots(server: Server) -> None:
     assert answer["bots"] is True and answer["bots_after"] == 1
     assert (await bob.command("/seek 4 clock 30"))["type"] == "seeking"
     seated = await _seated(ann)
-    assert len(seated["players"]) == 3 and "ann" in seated["players"]  # type: ignore[arg-type]
+    assert len(seated["players"]) == 3 and "ann" in seated["players"]
     await asyncio.sleep(1.5)
     assert [e.seeker.name for e in await server.lobby.seeks.queue.entries()] == ["bob"]
