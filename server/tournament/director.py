@@ -85,6 +85,7 @@ class Director:
         self.tick_every = tick
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
 
     # --- running -------------------------------------------------------------------------------
 
@@ -92,6 +93,10 @@ class Director:
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
+        """Stop ticking; returns once the loop has ended. The loop also checks a flag, since a
+        store client may turn the cancel into an error of its own, which the loop lives through."""
+        self._stopping = True
+        self._wake.set()
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
@@ -102,15 +107,18 @@ class Director:
         self._wake.set()
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             self._wake.clear()  # (a poke during the tick makes the next one come at once)
             try:
                 if self.lease is None or await self.lease.holds():
                     await self.tick()
             except Exception as e:  # (the store out of reach: the next tick tries again)
                 log.warning("tournament_tick_failed", error=repr(e))
+            # asyncio.timeout, not wait_for: on Python 3.11 a cancel that comes as wait_for's time
+            # runs out is turned into a TimeoutError, which would keep this loop (and a stop) going
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.tick_every)
+                async with asyncio.timeout(self.tick_every):
+                    await self._wake.wait()
 
     async def tick(self) -> None:
         """Advance every tournament that is not over."""
