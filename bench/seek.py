@@ -64,7 +64,7 @@ async def _server(folder: Path) -> tuple[asyncio.subprocess.Process, int]:
         "--data",
         str(folder / "cafe.db"),
         "--log-level",
-        "warning",
+        "info",
         "--hash-memory",
         "1024",
         "--max-per-ip",
@@ -73,7 +73,7 @@ async def _server(folder: Path) -> tuple[asyncio.subprocess.Process, int]:
         "1000",
         stderr=asyncio.subprocess.PIPE,
         cwd=ROOT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1", "CAFE_LOG_LEVEL": "info"},
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     assert proc.stderr is not None
     while True:
@@ -172,7 +172,8 @@ async def _play(client: Client, seeker: Seeker, apply_patch: Any) -> None:
 async def _ask(client: Client) -> None:
     """A second's thought, then the legal moves (the answer is read by ``_play``)."""
     await asyncio.sleep(1.0)
-    await client.send({"type": "legal_moves"})
+    with contextlib.suppress(Exception):  # (the run ended and closed the connection meanwhile)
+        await client.send({"type": "legal_moves"})
 
 
 async def main() -> None:
