@@ -197,6 +197,7 @@ async def test_outside_a_private_room_its_people_are_in_a_private_room(server: S
         "rating": None,
         "private": True,
         "role": None,
+        "seeking": False,
     }
     inside = {**outside, "room": "geheim"}
     assert [p for p in (await zoe.command("/who"))["people"] if p["name"] == "ann"] == [outside]

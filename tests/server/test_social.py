@@ -137,7 +137,7 @@ async def test_whereis_names_the_room(server: Server) -> None:
     await bob.command("/room cafe")
     answer = await ann.command("/whereis BOB")
     bob_here = {"name": "bob", "kind": "person", "room": "cafe", "guest": True, "rating": None, "private": False}
-    assert answer["type"] == "who" and answer["people"] == [{**bob_here, "role": None}]
+    assert answer["type"] == "who" and answer["people"] == [{**bob_here, "role": None, "seeking": False}]
     assert (await ann.command("/whereis nobody"))["code"] == "not_connected"
 
 
