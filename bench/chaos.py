@@ -62,6 +62,7 @@ from websockets.asyncio.client import ClientConnection  # noqa: E402
 from websockets.protocol import State  # noqa: E402
 
 from bots.client import BotSettings, LineBot, WsBot  # noqa: E402
+from engine import RULE_ERROR_CODES  # noqa: E402
 from engine import cli as engine_cli  # noqa: E402
 from protocol import messages as m  # noqa: E402
 from server.log.sqlite.journal import logged_moves  # noqa: E402
@@ -216,6 +217,13 @@ class ChaosLineBot(LineBot):
             self._typed = None
             self.record.acks.append(Ack(self.settings.room, self.name, number, move, time.monotonic()))
         await super()._receive(line)
+
+    async def _refusal(self, code: str, message: str) -> None:
+        if code in RULE_ERROR_CODES:
+            # the /play typed was refused (or, at worst, a /moves: then an ack goes uncounted,
+            # never a refused move counted): a line of the bot's later played is no ack of it
+            self._typed = None
+        await super()._refusal(code, message)
 
     async def _type(self, text: str) -> None:
         if text.startswith("/play "):
