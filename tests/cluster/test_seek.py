@@ -4,8 +4,12 @@ seated together, seeking seen in ``/who`` on every node (README "Quick pairing")
 from __future__ import annotations
 
 import asyncio
+import signal
 from typing import Any
 
+import redis.asyncio as aioredis
+
+from server.cluster.seekqueue import SEEKS
 from tests.server.clients import WsClient
 from tests.server.process import ServerProcess
 
@@ -76,5 +80,29 @@ async def test_seeking_shows_on_the_other_node_and_unseek_ends_it_there_too(
     assert (await cid.command("/seek 2"))["type"] == "seeking"
     b, c = await _seated(bob), await _seated(cid)
     assert sorted(b["players"]) == sorted(c["players"]) == ["bob", "cid"]
+    await ann.barrier()
+    assert not [x for x in ann.messages if x["type"] == "seated"]
+
+
+async def test_the_seeks_of_a_node_that_died_are_dropped(nodes: list[ServerProcess], redis_url: str) -> None:
+    """bob seeks on node b, which is killed: once b's heartbeat has lapsed its seeks leave the
+    queue, and ann, seeking on node a, is not seated with the gone bob."""
+    ann = await WsClient.connect(nodes[0].port, "ann")
+    bob = await WsClient.connect(nodes[1].port, "bob")
+    assert (await bob.command("/seek 3"))["type"] == "seeking"
+    nodes[1].proc.send_signal(signal.SIGKILL)
+    await asyncio.wait_for(nodes[1].proc.wait(), 10)
+    client = aioredis.from_url(redis_url, decode_responses=True)
+    try:
+        for _ in range(100):  # (b's heartbeat lapses within 5/3 of the lease)
+            if not await client.hexists(SEEKS, "bob"):
+                break
+            await asyncio.sleep(0.1)
+        assert not await client.hexists(SEEKS, "bob")
+        assert (await ann.command("/seek 3"))["type"] == "seeking"
+        await asyncio.sleep(2)
+        assert list(await client.hkeys(SEEKS)) == ["ann"]
+    finally:
+        await client.aclose()
     await ann.barrier()
     assert not [x for x in ann.messages if x["type"] == "seated"]
