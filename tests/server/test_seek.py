@@ -8,6 +8,7 @@ import asyncio
 from typing import Any
 
 from server.app import Server
+from server.lobby import seeking
 from tests.server.clients import LineClient, WsClient, until
 from tests.server.conftest import ServerFactory
 
@@ -151,3 +152,38 @@ async def test_a_lone_seeker_who_said_bots_gets_bots(server: Server) -> None:
     assert len(seated["players"]) == 3 and "ann" in seated["players"]
     await asyncio.sleep(1.5)
     assert [e.seeker.name for e in await server.lobby.seeks.queue.entries()] == ["bob"]
+
+
+async def test_a_seeker_cannot_choose_whom_nor_flood_nor_be_led_into_a_private_room(
+    make_server: ServerFactory,
+) -> None:
+    """A seek naming an opponent or a room is ``bad_field``; repeating ``/seek`` holds one place;
+    once the queue holds its most, a new seeker is ``queue_full`` (a seeker already in may still
+    change their seek); and a table is a new public room even while a private room waits, its
+    host seeking from inside it."""
+    server = await make_server()
+    ann = await WsClient.connect(server.port, "ann")
+    for field in ({"opponent": "bob"}, {"room": "geheim"}, {"name": "bob"}):
+        answer = await ann.request({"type": "seek", "size": 2, **field})
+        assert answer["type"] == "error" and answer["code"] == "bad_field", field
+    for _ in range(5):
+        assert (await ann.command("/seek 2"))["type"] == "seeking"
+    assert [e.seeker.name for e in await server.lobby.seeks.queue.entries()] == ["ann"]
+    seeking_max = seeking.SEEKERS_MAX
+    seeking.SEEKERS_MAX = 1
+    try:
+        zoe = await WsClient.connect(server.port, "zoe")
+        full = await zoe.command("/seek 2")
+        assert full["type"] == "error" and full["code"] == "queue_full"
+        assert (await ann.command("/seek 2 clock 30"))["type"] == "seeking"
+    finally:
+        seeking.SEEKERS_MAX = seeking_max
+    assert (await ann.command("/seek 2"))["type"] == "seeking"
+    bob = await WsClient.connect(server.port, "bob")
+    assert (await bob.command("/join geheim"))["type"] == "ack"
+    assert (await bob.command("/option private on"))["type"] == "ack"
+    assert (await bob.command("/seek 2"))["type"] == "seeking"
+    seated = await _seated(ann)
+    assert str(seated["room"]).startswith("seek-") and sorted(seated["players"]) == ["ann", "bob"]
+    table = server.directory.rooms[str(seated["room"]).casefold()]
+    assert not table.options.private and table.state == "playing"
