@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from server.app import Server
 from server.lobby import seeking
 from tests.server.clients import LineClient, WsClient, until
@@ -155,7 +157,7 @@ async def test_a_lone_seeker_who_said_bots_gets_bots(server: Server) -> None:
 
 
 async def test_a_seeker_cannot_choose_whom_nor_flood_nor_be_led_into_a_private_room(
-    make_server: ServerFactory,
+    make_server: ServerFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A seek naming an opponent or a room is ``bad_field``; repeating ``/seek`` holds one place;
     once the queue holds its most, a new seeker is ``queue_full`` (a seeker already in may still
@@ -169,15 +171,12 @@ async def test_a_seeker_cannot_choose_whom_nor_flood_nor_be_led_into_a_private_r
     for _ in range(5):
         assert (await ann.command("/seek 2"))["type"] == "seeking"
     assert [e.seeker.name for e in await server.lobby.seeks.queue.entries()] == ["ann"]
-    seeking_max = seeking.SEEKERS_MAX
-    seeking.SEEKERS_MAX = 1
-    try:
-        zoe = await WsClient.connect(server.port, "zoe")
-        full = await zoe.command("/seek 2")
-        assert full["type"] == "error" and full["code"] == "queue_full"
-        assert (await ann.command("/seek 2 clock 30"))["type"] == "seeking"
-    finally:
-        seeking.SEEKERS_MAX = seeking_max
+    monkeypatch.setattr(seeking, "SEEKERS_MAX", 1)
+    zoe = await WsClient.connect(server.port, "zoe")
+    full = await zoe.command("/seek 2")
+    assert full["type"] == "error" and full["code"] == "queue_full"
+    assert (await ann.command("/seek 2 clock 30"))["type"] == "seeking"
+    monkeypatch.undo()
     assert (await ann.command("/seek 2"))["type"] == "seeking"
     bob = await WsClient.connect(server.port, "bob")
     assert (await bob.command("/join geheim"))["type"] == "ack"
