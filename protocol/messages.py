@@ -822,6 +822,10 @@ class Friend(_Message):
 class Friends(_Answer):
     type: Literal["friends"] = "friends"
     friends: list[Friend]
+    muted: list[str] = Field(
+        default_factory=list,
+        description="the names on your mute list, in lower case and in order",
+    )
 
 
 class Invited(_ServerMessage):

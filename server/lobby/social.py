@@ -394,7 +394,7 @@ class Social:
         session.send(m.Ack(id=msg.id))
 
     async def friends(self, session: Session, msg: m.GetFriends) -> None:
-        """``/friends``: each friend, whether connected, and where."""
+        """``/friends``: each friend, whether connected, and where; and whom the player mutes."""
         online = {p.name.casefold(): p for p in seen_from(await self.directory.people(), here(session))}
         listed = []
         for key, name in sorted(self._people[session].lists.friends.items()):
@@ -407,7 +407,7 @@ class Social:
                     private=found is not None and found.private,
                 )
             )
-        session.send(m.Friends(id=msg.id, friends=listed))
+        session.send(m.Friends(id=msg.id, friends=listed, muted=sorted(self._people[session].lists.muted)))
 
     @staticmethod
     def _name(session: Session) -> str:

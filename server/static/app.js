@@ -564,6 +564,7 @@ const people = new PeopleDialog($("people-dialog"), {
   tell: (name) => social.tellTo(name),
   mute: (name, on) => social.mute(name, on),
   isMuted: (name) => social.isMuted(name),
+  refresh: () => social.refresh(),
   invite: (name) => (state.view && !state.view.seats.some((s) => s.name === name) ? () => social.invite(name) : null),
 });
 const ratedGame = new RatedGame({ onChange: () => render() });

@@ -95,6 +95,7 @@ export class PeopleDialog {
     const [profile, games] = await Promise.all([
       getJson(`/api/players/${encodeURIComponent(name)}`),
       getJson(`/api/players/${encodeURIComponent(name)}/games`),
+      this.actions.refresh?.(),  // whom the reader mutes, as the server keeps it now
     ]);
     if (asked !== this.asked) return;
     const parts = [];

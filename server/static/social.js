@@ -5,7 +5,6 @@
 import { t, tn } from "./i18n.js";
 import { el } from "./dom.js";
 import { nameButton } from "./profile.js";
-import { saved } from "./storage.js";
 
 const $ = (id) => document.getElementById(id);
 const MAX_TELLS = 200;
@@ -29,8 +28,11 @@ export class SocialPane {
     this.enter = enter;
     this.friends = [];
     this.invites = new Map();
-    /** the names muted from this browser (the server keeps the list; this page remembers its own edits) */
-    this.muted = new Set(this._loadMuted());
+    /** the names the reader mutes, in lower case, as the server's `friends` answer says (mutes made
+     * at a terminal or in another browser too) */
+    this.muted = new Set();
+    /** the promises waiting for the next `friends` answer (refresh) */
+    this.waiting = [];
     this.unread = 0;
     this.lastFrom = null;
     this.vote = null;
@@ -170,19 +172,19 @@ export class SocialPane {
   /** Mute `name` (or, with `on` false, unmute): their chat and tells no longer reach you. */
   mute(name, on = true) {
     const key = name.toLowerCase();
-    if (on) this.muted.add(key);
+    if (on) this.muted.add(key);  // (until the server's answer, which asks the lists again)
     else this.muted.delete(key);
-    saved.set("cafe.muted", JSON.stringify([...this.muted]));
     this.send({ type: "list", action: on ? "mute" : "unmute", name, id: this.newId("soc") });
   }
 
-  _loadMuted() {
-    try {
-      const list = JSON.parse(saved.get("cafe.muted") ?? "[]");
-      return Array.isArray(list) ? list.filter((n) => typeof n === "string") : [];
-    } catch {
-      return [];
-    }
+  /** Ask the server for the lists again: resolves once they came (or after two seconds). */
+  refresh() {
+    if (!this.me()) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      setTimeout(resolve, 2000);
+      this.askFriends();
+    });
   }
 
   isMuted(name) {
@@ -196,6 +198,8 @@ export class SocialPane {
 
   onFriends(msg) {
     this.friends = msg.friends;
+    this.muted = new Set((msg.muted ?? []).map((n) => n.toLowerCase()));
+    for (const resolve of this.waiting.splice(0)) resolve();
     this.friendsShown = msg;
     const list = $("friends");
     list.replaceChildren(

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from playwright.sync_api import Page
 
 from tests.web.conftest import DESKTOP, ServerThread
-from tests.web.pages import come_in, wait_for_line
+from tests.web.pages import come_in, type_line, wait_for_line
 from tests.web.social_steps import enter_room
 
 
@@ -67,3 +67,25 @@ def test_a_profile_has_an_address_to_share(open_page: Callable[..., Page], serve
     page.locator("#people-dialog #people-title", has_text="sharer").wait_for()
     link = page.locator("#people-dialog a[data-share=profile]")
     assert link.get_attribute("href") == "/players/sharer"
+
+
+def test_a_typed_mute_shows_in_the_profile_after_a_reload(open_page: Callable[..., Page]) -> None:
+    """A mute the page did not make (``/mute`` typed in the chat, as at a terminal) shows in the
+    profile, which offers Unmute; after a reload too, read from the server's ``friends`` answer."""
+    me, loud = open_page(DESKTOP), open_page(DESKTOP)
+    come_in(me, "hushkeeper")
+    come_in(loud, "noisyone")
+    type_line(me, "/mute noisyone")
+    wait_for_line(me, "You will not see what noisyone says.")
+    me.locator(".panel.lobby .online [data-profile=noisyone]").click()
+    me.locator("#people-dialog [data-action=unmute]").wait_for()
+    me.locator("#people-dialog .muted-note").wait_for()
+    me.keyboard.press("Escape")
+    me.reload()
+    me.locator("#app[data-conn=connected]").wait_for()
+    me.locator(".panel.lobby .online [data-profile=noisyone]").click()
+    me.locator("#people-dialog [data-action=unmute]").wait_for()
+    me.locator("#people-dialog [data-action=unmute]").click()
+    wait_for_line(me, "You see what noisyone says again.")
+    me.locator(".panel.lobby .online [data-profile=noisyone]").click()
+    me.locator("#people-dialog [data-action=mute]").wait_for()
