@@ -150,7 +150,7 @@ class Moderation(_Envelope):
 
     op: Literal["moderation"] = "moderation"
     node: str = Field(alias="from", max_length=200)
-    kind: Literal["kick", "ban", "silence", "unsilence", "announce", "close", "report"]
+    kind: Literal["kick", "ban", "silence", "unsilence", "announce", "close", "report", "role"]
     name: str = Field(default="", max_length=64)
     address: str | None = Field(default=None, max_length=64)
     until: float | None = None

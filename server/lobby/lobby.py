@@ -94,7 +94,7 @@ class Lobby:
         self.reserved = ReservedNames(STRATEGIES)
         self._tasks: set[asyncio.Task[None]] = set()
         self.social = Social(directory, StoredLists(store), lambda: self.all_sessions)
-        self.social.with_ratings = lambda people: profiles.with_ratings(store, people)
+        self.social.with_ratings = self._as_shown  # (``/whereis``: as ``/who`` shows people)
         #: new rooms the server makes for people: quick pairing, tournaments
         self.tables = Tables(directory)
         #: quick pairing: the queue and, where this node leads, the pairing
@@ -432,10 +432,13 @@ class Lobby:
             self.directory.watch_rooms(session)
         session.send(m.Rooms(id=msg.id, rooms=listed(await self.directory.room_list())))
 
+    async def _as_shown(self, people: list[m.Person]) -> list[m.Person]:
+        """``people`` with their ratings and the staff's roles, as ``who`` shows them."""
+        return await self.moderation.marked(await profiles.with_ratings(self.store, people))
+
     async def _who(self, session: Session, msg: m.Who) -> None:
         people = seen_from(await self.directory.people(), here(session))
-        people = await self.moderation.marked(await profiles.with_ratings(self.store, people))
-        session.send(m.WhoList(id=msg.id, people=people))
+        session.send(m.WhoList(id=msg.id, people=await self._as_shown(people)))
 
     async def _enter(self, session: Session, msg: m.EnterRoom | m.Watch) -> None:
         await self.enter_room(session, msg.room, join=False, msg_id=msg.id)

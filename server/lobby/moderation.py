@@ -175,7 +175,7 @@ class Moderation:
 
     def apply(self, action: Action) -> None:
         """An action taken on another node, for this node's connections."""
-        if action.kind == "report":
+        if action.kind in ("report", "role"):  # (this node's staff, read again first)
             self._background(self._tell_staff(action))
             return
         self.enforcer.apply(action)
@@ -404,15 +404,8 @@ class Moderation:
             raise ProtocolError("no_such_player", _("{name} is not registered.", name=msg.name), msg.id)
         self.metrics.moderation_actions.labels(action=f"role:{msg.role}").inc()
         await self._refresh()
-        target = self.lobby.directory.session(msg.name)
-        if target is not None:
-            target.send(
-                m.Notice(
-                    text=_("You are a moderator now: /help lists the staff's commands.")
-                    if new
-                    else _("You are no longer a moderator.")
-                )
-            )
+        # told on whichever node they are connected to
+        await self._act(Action("role", name=msg.name, text=msg.role, by=session.name))
         text = (
             _("{name} is a moderator now.", name=msg.name)
             if new

@@ -64,7 +64,7 @@ def address_of(session: Session) -> str:
     return session.peer.rpartition(":")[0] or session.peer
 
 
-ActionKind = Literal["kick", "ban", "silence", "unsilence", "announce", "close", "report"]
+ActionKind = Literal["kick", "ban", "silence", "unsilence", "announce", "close", "report", "role"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +72,8 @@ class Action:
     """What a staff action does to connections, on every node: ``kick``/``ban`` close the
     connections of ``name`` (``address``: a guest's, for the record), ``silence``/``unsilence`` change
     whether they may chat, ``announce`` tells everyone ``text``, ``close`` ends ``room``,
-    ``report`` tells the staff of a new report (``text`` its summary)."""
+    ``report`` tells the staff of a new report (``text`` its summary), ``role`` tells ``name`` of
+    the role given (``text``: ``moderator``) or taken (``none``)."""
 
     kind: ActionKind
     name: str = ""
@@ -194,6 +195,8 @@ class Enforcer:
             return len(sessions)
         if action.kind == "close":
             return self._room_closed(action)
+        if action.kind == "role":
+            return self._role_changed(action)
         return self._reported(action)
 
     def _close(self, action: Action) -> int:
@@ -241,6 +244,18 @@ class Enforcer:
             self._leave(s)
             s.send(notice)
         return len(inside)
+
+    def _role_changed(self, action: Action) -> int:
+        """Tell ``name``, connected here, of the role given or taken."""
+        concerned = self._concerned(action)
+        notice = m.Notice(
+            text=_("You are a moderator now: /help lists the staff's commands.")
+            if action.text == "moderator"
+            else _("You are no longer a moderator.")
+        )
+        for s in concerned:
+            s.send(notice)
+        return len(concerned)
 
     def _reported(self, action: Action) -> int:
         """Tell this node's staff of a new report."""

@@ -3,6 +3,7 @@ reaches the people on the other, and the store read at hello holds on both."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -129,3 +130,27 @@ async def test_closing_a_room_run_by_the_other_node(pair: list[ServerProcess], s
         await client.next(lambda m: m["type"] == "notice" and "closed by ann" in m["text"])
     people = {p["name"]: p["room"] for p in (await dee.command("/who"))["people"]}
     assert people["cid"] is None and people["dee"] is None
+
+
+async def test_a_role_given_on_one_node_is_told_on_the_other(
+    pair: list[ServerProcess], store: RedisStore
+) -> None:
+    """ann, an admin on a, makes mia, connected to b, a moderator: mia reads it on b and may act
+    there at once; ``/whereis mia`` on a carries the role; taking it back is told on b too."""
+    a, b = pair
+    ann = await _admin(a, store)
+    mia = await WsClient.connect(b.port, "mia")
+    assert (await mia.request({"type": "register", "password": PASSWORD}))["registered"] is True
+    assert (await ann.command("/role mia moderator"))["type"] == "ack"
+    await mia.next(lambda m: m["type"] == "notice" and m["text"].startswith("You are a moderator now"))
+    assert (await mia.command("/modlog"))["type"] == "modlog"
+    seen: list[dict[str, Any]] = []
+    for _ in range(100):  # (until a reads mia as registered: each node writes its people with its heartbeat)
+        seen = (await ann.command("/whereis mia"))["people"]
+        if seen and not seen[0]["guest"]:
+            break
+        await asyncio.sleep(0.1)
+    assert [(p["name"], p["role"]) for p in seen] == [("mia", "moderator")], seen
+    assert (await ann.command("/role mia none"))["type"] == "ack"
+    await mia.next(lambda m: m["type"] == "notice" and m["text"] == "You are no longer a moderator.")
+    assert (await mia.command("/modlog"))["code"] == "not_staff"

@@ -401,3 +401,22 @@ async def test_a_reports_excerpt_is_the_chat_of_the_room_both_were_in(server: Se
     assert (await bob.command("/report troll insults in cafe"))["type"] == "ack"
     [report] = (await mod.command("/reports"))["reports"]
     assert [line.split(" ", 1)[1] for line in report["excerpt"]] == ["[cafe] <troll> idiots, all of you"]
+
+
+async def test_whereis_marks_the_staff_and_a_new_moderator_is_told(server: Server) -> None:
+    """``/whereis NAME`` carries the role as ``who`` does (``admin``, ``moderator``, else null);
+    the person given or refused the moderator role reads a notice saying so."""
+    admin = await _registered(server, "ann", "admin")
+    mia = await _registered(server, "mia")
+    gus = await WsClient.connect(server.port, "gus")
+    assert (await admin.command("/role mia moderator"))["type"] == "ack"
+    await mia.next(lambda m: m["type"] == "notice" and m["text"].startswith("You are a moderator now"))
+    for name, role in (("ann", "admin"), ("MIA", "moderator"), ("gus", None)):
+        [person] = (await gus.request({"type": "whereis", "name": name}))["people"]
+        assert (person["name"].casefold(), person["role"]) == (name.casefold(), role)
+    [who] = [p for p in (await gus.command("/who"))["people"] if p["name"] == "mia"]
+    assert (await gus.command("/whereis mia"))["people"] == [who]
+    assert (await admin.command("/role mia none"))["type"] == "ack"
+    await mia.next(lambda m: m["type"] == "notice" and m["text"] == "You are no longer a moderator.")
+    [person] = (await gus.command("/whereis mia"))["people"]
+    assert person["role"] is None
