@@ -11,6 +11,8 @@
 ``timings``     ``ClusterTimings``: how long leases, heartbeats and names last (``--lease``)
 ``tells``       ``Courier``: tells to people on other nodes, and news for their friends
 ``envelopes``   the typed messages nodes send each other, and their wire format
+``seating``     ``ClusterSeating``: a table's players connected to other nodes moved to their seats
+``seekqueue``   ``RedisQueue``: quick pairing's one queue in Redis, paired by one node under a lease
 ==============  =================================================================================
 """
 

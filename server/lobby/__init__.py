@@ -9,6 +9,9 @@ command to its room.
 ``profiles``          ratings, the leaderboard and profiles, as text and as JSON
 ``language``          the language a connection reads
 ``choices``           a person's lists and settings, kept in the store
+``tables``            ``Tables``: a new room for given people, seats drawn, its game started at once
+``seeking``           quick pairing: ``/seek``, ``/unseek``, the queue and the pairing loop
+``pairing``           quick pairing's decisions: who sits with whom, at which size, when bots come
 ====================  ==========================================================================
 """
 
