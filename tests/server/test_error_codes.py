@@ -403,6 +403,26 @@ async def _not_invited(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient,
     return zoe, await zoe.command("/room codes")
 
 
+async def _already_playing(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    (ann,) = await _in_room(server, "ann")
+    assert (await ann.command("/addbot"))["type"] == "ack"
+    assert (await ann.command("/start"))["type"] == "ack"
+    return ann, await ann.command("/seek")
+
+
+async def _queue_full(server: Server, monkeypatch: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    from server.lobby import seeking
+
+    monkeypatch.setattr(seeking, "SEEKERS_MAX", 0)
+    ann = await WsClient.connect(server.port, "ann")
+    return ann, await ann.request({"type": "seek"})
+
+
+async def _not_seeking(server: Server, _: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    ann = await WsClient.connect(server.port, "ann")
+    return ann, await ann.command("/unseek")
+
+
 #: code -> (how to provoke it, server settings)
 async def _finished_games(server: Server, count: int) -> list[str]:
     """``count`` finished games of ann and bob (bob leaves each at once: absent drop), oldest first."""
@@ -627,6 +647,9 @@ CASES: dict[str, tuple[Provoke, dict[str, Any]]] = {
     "silenced": (_silenced, {}),
     "no_such_report": (_no_such_report, {}),
     "no_such_room": (_no_such_room, {}),
+    "already_playing": (_already_playing, {}),
+    "queue_full": (_queue_full, {}),
+    "not_seeking": (_not_seeking, {}),
 }
 
 
