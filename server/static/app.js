@@ -20,6 +20,7 @@ import { SocialPane } from "./social.js";
 import { PlayNow } from "./seek.js";
 import { TournamentsPane } from "./tournaments.js";
 import { MoveChooser } from "./turn.js";
+import { Moderation } from "./moderation.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -230,6 +231,7 @@ function onMessage(msg) {
   // the room's latest chat comes right after its snapshot: lines this tab shows already are not shown twice
   if (msg.type !== "chat") state.catchingUp = msg.type === "snapshot";
   if (playNow.onMessage(msg)) return render();
+  if (moderation.onMessage(msg)) return undefined;
   switch (msg.type) {
     case "welcome":
       return onWelcome(msg);
@@ -398,6 +400,7 @@ function onWelcome(msg) {
   guide.welcomed();
   const first = !state.welcomed;
   state.welcomed = true;
+  moderation.welcomed();
   if (!first) {
     chat.add("system", t("You are now {name}.", { name: msg.name }));
     return render();
@@ -557,6 +560,13 @@ new TournamentsPane({
   me: () => (state.welcomed ? state.name : null),
   enter: (room) => overlayActions.enter(room, false),
 });
+// the staff's panel, and "Report" in a name's menu (moderation.js)
+const moderation = new Moderation({
+  send,
+  newId,
+  me: () => (state.welcomed ? state.name : null),
+  say: (kind, text) => chat.add(kind, text),
+});
 const people = new PeopleDialog($("people-dialog"), {
   me: () => state.name,
   isFriend: (name) => social.isFriend(name),
@@ -565,6 +575,8 @@ const people = new PeopleDialog($("people-dialog"), {
   mute: (name, on) => social.mute(name, on),
   isMuted: (name) => social.isMuted(name),
   refresh: () => social.refresh(),
+  report: (name) => moderation.report(name),
+  moderate: (name) => (moderation.isStaff() ? () => moderation.open(name) : null),
   invite: (name) => (state.view && !state.view.seats.some((s) => s.name === name) ? () => social.invite(name) : null),
 });
 const ratedGame = new RatedGame({ onChange: () => render() });
@@ -678,6 +690,7 @@ onLanguageChange((lang) => {
   playNow.render();
   cafe.relabel();
   social.relabel();
+  moderation.relabel();
   chat.relabel();
   showConnection();
   render();

@@ -116,7 +116,7 @@ export function roomsText(rooms) {
 /** The answer to /who: a line a person, with where they are. */
 export function whoText(people) {
   const bot = t("bot");
-  return people.map((p) => [p.name + (p.kind === "bot" ? ` (${bot})` : ""), p.room ?? t("lobby")].join("  ")).join("\n");
+  return people.map((p) => [(p.role ? "@" : "") + p.name + (p.kind === "bot" ? ` (${bot})` : ""), p.room ?? t("lobby")].join("  ")).join("\n");
 }
 
 /** The answer to /friends: a line a friend, with where they are. */

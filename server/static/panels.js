@@ -198,6 +198,7 @@ function onlineList(people) {
   const parts = [];
   people.forEach((p, i) => {
     if (i) parts.push(", ");
+    if (p.role) parts.push(el("span", { class: "staff-mark", title: p.role === "admin" ? t("admin") : t("moderator") }, "@"));
     parts.push(p.kind === "bot" ? t("{name} (bot)", { name: p.name }) : nameButton(p.name));
     if (p.room) parts.push(" ", t("in {room}", { room: p.room }));
     else if (p.private) parts.push(" ", t("in a private room"));

@@ -168,6 +168,10 @@ export class PeopleDialog {
         muted ? t("Unmute") : t("Mute"),
       ),
     );
+    // "Report" for everyone; the staff's panel with the name filled in for the staff (moderation.js)
+    if (a.report) buttons.push(el("button", { type: "button", "data-action": "report", onclick: () => this._then(() => a.report(name)) }, t("Report")));
+    const moderate = a.moderate?.(name);
+    if (moderate) buttons.push(el("button", { type: "button", "data-action": "moderate", onclick: () => this._then(moderate) }, t("Moderate")));
     const row = el("div", { class: "row profile-actions" }, ...buttons);
     if (!muted) return row;
     return el("div", {}, el("p", { class: "small-print muted-note" }, t("You muted {name}: their chat and tells do not reach you.", { name })), row);
