@@ -20,6 +20,16 @@ from bench.loadgen.wire import BareLines, Connection, Lines, WebSocket
 from protocol.diff import PatchError, apply_patch
 from protocol.text import read
 
+#: a seat asked for at most this many times, this many seconds apart, while the answer is
+#: ``unavailable`` (a cluster's node, asked to take up hundreds of rooms at once, may answer so)
+JOIN_TRIES = 20
+JOIN_PAUSE = 0.5
+
+
+def _unavailable(line: str) -> bool:
+    error = read.read_error(line)
+    return error is not None and error.code == "unavailable"
+
 
 class Room:
     """The clients of one room and the moves in flight, keyed by (game, move number)."""
@@ -91,6 +101,7 @@ class Client:
         self.closing = False
         self.conn: Connection | None = None
         self.expect: tuple[Callable[[Any], bool], asyncio.Future[Any]] | None = None
+        self.joining = False  # an ``unavailable`` now is asked again, not counted as an error
 
     async def open(self) -> None:
         raise NotImplementedError
@@ -167,17 +178,33 @@ class WsClient(Client):
         await self.connect(self.ws, port)
         await self.request({"type": "hello", "name": self.name})
 
-    async def request(self, message: dict[str, Any]) -> dict[str, Any]:
+    async def answer(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send ``message``; its answer, an error too."""
         assert self.ws is not None
         msg_id = next(self.ids)
         self.ws.send_text(json.dumps({**message, "id": msg_id}))
         answer: dict[str, Any] = await self.until(lambda m: m.get("id") == msg_id)
+        return answer
+
+    async def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        answer = await self.answer(message)
         if answer["type"] == "error":
             raise RuntimeError(f"{self.name}: {answer['code']}: {answer['message']}")
         return answer
 
     async def join(self) -> None:
-        await self.request({"type": "join", "room": self.room.spec.name})
+        self.joining = True
+        try:
+            for _ in range(JOIN_TRIES - 1):
+                answer = await self.answer({"type": "join", "room": self.room.spec.name})
+                if answer["type"] != "error" or answer["code"] != "unavailable":
+                    break
+                self.worker.join_retries += 1
+                await asyncio.sleep(JOIN_PAUSE)
+        finally:
+            self.joining = False
+        if answer["type"] == "error":
+            raise RuntimeError(f"{self.name}: {answer['code']}: {answer['message']}")
 
     def send_move(self, played: int) -> None:
         assert self.ws is not None
@@ -239,7 +266,7 @@ class WsClient(Client):
         elif kind == "game_over":
             if self.seat == 0:
                 self.room.game_over()
-        elif kind == "error":
+        elif kind == "error" and not (self.joining and msg["code"] == "unavailable"):
             worker.error(f"{self.name}: {msg['code']}: {msg['message']}")
         self.expected(msg)
 
@@ -272,6 +299,21 @@ class LineClient(Client):
         await waiting
 
     async def join(self) -> None:
+        def answered(text: str) -> bool:
+            return read.read_entered(text) is not None or _unavailable(text)
+
+        self.joining = True
+        try:
+            for _ in range(JOIN_TRIES - 1):
+                waiting = self.until(answered)
+                assert self.lines is not None
+                self.lines.send_line(f"/join {self.room.spec.name}")
+                if not _unavailable(await waiting):
+                    return
+                self.worker.join_retries += 1
+                await asyncio.sleep(JOIN_PAUSE)
+        finally:
+            self.joining = False
         await self.say(f"/join {self.room.spec.name}", lambda text: read.read_entered(text) is not None)
 
     def send_move(self, played: int) -> None:
@@ -292,7 +334,7 @@ class LineClient(Client):
         self.worker.line_bytes += len(line) + 2
         self.expected(line)
         room = self.room
-        if read.read_refusal(line) is not None:
+        if read.read_refusal(line) is not None and not (self.joining and _unavailable(line)):
             self.worker.error(f"{self.name}: {line}")
         elif room.played_line.match(line):
             self.worker.line_moves += 1

@@ -76,6 +76,7 @@ def report(
         lambda f: "{min:.0f} / {median:.0f} / {max:.0f}".format(**f["moves_by_room"]),
     )
     row("errors", lambda f: f"{f['errors']}")
+    row("seats asked again (unavailable)", lambda f: f"{f['join_retries']}")
     if game and game["log_rows"] is not None:
         print(
             f"moves in the server's log: {game['log_rows']:,} (clients saw {game['moves_received']:,} played)"
@@ -86,8 +87,11 @@ def report(
     for name, f in cols:
         for sample in f["error_samples"]:
             print(f"  {name} error: {sample}")
-    if game and game["server_log_lines"]:
-        print(f"  the server logged {game['server_log_lines']} lines at warning or above")
+    for name, f in cols:
+        if f.get("server_log_lines"):
+            print(f"  {name}: the server logged {f['server_log_lines']} lines at warning or above, as")
+            for line in f["server_log_samples"]:
+                print(f"    {line[:300]}")
 
 
 def report_cluster(one: dict[str, Any], cluster: dict[str, Any]) -> None:

@@ -37,9 +37,9 @@ def merge(stats: list[dict[str, Any]]) -> dict[str, Any]:
         for key in (
             "sent", "sent_total", "completed_total", "errors", "frames", "patches",
             "patch_bytes", "acks", "ack_bytes", "events", "event_bytes", "move_bytes", "games", "cpu",
-            "line_moves_out", "line_move_bytes", "line_moves", "line_bytes",
+            "line_moves_out", "line_move_bytes", "line_moves", "line_bytes", "join_retries",
         ):  # fmt: skip
-            out[key] = out.get(key, 0) + s[key]
+            out[key] = out.get(key, 0) + s.get(key, 0)
     return out
 
 
@@ -75,6 +75,7 @@ def figures(phase: Phase) -> dict[str, Any]:
         "errors": s["errors"] + phase.failures,
         "error_samples": s["error_samples"],
         "games_finished": s["games"],
+        "join_retries": s["join_retries"],
         "moves_by_room": _spread(s["moves_by_room"]),
         "mean_patch_bytes": s["patch_bytes"] / max(1, s["patches"]),
         "mean_ack_bytes": s["ack_bytes"] / max(1, s["acks"]),
@@ -86,6 +87,7 @@ def figures(phase: Phase) -> dict[str, Any]:
         "moves_received": s["completed_total"],
         "log_rows": phase.log_rows,
         "server_log_lines": len(phase.log_warnings),
+        "server_log_samples": phase.log_warnings[:5],
     }
     return out
 

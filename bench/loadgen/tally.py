@@ -38,6 +38,8 @@ class Tally:
         self.line_moves = 0
         self.line_bytes = 0
         self.games = 0
+        #: seats asked for again after an ``unavailable`` (a cluster taking up many rooms at once)
+        self.join_retries = 0
 
     def error(self, what: str, count: int = 1) -> None:
         self.errors += count

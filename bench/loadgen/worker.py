@@ -132,6 +132,7 @@ class Worker(Tally):
             "line_moves": self.line_moves,
             "line_bytes": self.line_bytes,
             "games": self.games,
+            "join_retries": self.join_retries,
             "moves_by_room": [r.moves_sent for r in self.rooms],
             "cpu": cpu1 - cpu0,
         }
