@@ -17,6 +17,8 @@ The shape, which clients rely on::
       "seats": [{"name": "ann", "kind": "person", "connected": true}, ...],   # kind: "person" | "bot"
       "spectators": ["zoe"],               # who plays no seat now, in the room's order
       "options": {"stammtisch": false},    # the room's options as given
+      "rated": false,                      # the game counts for ratings: before the start, were it
+                                           # to start now; during it, as seated now; after it, rated
       "you": "ann",                        # the recipient's name, or null for an anonymous view
       "seat": 0,                           # the recipient's index in "seats", or null (a spectator)
       "game": null | {
@@ -33,7 +35,8 @@ The shape, which clients rely on::
         "deadline": null | 1767225600.5,   # when the turn's clock runs out (Unix time, seconds)
         "over": null | "deck",             # why the game ended (docs/rules.md section 7), or null
         "result": null | {"final_scores": {...}, "ranking": [...], "places": {...},
-                          "penalties": {...}, "reason": "deck"}
+                          "penalties": {...}, "reason": "deck",
+                          "ratings": null | {"ann": {"before": 1000, "after": 1012, "provisional": true}}}
       }
     }
 
@@ -134,6 +137,8 @@ class RoomViews:
         "_players",
         "_position",
         "_prior",
+        "_rated",
+        "_ratings",
         "_readers",
         "_seat_of",
         "_sources",
@@ -160,6 +165,8 @@ class RoomViews:
         move_number: int,
         history: Sequence[LastMove] = (),
         deadline: float | None = None,
+        rated: bool = False,
+        ratings: Mapping[str, Any] | None = None,
         previous: RoomViews | None = None,
     ) -> None:
         sources = (tuple(seats), tuple(spectators))
@@ -212,6 +219,9 @@ class RoomViews:
         self._history = history
         self._moves_count = len(history)
         self._deadline = deadline
+        self._rated = rated
+        #: a finished game's rating changes (name -> before, after, provisional), or None
+        self._ratings = ratings
         self._built = False
         self._anonymous: dict[str, Any] | None = None
         self._game: dict[str, Any] | None = None
@@ -265,6 +275,7 @@ class RoomViews:
             self._move_number,
             moves,
             self._deadline,
+            self._ratings,
             was,  # pragma: no mutate - a shortcut (see _game_view)
             old_game,  # pragma: no mutate
         )
@@ -384,6 +395,7 @@ class RoomViews:
             "seats": seats,
             "spectators": spectators,
             "options": options,
+            "rated": self._rated,
             "you": recipient,
             "seat": seat,
             "game": game,
@@ -467,6 +479,7 @@ def _game_view(
     move_number: int,
     moves: list[dict[str, Any]],
     deadline: float | None,
+    ratings: Mapping[str, Any] | None,
     was: Position | None,
     old: dict[str, Any] | None,
 ) -> dict[str, Any]:
@@ -515,7 +528,7 @@ def _game_view(
     else:
         bar = _texts(position.bar)
     last = None if last_move is None else _move(last_move)
-    result = None if outcome is None else outcome.to_dict()
+    result = None if outcome is None else {**outcome.to_dict(), "ratings": _json_copy(ratings)}
     if old is not None:
         if _all_same(players, old_players):
             players = old_players
@@ -554,6 +567,8 @@ def room_view(
     move_number: int,
     history: Sequence[LastMove] = (),
     deadline: float | None = None,
+    rated: bool = False,
+    ratings: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The room as ``recipient`` may see it (see the module docstring for the shape).
 
@@ -576,4 +591,6 @@ def room_view(
         move_number=move_number,
         history=history,
         deadline=deadline,
+        rated=rated,
+        ratings=ratings,
     ).view(recipient)

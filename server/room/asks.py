@@ -17,7 +17,6 @@ from protocol.errors import ProtocolError
 from protocol.i18n import Lang, Msg, _, lazy
 from protocol.options import RoomOptions
 from protocol.text.lines import STATE_WORDS
-from server.ratings import is_rated
 from server.room.members import Members
 from server.room.play import Play, greedy_move
 from server.room.seats import Seats
@@ -47,10 +46,8 @@ class Asks:
         return game.position
 
     def rated(self) -> bool:
-        """Whether the game counts for ratings as its players sit now (the log rates it so at its
-        end): two seats or more held by registered people, and a seed the room did not choose."""
-        seats = self.seats
-        return is_rated(seats.kinds(), [s.identity for s in seats], self.play.options.to_dict())
+        """Whether the game counts for ratings (:meth:`Play.rated`, which the views show too)."""
+        return self.play.rated()
 
     def on_legal_moves(self, member: Member, msg: m.GetLegalMoves) -> None:
         """``legal_moves``: the moves the player to move may make."""

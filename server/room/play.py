@@ -25,6 +25,7 @@ from protocol.options import RoomOptions
 from protocol.outgoing import Outgoing
 from protocol.refusals import refusal
 from protocol.view import LastMove, RoomViews
+from server.ratings import is_rated
 from server.room.clock import CLOCK_WARNING, Clock
 from server.room.effects import Answers, Entry, GameEnd, GameStart, MoveLogged, Step
 from server.room.items import BotMove, ClockTimeout, ClockWarning, TurnRetry, WindowPassed
@@ -110,10 +111,23 @@ class Play:
             ),
             history=game.history if game else (),
             deadline=game.deadline if game else None,
+            rated=self.rated(),
+            ratings=game.ratings if game else None,
             # what did not change is the same object: diffs skip it (without it they compare it all)
             previous=self._last_views,  # pragma: no mutate
         )
         return self._last_views
+
+    def rated(self) -> bool:
+        """Whether the game counts for ratings. Before the start (were it to start now) and while
+        it runs: two seats or more held by registered people as they sit now, and a seed the room
+        did not choose (the log rates it so at its end); once it ended: whether its end rated it
+        (a room the staff closed is not rated)."""
+        game = self.game
+        if game is not None and game.outcome is not None:
+            return game.ratings is not None
+        seats = self.seats
+        return is_rated(seats.kinds(), [s.identity for s in seats], {"seed": self.options.seed})
 
     def publish(self) -> None:
         """Send every member what changed in its own view."""
@@ -423,6 +437,8 @@ class Play:
         assert game is not None
         members = self.members
         game.outcome = outcome  # (a finished game's view shows no deadline)
+        if ratings:  # (the views show them, so that a reload after the end reads them)
+            game.ratings = {name: shift.model_dump() for name, shift in ratings.items()}
         self.clock.stop_turn(members.out)
         members.note(
             "game_over", game=game.game_id, reason=outcome.reason, final_scores=dict(outcome.final_scores)

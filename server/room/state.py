@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal
 
 from engine import GameRecord, Outcome, Position
 from protocol.view import LastMove
@@ -59,6 +59,9 @@ class Game:
     history: list[LastMove] = field(default_factory=list)
     #: when the turn clock runs out (Unix time), or None without a clock running
     deadline: float | None = None
+    #: once it ended rated: each rated player's shown rating (``before``, ``after``,
+    #: ``provisional``), as ``game_over`` told them; None otherwise
+    ratings: dict[str, dict[str, Any]] | None = None
 
     @property
     def record(self) -> GameRecord:

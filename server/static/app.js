@@ -15,7 +15,6 @@ import { saved } from "./storage.js";
 import { Countdown, TurnSignal, renderHistory } from "./live.js";
 import { canManage, leavingWords, renderOverlay, renderPlayers } from "./panels.js";
 import { PeopleDialog } from "./profile.js";
-import { RatedGame } from "./rated.js";
 import { SocialPane } from "./social.js";
 import { PlayNow } from "./seek.js";
 import { TournamentsPane } from "./tournaments.js";
@@ -60,7 +59,6 @@ const state = {
   registered: false,
   pending: null, // {how, name, password} from the account form, until the server answers it
   registering: null, // id of a register message not yet answered
-  ratings: null, // {room, ratings} of the last game_over heard, for the result panel
   autoMoves: new Map(), // history index -> "clock" or "auto": the moves the server played for a player
   botPlays: new Set(), // the players of this room's game whose seats a bot plays for now
   nextId: 1,
@@ -164,8 +162,6 @@ function render() {
     rooms: state.rooms,
     people: state.people,
     resultClosed: state.resultClosed,
-    ratings: v && state.ratings?.room === v.room ? state.ratings.ratings : null,
-    rated: ratedGame.ofRoom(v),
     actions: overlayActions,
   });
   guide.render(state.welcomed && (!v || v.state === "waiting"));
@@ -174,9 +170,10 @@ function render() {
 /** The Hint button on your turn, but in a rated game, which gives no hints: a note says so instead. */
 function renderHints() {
   const offered = turn.myTurn();
-  const reading = ratedGame.of(state.view);  // (looked up from the game's start, not at your turn)
-  const rated = reading === true;
-  app.dataset.rated = reading === null ? "unknown" : rated ? "yes" : "no";
+  const game = turn.game();
+  // the server's own reading, in the view
+  const rated = !!state.view?.rated && !!game && !game.over;
+  app.dataset.rated = rated ? "yes" : "no";
   $("hint-btn").hidden = !offered || rated;
   $("no-hints").hidden = !offered || !rated;
 }
@@ -240,7 +237,6 @@ function onMessage(msg) {
         state.botPlays = new Set();
         state.autoMoves = keptAutoMoves(msg.view.room);
         social.clearVote();
-        ratedGame.reset();
       }
       state.view = msg.view;
       saved.set("cafe.room", msg.view.room);
@@ -316,7 +312,6 @@ function onMessage(msg) {
       state.autoMoves = new Map();
       keepAutoMoves(msg.room);
       state.botPlays = new Set();
-      ratedGame.reset();
       return chat.add("event start", startLine(msg));
     case "played":
       if (msg.auto || msg.clock) markAuto(msg);
@@ -324,8 +319,6 @@ function onMessage(msg) {
     case "eliminated":
       return chat.add("event", t("{name} is eliminated (place {place}).", { name: msg.player, place: msg.place }));
     case "game_over":
-      state.ratings = { room: msg.room, ratings: msg.ratings ?? null };
-      ratedGame.over(msg.room, !!msg.ratings);
       chat.add("event over", overLine(msg));
       return render();
     case "pong":
@@ -447,7 +440,6 @@ function onError(msg, id) {
   if (id && id === state.sending) turn.answered(true);
   if (id && id === state.leaving) state.leaving = null;
   if (id.startsWith("tell")) social.onError(msg);
-  if (msg.code === "no_hints" && state.view) ratedGame.refusedIn(state.view.room);
   const line = chat.add("error", msg.message);
   line.title = msg.code;
   render();
@@ -482,7 +474,7 @@ function logOut() {
   if (connection.isOpen()) connection.send({ type: "command", id: newId("cmd"), text: "/quit" });
   connection.close(t("you logged out"));
   for (const key of ["cafe.token", "cafe.name", "cafe.room"]) saved.set(key, null);
-  Object.assign(state, { name: null, token: null, registered: false, view: null, pending: null, registering: null, ratings: null });
+  Object.assign(state, { name: null, token: null, registered: false, view: null, pending: null, registering: null });
   social.clearVote();
   chat.add("system", t("You are logged out on this browser."));
   onConnectionState("idle");
@@ -579,7 +571,6 @@ const people = new PeopleDialog($("people-dialog"), {
   moderate: (name) => (moderation.isStaff() ? () => moderation.open(name) : null),
   invite: (name) => (state.view && !state.view.seats.some((s) => s.name === name) ? () => social.invite(name) : null),
 });
-const ratedGame = new RatedGame({ onChange: () => render() });
 const guide = new FirstGameGuide($("guide"), {
   storage: saved,
   practice: () => {

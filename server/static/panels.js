@@ -66,14 +66,13 @@ function cardBacks(count) {
 }
 
 /**
- * The room's game as it counts: "rated", "practice" (the room chose the seed) or "casual", from the
- * `rated` reading (true, false or null while unknown) and the room's seed; null while unknown.
+ * The room's game as it counts: "rated", "practice" (the room chose the seed) or "casual", as the
+ * server's view says (`rated`: before the start, were it to start now; then whether it is or was).
  */
-export function roomKind(view, rated) {
+export function roomKind(view) {
   if (!view) return null;
-  if (view.options?.seed === "set" || view.game?.result?.practice) return "practice";
-  if (rated === true) return "rated";
-  return rated === false ? "casual" : null;
+  if (view.options?.seed === "set") return "practice";
+  return view.rated ? "rated" : "casual";
 }
 
 /** The badge that says how the room's game counts: before the start, during and after it. */
@@ -206,7 +205,7 @@ function onlineList(people) {
   return parts;
 }
 
-function waitingPanel({ view, actions, rated }) {
+function waitingPanel({ view, actions }) {
   const seated = view.seat !== null;
   const manage = canManage(view);
   const host = hostOf(view);
@@ -233,7 +232,7 @@ function waitingPanel({ view, actions, rated }) {
     "div",
     { class: "panel waiting" },
     el("h2", {}, t("Room {room}", { room: view.room })),
-    el("p", {}, view.game ? t("The last game is over.") : t("Waiting for 2 to 4 players."), " ", kindBadge(roomKind(view, rated))),
+    el("p", {}, view.game ? t("The last game is over.") : t("Waiting for 2 to 4 players."), " ", kindBadge(roomKind(view))),
     seats,
     el(
       "div",
@@ -316,9 +315,11 @@ function ratingChange(r) {
   return `${String(r.before).replace("?", "")} → ${String(r.after).replace("?", "")}${mark}${signed}`;
 }
 
-function resultPanel({ view, actions, ratings, rated }) {
+function resultPanel({ view, actions }) {
   const game = view.game;
   const result = game.result;
+  // a rated game's changes, in the view's result (so a reload after the end still shows them)
+  const ratings = result.ratings ?? null;
   const out = new Set(game.players.filter((p) => p.eliminated).map((p) => p.name));
   const rows = result.ranking.map((name) => {
     const penalty = result.penalties[name] ?? 0;
@@ -338,7 +339,7 @@ function resultPanel({ view, actions, ratings, rated }) {
     "div",
     { class: "panel result", role: "dialog", "aria-label": t("Game over") },
     el("h2", { tabindex: "-1" }, t("Game over")),
-    el("p", {}, `${reasonText(result.reason)[0].toUpperCase()}${reasonText(result.reason).slice(1)}. ${winners(result)}.`, " ", kindBadge(ratings ? "rated" : roomKind(view, rated))),
+    el("p", {}, `${reasonText(result.reason)[0].toUpperCase()}${reasonText(result.reason).slice(1)}. ${winners(result)}.`, " ", kindBadge(roomKind(view))),
     el(
       "table",
       { class: "ranking" },
@@ -368,14 +369,14 @@ function resultPanel({ view, actions, ratings, rated }) {
 }
 
 /** The panel over the board: the lobby, a waiting room, or the final ranking; hidden in play. */
-export function renderOverlay(box, { view, welcomed, name, rooms, people, resultClosed, ratings = null, rated = null, actions }) {
+export function renderOverlay(box, { view, welcomed, name, rooms, people, resultClosed, actions }) {
   let panel = null;
   if (!view) panel = welcomed ? lobbyPanel({ name, rooms, people, actions }) : null;
-  else if (view.game?.result && !resultClosed) panel = resultPanel({ view, actions, ratings, rated });
-  else if (view.state === "waiting") panel = waitingPanel({ view, actions, rated });
+  else if (view.game?.result && !resultClosed) panel = resultPanel({ view, actions });
+  else if (view.state === "waiting") panel = waitingPanel({ view, actions });
   const kind = panel ? panel.className : "";
   // Rebuilding the panel on every view would lose what is typed in it and the focus.
-  const key = panel ? JSON.stringify([view, rooms, people, name, language(), ratings, rated]) : "";
+  const key = panel ? JSON.stringify([view, rooms, people, name, language()]) : "";
   if (panel && box.dataset.kind === kind && box.dataset.key === key) return;
   // The focus stays where it was across a rebuild (the same control), or, when the panel is a new
   // one and the focus was in the old one or nowhere, goes to the new panel's first step.

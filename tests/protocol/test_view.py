@@ -99,7 +99,7 @@ def test_view_has_exactly_the_documented_shape() -> None:
     """A player's view of a game in progress has the documented keys at every level, no more."""
     position = game_positions(1)[10]
     view = make_view(position, "ann", last_move=LastMove("bob", "FRf@FR1s", 3), move_number=10)
-    assert set(view) == {"room", "state", "seats", "spectators", "options", "you", "seat", "game"}
+    assert set(view) == {"room", "state", "seats", "spectators", "options", "rated", "you", "seat", "game"}
     assert set(view["game"]) == {
         "players",
         "hand",
@@ -290,8 +290,8 @@ def test_finished_game_view_includes_the_result() -> None:
     for recipient in ("ann", "zoe", None):
         game = make_view(final, recipient, state="over", result=expected)["game"]
         assert game["over"] == expected.reason
-        assert game["result"] == expected.to_dict()
-        assert set(game["result"]) == {"final_scores", "ranking", "places", "penalties", "reason"}
+        assert game["result"] == {**expected.to_dict(), "ratings": None}
+        assert set(game["result"]) == {"final_scores", "ranking", "places", "penalties", "reason", "ratings"}
 
 
 def test_finished_position_shows_its_result_without_being_given_one() -> None:
@@ -300,7 +300,7 @@ def test_finished_position_shows_its_result_without_being_given_one() -> None:
     expected = outcome(final)
     assert expected is not None
     game = make_view(final, "bob", state="over")["game"]
-    assert (game["over"], game["result"]) == (expected.reason, expected.to_dict())
+    assert (game["over"], game["result"]) == (expected.reason, {**expected.to_dict(), "ratings": None})
 
 
 def test_outcome_given_by_the_room_is_shown() -> None:
@@ -311,7 +311,7 @@ def test_outcome_given_by_the_room_is_shown() -> None:
     abandoned = Outcome("abandoned", scores, scores, NAMES, places)
     game = make_view(position, "ann", state="over", result=abandoned)["game"]
     assert game["over"] == "abandoned"
-    assert game["result"] == abandoned.to_dict()
+    assert game["result"] == {**abandoned.to_dict(), "ratings": None}
 
 
 def test_view_does_not_share_the_rooms_options() -> None:
@@ -722,3 +722,22 @@ def test_a_new_move_is_one_add_at_the_end_of_the_history() -> None:
     ops = [op for op in after.changes(before, None) if op["path"].startswith("/game/history")]
     added = {"player": "bob", "move": "ITm@bar", "points": 1}
     assert ops == [{"op": "add", "path": "/game/history/1", "value": added}]
+
+
+def test_rated_and_ratings_are_shown_as_the_room_gives_them() -> None:
+    """``rated`` is the room's reading (false unless given); a finished game's ``result`` carries
+    the rating changes the room gives, to every reader, and none when it gives none."""
+    assert make_view(None, "ann", state="waiting")["rated"] is False
+    rated = room_view(room="cafe", state="waiting", seats=seats_for(NAMES), spectators=(), options={},
+                      position=None, recipient="zoe", last_move=None, outcome=None, move_number=0,
+                      rated=True)  # fmt: skip
+    assert rated["rated"] is True
+    final = game_positions(9)[-1]
+    shifts = {"ann": {"before": 1000, "after": 1012, "provisional": True}}
+    for recipient in ("ann", "zoe", None):
+        view = room_view(room="cafe", state="over", seats=seats_for(NAMES), spectators=("zoe",),
+                         options={}, position=final, recipient=recipient, last_move=None,
+                         outcome=None, move_number=40, rated=True, ratings=shifts)  # fmt: skip
+        assert view["rated"] is True
+        assert view["game"]["result"]["ratings"] == shifts
+        assert view["game"]["result"]["ratings"] is not shifts  # (a copy: the view shares nothing)

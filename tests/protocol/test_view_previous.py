@@ -145,7 +145,7 @@ def test_a_finished_position_shows_the_outcome_the_room_gives() -> None:
     given = Outcome("abandoned", scores, scores, ("cy", "bob", "ann"), {"cy": 1, "bob": 2, "ann": 3})
     assert outcome(end) is not None and outcome(end) != given
     game = _state(state="over", position=end, outcome=given).view("bob")["game"]
-    assert game["over"] == "abandoned" and game["result"] == given.to_dict()
+    assert game["over"] == "abandoned" and game["result"] == {**given.to_dict(), "ratings": None}
 
 
 def test_options_are_copied_lists_included() -> None:

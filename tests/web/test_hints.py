@@ -5,7 +5,6 @@ hints, not offered, with a short note saying why."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from playwright.sync_api import Page
 
@@ -52,7 +51,7 @@ def test_a_rated_game_offers_no_hint_and_says_why(open_page: Callable[..., Page]
 
 def test_a_casual_game_of_an_account_and_a_guest_offers_the_hint(open_page: Callable[..., Page]) -> None:
     """One registered player and a guest: a casual game. On the mover's turn the Hint button is
-    there once the seats are looked up, without the note, and gives a hint."""
+    there (the view says the game is not rated), without the note, and gives a hint."""
     reg, gus = open_page(), open_page()
     register(reg, "hintreg", PASSWORD)
     fill_account(gus, "hintgus", "")
@@ -79,45 +78,3 @@ def test_a_practice_game_of_two_accounts_offers_the_hint(open_page: Callable[...
     assert mover.locator("#no-hints").is_hidden()
     mover.locator("#hint-btn").click()
     mover.locator("#log .line", has_text="Hint: ").wait_for()
-
-
-#: ``RatedGame`` with look-ups that answer from a table: what it says of a view as the answers come
-RATED = """async ([accounts, view]) => {
-  const { RatedGame } = await import("/rated.js");
-  let redraws = 0;
-  const lookup = async (name) => accounts[name] ?? false;
-  const rated = new RatedGame({ lookup, onChange: () => { redraws += 1; } });
-  const first = rated.of(view);
-  await new Promise((resolve) => setTimeout(resolve, 0));
-  const answered = rated.of(view);
-  rated.refusedIn(view.room);
-  const refused = rated.of(view);
-  rated.reset();
-  const afresh = rated.of(view);
-  return { first, answered, refused, afresh, redraws };
-}"""
-
-
-def _view(seats: list[str], seed: str | None = None, over: str | None = None) -> dict[str, Any]:
-    return {
-        "room": "r",
-        "seats": [{"name": n, "kind": "person", "connected": True} for n in seats],
-        "options": {"seed": seed},
-        "game": {"over": over},
-    }
-
-
-def test_the_page_reads_a_game_as_rated_as_the_server_does(open_page: Callable[..., Page]) -> None:
-    """The page's reading (``rated.js``): unknown while the seats are looked up, then rated with
-    two accounts seated and no chosen seed; not rated with one account, a chosen seed or a game
-    over; a ``no_hints`` from the server makes it rated until the next game."""
-    page = open_page()
-    two = page.evaluate(RATED, [{"a": True, "b": True}, _view(["a", "b", "g"])])
-    assert (two["first"], two["answered"], two["refused"], two["afresh"]) == (None, True, True, None)
-    assert two["redraws"] >= 3
-    one = page.evaluate(RATED, [{"a": True}, _view(["a", "g"])])
-    assert (one["first"], one["answered"], one["refused"], one["afresh"]) == (None, False, True, None)
-    practice = page.evaluate(RATED, [{"a": True, "b": True}, _view(["a", "b"], seed="set")])
-    assert (practice["first"], practice["answered"], practice["refused"]) == (False, False, True)
-    over = page.evaluate(RATED, [{"a": True, "b": True}, _view(["a", "b"], over="deck")])
-    assert (over["first"], over["answered"], over["refused"]) == (False, False, False)

@@ -44,11 +44,13 @@ def test_a_chosen_seed_shows_to_everyone_and_clearing_it_makes_it_random(
 
 
 def test_a_rated_game_says_so_and_its_result_shows_the_ratings(open_page: Callable[..., Page]) -> None:
-    """Two registered players: the waiting room says "rated game"; at the end the result panel has
-    a rating column (before → after) and the chat's line says them too."""
+    """Two registered players: the waiting room says "rated game" (the view's ``rated``, asked of
+    no profile); at the end the result panel has a rating column (before → after) and the chat's
+    line says them too; after a reload the panel shows the ratings again, from the snapshot."""
     ann, bob = open_page(), open_page()
     register(ann, "ratedann", PASSWORD)
     register(bob, "ratedbob", PASSWORD)
+    ann.route("**/api/players/**", lambda route: route.abort())  # the page reads the view alone
     enter_room(ann, "counted-room")
     ann.locator("#opt-absent").select_option("drop")
     enter_room(bob, "counted-room")
@@ -65,6 +67,12 @@ def test_a_rated_game_says_so_and_its_result_shows_the_ratings(open_page: Callab
     assert panel.locator(".badge.kind.rated").count() == 1
     line = ann.locator("#log .line.over").last
     assert "ratedann" in line.inner_text() and "→" in line.inner_text()
+    shown = cell.inner_text()
+    ann.reload()
+    again = ann.locator(".panel.result tr[data-player=ratedann] td.rating")
+    again.wait_for()
+    assert again.inner_text() == shown
+    assert ann.locator(".panel.result .badge.kind.rated").count() == 1
 
 
 def test_a_guests_game_is_casual_and_the_option_boxes_line_up(open_page: Callable[..., Page]) -> None:
