@@ -404,8 +404,8 @@ async def test_a_reports_excerpt_is_the_chat_of_the_room_both_were_in(server: Se
 
 
 async def test_whereis_marks_the_staff_and_a_new_moderator_is_told(server: Server) -> None:
-    """``/whereis NAME`` carries the role as ``who`` does (``admin``, ``moderator``, else null);
-    the person given or refused the moderator role reads a notice saying so."""
+    """``/whereis NAME`` carries the role as ``who`` does (``admin``, ``moderator``, else null;
+    ``@NAME`` at a terminal); the person given or refused the moderator role reads a notice."""
     admin = await _registered(server, "ann", "admin")
     mia = await _registered(server, "mia")
     gus = await WsClient.connect(server.port, "gus")
@@ -420,3 +420,6 @@ async def test_whereis_marks_the_staff_and_a_new_moderator_is_told(server: Serve
     await mia.next(lambda m: m["type"] == "notice" and m["text"] == "You are no longer a moderator.")
     [person] = (await gus.command("/whereis mia"))["people"]
     assert person["role"] is None
+    line = await LineClient.connect(server.line_port or 0, "lia")
+    await line.line("/whereis ann")
+    await line.expect("@ann")
