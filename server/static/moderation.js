@@ -104,7 +104,16 @@ export class Moderation {
       if (this.dialog.open) this.refresh();
       return false;
     }
-    if (!what) return false;
+    if (!what) {
+      // `/reports` or `/modlog` typed in the chat: their answer opens the panel
+      if ((msg.type === "reports" || msg.type === "modlog") && this.isStaff()) {
+        if (msg.type === "reports") this.reports = msg.reports;
+        else this.entries = msg.entries;
+        this.open("", msg.type);
+        return true;
+      }
+      return false;
+    }
     this.pending.delete(id);
     if (msg.type === "error") return this._refused(what, msg);
     if (what === "me" && msg.type === "who") {
@@ -170,21 +179,21 @@ export class Moderation {
 
   // --- the panel ------------------------------------------------------------------------------
 
-  /** Open the panel (with `name` filled in as the one to act on). */
-  open(name = "") {
+  /** Open the panel (with `name` filled in as the one to act on; `kept`: the part just read). */
+  open(name = "", kept = null) {
     if (!this.isStaff()) return;
     this.render();
     if (name) $("mod-name").value = name;
     if (!this.dialog.open) this.dialog.showModal();
     $("mod-title").focus();
-    this.refresh();
+    this.refresh(kept);
   }
 
-  /** Ask for the people, the open reports and the log again. */
-  refresh() {
+  /** Ask for the people, the open reports and the log again (but the part `kept`). */
+  refresh(kept = null) {
     this._ask({ type: "who" }, "who");
-    this._ask({ type: "reports" }, "reports");
-    this._ask({ type: "modlog" }, "modlog");
+    if (kept !== "reports") this._ask({ type: "reports" }, "reports");
+    if (kept !== "modlog") this._ask({ type: "modlog" }, "modlog");
   }
 
   _act(action, name, duration = null) {
@@ -287,17 +296,19 @@ export class Moderation {
           r.excerpt.length
             ? el("pre", { class: "mod-excerpt", tabindex: "0", "aria-label": t("Chat of report #{id}", { id: r.id }) }, r.excerpt.join("\n"))
             : el("p", { class: "small-print" }, t("No chat was kept with this report.")),
-          el(
-            "div",
-            { class: "row" },
-            ...this._buttons(r.name),
-            note,
-            el(
-              "button",
-              { type: "button", class: "small", "data-mod": "resolve", onclick: () => this._ask({ type: "resolve", report: r.id, note: note.value.trim() }, "act") },
-              t("Resolve"),
-            ),
-          ),
+          r.resolved
+            ? el("p", { class: "small-print" }, t("Resolved by {name}: {note}", { name: r.resolved_by ?? "", note: r.note || "-" }))
+            : el(
+                "div",
+                { class: "row" },
+                ...this._buttons(r.name),
+                note,
+                el(
+                  "button",
+                  { type: "button", class: "small", "data-mod": "resolve", onclick: () => this._ask({ type: "resolve", report: r.id, note: note.value.trim() }, "act") },
+                  t("Resolve"),
+                ),
+              ),
         );
       }),
     );

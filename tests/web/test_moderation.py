@@ -76,7 +76,7 @@ def test_a_report_from_a_names_menu_shows_in_the_staff_panel(
 ) -> None:
     """Someone chooses a name, "Report" (here on a German page: "Melden"), gives a reason and is
     thanked; the staff's panel lists the report with the chat both saw, and resolving it with a
-    note takes it off the open ones."""
+    note takes it off the open ones (``/reports all`` typed shows it resolved)."""
     mod, ann, troll = open_page(), open_page(locale="de-DE"), open_page()
     make_moderator(mod, server, "peacemo")
     come_in(ann, "repann")
@@ -102,6 +102,9 @@ def test_a_report_from_a_names_menu_shows_in_the_staff_panel(
     report.locator("button[data-mod=resolve]").click()
     report.wait_for(state="detached")
     mod.locator("#mod-log li[data-action=resolve]", has_text="warned").wait_for()
+    mod.locator("#mod-dialog form[method=dialog] button").click()
+    type_line(mod, "/reports all")  # (typed: its answer opens the panel, resolved ones too)
+    mod.locator("#mod-reports li[data-name=reptroll]", has_text="Resolved by peacemo: warned").wait_for()
 
 
 def test_a_person_without_a_role_sees_no_panel_and_is_refused(open_page: Callable[..., Page]) -> None:
