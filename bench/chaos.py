@@ -182,6 +182,10 @@ def _logged_instead(ack: Ack, games: dict[str, tuple[str, list[str], list[str], 
     return "; ".join(found) if found else "no game of that room with that player"
 
 
+#: how the line of a move the server played for its player ends (the clock, or a stand-in)
+_PLAYED_FOR = (" (the clock ran out)", " (played for an absent player)")
+
+
 class ChaosLineBot(LineBot):
     """A line-endpoint ``cafe-bot`` that records the moves it saw played as its own after typing them."""
 
@@ -212,6 +216,8 @@ class ChaosLineBot(LineBot):
         self.connected = self._welcomed
         if (line.startswith("Caf") or line[:1].isdigit()) and (found := _HEADER_NUMBER.search(line)):
             self._number = int(found.group(1))
+        elif self._typed is not None and self._played.match(line) and line.endswith(_PLAYED_FOR):
+            self._typed = None  # the server played for the bot: what it typed was not played
         elif self._typed is not None and self._played.match(line):
             number, move = self._typed
             self._typed = None
