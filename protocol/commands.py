@@ -1237,7 +1237,8 @@ def _fitted(text: str) -> str:
 
 
 def _help_list(say: Lang) -> str:
-    width = max(len(say(info.usage)) for info in COMMANDS.values())
+    # each group's summaries line up after its widest usage: a long usage of one group (the
+    # staff's) does not push every other line past 80 columns
     lines = [
         say(_("Commands (/help COMMAND for more). A line without / is said to the room.")),
         say(_("The rules of the game: /rules on the web port (docs/rules.md).")),
@@ -1245,5 +1246,6 @@ def _help_list(say: Lang) -> str:
     for heading, names in _HELP_GROUPS:
         lines.append("")
         lines.append(f"{say(heading)}:")
+        width = max(len(say(COMMANDS[n].usage)) for n in names)
         lines.extend(f"  {say(COMMANDS[n].usage):<{width}}  {say(COMMANDS[n].summary)}" for n in names)
     return "\n".join(lines)

@@ -6,10 +6,14 @@ made on this node (in a cluster this node takes its lease, as for any new room);
 be connected to any node, or to none: a seat waits for its player as for one who lost the
 connection, so someone who does not come is handled by the room's ``absent`` rule.
 
->>> # in the lobby's process, on its event loop:
->>> # table = await lobby.tables.open([Player("ann", ann.identity), Player("bob", None)],
->>> #                                  options=RoomOptions(clock=60, drawseat=True), prefix="seek")
->>> # table.room, table.game_id, table.players   ->  'seek-3fa9c1', '9e0c...', ('bob', 'ann')
+In the lobby's process, on its event loop::
+
+    table = await lobby.tables.open(
+        [Player("ann", ann.identity), Player("bob", None)],
+        options=RoomOptions(clock=60, drawseat=True),
+        prefix="seek",
+    )
+    table.room, table.game_id, table.players  # 'seek-3fa9c1', '9e0c…', ('bob', 'ann')
 """
 
 from __future__ import annotations

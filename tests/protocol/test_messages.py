@@ -19,10 +19,10 @@ from protocol.messages import (
     PROTOCOL_VERSION,
     SERVER_ADAPTER,
     Ack,
+    AddBot,
     Analyse,
     Analysis,
     AnalysisFigures,
-    AddBot,
     Bye,
     ChangePassword,
     Chat,
@@ -146,6 +146,10 @@ CLIENT_SAMPLES: list[ClientMessage] = [
     Seek(id=12, size=3, rated=False, clock=30, bots=True),
     Unseek(id=13),
     Analyse(id=11, game="0123456789abcdef"),
+    protocol.messages.TournamentRequest(
+        id=14, action="new", name="Friday", kind="swiss", rounds=5, size=4, clock=60, start="+10m"
+    ),
+    protocol.messages.ListTournaments(id=15),
     SetOption(key="start", value=2),
     SetOption(key="host", value=False),
 ]
@@ -160,6 +164,23 @@ _VIEW: dict[str, Any] = {
     "seat": 0,
     "game": {"players": [], "hand": ["FRf"], "chairs": {"FR1s": "Jf=FR"}, "bar": [], "deck_size": 60},
 }
+
+_TOURNAMENT = protocol.messages.TournamentSummary(
+    id=1,
+    name="Friday",
+    kind="swiss",
+    status="running",
+    size=4,
+    clock=60,
+    rounds=5,
+    minutes=None,
+    round=1,
+    starts=1700000000.0,
+    ends=None,
+    creator="ann",
+    players=8,
+    leader="ann",
+)
 
 # A sample of every server message, every field set.
 SERVER_SAMPLES: list[ServerMessage] = [
@@ -266,6 +287,35 @@ SERVER_SAMPLES: list[ServerMessage] = [
         ahead=None,
         players={"ann": AnalysisFigures(moves=20, total_cost=31.5, mean_cost=1.58, accuracy=81.2)},
     ),
+    protocol.messages.TournamentInfo(
+        seq=27,
+        id=14,
+        tournament=_TOURNAMENT,
+        standings=[
+            protocol.messages.TournamentLine(
+                rank=1,
+                name="ann",
+                points=3.0,
+                game_points=88,
+                opponents=4.5,
+                rating=1040,
+                games=2,
+                active=True,
+            )
+        ],
+        tables=[
+            protocol.messages.TournamentTable(
+                number=1,
+                round=1,
+                players=["ann", "bob"],
+                room="t1-1",
+                game="0123456789abcdef",
+                places={"ann": 1, "bob": 2},
+                scores={"ann": 44, "bob": 30},
+            )
+        ],
+    ),
+    protocol.messages.TournamentList(seq=28, id=15, upcoming=[], running=[_TOURNAMENT], recent=[]),
 ]
 
 

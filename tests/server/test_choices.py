@@ -19,6 +19,7 @@ from server.log.sqlite import schema
 from server.log.sqlite.store import Store
 from tests.server.clients import LineClient, WsClient
 from tests.server.conftest import ServerFactory
+from tests.server.oldlogs import without_steps
 from tests.server.process import ServerProcess
 
 PASSWORD = "correct horse battery"
@@ -389,6 +390,7 @@ async def test_a_log_of_schema_version_3_upgrades_in_place(tmp_path: Path) -> No
     path = tmp_path / "v3.db"
     Store(str(path)).close()
     with sqlite3.connect(path) as db:
+        without_steps(db)
         db.executescript(VERSION_3)
     db.close()
     store = Store(str(path))

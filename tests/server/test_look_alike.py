@@ -20,6 +20,7 @@ from server.log.sqlite.store import Store
 from tests.examples import run_examples
 from tests.server.clients import LineClient, WsClient, until
 from tests.server.conftest import ServerFactory
+from tests.server.oldlogs import without_steps
 
 PASSWORD = "correct horse battery"
 
@@ -189,6 +190,7 @@ async def test_an_old_log_gets_the_forms_of_its_accounts(make_server: ServerFact
     await server.stop()
     db = sqlite3.connect(tmp_path / "cafe.db")
     with db:
+        without_steps(db)
         db.execute("DROP INDEX accounts_by_form")
         db.execute("ALTER TABLE accounts DROP COLUMN form")
         db.execute("DROP TABLE name_forms")
