@@ -34,6 +34,7 @@ export class Moderation {
     this.say = say;
     this.role = null;
     this.roleAsked = 0;
+    this.roleTimer = null;
     this.pending = new Map(); // id -> what it asked: "me", "who", "reports", "modlog", "act", "report"
     this.people = [];
     this.reports = [];
@@ -82,7 +83,16 @@ export class Moderation {
   /** Ask `whereis` of oneself: the `who` answer carries one's role. */
   askRole() {
     const me = this.me();
-    if (!me || Date.now() - this.roleAsked < ROLE_EVERY) return;
+    if (!me) return;
+    const wait = this.roleAsked + ROLE_EVERY - Date.now();
+    if (wait > 0) {
+      // asked a moment ago: once more when the time is up (the notice may have come after it)
+      this.roleTimer ??= setTimeout(() => {
+        this.roleTimer = null;
+        this.askRole();
+      }, wait);
+      return;
+    }
     this.roleAsked = Date.now();
     this._ask({ type: "whereis", name: me }, "me");
   }

@@ -28,11 +28,11 @@ def cafe_admin(server: ServerThread, *args: str) -> subprocess.CompletedProcess[
     )  # fmt: skip
 
 
-def make_moderator(page: Page, server: ServerThread, name: str) -> None:
+def make_moderator(page: Page, server: ServerThread, name: str, role: str = "moderator") -> None:
     """Register ``name`` on ``page``, have the operator make it a moderator (``cafe-admin`` on the
     server's data), and reload: the page asks its role at the welcome and shows the panel's button."""
     register(page, name, PASSWORD)
-    done = cafe_admin(server, "role", name, "moderator")
+    done = cafe_admin(server, "role", name, role)
     assert done.returncode == 0, done.stderr
     page.reload()
     page.locator("#app[data-conn=connected]").wait_for()
@@ -124,3 +124,18 @@ def test_a_person_without_a_role_sees_no_panel_and_is_refused(open_page: Callabl
     assert refused.get_attribute("title") == "not_staff"
     assert other.locator("#app[data-conn=connected]").count() == 1
     assert pat.locator("#mod-open").is_hidden()
+
+
+def test_a_role_given_while_connected_shows_the_panel_at_once(
+    open_page: Callable[..., Page], server: ServerThread
+) -> None:
+    """An admin types ``/role NAME moderator``: the new moderator's page, told by the server,
+    shows the Moderation button without a reload; ``/role NAME none`` takes it away again."""
+    boss, mia = open_page(), open_page()
+    make_moderator(boss, server, "peaceboss", "admin")
+    register(mia, "peacenew", PASSWORD)
+    assert mia.locator("#mod-open").is_hidden()
+    type_line(boss, "/role peacenew moderator")
+    mia.locator("#mod-open").wait_for()
+    type_line(boss, "/role peacenew none")
+    mia.locator("#mod-open").wait_for(state="hidden")
