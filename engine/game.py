@@ -23,8 +23,9 @@ from engine.position import Options, Position, new_position
 from engine.rules import Outcome, PlayResult, is_over, leave, legal_moves, outcome, play
 
 #: fields a published record may carry beside the game itself; ``replay`` ignores them,
-#: ``verify`` checks ``seed_hash`` and ``result``
-RECORD_NOTES = ("seed_hash", "result", "room", "id")
+#: ``verify`` checks ``seed_hash`` and ``result`` (``auto``: the moves the server played for their
+#: player, which change nothing in the game)
+RECORD_NOTES = ("seed_hash", "result", "room", "id", "auto")
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,6 +60,9 @@ class StoredGame:
     #: the players voted out of the game, and those whose seat was taken over: they watch it to
     #: its end
     voted_out: tuple[str, ...] = ()
+    #: the moves the server played for their player, by number (from 1): ``"clock"`` (the turn
+    #: clock ran out) or ``"bot"`` (a bot kept the seat); empty for a game logged before
+    auto: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -362,7 +365,10 @@ class GameLog(AccountStore, ModerationStore, Protocol):
         room_options: dict[str, Any] | None = None,
         identities: list[str | None] | None = None,
     ) -> None: ...
-    async def move_played(self, game_id: str, number: int, move: str) -> None: ...
+    async def move_played(self, game_id: str, number: int, move: str, auto: str | None = None) -> None:
+        """Log move ``number`` (from 1) of a running game; ``auto``: ``"clock"`` or ``"bot"`` when
+        the server played it for its player (:attr:`StoredGame.auto`)."""
+
     async def seat_taken(self, game_id: str, seat: int, old: str, name: str, identity: str | None) -> None:
         """Seat ``seat`` (from 0) of the running game, ``old``'s, is ``name``'s from now on
         (``old`` watches the game from then on, as one voted out)."""

@@ -223,7 +223,12 @@ class HttpRoutes:
             return _response(HTTPStatus.NOT_FOUND, b'{"error": "no such game"}\n', "application/json")
         body = game.record.to_dict()
         body.update(
-            id=game.game_id, room=game.room, seed_hash=seed_hash(game.record.seed), result=game.result
+            id=game.game_id,
+            room=game.room,
+            seed_hash=seed_hash(game.record.seed),
+            result=game.result,
+            # the moves the server played for their player: number -> "clock" or "bot"
+            auto={str(number): mark for number, mark in sorted(game.auto.items())},
         )
         # the seed stays secret until the game is over: sha256(seed) is what was published at its start
         if game.result is None:

@@ -83,13 +83,14 @@ def page_language(query: str, accept_language: str | None) -> str:
 
 def replay_steps(game: StoredGame) -> dict[str, Any]:
     """Every public position of ``game``, from the deal to the end, as the engine computes them:
-    ``steps[0]`` is the start, ``steps[n]`` the position after move ``n`` with that move. A
+    ``steps[0]`` is the start, ``steps[n]`` the position after move ``n`` with that move (its
+    ``auto``: ``"clock"`` or ``"bot"`` when the server played it for its player, else ``None``). A
     position is the ``game`` part of a room's view for a spectator: no hand, no deck order."""
     record = game.record
     position = record.start()
     steps: list[dict[str, Any]] = []
 
-    def step(last: LastMove | None) -> None:
+    def step(last: LastMove | None, auto: str | None = None) -> None:
         view = room_view(
             room=game.room,
             state="over" if len(steps) == len(record.moves) else "playing",
@@ -103,15 +104,16 @@ def replay_steps(game: StoredGame) -> dict[str, Any]:
             move_number=len(steps),
             history=[],  # each step names its own move; a history per step would repeat them all
         )
-        steps.append({"move": None if last is None else _move_json(last), "game": view["game"]})
+        played = None if last is None else {**_move_json(last), "auto": auto}
+        steps.append({"move": played, "game": view["game"]})
 
     step(None)
-    for move in record.moves:
+    for number, move in enumerate(record.moves, 1):
         leaver = parse_leave(move)
         result = play(position, move) if leaver is None else leave(position, leaver)
         position = result.position
         last = LastMove(record.players[result.player], result.move, result.points)
-        step(last)
+        step(last, game.auto.get(number))
     return {
         "id": game.game_id,
         "room": game.room,

@@ -299,7 +299,10 @@ class Room:
         """Write ``entry``: what the log answered (the ratings of a game whose end it wrote)."""
         store, metrics = self.host.log, self.host.metrics
         if isinstance(entry, MoveLogged):
-            await store.move_played(entry.game_id, entry.number, entry.move)
+            if entry.auto is None:
+                await store.move_played(entry.game_id, entry.number, entry.move)
+            else:  # a move the server played for its player: the log keeps that too
+                await store.move_played(entry.game_id, entry.number, entry.move, entry.auto)
             metrics.move_logged()
         elif isinstance(entry, GameStart):
             await store.game_started(

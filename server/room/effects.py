@@ -119,25 +119,33 @@ class GameStart:
 
 
 class MoveLogged:
-    """Move ``number`` (from 1) of a game: a value, equal to another of the same move."""
+    """Move ``number`` (from 1) of a game: a value, equal to another of the same move. ``auto``:
+    ``"clock"`` or ``"bot"`` when the server played it for its player, else ``None``."""
 
-    __slots__ = ("game_id", "move", "number")
+    __slots__ = ("auto", "game_id", "move", "number")
 
-    def __init__(self, game_id: str, number: int, move: str) -> None:
+    def __init__(self, game_id: str, number: int, move: str, auto: str | None = None) -> None:
         self.game_id = game_id
         self.number = number
         self.move = move
+        self.auto = auto
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, MoveLogged):
             return NotImplemented
-        return (self.game_id, self.number, self.move) == (other.game_id, other.number, other.move)
+        return (self.game_id, self.number, self.move, self.auto) == (
+            other.game_id,
+            other.number,
+            other.move,
+            other.auto,
+        )
 
     def __hash__(self) -> int:
-        return hash((self.game_id, self.number, self.move))
+        return hash((self.game_id, self.number, self.move, self.auto))
 
     def __repr__(self) -> str:
-        return f"MoveLogged({self.game_id!r}, {self.number!r}, {self.move!r})"
+        auto = "" if self.auto is None else f", {self.auto!r}"
+        return f"MoveLogged({self.game_id!r}, {self.number!r}, {self.move!r}{auto})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -277,12 +277,13 @@ class Play:
 
     # --- moves -------------------------------------------------------------------------------
 
-    def entries(self, result: PlayResult) -> tuple[Entry, ...]:
+    def entries(self, result: PlayResult, auto: str | None = None) -> tuple[Entry, ...]:
         """What the log must hold before ``result`` (a move of the game running) is made: the
-        move, and the outcome if it ends the game."""
+        move (``auto``: ``"clock"`` or ``"bot"``, played by the server for its player), and the
+        outcome if it ends the game."""
         game = self.game
         assert game is not None
-        logged = MoveLogged(game.game_id, game.moves + 1, result.move)
+        logged = MoveLogged(game.game_id, game.moves + 1, result.move, auto)
         if result.outcome is None:
             return (logged,)
         return (logged, GameEnd(game.game_id, result.outcome))
@@ -354,7 +355,8 @@ class Play:
         def played(answers: Answers) -> None:
             self.moved(result, answers, auto=auto)
 
-        return Step(entries=self.entries(result), then=played, otherwise=self._retry_turn)
+        entries = self.entries(result, "bot" if auto else None)
+        return Step(entries=entries, then=played, otherwise=self._retry_turn)
 
     def on_clock(self, _: Member | None, msg: ClockTimeout) -> Step | None:
         """The turn clock ran out: the server plays the greedy move for the player."""
@@ -379,7 +381,7 @@ class Play:
         def again() -> None:  # the log refused the move: the clock runs out again shortly
             self.clock.retry(ClockTimeout(msg.move_number), self.members.now, self.members.out)
 
-        return Step(entries=self.entries(result), then=ran_out, otherwise=again)
+        return Step(entries=self.entries(result, "clock"), then=ran_out, otherwise=again)
 
     def on_turn_retry(self, _: Member | None, msg: TurnRetry) -> None:
         """An automatic move the log refused: the turn starts again."""

@@ -52,12 +52,13 @@ def test_each_turn_arms_the_clock_from_now() -> None:
 
 
 def test_clock_timeout_plays_the_greedy_move_for_the_player() -> None:
-    """When the clock runs out the server logs the greedy move, then says so and plays it (auto)."""
+    """When the clock runs out the server logs the greedy move, marked as the clock's, then says
+    so and plays it (auto)."""
     d, (ann, bob) = _clocked("ann", "bob")
     move = greedy(d.position)
     item = d.due("turn")
     step = d.handle(None, item)
-    assert step.entries == (MoveLogged(GAME_ID, 1, move),)
+    assert step.entries == (MoveLogged(GAME_ID, 1, move, "clock"),)
     assert not [e for e in step.effects if isinstance(e, Send)]
     done = d.finish(step)
     assert done.types(bob) == ["notice", "patch", "played"]
@@ -139,7 +140,8 @@ def test_leaving_the_room_during_a_game_hands_the_seat_to_a_bot_at_once() -> Non
 
 
 def test_window_passing_hands_the_seat_to_a_bot_that_moves_on_its_turn() -> None:
-    """With ``absent bot``: ``replaced_by_bot``, and a Think when it is that seat's turn."""
+    """With ``absent bot``: ``replaced_by_bot``, and a Think when it is that seat's turn; the
+    bot's move is logged as played for its player (``bot``)."""
     d = Driver()
     ann, bob = d.start("ann", "bob")
     d.move([ann])
@@ -151,6 +153,7 @@ def test_window_passing_hands_the_seat_to_a_bot_that_moves_on_its_turn() -> None
     assert (think.name, think.strategy, think.move_number) == ("bob", "greedy", 1)
     played = d.think().of(ann, m.Played)[0]
     assert (played.player, played.auto) == ("bob", True)
+    assert d.written[-1] == MoveLogged(GAME_ID, 2, played.move, "bot")
 
 
 def test_window_passing_on_another_players_turn_leaves_their_clock_running() -> None:

@@ -51,7 +51,7 @@ Connection = psycopg.AsyncConnection[TupleRow]
 
 _GAME_COLUMNS = (
     "id, room, players, kinds, seed, options, board, start_player, started, finished, result,"
-    " room_options, moves, voted_out"
+    " room_options, moves, voted_out, auto"
 )
 
 
@@ -238,11 +238,12 @@ class Records:
         async with self.connection() as conn, conn.transaction():
             kept = await conn.execute(
                 f"INSERT INTO games ({_GAME_COLUMNS})"
-                f" VALUES ({', '.join(['%s'] * 14)}) ON CONFLICT (id) DO NOTHING",
+                f" VALUES ({', '.join(['%s'] * 15)}) ON CONFLICT (id) DO NOTHING",
                 (game.game_id, game.room, Jsonb(list(record.players)), Jsonb(list(game.kinds)), record.seed,
                  Jsonb({"stammtisch": record.options.stammtisch}), record.board, record.start_player,
                  game.started, game.finished, Jsonb(game.result), Jsonb(game.room_options),
-                 Jsonb(list(record.moves)), Jsonb(list(game.voted_out))),
+                 Jsonb(list(record.moves)), Jsonb(list(game.voted_out)),
+                 Jsonb({str(number): mark for number, mark in game.auto.items()})),
             )  # fmt: skip
             if kept.rowcount != 1:  # kept before (a crash between the two writes, or another node)
                 return await _game_ratings(conn, game.game_id)
@@ -391,7 +392,7 @@ async def _game_ratings(conn: Connection, game_id: str) -> list[RatingChange]:
 
 async def _game(conn: Connection, row: tuple[Any, ...]) -> StoredGame:
     (game_id, room, players, kinds, seed, options, board, start_player, started, finished, result,
-     room_options, moves, voted_out) = row  # fmt: skip
+     room_options, moves, voted_out, auto) = row  # fmt: skip
     seats = await (
         await conn.execute("SELECT identity FROM players WHERE game_id = %s ORDER BY seat", (game_id,))
     ).fetchall()
@@ -406,6 +407,7 @@ async def _game(conn: Connection, row: tuple[Any, ...]) -> StoredGame:
     return StoredGame(
         game_id, room, record, tuple(kinds), started, finished, result, dict(room_options),
         tuple(identity for (identity,) in seats), tuple(voted_out),
+        {int(number): str(mark) for number, mark in (auto or {}).items()},
     )  # fmt: skip
 
 

@@ -15,12 +15,14 @@ for i = 5, #KEYS do
 end
 return 1
 """
-# KEYS: lease, moves  ARGV: fence, number, move
+# KEYS: lease, moves, game  ARGV: fence, number, move, mark (optional: the server played the move
+# for its player, "clock" or "bot"; kept beside it, in the game's field auto:NUMBER)
 MOVE_PLAYED = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
 local n = redis.call('LLEN', KEYS[2])
 if n + 1 ~= tonumber(ARGV[2]) then return -2 end
 redis.call('RPUSH', KEYS[2], ARGV[3])
+if ARGV[4] then redis.call('HSET', KEYS[3], 'auto:' .. ARGV[2], ARGV[4]) end
 return n + 1
 """
 # KEYS: lease, game, seats, history of the new player (optional)

@@ -183,12 +183,12 @@ class RedisStore:
             self._started, keys, [self._token(room), json.dumps(data), room.casefold(), game_id, *people]
         )
 
-    async def move_played(self, game_id: str, number: int, move: str) -> None:
+    async def move_played(self, game_id: str, number: int, move: str, auto: str | None = None) -> None:
         room, _ = self._game_rooms[game_id]
         result = await self._run(
             self._played,
-            [lease_key(room), f"{PREFIX}game:{game_id}:moves"],
-            [self._token(room), number, move],
+            [lease_key(room), f"{PREFIX}game:{game_id}:moves", f"{PREFIX}game:{game_id}"],
+            [self._token(room), number, move, *([] if auto is None else [auto])],
         )
         if result == -2:
             raise LeaseLost(f"{room}: the log holds other moves than this node's")
@@ -382,6 +382,8 @@ class RedisStore:
             {**data.get("room_options", {}), **({"private": True} if "private" in fields else {})},
             tuple(data.get("identities") or ()),
             tuple(data.get("voted_out") or ()),
+            # the moves the server played for their player, each beside its move (none before)
+            {int(f[5:]): str(v) for f, v in fields.items() if str(f).startswith("auto:")},
         )
 
     async def history(self, identity: str, limit: int = 10) -> list[StoredGame]:

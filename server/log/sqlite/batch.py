@@ -17,10 +17,10 @@ from typing import Any
 from server.log.sqlite.games import INSERT_GAME, INSERT_PLAYER, GameRows
 from server.log.sqlite.journal import INSERT_MOVE, Journal
 
-#: a move as a room logs it: game id, its number, its notation
-Move = tuple[str, int, str]
-#: a move with its row of the journal: seq, game id, number, notation
-_Row = tuple[int, str, int, str]
+#: a move as a room logs it: game id, its number, its notation, its mark (played by the server)
+Move = tuple[str, int, str, str | None]
+#: a move with its row of the journal: seq, game id, number, notation, mark
+_Row = tuple[int, str, int, str, str | None]
 
 
 class Batch:
@@ -38,9 +38,9 @@ class Batch:
         """Log a game's start; the future is done once it is committed."""
         return self._batched(self._games, rows)
 
-    def move(self, game_id: str, number: int, move: str) -> asyncio.Future[None]:
+    def move(self, game_id: str, number: int, move: str, auto: str | None = None) -> asyncio.Future[None]:
         """Log a move; the future is done once it is committed."""
-        return self._batched(self._moves, (game_id, number, move))
+        return self._batched(self._moves, (game_id, number, move, auto))
 
     def _batched(self, pending: list[tuple[Any, asyncio.Future[None]]], row: Any) -> asyncio.Future[None]:
         # (the loop is asked for once a turn: on Python 3.11 asking costs a system call, getpid)
@@ -68,14 +68,14 @@ class Batch:
             for (game, players), committed in games:
                 self._commit_alone(committed, self._game_rows, game, players)
             for row, committed in moves:
-                seq, game_id, number, move = row
+                seq, game_id, number, move, auto = row
                 if self._refused(game_id, number, self._journal.last_number(game_id), committed):
                     continue  # one before it failed
                 if self._commit_alone(committed, self._db.execute, INSERT_MOVE, row):
-                    self._journal.add(game_id, seq, number, move)
+                    self._journal.add(game_id, seq, number, move, auto)
             return
-        for (seq, game_id, number, move), _ in moves:
-            self._journal.add(game_id, seq, number, move)
+        for (seq, game_id, number, move, auto), _ in moves:
+            self._journal.add(game_id, seq, number, move, auto)
         for _, committed in (*games, *moves):
             if not committed.done():
                 committed.set_result(None)
@@ -87,14 +87,14 @@ class Batch:
         next, which fail."""
         rows: list[tuple[_Row, asyncio.Future[None]]] = []
         last: dict[str, int] = {}  # the games of this commit: their last move in it
-        for (game_id, number, move), committed in moves:
+        for (game_id, number, move, auto), committed in moves:
             before = last.get(game_id)
             if before is None:
                 before = self._journal.last_number(game_id)
             if self._refused(game_id, number, before, committed):
                 continue
             last[game_id] = number
-            rows.append(((self._journal.next_seq(), game_id, number, move), committed))
+            rows.append(((self._journal.next_seq(), game_id, number, move, auto), committed))
         return rows
 
     @staticmethod

@@ -30,7 +30,7 @@ GameRows = tuple[tuple[Any, ...], list[tuple[Any, ...]]]
 # was kept got the column added at the end when it was upgraded)
 _GAME_COLUMNS = (
     "id, room, players, kinds, seed, options, board, start_player, started, finished, result,"
-    " room_options, moves"
+    " room_options, moves, auto"
 )
 
 
@@ -105,9 +105,17 @@ class Games:
     def finish(self, game_id: str, outcome: Outcome) -> bool:
         """In the caller's transaction: the game's result, and its moves into its row; whether it
         was running (a game finished before is left as it was)."""
+        marks = self._journal.auto(game_id)
         cursor = self._db.execute(
-            "UPDATE games SET finished = ?, result = ?, moves = ? WHERE id = ? AND finished IS NULL",
-            (time.time(), json.dumps(outcome.to_dict()), json.dumps(self._journal.moves(game_id)), game_id),
+            "UPDATE games SET finished = ?, result = ?, moves = ?, auto = ?"
+            " WHERE id = ? AND finished IS NULL",
+            (
+                time.time(),
+                json.dumps(outcome.to_dict()),
+                json.dumps(self._journal.moves(game_id)),
+                json.dumps(marks) if marks else None,
+                game_id,
+            ),
         )
         return cursor.rowcount == 1
 
@@ -162,6 +170,7 @@ class Games:
             result,
             room_options,
             moves,
+            auto,
         ) = row
         record = GameRecord(
             players=tuple(json.loads(players)),
@@ -182,6 +191,7 @@ class Games:
             {} if room_options is None else json.loads(room_options),
             self._identities(game_id),
             self._voted_out(game_id),
+            self._journal.auto(game_id) if finished is None else _marks(auto),
         )
 
     def _identities(self, game_id: str) -> tuple[str | None, ...]:
@@ -193,3 +203,8 @@ class Games:
     def _voted_out(self, game_id: str) -> tuple[str, ...]:
         rows = self._db.execute("SELECT name FROM voted_out WHERE game_id = ? ORDER BY rowid", (game_id,))
         return tuple(name for (name,) in rows)
+
+
+def _marks(kept: str | None) -> dict[int, str]:
+    """A finished game's marks as its row keeps them (JSON keys are strings); none in an older one."""
+    return {} if kept is None else {int(number): mark for number, mark in json.loads(kept).items()}

@@ -25,7 +25,7 @@ import sqlite3
 from array import array
 
 #: a move's row (the batch of a turn of the loop writes them, :mod:`server.log.sqlite.batch`)
-INSERT_MOVE = "INSERT INTO journal (seq, game_id, number, move) VALUES (?, ?, ?, ?)"
+INSERT_MOVE = "INSERT INTO journal (seq, game_id, number, move, auto) VALUES (?, ?, ?, ?, ?)"
 
 #: the rows of finished games the journal may hold beside three times the running games' before
 #: it moves the oldest running games to its end (in steady play the games running hold two to
@@ -52,12 +52,14 @@ class _Running:
     move's number. (The moves are the very strings its room holds: a list of them costs a
     pointer a move, as the ``seq`` do, and a finished game's are not read back from the file.)"""
 
-    __slots__ = ("last", "moves", "seqs")
+    __slots__ = ("auto", "last", "moves", "seqs")
 
     def __init__(self) -> None:
         self.seqs = array("q")
         self.moves: list[str] = []
         self.last = 0
+        #: the moves the server played for their player, by number (few: made when one comes)
+        self.auto: dict[int, str] | None = None
 
 
 class Journal:
@@ -70,11 +72,11 @@ class Journal:
         self._live_rows = 0  # their rows in all
         self._last_seq = 0  # the journal's last row
         rows = db.execute(
-            "SELECT j.seq, j.game_id, j.number, j.move FROM journal j JOIN games g ON g.id = j.game_id"
-            " WHERE g.finished IS NULL ORDER BY j.seq"
+            "SELECT j.seq, j.game_id, j.number, j.move, j.auto FROM journal j"
+            " JOIN games g ON g.id = j.game_id WHERE g.finished IS NULL ORDER BY j.seq"
         )
-        for seq, game_id, number, move in rows:
-            self.add(game_id, seq, number, move)
+        for seq, game_id, number, move, auto in rows:
+            self.add(game_id, seq, number, move, auto)
         self._last_seq = db.execute("SELECT coalesce(max(seq), 0) FROM journal").fetchone()[0]
         with db:  # the rows no running game needs
             db.execute("BEGIN IMMEDIATE")
@@ -85,14 +87,19 @@ class Journal:
         self._last_seq += 1
         return self._last_seq
 
-    def add(self, game_id: str, seq: int, number: int, move: str) -> None:
-        """The row ``seq``, the game's move ``number``, is committed."""
+    def add(self, game_id: str, seq: int, number: int, move: str, auto: str | None = None) -> None:
+        """The row ``seq``, the game's move ``number``, is committed (``auto``: the server played
+        it for its player, ``"clock"`` or ``"bot"``)."""
         running = self._running.get(game_id)
         if running is None:
             running = self._running[game_id] = _Running()
         running.seqs.append(seq)
         running.moves.append(move)
         running.last = number
+        if auto is not None:
+            if running.auto is None:
+                running.auto = {}
+            running.auto[number] = auto
         self._live_rows += 1
 
     def last_number(self, game_id: str) -> int:
@@ -104,6 +111,11 @@ class Journal:
         """The moves of a running game, in order, as the journal holds them."""
         running = self._running.get(game_id)
         return [] if running is None else list(running.moves)
+
+    def auto(self, game_id: str) -> dict[int, str]:
+        """The moves of a running game the server played for their player: number -> mark."""
+        running = self._running.get(game_id)
+        return {} if running is None or running.auto is None else dict(running.auto)
 
     def cut(self, finished: str) -> list[tuple[str, array[int]]]:
         """In the transaction that finishes ``finished``: delete the journal's rows before the
@@ -126,8 +138,8 @@ class Journal:
                     continue
                 seqs = array("q", range(seq + 1, seq + 1 + len(running.seqs)))
                 self._db.executemany(
-                    "INSERT INTO journal (seq, game_id, number, move)"
-                    " SELECT ?, game_id, number, move FROM journal WHERE seq = ?",
+                    "INSERT INTO journal (seq, game_id, number, move, auto)"
+                    " SELECT ?, game_id, number, move, auto FROM journal WHERE seq = ?",
                     zip(seqs, running.seqs, strict=True),
                 )
                 seq += len(seqs)

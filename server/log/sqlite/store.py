@@ -105,8 +105,8 @@ class Store:
         # share one transaction, as their moves do
         await self._batch.game(game_rows(game_id, room, record, kinds, room_options, identities))
 
-    async def move_played(self, game_id: str, number: int, move: str) -> None:
-        await self._batch.move(game_id, number, move)
+    async def move_played(self, game_id: str, number: int, move: str, auto: str | None = None) -> None:
+        await self._batch.move(game_id, number, move, auto)
 
     async def seat_taken(self, game_id: str, seat: int, old: str, name: str, identity: str | None) -> None:
         self._games.seat_taken(game_id, seat, old, name, identity)
