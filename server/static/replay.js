@@ -4,7 +4,7 @@
 import { ScoreChart, annotateMoves, fetchAnalysis, figuresText, showGhost } from "./analysis.js";
 import { CafeBoard } from "./board.js";
 import { preferredLanguage, setLanguage, t, tn } from "./i18n.js";
-import { historyLine } from "./live.js";
+import { historyLine, playedFor } from "./live.js";
 import { readerHeaders } from "./storage.js";
 
 const $ = (id) => document.getElementById(id);
@@ -38,6 +38,12 @@ async function load() {
       button.textContent = historyLine(step.move, board.nations);
       button.addEventListener("click", () => show(i + 1));
       item.append(button);
+      // a move the server played for its player (the clock ran out, or a bot kept the seat)
+      const how = step.move.auto;
+      if (how) {
+        item.dataset.auto = how;
+        item.append(" ", Object.assign(document.createElement("span"), { className: "badge auto", textContent: playedFor(how) }));
+      }
       return item;
     }),
   );
@@ -79,7 +85,8 @@ async function load() {
     $("step-text").textContent =
       current === 0
         ? tn("The deal (of {n} move)", "The deal (of {n} moves)", moveCount)
-        : t("Move {number} of {count}: {move}", { number: current, count: moveCount, move: historyLine(step.move, board.nations) });
+        : t("Move {number} of {count}: {move}", { number: current, count: moveCount, move: historyLine(step.move, board.nations) }) +
+          (step.move.auto ? ` (${playedFor(step.move.auto)})` : "");
     $("scores").replaceChildren(
       ...game.players.map((p) => {
         const item = document.createElement("li");
