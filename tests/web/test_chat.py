@@ -65,7 +65,7 @@ def test_tab_completes_command_names(open_page: Callable[..., Page]) -> None:
     box.press("Tab")
     assert _input(page) == "/help "
     assert page.locator("#cmd-hint").inner_text().startswith("/help [COMMAND]")
-    box.fill("/ro")
+    box.fill("/roo")
     box.press("Tab")
     assert _input(page) == "/room"
     box.press("Tab")
