@@ -158,5 +158,6 @@ def test_the_page_shows_moves_board_hints_and_replays_in_german(
     page.goto(f"{server.url}games/kein-spiel")
     page.locator("#replay-status", has_text="Unter dieser Adresse gibt es kein beendetes Spiel.").wait_for()
     assert page.locator("#forward").get_attribute("aria-label") == "Einen Zug vor"
-    assert page.locator("#replay h2").all_inner_texts() == ["Punkte im Lauf des Spiels", "Punktestand", "Züge"]
+    headings = ["Punkte im Lauf des Spiels", "Punktestand", "Züge"]
+    assert page.locator("#replay h2").all_inner_texts() == headings
     assert page.locator(".doc-top a").first.inner_text() == "☕ Zurück ins Café"
