@@ -98,7 +98,6 @@ class LineBot(Bot):
         self._rooms_again = False  # the seats changed since that /rooms was typed
         # the /join typed and not answered yet: typed again if an `unavailable` may have been its answer
         self._joining: str | None = None
-        self._retry: asyncio.Task[None] | None = None  # what is typed again after an `unavailable`
         self._errors = read.ErrorJoin()
 
     async def _connection(self) -> None:
@@ -116,8 +115,6 @@ class LineBot(Bot):
                 assert line is not None
                 await self._receive(line)
         finally:
-            if self._retry is not None:
-                self._retry.cancel()
             writer.close()
             with contextlib.suppress(Exception):
                 await writer.wait_closed()
@@ -241,12 +238,17 @@ class LineBot(Bot):
             await self._ask_moves()
             return
         if code in TRY_AGAIN:
+            # which command was dropped is not said: a /join not answered yet is typed again
+            # (its answer, a seat or already_seated, leads on), else the bot asks whether it is
+            # its turn; one command for each refusal, so that refusals do not multiply while the
+            # room is out of reach
             log.warning(code, player=self.name, joining=self._joining)
-            # one retry at a time: the answers to what was typed before it are not retried again
-            # (else each retry's two commands, both refused while the room is away, would double
-            # the lines to read, and the bot would read refusals long after the room is back)
-            if self._retry is None or self._retry.done():
-                self._retry = asyncio.get_running_loop().create_task(self._try_again())
+            await asyncio.sleep(1.0)
+            self._asking = False
+            if self._joining is not None:
+                await self._type(self._joining)
+            else:
+                await self._ask_moves()
         elif code in ("not_your_turn", "no_game", "game_over", "not_seated"):
             self._asking = False
         elif code in ("room_full", "bad_room", "too_many_rooms"):
@@ -256,19 +258,9 @@ class LineBot(Bot):
             log.info("waiting_for_game_end", room=self.settings.room)
         elif code == "already_seated":
             self._joining = None
+            await self._ask_moves()  # seated already (its seat kept while it was away): its turn?
         elif code not in ("not_enough_players", "not_host"):
             log.warning("refused", code=code, message=message)
-
-    async def _try_again(self) -> None:
-        """A second after an ``unavailable`` (or ``rate_limited``): which command it answered is not
-        said, so a /join not answered yet is typed again (refused harmlessly if the seat is the
-        bot's), and the bot asks whether it is its turn."""
-        await asyncio.sleep(1.0)
-        with contextlib.suppress(OSError):  # (the connection was lost: the next one joins anew)
-            if self._joining is not None:
-                await self._type(self._joining)
-            self._asking = False
-            await self._ask_moves()
 
     async def _over(self, result: GameResult) -> None:
         if self._in_game:
