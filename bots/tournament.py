@@ -6,10 +6,12 @@ mean time per move. Each deal is played once from every seat, so that no strateg
 its cards or its place in the turn order. A win is a first place; a first place shared by ``k``
 players counts ``1/k`` to each.
 
-``--budget`` sets the strong strategy's mean seconds per move (``--iterations`` caps its playouts
-instead, for repeatable runs), ``--players`` the seats per game (the strategies named repeat to
-fill them), and ``--jobs`` plays that many games at once in worker processes; a strategy's time
-per move is measured in the process that plays it.
+``--budget`` sets the searching strategies' (``strong``, ``classic``) mean seconds per move
+(``--iterations`` caps their playouts instead, for repeatable runs), ``--players`` the seats per
+game (the strategies named repeat to fill them), and ``--jobs`` plays that many games at once in
+worker processes; a strategy's time per move is the CPU time of the thread that plays it.
+``--cpu-time`` counts the search budget in CPU seconds as well, so that the figures hold for a
+core of its own on a machine that is busy with other work.
 
 >>> standings = run_tournament(["greedy", "random"], games=2, seed=1)
 >>> [s.games for s in standings]
@@ -29,7 +31,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from bots.strategy import STRATEGIES, Strategy, bot_view, get_strategy
+from bots.strategy import KNOWN_STRATEGIES, Strategy, bot_view, get_strategy
 from bots.strategy.search import DEFAULT_BUDGET
 from engine import new_position, play
 
@@ -117,9 +119,9 @@ def play_game(entries: Sequence[Entry], deal_seed: int, move_seed: str) -> GameR
     seconds = [0.0] * len(entries)
     for _ in range(MAX_MOVES):
         seat = position.to_move
-        started = time.perf_counter()
+        started = time.thread_time()
         text = bots[seat].choose(bot_view(position, seat), rngs[seat])
-        seconds[seat] += time.perf_counter() - started
+        seconds[seat] += time.thread_time() - started
         moves[seat] += 1
         result = play(position, text)
         position = result.position
@@ -181,8 +183,8 @@ def make_entries(
     if not names:
         raise ValueError("name at least one strategy")
     for name in names:
-        if name not in STRATEGIES:
-            raise ValueError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)})")
+        if name not in KNOWN_STRATEGIES:
+            raise ValueError(f"unknown strategy {name!r} (known: {', '.join(KNOWN_STRATEGIES)})")
     n = players if players is not None else max(2, len(names))
     if not 2 <= n <= 4:
         raise ValueError(f"a game has 2 to 4 players, not {n}")
@@ -254,33 +256,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "strategies",
         nargs="+",
-        choices=STRATEGIES,
+        choices=KNOWN_STRATEGIES,
         metavar="STRATEGY",
-        help=f"one of {', '.join(STRATEGIES)}; one seat each, repeated to fill --players",
+        help=f"one of {', '.join(KNOWN_STRATEGIES)}; one seat each, repeated to fill --players",
     )
     parser.add_argument("--games", type=int, default=200, help="games to play (default 200)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals and the bots' chances")
     parser.add_argument(
-        "--budget", type=float, default=None, help="mean seconds per move for strong (default: its own, 1.0)"
+        "--budget",
+        type=float,
+        default=None,
+        help="mean seconds per move for strong and classic (default: their own, 1.0)",
     )
     parser.add_argument(
-        "--iterations", type=int, default=None, help="at most this many search iterations per move for strong"
+        "--iterations",
+        type=int,
+        default=None,
+        help="at most this many search iterations per move for strong and classic",
     )
     parser.add_argument(
         "--players", type=int, default=None, help="seats per game (default: one per strategy)"
+    )
+    parser.add_argument(
+        "--cpu-time",
+        action="store_true",
+        help="count the budget in CPU seconds of the thinking thread, not the wall's (a busy machine "
+        "then makes a game slower, not the search weaker)",
     )
     parser.add_argument("--jobs", type=int, default=1, help="games played at once in worker processes")
     parser.add_argument("--progress", action="store_true", help="report after every game on stderr")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
-    strong: dict[str, Any] = {}
+    strong: dict[str, Any] = {"cpu_time": True} if args.cpu_time else {}
     if args.budget is not None:
         strong["budget"] = args.budget
     if args.iterations is not None:
         strong["max_iterations"] = args.iterations
+    searching = {"strong": strong, "classic": strong}
     try:
-        entries = make_entries(args.strategies, args.players, {"strong": strong})
+        entries = make_entries(args.strategies, args.players, searching)
     except ValueError as e:
         parser.error(str(e))
     started = time.monotonic()
@@ -289,13 +304,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.games,
         args.seed,
         players=len(entries),
-        strategy_kwargs={"strong": strong},
+        strategy_kwargs=searching,
         jobs=args.jobs,
         progress=args.progress,
     )
     settings = f"{args.games} games, {len(entries)} players, seed {args.seed}"
-    if "strong" in args.strategies:
-        settings += f", strong budget {strong.get('budget', DEFAULT_BUDGET)} s per move"
+    if {"strong", "classic"} & set(args.strategies):
+        clock = "CPU" if args.cpu_time else "wall"
+        settings += f", search budget {strong.get('budget', DEFAULT_BUDGET)} s ({clock}) per move"
         if args.iterations is not None:
             settings += f" or {args.iterations} playouts"
     print(settings)

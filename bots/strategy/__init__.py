@@ -14,26 +14,32 @@ from typing import Any
 
 from bots.strategy.base import RandomStrategy, Strategy
 from bots.strategy.greedy import GreedyStrategy
-from bots.strategy.search import SearchSettings, StrongStrategy
+from bots.strategy.search import CLASSIC, SearchSettings, StrongStrategy
 from bots.strategy.view import BotView, bot_view, view_from_dict
 
-#: the strategies ``get_strategy`` knows, by name
+#: the strategies people can seat (``/addbot``, ``cafe-bot``), by name
 STRATEGIES = ("random", "greedy", "strong")
+#: every strategy ``get_strategy`` knows: also ``classic``, the strong search with its earlier
+#: settings (``search.CLASSIC``), which ``bots.tournament`` measures the strong one against
+KNOWN_STRATEGIES = (*STRATEGIES, "classic")
 
 
 def get_strategy(name: str, **kwargs: Any) -> Strategy:
-    """The strategy called ``name`` (``random``, ``greedy`` or ``strong``); ``kwargs`` go to its
-    constructor (e.g. ``budget=0.5`` or ``max_iterations=200`` for ``strong``)."""
+    """The strategy called ``name`` (one of ``KNOWN_STRATEGIES``); ``kwargs`` go to its
+    constructor (e.g. ``budget=0.5`` or ``max_iterations=200`` for ``strong`` and ``classic``)."""
     if name == "random":
         return RandomStrategy(**kwargs)
     if name == "greedy":
         return GreedyStrategy(**kwargs)
     if name == "strong":
         return StrongStrategy(**kwargs)
-    raise ValueError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)})")
+    if name == "classic":
+        return StrongStrategy(**{"settings": CLASSIC, **kwargs, "name": "classic"})
+    raise ValueError(f"unknown strategy {name!r} (known: {', '.join(KNOWN_STRATEGIES)})")
 
 
 __all__ = [
+    "KNOWN_STRATEGIES",
     "STRATEGIES",
     "BotView",
     "GreedyStrategy",

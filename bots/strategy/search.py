@@ -18,13 +18,14 @@ import math
 import random
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bots.strategy.evaluate import ELIMINATED, MoveJudge, Weights
 from bots.strategy.playout import Playout, PlayoutMove, playout_move
 from bots.strategy.view import BotView
 from engine import Move, Position, legal_moves, play
-from engine.rules import DECK_END
+from engine.rules import DECK_END, JOKER_PENALTY, NATURAL_PENALTY
 
 #: seconds the strong strategy thinks per move unless told otherwise
 DEFAULT_BUDGET = 1.0
@@ -43,6 +44,9 @@ class SearchSettings:
     #: once this few chairs are free, playouts go on to the end of the game: the last turns, when
     #: guests no longer find chairs and the bar's negative places come due, decide many games
     endgame_free: int = 16
+    #: the judge's best live candidate is played unless another beats it by this many standard
+    #: errors of the paired difference (0: the best mean is played)
+    choose_z: float = 1.0
     #: every this many rounds, drop the candidates that are clearly worse than the leader ...
     prune_every: int = 8
     #: ... by this many standard errors of the paired difference; the search stops early when
@@ -53,6 +57,16 @@ class SearchSettings:
     #: its growth with the square root of the turns left
     final_spread: float = 2.0
     spread_per_turn: float = 3.0
+    #: how a playout cut short counts the cards in hand: ``"penalty"``, each as the penalty it
+    #: would cost if the game ended now; ``"worth"``, a joker as the natural card it can stand for
+    #: plus what the greedy judge holds a joker to be worth while the deck lasts
+    leaf_hand: str = "worth"
+
+
+#: the settings ``strong`` had before its playouts counted a joker in hand by its worth and it
+#: kept to the judge's choice unless the search clearly beats it: the ``classic`` strategy, kept
+#: to measure the strong one against
+CLASSIC = SearchSettings(leaf_hand="penalty", choose_z=0.0)
 
 
 @dataclass(slots=True)
@@ -84,10 +98,8 @@ class ThinkingClock:
 
 class StrongStrategy:
     """Monte-Carlo search over determinizations, within ``budget`` seconds per move on average
-    (``ThinkingClock``; and at most ``max_iterations`` playouts, which makes it deterministic for a
-    given ``rng``)."""
-
-    name = "strong"
+    (``ThinkingClock``: of the wall's time, or with ``cpu_time`` of the thread's CPU time; and at
+    most ``max_iterations`` playouts, which makes it deterministic for a given ``rng``)."""
 
     def __init__(
         self,
@@ -95,7 +107,13 @@ class StrongStrategy:
         max_iterations: int | None = None,
         settings: SearchSettings | None = None,
         weights: Weights | None = None,
+        name: str = "strong",
+        cpu_time: bool = False,
     ) -> None:
+        self.name = name
+        #: the clock the budget is counted on: the wall's, or the thinking thread's CPU time (a
+        #: busy machine then makes a move slower, not weaker)
+        self.now = time.thread_time if cpu_time else time.perf_counter
         self.budget = budget
         self.max_iterations = max_iterations
         self.settings = settings or SearchSettings()
@@ -113,11 +131,11 @@ class StrongStrategy:
         self.clock = ThinkingClock(budget)
 
     def choose(self, view: BotView, rng: random.Random) -> str:
-        started = time.perf_counter()
+        started = self.now()
         try:
             return self._search(view, rng, started + self.clock.allowance())
         finally:
-            self.clock.spent(time.perf_counter() - started)
+            self.clock.spent(self.now() - started)
 
     def _search(self, view: BotView, rng: random.Random, deadline: float) -> str:
         root = view.determinize()
@@ -126,7 +144,8 @@ class StrongStrategy:
             raise ValueError("there is no legal move: the game is over")
         judge = MoveJudge(root, self.weights, Counter(view.unseen))
         ranked = sorted(zip((judge.value(m) for m in moves), moves, strict=True), key=lambda vm: -vm[0])
-        candidates = [m for v, m in ranked[: self.settings.candidates] if v > ELIMINATED] or [ranked[0][1]]
+        settings = self.settings
+        candidates = [m for v, m in ranked[: settings.candidates] if v > ELIMINATED] or [ranked[0][1]]
         self.last_iterations = 0
         if len(candidates) == 1:
             return candidates[0].text
@@ -134,7 +153,7 @@ class StrongStrategy:
         # the open board, built once: each sample only deals the hidden cards anew
         board = Playout(root)
         free = sum(1 for g in view.chairs if g is None)
-        depth = None if free <= self.settings.endgame_free else self.settings.depth
+        depth = None if free <= settings.endgame_free else settings.depth
         # results[i][r]: candidate i's result on the r-th sample; every live candidate meets
         # every sample, and a round cut short by the budget is left out
         results: list[list[float]] = [[] for _ in candidates]
@@ -148,9 +167,7 @@ class StrongStrategy:
             seed = rng.getrandbits(64)
             done: list[float] = []
             for i in live:
-                if (limit is not None and iterations >= limit) or (
-                    limit is None and time.perf_counter() >= deadline
-                ):
+                if (limit is not None and iterations >= limit) or (limit is None and self.now() >= deadline):
                     break
                 game = _after(root, base, candidates[i], converted[i])
                 done.append(self.playout(game, view.seat, depth, random.Random(seed)))
@@ -168,6 +185,13 @@ class StrongStrategy:
         if rounds == 0:
             return candidates[0].text
         best = max(live, key=lambda i: (sum(results[i]) / rounds, -i))
+        # the judge's favourite among the live candidates stays unless the search clearly beats it:
+        # with few samples the best mean of several is mostly luck
+        favourite = min(live)
+        if best != favourite and settings.choose_z > 0:
+            d, se = _paired(results[best], results[favourite])
+            if d < settings.choose_z * se:
+                best = favourite
         return candidates[best].text
 
     def _prune(self, live: list[int], results: list[list[float]], rounds: int) -> list[int]:
@@ -184,9 +208,7 @@ class StrongStrategy:
         for i in live:
             if i == leader:
                 continue
-            diffs = [a - b for a, b in zip(results[i], results[leader], strict=True)]
-            d = sum(diffs) / rounds
-            se = math.sqrt(sum((x - d) ** 2 for x in diffs) / max(1, rounds - 1) / rounds)
+            d, se = _paired(results[i], results[leader])
             if d + self.settings.prune_z * se >= 0:
                 keep.append(i)
             closest = max(closest, d + self.settings.stop_z * se)
@@ -208,14 +230,18 @@ class StrongStrategy:
         """A playout's result for ``seat`` in [0, 1]: the chance of winning from its margin over the
         best opponent (scores less the cards in hand), the more certain the less of the game is
         left. A finished game is a win (about 1) or a loss (about 0) with the margin as tie-break."""
-        finals = game.final_scores()
+        over = game.is_over()
+        if over or self.settings.leaf_hand == "penalty":
+            finals: Sequence[float] = game.final_scores()
+        else:
+            finals = self._leaf_scores(game)
         if seat in game.eliminated:
             margin = -DECIDED
         else:
             others = [finals[i] for i in range(len(finals)) if i != seat and i not in game.eliminated]
             margin = finals[seat] - max(others) if others else DECIDED
         settings = self.settings
-        if game.is_over():
+        if over:
             spread = settings.final_spread
         else:
             # the turns left: each takes a chair or a card of the deck, most often both
@@ -223,6 +249,30 @@ class StrongStrategy:
             spread = settings.final_spread + settings.spread_per_turn * math.sqrt(left)
         x = max(-30.0, min(30.0, margin / spread))
         return 1.0 / (1.0 + math.exp(-x))
+
+    def _leaf_scores(self, game: Playout) -> list[float]:
+        """Scores less the cards in hand as a game cut short stands: a natural card at its
+        penalty, a joker at the natural card's penalty less the worth the greedy judge gives a
+        joker in hand (``Weights.joker``, falling to nothing as the deck runs out), and no less
+        than its own penalty once that worth is gone."""
+        w = self.weights
+        span = w.joker_full_deck - w.joker_no_deck
+        share = min(1.0, max(0.0, (len(game.deck) - w.joker_no_deck) / span))
+        joker_cost = NATURAL_PENALTY - w.joker * share + (JOKER_PENALTY - NATURAL_PENALTY) * (1.0 - share)
+        return [
+            score
+            if i in game.eliminated
+            else score - sum(joker_cost if c.is_joker else NATURAL_PENALTY for c in game.hands[i])
+            for i, score in enumerate(game.scores)
+        ]
+
+
+def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+    """The mean of the paired differences ``a - b`` and its standard error."""
+    n = len(a)
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    d = sum(diffs) / n
+    return d, math.sqrt(sum((x - d) ** 2 for x in diffs) / max(1, n - 1) / n)
 
 
 def _after(root: Position, base: Playout, move: Move, converted: PlayoutMove | None) -> Playout:

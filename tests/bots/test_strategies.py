@@ -271,3 +271,79 @@ def test_a_playout_dealt_a_sample_is_the_playout_of_that_sample() -> None:
         sample = v.determinize(random.Random(seed))
         assert board.dealt(hands, deck).to_position(position) == Playout(sample).to_position(position)
         assert sample.players[v.seat].hand == position.players[v.seat].hand
+
+
+def _strong() -> StrongStrategy:
+    """The strong strategy as ``/addbot strong`` seats it, held to a playout cap so that it repeats
+    itself."""
+    bot = get_strategy("strong", max_iterations=240)
+    assert isinstance(bot, StrongStrategy)
+    return bot
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_strong_plays_alike_whatever_the_other_seats_hold(players: int) -> None:
+    """The strong bot decides from its own seat's information alone: given the hands of the other
+    seats and the deck dealt otherwise, or its view as the server sends it, it plays the same move
+    with the same generator."""
+    for seed in range(3):
+        position = _midgame(30 + seed, 4 + 7 * seed, players=players)
+        if is_over(position):
+            continue
+        seat = position.to_move
+        bot = _strong()
+        first = bot.choose(bot_view(position, seat), random.Random(seed))
+        assert bot.last_iterations > 0
+        for other in range(2):
+            dealt = _shuffle_hidden(position, seat, 200 + 10 * seed + other)
+            assert [p.hand for i, p in enumerate(dealt.players) if i != seat] != [
+                p.hand for i, p in enumerate(position.players) if i != seat
+            ]
+            assert _strong().choose(bot_view(dealt, seat), random.Random(seed)) == first
+        assert _strong().choose(view_from_dict(view(position, seat)), random.Random(seed)) == first
+
+
+def test_strong_keeps_to_the_judges_choice_unless_the_search_beats_it() -> None:
+    """With ``choose_z`` out of reach and no candidate dropped on the way, the search plays the
+    greedy judge's best move: another move must beat that one on the samples both met."""
+    checked = 0
+    for seed in range(6):
+        position = _midgame(40 + seed, 6 + 2 * seed)
+        if is_over(position):
+            continue
+        v = _view_of(position)
+        settings = SearchSettings(choose_z=1e9, prune_every=10**6)
+        move = StrongStrategy(max_iterations=160, settings=settings).choose(v, random.Random(seed))
+        judge = MoveJudge(position, Weights(), Counter(v.unseen))
+        values = {m.text: judge.value(m) for m in legal_moves(position)}
+        assert values[move] == pytest.approx(max(values.values()))
+        checked += 1
+    assert checked >= 4
+
+
+def test_a_playout_cut_short_counts_a_joker_by_its_worth() -> None:
+    """A game cut short counts a natural card in hand at its penalty (5) and a joker at the worth
+    the judge gives it: nothing more than a natural card's penalty less 5 while the deck is full,
+    its own penalty (10) once the deck runs low; a finished game counts the penalties."""
+    position = _position(["FRf", "Jf", "CNm", "ITm", "USm"], {"FR2n": "FRm", "FR2e": "DEf"})
+    bot = StrongStrategy(settings=SearchSettings(leaf_hand="worth"))
+    game = Playout(position)
+    assert bot._leaf_scores(game)[0] == pytest.approx(20 - 4 * 5 - 0)
+    game.deck = game.deck[:10]
+    assert bot._leaf_scores(game)[0] == pytest.approx(20 - 4 * 5 - 10)
+    assert game.final_scores()[0] == 20 - 4 * 5 - 10
+
+
+def test_classic_is_the_strong_search_with_its_first_settings() -> None:
+    """``classic``, which the tournament measures ``strong`` against, is the same search with the
+    settings of ``search.CLASSIC``; people cannot seat it."""
+    from bots.strategy.search import CLASSIC
+
+    classic = get_strategy("classic", budget=0.2)
+    assert isinstance(classic, StrongStrategy)
+    assert (classic.name, classic.settings, classic.budget) == ("classic", CLASSIC, 0.2)
+    strong = get_strategy("strong")
+    assert isinstance(strong, StrongStrategy)
+    assert strong.settings == SearchSettings()
+    assert SearchSettings() != CLASSIC
+    assert "classic" not in STRATEGIES
