@@ -505,6 +505,17 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         ),
         ("/finger ann",),
     ),
+    "analyse": CommandInfo(
+        _("/analyse GAME"),
+        _("an analysis of a finished game: what each move cost"),
+        _(
+            "Asks the server's bot to judge every move of the finished game GAME (its id,\n"
+            "as /history shows it): what each move cost its player in points, marked good,\n"
+            "inaccurate, mistake or blunder, and each player's accuracy. It is queued; you\n"
+            "are told when it is ready, and /games/GAME shows it beside the replay."
+        ),
+        ("/analyse 0123456789abcdef",),
+    ),
     "tournament": CommandInfo(
         _("/tournament [ACTION] NAME ..."),
         _("make, join, leave, close or show a tournament"),
@@ -524,17 +535,6 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         _("the tournaments upcoming, running and over"),
         _("Lists the tournaments upcoming, running and recently over."),
         ("/tournaments",),
-    ),
-    "analyse": CommandInfo(
-        _("/analyse GAME"),
-        _("an analysis of a finished game: what each move cost"),
-        _(
-            "Asks the server's bot to judge every move of the finished game GAME (its id,\n"
-            "as /history shows it): what each move cost its player in points, marked good,\n"
-            "inaccurate, mistake or blunder, and each player's accuracy. It is queued; you\n"
-            "are told when it is ready, and /games/GAME shows it beside the replay."
-        ),
-        ("/analyse 0123456789abcdef",),
     ),
     "seek": CommandInfo(
         _("/seek [OPTIONS]"),
@@ -973,29 +973,6 @@ def _digits(text: str) -> bool:
     return text.isascii() and text.isdigit() and len(text) <= 6
 
 
-_SEEK_SIZES: Final = {"2": 2, "3": 3, "4": 4, "any": None}
-
-
-def _seek(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
-    """``/seek [2|3|4|any] [rated|casual] [clock SECONDS] [bots]``, in any order."""
-    _arguments(name, args, id, 0, 6)
-    fields: dict[str, Any] = {}
-    words = [a.lower() for a in args]
-    while words:
-        word = words.pop(0)
-        if word in _SEEK_SIZES and "size" not in fields:
-            fields["size"] = _SEEK_SIZES[word]
-        elif word in ("rated", "casual") and "rated" not in fields:
-            fields["rated"] = word == "rated"
-        elif word == "bots" and "bots" not in fields:
-            fields["bots"] = True
-        elif word == "clock" and "clock" not in fields and words and _digits(words[0]):
-            fields["clock"] = int(words.pop(0))
-        else:
-            raise _bad(name, _("Say a size (2, 3, 4 or any), rated or casual, clock SECONDS, or bots."), id)
-    return _build(name, Seek, id, **fields)
-
-
 def _after(rest: str, n: int) -> str:
     """What ``rest`` says after its first ``n`` words (a reason: as it was typed)."""
     parts = rest.split(maxsplit=n)
@@ -1053,6 +1030,29 @@ def _role(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     return _build(name, SetRole, id, name=args[0], role=role)
 
 
+_SEEK_SIZES: Final = {"2": 2, "3": 3, "4": 4, "any": None}
+
+
+def _seek(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
+    """``/seek [2/3/4/any] [rated/casual] [clock SECONDS] [bots]``, in any order."""
+    _arguments(name, args, id, 0, 6)
+    fields: dict[str, Any] = {}
+    words = [a.lower() for a in args]
+    while words:
+        word = words.pop(0)
+        if word in _SEEK_SIZES and "size" not in fields:
+            fields["size"] = _SEEK_SIZES[word]
+        elif word in ("rated", "casual") and "rated" not in fields:
+            fields["rated"] = word == "rated"
+        elif word == "bots" and "bots" not in fields:
+            fields["bots"] = True
+        elif word == "clock" and "clock" not in fields and words and _digits(words[0]):
+            fields["clock"] = int(words.pop(0))
+        else:
+            raise _bad(name, _("Say a size (2, 3, 4 or any), rated or casual, clock SECONDS, or bots."), id)
+    return _build(name, Seek, id, **fields)
+
+
 _HANDLERS: Final[dict[str, _Handler]] = {
     "join": _join,
     "seek": _seek,
@@ -1084,9 +1084,9 @@ _HANDLERS: Final[dict[str, _Handler]] = {
     "rating": _show_named("rating", 0),
     "top": _show_named("top", 0),
     "finger": _show_named("finger", 1),
+    "analyse": _one(Analyse, "game"),
     "tournament": _tournament,
     "tournaments": _simple(ListTournaments),
-    "analyse": _one(Analyse, "game"),
     "help": _help,
     "resync": _simple(Resync),
     "ping": _simple(Ping),

@@ -86,9 +86,6 @@ SERVER_ERROR_CODES: Final[dict[str, str]] = {
     "not_entered": "you are not in that tournament",
     "not_organizer": "only the tournament's creator (or staff) may close it",
     "too_many_tournaments": "as many tournaments are upcoming or running as allowed (yours, or in all)",
-    "already_playing": "you have a seat in a running game: play it (or leave it) before you seek another",
-    "queue_full": "as many people are seeking a game as the server allows; try again shortly",
-    "not_seeking": "you are not seeking a game",
     "not_staff": "the command is for the server's staff (moderators and admins), or for admins only",
     "staff_protected": "a moderator cannot act on staff, nor an admin on another admin",
     "bad_duration": "a duration is minutes, hours or days (30m, 2h, 7d), or perm",
@@ -97,6 +94,9 @@ SERVER_ERROR_CODES: Final[dict[str, str]] = {
     "silenced": "you are silenced (no chat, tells or invitations); the message says until when",
     "no_such_report": "no open report of that id",
     "no_such_room": "no room of that name",
+    "already_playing": "you have a seat in a running game: play it (or leave it) before you seek another",
+    "queue_full": "as many people are seeking a game as the server allows; try again shortly",
+    "not_seeking": "you are not seeking a game",
     "internal": "the server failed to handle the message (it is logged)",
 }
 

@@ -356,34 +356,6 @@ class Unseek(_ClientMessage):
     type: Literal["unseek"] = "unseek"
 
 
-class TournamentRequest(_ClientMessage):
-    """A tournament's action (``/tournament ...``): ``new`` makes one (a registered person;
-    ``kind``, with ``rounds`` for a Swiss or ``minutes`` for an arena; ``size``, ``clock`` and
-    ``start`` optional), ``join`` and ``leave`` it, ``close`` it (its creator or staff),
-    ``show`` it. ``new`` and ``show`` are answered with ``tournament``, the others with a
-    ``notice`` and ``ack``."""
-
-    type: Literal["tournament"] = "tournament"
-    action: Literal["new", "join", "leave", "close", "show"] = "show"
-    name: str = Field(max_length=FIELD_MAX)
-    kind: Literal["swiss", "arena"] | None = None
-    rounds: int | None = Field(default=None, ge=1, le=TOURNAMENT_ROUNDS)
-    minutes: int | None = Field(default=None, ge=TOURNAMENT_MINUTES[0], le=TOURNAMENT_MINUTES[1])
-    size: Literal[2, 3, 4] = 4
-    clock: int | None = Field(default=None, ge=0, le=3600, description="seconds a turn; null: 60")
-    start: str | None = Field(
-        default=None,
-        pattern=r"^(\+[0-9]{1,4}m|[0-9]{1,2}:[0-9]{2})$",
-        description='"+10m" (minutes from now) or "HH:MM" (UTC, the next time it comes); null: +5m',
-    )
-
-
-class ListTournaments(_ClientMessage):
-    """The tournaments upcoming, running and recently over: answered with ``tournaments``."""
-
-    type: Literal["tournaments"] = "tournaments"
-
-
 class Analyse(_ClientMessage):
     """Ask for the analysis of the finished game ``game``: answered with ``analysis`` (``queued``,
     or ``ready`` when it was done before), and once more with ``analysis`` when it is ready."""
@@ -559,9 +531,9 @@ ClientMessage = Annotated[
     | Reset
     | VoteRemove
     | VoteAnswer
-    | Analyse
     | TournamentRequest
     | ListTournaments
+    | Analyse
     | Seek
     | Unseek
     | ReportPlayer
@@ -875,67 +847,6 @@ class Seated(_ServerMessage):
     players: list[str]
 
 
-class TournamentSummary(_Message):
-    """A tournament in a list."""
-
-    id: int
-    name: str
-    kind: Literal["swiss", "arena"]
-    status: Literal["upcoming", "running", "finished", "cancelled", "closed"]
-    size: int = Field(description="players a table")
-    clock: int = Field(description="seconds a turn")
-    rounds: int | None = Field(description="a Swiss's rounds")
-    minutes: int | None = Field(description="an arena's length")
-    round: int = Field(description="a Swiss's round being played (0 before the first)")
-    starts: float = Field(description="Unix time")
-    ends: float | None = Field(description="an arena's end (Unix time), once it started")
-    creator: str
-    players: int = Field(description="how many joined and are still in")
-    leader: str | None = Field(description="first in the standings, once a game ended")
-
-
-class TournamentLine(_Message):
-    """A line of the standings."""
-
-    rank: int
-    name: str
-    points: float = Field(description="placing points")
-    game_points: int = Field(description="the sum of the player's final scores")
-    opponents: float = Field(description="the points of every opponent met, once a game")
-    rating: int = Field(description="the rating the player joined with")
-    games: int
-    active: bool = Field(description="false once the player left")
-
-
-class TournamentTable(_Message):
-    """A table of the tournament."""
-
-    number: int
-    round: int = Field(description="a Swiss's round (0 in an arena)")
-    players: list[str]
-    room: str | None = Field(description="null for a bye, or until the room is made")
-    game: str | None = Field(description="the game's id (/games/ID), once it started")
-    places: dict[str, int] | None = Field(description="once the game ended; a bye: its player 1")
-    scores: dict[str, int] | None
-
-
-class TournamentInfo(_Answer):
-    """One tournament: what it is, its standings and its tables (the current round's, or an
-    arena's running ones, first; then the rest, latest first)."""
-
-    type: Literal["tournament"] = "tournament"
-    tournament: TournamentSummary
-    standings: list[TournamentLine]
-    tables: list[TournamentTable]
-
-
-class TournamentList(_Answer):
-    type: Literal["tournaments"] = "tournaments"
-    upcoming: list[TournamentSummary]
-    running: list[TournamentSummary]
-    recent: list[TournamentSummary]
-
-
 class AnalysisFigures(_Message):
     moves: int = Field(description="the player's moves judged (forced ones are not)")
     total_cost: float = Field(description="points of expected final margin lost, over those moves")
@@ -1049,9 +960,9 @@ ServerMessage = Annotated[
     | Friends
     | Invited
     | Vote
-    | Analysis
     | TournamentInfo
     | TournamentList
+    | Analysis
     | Seeking
     | Seated
     | ReportList
@@ -1164,8 +1075,8 @@ _CLIENT_TYPES = {
         Reset,
         VoteRemove,
         VoteAnswer,
-        Analyse,
         TournamentRequest,
         ListTournaments,
+        Analyse,
     )
 }

@@ -136,8 +136,8 @@ class Server:
                 self.store.tokens_released(time.time() + self.config.resume_window)
                 self._pruning = asyncio.get_running_loop().create_task(self._prune_tokens(self.store))
         await self.lobby.moderation.start()
-        config = self.config
         self.tournaments.start()
+        config = self.config
         routes = HttpRoutes(self.lobby, config.static_dir)
         self.keepalive.start()
         self.lobby.seeks.start()

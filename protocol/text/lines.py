@@ -176,7 +176,7 @@ def _seeking_line(msg: m.Seeking, say: Lang) -> str:
     size = "2-4" if msg.size is None else str(msg.size)
     if msg.rated and msg.bots:
         text = _(
-            "* Seeking a rated game of {size} players, {clock} s a turn (bots after {after} s): /unseek stops.",
+            "* Seeking a rated game of {size} players, {clock} s a turn (bots after {after} s): /unseek stops.",  # noqa: E501
             size=size,
             clock=msg.clock,
             after=msg.bots_after,
@@ -189,7 +189,7 @@ def _seeking_line(msg: m.Seeking, say: Lang) -> str:
         )
     elif msg.bots:
         text = _(
-            "* Seeking a casual game of {size} players, {clock} s a turn (bots after {after} s): /unseek stops.",
+            "* Seeking a casual game of {size} players, {clock} s a turn (bots after {after} s): /unseek stops.",  # noqa: E501
             size=size,
             clock=msg.clock,
             after=msg.bots_after,

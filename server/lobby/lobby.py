@@ -99,10 +99,10 @@ class Lobby:
         self.tables = Tables(directory)
         #: quick pairing: the queue and, where this node leads, the pairing
         self.seeks = Seeks(directory, store, self.tables, clock_min=config.clock_min)
-        #: the tournaments' director (set by the server)
-        self.tournaments: Director | None = None
         #: the finished games' analyses: queued, run in worker processes, kept in the store
         self.analyses = AnalysisDesk(config, store, lambda: self.all_sessions)
+        #: the tournaments' director (set by the server)
+        self.tournaments: Director | None = None
         #: the staff's commands, reports, and the sanctions that hold on this node's connections
         self.moderation = Moderation(self)
         #: who answers each message the lobby answers (every other goes to the room: ``_to_room``)
@@ -405,10 +405,10 @@ class Lobby:
         if not is_name(msg.name):
             raise ProtocolError("bad_name", _("A name is {rule}.", rule=NAME_RULE), msg.id)
         await account_commands.check_nick(self, session, msg)
+        self.seeks.ended(session)  # (the queue knows the seeker by name)
         silenced = session.silenced
         await self.moderation.admit(session, msg.name, msg.id)
         session.silenced = max(silenced, session.silenced)  # (a new name sheds no silence)
-        self.seeks.ended(session)  # (the queue knows the seeker by name)
         # (a name like one's own is one's own, unless someone else holds that very name)
         held = await self.directory.claim_name(msg.name, own=session.name)
         if held is not None:

@@ -61,7 +61,9 @@ async def test_a_ban_on_one_node_closes_the_connection_on_the_other_and_holds_on
     assert [e.action for e in await store.modlog("troll")] == ["ban"]
 
 
-async def test_silence_and_announcements_reach_the_other_node(pair: list[ServerProcess], store: RedisStore) -> None:
+async def test_silence_and_announcements_reach_the_other_node(
+    pair: list[ServerProcess], store: RedisStore
+) -> None:
     """A silence given through a holds for bob on b at once (``silenced``), and is lifted
     through a; an admin's announcement reaches everyone on both nodes."""
     a, b = pair

@@ -136,7 +136,8 @@ async def test_whereis_names_the_room(server: Server) -> None:
     ann, bob = await _connect(server, "ann", "bob")
     await bob.command("/room cafe")
     answer = await ann.command("/whereis BOB")
-    bob_here = {"name": "bob", "kind": "person", "room": "cafe", "guest": True, "rating": None, "private": False}
+    bob_here = {"name": "bob", "kind": "person", "room": "cafe", "guest": True, "rating": None}
+    bob_here["private"] = False
     assert answer["type"] == "who" and answer["people"] == [{**bob_here, "role": None, "seeking": False}]
     assert (await ann.command("/whereis nobody"))["code"] == "not_connected"
 

@@ -36,8 +36,8 @@ from server.log.contract import (
     TournamentTable,
 )
 from server.log.redis import scripts
-from server.log.redis.analyses import RedisAnalyses
 from server.log.redis.accounts import LEADERBOARD, RUNNING, RedisAccounts
+from server.log.redis.analyses import RedisAnalyses
 from server.log.redis.lists import RedisLists
 from server.log.redis.moderation import RedisModeration
 from server.log.redis.tournaments import RedisTournaments
