@@ -32,11 +32,6 @@ from redis.exceptions import RedisError
 from engine import Outcome
 from server.log.contract import (
     Account,
-    ModEntry,
-    Report,
-    Role,
-    Sanction,
-    SanctionKind,
     Standing,
     StoredGame,
     StoreUnavailable,
@@ -95,7 +90,7 @@ class PostgresStore(RedisStore):
     ) -> None:
         super().__init__(client, fence, durability)
         self.records = records
-        self._staff = PostgresModeration(records)
+        self._staff = PostgresModeration(records)  # Redis' stays for account_deleted's part
         self.tournaments = PostgresTournaments(records)
         self.analyses = PostgresAnalyses(records)
         self._ended = client.register_script(_GAME_ENDED)
@@ -296,58 +291,3 @@ class PostgresStore(RedisStore):
             await self.records.lists_deleted(identity)
         else:
             await super().lists_deleted(identity)
-
-    # --- moderation: PostgreSQL ---------------------------------------------------------------------
-
-    async def role(self, name: str) -> Role | None:
-        return await self._staff.role(name)
-
-    async def staff(self) -> dict[str, Role]:
-        return await self._staff.staff()
-
-    async def role_set(self, name: str, role: Role | None, by: str, reason: str = "") -> bool:
-        return await self._staff.role_set(name, role, by, reason)
-
-    async def sanction_added(
-        self,
-        kind: SanctionKind,
-        name: str,
-        by: str,
-        until: float | None,
-        reason: str = "",
-        *,
-        address: str | None = None,
-        duration: str = "",
-    ) -> Sanction:
-        return await self._staff.sanction_added(kind, name, by, until, reason, address, duration)
-
-    async def sanction_lifted(self, kind: SanctionKind, name: str, by: str, reason: str = "") -> int:
-        return await self._staff.sanction_lifted(kind, name, by, reason)
-
-    async def sanctions(
-        self, name: str | None, address: str | None = None, now: float | None = None
-    ) -> list[Sanction]:
-        return await self._staff.sanctions(name, address, time.time() if now is None else now)
-
-    async def report_added(self, reporter: str, name: str, reason: str, excerpt: Sequence[str]) -> Report:
-        return await self._staff.report_added(reporter, name, reason, excerpt)
-
-    async def reports(self, everything: bool = False, limit: int = 50) -> list[Report]:
-        return await self._staff.reports(everything, limit)
-
-    async def reports_open(self) -> int:
-        return await self._staff.reports_open()
-
-    async def reports_since(self, reporter: str, since: float) -> int:
-        return await self._staff.reports_since(reporter, since)
-
-    async def report_resolved(self, report_id: int, by: str, note: str = "") -> Report | None:
-        return await self._staff.report_resolved(report_id, by, note)
-
-    async def modlog_appended(
-        self, by: str, action: str, target: str, reason: str = "", duration: str = ""
-    ) -> ModEntry:
-        return await self._staff.modlog_appended(by, action, target, reason, duration)
-
-    async def modlog(self, name: str | None = None, limit: int = 50) -> list[ModEntry]:
-        return await self._staff.modlog(name, limit)

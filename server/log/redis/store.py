@@ -24,17 +24,13 @@ from server.log.contract import (
     Account,
     AnalysisTable,
     LeaseLost,
-    ModEntry,
-    Report,
-    Role,
-    Sanction,
-    SanctionKind,
     Standing,
     StoredGame,
     StoreUnavailable,
     TokenInfo,
     TournamentTable,
 )
+from server.log.front import AsyncModeration, ModerationFront
 from server.log.redis import scripts
 from server.log.redis.accounts import LEADERBOARD, RUNNING, RedisAccounts
 from server.log.redis.analyses import RedisAnalyses
@@ -63,11 +59,12 @@ class NotDurable(Exception):
     """Redis is not set up for the durability asked for; the server must not start."""
 
 
-class RedisStore:
+class RedisStore(ModerationFront):
     """The storage contract (:class:`server.log.contract.GameLog`) on Redis: the games and tokens
     here, accounts and ratings in a :class:`~server.log.redis.accounts.RedisAccounts`, lists in a
     :class:`~server.log.redis.lists.RedisLists`, moderation in a
-    :class:`~server.log.redis.moderation.RedisModeration`. ``fence(room)`` gives this node's
+    :class:`~server.log.redis.moderation.RedisModeration` (answered through
+    :class:`~server.log.front.ModerationFront`). ``fence(room)`` gives this node's
     fencing token for a room it owns."""
 
     def __init__(
@@ -77,6 +74,7 @@ class RedisStore:
         self._accounts = RedisAccounts(client)
         self._lists = RedisLists(client)
         self._moderation = RedisModeration(client)
+        self._staff: AsyncModeration = self._moderation
         self.tournaments: TournamentTable = RedisTournaments(client)
         self.analyses: AnalysisTable = RedisAnalyses(client)
         self._fence = fence
@@ -453,58 +451,3 @@ class RedisStore:
 
     async def lists_deleted(self, identity: str) -> None:
         await self._lists.lists_deleted(identity)
-
-    # --- moderation (moderation.py; see server.log.contract.ModerationStore) ----------------------
-
-    async def role(self, name: str) -> Role | None:
-        return await self._moderation.role(name)
-
-    async def staff(self) -> dict[str, Role]:
-        return await self._moderation.staff()
-
-    async def role_set(self, name: str, role: Role | None, by: str, reason: str = "") -> bool:
-        return await self._moderation.role_set(name, role, by, reason)
-
-    async def sanction_added(
-        self,
-        kind: SanctionKind,
-        name: str,
-        by: str,
-        until: float | None,
-        reason: str = "",
-        *,
-        address: str | None = None,
-        duration: str = "",
-    ) -> Sanction:
-        return await self._moderation.sanction_added(kind, name, by, until, reason, address, duration)
-
-    async def sanction_lifted(self, kind: SanctionKind, name: str, by: str, reason: str = "") -> int:
-        return await self._moderation.sanction_lifted(kind, name, by, reason)
-
-    async def sanctions(
-        self, name: str | None, address: str | None = None, now: float | None = None
-    ) -> list[Sanction]:
-        return await self._moderation.sanctions(name, address, time.time() if now is None else now)
-
-    async def report_added(self, reporter: str, name: str, reason: str, excerpt: Sequence[str]) -> Report:
-        return await self._moderation.report_added(reporter, name, reason, excerpt)
-
-    async def reports(self, everything: bool = False, limit: int = 50) -> list[Report]:
-        return await self._moderation.reports(everything, limit)
-
-    async def reports_open(self) -> int:
-        return await self._moderation.reports_open()
-
-    async def reports_since(self, reporter: str, since: float) -> int:
-        return await self._moderation.reports_since(reporter, since)
-
-    async def report_resolved(self, report_id: int, by: str, note: str = "") -> Report | None:
-        return await self._moderation.report_resolved(report_id, by, note)
-
-    async def modlog_appended(
-        self, by: str, action: str, target: str, reason: str = "", duration: str = ""
-    ) -> ModEntry:
-        return await self._moderation.modlog_appended(by, action, target, reason, duration)
-
-    async def modlog(self, name: str | None = None, limit: int = 50) -> list[ModEntry]:
-        return await self._moderation.modlog(name, limit)
