@@ -70,6 +70,7 @@ MODULES = (
     "server.room.members",
     "server.room.seats",
     "server.room.clock",
+    "server.room.sight",
     "server.room.play",
     "server.room.votes",
     "server.room.door",

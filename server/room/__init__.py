@@ -10,7 +10,8 @@ out (:mod:`server.room.actor`).
 ``members``               who is in the room; the effects gathered for them
 ``seats``                 the seats, who plays each, the host
 ``clock``                 the turn's timer or bot, resume windows
-``play``                  the game: its options, start, moves, end, views
+``sight``                 what members see: the options shown, the views, rated or not
+``play``                  the game: its options, start, moves, end, and its sight
 ``votes``                 votes on seats: ``/remove`` and ``/join N``
 ``door``                  entering, leaving, sitting down, coming back
 ``asks``                  what a room answers without changing: moves, hints, ``/info``

@@ -1,5 +1,6 @@
 """The game at a room's table: its options, starting it, moves from players, bots and the clock,
-players away, the end, and what each member sees of it.
+players away, the end, and what each member sees of it
+(:class:`~server.room.sight.Sight`, a part it owns).
 
 A part of the room core (:mod:`server.room.core`). It plays on the room's seats
 (:class:`~server.room.seats.Seats`), tells the members (:class:`~server.room.members.Members`)
@@ -25,12 +26,12 @@ from protocol.options import RoomOptions
 from protocol.outgoing import Outgoing
 from protocol.refusals import refusal
 from protocol.view import LastMove, RoomViews
-from server.ratings import is_rated
 from server.room.clock import CLOCK_WARNING, Clock
 from server.room.effects import Answers, Entry, GameEnd, GameStart, MoveLogged, Step
 from server.room.items import BotMove, ClockTimeout, ClockWarning, TurnRetry, WindowPassed
 from server.room.members import Members
 from server.room.seats import Seats
+from server.room.sight import Sight, rated
 from server.room.state import MAX_SEATS, MIN_PLAYERS, Game, State
 from server.room.world import Member, RoomSettings
 
@@ -69,12 +70,10 @@ class Play:
         self._new_seed = new_seed
         #: how many games ``name`` has running against the server's bots alone (on this server)
         self._bot_games = bot_games
-        #: the options as members see them, and the options they were made of
-        self._shown: tuple[RoomOptions | None, dict[str, Any]] = (None, {})
+        self.sight = Sight(name, members, seats)
         #: the players of a table the server made who have not taken their seat yet: the game's
         #: start is told them when they do
         self._arriving: set[str] = set()
-        self._last_views: RoomViews | None = None
 
     @property
     def state(self) -> State:
@@ -85,49 +84,16 @@ class Play:
     # --- what members see --------------------------------------------------------------------
 
     def public_options(self) -> dict[str, Any]:
-        """The options as members see them: a seed chosen for the room stays secret until the
-        game ends (others see only that there is one)."""
-        options = self.options
-        shown_for, shown = self._shown
-        if shown_for is not options:  # made again only when the options change
-            shown = {**options.to_dict(), "seed": None if options.seed is None else "set"}
-            self._shown = (options, shown)
-        return shown
+        """The options as members see them (:meth:`Sight.public_options`)."""
+        return self.sight.public_options(self.options)
 
     def views(self) -> RoomViews:
         """The room as each member sees it now."""
-        game = self.game
-        self._last_views = RoomViews(
-            room=self.name,
-            state=self.state,
-            seats=self.seats.shown(),
-            # a player who does not play the seat now reads the room as a spectator, no hand
-            spectators=self.seats.watching(self.members.present),
-            options=self.public_options(),
-            position=game.position if game else None,
-            last_move=game.last_move if game else None,
-            move_number=(
-                game.moves if game else 0  # pragma: no mutate - no game, no number shown
-            ),
-            history=game.history if game else (),
-            deadline=game.deadline if game else None,
-            rated=self.rated(),
-            ratings=game.ratings if game else None,
-            # what did not change is the same object: diffs skip it (without it they compare it all)
-            previous=self._last_views,  # pragma: no mutate
-        )
-        return self._last_views
+        return self.sight.views(self.state, self.options, self.game)
 
     def rated(self) -> bool:
-        """Whether the game counts for ratings. Before the start (were it to start now) and while
-        it runs: two seats or more held by registered people as they sit now, and a seed the room
-        did not choose (the log rates it so at its end); once it ended: whether its end rated it
-        (a room the staff closed is not rated)."""
-        game = self.game
-        if game is not None and game.outcome is not None:
-            return game.ratings is not None
-        seats = self.seats
-        return is_rated(seats.kinds(), [s.identity for s in seats], {"seed": self.options.seed})
+        """Whether the game counts for ratings (:func:`~server.room.sight.rated`)."""
+        return rated(self.game, self.seats, self.options)
 
     def publish(self) -> None:
         """Send every member what changed in its own view."""
@@ -239,15 +205,7 @@ class Play:
             # publication finds nothing new: the same patch, at the same place)
             self.next_turn(publish=False)  # pragma: no mutate
             self.publish()  # views first, so that a line client's "game starts" can say whose turn it is
-            self.members.broadcast(
-                m.GameStarted(
-                    room=self.name,
-                    players=list(record.players),
-                    start_player=record.players[position.to_move],
-                    seed_hash=seed_hash(seed),
-                    practice=self.options.seed is not None,
-                )
-            )
+            self.members.broadcast(self._started(record, seed))
             if done is not None:
                 done(game_id)
 
@@ -263,16 +221,16 @@ class Play:
         if name is None or name.casefold() not in self._arriving or game is None:
             return
         self._arriving.discard(name.casefold())
-        record = game.start
-        self.members.send(
-            member,
-            m.GameStarted(
-                room=self.name,
-                players=list(record.players),
-                start_player=record.players[record.start().to_move],
-                seed_hash=seed_hash(game.seed),
-                practice=self.options.seed is not None,
-            ),
+        self.members.send(member, self._started(game.start, game.seed))
+
+    def _started(self, record: GameRecord, seed: int) -> m.GameStarted:
+        """The message that the game of ``record`` (dealt from ``seed``) started."""
+        return m.GameStarted(
+            room=self.name,
+            players=list(record.players),
+            start_player=record.players[record.start().to_move],
+            seed_hash=seed_hash(seed),
+            practice=self.options.seed is not None,
         )
 
     # --- moves -------------------------------------------------------------------------------
