@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import (
     AfterValidator,
@@ -1031,52 +1031,5 @@ def parse_server_message(raw: str | bytes) -> ServerMessage:
     return SERVER_ADAPTER.validate_json(raw)
 
 
-_CLIENT_TYPES = {
-    cls.model_fields["type"].default
-    for cls in (
-        Hello,
-        ReportPlayer,
-        ListReports,
-        ResolveReport,
-        Moderate,
-        CloseRoom,
-        Announce,
-        SetRole,
-        GetModLog,
-        Say,
-        Command,
-        EnterRoom,
-        LeaveRoom,
-        ListRooms,
-        Who,
-        Join,
-        LeaveGame,
-        Start,
-        SetOption,
-        PlayMove,
-        GetLegalMoves,
-        GetHint,
-        AddBot,
-        RemoveBot,
-        Watch,
-        Resync,
-        Ping,
-        SetLang,
-        Nick,
-        Register,
-        ChangePassword,
-        Unregister,
-        Tell,
-        TellReply,
-        WhereIs,
-        ListEdit,
-        GetFriends,
-        Invite,
-        Reset,
-        VoteRemove,
-        VoteAnswer,
-        TournamentRequest,
-        ListTournaments,
-        Analyse,
-    )
-}
+#: every client message type, read from the union itself so that the list cannot drift from it
+_CLIENT_TYPES = {cls.model_fields["type"].default for cls in get_args(get_args(ClientMessage)[0])}

@@ -163,3 +163,18 @@ async def test_option_values_have_their_json_types_and_words_any_case(server: Se
         **{"seed": "set", "stammtisch": True, "clock": None, "absent": "drop"},
         **{"host": True, "private": False, "drawseat": False, "start": None},
     }
+
+
+async def test_unknown_type_lists_every_client_message_type(server: Server) -> None:
+    """``unknown_type`` names every type a client may send, ``seek`` and ``unseek`` among them,
+    exactly as the protocol's union of client messages has them."""
+    from typing import get_args
+
+    from protocol.messages import ClientMessage
+
+    types = sorted(cls.model_fields["type"].default for cls in get_args(get_args(ClientMessage)[0]))
+    client = await WsClient.connect(server.port, "ann")
+    await client.ws.send(json.dumps({"type": "mvoe", "id": 6}))
+    error = await client.next("error")
+    assert error["code"] == "unknown_type" and {"seek", "unseek"} <= set(types)
+    assert error["message"] == f"Expected a 'type' field, one of: {', '.join(types)}."
