@@ -2,7 +2,8 @@
 
 ==============  =================================================================================
 ``node``        ``ClusterDirectory``: the directory of a node, composing the parts below; the room
-                list in Redis, room leases and taking over the rooms of a node that died
+                list in Redis and taking over the rooms of a node that died
+``leases``      ``Leases``: the rooms this node owns in Redis, their fencing tokens, their renewal
 ``presence``    ``Presence``: who is online here and the names this node holds, in Redis; claiming
                 a name against every node; the heartbeat that keeps them and the node alive
 ``relay``       messages between nodes: ``RemoteRoom`` (a room owned elsewhere) and

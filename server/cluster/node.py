@@ -1,6 +1,6 @@
-"""This node's part of the cluster: the directory of names and rooms kept in Redis, room leases,
-and taking over the rooms of a node that died. Its people and names in Redis, and the heartbeat
-that keeps them, are :mod:`server.cluster.presence`'s."""
+"""This node's part of the cluster: the directory of names and rooms kept in Redis, and taking
+over the rooms of a node that died. Its room leases are kept by :mod:`server.cluster.leases`; its
+people and names in Redis, and the heartbeat that keeps them, by :mod:`server.cluster.presence`."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from protocol import messages as m
 from protocol.errors import UNAVAILABLE
 from protocol.outgoing import Outgoing
 from server.botpool import BotPool
+from server.cluster.leases import Leases
 from server.cluster.presence import Presence, entry, held_key, node_key, online_key, people_of
 from server.cluster.privacy import SharedPrivacy
 from server.cluster.relay import Relay, RemoteRoom, RemoteSession
@@ -45,15 +46,6 @@ log = structlog.get_logger("cafe.cluster")
 ROOMS = PREFIX + "rooms"  # room (casefolded) -> summary JSON
 #: rooms whose game waited with nobody in them and left memory: no node takes them over by itself
 IDLE = PREFIX + "idle"
-
-_RENEW = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0
-"""
-_RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-"""
 
 
 @contextlib.contextmanager
@@ -96,11 +88,10 @@ class ClusterDirectory:
         self.node = node
         #: how long this node's leases, heartbeat and names last in Redis (``--lease``)
         self.timings = ClusterTimings.for_lease(config.lease)
-        self.fences: dict[str, str] = {}  # room (casefolded) -> this node's lease token
-
-        def fence(room: str) -> str | None:
-            return self.fences.get(room.casefold())
-
+        #: the rooms this node owns, and their fencing tokens
+        self.leases = Leases(self.redis, node, self.timings)
+        self.fences = self.leases.fences
+        fence = self.leases.fence
         self.store: RedisStore
         #: the records in PostgreSQL (``--database``), or ``None``: in Redis with the rest
         self.records: PostgresStore | None = None
@@ -119,8 +110,6 @@ class ClusterDirectory:
         self.relay.on_turned_away = self.privacy.turned_away_here
         #: who is here and the names this node holds, in Redis, and its heartbeat
         self.presence = Presence(self.redis, node, self.timings, self.store, self.names, self.local)
-        self._renew = self.redis.register_script(_RENEW)
-        self._release = self.redis.register_script(_RELEASE)
         self._writes: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._resolving: dict[str, asyncio.Lock] = {}
@@ -199,8 +188,7 @@ class ClusterDirectory:
         with contextlib.suppress(RedisError, OSError, TimeoutError):
             # hand the rooms on at once rather than when their leases run out
             async with asyncio.timeout(3):
-                for room, token in list(self.fences.items()):
-                    await self._release(keys=[lease_key(room)], args=[token])
+                await self.leases.release_all()
                 await self.redis.delete(node_key(self.node), online_key(self.node), held_key(self.node))
         if self.records is not None:
             await self.records.aclose()
@@ -245,11 +233,11 @@ class ClusterDirectory:
                 if room is not None:
                     return room
                 for _ in range(20):
-                    holder = await self._holder(key)
+                    holder = await self.leases.holder(key)
                     if holder is not None and holder.rsplit(":", 1)[0] != self.node:
                         return RemoteRoom(self.relay, name, holder)
                     if holder is not None:  # a lease of this node's earlier life: let it go
-                        await self._release(keys=[lease_key(key)], args=[holder])
+                        await self.leases.release(key, holder)
                     taken = await self._acquire(name)
                     if taken is not None:
                         return taken
@@ -258,22 +246,14 @@ class ClusterDirectory:
             if not lock.locked():  # nobody else is resolving this room: forget its lock
                 self._resolving.pop(key, None)
 
-    async def _holder(self, key: str) -> str | None:
-        """The lease token (``node:epoch``) of a room, if anyone owns it."""
-        holder = await self.redis.get(lease_key(key))
-        return None if holder is None else str(holder)
-
     async def _acquire(self, name: str) -> Room | None:
         key = name.casefold()
         # another node forwards to the room as soon as it sees the lease, which may be before this
         # node has read Redis' answer: what comes for the room meanwhile waits for it
         self.relay.expect(key)
         try:
-            epoch = await self.redis.incr(f"{PREFIX}epoch:{key}")
-            token = f"{self.node}:{epoch}"
-            if not await self.redis.set(lease_key(key), token, nx=True, px=self.timings.lease_ms):
+            if not await self.leases.take(key):
                 return None
-            self.fences[key] = token
             await self.redis.srem(IDLE, key)  # someone came for it: it is taken up again
             stored = await self.store.running_game(key)
             if stored is None:  # a new room: a room of that name that died leaves it nothing
@@ -293,9 +273,8 @@ class ClusterDirectory:
         """Renew leases; take over rooms whose owner died; follow rooms that moved."""
         while True:
             await asyncio.sleep(self.timings.renew_every)
-            for key, token in list(self.fences.items()):
-                if not await self._renew(keys=[lease_key(key)], args=[token, self.timings.lease_ms]):
-                    self._lost(key)
+            for key in await self.leases.renew():
+                self._lost(key)
             # running games nobody owns (their node died): take one over
             idle = set(map(str, await self.redis.smembers(IDLE)))
             for key in map(str, await self.redis.hkeys(PREFIX + "running")):
@@ -305,7 +284,10 @@ class ClusterDirectory:
             # this node's sessions in rooms owned elsewhere: follow a move, re-enter after a death
             for session in list(self.relay.local.values()):
                 room = session.room
-                if isinstance(room, RemoteRoom) and await self._holder(room.name.casefold()) != room.lease:
+                if (
+                    isinstance(room, RemoteRoom)
+                    and await self.leases.holder(room.name.casefold()) != room.lease
+                ):
                     await self._take_over(room.name)
             # members from nodes that died: they left (judged only after this node has reached
             # Redis long enough: right after an outage every other node's heartbeat has lapsed)
@@ -397,7 +379,7 @@ class ClusterDirectory:
                     self.privacy.forget(pipe, key)  # invitations end with their room
                     await pipe.execute()
                 if token is not None:
-                    await self._release(keys=[lease_key(key)], args=[token])
+                    await self.leases.release(key, token)
             elif kind == "private":
                 await self.privacy.write(value)
             elif kind == "online":

@@ -13,6 +13,7 @@ import redis.asyncio as aioredis
 
 from protocol import messages as m
 from protocol.names import alike
+from server.cluster.leases import RELEASE
 from server.cluster.timings import ClusterTimings
 from server.directory.names import Held, Names, own_alike, strongest
 from server.directory.rooms import LocalRooms
@@ -28,10 +29,6 @@ _HOLD = """
 local holder = redis.call('GET', KEYS[1])
 if not holder then return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
 if holder == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0
-"""
-_RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 """
 
@@ -119,7 +116,7 @@ class Presence:
         self.store = store
         self.names = names
         self.local = local
-        self._release = redis.register_script(_RELEASE)
+        self._release = redis.register_script(RELEASE)
         self._hold = redis.register_script(_HOLD)
         #: the names this node kept for its seats at its last heartbeat (or since), by casefolded name
         self._holding: dict[str, str] = {}

@@ -11,6 +11,7 @@ import secrets
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
+from server.cluster.leases import RELEASE
 from server.log.redis.store import PREFIX
 
 KEY = PREFIX + "lease:tournaments"
@@ -23,10 +24,6 @@ if holder then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1
 """
-_RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-"""
 
 
 class TournamentLease:
@@ -37,7 +34,7 @@ class TournamentLease:
         self.token = f"{node}:{secrets.token_hex(4)}"
         self.lease_ms = lease_ms
         self._hold = client.register_script(_HOLD)
-        self._release = client.register_script(_RELEASE)
+        self._release = client.register_script(RELEASE)
 
     async def holds(self) -> bool:
         """Take or renew the lease; whether this node holds it now (not while Redis is away)."""
