@@ -24,7 +24,7 @@ from protocol.commands import AsciiMode, Quit, ShowRequest, help_text, parse_com
 from protocol.errors import UNAVAILABLE, Close, ProtocolError
 from protocol.i18n import _
 from protocol.names import NAME_RULE, ROOM_RULE, ReservedNames, is_name, is_room_name
-from server.analyses import AnalysisDesk
+from server.analysis import AnalysisDesk
 from server.config import Config
 from server.directory import Directory
 from server.directory.names import name_taken

@@ -34,7 +34,7 @@ from engine import GameRecord
 from protocol import messages as m
 from protocol.errors import ProtocolError
 from protocol.i18n import _, _n
-from server.analysis_worker import run_analysis, worker_started
+from server.analysis.worker import run_analysis, worker_started
 from server.config import Config
 from server.directory.privacy import Reader, readable
 from server.log.contract import GameLog

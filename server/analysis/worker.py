@@ -1,5 +1,5 @@
-"""What runs in an analysis worker process (:mod:`server.analyses`): kept apart, so that a worker
-imports the analysis and the rules, not the server."""
+"""What runs in an analysis worker process (:mod:`server.analysis.desk`): kept apart, so that a
+worker imports the analysis and the rules, not the server."""
 
 from __future__ import annotations
 
