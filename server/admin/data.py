@@ -12,7 +12,7 @@ from typing import Final
 from engine.errors import InvalidPositionError
 from engine.game import replay
 from server.admin.commands import say
-from server.admin.store import AdminError, Opened, open_sqlite
+from server.admin.store import AdminError, Opened, open_sqlite, sqlite_version
 from server.config import Config
 from server.log.contract import GameLog
 from server.log.sqlite.schema import SCHEMA_VERSION
@@ -38,7 +38,7 @@ def backup(config: Config, target: Path) -> int:
         say(CLUSTER_BACKUP.format(records=records, redis=config.redis, pg=pg))
         raise AdminError(f"{target} was not written: a cluster is backed up as said above")
     source = config.data
-    open_sqlite(source).close()  # there, and of a version this code reads (brought up to it)
+    sqlite_version(source)  # there; copied as it is, of whichever version, and not upgraded
     if target.exists():
         raise AdminError(f"{target} is there already; give a new file")
     if not target.parent.is_dir():

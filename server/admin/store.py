@@ -3,6 +3,7 @@ one command and closed after it."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from server.log.contract import OPERATOR, GameLog
 from server.log.postgres.records import Records
 from server.log.postgres.store import PostgresStore
 from server.log.redis.store import RedisStore
+from server.log.sqlite.schema import SCHEMA_VERSION
 from server.log.sqlite.store import Store
 
 
@@ -78,11 +80,29 @@ class Opened:
         return True
 
 
-def open_sqlite(path: str) -> Store:
-    """The server's SQLite log at ``path``, which must be there (a missing file is a wrong path
-    far more often than a new server)."""
+def sqlite_version(path: str) -> int:
+    """The schema version of the server's SQLite log at ``path``, read without changing the file,
+    which must be there (a missing file is a wrong path far more often than a new server)."""
     if path == ":memory:":
         raise AdminError("--data is :memory:, which keeps nothing: give the server's file (--data FILE)")
     if not Path(path).is_file():
         raise AdminError(f"{path}: no such file; give the server's --data FILE (or CAFE_DATA)")
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10) as db:
+        (version,) = db.execute("PRAGMA user_version").fetchone()
+    db.close()
+    return int(version)
+
+
+def open_sqlite(path: str) -> Store:
+    """The server's SQLite log at ``path``, of this code's schema version exactly: the store
+    upgrades an older file as it opens, which would change the schema under a running server of
+    that older version, so a file of another version is refused and left as it is."""
+    version = sqlite_version(path)
+    if version != SCHEMA_VERSION:
+        written = "a newer server" if version > SCHEMA_VERSION else "an older server"
+        raise AdminError(
+            f"{path}: schema version {version}, written by {written}; this cafe-admin works on"
+            f" version {SCHEMA_VERSION} only and changes nothing (use the cafe-admin of the"
+            " server's version)"
+        )
     return Store(path, checkpoint_interval=3600.0)

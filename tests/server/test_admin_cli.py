@@ -383,3 +383,29 @@ async def test_with_records_in_postgresql_a_role_and_a_ban_hold_and_check_says_i
             node.proc.send_signal(signal.SIGTERM)
             await asyncio.wait_for(node.proc.wait(), 20)
             redis.stop()
+
+
+async def test_a_file_of_another_schema_version_is_refused_and_left_as_it_is(tmp_path: Path) -> None:
+    """A command that changes data refuses a file of an older schema (it would upgrade it under
+    the older server that runs on it) or of a newer one, with one clear line and a status not 0;
+    the file keeps its version; a backup copies an older file as it is, without upgrading it."""
+    data = tmp_path / "cafe.db"
+    with sqlite3.connect(data, isolation_level=None) as db:
+        upgrade(db, STEPS[:-1])  # as the version before the last step wrote it
+    db.close()
+    for args in (("role", "ann", "admin"), ("unban", "ann"), ("modlog",), ("reports",)):
+        failed(await admin("--data", str(data), *args), "written by an older server")
+    copy = tmp_path / "copy.db"
+    done = await admin("--data", str(data), "backup", str(copy))
+    assert done.status == 0, done
+    for file in (data, copy):
+        with sqlite3.connect(file) as db:
+            assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION - 1,)
+        db.close()
+    with sqlite3.connect(data) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+    failed(await admin("--data", str(data), "role", "ann", "admin"), "written by a newer server")
+    with sqlite3.connect(data) as db:
+        assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION + 1,)
+    db.close()
