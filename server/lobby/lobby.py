@@ -260,7 +260,7 @@ class Lobby:
         if kind in _CHAT and not session.chat_bucket.take():
             self._strike(session)
             raise ProtocolError("rate_limited", _("Slow down: too much chat."), msg.id)
-        if session.silenced and kind in HUSHED:
+        if session.silenced and (kind in HUSHED or (kind is m.TournamentRequest and msg.action == "new")):
             self.moderation.hushed(session, msg.id)
         done = self._handlers.get(kind, self._to_room)(session, msg)
         if done is not None:
@@ -465,6 +465,11 @@ class Lobby:
             raise ProtocolError("bad_room", _("A room name is {rule}.", rule=ROOM_RULE), msg_id)
         room: RoomRef | None = self.directory.rooms.get(name.casefold())
         if room is None:
+            if session.silenced:  # a new room's name is read by all; entering one (here or on
+                # another node of a cluster) is not refused
+                listed = {r.name.casefold() for r in await self.directory.room_list()}
+                if name.casefold() not in listed:
+                    self.moderation.hushed(session, msg_id)
             if len(self.directory.rooms) >= self.config.max_rooms:
                 raise ProtocolError("too_many_rooms", _("The server holds as many rooms as it can."), msg_id)
             room = await self.directory.resolve(name)

@@ -39,8 +39,9 @@ log = structlog.get_logger("cafe.moderation")
 KICK_SECONDS: Final = 600.0
 #: the public chat lines a report keeps
 EXCERPT_LINES: Final = 50
-#: the messages a silenced person may not send
-HUSHED: Final = frozenset({m.Say, m.Tell, m.TellReply, m.Invite})
+#: the messages a silenced person may not send (a new name would shed the silence in /who, and
+#: leave the staff without the name they silenced; a new room or tournament is a name all read)
+HUSHED: Final = frozenset({m.Say, m.Tell, m.TellReply, m.Invite, m.Nick})
 
 _UNITS: Final = {"m": 60, "h": 3600, "d": 86400}
 
@@ -103,9 +104,14 @@ def banned_text(s: Sanction) -> Msg:
 def silenced_text(until: float) -> Msg:
     """What a silenced person reads when they try to chat."""
     if math.isinf(until):
-        return _("You are silenced for good: you may play, but not chat, tell or invite.")
+        return _(
+            "You are silenced for good: you may play, but not chat, tell, invite, change your name,"
+            " or open a new room or a tournament."
+        )
     return _(
-        "You are silenced until {when} UTC: you may play, but not chat, tell or invite.", when=utc(until)
+        "You are silenced until {when} UTC: you may play, but not chat, tell, invite, change your"
+        " name, or open a new room or a tournament.",
+        when=utc(until),
     )
 
 
@@ -153,7 +159,8 @@ class Enforcer:
 
     @staticmethod
     def hushed(session: Session, msg_id: m.ClientId) -> None:
-        """Refuse chat, a tell or an invitation from a silenced person (``silenced``)."""
+        """Refuse chat, a tell, an invitation, a new name, room or tournament from a silenced
+        person (``silenced``)."""
         until = session.silenced
         if until and time.time() < until:
             raise ProtocolError("silenced", silenced_text(until), msg_id)

@@ -164,6 +164,7 @@ async def test_a_silenced_person_plays_but_does_not_chat_tell_or_invite(server: 
     """``silence`` for 30m: say, tell, reply and invite are ``silenced`` with the end time; the
     room's commands still work; ``unsilence`` lets them chat again."""
     admin = await _registered(server, "ann", "admin")
+    assert (await admin.command("/room cafe"))["type"] == "ack"  # a room there, for bob to join
     bob = await WsClient.connect(server.port, "bob")
     answer = await admin.request({"type": "moderate", "action": "silence", "name": "bob", "duration": "30m"})
     assert answer["type"] == "ack"
