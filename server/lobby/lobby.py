@@ -13,7 +13,7 @@ import functools
 import json
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import structlog
@@ -33,6 +33,7 @@ from server.directory.roomlist import listed
 from server.limits import security_event
 from server.lobby import account_commands, language, profiles
 from server.lobby.accounts import Accounts
+from server.lobby.background import Background
 from server.lobby.choices import StoredLists, account_settings
 from server.lobby.moderation import HUSHED, Moderation
 from server.lobby.seeking import Seeks
@@ -92,7 +93,9 @@ class Lobby:
         self.accounts = Accounts(store, **config.argon2)
         #: names no guest takes and nobody registers, whatever their case or look-alike
         self.reserved = ReservedNames(STRATEGIES)
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._jobs = Background(log)
+        self._tasks = self._jobs.tasks
+        self._background = self._jobs.run
         self.social = Social(directory, StoredLists(store), lambda: self.all_sessions)
         self.social.with_ratings = self._as_shown  # (``/whereis``: as ``/who`` shows people)
         #: new rooms the server makes for people: quick pairing, tournaments
@@ -184,19 +187,6 @@ class Lobby:
             await self.handle(session, m.parse_client_message(raw))
         except ProtocolError as e:
             self.error(session, e.code, e.message, e.id)
-
-    def _background(self, job: Coroutine[Any, Any, None]) -> None:
-        """Run ``job`` on its own; a failure is logged (the log may be out of reach just now)."""
-
-        async def run() -> None:
-            try:
-                await job
-            except Exception as e:
-                log.warning("background_failed", error=repr(e))
-
-        task = asyncio.get_running_loop().create_task(run())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
 
     async def _quit(self, session: Session) -> None:
         """/quit: the resume token is given up, so nobody can come back with it."""
