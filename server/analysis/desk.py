@@ -38,6 +38,7 @@ from server.analysis.worker import run_analysis, worker_started
 from server.config import Config
 from server.directory.privacy import Reader, readable
 from server.log.contract import GameLog
+from server.peers import address_key
 from server.session import Session
 
 log = structlog.get_logger("cafe.analyses")
@@ -49,8 +50,8 @@ ADDRESS_FACTOR = 3
 
 
 def _address(session: Session) -> str:
-    """The address a session connects from, without its port."""
-    return session.peer.rpartition(":")[0] or session.peer
+    """The address a session connects from, without its port, an IPv6 one as its /64."""
+    return address_key(session.peer)
 
 
 def analysis_seed(game_id: str) -> int:

@@ -18,6 +18,7 @@ from server.cluster.timings import ClusterTimings
 from server.directory.names import Held, Names, own_alike, strongest
 from server.directory.rooms import LocalRooms
 from server.log.redis.store import PREFIX, SEATS, RedisStore
+from server.peers import address_key
 from server.ratings import is_guest
 from server.session import Session
 
@@ -71,7 +72,7 @@ def entry(session: Session) -> dict[str, Any]:
         # (an invitation from another node puts the player behind the name on a guest list)
         "identity": session.identity,
         # (a guest's ban or kick by the staff holds for its address: the staff's node asks)
-        "address": (session.peer.rpartition(":")[0] or session.peer) if not session.registered else None,
+        "address": address_key(session.peer) if not session.registered else None,
         "seeking": session.seeking,
     }
 

@@ -45,10 +45,9 @@ from server.session import Session
 
 log = structlog.get_logger("cafe.moderation")
 
-#: reports one person (or one address, on a node) may make in an hour
+#: reports one person may make in an hour (counted in the store, on every node), and one address
+#: twice as many (an IPv6 address by its /64; counted by each node)
 REPORTS_AN_HOUR: Final = 5
-#: open reports beyond which new ones are refused until the staff read them
-MAX_OPEN_REPORTS: Final = 1000
 #: entries ``/reports`` and ``/modlog`` show
 SHOWN: Final = 50
 
@@ -263,25 +262,30 @@ class Moderation:
         if msg.name.casefold() == session.name.casefold():
             raise ProtocolError("bad_target", _("That is you."), msg.id)
         now = time.time()
-        recent = self._reported.setdefault(address_of(session), collections.deque(maxlen=2 * REPORTS_AN_HOUR))
+        # the limits are the reporter's and its address's own: many reports from others refuse
+        # nobody else's (an address is entered only once a report from it is accepted)
+        origin = address_of(session)
+        recent = self._reported.get(origin)
         while recent and recent[0] < now - 3600:
             recent.popleft()
-        if (
-            len(recent) >= 2 * REPORTS_AN_HOUR
-            or await self.store.reports_since(session.name, now - 3600) >= REPORTS_AN_HOUR
-        ):
+        if recent is not None and not recent:
+            del self._reported[origin]
+            recent = None
+        crowded = recent is not None and len(recent) >= 2 * REPORTS_AN_HOUR
+        if crowded or await self.store.reports_since(session.name, now - 3600) >= REPORTS_AN_HOUR:
             raise ProtocolError(
                 "rate_limited",
                 _("You made {n} reports this hour; the staff read them.", n=REPORTS_AN_HOUR),
                 msg.id,
             )
-        if await self.store.reports_open() >= MAX_OPEN_REPORTS:
-            raise ProtocolError("rate_limited", _("The staff have many reports to read; try later."), msg.id)
         target = self.lobby.directory.session(msg.name)
         where = None if target is None else (target.room.name if target.room is not None else "")
         lines = excerpt(session.heard, msg.name, where)
         report = await self.store.report_added(session.name, msg.name, msg.reason, lines)
-        recent.append(now)
+        self._reported.setdefault(origin, collections.deque(maxlen=2 * REPORTS_AN_HOUR)).append(now)
+        if len(self._reported) > 4096:  # addresses not heard from for an hour are forgotten
+            for stale in [a for a, times in self._reported.items() if times[-1] < now - 3600]:
+                del self._reported[stale]
         self.metrics.moderation_actions.labels(action="report").inc()
         self.metrics.reports_open.inc()
         log.info("reported", report=report.id, player=msg.name, reporter=session.name)

@@ -31,6 +31,7 @@ from protocol.i18n import Msg, _
 from protocol.outgoing import Outgoing
 from protocol.text.moderation import utc, when_text
 from server.log.contract import Sanction
+from server.peers import address_key
 from server.session import Session
 
 log = structlog.get_logger("cafe.moderation")
@@ -61,8 +62,8 @@ def duration_seconds(text: str) -> float | None:
 
 
 def address_of(session: Session) -> str:
-    """The peer's address without its port."""
-    return session.peer.rpartition(":")[0] or session.peer
+    """The peer's address without its port, an IPv6 one as its /64 (:func:`server.peers.address_key`)."""
+    return address_key(session.peer)
 
 
 ActionKind = Literal["kick", "ban", "silence", "unsilence", "announce", "close", "report", "role"]

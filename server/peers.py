@@ -1,0 +1,29 @@
+"""A connection's address as the per-address limits and a guest's sanctions count it: an IPv4
+address as it is; an IPv6 address by its /64 network, which one subscriber usually gets whole and
+in which a client may take a new address for every connection."""
+
+from __future__ import annotations
+
+import ipaddress
+
+
+def address_key(peer: str) -> str:
+    """The address of ``peer`` (``HOST:PORT``) without its port, an IPv6 one as its /64.
+
+    >>> address_key("203.0.113.7:51000")
+    '203.0.113.7'
+    >>> address_key("2001:db8:1:2:aaaa:bbbb:cccc:dddd:51000")
+    '2001:db8:1:2::/64'
+    >>> address_key("::ffff:203.0.113.7:51000")
+    '203.0.113.7'
+    """
+    host = peer.rpartition(":")[0] or peer
+    try:
+        ip = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return host

@@ -1,0 +1,42 @@
+"""Reports are limited per reporter and per address, never for everyone at once: however many
+reports are open, a new reporter is heard; an address is counted only once a report from it is
+accepted; an IPv6 address is counted by its /64, as every per-address limit counts it."""
+
+from __future__ import annotations
+
+from server.app import Server
+from server.peers import address_key
+from tests.server.clients import WsClient
+
+
+async def test_many_open_reports_refuse_nobody_else(server: Server) -> None:
+    """With 1,000 reports open (a flood from many names), another person's report is thanked
+    and stored; its own hourly limit still holds."""
+    for n in range(1000):
+        await server.store.report_added(f"flood{n}", "mona", "spam", [])
+    ann = await WsClient.connect(server.port, "ann")
+    answer = await ann.command("/report hank insults")
+    assert answer["type"] == "ack", answer
+    assert await server.store.reports_open() == 1001
+
+
+async def test_a_refused_report_leaves_no_address_behind(server: Server) -> None:
+    """A report refused by the reporter's own limit (five this hour, in the store) enters
+    nothing for its address: the node keeps addresses only of accepted reports."""
+    for n in range(5):
+        await server.store.report_added("ann", f"p{n}", "spam", [])
+    ann = await WsClient.connect(server.port, "ann")
+    assert (await ann.command("/report hank insults"))["code"] == "rate_limited"
+    assert server.lobby.moderation._reported == {}
+    bob = await WsClient.connect(server.port, "bob")
+    assert (await bob.command("/report hank insults"))["type"] == "ack"
+    assert list(server.lobby.moderation._reported) == ["127.0.0.1"]
+
+
+def test_an_ipv6_address_is_counted_by_its_64() -> None:
+    """Two addresses of one /64 are one address for the limits; another /64 is another; an
+    IPv4 address (mapped into IPv6 or not) is itself."""
+    one = address_key("2001:db8:0:1:aaaa::1:40000")
+    assert one == address_key("2001:db8:0:1:ffff:ffff:ffff:ffff:40001") == "2001:db8:0:1::/64"
+    assert address_key("2001:db8:0:2::1:40000") != one
+    assert address_key("::ffff:192.0.2.1:40000") == address_key("192.0.2.1:40000") == "192.0.2.1"
