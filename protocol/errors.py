@@ -85,7 +85,9 @@ SERVER_ERROR_CODES: Final[dict[str, str]] = {
     " runs)",
     "not_entered": "you are not in that tournament",
     "not_organizer": "only the tournament's creator (or staff) may close it",
-    "too_many_tournaments": "as many tournaments are upcoming or running as allowed (yours, or in all)",
+    "too_many_tournaments": "as many tournaments are upcoming or running as allowed (yours, your"
+    " address's, or in all)",
+    "tournament_full": "the tournament has as many players as it takes",
     "not_staff": "the command is for the server's staff (moderators and admins), or for admins only",
     "staff_protected": "a moderator cannot act on staff, nor an admin on another admin",
     "bad_duration": "a duration is minutes, hours or days (30m, 2h, 7d), or perm",

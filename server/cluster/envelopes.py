@@ -142,6 +142,8 @@ class SeatAt(_Envelope):
     room: str = Field(max_length=64)
     game: str = Field(max_length=64)
     players: list[Annotated[str, Field(max_length=64)]] = Field(max_length=4)
+    #: the seat's player (``Session.identity``): only a connection of theirs is moved
+    identity: str | None = Field(default=None, max_length=128)
 
 
 class Moderation(_Envelope):

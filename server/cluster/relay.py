@@ -130,8 +130,10 @@ class Relay:
         self.on_news: Callable[[str, str, tuple[str, ...]], None] = lambda name, text, skip: None
         #: an invitation from elsewhere: (from, to, room) -> whether ``to`` is here
         self.on_invite: Callable[[str, str, str], bool] = lambda name, to, room: False
-        #: a table elsewhere for someone here: (to, room, game, players) -> whether ``to`` is here
-        self.on_seat: Callable[[str, str, str, tuple[str, ...]], bool] = lambda to, room, game, players: False
+        #: a table elsewhere for someone here: (to, room, game, players, identity) -> whether ``to`` is here
+        self.on_seat: Callable[[str, str, str, tuple[str, ...], str | None], bool] = (
+            lambda to, room, game, players, identity: False
+        )
         #: a room elsewhere refused this node's connection (sid, room): it is in no room now
         self.on_turned_away: Callable[[str, str], None] = lambda sid, room: None
         #: a staff action taken on another node, for this node's connections
@@ -259,7 +261,9 @@ class Relay:
                     session.send(Outgoing.from_json(envelope.json_text))
                 return
             if isinstance(envelope, env.SeatAt):
-                self.on_seat(envelope.to, envelope.room, envelope.game, tuple(envelope.players))
+                self.on_seat(
+                    envelope.to, envelope.room, envelope.game, tuple(envelope.players), envelope.identity
+                )
                 return
             if isinstance(envelope, env.TellTo | env.InviteTo | env.News):
                 self._to_person(envelope)

@@ -17,15 +17,18 @@ class ClusterSeating:
     def __init__(self, cluster: ClusterDirectory) -> None:
         self.cluster = cluster
 
-    async def seat(self, name: str, room: str, game_id: str, players: Sequence[str]) -> bool:
-        """Ask the node ``name`` is connected to to take them to their seat in ``room``; ``False``
-        when they are connected to no other node (or that node does not listen)."""
+    async def seat(
+        self, name: str, room: str, game_id: str, players: Sequence[str], identity: str | None = None
+    ) -> bool:
+        """Ask the node ``name`` is connected to to take them to their seat in ``room`` (if the
+        connection there is ``identity``'s); ``False`` when they are connected to no other node
+        (or that node does not listen)."""
         redis, node = self.cluster.redis, self.cluster.node
         found = await redis.get(name_key(name))
         where = None if found is None else str(found)
         if where is None or where == node:
             return False
-        envelope = env.SeatAt(to=name, room=room, game=game_id, players=list(players))
+        envelope = env.SeatAt(to=name, room=room, game=game_id, players=list(players), identity=identity)
         return int(await redis.publish(channel(where), env.dump(envelope))) > 0
 
 

@@ -65,9 +65,11 @@ class TableRefused(Exception):
 class Elsewhere(Protocol):
     """What takes a player connected to another node to their seat (a cluster's nodes)."""
 
-    async def seat(self, name: str, room: str, game_id: str, players: Sequence[str]) -> bool:
-        """Ask the node ``name`` is connected to to move them to their seat in ``room``;
-        ``False`` when they are connected to no other node."""
+    async def seat(
+        self, name: str, room: str, game_id: str, players: Sequence[str], identity: str | None = None
+    ) -> bool:
+        """Ask the node ``name`` is connected to to move them to their seat in ``room`` (if the
+        connection there is ``identity``'s); ``False`` when they are connected to no other node."""
 
 
 class Tables:
@@ -114,7 +116,7 @@ class Tables:
         order = tuple(seat.name for seat in room.seats)
         log.info("table_opened", room=room.name, game=game_id, players=list(order))
         for player in players:
-            await self.seat(player.name, room.name, game_id, order)
+            await self.seat(player.name, room.name, game_id, order, player.identity)
         return OpenedTable(room.name, game_id, order)
 
     async def _fresh_room(self, prefix: str) -> Room:
@@ -130,43 +132,58 @@ class Tables:
                 return room
         raise TableRefused("no fresh room name")
 
-    async def seat(self, name: str, room: str, game_id: str, players: Sequence[str]) -> bool:
+    async def seat(
+        self, name: str, room: str, game_id: str, players: Sequence[str], identity: str | None = None
+    ) -> bool:
         """Move ``name`` to their seat in ``room`` wherever they are connected; ``False`` when
-        they are connected nowhere (their seat waits for them)."""
-        if await self.seat_here(name, room, game_id, players):
+        they are connected nowhere (their seat waits for them). With ``identity`` (the seat's
+        player's), only a connection of that identity is moved: someone else who now holds the
+        name is left where they are."""
+        if await self.seat_here(name, room, game_id, players, identity):
             return True
         if self.elsewhere is None:
             return False
         try:
-            return await self.elsewhere.seat(name, room, game_id, players)
+            return await self.elsewhere.seat(name, room, game_id, players, identity)
         except Exception as e:  # (Redis away: the seat waits, as for anyone not connected)
             log.warning("seat_unsent", player=name, room=room, error=repr(e))
             return False
 
-    async def seat_here(self, name: str, room: str, game_id: str, players: Sequence[str]) -> bool:
-        """Move ``name``'s connection on this node, if any, to their seat in ``room``: it leaves
-        the room it was in, takes the seat (as a player coming back does) and is told
-        ``seated``."""
+    async def seat_here(
+        self, name: str, room: str, game_id: str, players: Sequence[str], identity: str | None = None
+    ) -> bool:
+        """Move ``name``'s connection on this node, if any (and ``identity``'s, if given), to
+        their seat in ``room``: it leaves the room it was in, takes the seat (as a player coming
+        back does) and is told ``seated``."""
         session = self.directory.session(name)
         if session is None or session.name is None or session.closed:
+            return False
+        if identity is not None and session.identity != identity:
+            log.warning("seat_not_theirs", player=name, room=room)
             return False
         ref = await self.directory.resolve(room)
         self._move(session, ref, game_id, players)
         return True
 
-    def seat_soon(self, name: str, room: str, game_id: str, players: Sequence[str]) -> bool:
+    def seat_soon(
+        self, name: str, room: str, game_id: str, players: Sequence[str], identity: str | None = None
+    ) -> bool:
         """``seat_here`` in the background (a request from another node); whether ``name`` is
         connected here."""
         if self.directory.session(name) is None:
             return False
-        task = asyncio.get_running_loop().create_task(self._seat_logged(name, room, game_id, players))
+        task = asyncio.get_running_loop().create_task(
+            self._seat_logged(name, room, game_id, players, identity)
+        )
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return True
 
-    async def _seat_logged(self, name: str, room: str, game_id: str, players: Sequence[str]) -> None:
+    async def _seat_logged(
+        self, name: str, room: str, game_id: str, players: Sequence[str], identity: str | None
+    ) -> None:
         try:
-            await self.seat_here(name, room, game_id, players)
+            await self.seat_here(name, room, game_id, players, identity)
         except Exception as e:
             log.warning("seat_failed", player=name, room=room, error=repr(e))
 

@@ -10,7 +10,12 @@ from typing import Any, Protocol
 from protocol import messages as m
 from protocol.errors import ProtocolError
 from protocol.i18n import _
-from protocol.limits import TOURNAMENTS_LIVE, TOURNAMENTS_PER_PERSON
+from protocol.limits import (
+    TOURNAMENT_AHEAD_MINUTES,
+    TOURNAMENT_ENTRANTS_MAX,
+    TOURNAMENTS_LIVE,
+    TOURNAMENTS_PER_PERSON,
+)
 from protocol.names import ROOM_RULE, is_room_name
 from server.config import Config
 from server.log.contract import GameLog
@@ -40,8 +45,8 @@ class Lobby(Protocol):
 
 
 def start_time(start: str | None, now: float) -> float:
-    """When a tournament said to start at ``start`` (``+10m``, or ``HH:MM`` UTC, the next time
-    it comes) starts, seen at ``now``.
+    """When a tournament said to start at ``start`` (``+10m``, at most a day ahead, or ``HH:MM``
+    UTC, the next time it comes) starts, seen at ``now``; ``ValueError`` if it is no such time.
 
     >>> start_time("+10m", 1000.0)
     1600.0
@@ -51,7 +56,10 @@ def start_time(start: str | None, now: float) -> float:
     if start is None:
         return now + 60.0 * DEFAULT_START
     if start.startswith("+"):
-        return now + 60.0 * int(start[1:-1])
+        minutes = int(start[1:-1])
+        if minutes > TOURNAMENT_AHEAD_MINUTES:
+            raise ValueError(start)
+        return now + 60.0 * minutes
     hours, minutes = (int(part) for part in start.split(":"))
     if hours > 23 or minutes > 59:
         raise ValueError(start)
@@ -60,6 +68,11 @@ def start_time(start: str | None, now: float) -> float:
     if at.timestamp() <= now:
         at += datetime.timedelta(days=1)
     return at.timestamp()
+
+
+def _address(session: Session) -> str:
+    """The peer's address without its port (joins and tournaments are counted per address)."""
+    return session.peer.rpartition(":")[0] or session.peer
 
 
 def _director(lobby: Lobby, msg_id: m.ClientId) -> Director:
@@ -96,12 +109,34 @@ async def request(lobby: Lobby, session: Session, msg: m.TournamentRequest) -> N
         def join(fresh: Tournament) -> bool:
             now = time.time()
             found = fresh.entrant(name)
+            if found is not None and found.identity is not None and found.identity != identity:
+                raise ProtocolError(
+                    "name_taken",
+                    _("Someone else entered tournament {name} as {player}.", name=fresh.name, player=name),
+                    msg.id,
+                )
             if found is not None and found.active:
                 return False
             if not fresh.open_to_join(now):
                 raise _closed(fresh, msg.id)
+            if fresh.playing >= TOURNAMENT_ENTRANTS_MAX:
+                raise ProtocolError(
+                    "tournament_full",
+                    _(
+                        "Tournament {name} has {n} players, the most it takes.",
+                        name=fresh.name,
+                        n=TOURNAMENT_ENTRANTS_MAX,
+                    ),
+                    msg.id,
+                )
             return fresh.join(name, rating, now, identity)
 
+        if not director.joins.allow(_address(session), time.time()):
+            raise ProtocolError(
+                "rate_limited",
+                _("Too many tournament joins from your address this hour; try later."),
+                msg.id,
+            )
         joined = await director.change(t.id, join)
         text = (
             _("You are in tournament {name}: your tables come by themselves.", name=t.name)
@@ -192,14 +227,29 @@ async def _new(lobby: Lobby, director: Director, session: Session, msg: m.Tourna
         starts = start_time(msg.start, now)
     except ValueError:
         raise ProtocolError(
-            "bad_field", _("The start is +MINUTESm (from now) or HH:MM (UTC)."), msg.id
+            "bad_field",
+            _(
+                "The start is +MINUTESm (from now, at most +{most}m) or HH:MM (UTC).",
+                most=TOURNAMENT_AHEAD_MINUTES,
+            ),
+            msg.id,
         ) from None
     live = await lobby.store.tournaments.tournaments_live()
+    origin = _address(session)
     mine = [s for s in live if str(s.state["creator"]).casefold() == session.name.casefold()]
     if len(mine) >= TOURNAMENTS_PER_PERSON:
         raise ProtocolError(
             "too_many_tournaments",
             _("You have {n} tournaments upcoming or running, the most one may.", n=len(mine)),
+            msg.id,
+        )
+    if origin and sum(s.state.get("origin") == origin for s in live) >= TOURNAMENTS_PER_PERSON:
+        raise ProtocolError(
+            "too_many_tournaments",
+            _(
+                "Your address has {n} tournaments upcoming or running, the most one may.",
+                n=TOURNAMENTS_PER_PERSON,
+            ),
             msg.id,
         )
     if len(live) >= TOURNAMENTS_LIVE:
@@ -219,6 +269,7 @@ async def _new(lobby: Lobby, director: Director, session: Session, msg: m.Tourna
         now,
         rounds=msg.rounds,
         minutes=msg.minutes,
+        origin=origin,
     )
     t.join(session.name, await _rating(lobby.store, session), now, session.identity)  # its creator plays
     number = await lobby.store.tournaments.tournament_created(t.to_dict())

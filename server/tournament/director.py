@@ -16,6 +16,7 @@ node answers the commands.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -23,6 +24,7 @@ from typing import Protocol, TypeVar
 
 import structlog
 
+from protocol.limits import TOURNAMENT_JOINS_PER_HOUR
 from protocol.options import RoomOptions
 from server.log.contract import GameLog, StoredTournament, StoreUnavailable
 from server.tournament.state import Tournament
@@ -53,6 +55,30 @@ class Lease(Protocol):
     async def holds(self) -> bool: ...
 
 
+class Joins:
+    """How many tournament joins each address made in the last hour, on this node: at most
+    ``per_hour``. The oldest addresses are forgotten past ``addresses`` of them."""
+
+    def __init__(self, per_hour: int = TOURNAMENT_JOINS_PER_HOUR, addresses: int = 10_000) -> None:
+        self.per_hour = per_hour
+        self.addresses = addresses
+        self._times: dict[str, collections.deque[float]] = {}
+
+    def allow(self, address: str, now: float) -> bool:
+        """Count a join from ``address`` at ``now``; ``False`` (and not counted) past the bound."""
+        times = self._times.get(address)
+        if times is None:
+            if len(self._times) >= self.addresses:
+                del self._times[next(iter(self._times))]
+            times = self._times[address] = collections.deque()
+        while times and times[0] <= now - 3600.0:
+            times.popleft()
+        if len(times) >= self.per_hour:
+            return False
+        times.append(now)
+        return True
+
+
 class Conflict(Exception):
     """A change lost to other writers too many times in a row; nothing of it was kept."""
 
@@ -78,11 +104,13 @@ class Director:
     ) -> None:
         self.store = store
         self.opener = opener
-        #: the casefolded names of everyone connected (an arena seats only those)
+        #: the casefolded names of everyone connected (a round or an arena seats only those)
         self.people = people
         self.lease = lease
         self.clock = clock
         self.tick_every = tick
+        #: the joins of each address this hour
+        self.joins = Joins()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
@@ -142,9 +170,10 @@ class Director:
             scores = {str(k): int(v) for k, v in game.result.get("final_scores", {}).items()}
             ended |= t.game_over(table.number, places, scores, now)
         before = (t.status, t.round, len(t.tables), dict(t.waiting))
-        present = None if t.kind == "swiss" else await self.people()
+        present = await self.people()
+        gone = [] if t.over else t.drop_gone_guests(present)
         new = t.due(now, present)
-        if ended or new or before != (t.status, t.round, len(t.tables), dict(t.waiting)):
+        if ended or gone or new or before != (t.status, t.round, len(t.tables), dict(t.waiting)):
             if not await self.store.tournaments.tournament_saved(stored.version, t.to_dict()):
                 return  # a command came first: read again at the next tick
             if new:

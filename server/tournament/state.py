@@ -5,10 +5,12 @@ The state is a plain value that the store keeps whole as JSON (:meth:`Tournament
 carries out what it decided. A table is written before its room is made, and its room and game once
 they are: a table without a game is one still to make (also after a restart).
 
-A **Swiss** tournament plays ``rounds`` rounds. Each round seats the players who are still in
-(:func:`~server.tournament.pairing.swiss_tables`), ordered by points then rating; the next round
-is seated once the last table of the round before has finished. A player who joins late is
-seated from the next round on. An **arena** runs ``minutes`` minutes: a player whose game ended
+A **Swiss** tournament plays ``rounds`` rounds. Each round seats the players who are still in and
+connected at its start (:func:`~server.tournament.pairing.swiss_tables`), ordered by points then
+rating; one not connected then sits the round out (no table, no points) and is seated again from
+the next round on. The next round is seated once the last table of the round before has finished.
+A player who joins late is seated from the next round on. A guest (no account) whose name is no
+longer connected is out, as if they had left. An **arena** runs ``minutes`` minutes: a player whose game ended
 (or who joined) waits, and a table is made as soon as ``size`` players wait; fewer (two or more)
 sit together when no game of the arena runs or one of them has waited :data:`ARENA_PATIENCE`
 seconds. No game starts in the last minute; the arena ends when its time is up and its last game
@@ -21,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from server.ratings import ACCOUNT
 from server.tournament.pairing import arena_tables, pair_key, swiss_tables
 from server.tournament.standings import GameResult, Line, standings
 
@@ -93,6 +96,8 @@ class Tournament:
     tables: list[Table] = field(default_factory=list)
     #: arena: casefolded name -> since when the player waits for a table
     waiting: dict[str, float] = field(default_factory=dict)
+    #: the address its creator made it from (the per-person limit counts per address too)
+    origin: str = ""
 
     # --- people --------------------------------------------------------------------------------
 
@@ -141,6 +146,23 @@ class Tournament:
             found.active = False
         self.waiting.pop(name.casefold(), None)
         return True
+
+    @property
+    def playing(self) -> int:
+        """How many players are still in."""
+        return sum(e.active for e in self.entrants)
+
+    def drop_gone_guests(self, present: set[str]) -> list[str]:
+        """Guests still in whose name is not connected (in ``present``, casefolded) are out, as if
+        they left: a guest's name is theirs only while connected. Those who were put out."""
+        gone = [
+            e.name
+            for e in self.entrants
+            if e.active and not (e.identity or "").startswith(ACCOUNT) and e.name.casefold() not in present
+        ]
+        for name in gone:
+            self.leave(name)
+        return gone
 
     def _seated(self, name: str) -> bool:
         key = name.casefold()
@@ -319,6 +341,7 @@ class Tournament:
                 for t in self.tables
             ],
             "waiting": self.waiting,
+            "origin": self.origin,
         }
 
     @classmethod
@@ -356,4 +379,5 @@ class Tournament:
                 for t in data["tables"]
             ],
             waiting={k: float(v) for k, v in data["waiting"].items()},
+            origin=str(data.get("origin", "")),
         )

@@ -517,6 +517,13 @@ async def _too_many_tournaments(server: Server, _: pytest.MonkeyPatch) -> tuple[
     return ann, await ann.command("/tournament new t4 arena 30")
 
 
+async def _tournament_full(server: Server, patch: pytest.MonkeyPatch) -> tuple[WsClient, Answer]:
+    patch.setattr("server.tournament.commands.TOURNAMENT_ENTRANTS_MAX", 1)
+    await _tournament(server)
+    bob = await WsClient.connect(server.port, "bob")
+    return bob, await bob.command("/tournament join cup")
+
+
 async def _staff(server: Server, name: str = "ann", role: str = "admin") -> WsClient:
     """``name`` registered and given ``role`` by the operator."""
     client = await _registered(server, name)
@@ -634,6 +641,7 @@ CASES: dict[str, tuple[Provoke, dict[str, Any]]] = {
     "not_entered": (_not_entered, {}),
     "not_organizer": (_not_organizer, {}),
     "too_many_tournaments": (_too_many_tournaments, {}),
+    "tournament_full": (_tournament_full, {}),
     "no_such_game": (_no_such_game, {}),
     "not_finished": (_not_finished, {}),
     "analysis_pending": (_analysis_pending, {"analysis_budget": 5}),

@@ -51,8 +51,8 @@ async def _tournament(port: int, until: str) -> dict[str, Any]:
 
 async def test_a_tournament_killed_before_its_start_and_mid_round_goes_on(tmp_path: Path) -> None:
     """SIGKILL before the start, then during round 1's game: each restart takes the tournament up
-    from the log; the players come back to their seats with their tokens, and when bob leaves the
-    game ann wins it and the tournament (one round) ends with ann first."""
+    from the log; the players come back with their tokens (to be seated, then to their seats),
+    and when bob leaves the game ann wins it and the tournament (one round) ends with ann first."""
     db = tmp_path / "cafe.db"
     first = await ServerProcess.start(db, *ARGS)
     ann, bob = [await WsClient.connect(first.port, n) for n in ("ann", "bob")]
@@ -66,10 +66,12 @@ async def test_a_tournament_killed_before_its_start_and_mid_round_goes_on(tmp_pa
     await _start_now(db)
 
     second = await ServerProcess.start(db, *ARGS)
+    # (a Swiss round seats those connected at its start: both come back first)
+    ann = await WsClient.connect(second.port, "ann", token=ann.token)
+    bob = await WsClient.connect(second.port, "bob", token=bob.token)
     made = await _tournament(second.port, "game")
     (table,) = made["tables"]
     assert sorted(table["players"]) == ["ann", "bob"] and made["tournament"]["round"] == 1
-    ann = await WsClient.connect(second.port, "ann", token=ann.token)
     await ann.next(lambda x: x["type"] == "snapshot" and x["view"]["room"] == table["room"])
     await _kill(second)
 
