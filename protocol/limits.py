@@ -15,7 +15,7 @@ TOURNAMENT_AHEAD_MINUTES: Final = 1440
 #: how many players one tournament takes (those still in)
 TOURNAMENT_ENTRANTS_MAX: Final = 128
 #: how many tournament joins one address may make in an hour (on one node)
-TOURNAMENT_JOINS_PER_HOUR: Final = 30
+TOURNAMENT_JOINS_PER_HOUR: Final = 60
 
 #: how many people may seek a game at once (quick pairing), on one node or across a cluster
 SEEKERS_MAX: Final = 2000

@@ -19,6 +19,7 @@ from protocol.limits import (
 from protocol.names import ROOM_RULE, is_room_name
 from server.config import Config
 from server.log.contract import GameLog
+from server.peers import address_key
 from server.ratings import account_key
 from server.session import Session
 from server.tournament import views
@@ -71,8 +72,8 @@ def start_time(start: str | None, now: float) -> float:
 
 
 def _address(session: Session) -> str:
-    """The peer's address without its port (joins and tournaments are counted per address)."""
-    return session.peer.rpartition(":")[0] or session.peer
+    """The address joins and tournaments are counted by (an IPv6 one by its /64)."""
+    return address_key(session.peer)
 
 
 def _director(lobby: Lobby, msg_id: m.ClientId) -> Director:
