@@ -17,6 +17,7 @@ from psycopg.types.json import Jsonb
 
 from server.log.contract import ModEntry, Report, Role, Sanction, SanctionKind
 from server.log.postgres.records import Connection, Records
+from server.log.rows import mod_entries, sanction
 
 _SANCTION = "SELECT id, kind, name, address, by, reason, since, until, lifted FROM sanctions"
 _REPORT = "SELECT id, reporter, name, reason, excerpt, made, resolved, resolved_by, note FROM reports"
@@ -114,7 +115,7 @@ class PostgresModeration:
                     (name, kind),
                 )
             ).fetchall()
-            held = [s.id for s in map(_sanction, rows) if s.active(now)]
+            held = [s.id for s in map(sanction, rows) if s.active(now)]
             if not held:
                 return 0
             await _logged(conn, by, f"un{kind}", name, reason, "", now)
@@ -130,7 +131,7 @@ class PostgresModeration:
                     (name, address, now),
                 )
             ).fetchall()
-        return [_sanction(row) for row in rows]
+        return [sanction(row) for row in rows]
 
     # --- reports ---------------------------------------------------------------------------------
 
@@ -208,25 +209,7 @@ class PostgresModeration:
                     (name, name, limit),
                 )
             rows = await cursor.fetchall()
-        return [
-            ModEntry(int(i), float(at), str(b), str(a), str(t), str(r), str(d))
-            for i, at, b, a, t, r, d in rows
-        ]
-
-
-def _sanction(row: tuple[Any, ...]) -> Sanction:
-    sid, kind, name, address, by, reason, since, until, lifted = row
-    return Sanction(
-        int(sid),
-        cast(SanctionKind, kind),
-        str(name),
-        None if address is None else str(address),
-        str(by),
-        str(reason),
-        float(since),
-        None if until is None else float(until),
-        None if lifted is None else float(lifted),
-    )
+        return mod_entries(rows)
 
 
 def _report(row: tuple[Any, ...]) -> Report:

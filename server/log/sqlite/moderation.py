@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Any, cast
 
 from server.log.contract import ModEntry, Report, Role, Sanction, SanctionKind
+from server.log.rows import mod_entries, sanction
 
 _SANCTION = "SELECT id, kind, name, address, by, reason, since, until, lifted FROM sanctions"
 _REPORT = "SELECT id, reporter, name, reason, excerpt, made, resolved, resolved_by, note FROM reports"
@@ -92,7 +93,7 @@ class Moderation:
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
             held = [
-                s.id for s in map(_sanction, self._db.execute(
+                s.id for s in map(sanction, self._db.execute(
                     _SANCTION + " WHERE name = ? COLLATE NOCASE AND kind = ? AND lifted IS NULL", (name, kind)
                 )) if s.active(now)
             ]  # fmt: skip
@@ -108,7 +109,7 @@ class Moderation:
             " AND (until IS NULL OR until > ?) ORDER BY id",
             (name, address, now),
         )
-        return [_sanction(row) for row in rows]
+        return [sanction(row) for row in rows]
 
     # --- reports ---------------------------------------------------------------------------------
 
@@ -166,25 +167,7 @@ class Moderation:
                 _ENTRY + " WHERE target = ? COLLATE NOCASE OR by = ? COLLATE NOCASE ORDER BY id DESC LIMIT ?",
                 (name, name, limit),
             )
-        return [
-            ModEntry(int(i), float(at), str(b), str(a), str(t), str(r), str(d))
-            for i, at, b, a, t, r, d in rows
-        ]
-
-
-def _sanction(row: tuple[Any, ...]) -> Sanction:
-    sid, kind, name, address, by, reason, since, until, lifted = row
-    return Sanction(
-        int(sid),
-        cast(SanctionKind, kind),
-        str(name),
-        None if address is None else str(address),
-        str(by),
-        str(reason),
-        float(since),
-        None if until is None else float(until),
-        None if lifted is None else float(lifted),
-    )
+        return mod_entries(rows)
 
 
 def _report(row: tuple[Any, ...]) -> Report:
