@@ -457,8 +457,8 @@ class Lobby:
         if room is None:
             if session.silenced:  # a new room's name is read by all; entering one (here or on
                 # another node of a cluster) is not refused
-                listed = {r.name.casefold() for r in await self.directory.room_list()}
-                if name.casefold() not in listed:
+                there = {r.name.casefold() for r in await self.directory.room_list()}
+                if name.casefold() not in there:
                     self.moderation.hushed(session, msg_id)
             if len(self.directory.rooms) >= self.config.max_rooms:
                 raise ProtocolError("too_many_rooms", _("The server holds as many rooms as it can."), msg_id)
