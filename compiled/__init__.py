@@ -71,6 +71,7 @@ MODULES = (
     "server.room.seats",
     "server.room.clock",
     "server.room.sight",
+    "server.room.start",
     "server.room.play",
     "server.room.votes",
     "server.room.door",

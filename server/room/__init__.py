@@ -11,6 +11,7 @@ out (:mod:`server.room.actor`).
 ``seats``                 the seats, who plays each, the host
 ``clock``                 the turn's timer or bot, resume windows
 ``sight``                 what members see: the options shown, the views, rated or not
+``start``                 whether a game may start: the checks of ``start``
 ``play``                  the game: its options, start, moves, end, and its sight
 ``votes``                 votes on seats: ``/remove`` and ``/join N``
 ``door``                  entering, leaving, sitting down, coming back

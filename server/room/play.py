@@ -32,7 +32,8 @@ from server.room.items import BotMove, ClockTimeout, ClockWarning, TurnRetry, Wi
 from server.room.members import Members
 from server.room.seats import Seats
 from server.room.sight import Sight, rated
-from server.room.state import MAX_SEATS, MIN_PLAYERS, Game, State
+from server.room.start import check_start
+from server.room.state import Game, State
 from server.room.world import Member, RoomSettings
 
 
@@ -117,40 +118,15 @@ class Play:
 
     def on_start(self, member: Member, msg: m.Start) -> Step:
         """``start``: the host starts a game with the seats as they are, logged first."""
-        self.seats.require_host(member, msg.id, "start the game", on=self.options.host)
-        if self.state == "playing":
-            raise ProtocolError("game_running", _("The game has already started."), msg.id)
-        seats = self.seats
-        if not MIN_PLAYERS <= len(seats) <= MAX_SEATS:
-            raise ProtocolError(
-                "not_enough_players", _("A game needs 2 to 4 seated players: /join or /addbot."), msg.id
-            )
-        starter = member.name
-        assert starter is not None
-        if all(s.strategy is not None for s in seats if s.name != starter):
-            # the server's bots think on the server's time: a person may keep only a few such games
-            limit = self.settings.max_bot_games
-            if self._bot_games(starter) >= limit:
-                raise ProtocolError(
-                    "too_many_bot_games",
-                    _(
-                        "You have {limit} games against the server's bots running; finish one first.",
-                        limit=limit,
-                    ),
-                    msg.id,
-                )
-        options = self.options
-        start = options.start
-        if start is not None and start > len(seats):
-            raise ProtocolError(
-                "bad_option",
-                _(
-                    "Seat {start} is to begin, but {taken} are taken: /option start.",
-                    start=start,
-                    taken=len(seats),
-                ),
-                msg.id,
-            )
+        check_start(
+            member,
+            msg.id,
+            state=self.state,
+            seats=self.seats,
+            options=self.options,
+            settings=self.settings,
+            bot_games=self._bot_games,
+        )
         return self.begin(member, msg.id)
 
     def begin(
