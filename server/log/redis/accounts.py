@@ -10,22 +10,19 @@ rated again.
 
 from __future__ import annotations
 
-import functools
 import json
 import time
-from collections.abc import Callable, Coroutine, Sequence
-from typing import Any, ParamSpec, TypeVar
+from collections.abc import Sequence
+from typing import Any
 
 import redis.asyncio as aioredis
-from redis.exceptions import RedisError, WatchError
+from redis.exceptions import WatchError
 
 from protocol.names import alike, alike_version
 from server.log.contract import Account, Standing, StoreUnavailable
+from server.log.redis.guarded import guarded
 from server.log.redis.lists import list_keys
 from server.ratings import BOT, RatingChange, Skill, account_key, is_rated, rate, rating_key
-
-T = TypeVar("T")
-P = ParamSpec("P")
 
 PREFIX = "cafe:"
 LEADERBOARD = PREFIX + "leaderboard"  # rating key -> mu - 3 sigma
@@ -49,19 +46,6 @@ def _rated_key(game_id: str) -> str:
     return f"{PREFIX}rated:{game_id}"
 
 
-def _guarded(method: Callable[P, Coroutine[Any, Any, T]]) -> Callable[P, Coroutine[Any, Any, T]]:
-    """Redis out of reach becomes ``StoreUnavailable``."""
-
-    @functools.wraps(method)
-    async def call(*args: P.args, **kwargs: P.kwargs) -> T:
-        try:
-            return await method(*args, **kwargs)
-        except RedisError as e:
-            raise StoreUnavailable(str(e)) from e
-
-    return call
-
-
 class RedisAccounts:
     """The accounts' and ratings' part of ``RedisStore``. Redis out of reach is ``StoreUnavailable``
     here, as everywhere in the store, so that the one who asked hears ``unavailable``."""
@@ -69,7 +53,7 @@ class RedisAccounts:
     def __init__(self, client: aioredis.Redis) -> None:
         self.redis = client
 
-    @_guarded
+    @guarded
     async def account(self, name: str) -> Account | None:
         fields = await self.redis.hgetall(_account_key(name))
         if not {"name", "hash", "created"} <= fields.keys():
@@ -84,7 +68,7 @@ class RedisAccounts:
             str(fields.get("ascii")) == "1",
         )
 
-    @_guarded
+    @guarded
     async def index_forms(self) -> None:
         """Index every account by its look-alike form (:func:`protocol.names.alike`), once for each
         version of the forms: accounts made before forms, or under other confusables data, are
@@ -105,14 +89,14 @@ class RedisAccounts:
                 await pipe.execute()
         await self.redis.set(forms + ":made", "1")
 
-    @_guarded
+    @guarded
     async def account_alike(self, name: str) -> str | None:
         found = await self.redis.hget(_forms_key(), alike(name))
         if found is None or not await self.redis.hexists(_account_key(str(found)), "name"):
             return None  # (or one whose account was deleted while its form was being indexed)
         return str(found)
 
-    @_guarded
+    @guarded
     async def account_created(self, name: str, hash: str, identity: str | None) -> bool:
         key, forms, form = _account_key(name), _forms_key(), alike(name)
         for _ in range(10):  # a name registered elsewhere meanwhile (the forms changed): read again
@@ -139,26 +123,26 @@ class RedisAccounts:
                 await self.redis.rpush(f"{PREFIX}history:{account_key(name)}", *history)
         return True
 
-    @_guarded
+    @guarded
     async def password_changed(self, name: str, hash: str) -> None:
         await self.redis.hset(_account_key(name), "hash", hash)
 
-    @_guarded
+    @guarded
     async def account_seen(self, name: str, when: float) -> None:
         if await self.redis.exists(_account_key(name)):
             await self.redis.hset(_account_key(name), "last_seen", repr(when))
 
-    @_guarded
+    @guarded
     async def account_language(self, name: str, lang: str) -> None:
         if await self.redis.exists(_account_key(name)):
             await self.redis.hset(_account_key(name), "lang", lang)
 
-    @_guarded
+    @guarded
     async def account_ascii(self, name: str, on: bool) -> None:
         if await self.redis.exists(_account_key(name)):
             await self.redis.hset(_account_key(name), "ascii", "1" if on else "0")
 
-    @_guarded
+    @guarded
     async def account_deleted(self, name: str) -> None:
         """Forget the account (its settings with it), its lists, its rating and its history; its
         games stay, under the name, and a game it still plays in rates its seat as a guest's (not
@@ -194,12 +178,12 @@ class RedisAccounts:
             except WatchError:
                 continue
 
-    @_guarded
+    @guarded
     async def standing(self, key: str) -> Standing | None:
         fields = await self.redis.hgetall(_rating_key(key))
         return None if not fields else _standing(key, fields)
 
-    @_guarded
+    @guarded
     async def standings(self, keys: Sequence[str]) -> dict[str, Standing]:
         """The standings of those of ``keys`` that have one, in one round trip."""
         unique = list(dict.fromkeys(keys))
@@ -209,18 +193,18 @@ class RedisAccounts:
             replies = await pipe.execute()
         return {key: _standing(key, fields) for key, fields in zip(unique, replies, strict=True) if fields}
 
-    @_guarded
+    @guarded
     async def leaderboard(self, limit: int) -> list[Standing]:
         keys = await self.redis.zrevrange(LEADERBOARD, 0, limit - 1)
         out = [await self.standing(str(k)) for k in keys]
         return [s for s in out if s is not None]
 
-    @_guarded
+    @guarded
     async def games_count(self, identity: str) -> int:
         """Games kept in the player's history (the newest 50)."""
         return int(await self.redis.llen(f"{PREFIX}history:{identity}"))
 
-    @_guarded
+    @guarded
     async def game_ratings(self, game_id: str) -> list[RatingChange]:
         raw = await self.redis.get(_rated_key(game_id))
         return [] if raw is None else [_change(c) for c in json.loads(raw)]

@@ -18,20 +18,16 @@ entry of the log.
 
 from __future__ import annotations
 
-import functools
 import json
 import time
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, ParamSpec, TypeVar, cast
+from typing import cast
 
 import redis.asyncio as aioredis
-from redis.exceptions import RedisError
 
-from server.log.contract import ModEntry, Report, Role, Sanction, SanctionKind, StoreUnavailable
-
-T = TypeVar("T")
-P = ParamSpec("P")
+from server.log.contract import ModEntry, Report, Role, Sanction, SanctionKind
+from server.log.redis.guarded import guarded
 
 PREFIX = "cafe:"
 STAFF = PREFIX + "staff"
@@ -125,19 +121,6 @@ def _reports_by(reporter: str) -> str:
     return f"{PREFIX}reports-by:{reporter.casefold()}"
 
 
-def _guarded(method: Callable[P, Coroutine[Any, Any, T]]) -> Callable[P, Coroutine[Any, Any, T]]:
-    """Redis out of reach becomes ``StoreUnavailable``."""
-
-    @functools.wraps(method)
-    async def call(*args: P.args, **kwargs: P.kwargs) -> T:
-        try:
-            return await method(*args, **kwargs)
-        except RedisError as e:
-            raise StoreUnavailable(str(e)) from e
-
-    return call
-
-
 class RedisModeration:
     """The moderation part of ``RedisStore`` (see :class:`server.log.contract.ModerationStore`)."""
 
@@ -162,17 +145,17 @@ class RedisModeration:
 
     # --- roles -----------------------------------------------------------------------------------
 
-    @_guarded
+    @guarded
     async def role(self, name: str) -> Role | None:
         raw = await self.redis.hget(STAFF, name.casefold())
         return None if raw is None else cast(Role, json.loads(raw)["role"])
 
-    @_guarded
+    @guarded
     async def staff(self) -> dict[str, Role]:
         entries = [json.loads(raw) for raw in (await self.redis.hgetall(STAFF)).values()]
         return {str(e["name"]): cast(Role, e["role"]) for e in sorted(entries, key=lambda e: str(e["name"]))}
 
-    @_guarded
+    @guarded
     async def role_set(self, name: str, role: Role | None, by: str, reason: str) -> bool:
         account = f"{PREFIX}account:{name.casefold()}"
         registered = await self.redis.hget(account, "name")
@@ -184,13 +167,13 @@ class RedisModeration:
         keys = [*self._log_keys(by, shown), account, STAFF]
         return bool(await self._role_set(keys=keys, args=[entry, name.casefold(), staff]))
 
-    @_guarded
+    @guarded
     async def account_deleted(self, name: str) -> None:
         await self.redis.hdel(STAFF, name.casefold())
 
     # --- sanctions -------------------------------------------------------------------------------
 
-    @_guarded
+    @guarded
     async def sanction_added(
         self,
         kind: SanctionKind,
@@ -209,7 +192,7 @@ class RedisModeration:
         sid = await self._sanction_added(keys=keys, args=[entry, _sanction_json(sanction)])
         return replace(sanction, id=int(sid))
 
-    @_guarded
+    @guarded
     async def sanction_lifted(self, kind: SanctionKind, name: str, by: str, reason: str) -> int:
         now = time.time()
         held = [
@@ -224,7 +207,7 @@ class RedisModeration:
         await self._sanctions_lifted(keys=[*self._log_keys(by, name), SANCTIONS], args=[entry, *pairs])
         return len(held)
 
-    @_guarded
+    @guarded
     async def sanctions(self, name: str | None, address: str | None, now: float) -> list[Sanction]:
         sets = [
             *([_sanctions_of_name(name)] if name is not None else []),
@@ -243,7 +226,7 @@ class RedisModeration:
 
     # --- reports ---------------------------------------------------------------------------------
 
-    @_guarded
+    @guarded
     async def report_added(self, reporter: str, name: str, reason: str, excerpt: Sequence[str]) -> Report:
         now = time.time()
         report = Report(0, reporter, name, reason, tuple(excerpt), now)
@@ -251,7 +234,7 @@ class RedisModeration:
         rid = await self._report_added(keys=keys, args=[_report_json(report), now])
         return replace(report, id=int(rid))
 
-    @_guarded
+    @guarded
     async def reports(self, everything: bool, limit: int) -> list[Report]:
         if everything:
             last = int(await self.redis.get(REPORT_NEXT) or 0)
@@ -263,15 +246,15 @@ class RedisModeration:
         raws = await self.redis.hmget(REPORTS, ids)
         return [_report(i, raw) for i, raw in zip(ids, raws, strict=True) if raw is not None]
 
-    @_guarded
+    @guarded
     async def reports_open(self) -> int:
         return int(await self.redis.zcard(REPORTS_OPEN))
 
-    @_guarded
+    @guarded
     async def reports_since(self, reporter: str, since: float) -> int:
         return int(await self.redis.zcount(_reports_by(reporter), since, "+inf"))
 
-    @_guarded
+    @guarded
     async def report_resolved(self, report_id: int, by: str, note: str) -> Report | None:
         raw = await self.redis.hget(REPORTS, str(report_id))
         if raw is None:
@@ -285,7 +268,7 @@ class RedisModeration:
 
     # --- the log ---------------------------------------------------------------------------------
 
-    @_guarded
+    @guarded
     async def modlog_appended(
         self, by: str, action: str, target: str, reason: str, duration: str
     ) -> ModEntry:
@@ -294,7 +277,7 @@ class RedisModeration:
         entry_id = await self._appended(keys=self._log_keys(by, target), args=[entry])
         return ModEntry(int(entry_id), now, by, action, target, reason, duration)
 
-    @_guarded
+    @guarded
     async def modlog(self, name: str | None, limit: int) -> list[ModEntry]:
         if name is None:
             last = int(await self.redis.get(MODLOG_NEXT) or 0)
