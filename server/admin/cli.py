@@ -12,7 +12,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
-from server.admin.commands import ban, new_password, set_role, show_modlog, show_reports, unban
+from server.admin.commands import (
+    ban,
+    ban_seconds,
+    new_password,
+    set_role,
+    show_modlog,
+    show_reports,
+    unban,
+)
 from server.admin.data import backup, check
 from server.admin.store import AdminError, Opened
 from server.config import Config, ConfigError, load_config
@@ -53,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     ban = commands.add_parser("ban", help="bar NAME from logging in for DURATION (30m, 2h, 7d or perm)")
     ban.add_argument("name", metavar="NAME")
-    ban.add_argument("duration", metavar="DURATION")
+    ban.add_argument("duration", type=_duration, metavar="DURATION")
     ban.add_argument("--reason", required=True, help="why, for NAME and the moderation log")
 
     unban = commands.add_parser("unban", help="lift NAME's ban")
@@ -78,6 +86,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     commands.add_parser("check", help="the data's schema version, and that every unfinished game replays")
     return parser
+
+
+def _duration(text: str) -> str:
+    """``text`` if it is a duration ``ban`` takes; a bad one is argparse's error (status 2)."""
+    try:
+        ban_seconds(text)
+    except AdminError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
 
 
 def _positive(text: str) -> int:

@@ -247,18 +247,24 @@ async def test_check_leaves_an_older_file_as_it_is_and_refuses_a_newer_one(tmp_p
 
 
 async def test_bad_commands_and_settings_are_one_clear_line(tmp_path: Path) -> None:
-    """A missing file, :memory:, a bad duration or name, a ban without a reason, a bad setting:
-    one line each, status 1 (2 for what argparse or the settings refuse), nothing written."""
+    """A missing file, :memory:, a bad name, a ban with a blank reason: one line each, status 1; a command line cafe-admin cannot take (a bad duration, a missing
+    --reason, --limit 0): argparse's usage and error, status 2; a bad setting: one line, status 2;
+    nothing written."""
     data = tmp_path / "cafe.db"
     failed(await admin("--data", str(data), "modlog"), "no such file")
     assert not data.exists()
     failed(await admin("--data", ":memory:", "reports"), "keeps nothing")
     Store(str(data)).close()
-    failed(await admin("--data", str(data), "ban", "troll", "2w", "--reason", "x"), "'2w' is not a duration")
+    done = await admin("--data", str(data), "ban", "troll", "2w", "--reason", "x")
+    assert done.status == 2 and done.err.startswith("usage: cafe-admin ban "), done
+    assert "cafe-admin ban: error: argument DURATION: '2w' is not a duration: 1 to 9999" in done.err
     failed(await admin("--data", str(data), "ban", "no name!", "2h", "--reason", "x"), "is not a name")
     failed(await admin("--data", str(data), "ban", "troll", "2h", "--reason", " "), "a ban needs a reason")
     done = await admin("--data", str(data), "ban", "troll", "2h")
     assert done.status == 2 and "--reason" in done.err
+    done = await admin("--data", str(data), "modlog", "--limit", "0")
+    assert done.status == 2 and done.err.startswith("usage: cafe-admin modlog "), done
+    assert "cafe-admin modlog: error: argument --limit: '0' is not an integer from 1 to 100000" in done.err
     done = await admin("--data", str(data), "modlog", env={"CAFE_HASH_MEMORY": "1"})
     assert (done.status, done.err) == (
         2,
