@@ -247,9 +247,9 @@ async def test_check_leaves_an_older_file_as_it_is_and_refuses_a_newer_one(tmp_p
 
 
 async def test_bad_commands_and_settings_are_one_clear_line(tmp_path: Path) -> None:
-    """A missing file, :memory:, a bad name, a ban with a blank reason: one line each, status 1; a command line cafe-admin cannot take (a bad duration, a missing
-    --reason, --limit 0): argparse's usage and error, status 2; a bad setting: one line, status 2;
-    nothing written."""
+    """A missing file, :memory:, a bad name, a ban with a blank reason: one line each, status 1;
+    a command line cafe-admin cannot take (a bad duration, a missing --reason, --limit 0):
+    argparse's usage and error, status 2; a bad setting: one line, status 2; nothing written."""
     data = tmp_path / "cafe.db"
     failed(await admin("--data", str(data), "modlog"), "no such file")
     assert not data.exists()
