@@ -96,10 +96,17 @@ async def ban(opened: Opened, name: str, duration: str, reason: str) -> int:
 
 
 async def unban(store: GameLog, name: str, reason: str) -> int:
-    lifted = await store.sanction_lifted("ban", _name(name), OPERATOR, reason)
-    if not lifted:
-        raise AdminError(f"{name} is not banned")
-    say(f"{name} is no longer banned ({lifted} ban{'s' if lifted > 1 else ''} lifted)")
+    """Lift ``name``'s bans and kicks, as the server's ``/unban`` does."""
+    bans = await store.sanction_lifted("ban", _name(name), OPERATOR, reason)
+    kicks = await store.sanction_lifted("kick", name, OPERATOR, reason)
+    if not bans and not kicks:
+        raise AdminError(f"{name} is neither banned nor kicked")
+    lifted = [
+        f"{count} {what}{'s' if count > 1 else ''}"
+        for count, what in ((bans, "ban"), (kicks, "kick"))
+        if count
+    ]
+    say(f"{name} may come back ({' and '.join(lifted)} lifted)")
     return 0
 
 

@@ -114,9 +114,9 @@ async def test_a_ban_keeps_a_logged_in_person_out_of_the_running_server(
     assert (await hello(server.port, "troll", token=token))["type"] == "error"
 
     done = await admin("--data", str(data), "unban", "troll")
-    assert (done.status, done.out) == (0, "troll is no longer banned (1 ban lifted)\n")
+    assert (done.status, done.out) == (0, "troll may come back (1 ban lifted)\n")
     assert (await hello(server.port, "troll", password=PASSWORD))["type"] == "welcome"
-    failed(await admin("--data", str(data), "unban", "troll"), "troll is not banned")
+    failed(await admin("--data", str(data), "unban", "troll"), "troll is neither banned nor kicked")
 
     done = await admin("--data", str(data), "modlog")
     lines = done.out.splitlines()
@@ -127,6 +127,29 @@ async def test_a_ban_keeps_a_logged_in_person_out_of_the_running_server(
     assert lines[1].endswith("  2h  insults in the lobby")
     done = await admin("--data", str(data), "modlog", "bob")
     assert (done.status, done.out) == (0, "The moderation log has no entries of bob.\n")
+
+
+async def test_unban_on_the_command_line_lifts_a_kick_as_the_servers_unban_does(
+    running: tuple[ServerProcess, Path],
+) -> None:
+    """A person a moderator kicked cannot come back for 10 minutes; cafe-admin unban lifts the
+    kick (logged as ``unkick``, by the operator) and they may log in at once."""
+    server, data = running
+    assert (await admin("--data", str(data), "role", "mia", "moderator")).status == 1
+    mod = await registered(server.port, "mia")
+    assert (await admin("--data", str(data), "role", "mia", "moderator")).status == 0
+    troll = await registered(server.port, "troll")
+    await mod.command("/kick troll flooding")
+    await mod.barrier()
+    refused = await hello(server.port, "troll", password=PASSWORD)
+    assert (refused["type"], refused.get("code")) == ("error", "kicked"), refused
+    done = await admin("--data", str(data), "unban", "troll", "--reason", "a mistake")
+    assert (done.status, done.out) == (0, "troll may come back (1 kick lifted)\n")
+    assert (await hello(server.port, "troll", password=PASSWORD))["type"] == "welcome"
+    done = await admin("--data", str(data), "modlog", "--limit", "1")
+    assert f"{OPERATOR}  unkick  troll  a mistake" in done.out, done.out
+    await troll.close()
+    await mod.close()
 
 
 async def test_a_role_given_on_the_command_line_holds_in_the_running_server(
