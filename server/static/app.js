@@ -9,6 +9,7 @@ import { ChatPane } from "./chat.js";
 import { Connection } from "./connection.js";
 import { Identity } from "./account.js";
 import { BoardZoom } from "./zoom.js";
+import { ConnectionBanner } from "./banner.js";
 import { language, onLanguageChange, preferredLanguage, setLanguage, t } from "./i18n.js";
 import { saved } from "./storage.js";
 import { Countdown, TurnSignal, renderHistory } from "./live.js";
@@ -65,6 +66,7 @@ const state = {
 };
 
 const app = $("app");
+const banner = new ConnectionBanner(state);
 
 // --- sending -------------------------------------------------------------------------------------
 
@@ -248,40 +250,9 @@ function logOut() {
   identity.ask("", "", { fresh: true });
 }
 
-/** The connection's state and what came with it (seconds to the next try, why it is offline). */
-const connectionState = { conn: "connecting", info: null };
-
-/** Say the connection's state in the page's language (again after a change of language). */
-function showConnection() {
-  const { conn, info } = connectionState;
-  const words = {
-    connecting: t("connecting…"),
-    connected: t("connected"),
-    reconnecting: t("connection lost — retrying in {seconds}s", { seconds: info }),
-    offline: t("offline: {why}", { why: info }),
-    idle: t("not connected"),
-    replaced: t("offline: another tab took over"),
-  };
-  $("conn-text").textContent = words[conn];
-  $("reconnect").hidden = !state.name || (conn !== "offline" && conn !== "reconnecting");
-  // a lost connection dims the board and says so; a second tab that took over offers it back
-  const banner = $("banner");
-  const lost = (conn === "reconnecting" || conn === "offline") && !!state.view;
-  banner.hidden = !(lost || conn === "replaced");
-  $("take-back").hidden = conn !== "replaced";
-  $("banner-text").textContent =
-    conn === "replaced"
-      ? t("This page was closed because you opened the game in another tab or window.")
-      : lost
-        ? t("The connection is lost: the board may be out of date until it comes back.")
-        : "";
-}
-
 function onConnectionState(conn, info) {
   app.dataset.conn = conn;
-  connectionState.conn = conn;
-  connectionState.info = info;
-  showConnection();
+  banner.set(conn, info);
   if (conn !== "connected") {
     state.welcomed = false;
     state.sending = null;
@@ -466,7 +437,7 @@ onLanguageChange((lang) => {
   social.relabel();
   moderation.relabel();
   chat.relabel();
-  showConnection();
+  banner.show();
   render();
 });
 $("rules-link").href = `/rules?lang=${language()}`;
