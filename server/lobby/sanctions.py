@@ -212,8 +212,9 @@ class Enforcer:
         for s in concerned:
             if action.kind == "kick":
                 text = _(
-                    "You were kicked by {by}: {reason} You may come back in 10 minutes.",
+                    "You are kicked by {by} for 10 minutes, {when}: {reason}",
                     by=action.by,
+                    when=when_text(action.until, s.lang),
                     reason=action.reason or "-",
                 )
             else:

@@ -126,15 +126,20 @@ async def test_a_guests_ban_holds_for_its_address_and_not_for_accounts(server: S
 
 
 async def test_a_flooding_guest_is_stopped_with_one_command(server: Server) -> None:
-    """A guest flooding the lobby with insults: one ``/kick`` by a moderator closes it, and it
-    cannot come back for ten minutes, under its name or another guest name (``kicked``)."""
+    """A guest flooding the lobby with insults: one ``/kick`` by a moderator closes it, its
+    ``bye`` saying by whom, until when (UTC) and why, and it cannot come back for ten minutes,
+    under its name or another guest name (``kicked``)."""
     mod = await _registered(server, "mod_helper".replace("mod_", "kim"), "moderator")
     troll = await WsClient.connect(server.port, "troll")
     for _ in range(5):
         await troll.request({"type": "say", "text": "you are all idiots"})
     assert (await mod.command("/kick troll flooding"))["type"] == "ack"
     read = await _closed(troll)
-    assert any(m["type"] == "bye" and "10 minutes" in m["reason"] for m in read)
+    [bye] = [m["reason"] for m in read if m["type"] == "bye"]
+    until = time.strftime("%Y-%m-%d %H:%M", time.gmtime(time.time() + 600))
+    until_before = time.strftime("%Y-%m-%d %H:%M", time.gmtime(time.time() + 540))
+    assert bye.startswith("You are kicked by kimhelper for 10 minutes, until "), bye
+    assert bye.endswith(" UTC: flooding") and (until in bye or until_before in bye), bye
     for name in ("troll", "troll2"):
         answer = await _hello(server, name)
         assert (answer["type"], answer["code"]) == ("error", "kicked"), answer
