@@ -884,6 +884,7 @@ class TournamentSummary(_Message):
     creator: str
     players: int = Field(description="how many joined and are still in")
     leader: str | None = Field(description="first in the standings, once a game ended")
+    closed_by: str | None = Field(None, description="who closed it (its creator or staff), once closed")
 
 
 class TournamentLine(_Message):

@@ -52,6 +52,8 @@ def _state(t: m.TournamentSummary) -> Msg:
         return _("Runs until {when} UTC.", when=_clock(t.ends or t.starts))
     if t.status == "cancelled":
         return _("Cancelled: fewer than two players came.")
+    if t.status == "closed" and t.closed_by is not None and t.closed_by.casefold() != t.creator.casefold():
+        return _("Closed by {name} (staff).", name=t.closed_by)
     if t.status == "closed":
         return _("Closed by its creator.")
     if t.leader is not None:

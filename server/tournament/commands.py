@@ -177,7 +177,7 @@ async def request(lobby: Lobby, session: Session, msg: m.TournamentRequest) -> N
         def close(fresh: Tournament) -> None:
             if fresh.over:
                 raise _closed(fresh, msg.id)
-            fresh.close(time.time())
+            fresh.close(time.time(), name)
 
         await director.change(t.id, close)
         text = _("Tournament {name} is closed: no more tables are made.", name=t.name)

@@ -98,6 +98,8 @@ class Tournament:
     waiting: dict[str, float] = field(default_factory=dict)
     #: the address its creator made it from (the per-person limit counts per address too)
     origin: str = ""
+    #: who closed it early (its creator or a staff member)
+    closed_by: str | None = None
 
     # --- people --------------------------------------------------------------------------------
 
@@ -301,9 +303,9 @@ class Tournament:
         self.tables.append(table)
         return table
 
-    def close(self, now: float) -> None:
-        """Closed early: no table is seated any more (games running play to their end)."""
-        self.status, self.finished = "closed", now
+    def close(self, now: float, by: str | None = None) -> None:
+        """Closed early by ``by``: no table is seated any more (games running play to their end)."""
+        self.status, self.finished, self.closed_by = "closed", now, by
 
     # --- as stored ---------------------------------------------------------------------------
 
@@ -342,6 +344,7 @@ class Tournament:
             ],
             "waiting": self.waiting,
             "origin": self.origin,
+            "closed_by": self.closed_by,
         }
 
     @classmethod
@@ -380,4 +383,5 @@ class Tournament:
             ],
             waiting={k: float(v) for k, v in data["waiting"].items()},
             origin=str(data.get("origin", "")),
+            closed_by=data.get("closed_by"),
         )

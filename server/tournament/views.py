@@ -25,6 +25,7 @@ def summary(t: Tournament) -> m.TournamentSummary:
         creator=t.creator,
         players=sum(e.active for e in t.entrants),
         leader=lines[0].name if lines else None,
+        closed_by=t.closed_by,
     )
 
 

@@ -188,7 +188,8 @@ async def test_a_restart_mid_round_loses_nothing(make_server: ServerFactory) -> 
 
 async def test_the_staff_close_anothers_tournament_logged_first(server: Server) -> None:
     """A moderator (a role in the store) closes a tournament someone else made; the moderation
-    log holds it; a registered player without a role is refused (``not_organizer``)."""
+    log holds it; a registered player without a role is refused (``not_organizer``). The
+    tournament says who closed it (``closed_by``; at a terminal "Closed by zed (staff).")."""
     ann = await _registered(server, "ann")
     assert (await ann.command("/tournament new cup arena 30 start +1m"))["type"] == "tournament"
     bob = await _registered(server, "bob")
@@ -197,7 +198,12 @@ async def test_the_staff_close_anothers_tournament_logged_first(server: Server) 
     assert await server.store.role_set("zed", "moderator", by=OPERATOR)
     assert (await mod.command("/tournament close cup"))["type"] == "ack"
     shown = await bob.request({"type": "tournament", "name": "cup"})
-    assert shown["tournament"]["status"] == "closed"
+    assert shown["tournament"]["status"] == "closed" and shown["tournament"]["closed_by"] == "zed"
+    cy = await LineClient.connect(server.line_port or 0, "cy")
+    await cy.line("/tournament cup")
+    await cy.expect("Closed by zed (staff).")
+    assert "its creator" not in cy.text()
+    await cy.close()
     (entry,) = [e for e in await server.store.modlog("zed") if e.action == "close_tournament"]
     assert (entry.by, entry.target) == ("zed", "cup")
 
