@@ -57,6 +57,10 @@ def _reaching_redis() -> Iterator[None]:
         raise StoreUnavailable(str(e) or type(e).__name__) from e
 
 
+#: connections to Redis a node opens at most; a command waits for one when all are busy
+REDIS_CONNECTIONS = 256
+
+
 class ClusterDirectory:
     """The directory of a node among several sharing one Redis.
 
@@ -75,9 +79,13 @@ class ClusterDirectory:
     """
 
     def __init__(self, config: Config, metrics: Metrics, url: str, node: str) -> None:
-        # a command on a connection Redis dropped (a restart) is sent again on a fresh one
-        self.redis: aioredis.Redis = aioredis.from_url(
+        # a command on a connection Redis dropped (a restart) is sent again on a fresh one; when
+        # every connection of the pool is busy, a command waits for one (redis-py's default pool
+        # refuses it with "Too many connections" past 100, which a busy node reached)
+        pool = aioredis.BlockingConnectionPool.from_url(
             url,
+            max_connections=REDIS_CONNECTIONS,
+            timeout=5,
             decode_responses=True,
             socket_timeout=5,
             socket_connect_timeout=2,
@@ -85,6 +93,7 @@ class ClusterDirectory:
             retry=Retry(ExponentialBackoff(cap=1.0, base=0.1), 3),
             retry_on_error=[RedisConnectionError, RedisTimeoutError],
         )
+        self.redis: aioredis.Redis = aioredis.Redis.from_pool(pool)
         self.node = node
         #: how long this node's leases, heartbeat and names last in Redis (``--lease``)
         self.timings = ClusterTimings.for_lease(config.lease)
