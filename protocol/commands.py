@@ -32,6 +32,7 @@ from pydantic import BaseModel, ValidationError
 from protocol import options
 from protocol.errors import ERROR_CODES, ProtocolError
 from protocol.i18n import Lang, Msg, _, _n, lazy
+from protocol.limits import TOURNAMENT_AHEAD_MINUTES
 from protocol.messages import (
     DURATION_PATTERN,
     DURATION_RULE,
@@ -964,8 +965,17 @@ def _tournament(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
             raise _bad(name, _("After the kind come size, clock and start, each once."), id)
         if key != "start" and not _digits(value):
             raise _bad(name, _("The size and the clock are numbers."), id)
-        if key == "start" and not _START.fullmatch(value):
-            raise _bad(name, _("The start is +MINUTESm (from now) or HH:MM (UTC)."), id)
+        shaped = _START.fullmatch(value) is not None
+        ahead = int(value[1:-1]) if shaped and value.startswith("+") else 0
+        if key == "start" and (not shaped or ahead > TOURNAMENT_AHEAD_MINUTES):
+            raise _bad(
+                name,
+                _(
+                    "The start is +MINUTESm (from now, at most +{most}m) or HH:MM (UTC).",
+                    most=TOURNAMENT_AHEAD_MINUTES,
+                ),
+                id,
+            )
         fields[key] = value if key == "start" else int(value)
     return _build(name, TournamentRequest, id, action="new", name=args[1], **fields)
 

@@ -27,6 +27,7 @@ from typing import Any
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from protocol.i18n import Msg, _, _n, lazy
+from protocol.limits import TOURNAMENT_AHEAD_MINUTES
 
 __all__ = ["field_problem", "refusal_text", "refused"]
 
@@ -99,6 +100,11 @@ def field_problem(error: ErrorDetails) -> Msg:
         case "dict_type" | "model_type" | "model_attributes_type":
             return _("Input should be a JSON object")
         case "string_pattern_mismatch":
+            if tuple(error["loc"])[-1:] == ("start",):  # a tournament's start: in words, not a pattern
+                return _(
+                    "the start is +MINUTESm (from now, at most +{most}m) or HH:MM (UTC)",
+                    most=TOURNAMENT_AHEAD_MINUTES,
+                )
             return _("String should match pattern {pattern}", pattern=repr(ctx.get("pattern", "")))
     english, kind = error["msg"], error["type"]
     return lazy(lambda say: english if say.english else say(_("not a value taken here ({kind})", kind=kind)))

@@ -161,6 +161,28 @@ async def test_refusals_change_nothing(server: Server) -> None:
     assert missing.status == 404 and missing.json() == {"error": "no_such_tournament"}
 
 
+async def test_a_bad_start_is_told_in_a_sentence(server: Server) -> None:
+    """A start past +1440m (or a time that is none) is told in a sentence saying what start takes
+    (``bad_field`` for the JSON message, ``bad_arguments`` with the usage for the line command),
+    never a raw pattern; nothing is made; a terminal reads the same sentence (German too)."""
+    ann = await _registered(server, "ann")
+    sentence = "The start is +MINUTESm (from now, at most +1440m) or HH:MM (UTC)."
+    json = await ann.request(
+        {"type": "tournament", "action": "new", "name": "far", "kind": "swiss", "rounds": 3, "start": "9h"}
+    )
+    assert (json["code"], json["message"]) == ("bad_field", f"Field 'start': t{sentence[1:]}"), json
+    line = await ann.command("/tournament new far swiss 3 start +1441m")
+    assert line["code"] == "bad_arguments" and line["message"].startswith(sentence), line
+    assert "[0-9]" not in line["message"]
+    listed = await ann.request({"type": "tournaments"})
+    assert listed["upcoming"] == [], listed
+    de = await LineClient.connect(server.line_port or 0, "dora")
+    await de.line("/lang de")
+    await de.line("/tournament new far swiss 3 start +1441m")
+    await de.expect("Der Start ist +MINUTENm (ab jetzt, höchstens +1440m) oder HH:MM (UTC).")
+    await de.close()
+
+
 async def test_a_restart_mid_round_loses_nothing(make_server: ServerFactory) -> None:
     """A Swiss's round 1 runs when the server stops; the next server takes the tournament and
     the game up from the log: the players come back with their tokens to their seats, the game
