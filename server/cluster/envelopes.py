@@ -72,6 +72,7 @@ class LeaveRoom(_ToRoom):
     op: Literal["leave"] = "leave"
     disconnected: bool = False
     id: ClientId = None
+    asked: bool = True
 
 
 class Returned(_ToRoom):

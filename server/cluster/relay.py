@@ -153,7 +153,9 @@ class Relay:
         if isinstance(message, Enter):
             envelope = env.EnterRoom(**sender, join=message.join, id=message.id, admitted=message.admitted)
         elif isinstance(message, Leave):
-            envelope = env.LeaveRoom(**sender, disconnected=message.disconnected, id=message.id)
+            envelope = env.LeaveRoom(
+                **sender, disconnected=message.disconnected, id=message.id, asked=message.asked
+            )
         elif isinstance(message, Returned):
             envelope = env.Returned(**sender)
         elif isinstance(message, ShowRequest):
@@ -352,7 +354,9 @@ class Relay:
         if isinstance(envelope, env.EnterRoom):
             return lambda member: Enter(join=envelope.join, id=envelope.id, admitted=envelope.admitted)
         if isinstance(envelope, env.LeaveRoom):
-            return lambda member: Leave(disconnected=envelope.disconnected, id=envelope.id)
+            return lambda member: Leave(
+                disconnected=envelope.disconnected, id=envelope.id, asked=envelope.asked
+            )
         if isinstance(envelope, env.Returned):
             return lambda member: Returned()
         if isinstance(envelope, env.Show):

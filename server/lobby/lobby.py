@@ -434,12 +434,13 @@ class Lobby:
         await self.enter_room(session, msg.room, join=False, msg_id=msg.id)
 
     async def _join(self, session: Session, msg: m.Join) -> None:
-        self.seeks.ended(session)  # (a seat of one's own choosing ends seeking)
+        # (a seat of one's own choosing ends seeking, once the join is taken: a refused one changes nothing)
         if msg.room is None or (
             session.room is not None and session.room.name.casefold() == msg.room.casefold()
         ):
             if session.room is None:
                 raise ProtocolError("not_in_room", _("Say which room: /join NAME."), msg.id)
+            self.seeks.ended(session)
             session.room.post(session, msg)
             return
         if msg.seat is not None:  # a seat is taken over where one watches the game
@@ -464,6 +465,8 @@ class Lobby:
                 raise ProtocolError("too_many_rooms", _("The server holds as many rooms as it can."), msg_id)
             room = await self.directory.resolve(name)
         if session.room is room:
+            if join:
+                self.seeks.ended(session)
             room.post(session, Enter(join=join, id=msg_id))
             return
         if session.room is not None and session.room.name.casefold() == room.name.casefold():
@@ -473,8 +476,10 @@ class Lobby:
             if door == "closed":
                 raise not_invited(room.name, msg_id)
             admitted = door == "guest"
+        if join:
+            self.seeks.ended(session)
         if session.room is not None:
-            session.room.post(session, Leave(disconnected=False, id=None, name=session.name))
+            session.room.post(session, Leave(disconnected=False, id=None, name=session.name, asked=False))
         session.room = room
         room.post(session, Enter(join=join, id=msg_id, admitted=admitted))
         self.directory.moved(session)

@@ -190,7 +190,7 @@ class Tables:
     def _move(self, session: Session, room: RoomRef, game_id: str, players: Sequence[str]) -> None:
         current = session.room
         if current is not None and current.name.casefold() != room.name.casefold():
-            current.post(session, Leave(disconnected=False, id=None, name=session.name))
+            current.post(session, Leave(disconnected=False, id=None, name=session.name, asked=False))
         session.room = room
         session.send(m.Seated(room=room.name, game=game_id, players=list(players)))
         room.post(session, Returned())

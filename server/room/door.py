@@ -97,7 +97,7 @@ class Door:
 
         def left() -> None:
             members.broadcast(m.Presence(room=self.name, name=name, event="left"))
-            if not msg.disconnected:
+            if not msg.disconnected and msg.asked:
                 members.ack(session, msg.id)
             play.publish()
 

@@ -34,6 +34,9 @@ class Leave:
     id: m.ClientId = None
     #: the member's name, for a session that gave it up already (replaced by a newer connection)
     name: str | None = None
+    #: the member asked to leave (``leave_room``) and is answered with ``ack``; a move the server
+    #: makes (into another room, to a table, out of a closed room) is not answered
+    asked: bool = True
 
 
 @dataclass(frozen=True, slots=True)

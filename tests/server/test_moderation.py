@@ -84,6 +84,19 @@ async def test_nothing_a_person_without_a_role_sends_acts(server: Server) -> Non
     assert (await bob.request({"type": "ping"}))["type"] == "pong"
 
 
+async def test_a_closed_rooms_members_get_the_notice_and_no_ack(server: Server) -> None:
+    """``/close ROOM``: the members read the notice and go to the lobby; nobody but the staff
+    member who asked gets an ``ack`` (an ack answers one's own message only)."""
+    ann = await _registered(server, "ann", "moderator")
+    bob = await WsClient.connect(server.port, "bob")
+    assert (await bob.command("/join cafe"))["type"] == "ack"
+    bob.take_all()
+    assert (await ann.command("/close cafe spam"))["type"] == "ack"
+    await bob.next(lambda x: x["type"] == "notice" and "spam" in x["text"])
+    await bob.barrier()
+    assert [x for x in bob.messages + bob.take_all() if x["type"] == "ack" and x["id"] is None] == []
+
+
 async def test_a_ban_closes_the_connection_and_keeps_the_name_out(server: Server) -> None:
     """``/ban NAME 2h REASON``: logged first, the banned person reads why and is closed; a new
     hello is ``banned`` with the reason and the end time; ``/unban`` lets them in again."""

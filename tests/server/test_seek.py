@@ -98,6 +98,29 @@ async def test_join_nick_and_a_lost_connection_end_seeking(server: Server) -> No
     assert await queue.entries() == []
 
 
+async def test_a_refused_join_keeps_the_seek_and_a_taken_one_is_acked_once(server: Server) -> None:
+    """A ``/join`` refused (a room name that is none) changes nothing: the seeker still seeks; a
+    ``/join`` taken ends the seek and is answered by one ``ack``, its own, and no other."""
+    ann = await WsClient.connect(server.port, "ann")
+    assert (await ann.command("/seek 4"))["type"] == "seeking"
+    refused = await ann.command("/join no/room!")
+    assert (refused["type"], refused["code"]) == ("error", "bad_room"), refused
+    [entry] = await server.lobby.seeks.queue.entries()
+    assert entry.seeker.name == "ann"
+    people = {p["name"]: p for p in (await ann.request({"type": "who"}))["people"]}
+    assert people["ann"]["seeking"]
+    ann.take_all()
+    answer = await ann.command("/join cafe")
+    assert answer["type"] == "ack"
+    await ann.barrier()
+    acks = [x for x in ann.take_all() if x["type"] == "ack"]
+    assert acks == [], acks
+    assert await server.lobby.seeks.queue.entries() == []
+    assert (await ann.command("/join other"))["type"] == "ack"  # out of cafe, into other
+    await ann.barrier()
+    assert [x for x in ann.take_all() if x["type"] == "ack"] == []
+
+
 async def test_refusals_change_nothing(make_server: ServerFactory) -> None:
     """A guest's rated seek is ``not_registered``; a clock under the server's shortest is
     ``bad_option``; a bad size is ``bad_arguments``; a seek while seated in a running game is
