@@ -198,13 +198,14 @@ class Seeks:
         )
 
     async def unseek(self, session: Session, msg: m.Unseek) -> None:
-        """``/unseek``: out of the queue, answered with ``ack``."""
+        """``/unseek``: out of the queue, answered with a ``notice`` that says so and ``ack``."""
         assert session.name is not None
         dropped = await self.queue.drop(session.name)
         if not dropped and not session.seeking:
             raise ProtocolError("not_seeking", _("You are not seeking a game: /seek starts."), msg.id)
         session.seeking = False
         self.directory.moved(session)
+        session.send(m.Notice(text=_("No longer seeking.")))
         session.send(m.Ack(id=msg.id))
 
     def ended(self, session: Session, name: str | None = None) -> None:

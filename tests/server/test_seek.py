@@ -55,7 +55,8 @@ async def test_four_of_any_size_sit_at_one_table(server: Server) -> None:
 
 async def test_seeking_shows_in_who_and_unseek_ends_it(server: Server) -> None:
     """A seeker is marked seeking in ``/who`` (and the line endpoint says so), ``/unseek`` is
-    acknowledged and takes the mark away; a second ``/unseek`` is ``not_seeking``."""
+    told ("* No longer seeking." at a terminal, a ``notice`` then ``ack`` over WebSocket) and
+    takes the mark away; a second ``/unseek`` is ``not_seeking``."""
     ann = await WsClient.connect(server.port, "ann")
     line = await LineClient.connect(server.line_port or 0, "lea")
     await line.line("/seek 3 clock 30")
@@ -65,12 +66,15 @@ async def test_seeking_shows_in_who_and_unseek_ends_it(server: Server) -> None:
     assert people["ann"]["seeking"] and people["lea"]["seeking"]
     await line.line("/who")
     await line.expect("(seeking)")
+    await line.line("/unseek")
+    await line.expect("* No longer seeking.")
     assert (await ann.request({"type": "unseek"}))["type"] == "ack"
+    assert any(x["type"] == "notice" and x["text"] == "No longer seeking." for x in ann.messages)
     people = {p["name"]: p for p in (await ann.request({"type": "who"}))["people"]}
-    assert not people["ann"]["seeking"] and people["lea"]["seeking"]
+    assert not people["ann"]["seeking"] and not people["lea"]["seeking"]
     again = await ann.command("/unseek")
     assert again["type"] == "error" and again["code"] == "not_seeking"
-    assert [e.seeker.name for e in await server.lobby.seeks.queue.entries()] == ["lea"]
+    assert await server.lobby.seeks.queue.entries() == []
 
 
 async def test_a_second_seek_replaces_the_first(server: Server) -> None:
