@@ -189,9 +189,10 @@ class Enforcer:
             return len(concerned)
         if action.kind == "unsilence":
             concerned = self._concerned(action)
+            free = _("You may chat, tell, invite, change your name and open rooms and tournaments again.")
             for s in concerned:
                 s.silenced = 0.0
-                s.send(m.Notice(text=_("You may chat, tell and invite again.")))
+                s.send(m.Notice(text=free))
             return len(concerned)
         if action.kind == "announce":
             notice = Outgoing(

@@ -180,7 +180,7 @@ async def test_a_kicked_players_seat_is_held_as_a_dropped_players(server: Server
 
 async def test_a_silenced_person_plays_but_does_not_chat_tell_or_invite(server: Server) -> None:
     """``silence`` for 30m: say, tell, reply and invite are ``silenced`` with the end time; the
-    room's commands still work; ``unsilence`` lets them chat again."""
+    room's commands still work; ``unsilence`` lets them chat again, told all a silence held back."""
     admin = await _registered(server, "ann", "admin")
     assert (await admin.command("/room cafe"))["type"] == "ack"  # a room there, for bob to join
     bob = await WsClient.connect(server.port, "bob")
@@ -200,6 +200,9 @@ async def test_a_silenced_person_plays_but_does_not_chat_tell_or_invite(server: 
     assert (await bob.command("/join cafe"))["type"] == "ack"
     assert (await bob.request({"type": "invite", "name": "ann"}))["code"] == "silenced"
     assert (await admin.command("/unsilence bob"))["type"] == "ack"
+    told = await bob.next(lambda x: x["type"] == "notice" and "again" in x["text"])
+    free = "You may chat, tell, invite, change your name and open rooms and tournaments again."
+    assert told["text"] == free, told
     assert (await bob.request({"type": "say", "text": "sorry"}))["type"] == "ack"
 
 
