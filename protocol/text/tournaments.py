@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 
 from protocol import messages as m
-from protocol.i18n import Lang, Msg, _
+from protocol.i18n import Lang, Msg, _, _n
 
 #: the finished tables shown under the running ones
 FINISHED_SHOWN = 8
@@ -22,10 +22,11 @@ def _points(points: float) -> str:
 
 def _what(t: m.TournamentSummary) -> Msg:
     if t.kind == "swiss":
-        return _(
-            "Tournament {name}: a Swiss of {rounds} rounds at tables of {size}, {clock} s a turn.",
+        return _n(
+            "Tournament {name}: a Swiss of {n} round at tables of {size}, {clock} s a turn.",
+            "Tournament {name}: a Swiss of {n} rounds at tables of {size}, {clock} s a turn.",
+            t.rounds or 0,
             name=t.name,
-            rounds=t.rounds,
             size=t.size,
             clock=t.clock,
         )

@@ -55,9 +55,10 @@ def backup(config: Config, target: Path) -> int:
     if ok != "ok":
         raise AdminError(f"{target}: the copy does not pass SQLite's integrity check: {ok}")
     size = target.stat().st_size
+    counted = f"{games} game{'' if games == 1 else 's'}, {accounts} account{'' if accounts == 1 else 's'}"
     say(
-        f"Backed up {source} to {target}: {size:,} bytes, schema version {version}, {games} games,"
-        f" {accounts} accounts, in {time.monotonic() - started:.2f} s."
+        f"Backed up {source} to {target}: {size:,} bytes, schema version {version}, {counted},"
+        f" in {time.monotonic() - started:.2f} s."
     )
     say("To restore: stop the server, put the copy in place of the file (without its -wal and -shm),")
     say("and start it.")

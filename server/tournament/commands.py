@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 from protocol import messages as m
 from protocol.errors import ProtocolError
-from protocol.i18n import _
+from protocol.i18n import _, _n
 from protocol.limits import (
     TOURNAMENT_AHEAD_MINUTES,
     TOURNAMENT_ENTRANTS_MAX,
@@ -284,11 +284,13 @@ async def _new(lobby: Lobby, director: Director, session: Session, msg: m.Tourna
     director.poke()
     when = datetime.datetime.fromtimestamp(starts, datetime.UTC).strftime("%H:%M")
     if t.kind == "swiss":
-        text = _(
-            "Tournament {name} is made: a Swiss of {rounds} rounds at tables of {size}, {clock} s a turn,"
+        text = _n(
+            "Tournament {name} is made: a Swiss of {n} round at tables of {size}, {clock} s a turn,"
             " starting at {when} UTC. You are in it; others join with /tournament join {name}.",
+            "Tournament {name} is made: a Swiss of {n} rounds at tables of {size}, {clock} s a turn,"
+            " starting at {when} UTC. You are in it; others join with /tournament join {name}.",
+            t.rounds or 0,
             name=t.name,
-            rounds=t.rounds,
             size=t.size,
             clock=t.clock,
             when=when,

@@ -183,6 +183,25 @@ async def test_a_bad_start_is_told_in_a_sentence(server: Server) -> None:
     await de.close()
 
 
+async def test_one_round_is_one_round_in_english_and_german(server: Server) -> None:
+    """A Swiss of one round reads "a Swiss of 1 round" (German "mit 1 Runde") when it is made
+    and at a terminal; of two, "2 rounds"."""
+    ann = await _registered(server, "ann")
+    await ann.command("/tournament new one swiss 1 start +5m")
+    made = next(x for x in ann.messages if x["type"] == "notice" and "is made" in x["text"])
+    assert "a Swiss of 1 round at tables of 4" in made["text"], made
+    await ann.command("/tournament new two swiss 2 start +5m")
+    line = await LineClient.connect(server.line_port or 0, "lea")
+    await line.line("/tournament one")
+    await line.expect("Tournament one: a Swiss of 1 round at tables of 4")
+    await line.line("/tournament two")
+    await line.expect("Tournament two: a Swiss of 2 rounds at tables of 4")
+    await line.line("/lang de")
+    await line.line("/tournament one")
+    await line.expect("Turnier one: Schweizer System mit 1 Runde an Tischen zu 4")
+    await line.close()
+
+
 async def test_a_restart_mid_round_loses_nothing(make_server: ServerFactory) -> None:
     """A Swiss's round 1 runs when the server stops; the next server takes the tournament and
     the game up from the log: the players come back with their tokens to their seats, the game
