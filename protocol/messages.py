@@ -630,7 +630,7 @@ class ReportEntry(_Message):
     made: float = Field(description="Unix time")
     resolved: float | None = None
     resolved_by: str | None = None
-    note: str = ""
+    note: str | None = Field(None, description="the note resolve gave; null while open or without one")
 
 
 class ReportList(_Answer):

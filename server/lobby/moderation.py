@@ -95,7 +95,7 @@ def _entry(r: Report) -> m.ReportEntry:
         made=r.made,
         resolved=r.resolved,
         resolved_by=r.resolved_by,
-        note=r.note,
+        note=r.note or None,
     )
 
 

@@ -286,6 +286,7 @@ async def test_a_report_reaches_the_staff_with_the_chat_both_saw(server: Server)
     listed = await mod.command("/reports")
     [report] = listed["reports"]
     assert (report["reporter"], report["name"], report["reason"]) == ("bob", "troll", "insults everyone")
+    assert (report["resolved"], report["resolved_by"], report["note"]) == (None, None, None)
     assert [line.split(" ", 1)[1] for line in report["excerpt"]] == [
         "[lobby] <troll> you idiots",
         "[lobby] <bob> please stop",
