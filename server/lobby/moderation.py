@@ -357,6 +357,9 @@ class Moderation:
         log.info("sanction", action=kind, player=msg.name, by=by, until=until, address=address is not None)
         await self._act(Action(kind, name=msg.name, address=address, until=until, reason=msg.reason, by=by))
         self.metrics.moderation_actions.labels(action=action).inc()
+        if action != "kick":  # an earlier, longer one of the kind holds on: say the end that holds
+            held = [s.until for s in await self.store.sanctions(msg.name) if s.kind == kind]
+            until = None if None in held else max([until or 0.0, *(u for u in held if u is not None)])
         if action == "kick":
             text = _("{name} is kicked: back in 10 minutes at the earliest.", name=msg.name)
         elif action == "ban":

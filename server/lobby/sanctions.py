@@ -185,7 +185,7 @@ class Enforcer:
             concerned = self._concerned(action)
             for s in concerned:
                 s.silenced = max(s.silenced, until)
-                s.send(m.Notice(text=silenced_text(until)))
+                s.send(m.Notice(text=silenced_text(s.silenced)))  # (the end that holds)
             return len(concerned)
         if action.kind == "unsilence":
             concerned = self._concerned(action)

@@ -206,6 +206,29 @@ async def test_a_silenced_person_plays_but_does_not_chat_tell_or_invite(server: 
     assert (await bob.request({"type": "say", "text": "sorry"}))["type"] == "ack"
 
 
+async def test_a_second_shorter_silence_is_told_with_the_end_that_holds(server: Server) -> None:
+    """A silence of 2h, then one of 30m: the longer holds, and both the staff member's answer
+    and the silenced person's notice name its end, not the shorter one's."""
+    kim = await _registered(server, "kim", "moderator")
+    bob = await WsClient.connect(server.port, "bob")
+    before = time.time()
+    assert (await kim.command("/silence bob 2h first"))["type"] == "ack"
+    first = await bob.next(lambda x: x["type"] == "notice" and "silenced until" in x["text"])
+    ends = {time.strftime("%H:%M", time.gmtime(t + 7200)) for t in (before, time.time())}
+    [longer] = [end for end in ends if end in first["text"]]
+    shorter = time.strftime("%H:%M", time.gmtime(time.time() + 1800))
+    kim.take_all()
+    bob.take_all()
+    assert (await kim.command("/silence bob 30m second"))["type"] == "ack"
+    told = [x["text"] for x in kim.take_all() if x["type"] == "notice"]
+    assert len(told) == 1 and told[0].startswith("bob is silenced, until "), told
+    assert longer in told[0] and shorter not in told[0], (told, longer)
+    notice = await bob.next(lambda x: x["type"] == "notice" and "silenced until" in x["text"])
+    assert longer in notice["text"] and shorter not in notice["text"], notice
+    refused = await bob.request({"type": "say", "text": "hi"})
+    assert refused["code"] == "silenced" and longer in refused["message"], refused
+
+
 async def test_bans_silences_and_roles_hold_after_a_restart(make_server: ServerFactory) -> None:
     """A ban, a silence and a role are in the store: after a restart the banned name stays out,
     the silenced one is silenced at hello, and the moderator acts as one."""
