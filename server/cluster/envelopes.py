@@ -77,6 +77,7 @@ class LeaveRoom(_ToRoom):
 
 class Returned(_ToRoom):
     op: Literal["returned"] = "returned"
+    seated: bool = False
 
 
 class Reread(_ToRoom):

@@ -157,7 +157,7 @@ class Relay:
                 **sender, disconnected=message.disconnected, id=message.id, asked=message.asked
             )
         elif isinstance(message, Returned):
-            envelope = env.Returned(**sender)
+            envelope = env.Returned(**sender, seated=message.seated)
         elif isinstance(message, ShowRequest):
             envelope = env.Show(**sender, what=message.what, topic=message.topic, id=message.id)
         else:  # a client message; the lobby posts nothing else to rooms
@@ -358,7 +358,7 @@ class Relay:
                 disconnected=envelope.disconnected, id=envelope.id, asked=envelope.asked
             )
         if isinstance(envelope, env.Returned):
-            return lambda member: Returned()
+            return lambda member: Returned(seated=envelope.seated)
         if isinstance(envelope, env.Show):
             request = ShowRequest(what=envelope.what, topic=envelope.topic, id=envelope.id)
             return lambda member: request

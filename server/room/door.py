@@ -130,9 +130,10 @@ class Door:
         left()
         return None
 
-    def on_returned(self, session: Member, _: Returned | None = None) -> None:
+    def on_returned(self, session: Member, msg: Returned | None = None) -> None:
         """A player comes back with their token: the seat is theirs to play again (one voted
-        out of the game only watches)."""
+        out of the game only watches). A player the server moved into their seat (``seated``)
+        reads no presence about themselves; the others read that the seat is taken (``back``)."""
         if self._barred(session):  # back, but only to watch (a player of the game)
             self.on_enter(session, Enter(admitted=True))
             return
@@ -149,7 +150,10 @@ class Door:
             held.stand_in = None
             held.timeouts = 0
         self.clock.release(name, members.out)
-        members.broadcast(m.Presence(room=self.name, name=name, event="back"))
+        seated = msg is not None and msg.seated
+        members.broadcast(
+            m.Presence(room=self.name, name=name, event="back"), exclude=session if seated else None
+        )
         play.publish()
         if new:
             self._recent_to(session)

@@ -41,7 +41,10 @@ class Leave:
 
 @dataclass(frozen=True, slots=True)
 class Returned:
-    """A player reclaimed their seat with a resume token."""
+    """A player reclaimed their seat with a resume token, or (``seated``) the server moved them
+    into the seat of a table it made (quick pairing, a tournament)."""
+
+    seated: bool = False
 
 
 def _ignore(game_id: str | None) -> None:

@@ -42,6 +42,27 @@ async def test_two_seekers_of_two_are_seated_together(server: Server) -> None:
     assert started["practice"] is True
 
 
+async def test_seated_is_followed_by_the_snapshot_and_no_presence_about_oneself(server: Server) -> None:
+    """A seeker moved to a table reads ``seated``, then the room's ``snapshot`` and
+    ``game_started``: no ``presence`` about themselves; at a terminal no "* kai is back"."""
+    ann = await WsClient.connect(server.port, "ann")
+    kai = await LineClient.connect(server.line_port or 0, "kai")
+    assert (await ann.command("/seek 2 casual"))["type"] == "seeking"
+    await kai.line("/seek 2 casual")
+    await ann.next("game_started")
+    await ann.barrier()
+    types = [x["type"] for x in ann.messages]
+    at = types.index("seated")
+    assert types[at + 1] == "snapshot", types
+    about_self = [x for x in ann.messages if x["type"] == "presence" and x["name"] == "ann"]
+    assert about_self == [], about_self
+    await kai.expect("The game starts")
+    await kai.line("/who")
+    await kai.expect("ann")
+    assert "kai is back" not in kai.text(), kai.text()
+    await kai.close()
+
+
 async def test_four_of_any_size_sit_at_one_table(server: Server) -> None:
     """Four who seek any size within a few seconds sit at one table of four."""
     clients = [await WsClient.connect(server.port, name) for name in ("ann", "bob", "cid", "dan")]
