@@ -701,7 +701,8 @@ class GameStarted(_ServerMessage):
     players: list[str]
     start_player: str
     seed_hash: str = Field(description="sha256 of the seed, revealed in game_over")
-    practice: bool = Field(False, description="the room chose the seed: a practice game, not rated")
+    practice: bool = Field(False, description="the seed was chosen: a practice game, not rated")
+    seed_drawn: bool = Field(False, description="the server drew the seed of a table it made (practice)")
 
 
 class Played(_ServerMessage):

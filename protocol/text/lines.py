@@ -378,7 +378,13 @@ class LineText:
                 ),
                 say(_("* Shuffle fingerprint, sha256(seed):")),
                 f"  {msg.seed_hash}",
-                *([say(_("* A practice game: the room chose the seed."))] if msg.practice else []),
+                *(
+                    [say(_("* A practice game: the server chose the seed."))]
+                    if msg.practice and msg.seed_drawn
+                    else [say(_("* A practice game: the room chose the seed."))]
+                    if msg.practice
+                    else []
+                ),
                 *self._turn_lines(reader, ascii_only, say),
             ]
         if isinstance(msg, m.Eliminated):

@@ -71,7 +71,15 @@ class Asks:
         game = self.play
         if msg.what == "info":
             host = self.seats.host(game.options.host)
-            text = info_text(self.name, game.state, self.seats, host, game.options, rated=self.rated())
+            text = info_text(
+                self.name,
+                game.state,
+                self.seats,
+                host,
+                game.options,
+                rated=self.rated(),
+                drawn=game.seed_drawn,
+            )
             self.members.send(member, m.Text(id=msg.id, kind="info", text=text))
             return
         from protocol import text as drawn
@@ -88,10 +96,18 @@ class Asks:
 
 
 def info_text(
-    room: str, state: State, seats: Iterable[Seat], host: Seat | None, options: RoomOptions, *, rated: bool
+    room: str,
+    state: State,
+    seats: Iterable[Seat],
+    host: Seat | None,
+    options: RoomOptions,
+    *,
+    rated: bool,
+    drawn: bool = False,
 ) -> Msg:
     """The lines of ``/info`` for room ``room``, drawn in each reader's language; ``rated`` says
-    whether the game counts for ratings as its players sit now (:meth:`Asks.rated`)."""
+    whether the game counts for ratings as its players sit now (:meth:`Asks.rated`); ``drawn``
+    that the server drew the seed of a table it made."""
     o = options
     taken = ", ".join(f"{i}. {s.name}" for i, s in enumerate(seats, 1))
     words = STATE_WORDS[state]
@@ -107,7 +123,9 @@ def info_text(
             say(named) if taken else say(_("Room {room}: {state}. Seats: nobody.", room=room, state=words)),
             say(_("Host: {host}.", host=hosted)),
             say(
-                _("Rated: no, a practice game (the room chose the seed).")
+                _("Rated: no, a practice game (the server chose the seed).")
+                if o.seed is not None and drawn
+                else _("Rated: no, a practice game (the room chose the seed).")
                 if o.seed is not None
                 else _("Rated: yes.")
                 if rated

@@ -75,6 +75,9 @@ class Play:
         #: the players of a table the server made who have not taken their seat yet: the game's
         #: start is told them when they do
         self._arriving: set[str] = set()
+        #: the seed of the game was drawn by the server for a table it made (a casual table of
+        #: quick pairing), not chosen by the room's players
+        self.seed_drawn = False
 
     @property
     def state(self) -> State:
@@ -169,6 +172,7 @@ class Play:
                 s.timeouts = 0
                 s.stand_in = None
             self.game = Game(game_id=game_id, seed=seed, start=record, position=position)
+            self.seed_drawn = member is None and options.seed is not None
             self.members.note("game_started", game=game_id, players=list(record.players))
             self._arriving = set()
             for s in order:
@@ -207,6 +211,7 @@ class Play:
             start_player=record.players[record.start().to_move],
             seed_hash=seed_hash(seed),
             practice=self.options.seed is not None,
+            seed_drawn=self.seed_drawn,
         )
 
     # --- moves -------------------------------------------------------------------------------

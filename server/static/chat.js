@@ -73,6 +73,7 @@ export function winners(result) {
 export function startLine(msg) {
   const line = t("The game starts: {players}. {first} begins.", { players: msg.players.join(", "), first: msg.start_player });
   if (!msg.practice) return line;
+  if (msg.seed_drawn) return line + " " + t("A practice game: the server chose the seed.");
   return line + " " + t("A practice game: the room chose the seed.");
 }
 

@@ -44,7 +44,9 @@ async def test_two_seekers_of_two_are_seated_together(server: Server) -> None:
 
 async def test_seated_is_followed_by_the_snapshot_and_no_presence_about_oneself(server: Server) -> None:
     """A seeker moved to a table reads ``seated``, then the room's ``snapshot`` and
-    ``game_started``: no ``presence`` about themselves; at a terminal no "* kai is back"."""
+    ``game_started``: no ``presence`` about themselves; at a terminal no "* kai is back". A
+    casual table's game says the server chose its seed (``seed_drawn``; at a terminal and in
+    ``/info``)."""
     ann = await WsClient.connect(server.port, "ann")
     kai = await LineClient.connect(server.line_port or 0, "kai")
     assert (await ann.command("/seek 2 casual"))["type"] == "seeking"
@@ -57,9 +59,12 @@ async def test_seated_is_followed_by_the_snapshot_and_no_presence_about_oneself(
     about_self = [x for x in ann.messages if x["type"] == "presence" and x["name"] == "ann"]
     assert about_self == [], about_self
     await kai.expect("The game starts")
-    await kai.line("/who")
-    await kai.expect("ann")
-    assert "kai is back" not in kai.text(), kai.text()
+    await kai.expect("* A practice game: the server chose the seed.")
+    await kai.line("/info")
+    await kai.expect("Rated: no, a practice game (the server chose the seed).")
+    assert "kai is back" not in kai.text() and "the room chose" not in kai.text(), kai.text()
+    started = next(x for x in ann.messages if x["type"] == "game_started")
+    assert started["practice"] is True and started["seed_drawn"] is True, started
     await kai.close()
 
 
