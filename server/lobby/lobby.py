@@ -395,7 +395,6 @@ class Lobby:
         if not is_name(msg.name):
             raise ProtocolError("bad_name", _("A name is {rule}.", rule=NAME_RULE), msg.id)
         await account_commands.check_nick(self, session, msg)
-        self.seeks.ended(session)  # (the queue knows the seeker by name)
         silenced = session.silenced
         await self.moderation.admit(session, msg.name, msg.id)
         session.silenced = max(silenced, session.silenced)  # (a new name sheds no silence)
@@ -403,6 +402,7 @@ class Lobby:
         held = await self.directory.claim_name(msg.name, own=session.name)
         if held is not None:
             raise name_taken(msg.name, held, msg.id)
+        self.seeks.ended(session)  # (the queue knows the seeker by name: ended before the rename)
         identity = session.identity  # every named session has one
         assert identity is not None
         token = secrets.token_hex(16)  # logged first: if the log refuses, the name stays as it was

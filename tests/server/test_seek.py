@@ -129,12 +129,17 @@ async def test_join_nick_and_a_lost_connection_end_seeking(server: Server) -> No
 
 
 async def test_a_refused_join_keeps_the_seek_and_a_taken_one_is_acked_once(server: Server) -> None:
-    """A ``/join`` refused (a room name that is none) changes nothing: the seeker still seeks; a
-    ``/join`` taken ends the seek and is answered by one ``ack``, its own, and no other."""
+    """A ``/join`` or ``/nick`` refused (a room name that is none, a name someone holds) changes
+    nothing: the seeker still seeks; a ``/join`` taken ends the seek and is answered by one
+    ``ack``, its own, and no other."""
     ann = await WsClient.connect(server.port, "ann")
     assert (await ann.command("/seek 4"))["type"] == "seeking"
     refused = await ann.command("/join no/room!")
     assert (refused["type"], refused["code"]) == ("error", "bad_room"), refused
+    bob = await WsClient.connect(server.port, "bob")
+    refused = await ann.command("/nick bob")
+    assert (refused["type"], refused["code"]) == ("error", "name_taken"), refused
+    await bob.close()
     [entry] = await server.lobby.seeks.queue.entries()
     assert entry.seeker.name == "ann"
     people = {p["name"]: p for p in (await ann.request({"type": "who"}))["people"]}
