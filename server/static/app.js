@@ -122,7 +122,8 @@ function renderHeader() {
   $("me").textContent = state.welcomed ? state.name : "";
   if (!state.welcomed) openMenu(false);
   $("register-open").hidden = !state.welcomed || state.registered;
-  $("play-now").hidden = !state.welcomed;
+  // (a seat in a running game is played first: the server would refuse a seek, already_playing)
+  $("play-now").hidden = !state.welcomed || Boolean(g && !g.over && v?.seat != null);
   $("lobby-btn").hidden = !v;
   const label = $("turn");
   label.className = "turn";

@@ -123,7 +123,7 @@ async def test_no_client_ever_receives_another_hand_or_the_deck(server: Server) 
 
     for i, client in enumerate(players):
         for message in client.messages:
-            assert "drawn" not in json.dumps(message)
+            assert '"drawn"' not in json.dumps(message)  # the engine's cards drawn (not seed_drawn)
             for path, hand in _hands_in(message):
                 # the one place a hand may appear: the recipient's view, under game.hand
                 op = re.fullmatch(r"/ops/(\d+)/value/hand", path)
