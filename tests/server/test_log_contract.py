@@ -5,56 +5,29 @@ test), for resume tokens, accounts and ratings, and people's lists."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import cast
 
 import pytest
-import redis.asyncio as aioredis
 
 from server.log.contract import Account, GameLog, TokenInfo
-from server.log.redis.store import RedisStore, lease_key
 from server.log.sqlite.store import Store
-from tests.cluster.conftest import RedisServer
-from tests.cluster.postgres import PostgresServer, postgres_for_module, records_store
+from tests.server.logs import BACKENDS, fresh_log, postgres_for_module, redis_server
 from tests.server.test_ratings import ACCOUNTS, _started
 
-__all__ = ["postgres_for_module"]  # the fixture, used by name
+__all__ = ["postgres_for_module", "redis_server"]  # the fixtures, used by name
 
 #: the fencing token of the only node: it owns room ``r``, where the games here are played
 FENCE = "n:1"
 
 
-@pytest.fixture(scope="module")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
-    server = RedisServer(tmp_path_factory.mktemp("redis"))
-    server.start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(params=["sqlite", "redis", "postgresql"])
+@pytest.fixture(params=BACKENDS)
 async def log(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[GameLog]:
     """A fresh, empty log of each backend."""
-    if request.param == "sqlite":
-        store = Store(str(tmp_path_factory.mktemp("sqlite") / "cafe.db"))
+    async with fresh_log(request, tmp_path_factory, FENCE) as store:
         yield store
-        store.close()
-        return
-    server: RedisServer = request.getfixturevalue("redis_server")
-    await server.wait_ready()
-    client = aioredis.from_url(server.url, decode_responses=True)
-    await client.flushall()
-    await client.set(lease_key("r"), FENCE)
-    if request.param == "redis":
-        yield RedisStore(client, lambda room: FENCE)
-        await client.aclose()
-        return
-    postgres: PostgresServer = request.getfixturevalue("postgres_for_module")
-    async with records_store(postgres, client, lambda room: FENCE) as store:
-        yield store
-    await client.aclose()
 
 
 # --- resume tokens -------------------------------------------------------------------------------

@@ -8,51 +8,26 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import redis.asyncio as aioredis
 
 from server.log.contract import OPERATOR, GameLog
-from server.log.redis.store import RedisStore
 from server.log.sqlite.schema import SCHEMA_VERSION, upgrade
 from server.log.sqlite.store import Store
-from tests.cluster.conftest import RedisServer
-from tests.cluster.postgres import PostgresServer, postgres_for_module, records_store
+from tests.server.logs import BACKENDS, fresh_log, postgres_for_module, redis_server
 
-__all__ = ["postgres_for_module"]  # the fixture, used by name
-
-
-@pytest.fixture(scope="module")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
-    server = RedisServer(tmp_path_factory.mktemp("redis"))
-    server.start()
-    yield server
-    server.stop()
+__all__ = ["postgres_for_module", "redis_server"]  # the fixtures, used by name
 
 
-@pytest.fixture(params=["sqlite", "redis", "postgresql"])
+@pytest.fixture(params=BACKENDS)
 async def log(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[GameLog]:
     """A fresh, empty log of each backend."""
-    if request.param == "sqlite":
-        store = Store(str(tmp_path_factory.mktemp("sqlite") / "cafe.db"))
+    async with fresh_log(request, tmp_path_factory) as store:
         yield store
-        store.close()
-        return
-    server: RedisServer = request.getfixturevalue("redis_server")
-    await server.wait_ready()
-    client = aioredis.from_url(server.url, decode_responses=True)
-    await client.flushall()
-    if request.param == "redis":
-        yield RedisStore(client, lambda room: None)
-    else:
-        postgres: PostgresServer = request.getfixturevalue("postgres_for_module")
-        async with records_store(postgres, client, lambda room: None) as store:
-            yield store
-    await client.aclose()
 
 
 # --- roles ---------------------------------------------------------------------------------------
