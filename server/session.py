@@ -139,8 +139,10 @@ class Session:
         #: until when (Unix time; ``inf``: for good) this person may not chat, tell or invite: a
         #: silence by the staff (0: none)
         self.silenced = 0.0
-        #: the public chat this person read last, and when (a report's excerpt): kept once the
-        #: lobby gives it a deque, for people
+        #: how many of the public chat lines this person read last to keep, with when (a report's
+        #: excerpt): set by the lobby, for people (0: none)
+        self.hears = 0
+        #: those lines, once the first arrives (most connections never read a chat line)
         self.heard: collections.deque[tuple[float, Outgoing]] | None = None
 
     # --- what the rest of the server calls -------------------------------------------------
@@ -159,8 +161,10 @@ class Session:
             out = out.localized(self.lang)
         if self.muted and _from_muted(out, self.muted):
             return
-        heard = self.heard
-        if heard is not None and out.json.find('"type":"chat"', 0, 30) >= 0:  # (no copy of the text)
+        if self.hears and out.json.find('"type":"chat"', 0, 30) >= 0:  # (no copy of the text)
+            heard = self.heard
+            if heard is None:
+                heard = self.heard = collections.deque(maxlen=self.hears)
             heard.append((time.time(), out))
         if self._dropping:
             if not isinstance(out.message, Snapshot):

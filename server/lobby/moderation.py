@@ -153,8 +153,7 @@ class Moderation:
                 raise ProtocolError("kicked", banned_text(barred), msg_id)
             raise ProtocolError("banned", banned_text(barred), msg_id)
         session.silenced = Enforcer.silence_until(found, name, registered)
-        if session.heard is None:
-            session.heard = collections.deque(maxlen=2 * EXCERPT_LINES)
+        session.hears = 2 * EXCERPT_LINES
 
     @staticmethod
     def hushed(session: Session, msg_id: m.ClientId) -> None:
