@@ -68,9 +68,9 @@ class Config(BaseModel):
     max_per_ip: int = Field(
         20,
         ge=1,
-        description="connections one address may hold at once (20: a household or office behind one"
-        " NAT with a few tabs and bots stays below it, while one host cannot take the server's"
-        " max-connections)",
+        description="connections one address (an IPv6 one: its /64) may hold at once (20: a household"
+        " or office behind one NAT with a few tabs and bots stays below it, while one host cannot take"
+        " the server's max-connections)",
     )
     rate: float = Field(20.0, gt=0, description="messages per second a connection may send (sustained)")
     burst: int = Field(40, ge=1, description="messages a connection may send in a burst")
@@ -142,7 +142,10 @@ class Config(BaseModel):
     )
     hash_workers: int = Field(2, ge=1, description="threads that hash passwords, beside the event loop")
     login_attempts: int = Field(
-        5, ge=1, description="failed logins of one name (and 4 times as many of one address) per 5 minutes"
+        5,
+        ge=1,
+        description="failed logins of one name (and 4 times as many of one address, an IPv6 one by"
+        " its /64) per 5 minutes",
     )
     static_dir: str | None = Field(
         None, description="serve the web page from this folder instead of the bundled one"

@@ -17,7 +17,15 @@ def address_key(peer: str) -> str:
     >>> address_key("::ffff:203.0.113.7:51000")
     '203.0.113.7'
     """
-    host = peer.rpartition(":")[0] or peer
+    return network(peer.rpartition(":")[0] or peer)
+
+
+def network(host: str) -> str:
+    """``host`` (an address without its port) as the limits count it: an IPv6 address as its /64.
+
+    >>> network("::1"), network("2001:db8:1:2::7"), network("203.0.113.7")
+    ('::/64', '2001:db8:1:2::/64', '203.0.113.7')
+    """
     try:
         ip = ipaddress.ip_address(host.strip("[]"))
     except ValueError:

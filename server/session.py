@@ -25,6 +25,7 @@ from protocol.errors import Close
 from protocol.i18n import DEFAULT, Lang, _, lang
 from protocol.messages import Resync, Snapshot, _ServerMessage
 from protocol.outgoing import Outgoing
+from server.peers import address_key
 from server.ratelimit import TokenBucket
 from server.ratings import ACCOUNT
 
@@ -182,6 +183,12 @@ class Session:
     def registered(self) -> bool:
         """Whether the connection's player has an account (logged in, or registered here)."""
         return self.identity is not None and self.identity.startswith(ACCOUNT)
+
+    @property
+    def address(self) -> str:
+        """The address the per-address limits and a guest's sanctions count this connection by
+        (:func:`server.peers.address_key`: without its port, an IPv6 one as its /64)."""
+        return address_key(self.peer)
 
     @property
     def pending(self) -> int:

@@ -38,7 +38,6 @@ from server.analysis.worker import run_analysis, worker_started
 from server.config import Config
 from server.directory.privacy import Reader, readable
 from server.log.contract import GameLog
-from server.peers import address_key
 from server.session import Session
 
 log = structlog.get_logger("cafe.analyses")
@@ -47,11 +46,6 @@ log = structlog.get_logger("cafe.analyses")
 HOUR = 3600.0
 #: how many times a person's rate one address may ask for
 ADDRESS_FACTOR = 3
-
-
-def _address(session: Session) -> str:
-    """The address a session connects from, without its port, an IPv6 one as its /64."""
-    return address_key(session.peer)
 
 
 def analysis_seed(game_id: str) -> int:
@@ -179,7 +173,7 @@ class AnalysisDesk:
         identity = session.identity or ""
         if (
             self._people.count(identity, now) >= self.config.analysis_rate
-            or self._addresses.count(_address(session), now) >= ADDRESS_FACTOR * self.config.analysis_rate
+            or self._addresses.count(session.address, now) >= ADDRESS_FACTOR * self.config.analysis_rate
         ):
             raise ProtocolError(
                 "too_many_analyses",
@@ -195,7 +189,7 @@ class AnalysisDesk:
                 "analysis_busy", _("The server has as many analyses queued as it takes; try later."), msg.id
             )
         self._people.add(identity, now)
-        self._addresses.add(_address(session), now)
+        self._addresses.add(session.address, now)
         job = Job(msg.game, record)
         self.jobs[msg.game] = job
         self._start().put_nowait(job)

@@ -45,11 +45,6 @@ class Lobby(Protocol):
     def reserved(self) -> ReservedNames: ...
 
 
-def address_of(session: Session) -> str:
-    """The peer's address without its port (the attempt limits count per address)."""
-    return session.peer.rpartition(":")[0] or session.peer
-
-
 def is_registered(session: Session) -> bool:
     return session.registered
 
@@ -98,7 +93,7 @@ async def login_identity(lobby: Lobby, session: Session, msg: m.Hello) -> Login 
             msg.id,
         )
     try:
-        account = await lobby.accounts.login(msg.name, msg.password, address_of(session), msg.id)
+        account = await lobby.accounts.login(msg.name, msg.password, session.address, msg.id)
     except ProtocolError as e:
         lobby.metrics.logins.labels(result=e.code).inc()
         raise
@@ -144,7 +139,7 @@ async def _password(lobby: Lobby, session: Session, msg: m.ChangePassword) -> No
         raise ProtocolError(
             "not_registered", _("Only a registered name has a password: /register first."), msg.id
         )
-    await lobby.accounts.change_password(session.name, msg.old, msg.new, address_of(session), msg.id)
+    await lobby.accounts.change_password(session.name, msg.old, msg.new, session.address, msg.id)
     session.send(m.Notice(text=_("Your password is changed.")))
     session.send(m.Ack(id=msg.id))
 
@@ -153,7 +148,7 @@ async def _unregister(lobby: Lobby, session: Session, msg: m.Unregister) -> None
     assert session.name is not None
     if not is_registered(session):
         raise ProtocolError("not_registered", _("You are playing as a guest: nothing to unregister."), msg.id)
-    await lobby.accounts.unregister(session.name, msg.password, address_of(session), msg.id)
+    await lobby.accounts.unregister(session.name, msg.password, session.address, msg.id)
     await _new_identity(lobby, session, secrets.token_hex(8), keep=False)
     name = session.name
     session.send(m.Notice(text=_("The account {name} is deleted; you play on as a guest.", name=name)))

@@ -32,7 +32,6 @@ from server.lobby.sanctions import (
     KICK_SECONDS,
     Action,
     Enforcer,
-    address_of,
     banned_text,
     duration_seconds,
     excerpt,
@@ -141,7 +140,7 @@ class Moderation:
         """``name`` may log in on ``session`` (at ``hello``, or as a new name at ``nick``), unless
         a ban or a kick holds (``banned``, ``kicked``); whether it is silenced is kept on the
         session."""
-        found = await self.store.sanctions(name, address_of(session))
+        found = await self.store.sanctions(name, session.address)
         key = name.casefold()
         registered = True  # (only a guest is held by its address's sanctions)
         if any(s.name.casefold() != key for s in found):
@@ -249,7 +248,7 @@ class Moderation:
         """The address of the guest ``name``, if connected here or on another node."""
         session = self.lobby.directory.session(name)
         if session is not None:
-            return None if session.registered else address_of(session)
+            return None if session.registered else session.address
         return None if self.elsewhere is None else await self.elsewhere.address(name)
 
     # --- commands -----------------------------------------------------------------------------
@@ -263,7 +262,7 @@ class Moderation:
         now = time.time()
         # the limits are the reporter's and its address's own: many reports from others refuse
         # nobody else's (an address is entered only once a report from it is accepted)
-        origin = address_of(session)
+        origin = session.address
         recent = self._reported.get(origin)
         while recent and recent[0] < now - 3600:
             recent.popleft()

@@ -31,7 +31,6 @@ from protocol.i18n import Msg, _
 from protocol.outgoing import Outgoing
 from protocol.text.moderation import utc, when_text
 from server.log.contract import Sanction
-from server.peers import address_key
 from server.session import Session
 
 log = structlog.get_logger("cafe.moderation")
@@ -59,11 +58,6 @@ def duration_seconds(text: str) -> float | None:
     if found is None:
         raise ValueError(f"not a duration: {text!r}")
     return int(text[:-1]) * _UNITS[text[-1]]
-
-
-def address_of(session: Session) -> str:
-    """The peer's address without its port, an IPv6 one as its /64 (:func:`server.peers.address_key`)."""
-    return address_key(session.peer)
 
 
 ActionKind = Literal["kick", "ban", "silence", "unsilence", "announce", "close", "report", "role"]

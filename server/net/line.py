@@ -38,6 +38,7 @@ from server.lobby.choices import ascii_chosen
 from server.lobby.lobby import Lobby
 from server.log.contract import StoreUnavailable
 from server.net.ws import turned_away
+from server.peers import network
 from server.session import Outgoing, Session
 
 log = structlog.get_logger("cafe.line")
@@ -190,7 +191,7 @@ async def serve_line_client(
         await _refuse(writer, f"! {error.message} [{error.code}]\r\n".encode())
         return
     peer = writer.get_extra_info("peername")
-    address = str(peer[0]) if peer else ""
+    address = network(str(peer[0])) if peer else ""  # (an IPv6 address counts by its /64)
     if not limits.per_address.acquire(address):
         security_event(lobby.metrics, "per_ip_cap", transport="line", address=address)
         await _refuse(writer, b"* Too many connections from your address; try again later.\r\n")

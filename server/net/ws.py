@@ -15,6 +15,7 @@ from server.limits import Limits, hello_deadline, security_event
 from server.lobby.lobby import Lobby
 from server.net import wsinternals
 from server.net.keepalive import KeepAlive
+from server.peers import network
 from server.session import Outgoing, Session
 
 
@@ -78,7 +79,7 @@ async def serve_connection(
         await connection.close(Close.TRY_AGAIN, error.message)
         return
     peer = connection.remote_address
-    address = str(peer[0]) if peer else ""
+    address = network(str(peer[0])) if peer else ""  # (an IPv6 address counts by its /64)
     if not limits.per_address.acquire(address):
         security_event(lobby.metrics, "per_ip_cap", transport="ws", address=address)
         await connection.close(Close.TRY_AGAIN, "too many connections from your address")

@@ -19,7 +19,6 @@ from protocol.limits import (
 from protocol.names import ROOM_RULE, is_room_name
 from server.config import Config
 from server.log.contract import GameLog
-from server.peers import address_key
 from server.ratings import account_key
 from server.session import Session
 from server.tournament import views
@@ -69,11 +68,6 @@ def start_time(start: str | None, now: float) -> float:
     if at.timestamp() <= now:
         at += datetime.timedelta(days=1)
     return at.timestamp()
-
-
-def _address(session: Session) -> str:
-    """The address joins and tournaments are counted by (an IPv6 one by its /64)."""
-    return address_key(session.peer)
 
 
 def _director(lobby: Lobby, msg_id: m.ClientId) -> Director:
@@ -132,7 +126,7 @@ async def request(lobby: Lobby, session: Session, msg: m.TournamentRequest) -> N
                 )
             return fresh.join(name, rating, now, identity)
 
-        if not director.joins.allow(_address(session), time.time()):
+        if not director.joins.allow(session.address, time.time()):
             raise ProtocolError(
                 "rate_limited",
                 _("Too many tournament joins from your address this hour; try later."),
@@ -236,7 +230,7 @@ async def _new(lobby: Lobby, director: Director, session: Session, msg: m.Tourna
             msg.id,
         ) from None
     live = await lobby.store.tournaments.tournaments_live()
-    origin = _address(session)
+    origin = session.address
     mine = [s for s in live if str(s.state["creator"]).casefold() == session.name.casefold()]
     if len(mine) >= TOURNAMENTS_PER_PERSON:
         raise ProtocolError(

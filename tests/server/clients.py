@@ -46,8 +46,11 @@ class WsClient:
         OPEN.append(self)
 
     @classmethod
-    async def connect(cls, port: int, name: str | None = None, **hello: Any) -> WsClient:
-        client = cls(await connect(f"ws://127.0.0.1:{port}/ws", max_size=2**22))
+    async def connect(
+        cls, port: int, name: str | None = None, *, host: str = "127.0.0.1", **hello: Any
+    ) -> WsClient:
+        at = f"[{host}]" if ":" in host else host
+        client = cls(await connect(f"ws://{at}:{port}/ws", max_size=2**22))
         if name is not None:
             welcome = await client.request({"type": "hello", "name": name, **hello})
             assert welcome["type"] == "welcome", welcome

@@ -120,6 +120,23 @@ async def test_connections_past_the_cap_per_address_are_refused(make_server: Ser
     await WsClient.connect(server.port, "cyd")
 
 
+async def test_an_ipv6_client_is_counted_by_its_64(make_server: ServerFactory) -> None:
+    """Over IPv6 the cap counts the client's /64, where one subscriber may take a new address for
+    every connection: a client on ``::1`` is held and logged as ``::/64``, WebSocket and line
+    together."""
+    server: Server = await make_server(host="::1", max_per_ip=1)
+    assert server.line_port is not None
+    first = await WsClient.connect(server.port, "ann", host="::1")
+    assert server.limits.per_address.count("::/64") == 1
+    with structlog.testing.capture_logs() as logged:
+        reader, writer = await asyncio.open_connection("::1", server.line_port)
+        refused = await asyncio.wait_for(reader.read(), 10)
+        writer.close()
+    assert refused == b"* Too many connections from your address; try again later.\r\n"
+    assert [e["address"] for e in logged if e["event"] == "per_ip_cap"] == ["::/64"]
+    await first.close()
+
+
 async def test_closing_a_line_connection_frees_its_place(make_server: ServerFactory) -> None:
     """With ``--max-per-ip 1``: a line connection opens, closes, and another one from the same
     address is greeted (not refused), once the server has seen the close; so is a third after a

@@ -5,6 +5,7 @@ say what happened."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -16,8 +17,8 @@ from tests.server.conftest import ServerFactory
 PASSWORD = "Correct Horse"
 
 
-async def _login(server: Server, name: str, password: str) -> dict[str, Any]:
-    client = await WsClient.connect(server.port)
+async def _login(server: Server, name: str, password: str, host: str = "127.0.0.1") -> dict[str, Any]:
+    client = await WsClient.connect(server.port, host=host)
     return await client.request({"type": "hello", "name": name, "password": password})
 
 
@@ -67,6 +68,21 @@ async def test_failed_logins_count_per_address_too(make_server: ServerFactory) -
         await (await _register(server, name)).close()
     codes = [(await _login(server, name, "not the password"))["code"] for name in names]
     assert codes == ["bad_password"] * 4 + ["too_many_attempts"] * 2
+
+
+async def test_failed_logins_over_ipv6_count_by_the_64(make_server: ServerFactory) -> None:
+    """Over IPv6 the failures of an address are those of its /64 (where a client may take a new
+    address for every attempt): with ``--login-attempts 1``, four wrong passwords from ``::1``
+    make ``::/64`` wait, and the fifth is ``too_many_attempts``."""
+    server: Server = await make_server(host="::1", login_attempts=1)
+    names = [f"user{n}" for n in range(1, 6)]
+    for name in names:
+        await (await WsClient.connect(server.port, name, host="::1")).request(
+            {"type": "register", "password": PASSWORD}
+        )
+    codes = [(await _login(server, name, "not the password", host="::1"))["code"] for name in names]
+    assert codes == ["bad_password"] * 4 + ["too_many_attempts"]
+    assert server.lobby.accounts.by_address.wait("::/64", time.monotonic()) > 0
 
 
 async def test_register_and_unregister_each_issue_a_new_token_and_revoke_the_old(server: Server) -> None:
