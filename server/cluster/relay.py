@@ -298,11 +298,9 @@ class Relay:
                 sender = RemoteSession(self, envelope.node, envelope.sid, envelope.name, envelope.kind)
                 sender.lang = lang(envelope.lang)
                 item = message(sender)
-                msg_id = getattr(item, "id", None)
-                if msg_id is not None:
+                if not isinstance(item, m.Resync):  # (its node's own resync: it enters anew)
+                    msg_id = getattr(item, "id", None)  # (none from a line client)
                     sender.send(m.Error(id=msg_id, code="unavailable", message=UNREACHABLE))
-                elif not isinstance(item, m.Resync):  # (its node's own resync: it enters anew)
-                    sender.send(m.Notice(text=UNREACHABLE))
             return
         member = self.remote.get(key)
         if member is None:

@@ -248,7 +248,8 @@ async def test_a_message_for_a_room_the_node_no_longer_owns_is_answered_unavaila
     redis_url: str, tmp_path: Path
 ) -> None:
     """A node restarted after a kill gets a move forwarded to the room it owned in its earlier life;
-    it owns no such room now, and the sender hears ``unavailable`` instead of nothing."""
+    it owns no such room now, and the sender hears ``unavailable`` instead of nothing: an error
+    with the move's id, or, for a line client's command (which has no id), an error all the same."""
     node = await ServerProcess.start(tmp_path / "a.db", "--redis", redis_url, "--node-id", "a")
     client = aioredis.from_url(redis_url, decode_responses=True)
     pubsub = client.pubsub()
@@ -267,6 +268,16 @@ async def test_a_message_for_a_room_the_node_no_longer_owns_is_answered_unavaila
         assert out["op"] == "out" and out["sid"] == "s1"
         error = json.loads(out["json"])
         assert (error["type"], error["code"], error["id"]) == ("error", "unavailable", 7)
+        envelope.update(msg=json.dumps({"type": "move", "move": "FRf@FR1s"}))  # a line client's /play
+        assert await client.publish("cafe:to:a", json.dumps(envelope)) == 1
+        answer = None
+        for _ in range(100):
+            answer = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.1)
+            if answer is not None:
+                break
+        assert answer is not None, "no answer came back"
+        error = json.loads(json.loads(answer["data"])["json"])
+        assert (error["type"], error["code"], error["id"]) == ("error", "unavailable", None)
     finally:
         await pubsub.aclose()  # type: ignore[no-untyped-call]
         await client.aclose()
