@@ -1,5 +1,6 @@
-"""What nodes send each other over Redis pub/sub (channel ``cafe:to:NODE``), one JSON object a
-message, told apart by ``op``:
+"""What nodes send each other over Redis pub/sub (channel ``cafe:to:NODE``): envelopes, each one
+JSON object on a line of its own (a message holds what waited for that node when it was sent, one
+envelope or several, in order), told apart by ``op``:
 
 ============  ================================================================================
 ``enter``     a member on the sending node enters the room (``join``: and takes a seat;

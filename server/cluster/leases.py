@@ -8,16 +8,26 @@ the names and the tournament director's claim use it too.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import redis.asyncio as aioredis
 
 from server.cluster.timings import ClusterTimings
 from server.log.redis.store import PREFIX, lease_key
 
-#: prolong a key (``ARGV[2]`` ms) only while it holds ``ARGV[1]``
+#: prolong each key ``KEYS[i]`` (``ARGV[1]`` ms) only while it holds ``ARGV[i + 1]``; the
+#: positions (from 1) of the keys that no longer hold theirs
 RENEW = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0
+local lost = {}
+for i, key in ipairs(KEYS) do
+    if redis.call('GET', key) ~= ARGV[i + 1] or redis.call('PEXPIRE', key, ARGV[1]) ~= 1 then
+        lost[#lost + 1] = i
+    end
+end
+return lost
 """
+#: leases renewed at most by one call of ``RENEW`` (more go in several, one round trip still)
+RENEW_AT_ONCE = 500
 #: delete a key only while it holds ``ARGV[1]``
 RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -56,12 +66,28 @@ class Leases:
         return True
 
     async def renew(self) -> list[str]:
-        """Renew every lease of this node; the rooms whose lease was lost (to a newer owner)."""
-        lost = []
-        for key, token in list(self.fences.items()):
-            if not await self._renew(keys=[lease_key(key)], args=[token, self.timings.lease_ms]):
-                lost.append(key)
-        return lost
+        """Renew every lease of this node, all in one round trip to Redis; the rooms whose lease
+        was lost (to a newer owner)."""
+        held = list(self.fences.items())
+        if not held:
+            return []
+        chunks = [held[i : i + RENEW_AT_ONCE] for i in range(0, len(held), RENEW_AT_ONCE)]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for chunk in chunks:
+                keys = [lease_key(key) for key, _ in chunk]
+                await self._renew(
+                    keys=keys, args=[self.timings.lease_ms, *(t for _, t in chunk)], client=pipe
+                )
+            answers = await pipe.execute()
+        return [chunk[int(i) - 1][0] for chunk, lost in zip(chunks, answers, strict=True) for i in lost]
+
+    async def holders(self, keys: Iterable[str]) -> dict[str, str | None]:
+        """The lease token of each room in ``keys`` (casefolded), if anyone owns it: one round trip."""
+        wanted = list(dict.fromkeys(keys))
+        if not wanted:
+            return {}
+        found = await self.redis.mget([lease_key(key) for key in wanted])
+        return {key: None if token is None else str(token) for key, token in zip(wanted, found, strict=True)}
 
     async def release(self, key: str, token: str) -> None:
         """Let the lease ``token`` of the room ``key`` go, if it still holds."""
@@ -73,4 +99,4 @@ class Leases:
             await self.release(room, token)
 
 
-__all__ = ["RELEASE", "RENEW", "Leases"]
+__all__ = ["RELEASE", "RENEW", "RENEW_AT_ONCE", "Leases"]

@@ -284,18 +284,29 @@ class ClusterDirectory:
             await asyncio.sleep(self.timings.renew_every)
             for key in await self.leases.renew():
                 self._lost(key)
-            # running games nobody owns (their node died): take one over
-            idle = set(map(str, await self.redis.smembers(IDLE)))
-            for key in map(str, await self.redis.hkeys(PREFIX + "running")):
-                if key not in self.rooms and key not in idle and not await self.redis.exists(lease_key(key)):
+            # running games nobody owns (their node died): take one over (every lease read at once)
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.smembers(IDLE)
+                pipe.hkeys(PREFIX + "running")
+                idle_keys, running = await pipe.execute()
+            idle = set(map(str, idle_keys))
+            others = [key for key in map(str, running) if key not in self.rooms and key not in idle]
+            for key, holder in (await self.leases.holders(others)).items():
+                if holder is None and key not in self.rooms:
                     with contextlib.suppress(StoreUnavailable):
                         await self._take_over(key)
             # this node's sessions in rooms owned elsewhere: follow a move, re-enter after a death
+            remote_rooms = {
+                session.room.name.casefold(): session.room
+                for session in list(self.relay.local.values())
+                if isinstance(session.room, RemoteRoom)
+            }
+            holders = await self.leases.holders(remote_rooms)
             for session in list(self.relay.local.values()):
                 room = session.room
                 if (
                     isinstance(room, RemoteRoom)
-                    and await self.leases.holder(room.name.casefold()) != room.lease
+                    and holders.get(room.name.casefold(), room.lease) != room.lease
                 ):
                     await self._take_over(room.name)
             # members from nodes that died: they left (judged only after this node has reached

@@ -29,6 +29,9 @@ log = structlog.get_logger("cafe.cluster")
 
 UNREACHABLE = UNAVAILABLE  # the same condition for the client: its answer cannot be had just now
 
+#: envelopes published at most in one message (what waits beyond goes in the next)
+BATCH = 256
+
 
 #: how the text of every answer to a client message (ack, error, and the like) begins
 _ANSWER = '{"seq":0,"id":'
@@ -108,6 +111,11 @@ class RemoteSession(Session):
                 self.room.post(self, m.Resync())
 
 
+#: a message queued for another node: (node, envelope, sender, its message id, whether it answers
+#: the sender's message, the member it is for and that member's epoch)
+_Queued = tuple[str, str, Session | None, m.ClientId, bool, tuple[RemoteSession, int] | None]
+
+
 class Relay:
     """This node's end of the messages between nodes."""
 
@@ -138,9 +146,7 @@ class Relay:
         self.on_turned_away: Callable[[str, str], None] = lambda sid, room: None
         #: a staff action taken on another node, for this node's connections
         self.on_moderation: Callable[[env.Moderation], None] = lambda action: None
-        self._outbox: asyncio.Queue[
-            tuple[str, str, Session | None, m.ClientId, bool, tuple[RemoteSession, int] | None]
-        ] = asyncio.Queue()
+        self._outbox: asyncio.Queue[_Queued] = asyncio.Queue()
 
     # --- sending -----------------------------------------------------------------------------------
 
@@ -202,17 +208,36 @@ class Relay:
         self._outbox.put_nowait((node, data, sender, msg_id, answers, member))
 
     async def publish_loop(self) -> None:
+        """Publish what is queued: everything waiting for one node goes in one message (the
+        envelopes one a line, in order), so a move's patches, events and answer for the members on
+        another node cost one round trip to Redis, not one each."""
+        outbox = self._outbox
         while True:
-            node, data, sender, msg_id, answers, member = await self._outbox.get()
-            if member is not None and member[1] != member[0].epoch:
-                continue  # queued before a message to the same member was lost
-            try:
-                delivered = bool(node) and await self.redis.publish(channel(node), data) > 0
-            except (RedisError, OSError, TimeoutError):
-                delivered = False
-            if member is not None and not delivered:
+            batch = [await outbox.get()]
+            while not outbox.empty() and len(batch) < BATCH:
+                batch.append(outbox.get_nowait())
+            by_node: dict[str, list[_Queued]] = {}
+            for item in batch:
+                member = item[5]
+                if member is not None and member[1] != member[0].epoch:
+                    continue  # queued before a message to the same member was lost
+                by_node.setdefault(item[0], []).append(item)
+            for node, items in by_node.items():
+                try:
+                    data = "\n".join(item[1] for item in items)
+                    delivered = bool(node) and await self.redis.publish(channel(node), data) > 0
+                except (RedisError, OSError, TimeoutError):
+                    delivered = False
+                if not delivered:
+                    self._undelivered(items)
+
+    def _undelivered(self, items: list[_Queued]) -> None:
+        """What could not reach its node: a member it was for resynchronises, a sender hears
+        ``unavailable``."""
+        for _node, _data, sender, msg_id, answers, member in items:
+            if member is not None:
                 member[0].lost()
-            if delivered or sender is None:
+            if sender is None:
                 continue
             if answers:
                 self._answered(sender.sid)
@@ -252,6 +277,12 @@ class Relay:
                     await pubsub.aclose()  # type: ignore[no-untyped-call,unused-ignore]  # untyped in older redis-py
 
     def receive(self, data: str | bytes) -> None:
+        """Handle what one message from another node holds: one envelope a line."""
+        text = data.decode() if isinstance(data, bytes) else data
+        for line in text.split("\n"):
+            self._receive(line)
+
+    def _receive(self, data: str | bytes) -> None:
         """Handle one envelope; a malformed one is logged and dropped."""
         try:
             envelope = env.parse(data)
@@ -340,7 +371,7 @@ class Relay:
     def arrived(self, key: str) -> None:
         """Room ``key`` stands here (or could not be taken up): hand it what waited, in order."""
         for data in self.arriving.pop(key, ()):
-            self.receive(data)
+            self._receive(data)
 
     @staticmethod
     def _inbox_item(envelope: env.ToRoom) -> Callable[[RemoteSession], Any] | None:

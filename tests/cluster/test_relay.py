@@ -23,11 +23,13 @@ class FlakyRedis:
     def __init__(self) -> None:
         self.up = True
         self.published: list[dict[str, Any]] = []
+        self.messages: list[tuple[str, str]] = []  # (channel, data) of every publish taken
 
     async def publish(self, channel: str, data: str) -> int:
         if not self.up:
             raise RedisConnectionError("down")
-        self.published.append(json.loads(json.loads(data)["json"]))
+        self.messages.append((channel, data))
+        self.published.extend(json.loads(json.loads(line)["json"]) for line in data.split("\n"))
         return 1
 
 
@@ -180,3 +182,40 @@ def test_a_reread_brings_a_member_up_to_date_and_posts_nothing() -> None:
     assert [type(p) for p in room.posted] == [Enter]
     relay.receive(env.dump(env.Reread.model_validate({**sender, "sid": "s2"})))
     assert ("b", "s2") not in relay.remote and len(room.posted) == 1
+
+
+async def test_what_waits_for_one_node_goes_in_one_message_in_order() -> None:
+    """A move's patches and events for two members on one node, queued together, travel in one
+    publish, one envelope a line, in the order they were sent; another node's go in their own."""
+    redis = FlakyRedis()
+    relay = Relay(redis, "a", {})  # type: ignore[arg-type]
+    ann = RemoteSession(relay, "b", "s1", "ann", "person")
+    bob = RemoteSession(relay, "b", "s2", "bob", "person")
+    cyd = RemoteSession(relay, "c", "s3", "cyd", "person")
+    for n, member in enumerate((ann, bob, cyd, ann)):
+        member.send(Outgoing(m.Chat(room="r", name="dee", text=f"line {n}")))
+    loop = asyncio.get_running_loop().create_task(relay.publish_loop())
+    try:
+        await _drain(relay)
+        assert [channel for channel, _ in redis.messages] == ["cafe:to:b", "cafe:to:c"]
+        lines = [json.loads(line) for line in redis.messages[0][1].split("\n")]
+        assert [(e["sid"], json.loads(e["json"])["text"]) for e in lines] == [
+            ("s1", "line 0"), ("s2", "line 1"), ("s1", "line 3")
+        ]  # fmt: skip
+    finally:
+        loop.cancel()
+
+
+def test_a_message_of_several_envelopes_is_handled_line_by_line_a_bad_one_dropped() -> None:
+    """Each line of a message is an envelope handled in order; a malformed line is dropped and
+    the lines after it are handled still."""
+    sender = {"from": "b", "sid": "s1", "name": "ann", "kind": "person", "room": "r"}
+    room = Room()
+    relay = Relay(FlakyRedis(), "a", {"r": room})  # type: ignore[arg-type]
+    lines = [
+        env.dump(env.EnterRoom.model_validate({**sender, "join": True, "id": 1})),
+        "not json",
+        env.dump(env.Message.model_validate({**sender, "msg": m.Start(id=2).model_dump_json()})),
+    ]
+    relay.receive("\n".join(lines).encode())
+    assert [getattr(p, "id", None) for p in room.posted] == [1, 2]
