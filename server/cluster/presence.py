@@ -24,15 +24,6 @@ from server.session import Session
 
 NODES = PREFIX + "nodes"  # every node that ever listed people (its online hash says if it lives)
 
-#: a name a seat here holds: taken when nobody holds it, kept when this node does (its player is
-#: connected to no node), left to the node its player is connected to
-_HOLD = """
-local holder = redis.call('GET', KEYS[1])
-if not holder then return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
-if holder == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0
-"""
-
 
 def node_key(node: str) -> str:
     """The key that says ``node`` lives: set at its every heartbeat, it expires with the node."""
@@ -95,6 +86,25 @@ def people_of(entries: list[dict[str, Any]], private: set[str]) -> list[m.Person
     )
 
 
+#: the names' keys at a heartbeat: the first ``ARGV[3]`` keys (this node's connections) are this
+#: node's (``ARGV[1]``) for ``ARGV[2]`` ms more; each later one, a name a seat here holds, is taken
+#: when nobody holds it, kept when this node does (its player is connected to no node), and left
+#: to the node its player is connected to
+_KEEP = """
+local connected = tonumber(ARGV[3])
+for i, key in ipairs(KEYS) do
+    if i <= connected then
+        redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+    else
+        local holder = redis.call('GET', key)
+        if not holder then redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+        elseif holder == ARGV[1] then redis.call('PEXPIRE', key, ARGV[2]) end
+    end
+end
+return #KEYS
+"""
+
+
 class Presence:
     """This node's people and names as the cluster sees them.
 
@@ -118,7 +128,7 @@ class Presence:
         self.names = names
         self.local = local
         self._release = redis.register_script(RELEASE)
-        self._hold = redis.register_script(_HOLD)
+        self._keep = redis.register_script(_KEEP)
         #: the names this node kept for its seats at its last heartbeat (or since), by casefolded name
         self._holding: dict[str, str] = {}
         self._last_ok: float | None = None  # loop time of the last heartbeat Redis took
@@ -252,24 +262,25 @@ class Presence:
             listed = [(key, json.dumps(entry(s))) for key, s in list(sessions.items())]
             holds = self.names.holds()
             held = {name.casefold(): name for name in [*self._seats_held(), *(h.name for h in holds)]}
+            names = [s.name for s in sessions.values() if s.name is not None]
             async with self.redis.pipeline(transaction=True) as pipe:
+                # a few commands whatever the number of people: each list in one, the names' keys
+                # in one call of a script (the client's work per command is what a node pays)
                 pipe.set(node_key(self.node), "1", px=timings.node_ttl_ms)
                 pipe.sadd(NODES, self.node)
                 pipe.delete(online_key(self.node))
-                for key, line in listed:
-                    pipe.hset(online_key(self.node), key, line)
                 if listed:
+                    pipe.hset(online_key(self.node), mapping=dict(listed))
                     pipe.pexpire(online_key(self.node), timings.node_ttl_ms)
                 pipe.delete(held_key(self.node))
-                for name in [*(s.name for s in sessions.values() if s.name is not None), *held.values()]:
-                    pipe.hset(held_key(self.node), alike(name), name)
+                forms = {alike(name): name for name in [*names, *held.values()]}
+                if forms:
+                    pipe.hset(held_key(self.node), mapping=forms)  # type: ignore[arg-type]  # (str keys)
                 pipe.pexpire(held_key(self.node), timings.node_ttl_ms)
-                for session in list(sessions.values()):
-                    if session.name is not None:
-                        pipe.set(name_key(session.name), self.node, px=timings.name_ttl_ms)
-                for name in held.values():
-                    ttl = timings.name_ttl_ms
-                    await self._hold(keys=[name_key(name)], args=[self.node, ttl], client=pipe)
+                if names or held:
+                    keys = [*map(name_key, names), *map(name_key, held.values())]
+                    args: list[str | int] = [self.node, timings.name_ttl_ms, len(names)]
+                    await self._keep(keys=keys, args=args, client=pipe)
                 for hold in holds:  # (whether each token still holds: last, read below)
                     pipe.exists(_token_key(hold.token))
                 results = await pipe.execute()
