@@ -211,7 +211,8 @@ def test_a_message_of_several_envelopes_is_handled_line_by_line_a_bad_one_droppe
     the lines after it are handled still."""
     sender = {"from": "b", "sid": "s1", "name": "ann", "kind": "person", "room": "r"}
     room = Room()
-    relay = Relay(FlakyRedis(), "a", {"r": room})  # type: ignore[arg-type]
+    rooms: dict[str, Any] = {"r": room}
+    relay = Relay(FlakyRedis(), "a", rooms)  # type: ignore[arg-type]
     lines = [
         env.dump(env.EnterRoom.model_validate({**sender, "join": True, "id": 1})),
         "not json",

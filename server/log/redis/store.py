@@ -36,6 +36,7 @@ from server.log.redis.accounts import LEADERBOARD, RUNNING, RedisAccounts
 from server.log.redis.analyses import RedisAnalyses
 from server.log.redis.lists import RedisLists
 from server.log.redis.moderation import RedisModeration
+from server.log.redis.moves import MoveWriter
 from server.log.redis.tournaments import RedisTournaments
 from server.ratings import RatingChange
 
@@ -82,6 +83,8 @@ class RedisStore(ModerationFront):
         self._game_rooms: dict[str, tuple[str, list[str]]] = {}  # game id -> (room, person names)
         self._started = client.register_script(scripts.GAME_STARTED)
         self._played = client.register_script(scripts.MOVE_PLAYED)
+        #: every room's moves, written together (one round trip for those that come meanwhile)
+        self._moves = MoveWriter(client, self._played, WAIT_MS if durability == "replica" else None)
         self._finished = client.register_script(scripts.GAME_FINISHED)
         self._seat = client.register_script(scripts.SEAT_TAKEN)
         self._changed = client.register_script(scripts.DATA_CHANGED)
@@ -183,8 +186,7 @@ class RedisStore(ModerationFront):
 
     async def move_played(self, game_id: str, number: int, move: str, auto: str | None = None) -> None:
         room, _ = self._game_rooms[game_id]
-        result = await self._run(
-            self._played,
+        result = await self._moves.write(
             [lease_key(room), f"{PREFIX}game:{game_id}:moves", f"{PREFIX}game:{game_id}"],
             [self._token(room), number, move, *([] if auto is None else [auto])],
         )

@@ -1,0 +1,114 @@
+"""Moves are written to Redis together: those of many rooms that come while a write is on its way
+go in one round trip, each still fenced by its room's lease and answered on its own, in order for
+each room; Redis having lost its scripts (a restart) or being away is answered as before."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+import redis.asyncio as aioredis
+
+from engine import GameRecord
+from server.log.contract import LeaseLost, StoreUnavailable
+from server.log.redis import moves
+from server.log.redis.store import RedisStore, lease_key
+from tests.cluster.conftest import RedisServer
+
+ROOMS = [f"r{n}" for n in range(6)]
+
+
+@pytest.fixture
+async def client(redis_url: str) -> AsyncIterator[aioredis.Redis]:
+    redis = aioredis.from_url(redis_url, decode_responses=True)
+    yield redis
+    await redis.aclose()
+
+
+async def _store(client: aioredis.Redis) -> RedisStore:
+    """A store owning every room of ``ROOMS``, each with a game ``g-ROOM`` running."""
+    fences = {room: f"n:{n}" for n, room in enumerate(ROOMS)}
+    store = RedisStore(client, fences.get)
+    for room, token in fences.items():
+        await client.set(lease_key(room), token)
+        store.adopt(f"g-{room}", room, GameRecord(("ann", "bob"), 1), ["person", "person"])
+    return store
+
+
+async def test_moves_of_many_rooms_go_in_one_round_trip_each_fenced(
+    client: aioredis.Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Six rooms move at once: one pipeline carries the six; the room whose lease another node
+    took fails alone (``LeaseLost``), a move out of turn in the log fails alone, and each room's
+    moves are in the log in the order it made them."""
+    store = await _store(client)
+    batches: list[int] = []
+    send = moves.MoveWriter._send
+
+    async def counted(self: moves.MoveWriter, batch: list[moves._Pending]) -> list[int | BaseException]:
+        batches.append(len(batch))
+        return await send(self, batch)
+
+    monkeypatch.setattr(moves.MoveWriter, "_send", counted)
+    await client.set(lease_key("r1"), "other:9")
+    first = await asyncio.gather(
+        *(store.move_played(f"g-{room}", 1, f"m1-{room}") for room in ROOMS), return_exceptions=True
+    )
+    assert batches == [6]
+    assert [type(r).__name__ for r in first] == ["NoneType", "LeaseLost", *["NoneType"] * 4]
+    second = await asyncio.gather(
+        store.move_played("g-r0", 2, "m2-r0"),
+        store.move_played("g-r2", 3, "skips one"),  # (the log holds one move: -2, not the room's)
+        store.move_played("g-r3", 2, "m2-r3", "clock"),
+        return_exceptions=True,
+    )
+    assert isinstance(second[1], LeaseLost) and second[0] is None and second[2] is None
+    assert await client.lrange("cafe:game:g-r0:moves", 0, -1) == ["m1-r0", "m2-r0"]
+    assert await client.lrange("cafe:game:g-r1:moves", 0, -1) == []
+    assert await client.lrange("cafe:game:g-r2:moves", 0, -1) == ["m1-r2"]
+    assert await client.hget("cafe:game:g-r3", "auto:2") == "clock"
+
+
+async def test_moves_are_written_after_redis_lost_its_scripts(client: aioredis.Redis) -> None:
+    """A Redis that forgot the move script (restarted without it) is given it again: the moves
+    that found it missing are written all the same."""
+    store = await _store(client)
+    await store.move_played("g-r0", 1, "a")
+    await client.script_flush()
+    await asyncio.gather(store.move_played("g-r0", 2, "b"), store.move_played("g-r1", 1, "c"))
+    assert await client.lrange("cafe:game:g-r0:moves", 0, -1) == ["a", "b"]
+    assert await client.lrange("cafe:game:g-r1:moves", 0, -1) == ["c"]
+
+
+async def test_moves_while_redis_is_away_are_each_unavailable(
+    client: aioredis.Redis, redis_server: RedisServer
+) -> None:
+    """Redis gone: every move waiting is answered ``StoreUnavailable``; back, moves go again."""
+    store = await _store(client)
+    redis_server.stop()
+    answers = await asyncio.gather(
+        *(store.move_played(f"g-{room}", 1, "x") for room in ROOMS[:3]), return_exceptions=True
+    )
+    assert all(isinstance(a, StoreUnavailable) for a in answers), answers
+    redis_server.start()
+    await redis_server.wait_ready()
+    await client.set(lease_key("r0"), "n:0")
+    await store.move_played("g-r0", 1, "y")
+    assert await client.lrange("cafe:game:g-r0:moves", 0, -1) == ["y"]
+
+
+async def test_with_replica_durability_no_move_is_acknowledged_without_a_replica(
+    client: aioredis.Redis,
+) -> None:
+    """``replica`` durability and no replica: a move is not acknowledged (``LeaseLost``, the room is
+    taken up again from the log), also when Redis had to be given the move script again first."""
+    fences = {"r0": "n:0"}
+    store = RedisStore(client, fences.get, "replica")
+    await client.set(lease_key("r0"), "n:0")
+    store.adopt("g-r0", "r0", GameRecord(("ann", "bob"), 1), ["person", "person"])
+    await client.script_flush()
+    with pytest.raises(LeaseLost, match="no replica"):
+        await store.move_played("g-r0", 1, "a")
+    with pytest.raises(LeaseLost, match="no replica"):
+        await store.move_played("g-r0", 2, "b")
