@@ -229,11 +229,13 @@ class Server:
 
 async def serve_until_signalled(config: Config) -> None:
     server = Server(config)
-    await server.start()
+    # the handlers first: a SIGTERM sent as soon as the log says ``listening`` stops the server
+    # gracefully (one that comes while it starts is heard once it has started)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    await server.start()
     await stop.wait()
     log.info("stopping")
     await server.stop()

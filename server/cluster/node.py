@@ -40,6 +40,7 @@ from server.metrics import Metrics
 from server.room import Enter, Leave, Returned, Room
 from server.room.world import Member
 from server.session import RoomRef, Session
+from server.tasks import cancel_and_wait
 
 log = structlog.get_logger("cafe.cluster")
 
@@ -59,6 +60,10 @@ def _reaching_redis() -> Iterator[None]:
 
 #: connections to Redis a node opens at most; a command waits for one when all are busy
 REDIS_CONNECTIONS = 256
+
+
+#: seconds ``start`` waits for this node to listen on its channel
+SUBSCRIBE_WITHIN = 10.0
 
 
 class ClusterDirectory:
@@ -121,6 +126,8 @@ class ClusterDirectory:
         self.presence = Presence(self.redis, node, self.timings, self.store, self.names, self.local)
         self._writes: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
+        #: set once this node listens on its channel (``start`` waits for it)
+        self._subscribed = asyncio.Event()
         self._resolving: dict[str, asyncio.Lock] = {}
         self._listed: dict[str, tuple[Any, ...]] = {}  # room (casefolded) -> its line last listed
         self.stopping = False
@@ -188,12 +195,18 @@ class ClusterDirectory:
             jobs += (self.records.archive_waiting,)
         for job in jobs:
             self._tasks.append(loop.create_task(self._forever(job), name=f"cluster:{job.__name__}"))
+        # what another node publishes to this one before it listens is lost: the node is ready
+        # (and says it listens) once it is subscribed; should Redis go away meanwhile, the listener
+        # goes on trying, and the node starts without waiting longer
+        try:
+            async with asyncio.timeout(SUBSCRIBE_WITHIN):
+                await self._subscribed.wait()
+        except TimeoutError:
+            log.warning("not_subscribed_yet", node=self.node, waited=SUBSCRIBE_WITHIN)
 
     async def stop(self) -> None:
         self.stopping = True
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.wait(self._tasks, timeout=3)
+        await cancel_and_wait(*self._tasks, within=3)
         with contextlib.suppress(RedisError, OSError, TimeoutError):
             # hand the rooms on at once rather than when their leases run out
             async with asyncio.timeout(3):
@@ -218,6 +231,7 @@ class ClusterDirectory:
 
     async def _listen(self) -> None:
         def subscribed() -> None:
+            self._subscribed.set()
             # what was sent while this node could not listen is lost: fresh snapshots for everyone
             for session in list(self.relay.local.values()):
                 self.relay.orphaned(session)  # their answers, if any, went out while nobody listened

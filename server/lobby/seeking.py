@@ -31,6 +31,7 @@ from server.lobby.tables import Player, TableRefused, Tables
 from server.log.contract import GameLog
 from server.ratings import account_key
 from server.session import Session
+from server.tasks import cancel_and_wait
 
 log = structlog.get_logger("cafe.seek")
 
@@ -235,9 +236,10 @@ class Seeks:
         self._task = asyncio.get_running_loop().create_task(self._run(), name="seek:pairing")
 
     async def stop(self) -> None:
+        """Stop pairing; returns once the loop has ended (a cancel lost in a Redis call is
+        repeated: see ``server.tasks``)."""
         if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+            await cancel_and_wait(self._task)
             self._task = None
 
     async def _run(self) -> None:
