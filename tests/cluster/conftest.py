@@ -17,7 +17,7 @@ import redis.asyncio as aioredis
 
 from server.cluster.timings import ClusterTimings
 from tests.server import clients
-from tests.server.process import ServerProcess
+from tests.server.process import ServerProcess, kill_leftovers
 
 #: the lease of the tests' nodes (``--lease``): a room moves, a dead node is forgotten and a node
 #: is ready again in half the time of the default's, with half a second between heartbeats
@@ -176,7 +176,9 @@ def short_lease(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(autouse=True)
 async def close_clients() -> AsyncIterator[None]:
-    """Close every test client a test opened, on that test's own loop (a later test's loop cannot)."""
+    """Close every test client a test opened, and kill the server processes it left running, on
+    that test's own loop (a later test's loop cannot)."""
     yield
     while clients.OPEN:
         await clients.OPEN.pop().close()
+    await kill_leftovers()

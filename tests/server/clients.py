@@ -50,7 +50,11 @@ class WsClient:
         cls, port: int, name: str | None = None, *, host: str = "127.0.0.1", **hello: Any
     ) -> WsClient:
         at = f"[{host}]" if ":" in host else host
-        client = cls(await connect(f"ws://{at}:{port}/ws", max_size=2**22))
+        # max_queue=None: every frame is read off the socket as it comes, read by the test or not;
+        # with websockets' flow control (16 frames) a client with frames left unread stops
+        # reading, never sees the server's closing handshake, and its close() waits the whole
+        # close_timeout (10 s)
+        client = cls(await connect(f"ws://{at}:{port}/ws", max_size=2**22, max_queue=None))
         if name is not None:
             welcome = await client.request({"type": "hello", "name": name, **hello})
             assert welcome["type"] == "welcome", welcome

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import sys
@@ -23,7 +24,9 @@ class ServerProcess:
         self.port = port
         self.line_port = line_port
         self.lines = lines
-        self._reader = asyncio.get_running_loop().create_task(self._read())
+        #: the event loop of the test that started it: only that loop can wait for it
+        self.loop = asyncio.get_running_loop()
+        self._reader = self.loop.create_task(self._read())
         ServerProcess.started.append(self)
 
     @classmethod
@@ -74,9 +77,17 @@ class ServerProcess:
 
 
 async def kill_leftovers() -> None:
-    """Kill the server processes a test left running (it failed before stopping them)."""
+    """Kill the server processes a test left running (it failed before stopping them), and wait
+    for them. Called at the end of each test, on its own loop (the fixtures ``close_clients``): a
+    process is waited for on the loop that started it, as asyncio's subprocesses must be; one
+    started on another loop (whose wait would fail, "attached to a different loop") is only
+    killed (``kill`` signals through its ``Popen``, which knows whether it was reaped)."""
+    loop = asyncio.get_running_loop()
     while ServerProcess.started:
         process = ServerProcess.started.pop()
-        if process.proc.returncode is None:
+        if process.loop is not loop:
+            with contextlib.suppress(ProcessLookupError):
+                process.proc.kill()
+        elif process.proc.returncode is None:
             process.proc.kill()
             await process.proc.wait()
