@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import gc
 import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -816,6 +817,26 @@ def _argnames(names: ast.AST) -> list[str]:
     return []
 
 
+def _parse(source: str) -> ast.Module:
+    """``ast.parse`` with the cyclic garbage collector paused.
+
+    CPython 3.11 counts the depth of every tree it turns into Python objects in one counter
+    (python/cpython issue 106905, fixed in later releases): a parse that starts while another is
+    under way makes the outer one fail with "SystemError: AST constructor recursion depth
+    mismatch". A collection during a parse can start one: it runs finalizers, a ResourceWarning
+    from one is an error under ``filterwarnings = error``, and pytest's unraisable-exception hook
+    formats it with ``traceback``, which on 3.11 parses the failing line. With the collector
+    paused no finalizer runs in the middle of this parse.
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return ast.parse(source)
+    finally:
+        if collecting:
+            gc.enable()
+
+
 def asserted_codes(source: str) -> set[str]:
     """The strings a test module checks as error codes: compared with something that reads a code
     (``answer["code"] == "x"``, ``(e.code, e.id) == ("x", 1)``, ``.codes(ann) == ["x"]``), passed as
@@ -823,7 +844,7 @@ def asserted_codes(source: str) -> set[str]:
     parametrized test reads, or written in an error line's brackets (``"[x]"``). A string that is
     only quoted (a room called ``"alone"``) is none.
     """
-    tree = ast.parse(source)
+    tree = _parse(source)
     tables: dict[str, ast.AST] = {}
     for statement in tree.body:
         if isinstance(statement, ast.Assign) and isinstance(statement.targets[0], ast.Name):
@@ -873,6 +894,34 @@ def test_a_code_counts_as_asserted_only_where_it_is_checked_as_a_code() -> None:
     }
     for source, codes in checked.items():
         assert asserted_codes(source) & set(ERROR_CODES) == codes, source
+
+
+class _ParsesWhenCollected:
+    """Garbage for the collector (it refers to itself) whose finalizer parses, as a ResourceWarning
+    reported by pytest's unraisable-exception hook does."""
+
+    def __init__(self) -> None:
+        self.itself = self
+
+    def __del__(self) -> None:
+        ast.parse("(a + b) * c")
+
+
+def test_a_test_file_is_parsed_even_when_a_collection_runs_a_parse_meanwhile() -> None:
+    """``_parse`` reads a test module whole while the collector, run at every allocation, has
+    finalizers to run that parse too (on CPython 3.11 a bare ``ast.parse`` fails here with
+    "AST constructor recursion depth mismatch")."""
+    source = "\n".join(f"def f{i}(x):\n    return [y for y in x if (y + {i}) * 2]" for i in range(200))
+    thresholds = gc.get_threshold()
+    gc.set_threshold(1)
+    try:
+        for _ in range(20):
+            _ParsesWhenCollected()
+            tree = _parse(source)
+            assert len(tree.body) == 200
+    finally:
+        gc.set_threshold(*thresholds)
+    gc.collect()  # the finalizers' parses, now
 
 
 def test_every_catalogue_code_is_asserted_by_some_test() -> None:
