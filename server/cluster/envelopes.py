@@ -10,7 +10,9 @@ envelope or several, in order), told apart by ``op``:
 ``reread``    the member now reads another language, or plain ASCII (or no longer)
 ``show``      ``/board``, ``/hand`` or ``/score`` (``what``; ``topic`` for help)
 ``msg``       any other client message, as its JSON text (``msg``)
-``out``       the other way: a server message for the member ``sid``, as its JSON text (``json``)
+``out``       the other way: a server message for the member ``sid`` (``json``: the message itself,
+              as the owner wrote its JSON; or that text as a JSON string). Written and read as
+              text, the message unparsed: ``{"op":"out","sid":SID,"json":MESSAGE}``
 ``away``      the other way: the room (a private one) refused to let the connection ``sid`` in
 ``tell``      a tell from ``name`` (connection ``sid`` on node ``from``) to ``to``, connected to
               the receiving node
@@ -99,9 +101,16 @@ class Message(_ToRoom):
     msg: str
 
 
+#: the longest connection id an envelope names
+_SID = 64
+
+
 class ToMember(_Envelope):
+    """A message for a member (what :func:`member_text` reads; this model reads the form whose
+    message is a JSON string)."""
+
     op: Literal["out"] = "out"
-    sid: str = Field(max_length=64)
+    sid: str = Field(max_length=_SID)
     json_text: str = Field(alias="json")
 
 
@@ -218,9 +227,39 @@ def dump(envelope: ToRoom | TurnedAway | ToPerson) -> str:
     return envelope.model_dump_json(by_alias=True)
 
 
+#: how an ``out`` envelope's text begins, and what stands between its member and its message
+_OUT = '{"op":"out","sid":'
+_MESSAGE = ',"json":'
+_DECODER = json.JSONDecoder()
+
+
 def to_member(sid: str, json_text: str) -> str:
-    """The text of an ``out`` envelope, made directly: one goes out per remote member per move."""
-    return '{"op":"out","sid":%s,"json":%s}' % (json.dumps(sid), json.dumps(json_text))  # noqa: UP031
+    """The text of an ``out`` envelope, made directly (one goes out per remote member per move):
+    the message's JSON as it is, neither escaped here nor parsed where it arrives."""
+    if "\n" in json_text:  # (never in JSON as the server writes it; one envelope a line all the same)
+        return f"{_OUT}{json.dumps(sid)}{_MESSAGE}{json.dumps(json_text)}}}"
+    return f"{_OUT}{json.dumps(sid)}{_MESSAGE}{json_text}}}"
+
+
+def member_text(data: str) -> tuple[str, str] | None:
+    """The member and the message's JSON text of an ``out`` envelope as :func:`to_member` writes
+    it (the message as a JSON string too), read without parsing the message; ``None`` when
+    ``data`` is not one."""
+    if not data.startswith(_OUT) or not data.endswith("}"):
+        return None
+    try:
+        sid, end = _DECODER.raw_decode(data, len(_OUT))
+    except ValueError:
+        return None
+    if not isinstance(sid, str) or len(sid) > _SID or not data.startswith(_MESSAGE, end):
+        return None
+    text = data[end + len(_MESSAGE) : -1]
+    if text.startswith('"'):
+        try:
+            text = json.loads(text)
+        except ValueError:
+            return None
+    return (sid, text) if isinstance(text, str) and text.startswith("{") else None
 
 
 __all__ = [
@@ -239,6 +278,7 @@ __all__ = [
     "ToRoom",
     "TurnedAway",
     "dump",
+    "member_text",
     "parse",
     "to_member",
 ]

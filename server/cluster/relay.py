@@ -284,6 +284,14 @@ class Relay:
 
     def _receive(self, data: str | bytes) -> None:
         """Handle one envelope; a malformed one is logged and dropped."""
+        if isinstance(data, str) and (out := env.member_text(data)) is not None:
+            sid, json_text = out  # a message for a member here: most of what comes, read quickly
+            session = self.local.get(sid)
+            if session is not None:
+                if json_text.startswith(_ANSWER):
+                    self._answered(sid)
+                session.send(Outgoing.from_json(json_text))
+            return
         try:
             envelope = env.parse(data)
             if isinstance(envelope, env.ToMember):

@@ -266,7 +266,7 @@ async def test_a_message_for_a_room_the_node_no_longer_owns_is_answered_unavaila
         assert answer is not None, "no answer came back"
         out = json.loads(answer["data"])
         assert out["op"] == "out" and out["sid"] == "s1"
-        error = json.loads(out["json"])
+        error = out["json"]  # (the message itself, as the node wrote it)
         assert (error["type"], error["code"], error["id"]) == ("error", "unavailable", 7)
         envelope.update(msg=json.dumps({"type": "move", "move": "FRf@FR1s"}))  # a line client's /play
         assert await client.publish("cafe:to:a", json.dumps(envelope)) == 1
@@ -276,7 +276,7 @@ async def test_a_message_for_a_room_the_node_no_longer_owns_is_answered_unavaila
             if answer is not None:
                 break
         assert answer is not None, "no answer came back"
-        error = json.loads(json.loads(answer["data"])["json"])
+        error = json.loads(answer["data"])["json"]
         assert (error["type"], error["code"], error["id"]) == ("error", "unavailable", None)
     finally:
         await pubsub.aclose()  # type: ignore[no-untyped-call]
@@ -313,7 +313,7 @@ async def test_a_malformed_envelope_is_logged_and_dropped_and_nothing_else_is_di
             if answer is not None:
                 break
         assert answer is not None, "no answer came back"
-        assert json.loads(json.loads(answer["data"])["json"])["id"] == 9
+        assert json.loads(answer["data"])["json"]["id"] == 9
         # the node logged each before it answered; its log lines reach this test through a pipe
         await until(
             lambda: sum(line.get("event") == "bad_envelope" for line in node.lines) >= len(bad),

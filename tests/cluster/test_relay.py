@@ -15,6 +15,7 @@ from protocol.outgoing import Outgoing
 from server.cluster import envelopes as env
 from server.cluster.relay import Relay, RemoteSession
 from server.room.items import Enter, Returned
+from server.session import Session
 
 
 class FlakyRedis:
@@ -29,7 +30,7 @@ class FlakyRedis:
         if not self.up:
             raise RedisConnectionError("down")
         self.messages.append((channel, data))
-        self.published.extend(json.loads(json.loads(line)["json"]) for line in data.split("\n"))
+        self.published.extend(json.loads(line)["json"] for line in data.split("\n"))
         return 1
 
 
@@ -199,7 +200,7 @@ async def test_what_waits_for_one_node_goes_in_one_message_in_order() -> None:
         await _drain(relay)
         assert [channel for channel, _ in redis.messages] == ["cafe:to:b", "cafe:to:c"]
         lines = [json.loads(line) for line in redis.messages[0][1].split("\n")]
-        assert [(e["sid"], json.loads(e["json"])["text"]) for e in lines] == [
+        assert [(e["sid"], e["json"]["text"]) for e in lines] == [
             ("s1", "line 0"), ("s2", "line 1"), ("s1", "line 3")
         ]  # fmt: skip
     finally:
@@ -220,3 +221,36 @@ def test_a_message_of_several_envelopes_is_handled_line_by_line_a_bad_one_droppe
     ]
     relay.receive("\n".join(lines).encode())
     assert [getattr(p, "id", None) for p in room.posted] == [1, 2]
+
+
+def test_a_message_for_a_member_travels_as_written_and_either_form_is_read() -> None:
+    """An ``out`` envelope carries the message's JSON as the owner wrote it (not escaped into a
+    string); the receiver hands that text to the member unparsed, and reads the form with the
+    message as a JSON string too. Malformed ones are dropped, and nobody else gets anything."""
+    text = Outgoing(m.Chat(room="r", name="bob", text='say "hi"')).json
+    data = env.to_member('s"1', text)
+    assert (
+        data == '{"op":"out","sid":"s\\"1","json":' + text + "}"
+        and json.loads(data)["json"]["text"] == 'say "hi"'
+    )
+    assert env.member_text(data) == ('s"1', text)
+    as_string = json.dumps({"op": "out", "sid": "s1", "json": text}, separators=(",", ":"))
+    assert env.member_text(as_string) == ("s1", text)
+    relay = Relay(FlakyRedis(), "a", {})  # type: ignore[arg-type]
+    got: list[str] = []
+
+    class Here(Session):
+        def send(self, message: m._ServerMessage | Outgoing) -> None:
+            got.append(message.json if isinstance(message, Outgoing) else "")
+
+    relay.local["s1"] = Here()
+    relay.receive("\n".join([env.to_member("s1", text), as_string, env.to_member("s9", text)]))
+    assert got == [text, text]
+    for bad in (
+        '{"op":"out","sid":"s1","json":',
+        '{"op":"out","sid":7,"json":{}}',
+        '{"op":"out","sid":"s1"}',
+    ):
+        assert env.member_text(bad) is None
+        relay.receive(bad)
+    assert got == [text, text]
