@@ -54,8 +54,10 @@ class SearchSettings:
     prune_z: float = 2.0
     stop_z: float = 3.0
     #: the spread (points) of the final margin as a playout sees it: at the end of the game, and
-    #: its growth with the square root of the turns left
-    final_spread: float = 2.0
+    #: its growth with the square root of the turns left. A wide spread at the end makes a
+    #: finished playout count its margin, not only who won: with a few dozen samples a move in
+    #: the last turns is then judged on points, which vary far less than wins and losses
+    final_spread: float = 8.0
     spread_per_turn: float = 3.0
     #: how a playout cut short counts the cards in hand: ``"penalty"``, each as the penalty it
     #: would cost if the game ended now; ``"worth"``, a joker as the natural card it can stand for
@@ -63,10 +65,21 @@ class SearchSettings:
     leaf_hand: str = "worth"
 
 
-#: the settings ``strong`` had before its playouts counted a joker in hand by its worth and it
-#: kept to the judge's choice unless the search clearly beats it: the ``classic`` strategy, kept
-#: to measure the strong one against
-CLASSIC = SearchSettings(leaf_hand="penalty", choose_z=0.0)
+#: the settings ``strong`` had before a finished playout counted its margin rather than mostly
+#: its win or loss (``final_spread`` 2): the ``classic`` strategy, kept to measure the strong one
+#: against
+CLASSIC = SearchSettings(
+    candidates=8,
+    depth=4,
+    endgame_free=16,
+    choose_z=1.0,
+    prune_every=8,
+    prune_z=2.0,
+    stop_z=3.0,
+    final_spread=2.0,
+    spread_per_turn=3.0,
+    leaf_hand="worth",
+)
 
 
 @dataclass(slots=True)
