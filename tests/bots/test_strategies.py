@@ -334,9 +334,32 @@ def test_a_playout_cut_short_counts_a_joker_by_its_worth() -> None:
     assert game.final_scores()[0] == 20 - 4 * 5 - 10
 
 
+def test_a_finished_playout_counts_its_margin_not_only_the_win() -> None:
+    """A playout played to the end is worth more the larger the bot's margin: a win by 20 points
+    clearly more than a win by 10, a loss by 10 clearly more than a loss by 20; ``classic`` judged
+    such games by the win or loss alone, all but the closest ones."""
+    position = _position(["FRf", "Jf", "CNm", "ITm", "USm"], {"FR2n": "FRm", "FR2e": "DEf"})
+
+    def value(bot: StrongStrategy, margin: int) -> float:
+        game = Playout(position)
+        game.deck = game.deck[:2]  # the deck has run out: the game is over
+        game.hands = [[], []]
+        game.scores = [50 + margin, 50]
+        assert game.is_over()
+        return bot.result(game, 0)
+
+    strong = get_strategy("strong")
+    classic = get_strategy("classic")
+    assert isinstance(strong, StrongStrategy) and isinstance(classic, StrongStrategy)
+    assert value(strong, 20) - value(strong, 10) > 0.1
+    assert value(strong, -10) - value(strong, -20) > 0.1
+    assert value(classic, 20) - value(classic, 10) < 0.01
+    assert value(strong, 1) > 0.5 > value(strong, -1)
+
+
 def test_classic_is_the_strong_search_with_its_first_settings() -> None:
     """``classic``, which the tournament measures ``strong`` against, is the same search with the
-    settings of ``search.CLASSIC``; people cannot seat it."""
+    settings ``strong`` had before (``search.CLASSIC``); people cannot seat it."""
     from bots.strategy.search import CLASSIC
 
     classic = get_strategy("classic", budget=0.2)
