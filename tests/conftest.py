@@ -34,3 +34,29 @@ def pytest_runtest_makereport() -> Generator[None, Any, Any]:
     finally:
         if collecting:
             gc.enable()
+
+
+@pytest.hookimpl(trylast=True)  # after pytest-xdist's own, to see what it made of the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under ``--dist loadgroup`` a test's ``xdist_group`` reaches pytest-xdist's scheduler only as
+    a suffix of its node id (``...::test_x@browser``), which pytest-xdist 3.8 writes to pytest's
+    ``Item._nodeid``; pytest 9.2 keeps the id in ``Item._id``, so the suffix was lost and every test
+    of a group ran on any worker. Here the suffix is written where pytest keeps it (once
+    pytest-xdist does so itself, it is there already), and a run whose ids do not carry their
+    groups stops with this error instead of spreading a group."""
+    if not getattr(config.option, "loadgroup", False):  # set on pytest-xdist's workers alone
+        return
+    for item in items:
+        marks = item.iter_markers("xdist_group")
+        names = {str(m.args[0] if m.args else m.kwargs.get("name", "default")) for m in marks}
+        if not names:
+            continue
+        suffix = "@" + "_".join(sorted(names))  # as pytest-xdist names a test of several groups
+        node_id = getattr(item, "_id", None)
+        if not item.nodeid.endswith(suffix) and hasattr(node_id, "parse"):
+            item._id = type(node_id).parse(item.nodeid + suffix)
+        if not item.nodeid.endswith(suffix):
+            raise pytest.UsageError(
+                f"{item.nodeid}: its xdist_group is not in its node id, so pytest-xdist would not keep"
+                " the group on one worker (tests/conftest.py: pytest_collection_modifyitems)"
+            )

@@ -6,7 +6,8 @@ a browser here. A missing browser or Playwright fails these tests with a message
 install: they are never skipped.
 
 Under ``make test``'s workers (pytest-xdist, ``--dist loadgroup``) they all run on one worker, one
-after the other, with one server and one Chromium, as they do without workers.
+after the other, with one server and one Chromium, as they do without workers: they are one
+``xdist_group``, which ``tests/conftest.py`` keeps in the node ids that pytest-xdist's scheduler reads.
 """
 
 from __future__ import annotations
@@ -62,7 +63,15 @@ class ServerThread:
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
         config = Config.model_validate(
-            {"port": 0, "line_port": -1, "data": str(self.data), "log_level": "warning", "resume_window": 60}
+            {
+                "port": 0,
+                "line_port": -1,
+                "data": str(self.data),
+                "log_level": "warning",
+                "resume_window": 60,
+                # an analysis shows the same in the page whatever it spent: 0.05 s a move, not 0.75
+                "analysis_budget": 0.05,
+            }
         )
         self.server = Server(config)
         await self.server.start()
