@@ -21,6 +21,7 @@ from protocol.errors import UNAVAILABLE
 from protocol.i18n import _, lang
 from protocol.outgoing import Outgoing
 from server.cluster import envelopes as env
+from server.log.redis.batch import batched
 from server.log.redis.store import PREFIX
 from server.room import Enter, Leave, Returned, Room
 from server.session import Session
@@ -121,6 +122,8 @@ class Relay:
 
     def __init__(self, redis: aioredis.Redis, node: str, rooms: Mapping[str, Room]) -> None:
         self.redis = redis
+        #: what this node publishes goes with its other commands of the moment (its moves)
+        self._batch = batched(redis)
         self.node = node
         self.rooms = rooms  # the rooms this node owns, by casefolded name
         self.local: dict[str, Session] = {}  # sid -> this node's sessions
@@ -222,10 +225,15 @@ class Relay:
                 if member is not None and member[1] != member[0].epoch:
                     continue  # queued before a message to the same member was lost
                 by_node.setdefault(item[0], []).append(item)
+            # every node's message in the same round trip, with the moves written meanwhile
+            sent = {
+                node: self._batch.submit("PUBLISH", channel(node), "\n".join(item[1] for item in items))
+                for node, items in by_node.items()
+                if node
+            }
             for node, items in by_node.items():
                 try:
-                    data = "\n".join(item[1] for item in items)
-                    delivered = bool(node) and await self.redis.publish(channel(node), data) > 0
+                    delivered = node in sent and int((await sent[node])[0]) > 0
                 except (RedisError, OSError, TimeoutError):
                     delivered = False
                 if not delivered:

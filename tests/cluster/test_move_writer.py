@@ -11,8 +11,10 @@ import pytest
 import redis.asyncio as aioredis
 
 from engine import GameRecord
+from server.cluster.relay import Relay
 from server.log.contract import LeaseLost, StoreUnavailable
-from server.log.redis import moves
+from server.log.redis.batch import batched
+from server.log.redis.scripts import MOVE_PLAYED
 from server.log.redis.store import RedisStore, lease_key
 from tests.cluster.conftest import RedisServer
 
@@ -36,26 +38,19 @@ async def _store(client: aioredis.Redis) -> RedisStore:
     return store
 
 
-async def test_moves_of_many_rooms_go_in_one_round_trip_each_fenced(
-    client: aioredis.Redis, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_moves_of_many_rooms_go_in_one_round_trip_each_fenced(client: aioredis.Redis) -> None:
     """Six rooms move at once: one pipeline carries the six; the room whose lease another node
     took fails alone (``LeaseLost``), a move out of turn in the log fails alone, and each room's
     moves are in the log in the order it made them."""
     store = await _store(client)
-    batches: list[int] = []
-    send = moves.MoveWriter._send
-
-    async def counted(self: moves.MoveWriter, batch: list[moves._Pending]) -> list[int | BaseException]:
-        batches.append(len(batch))
-        return await send(self, batch)
-
-    monkeypatch.setattr(moves.MoveWriter, "_send", counted)
+    await client.script_load(MOVE_PLAYED)  # (else each move finds it missing, and sends it again)
+    batch = batched(client)
+    trips, sent = batch.trips, batch.sent
     await client.set(lease_key("r1"), "other:9")
     first = await asyncio.gather(
         *(store.move_played(f"g-{room}", 1, f"m1-{room}") for room in ROOMS), return_exceptions=True
     )
-    assert batches == [6]
+    assert (batch.trips - trips, batch.sent - sent) == (1, 6)
     assert [type(r).__name__ for r in first] == ["NoneType", "LeaseLost", *["NoneType"] * 4]
     second = await asyncio.gather(
         store.move_played("g-r0", 2, "m2-r0"),
@@ -112,3 +107,14 @@ async def test_with_replica_durability_no_move_is_acknowledged_without_a_replica
         await store.move_played("g-r0", 1, "a")
     with pytest.raises(LeaseLost, match="no replica"):
         await store.move_played("g-r0", 2, "b")
+
+
+async def test_the_relay_and_the_moves_of_one_client_share_its_round_trips(client: aioredis.Redis) -> None:
+    """What the relay publishes and the moves the log writes through one Redis client go through
+    the same batches (another client has its own)."""
+    store = await _store(client)
+    relay = Relay(client, "a", {})
+    assert relay._batch is store._moves.batch is batched(client)
+    other = aioredis.from_url("redis://127.0.0.1:1/0")  # (never connected)
+    assert batched(other) is not batched(client)
+    await other.aclose()

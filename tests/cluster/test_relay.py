@@ -14,12 +14,14 @@ from protocol import messages as m
 from protocol.outgoing import Outgoing
 from server.cluster import envelopes as env
 from server.cluster.relay import Relay, RemoteSession
+from server.log.redis.batch import batched
 from server.room.items import Enter, Returned
 from server.session import Session
 
 
 class FlakyRedis:
-    """Takes what is published while ``up``, refuses it while down."""
+    """Takes what is published while ``up``, refuses it while down (one command at a time, or
+    several in a pipeline, as the relay sends them)."""
 
     def __init__(self) -> None:
         self.up = True
@@ -33,6 +35,30 @@ class FlakyRedis:
         self.published.extend(json.loads(line)["json"] for line in data.split("\n"))
         return 1
 
+    def pipeline(self, transaction: bool = True) -> FlakyPipeline:
+        return FlakyPipeline(self)
+
+
+class FlakyPipeline:
+    def __init__(self, redis: FlakyRedis) -> None:
+        self.redis = redis
+        self.commands: list[tuple[Any, ...]] = []
+
+    async def __aenter__(self) -> FlakyPipeline:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        pass
+
+    def execute_command(self, *args: Any) -> None:
+        self.commands.append(args)
+
+    async def execute(self, raise_on_error: bool = True) -> list[Any]:
+        if not self.redis.up:
+            raise RedisConnectionError("down")
+        assert all(name == "PUBLISH" for name, *_ in self.commands)
+        return [await self.redis.publish(*args) for _, *args in self.commands]
+
 
 class Room:
     name = "r"
@@ -45,9 +71,14 @@ class Room:
 
 
 async def _drain(relay: Relay) -> None:
-    while not relay._outbox.empty():
+    """Until what the relay queued is published (its round trip made) and handled after."""
+    batch = batched(relay.redis)
+    for _ in range(1000):
+        if relay._outbox.empty() and (batch._task is None or batch._task.done()):
+            break
         await asyncio.sleep(0)
-    await asyncio.sleep(0)
+    for _ in range(3):
+        await asyncio.sleep(0)
 
 
 async def test_a_lost_message_stops_the_member_until_a_snapshot_reaches_it() -> None:
