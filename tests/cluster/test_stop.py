@@ -12,7 +12,7 @@ import redis.asyncio as aioredis
 from tests.server.process import ServerProcess
 
 #: nodes started and stopped in a row (a stop that waited for a lost cancel hung in 1 of 3 before)
-ROUNDS = 5
+ROUNDS = 3
 
 
 async def test_a_node_hears_at_once_and_stops_at_once_on_sigterm(redis_url: str, tmp_path: Path) -> None:
