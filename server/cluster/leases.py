@@ -13,7 +13,7 @@ from collections.abc import Iterable
 import redis.asyncio as aioredis
 
 from server.cluster.timings import ClusterTimings
-from server.log.redis.store import PREFIX, lease_key
+from server.log.redis.keys import PREFIX, lease_key
 
 #: prolong each key ``KEYS[i]`` (``ARGV[1]`` ms) only while it holds ``ARGV[i + 1]``; the
 #: positions (from 1) of the keys that no longer hold theirs

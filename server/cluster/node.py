@@ -35,7 +35,8 @@ from server.directory.rooms import LocalRooms
 from server.log.contract import StoredGame, StoreUnavailable
 from server.log.postgres.records import Records
 from server.log.postgres.store import PostgresStore
-from server.log.redis.store import PREFIX, RedisStore, lease_key
+from server.log.redis.keys import PREFIX, RUNNING, lease_key
+from server.log.redis.store import RedisStore
 from server.metrics import Metrics
 from server.room import Enter, Leave, Returned, Room
 from server.room.world import Member
@@ -427,7 +428,7 @@ class ClusterDirectory:
         found = []
         for key, value in (await self.redis.hgetall(ROOMS)).items():
             key = str(key)
-            if await self.redis.exists(lease_key(key)) or await self.redis.hexists(PREFIX + "running", key):
+            if await self.redis.exists(lease_key(key)) or await self.redis.hexists(RUNNING, key):
                 found.append(m.RoomSummary.model_validate_json(value))
         return sorted(found, key=lambda r: r.name.casefold())
 

@@ -18,7 +18,8 @@ from server.cluster import envelopes as env
 from server.cluster.relay import Relay, RemoteSession
 from server.directory.privacy import Admission
 from server.directory.rooms import LocalRooms
-from server.log.redis.store import PREFIX, RedisStore
+from server.log.redis.keys import PREFIX
+from server.log.redis.store import RedisStore
 from server.room import Room
 from server.room.world import Member
 from server.session import RoomRef, Session

@@ -22,7 +22,7 @@ from protocol.i18n import _, lang
 from protocol.outgoing import Outgoing
 from server.cluster import envelopes as env
 from server.log.redis.batch import batched
-from server.log.redis.store import PREFIX
+from server.log.redis.keys import PREFIX
 from server.room import Enter, Leave, Returned, Room
 from server.session import Session
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from server.cluster.node import ClusterDirectory
 from server.cluster.presence import node_key
 from server.lobby.seeking import SeekEntry
-from server.log.redis.store import PREFIX
+from server.log.redis.keys import PREFIX
 
 SEEKS = PREFIX + "seeks"
 PAIRER = PREFIX + "seeks:pairer"

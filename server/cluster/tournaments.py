@@ -12,7 +12,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from server.cluster.leases import RELEASE
-from server.log.redis.store import PREFIX
+from server.log.redis.keys import PREFIX
 
 KEY = PREFIX + "lease:tournaments"
 

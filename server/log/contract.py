@@ -353,6 +353,7 @@ class GameLog(AccountStore, ModerationStore, Protocol):
     def tournaments(self) -> TournamentTable:
         """The tournaments' records."""
         ...
+
     #: the finished games' analyses
     analyses: AnalysisTable
 

@@ -14,7 +14,8 @@ import redis.asyncio as aioredis
 
 from engine import GameRecord, Position, legal_move_texts, new_position, play
 from server.log.contract import LeaseLost
-from server.log.redis.store import RedisStore, lease_key
+from server.log.redis.keys import lease_key
+from server.log.redis.store import RedisStore
 from tests.cluster.conftest import TIMINGS, RedisServer
 from tests.server.clients import MAX_TURNS, WsClient, until
 from tests.server.process import ServerProcess

@@ -9,7 +9,7 @@ import redis.asyncio as aioredis
 from server.cluster import leases
 from server.cluster.leases import Leases
 from server.cluster.timings import ClusterTimings
-from server.log.redis.store import lease_key
+from server.log.redis.keys import lease_key
 
 
 async def test_one_renewal_prolongs_the_held_leases_and_names_the_lost_ones(redis_url: str) -> None:

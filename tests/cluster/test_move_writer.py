@@ -14,8 +14,9 @@ from engine import GameRecord
 from server.cluster.relay import Relay
 from server.log.contract import LeaseLost, StoreUnavailable
 from server.log.redis.batch import batched
+from server.log.redis.keys import lease_key
 from server.log.redis.scripts import MOVE_PLAYED
-from server.log.redis.store import RedisStore, lease_key
+from server.log.redis.store import RedisStore
 from tests.cluster.conftest import RedisServer
 
 ROOMS = [f"r{n}" for n in range(6)]

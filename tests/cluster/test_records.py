@@ -21,7 +21,7 @@ import redis.asyncio as aioredis
 from engine import GameRecord, Options, Outcome, new_position
 from server.log.postgres.records import Records
 from server.log.postgres.store import ARCHIVE, PostgresStore
-from server.log.redis.store import PREFIX, lease_key
+from server.log.redis.keys import PREFIX, lease_key
 from tests.cluster.conftest import QUICK_HASH, two_nodes
 from tests.cluster.postgres import PostgresServer, postgres_server, wait_accepting
 from tests.cluster.test_cluster import Game, _play

@@ -13,7 +13,8 @@ import redis.asyncio as aioredis
 
 from engine import GameRecord
 from server.log.contract import LeaseLost
-from server.log.redis.store import RedisStore, lease_key
+from server.log.redis.keys import lease_key
+from server.log.redis.store import RedisStore
 from tests.cluster.conftest import two_nodes
 from tests.server.clients import WsClient
 from tests.server.process import ServerProcess

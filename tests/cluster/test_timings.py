@@ -8,7 +8,7 @@ import redis.asyncio as aioredis
 from server.cluster.presence import name_key
 from server.cluster.timings import ClusterTimings
 from server.config import load_config
-from server.log.redis.store import PREFIX, lease_key
+from server.log.redis.keys import PREFIX, lease_key
 from tests.cluster.conftest import LEASE, TIMINGS
 from tests.server.clients import WsClient
 from tests.server.process import ServerProcess

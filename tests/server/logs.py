@@ -11,7 +11,8 @@ import pytest
 import redis.asyncio as aioredis
 
 from server.log.contract import GameLog
-from server.log.redis.store import RedisStore, lease_key
+from server.log.redis.keys import lease_key
+from server.log.redis.store import RedisStore
 from server.log.sqlite.store import Store
 from tests.cluster.conftest import RedisServer
 from tests.cluster.postgres import PostgresServer, postgres_for_module, records_store

@@ -40,8 +40,8 @@ from server.log.postgres.analyses import PostgresAnalyses
 from server.log.postgres.moderation import PostgresModeration
 from server.log.postgres.records import Records
 from server.log.postgres.tournaments import PostgresTournaments
-from server.log.redis.accounts import RUNNING
-from server.log.redis.store import PREFIX, SEATS, RedisStore, lease_key
+from server.log.redis.keys import PREFIX, RUNNING, SEATS, game_key, history_key, lease_key
+from server.log.redis.store import RedisStore
 from server.ratings import ACCOUNT, RatingChange, account_key
 
 log = structlog.get_logger("cafe.records")
@@ -70,10 +70,6 @@ end
 redis.call('ZADD', KEYS[5], ARGV[3], ARGV[5])
 return 1
 """
-
-
-def _history_key(identity: str) -> str:
-    return f"{PREFIX}history:{identity}"
 
 
 class PostgresStore(RedisStore):
@@ -109,7 +105,7 @@ class PostgresStore(RedisStore):
 
     async def game_finished(self, game_id: str, outcome: Outcome) -> list[RatingChange]:
         room, people = self._game_rooms[game_id]
-        keys = [lease_key(room), f"{PREFIX}game:{game_id}", RUNNING, SEATS, ARCHIVE]
+        keys = [lease_key(room), game_key(game_id), RUNNING, SEATS, ARCHIVE]
         args = [
             self._token(room),
             json.dumps(outcome.to_dict()),
@@ -153,9 +149,9 @@ class PostgresStore(RedisStore):
         who |= {account_key(name) for name in game.record.players}
         try:
             async with self.redis.pipeline(transaction=True) as pipe:
-                pipe.delete(f"{PREFIX}game:{game_id}", f"{PREFIX}game:{game_id}:moves")
+                pipe.delete(game_key(game_id), game_key(game_id) + ":moves")
                 for identity in sorted(who):
-                    pipe.lrem(_history_key(identity), 0, game_id)
+                    pipe.lrem(history_key(identity), 0, game_id)
                 pipe.zrem(ARCHIVE, game_id)
                 await pipe.execute()
         except RedisError as e:
@@ -220,9 +216,9 @@ class PostgresStore(RedisStore):
         if identity is not None and identity != account_key(name):
             # the guest's running games are the account's too (their records follow when they end)
             try:
-                running = await self.redis.lrange(_history_key(identity), 0, -1)
+                running = await self.redis.lrange(history_key(identity), 0, -1)
                 if running:
-                    await self.redis.rpush(_history_key(account_key(name)), *running)
+                    await self.redis.rpush(history_key(account_key(name)), *running)
             except RedisError as e:
                 raise StoreUnavailable(str(e)) from e
         return True
@@ -259,7 +255,7 @@ class PostgresStore(RedisStore):
 
     async def games_count(self, identity: str) -> int:
         try:
-            running = int(await self.redis.llen(_history_key(identity)))
+            running = int(await self.redis.llen(history_key(identity)))
         except RedisError as e:
             raise StoreUnavailable(str(e)) from e
         return running + await self.records.games_count(identity)

@@ -4,6 +4,7 @@
 ``store``       ``RedisStore``: the storage contract on Redis; games, moves and resume tokens, each
                 write to a room's game fenced by its lease
 ``scripts``     the Lua scripts that write a room's game
+``keys``        the names of the keys more than one part reads (leases, games, histories, seats)
 ``guarded``     Redis out of reach raised as the contract's ``StoreUnavailable``
 ``accounts``    accounts, ratings and rating history
 ``lists``       each person's lists (mute, friend)

@@ -21,12 +21,11 @@ from redis.exceptions import WatchError
 from protocol.names import alike, alike_version
 from server.log.contract import Account, Standing, StoreUnavailable
 from server.log.redis.guarded import guarded
+from server.log.redis.keys import PREFIX, RUNNING, game_key, history_key
 from server.log.redis.lists import list_keys
 from server.ratings import BOT, RatingChange, Skill, account_key, is_rated, rate, rating_key
 
-PREFIX = "cafe:"
 LEADERBOARD = PREFIX + "leaderboard"  # rating key -> mu - 3 sigma
-RUNNING = PREFIX + "running"  # room (casefolded) -> game id of its running game
 
 
 def _account_key(name: str) -> str:
@@ -118,9 +117,9 @@ class RedisAccounts:
         else:
             raise StoreUnavailable("registrations kept changing the forms of names")
         if identity is not None:  # the guest's games become the account's
-            history = await self.redis.lrange(f"{PREFIX}history:{identity}", 0, -1)
+            history = await self.redis.lrange(history_key(identity), 0, -1)
             if history:
-                await self.redis.rpush(f"{PREFIX}history:{account_key(name)}", *history)
+                await self.redis.rpush(history_key(account_key(name)), *history)
         return True
 
     @guarded
@@ -148,16 +147,14 @@ class RedisAccounts:
         games stay, under the name, and a game it still plays in rates its seat as a guest's (not
         whoever registers the name next)."""
         key = account_key(name)
-        await self.redis.delete(
-            _account_key(name), _rating_key(key), f"{PREFIX}history:{key}", *list_keys(key)
-        )
+        await self.redis.delete(_account_key(name), _rating_key(key), history_key(key), *list_keys(key))
         forms, form = _forms_key(), alike(name)
         indexed = await self.redis.hget(forms, form)
         if indexed is not None and str(indexed).casefold() == name.casefold():
             await self.redis.hdel(forms, form)
         await self.redis.zrem(LEADERBOARD, key)
         for game_id in await self.redis.hvals(RUNNING):
-            await self._identity_dropped(f"{PREFIX}game:{game_id!s}", key)
+            await self._identity_dropped(game_key(str(game_id)), key)
 
     async def _identity_dropped(self, game: str, identity: str) -> None:
         """The seats of ``identity`` in the game stored at ``game`` belong to nobody's account."""
@@ -202,7 +199,7 @@ class RedisAccounts:
     @guarded
     async def games_count(self, identity: str) -> int:
         """Games kept in the player's history (the newest 50)."""
-        return int(await self.redis.llen(f"{PREFIX}history:{identity}"))
+        return int(await self.redis.llen(history_key(identity)))
 
     @guarded
     async def game_ratings(self, game_id: str) -> list[RatingChange]:

@@ -11,8 +11,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from server.log.contract import StoreUnavailable
-
-PREFIX = "cafe:"
+from server.log.redis.keys import PREFIX
 
 
 def analysis_key(game_id: str) -> str:

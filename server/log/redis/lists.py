@@ -14,9 +14,9 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from server.log.contract import LISTS, StoreUnavailable, list_of, stored_lists
+from server.log.redis.keys import PREFIX
 from server.ratings import ACCOUNT
 
-PREFIX = "cafe:"
 #: seconds a guest's lists are kept after its last login or change: as long as Redis keeps the
 #: guest's resume token (``server.log.redis.store.TOKEN_TTL``)
 GUEST_TTL = 7 * 24 * 3600

@@ -28,8 +28,8 @@ import redis.asyncio as aioredis
 
 from server.log.contract import ModEntry, Report, Role, Sanction, SanctionKind
 from server.log.redis.guarded import guarded
+from server.log.redis.keys import PREFIX
 
-PREFIX = "cafe:"
 STAFF = PREFIX + "staff"
 MODLOG = PREFIX + "modlog"
 MODLOG_NEXT = PREFIX + "modlog:next"

@@ -32,28 +32,21 @@ from server.log.contract import (
 )
 from server.log.front import AsyncModeration, ModerationFront
 from server.log.redis import scripts
-from server.log.redis.accounts import LEADERBOARD, RUNNING, RedisAccounts
+from server.log.redis.accounts import LEADERBOARD, RedisAccounts
 from server.log.redis.analyses import RedisAnalyses
+from server.log.redis.keys import PREFIX, RUNNING, SEATS, game_key, history_key, lease_key
 from server.log.redis.lists import RedisLists
 from server.log.redis.moderation import RedisModeration
 from server.log.redis.moves import MoveWriter
 from server.log.redis.tournaments import RedisTournaments
 from server.ratings import RatingChange
 
-PREFIX = "cafe:"
 #: seconds a resume token is kept in Redis after it was issued or its connection ended; whether it
 #: still holds is decided by its ``expires`` and the seats held (a token of a node that died keeps
 #: no connection open, so this bounds it)
 TOKEN_TTL = 7 * 24 * 3600
 #: how long a write waits for a replica (``replica`` durability) before it is not acknowledged
 WAIT_MS = 1000
-
-
-def lease_key(room: str) -> str:
-    return f"{PREFIX}lease:{room.casefold()}"
-
-
-SEATS = PREFIX + "seats"  # player name (casefolded) -> room of the running game they sit in
 
 
 class NotDurable(Exception):
@@ -175,10 +168,10 @@ class RedisStore(ModerationFront):
         }
         keys = [
             lease_key(room),
-            f"{PREFIX}game:{game_id}",
+            game_key(game_id),
             RUNNING,
             SEATS,
-            *(f"{PREFIX}history:{identity}" for identity in who),
+            *(history_key(identity) for identity in who),
         ]
         await self._run(
             self._started, keys, [self._token(room), json.dumps(data), room.casefold(), game_id, *people]
@@ -187,7 +180,7 @@ class RedisStore(ModerationFront):
     async def move_played(self, game_id: str, number: int, move: str, auto: str | None = None) -> None:
         room, _ = self._game_rooms[game_id]
         result = await self._moves.write(
-            [lease_key(room), f"{PREFIX}game:{game_id}:moves", f"{PREFIX}game:{game_id}"],
+            [lease_key(room), game_key(game_id) + ":moves", game_key(game_id)],
             [self._token(room), number, move, *([] if auto is None else [auto])],
         )
         if result == -2:
@@ -205,14 +198,14 @@ class RedisStore(ModerationFront):
 
     async def seat_taken(self, game_id: str, seat: int, old: str, name: str, identity: str | None) -> None:
         room, people = self._game_rooms[game_id]
-        key = f"{PREFIX}game:{game_id}"
+        key = game_key(game_id)
         for _ in range(10):  # the game's data changed between the read and the write: read again
             raw, data = await self._game_data(game_id, key)
             data["players"][seat] = name
             data["identities"][seat] = identity
             if old not in data.setdefault("voted_out", []):  # the old player watches from now on
                 data["voted_out"].append(old)
-            keys = [lease_key(room), key, SEATS, *([f"{PREFIX}history:{identity}"] if identity else [])]
+            keys = [lease_key(room), key, SEATS, *([history_key(identity)] if identity else [])]
             args = [
                 self._token(room),
                 raw,
@@ -229,7 +222,7 @@ class RedisStore(ModerationFront):
 
     async def voted_out(self, game_id: str, name: str) -> None:
         room, _ = self._game_rooms[game_id]
-        key = f"{PREFIX}game:{game_id}"
+        key = game_key(game_id)
         for _ in range(10):  # the game's data changed between the read and the write: read again
             raw, data = await self._game_data(game_id, key)
             if name not in data.setdefault("voted_out", []):
@@ -242,7 +235,7 @@ class RedisStore(ModerationFront):
     async def game_private(self, game_id: str) -> None:
         # a field of its own beside the game's data: set once, never taken back, so no write of
         # the data (a seat taken over) can lose it
-        key = f"{PREFIX}game:{game_id}"
+        key = game_key(game_id)
         try:
             if not await self.redis.hexists(key, "data"):
                 raise StoreUnavailable(f"{game_id}: no such game in the log")
@@ -254,7 +247,7 @@ class RedisStore(ModerationFront):
         room, people = self._game_rooms[game_id]
         for _ in range(10):  # another node's game changed a rating read here: read again
             try:
-                raw = await self.redis.hget(f"{PREFIX}game:{game_id}", "data")
+                raw = await self.redis.hget(game_key(game_id), "data")
                 data = json.loads(raw) if raw is not None else None
                 plan, changes = (
                     (json.dumps({"checks": [], "writes": [], "rated": "[]"}), [])
@@ -265,7 +258,7 @@ class RedisStore(ModerationFront):
                 raise StoreUnavailable(str(e)) from e
             keys = [
                 lease_key(room),
-                f"{PREFIX}game:{game_id}",
+                game_key(game_id),
                 RUNNING,
                 SEATS,
                 f"{PREFIX}rated:{game_id}",
@@ -353,10 +346,10 @@ class RedisStore(ModerationFront):
 
     async def game(self, game_id: str) -> StoredGame | None:
         try:
-            fields = await self.redis.hgetall(f"{PREFIX}game:{game_id}")
+            fields = await self.redis.hgetall(game_key(game_id))
             if not fields:
                 return None
-            moves = await self.redis.lrange(f"{PREFIX}game:{game_id}:moves", 0, -1)
+            moves = await self.redis.lrange(game_key(game_id) + ":moves", 0, -1)
         except RedisError as e:
             raise StoreUnavailable(str(e)) from e
         data = json.loads(fields["data"])
@@ -388,7 +381,7 @@ class RedisStore(ModerationFront):
 
     async def history(self, identity: str, limit: int = 10) -> list[StoredGame]:
         try:
-            ids = await self.redis.lrange(f"{PREFIX}history:{identity}", 0, limit - 1)
+            ids = await self.redis.lrange(history_key(identity), 0, limit - 1)
         except RedisError as e:
             raise StoreUnavailable(str(e)) from e
         games = [await self.game(str(game_id)) for game_id in ids]

@@ -17,8 +17,8 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from server.log.contract import StoredTournament, StoreUnavailable
+from server.log.redis.keys import PREFIX
 
-PREFIX = "cafe:"
 SEQ = PREFIX + "tournaments:seq"
 LIVE = PREFIX + "tournaments:live"
 OVER = PREFIX + "tournaments:over"

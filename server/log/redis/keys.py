@@ -1,0 +1,25 @@
+"""The names of what the cluster keeps in Redis that more than one part reads: every key begins
+with :data:`PREFIX`, so that one Redis can hold a cluster beside other data."""
+
+from __future__ import annotations
+
+PREFIX = "cafe:"
+#: player name (casefolded) -> room of the running game they sit in
+SEATS = PREFIX + "seats"
+#: room (casefolded) -> game id of its running game
+RUNNING = PREFIX + "running"
+
+
+def lease_key(room: str) -> str:
+    """The lease on ``room``: which node owns it, and until when."""
+    return f"{PREFIX}lease:{room.casefold()}"
+
+
+def game_key(game_id: str) -> str:
+    """A game's record (a hash); its moves are the list at ``game_key(game_id) + ":moves"``."""
+    return f"{PREFIX}game:{game_id}"
+
+
+def history_key(identity: str) -> str:
+    """The ids of a player's finished games, newest first."""
+    return f"{PREFIX}history:{identity}"
