@@ -17,8 +17,7 @@ from server.cluster.leases import RELEASE
 from server.cluster.timings import ClusterTimings
 from server.directory.names import Held, Names, own_alike, strongest
 from server.directory.rooms import LocalRooms
-from server.log.redis.keys import PREFIX, SEATS
-from server.log.redis.store import RedisStore
+from server.log.redis.store import PREFIX, SEATS, RedisStore
 from server.peers import address_key
 from server.ratings import is_guest
 from server.session import Session
@@ -134,6 +133,10 @@ class Presence:
         self._holding: dict[str, str] = {}
         self._last_ok: float | None = None  # loop time of the last heartbeat Redis took
         self._reached_since = 0.0  # loop time since which every heartbeat was taken
+        #: held by a heartbeat from its reading of this node's people until Redis took its lists,
+        #: and by each write of one person's line: neither undoes what the other wrote after it
+        #: read (a seek, a departure written while a heartbeat was on its way stays written)
+        self._writing = asyncio.Lock()
 
     def reaching(self) -> bool:
         """This node's last heartbeat is recent: it reaches Redis."""
@@ -219,6 +222,12 @@ class Presence:
 
     async def write_online(self, name: str, line: dict[str, Any] | None) -> None:
         """Write where ``name`` is now in this node's online list (``None``: gone from this node),
+        and the names it holds with it (never while a heartbeat is on its way: see ``_writing``)."""
+        async with self._writing:
+            await self._write_online(name, line)
+
+    async def _write_online(self, name: str, line: dict[str, Any] | None) -> None:
+        """Write where ``name`` is now in this node's online list (``None``: gone from this node),
         and the names it holds with it."""
         if line is None:
             in_use = self.name_in_use(name)  # (held for the window, or by a seat here)
@@ -259,32 +268,33 @@ class Presence:
         loop = asyncio.get_running_loop()
         timings = self.timings
         while True:
-            sessions = self.names.sessions
-            listed = [(key, json.dumps(entry(s))) for key, s in list(sessions.items())]
-            holds = self.names.holds()
-            held = {name.casefold(): name for name in [*self._seats_held(), *(h.name for h in holds)]}
-            names = [s.name for s in sessions.values() if s.name is not None]
-            async with self.redis.pipeline(transaction=True) as pipe:
-                # a few commands whatever the number of people: each list in one, the names' keys
-                # in one call of a script (the client's work per command is what a node pays)
-                pipe.set(node_key(self.node), "1", px=timings.node_ttl_ms)
-                pipe.sadd(NODES, self.node)
-                pipe.delete(online_key(self.node))
-                if listed:
-                    pipe.hset(online_key(self.node), mapping=dict(listed))
-                    pipe.pexpire(online_key(self.node), timings.node_ttl_ms)
-                pipe.delete(held_key(self.node))
-                forms = {alike(name): name for name in [*names, *held.values()]}
-                if forms:
-                    pipe.hset(held_key(self.node), mapping=forms)  # type: ignore[arg-type]  # (str keys)
-                pipe.pexpire(held_key(self.node), timings.node_ttl_ms)
-                if names or held:
-                    keys = [*map(name_key, names), *map(name_key, held.values())]
-                    args: list[str | int] = [self.node, timings.name_ttl_ms, len(names)]
-                    await self._keep(keys=keys, args=args, client=pipe)
-                for hold in holds:  # (whether each token still holds: last, read below)
-                    pipe.exists(_token_key(hold.token))
-                results = await pipe.execute()
+            async with self._writing:  # (what is read here is what Redis takes)
+                sessions = self.names.sessions
+                listed = [(key, json.dumps(entry(s))) for key, s in list(sessions.items())]
+                holds = self.names.holds()
+                held = {name.casefold(): name for name in [*self._seats_held(), *(h.name for h in holds)]}
+                names = [s.name for s in sessions.values() if s.name is not None]
+                async with self.redis.pipeline(transaction=True) as pipe:
+                    # a few commands whatever the number of people: each list in one, the names' keys
+                    # in one call of a script (the client's work per command is what a node pays)
+                    pipe.set(node_key(self.node), "1", px=timings.node_ttl_ms)
+                    pipe.sadd(NODES, self.node)
+                    pipe.delete(online_key(self.node))
+                    if listed:
+                        pipe.hset(online_key(self.node), mapping=dict(listed))
+                        pipe.pexpire(online_key(self.node), timings.node_ttl_ms)
+                    pipe.delete(held_key(self.node))
+                    forms = {alike(name): name for name in [*names, *held.values()]}
+                    if forms:
+                        pipe.hset(held_key(self.node), mapping=forms)  # type: ignore[arg-type]  # (str keys)
+                    pipe.pexpire(held_key(self.node), timings.node_ttl_ms)
+                    if names or held:
+                        keys = [*map(name_key, names), *map(name_key, held.values())]
+                        args: list[str | int] = [self.node, timings.name_ttl_ms, len(names)]
+                        await self._keep(keys=keys, args=args, client=pipe)
+                    for hold in holds:  # (whether each token still holds: last, read below)
+                        pipe.exists(_token_key(hold.token))
+                    results = await pipe.execute()
             # a name held for the window whose token no longer holds: its holder came back through
             # another node, or gave the token up there; the hold ends
             for hold, kept in zip(holds, results[len(results) - len(holds) :], strict=True):
