@@ -17,7 +17,8 @@ from server.cluster.leases import RELEASE
 from server.cluster.timings import ClusterTimings
 from server.directory.names import Held, Names, own_alike, strongest
 from server.directory.rooms import LocalRooms
-from server.log.redis.store import PREFIX, SEATS, RedisStore
+from server.log.redis.keys import PREFIX, SEATS
+from server.log.redis.store import RedisStore
 from server.peers import address_key
 from server.ratings import is_guest
 from server.session import Session
