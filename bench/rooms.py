@@ -41,7 +41,7 @@ from server import logs  # noqa: E402
 from server.app import YoungPasses, collect_garbage_seldom  # noqa: E402
 from server.config import Config  # noqa: E402
 from server.directory import LocalDirectory  # noqa: E402
-from server.lobby import Lobby  # noqa: E402
+from server.lobby.lobby import Lobby  # noqa: E402
 from server.log.sqlite.store import Store  # noqa: E402
 from server.metrics import Metrics  # noqa: E402
 from server.net.line import LineSession  # noqa: E402

@@ -5,19 +5,21 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import redis.asyncio as aioredis
-
-from server.cluster import envelopes as env
-from server.cluster.relay import NEWS
 from server.config import Config
 from server.log.contract import OPERATOR, GameLog
-from server.log.postgres.records import Records
-from server.log.postgres.store import PostgresStore
-from server.log.redis.store import RedisStore
 from server.log.sqlite.schema import SCHEMA_VERSION
 from server.log.sqlite.store import Store
+
+if TYPE_CHECKING:
+    import redis.asyncio as aioredis
+
+    from server.log.postgres.store import PostgresStore
+
+# The cluster's parts (Redis, PostgreSQL, the envelopes nodes read) are imported by the commands
+# that reach a cluster, when they do: a command on a single server's SQLite file then starts in
+# half the time (0.16 s of CPU against 0.34).
 
 
 class AdminError(Exception):
@@ -41,6 +43,12 @@ class Opened:
         if config.redis is None:
             self.store = open_sqlite(config.data)
             return self.store
+        import redis.asyncio as aioredis
+
+        from server.log.postgres.records import Records
+        from server.log.postgres.store import PostgresStore
+        from server.log.redis.store import RedisStore
+
         client = aioredis.from_url(
             config.redis, decode_responses=True, socket_connect_timeout=5, socket_timeout=10
         )
@@ -72,6 +80,9 @@ class Opened:
         ``False`` on a single server, which is not reached from here."""
         if self.redis is None:
             return False
+        from server.cluster import envelopes as env
+        from server.cluster.relay import NEWS
+
         envelope = env.Moderation.model_validate(
             {"from": "cafe-admin", "kind": "ban", "name": name, "until": until, "reason": reason[:300],
              "by": OPERATOR}

@@ -14,7 +14,3 @@ command to its room.
 ``pairing``           quick pairing's decisions: who sits with whom, at which size, when bots come
 ====================  ==========================================================================
 """
-
-from server.lobby.lobby import Lobby
-
-__all__ = ["Lobby"]

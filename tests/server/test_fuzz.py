@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from protocol import messages as m
 from server.config import Config
 from server.directory import LocalDirectory
-from server.lobby import Lobby
+from server.lobby.lobby import Lobby
 from server.log.sqlite.store import Store
 from server.metrics import Metrics
 from server.session import Outgoing, Session
