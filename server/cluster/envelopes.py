@@ -245,8 +245,8 @@ def member_text(data: str) -> tuple[str, str] | None:
     """The member and the message's JSON text of an ``out`` envelope as :func:`to_member` writes
     it (the message as a JSON string too), read without parsing the message; ``None`` when
     ``data`` is not one."""
-    if not data.startswith(_OUT) or not data.endswith("}"):
-        return None
+    if not data.startswith(_OUT) or not data.endswith("}") or data[len(_OUT) : len(_OUT) + 1] != '"':
+        return None  # (the member is a JSON string: nothing nested to read)
     try:
         sid, end = _DECODER.raw_decode(data, len(_OUT))
     except ValueError:

@@ -288,7 +288,10 @@ class Relay:
         """Handle what one message from another node holds: one envelope a line."""
         text = data.decode() if isinstance(data, bytes) else data
         for line in text.split("\n"):
-            self._receive(line)
+            try:
+                self._receive(line)
+            except Exception:  # one envelope's failure is its own: the lines after it are handled
+                log.exception("bad_envelope", data=line[:200])
 
     def _receive(self, data: str | bytes) -> None:
         """Handle one envelope; a malformed one is logged and dropped."""

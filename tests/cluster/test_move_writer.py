@@ -119,3 +119,14 @@ async def test_the_relay_and_the_moves_of_one_client_share_its_round_trips(clien
     other = aioredis.from_url("redis://127.0.0.1:1/0")  # (never connected)
     assert batched(other) is not batched(client)
     await other.aclose()
+
+
+async def test_what_needs_no_replica_does_not_wait_for_one(client: aioredis.Redis) -> None:
+    """A command that asks for a replica's copy waits for ``WAIT`` (here, with no replica, its whole
+    second); a publish sent beside it goes in a batch of its own and is answered first."""
+    batch = batched(client)
+    replicated = asyncio.ensure_future(batch.call_replicated(1000, "SET", "k", "v"))
+    published = asyncio.ensure_future(batch.call("PUBLISH", "cafe:to:nobody", "x"))
+    done, _ = await asyncio.wait({replicated, published}, return_when=asyncio.FIRST_COMPLETED)
+    assert done == {published} and published.result() == 0
+    assert await replicated == (True, 0)

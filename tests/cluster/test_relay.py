@@ -248,6 +248,7 @@ def test_a_message_of_several_envelopes_is_handled_line_by_line_a_bad_one_droppe
     lines = [
         env.dump(env.EnterRoom.model_validate({**sender, "join": True, "id": 1})),
         "not json",
+        '{"op":"out","sid":' + "[" * 100_000 + "}",  # nested past any parser's depth
         env.dump(env.Message.model_validate({**sender, "msg": m.Start(id=2).model_dump_json()})),
     ]
     relay.receive("\n".join(lines).encode())

@@ -3,10 +3,13 @@ its way goes in the next, all in one pipeline (not a transaction). A node's move
 fenced script call, :mod:`server.log.redis.moves`) and what its relay publishes to other nodes
 share one, so that a move's write and the patches of another room's move cost one round trip.
 
-Each caller gets its own command's reply, or its error; an error of one command touches no other.
+Each caller gets its own command's reply, or its error: an error Redis answers for one command
+touches no other (a command the client cannot even encode fails its whole batch; none is sent).
 Commands of one caller that waits for each reply before it sends the next reach Redis in order.
 A caller that asks for a replica's copy (``replicated``) gets, with its reply, how many replicas
-took the batch its command went in: a ``WAIT`` follows such a batch, on the same connection.
+took the batch its command went in: a ``WAIT`` follows such a batch, on the same connection. Those
+commands go in batches of their own (a second lane), so that what needs no replica, the relay's
+publishes among it, never waits for a replica that lags.
 """
 
 from __future__ import annotations
@@ -40,6 +43,8 @@ class Batched:
 
     def __init__(self, client: aioredis.Redis) -> None:
         self.redis = client
+        #: the lane of the commands that ask for a replica's copy, once one does
+        self._replicated: Batched | None = None
         self._pending: list[_Pending] = []
         self._task: asyncio.Task[None] | None = None
         #: round trips made, and commands sent (what the tests and a profile look at)
@@ -57,7 +62,9 @@ class Batched:
 
     async def call_replicated(self, wait_ms: int, *args: Any) -> tuple[Any, int]:
         """The reply to ``args``, and how many replicas took it within ``wait_ms``."""
-        return await self._queue(args, wait_ms)
+        if self._replicated is None:
+            self._replicated = Batched(self.redis)
+        return await self._replicated._queue(args, wait_ms)
 
     def _queue(self, args: tuple[Any, ...], wait_ms: int | None) -> asyncio.Future[tuple[Any, int]]:
         loop = asyncio.get_running_loop()
