@@ -64,10 +64,13 @@ class _Optional(build_ext):
         except Exception as e:  # a missing compiler fails here
             _warn("the compiled modules were not built", e)
 
+    def build_extensions(self) -> None:
+        self.compiler.compile = _parallel(self.compiler.compile)  # (once: the compiler is shared)
+        super().build_extensions()
+
     def build_extension(self, ext: Any) -> None:
         if self.failed:
             return
-        self.compiler.compile = _parallel(self.compiler.compile)
         try:
             super().build_extension(ext)
         except Exception as e:
