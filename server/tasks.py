@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import asyncio
 
-#: seconds between two cancels of a task that has not ended
-AGAIN = 0.05
+#: seconds between two cancels of a task that has not ended: time for what a task does when
+#: cancelled (its ``finally``: closing a connection) to end before another cancel cuts it short
+AGAIN = 0.5
 
 
 async def cancel_and_wait(*tasks: asyncio.Task[object], within: float = 5.0) -> bool:
