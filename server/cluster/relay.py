@@ -293,24 +293,23 @@ class Relay:
             except Exception:  # one envelope's failure is its own: the lines after it are handled
                 log.exception("bad_envelope", data=line[:200])
 
+    def _to_member(self, sid: str, json_text: str) -> None:
+        """Hand a member connected here the message its room's node wrote for it."""
+        session = self.local.get(sid)
+        if session is not None:
+            if json_text.startswith(_ANSWER):
+                self._answered(sid)
+            session.send(Outgoing.from_json(json_text))
+
     def _receive(self, data: str | bytes) -> None:
         """Handle one envelope; a malformed one is logged and dropped."""
         if isinstance(data, str) and (out := env.member_text(data)) is not None:
-            sid, json_text = out  # a message for a member here: most of what comes, read quickly
-            session = self.local.get(sid)
-            if session is not None:
-                if json_text.startswith(_ANSWER):
-                    self._answered(sid)
-                session.send(Outgoing.from_json(json_text))
+            self._to_member(*out)  # a message for a member here: most of what comes, read quickly
             return
         try:
             envelope = env.parse(data)
             if isinstance(envelope, env.ToMember):
-                session = self.local.get(envelope.sid)
-                if session is not None:
-                    if envelope.json_text.startswith(_ANSWER):
-                        self._answered(envelope.sid)
-                    session.send(Outgoing.from_json(envelope.json_text))
+                self._to_member(envelope.sid, envelope.json_text)
                 return
             if isinstance(envelope, env.SeatAt):
                 self.on_seat(

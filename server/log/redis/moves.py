@@ -21,6 +21,19 @@ from server.log.contract import LeaseLost, StoreUnavailable
 from server.log.redis.batch import batched
 
 
+def acknowledged(lease: str, result: int, copies: int, wait_ms: int | None) -> int:
+    """``result``, a fenced script's answer for the room of ``lease``, once it may be acknowledged:
+    ``LeaseLost`` if the lease was not this node's (-1), or if no replica took the write within
+    ``wait_ms`` (``copies``: how many did; 1 where none is asked for)."""
+    if result == -1:
+        raise LeaseLost(lease)
+    if copies < 1:
+        # written here but kept nowhere else: not acknowledged, and the room is taken up again
+        # from the log (which holds it), so that what the room holds and the log agree
+        raise LeaseLost(f"{lease}: no replica took it within {wait_ms} ms")
+    return result
+
+
 class MoveWriter:
     """Writes moves with ``script`` through the client's shared batches; ``wait_ms`` (when not
     ``None``) is the ``WAIT`` for a replica, as ``replica`` durability asks."""
@@ -42,14 +55,7 @@ class MoveWriter:
                 reply, copies = await self._call(keys, args)
         except RedisError as e:
             raise StoreUnavailable(str(e) or type(e).__name__) from e
-        result = int(reply)
-        if result == -1:
-            raise LeaseLost(keys[0])
-        if copies < 1:
-            # written here but kept nowhere else: not acknowledged, and the room is taken up again
-            # from the log (which holds it), so that what the room holds and the log agree
-            raise LeaseLost(f"{keys[0]}: no replica took it within {self.wait_ms} ms")
-        return result
+        return acknowledged(keys[0], int(reply), copies, self.wait_ms)
 
     async def _call(self, keys: list[str], args: list[Any]) -> tuple[Any, int]:
         command = ("EVALSHA", self.script.sha, len(keys), *keys, *args)

@@ -37,7 +37,7 @@ from server.log.redis.analyses import RedisAnalyses
 from server.log.redis.keys import PREFIX, RUNNING, SEATS, game_key, history_key, lease_key
 from server.log.redis.lists import RedisLists
 from server.log.redis.moderation import RedisModeration
-from server.log.redis.moves import MoveWriter
+from server.log.redis.moves import MoveWriter, acknowledged
 from server.log.redis.tournaments import RedisTournaments
 from server.ratings import RatingChange
 
@@ -109,7 +109,7 @@ class RedisStore(ModerationFront):
         return token
 
     async def _run(self, script: Any, keys: list[str], args: list[Any]) -> int:
-        copies, reason = 1, ""
+        copies = 1
         try:
             if self.durability == "replica":
                 # WAIT counts the replicas that have this connection's writes: one pipeline, one
@@ -118,19 +118,11 @@ class RedisStore(ModerationFront):
                     await script(keys=keys, args=args, client=pipe)
                     pipe.wait(1, WAIT_MS)
                     answer, copies = await pipe.execute()
-                result = int(answer)
-                reason = f"no replica took it within {WAIT_MS} ms"
             else:
-                result = int(await script(keys=keys, args=args))
+                answer = await script(keys=keys, args=args)
         except RedisError as e:
             raise StoreUnavailable(str(e)) from e
-        if result == -1:
-            raise LeaseLost(keys[0])
-        if int(copies) < 1:
-            # written here but kept nowhere else: not acknowledged, and the room is taken up again
-            # from the log (which holds it), so that what the room holds and the log agree
-            raise LeaseLost(f"{keys[0]}: {reason}")
-        return result
+        return acknowledged(keys[0], int(answer), int(copies), WAIT_MS)
 
     # --- writing -----------------------------------------------------------------------------
 
