@@ -368,8 +368,41 @@ function resultPanel({ view, actions }) {
   );
 }
 
+// A click is a press and a release on the same control: a panel rebuilt between the two (a room
+// opening anywhere changes the lobby's list) would swallow it. While a pointer is down in the
+// panel, its rebuild waits for the release, and then for the click that release makes.
+let pressed = false;
+let deferred = null;
+const watched = new WeakSet();
+
+function watchPresses(box) {
+  if (watched.has(box)) return;
+  watched.add(box);
+  box.addEventListener("pointerdown", () => {
+    pressed = true;
+  });
+  const release = () => {
+    if (!pressed) return;
+    pressed = false;
+    setTimeout(() => {
+      const args = deferred;
+      deferred = null;
+      if (args) renderOverlay(...args);
+    }, 0);
+  };
+  for (const type of ["pointerup", "pointercancel"]) document.addEventListener(type, release, true);
+  window.addEventListener("blur", release);
+}
+
 /** The panel over the board: the lobby, a waiting room, or the final ranking; hidden in play. */
-export function renderOverlay(box, { view, welcomed, name, rooms, people, resultClosed, actions }) {
+export function renderOverlay(box, parts) {
+  watchPresses(box);
+  if (pressed) {
+    deferred = [box, parts];
+    return;
+  }
+  deferred = null;
+  const { view, welcomed, name, rooms, people, resultClosed, actions } = parts;
   let panel = null;
   if (!view) panel = welcomed ? lobbyPanel({ name, rooms, people, actions }) : null;
   else if (view.game?.result && !resultClosed) panel = resultPanel({ view, actions });

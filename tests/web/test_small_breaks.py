@@ -113,6 +113,8 @@ def test_the_phones_header_is_short_and_its_settings_open_from_the_name(
     rules open from the name's menu."""
     page = open_page(PHONE)
     seat_with_bot(page, "shortheader", "header-room")
+    page.locator("#play-now").wait_for(state="hidden")  # (shown until the game's first view)
+    page.wait_for_function("document.querySelector('header.top').getBoundingClientRect().height <= 110")
     box = page.locator("header.top").bounding_box()
     assert box is not None and box["height"] <= 110, box
     assert page.locator("#sound-on").is_hidden()
