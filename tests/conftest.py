@@ -1,5 +1,5 @@
-"""What every test run says first; the compiled modules run as the server runs them; and a
-failure's report is made with the garbage collector paused."""
+"""What every test run says first; the compiled modules run as the server runs them; a failure's
+report is made with the garbage collector paused; and each test leaves logging as it found it."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from collections.abc import Generator
 from typing import Any
 
 import pytest
+import structlog
 
 import compiled
 
@@ -16,6 +17,16 @@ compiled.use()  # before any test imports one of them: a fresh build, else the s
 
 def pytest_report_header() -> str:
     return f"compiled modules (compiled/__init__.py): {compiled.summary()}"
+
+
+@pytest.fixture(autouse=True)
+def _logging_as_it_was() -> Generator[None, None, None]:
+    """structlog's configuration after each test as before it: a test that runs a command's
+    ``main`` in this process (``cafe-bot``'s sets up its logging on the stderr of that moment, the
+    test's captured one) would leave every later test of the worker logging to a closed file."""
+    saved = structlog.get_config()
+    yield
+    structlog.configure(**saved)
 
 
 @pytest.hookimpl(wrapper=True)
