@@ -11,6 +11,7 @@ import socket
 import subprocess
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
@@ -110,6 +111,16 @@ def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
     server.start()
     yield server
     server.stop()
+
+
+async def published(pubsub: aioredis.client.PubSub, what: str) -> dict[str, Any]:
+    """The next message published on a channel ``pubsub`` listens to, within 10 s (``what`` says
+    which, should none come)."""
+    for _ in range(100):
+        found = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.1)
+        if found is not None:
+            return dict(found)
+    raise AssertionError(f"{what} never came")
 
 
 @pytest.fixture

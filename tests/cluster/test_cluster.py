@@ -16,7 +16,7 @@ from engine import GameRecord, Position, legal_move_texts, new_position, play
 from server.log.contract import LeaseLost
 from server.log.redis.keys import lease_key
 from server.log.redis.store import RedisStore
-from tests.cluster.conftest import TIMINGS, RedisServer
+from tests.cluster.conftest import TIMINGS, RedisServer, published
 from tests.server.clients import MAX_TURNS, WsClient, until
 from tests.server.process import ServerProcess
 
@@ -259,24 +259,14 @@ async def test_a_message_for_a_room_the_node_no_longer_owns_is_answered_unavaila
         envelope = {"from": "b", "sid": "s1", "name": "ann", "kind": "person", "room": "gone"}
         envelope.update(op="msg", msg=json.dumps({"type": "move", "id": 7, "move": "FRf@FR1s"}))
         assert await client.publish("cafe:to:a", json.dumps(envelope)) == 1
-        answer = None
-        for _ in range(100):
-            answer = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.1)
-            if answer is not None:
-                break
-        assert answer is not None, "no answer came back"
+        answer = await published(pubsub, "the answer")
         out = json.loads(answer["data"])
         assert out["op"] == "out" and out["sid"] == "s1"
         error = out["json"]  # (the message itself, as the node wrote it)
         assert (error["type"], error["code"], error["id"]) == ("error", "unavailable", 7)
         envelope.update(msg=json.dumps({"type": "move", "move": "FRf@FR1s"}))  # a line client's /play
         assert await client.publish("cafe:to:a", json.dumps(envelope)) == 1
-        answer = None
-        for _ in range(100):
-            answer = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.1)
-            if answer is not None:
-                break
-        assert answer is not None, "no answer came back"
+        answer = await published(pubsub, "the answer")
         error = json.loads(answer["data"])["json"]
         assert (error["type"], error["code"], error["id"]) == ("error", "unavailable", None)
     finally:
@@ -308,12 +298,7 @@ async def test_a_malformed_envelope_is_logged_and_dropped_and_nothing_else_is_di
             assert await client.publish("cafe:to:a", data) == 1
         good = {"op": "msg", **sender, "msg": json.dumps({"type": "move", "id": 9, "move": "FRf@FR1s"})}
         assert await client.publish("cafe:to:a", json.dumps(good)) == 1
-        answer = None
-        for _ in range(100):
-            answer = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.1)
-            if answer is not None:
-                break
-        assert answer is not None, "no answer came back"
+        answer = await published(pubsub, "the answer")
         assert json.loads(answer["data"])["json"]["id"] == 9
         # the node logged each before it answered; its log lines reach this test through a pipe
         await until(

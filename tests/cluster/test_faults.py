@@ -20,7 +20,7 @@ from engine import GameRecord, legal_move_texts, new_position, play
 from protocol.errors import UNAVAILABLE
 from server.log.contract import LeaseLost
 from server.log.redis.store import RUNNING, RedisStore, lease_key
-from tests.cluster.conftest import TIMINGS, RedisServer
+from tests.cluster.conftest import TIMINGS, RedisServer, published
 from tests.cluster.test_cluster import Game, _move, _play, _two_players
 from tests.server.clients import LineClient, WsClient
 from tests.server.process import ServerProcess
@@ -322,12 +322,7 @@ async def test_a_message_its_owner_took_and_died_with_is_answered_when_the_room_
         ann = await WsClient.connect(node.port, "ann")
         msg_id = 77
         await ann.send({"type": "enter_room", "room": "big", "id": msg_id})
-        taken = None
-        for _ in range(100):
-            taken = await dead.get_message(ignore_subscribe_messages=True, timeout=0.1)
-            if taken is not None:
-                break
-        assert taken is not None, "the message never reached the owner"
+        await published(dead, "the message to the owner")
         await dead.unsubscribe()
         await client.delete(lease_key("big"))  # x is dead: its lease is gone
         answer = await ann.next(lambda m: m.get("id") == msg_id, timeout=SLOW)
