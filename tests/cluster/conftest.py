@@ -113,6 +113,14 @@ def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
     server.stop()
 
 
+@pytest.fixture
+async def client(redis_url: str) -> AsyncIterator[aioredis.Redis]:
+    """A client of the test's Redis, answering in text."""
+    redis = aioredis.from_url(redis_url, decode_responses=True)
+    yield redis
+    await redis.aclose()
+
+
 async def published(pubsub: aioredis.client.PubSub, what: str) -> dict[str, Any]:
     """The next message published on a channel ``pubsub`` listens to, within 10 s (``what`` says
     which, should none come)."""

@@ -5,7 +5,6 @@ each room; Redis having lost its scripts (a restart) or being away is answered a
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 import redis.asyncio as aioredis
@@ -20,13 +19,6 @@ from server.log.redis.store import RedisStore
 from tests.cluster.conftest import RedisServer
 
 ROOMS = [f"r{n}" for n in range(6)]
-
-
-@pytest.fixture
-async def client(redis_url: str) -> AsyncIterator[aioredis.Redis]:
-    redis = aioredis.from_url(redis_url, decode_responses=True)
-    yield redis
-    await redis.aclose()
 
 
 async def _store(client: aioredis.Redis) -> RedisStore:

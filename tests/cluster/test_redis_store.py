@@ -4,7 +4,7 @@ SQLite alike in ``tests/server/test_log_contract.py``.)"""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 import pytest
 import redis.asyncio as aioredis
@@ -12,13 +12,6 @@ import redis.asyncio as aioredis
 from server.log.contract import StoreUnavailable
 from server.log.redis.store import TOKEN_TTL, RedisStore
 from tests.cluster.conftest import RedisServer
-
-
-@pytest.fixture
-async def client(redis_url: str) -> AsyncIterator[aioredis.Redis]:
-    redis = aioredis.from_url(redis_url, decode_responses=True)
-    yield redis
-    await redis.aclose()
 
 
 async def test_no_token_outlives_its_time_to_live(client: aioredis.Redis) -> None:
