@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -53,28 +54,30 @@ async def test_a_swiss_round_seats_only_those_connected(make_server: ServerFacto
     assert eve_line["points"] == 0.0
 
 
-async def test_a_tournament_takes_a_bounded_number_of_players(
-    server: Server, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Once a tournament has as many players as it takes, one more is refused
-    (``tournament_full``), to that player alone, and the standings stay as they were."""
+def _three_players_at_most(server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("server.tournament.commands.TOURNAMENT_ENTRANTS_MAX", 3)
-    ann = await _registered(server, "ann")
-    assert (await ann.command("/tournament new cup swiss 3 start +10m"))["type"] == "tournament"
-    for name in ("bob", "cy"):
-        client = await WsClient.connect(server.port, name)
-        assert (await client.command("/tournament join cup"))["type"] == "ack"
-    dee = await WsClient.connect(server.port, "dee")
-    refused = await dee.command("/tournament join cup")
-    assert refused["type"] == "error" and refused["code"] == "tournament_full", refused
-    assert await _names(server, 1) == ["ann", "bob", "cy"]
 
 
-async def test_joins_are_bounded_per_address_and_hour(server: Server) -> None:
-    """An address that joined tournaments as often as an hour allows is refused the next join
-    (``rate_limited``), whatever name it uses, and the tournament is left as it was."""
+def _two_joins_an_hour(server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
     assert server.tournaments is not None
     server.tournaments.joins = Joins(per_hour=2)
+
+
+@pytest.mark.parametrize(
+    ("bound", "code"),
+    [(_three_players_at_most, "tournament_full"), (_two_joins_an_hour, "rate_limited")],
+    ids=["players", "joins-per-address"],
+)
+async def test_joins_past_a_bound_are_refused_and_change_nothing(
+    server: Server,
+    monkeypatch: pytest.MonkeyPatch,
+    bound: Callable[[Server, pytest.MonkeyPatch], None],
+    code: str,
+) -> None:
+    """Once a tournament has as many players as it takes (``tournament_full``), or an address
+    joined tournaments as often as an hour allows, whatever name it uses (``rate_limited``), the
+    next join is refused, to that player alone, and the standings stay as they were."""
+    bound(server, monkeypatch)
     ann = await _registered(server, "ann")
     assert (await ann.command("/tournament new cup swiss 3 start +10m"))["type"] == "tournament"
     for name in ("bob", "cy"):
@@ -82,7 +85,7 @@ async def test_joins_are_bounded_per_address_and_hour(server: Server) -> None:
         assert (await client.command("/tournament join cup"))["type"] == "ack"
     dee = await WsClient.connect(server.port, "dee")
     refused = await dee.command("/tournament join cup")
-    assert refused["type"] == "error" and refused["code"] == "rate_limited", refused
+    assert refused["type"] == "error" and refused["code"] == code, refused
     assert await _names(server, 1) == ["ann", "bob", "cy"]
 
 
