@@ -46,6 +46,9 @@ def test_shortcuts_and_the_skip_link_play_a_turn(open_page: Callable[..., Page])
     page.keyboard.press("b")
     page.locator("#confirm:not([disabled])").wait_for()
     assert (page.locator("#confirm").get_attribute("data-move") or "").endswith("@bar")
+    # the page moves the focus to Play in its next animation frame, as a person would see it move;
+    # an Enter before that would be the chosen card's
+    page.wait_for_function("() => document.activeElement?.id === 'confirm'")
     page.keyboard.press("Enter")
     wait_until(page, lambda: move_number(page) > before)
 
