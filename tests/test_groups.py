@@ -12,19 +12,23 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_a_group_runs_on_one_worker_and_says_so_in_its_ids() -> None:
-    """Two workers, the browser group's three tests that need no browser beside two tests of no
-    group: every test of the group ends its id in ``@browser`` and all run on one worker; the
-    others carry no group."""
+def test_each_group_runs_on_one_worker_and_says_so_in_its_ids() -> None:
+    """Two workers, two modules of browser tests that need no browser beside two tests of no
+    group: the modules make the groups ``browser-1`` and ``browser-2`` (``web/conftest.py`` deals
+    them in turn), every test of a group ends its id with its name and runs on that group's one
+    worker; the others carry no group."""
     argv = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "2", "--dist", "loadgroup", "-v"]
     lowest = ["test_pyproject_gives_websockets_one_lower_bound", "test_a_missing_bound_exits_1_saying_why"]
-    argv += ["tests/web/test_static_data.py", *(f"tests/test_lowest.py::{name}" for name in lowest)]
+    web = ["tests/web/test_page_german.py", "tests/web/test_static_data.py"]
+    argv += [*web, *(f"tests/test_lowest.py::{name}" for name in lowest)]
     run = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
-    ran = re.findall(r"^\[(gw\d)\] .*?PASSED (\S+)", run.stdout, re.MULTILINE)
+    ran = re.findall(r"^\[(gw\d)\] .*?PASSED (.+?)\s*$", run.stdout, re.MULTILINE)
     grouped = [(worker, test) for worker, test in ran if test.startswith("tests/web/")]
     others = [test for _, test in ran if not test.startswith("tests/web/")]
-    assert len(grouped) == 3 and len(others) == 2, run.stdout
-    assert all(test.endswith("@browser") for _, test in grouped), grouped
-    assert len({worker for worker, _ in grouped}) == 1, grouped
+    assert len(others) == 2, run.stdout
+    for module, group in zip(web, ["browser-1", "browser-2"], strict=True):
+        tests = [(worker, test) for worker, test in grouped if test.startswith(module + "::")]
+        assert tests and all(test.endswith("@" + group) for _, test in tests), tests
+        assert len({worker for worker, _ in tests}) == 1, tests
     assert not any("@" in test for test in others), others

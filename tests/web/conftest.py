@@ -1,13 +1,17 @@
 """Browser tests: the server runs on its own thread and event loop, headless Chromium is driven by
 Playwright's sync API from the test's thread.
 
-Chromium is the system's (``/usr/bin/chromium``, or ``CAFE_CHROMIUM``); Playwright never downloads
-a browser here. A missing browser or Playwright fails these tests with a message saying what to
+Chromium is the system's headless shell (Debian's ``chromium-headless-shell``:
+``/usr/bin/chromium-headless-shell``, or ``CAFE_CHROMIUM``), the same Blink as the ``chromium``
+package without the desktop browser around it, and what Playwright runs for headless Chromium by
+default: the browser tests take about half the CPU they take in the whole browser (whose browser
+process composited every frame). Playwright never downloads a browser here. A missing browser or Playwright fails these tests with a message saying what to
 install: they are never skipped.
 
-Under ``make test``'s workers (pytest-xdist, ``--dist loadgroup``) they all run on one worker, one
-after the other, with one server and one Chromium, as they do without workers: they are one
-``xdist_group``, which ``tests/conftest.py`` keeps in the node ids that pytest-xdist's scheduler reads.
+Under ``make test``'s workers (pytest-xdist, ``--dist loadgroup``) they make two groups
+(``BROWSER_GROUPS``), each on one worker, one test after the other, with a server and a Chromium
+of its own; without workers they all share one. A group is an ``xdist_group``, which
+``tests/conftest.py`` keeps in the node ids that pytest-xdist's scheduler reads.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 HERE = Path(__file__).parent
-CHROMIUM = os.environ.get("CAFE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM = os.environ.get("CAFE_CHROMIUM", "/usr/bin/chromium-headless-shell")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 ARTIFACTS = Path(__file__).parents[2] / "artifacts"
 DESKTOP = {"width": 1280, "height": 800}
@@ -109,14 +113,22 @@ class ServerThread:
         return f"http://127.0.0.1:{self.port}/"
 
 
+#: how many groups the browser tests make: each runs on one worker with a server and a Chromium of
+#: its own, one test after the other (with one Chromium on each of four workers, a whole game in
+#: the page took five times as long and a click waited past its 15 s; two share two cores well)
+BROWSER_GROUPS = 2
+
+
 @pytest.hookimpl(tryfirst=True)  # (before pytest-xdist's own reads the groups)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The browser tests are one group for pytest-xdist: they keep the package's server and browser
-    from the first to the last, and no two Chromiums share the cores (with one on each of four
-    workers, a whole game in the page took five times as long and a click waited past its 15 s)."""
+    """The browser tests make ``BROWSER_GROUPS`` groups for pytest-xdist, ``browser-1`` and on, a
+    module's tests in one, the modules dealt in turn in the order of their names: a group keeps
+    its worker's server and browser from its first test to its last."""
+    modules = sorted({item.path for item in items if item.path.is_relative_to(HERE)})
+    group = {path: f"browser-{i % BROWSER_GROUPS + 1}" for i, path in enumerate(modules)}
     for item in items:
-        if item.path.is_relative_to(HERE):
-            item.add_marker(pytest.mark.xdist_group("browser"))
+        if item.path in group:
+            item.add_marker(pytest.mark.xdist_group(group[item.path]))
 
 
 @pytest.fixture(scope="package")
@@ -134,7 +146,7 @@ def browser() -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():
         pytest.fail(
             f"Chromium is needed for the browser tests and was not found at {CHROMIUM}: "
-            "install it (apt-get install -y chromium) or set CAFE_CHROMIUM to its path.",
+            "install it (apt-get install -y chromium-headless-shell) or set CAFE_CHROMIUM to its path.",
             pytrace=False,
         )
     try:

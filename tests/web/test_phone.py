@@ -95,6 +95,9 @@ window.Notification = class extends Real {
     super(title, options);
     window.notified.push({ title, body: options?.body ?? "" });
   }
+  // granted, as the person's answer would be: the headless shell answers "denied" to every page
+  static get permission() { return "granted"; }
+  static requestPermission() { return Promise.resolve("granted"); }
 };
 Object.defineProperty(Document.prototype, "hidden", { get: () => true });
 Object.defineProperty(Document.prototype, "visibilityState", { get: () => "hidden" });
