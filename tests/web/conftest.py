@@ -5,8 +5,8 @@ Chromium is the system's headless shell (Debian's ``chromium-headless-shell``:
 ``/usr/bin/chromium-headless-shell``, or ``CAFE_CHROMIUM``), the same Blink as the ``chromium``
 package without the desktop browser around it, and what Playwright runs for headless Chromium by
 default: the browser tests take about half the CPU they take in the whole browser (whose browser
-process composited every frame). Playwright never downloads a browser here. A missing browser or Playwright fails these tests with a message saying what to
-install: they are never skipped.
+process composited every frame). Playwright never downloads a browser here. A missing browser or
+Playwright fails these tests with a message saying what to install: they are never skipped.
 
 Under ``make test``'s workers (pytest-xdist, ``--dist loadgroup``) they make two groups
 (``BROWSER_GROUPS``), each on one worker, one test after the other, with a server and a Chromium
