@@ -6,12 +6,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import os
 import signal
-import socket
 import sys
 import time
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import structlog
 from websockets.asyncio.server import Server as WsServer
@@ -23,21 +22,12 @@ from protocol.errors import Close
 from protocol.i18n import _
 from protocol.options import RoomOptions
 from server import logs
-from server.cluster import ClusterDirectory
-from server.cluster.moderation import ClusterModeration, action_of
-from server.cluster.seating import ClusterSeating
-from server.cluster.seekqueue import RedisQueue
-from server.cluster.tells import Courier
-from server.cluster.tournaments import TournamentLease
 from server.config import Config, ConfigError, load_config
 from server.directory import LocalDirectory
 from server.limits import Limits
 from server.lobby.lobby import Lobby
 from server.lobby.tables import Player
-from server.log.postgres.records import RecordsUnavailable
-from server.log.postgres.schema import RecordsTooNew
-from server.log.redis.store import NotDurable
-from server.log.sqlite.schema import LogTooNew
+from server.log.contract import LogTooNew, NotDurable, RecordsTooNew, RecordsUnavailable
 from server.log.sqlite.store import Store
 from server.metrics import Metrics
 from server.net import wsinternals
@@ -46,6 +36,10 @@ from server.net.keepalive import KeepAlive
 from server.net.line import LineSession, serve_line_client
 from server.net.ws import serve_connection
 from server.tournament.director import Director
+
+if TYPE_CHECKING:
+    from server.cluster.node import ClusterDirectory
+    from server.cluster.tournaments import TournamentLease
 
 log = structlog.get_logger("cafe.server")
 
@@ -62,27 +56,18 @@ class Server:
         self.cluster: ClusterDirectory | None = None
         self.directory: LocalDirectory | ClusterDirectory
         if config.redis:
-            node = config.node_id or f"{socket.gethostname()}-{os.getpid()}"
-            self.directory = self.cluster = ClusterDirectory(config, self.metrics, config.redis, node)
+            from server.cluster import wiring  # (a cluster's alone: see its docstring)
+
+            self.directory = self.cluster = wiring.directory(config, self.metrics)
         else:
             self.directory = LocalDirectory(config, Store(config.data), self.metrics)
         self.store = self.directory.log
         self.lobby = Lobby(config, self.directory, self.store, self.metrics)
         self.directory.on_game_start = self.lobby.social.game_started
-        if self.cluster is not None:  # tells and friends' news reach people on the other nodes
-            social = self.lobby.social
-            social.courier = Courier(self.cluster)
-            self.cluster.relay.on_tell = social.told
-            self.cluster.relay.on_news = social.news
-            self.cluster.relay.on_invite = social.invited
-            self.lobby.tables.elsewhere = ClusterSeating(self.cluster)
-            # bans, kicks, silences and announcements reach the people on every node
-            self.lobby.moderation.elsewhere = ClusterModeration(self.cluster)
-            moderation = self.lobby.moderation
-            self.cluster.relay.on_moderation = lambda envelope: moderation.apply(action_of(envelope))
-            self.lobby.seeks.queue = RedisQueue(self.cluster)  # one queue for every node
-            self.lobby.seeks.node = self.cluster.node
-            self.cluster.relay.on_seat = self.lobby.tables.seat_soon
+        self.lease: TournamentLease | None = None
+        if self.cluster is not None:
+            wiring.join(self.cluster, self.lobby)
+            self.lease = wiring.tournament_lease(self.cluster)
         self.tournaments = self._director()
         self._ws: WsServer | None = None
         self._pruning: asyncio.Task[None] | None = None
@@ -106,10 +91,7 @@ class Server:
         async def people() -> set[str]:
             return {person.name.casefold() for person in await directory.people()}
 
-        lease = None
-        if self.cluster is not None:
-            lease = TournamentLease(self.cluster.redis, self.cluster.node, self.cluster.timings.lease_ms)
-        director = Director(self.store, open_table, people=people, lease=lease)
+        director = Director(self.store, open_table, people=people, lease=self.lease)
         lobby.tournaments = director
         return director
 
@@ -191,8 +173,8 @@ class Server:
             self._pruning.cancel()
         self.young_passes.stop()
         await self.tournaments.stop()
-        if isinstance(self.tournaments.lease, TournamentLease):
-            await self.tournaments.lease.release()
+        if self.lease is not None:
+            await self.lease.release()
         await self.keepalive.stop()
         lobby = self.lobby
         lobby.accepting = False

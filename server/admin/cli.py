@@ -24,10 +24,7 @@ from server.admin.commands import (
 from server.admin.data import backup, check
 from server.admin.store import AdminError, Opened
 from server.config import Config, ConfigError, load_config
-from server.log.contract import StoreUnavailable
-from server.log.postgres.records import RecordsUnavailable
-from server.log.postgres.schema import RecordsTooNew
-from server.log.sqlite.schema import LogTooNew
+from server.log.contract import LogTooNew, RecordsTooNew, RecordsUnavailable, StoreUnavailable
 
 PROG: Final = "cafe-admin"
 

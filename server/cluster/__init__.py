@@ -14,6 +14,8 @@
 ``envelopes``   the typed messages nodes send each other, and their wire format
 ``seating``     ``ClusterSeating``: a table's players connected to other nodes moved to their seats
 ``seekqueue``   ``RedisQueue``: quick pairing's one queue in Redis, paired by one node under a lease
+``wiring``      a node's cluster parts made and joined to its lobby (``server.app`` imports it for a
+                cluster alone, so that a single server never loads Redis' and PostgreSQL's clients)
 ==============  =================================================================================
 """
 

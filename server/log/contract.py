@@ -27,6 +27,40 @@ class LeaseLost(Exception):
     """This node no longer owns the room whose log it tried to write (cluster mode)."""
 
 
+# the storage refuses to let the server start (each stops it with status 2 and a line in the log)
+
+
+class LogTooNew(Exception):
+    """The log was written by a newer version of the server: this one leaves it as it is."""
+
+    def __init__(self, version: int, newest: int) -> None:
+        super().__init__(
+            f"the log is of schema version {version}, written by a newer version of the server;"
+            f" this one reads versions up to {newest}"
+        )
+        self.version = version
+
+
+class RecordsTooNew(Exception):
+    """The PostgreSQL database was written by a newer version of the server: this one leaves it as
+    it is."""
+
+    def __init__(self, version: int, newest: int) -> None:
+        super().__init__(
+            f"the PostgreSQL database is of schema version {version}, written by a newer version of"
+            f" the server; this one reads versions up to {newest}"
+        )
+        self.version = version
+
+
+class RecordsUnavailable(Exception):
+    """PostgreSQL did not answer as the server started: it does not start without its records."""
+
+
+class NotDurable(Exception):
+    """Redis is not set up for the durability asked for; the server must not start."""
+
+
 # --- values --------------------------------------------------------------------------------------
 
 

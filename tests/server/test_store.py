@@ -16,7 +16,8 @@ import pytest
 
 from engine import GameRecord, Options, legal_move_texts, play
 from server.app import Server
-from server.log.sqlite.schema import OLD_IDENTITY, SCHEMA_VERSION, LogTooNew
+from server.log.contract import LogTooNew
+from server.log.sqlite.schema import OLD_IDENTITY, SCHEMA_VERSION
 from server.log.sqlite.store import Store
 from tests.server.clients import WsClient
 from tests.server.conftest import ServerFactory

@@ -33,6 +33,7 @@ from server.log.contract import (
     CLOSED,
     LISTS,
     Account,
+    RecordsUnavailable,
     Standing,
     StoredGame,
     StoreUnavailable,
@@ -53,10 +54,6 @@ _GAME_COLUMNS = (
     "id, room, players, kinds, seed, options, board, start_player, started, finished, result,"
     " room_options, moves, voted_out, auto"
 )
-
-
-class RecordsUnavailable(Exception):
-    """PostgreSQL did not answer as the server started: it does not start without its records."""
 
 
 class Records:

@@ -14,6 +14,7 @@ from importlib.resources import files
 import psycopg
 from psycopg.rows import TupleRow
 
+from server.log.contract import RecordsTooNew
 from server.log.migrations import Step, steps, version
 
 #: the steps, from the first
@@ -24,17 +25,6 @@ SCHEMA_VERSION = version(STEPS, base=0)
 
 #: the advisory lock nodes take while one of them upgrades the schema
 _LOCK = 0x6361_6665  # "cafe"
-
-
-class RecordsTooNew(Exception):
-    """The database was written by a newer version of the server: this one leaves it as it is."""
-
-    def __init__(self, version: int, newest: int) -> None:
-        super().__init__(
-            f"the PostgreSQL database is of schema version {version}, written by a newer version of"
-            f" the server; this one reads versions up to {newest}"
-        )
-        self.version = version
 
 
 async def upgrade(conn: psycopg.AsyncConnection[TupleRow], all_steps: tuple[Step, ...] = STEPS) -> None:

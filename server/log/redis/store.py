@@ -24,6 +24,7 @@ from server.log.contract import (
     Account,
     AnalysisTable,
     LeaseLost,
+    NotDurable,
     Standing,
     StoredGame,
     StoreUnavailable,
@@ -47,10 +48,6 @@ from server.ratings import RatingChange
 TOKEN_TTL = 7 * 24 * 3600
 #: how long a write waits for a replica (``replica`` durability) before it is not acknowledged
 WAIT_MS = 1000
-
-
-class NotDurable(Exception):
-    """Redis is not set up for the durability asked for; the server must not start."""
 
 
 class RedisStore(ModerationFront):

@@ -19,6 +19,7 @@ import sqlite3
 from collections.abc import Iterator
 from importlib.resources import files
 
+from server.log.contract import LogTooNew
 from server.log.migrations import Step, steps, version
 
 #: the version the tables below make; 0 and 1 are logs from before accounts, 2 before accounts had
@@ -138,17 +139,6 @@ _LATER_COLUMNS = (
     ("accounts", "ascii", "INTEGER"),
     ("accounts", "form", "TEXT"),
 )
-
-
-class LogTooNew(Exception):
-    """The log was written by a newer version of the server: this one leaves it as it is."""
-
-    def __init__(self, version: int, newest: int) -> None:
-        super().__init__(
-            f"the log is of schema version {version}, written by a newer version of the server;"
-            f" this one reads versions up to {newest}"
-        )
-        self.version = version
 
 
 def upgrade(db: sqlite3.Connection, all_steps: tuple[Step, ...] = STEPS) -> None:

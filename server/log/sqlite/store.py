@@ -56,7 +56,7 @@ from server.ratings import RatingChange
 class Store:
     """The SQLite game log (a :class:`server.log.contract.GameLog`). ``path`` ``:memory:`` keeps
     nothing across restarts; a file written by a newer version is refused
-    (:class:`server.log.sqlite.schema.LogTooNew`)."""
+    (:class:`server.log.contract.LogTooNew`)."""
 
     def __init__(self, path: str, *, checkpoint_interval: float = 1.0) -> None:
         if path != ":memory:":
