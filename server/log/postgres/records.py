@@ -47,6 +47,11 @@ from server.ratings import BOT, RatingChange, Skill, account_key, is_rated, rate
 ANSWER_WITHIN = 2.0
 #: connections kept to PostgreSQL, at most (a node writes a record a game and reads one a login)
 POOL_SIZE = 8
+#: seconds the pool tries again to make a connection it lost (after 1 s, then 2 s more), before it
+#: waits for the next call to try anew. psycopg_pool doubles its wait after each failed try: trying
+#: for ever, a node found PostgreSQL back as late again as it had been away (after a 10 s outage,
+#: at 15 s; after an hour, at two)
+RECONNECT_WITHIN = 4.0
 
 Connection = psycopg.AsyncConnection[TupleRow]
 
@@ -70,7 +75,7 @@ class Records:
             timeout=timeout,
             check=AsyncConnectionPool.check_connection,
             kwargs={"autocommit": True, "connect_timeout": max(2, int(timeout))},
-            reconnect_timeout=365 * 24 * 3600.0,  # never give up: PostgreSQL comes back
+            reconnect_timeout=RECONNECT_WITHIN,
             name="cafe-records",
         )
 
