@@ -30,27 +30,30 @@ class LeaseLost(Exception):
 # the storage refuses to let the server start (each stops it with status 2 and a line in the log)
 
 
-class LogTooNew(Exception):
-    """The log was written by a newer version of the server: this one leaves it as it is."""
+class _TooNew(Exception):
+    """``what`` was written by a newer version of the server: this one leaves it as it is."""
+
+    what: str
 
     def __init__(self, version: int, newest: int) -> None:
         super().__init__(
-            f"the log is of schema version {version}, written by a newer version of the server;"
+            f"{self.what} is of schema version {version}, written by a newer version of the server;"
             f" this one reads versions up to {newest}"
         )
         self.version = version
 
 
-class RecordsTooNew(Exception):
+class LogTooNew(_TooNew):
+    """The log was written by a newer version of the server: this one leaves it as it is."""
+
+    what = "the log"
+
+
+class RecordsTooNew(_TooNew):
     """The PostgreSQL database was written by a newer version of the server: this one leaves it as
     it is."""
 
-    def __init__(self, version: int, newest: int) -> None:
-        super().__init__(
-            f"the PostgreSQL database is of schema version {version}, written by a newer version of"
-            f" the server; this one reads versions up to {newest}"
-        )
-        self.version = version
+    what = "the PostgreSQL database"
 
 
 class RecordsUnavailable(Exception):
