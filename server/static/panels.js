@@ -418,17 +418,22 @@ export function renderOverlay(box, parts) {
   const nowhere = !active || active === document.body;
   const focusKey = inside ? active.dataset?.focus : undefined;
   const samePanel = box.dataset.kind === kind;
-  // what is typed in a field of the panel (the room's name) survives the list changing under it
-  const typed = samePanel ? [...box.querySelectorAll("input[data-keep]")].map((i) => [i.id, i.value]) : [];
+  // what is typed in a field of the panel (the room's name) survives the list changing under it,
+  // and so does where the typing goes on: the caret, or the selection typing replaces
+  const typed = samePanel
+    ? [...box.querySelectorAll("input[data-keep]")].map((i) => [i.id, i.value, i.selectionStart, i.selectionEnd, i.selectionDirection])
+    : [];
   box.dataset.kind = kind;
   box.dataset.key = key;
   box.hidden = !panel;
   box.replaceChildren();
   if (!panel) return;
   box.append(panel);
-  for (const [id, value] of typed) {
+  for (const [id, value, start, end, direction] of typed) {
     const field = panel.querySelector(`#${id}`);
-    if (field) field.value = value;
+    if (!field) continue;
+    field.value = value;
+    field.setSelectionRange(start, end, direction);
   }
   if (!inside && !nowhere) return;
   const again = focusKey ? [...panel.querySelectorAll("[data-focus]")].find((e) => e.dataset.focus === focusKey) : null;

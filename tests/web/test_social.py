@@ -165,3 +165,24 @@ def test_a_room_name_being_typed_survives_the_room_list_changing(open_page: Call
     enter_room(opener, "elsewhere")
     typist.locator(".rooms li", has_text="elsewhere").wait_for()
     assert typist.locator("#room-input").input_value() == "half-typed"
+
+
+def test_typing_goes_on_where_it_was_across_the_room_list_changing(open_page: Callable[..., Page]) -> None:
+    """The caret and the selection survive the lobby being redrawn: typing after it goes on at the
+    caret, and a selected name is replaced by what is typed next, as if nothing had been redrawn."""
+    typist, opener = open_page(), open_page()
+    come_in(typist, "caretkeep")
+    come_in(opener, "openerb")
+    field = typist.locator("#room-input")
+    field.fill("")
+    field.press_sequentially("half")
+    typist.keyboard.press("ArrowLeft")  # the caret between "hal" and "f"
+    enter_room(opener, "elsewhere-b")
+    typist.locator(".rooms li", has_text="elsewhere-b").wait_for()
+    typist.keyboard.type("-")
+    assert field.input_value() == "hal-f"
+    field.select_text()  # all of it selected, as a click and drag would
+    type_line(opener, "/leave")
+    typist.locator(".rooms li", has_text="elsewhere-b").wait_for(state="detached")
+    typist.keyboard.insert_text("options")
+    assert field.input_value() == "options"
