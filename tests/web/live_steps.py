@@ -37,6 +37,7 @@ def seat_with_bot(page: Page, name: str | None, room: str, *, start: bool = True
     page.locator("#room-input").fill(room)
     page.locator(".panel.lobby button.primary").click()
     page.locator(".panel.waiting").wait_for()
+    page.locator(f'#room-name[data-room="{room}"]').wait_for()
     page.locator("[data-focus=add-bot]").click()
     page.locator(".seats li.taken").nth(1).wait_for()
     if start:

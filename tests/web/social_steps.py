@@ -36,7 +36,7 @@ def enter_room(page: Page, room: str, *, seat: bool = True) -> None:
     """From the lobby, take a seat in ``room`` (or watch it) and wait for its panel."""
     page.locator("#room-input").fill(room)
     page.locator(".panel.lobby button.primary" if seat else "[data-focus=watch]").click()
-    page.locator("#room-name", has_text=room).wait_for()
+    page.locator(f'#room-name[data-room="{room}"]').wait_for()  # that room, not one whose name holds it
 
 
 def stored(page: Page) -> str:

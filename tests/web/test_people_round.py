@@ -54,7 +54,7 @@ def test_an_invitation_is_confirmed_and_offers_the_free_seat(open_page: Callable
     wait_for_line(host, "invitee is invited to room invite-room")
     guest.locator("#log button[data-join=invite-room]").click()
     host.locator(".seats li.taken", has_text="invitee").wait_for()
-    assert guest.locator("#app").get_attribute("data-state") == "waiting"
+    guest.locator("#app[data-state=waiting]").wait_for()  # the guest's page has its own news a moment later
     assert guest.evaluate("document.getElementById('app').classList.contains('spectator')") is False
 
 
