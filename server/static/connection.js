@@ -22,6 +22,9 @@ export class Connection {
     this.timer = null;
     this.stopped = false;
     window.addEventListener("online", () => this.retryNow());
+    // The browser knows the network is gone before the socket does (which may take minutes to
+    // find out, or, in some browsers, never while the network is down): the connection is lost now.
+    window.addEventListener("offline", () => this.lost());
   }
 
   connect() {
@@ -71,6 +74,15 @@ export class Connection {
     this.failures += 1;
     this.onState("reconnecting", Math.ceil(pause / 1000));
     this.timer = setTimeout(() => this.connect(), pause);
+  }
+
+  /** Give up the socket as lost (unless closed on purpose) and reconnect with the usual pauses. */
+  lost() {
+    const socket = this.socket;
+    if (this.stopped || !socket) return;
+    this.socket = null;
+    socket.close();
+    this._schedule();
   }
 
   /** Try at once if waiting to reconnect. */
