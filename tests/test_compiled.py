@@ -68,7 +68,7 @@ def test_the_state_says_whether_every_module_has_a_build_as_new_as_its_source(
 
 def test_every_listed_module_has_its_source_and_no_event_loop() -> None:
     assert all(source(name).is_file() for name in MODULES)
-    places = ("engine.", "protocol.", "server.room.", "server.session")
+    places = ("engine.", "protocol.", "server.room.", "server.session", "bots.strategy.")
     assert all(name.startswith(places) for name in MODULES)
     # of what awaits, only the room's actor and the sessions' outboxes are compiled (mypyc's
     # coroutines run on asyncio's loop as Python's do); the transports, which websockets and
@@ -142,7 +142,7 @@ def test_a_build_runs_only_where_a_process_asks_and_only_while_it_is_fresh(tmp_p
     source is newer than the build."""
     root = tmp_path / "tree"
     root.mkdir()
-    for package in ("compiled", "engine", "protocol", "server"):
+    for package in ("compiled", "engine", "protocol", "server", "bots"):
         shutil.copytree(ROOT / package, root / package, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(ROOT / BUILD, root / BUILD)
     shutil.copy2(ROOT / "setup.py", root / "setup.py")
@@ -169,7 +169,7 @@ def test_an_installed_build_runs_beside_its_sources(tmp_path: Path) -> None:
     files' times fell; CAFE_PURE=1 with use() runs the sources."""
     root = tmp_path / "site"
     root.mkdir()
-    for package in ("compiled", "engine", "protocol", "server"):
+    for package in ("compiled", "engine", "protocol", "server", "bots"):
         shutil.copytree(ROOT / package, root / package, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
     where = build_folder()
     for name in (*MODULES, LIBRARY):

@@ -17,7 +17,7 @@ from functools import cache
 
 from bots.strategy.evaluate import ELIMINATED, Weights
 from engine import BAR_PLACES, BAR_VALUES, BarMove, Board, Card, Guest, Move, Player, Position, SeatMove
-from engine.cards import CARDS, JOKERS, NATIONS, joker_guest, natural_guest
+from engine.cards import CARDS, NATIONS, joker_guest, natural_guest
 from engine.notation import placement
 from engine.position import GENDER_OK, sorted_hand
 from engine.rules import DECK_END, JOKER_PENALTY, MIXED, NATURAL_PENALTY
@@ -110,7 +110,9 @@ class Playout:
         "women",
     )
 
-    def __init__(self, position: Position) -> None:
+    def __init__(self, position: Position | None = None) -> None:
+        if position is None:
+            return  # an empty one, which ``copy`` fills in
         board = position.board
         self.board = board
         self.options = position.options
@@ -149,7 +151,7 @@ class Playout:
 
     def copy(self) -> Playout:
         """An independent copy (the board data and the interned cards are shared)."""
-        other = Playout.__new__(Playout)
+        other = Playout()
         other.board = self.board
         other.options = self.options
         other.data = self.data
@@ -306,10 +308,16 @@ class Playout:
         ok_m = self.ok_m
         ok_f = self.ok_f
 
-        counts: dict[Card, int] = {}
+        # the hand's kinds of card in the order first held, and how many of each (by the card's index)
+        kinds: list[Card] = []
+        counts = [0] * len(CARDS)
+        jokers = False
         for c in hand:
-            counts[c] = counts.get(c, 0) + 1
-        free_chairs = [ci for ci, g in enumerate(chairs) if g is None] if JOKERS_SET & counts.keys() else []
+            if not counts[c.index]:
+                kinds.append(c)
+                jokers = jokers or c.is_joker
+            counts[c.index] += 1
+        free_chairs = [ci for ci, g in enumerate(chairs) if g is None] if jokers else []
 
         # the best moves so far, as what ``PlayoutMove`` is built from once one is drawn
         best_value = -1e18
@@ -318,7 +326,7 @@ class Playout:
         # first cards: every card on every free chair it may take with the gender rule kept
         firsts: list[tuple[Card, Guest, int, float]] = []
         scoring: list[tuple[float, Card, Guest, int]] = []
-        for card in counts:
+        for card in kinds:
             ok = ok_m if card.gender == "m" else ok_f
             joker = card.is_joker
             candidates = free_chairs if joker else data.nation_chairs[card.nation]  # type: ignore[index]
@@ -329,7 +337,7 @@ class Playout:
                 tables = chair_tables[ci]
                 if not ok[tables[0]] or (len(tables) == 2 and not ok[tables[1]]):
                     continue
-                for nat in chair_nations[ci] if joker else _NATION_OF[card]:
+                for nat in chair_nations[ci] if joker else _NATION_OF[card.index]:
                     points = 0
                     finishes = False
                     for t in tables:
@@ -341,7 +349,7 @@ class Playout:
                             else:
                                 points += 2 * k
                                 finishes = finishes or k == 4
-                    guest = _GUEST[card, nat]
+                    guest = _GUEST[card.index][nat]
                     value = points + (limit_w if finishes else 0.0) - cost
                     firsts.append((card, guest, ci, value))
                     if points or opening:
@@ -363,7 +371,7 @@ class Playout:
             tables1 = chair_tables[ci1]
             is_m1 = guest1.gender == "m"
             nat1 = guest1.nation
-            single1 = counts[card1] < 2
+            single1 = counts[card1.index] < 2
             for ci2 in data.neighbours[ci1]:
                 if chairs[ci2] is not None:
                     continue
@@ -373,8 +381,8 @@ class Playout:
                     cards2 = [
                         (c, nations2, c.gender == "m", jw)
                         if c.is_joker
-                        else (c, _NATION_OF[c], c.gender == "m", 0.0)
-                        for c in counts
+                        else (c, _NATION_OF[c.index], c.gender == "m", 0.0)
+                        for c in kinds
                         if c.is_joker or c.nation in nations2
                     ]
                     fitting[ci2] = cards2
@@ -387,10 +395,10 @@ class Playout:
                     ok2 = True
                     for t in tables2:
                         if t in tables1:
-                            state = (men[t] + is_m2 + is_m1, women[t] + (not is_m2) + (not is_m1))
+                            fits = _FITS[men[t] + is_m2 + is_m1][women[t] + (not is_m2) + (not is_m1)]
                         else:
-                            state = (men[t] + is_m2, women[t] + (not is_m2))
-                        if state not in GENDER_OK:
+                            fits = _FITS[men[t] + is_m2][women[t] + (not is_m2)]
+                        if not fits:
                             ok2 = False
                             break
                     if not ok2:
@@ -415,7 +423,7 @@ class Playout:
                                 finishes = finishes or k == 4
                         value = base + points + (limit_w if finishes else 0.0)
                         if value >= best_value - 1e-9:
-                            move = ((card1, guest1, ci1), (card2, _GUEST[card2, nat2], ci2))
+                            move = ((card1, guest1, ci1), (card2, _GUEST[card2.index][nat2], ci2))
                             if value > best_value + 1e-9:
                                 best_value = value
                                 best = [move]
@@ -434,7 +442,7 @@ class Playout:
                     value = v1 + v2
                     if value < best_value - 1e-9:
                         break
-                    if ci2 == ci1 or ci2 in neighbours or (card2 is card1 and counts[card1] < 2):
+                    if ci2 == ci1 or ci2 in neighbours or (card2 is card1 and counts[card1.index] < 2):
                         continue
                     pair = (
                         ((card1, guest1, ci1), (card2, guest2, ci2))
@@ -451,11 +459,11 @@ class Playout:
                         best.append(pair)
 
         seat_found = bool(best)
-        naturals = [c for c in counts if not c.is_joker]
+        naturals = [c for c in kinds if not c.is_joker]
         if len(self.bar) < BAR_PLACES and (naturals or not seat_found):
-            value = BAR_VALUES[len(self.bar)]
-            for card in naturals or list(counts):
-                points = 0 if card.is_joker and value > 0 else value
+            place = BAR_VALUES[len(self.bar)]
+            for card in naturals or kinds:
+                points = 0 if card.is_joker and place > 0 else place
                 if points < 0 and self.scores[p] < -points:
                     bar_value = ELIMINATED
                 elif points < best_value - 1e-9:
@@ -504,19 +512,21 @@ class Playout:
         return n
 
 
-JOKERS_SET = frozenset(JOKERS)
+#: ``_FITS[men][women]``: whether a table may hold so many men and women (``GENDER_OK`` as a
+#: table, read faster than a set of pairs; a table has four chairs, two cards add at most two)
+_FITS: list[list[bool]] = [[(m, f) in GENDER_OK for f in range(7)] for m in range(7)]
 
-#: a natural card's nation, as the one-element tuple of nations its guest may take
-_NATION_OF: dict[Card, tuple[str, ...]] = {c: (c.nation,) for c in CARDS if c.nation is not None}
+# (the two tables below are read by a card's index, which is faster than by the card)
+assert all(c.index == i for i, c in enumerate(CARDS))
 
+#: by a natural card's index, its nation as the one-element tuple of nations its guest may take
+_NATION_OF: list[tuple[str, ...]] = [(c.nation,) if c.nation is not None else () for c in CARDS]
 
-#: the guest a card becomes as a guest of a nation
-_GUEST: dict[tuple[Card, str], Guest] = {
-    (c, n): joker_guest(c, n) if c.is_joker else natural_guest(c)
+#: by a card's index, the guest it becomes as a guest of each nation it may stand for
+_GUEST: list[dict[str, Guest]] = [
+    {n: joker_guest(c, n) if c.is_joker else natural_guest(c) for n in NATIONS if c.is_joker or c.nation == n}
     for c in CARDS
-    for n in NATIONS
-    if c.is_joker or c.nation == n
-}
+]
 
 
 def _first(entry: tuple[float, Card, Guest, int]) -> float:
