@@ -269,6 +269,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="mean seconds per move for strong and classic (default: their own, 1.0)",
     )
     parser.add_argument(
+        "--budget-for",
+        action="append",
+        default=[],
+        metavar="STRATEGY=SECONDS",
+        help="that strategy's own budget, over --budget (to weigh a search against a slower one: "
+        "the same search given less time)",
+    )
+    parser.add_argument(
         "--iterations",
         type=int,
         default=None,
@@ -294,6 +302,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.iterations is not None:
         strong["max_iterations"] = args.iterations
     searching = {"strong": strong, "classic": strong}
+    budgets: dict[str, float] = {}
+    for given in args.budget_for:
+        name, _, seconds = given.partition("=")
+        if name not in searching:
+            parser.error(f"--budget-for names strong or classic, not {name!r}")
+        try:
+            budgets[name] = float(seconds)
+        except ValueError:
+            parser.error(f"--budget-for {given!r}: give seconds, as in classic=0.1")
+    searching = {
+        name: {**kwargs, **({"budget": budgets[name]} if name in budgets else {})}
+        for name, kwargs in searching.items()
+    }
     try:
         entries = make_entries(args.strategies, args.players, searching)
     except ValueError as e:
@@ -312,6 +333,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if {"strong", "classic"} & set(args.strategies):
         clock = "CPU" if args.cpu_time else "wall"
         settings += f", search budget {strong.get('budget', DEFAULT_BUDGET)} s ({clock}) per move"
+        settings += "".join(f", {name} {seconds} s" for name, seconds in budgets.items())
         if args.iterations is not None:
             settings += f" or {args.iterations} playouts"
     print(settings)

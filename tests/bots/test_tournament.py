@@ -80,3 +80,43 @@ def test_cli_refuses_an_unknown_strategy(capsys: pytest.CaptureFixture[str]) -> 
         main(["--games", "1", "greedy", "clever"])
     assert exit_info.value.code == 2
     assert "random" in capsys.readouterr().err
+
+
+def test_a_search_may_be_given_its_own_budget(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--budget-for classic=0.1`` gives that search its own time a move, the other keeps
+    ``--budget``; the report says both. Only a search has a budget to give."""
+    given: dict[str, object] = {}
+
+    def record(*args: object, **kwargs: object) -> list[object]:
+        given.update(kwargs)
+        return []
+
+    monkeypatch.setattr("bots.tournament.run_tournament", record)
+    assert (
+        main(
+            [
+                "--games",
+                "2",
+                "--budget",
+                "0.3",
+                "--budget-for",
+                "classic=0.1",
+                "--cpu-time",
+                "strong",
+                "classic",
+            ]
+        )
+        == 0
+    )
+    searching = given["strategy_kwargs"]
+    assert searching == {
+        "strong": {"cpu_time": True, "budget": 0.3},
+        "classic": {"cpu_time": True, "budget": 0.1},
+    }
+    assert "search budget 0.3 s (CPU) per move, classic 0.1 s" in capsys.readouterr().out
+    for wrong in ("greedy=1", "classic=soon"):
+        with pytest.raises(SystemExit) as exit_info:
+            main(["--games", "1", "--budget-for", wrong, "strong", "classic"])
+        assert exit_info.value.code == 2
