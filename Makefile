@@ -14,7 +14,8 @@ SAY_COMPILED = $(BIN)/python -c "import compiled; print('compiled modules:', com
 
 # Reproducible installs: the lock files in requirements/ pin every dependency, and every one of
 # theirs, to one version with its files' hashes: server.txt the server's, build.txt what setup.py
-# builds with (setuptools, and mypy for mypyc), dev.txt all of them with the test and lint tools.
+# builds with (setuptools, and mypy for mypyc), dev.txt all of them with the test and lint tools,
+# mutate.txt the mutation tester that `make mutate` adds.
 # Every install here (and the image's, deploy/Dockerfile) reads them with --require-hashes, then
 # installs the project itself with --no-deps and without build isolation (which would fetch the
 # build's tools unpinned). pyproject.toml keeps the ranges, for installing the package elsewhere.
@@ -39,6 +40,7 @@ lock:
 	$(PYTHON) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['build-system']['requires'], sep='\n')" \
 		| $(COMPILE_LOCK) pyproject.toml - --extra dev -c $(LOCKED)/server.txt -c $(LOCKED)/build.txt \
 		-o $(LOCKED)/dev.txt
+	$(COMPILE_LOCK) pyproject.toml --extra mutate -c $(LOCKED)/dev.txt -o $(LOCKED)/mutate.txt
 
 # the server alone (installing compiles the modules compiled/__init__.py lists, where it can, into
 # build/native/lib: there they run only while they are as new as their sources)
@@ -54,6 +56,11 @@ $(VENV)/.installed-dev: pyproject.toml setup.py $(LOCKED)/dev.txt | $(BIN)/pytho
 	$(INSTALL_PROJECT)
 	@$(SAY_COMPILED)
 	touch $@ $(VENV)/.installed-run $(VENV)/.compiled
+
+# the mutation tester (mutate.txt, held to dev.txt's versions), for `make mutate` alone
+$(VENV)/.installed-mutate: $(LOCKED)/mutate.txt $(VENV)/.installed-dev
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(LOCKED)/mutate.txt
+	touch $@
 
 # the compiled modules again, when one of their sources or the list changed (until then they run as
 # Python); a changed setup.py installs again above
@@ -127,7 +134,7 @@ TARGET ?=
 MUTANTS ?=
 FRESH ?=
 CHILDREN ?= 1
-mutate: $(VENV)/.installed-dev
+mutate: $(VENV)/.installed-mutate
 	$(BIN)/python -m tests.mutate $(TARGET) $(MUTANTS) $(if $(FRESH),--fresh) --children $(CHILDREN)
 
 clean:

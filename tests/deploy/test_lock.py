@@ -47,7 +47,7 @@ def within(lock: str, wanted: list[str]) -> None:
 
 def test_every_pin_has_a_version_and_its_hashes() -> None:
     """Each lock pins each package with == and at least one sha256 hash."""
-    for lock in ("server.txt", "build.txt", "dev.txt"):
+    for lock in ("server.txt", "build.txt", "dev.txt", "mutate.txt"):
         locked = pins(lock)
         assert locked, lock
         assert all(count >= 1 for _, count in locked.values()), lock
@@ -58,10 +58,18 @@ def test_every_dependency_is_locked_within_pyproject_ranges() -> None:
     version pyproject.toml allows."""
     runtime = PROJECT["project"]["dependencies"]
     build = PROJECT["build-system"]["requires"]
-    dev = PROJECT["project"]["optional-dependencies"]["dev"]
+    extras = PROJECT["project"]["optional-dependencies"]
     within("server.txt", runtime)
     within("build.txt", build)
-    within("dev.txt", runtime + build + dev)
+    within("dev.txt", runtime + build + extras["dev"])
+    within("mutate.txt", runtime + extras["mutate"])
+
+
+def test_make_test_installs_no_mutation_tester() -> None:
+    """The mutation tester and its terminal toolkit are `make mutate`'s alone: with rich at hand,
+    structlog imports it in every process the tests start."""
+    dev = pins("dev.txt")
+    assert "mutmut" not in dev and "rich" not in dev
 
 
 def test_the_locks_agree_on_every_version() -> None:
@@ -69,6 +77,8 @@ def test_the_locks_agree_on_every_version() -> None:
     server, build, dev = pins("server.txt"), pins("build.txt"), pins("dev.txt")
     for name, (version, _) in {**server, **build}.items():
         assert dev[name][0] == version, name
+    for name, (version, _) in pins("mutate.txt").items():
+        assert name not in dev or dev[name][0] == version, name
     for name in server.keys() & build.keys():
         assert server[name][0] == build[name][0], name
 
@@ -78,6 +88,7 @@ def test_installs_read_the_locks_with_their_hashes() -> None:
     the project itself without dependencies or build isolation."""
     makefile = (ROOT / "Makefile").read_text()
     assert "--require-hashes -r $(LOCKED)/dev.txt" in makefile
+    assert "--require-hashes -r $(LOCKED)/mutate.txt" in makefile
     assert "--require-hashes -r $(LOCKED)/server.txt -r $(LOCKED)/build.txt" in makefile
     assert "pip install --quiet --no-deps --no-build-isolation -e ." in makefile
     assert not re.search(r"pip install (--quiet )?-e", makefile), "an install that resolves by itself"
