@@ -13,8 +13,6 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from markdown_it import MarkdownIt
-
 from engine import leave, play
 from engine.game import seed_hash
 from engine.notation import parse_leave
@@ -46,6 +44,9 @@ _PAGE = """<!doctype html>
 @lru_cache(maxsize=8)
 def _rules_html(path: Path, mtime: float, code: str) -> bytes:
     """The rules page for the file at ``path`` as it was at ``mtime`` (a new edit renders anew)."""
+    # imported when the rules are first asked for, not by every start of the server
+    from markdown_it import MarkdownIt
+
     markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
     body = markdown.render(path.read_text(encoding="utf-8"))
     say = lang(code)
