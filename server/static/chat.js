@@ -165,9 +165,14 @@ export class ChatPane {
     // the log follows new lines unless the reader scrolled up; then a marker offers the new ones
     this.following = true;
     this.marker = this._marker();
+    // where the pane last scrolled to itself: its scroll event comes a frame later, when the log
+    // may have shrunk or grown, and says nothing of the reader (only a scroll elsewhere does)
+    this.scrolledTo = -1;
     log.addEventListener("scroll", () => {
+      if (this.following && this.log.scrollTop === this.scrolledTo) return this._follow();
       this.following = this._atBottom();
       if (this.following) this.marker.hidden = true;
+      return undefined;
     });
     // a log that grows or shrinks (the hand appears, the window changes) keeps its last line in view
     if (typeof ResizeObserver !== "undefined") new ResizeObserver(() => this._follow()).observe(log);
@@ -392,6 +397,7 @@ export class ChatPane {
   _follow() {
     if (!this.following) return;
     this.log.scrollTop = this.log.scrollHeight;
+    this.scrolledTo = this.log.scrollTop;
     this.marker.hidden = true;
   }
 

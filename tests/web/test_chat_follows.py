@@ -51,9 +51,42 @@ def test_the_chat_follows_new_lines_through_a_game_at_1280x800(open_page: Callab
     assert page.locator("#new-lines").is_hidden()
 
 
+#: shrinks the log by 150 px right after the next line the pane appends, before the browser draws:
+#: as the hand's area does when it appears in the frame that also brings lines
+SHRINK_WITH_THE_NEXT_LINE = """() => {
+  const log = document.getElementById("log");
+  const watch = new MutationObserver(() => {
+    watch.disconnect();
+    log.style.maxHeight = `${log.clientHeight - 150}px`;
+  });
+  watch.observe(log, { childList: true });
+}"""
+
+
+def test_the_chat_keeps_following_when_the_log_shrinks_as_a_line_comes(
+    open_page: Callable[..., Page],
+) -> None:
+    """The pane's own scroll to a new line is not the reader's: if the log shrinks in the same
+    frame (the hand appears as the game's lines come), the newest line is still followed."""
+    page = open_page(DESKTOP)
+    seat_with_bot(page, "shrinker", "shrink-room", start=False)
+    for _ in range(3):
+        type_line(page, "/info")
+    page.locator("#log pre.info").nth(2).wait_for()
+    page.evaluate(SHRINK_WITH_THE_NEXT_LINE)
+    type_line(page, "/info")
+    page.locator("#log pre.info").nth(3).wait_for()
+    page.wait_for_timeout(200)  # a few frames: the scroll's event has come
+    type_line(page, "after the shrink")
+    line = page.locator("#log .line.chat", has_text="after the shrink")
+    line.wait_for()
+    assert _comes_into_view(page, line, "#log")
+    assert page.locator("#new-lines").is_hidden()
+
+
 def test_a_reader_who_scrolled_up_gets_a_marker_that_jumps_down(open_page: Callable[..., Page]) -> None:
     """Scrolled up, the log stays where the reader is and a "new messages" marker shows; it
-    jumps to the newest line and goes."""
+    jumps to the newest line and goes. Scrolled back down by hand, the log follows again."""
     page = open_page(DESKTOP)
     seat_with_bot(page, "scroller", "scroll-room", start=False)
     for _ in range(4):
@@ -70,6 +103,16 @@ def test_a_reader_who_scrolled_up_gets_a_marker_that_jumps_down(open_page: Calla
     page.locator("#new-lines").click()
     page.locator("#new-lines").wait_for(state="hidden")
     assert _shown_in(page, line, "#log")
+    # up again, then back down to the foot by hand: the log follows again
+    page.evaluate("document.getElementById('log').scrollTop = 0")
+    page.wait_for_timeout(100)
+    page.evaluate("(log => { log.scrollTop = log.scrollHeight; })(document.getElementById('log'))")
+    page.wait_for_timeout(100)
+    type_line(page, "back at the foot")
+    again = page.locator("#log .line.chat", has_text="back at the foot")
+    again.wait_for()
+    assert _comes_into_view(page, again, "#log")
+    assert page.locator("#new-lines").is_hidden()
 
 
 def test_the_chat_input_stays_in_its_pane_in_a_three_player_game(open_page: Callable[..., Page]) -> None:
