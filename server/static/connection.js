@@ -22,8 +22,8 @@ export class Connection {
     this.timer = null;
     this.stopped = false;
     window.addEventListener("online", () => this.retryNow());
-    // The browser knows the network is gone before the socket does (which may take minutes to
-    // find out, or, in some browsers, never while the network is down): the connection is lost now.
+    // The browser knows the network is gone before the socket does (a socket on a dead network
+    // may look open for minutes): the connection is lost now.
     window.addEventListener("offline", () => this.lost());
   }
 
