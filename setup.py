@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import pickle
+import subprocess
 import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -93,26 +95,45 @@ def _parallel(compile_: Callable[..., list[str]]) -> Callable[..., list[str]]:
     return compile_each
 
 
-def _extensions() -> list[Any]:
-    try:
-        from mypyc.build import mypycify
+#: the commands that build the modules: pip runs setup.py once for the metadata alone, first
+_BUILDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "install", "develop"}
 
-        # the settings of pyproject.toml's [tool.mypy] are for checking; here mypy only reads
-        # types, in a build environment without the dependencies (pydantic's types are Any here)
-        options = ["--config-file", os.devnull, "--ignore-missing-imports"]
-        sources = [str(COMPILED.source(name, HERE).relative_to(HERE)) for name in COMPILED.MODULES]
-        return list(
-            mypycify(
-                [*options, "--cache-dir", "build/native/mypy", *sources],
-                opt_level="3",
-                target_dir="build/native",
-                group_name=COMPILED.GROUP,
-                # a C file a module, compiled at once (_parallel): one file of them all took
-                # gcc -O3 a minute on one core; the instructions a move are the same (callgrind)
-                multi_file=True,
-            )
+#: mypyc's translation, run in a process of its own: it writes the extensions it made (pickled) on
+#: its standard output, what mypy says going to its standard error, then leaves without freeing
+#: mypy's objects, which took as long as the translation (4 s)
+_TRANSLATE = """
+import os, pickle, sys
+out = os.fdopen(os.dup(1), "wb")
+os.dup2(2, 1)
+from mypyc.build import mypycify
+extensions = mypycify(sys.argv[2:], opt_level="3", target_dir="build/native", group_name=sys.argv[1],
+                      multi_file=True)
+out.write(pickle.dumps(extensions))
+out.close()
+sys.stdout.flush()
+os._exit(0)
+"""
+
+
+def _extensions() -> list[Any]:
+    if _BUILDS.isdisjoint(sys.argv[1:]):
+        return []
+    # the settings of pyproject.toml's [tool.mypy] are for checking; here mypy only reads types,
+    # in a build environment without the dependencies (pydantic's types are Any here); a C file a
+    # module, compiled at once (_parallel): one file of them all took gcc -O3 a minute on one
+    # core, and the instructions a move are the same (callgrind)
+    options = ["--config-file", os.devnull, "--ignore-missing-imports", "--cache-dir", "build/native/mypy"]
+    sources = [str(COMPILED.source(name, HERE).relative_to(HERE)) for name in COMPILED.MODULES]
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", _TRANSLATE, COMPILED.GROUP, *options, *sources],
+            cwd=HERE,
+            stdout=subprocess.PIPE,
+            check=True,
         )
-    except (Exception, SystemExit) as e:  # mypy not installed, or its compiler refused a module
+        return list(pickle.loads(done.stdout))
+    except (OSError, subprocess.CalledProcessError, pickle.UnpicklingError) as e:
+        # mypy not installed, or its compiler refused a module (what it said is above)
         _warn("mypyc did not translate the modules", e)
         return []
 

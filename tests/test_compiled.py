@@ -107,6 +107,24 @@ def test_where_a_c_compiler_is_at_hand_the_install_compiled_them() -> None:
     assert state() != "source", "installing left every module uncompiled: see setup.py's warning (pip -v)"
 
 
+def test_setup_translates_the_modules_only_for_a_build(tmp_path: Path) -> None:
+    """pip runs setup.py for the project's metadata before it builds: that run, like any that
+    builds nothing, leaves mypyc's translation (seconds of mypy) to the build."""
+    shutil.copytree(ROOT / "compiled", tmp_path / "compiled", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("setup.py", "pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, tmp_path / name)
+    done = subprocess.run(
+        [sys.executable, "setup.py", "--name", "--version"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert not (tmp_path / BUILD).parent.exists(), "a run for the metadata translated the modules"
+    assert done.stdout.split() == ["cafe-international", "0.1.0"]
+
+
 def _imported(
     root: Path, *, use: bool = True, first: str = "", env: dict[str, str] | None = None
 ) -> list[str]:
