@@ -231,7 +231,8 @@ def collect_garbage_seldom() -> None:
     short-lived ones for every move; with the default thresholds those that live through a few
     moves reach the oldest generation, whose collection scans every object: about 200 ms at
     2,000 connections, several times a minute. Wider young generations let them die young; the
-    objects of the start-up are frozen out of every pass.
+    objects of the start-up are frozen out of every pass, and the collector is on from here
+    (``server.__main__`` loads the modules with it off).
 
     The first threshold is only a bound for a burst of allocations: in play the timed passes come
     first. At 5,000 net allocations it started a young pass about nine times a second at 2,000
@@ -239,6 +240,7 @@ def collect_garbage_seldom() -> None:
     """
     gc.freeze()
     gc.set_threshold(100_000, 250, 100)
+    gc.enable()
 
 
 #: seconds between two passes of ``YoungPasses``

@@ -63,12 +63,16 @@ async def test_the_server_runs_young_passes_while_it_serves(
 
 def test_collect_garbage_seldom_sets_the_thresholds() -> None:
     """The process's thresholds: young passes at 100,000 net allocations, a middle pass after 250
-    young ones (one a second comes from ``YoungPasses``), and the start-up's objects frozen."""
+    young ones (one a second comes from ``YoungPasses``), the start-up's objects frozen, and the
+    collector on (``python -m server`` loads the modules with it off)."""
     before = gc.get_threshold()
+    gc.disable()
     try:
         collect_garbage_seldom()
         assert gc.get_threshold() == (100_000, 250, 100)
         assert gc.get_freeze_count() > 0
+        assert gc.isenabled()
     finally:
+        gc.enable()
         gc.unfreeze()
         gc.set_threshold(*before)
