@@ -244,7 +244,7 @@ def test_every_cafe_server_command_line_parses_as_the_server_would() -> None:
 
 def test_the_image_and_the_unit_run_the_declared_console_script() -> None:
     """The image's CMD, the compose nodes and the unit's ExecStart run pyproject's cafe-server script."""
-    assert console_scripts()["cafe-server"] == "server.app:main"
+    assert console_scripts()["cafe-server"] == "server.__main__:main"
     (exec_start,) = unit_values("Service", "ExecStart")
     assert exec_start == "/opt/cafe/.venv/bin/cafe-server"
     for where, argv in server_commands().items():
