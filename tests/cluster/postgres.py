@@ -1,6 +1,7 @@
 """A real PostgreSQL server for the tests, as ``conftest.py`` starts redis-server: Debian's
 ``postgresql`` (its binaries under ``/usr/lib/postgresql/VERSION/bin``), a data folder of its own
-made by ``initdb``, listening on a free loopback port, stopped at the end.
+made by ``initdb``, listening on a free loopback port, stopped at the end. ``initdb`` runs once a
+test process (half a second of CPU): each server's folder starts as a copy of what it made.
 
 PostgreSQL refuses to run as root: run as root (as CI does), the server runs as the ``postgres``
 system user (``runuser``), in a folder outside pytest's (which only root may enter).
@@ -9,6 +10,7 @@ system user (``runuser``), in a folder outside pytest's (which only root may ent
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import os
 import pwd
@@ -48,21 +50,35 @@ def binaries() -> Path:
     return versions[-1].parent
 
 
+#: the data folder ``initdb`` made in this process, which each server's starts as a copy of
+_made: Path | None = None
+
+
 class PostgresServer:
     """A PostgreSQL server in a data folder of its own; ``stop`` then ``start`` keeps its data."""
 
     def __init__(self) -> None:
+        global _made
         self.bin = binaries()
-        self.folder = Path(tempfile.mkdtemp(prefix="cafe-pg-"))
+        self.user: str | None = "postgres" if os.geteuid() == 0 else None  # it will not run as root
+        self.folder = self._folder()
         self.data = self.folder / "data"
         self.port = _free_port()
-        self.user: str | None = None
-        if os.geteuid() == 0:  # PostgreSQL will not run as root
-            self.user = "postgres"
+        if _made is None:
+            made = self._folder() / "data"
+            self._run(str(self.bin / "initdb"), "-D", str(made), "-U", "cafe", "-A", "trust", "-E", "UTF8",
+                      "--no-sync", "--locale", "C")  # fmt: skip
+            atexit.register(shutil.rmtree, made.parent, ignore_errors=True)
+            _made = made
+        self._run("cp", "-a", str(_made), str(self.data))
+
+    def _folder(self) -> Path:
+        """A new temporary folder, the server's user's."""
+        folder = Path(tempfile.mkdtemp(prefix="cafe-pg-"))
+        if self.user is not None:
             entry = pwd.getpwnam(self.user)
-            os.chown(self.folder, entry.pw_uid, entry.pw_gid)
-        self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", "cafe", "-A", "trust", "-E", "UTF8",
-                  "--no-sync", "--locale", "C")  # fmt: skip
+            os.chown(folder, entry.pw_uid, entry.pw_gid)
+        return folder
 
     @property
     def url(self) -> str:
