@@ -86,38 +86,47 @@ export function playedFor(how) {
 
 /**
  * The list of moves, newest at the bottom and in view; the recent ones marked, and those the
- * server played for their player (`marks`: history index -> "clock" or "auto").
+ * server played for their player (`marks`: history index -> "clock" or "auto"). The items shown
+ * stay while the history only grows: a move adds its own item, where making the whole list again
+ * made one item for every move of the game at every move.
  */
 export function renderHistory(box, game, you, nations, marks = new Map()) {
   const history = game?.history ?? [];
   box.hidden = !game;
   const list = box.querySelector("ol");
-  const recent = recentMoves(game, you);
-  const key = JSON.stringify([language(), history.length, [...recent.indices], [...marks]]);
-  if (list.dataset.key === key) return;
-  list.dataset.key = key;
-  list.replaceChildren(
-    ...history.map((entry, i) => {
-      const item = document.createElement("li");
-      item.textContent = historyLine(entry, nations);
-      item.title = entry.move;
-      item.dataset.move = entry.move;
-      if (recent.indices.has(i)) item.className = "recent";
-      const how = marks.get(i);
-      if (how) {
-        item.dataset.auto = how;
-        item.append(" ", Object.assign(document.createElement("span"), { className: "badge auto", textContent: playedFor(how) }));
-      }
-      return item;
-    }),
-  );
-  if (!history.length) {
+  const shown = [...list.querySelectorAll(":scope > li:not(.none)")];
+  const same = (item, i) => item.dataset.move === history[i].move && (item.dataset.auto ?? "") === (marks.get(i) ?? "");
+  const kept = list.dataset.language === language() && shown.length <= history.length && shown.every(same);
+  const added = history.slice(kept ? shown.length : 0).map((entry, k) => historyItem(entry, (kept ? shown.length : 0) + k, nations, marks));
+  if (!kept) list.replaceChildren();
+  else if (added.length) list.querySelector(":scope > li.none")?.remove();
+  list.append(...added);
+  list.dataset.language = language();
+  const recent = recentMoves(game, you).indices;
+  [...list.children].forEach((item, i) => item.classList.toggle("recent", recent.has(i)));
+  if (!history.length && !list.children.length) {
     const item = document.createElement("li");
     item.className = "none";
     item.textContent = t("No moves yet.");
     list.append(item);
   }
-  list.scrollTop = list.scrollHeight;
+  // the newest in view once the page is next drawn: its height read now would lay the page out in
+  // the middle of a render, and once more after it
+  if (!kept || added.length) requestAnimationFrame(() => (list.scrollTop = list.scrollHeight));
+}
+
+/** The item of the move `entry`, the `i`th of the history. */
+function historyItem(entry, i, nations, marks) {
+  const item = document.createElement("li");
+  item.textContent = historyLine(entry, nations);
+  item.title = entry.move;
+  item.dataset.move = entry.move;
+  const how = marks.get(i);
+  if (how) {
+    item.dataset.auto = how;
+    item.append(" ", Object.assign(document.createElement("span"), { className: "badge auto", textContent: playedFor(how) }));
+  }
+  return item;
 }
 
 /** The turn's countdown in the header, from the view's deadline (Unix seconds). */

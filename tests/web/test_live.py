@@ -104,6 +104,35 @@ def test_the_moves_since_your_last_turn_are_lit(open_page: Callable[..., Page]) 
     assert found == [], found
 
 
+def test_a_move_adds_its_own_item_to_the_list_of_moves(open_page: Callable[..., Page]) -> None:
+    """A move adds its item at the foot of the list, in view; the items already there stay as they
+    were (the same elements), only their marks of the recent moves change."""
+    page = open_page(PHONE)  # a short list, so that it scrolls
+    seat_with_bot(page, "grows", "grows")
+    play_a_move_and_wait_for_the_bot(page)
+    page.locator("#app[data-turn=mine]").wait_for()
+    before = page.evaluate(
+        """() => [...document.querySelectorAll('#history li')].map((li) => {
+             li.dataset.seen = '1';
+             return li.dataset.move;
+           })"""
+    )
+    play_a_move_and_wait_for_the_bot(page)
+    page.locator("#app[data-turn=mine]").wait_for()
+    items = page.evaluate(
+        """() => [...document.querySelectorAll('#history li')].map((li) => ({
+             move: li.dataset.move, seen: li.dataset.seen === '1', recent: li.classList.contains('recent'),
+           }))"""
+    )
+    assert [item["move"] for item in items[: len(before)]] == before
+    assert all(item["seen"] for item in items[: len(before)]), items
+    assert len(items) >= len(before) + 2 and not any(item["seen"] for item in items[len(before) :]), items
+    assert not any(item["recent"] for item in items[: len(before)]) and items[-1]["recent"], items
+    at_foot = """() => { const list = document.querySelector('#history ol');
+                         return list.scrollTop + list.clientHeight >= list.scrollHeight - 2; }"""
+    wait_until(page, lambda: page.evaluate(at_foot))
+
+
 def test_the_lobby_shows_rooms_opening_and_closing_and_who_is_online(
     open_page: Callable[..., Page],
 ) -> None:
