@@ -132,7 +132,7 @@ def _extensions() -> list[Any]:
             check=True,
         )
         return list(pickle.loads(done.stdout))
-    except (OSError, subprocess.CalledProcessError, pickle.UnpicklingError) as e:
+    except (OSError, subprocess.CalledProcessError, pickle.UnpicklingError, EOFError) as e:
         # mypy not installed, or its compiler refused a module (what it said is above)
         _warn("mypyc did not translate the modules", e)
         return []
