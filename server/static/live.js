@@ -94,14 +94,16 @@ export function renderHistory(box, game, you, nations, marks = new Map()) {
   const history = game?.history ?? [];
   box.hidden = !game;
   const list = box.querySelector("ol");
+  const lang = language();
   const shown = [...list.querySelectorAll(":scope > li:not(.none)")];
   const same = (item, i) => item.dataset.move === history[i].move && (item.dataset.auto ?? "") === (marks.get(i) ?? "");
-  const kept = list.dataset.language === language() && shown.length <= history.length && shown.every(same);
-  const added = history.slice(kept ? shown.length : 0).map((entry, k) => historyItem(entry, (kept ? shown.length : 0) + k, nations, marks));
+  const kept = list.dataset.language === lang && shown.length <= history.length && shown.every(same);
+  const from = kept ? shown.length : 0;
+  const added = history.slice(from).map((entry, k) => historyItem(entry, from + k, nations, marks));
   if (!kept) list.replaceChildren();
   else if (added.length) list.querySelector(":scope > li.none")?.remove();
   list.append(...added);
-  list.dataset.language = language();
+  list.dataset.language = lang;
   const recent = recentMoves(game, you).indices;
   [...list.children].forEach((item, i) => item.classList.toggle("recent", recent.has(i)));
   if (!history.length && !list.children.length) {

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import functools
 import os
 import pwd
 import shutil
@@ -50,46 +51,49 @@ def binaries() -> Path:
     return versions[-1].parent
 
 
-#: the data folder ``initdb`` made in this process, which each server's starts as a copy of
-_made: Path | None = None
+def _folder(user: str | None) -> Path:
+    """A new temporary folder, ``user``'s (``None``: this process's)."""
+    folder = Path(tempfile.mkdtemp(prefix="cafe-pg-"))
+    if user is not None:
+        entry = pwd.getpwnam(user)
+        os.chown(folder, entry.pw_uid, entry.pw_gid)
+    return folder
+
+
+def _run(user: str | None, *command: str) -> None:
+    """Run ``command`` as ``user`` (``None``: as this process); it must succeed."""
+    prefix = ["runuser", "-u", user, "--"] if user else []
+    done = subprocess.run([*prefix, *command], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    assert done.returncode == 0, f"{command[0]}: {done.stderr.decode(errors='replace')}"
+
+
+@functools.cache
+def _initdb(bin: Path, user: str | None) -> Path:
+    """The data folder ``initdb`` made, once a process: each server's starts as a copy of it."""
+    made = _folder(user) / "data"
+    _run(user, str(bin / "initdb"), "-D", str(made), "-U", "cafe", "-A", "trust", "-E", "UTF8",
+         "--no-sync", "--locale", "C")  # fmt: skip
+    atexit.register(shutil.rmtree, made.parent, ignore_errors=True)
+    return made
 
 
 class PostgresServer:
     """A PostgreSQL server in a data folder of its own; ``stop`` then ``start`` keeps its data."""
 
     def __init__(self) -> None:
-        global _made
         self.bin = binaries()
         self.user: str | None = "postgres" if os.geteuid() == 0 else None  # it will not run as root
-        self.folder = self._folder()
+        self.folder = _folder(self.user)
         self.data = self.folder / "data"
         self.port = _free_port()
-        if _made is None:
-            made = self._folder() / "data"
-            self._run(str(self.bin / "initdb"), "-D", str(made), "-U", "cafe", "-A", "trust", "-E", "UTF8",
-                      "--no-sync", "--locale", "C")  # fmt: skip
-            atexit.register(shutil.rmtree, made.parent, ignore_errors=True)
-            _made = made
-        self._run("cp", "-a", str(_made), str(self.data))
-
-    def _folder(self) -> Path:
-        """A new temporary folder, the server's user's."""
-        folder = Path(tempfile.mkdtemp(prefix="cafe-pg-"))
-        if self.user is not None:
-            entry = pwd.getpwnam(self.user)
-            os.chown(folder, entry.pw_uid, entry.pw_gid)
-        return folder
+        self._run("cp", "-a", str(_initdb(self.bin, self.user)), str(self.data))
 
     @property
     def url(self) -> str:
         return f"postgresql://cafe@127.0.0.1:{self.port}/cafe"
 
     def _run(self, *command: str) -> None:
-        prefix = ["runuser", "-u", self.user, "--"] if self.user else []
-        done = subprocess.run(
-            [*prefix, *command], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False
-        )
-        assert done.returncode == 0, f"{command[0]}: {done.stderr.decode(errors='replace')}"
+        _run(self.user, *command)
 
     def start(self) -> None:
         """Start it (a test's data lives only as long as the server is not stopped with ``-m immediate``)."""
