@@ -66,6 +66,9 @@ REDIS_CONNECTIONS = 256
 #: seconds ``start`` waits for this node to listen on its channel
 SUBSCRIBE_WITHIN = 10.0
 
+#: seconds a welcome waits at most for this node's list of people to reach Redis
+LISTED_WITHIN = 2.0
+
 
 class ClusterDirectory:
     """The directory of a node among several sharing one Redis.
@@ -419,6 +422,8 @@ class ClusterDirectory:
                 await self.privacy.write(value)
             elif kind == "online":
                 await self.presence.write_online(*value)
+            elif kind == "listed" and not value.done():  # (every write queued before it is done)
+                value.set_result(None)
 
     async def room_list(self) -> list[m.RoomSummary]:
         with _reaching_redis():
@@ -499,6 +504,13 @@ class ClusterDirectory:
     def unbind(self, session: Session, name: str) -> None:
         self.names.unbind(session, name)
         self._writes.put_nowait(("online", (name, None)))
+
+    async def listed(self) -> None:
+        done = asyncio.get_running_loop().create_future()
+        self._writes.put_nowait(("listed", done))
+        # (Redis away or slow: the next heartbeat writes the whole list again; nobody waits for it)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(done, LISTED_WITHIN)
 
     def moved(self, session: Session) -> None:
         """Tell the cluster where a session is."""

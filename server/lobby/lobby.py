@@ -315,7 +315,7 @@ class Lobby:
         token = secrets.token_hex(16)
         await self.store.token_issued(token, name, identity)
         session.identity = identity
-        self._welcome(session, name, token, msg, resumed=False)
+        await self._welcome(session, name, token, msg, resumed=False)
         await self.social.welcome(session, PersonalLists())  # (nothing is kept for a new identity)
 
     async def _resume(self, session: Session, msg: m.Hello) -> None:
@@ -361,7 +361,7 @@ class Lobby:
         if old is not None:  # the same person on a new connection: the old one goes
             self.detach_quietly(old)
         session.identity = identity
-        self._welcome(session, name, token, msg, resumed=msg.token is not None or room is not None)
+        await self._welcome(session, name, token, msg, resumed=msg.token is not None or room is not None)
         await self.social.welcome(session, lists)
         if room is not None:
             session.room = room
@@ -378,11 +378,14 @@ class Lobby:
         old.name = None  # pragma: no mutate
         old.close_soon(Close.POLICY, "replaced by a new connection")
 
-    def _welcome(self, session: Session, name: str, token: str, msg: m.Hello, *, resumed: bool) -> None:
+    async def _welcome(self, session: Session, name: str, token: str, msg: m.Hello, *, resumed: bool) -> None:
+        """Name the connection, and welcome it once every node lists it (a ``who``, a ``tell`` or
+        a ``kick`` through another node finds it from then on)."""
         session.name = name
         session.kind = msg.kind
         session.token = token
         self.directory.bind(session)
+        await self.directory.listed()
         log.info("hello", player=name, transport=session.transport, resumed=resumed)
         registered = account_commands.is_registered(session)
         session.send(m.Welcome(id=msg.id, name=name, token=token, resumed=resumed, registered=registered))

@@ -142,6 +142,15 @@ async def test_who_lists_the_lobby_cluster_wide_and_forgets_who_left_during_an_o
     await _eventually(lambda: _equals(listed(), {("bob", None)}), "ann no longer listed")
 
 
+async def test_a_guest_is_listed_on_the_other_node_once_welcomed(nodes: list[ServerProcess]) -> None:
+    """The welcome waits for the node's list of people to reach Redis: a ``who`` through the other
+    node, sent the moment a guest is welcomed, lists the guest (twenty guests, each at once)."""
+    bob = await WsClient.connect(nodes[0].port, "bob")
+    for i in range(20):
+        await WsClient.connect(nodes[1].port, f"guest{i}")
+        assert (f"guest{i}", None) in await _who(bob), f"guest{i} not listed at once"
+
+
 async def test_who_forgets_the_people_of_a_node_that_died(nodes: list[ServerProcess]) -> None:
     """Everyone connected to a node killed with SIGKILL leaves the list within seconds."""
     await WsClient.connect(nodes[0].port, "ann")
