@@ -519,7 +519,9 @@ class ClusterDirectory:
         self._writes.put_nowait(("online", (session.name, entry(session))))
 
     async def people(self) -> list[m.Person]:
-        """Everyone connected to a living node: each node's list expires with its heartbeat."""
+        """Everyone connected to a living node: each node's list expires with its heartbeat.
+        What this node changed before the question is in it (its writes are waited for)."""
+        await self.listed()
         with _reaching_redis():
             entries = await self.presence.online()
         private = await self.private_rooms()

@@ -144,11 +144,14 @@ async def test_who_lists_the_lobby_cluster_wide_and_forgets_who_left_during_an_o
 
 async def test_a_guest_is_listed_on_the_other_node_once_welcomed(nodes: list[ServerProcess]) -> None:
     """The welcome waits for the node's list of people to reach Redis: a ``who`` through the other
-    node, sent the moment a guest is welcomed, lists the guest (twenty guests, each at once)."""
+    node, sent the moment a guest is welcomed, lists the guest (twenty guests, each at once); a
+    ``who`` through the guest's own node, sent the moment it entered a room, lists it there."""
     bob = await WsClient.connect(nodes[0].port, "bob")
     for i in range(20):
-        await WsClient.connect(nodes[1].port, f"guest{i}")
+        guest = await WsClient.connect(nodes[1].port, f"guest{i}")
         assert (f"guest{i}", None) in await _who(bob), f"guest{i} not listed at once"
+        assert (await guest.command(f"/join r{i}"))["type"] == "ack"
+        assert (f"guest{i}", f"r{i}") in await _who(guest), f"guest{i} not listed in r{i} at once"
 
 
 async def test_who_forgets_the_people_of_a_node_that_died(nodes: list[ServerProcess]) -> None:
