@@ -417,6 +417,7 @@ class Lobby:
         session.name = msg.name
         self.directory.bind(session)
         session.token = token
+        await self.directory.listed()  # (as at hello: every node knows the new name first)
         session.send(m.Welcome(id=msg.id, name=msg.name, token=token))
         log.info("renamed", player=msg.name, old=old)
 
