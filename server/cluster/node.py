@@ -66,8 +66,8 @@ REDIS_CONNECTIONS = 256
 #: seconds ``start`` waits for this node to listen on its channel
 SUBSCRIBE_WITHIN = 10.0
 
-#: seconds a welcome waits at most for this node's list of people to reach Redis
-LISTED_WITHIN = 2.0
+#: seconds a welcome or a who waits at most for this node's writes of who is where to reach Redis
+PUBLISHED_WITHIN = 2.0
 
 
 class ClusterDirectory:
@@ -422,7 +422,7 @@ class ClusterDirectory:
                 await self.privacy.write(value)
             elif kind == "online":
                 await self.presence.write_online(*value)
-            elif kind == "listed" and not value.done():  # (every write queued before it is done)
+            elif kind == "published" and not value.done():  # (every write queued before it is done)
                 value.set_result(None)
 
     async def room_list(self) -> list[m.RoomSummary]:
@@ -505,12 +505,12 @@ class ClusterDirectory:
         self.names.unbind(session, name)
         self._writes.put_nowait(("online", (name, None)))
 
-    async def listed(self) -> None:
+    async def published(self) -> None:
         done = asyncio.get_running_loop().create_future()
-        self._writes.put_nowait(("listed", done))
+        self._writes.put_nowait(("published", done))
         # (Redis away or slow: the next heartbeat writes the whole list again; nobody waits for it)
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(done, LISTED_WITHIN)
+            await asyncio.wait_for(done, PUBLISHED_WITHIN)
 
     def moved(self, session: Session) -> None:
         """Tell the cluster where a session is."""
@@ -521,7 +521,7 @@ class ClusterDirectory:
     async def people(self) -> list[m.Person]:
         """Everyone connected to a living node: each node's list expires with its heartbeat.
         What this node changed before the question is in it (its writes are waited for)."""
-        await self.listed()
+        await self.published()
         with _reaching_redis():
             entries = await self.presence.online()
         private = await self.private_rooms()

@@ -62,7 +62,7 @@ class Directory(Protocol):
     def bind(self, session: Session) -> None:
         """``session.name`` now names this connection."""
 
-    async def listed(self) -> None:
+    async def published(self) -> None:
         """Wait until every node sees what this process has changed so far of who is connected
         where (a cluster node's writes to Redis; at most a moment)."""
 
@@ -179,7 +179,7 @@ class LocalDirectory:
     def bind(self, session: Session) -> None:
         self.names.bind(session)
 
-    async def listed(self) -> None:
+    async def published(self) -> None:
         pass  # (one process: its names are seen at once)
 
     def unbind(self, session: Session, name: str) -> None:

@@ -385,7 +385,7 @@ class Lobby:
         session.kind = msg.kind
         session.token = token
         self.directory.bind(session)
-        await self.directory.listed()
+        await self.directory.published()
         log.info("hello", player=name, transport=session.transport, resumed=resumed)
         registered = account_commands.is_registered(session)
         session.send(m.Welcome(id=msg.id, name=name, token=token, resumed=resumed, registered=registered))
@@ -417,7 +417,7 @@ class Lobby:
         session.name = msg.name
         self.directory.bind(session)
         session.token = token
-        await self.directory.listed()  # (as at hello: every node knows the new name first)
+        await self.directory.published()  # (as at hello: every node knows the new name first)
         session.send(m.Welcome(id=msg.id, name=msg.name, token=token))
         log.info("renamed", player=msg.name, old=old)
 
