@@ -208,6 +208,7 @@ class ForkServer:
     _current: ForkServer | None = None
 
     def __init__(self) -> None:
+        self.owner = os.getpid()
         self.folder = tempfile.mkdtemp(prefix="cafe-fork-")
         self.path = os.path.join(self.folder, "socket")
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
@@ -224,11 +225,15 @@ class ForkServer:
 
     @classmethod
     def get(cls) -> ForkServer:
-        if cls._current is None or cls._current.proc.poll() is not None:
-            cls._current = ForkServer()
-        return cls._current
+        """This process's fork server (a process forked from this one starts its own)."""
+        current = cls._current
+        if current is None or current.owner != os.getpid() or current.proc.poll() is not None:
+            cls._current = current = ForkServer()
+        return current
 
     def stop(self) -> None:
+        if self.owner != os.getpid():
+            return  # (a copy in a forked process: its owner stops it)
         if self.proc.poll() is None:
             self.proc.terminate()
             with contextlib.suppress(subprocess.TimeoutExpired):

@@ -1,4 +1,5 @@
-"""Run the server as a real process, as operators do."""
+"""Run the server as a real process of its own: forked from one that has already imported it
+(``tests.server.forkserver``), or as operators do, ``python -m server``."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from tests.server.forkserver import ForkedProcess, ForkServer, main_path
 
 
 class ServerProcess:
-    """A ``python -m server`` child on free ports; its JSON log lines are collected as they come."""
+    """A server process on free ports; its JSON log lines are collected as they come."""
 
     #: every process started and not yet reaped, so that a failing test leaves none behind
     started: list[ServerProcess] = []  # noqa: RUF012
