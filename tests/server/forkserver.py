@@ -1,19 +1,21 @@
-"""Server processes forked from one that has already imported the server.
+"""Server and ``cafe-admin`` processes forked from one that has already imported them.
 
-A ``python -m server`` spends about 0.22 s of CPU importing its modules before it listens, and the
-tests start some 160 servers. Each test process keeps one fork server instead: a process that has
-imported ``server.app`` as ``python -m server`` would (the garbage collector off) and then forks a
-child for each server asked for. The child sets the arguments, environment and folder it was
-given, writes its log to the asker's pipe, and runs ``server.__main__.main`` as the command would;
-only the imports are spared. The asker gets a :class:`ForkedProcess`, which answers as asyncio's
-subprocess does (``pid``, ``stderr``, ``returncode``, ``send_signal``, ``kill``, ``terminate``,
-``wait``).
+A ``python -m server`` spends about 0.22 s of CPU importing its modules before it listens, a
+``cafe-admin`` about 0.17 s, and the tests start some 160 servers and 50 ``cafe-admin`` runs. Each
+test process keeps one fork server instead: a process that has imported both as the commands do
+(the garbage collector off) and then forks a child for each command asked for. The child sets the
+arguments, environment and folder it was given, writes its standard error (and output) to the
+asker's pipes, and runs the command's own function (``server.__main__.main``,
+``server.admin.cli.main``) as ``python -m`` would; only the imports are spared. The asker gets a
+:class:`ForkedProcess`, which answers as asyncio's subprocess does (``pid``, ``stdout``,
+``stderr``, ``returncode``, ``send_signal``, ``kill``, ``terminate``, ``wait``).
 
 Between the two, a Unix socket: the asker sends a 4-byte length and a JSON request
-``{"argv", "env", "cwd"}``, with the write end of its pipe beside the first bytes (``SCM_RIGHTS``);
-the fork server answers one line with the child's pid, and once the child has ended, one line with
-its return code as asyncio gives it (a signal that ended it as its negative number). The fork server
-ends when the process that started it does, killing the children still running.
+``{"argv", "env", "cwd", "main", "streams"}``, with the write ends of its pipes beside the first
+bytes (``SCM_RIGHTS``); the fork server answers one line with the child's pid, and once the child
+has ended, one line with its return code as asyncio gives it (a signal that ended it as its
+negative number). The fork server ends when the process that started it does, killing the children
+still running.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import importlib
 import json
 import os
 import selectors
@@ -36,12 +39,16 @@ from typing import Any, NoReturn
 
 ROOT = Path(__file__).resolve().parents[2]
 
+#: what the fork server imports once, as the commands do before they start: the server's modules
+#: and cafe-admin's
+PRELOADED = ("server.app", "server.admin.cli")
+
 
 # --- the fork server ---------------------------------------------------------------------------------
 
 
-def _receive(conn: socket.socket) -> tuple[dict[str, Any], int]:
-    head, fds, _, _ = socket.recv_fds(conn, 4, 1)
+def _receive(conn: socket.socket) -> tuple[dict[str, Any], list[int]]:
+    head, fds, _, _ = socket.recv_fds(conn, 4, 2)
     (size,) = struct.unpack("!I", head)
     body = b""
     while len(body) < size:
@@ -49,11 +56,11 @@ def _receive(conn: socket.socket) -> tuple[dict[str, Any], int]:
         if not chunk:
             raise EOFError("the request ended early")
         body += chunk
-    return json.loads(body), fds[0]
+    return json.loads(body), fds
 
 
-def _child(request: dict[str, Any], err: int, keep_out: list[Any], fds: list[int]) -> NoReturn:
-    """In the forked child: become the server asked for. It never returns: the ``SystemExit`` it
+def _child(request: dict[str, Any], pipes: list[int], keep_out: list[Any], fds: list[int]) -> NoReturn:
+    """In the forked child: become the command asked for. It never returns: the ``SystemExit`` it
     ends with leaves the interpreter as the command's own end does (threads joined, then the exit
     functions: a bot pool's workers are told to stop before they are waited for)."""
     try:
@@ -63,17 +70,18 @@ def _child(request: dict[str, Any], err: int, keep_out: list[Any], fds: list[int
             thing.close()
         for fd in fds:
             os.close(fd)
-        os.dup2(err, 2)
-        os.close(err)
+        for pipe, stream in zip(pipes, request["streams"], strict=True):
+            os.dup2(pipe, stream)
+            os.close(pipe)
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
         sys.argv = list(request["argv"])
-        import server.__main__ as command
-
-        # as under ``python -m server``: a bot pool's spawned worker reads the server's own main
-        sys.modules["__main__"] = command
-        code = command.main()
+        module, name = request["main"].split(":")
+        command = importlib.import_module(module)
+        if module.endswith(".__main__"):  # as under ``python -m``: a spawned worker reads this main
+            sys.modules["__main__"] = command
+        code = getattr(command, name)()
     except SystemExit:
         raise
     except BaseException:
@@ -87,7 +95,8 @@ def serve(path: str) -> None:
     import gc
 
     gc.disable()  # (as server.__main__ imports the server)
-    import server.app  # noqa: F401  # the imports each forked server is spared
+    for module in PRELOADED:
+        importlib.import_module(module)
 
     parent = os.getppid()
     listening = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -108,14 +117,15 @@ def serve(path: str) -> None:
             if key.fileobj is listening:
                 conn, _ = listening.accept()
                 try:
-                    request, err = _receive(conn)
+                    request, pipes = _receive(conn)
                 except (OSError, EOFError, ValueError, IndexError):
                     conn.close()  # (an asker gone before it finished asking)
                     continue
                 pid = os.fork()
                 if pid == 0:
-                    _child(request, err, [selector, listening, conn, *children.values()], [wake_r, wake_w])
-                os.close(err)
+                    _child(request, pipes, [selector, listening, conn, *children.values()], [wake_r, wake_w])
+                for pipe in pipes:
+                    os.close(pipe)
                 conn.sendall(f"{pid}\n".encode())
                 children[pid] = conn
             else:
@@ -155,22 +165,24 @@ class _Pipe(asyncio.StreamReaderProtocol):
 
 
 class ForkedProcess:
-    """A forked server, seen as asyncio's ``Process`` is."""
+    """A forked process, seen as asyncio's ``Process`` is."""
 
-    #: seconds the standard error stays open after the server ended, for what its own children
-    #: (a bot pool's workers, which follow it within half a second) still write
+    #: seconds its pipes stay open after it ended, for what its own children (a bot pool's
+    #: workers, which follow the server within half a second) still write
     LINGER = 1.0
 
     def __init__(
         self,
         pid: int,
-        stderr: tuple[asyncio.StreamReader, asyncio.ReadTransport, _Pipe],
+        pipes: dict[int, tuple[asyncio.StreamReader, asyncio.ReadTransport, _Pipe]],
         status: asyncio.StreamReader,
         asking: asyncio.StreamWriter,
     ) -> None:
         self.pid = pid
-        self.stderr, self._stderr, self._pipe = stderr
+        self.stdout = pipes[1][0] if 1 in pipes else None
+        self.stderr = pipes[2][0]
         self.returncode: int | None = None
+        self._pipes = pipes
         self._asking = asking  # (the connection the return code comes on, kept open until then)
         self._ended = asyncio.get_running_loop().create_task(self._status(status))
 
@@ -178,11 +190,13 @@ class ForkedProcess:
         line = await status.readline()
         self.returncode = int(line) if line.strip() else -signal.SIGKILL  # (the fork server died)
         self._asking.close()
-        # as asyncio's own: the pipe is closed once the process has ended, not left to the
-        # collector (which would warn of it after the test's loop is gone)
+        # as asyncio's own: the pipes are closed once the process has ended, not left to the
+        # collector (which would warn of them after the test's loop is gone)
+        closed = [asyncio.shield(pipe.closed) for _, _, pipe in self._pipes.values()]
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.shield(self._pipe.closed), self.LINGER)
-        self._stderr.close()
+            await asyncio.wait_for(asyncio.gather(*closed), self.LINGER)
+        for _, transport, _ in self._pipes.values():
+            transport.close()
 
     async def wait(self) -> int:
         await asyncio.shield(self._ended)
@@ -242,29 +256,42 @@ class ForkServer:
             os.unlink(self.path)
             os.rmdir(self.folder)
 
-    async def start(self, argv: list[str], env: dict[str, str]) -> ForkedProcess:
-        """A server run as ``python -m server`` with ``argv`` and ``env`` would run."""
+    async def start(
+        self, argv: list[str], env: dict[str, str], main: str = "server.__main__:main", stdout: bool = False
+    ) -> ForkedProcess:
+        """The command whose function is ``main`` (``module:function``, by default the server's),
+        run as ``python -m`` runs it with ``argv`` and ``env``: its standard error read through a
+        pipe, and its standard output too when ``stdout`` (else it goes where the fork server's
+        errors go)."""
         loop = asyncio.get_running_loop()
-        read, write = os.pipe()
+        streams = [1, 2] if stdout else [2]
+        pipes = [os.pipe() for _ in streams]
         try:
             sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             sock.connect(self.path)
-            body = json.dumps({"argv": argv, "env": env, "cwd": os.getcwd()}).encode()
-            socket.send_fds(sock, [struct.pack("!I", len(body))], [write])
+            request = {"argv": argv, "env": env, "cwd": os.getcwd(), "main": main, "streams": streams}
+            body = json.dumps(request).encode()
+            socket.send_fds(sock, [struct.pack("!I", len(body))], [write for _, write in pipes])
             sock.sendall(body)
         finally:
-            os.close(write)
+            for _, write in pipes:
+                os.close(write)
         sock.setblocking(False)
         status, asking = await asyncio.open_unix_connection(sock=sock)
         pid = int(await asyncio.wait_for(status.readline(), 10))
-        stderr = asyncio.StreamReader()
-        transport, pipe = await loop.connect_read_pipe(lambda: _Pipe(stderr), os.fdopen(read, "rb", 0))
-        return ForkedProcess(pid, (stderr, transport, pipe), status, asking)
+        readers = {}
+        for stream, (read, _) in zip(streams, pipes, strict=True):
+            reader = asyncio.StreamReader()
+            transport, pipe = await loop.connect_read_pipe(
+                lambda r=reader: _Pipe(r), os.fdopen(read, "rb", 0)
+            )
+            readers[stream] = (reader, transport, pipe)
+        return ForkedProcess(pid, readers, status, asking)
 
 
-def main_path() -> str:
-    """``sys.argv[0]`` of a ``python -m server``."""
-    return str(ROOT / "server" / "__main__.py")
+def main_path(module: str = "server") -> str:
+    """``sys.argv[0]`` of a ``python -m MODULE``."""
+    return str(ROOT.joinpath(*module.split("."), "__main__.py"))
 
 
 if __name__ == "__main__":

@@ -62,3 +62,24 @@ async def test_a_forked_server_refused_its_settings_says_so_and_exits_2_as_the_c
     assert await forked.wait() == command.returncode == 2
     assert said == command.stderr
     assert "--resume-window: '-1' is not a number of 0 or more" in said
+
+
+async def test_a_forked_cafe_admin_prints_what_the_command_prints(tmp_path: Path) -> None:
+    """``cafe-admin`` forked and run as ``python -m server.admin``: the same standard output,
+    standard error and code, for a command that succeeds and for one that is refused."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CAFE_")}
+    for args in (["--data", str(tmp_path / "a.db"), "reports"], ["--data", str(tmp_path / "a.db"), "ban"]):
+        command = subprocess.run(
+            [sys.executable, "-m", "server.admin", *args], capture_output=True, text=True, env=env, timeout=30
+        )
+        forked = await ForkServer.get().start(
+            [main_path("server.admin"), *args], env, main="server.admin.cli:main", stdout=True
+        )
+        assert forked.stdout is not None
+        out, err = await forked.stdout.read(), await forked.stderr.read()
+        assert (await forked.wait(), out.decode(), err.decode()) == (
+            command.returncode,
+            command.stdout,
+            command.stderr,
+        )
+    assert command.returncode == 2 and "cafe-admin ban: error: " in command.stderr
