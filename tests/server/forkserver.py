@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import gc
 import importlib
 import json
 import os
@@ -79,6 +80,7 @@ def _child(request: dict[str, Any], pipes: list[int], keep_out: list[Any], fds: 
         sys.argv = list(request["argv"])
         module, name = request["main"].split(":")
         command = importlib.import_module(module)
+        gc.enable()  # (as in a fresh interpreter; the server's main turns it off for its imports)
         if module.endswith(".__main__"):  # as under ``python -m``: a spawned worker reads this main
             sys.modules["__main__"] = command
         code = getattr(command, name)()
@@ -91,9 +93,7 @@ def _child(request: dict[str, Any], pipes: list[int], keep_out: list[Any], fds: 
 
 
 def serve(path: str) -> None:
-    """Import the server, then fork a server for each request on the socket at ``path``."""
-    import gc
-
+    """Import the commands' modules, then fork a child for each request on the socket at ``path``."""
     gc.disable()  # (as server.__main__ imports the server)
     for module in PRELOADED:
         importlib.import_module(module)
@@ -118,7 +118,7 @@ def serve(path: str) -> None:
                 conn, _ = listening.accept()
                 try:
                     request, pipes = _receive(conn)
-                except (OSError, EOFError, ValueError, IndexError):
+                except (OSError, EOFError, ValueError, IndexError, struct.error):
                     conn.close()  # (an asker gone before it finished asking)
                     continue
                 pid = os.fork()
@@ -126,7 +126,8 @@ def serve(path: str) -> None:
                     _child(request, pipes, [selector, listening, conn, *children.values()], [wake_r, wake_w])
                 for pipe in pipes:
                     os.close(pipe)
-                conn.sendall(f"{pid}\n".encode())
+                with contextlib.suppress(OSError):  # (an asker gone meanwhile: its child is reaped anyway)
+                    conn.sendall(f"{pid}\n".encode())
                 children[pid] = conn
             else:
                 os.read(wake_r, 4096)
