@@ -16,7 +16,7 @@ from server.cluster.presence import held_key, name_key
 from server.log.redis.lists import GUEST_TTL
 from server.log.redis.store import TOKEN_TTL
 from tests.cluster.conftest import two_nodes
-from tests.server.clients import WsClient
+from tests.server.clients import WsClient, eventually
 from tests.server.test_choices import (
     PAST_WINDOW,
     WINDOW,
@@ -53,15 +53,14 @@ async def test_an_accounts_choices_are_kept_across_nodes_and_restarts_and_go_wit
             await unregister(b.port)
             assert await client.keys("cafe:list:account:ann:*") == []
             assert await client.exists("cafe:account:ann") == 0
+
             # the name is free through a once b has written that its connection is gone (the
             # client's close ends before b has: a moment's wait)
-            for _ in range(100):
+            async def let_go() -> bool:
                 held = await client.hexists(held_key("b"), alike("ann"))
-                if not held and await client.get(name_key("ann")) != "b":
-                    break
-                await asyncio.sleep(0.05)
-            else:
-                raise AssertionError("b never let ann's name go")
+                return not held and await client.get(name_key("ann")) != "b"
+
+            await eventually(let_go, "b let ann's name go", timeout=5)
             await check_fresh(a.port)
     finally:
         await client.aclose()

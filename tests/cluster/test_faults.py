@@ -9,7 +9,7 @@ import signal
 import sys
 import urllib.error
 import urllib.request
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from pathlib import Path
 from typing import Any
 
@@ -22,19 +22,10 @@ from server.log.contract import LeaseLost
 from server.log.redis.store import RUNNING, RedisStore, lease_key
 from tests.cluster.conftest import TIMINGS, RedisServer, published
 from tests.cluster.test_cluster import Game, _move, _play, _two_players
-from tests.server.clients import LineClient, WsClient
+from tests.server.clients import LineClient, WsClient, eventually
 from tests.server.process import ServerProcess
 
 SLOW = 30.0  # seconds an answer may take while Redis is away (its client retries, then gives up)
-
-
-async def _eventually(check: Callable[[], Awaitable[bool]], what: str, timeout: float = 20.0) -> None:
-    """Poll ``check`` until it holds; fail naming ``what`` when it never does."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not await check():
-        assert loop.time() < deadline, f"never: {what}"
-        await asyncio.sleep(0.25)
 
 
 async def _status(url: str) -> int:
@@ -109,13 +100,13 @@ async def test_readiness_follows_redis_and_liveness_does_not(
     async def status(path: str) -> int:
         return await _status(base + path)
 
-    await _eventually(lambda: _is(status("/readyz"), 200), "ready at start")
+    await eventually(lambda: _is(status("/readyz"), 200), "ready at start")
     redis_server.stop()
-    await _eventually(lambda: _is(status("/readyz"), 503), "not ready without Redis")
+    await eventually(lambda: _is(status("/readyz"), 503), "not ready without Redis")
     assert await status("/livez") == 200 and await status("/healthz") == 200
     redis_server.start()
     await redis_server.wait_ready()
-    await _eventually(lambda: _is(status("/readyz"), 200), "ready again with Redis")
+    await eventually(lambda: _is(status("/readyz"), 200), "ready again with Redis")
 
 
 async def _is(value: Awaitable[int], wanted: int) -> bool:
@@ -133,13 +124,13 @@ async def test_who_lists_the_lobby_cluster_wide_and_forgets_who_left_during_an_o
     async def listed() -> set[tuple[str, str | None]]:
         return await _who(bob)
 
-    await _eventually(lambda: _has(listed(), {("ann", None), ("bob", None)}), "both in the lobby listed")
+    await eventually(lambda: _has(listed(), {("ann", None), ("bob", None)}), "both in the lobby listed")
     redis_server.stop()
     await ann.close()
     await asyncio.sleep(1.5)
     redis_server.start()
     await redis_server.wait_ready()
-    await _eventually(lambda: _equals(listed(), {("bob", None)}), "ann no longer listed")
+    await eventually(lambda: _equals(listed(), {("bob", None)}), "ann no longer listed")
 
 
 async def test_a_guest_is_listed_on_the_other_node_once_welcomed(nodes: list[ServerProcess]) -> None:
@@ -158,10 +149,10 @@ async def test_who_forgets_the_people_of_a_node_that_died(nodes: list[ServerProc
     """Everyone connected to a node killed with SIGKILL leaves the list within seconds."""
     await WsClient.connect(nodes[0].port, "ann")
     bob = await WsClient.connect(nodes[1].port, "bob")
-    await _eventually(lambda: _has(_who(bob), {("ann", None)}), "ann listed")
+    await eventually(lambda: _has(_who(bob), {("ann", None)}), "ann listed")
     nodes[0].proc.send_signal(signal.SIGKILL)
     await nodes[0].proc.wait()
-    await _eventually(lambda: _equals(_who(bob), {("bob", None)}), "ann gone with her node")
+    await eventually(lambda: _equals(_who(bob), {("bob", None)}), "ann gone with her node")
 
 
 async def _has(found: Awaitable[set[Any]], wanted: set[Any]) -> bool:
@@ -311,7 +302,7 @@ async def test_replica_durability_acknowledges_only_what_a_replica_has(
         async def linked() -> bool:
             return (await copy.info("replication")).get("master_link_status") == "up"
 
-        await _eventually(linked, "the replica follows the primary")
+        await eventually(linked, "the replica follows the primary")
         await store.move_played("g1", 1, "CFf@bar")
         assert await copy.lrange("cafe:game:g1:moves", 0, -1) == ["CFf@bar"]
     finally:

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import itertools
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -28,6 +28,16 @@ async def until(condition: Callable[[], bool], what: str, timeout: float = TIMEO
         if loop.time() > deadline:
             raise AssertionError(f"{what}: not within {timeout} s")
         await asyncio.sleep(0.01)
+
+
+async def eventually(check: Callable[[], Awaitable[bool]], what: str, timeout: float = 20.0) -> None:
+    """Poll the asynchronous ``check`` (a question to Redis, say) until it holds; fail naming
+    ``what`` when it never does."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not await check():
+        assert loop.time() < deadline, f"never: {what}"
+        await asyncio.sleep(0.25)
 
 
 class WsClient:
