@@ -70,6 +70,25 @@ SUBSCRIBE_WITHIN = 10.0
 PUBLISHED_WITHIN = 2.0
 
 
+def connect(url: str) -> aioredis.Redis:
+    """A node's client of Redis."""
+    # a command on a connection Redis dropped (a restart) is sent again on a fresh one; when
+    # every connection of the pool is busy, a command waits for one (redis-py's default pool
+    # refuses it with "Too many connections" past 100, which a busy node reached)
+    pool = aioredis.BlockingConnectionPool.from_url(
+        url,
+        max_connections=REDIS_CONNECTIONS,
+        timeout=5,
+        decode_responses=True,
+        socket_timeout=5,
+        socket_connect_timeout=2,
+        health_check_interval=5,
+        retry=Retry(ExponentialBackoff(cap=1.0, base=0.1), 3),
+        retry_on_error=[RedisConnectionError, RedisTimeoutError],
+    )
+    return aioredis.Redis.from_pool(pool)
+
+
 class ClusterDirectory:
     """The directory of a node among several sharing one Redis.
 
@@ -88,21 +107,7 @@ class ClusterDirectory:
     """
 
     def __init__(self, config: Config, metrics: Metrics, url: str, node: str) -> None:
-        # a command on a connection Redis dropped (a restart) is sent again on a fresh one; when
-        # every connection of the pool is busy, a command waits for one (redis-py's default pool
-        # refuses it with "Too many connections" past 100, which a busy node reached)
-        pool = aioredis.BlockingConnectionPool.from_url(
-            url,
-            max_connections=REDIS_CONNECTIONS,
-            timeout=5,
-            decode_responses=True,
-            socket_timeout=5,
-            socket_connect_timeout=2,
-            health_check_interval=5,
-            retry=Retry(ExponentialBackoff(cap=1.0, base=0.1), 3),
-            retry_on_error=[RedisConnectionError, RedisTimeoutError],
-        )
-        self.redis: aioredis.Redis = aioredis.Redis.from_pool(pool)
+        self.redis = connect(url)
         self.node = node
         #: how long this node's leases, heartbeat and names last in Redis (``--lease``)
         self.timings = ClusterTimings.for_lease(config.lease)
@@ -234,15 +239,7 @@ class ClusterDirectory:
             await asyncio.sleep(0.5)
 
     async def _listen(self) -> None:
-        def subscribed() -> None:
-            self._subscribed.set()
-            # what was sent while this node could not listen is lost: fresh snapshots for everyone
-            for session in list(self.relay.local.values()):
-                self.relay.orphaned(session)  # their answers, if any, went out while nobody listened
-                if isinstance(session.room, RemoteRoom) and session.room.lease:  # "": being found
-                    self.relay.forward(session.room, session, m.Resync(), own=True)
-
-        await self.relay.listen(subscribed)
+        await self.relay.listen(self._subscribed.set)
 
     # --- rooms: leases, owners, takeover -------------------------------------------------------------
 

@@ -96,15 +96,18 @@ class RemoteSession(Session):
         out = message if isinstance(message, Outgoing) else Outgoing(message)
         if not self.lang.english:  # its words in the member's language, as for a local session
             out = out.localized(self.lang)
-        if self._lost:  # a patch after a lost one would not apply: only a snapshot goes now
+        # an answer changes no view, and its sender's node waits for it: it goes whatever was lost
+        answer = out.json.startswith(_ANSWER)
+        if self._lost and not answer:  # a patch after a lost one would not apply: a snapshot first
             if not isinstance(out.message, m.Snapshot):
                 return
             self._lost = False
-        self.relay.publish(self.node, env.to_member(self.sid, out.json), member=(self, self.epoch))
+        epoch = None if answer else self.epoch
+        self.relay.publish(self.node, env.to_member(self.sid, out.json), member=(self, epoch))
 
     def lost(self) -> None:
-        """A message to it could not be delivered: nothing more goes until a fresh snapshot,
-        which its room is asked for."""
+        """A message to it could not be delivered, or may have been lost: nothing more goes until
+        a fresh snapshot, which its room is asked for."""
         self.epoch += 1
         if not self._lost:
             self._lost = True
@@ -113,8 +116,9 @@ class RemoteSession(Session):
 
 
 #: a message queued for another node: (node, envelope, sender, its message id, whether it answers
-#: the sender's message, the member it is for and that member's epoch)
-_Queued = tuple[str, str, Session | None, m.ClientId, bool, tuple[RemoteSession, int] | None]
+#: the sender's message, the member it is for and that member's epoch: ``None`` for an answer,
+#: which goes whatever was lost before it)
+_Queued = tuple[str, str, Session | None, m.ClientId, bool, tuple[RemoteSession, int | None] | None]
 
 
 class Relay:
@@ -203,7 +207,7 @@ class Relay:
         msg_id: m.ClientId = None,
         *,
         answers: bool = True,
-        member: tuple[RemoteSession, int] | None = None,
+        member: tuple[RemoteSession, int | None] | None = None,
     ) -> None:
         """Queue a message for another node; a sender hears ``unavailable`` if it cannot be
         delivered: an error answering its message, or a notice when it sent none (``answers``).
@@ -222,7 +226,7 @@ class Relay:
             by_node: dict[str, list[_Queued]] = {}
             for item in batch:
                 member = item[5]
-                if member is not None and member[1] != member[0].epoch:
+                if member is not None and member[1] not in (None, member[0].epoch):
                     continue  # queued before a message to the same member was lost
                 by_node.setdefault(item[0], []).append(item)
             # every node's message in the same round trip, with the moves written meanwhile
@@ -265,20 +269,44 @@ class Relay:
         for msg_id in self.inflight.pop(session.sid, ()):
             session.send(m.Error(id=msg_id, code="unavailable", message=UNREACHABLE))
 
+    def resubscribed(self) -> None:
+        """This node listens again: what any node sent it, or what it sent any node, while Redis
+        was away may be lost, without a word to the sender (Redis took it, and died before passing
+        it on). So its people's messages forwarded and not answered are answered ``unavailable``
+        (they send them again); its people in rooms elsewhere ask for a fresh snapshot; and the
+        members from elsewhere in its own rooms get one. The snapshots of whichever node listens
+        last reach the other, which listens already."""
+        for session in list(self.local.values()):
+            self.orphaned(session)
+            if isinstance(session.room, RemoteRoom) and session.room.lease:  # "": being found
+                self.forward(session.room, session, m.Resync(), own=True)
+        for member in list(self.remote.values()):
+            member.lost()
+
     # --- receiving -------------------------------------------------------------------------------
 
     async def listen(self, subscribed: Callable[[], None]) -> None:
-        """Receive what other nodes send this one, until cancelled or Redis goes away."""
+        """Receive what other nodes send this one, until cancelled or Redis goes away.
+
+        ``subscribed`` is called each time Redis confirms this node's channel, after which this
+        node catches up (:meth:`resubscribed`). That is not only once: when its connection drops
+        (a Redis restart), redis-py connects again and subscribes anew by itself, without a word
+        to the caller but that confirmation."""
         pubsub = self.redis.pubsub()
+        mine = channel(self.node)
         try:
             async with asyncio.timeout(5):
-                await pubsub.subscribe(channel(self.node), NEWS)
-            log.info("subscribed", node=self.node)
-            subscribed()
+                await pubsub.subscribe(mine, NEWS)
             while True:
-                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-                if message is not None:
+                message = await pubsub.get_message(timeout=1.0)
+                if message is None:
+                    continue
+                if message["type"] == "message":
                     self.receive(message["data"])
+                elif message["type"] == "subscribe" and message["channel"] == mine:
+                    log.info("subscribed", node=self.node)
+                    self.resubscribed()
+                    subscribed()
         finally:
             with contextlib.suppress(Exception):
                 async with asyncio.timeout(2):

@@ -1,6 +1,7 @@
 """The relay's end on the owner: a message to a member on another node that cannot be delivered
 makes that member resynchronise; nothing queued before the loss, and no patch, reaches it until a
-fresh snapshot does (a patch after a lost one would not apply)."""
+fresh snapshot does (a patch after a lost one would not apply), but answers do. A node that
+listens again after Redis went away catches up both ways."""
 
 from __future__ import annotations
 
@@ -13,10 +14,13 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from protocol import messages as m
 from protocol.outgoing import Outgoing
 from server.cluster import envelopes as env
-from server.cluster.relay import Relay, RemoteSession
+from server.cluster.node import connect
+from server.cluster.relay import Relay, RemoteRoom, RemoteSession, channel
 from server.log.redis.batch import batched
 from server.room.items import Enter, Returned
 from server.session import Session
+from tests.cluster.conftest import RedisServer
+from tests.server.clients import eventually
 
 
 class FlakyRedis:
@@ -25,14 +29,15 @@ class FlakyRedis:
 
     def __init__(self) -> None:
         self.up = True
-        self.published: list[dict[str, Any]] = []
+        self.published: list[dict[str, Any]] = []  # what was published for members, in order
         self.messages: list[tuple[str, str]] = []  # (channel, data) of every publish taken
 
     async def publish(self, channel: str, data: str) -> int:
         if not self.up:
             raise RedisConnectionError("down")
         self.messages.append((channel, data))
-        self.published.extend(json.loads(line)["json"] for line in data.split("\n"))
+        envelopes = [json.loads(line) for line in data.split("\n")]
+        self.published.extend(e["json"] for e in envelopes if e["op"] == "out")
         return 1
 
     def pipeline(self, transaction: bool = True) -> FlakyPipeline:
@@ -81,8 +86,82 @@ async def _drain(relay: Relay) -> None:
         await asyncio.sleep(0)
 
 
+async def test_a_node_that_listens_again_catches_up_both_ways() -> None:
+    """What Redis took and died with is lost without a word: when this node listens again, its
+    person's forwarded messages are answered ``unavailable`` and its room elsewhere is asked for a
+    fresh snapshot, and a member from elsewhere in a room here gets one, nothing queued before."""
+    redis = FlakyRedis()
+    relay = Relay(redis, "a", {})  # type: ignore[arg-type]
+    answers: list[m._ServerMessage] = []
+
+    class Here(Session):
+        def send(self, message: m._ServerMessage | Outgoing) -> None:
+            answers.append(message.message if isinstance(message, Outgoing) else message)
+
+    ann = relay.local["s1"] = Here()
+    ann.sid, ann.name = "s1", "ann"
+    ann.room = RemoteRoom(relay, "far", "b:1")
+    relay.forward(ann.room, ann, m.PlayMove(id=7, move="FRf@FR1s"))
+    bob = relay.remote[("c", "s2")] = RemoteSession(relay, "c", "s2", "bob", "person")
+    bob.room = room = Room()
+    bob.send(Outgoing(m.Chat(room="r", name="dee", text="queued before Redis went away")))
+    relay.resubscribed()
+    assert [(type(a), getattr(a, "id", None), getattr(a, "code", None)) for a in answers] == [
+        (m.Error, 7, "unavailable")
+    ]
+    assert not relay.inflight.get("s1")  # nothing waits for an answer now
+    assert [type(p) for p in room.posted] == [m.Resync]
+    loop = asyncio.get_running_loop().create_task(relay.publish_loop())
+    try:
+        await _drain(relay)
+        forwarded = [json.loads(line) for _, data in redis.messages for line in data.split("\n")]
+        assert [(e["op"], e.get("msg")) for e in forwarded] == [
+            ("msg", m.PlayMove(id=7, move="FRf@FR1s").model_dump_json()),
+            ("msg", m.Resync().model_dump_json()),
+        ]
+        bob.send(Outgoing(m.Snapshot(room="r", view={"room": "r"})))
+        await _drain(relay)
+        assert [p["type"] for p in redis.published] == ["snapshot"]
+    finally:
+        loop.cancel()
+
+
+async def test_the_listener_hears_of_a_subscription_redis_py_makes_by_itself(
+    redis_server: RedisServer,
+) -> None:
+    """After a Redis restart redis-py connects again and subscribes anew without a word to the
+    caller: the node still hears that it listens again (and catches up), and what is published to
+    it then arrives."""
+    await redis_server.wait_ready()
+    redis = connect(redis_server.url)
+    relay = Relay(redis, "a", {})
+    subscriptions: list[float] = []
+    tells: list[str] = []
+    relay.on_tell = lambda name, to, text: not tells.append(text)
+    loop = asyncio.get_running_loop()
+    listener = loop.create_task(relay.listen(lambda: subscriptions.append(loop.time())))
+
+    async def subscribed(times: int) -> bool:
+        return len(subscriptions) == times
+
+    try:
+        await eventually(lambda: subscribed(1), "a first subscription")
+        redis_server.kill()
+        redis_server.start()
+        await redis_server.wait_ready()
+        await eventually(lambda: subscribed(2), "the node hears it listens again")
+        assert not listener.done()  # redis-py's own subscription, not the listener started anew
+        tell = {"op": "tell", "from": "b", "sid": "s1", "name": "bob", "to": "ann", "text": "back"}
+        await redis.publish(channel("a"), json.dumps(tell))
+        await eventually(lambda: asyncio.sleep(0, tells == ["back"]), "the tell arrives")
+    finally:
+        listener.cancel()
+        await redis.aclose()
+
+
 async def test_a_lost_message_stops_the_member_until_a_snapshot_reaches_it() -> None:
-    """A lost patch: the room is asked for a resync, later patches are dropped, the snapshot goes."""
+    """A lost patch: the room is asked for a resync, later patches are dropped, answers and the
+    snapshot go."""
     redis = FlakyRedis()
     relay = Relay(redis, "a", {})  # type: ignore[arg-type]
     loop = asyncio.get_running_loop().create_task(relay.publish_loop())
@@ -100,10 +179,11 @@ async def test_a_lost_message_stops_the_member_until_a_snapshot_reaches_it() -> 
         assert [type(p) for p in room.posted] == [m.Resync]
         redis.up = True
         member.send(Outgoing.patch("r", [{"op": "replace", "path": "/state", "value": "waiting"}]))
+        member.send(Outgoing.ack(4))  # an answer changes no view: its sender waits for it
         member.send(Outgoing(m.Snapshot(room="r", view={"room": "r"})))
         member.send(Outgoing.patch("r", [{"op": "replace", "path": "/state", "value": "playing"}]))
         await _drain(relay)
-        assert [p["type"] for p in redis.published] == ["patch", "snapshot", "patch"]
+        assert [p["type"] for p in redis.published] == ["patch", "ack", "snapshot", "patch"]
     finally:
         loop.cancel()
 
