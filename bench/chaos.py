@@ -62,6 +62,7 @@ from websockets.asyncio.client import ClientConnection  # noqa: E402
 from websockets.protocol import State  # noqa: E402
 
 from bots.client import BotSettings, LineBot, WsBot  # noqa: E402
+from bots.client.runner import TRY_AGAIN  # noqa: E402
 from engine import RULE_ERROR_CODES  # noqa: E402
 from engine import cli as engine_cli  # noqa: E402
 from protocol import messages as m  # noqa: E402
@@ -229,6 +230,10 @@ class ChaosLineBot(LineBot):
             # the /play typed was refused (or, at worst, a /moves: then an ack goes uncounted,
             # never a refused move counted): a line of the bot's later played is no ack of it
             self._typed = None
+        elif code in TRY_AGAIN:
+            # what was refused is not said, and a /play answered so may have been played all the
+            # same: the moves played are unknown until the next board picture
+            self._number = None
         await super()._refusal(code, message)
 
     async def _type(self, text: str) -> None:

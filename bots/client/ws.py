@@ -85,7 +85,6 @@ class WsBot(Bot):
         self._seq = 0
         self._pending: dict[int, str] = {}  # id of a message sent -> what it was
         self._moved_at: int | None = None  # the move number the bot last moved at
-        self._last_move: str | None = None
         self._in_game = False
         # the room as it was when the bot last asked for a seat or a start: asked once per change
         self._joined_for: tuple[Any, ...] | None = None
@@ -96,8 +95,10 @@ class WsBot(Bot):
         async with connect(self.settings.url, open_timeout=10, max_size=2**22) as ws:
             self.connection = ws
             self._seq = 0
-            # what was sent on a lost connection may never have arrived: the new view tells
+            # what was sent on a lost connection may never have arrived, and the old view may be
+            # behind (its last patches lost with it): the bot acts on the snapshot that comes now
             self._pending.clear()
+            self.view = None
             self._moved_at = self._joined_for = self._started_for = None
             await self._hello(ws)
             await self._send(ws, m.Join(room=self.settings.room), "join")
@@ -181,7 +182,6 @@ class WsBot(Bot):
         if isinstance(msg, m.LegalMoves):
             if what == "legal_moves" and msg.moves:
                 # the fallback after a refused move: the first move the server offers
-                self._last_move = msg.moves[0]
                 await self._send(ws, m.PlayMove(move=msg.moves[0]), "move")
             return
         if not isinstance(msg, m.Error):
@@ -210,8 +210,11 @@ class WsBot(Bot):
         log (or, in a cluster, the room's node) was out of reach."""
         log.warning(code, request=what)
         await asyncio.sleep(1.0)
-        if what == "move" and self._last_move is not None:
-            await self._send(ws, m.PlayMove(move=self._last_move), "move")
+        if what == "move":
+            # the move may have been played all the same (its answer lost): the view, brought up to
+            # date meanwhile, says whether the turn is still the bot's
+            self._moved_at = None
+            await self._act(ws)
         elif what == "legal_moves":
             await self._send(ws, m.GetLegalMoves(), "legal_moves")
         elif what == "join":
@@ -273,5 +276,4 @@ class WsBot(Bot):
             strategy=self.strategy.name,
             ms=round((time.perf_counter() - began) * 1000),
         )
-        self._last_move = move
         await self._send(ws, m.PlayMove(move=move), "move")

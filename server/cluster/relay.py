@@ -88,6 +88,9 @@ class RemoteSession(Session):
         #: counts the messages to it that were lost: what was queued before a loss is not sent
         self.epoch = 0
         self._lost = False
+        #: answers made while it waits for a snapshot: they follow the snapshot, as they followed
+        #: the patches that were lost (its node waits for each one)
+        self._held: list[str] = []
 
     def start(self) -> None:
         pass
@@ -96,14 +99,26 @@ class RemoteSession(Session):
         out = message if isinstance(message, Outgoing) else Outgoing(message)
         if not self.lang.english:  # its words in the member's language, as for a local session
             out = out.localized(self.lang)
-        # an answer changes no view, and its sender's node waits for it: it goes whatever was lost
+        data = env.to_member(self.sid, out.json)
+        # an answer changes no view, and its node waits for it: none is dropped
         answer = out.json.startswith(_ANSWER)
-        if self._lost and not answer:  # a patch after a lost one would not apply: a snapshot first
+        if self._lost:  # a patch after a lost one would not apply: a snapshot first
+            if answer:
+                self._held.append(data)
+                return
             if not isinstance(out.message, m.Snapshot):
                 return
             self._lost = False
-        epoch = None if answer else self.epoch
-        self.relay.publish(self.node, env.to_member(self.sid, out.json), member=(self, epoch))
+            self.relay.publish(self.node, data, member=(self, self.epoch))
+            held, self._held = self._held, []
+            for queued in held:
+                self.relay.publish(self.node, queued, member=(self, None))
+            return
+        self.relay.publish(self.node, data, member=(self, None if answer else self.epoch))
+
+    def hold(self, data: str) -> None:
+        """An answer that did not reach its node: it goes again after the snapshot to come."""
+        self._held.append(data)
 
     def lost(self) -> None:
         """A message to it could not be delivered, or may have been lost: nothing more goes until
@@ -246,9 +261,11 @@ class Relay:
     def _undelivered(self, items: list[_Queued]) -> None:
         """What could not reach its node: a member it was for resynchronises, a sender hears
         ``unavailable``."""
-        for _node, _data, sender, msg_id, answers, member in items:
+        for _node, data, sender, msg_id, answers, member in items:
             if member is not None:
                 member[0].lost()
+                if member[1] is None:  # an answer, which its node waits for
+                    member[0].hold(data)
             if sender is None:
                 continue
             if answers:
@@ -270,14 +287,13 @@ class Relay:
             session.send(m.Error(id=msg_id, code="unavailable", message=UNREACHABLE))
 
     def resubscribed(self) -> None:
-        """This node listens again: what any node sent it, or what it sent any node, while Redis
-        was away may be lost, without a word to the sender (Redis took it, and died before passing
-        it on). So its people's messages forwarded and not answered are answered ``unavailable``
-        (they send them again); its people in rooms elsewhere ask for a fresh snapshot; and the
-        members from elsewhere in its own rooms get one. The snapshots of whichever node listens
-        last reach the other, which listens already."""
+        """This node listens again: what any node sent it while Redis was away may be lost
+        without a word to the sender (Redis took it, and died before passing it on). So its people
+        in rooms elsewhere ask for a fresh snapshot, and the members from elsewhere in its own rooms
+        get one, with the answers that did not reach them after it; the snapshots of whichever node
+        listens last reach the other, which listens already. (A message forwarded and not answered
+        is not answered ``unavailable`` here: its room may have it still, and take it later.)"""
         for session in list(self.local.values()):
-            self.orphaned(session)
             if isinstance(session.room, RemoteRoom) and session.room.lease:  # "": being found
                 self.forward(session.room, session, m.Resync(), own=True)
         for member in list(self.remote.values()):

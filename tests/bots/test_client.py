@@ -4,6 +4,7 @@ each playing whole games on a real server over real sockets."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import re
 import socket
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+import websockets.asyncio.server
 
 from bots import example
 from bots.client import (
@@ -435,6 +437,87 @@ async def test_bot_gives_up_after_its_retries_when_no_server_answers() -> None:
     with pytest.raises(ServerUnreachable):
         await _within(bot.run())
     assert bot.reconnects == 2
+
+
+def _robo_to_move(seed: int) -> tuple[dict[str, Any], int]:
+    """The room view of ``robo`` at the first turn of its (from game ``seed`` on) that comes after
+    some moves were played, and that number of moves."""
+    position = new_position(["robo", "ann"], seed)
+    rng = random.Random(seed)
+    played = 0
+    while played < 3 or position.players[position.to_move].name != "robo":
+        position = play(position, rng.choice(legal_move_texts(position))).position
+        played += 1
+    view = room_view(
+        room="cafe",
+        state="playing",
+        seats=[SeatInfo("robo", "bot", True), SeatInfo("ann", "person", True)],
+        spectators=[],
+        options={},
+        position=position,
+        recipient="robo",
+        last_move=None,
+        outcome=None,
+        move_number=played,
+    )
+    return view, played
+
+
+async def test_websocket_bot_back_on_a_new_connection_moves_from_its_snapshot_only() -> None:
+    """The patches last sent on a lost connection may be lost with it: back on a new one, the
+    bot does not move from the view it had. A message before the new snapshot moves nothing; its
+    move comes after the snapshot, and is one of that position's."""
+    old_view, _ = _robo_to_move(1)
+    new_view, played = _robo_to_move(2)
+    connections: list[list[tuple[str, dict[str, Any]]]] = []  # each: what came and went, in order
+
+    async def serve(ws: Any) -> None:
+        talk: list[tuple[str, dict[str, Any]]] = []
+        connections.append(talk)
+        seq = 0
+
+        async def send(message: dict[str, Any]) -> None:
+            nonlocal seq
+            seq += 1
+            talk.append(("sent", message))
+            await ws.send(json.dumps({**message, "seq": seq}))
+
+        async for raw in ws:
+            message = json.loads(raw)
+            talk.append(("came", message))
+            if message["type"] == "hello":
+                back = len(connections) > 1
+                await send({"type": "welcome", "name": "robo", "token": "t" * 32, "resumed": back})
+            elif message["type"] == "join" and len(connections) == 1:
+                await send({"type": "snapshot", "room": "cafe", "view": old_view})
+                await send({"type": "ack", "id": message["id"]})
+            elif message["type"] == "join":
+                await send({"type": "chat", "room": "cafe", "name": "ann", "text": "back?"})
+                await asyncio.sleep(0.2)  # (time enough to move, were the old view taken)
+                await send({"type": "snapshot", "room": "cafe", "view": new_view})
+                await send({"type": "ack", "id": message["id"]})
+            elif message["type"] == "move" and len(connections) == 1:
+                await ws.close()  # the move's answer and patch are lost with the connection
+                return
+
+    async with websockets.asyncio.server.serve(serve, "127.0.0.1", 0) as listening:
+        port = listening.sockets[0].getsockname()[1]
+        settings = BotSettings(name="robo", room="cafe", url=f"ws://127.0.0.1:{port}/ws", backoff=0.01)
+        bot = WsBot(settings)
+        run = asyncio.create_task(bot.run())
+        try:
+            await _until(lambda: len(connections) > 1 and any(x["type"] == "move" for _, x in connections[1]))
+        finally:
+            run.cancel()
+    second = connections[1]
+    moves = [i for i, (way, m) in enumerate(second) if way == "came" and m["type"] == "move"]
+    snapshot = next(i for i, (way, m) in enumerate(second) if way == "sent" and m["type"] == "snapshot")
+    assert len(moves) == 1 and moves[0] > snapshot, second
+    position = new_position(["robo", "ann"], 2)
+    rng = random.Random(2)
+    for _ in range(played):
+        position = play(position, rng.choice(legal_move_texts(position))).position
+    assert second[moves[0]][1]["move"] in legal_move_texts(position)
 
 
 @pytest.mark.parametrize("transport", ["ws", "line"])
