@@ -1,4 +1,5 @@
-"""Run the server as a real process, as operators do."""
+"""Run the server as a real process of its own: forked from one that has already imported it
+(``tests.server.forkserver``), or as operators do, ``python -m server``."""
 
 from __future__ import annotations
 
@@ -10,15 +11,21 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tests.server.forkserver import ForkedProcess, ForkServer, main_path
+
 
 class ServerProcess:
-    """A ``python -m server`` child on free ports; its JSON log lines are collected as they come."""
+    """A server process on free ports; its JSON log lines are collected as they come."""
 
     #: every process started and not yet reaped, so that a failing test leaves none behind
     started: list[ServerProcess] = []  # noqa: RUF012
 
     def __init__(
-        self, proc: asyncio.subprocess.Process, port: int, line_port: int, lines: list[dict[str, Any]]
+        self,
+        proc: asyncio.subprocess.Process | ForkedProcess,
+        port: int,
+        line_port: int,
+        lines: list[dict[str, Any]],
     ) -> None:
         self.proc = proc
         self.port = port
@@ -30,24 +37,21 @@ class ServerProcess:
         ServerProcess.started.append(self)
 
     @classmethod
-    async def start(cls, data: Path, *args: str) -> ServerProcess:
+    async def start(cls, data: Path, *args: str, fork: bool | None = None) -> ServerProcess:
+        """A server on free ports with ``data`` and ``args``: forked from this test process's fork
+        server (``tests.server.forkserver``: the same start, less the imports), or with ``fork``
+        false run as the command itself (every one, with ``CAFE_TEST_FORK=0`` in the environment)."""
+        if fork is None:
+            fork = os.environ.get("CAFE_TEST_FORK") != "0"
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "server",
-            "--port",
-            "0",
-            "--line-port",
-            "0",
-            "--data",
-            str(data),
-            "--log-format",
-            "json",
-            *args,
-            stderr=asyncio.subprocess.PIPE,
-            env=env,
-        )
+        argv = ["--port", "0", "--line-port", "0", "--data", str(data), "--log-format", "json", *args]
+        proc: asyncio.subprocess.Process | ForkedProcess
+        if fork:
+            proc = await ForkServer.get().start([main_path(), *argv], env)
+        else:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "server", *argv, stderr=asyncio.subprocess.PIPE, env=env
+            )
         assert proc.stderr is not None
         lines: list[dict[str, Any]] = []
         while True:
@@ -88,6 +92,7 @@ async def kill_leftovers() -> None:
         if process.loop is not loop:
             with contextlib.suppress(ProcessLookupError):
                 process.proc.kill()
-        elif process.proc.returncode is None:
-            process.proc.kill()
-            await process.proc.wait()
+        else:
+            if process.proc.returncode is None:
+                process.proc.kill()
+            await process.proc.wait()  # (ended already: a forked one's pipe is closed by then)

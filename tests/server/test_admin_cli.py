@@ -25,6 +25,7 @@ from server.log.sqlite.store import Store
 from tests.cluster.conftest import RedisServer
 from tests.cluster.postgres import running_postgres
 from tests.server.clients import WsClient
+from tests.server.forkserver import ForkServer, main_path
 from tests.server.process import ServerProcess
 
 PASSWORD = "correct-horse"
@@ -40,20 +41,29 @@ class Done(NamedTuple):
 
 
 async def admin(*args: str, env: dict[str, str] | None = None) -> Done:
-    """Run ``cafe-admin ARGS`` (the console script's function, as a process of its own)."""
+    """Run ``cafe-admin ARGS`` (the console script's function, as a process of its own: forked
+    from the tests' fork server, as ``python -m server.admin`` with ``CAFE_TEST_FORK=0``)."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith("CAFE_")}
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "server.admin",
-        *args,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        env={**clean, "CAFE_HASH_MEMORY": "1024", **(env or {})},
+    environ = {**clean, "CAFE_HASH_MEMORY": "1024", **(env or {})}
+    if os.environ.get("CAFE_TEST_FORK") == "0":
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "server.admin",
+            *args,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=environ,
+        )
+        out, err = await asyncio.wait_for(proc.communicate(), 60)
+        assert proc.returncode is not None
+        return Done(proc.returncode, out.decode(), err.decode())
+    forked = await ForkServer.get().start(
+        [main_path("server.admin"), *args], environ, main="server.admin.cli:main", stdout=True
     )
-    out, err = await asyncio.wait_for(proc.communicate(), 60)
-    assert proc.returncode is not None
-    return Done(proc.returncode, out.decode(), err.decode())
+    assert forked.stdout is not None
+    out, err = await asyncio.wait_for(asyncio.gather(forked.stdout.read(), forked.stderr.read()), 60)
+    return Done(await forked.wait(), out.decode(), err.decode())
 
 
 def failed(done: Done, words: str) -> None:

@@ -46,7 +46,7 @@ def test_flags_win_over_environment_over_defaults() -> None:
 async def test_sigterm_finishes_moves_tells_clients_and_exits_zero(tmp_path: Path, event_loop: str) -> None:
     """On either event loop: the move in flight is kept, WebSocket clients get 1001, line clients a line,
     exit 0 on SIGTERM."""
-    server = await ServerProcess.start(tmp_path / "cafe.db", "--event-loop", event_loop)
+    server = await ServerProcess.start(tmp_path / "cafe.db", "--event-loop", event_loop, fork=False)
     ann = await WsClient.connect(server.port, "ann")
     line = await LineClient.connect(server.line_port, "lin")
     await ann.command("/join stop")
