@@ -210,11 +210,10 @@ class WsBot(Bot):
         log (or, in a cluster, the room's node) was out of reach."""
         log.warning(code, request=what)
         await asyncio.sleep(1.0)
+        # what was refused is asked for again as the view then says (``_receive`` acts next): a
+        # move may have been played all the same (its answer lost)
         if what == "move":
-            # the move may have been played all the same (its answer lost): the view, brought up to
-            # date meanwhile, says whether the turn is still the bot's
             self._moved_at = None
-            await self._act(ws)
         elif what == "legal_moves":
             await self._send(ws, m.GetLegalMoves(), "legal_moves")
         elif what == "join":

@@ -45,6 +45,11 @@ def channel(node: str) -> str:
 #: the channel every node listens to: news for the friends of someone
 NEWS = f"{PREFIX}news"
 
+#: how the id of a node's own question to a room begins, asked after the node listens again (see
+#: ``Relay.resubscribed``); the rest of the id counts those questions
+CAUGHT_UP = "cafe:caught-up:"
+_CAUGHT_UP_ANSWER = f'{_ANSWER}"{CAUGHT_UP}'
+
 
 class RemoteRoom:
     """A room owned by another node: what is posted to it travels to the owner.
@@ -150,6 +155,10 @@ class Relay:
         #: sid -> ids of the client messages forwarded for that session and not answered yet (in
         #: order: answers come back in order, and a line client's carry no id)
         self.inflight: dict[str, collections.deque[m.ClientId]] = {}
+        #: sid -> the id of the question asked of its room after this node listened again, and how
+        #: many of its oldest messages in ``inflight`` were sent before it
+        self.catching_up: dict[str, tuple[str, int]] = {}
+        self._questions = 0
         #: casefolded names of rooms this node is taking up -> what came for them meanwhile (another
         #: node sees the lease before the room stands here, and forwards to it at once)
         self.arriving: dict[str, list[str | bytes]] = {}
@@ -278,24 +287,54 @@ class Relay:
         waiting = self.inflight.get(sid)
         if waiting:
             waiting.popleft()
+            if (asked := self.catching_up.get(sid)) is not None and asked[1] > 0:
+                self.catching_up[sid] = (asked[0], asked[1] - 1)
 
     def orphaned(self, session: Session) -> None:
         """``session``'s room moved: what was forwarded to its old owner and not answered never
         will be (the owner died with it). Each such message is answered ``unavailable`` now, so
         the client sends it again."""
+        self.catching_up.pop(session.sid, None)
         for msg_id in self.inflight.pop(session.sid, ()):
             session.send(m.Error(id=msg_id, code="unavailable", message=UNREACHABLE))
+
+    def _caught_up(self, session: Session, answer: str) -> None:
+        """The answer to this node's question to ``session``'s room (``resubscribed``): the room
+        answers in order, so what ``session`` sent before the question and is still unanswered
+        never will be. Each such message is answered ``unavailable``; an older question's answer
+        says nothing more."""
+        start = len(_ANSWER) + 1
+        question = answer[start : answer.index('"', start)]
+        asked = self.catching_up.get(session.sid)
+        if asked is None or asked[0] != question:
+            return
+        del self.catching_up[session.sid]
+        waiting = self.inflight.get(session.sid) or collections.deque()
+        for _lost in range(min(asked[1], len(waiting))):
+            session.send(m.Error(id=waiting.popleft(), code="unavailable", message=UNREACHABLE))
 
     def resubscribed(self) -> None:
         """This node listens again: what any node sent it while Redis was away may be lost
         without a word to the sender (Redis took it, and died before passing it on). So its people
         in rooms elsewhere ask for a fresh snapshot, and the members from elsewhere in its own rooms
         get one, with the answers that did not reach them after it; the snapshots of whichever node
-        listens last reach the other, which listens already. (A message forwarded and not answered
-        is not answered ``unavailable`` here: its room may have it still, and take it later.)"""
+        listens last reach the other, which listens already.
+
+        A message of its people forwarded and not answered may be lost, or its answer may be; or
+        its room may have it still, and take it later. So this node asks the room a question of
+        its own (``legal_moves``, with a ``CAUGHT_UP`` id, whose answer the client is not shown):
+        the room answers in order, so what is still unanswered when that answer comes never will
+        be, and is answered ``unavailable`` then (``_caught_up``)."""
         for session in list(self.local.values()):
-            if isinstance(session.room, RemoteRoom) and session.room.lease:  # "": being found
-                self.forward(session.room, session, m.Resync(), own=True)
+            room = session.room
+            if not isinstance(room, RemoteRoom) or not room.lease:  # "": being found
+                continue
+            self.forward(room, session, m.Resync(), own=True)
+            if waiting := self.inflight.get(session.sid):
+                self._questions += 1
+                question = f"{CAUGHT_UP}{self._questions}"
+                self.catching_up[session.sid] = (question, len(waiting))
+                self.forward(room, session, m.GetLegalMoves(id=question), own=True)
         for member in list(self.remote.values()):
             member.lost()
 
@@ -342,6 +381,9 @@ class Relay:
         session = self.local.get(sid)
         if session is not None:
             if json_text.startswith(_ANSWER):
+                if json_text.startswith(_CAUGHT_UP_ANSWER):
+                    self._caught_up(session, json_text)
+                    return
                 self._answered(sid)
             session.send(Outgoing.from_json(json_text))
 

@@ -89,7 +89,7 @@ async def _drain(relay: Relay) -> None:
 async def test_a_node_that_listens_again_catches_up_both_ways() -> None:
     """What Redis took and died with is lost without a word: when this node listens again, its
     person's room elsewhere is asked for a fresh snapshot (its forwarded move, which that room may
-    still take, is not answered here), and a member from elsewhere in a room here gets one; of what
+    still take, is not answered yet), and a member from elsewhere in a room here gets one; of what
     was queued for it before, only the answer that did not reach it goes."""
     redis = FlakyRedis()
     relay = Relay(redis, "a", {})  # type: ignore[arg-type]
@@ -122,6 +122,7 @@ async def test_a_node_that_listens_again_catches_up_both_ways() -> None:
         assert [e["msg"] for e in forwarded if e["op"] == "msg"] == [
             m.PlayMove(id=7, move="FRf@FR1s").model_dump_json(),
             m.Resync().model_dump_json(),
+            m.GetLegalMoves(id="cafe:caught-up:1").model_dump_json(),  # (see the next test)
         ]
         # the snapshot and chat queued before it listened again are not sent; the answer is
         assert [p["type"] for p in redis.published] == ["ack"]
@@ -130,6 +131,48 @@ async def test_a_node_that_listens_again_catches_up_both_ways() -> None:
         assert [p["type"] for p in redis.published] == ["ack", "snapshot"]
     finally:
         loop.cancel()
+
+
+async def test_what_stays_unanswered_until_the_rooms_answer_to_the_nodes_question_is_unavailable() -> None:
+    """After listening again, a node asks each room where its people wait for answers a question
+    of its own; the room answers in order, so what still waits when that answer comes was lost and
+    is answered ``unavailable`` then, not before. The client never sees the question's answer, and
+    the answer to an older question says nothing."""
+    redis = FlakyRedis()
+    relay = Relay(redis, "b", {})  # type: ignore[arg-type]
+    got: list[str] = []
+
+    class Here(Session):
+        def send(self, message: m._ServerMessage | Outgoing) -> None:
+            got.append(message.json if isinstance(message, Outgoing) else Outgoing(message).json)
+
+    ann = relay.local["s1"] = Here()
+    ann.sid, ann.name = "s1", "ann"
+    ann.room = RemoteRoom(relay, "far", "a:1")
+    relay.forward(ann.room, ann, m.PlayMove(id=7, move="FRf@FR1s"))
+    relay.forward(ann.room, ann, m.Say(id=8, text="hi"))
+    relay.resubscribed()
+    relay.resubscribed()  # Redis went away twice: only the latest question counts
+    assert relay.catching_up == {"s1": ("cafe:caught-up:2", 2)}
+    loop = asyncio.get_running_loop().create_task(relay.publish_loop())
+    try:
+        await _drain(relay)
+    finally:
+        loop.cancel()
+    asked = [json.loads(e["msg"]) for _, d in redis.messages for e in map(json.loads, d.split("\n"))]
+    assert [(q["type"], q.get("id")) for q in asked] == [
+        ("move", 7), ("say", 8), ("resync", None), ("legal_moves", "cafe:caught-up:1"),
+        ("resync", None), ("legal_moves", "cafe:caught-up:2"),
+    ]  # fmt: skip
+    ack = Outgoing.ack(7).json
+    relay.receive(env.to_member("s1", ack))  # the room took the move: its answer came
+    relay.receive(env.to_member("s1", Outgoing(m.LegalMoves(id="cafe:caught-up:1", moves=[])).json))
+    assert got == [ack] and list(relay.inflight["s1"]) == [8]
+    refused = m.Error(id="cafe:caught-up:2", code="not_your_turn", message="Not your turn.")
+    relay.receive(env.to_member("s1", Outgoing(refused).json))
+    assert [json.loads(text)["id"] for text in got] == [7, 8]
+    assert json.loads(got[1])["code"] == "unavailable" and not relay.inflight["s1"]
+    assert relay.catching_up == {}
 
 
 async def test_the_listener_hears_of_a_subscription_redis_py_makes_by_itself(
