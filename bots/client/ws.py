@@ -230,7 +230,8 @@ class WsBot(Bot):
         game = view["game"]
         waiting = set(self._pending.values())
         seats = tuple(s["name"] for s in view["seats"])
-        moment = (state, seats, game["move_number"] if game else None)
+        # (a start refused as not the host's is asked for again once the host lets anyone start)
+        moment = (state, seats, game["move_number"] if game else None, view["options"].get("host"))
         if view["seat"] is None and state != "playing":
             if "join" not in waiting and self._joined_for != moment:
                 self._joined_for = moment

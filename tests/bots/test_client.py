@@ -520,6 +520,60 @@ async def test_websocket_bot_back_on_a_new_connection_moves_from_its_snapshot_on
     assert second[moves[0]][1]["move"] in legal_move_texts(position)
 
 
+async def test_websocket_bot_starts_again_once_the_host_lets_anyone_start() -> None:
+    """A bot's ``start`` refused ``not_host`` is sent again when the room's ``host`` option turns
+    off, with nothing else in the room changed (in a cluster, a host's ``/option host off`` may
+    come after the other seats' starts)."""
+    view = room_view(
+        room="cafe",
+        state="waiting",
+        seats=[SeatInfo("ann", "person", True), SeatInfo("robo", "bot", True)],
+        spectators=[],
+        options={"host": True},
+        position=None,
+        recipient="robo",
+        last_move=None,
+        outcome=None,
+        move_number=0,
+    )
+    starts: list[int] = []
+
+    async def serve(ws: Any) -> None:
+        seq = 0
+
+        async def send(message: dict[str, Any]) -> None:
+            nonlocal seq
+            seq += 1
+            await ws.send(json.dumps({**message, "seq": seq}))
+
+        async for raw in ws:
+            message = json.loads(raw)
+            if message["type"] == "hello":
+                await send({"type": "welcome", "name": "robo", "token": "t" * 32})
+            elif message["type"] == "join":
+                await send({"type": "snapshot", "room": "cafe", "view": view})
+                await send({"type": "ack", "id": message["id"]})
+            elif message["type"] == "start":
+                starts.append(message["id"])
+                if len(starts) == 1:
+                    text = "Only the host may do that."
+                    await send({"type": "error", "id": message["id"], "code": "not_host", "message": text})
+                    await asyncio.sleep(0.2)  # (time enough to ask again, were it to)
+                    ops = [{"op": "replace", "path": "/options/host", "value": False}]
+                    await send({"type": "patch", "room": "cafe", "ops": ops})
+            elif "id" in message:
+                await send({"type": "error", "id": message["id"], "code": "not_host", "message": "No."})
+
+    async with websockets.asyncio.server.serve(serve, "127.0.0.1", 0) as listening:
+        port = listening.sockets[0].getsockname()[1]
+        url = f"ws://127.0.0.1:{port}/ws"
+        run = asyncio.create_task(WsBot(BotSettings(name="robo", room="cafe", url=url, start=2)).run())
+        try:
+            await _until(lambda: len(starts) == 2)
+        finally:
+            run.cancel()
+
+
 @pytest.mark.parametrize("transport", ["ws", "line"])
 async def test_bot_plays_again_after_the_log_was_unavailable_for_its_move(
     fast_server: Server, transport: str
