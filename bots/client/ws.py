@@ -85,6 +85,7 @@ class WsBot(Bot):
         self._seq = 0
         self._pending: dict[int, str] = {}  # id of a message sent -> what it was
         self._moved_at: int | None = None  # the move number the bot last moved at
+        self._games = 0  # games seen start in the room: two games may end at one move number
         self._in_game = False
         # the room as it was when the bot last asked for a seat or a start: asked once per change
         self._joined_for: tuple[Any, ...] | None = None
@@ -151,6 +152,8 @@ class WsBot(Bot):
                 return
         elif isinstance(msg, m.Ack | m.Error | m.LegalMoves):
             await self._answer(ws, msg)
+        elif isinstance(msg, m.GameStarted):
+            self._games += 1
         elif isinstance(msg, m.Bye):
             log.info("bye", reason=msg.reason)
         if not self.done:
@@ -231,7 +234,8 @@ class WsBot(Bot):
         waiting = set(self._pending.values())
         seats = tuple(s["name"] for s in view["seats"])
         # (a start refused as not the host's is asked for again once the host lets anyone start)
-        moment = (state, seats, game["move_number"] if game else None, view["options"].get("host"))
+        host = view["options"].get("host")
+        moment = (state, seats, game["move_number"] if game else None, host, self._games)
         if view["seat"] is None and state != "playing":
             if "join" not in waiting and self._joined_for != moment:
                 self._joined_for = moment

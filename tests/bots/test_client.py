@@ -574,6 +574,57 @@ async def test_websocket_bot_starts_again_once_the_host_lets_anyone_start() -> N
             run.cancel()
 
 
+async def test_websocket_bot_starts_again_after_a_game_that_ended_at_the_same_move_number() -> None:
+    """Two games in a row may end at the same move number with the same seats: the bot that
+    started the first asks to start again after the second."""
+    view = room_view(
+        room="cafe",
+        state="over",
+        seats=[SeatInfo("ann", "person", True), SeatInfo("robo", "bot", True)],
+        spectators=[],
+        options={"host": False},
+        position=None,
+        recipient="robo",
+        last_move=None,
+        outcome=None,
+        move_number=0,
+    )
+    starts: list[int] = []
+
+    async def serve(ws: Any) -> None:
+        seq = 0
+
+        async def send(message: dict[str, Any]) -> None:
+            nonlocal seq
+            seq += 1
+            await ws.send(json.dumps({**message, "seq": seq}))
+
+        async for raw in ws:
+            message = json.loads(raw)
+            if message["type"] == "hello":
+                await send({"type": "welcome", "name": "robo", "token": "t" * 32})
+            elif message["type"] == "join":
+                await send({"type": "snapshot", "room": "cafe", "view": view})
+                await send({"type": "ack", "id": message["id"]})
+            elif message["type"] == "start":
+                starts.append(message["id"])
+                await send({"type": "ack", "id": message["id"]})
+                started = {"room": "cafe", "players": ["ann", "robo"], "start_player": "ann"}
+                await send({"type": "game_started", **started, "seed_hash": "0" * 64})
+                await send({"type": "snapshot", "room": "cafe", "view": view})  # over, as before
+            elif "id" in message:
+                await send({"type": "ack", "id": message["id"]})
+
+    async with websockets.asyncio.server.serve(serve, "127.0.0.1", 0) as listening:
+        port = listening.sockets[0].getsockname()[1]
+        url = f"ws://127.0.0.1:{port}/ws"
+        run = asyncio.create_task(WsBot(BotSettings(name="robo", room="cafe", url=url, start=2)).run())
+        try:
+            await _until(lambda: len(starts) >= 2)
+        finally:
+            run.cancel()
+
+
 @pytest.mark.parametrize("transport", ["ws", "line"])
 async def test_bot_plays_again_after_the_log_was_unavailable_for_its_move(
     fast_server: Server, transport: str
