@@ -4,11 +4,12 @@ each playing whole games on a real server over real sockets."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import re
 import socket
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -439,84 +440,109 @@ async def test_bot_gives_up_after_its_retries_when_no_server_answers() -> None:
     assert bot.reconnects == 2
 
 
-def _robo_to_move(seed: int) -> tuple[dict[str, Any], int]:
-    """The room view of ``robo`` at the first turn of its (from game ``seed`` on) that comes after
-    some moves were played, and that number of moves."""
-    position = new_position(["robo", "ann"], seed)
+#: what a scripted server's test sends the bot with (``_scripted``)
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+@contextlib.asynccontextmanager
+async def _scripted(answer: Callable[[Send, dict[str, Any], int], Awaitable[bool]]) -> AsyncIterator[str]:
+    """The URL of a WebSocket server whose answers the test writes, for a bot to connect to. The
+    server numbers what it sends (``seq``) and welcomes a ``hello``; every other message goes to
+    ``answer`` with the connection's number (0 for the first), which sends what it will and returns
+    ``False`` to close that connection."""
+    connections = 0
+
+    async def serve(ws: Any) -> None:
+        nonlocal connections
+        number, connections = connections, connections + 1
+        seq = 0
+
+        async def send(message: dict[str, Any]) -> None:
+            nonlocal seq
+            seq += 1
+            await ws.send(json.dumps({**message, "seq": seq}))
+
+        async for raw in ws:
+            message = json.loads(raw)
+            if message["type"] == "hello":
+                welcome = {"name": message["name"], "token": "t" * 32, "resumed": number > 0}
+                await send({"type": "welcome", **welcome})
+            elif not await answer(send, message, number):
+                await ws.close()
+                return
+
+    async with websockets.asyncio.server.serve(serve, "127.0.0.1", 0) as listening:
+        yield f"ws://127.0.0.1:{listening.sockets[0].getsockname()[1]}/ws"
+
+
+async def _bot_until(url: str, condition: Callable[[], bool], **settings: Any) -> None:
+    """Run a WebSocket bot ``robo`` in room ``cafe`` against ``url`` until ``condition()`` holds."""
+    run = asyncio.create_task(WsBot(BotSettings(name="robo", room="cafe", url=url, **settings)).run())
+    try:
+        await _until(condition)
+    finally:
+        run.cancel()
+
+
+def _view(state: str, position: Any = None, move_number: int = 0, **options: Any) -> dict[str, Any]:
+    """``robo``'s view of room ``cafe``, seated beside ``ann``, with the given options."""
+    return room_view(
+        room="cafe",
+        state=state,
+        seats=[SeatInfo("ann", "person", True), SeatInfo("robo", "bot", True)],
+        spectators=[],
+        options=options,
+        position=position,
+        recipient="robo",
+        last_move=None,
+        outcome=None,
+        move_number=move_number,
+    )
+
+
+def _robo_to_move(seed: int) -> tuple[Any, dict[str, Any]]:
+    """The first position of game ``seed`` (``ann`` and ``robo``) after at least three moves
+    where ``robo`` is to move, and ``robo``'s view of it."""
+    position = new_position(["ann", "robo"], seed)
     rng = random.Random(seed)
     played = 0
     while played < 3 or position.players[position.to_move].name != "robo":
         position = play(position, rng.choice(legal_move_texts(position))).position
         played += 1
-    view = room_view(
-        room="cafe",
-        state="playing",
-        seats=[SeatInfo("robo", "bot", True), SeatInfo("ann", "person", True)],
-        spectators=[],
-        options={},
-        position=position,
-        recipient="robo",
-        last_move=None,
-        outcome=None,
-        move_number=played,
-    )
-    return view, played
+    return position, _view("playing", position, played)
 
 
 async def test_websocket_bot_back_on_a_new_connection_moves_from_its_snapshot_only() -> None:
     """The patches last sent on a lost connection may be lost with it: back on a new one, the
     bot does not move from the view it had. A message before the new snapshot moves nothing; its
     move comes after the snapshot, and is one of that position's."""
-    old_view, _ = _robo_to_move(1)
-    new_view, played = _robo_to_move(2)
-    connections: list[list[tuple[str, dict[str, Any]]]] = []  # each: what came and went, in order
+    _, old_view = _robo_to_move(1)
+    position, new_view = _robo_to_move(2)
+    talk: list[list[tuple[str, dict[str, Any]]]] = [[], []]  # each connection's, in order
 
-    async def serve(ws: Any) -> None:
-        talk: list[tuple[str, dict[str, Any]]] = []
-        connections.append(talk)
-        seq = 0
+    async def answer(send: Send, message: dict[str, Any], number: int) -> bool:
+        async def say(reply: dict[str, Any]) -> None:
+            talk[number].append(("sent", reply))
+            await send(reply)
 
-        async def send(message: dict[str, Any]) -> None:
-            nonlocal seq
-            seq += 1
-            talk.append(("sent", message))
-            await ws.send(json.dumps({**message, "seq": seq}))
+        talk[number].append(("came", message))
+        if message["type"] == "join" and number == 0:
+            await say({"type": "snapshot", "room": "cafe", "view": old_view})
+            await say({"type": "ack", "id": message["id"]})
+        elif message["type"] == "join":
+            await say({"type": "chat", "room": "cafe", "name": "ann", "text": "back?"})
+            await asyncio.sleep(0.2)  # (time enough to move, were the old view taken)
+            await say({"type": "snapshot", "room": "cafe", "view": new_view})
+            await say({"type": "ack", "id": message["id"]})
+        # the first connection's move: its answer and patch are lost with the connection
+        return not (message["type"] == "move" and number == 0)
 
-        async for raw in ws:
-            message = json.loads(raw)
-            talk.append(("came", message))
-            if message["type"] == "hello":
-                back = len(connections) > 1
-                await send({"type": "welcome", "name": "robo", "token": "t" * 32, "resumed": back})
-            elif message["type"] == "join" and len(connections) == 1:
-                await send({"type": "snapshot", "room": "cafe", "view": old_view})
-                await send({"type": "ack", "id": message["id"]})
-            elif message["type"] == "join":
-                await send({"type": "chat", "room": "cafe", "name": "ann", "text": "back?"})
-                await asyncio.sleep(0.2)  # (time enough to move, were the old view taken)
-                await send({"type": "snapshot", "room": "cafe", "view": new_view})
-                await send({"type": "ack", "id": message["id"]})
-            elif message["type"] == "move" and len(connections) == 1:
-                await ws.close()  # the move's answer and patch are lost with the connection
-                return
-
-    async with websockets.asyncio.server.serve(serve, "127.0.0.1", 0) as listening:
-        port = listening.sockets[0].getsockname()[1]
-        settings = BotSettings(name="robo", room="cafe", url=f"ws://127.0.0.1:{port}/ws", backoff=0.01)
-        bot = WsBot(settings)
-        run = asyncio.create_task(bot.run())
-        try:
-            await _until(lambda: len(connections) > 1 and any(x["type"] == "move" for _, x in connections[1]))
-        finally:
-            run.cancel()
-    second = connections[1]
-    moves = [i for i, (way, m) in enumerate(second) if way == "came" and m["type"] == "move"]
-    snapshot = next(i for i, (way, m) in enumerate(second) if way == "sent" and m["type"] == "snapshot")
+    async with _scripted(answer) as url:
+        await _bot_until(url, lambda: any(x["type"] == "move" for _, x in talk[1]), backoff=0.01)
+    second = talk[1]
+    moves = [i for i, (way, x) in enumerate(second) if way == "came" and x["type"] == "move"]
+    snapshot = next(i for i, (way, x) in enumerate(second) if way == "sent" and x["type"] == "snapshot")
     assert len(moves) == 1 and moves[0] > snapshot, second
-    position = new_position(["robo", "ann"], 2)
-    rng = random.Random(2)
-    for _ in range(played):
-        position = play(position, rng.choice(legal_move_texts(position))).position
     assert second[moves[0]][1]["move"] in legal_move_texts(position)
 
 
@@ -524,105 +550,50 @@ async def test_websocket_bot_starts_again_once_the_host_lets_anyone_start() -> N
     """A bot's ``start`` refused ``not_host`` is sent again when the room's ``host`` option turns
     off, with nothing else in the room changed (in a cluster, a host's ``/option host off`` may
     come after the other seats' starts)."""
-    view = room_view(
-        room="cafe",
-        state="waiting",
-        seats=[SeatInfo("ann", "person", True), SeatInfo("robo", "bot", True)],
-        spectators=[],
-        options={"host": True},
-        position=None,
-        recipient="robo",
-        last_move=None,
-        outcome=None,
-        move_number=0,
-    )
     starts: list[int] = []
 
-    async def serve(ws: Any) -> None:
-        seq = 0
+    async def answer(send: Send, message: dict[str, Any], number: int) -> bool:
+        if message["type"] == "join":
+            await send({"type": "snapshot", "room": "cafe", "view": _view("waiting", host=True)})
+            await send({"type": "ack", "id": message["id"]})
+        elif message["type"] == "start":
+            starts.append(message["id"])
+            if len(starts) == 1:
+                text = "Only the host may do that."
+                await send({"type": "error", "id": message["id"], "code": "not_host", "message": text})
+                await asyncio.sleep(0.2)  # (time enough to ask again, were it to)
+                ops = [{"op": "replace", "path": "/options/host", "value": False}]
+                await send({"type": "patch", "room": "cafe", "ops": ops})
+        elif "id" in message:
+            await send({"type": "error", "id": message["id"], "code": "not_host", "message": "No."})
+        return True
 
-        async def send(message: dict[str, Any]) -> None:
-            nonlocal seq
-            seq += 1
-            await ws.send(json.dumps({**message, "seq": seq}))
-
-        async for raw in ws:
-            message = json.loads(raw)
-            if message["type"] == "hello":
-                await send({"type": "welcome", "name": "robo", "token": "t" * 32})
-            elif message["type"] == "join":
-                await send({"type": "snapshot", "room": "cafe", "view": view})
-                await send({"type": "ack", "id": message["id"]})
-            elif message["type"] == "start":
-                starts.append(message["id"])
-                if len(starts) == 1:
-                    text = "Only the host may do that."
-                    await send({"type": "error", "id": message["id"], "code": "not_host", "message": text})
-                    await asyncio.sleep(0.2)  # (time enough to ask again, were it to)
-                    ops = [{"op": "replace", "path": "/options/host", "value": False}]
-                    await send({"type": "patch", "room": "cafe", "ops": ops})
-            elif "id" in message:
-                await send({"type": "error", "id": message["id"], "code": "not_host", "message": "No."})
-
-    async with websockets.asyncio.server.serve(serve, "127.0.0.1", 0) as listening:
-        port = listening.sockets[0].getsockname()[1]
-        url = f"ws://127.0.0.1:{port}/ws"
-        run = asyncio.create_task(WsBot(BotSettings(name="robo", room="cafe", url=url, start=2)).run())
-        try:
-            await _until(lambda: len(starts) == 2)
-        finally:
-            run.cancel()
+    async with _scripted(answer) as url:
+        await _bot_until(url, lambda: len(starts) == 2, start=2)
 
 
 async def test_websocket_bot_starts_again_after_a_game_that_ended_at_the_same_move_number() -> None:
     """Two games in a row may end at the same move number with the same seats: the bot that
     started the first asks to start again after the second."""
-    view = room_view(
-        room="cafe",
-        state="over",
-        seats=[SeatInfo("ann", "person", True), SeatInfo("robo", "bot", True)],
-        spectators=[],
-        options={"host": False},
-        position=None,
-        recipient="robo",
-        last_move=None,
-        outcome=None,
-        move_number=0,
-    )
+    over = _view("over", host=False)
     starts: list[int] = []
 
-    async def serve(ws: Any) -> None:
-        seq = 0
+    async def answer(send: Send, message: dict[str, Any], number: int) -> bool:
+        if message["type"] == "join":
+            await send({"type": "snapshot", "room": "cafe", "view": over})
+            await send({"type": "ack", "id": message["id"]})
+        elif message["type"] == "start":
+            starts.append(message["id"])
+            await send({"type": "ack", "id": message["id"]})
+            started = {"room": "cafe", "players": ["ann", "robo"], "start_player": "ann"}
+            await send({"type": "game_started", **started, "seed_hash": "0" * 64})
+            await send({"type": "snapshot", "room": "cafe", "view": over})  # over, as before
+        elif "id" in message:
+            await send({"type": "ack", "id": message["id"]})
+        return True
 
-        async def send(message: dict[str, Any]) -> None:
-            nonlocal seq
-            seq += 1
-            await ws.send(json.dumps({**message, "seq": seq}))
-
-        async for raw in ws:
-            message = json.loads(raw)
-            if message["type"] == "hello":
-                await send({"type": "welcome", "name": "robo", "token": "t" * 32})
-            elif message["type"] == "join":
-                await send({"type": "snapshot", "room": "cafe", "view": view})
-                await send({"type": "ack", "id": message["id"]})
-            elif message["type"] == "start":
-                starts.append(message["id"])
-                await send({"type": "ack", "id": message["id"]})
-                started = {"room": "cafe", "players": ["ann", "robo"], "start_player": "ann"}
-                await send({"type": "game_started", **started, "seed_hash": "0" * 64})
-                await send({"type": "snapshot", "room": "cafe", "view": view})  # over, as before
-            elif "id" in message:
-                await send({"type": "ack", "id": message["id"]})
-
-    async with websockets.asyncio.server.serve(serve, "127.0.0.1", 0) as listening:
-        port = listening.sockets[0].getsockname()[1]
-        url = f"ws://127.0.0.1:{port}/ws"
-        run = asyncio.create_task(WsBot(BotSettings(name="robo", room="cafe", url=url, start=2)).run())
-        try:
-            await _until(lambda: len(starts) >= 2)
-        finally:
-            run.cancel()
+    async with _scripted(answer) as url:
+        await _bot_until(url, lambda: len(starts) >= 2, start=2)
 
 
 @pytest.mark.parametrize("transport", ["ws", "line"])
