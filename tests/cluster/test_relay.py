@@ -75,6 +75,19 @@ class Room:
         self.posted.append(message)
 
 
+class Here(Session):
+    """A connection on the relay's node: keeps the text of what it is sent."""
+
+    def __init__(self, relay: Relay, sid: str = "s1", name: str = "ann") -> None:
+        super().__init__()
+        self.sid, self.name = sid, name
+        self.got: list[str] = []
+        relay.local[sid] = self
+
+    def send(self, message: m._ServerMessage | Outgoing) -> None:
+        self.got.append(message.json if isinstance(message, Outgoing) else Outgoing(message).json)
+
+
 async def _drain(relay: Relay) -> None:
     """Until what the relay queued is published (its round trip made) and handled after."""
     batch = batched(relay.redis)
@@ -93,14 +106,7 @@ async def test_a_node_that_listens_again_catches_up_both_ways() -> None:
     was queued for it before, only the answer that did not reach it goes."""
     redis = FlakyRedis()
     relay = Relay(redis, "a", {})  # type: ignore[arg-type]
-    answers: list[m._ServerMessage] = []
-
-    class Here(Session):
-        def send(self, message: m._ServerMessage | Outgoing) -> None:
-            answers.append(message.message if isinstance(message, Outgoing) else message)
-
-    ann = relay.local["s1"] = Here()
-    ann.sid, ann.name = "s1", "ann"
+    ann = Here(relay)
     ann.room = RemoteRoom(relay, "far", "b:1")
     bob = relay.remote[("c", "s2")] = RemoteSession(relay, "c", "s2", "bob", "person")
     bob.room = room = Room()
@@ -115,7 +121,7 @@ async def test_a_node_that_listens_again_catches_up_both_ways() -> None:
         bob.send(Outgoing(m.Snapshot(room="r", view={"room": "r"})))
         bob.send(Outgoing(m.Chat(room="r", name="dee", text="queued before Redis went away")))
         relay.resubscribed()
-        assert answers == [] and list(relay.inflight["s1"]) == [7]
+        assert ann.got == [] and list(relay.inflight["s1"]) == [7]
         assert [type(p) for p in room.posted] == [m.Resync, m.Resync]
         await _drain(relay)
         forwarded = [json.loads(line) for _, data in redis.messages for line in data.split("\n")]
@@ -140,14 +146,8 @@ async def test_what_stays_unanswered_until_the_rooms_answer_to_the_nodes_questio
     the answer to an older question says nothing."""
     redis = FlakyRedis()
     relay = Relay(redis, "b", {})  # type: ignore[arg-type]
-    got: list[str] = []
-
-    class Here(Session):
-        def send(self, message: m._ServerMessage | Outgoing) -> None:
-            got.append(message.json if isinstance(message, Outgoing) else Outgoing(message).json)
-
-    ann = relay.local["s1"] = Here()
-    ann.sid, ann.name = "s1", "ann"
+    ann = Here(relay)
+    got = ann.got
     ann.room = RemoteRoom(relay, "far", "a:1")
     relay.forward(ann.room, ann, m.PlayMove(id=7, move="FRf@FR1s"))
     relay.forward(ann.room, ann, m.Say(id=8, text="hi"))
@@ -398,13 +398,7 @@ def test_a_message_for_a_member_travels_as_written_and_either_form_is_read() -> 
     as_string = json.dumps({"op": "out", "sid": "s1", "json": text}, separators=(",", ":"))
     assert env.member_text(as_string) == ("s1", text)
     relay = Relay(FlakyRedis(), "a", {})  # type: ignore[arg-type]
-    got: list[str] = []
-
-    class Here(Session):
-        def send(self, message: m._ServerMessage | Outgoing) -> None:
-            got.append(message.json if isinstance(message, Outgoing) else "")
-
-    relay.local["s1"] = Here()
+    got = Here(relay).got
     relay.receive("\n".join([env.to_member("s1", text), as_string, env.to_member("s9", text)]))
     assert got == [text, text]
     for bad in (
