@@ -485,8 +485,7 @@ class ClusterDirectory:
         self.relay.local[session.sid] = session
 
     def detach(self, session: Session) -> None:
-        self.relay.local.pop(session.sid, None)
-        self.relay.inflight.pop(session.sid, None)
+        self.relay.detach(session.sid)
 
     async def claim_name(self, name: str, own: str | None = None) -> Held | None:
         """Claim ``name`` for a session of this node, unless it or a look-alike belongs to

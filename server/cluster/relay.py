@@ -298,6 +298,12 @@ class Relay:
         for msg_id in self.inflight.pop(session.sid, ()):
             session.send(m.Error(id=msg_id, code="unavailable", message=UNREACHABLE))
 
+    def detach(self, sid: str) -> None:
+        """The connection ``sid`` of this node is gone: nothing waits for its answers any more."""
+        self.local.pop(sid, None)
+        self.inflight.pop(sid, None)
+        self.catching_up.pop(sid, None)
+
     def _caught_up(self, session: Session, answer: str) -> None:
         """The answer to this node's question to ``session``'s room (``resubscribed``): the room
         answers in order, so what ``session`` sent before the question and is still unanswered

@@ -173,6 +173,10 @@ async def test_what_stays_unanswered_until_the_rooms_answer_to_the_nodes_questio
     assert [json.loads(text)["id"] for text in got] == [7, 8]
     assert json.loads(got[1])["code"] == "unavailable" and not relay.inflight["s1"]
     assert relay.catching_up == {}
+    relay.forward(ann.room, ann, m.Say(id=9, text="still there?"))
+    relay.resubscribed()
+    relay.detach("s1")  # gone meanwhile: nothing of it is kept
+    assert (relay.local, relay.inflight, relay.catching_up) == ({}, {}, {})
 
 
 async def test_the_listener_hears_of_a_subscription_redis_py_makes_by_itself(
