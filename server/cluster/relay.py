@@ -50,6 +50,9 @@ NEWS = f"{PREFIX}news"
 CAUGHT_UP = "cafe:caught-up:"
 _CAUGHT_UP_ANSWER = f'{_ANSWER}"{CAUGHT_UP}'
 
+#: seconds before such a question that reached nobody is asked again
+ASK_AGAIN = 1.0
+
 
 class RemoteRoom:
     """A room owned by another node: what is posted to it travels to the owner.
@@ -277,11 +280,32 @@ class Relay:
                     member[0].hold(data)
             if sender is None:
                 continue
-            if answers:
-                self._answered(sender.sid)
+            if isinstance(msg_id, str) and msg_id.startswith(CAUGHT_UP):
+                # this node's question to the room: asked again in a moment, while it is the latest
+                asyncio.get_running_loop().call_later(ASK_AGAIN, self._ask_again, sender, msg_id)
+            elif answers:
+                self._unwait(sender.sid, msg_id)
                 sender.send(m.Error(id=msg_id, code="unavailable", message=UNREACHABLE))
             else:
                 sender.send(m.Notice(text=UNREACHABLE))
+
+    def _unwait(self, sid: str, msg_id: m.ClientId) -> None:
+        """The message ``msg_id`` of ``sid`` is answered here, not by its room (a line client's
+        carry no id: any of them is as good)."""
+        waiting = self.inflight.get(sid)
+        if not waiting or msg_id not in waiting:
+            return
+        index = waiting.index(msg_id)
+        del waiting[index]
+        if (asked := self.catching_up.get(sid)) is not None and index < asked[1]:
+            self.catching_up[sid] = (asked[0], asked[1] - 1)
+
+    def _ask_again(self, session: Session, question: str) -> None:
+        """This node's question to ``session``'s room reached nobody: asked again, unless a later
+        one was asked meanwhile, the room moved or the connection is gone."""
+        asked = self.catching_up.get(session.sid)
+        if asked is not None and asked[0] == question and isinstance(session.room, RemoteRoom):
+            self.forward(session.room, session, m.GetLegalMoves(id=question), own=True)
 
     def _answered(self, sid: str) -> None:
         waiting = self.inflight.get(sid)

@@ -9,11 +9,13 @@ import asyncio
 import json
 from typing import Any
 
+import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from protocol import messages as m
 from protocol.outgoing import Outgoing
 from server.cluster import envelopes as env
+from server.cluster import relay as relay_module
 from server.cluster.node import connect
 from server.cluster.relay import Relay, RemoteRoom, RemoteSession, channel
 from server.log.redis.batch import batched
@@ -177,6 +179,43 @@ async def test_what_stays_unanswered_until_the_rooms_answer_to_the_nodes_questio
     relay.resubscribed()
     relay.detach("s1")  # gone meanwhile: nothing of it is kept
     assert (relay.local, relay.inflight, relay.catching_up) == ({}, {}, {})
+
+
+async def test_a_question_that_reached_nobody_is_asked_again_and_says_nothing_to_the_client(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Redis goes away again before the node's question reaches the room: the question is asked
+    again a moment later (the client hears nothing of it), and a message of the client's that
+    reached nobody meanwhile is answered ``unavailable`` and no longer counted as sent before."""
+    monkeypatch.setattr(relay_module, "ASK_AGAIN", 0.01)
+    redis = FlakyRedis()
+    relay = Relay(redis, "b", {})  # type: ignore[arg-type]
+    ann = Here(relay)
+    ann.room = RemoteRoom(relay, "far", "a:1")
+    relay.forward(ann.room, ann, m.PlayMove(id=7, move="FRf@FR1s"))
+    loop = asyncio.get_running_loop().create_task(relay.publish_loop())
+    try:
+        await _drain(relay)  # the move reached the room; its answer is lost
+        redis.up = False
+        relay.forward(ann.room, ann, m.Say(id=8, text="hi"))
+        relay.resubscribed()  # both wait: the question is to count them
+        assert relay.catching_up["s1"] == ("cafe:caught-up:1", 2)
+        await _drain(relay)
+        assert [(x["type"], x.get("id"), x.get("code")) for x in map(json.loads, ann.got)] == [
+            ("error", 8, "unavailable"),
+            ("notice", None, None),  # (the resync's)
+        ]
+        assert list(relay.inflight["s1"]) == [7] and relay.catching_up["s1"] == ("cafe:caught-up:1", 1)
+        redis.up = True
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            await _drain(relay)
+            if len(redis.messages) > 1:
+                break
+        asked = [json.loads(e["msg"]) for _, d in redis.messages for e in map(json.loads, d.split("\n"))]
+        assert [(q["type"], q.get("id")) for q in asked] == [("move", 7), ("legal_moves", "cafe:caught-up:1")]
+    finally:
+        loop.cancel()
 
 
 async def test_the_listener_hears_of_a_subscription_redis_py_makes_by_itself(
