@@ -5,7 +5,6 @@ owner, and what the owner's room sends a member on another node travels back (se
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -21,6 +20,7 @@ from protocol.errors import UNAVAILABLE
 from protocol.i18n import _, lang
 from protocol.outgoing import Outgoing
 from server.cluster import envelopes as env
+from server.cluster.awaited import CAUGHT_UP, Awaited
 from server.log.redis.batch import batched
 from server.log.redis.keys import PREFIX
 from server.room import Enter, Leave, Returned, Room
@@ -45,9 +45,8 @@ def channel(node: str) -> str:
 #: the channel every node listens to: news for the friends of someone
 NEWS = f"{PREFIX}news"
 
-#: how the id of a node's own question to a room begins, asked after the node listens again (see
-#: ``Relay.resubscribed``); the rest of the id counts those questions
-CAUGHT_UP = "cafe:caught-up:"
+#: how the answer to a node's own question to a room begins, asked after the node listens again
+#: (see ``Relay.resubscribed``)
 _CAUGHT_UP_ANSWER = f'{_ANSWER}"{CAUGHT_UP}'
 
 #: seconds before such a question that reached nobody is asked again
@@ -155,13 +154,8 @@ class Relay:
         self.rooms = rooms  # the rooms this node owns, by casefolded name
         self.local: dict[str, Session] = {}  # sid -> this node's sessions
         self.remote: dict[tuple[str, str], RemoteSession] = {}  # (node, sid) -> member from elsewhere
-        #: sid -> ids of the client messages forwarded for that session and not answered yet (in
-        #: order: answers come back in order, and a line client's carry no id)
-        self.inflight: dict[str, collections.deque[m.ClientId]] = {}
-        #: sid -> the id of the question asked of its room after this node listened again, and how
-        #: many of its oldest messages in ``inflight`` were sent before it
-        self.catching_up: dict[str, tuple[str, int]] = {}
-        self._questions = 0
+        #: what this node's connections wait for from rooms elsewhere
+        self.awaited = Awaited()
         #: casefolded names of rooms this node is taking up -> what came for them meanwhile (another
         #: node sees the lease before the room stands here, and forwards to it at once)
         self.arriving: dict[str, list[str | bytes]] = {}
@@ -205,7 +199,7 @@ class Relay:
         msg_id = getattr(message, "id", None)
         own = own or isinstance(message, Returned)
         if not own and not isinstance(message, m.Resync) and not getattr(message, "disconnected", False):
-            self.inflight.setdefault(session.sid, collections.deque()).append(msg_id)  # an answer is due
+            self.awaited.sent(session.sid, msg_id)
         self.publish(room.owner, env.dump(envelope), session, msg_id, answers=not own)
 
     def reread(self, room: RemoteRoom, session: Session) -> None:
@@ -284,49 +278,28 @@ class Relay:
                 # this node's question to the room: asked again in a moment, while it is the latest
                 asyncio.get_running_loop().call_later(ASK_AGAIN, self._ask_again, sender, msg_id)
             elif answers:
-                self._unwait(sender.sid, msg_id)
+                self.awaited.unwait(sender.sid, msg_id)
                 sender.send(m.Error(id=msg_id, code="unavailable", message=UNREACHABLE))
             else:
                 sender.send(m.Notice(text=UNREACHABLE))
 
-    def _unwait(self, sid: str, msg_id: m.ClientId) -> None:
-        """The message ``msg_id`` of ``sid`` is answered here, not by its room (a line client's
-        carry no id: any of them is as good)."""
-        waiting = self.inflight.get(sid)
-        if not waiting or msg_id not in waiting:
-            return
-        index = waiting.index(msg_id)
-        del waiting[index]
-        if (asked := self.catching_up.get(sid)) is not None and index < asked[1]:
-            self.catching_up[sid] = (asked[0], asked[1] - 1)
-
     def _ask_again(self, session: Session, question: str) -> None:
         """This node's question to ``session``'s room reached nobody: asked again, unless a later
         one was asked meanwhile, the room moved or the connection is gone."""
-        asked = self.catching_up.get(session.sid)
-        if asked is not None and asked[0] == question and isinstance(session.room, RemoteRoom):
+        if self.awaited.latest(session.sid, question) and isinstance(session.room, RemoteRoom):
             self.forward(session.room, session, m.GetLegalMoves(id=question), own=True)
-
-    def _answered(self, sid: str) -> None:
-        waiting = self.inflight.get(sid)
-        if waiting:
-            waiting.popleft()
-            if (asked := self.catching_up.get(sid)) is not None and asked[1] > 0:
-                self.catching_up[sid] = (asked[0], asked[1] - 1)
 
     def orphaned(self, session: Session) -> None:
         """``session``'s room moved: what was forwarded to its old owner and not answered never
         will be (the owner died with it). Each such message is answered ``unavailable`` now, so
         the client sends it again."""
-        self.catching_up.pop(session.sid, None)
-        for msg_id in self.inflight.pop(session.sid, ()):
+        for msg_id in self.awaited.drop(session.sid):
             session.send(m.Error(id=msg_id, code="unavailable", message=UNREACHABLE))
 
     def detach(self, sid: str) -> None:
         """The connection ``sid`` of this node is gone: nothing waits for its answers any more."""
         self.local.pop(sid, None)
-        self.inflight.pop(sid, None)
-        self.catching_up.pop(sid, None)
+        self.awaited.drop(sid)
 
     def _caught_up(self, session: Session, answer: str) -> None:
         """The answer to this node's question to ``session``'s room (``resubscribed``): the room
@@ -335,13 +308,8 @@ class Relay:
         says nothing more."""
         start = len(_ANSWER) + 1
         question = answer[start : answer.index('"', start)]
-        asked = self.catching_up.get(session.sid)
-        if asked is None or asked[0] != question:
-            return
-        del self.catching_up[session.sid]
-        waiting = self.inflight.get(session.sid) or collections.deque()
-        for _lost in range(min(asked[1], len(waiting))):
-            session.send(m.Error(id=waiting.popleft(), code="unavailable", message=UNREACHABLE))
+        for msg_id in self.awaited.caught_up(session.sid, question):
+            session.send(m.Error(id=msg_id, code="unavailable", message=UNREACHABLE))
 
     def resubscribed(self) -> None:
         """This node listens again: what any node sent it while Redis was away may be lost
@@ -360,10 +328,7 @@ class Relay:
             if not isinstance(room, RemoteRoom) or not room.lease:  # "": being found
                 continue
             self.forward(room, session, m.Resync(), own=True)
-            if waiting := self.inflight.get(session.sid):
-                self._questions += 1
-                question = f"{CAUGHT_UP}{self._questions}"
-                self.catching_up[session.sid] = (question, len(waiting))
+            if question := self.awaited.ask(session.sid):
                 self.forward(room, session, m.GetLegalMoves(id=question), own=True)
         for member in list(self.remote.values()):
             member.lost()
@@ -414,7 +379,7 @@ class Relay:
                 if json_text.startswith(_CAUGHT_UP_ANSWER):
                     self._caught_up(session, json_text)
                     return
-                self._answered(sid)
+                self.awaited.answered(sid)
             session.send(Outgoing.from_json(json_text))
 
     def _receive(self, data: str | bytes) -> None:

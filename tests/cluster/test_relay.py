@@ -123,7 +123,7 @@ async def test_a_node_that_listens_again_catches_up_both_ways() -> None:
         bob.send(Outgoing(m.Snapshot(room="r", view={"room": "r"})))
         bob.send(Outgoing(m.Chat(room="r", name="dee", text="queued before Redis went away")))
         relay.resubscribed()
-        assert ann.got == [] and list(relay.inflight["s1"]) == [7]
+        assert ann.got == [] and list(relay.awaited.ids["s1"]) == [7]
         assert [type(p) for p in room.posted] == [m.Resync, m.Resync]
         await _drain(relay)
         forwarded = [json.loads(line) for _, data in redis.messages for line in data.split("\n")]
@@ -155,7 +155,7 @@ async def test_what_stays_unanswered_until_the_rooms_answer_to_the_nodes_questio
     relay.forward(ann.room, ann, m.Say(id=8, text="hi"))
     relay.resubscribed()
     relay.resubscribed()  # Redis went away twice: only the latest question counts
-    assert relay.catching_up == {"s1": ("cafe:caught-up:2", 2)}
+    assert relay.awaited.questions == {"s1": ("cafe:caught-up:2", 2)}
     loop = asyncio.get_running_loop().create_task(relay.publish_loop())
     try:
         await _drain(relay)
@@ -169,16 +169,16 @@ async def test_what_stays_unanswered_until_the_rooms_answer_to_the_nodes_questio
     ack = Outgoing.ack(7).json
     relay.receive(env.to_member("s1", ack))  # the room took the move: its answer came
     relay.receive(env.to_member("s1", Outgoing(m.LegalMoves(id="cafe:caught-up:1", moves=[])).json))
-    assert got == [ack] and list(relay.inflight["s1"]) == [8]
+    assert got == [ack] and list(relay.awaited.ids["s1"]) == [8]
     refused = m.Error(id="cafe:caught-up:2", code="not_your_turn", message="Not your turn.")
     relay.receive(env.to_member("s1", Outgoing(refused).json))
     assert [json.loads(text)["id"] for text in got] == [7, 8]
-    assert json.loads(got[1])["code"] == "unavailable" and not relay.inflight["s1"]
-    assert relay.catching_up == {}
+    assert json.loads(got[1])["code"] == "unavailable" and not relay.awaited.ids["s1"]
+    assert relay.awaited.questions == {}
     relay.forward(ann.room, ann, m.Say(id=9, text="still there?"))
     relay.resubscribed()
     relay.detach("s1")  # gone meanwhile: nothing of it is kept
-    assert (relay.local, relay.inflight, relay.catching_up) == ({}, {}, {})
+    assert (relay.local, relay.awaited.ids, relay.awaited.questions) == ({}, {}, {})
 
 
 async def test_a_question_that_reached_nobody_is_asked_again_and_says_nothing_to_the_client(
@@ -199,13 +199,14 @@ async def test_a_question_that_reached_nobody_is_asked_again_and_says_nothing_to
         redis.up = False
         relay.forward(ann.room, ann, m.Say(id=8, text="hi"))
         relay.resubscribed()  # both wait: the question is to count them
-        assert relay.catching_up["s1"] == ("cafe:caught-up:1", 2)
+        assert relay.awaited.questions["s1"] == ("cafe:caught-up:1", 2)
         await _drain(relay)
         assert [(x["type"], x.get("id"), x.get("code")) for x in map(json.loads, ann.got)] == [
             ("error", 8, "unavailable"),
             ("notice", None, None),  # (the resync's)
         ]
-        assert list(relay.inflight["s1"]) == [7] and relay.catching_up["s1"] == ("cafe:caught-up:1", 1)
+        assert list(relay.awaited.ids["s1"]) == [7]
+        assert relay.awaited.questions["s1"] == ("cafe:caught-up:1", 1)
         redis.up = True
         for _ in range(100):
             await asyncio.sleep(0.01)
