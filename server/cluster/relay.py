@@ -53,6 +53,12 @@ _CAUGHT_UP_ANSWER = f'{_ANSWER}"{CAUGHT_UP}'
 ASK_AGAIN = 1.0
 
 
+def _unavailable(msg_id: m.ClientId) -> m.Error:
+    """The answer to a message whose own answer cannot be had: it was not, or may not have been,
+    taken by its room."""
+    return m.Error(id=msg_id, code="unavailable", message=UNREACHABLE)
+
+
 class RemoteRoom:
     """A room owned by another node: what is posted to it travels to the owner.
 
@@ -111,7 +117,7 @@ class RemoteSession(Session):
         answer = out.json.startswith(_ANSWER)
         if self._lost:  # a patch after a lost one would not apply: a snapshot first
             if answer:
-                self._held.append(data)
+                self.hold(data)
                 return
             if not isinstance(out.message, m.Snapshot):
                 return
@@ -279,7 +285,7 @@ class Relay:
                 asyncio.get_running_loop().call_later(ASK_AGAIN, self._ask_again, sender, msg_id)
             elif answers:
                 self.awaited.unwait(sender.sid, msg_id)
-                sender.send(m.Error(id=msg_id, code="unavailable", message=UNREACHABLE))
+                sender.send(_unavailable(msg_id))
             else:
                 sender.send(m.Notice(text=UNREACHABLE))
 
@@ -294,7 +300,7 @@ class Relay:
         will be (the owner died with it). Each such message is answered ``unavailable`` now, so
         the client sends it again."""
         for msg_id in self.awaited.drop(session.sid):
-            session.send(m.Error(id=msg_id, code="unavailable", message=UNREACHABLE))
+            session.send(_unavailable(msg_id))
 
     def detach(self, sid: str) -> None:
         """The connection ``sid`` of this node is gone: nothing waits for its answers any more."""
@@ -309,7 +315,7 @@ class Relay:
         start = len(_ANSWER) + 1
         question = answer[start : answer.index('"', start)]
         for msg_id in self.awaited.caught_up(session.sid, question):
-            session.send(m.Error(id=msg_id, code="unavailable", message=UNREACHABLE))
+            session.send(_unavailable(msg_id))
 
     def resubscribed(self) -> None:
         """This node listens again: what any node sent it while Redis was away may be lost
@@ -430,7 +436,7 @@ class Relay:
                 item = message(sender)
                 if not isinstance(item, m.Resync):  # (its node's own resync: it enters anew)
                     msg_id = getattr(item, "id", None)  # (none from a line client)
-                    sender.send(m.Error(id=msg_id, code="unavailable", message=UNREACHABLE))
+                    sender.send(_unavailable(msg_id))
             return
         member = self.remote.get(key)
         if member is None:
