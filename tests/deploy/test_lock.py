@@ -47,7 +47,7 @@ def within(lock: str, wanted: list[str]) -> None:
 
 def test_every_pin_has_a_version_and_its_hashes() -> None:
     """Each lock pins each package with == and at least one sha256 hash."""
-    for lock in ("server.txt", "build.txt", "dev.txt", "mutate.txt"):
+    for lock in ("server.txt", "build.txt", "dev.txt", "mutate.txt", "uv.txt"):
         locked = pins(lock)
         assert locked, lock
         assert all(count >= 1 for _, count in locked.values()), lock
@@ -87,13 +87,22 @@ def test_installs_read_the_locks_with_their_hashes() -> None:
     """The Makefile and the Dockerfile install the locked dependencies with --require-hashes and
     the project itself without dependencies or build isolation."""
     makefile = (ROOT / "Makefile").read_text()
-    assert "--require-hashes -r $(LOCKED)/dev.txt" in makefile
-    assert "--require-hashes -r $(LOCKED)/mutate.txt" in makefile
-    assert "--require-hashes -r $(LOCKED)/server.txt -r $(LOCKED)/build.txt" in makefile
-    assert "pip install --quiet --no-deps --no-build-isolation -e ." in makefile
+    assert "$(INSTALL) --require-hashes -r $(LOCKED)/dev.txt" in makefile
+    assert "$(INSTALL) --require-hashes -r $(LOCKED)/mutate.txt" in makefile
+    assert "$(INSTALL) --require-hashes -r $(LOCKED)/server.txt -r $(LOCKED)/build.txt" in makefile
+    assert "INSTALL_PROJECT = $(INSTALL) --no-deps --no-build-isolation" in makefile
+    assert "pip install --quiet --require-hashes -r $(LOCKED)/uv.txt" in makefile
     assert not re.search(r"pip install (--quiet )?-e", makefile), "an install that resolves by itself"
     dockerfile = (ROOT / "deploy" / "Dockerfile").read_text()
     assert "--require-hashes -r requirements/build.txt" in dockerfile
     assert "--require-hashes -r requirements/server.txt" in dockerfile
     assert "pip install --no-deps /wheels/" in dockerfile
     assert not re.search(r"pip install \.", dockerfile)
+
+
+def test_the_installer_is_the_version_the_makefile_names() -> None:
+    """uv.txt locks the uv that `make lock` names (UV_VERSION), alone: the installs run the
+    installer the locks were made with."""
+    named = re.search(r"^UV_VERSION := (\S+)$", (ROOT / "Makefile").read_text(), re.MULTILINE)
+    assert named is not None
+    assert pins("uv.txt") == {"uv": (named.group(1), pins("uv.txt")["uv"][1])}
