@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import Locator, Page
 
 from tests.web.conftest import DESKTOP, PHONE
@@ -21,15 +22,23 @@ def _shown_in(page: Page, line: Locator, box: str) -> bool:
     return inner["y"] >= outer["y"] - 1 and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + 1
 
 
-def _comes_into_view(page: Page, line: Locator, box: str, within: float = 5.0) -> bool:
-    """Whether ``line`` lies whole inside ``box`` within ``within`` seconds: the pane follows a new
-    line on a frame of its own, which a busy machine draws later than a tenth of a second."""
+def _comes_into_view(page: Page, line: Locator, box: str, within: float = 5.0) -> None:
+    """Wait until ``line`` lies whole inside ``box``, for ``within`` seconds at most: the pane follows
+    a new line on a frame of its own, which a busy machine draws later than a tenth of a second.
+    Fails with where the line and the box's scroll stood."""
     deadline = time.monotonic() + within
     while not _shown_in(page, line, box):
         if time.monotonic() > deadline:
-            return False
+            scroll = page.locator(box).evaluate(
+                "(el) => ({top: el.scrollTop, height: el.scrollHeight, client: el.clientHeight})"
+            )
+            marker = page.locator("#new-lines").is_visible()
+            where = page.locator(box).bounding_box()
+            pytest.fail(
+                f"never in view: the line at {line.bounding_box()}, {box} at {where} scrolled {scroll},"
+                f" the new-lines marker shown: {marker}"
+            )
         page.wait_for_timeout(50)
-    return True
 
 
 def test_the_chat_follows_new_lines_through_a_game_at_1280x800(open_page: Callable[..., Page]) -> None:
@@ -47,7 +56,7 @@ def test_the_chat_follows_new_lines_through_a_game_at_1280x800(open_page: Callab
     type_line(page, "test")
     line = page.locator("#log .line.chat", has_text="test").last
     line.wait_for()
-    assert _comes_into_view(page, line, "#log")
+    _comes_into_view(page, line, "#log")
     assert page.locator("#new-lines").is_hidden()
 
 
@@ -80,7 +89,7 @@ def test_the_chat_keeps_following_when_the_log_shrinks_as_a_line_comes(
     type_line(page, "after the shrink")
     line = page.locator("#log .line.chat", has_text="after the shrink")
     line.wait_for()
-    assert _comes_into_view(page, line, "#log")
+    _comes_into_view(page, line, "#log")
     assert page.locator("#new-lines").is_hidden()
 
 
@@ -111,7 +120,7 @@ def test_a_reader_who_scrolled_up_gets_a_marker_that_jumps_down(open_page: Calla
     type_line(page, "back at the foot")
     again = page.locator("#log .line.chat", has_text="back at the foot")
     again.wait_for()
-    assert _comes_into_view(page, again, "#log")
+    _comes_into_view(page, again, "#log")
     assert page.locator("#new-lines").is_hidden()
 
 
