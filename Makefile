@@ -80,8 +80,10 @@ run: $(VENV)/.installed-run $(VENV)/.compiled
 	$(BIN)/python -m server
 
 # pytest-xdist workers (WORKERS=0: none): most tests wait on sockets, processes or the browser, so
-# more workers than cores; the tests that keep to one worker say so (xdist_group)
-WORKERS ?= 4
+# more workers than cores: with four, 50-60 s of the two cores' CPU went idle in a run, with six
+# 9-17 s (the whole suite in 159-211 s against 178-194 s); the tests that keep to one worker say
+# so (xdist_group)
+WORKERS ?= 6
 # with .pyc files written (an environment may say not to: PYTHONDONTWRITEBYTECODE), each of the
 # tests' hundreds of server and cafe-admin processes and each worker reads its modules compiled
 # instead of compiling them again: a fifth less CPU in tests/server/test_admin_cli.py
