@@ -31,11 +31,14 @@ INSTALL = $(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecod
 # (uv reinstalls a project it has installed only when told: the build is made anew every time)
 INSTALL_PROJECT = $(INSTALL) --no-deps --no-build-isolation --reinstall-package cafe-international -e .
 
-# the virtualenv, with uv (requirements/uv.txt) to install into it: uv installs the locks in about
-# 3 s where pip took 13 (the venv's own pip, as Python ships it, installs uv alone)
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
+
+# uv (requirements/uv.txt), which installs into the virtualenv: the locks in about 3 s where pip
+# took 13 (the venv's own pip, as Python ships it, installs uv alone; a venv made before uv gets it)
+$(BIN)/uv: $(LOCKED)/uv.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --require-hashes -r $(LOCKED)/uv.txt
+	touch $@
 
 lock:
 	test -x $(UV) || { $(PYTHON) -m venv $(UV_HOME) && $(UV_HOME)/bin/python -m pip install --quiet uv==$(UV_VERSION); }
@@ -50,14 +53,14 @@ lock:
 
 # the server alone (installing compiles the modules compiled/__init__.py lists, where it can, into
 # build/native/lib: there they run only while they are as new as their sources)
-$(VENV)/.installed-run: pyproject.toml setup.py $(LOCKED)/server.txt $(LOCKED)/build.txt | $(BIN)/python
+$(VENV)/.installed-run: pyproject.toml setup.py $(LOCKED)/server.txt $(LOCKED)/build.txt | $(BIN)/uv
 	$(INSTALL) --require-hashes -r $(LOCKED)/server.txt -r $(LOCKED)/build.txt
 	$(INSTALL_PROJECT)
 	@$(SAY_COMPILED)
 	touch $@ $(VENV)/.compiled
 
 # the server with the test and lint tools
-$(VENV)/.installed-dev: pyproject.toml setup.py $(LOCKED)/dev.txt | $(BIN)/python
+$(VENV)/.installed-dev: pyproject.toml setup.py $(LOCKED)/dev.txt | $(BIN)/uv
 	$(INSTALL) --require-hashes -r $(LOCKED)/dev.txt
 	$(INSTALL_PROJECT)
 	@$(SAY_COMPILED)
@@ -71,7 +74,7 @@ $(VENV)/.installed-mutate: $(LOCKED)/mutate.txt $(VENV)/.installed-dev
 # the compiled modules again, when one of their sources or the list changed (until then they run as
 # Python); a changed setup.py installs again above
 COMPILED := $(shell $(PYTHON) -c "import compiled as c; print(*(c.source(m).relative_to(c.ROOT) for m in c.MODULES))")
-$(VENV)/.compiled: compiled/__init__.py $(COMPILED) | $(VENV)/.installed-run
+$(VENV)/.compiled: compiled/__init__.py $(COMPILED) | $(VENV)/.installed-run $(BIN)/uv
 	$(INSTALL_PROJECT)
 	@$(SAY_COMPILED)
 	touch $@
