@@ -5,7 +5,6 @@ BIN := $(VENV)/bin
 
 .PHONY: run test check test-lowest lint bench mutate clean extract update compile lock
 
-
 # what an install compiled (compiled/__init__.py): compiled, stale or source
 SAY_COMPILED = $(BIN)/python -c "import compiled; print('compiled modules:', compiled.summary())"
 
@@ -15,7 +14,8 @@ SAY_COMPILED = $(BIN)/python -c "import compiled; print('compiled modules:', com
 # mutate.txt the mutation tester that `make mutate` adds, uv.txt the installer these use.
 # Every install here (with uv; the image's, deploy/Dockerfile, with pip) reads them with
 # --require-hashes, then installs the project itself with --no-deps and without build isolation
-# (which would fetch the build's tools unpinned). pyproject.toml keeps the ranges, for installing the package elsewhere.
+# (which would fetch the build's tools unpinned). pyproject.toml keeps the ranges, for installing
+# the package elsewhere.
 # `make lock` makes the files again from those ranges, with uv rather than pip-tools: `uv pip
 # compile --universal` resolves once for every platform and Python >= 3.11 the ranges allow and
 # keeps the markers (uvloop off Windows), where pip-compile resolves for the interpreter it runs
@@ -83,7 +83,7 @@ run: $(VENV)/.installed-run $(VENV)/.compiled
 	$(BIN)/python -m server
 
 # pytest-xdist workers (WORKERS=0: none): most tests wait on sockets, processes or the browser, so
-# more workers than cores: with four, 50-60 s of the two cores' CPU went idle in a run, with six
+# more workers than cores: with four, 50-63 s of the two cores' CPU went idle in a run, with six
 # 9-17 s (the whole suite in 159-211 s against 178-194 s); the tests that keep to one worker say
 # so (xdist_group)
 WORKERS ?= 6
