@@ -84,7 +84,7 @@ run: $(VENV)/.installed-run $(VENV)/.compiled
 
 # pytest-xdist workers (WORKERS=0: none): most tests wait on sockets, processes or the browser, so
 # more workers than cores: with four, 50-63 s of the two cores' CPU went idle in a run, with six
-# 9-17 s (the whole suite in 159-211 s against 178-194 s); the tests that keep to one worker say
+# 9-17 s (the whole suite in 159-211 s against 178-195 s); the tests that keep to one worker say
 # so (xdist_group)
 WORKERS ?= 6
 # with .pyc files written (an environment may say not to: PYTHONDONTWRITEBYTECODE), each of the
