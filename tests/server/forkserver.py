@@ -290,6 +290,12 @@ class ForkServer:
         return ForkedProcess(pid, readers, status, asking)
 
 
+def forking() -> bool:
+    """Whether the tests fork their servers and ``cafe-admin`` runs: yes, unless
+    ``CAFE_TEST_FORK=0`` in the environment has them run as the commands themselves."""
+    return os.environ.get("CAFE_TEST_FORK") != "0"
+
+
 def main_path(module: str = "server") -> str:
     """``sys.argv[0]`` of a ``python -m MODULE``."""
     return str(ROOT.joinpath(*module.split("."), "__main__.py"))

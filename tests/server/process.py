@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tests.server.forkserver import ForkedProcess, ForkServer, main_path
+from tests.server.forkserver import ForkedProcess, ForkServer, forking, main_path
 
 
 class ServerProcess:
@@ -42,7 +42,7 @@ class ServerProcess:
         server (``tests.server.forkserver``: the same start, less the imports), or with ``fork``
         false run as the command itself (every one, with ``CAFE_TEST_FORK=0`` in the environment)."""
         if fork is None:
-            fork = os.environ.get("CAFE_TEST_FORK") != "0"
+            fork = forking()
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         argv = ["--port", "0", "--line-port", "0", "--data", str(data), "--log-format", "json", *args]
         proc: asyncio.subprocess.Process | ForkedProcess

@@ -25,7 +25,7 @@ from server.log.sqlite.store import Store
 from tests.cluster.conftest import RedisServer
 from tests.cluster.postgres import running_postgres
 from tests.server.clients import WsClient
-from tests.server.forkserver import ForkServer, main_path
+from tests.server.forkserver import ForkServer, forking, main_path
 from tests.server.process import ServerProcess
 
 PASSWORD = "correct-horse"
@@ -45,7 +45,7 @@ async def admin(*args: str, env: dict[str, str] | None = None) -> Done:
     from the tests' fork server, as ``python -m server.admin`` with ``CAFE_TEST_FORK=0``)."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith("CAFE_")}
     environ = {**clean, "CAFE_HASH_MEMORY": "1024", **(env or {})}
-    if os.environ.get("CAFE_TEST_FORK") == "0":
+    if not forking():
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
