@@ -218,52 +218,6 @@ class Playout:
             deck=tuple(reversed(self.deck)),
         )
 
-    def expected_finals(self, model: Sequence[float]) -> list[float]:
-        """Each player's score plus the points a game cut short here is expected still to bring
-        them: the linear ``model`` (``bots.strategy.leaf``) of their ``features``. An eliminated
-        player's score stays as it is."""
-        out: list[float] = []
-        for i, score in enumerate(self.scores):
-            if i in self.eliminated:
-                out.append(float(score))
-                continue
-            gain = 0.0
-            for w, x in zip(model, self.features(i), strict=True):
-                gain += w * x
-            out.append(score + gain)
-        return out
-
-    def features(self, i: int) -> tuple[float, ...]:
-        """What the leaf model reads of player ``i`` (``bots.strategy.leaf.FEATURES`` names them):
-        the natural cards and jokers in hand, the natural cards no free chair takes now, the free
-        chairs each natural card could take (up to four), the hand limit and the turns until the
-        player's own; each also scaled by the share of the deck and of the chairs left, the dead
-        cards by the next bar place's value."""
-        naturals = 0
-        jokers = 0
-        dead = 0
-        fits = 0
-        for c in self.hands[i]:
-            if c.is_joker:
-                jokers += 1
-                continue
-            naturals += 1
-            f = self._fits(c)
-            if f == 0:
-                dead += 1
-            fits += min(4, f)
-        deck = len(self.deck) / 90.0
-        free = self.free / 68.0
-        bar = (BAR_VALUES[len(self.bar)] if len(self.bar) < BAR_PLACES else 0) / 30.0
-        wait = (i - self.to_move) % len(self.hands)
-        limit = self.limits[i]
-        return (
-            1.0, naturals, jokers, dead, fits, limit, wait,
-            naturals * deck, naturals * free, jokers * deck, jokers * free,
-            dead * bar, dead * free, fits * free, limit * deck, limit * free, wait * free,
-            deck, free,
-        )  # fmt: skip
-
     # --- playing -------------------------------------------------------------------------
 
     def play(self, move: PlayoutMove) -> None:

@@ -22,7 +22,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bots.strategy.evaluate import ELIMINATED, MoveJudge, Weights
-from bots.strategy.leaf import MODELS
 from bots.strategy.playout import Playout, PlayoutMove, playout_move
 from bots.strategy.view import BotView
 from engine import Move, Position, legal_moves, play
@@ -62,10 +61,8 @@ class SearchSettings:
     spread_per_turn: float = 3.0
     #: how a playout cut short counts the cards in hand: ``"penalty"``, each as the penalty it
     #: would cost if the game ended now; ``"worth"``, a joker as the natural card it can stand for
-    #: plus what the greedy judge holds a joker to be worth while the deck lasts; ``"learned"``,
-    #: by the leaf model (``bots.strategy.leaf``), which also weighs where the cards can go, the
-    #: hand limit and the turn
-    leaf_hand: str = "learned"
+    #: plus what the greedy judge holds a joker to be worth while the deck lasts
+    leaf_hand: str = "worth"
 
 
 #: the settings ``strong`` had before a finished playout counted its margin rather than mostly
@@ -249,8 +246,6 @@ class StrongStrategy:
         over = game.is_over()
         if over or self.settings.leaf_hand == "penalty":
             finals: Sequence[float] = game.final_scores()
-        elif self.settings.leaf_hand == "learned":
-            finals = game.expected_finals(MODELS[len(game.hands)])
         else:
             finals = self._leaf_scores(game)
         if seat in game.eliminated:
