@@ -69,6 +69,7 @@ class EnterRoom(_ToRoom):
     join: bool = False
     id: ClientId = None
     admitted: bool = False
+    asked: bool = True
 
 
 class LeaveRoom(_ToRoom):
@@ -80,7 +81,6 @@ class LeaveRoom(_ToRoom):
 
 class Returned(_ToRoom):
     op: Literal["returned"] = "returned"
-    seated: bool = False
 
 
 class Reread(_ToRoom):

@@ -347,9 +347,10 @@ class ClusterDirectory:
             session.room = room
             self.relay.orphaned(session)
             seated = await self.store.seat_room(session.name or "") == name.casefold()
-            item = Returned() if seated else Enter(admitted=True)  # (a member: one of its guests)
+            # (a member: one of its guests; the client asked for nothing)
+            item = Returned() if seated else Enter(admitted=True, asked=False)
             if isinstance(room, RemoteRoom):
-                self.relay.forward(room, session, item, own=True)  # the client asked for nothing
+                self.relay.forward(room, session, item, own=True)
             else:
                 room.post(session, item)
 

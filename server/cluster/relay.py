@@ -191,13 +191,15 @@ class Relay:
         sender = self._sender(room, session)
         envelope: env.ToRoom
         if isinstance(message, Enter):
-            envelope = env.EnterRoom(**sender, join=message.join, id=message.id, admitted=message.admitted)
+            envelope = env.EnterRoom(
+                **sender, join=message.join, id=message.id, admitted=message.admitted, asked=message.asked
+            )
         elif isinstance(message, Leave):
             envelope = env.LeaveRoom(
                 **sender, disconnected=message.disconnected, id=message.id, asked=message.asked
             )
         elif isinstance(message, Returned):
-            envelope = env.Returned(**sender, seated=message.seated)
+            envelope = env.Returned(**sender)
         elif isinstance(message, ShowRequest):
             envelope = env.Show(**sender, what=message.what, topic=message.topic, id=message.id)
         else:  # a client message; the lobby posts nothing else to rooms
@@ -486,13 +488,15 @@ class Relay:
         if isinstance(envelope, env.Reread):
             return None
         if isinstance(envelope, env.EnterRoom):
-            return lambda member: Enter(join=envelope.join, id=envelope.id, admitted=envelope.admitted)
+            return lambda member: Enter(
+                join=envelope.join, id=envelope.id, admitted=envelope.admitted, asked=envelope.asked
+            )
         if isinstance(envelope, env.LeaveRoom):
             return lambda member: Leave(
                 disconnected=envelope.disconnected, id=envelope.id, asked=envelope.asked
             )
         if isinstance(envelope, env.Returned):
-            return lambda member: Returned(seated=envelope.seated)
+            return lambda member: Returned()
         if isinstance(envelope, env.Show):
             request = ShowRequest(what=envelope.what, topic=envelope.topic, id=envelope.id)
             return lambda member: request

@@ -193,7 +193,7 @@ class Tables:
             current.post(session, Leave(disconnected=False, id=None, name=session.name, asked=False))
         session.room = room
         session.send(m.Seated(room=room.name, game=game_id, players=list(players)))
-        room.post(session, Returned(seated=True))
+        room.post(session, Returned())
         self.directory.moved(session)
         self.on_seated(session)
 

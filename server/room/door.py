@@ -81,7 +81,8 @@ class Door:
                 self.play.publish()  # refused a seat, the newcomer still watches: the others' views say so
                 raise
             return
-        members.ack(session, msg.id)
+        if msg.asked:
+            members.ack(session, msg.id)
         self.play.publish()
 
     def on_leave(self, session: Member, msg: Leave) -> Step | None:
@@ -132,10 +133,10 @@ class Door:
 
     def on_returned(self, session: Member, msg: Returned | None = None) -> None:
         """A player comes back with their token: the seat is theirs to play again (one voted
-        out of the game only watches). A player the server moved into their seat (``seated``)
-        reads no presence about themselves; the others read that the seat is taken (``back``)."""
+        out of the game only watches). The others read that the seat is taken (``back``); the
+        player reads no presence about themselves."""
         if self._barred(session):  # back, but only to watch (a player of the game)
-            self.on_enter(session, Enter(admitted=True))
+            self.on_enter(session, Enter(admitted=True, asked=False))
             return
         members, play = self.members, self.play
         new = session not in members
@@ -150,10 +151,8 @@ class Door:
             held.stand_in = None
             held.timeouts = 0
         self.clock.release(name, members.out)
-        seated = msg is not None and msg.seated
-        members.broadcast(
-            m.Presence(room=self.name, name=name, event="back"), exclude=session if seated else None
-        )
+        # the others read that the seat is taken again; the player reads their view
+        members.broadcast(m.Presence(room=self.name, name=name, event="back"), exclude=session)
         play.publish()
         if new:
             self._recent_to(session)

@@ -24,6 +24,10 @@ class Enter:
     #: the member is on the room's guest list (invited, or in it when it became private): a
     #: private room lets in its guests and its players, and turns anyone else away
     admitted: bool = False
+    #: the member asked to enter (``enter_room``, ``watch``, ``join``) and is answered with
+    #: ``ack``; the server taking them in (back to watch a game they were voted out of, after
+    #: the room moved to another node) answers nothing
+    asked: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,10 +45,8 @@ class Leave:
 
 @dataclass(frozen=True, slots=True)
 class Returned:
-    """A player reclaimed their seat with a resume token, or (``seated``) the server moved them
-    into the seat of a table it made (quick pairing, a tournament)."""
-
-    seated: bool = False
+    """A player reclaimed their seat with a resume token, or the server moved them into the seat
+    of a table it made (quick pairing, a tournament)."""
 
 
 def _ignore(game_id: str | None) -> None:

@@ -66,6 +66,8 @@ async def test_an_accounts_login_takes_its_seat_back_and_only_then_is_resumed(se
     await back.next("snapshot")
     assert back.view is not None and back.view["seat"] is not None
     await bob.next(lambda msg: msg["type"] == "presence" and msg["event"] == "back")
+    await back.request({"type": "ping"})  # after all that the room sent ann on her return
+    assert [msg for msg in back.messages if msg["type"] == "presence"] == []  # the others read it
 
 
 async def test_refused_and_expired_tokens_are_security_events_naming_player_and_peer(

@@ -160,7 +160,7 @@ def test_a_player_takes_their_own_seat_back_without_a_vote() -> None:
     took = d.feed(back, m.Join(seat=3, id=9))
     assert took.codes(back) == [] and d.core.seats[2].session is back and d.core.votes.running is None
     assert "ack" in took.types(back) and d.views[back]["seat"] == 2 and d.views[back]["game"]["hand"]
-    assert ("cid", "back") in took.presence(ann)
+    assert ("cid", "back") in took.presence(ann) and took.presence(back) == []
 
 
 def test_a_refused_log_write_leaves_the_seat_as_it_was() -> None:

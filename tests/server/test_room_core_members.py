@@ -29,6 +29,7 @@ def test_a_window_that_passed_is_closed_and_not_cancelled_again() -> None:
     again = FakeMember("bob")
     back = d.feed(again, Returned())
     assert ("bob", "back") in back.presence(ann) and "window:bob" not in back.cancels
+    assert back.presence(again) == []  # bob reads his view, no presence about himself
 
 
 @dataclasses.dataclass(frozen=True)

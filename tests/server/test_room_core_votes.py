@@ -110,6 +110,7 @@ def test_a_gone_player_is_removed_by_the_single_other_player_alone() -> None:
     back = FakeMember("cid")
     again = d.feed(back, Returned())
     assert ("cid", "entered") in again.presence(ann) and d.core.seat_of("cid") is not None
+    assert "ack" not in again.types(back)  # cid came back by token and asked for nothing
     assert d.core.seat_of("cid").session is None  # type: ignore[union-attr]
 
 
