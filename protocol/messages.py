@@ -668,7 +668,7 @@ class Presence(_ServerMessage):
     type: Literal["presence"] = "presence"
     room: str | None
     name: str
-    event: Literal["entered", "left", "joined", "unseated", "back", "away", "replaced_by_bot", "renamed"]
+    event: Literal["entered", "left", "joined", "unseated", "back", "away", "replaced_by_bot"]
     detail: Words | None = None
 
 

@@ -67,7 +67,6 @@ _PRESENCE: Final[dict[str, Msg]] = {
     "back": _("is back"),
     "away": _("lost the connection"),
     "replaced_by_bot": _("is played by a bot for now"),
-    "renamed": _("changed name"),
 }
 
 #: what ``/lang`` at the name prompt answers, in the language just chosen

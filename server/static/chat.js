@@ -142,7 +142,6 @@ const PRESENCE = {
   back: () => t("is back"),
   away: () => t("is away"),
   replaced_by_bot: () => t("is played by a bot"),
-  renamed: () => t("is now called"),
 };
 
 export class ChatPane {
@@ -426,8 +425,6 @@ export class ChatPane {
   /** The line for a presence event, or null for the events not worth a line. */
   static presenceLine(msg) {
     const what = Object.hasOwn(PRESENCE, msg.event) ? PRESENCE[msg.event]() : msg.event;
-    const someone = t("someone");
-    if (msg.event === "renamed") return `${msg.detail ?? someone} ${what} ${msg.name}`;
     const detail = msg.detail ? ` (${msg.detail})` : "";
     return `${msg.name} ${what}${detail}`;
   }

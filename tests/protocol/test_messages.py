@@ -230,7 +230,7 @@ SERVER_SAMPLES: list[ServerMessage] = [
         seq=5,
         people=[Person(name="ann", kind="person", room="cafe"), Person(name="zoe", kind="person", room=None)],
     ),
-    Presence(seq=6, room="cafe", name="bob", event="renamed", detail="bobby"),
+    Presence(seq=6, room="cafe", name="bob", event="replaced_by_bot", detail="greedy"),
     Chat(seq=7, room=None, name="ann", text="hi"),
     Snapshot(seq=8, room="cafe", view=_VIEW),
     Patch(seq=9, room="cafe", ops=[{"op": "replace", "path": "/game/deck_size", "value": 59}]),

@@ -275,10 +275,8 @@ def test_no_name_or_room_name_starts_a_line(
     vote, a game's start and end each begin with ``* `` and are carried on indented; the lists of
     people, rooms and friends have a line a person or room, starting with its name."""
     name, room = names[0], rooms[0]
-    for event in ("entered", "left", "joined", "unseated", "back", "away", "replaced_by_bot", "renamed"):
-        presence = m.Presence(
-            room=room, name=name, event=event, detail=names[-1] if event == "renamed" else None
-        )
+    for event in ("entered", "left", "joined", "unseated", "back", "away", "replaced_by_bot"):
+        presence = m.Presence(room=room, name=name, event=event)
         _one_line_each(_render(presence, None, ascii_only, say), [f"* {name} "], ascii_only)
     _one_line_each(
         _render(m.Invited(room=room, name=name), names[-1], ascii_only, say), [f"* {name} "], ascii_only
