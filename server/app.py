@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import gc
 import signal
+import sqlite3
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -27,7 +28,7 @@ from server.directory import LocalDirectory
 from server.limits import Limits
 from server.lobby.lobby import Lobby
 from server.lobby.tables import Player
-from server.log.contract import LogTooNew, NotDurable, RecordsTooNew, RecordsUnavailable
+from server.log.contract import LogTooNew, NotDurable, RecordsTooNew, RecordsUnavailable, StoreUnavailable
 from server.log.sqlite.store import Store
 from server.metrics import Metrics
 from server.net import wsinternals
@@ -60,7 +61,11 @@ class Server:
 
             self.directory = self.cluster = wiring.directory(config, self.metrics)
         else:
-            self.directory = LocalDirectory(config, Store(config.data), self.metrics)
+            try:
+                store = Store(config.data)
+            except sqlite3.DatabaseError as e:  # not a SQLite file, or a damaged one
+                raise CannotStart("data_unreadable", f"{config.data}: {e}") from e
+            self.directory = LocalDirectory(config, store, self.metrics)
         self.store = self.directory.log
         self.lobby = Lobby(config, self.directory, self.store, self.metrics)
         self.directory.on_game_start = self.lobby.social.game_started
@@ -110,7 +115,10 @@ class Server:
         # the parts of websockets used beneath its documented API, there before anything starts
         await wsinternals.check_installed()
         if self.cluster is not None:  # rooms come back when someone enters them or the watcher finds them
-            await self.cluster.start()
+            try:
+                await self.cluster.start()
+            except StoreUnavailable as e:
+                raise CannotStart("redis_unavailable", str(e)) from e
         else:
             await self.directory.restore(await self.store.unfinished_games())
             if isinstance(self.store, Store):
@@ -124,24 +132,28 @@ class Server:
         self.keepalive.start()
         self.lobby.seeks.start()
         self.young_passes.start()
-        self._ws = await serve(
-            lambda connection: serve_connection(self.lobby, connection, self.limits, self.keepalive),
-            config.host,
-            config.port,
-            process_request=routes,
-            process_response=routes.process_response,
-            max_size=config.max_frame,
-            compression=None if config.compression == "none" else "deflate",
-            ping_interval=None,  # one task pings every connection (server.net.keepalive)
-            close_timeout=2,  # a client that does not answer the closing handshake is cut off
-        )
-        if config.line_port >= 0:
-            self._line = await asyncio.start_server(
-                lambda r, w: serve_line_client(self.lobby, r, w, self.limits),
+        try:
+            self._ws = await serve(
+                lambda connection: serve_connection(self.lobby, connection, self.limits, self.keepalive),
                 config.host,
-                config.line_port,
-                limit=config.max_line,
+                config.port,
+                process_request=routes,
+                process_response=routes.process_response,
+                max_size=config.max_frame,
+                compression=None if config.compression == "none" else "deflate",
+                ping_interval=None,  # one task pings every connection (server.net.keepalive)
+                close_timeout=2,  # a client that does not answer the closing handshake is cut off
             )
+            if config.line_port >= 0:
+                self._line = await asyncio.start_server(
+                    lambda r, w: serve_line_client(self.lobby, r, w, self.limits),
+                    config.host,
+                    config.line_port,
+                    limit=config.max_line,
+                )
+        except OSError as e:  # the port taken, the host not one of this machine's
+            where = f"{config.host} ({config.port}, {config.line_port})"
+            raise CannotStart("cannot_listen", f"{where}: {e}") from e
         log.info(
             "listening",
             host=config.host,
@@ -207,6 +219,16 @@ class Server:
         self.lobby.analyses.close()
         self.store.close()
         log.info("stopped")
+
+
+class CannotStart(Exception):
+    """The server cannot start: ``event`` names why in the log (``data_unreadable``,
+    ``redis_unavailable``, ``cannot_listen``), ``reason`` says what failed."""
+
+    def __init__(self, event: str, reason: str) -> None:
+        super().__init__(reason)
+        self.event = event
+        self.reason = reason
 
 
 async def serve_until_signalled(config: Config) -> None:
@@ -314,6 +336,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         except wsinternals.WebsocketsMismatch as e:
             log.error("websockets_unsupported", reason=str(e))
+            return 2
+        except CannotStart as e:
+            log.error(e.event, reason=e.reason)
             return 2
     return 0
 

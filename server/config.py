@@ -111,6 +111,7 @@ class Config(BaseModel):
     )
     redis: str | None = Field(
         None,
+        pattern="^(redis|rediss|unix)://",
         description="cluster mode: share rooms, names and the game log through this Redis (redis://HOST:PORT/0)",
     )
     redis_durability: str = Field(
@@ -122,7 +123,7 @@ class Config(BaseModel):
     )
     database: str | None = Field(
         None,
-        pattern="^postgres(ql)?://",
+        pattern="^(postgresql|postgres)://",
         description="cluster mode: keep the records (accounts, ratings, lists, finished games) in this"
         " PostgreSQL database (postgresql://USER:PASSWORD@HOST:PORT/DB), Redis only what is live;"
         " needs --redis",
@@ -225,6 +226,8 @@ def allowed(name: str) -> str:
     ('an integer from 0 to 65535', 'an integer of 1 or more', 'json or console')
     >>> allowed("lease")
     'a number greater than 0'
+    >>> allowed("database")
+    'a URL starting with postgresql:// or postgres://'
     """
     info = Config.model_fields[name]
     low: str | None = None
@@ -241,6 +244,10 @@ def allowed(name: str) -> str:
             if choices:
                 *first, last = choices[1].split("|")
                 return f"{', '.join(first)} or {last}"
+            schemes = re.fullmatch(r"\^\((.*)\)://", bound.pattern)
+            if schemes:
+                *first, last = (f"{scheme}://" for scheme in schemes[1].split("|"))
+                return f"a URL starting with {', '.join(first)} or {last}"
     kind = "an integer" if info.annotation is int else "a number"
     if low is not None and low.startswith(">"):
         return f"{kind} greater than {low[1:]}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import sqlite3
 import sys
@@ -120,14 +121,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = settings(args)
     except ConfigError as e:
         return _fail(str(e), 2)
+    if config.database and not config.redis:  # as the server refuses it
+        return _fail("--database (CAFE_DATABASE) needs --redis (CAFE_REDIS)", 2)
+    # the pool's warnings as it tries again to reach PostgreSQL: the one line below says it
+    logging.getLogger("psycopg").setLevel(logging.CRITICAL)
     try:
         return asyncio.run(_run(args, config))
     except AdminError as e:
         return _fail(str(e))
     except LogTooNew as e:
         return _fail(f"{config.data}: {e}", 2)
-    except RecordsTooNew as e:
-        return _fail(f"PostgreSQL: {e}", 2)
+    except RecordsTooNew as e:  # as a SQLite file of another version: run that version's cafe-admin
+        return _fail(f"PostgreSQL: {e}")
     except RecordsUnavailable as e:
         return _fail(f"the data cannot be reached: PostgreSQL: {e}")
     except (StoreUnavailable, OSError) as e:

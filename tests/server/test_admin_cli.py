@@ -302,6 +302,15 @@ async def test_bad_commands_and_settings_are_one_clear_line(tmp_path: Path) -> N
         2,
         "cafe-admin: error: CAFE_HASH_MEMORY: '1' is not an integer of 8 or more\n",
     )
+    done = await admin("--data", str(data), "--database", "postgresql://cafe@127.0.0.1/cafe", "modlog")
+    assert (done.status, done.err) == (
+        2,
+        "cafe-admin: error: --database (CAFE_DATABASE) needs --redis (CAFE_REDIS)\n",
+    )
+    done = await admin("--redis", "notaurl", "modlog")
+    assert done.status == 2 and done.err.startswith("cafe-admin: error: --redis: 'notaurl' is not a URL"), (
+        done
+    )
     done = await admin("--data", str(data), "modlog")
     assert (done.status, done.out) == (0, "The moderation log has no entries.\n")
 

@@ -3,9 +3,12 @@ allowed, and exit status 2, from the server process itself."""
 
 from __future__ import annotations
 
+import json
 import os
+import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +25,16 @@ REFUSED = [
     (["--log-format", "xml"], {}, "--log-format: 'xml' is not json or console"),
     # the flag is the one refused, whatever the environment holds
     (["--port", "70000"], {"CAFE_PORT": "8000"}, "--port: '70000' is not an integer from 0 to 65535"),
+    (
+        ["--redis", "notaurl"],
+        {},
+        "--redis: 'notaurl' is not a URL starting with redis://, rediss:// or unix://",
+    ),
+    (
+        [],
+        {"CAFE_DATABASE": "mysql://db"},
+        "CAFE_DATABASE: 'mysql://db' is not a URL starting with postgresql:// or postgres://",
+    ),
 ]
 
 
@@ -55,3 +68,33 @@ def test_every_bounded_setting_says_what_it_takes() -> None:
             assert words.startswith("a number"), name
     assert allowed("redis_durability") == "none, fsync or replica"
     assert allowed("resume_window") == "a number of 0 or more"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_a_server_that_cannot_start_says_why_in_one_event_and_exits_2(tmp_path: Path) -> None:
+    """Its port taken, its host not this machine's, its data file not SQLite, its Redis out of
+    reach: the server logs one error event saying what failed, no traceback, and exits 2."""
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    not_sqlite = tmp_path / "cafe.db"
+    not_sqlite.write_text("not a database")
+    cases = [
+        (["--host", "127.0.0.1", "--port", str(taken.getsockname()[1])], "cannot_listen"),
+        (["--host", "no-such-host.invalid", "--port", "0"], "cannot_listen"),
+        (["--data", str(not_sqlite), "--port", "0"], "data_unreadable"),
+        (["--redis", f"redis://127.0.0.1:{_free_port()}/0", "--port", "0"], "redis_unavailable"),
+    ]
+    with taken:
+        for argv, event in cases:
+            done = run_server([*argv, "--line-port", "-1", "--bot-workers", "0"], {})
+            assert done.returncode == 2, (argv, done.stderr)
+            assert "Traceback" not in done.stderr, done.stderr
+            errors = [json.loads(line) for line in done.stderr.splitlines() if '"level": "error"' in line]
+            assert [e["event"] for e in errors] == [event], done.stderr
+            assert errors[0]["reason"]
