@@ -132,14 +132,16 @@ class Enforcer:
     @staticmethod
     def barring(found: list[Sanction], name: str, registered: bool) -> Sanction | None:
         """The ban or kick of ``found`` that keeps ``name`` out (one of its own first; one of its
-        address's only for a guest)."""
+        address's only for a guest): of several, the one that ends last, as it is the one that
+        holds (a ban before a kick that ends with it)."""
         key = name.casefold()
-        own = [s for s in found if s.kind in ("ban", "kick") and s.name.casefold() == key]
+        barring = [s for s in found if s.kind in ("ban", "kick")]
+        own = [s for s in barring if s.name.casefold() == key]
         if own:
-            return own[0]
+            return max(own, key=_lasting)
         if registered:
             return None
-        return next((s for s in found if s.kind in ("ban", "kick")), None)
+        return max(barring, key=_lasting, default=None)
 
     @staticmethod
     def silence_until(found: list[Sanction], name: str, registered: bool) -> float:
@@ -289,3 +291,8 @@ def excerpt(
         f"{time.strftime('%H:%M', time.gmtime(when))} [{c.room or 'lobby'}] <{c.name}> {c.text}"
         for when, c in kept
     ]
+
+
+def _lasting(s: Sanction) -> tuple[float, bool]:
+    """How long ``s`` holds: its end (``inf`` for good), a ban before a kick."""
+    return (math.inf if s.until is None else s.until, s.kind == "ban")

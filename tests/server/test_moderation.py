@@ -229,6 +229,19 @@ async def test_a_second_shorter_silence_is_told_with_the_end_that_holds(server: 
     assert refused["code"] == "silenced" and longer in refused["message"], refused
 
 
+async def test_of_two_bans_the_one_that_holds_is_the_one_told_at_hello(server: Server) -> None:
+    """A ban of 30 minutes, then one for good: a login is refused with the ban for good and its
+    reason, not the first one found."""
+    kim = await _registered(server, "kim", "moderator")
+    troll = await _registered(server, "troll")
+    assert (await kim.command("/ban troll 30m short"))["type"] == "ack"
+    await troll.close()
+    assert (await kim.command("/ban troll perm forever"))["type"] == "ack"
+    refused = await _hello(server, "troll", password=PASSWORD)
+    assert refused["code"] == "banned", refused
+    assert refused["message"] == "troll is banned for good: forever", refused
+
+
 async def test_bans_silences_and_roles_hold_after_a_restart(make_server: ServerFactory) -> None:
     """A ban, a silence and a role are in the store: after a restart the banned name stays out,
     the silenced one is silenced at hello, and the moderator acts as one."""
