@@ -60,6 +60,9 @@ _BEFORE_HELLO = frozenset({m.Hello, m.Command})
 #: the messages that count against the chat limit
 _CHAT = frozenset({m.Say, m.Tell, m.TellReply})
 
+#: the refusal of a message over the connection's rate
+SLOW_DOWN = _("Slow down: too many messages.")
+
 
 def _frame_id(raw: str | bytes | None) -> m.ClientId:
     """The id of a frame refused unread, so that its sender knows which one (a flood is closed
@@ -211,9 +214,16 @@ class Lobby:
         return True
 
     def _limit(self, session: Session, raw: str | bytes | None = None) -> None:
-        if not session.bucket.take():
-            self._strike(session)
-            raise ProtocolError("rate_limited", _("Slow down: too many messages."), _frame_id(raw))
+        if self.over_limit(session):
+            raise ProtocolError("rate_limited", SLOW_DOWN, _frame_id(raw))
+
+    def over_limit(self, session: Session) -> bool:
+        """Whether a message from ``session`` goes over its rate (``--rate``, ``--burst``); each
+        one that does is a strike, and the last strike closes the connection."""
+        if session.bucket.take():
+            return False
+        self._strike(session)
+        return True
 
     def _strike(self, session: Session) -> None:
         session.strikes += 1

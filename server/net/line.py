@@ -35,7 +35,7 @@ from protocol.text.lines import (
 )
 from server.limits import Limits, hello_deadline, security_event
 from server.lobby.choices import ascii_chosen
-from server.lobby.lobby import Lobby
+from server.lobby.lobby import SLOW_DOWN, Lobby
 from server.log.contract import StoreUnavailable
 from server.net.ws import turned_away
 from server.peers import network
@@ -269,6 +269,10 @@ async def _line(lobby: Lobby, session: LineSession, raw: bytes) -> bool:
         return True
     if session.secret is not None:
         await _secret_line(lobby, session, line)
+        return True
+    if session.name is None and lobby.over_limit(session):  # (after the name, the lobby counts)
+        lobby.metrics.errors.labels(code="rate_limited").inc()
+        await session.say(name_refused(SLOW_DOWN, "rate_limited", session.lang))
         return True
     if line.startswith("/") and await _terminal_command(lobby, session, line):
         return True

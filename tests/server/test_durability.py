@@ -13,7 +13,7 @@ from websockets.exceptions import ConnectionClosed
 from engine import Position, legal_move_texts, new_position, play
 from server.app import Server
 from server.log.sqlite.store import Store
-from tests.server.clients import MAX_TURNS, WsClient
+from tests.server.clients import MAX_TURNS, LineClient, WsClient
 from tests.server.conftest import ServerFactory
 from tests.server.process import ServerProcess
 
@@ -210,6 +210,24 @@ async def test_flooding_is_refused_then_disconnected_with_1008(make_server: Serv
     assert (
         'cafe_security_events_total{event="rate_limit_close"} 1.0' in server.lobby.metrics.render().decode()
     )
+
+
+async def test_a_flood_at_the_line_prompt_is_refused_then_disconnected(make_server: ServerFactory) -> None:
+    """The name prompt counts against the rate limit as every later line does: lines past it are
+    refused with rate_limited, and the flood is closed."""
+    server: Server = await make_server(rate=0.001, burst=5)
+    flood = await LineClient.connect(server.line_port)
+    flood.writer.write(b"".join(f"bob{i} {'0' * 32}\r\n".encode() for i in range(60)))
+    await flood.writer.drain()
+    with pytest.raises(ConnectionError):
+        while True:
+            await flood.expect("never", timeout=5)
+    assert flood.text().count("[bad_token]") == 5, flood.text()
+    assert "[rate_limited]" in flood.text()
+    metrics = server.lobby.metrics.render().decode()
+    assert 'cafe_security_events_total{event="rate_limit_close"} 1.0' in metrics
+    calm = await LineClient.connect(server.line_port, "calm")
+    await calm.close()
 
 
 async def test_a_message_past_the_rate_limit_is_refused_with_its_id(make_server: ServerFactory) -> None:
