@@ -305,8 +305,10 @@ class LineText:
                 msg.player, msg.move, msg.points, msg.events, ascii_only=ascii_only, lang=say
             )
             return [played, *self._turn_lines(reader, ascii_only, say)]
-        if isinstance(msg, m.Ack | m.Pong):
+        if isinstance(msg, m.Ack):
             return []
+        if isinstance(msg, m.Pong):  # /ping: the server answers
+            return ["* pong"]
         if isinstance(msg, m.Snapshot):
             self.view = msg.view
             return self._room_lines(ascii_only, say)

@@ -217,6 +217,7 @@ async def test_a_bare_cr_ends_a_line(server: Server) -> None:
     await client.line("crman", end=b"\r")
     await client.expect("Hello crman!")
     await client.line("/ping", end=b"\r")
+    await client.expect("* pong")
     await client.line("/nosuch", end=b"\r")
     await client.expect("[unknown_command]")
 
