@@ -93,6 +93,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="one node, then two nodes with Redis and PostgreSQL, at the same rate; no relay",
     )
+    parser.add_argument(
+        "--redis-socket",
+        action="store_true",
+        help="--cluster: the nodes reach Redis on a Unix socket (unix://...) rather than TCP",
+    )
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--profile", help="run the server under py-spy; write its raw samples here")
     parser.add_argument(

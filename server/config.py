@@ -112,7 +112,8 @@ class Config(BaseModel):
     redis: str | None = Field(
         None,
         pattern="^(redis|rediss|unix)://",
-        description="cluster mode: share rooms, names and the game log through this Redis (redis://HOST:PORT/0)",
+        description="cluster mode: share rooms, names and the game log through this Redis"
+        " (redis://HOST:PORT/0; rediss:// with TLS, unix://PATH?db=0 on a Unix socket)",
     )
     redis_durability: str = Field(
         "none",

@@ -45,9 +45,12 @@ class ClusterTarget:
         binary = shutil.which("redis-server")
         if binary is None:
             raise SystemExit("--cluster needs redis-server (apt-get install -y redis-server)")
+        # with --redis-socket Redis also listens on a Unix socket, which the nodes use
+        sock = self.folder / "redis.sock"
         self.redis = subprocess.Popen(
             [binary, "--port", str(self.redis_port), "--bind", "127.0.0.1", "--dir", str(self.folder),
-             "--appendonly", "yes", "--appendfsync", "everysec", "--save", "", "--protected-mode", "no"],
+             "--appendonly", "yes", "--appendfsync", "everysec", "--save", "", "--protected-mode", "no",
+             *(["--unixsocket", str(sock), "--unixsocketperm", "700"] if args.redis_socket else [])],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         self.postgres = PostgresServer()
@@ -56,7 +59,7 @@ class ClusterTarget:
             wait_listening(self.redis_port, None)
             self.postgres.start()
             database = self.postgres.create_database()
-            redis = f"redis://127.0.0.1:{self.redis_port}/0"
+            redis = f"unix://{sock}?db=0" if args.redis_socket else f"redis://127.0.0.1:{self.redis_port}/0"
             for name, argv in zip(NODES, node_argv, strict=True):
                 port = int(argv[argv.index("--port") + 1])
                 line = int(argv[argv.index("--line-port") + 1])

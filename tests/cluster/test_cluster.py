@@ -16,7 +16,7 @@ from engine import GameRecord, Position, legal_move_texts, new_position, play
 from server.log.contract import LeaseLost
 from server.log.redis.keys import lease_key
 from server.log.redis.store import RedisStore
-from tests.cluster.conftest import TIMINGS, RedisServer, published
+from tests.cluster.conftest import TIMINGS, RedisServer, published, two_nodes
 from tests.server.clients import MAX_TURNS, WsClient, until
 from tests.server.process import ServerProcess
 
@@ -112,6 +112,24 @@ async def test_players_on_two_nodes_play_a_whole_game(nodes: list[ServerProcess]
     await until(lambda: bob.view is not None and bob.view["game"]["move_number"] == last, "bob saw the end")
     assert bob.view is not None
     assert [p["score"] for p in bob.view["game"]["players"]] == [p.score for p in final.players]
+
+
+async def test_nodes_reach_redis_on_a_unix_socket(tmp_path: Path) -> None:
+    """``--redis unix://PATH`` (Redis on the nodes' machine): two nodes on Redis' Unix socket
+    alone (no TCP port) share names and rooms, and a game between them plays to the end."""
+    sock = tmp_path / "redis.sock"
+    redis = RedisServer(tmp_path, "--port", "0", "--unixsocket", str(sock), "--unixsocketperm", "700")
+    redis.start()
+    try:
+        url = f"unix://{sock}?db=0"
+        await until(sock.exists, "Redis listens on its socket")
+        async with two_nodes(url, tmp_path) as nodes:
+            ann, bob = await _two_players(nodes, 7)
+            assert {p["name"] for p in (await ann.request({"type": "who"}))["people"]} == {"ann", "bob"}
+            await _play([ann, bob], Game(new_position(["ann", "bob"], 7)), random.Random(3), None, bob)
+            assert (await ann.next("game_over"))["ranking"][0] in ("ann", "bob")
+    finally:
+        redis.stop()
 
 
 async def test_people_on_two_nodes_joining_a_new_room_at_once_both_sit(nodes: list[ServerProcess]) -> None:
