@@ -30,6 +30,7 @@ REFUSED = [
         {},
         "--redis: 'notaurl' is not a URL starting with redis://, rediss:// or unix://",
     ),
+    (["--static-dir", "/no/such/folder"], {}, "--static-dir: '/no/such/folder' is not a folder that exists"),
     (
         [],
         {"CAFE_DATABASE": "mysql://db"},
