@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import os
 import signal
 import sqlite3
 import sys
@@ -316,6 +317,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if config.database and not config.redis:  # PostgreSQL keeps a cluster's records, beside Redis
         print("cafe-server: error: --database (CAFE_DATABASE) needs --redis (CAFE_REDIS)", file=sys.stderr)
+        return 2
+    if config.static_dir is not None and not os.path.isdir(config.static_dir):  # else 404s for the page
+        print(
+            f"cafe-server: error: --static-dir (CAFE_STATIC_DIR): {config.static_dir!r} is not a folder",
+            file=sys.stderr,
+        )
         return 2
     logs.configure(config.log_level, config.log_format)
     collect_garbage_seldom()

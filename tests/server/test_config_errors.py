@@ -30,7 +30,11 @@ REFUSED = [
         {},
         "--redis: 'notaurl' is not a URL starting with redis://, rediss:// or unix://",
     ),
-    (["--static-dir", "/no/such/folder"], {}, "--static-dir: '/no/such/folder' is not a folder that exists"),
+    (
+        ["--static-dir", "/no/such/folder"],
+        {},
+        "--static-dir (CAFE_STATIC_DIR): '/no/such/folder' is not a folder",
+    ),
     (
         [],
         {"CAFE_DATABASE": "mysql://db"},
