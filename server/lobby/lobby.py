@@ -199,10 +199,10 @@ class Lobby:
             session.token = None  # pragma: no mutate - releasing a revoked token touches nothing
 
     async def receive_line(self, session: Session, line: str) -> bool:
-        """A line from a line client; ``False`` when the client asked to quit."""
+        """A line from a line client (counted against its rate by the line endpoint, with the
+        lines it answers itself); ``False`` when the client asked to quit."""
         self.metrics.received(session.transport)
         try:
-            self._limit(session)
             command = parse_command(line)
             if isinstance(command, Quit):
                 await self._quit(session)

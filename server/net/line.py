@@ -256,6 +256,13 @@ async def _serve(
 
 async def _line(lobby: Lobby, session: LineSession, raw: bytes) -> bool:
     """Handle one line; ``False`` once the connection is to end."""
+    if lobby.over_limit(session):  # every line counts: at the name prompt, a password, a command
+        if session.name is None:
+            lobby.metrics.errors.labels(code="rate_limited").inc()
+            await session.say(name_refused(SLOW_DOWN, "rate_limited", session.lang))
+        else:
+            lobby.error(session, "rate_limited", SLOW_DOWN)
+        return True
     try:
         line = sanitize_line(strip_telnet(raw).decode("utf-8"))
     except UnicodeDecodeError:
@@ -269,10 +276,6 @@ async def _line(lobby: Lobby, session: LineSession, raw: bytes) -> bool:
         return True
     if session.secret is not None:
         await _secret_line(lobby, session, line)
-        return True
-    if session.name is None and lobby.over_limit(session):  # (after the name, the lobby counts)
-        lobby.metrics.errors.labels(code="rate_limited").inc()
-        await session.say(name_refused(SLOW_DOWN, "rate_limited", session.lang))
         return True
     if line.startswith("/") and await _terminal_command(lobby, session, line):
         return True

@@ -230,6 +230,20 @@ async def test_a_flood_at_the_line_prompt_is_refused_then_disconnected(make_serv
     await calm.close()
 
 
+async def test_lines_the_line_endpoint_answers_itself_count_too(make_server: ServerFactory) -> None:
+    """After the name, /ascii and a bare /register (which the endpoint answers, not the lobby)
+    count against the rate as every other line: past the burst they are refused, then closed."""
+    server: Server = await make_server(rate=0.001, burst=5)
+    flood = await LineClient.connect(server.line_port, "asciiman")  # the name: the first of five
+    flood.writer.write(b"/ascii on\r\n" * 30 + b"/register\r\n" * 30)
+    await flood.writer.drain()
+    with pytest.raises(ConnectionError):
+        while True:
+            await flood.expect("never", timeout=5)
+    assert flood.text().count("[rate_limited]") >= 3, flood.text()
+    assert flood.text().count("plain ASCII") <= 4, flood.text()
+
+
 async def test_a_message_past_the_rate_limit_is_refused_with_its_id(make_server: ServerFactory) -> None:
     """A client that numbers its messages learns which one the limit refused."""
     server: Server = await make_server(rate=0.001, burst=3)
