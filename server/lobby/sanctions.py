@@ -131,16 +131,13 @@ class Enforcer:
 
     @staticmethod
     def barring(found: list[Sanction], name: str, registered: bool) -> Sanction | None:
-        """The ban or kick of ``found`` that keeps ``name`` out (one of its own first; one of its
-        address's only for a guest): of several, the one that ends last, as it is the one that
-        holds (a ban before a kick that ends with it)."""
+        """The ban or kick of ``found`` that keeps ``name`` out (its own; its address's too for a
+        guest): of several, the one that ends last, as it is the one that holds (a ban before a
+        kick that ends with it)."""
         key = name.casefold()
-        barring = [s for s in found if s.kind in ("ban", "kick")]
-        own = [s for s in barring if s.name.casefold() == key]
-        if own:
-            return max(own, key=_lasting)
-        if registered:
-            return None
+        barring = [
+            s for s in found if s.kind in ("ban", "kick") and (not registered or s.name.casefold() == key)
+        ]
         return max(barring, key=_lasting, default=None)
 
     @staticmethod

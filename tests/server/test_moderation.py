@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from server.app import Server
-from server.log.contract import OPERATOR
+from server.lobby.sanctions import Enforcer
+from server.log.contract import OPERATOR, Sanction, SanctionKind
 from tests.server.clients import LineClient, WsClient
 from tests.server.conftest import ServerFactory
 
@@ -240,6 +241,22 @@ async def test_of_two_bans_the_one_that_holds_is_the_one_told_at_hello(server: S
     refused = await _hello(server, "troll", password=PASSWORD)
     assert refused["code"] == "banned", refused
     assert refused["message"] == "troll is banned for good: forever", refused
+
+
+def test_the_sanction_that_bars_is_the_one_that_ends_last() -> None:
+    """Of a guest's own kick and a ban for good of its address (given to another name), the ban
+    is the one told, as it is the one that holds; a registered name reads only its own."""
+    now = time.time()
+
+    def made(kind: SanctionKind, name: str, until: float | None) -> Sanction:
+        return Sanction(1, kind, name, "10.0.0.9", "kim", kind, now, until)
+
+    kick, ban = made("kick", "troll", now + 600), made("ban", "other", None)
+    assert Enforcer.barring([kick, ban], "troll", registered=False) == ban
+    assert Enforcer.barring([kick, ban], "troll", registered=True) == kick
+    assert Enforcer.barring([ban], "troll", registered=True) is None
+    same_end = made("ban", "troll", now + 600)
+    assert Enforcer.barring([kick, same_end], "troll", registered=True) == same_end
 
 
 async def test_bans_silences_and_roles_hold_after_a_restart(make_server: ServerFactory) -> None:
