@@ -196,6 +196,8 @@ def load_config(argv: Sequence[str] | None = None, environ: Mapping[str, str] | 
         value = getattr(args, name)
         if value is None:
             value = environ.get(_env_name(name))
+            if value == "" and Config.model_fields[name].default is None:
+                value = None  # an optional setting left empty (CAFE_REDIS=) is one not given
         if value is not None:
             values[name] = value
     try:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from server.config import Config, allowed
+from server.config import Config, ConfigError, allowed, load_config
 
 #: settings whose refusal is checked: (flag or variable, value, the line's end)
 REFUSED = [
@@ -103,3 +103,13 @@ def test_a_server_that_cannot_start_says_why_in_one_event_and_exits_2(tmp_path: 
             errors = [json.loads(line) for line in done.stderr.splitlines() if '"level": "error"' in line]
             assert [e["event"] for e in errors] == [event], done.stderr
             assert errors[0]["reason"]
+
+
+def test_an_optional_setting_left_empty_in_the_environment_is_not_given() -> None:
+    """An environment file that blanks an optional setting (``CAFE_REDIS=``) means it unset, as
+    it did before those settings had a form to check: one node, the bundled page."""
+    blank = {"CAFE_REDIS": "", "CAFE_DATABASE": "", "CAFE_STATIC_DIR": "", "CAFE_NODE_ID": ""}
+    config = load_config([], blank)
+    assert (config.redis, config.database, config.static_dir, config.node_id) == (None, None, None, None)
+    with pytest.raises(ConfigError, match="CAFE_PORT: '' is not an integer"):
+        load_config([], {"CAFE_PORT": ""})  # a setting with a default still needs a value
