@@ -43,7 +43,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--data", metavar="FILE", help="the server's SQLite file [env CAFE_DATA]")
     parser.add_argument(
-        "--redis", metavar="URL", help="a cluster's Redis (redis://HOST:PORT/0) [env CAFE_REDIS]"
+        "--redis",
+        metavar="URL",
+        help="a cluster's Redis (redis://HOST:PORT/0, rediss://, unix://PATH) [env CAFE_REDIS]",
     )
     parser.add_argument(
         "--database",

@@ -4,7 +4,8 @@ envelope or several, in order), told apart by ``op``:
 
 ============  ================================================================================
 ``enter``     a member on the sending node enters the room (``join``: and takes a seat;
-              ``admitted``: it is on the room's guest list, which a private room asks for)
+              ``admitted``: it is on the room's guest list, which a private room asks for;
+              ``asked``: the member asked, and is answered with ``ack``)
 ``leave``     the member leaves (``disconnected``: its connection was lost)
 ``returned``  the member came back with a resume token
 ``reread``    the member now reads another language, or plain ASCII (or no longer)
