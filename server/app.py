@@ -315,9 +315,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as e:  # one line and status 2, as argparse answers a flag it does not know
         print(f"cafe-server: error: {e}", file=sys.stderr)
         return 2
-    if config.database and not config.redis:  # PostgreSQL keeps a cluster's records, beside Redis
-        print("cafe-server: error: --database (CAFE_DATABASE) needs --redis (CAFE_REDIS)", file=sys.stderr)
-        return 2
     if config.static_dir and not os.path.isdir(config.static_dir):  # else 404s for the page
         print(
             f"cafe-server: error: --static-dir (CAFE_STATIC_DIR): {config.static_dir!r} is not a folder",

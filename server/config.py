@@ -201,9 +201,12 @@ def load_config(argv: Sequence[str] | None = None, environ: Mapping[str, str] | 
         if value is not None:
             values[name] = value
     try:
-        return Config.model_validate(values, strict=False)
+        config = Config.model_validate(values, strict=False)
     except ValidationError as e:
         raise ConfigError(_refusal(e, args, environ)) from None
+    if config.database and not config.redis:  # PostgreSQL keeps a cluster's records, beside Redis
+        raise ConfigError("--database (CAFE_DATABASE) needs --redis (CAFE_REDIS)")
+    return config
 
 
 class ConfigError(ValueError):

@@ -123,8 +123,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = settings(args)
     except ConfigError as e:
         return _fail(str(e), 2)
-    if config.database and not config.redis:  # as the server refuses it
-        return _fail("--database (CAFE_DATABASE) needs --redis (CAFE_REDIS)", 2)
     # the pool's warnings as it tries again to reach PostgreSQL: the one line below says it
     logging.getLogger("psycopg").setLevel(logging.CRITICAL)
     try:

@@ -145,9 +145,7 @@ class Enforcer:
         """Until when ``found`` silences ``name`` (``inf``: for good; 0: not)."""
         key = name.casefold()
         ends = [
-            math.inf if s.until is None else s.until
-            for s in found
-            if s.kind == "silence" and (s.name.casefold() == key or not registered)
+            _end(s) for s in found if s.kind == "silence" and (s.name.casefold() == key or not registered)
         ]
         return max(ends, default=0.0)
 
@@ -290,6 +288,11 @@ def excerpt(
     ]
 
 
+def _end(s: Sanction) -> float:
+    """When ``s`` ends (``inf``: for good)."""
+    return math.inf if s.until is None else s.until
+
+
 def _lasting(s: Sanction) -> tuple[float, bool]:
-    """How long ``s`` holds: its end (``inf`` for good), a ban before a kick."""
-    return (math.inf if s.until is None else s.until, s.kind == "ban")
+    """How long ``s`` holds: its end, a ban before a kick."""
+    return (_end(s), s.kind == "ban")
