@@ -596,7 +596,10 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
     "quit": CommandInfo(
         "/quit",
         _("close the connection"),
-        _("Closes the connection. A seat in a running game is kept for you for a while."),
+        _(
+            "Closes the connection and gives up your resume token: a seat in a running game\n"
+            "goes to a bot at once."
+        ),
         ("/quit",),
     ),
     # moderation

@@ -192,11 +192,18 @@ class Lobby:
             self.error(session, e.code, e.message, e.id)
 
     async def _quit(self, session: Session) -> None:
-        """/quit: the resume token is given up, so nobody can come back with it."""
+        """/quit: the resume token is given up, so nobody can come back with it, and the room is
+        left as with ``leave_room``: a seat in a running game goes to a bot at once (with
+        ``absent`` ``drop``, its player leaves the game) rather than waiting for the window."""
         self.seeks.ended(session)
         if session.token is not None:
             await self.store.token_revoked(session.token)
             session.token = None  # pragma: no mutate - releasing a revoked token touches nothing
+        room = session.room
+        if room is not None:
+            session.room = None
+            room.post(session, Leave(disconnected=False, id=None, name=session.name, asked=False))
+            self.directory.moved(session)
 
     async def receive_line(self, session: Session, line: str) -> bool:
         """A line from a line client (counted against its rate by the line endpoint, with the

@@ -34,6 +34,7 @@ from protocol.text.lines import (
     name_refused,
 )
 from server.limits import Limits, hello_deadline, security_event
+from server.lobby.accounts import MAX_PASSWORD
 from server.lobby.choices import ascii_chosen
 from server.lobby.lobby import SLOW_DOWN, Lobby
 from server.log.contract import StoreUnavailable
@@ -363,20 +364,22 @@ async def _secret_line(lobby: Lobby, session: LineSession, line: str) -> None:
     session.writer.write(ECHO_ON + b"\r\n")
     message: m.Hello | m.Register | m.ChangePassword | m.Unregister
     try:
+        if any(len(answer) > MAX_PASSWORD for answer in answers):  # as a WebSocket field is refused
+            raise ProtocolError("bad_field", _("A password has at most {n} characters.", n=MAX_PASSWORD))
         if what.startswith("login:"):
             message = m.Hello(
-                name=what.removeprefix("login:")[:FIELD_MAX], password=answers[0][:200], lang=_chosen(session)
+                name=what.removeprefix("login:")[:FIELD_MAX], password=answers[0], lang=_chosen(session)
             )
         elif what == "register":
             if answers[0] != answers[1]:
                 raise ProtocolError("bad_arguments", _("The two passwords differ; /register again."))
-            message = m.Register(password=answers[0][:200])
+            message = m.Register(password=answers[0])
         elif what == "password":
             if answers[1] != answers[2]:
                 raise ProtocolError("bad_arguments", _("The two new passwords differ; /password again."))
-            message = m.ChangePassword(old=answers[0][:200], new=answers[1][:200])
+            message = m.ChangePassword(old=answers[0], new=answers[1])
         else:
-            message = m.Unregister(password=answers[0][:200])
+            message = m.Unregister(password=answers[0])
         await lobby.handle(session, message)
     except ProtocolError as e:
         if session.name is None:

@@ -192,11 +192,12 @@ class Door:
         name = _name(session)
         own = self.seats.index_of(name)
         if msg.seat is not None:  # /join N: one's own seat back at once, another's by a vote
+            # one's own seat waits for its player, or a bot plays it (the clock handed it over)
             waits = (
                 self.play.state == "playing"
                 and own is not None
                 and own + 1 == msg.seat
-                and self.seats[own].session is None
+                and (self.seats[own].session is None or self.seats[own].stand_in is not None)
                 and not self._barred(session)
             )
             if not waits:
