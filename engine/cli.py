@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -189,9 +190,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         code: int = args.func(args)
+        sys.stdout.flush()
     except _Unusable as e:
         print(f"cafe-engine: {e}", file=sys.stderr)
         return EXIT_UNUSABLE
+    except BrokenPipeError:
+        # the reader went away (``cafe-engine moves x.json | head``): say nothing more, and let
+        # the interpreter's last flush find nowhere to fail (the standard library's recipe)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return code
 
 

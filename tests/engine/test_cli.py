@@ -311,3 +311,36 @@ def test_cli_python_m_engine_exit_statuses(tmp_path: Path) -> None:
         check=False,
     )
     assert unusable.returncode == 2
+
+
+# --- the README's examples ----------------------------------------------------------------------------
+
+
+def test_the_readmes_commands_run_as_it_says(tmp_path: Path) -> None:
+    """Each line of the README's ``cafe-engine`` block (but ``verify``, whose file a server gives)
+    runs in one folder, one after the other, and exits 0; the ``play`` line's move is legal in the
+    ``new`` line's position and scores what its comment says."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    block = (
+        readme.split("## The rules engine on the command line", 1)[1]
+        .split("```sh\n", 1)[1]
+        .split("```", 1)[0]
+    )
+    lines = [line.split("  #", 1) for line in block.splitlines()]
+    commands = [
+        (c.strip(), comment.strip()) for c, comment in lines if not c.startswith("cafe-engine verify")
+    ]
+    assert [c.split()[1] for c, _ in commands] == ["new", "moves", "play", "random-game", "replay"]
+    engine = Path(sys.executable).with_name("cafe-engine")
+    for command, comment in commands:
+        done = subprocess.run(
+            command.replace("cafe-engine", str(engine), 1),
+            shell=True,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, (command, done.stdout[-300:], done.stderr[-300:])
+        if " play " in command:
+            result = json.loads(done.stdout)
+            assert result["ok"] is True and f'"points": {result["points"]}' in comment, comment
