@@ -377,8 +377,11 @@ class LineText:
                         first=msg.start_player,
                     )
                 ),
-                say(_("* Shuffle fingerprint, sha256(seed):")),
-                f"  {msg.seed_hash}",
+                *(
+                    [say(_("* Shuffle fingerprint, sha256(seed):")), f"  {msg.seed_hash}"]
+                    if msg.seed_hash is not None
+                    else []
+                ),
                 *(
                     [say(_("* A practice game: the server chose the seed."))]
                     if msg.practice and msg.seed_drawn

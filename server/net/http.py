@@ -225,7 +225,10 @@ class HttpRoutes:
         body.update(
             id=game.game_id,
             room=game.room,
-            seed_hash=seed_hash(game.record.seed),
+            # a practice game's seed, chosen, has no fingerprint until it is revealed (game_started)
+            seed_hash=None
+            if game.result is None and game.room_options.get("seed") is not None
+            else seed_hash(game.record.seed),
             result=game.result,
             # the moves the server played for their player: number -> "clock" or "bot"
             auto={str(number): mark for number, mark in sorted(game.auto.items())},

@@ -438,6 +438,8 @@ class RoomCore:
 
     def _set_option(self, session: Member, msg: m.SetOption, value: Any) -> None:
         self.options = self.options.with_value(msg.key, value)
+        if msg.key == "seed":
+            self.play.seed_by = None if value is None else _name(session)
         text = announcement(_name(session), msg.key, value)
         self.members.broadcast(m.Notice(room=self.name, text=text))
         self.members.ack(session, msg.id)

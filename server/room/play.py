@@ -78,6 +78,9 @@ class Play:
         #: the seed of the game was drawn by the server for a table it made (a casual table of
         #: quick pairing), not chosen by the room's players
         self.seed_drawn = False
+        #: who chose the room's seed (``/option seed N``): it deals a game only while they sit at
+        #: the table, since whoever knows the seed knows every hand
+        self.seed_by: str | None = None
 
     @property
     def state(self) -> State:
@@ -148,7 +151,12 @@ class Play:
         seats = self.seats
         start = options.start
         seed = options.seed
-        if seed is None:
+        # a seed its chooser left behind when they gave up the seat is not used: a spectator may not
+        # know the hands (a table the server makes brings its own)
+        forgotten = seed is not None and member is not None and self._chooser_left()
+        if forgotten:
+            options = options.with_value("seed", None)
+        if seed is None or forgotten:
             seed = self._new_seed()
         order = list(seats)
         if options.drawseat:  # drawn from the seed, so that the same seed seats the same way
@@ -166,6 +174,10 @@ class Play:
         entry = GameStart(game_id, self.name, record, kinds, options.to_dict(), identities)
 
         def started(answers: Answers) -> None:
+            if forgotten:
+                self.forget_seed(
+                    _("The seed {name} chose is forgotten: {name} left the table.", name=self.seed_by)
+                )
             self.seats.replace(order)
             position = record.start()
             for s in order:
@@ -203,13 +215,25 @@ class Play:
         self._arriving.discard(name.casefold())
         self.members.send(member, self._started(game.start, game.seed))
 
+    def _chooser_left(self) -> bool:
+        return self.seed_by is not None and self.seats.index_of(self.seed_by) is None
+
+    def forget_seed(self, why: str | None) -> None:
+        """The room's seed goes back to random, the members told ``why`` (if anything)."""
+        self.options = self.options.with_value("seed", None)
+        self.seed_by = None
+        if why is not None:
+            self.members.broadcast(m.Notice(room=self.name, text=why))
+
     def _started(self, record: GameRecord, seed: int) -> m.GameStarted:
         """The message that the game of ``record`` (dealt from ``seed``) started."""
         return m.GameStarted(
             room=self.name,
             players=list(record.players),
             start_player=record.players[record.start().to_move],
-            seed_hash=seed_hash(seed),
+            # a practice game's seed was typed by a player or drawn for a table it made: no fingerprint,
+            # which for a typed number would give it away to anyone who tries the numbers in turn
+            seed_hash=None if self.options.seed is not None else seed_hash(seed),
             practice=self.options.seed is not None,
             seed_drawn=self.seed_drawn,
         )
@@ -384,6 +408,10 @@ class Play:
         members.note(
             "game_over", game=game.game_id, reason=outcome.reason, final_scores=dict(outcome.final_scores)
         )
+        # the seed is revealed now: it deals no other game unless someone chooses it again
+        chosen = self.options.seed is not None and not self.seed_drawn
+        if self.options.seed is not None:
+            self.forget_seed(None)
         self.publish()
         members.broadcast(
             m.GameOver(
@@ -397,6 +425,9 @@ class Play:
                 ratings=ratings or None,
             )
         )
+        if chosen:
+            text = _("The seed is random again for the next game.")
+            members.broadcast(m.Notice(room=self.name, text=text))
         if self.seats.give_up_empty():
             self.publish()
         self.clock.release_all(members.out)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import re
 
@@ -109,6 +110,33 @@ async def test_games_path_returns_a_record_the_engine_replays(server: Server) ->
     data["seed"] += 1
     assert verify(data)["ok"] is False
     assert (await http_get(server.port, "/games/nope")).status == 404
+
+
+async def test_a_practice_game_shows_no_fingerprint_of_its_seed_until_the_end(server: Server) -> None:
+    """A seed typed for the room is a small number whose sha256 anyone could find by trying: a
+    practice game's ``game_started`` and its running record carry ``seed_hash`` null; a game dealt
+    from a seed the server drew carries the fingerprint, which its finished record matches."""
+    ann = await WsClient.connect(server.port, "ann")
+    await ann.command("/join practice")
+    assert (await ann.command("/option seed 42"))["type"] == "ack"
+    await ann.command("/addbot greedy")
+    assert (await ann.command("/start"))["type"] == "ack"
+    started = await ann.next("game_started")
+    assert started["practice"] is True and started["seed_hash"] is None
+    game = server.lobby.rooms["practice"].core.game
+    assert game is not None
+    record = (await http_get(server.port, f"/api/games/{game.game_id}")).json()
+    assert record["seed_hash"] is None and "seed" not in record
+    bob = await WsClient.connect(server.port, "bob")
+    await bob.command("/join drawn")
+    await bob.command("/addbot greedy")
+    assert (await bob.command("/start"))["type"] == "ack"
+    started = await bob.next("game_started")
+    game = server.lobby.rooms["drawn"].core.game
+    assert game is not None and started["practice"] is False
+    assert started["seed_hash"] == hashlib.sha256(str(game.seed).encode()).hexdigest()
+    record = (await http_get(server.port, f"/api/games/{game.game_id}")).json()
+    assert record["seed_hash"] == started["seed_hash"] and "seed" not in record
 
 
 # --- hardening --------------------------------------------------------------------------------

@@ -144,7 +144,7 @@ async def test_ascii_mode_sends_no_byte_above_127(server: Server) -> None:
     await other.line("Grüße ☕ — café")
     await plain.expect("<jurgen> Grusse ? - cafe")
     await other.line("/start")
-    await plain.expect("* Shuffle fingerprint")
+    await plain.expect("* A practice game: the room chose the seed.")
     answers = {
         "/board": "Cafe International | room plain",
         "/hand": "Your hand (",

@@ -308,8 +308,9 @@ def test_start_logs_the_game_before_anyone_is_told() -> None:
 
 
 def test_start_once_logged_tells_everyone_and_starts_the_turn() -> None:
-    """Once logged: the starter's ack, each member's view, ``game_started``, then the first turn."""
-    d = Driver()
+    """Once logged: the starter's ack, each member's view, ``game_started`` (with the fingerprint of
+    the seed the server drew), then the first turn."""
+    d = Driver(seed=None)
     ann, bob = d.seat("ann", "bob", options=[("clock", 30)])
     zoe = d.enter("zoe")
     d.now = 50.0
@@ -317,7 +318,7 @@ def test_start_once_logged_tells_everyone_and_starts_the_turn() -> None:
     assert done.types(ann) == ["ack", "patch", "game_started"]
     assert done.types(bob) == done.types(zoe) == ["patch", "game_started"]
     started = done.of(bob, m.GameStarted)[0]
-    assert started.players == ["ann", "bob"] and started.seed_hash == seed_hash(SEED)
+    assert started.players == ["ann", "bob"] and started.seed_hash == seed_hash(99)  # (the Driver's draw)
     assert started.start_player == d.to_move
     assert d.views[ann]["state"] == "playing" and len(d.views[ann]["game"]["hand"]) == 5
     assert "hand" not in d.views[zoe]["game"]  # a spectator sees no hands
@@ -464,7 +465,8 @@ def test_last_move_logs_the_outcome_with_it() -> None:
 
 
 def test_game_over_reveals_the_seed_and_cancels_the_timers() -> None:
-    """After the last move: ``game_over`` with the seed, the turn and resume windows cancelled."""
+    """After the last move: ``game_over`` with the seed, the turn and resume windows cancelled; the
+    seed the room chose is random again, and the room is told why."""
     d = Driver()
     ann, bob, cem = d.start("ann", "bob", "cem", options=[("clock", 30)])
     zoe = d.enter("zoe")
@@ -477,7 +479,9 @@ def test_game_over_reveals_the_seed_and_cancels_the_timers() -> None:
     over = done.of(zoe, m.GameOver)[0]
     assert over.seed == SEED and over.reason == d.written[-1].outcome.reason
     types = done.types(zoe)
-    assert types[:2] == ["patch", "played"] and types[-2:] == ["game_over", "patch"]
+    assert types[:2] == ["patch", "played"] and types[-3:] == ["game_over", "notice", "patch"]
+    assert done.of(zoe, m.Notice)[-1].text.startswith("The seed is random again")
+    assert d.core.options.seed is None and d.views[zoe]["options"]["seed"] is None
     assert {"turn", f"window:{away.name}"} <= set(done.cancels)
     assert not [e for e in done.effects if isinstance(e, Think)] and done.arms == []
     assert d.timers == {}

@@ -4,6 +4,7 @@ ended taking no more moves."""
 
 from __future__ import annotations
 
+from engine.game import seed_hash
 from protocol import messages as m
 from server.room.core import RoomSettings
 from server.room.effects import GameStart, Note
@@ -60,7 +61,8 @@ def test_a_game_that_has_ended_takes_no_more_moves_and_gives_no_hints() -> None:
 
 def test_the_start_logs_the_seed_and_kinds_and_tells_whether_it_is_practice() -> None:
     """A start logs the seed drawn (or chosen), each seat's kind (a server bot with its strategy)
-    and notes the game with its players; ``game_started`` says practice only for a chosen seed."""
+    and notes the game with its players; ``game_started`` says practice only for a chosen seed, and
+    gives the fingerprint only of a seed drawn (a typed number's would give it away)."""
     for chosen in (None, 5):
         d = Driver(seed=chosen)
         ann = d.enter("ann", join=True)
@@ -74,6 +76,32 @@ def test_the_start_logs_the_seed_and_kinds_and_tells_whether_it_is_practice() ->
         assert note.fields == {"game": GAME_ID, "players": list(start.record.players)}
         [started] = done.of(ann, m.GameStarted)
         assert started.practice is (chosen is not None)
+        assert started.seed_hash == (seed_hash(99) if chosen is None else None)
+
+
+def test_a_seed_deals_only_while_its_chooser_sits_at_the_table() -> None:
+    """ann chooses a seed and gives up her seat: she would know every hand, so the game bob starts
+    is dealt from a seed the server draws, not a practice game, and the room reads why. A seed
+    chosen by one who stays seated deals its game."""
+    d = Driver(seed=None)
+    ann = d.enter("ann", join=True)
+    bob = d.enter("bob", join=True)
+    cid = d.enter("cid", join=True)
+    assert d.feed(ann, m.SetOption(key="seed", value=42)).replies() == []
+    d.feed(ann, m.LeaveGame())
+    done = d.feed(bob, m.Start())
+    start = d.written[0]
+    assert isinstance(start, GameStart) and start.record.seed == 99
+    assert start.room_options["seed"] is None
+    [started] = done.of(cid, m.GameStarted)
+    assert started.practice is False and started.seed_hash == seed_hash(99)
+    assert "The seed ann chose is forgotten: ann left the table." in [n.text for n in done.of(ann, m.Notice)]
+    kept = Driver(seed=None)
+    ann, _ = kept.seat("ann", "bob")
+    assert kept.feed(ann, m.SetOption(key="seed", value=42)).replies() == []
+    kept.feed(ann, m.Start())
+    start = kept.written[0]
+    assert isinstance(start, GameStart) and start.record.seed == 42
 
 
 def test_a_players_own_move_is_neither_automatic_nor_the_clocks() -> None:

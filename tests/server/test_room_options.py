@@ -153,3 +153,37 @@ async def test_join_seat_names_the_room_one_is_in(server: Server) -> None:
     refused = await zoe.request({"type": "join", "room": "cafe", "seat": 2})
     assert refused["code"] == "not_in_room"
     assert (await zoe.command("/rooms"))["rooms"] == []
+
+
+async def test_a_chosen_seed_deals_one_game_and_only_while_its_chooser_is_seated(server: Server) -> None:
+    """ann chooses seed 42 and gives up her seat: the game bob and cid start is dealt from a seed
+    the server draws (no practice), and the room reads why. bob then chooses 42: that game is a
+    practice game, and at its end the seed is random again, so that the seed, known now, deals
+    nothing more. (A game ends here when cid gives up the seat: ``absent drop``.)"""
+    ann, bob, cid = await _seated(server, "ann", "bob", "cid")
+    for option in ("absent drop", "seed 42"):
+        assert (await ann.command(f"/option {option}"))["type"] == "ack"
+    assert (await ann.command("/stand"))["type"] == "ack"
+
+    async def play_one(practice: bool) -> dict[str, object]:
+        assert (await bob.command("/start"))["type"] == "ack"
+        started = await cid.next("game_started")
+        assert started["practice"] is practice and (started["seed_hash"] is None) is practice
+        assert (await cid.command("/stand"))["type"] == "ack"
+        over = await bob.next("game_over")
+        assert (await cid.command("/join"))["type"] == "ack"
+        return over
+
+    first = await play_one(practice=False)
+    notice = await ann.next(lambda x: x["type"] == "notice" and "forgotten" in x["text"])
+    assert notice["text"] == "The seed ann chose is forgotten: ann left the table."
+    assert first["seed"] != 42
+    assert (await bob.command("/option seed 42"))["type"] == "ack"
+    second = await play_one(practice=True)
+    assert second["seed"] == 42
+    notice = await ann.next(lambda x: x["type"] == "notice" and "random again" in x["text"])
+    assert notice["text"] == "The seed is random again for the next game."
+    await ann.barrier()
+    assert ann.view is not None and ann.view["options"]["seed"] is None
+    third = await play_one(practice=False)
+    assert third["seed"] != 42
