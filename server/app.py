@@ -91,7 +91,7 @@ class Server:
             players: Sequence[tuple[str, str | None]], options: RoomOptions, prefix: str
         ) -> tuple[str, str]:
             seated = [Player(name, identity) for name, identity in players]
-            opened = await lobby.tables.open(seated, options=options, prefix=prefix)
+            opened = await lobby.tables.open(seated, options=options, prefix=prefix, listed=True)
             return opened.room, opened.game_id
 
         async def people() -> set[str]:

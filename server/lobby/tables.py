@@ -90,13 +90,15 @@ class Tables:
         options: RoomOptions | None = None,
         bots: Sequence[str] = (),
         prefix: str = "table",
+        listed: bool = False,
     ) -> OpenedTable:
         """Make a new room called ``PREFIX-xxxxxx`` for ``players`` and the server's ``bots``
         (strategies: ``random``, ``greedy``, ``strong``), 2 to 4 in all, with ``options`` (the
         seats are shuffled when ``drawseat`` is on), start its game at once, and move each
         player who is connected (here or on another node) to their seat, telling them where
         (``seated``). A player not connected finds the seat waiting when they come back with
-        their token; after the resume window the room's ``absent`` rule plays it.
+        their token; after the resume window the room's ``absent`` rule plays it. A ``listed``
+        game (a tournament's) stays public: its room may not turn private while it runs.
 
         Raises :class:`TableRefused` when no table could be made; nobody was moved then."""
         if not 2 <= len(players) + len(bots) <= 4:
@@ -109,7 +111,7 @@ class Tables:
                 started.set_result(game_id)
 
         seats = tuple((p.name, p.identity) for p in players)
-        room.post(None, Table(seats, tuple(bots), options or RoomOptions(drawseat=True), told))
+        room.post(None, Table(seats, tuple(bots), options or RoomOptions(drawseat=True), told, listed))
         game_id = await started
         if game_id is None:
             raise TableRefused(f"room {room.name} did not start")

@@ -66,7 +66,7 @@ from server.room.items import (
 from server.room.members import Members
 from server.room.play import Play
 from server.room.seats import Seats
-from server.room.state import MAX_SEATS, Game, Seat, State
+from server.room.state import LISTED, MAX_SEATS, Game, Seat, State
 from server.room.votes import VoteExpired, Votes
 from server.room.world import BotNameList, BotNames, Member, RoomSettings
 
@@ -318,6 +318,7 @@ class RoomCore:
             last_move=None if last is None else LastMove(record.players[last.player], last.move, last.points),
             moves=len(record.moves),
             history=history,
+            listed=bool(stored.room_options.get(LISTED)),
         )
         members.note("restored", game=stored.game_id, moves=len(record.moves))
         outcome = replayed.outcome
@@ -379,7 +380,7 @@ class RoomCore:
             self.seats.replace([])
             msg.started(None)
 
-        return self.play.begin(None, None, done=msg.started, failed=failed)
+        return self.play.begin(None, None, done=msg.started, failed=failed, listed=msg.listed)
 
     # --- the host's commands -----------------------------------------------------------------
 
@@ -421,6 +422,9 @@ class RoomCore:
         except OptionError as e:
             raise ProtocolError("bad_option", e.text, msg.id) from None
         game = self.game
+        if msg.key == "private" and value and self.state == "playing" and game is not None and game.listed:
+            text = _("A tournament's games are public: this room cannot turn private while its game runs.")
+            raise ProtocolError("bad_option", text, msg.id)
         if msg.key == "private" and value and not self.options.private and self.state == "playing":
             assert game is not None
 

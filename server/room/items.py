@@ -58,7 +58,8 @@ class Table:
     """A table the server makes (quick pairing, a tournament): in an empty room, the ``options``
     are set, a seat is made for each of ``players`` (name and identity; each held for its player,
     as for one who lost the connection, until they come with ``Returned``) and one for a server
-    bot of each of ``bots`` (strategies), and the game starts at once. ``started`` is called with
+    bot of each of ``bots`` (strategies), and the game starts at once (``listed``: a tournament's,
+    which stays public). ``started`` is called with
     the game's id once its start is logged, or ``None`` when the room refused (not empty, or the
     log out of reach)."""
 
@@ -66,6 +67,9 @@ class Table:
     bots: tuple[str, ...] = ()
     options: RoomOptions = field(default_factory=RoomOptions)
     started: Callable[[str | None], None] = _ignore
+    #: the game is a tournament's, whose tables and results are public: its room may not turn
+    #: private while it runs
+    listed: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,7 +33,7 @@ from server.room.members import Members
 from server.room.seats import Seats
 from server.room.sight import Sight, rated
 from server.room.start import check_start
-from server.room.state import Game, State
+from server.room.state import LISTED, Game, State
 from server.room.world import Member, RoomSettings
 
 
@@ -142,6 +142,7 @@ class Play:
         *,
         done: Callable[[str], None] | None = None,
         failed: Callable[[], None] | None = None,
+        listed: bool = False,
     ) -> Step:
         """Start a game with the seats as they are (checked by the caller), logged first;
         ``member`` asked for it (``None``: the server, for a table it made), ``done`` follows the
@@ -171,7 +172,10 @@ class Play:
         kinds = [s.logged_kind for s in order]
         # the clock and absent hold for the whole game, a restart included
         identities = [s.identity for s in order]
-        entry = GameStart(game_id, self.name, record, kinds, options.to_dict(), identities)
+        room_options = options.to_dict()
+        if listed:  # (beside the options, in the log only: a restart keeps the game public)
+            room_options[LISTED] = True
+        entry = GameStart(game_id, self.name, record, kinds, room_options, identities)
 
         def started(answers: Answers) -> None:
             if forgotten:
@@ -183,7 +187,7 @@ class Play:
             for s in order:
                 s.timeouts = 0
                 s.stand_in = None
-            self.game = Game(game_id=game_id, seed=seed, start=record, position=position)
+            self.game = Game(game_id=game_id, seed=seed, start=record, position=position, listed=listed)
             self.seed_drawn = member is None and options.seed is not None
             self.members.note("game_started", game=game_id, players=list(record.players))
             self._arriving = set()

@@ -43,6 +43,10 @@ class Seat:
         return self.strategy if self.strategy is not None else self.stand_in
 
 
+#: the key beside the room's options in a game's start (in the log) that marks a tournament's game
+LISTED = "listed"
+
+
 @dataclass
 class Game:
     """The game in progress (or just finished) in a room."""
@@ -62,6 +66,9 @@ class Game:
     #: once it ended rated: each rated player's shown rating (``before``, ``after``,
     #: ``provisional``), as ``game_over`` told them; None otherwise
     ratings: dict[str, dict[str, Any]] | None = None
+    #: a tournament's game, whose table and result the tournament shows to everyone: its room
+    #: may not turn private while it runs
+    listed: bool = False
 
     @property
     def record(self) -> GameRecord:

@@ -272,3 +272,28 @@ async def test_an_arena_seats_again_whoever_waits(server: Server) -> None:
     assert (await ann.command("/tournament close blitz"))["type"] == "ack"
     final = await _status(server, 1, "closed")
     assert sum(line["points"] for line in final["standings"]) == 1.0
+
+
+async def test_a_tournament_table_cannot_turn_private_while_its_game_runs(make_server: ServerFactory) -> None:
+    """A tournament's tables and results are public (``/api/tournaments/ID``): at a table, the
+    host's ``private on`` is ``bad_option`` while the game runs, also after a restart, and the
+    game's record stays public."""
+    server: Server = await make_server()
+    ann = await _registered(server, "ann")
+    made = await ann.command("/tournament new open swiss 1 size 2 start +1m")
+    number = made["tournament"]["id"]
+    bob = await WsClient.connect(server.port, "bob")
+    assert (await bob.request({"type": "tournament", "action": "join", "name": "open"}))["type"] == "ack"
+    _started(server)
+    [table] = await _tables(server, number, 1)
+    for client in (ann, bob):
+        await client.next("seated")
+    codes = {client.name: (await client.command("/option private on"))["code"] for client in (ann, bob)}
+    assert sorted(codes.values()) == ["bad_option", "not_host"], codes  # the host's, and the other's
+    host = ann if codes["ann"] == "bad_option" else bob
+    assert (await http_get(server.port, f"/api/games/{table['game']}")).status == 200
+    await server.stop()
+    again: Server = await make_server()
+    back = await WsClient.connect(again.port, host.name, token=host.token)
+    assert (await back.command("/option private on"))["code"] == "bad_option"
+    assert (await http_get(again.port, f"/api/games/{table['game']}")).status == 200
