@@ -57,8 +57,9 @@ MAX_STRIKES = 10
 Handler = Callable[[Session, Any], Awaitable[None] | None]
 #: the messages a connection may send before its hello
 _BEFORE_HELLO = frozenset({m.Hello, m.Command})
-#: the messages that count against the chat limit
-_CHAT = frozenset({m.Say, m.Tell, m.TellReply})
+#: the messages that count against the chat limit: what reaches other people's screens (an
+#: invitation too)
+_CHAT = frozenset({m.Say, m.Tell, m.TellReply, m.Invite})
 
 #: the refusal of a message over the connection's rate
 SLOW_DOWN = _("Slow down: too many messages.")

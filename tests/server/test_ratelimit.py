@@ -95,3 +95,19 @@ async def test_over_a_socket_chat_is_refused_past_the_burst_and_accepted_after_t
     assert await burst(2) == ["ack", "rate_limited"]
     clock.now += 4.5  # four and a half tokens' worth, capped at three
     assert await burst(4) == ["ack", "ack", "ack", "rate_limited"]
+
+
+async def test_invitations_count_as_chat(make_server: ServerFactory) -> None:
+    """An invitation reaches another person's screen as a tell does: past the chat burst it is
+    ``rate_limited`` and zoe reads no more of them."""
+    server: Server = await make_server(chat_rate=1.0, chat_burst=3)
+    server.lobby.clock = FakeClock()  # (no token comes back while the test runs)
+    host = await WsClient.connect(server.port, "host")
+    zoe = await WsClient.connect(server.port, "zoe")
+    assert (await host.command("/join den"))["type"] == "ack"
+    answers = [await host.request({"type": "invite", "name": "zoe"}) for _ in range(5)]
+    assert [a["type"] if a["type"] == "ack" else a["code"] for a in answers] == ["ack"] * 3 + [
+        "rate_limited"
+    ] * 2
+    await zoe.barrier()
+    assert sum(1 for x in zoe.messages if x["type"] == "invited") == 3
