@@ -138,8 +138,11 @@ class Session:
         #: casefolded names whose chat, tells and invitations this reader never gets
         self.muted: set[str] = set()
         #: until when (Unix time; ``inf``: for good) this person may not chat, tell or invite: a
-        #: silence by the staff (0: none)
+        #: silence by the staff (0: none); the latest end of ``silences``
         self.silenced = 0.0
+        #: the silences that hold this person, by the casefolded name silenced: their own, and
+        #: for a guest those of others from its address (each lifted with its name's /unsilence)
+        self.silences: dict[str, float] = {}
         #: how many of the public chat lines this person read last to keep, with when (a report's
         #: excerpt): set by the lobby, for people (0: none)
         self.hears = 0

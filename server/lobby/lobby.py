@@ -416,9 +416,7 @@ class Lobby:
         if not is_name(msg.name):
             raise ProtocolError("bad_name", _("A name is {rule}.", rule=NAME_RULE), msg.id)
         await account_commands.check_nick(self, session, msg)
-        silenced = session.silenced
-        await self.moderation.admit(session, msg.name, msg.id)
-        session.silenced = max(silenced, session.silenced)  # (a new name sheds no silence)
+        await self.moderation.admit(session, msg.name, msg.id)  # (a new name sheds no silence)
         # (a name like one's own is one's own, unless someone else holds that very name)
         held = await self.directory.claim_name(msg.name, own=session.name)
         if held is not None:

@@ -35,6 +35,7 @@ from server.lobby.sanctions import (
     banned_text,
     duration_seconds,
     excerpt,
+    hold,
 )
 from server.log.contract import GameLog, Report, Role, SanctionKind
 from server.metrics import Metrics
@@ -151,7 +152,7 @@ class Moderation:
             if barred.kind == "kick":
                 raise ProtocolError("kicked", banned_text(barred), msg_id)
             raise ProtocolError("banned", banned_text(barred), msg_id)
-        session.silenced = Enforcer.silence_until(found, name, registered)
+        hold(session, Enforcer.silences(found, name, registered))
         session.hears = 2 * EXCERPT_LINES
 
     @staticmethod

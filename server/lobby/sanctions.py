@@ -141,13 +141,16 @@ class Enforcer:
         return max(barring, key=_lasting, default=None)
 
     @staticmethod
-    def silence_until(found: list[Sanction], name: str, registered: bool) -> float:
-        """Until when ``found`` silences ``name`` (``inf``: for good; 0: not)."""
+    def silences(found: list[Sanction], name: str, registered: bool) -> dict[str, float]:
+        """The silences of ``found`` that hold ``name`` (its own; its address's too for a guest),
+        by the name each silenced: until when (``inf``: for good)."""
         key = name.casefold()
-        ends = [
-            _end(s) for s in found if s.kind == "silence" and (s.name.casefold() == key or not registered)
-        ]
-        return max(ends, default=0.0)
+        held: dict[str, float] = {}
+        for s in found:
+            by = s.name.casefold()
+            if s.kind == "silence" and (by == key or not registered):
+                held[by] = max(held.get(by, 0.0), _end(s))
+        return held
 
     @staticmethod
     def hushed(session: Session, msg_id: m.ClientId) -> None:
@@ -167,6 +170,12 @@ class Enforcer:
             s for s in self._sessions() if s.name is not None and not s.closed and s.name.casefold() == key
         ]
 
+    def _silenced_by(self, action: Action) -> list[Session]:
+        """This node's connections that a silence of ``action.name`` holds: its own, and guests
+        who came later from its address."""
+        key = action.name.casefold()
+        return [s for s in self._sessions() if s.name is not None and not s.closed and key in s.silences]
+
     def apply(self, action: Action) -> int:
         """Do ``action`` to this node's connections; how many it reached."""
         if action.kind in ("kick", "ban"):
@@ -174,16 +183,19 @@ class Enforcer:
         if action.kind == "silence":
             until = math.inf if action.until is None else action.until
             concerned = self._concerned(action)
+            key = action.name.casefold()
             for s in concerned:
-                s.silenced = max(s.silenced, until)
+                hold(s, {key: until})
                 s.send(m.Notice(text=silenced_text(s.silenced)))  # (the end that holds)
             return len(concerned)
         if action.kind == "unsilence":
-            concerned = self._concerned(action)
+            concerned = self._silenced_by(action)
             free = _("You may chat, tell, invite, change your name and open rooms and tournaments again.")
             for s in concerned:
-                s.silenced = 0.0
-                s.send(m.Notice(text=free))
+                s.silences.pop(action.name.casefold(), None)
+                s.silenced = max(s.silences.values(), default=0.0)
+                if not s.silenced:  # (another silence may still hold: a guest's address's)
+                    s.send(m.Notice(text=free))
             return len(concerned)
         if action.kind == "announce":
             notice = Outgoing(
@@ -286,6 +298,13 @@ def excerpt(
         f"{time.strftime('%H:%M', time.gmtime(when))} [{c.room or 'lobby'}] <{c.name}> {c.text}"
         for when, c in kept
     ]
+
+
+def hold(session: Session, silences: dict[str, float]) -> None:
+    """``session`` is held by ``silences`` too (by the name each silenced, until when)."""
+    for key, until in silences.items():
+        session.silences[key] = max(session.silences.get(key, 0.0), until)
+    session.silenced = max(session.silences.values(), default=0.0)
 
 
 def _end(s: Sanction) -> float:

@@ -207,6 +207,26 @@ async def test_a_silenced_person_plays_but_does_not_chat_tell_or_invite(server: 
     assert (await bob.request({"type": "say", "text": "sorry"}))["type"] == "ack"
 
 
+async def test_unsilence_frees_the_guests_that_came_later_from_the_address(server: Server) -> None:
+    """A guest's silence holds for guests who come later from its address: ``/unsilence`` of the
+    guest silenced frees them too (they read so), as it frees the guest; a silence of their own
+    would still hold them."""
+    admin = await _registered(server, "ann", "admin")
+    loud = await WsClient.connect(server.port, "loud")
+    assert (await admin.command("/silence loud 1h shouting"))["type"] == "ack"
+    later = await WsClient.connect(server.port, "later")
+    assert (await later.request({"type": "say", "text": "hi"}))["code"] == "silenced"
+    assert (await admin.command("/unsilence loud"))["type"] == "ack"
+    free = await later.next(lambda x: x["type"] == "notice" and "again" in x["text"])
+    assert free["text"].startswith("You may chat, tell, invite")
+    for client in (loud, later):
+        assert (await client.request({"type": "say", "text": "hi"}))["type"] == "ack"  # the lobby's chat
+    assert (await admin.command("/silence later 1h too"))["type"] == "ack"
+    again = await WsClient.connect(server.port, "again")
+    assert (await admin.command("/unsilence loud"))["type"] == "ack"
+    assert (await again.request({"type": "tell", "name": "ann", "text": "hi"}))["code"] == "silenced"
+
+
 async def test_a_second_shorter_silence_is_told_with_the_end_that_holds(server: Server) -> None:
     """A silence of 2h, then one of 30m: the longer holds, and both the staff member's answer
     and the silenced person's notice name its end, not the shorter one's."""
