@@ -47,7 +47,7 @@ class Metrics:
         self.moderation_actions = Counter(
             "cafe_moderation_actions",
             "Moderation on this node, by action (report, resolve, kick, silence, ban, unban, unsilence,"
-            " close, announce, role:moderator, role:none)",
+            " close, close_tournament, announce, role:moderator, role:none)",
             ["action"],
             registry=registry,
         )

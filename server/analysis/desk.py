@@ -171,16 +171,23 @@ class AnalysisDesk:
         """A new analysis, within the asker's and the queue's bounds."""
         now = self.clock()
         identity = session.identity or ""
-        if (
-            self._people.count(identity, now) >= self.config.analysis_rate
-            or self._addresses.count(session.address, now) >= ADDRESS_FACTOR * self.config.analysis_rate
-        ):
+        if self._people.count(identity, now) >= self.config.analysis_rate:
             raise ProtocolError(
                 "too_many_analyses",
                 _n(
                     "You asked for {n} new analysis within an hour, the most allowed; try later.",
                     "You asked for {n} new analyses within an hour, the most allowed; try later.",
                     self.config.analysis_rate,
+                ),
+                msg.id,
+            )
+        if self._addresses.count(session.address, now) >= ADDRESS_FACTOR * self.config.analysis_rate:
+            raise ProtocolError(
+                "too_many_analyses",
+                _n(
+                    "Your address asked for {n} new analysis within an hour, the most allowed; try later.",
+                    "Your address asked for {n} new analyses within an hour, the most allowed; try later.",
+                    ADDRESS_FACTOR * self.config.analysis_rate,
                 ),
                 msg.id,
             )

@@ -270,13 +270,12 @@ class Moderation:
         if recent is not None and not recent:
             del self._reported[origin]
             recent = None
-        crowded = recent is not None and len(recent) >= 2 * REPORTS_AN_HOUR
-        if crowded or await self.store.reports_since(session.name, now - 3600) >= REPORTS_AN_HOUR:
-            raise ProtocolError(
-                "rate_limited",
-                _("You made {n} reports this hour; the staff read them.", n=REPORTS_AN_HOUR),
-                msg.id,
-            )
+        if recent is not None and len(recent) >= 2 * REPORTS_AN_HOUR:
+            text = _("Your address made {n} reports this hour; the staff read them.", n=2 * REPORTS_AN_HOUR)
+            raise ProtocolError("rate_limited", text, msg.id)
+        if await self.store.reports_since(session.name, now - 3600) >= REPORTS_AN_HOUR:
+            text = _("You made {n} reports this hour; the staff read them.", n=REPORTS_AN_HOUR)
+            raise ProtocolError("rate_limited", text, msg.id)
         target = self.lobby.directory.session(msg.name)
         where = None if target is None else (target.room.name if target.room is not None else "")
         lines = excerpt(session.heard, msg.name, where)

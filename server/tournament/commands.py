@@ -165,8 +165,9 @@ async def request(lobby: Lobby, session: Session, msg: m.TournamentRequest) -> N
             )
         if t.over:
             raise _closed(t, msg.id)
-        if t.creator.casefold() != name.casefold():
+        if t.creator.casefold() != name.casefold():  # the staff's: logged and counted as moderation
             await lobby.store.modlog_appended(name, "close_tournament", t.name)
+            lobby.metrics.moderation_actions.labels(action="close_tournament").inc()
 
         def close(fresh: Tournament) -> None:
             if fresh.over:

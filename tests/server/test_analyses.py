@@ -196,6 +196,23 @@ async def test_refusals_each_have_their_code_and_change_nothing(make_server: Ser
     }
 
 
+async def test_an_address_past_its_analyses_is_told_so_not_the_newcomer(make_server: ServerFactory) -> None:
+    """With one new analysis an hour for a person, an address may ask for three: a fourth person
+    from it is refused (``too_many_analyses``) with the address's count, not with one of theirs."""
+    server = await make_server(analysis_budget=0.05, analysis_rate=1)
+    ann, bob = await WsClient.connect(server.port, "ann"), await WsClient.connect(server.port, "bob")
+    games = [await _game(server, ann, bob, f"g{n}", moves=1) for n in range(4)]
+    askers = [ann, bob, await WsClient.connect(server.port, "cid")]
+    for asker, game in zip(askers, games, strict=False):
+        assert (await asker.request({"type": "analyse", "game": game}))["state"] == "queued"
+    dan = await WsClient.connect(server.port, "dan")
+    refused = await dan.request({"type": "analyse", "game": games[3]})
+    assert (refused["code"], refused["message"]) == (
+        "too_many_analyses",
+        "Your address asked for 3 new analyses within an hour, the most allowed; try later.",
+    )
+
+
 async def test_a_private_games_analysis_is_its_players_alone(make_server: ServerFactory) -> None:
     """In a private room's game: a stranger's ``/analyse`` is ``no_such_game`` and the HTTP
     analysis is the 404 of a game that does not exist, with a token or without; its players

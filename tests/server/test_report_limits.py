@@ -40,3 +40,18 @@ def test_an_ipv6_address_is_counted_by_its_64() -> None:
     assert one == address_key("2001:db8:0:1:ffff:ffff:ffff:ffff:40001") == "2001:db8:0:1::/64"
     assert address_key("2001:db8:0:2::1:40000") != one
     assert address_key("::ffff:192.0.2.1:40000") == address_key("192.0.2.1:40000") == "192.0.2.1"
+
+
+async def test_an_address_past_its_reports_is_told_so_not_the_newcomer(server: Server) -> None:
+    """Two reporters make the ten reports an address may make in an hour: a third person from it
+    is refused (``rate_limited``) with the address's count, not with five of their own."""
+    for name in ("ann", "bob"):
+        reporter = await WsClient.connect(server.port, name)
+        for n in range(5):
+            assert (await reporter.command(f"/report p{n} spam"))["type"] == "ack"
+    cid = await WsClient.connect(server.port, "cid")
+    refused = await cid.command("/report hank insults")
+    assert (refused["code"], refused["message"]) == (
+        "rate_limited",
+        "Your address made 10 reports this hour; the staff read them.",
+    )

@@ -229,7 +229,7 @@ async def test_a_restart_mid_round_loses_nothing(make_server: ServerFactory) -> 
 
 async def test_the_staff_close_anothers_tournament_logged_first(server: Server) -> None:
     """A moderator (a role in the store) closes a tournament someone else made; the moderation
-    log holds it; a registered player without a role is refused (``not_organizer``). The
+    log holds it, and /metrics counts it; a registered player without a role is refused (``not_organizer``). The
     tournament says who closed it (``closed_by``; at a terminal "Closed by zed (staff).")."""
     ann = await _registered(server, "ann")
     assert (await ann.command("/tournament new cup arena 30 start +1m"))["type"] == "tournament"
@@ -247,6 +247,8 @@ async def test_the_staff_close_anothers_tournament_logged_first(server: Server) 
     await cy.close()
     (entry,) = [e for e in await server.store.modlog("zed") if e.action == "close_tournament"]
     assert (entry.by, entry.target) == ("zed", "cup")
+    metrics = (await http_get(server.port, "/metrics")).body.decode()
+    assert 'cafe_moderation_actions_total{action="close_tournament"} 1.0' in metrics
 
 
 async def test_an_arena_seats_again_whoever_waits(server: Server) -> None:
