@@ -229,8 +229,9 @@ async def test_a_restart_mid_round_loses_nothing(make_server: ServerFactory) -> 
 
 async def test_the_staff_close_anothers_tournament_logged_first(server: Server) -> None:
     """A moderator (a role in the store) closes a tournament someone else made; the moderation
-    log holds it, and /metrics counts it; a registered player without a role is refused (``not_organizer``). The
-    tournament says who closed it (``closed_by``; at a terminal "Closed by zed (staff).")."""
+    log holds it, and /metrics counts it; a registered player without a role is refused
+    (``not_organizer``). The tournament says who closed it (``closed_by``; at a terminal "Closed by
+    zed (staff).")."""
     ann = await _registered(server, "ann")
     assert (await ann.command("/tournament new cup arena 30 start +1m"))["type"] == "tournament"
     bob = await _registered(server, "bob")
