@@ -19,6 +19,7 @@ from protocol.limits import (
 from protocol.names import ROOM_RULE, is_room_name
 from server.config import Config
 from server.log.contract import GameLog
+from server.metrics import Metrics
 from server.ratings import account_key
 from server.session import Session
 from server.tournament import views
@@ -42,6 +43,8 @@ class Lobby(Protocol):
     def store(self) -> GameLog: ...
     @property
     def tournaments(self) -> Director | None: ...
+    @property
+    def metrics(self) -> Metrics: ...
 
 
 def start_time(start: str | None, now: float) -> float:
