@@ -148,7 +148,10 @@ async def _unregister(lobby: Lobby, session: Session, msg: m.Unregister) -> None
     assert session.name is not None
     if not is_registered(session):
         raise ProtocolError("not_registered", _("You are playing as a guest: nothing to unregister."), msg.id)
+    role = await lobby.store.role(session.name)
     await lobby.accounts.unregister(session.name, msg.password, session.address, msg.id)
+    if role is not None:  # the role went with the account: a role change, in the moderation log
+        await lobby.store.modlog_appended(session.name, "role:none", session.name, "account deleted")
     await _new_identity(lobby, session, secrets.token_hex(8), keep=False)
     name = session.name
     session.send(m.Notice(text=_("The account {name} is deleted; you play on as a guest.", name=name)))

@@ -519,3 +519,14 @@ async def test_whereis_marks_the_staff_and_a_new_moderator_is_told(server: Serve
     line = await LineClient.connect(server.line_port or 0, "lia")
     await line.line("/whereis ann")
     await line.expect("@ann")
+
+
+async def test_a_moderator_who_deletes_the_account_leaves_a_role_change_in_the_log(server: Server) -> None:
+    """The role goes with the account: ``unregister`` writes ``role:none`` to the moderation log
+    (by the person, "account deleted"), and registering the name again gives no role back."""
+    kim = await _registered(server, "kim", "moderator")
+    assert (await kim.request({"type": "unregister", "password": PASSWORD}))["registered"] is False
+    entries = [(e.action, e.by, e.target, e.reason) for e in await server.store.modlog("kim")]
+    assert entries[0] == ("role:none", "kim", "kim", "account deleted"), entries
+    assert (await kim.request({"type": "register", "password": PASSWORD}))["registered"] is True
+    assert await server.store.role("kim") is None
