@@ -212,14 +212,16 @@ class LocalRooms:
     def refused_entry(self, room: Room, member: Member) -> None:
         self.owner.refused_entry(room, member)
 
-    def bot_games(self, name: str) -> int:
-        """How many games here ``name`` plays against the server's bots alone."""
-        key = name.casefold()
+    def bot_games(self, player: str) -> int:
+        """How many games here ``player`` plays against the server's bots alone: the player behind
+        the seats (their identity; a seat with none by its name), so that a new name (``/nick``)
+        does not start the count afresh."""
+        key = player.casefold()
         count = 0
         for room in self.rooms.values():
             if room.state == "playing":
                 seats = room.seats
-                mine = [s for s in seats if s.name.casefold() == key and s.strategy is None]
+                mine = [s for s in seats if (s.identity or s.name).casefold() == key and s.strategy is None]
                 if mine and all(s.strategy is not None for s in seats if s not in mine):
                     count += 1
         return count

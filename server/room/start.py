@@ -41,7 +41,7 @@ def check_start(
     if all(s.strategy is not None for s in seats if s.name != starter):
         # the server's bots think on the server's time: a person may keep only a few such games
         limit = settings.max_bot_games
-        if bot_games(starter) >= limit:
+        if bot_games(member.identity or starter) >= limit:  # the player's, whatever their name now
             raise ProtocolError(
                 "too_many_bot_games",
                 _(

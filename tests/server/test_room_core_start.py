@@ -22,8 +22,9 @@ def test_a_start_while_a_game_runs_is_refused() -> None:
 def test_a_person_may_run_only_so_many_games_against_the_servers_bots_alone() -> None:
     """Against the server's bots alone a person may start a game while they have fewer than the
     limit running; at the limit it is ``too_many_bot_games``; with another person seated, or for
-    a starter who has none running, the limit does not count."""
-    running = {"ann": 2, "bob": 2, "cid": 1}
+    a starter who has none running, the limit does not count. Games are counted by the player
+    (their identity), not by the name they have now."""
+    running = {"id-ann": 2, "id-bob": 2, "id-cid": 1}
     settings = RoomSettings(max_bot_games=2)
     d = Driver(settings, bot_games=lambda name: running.get(name, 0))
     ann = d.enter("ann", join=True)

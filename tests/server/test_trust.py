@@ -338,7 +338,8 @@ async def _bot_game(client: WsClient, room: str) -> dict[str, object]:
 
 async def test_a_person_has_only_so_many_games_against_bots(make_server: ServerFactory) -> None:
     """Past --max-bot-games games against the server's bots alone, /start is ``too_many_bot_games``;
-    leaving a game does not free its place while it runs; a game with another person does not count."""
+    leaving a game does not free its place while it runs, nor does a new name; a game with another
+    person does not count."""
     server = await make_server(max_bot_games=2, bot_workers=0)
     burn = await WsClient.connect(server.port, "burn")
     for room in ("b1", "b2"):
@@ -347,6 +348,13 @@ async def test_a_person_has_only_so_many_games_against_bots(make_server: ServerF
     refused = await _bot_game(burn, "b3")
     assert (refused["type"], refused["code"]) == ("error", "too_many_bot_games")
     assert server.lobby.rooms["b3"].state == "waiting"
+    # a new name is the same person: the count goes with them
+    assert (await burn.command("/leave"))["type"] == "ack"
+    assert (await burn.command("/nick burn2"))["type"] == "welcome"
+    refused = await _bot_game(burn, "b4")
+    assert (refused["type"], refused["code"]) == ("error", "too_many_bot_games")
+    assert (await burn.command("/leave"))["type"] == "ack"
+    assert (await burn.command("/join b3"))["type"] == "ack"
     pal = await WsClient.connect(server.port, "pal")
     await pal.command("/join b3")
     assert (await burn.command("/start"))["type"] == "ack"  # with a person beside them: no bot game
