@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -198,7 +199,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the reader went away (``cafe-engine moves x.json | head``): say nothing more, and let
         # the interpreter's last flush find nowhere to fail (the standard library's recipe)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+        return 128 + signal.SIGPIPE  # as a process the signal ended: not a refused move's 1
     return code
 
 

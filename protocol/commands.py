@@ -598,7 +598,7 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         _("close the connection"),
         _(
             "Closes the connection and gives up your resume token: a seat in a running game\n"
-            "goes to a bot at once."
+            "goes to a bot at once (with absent drop, you leave the game)."
         ),
         ("/quit",),
     ),

@@ -212,16 +212,21 @@ class LocalRooms:
     def refused_entry(self, room: Room, member: Member) -> None:
         self.owner.refused_entry(room, member)
 
-    def bot_games(self, player: str) -> int:
-        """How many games here ``player`` plays against the server's bots alone: the player behind
-        the seats (their identity; a seat with none by its name), so that a new name (``/nick``)
-        does not start the count afresh."""
-        key = player.casefold()
+    def bot_games(self, name: str, identity: str | None) -> int:
+        """How many games here the person ``name`` plays against the server's bots alone: seats
+        under the name, or of the player behind it (``identity``), so that neither a new name
+        (``/nick``) nor a new identity (``/register``, ``/unregister``) starts the count afresh."""
+        key = name.casefold()
         count = 0
         for room in self.rooms.values():
             if room.state == "playing":
                 seats = room.seats
-                mine = [s for s in seats if (s.identity or s.name).casefold() == key and s.strategy is None]
+                mine = [
+                    s
+                    for s in seats
+                    if s.strategy is None
+                    and (s.name.casefold() == key or (identity is not None and s.identity == identity))
+                ]
                 if mine and all(s.strategy is not None for s in seats if s not in mine):
                     count += 1
         return count

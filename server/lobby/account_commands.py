@@ -148,12 +148,16 @@ async def _unregister(lobby: Lobby, session: Session, msg: m.Unregister) -> None
     assert session.name is not None
     if not is_registered(session):
         raise ProtocolError("not_registered", _("You are playing as a guest: nothing to unregister."), msg.id)
-    role = await lobby.store.role(session.name)
-    await lobby.accounts.unregister(session.name, msg.password, session.address, msg.id)
-    if role is not None:  # the role went with the account: a role change, in the moderation log
-        await lobby.store.modlog_appended(session.name, "role:none", session.name, "account deleted")
-    await _new_identity(lobby, session, secrets.token_hex(8), keep=False)
     name = session.name
+
+    async def role_ends() -> None:
+        """The role goes with the account: a role change, in the moderation log before it."""
+        await lobby.store.modlog_appended(name, "role:none", name, "account deleted")
+        lobby.metrics.moderation_actions.labels(action="role:none").inc()
+
+    staff = await lobby.store.role(name) is not None
+    await lobby.accounts.unregister(name, msg.password, session.address, msg.id, role_ends if staff else None)
+    await _new_identity(lobby, session, secrets.token_hex(8), keep=False)
     session.send(m.Notice(text=_("The account {name} is deleted; you play on as a guest.", name=name)))
     session.send(m.Welcome(id=msg.id, name=name, token=session.token or "", registered=False))
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -215,7 +216,17 @@ class Accounts:
         await self.store.password_changed(name, await self.hash(new))
         log.info("password_changed", player=name)
 
-    async def unregister(self, name: str, password: str, address: str, msg_id: int | str | None) -> None:
+    async def unregister(
+        self,
+        name: str,
+        password: str,
+        address: str,
+        msg_id: int | str | None,
+        deleting: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        """Delete the account ``name`` if ``password`` is its password, after ``deleting``."""
         await self.login(name, password, address, msg_id)
+        if deleting is not None:
+            await deleting()
         await self.store.account_deleted(name)
         log.info("unregistered", player=name)

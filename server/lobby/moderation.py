@@ -152,6 +152,8 @@ class Moderation:
             if barred.kind == "kick":
                 raise ProtocolError("kicked", banned_text(barred), msg_id)
             raise ProtocolError("banned", banned_text(barred), msg_id)
+        if session.name is None:  # a hello: what a name refused before on this connection held goes
+            session.silences = {}
         hold(session, Enforcer.silences(found, name, registered))
         session.hears = 2 * EXCERPT_LINES
 

@@ -194,7 +194,7 @@ class Enforcer:
             for s in concerned:
                 s.silences.pop(action.name.casefold(), None)
                 s.silenced = max(s.silences.values(), default=0.0)
-                if not s.silenced:  # (another silence may still hold: a guest's address's)
+                if s.silenced <= time.time():  # (another silence may still hold: a guest's address's)
                     s.send(m.Notice(text=free))
             return len(concerned)
         if action.kind == "announce":

@@ -364,11 +364,15 @@ async def _secret_line(lobby: Lobby, session: LineSession, line: str) -> None:
     session.writer.write(ECHO_ON + b"\r\n")
     message: m.Hello | m.Register | m.ChangePassword | m.Unregister
     try:
-        if any(len(answer) > MAX_PASSWORD for answer in answers):  # as a WebSocket field is refused
+        # a new password longer than a WebSocket field is refused as that field is; one given to
+        # be checked is cut to it, as passwords set here before were stored
+        new = answers[:2] if what == "register" else answers[1:] if what == "password" else []
+        if any(len(answer) > MAX_PASSWORD for answer in new):
             raise ProtocolError("bad_field", _("A password has at most {n} characters.", n=MAX_PASSWORD))
+        given = answers[0][:MAX_PASSWORD]
         if what.startswith("login:"):
             message = m.Hello(
-                name=what.removeprefix("login:")[:FIELD_MAX], password=answers[0], lang=_chosen(session)
+                name=what.removeprefix("login:")[:FIELD_MAX], password=given, lang=_chosen(session)
             )
         elif what == "register":
             if answers[0] != answers[1]:
@@ -377,9 +381,9 @@ async def _secret_line(lobby: Lobby, session: LineSession, line: str) -> None:
         elif what == "password":
             if answers[1] != answers[2]:
                 raise ProtocolError("bad_arguments", _("The two new passwords differ; /password again."))
-            message = m.ChangePassword(old=answers[0], new=answers[1])
+            message = m.ChangePassword(old=given, new=answers[1])
         else:
-            message = m.Unregister(password=answers[0])
+            message = m.Unregister(password=given)
         await lobby.handle(session, message)
     except ProtocolError as e:
         if session.name is None:

@@ -80,9 +80,9 @@ class RoomHost(Protocol):
     def lease_lost(self, room: Room) -> None:
         """Another node owns the room now (cluster mode): it has stopped here."""
 
-    def bot_games(self, player: str) -> int:
-        """How many games ``player`` (an identity, or a name where there is none) has running
-        against the server's bots alone."""
+    def bot_games(self, name: str, identity: str | None) -> int:
+        """How many games the person ``name`` (or the player ``identity``, under whatever name) has
+        running against the server's bots alone."""
 
     def refused_entry(self, room: Room, member: Member) -> None:
         """``member`` asked to enter the room and was refused: wherever it is connected, it is

@@ -79,6 +79,8 @@ class Asks:
                 game.options,
                 rated=self.rated(),
                 drawn=game.seed_drawn,
+                # a game's own: once it ended, the room's seed is random again
+                practice=game.game.practice if game.game is not None else game.options.seed is not None,
             )
             self.members.send(member, m.Text(id=msg.id, kind="info", text=text))
             return
@@ -104,11 +106,15 @@ def info_text(
     *,
     rated: bool,
     drawn: bool = False,
+    practice: bool | None = None,
 ) -> Msg:
     """The lines of ``/info`` for room ``room``, drawn in each reader's language; ``rated`` says
     whether the game counts for ratings as its players sit now (:meth:`Asks.rated`); ``drawn``
-    that the server drew the seed of a table it made."""
+    that the server drew the seed of a table it made; ``practice`` that the game (the next, before
+    one) is dealt from a seed chosen for it (by default, whether the options hold one)."""
     o = options
+    if practice is None:
+        practice = o.seed is not None
     taken = ", ".join(f"{i}. {s.name}" for i, s in enumerate(seats, 1))
     words = STATE_WORDS[state]
 
@@ -124,9 +130,9 @@ def info_text(
             say(_("Host: {host}.", host=hosted)),
             say(
                 _("Rated: no, a practice game (the server chose the seed).")
-                if o.seed is not None and drawn
+                if practice and drawn
                 else _("Rated: no, a practice game (the room chose the seed).")
-                if o.seed is not None
+                if practice
                 else _("Rated: yes.")
                 if rated
                 else _("Rated: no, fewer than two registered players are seated.")

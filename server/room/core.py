@@ -119,7 +119,7 @@ class RoomCore:
         *,
         new_game_id: Callable[[], str] = lambda: secrets.token_hex(8),
         new_seed: Callable[[], int] = lambda: secrets.randbelow(2**63),
-        bot_games: Callable[[str], int] = lambda name: 0,
+        bot_games: Callable[[str, str | None], int] = lambda name, identity: 0,
     ) -> None:
         self.name = name
         self.settings = settings
@@ -319,6 +319,7 @@ class RoomCore:
             moves=len(record.moves),
             history=history,
             listed=bool(stored.room_options.get(LISTED)),
+            practice=stored.room_options.get("seed") is not None,
         )
         members.note("restored", game=stored.game_id, moves=len(record.moves))
         outcome = replayed.outcome

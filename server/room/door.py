@@ -128,6 +128,7 @@ class Door:
             else:
                 self.seats.remove(seat)
                 members.broadcast(m.Presence(room=self.name, name=name, event="unseated"))
+                play.seat_given_up(name)
         left()
         return None
 
@@ -248,6 +249,7 @@ class Door:
             )
         self.seats.remove(seat)
         members.broadcast(m.Presence(room=self.name, name=_name(session), event="unseated"))
+        play.seat_given_up(_name(session))
         members.ack(session, msg.id)
         play.publish()
         return None

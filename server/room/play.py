@@ -58,7 +58,7 @@ class Play:
         *,
         new_game_id: Callable[[], str],
         new_seed: Callable[[], int],
-        bot_games: Callable[[str], int],
+        bot_games: Callable[[str, str | None], int],
     ) -> None:
         self.name = name
         self.settings = settings
@@ -152,12 +152,7 @@ class Play:
         seats = self.seats
         start = options.start
         seed = options.seed
-        # a seed its chooser left behind when they gave up the seat is not used: a spectator may not
-        # know the hands (a table the server makes brings its own)
-        forgotten = seed is not None and member is not None and self._chooser_left()
-        if forgotten:
-            options = options.with_value("seed", None)
-        if seed is None or forgotten:
+        if seed is None:
             seed = self._new_seed()
         order = list(seats)
         if options.drawseat:  # drawn from the seed, so that the same seed seats the same way
@@ -178,16 +173,19 @@ class Play:
         entry = GameStart(game_id, self.name, record, kinds, room_options, identities)
 
         def started(answers: Answers) -> None:
-            if forgotten:
-                self.forget_seed(
-                    _("The seed {name} chose is forgotten: {name} left the table.", name=self.seed_by)
-                )
             self.seats.replace(order)
             position = record.start()
             for s in order:
                 s.timeouts = 0
                 s.stand_in = None
-            self.game = Game(game_id=game_id, seed=seed, start=record, position=position, listed=listed)
+            self.game = Game(
+                game_id=game_id,
+                seed=seed,
+                start=record,
+                position=position,
+                listed=listed,
+                practice=options.seed is not None,
+            )
             self.seed_drawn = member is None and options.seed is not None
             self.members.note("game_started", game=game_id, players=list(record.players))
             self._arriving = set()
@@ -219,8 +217,15 @@ class Play:
         self._arriving.discard(name.casefold())
         self.members.send(member, self._started(game.start, game.seed))
 
-    def _chooser_left(self) -> bool:
-        return self.seed_by is not None and self.seats.index_of(self.seed_by) is None
+    def seat_given_up(self, name: str) -> None:
+        """``name`` gave up their seat before a game: a seed they chose goes with them, since
+        whoever knows it knows every hand (the room reads so before anyone starts)."""
+        if (
+            self.options.seed is not None
+            and self.seed_by is not None
+            and self.seed_by.casefold() == name.casefold()
+        ):
+            self.forget_seed(_("The seed {name} chose is forgotten: {name} left the table.", name=name))
 
     def forget_seed(self, why: str | None) -> None:
         """The room's seed goes back to random, the members told ``why`` (if anything)."""

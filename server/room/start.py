@@ -24,7 +24,7 @@ def check_start(
     seats: Seats,
     options: RoomOptions,
     settings: RoomSettings,
-    bot_games: Callable[[str], int],
+    bot_games: Callable[[str, str | None], int],
 ) -> None:
     """Refuse ``member``'s ``start`` unless they host (where the room has a host), no game runs,
     2 to 4 seats are taken, a game against the server's bots alone is within the starter's
@@ -41,7 +41,7 @@ def check_start(
     if all(s.strategy is not None for s in seats if s.name != starter):
         # the server's bots think on the server's time: a person may keep only a few such games
         limit = settings.max_bot_games
-        if bot_games(member.identity or starter) >= limit:  # the player's, whatever their name now
+        if bot_games(starter, member.identity) >= limit:  # the person's, whatever their name now
             raise ProtocolError(
                 "too_many_bot_games",
                 _(

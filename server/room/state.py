@@ -69,6 +69,8 @@ class Game:
     #: a tournament's game, whose table and result the tournament shows to everyone: its room
     #: may not turn private while it runs
     listed: bool = False
+    #: dealt from a seed chosen for the room (or drawn for a table the server made): not rated
+    practice: bool = False
 
     @property
     def record(self) -> GameRecord:

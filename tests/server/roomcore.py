@@ -120,7 +120,7 @@ class Driver:
         settings: RoomSettings | None = None,
         *,
         seed: int | None = SEED,
-        bot_games: Callable[[str], int] = lambda name: 0,
+        bot_games: Callable[[str, str | None], int] = lambda name, identity: 0,
     ) -> None:
         self.bot_names = BotNameList()
         self.core = RoomCore(

@@ -140,7 +140,8 @@ async def test_a_player_the_clock_handed_to_a_bot_takes_the_seat_back_with_join(
 
 async def test_a_password_longer_than_a_field_is_refused_at_the_terminal(server: Server) -> None:
     """/register at the terminal with a 201-character password is refused as the same password
-    in a WebSocket ``register`` is (``bad_field``), and registers nothing; 200 characters do."""
+    in a WebSocket ``register`` is (``bad_field``), and registers nothing; 200 characters do. A
+    password typed to log in is cut to 200 characters, as the terminal stored longer ones before."""
     assert server.line_port is not None
     ann = await LineClient.connect(server.line_port, "ann")
     for length, answer in (
@@ -155,3 +156,9 @@ async def test_a_password_longer_than_a_field_is_refused_at_the_terminal(server:
     bob = await WsClient.connect(server.port)
     login = await bob.request({"type": "hello", "name": "ann", "password": "x" * 200})
     assert login["type"] == "welcome"
+    # a password typed to be checked is cut to 200, as the terminal once stored longer ones
+    again = await LineClient.connect(server.line_port)
+    await again.line("ann")
+    await again.expect("Password: ")
+    await again.line("x" * 250)
+    await again.expect("Hello ann!")

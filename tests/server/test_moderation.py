@@ -11,7 +11,7 @@ import pytest
 from server.app import Server
 from server.lobby.sanctions import Enforcer
 from server.log.contract import OPERATOR, Sanction, SanctionKind
-from tests.server.clients import LineClient, WsClient
+from tests.server.clients import LineClient, WsClient, http_get
 from tests.server.conftest import ServerFactory
 
 PASSWORD = "correct-horse"
@@ -225,6 +225,19 @@ async def test_unsilence_frees_the_guests_that_came_later_from_the_address(serve
     again = await WsClient.connect(server.port, "again")
     assert (await admin.command("/unsilence loud"))["type"] == "ack"
     assert (await again.request({"type": "tell", "name": "ann", "text": "hi"}))["code"] == "silenced"
+
+
+async def test_a_hello_refused_leaves_no_silence_on_the_connection(server: Server) -> None:
+    """A silenced account's name tried with a wrong password, then another name on the same
+    connection: the silence was the refused name's, and the new name chats."""
+    admin = await _registered(server, "ann", "admin")
+    await (await _registered(server, "troll")).close()
+    assert (await admin.command("/silence troll 1h spam"))["type"] == "ack"
+    client = await WsClient.connect(server.port)
+    refused = await client.request({"type": "hello", "name": "troll", "password": "wrong password"})
+    assert refused["code"] == "bad_password"
+    assert (await client.request({"type": "hello", "name": "meek"}))["type"] == "welcome"
+    assert (await client.request({"type": "say", "text": "hello"}))["type"] == "ack"
 
 
 async def test_a_second_shorter_silence_is_told_with_the_end_that_holds(server: Server) -> None:
@@ -523,10 +536,13 @@ async def test_whereis_marks_the_staff_and_a_new_moderator_is_told(server: Serve
 
 async def test_a_moderator_who_deletes_the_account_leaves_a_role_change_in_the_log(server: Server) -> None:
     """The role goes with the account: ``unregister`` writes ``role:none`` to the moderation log
-    (by the person, "account deleted"), and registering the name again gives no role back."""
+    (by the person, "account deleted") and counts it in /metrics; registering the name again gives
+    no role back."""
     kim = await _registered(server, "kim", "moderator")
     assert (await kim.request({"type": "unregister", "password": PASSWORD}))["registered"] is False
     entries = [(e.action, e.by, e.target, e.reason) for e in await server.store.modlog("kim")]
     assert entries[0] == ("role:none", "kim", "kim", "account deleted"), entries
+    metrics = (await http_get(server.port, "/metrics")).body.decode()
+    assert 'cafe_moderation_actions_total{action="role:none"} 1.0' in metrics
     assert (await kim.request({"type": "register", "password": PASSWORD}))["registered"] is True
     assert await server.store.role("kim") is None

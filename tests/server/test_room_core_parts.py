@@ -186,7 +186,7 @@ def _table(*names: str) -> tuple[Members, Seats, Play, list[FakeMember]]:
         clock,
         new_game_id=lambda: "g1",
         new_seed=lambda: 7,
-        bot_games=len,
+        bot_games=lambda name, identity: len(name),
     )
     people = [FakeMember(n) for n in names]
     for person in people:

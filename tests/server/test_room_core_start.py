@@ -22,18 +22,17 @@ def test_a_start_while_a_game_runs_is_refused() -> None:
 def test_a_person_may_run_only_so_many_games_against_the_servers_bots_alone() -> None:
     """Against the server's bots alone a person may start a game while they have fewer than the
     limit running; at the limit it is ``too_many_bot_games``; with another person seated, or for
-    a starter who has none running, the limit does not count. Games are counted by the player
-    (their identity), not by the name they have now."""
-    running = {"id-ann": 2, "id-bob": 2, "id-cid": 1}
+    a starter who has none running, the limit does not count."""
+    running = {"ann": 2, "bob": 2, "cid": 1}
     settings = RoomSettings(max_bot_games=2)
-    d = Driver(settings, bot_games=lambda name: running.get(name, 0))
+    d = Driver(settings, bot_games=lambda name, identity: running.get(name, 0))
     ann = d.enter("ann", join=True)
     d.feed(ann, m.AddBot())
     refused = d.feed(ann, m.Start())
     assert refused.codes(ann) == ["too_many_bot_games"] and "2 games" in refused.replies()[0].text
     d.enter("bob", join=True)
     assert d.feed(ann, m.Start()).written  # bob is a person: no game against bots alone
-    d = Driver(settings, bot_games=lambda name: running.get(name, 0))
+    d = Driver(settings, bot_games=lambda name, identity: running.get(name, 0))
     cid = d.enter("cid", join=True)
     d.feed(cid, m.AddBot())
     assert d.feed(cid, m.Start()).written  # one running, under the limit
@@ -81,22 +80,27 @@ def test_the_start_logs_the_seed_and_kinds_and_tells_whether_it_is_practice() ->
 
 
 def test_a_seed_deals_only_while_its_chooser_sits_at_the_table() -> None:
-    """ann chooses a seed and gives up her seat: she would know every hand, so the game bob starts
-    is dealt from a seed the server draws, not a practice game, and the room reads why. A seed
-    chosen by one who stays seated deals its game."""
+    """ann chooses a seed and gives up her seat: she would know every hand, so the seed goes with
+    her, and the room reads why at once (the views show no seed: the game bob starts is not a
+    practice game, and everyone sees so before it starts). A seed chosen by one who stays seated
+    deals its game."""
     d = Driver(seed=None)
     ann = d.enter("ann", join=True)
     bob = d.enter("bob", join=True)
     cid = d.enter("cid", join=True)
     assert d.feed(ann, m.SetOption(key="seed", value=42)).replies() == []
-    d.feed(ann, m.LeaveGame())
+    assert d.views[cid]["options"]["seed"] == "set"
+    stood = d.feed(ann, m.LeaveGame())
+    assert [n.text for n in stood.of(cid, m.Notice)] == [
+        "The seed ann chose is forgotten: ann left the table."
+    ]
+    assert d.core.options.seed is None and d.views[cid]["options"]["seed"] is None
     done = d.feed(bob, m.Start())
     start = d.written[0]
     assert isinstance(start, GameStart) and start.record.seed == 99
     assert start.room_options["seed"] is None
     [started] = done.of(cid, m.GameStarted)
     assert started.practice is False and started.seed_hash == seed_hash(99)
-    assert "The seed ann chose is forgotten: ann left the table." in [n.text for n in done.of(ann, m.Notice)]
     kept = Driver(seed=None)
     ann, _ = kept.seat("ann", "bob")
     assert kept.feed(ann, m.SetOption(key="seed", value=42)).replies() == []

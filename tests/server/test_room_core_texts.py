@@ -136,7 +136,7 @@ def _start_alone() -> Asked:
 
 
 def _start_against_bots() -> Asked:
-    d = Driver(RoomSettings(max_bot_games=2), bot_games=lambda name: 2)
+    d = Driver(RoomSettings(max_bot_games=2), bot_games=lambda name, identity: 2)
     (ann,) = d.seat("ann")
     d.feed(ann, m.AddBot())
     return d, ann, m.Start()

@@ -156,10 +156,11 @@ async def test_join_seat_names_the_room_one_is_in(server: Server) -> None:
 
 
 async def test_a_chosen_seed_deals_one_game_and_only_while_its_chooser_is_seated(server: Server) -> None:
-    """ann chooses seed 42 and gives up her seat: the game bob and cid start is dealt from a seed
-    the server draws (no practice), and the room reads why. bob then chooses 42: that game is a
-    practice game, and at its end the seed is random again, so that the seed, known now, deals
-    nothing more. (A game ends here when cid gives up the seat: ``absent drop``.)"""
+    """ann chooses seed 42 and gives up her seat: the seed goes with her, the room reads why, and
+    the game bob and cid start is dealt from a seed the server draws (no practice). bob then
+    chooses 42: that game is a practice game, and at its end the seed is random again, so that
+    the seed, known now, deals nothing more. (A game ends here when cid gives up the seat:
+    ``absent drop``.)"""
     ann, bob, cid = await _seated(server, "ann", "bob", "cid")
     for option in ("absent drop", "seed 42"):
         assert (await ann.command(f"/option {option}"))["type"] == "ack"
@@ -185,5 +186,7 @@ async def test_a_chosen_seed_deals_one_game_and_only_while_its_chooser_is_seated
     assert notice["text"] == "The seed is random again for the next game."
     await ann.barrier()
     assert ann.view is not None and ann.view["options"]["seed"] is None
+    # /info still tells the game that ended as what it was
+    assert "Rated: no, a practice game (the room chose the seed)." in (await ann.command("/info"))["text"]
     third = await play_one(practice=False)
     assert third["seed"] != 42

@@ -338,8 +338,8 @@ async def _bot_game(client: WsClient, room: str) -> dict[str, object]:
 
 async def test_a_person_has_only_so_many_games_against_bots(make_server: ServerFactory) -> None:
     """Past --max-bot-games games against the server's bots alone, /start is ``too_many_bot_games``;
-    leaving a game does not free its place while it runs, nor does a new name; a game with another
-    person does not count."""
+    leaving a game does not free its place while it runs; a new name (/nick) keeps the count, as a
+    new identity under the same name (/register) does; a game with another person does not count."""
     server = await make_server(max_bot_games=2, bot_workers=0)
     burn = await WsClient.connect(server.port, "burn")
     for room in ("b1", "b2"):
@@ -348,12 +348,16 @@ async def test_a_person_has_only_so_many_games_against_bots(make_server: ServerF
     refused = await _bot_game(burn, "b3")
     assert (refused["type"], refused["code"]) == ("error", "too_many_bot_games")
     assert server.lobby.rooms["b3"].state == "waiting"
-    # a new name is the same person: the count goes with them
     assert (await burn.command("/leave"))["type"] == "ack"
-    assert (await burn.command("/nick burn2"))["type"] == "welcome"
-    refused = await _bot_game(burn, "b4")
-    assert (refused["type"], refused["code"]) == ("error", "too_many_bot_games")
+    assert (await burn.request({"type": "register", "password": "correct horse"}))["registered"] is True
+    assert (await _bot_game(burn, "b4"))["code"] == "too_many_bot_games"
     assert (await burn.command("/leave"))["type"] == "ack"
+    other = await WsClient.connect(server.port, "other")
+    for room in ("o1", "o2"):
+        assert (await _bot_game(other, room))["type"] == "ack"
+        assert (await other.command("/leave"))["type"] == "ack"
+    assert (await other.command("/nick other2"))["type"] == "welcome"
+    assert (await _bot_game(other, "o3"))["code"] == "too_many_bot_games"
     assert (await burn.command("/join b3"))["type"] == "ack"
     pal = await WsClient.connect(server.port, "pal")
     await pal.command("/join b3")
