@@ -66,7 +66,7 @@ from server.room.items import (
 from server.room.members import Members
 from server.room.play import Play
 from server.room.seats import Seats
-from server.room.state import LISTED, MAX_SEATS, Game, Seat, State
+from server.room.state import DRAWN, LISTED, MAX_SEATS, Game, Seat, State
 from server.room.votes import VoteExpired, Votes
 from server.room.world import BotNameList, BotNames, Member, RoomSettings
 
@@ -321,6 +321,7 @@ class RoomCore:
             listed=bool(stored.room_options.get(LISTED)),
             practice=stored.room_options.get("seed") is not None,
         )
+        play.seed_drawn = bool(stored.room_options.get(DRAWN))
         members.note("restored", game=stored.game_id, moves=len(record.moves))
         outcome = replayed.outcome
         if outcome is None:

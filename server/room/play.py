@@ -33,7 +33,7 @@ from server.room.members import Members
 from server.room.seats import Seats
 from server.room.sight import Sight, rated
 from server.room.start import check_start
-from server.room.state import LISTED, Game, State
+from server.room.state import DRAWN, LISTED, Game, State
 from server.room.world import Member, RoomSettings
 
 
@@ -167,9 +167,14 @@ class Play:
         kinds = [s.logged_kind for s in order]
         # the clock and absent hold for the whole game, a restart included
         identities = [s.identity for s in order]
+        drawn = member is None and options.seed is not None
         room_options = options.to_dict()
-        if listed:  # (beside the options, in the log only: a restart keeps the game public)
+        # beside the options, in the log only: a restart keeps the game public, or the seed the
+        # server's own
+        if listed:
             room_options[LISTED] = True
+        if drawn:
+            room_options[DRAWN] = True
         entry = GameStart(game_id, self.name, record, kinds, room_options, identities)
 
         def started(answers: Answers) -> None:
@@ -186,7 +191,7 @@ class Play:
                 listed=listed,
                 practice=options.seed is not None,
             )
-            self.seed_drawn = member is None and options.seed is not None
+            self.seed_drawn = drawn
             self.members.note("game_started", game=game_id, players=list(record.players))
             self._arriving = set()
             for s in order:

@@ -43,8 +43,10 @@ class Seat:
         return self.strategy if self.strategy is not None else self.stand_in
 
 
-#: the key beside the room's options in a game's start (in the log) that marks a tournament's game
+#: the keys beside the room's options in a game's start (in the log) that mark a tournament's game,
+#: and a game whose seed the server drew for a table it made
 LISTED = "listed"
+DRAWN = "drawn"
 
 
 @dataclass

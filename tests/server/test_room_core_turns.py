@@ -9,11 +9,13 @@ from typing import Any
 from bots.strategy import bot_view, get_strategy
 from engine import GameRecord, Position, leave_text, legal_move_texts, play, random_game, replay
 from protocol import messages as m
+from protocol.commands import ShowRequest
+from protocol.options import RoomOptions
 from server.log.contract import StoredGame
 from server.room.clock import CLOCK_WARNING
 from server.room.core import RoomSettings
 from server.room.effects import Answers, Arm, Cancel, GameEnd, GameStart, MoveLogged, Note, Send
-from server.room.items import BotMove, ClockTimeout, ClockWarning, Enter, Leave, Returned, WindowPassed
+from server.room.items import BotMove, ClockTimeout, ClockWarning, Enter, Leave, Returned, Table, WindowPassed
 from tests.server.roomcore import GAME_ID, SEED, Driver, FakeMember
 
 CLOCK = 30.0
@@ -444,3 +446,27 @@ def test_a_clock_running_out_after_the_end_plays_nothing() -> None:
     d.move(players)
     assert d.core.state == "over"
     assert d.feed(None, ClockTimeout(number + 1)).effects == []
+
+
+def test_a_restored_table_keeps_its_drawn_seed_and_its_tournament_mark() -> None:
+    """A table the server made with a seed it drew, for a tournament: taken up from the log, its
+    game still says the server drew the seed (``/info``) and still refuses ``private``."""
+    live = Driver(seed=None)
+    options = RoomOptions(seed=1234, absent="drop")
+    live.finish(
+        live.core.handle(None, Table((("ann", "id-ann"), ("bob", "id-bob")), (), options, listed=True), 0.0)
+    )
+    start = live.written[0]
+    assert isinstance(start, GameStart) and live.core.game is not None
+    stored = StoredGame(
+        GAME_ID, "cafe", live.core.game.record, tuple(start.kinds), 0.0, None, None, start.room_options
+    )
+    restored = Driver(seed=None)
+    restored.finish(restored.core.restore(stored, live.now))
+    for d in (live, restored):
+        ann = FakeMember("ann")
+        d.feed(ann, Returned())  # (she takes the seat waiting for her)
+        [info] = d.feed(ann, ShowRequest("info")).of(ann, m.Text)
+        assert "Rated: no, a practice game (the server chose the seed)." in info.text
+        refused = d.feed(ann, m.SetOption(key="private", value=True))
+        assert refused.codes(ann) == ["bad_option"]
