@@ -1,6 +1,7 @@
 """``cafe-engine``: the rules on the command line, for tools, bots in other languages and tests.
 
-Exit status: 0 done, 1 move refused, 2 unusable input.
+Exit status: 0 done, 1 move refused, 2 unusable input (141, as for a process SIGPIPE ended, when
+the reader of the output went away: ``cafe-engine moves x.json | head``).
 """
 
 from __future__ import annotations
@@ -8,7 +9,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -27,6 +27,8 @@ from engine.position import (
 from engine.rules import is_over, legal_move_texts, play
 
 EXIT_OK, EXIT_REFUSED, EXIT_UNUSABLE = 0, 1, 2
+#: the reader of the output went away: what a shell reports for a process SIGPIPE ended (128 + 13)
+EXIT_PIPE = 141
 
 
 class _Unusable(Exception):
@@ -199,7 +201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the reader went away (``cafe-engine moves x.json | head``): say nothing more, and let
         # the interpreter's last flush find nowhere to fail (the standard library's recipe)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 128 + signal.SIGPIPE  # as a process the signal ended: not a refused move's 1
+        return EXIT_PIPE
     return code
 
 

@@ -8,7 +8,7 @@ changed, a room became private, went, lost its lease, refused someone.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from protocol.names import alike
@@ -213,20 +213,26 @@ class LocalRooms:
         self.owner.refused_entry(room, member)
 
     def bot_games(self, name: str, identity: str | None) -> int:
-        """How many games here the person ``name`` plays against the server's bots alone: seats
-        under the name, or of the player behind it (``identity``), so that neither a new name
-        (``/nick``) nor a new identity (``/register``, ``/unregister``) starts the count afresh."""
-        key = name.casefold()
-        count = 0
-        for room in self.rooms.values():
-            if room.state == "playing":
-                seats = room.seats
-                mine = [
-                    s
-                    for s in seats
-                    if s.strategy is None
-                    and (s.name.casefold() == key or (identity is not None and s.identity == identity))
-                ]
-                if mine and all(s.strategy is not None for s in seats if s not in mine):
-                    count += 1
-        return count
+        """How many games here the person ``name`` (or ``identity``) plays against the server's
+        bots alone (:func:`bot_games`)."""
+        return bot_games(self.rooms.values(), name, identity)
+
+
+def bot_games(rooms: Iterable[Room], name: str, identity: str | None) -> int:
+    """How many of ``rooms`` play a game of the person ``name`` against the server's bots alone:
+    seats under the name, or of the player behind it (``identity``), so that a new name (``/nick``)
+    or a new identity (``/register``, ``/unregister``) alone does not start the count afresh."""
+    key = name.casefold()
+    count = 0
+    for room in rooms:
+        if room.state == "playing":
+            seats = room.seats
+            mine = [
+                s
+                for s in seats
+                if s.strategy is None
+                and (s.name.casefold() == key or (identity is not None and s.identity == identity))
+            ]
+            if mine and all(s.strategy is not None for s in seats if s not in mine):
+                count += 1
+    return count

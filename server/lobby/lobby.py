@@ -105,7 +105,9 @@ class Lobby:
         #: new rooms the server makes for people: quick pairing, tournaments
         self.tables = Tables(directory)
         #: quick pairing: the queue and, where this node leads, the pairing
-        self.seeks = Seeks(directory, store, self.tables, clock_min=config.clock_min)
+        self.seeks = Seeks(
+            directory, store, self.tables, clock_min=config.clock_min, max_bot_games=config.max_bot_games
+        )
         #: the finished games' analyses: queued, run in worker processes, kept in the store
         self.analyses = AnalysisDesk(config, store, lambda: self.all_sessions)
         #: the tournaments' director (set by the server)

@@ -26,6 +26,7 @@ from protocol.i18n import _
 from protocol.limits import SEEKERS_MAX
 from protocol.options import SEED_LIMIT, OptionError, RoomOptions, check_value
 from server.directory import Directory
+from server.directory.rooms import bot_games
 from server.lobby.pairing import BOTS_AFTER, GATHER, PlannedTable, Seeker, pair
 from server.lobby.tables import Player, TableRefused, Tables
 from server.log.contract import GameLog
@@ -127,10 +128,13 @@ class Seeks:
         tables: Tables,
         *,
         clock_min: float,
+        max_bot_games: int = 2,
         queue: SeekQueue | None = None,
         node: str = "",
     ) -> None:
         self.directory = directory
+        #: a seek for bots is refused to a person with so many games against them running here
+        self.max_bot_games = max_bot_games
         self.store = store
         self.tables = tables
         self.clock_min = clock_min
@@ -170,6 +174,19 @@ class Seeks:
             raise ProtocolError(
                 "already_playing",
                 _("You have a seat in the game in room {room}: finish it first.", room=seat.name),
+                msg.id,
+            )
+        if (
+            msg.bots
+            and bot_games(self.directory.rooms.values(), name, session.identity) >= self.max_bot_games
+        ):
+            # a table with the server's bots costs what /start with them costs
+            raise ProtocolError(
+                "too_many_bot_games",
+                _(
+                    "You have {limit} games against the server's bots running; finish one first.",
+                    limit=self.max_bot_games,
+                ),
                 msg.id,
             )
         rating = NEWCOMER

@@ -110,8 +110,9 @@ def info_text(
 ) -> Msg:
     """The lines of ``/info`` for room ``room``, drawn in each reader's language; ``rated`` says
     whether the game counts for ratings as its players sit now (:meth:`Asks.rated`); ``drawn``
-    that the server drew the seed of a table it made; ``practice`` that the game (the next, before
-    one) is dealt from a seed chosen for it (by default, whether the options hold one)."""
+    that the server drew the seed of a table it made; ``practice`` that the room's game (running or
+    ended; before the first, the next) was dealt from a seed chosen for it (by default, whether the
+    options hold one)."""
     o = options
     if practice is None:
         practice = o.seed is not None

@@ -446,6 +446,7 @@ class RoomCore:
         self.options = self.options.with_value(msg.key, value)
         if msg.key == "seed":
             self.play.seed_by = None if value is None else _name(session)
+            self.play.seed_drawn = False  # (a table's drawn seed is the last game's, if any)
         text = announcement(_name(session), msg.key, value)
         self.members.broadcast(m.Notice(room=self.name, text=text))
         self.members.ack(session, msg.id)
