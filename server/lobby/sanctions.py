@@ -192,8 +192,7 @@ class Enforcer:
             concerned = self._silenced_by(action)
             free = _("You may chat, tell, invite, change your name and open rooms and tournaments again.")
             for s in concerned:
-                s.silences.pop(action.name.casefold(), None)
-                s.silenced = max(s.silences.values(), default=0.0)
+                release(s, action.name.casefold())
                 if s.silenced <= time.time():  # (another silence may still hold: a guest's address's)
                     s.send(m.Notice(text=free))
             return len(concerned)
@@ -304,6 +303,17 @@ def hold(session: Session, silences: dict[str, float]) -> None:
     """``session`` is held by ``silences`` too (by the name each silenced, until when)."""
     for key, until in silences.items():
         session.silences[key] = max(session.silences.get(key, 0.0), until)
+    _recount(session)
+
+
+def release(session: Session, key: str) -> None:
+    """The silence of the name ``key`` (casefolded) no longer holds ``session``."""
+    session.silences.pop(key, None)
+    _recount(session)
+
+
+def _recount(session: Session) -> None:
+    # (``silenced``, read at every message, is the latest end of the silences kept)
     session.silenced = max(session.silences.values(), default=0.0)
 
 

@@ -31,6 +31,7 @@ from server.lobby.pairing import BOTS_AFTER, GATHER, PlannedTable, Seeker, pair
 from server.lobby.tables import Player, TableRefused, Tables
 from server.log.contract import GameLog
 from server.ratings import account_key
+from server.room import too_many_bot_games
 from server.session import Session
 from server.tasks import cancel_and_wait
 
@@ -180,15 +181,7 @@ class Seeks:
             msg.bots
             and bot_games(self.directory.rooms.values(), name, session.identity) >= self.max_bot_games
         ):
-            # a table with the server's bots costs what /start with them costs
-            raise ProtocolError(
-                "too_many_bot_games",
-                _(
-                    "You have {limit} games against the server's bots running; finish one first.",
-                    limit=self.max_bot_games,
-                ),
-                msg.id,
-            )
+            raise too_many_bot_games(self.max_bot_games, msg.id)  # (what /start with bots costs)
         rating = NEWCOMER
         if session.registered:
             standing = await self.store.standing(account_key(name))

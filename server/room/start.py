@@ -16,6 +16,13 @@ from server.room.state import MAX_SEATS, MIN_PLAYERS, State
 from server.room.world import Member, RoomSettings
 
 
+def too_many_bot_games(limit: int, msg_id: m.ClientId) -> ProtocolError:
+    """The refusal of a game against the server's bots to a person who has ``limit`` running (a
+    ``start``, or a ``seek`` that would seat them with bots)."""
+    text = _("You have {limit} games against the server's bots running; finish one first.", limit=limit)
+    return ProtocolError("too_many_bot_games", text, msg_id)
+
+
 def check_start(
     member: Member,
     msg_id: m.ClientId,
@@ -42,14 +49,7 @@ def check_start(
         # the server's bots think on the server's time: a person may keep only a few such games
         limit = settings.max_bot_games
         if bot_games(starter, member.identity) >= limit:  # the person's, whatever their name now
-            raise ProtocolError(
-                "too_many_bot_games",
-                _(
-                    "You have {limit} games against the server's bots running; finish one first.",
-                    limit=limit,
-                ),
-                msg_id,
-            )
+            raise too_many_bot_games(limit, msg_id)
     start = options.start
     if start is not None and start > len(seats):
         raise ProtocolError(

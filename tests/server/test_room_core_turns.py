@@ -298,6 +298,18 @@ def test_restore_of_a_finished_game_logs_its_end_again() -> None:
     assert held | {"turn"} <= set(done.cancels) and d.timers == {}
 
 
+def _restored(live: Driver) -> Driver:
+    """A room that takes up ``live``'s game from the log, as a restart does."""
+    start = live.written[0]
+    assert isinstance(start, GameStart) and live.core.game is not None
+    stored = StoredGame(
+        GAME_ID, "cafe", live.core.game.record, tuple(start.kinds), 0.0, None, None, start.room_options
+    )
+    restored = Driver(seed=None)
+    restored.finish(restored.core.restore(stored, live.now))
+    return restored
+
+
 def test_a_restored_game_looks_to_a_newcomer_as_it_did_before() -> None:
     """A game taken up from its log shows a spectator what the same game showed before the restart:
     seats, options (stammtisch, clock), the position, the last move and the history."""
@@ -307,13 +319,7 @@ def test_a_restored_game_looks_to_a_newcomer_as_it_did_before() -> None:
         live.move([ann, bob])
     for member in (ann, bob):
         live.feed(member, Leave(disconnected=True))
-    start = live.written[0]
-    assert isinstance(start, GameStart) and live.core.game is not None
-    stored = StoredGame(
-        GAME_ID, "cafe", live.core.game.record, tuple(start.kinds), 0.0, None, None, start.room_options
-    )
-    restored = Driver(seed=None)
-    restored.finish(restored.core.restore(stored, live.now))
+    restored = _restored(live)
     views = []
     for d in (live, restored):
         zoe = d.enter("zoe")
@@ -456,13 +462,7 @@ def test_a_restored_table_keeps_its_drawn_seed_and_its_tournament_mark() -> None
     live.finish(
         live.core.handle(None, Table((("ann", "id-ann"), ("bob", "id-bob")), (), options, listed=True), 0.0)
     )
-    start = live.written[0]
-    assert isinstance(start, GameStart) and live.core.game is not None
-    stored = StoredGame(
-        GAME_ID, "cafe", live.core.game.record, tuple(start.kinds), 0.0, None, None, start.room_options
-    )
-    restored = Driver(seed=None)
-    restored.finish(restored.core.restore(stored, live.now))
+    restored = _restored(live)
     for d in (live, restored):
         ann = FakeMember("ann")
         d.feed(ann, Returned())  # (she takes the seat waiting for her)
