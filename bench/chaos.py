@@ -350,13 +350,15 @@ class Redis(Node):
 
 class Postgres(Node):
     """PostgreSQL in a folder of its own (``tests/cluster/postgres.py``: Debian's, as its own user);
-    killed with ``pg_ctl stop -m immediate``, started again on the same data and port."""
+    killed with ``pg_ctl stop -m immediate``, started again on the same data and port. Its commits
+    wait for their WAL to be written, as a server's that must keep them do: a kill would otherwise
+    lose the last moment's records (the machine itself does not crash, so nothing is synced)."""
 
     def __init__(self, folder: Path) -> None:
         super().__init__("postgres", folder, [])
         from tests.cluster.postgres import PostgresServer
 
-        self.server = PostgresServer()
+        self.server = PostgresServer(durable=True)
         self.port = self.server.port
         self.made = False
 

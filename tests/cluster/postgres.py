@@ -78,9 +78,15 @@ def _initdb(bin: Path, user: str | None) -> Path:
 
 
 class PostgresServer:
-    """A PostgreSQL server in a data folder of its own; ``stop`` then ``start`` keeps its data."""
+    """A PostgreSQL server in a data folder of its own; ``stop`` then ``start`` keeps its data.
 
-    def __init__(self) -> None:
+    It never syncs to disk (the machine does not crash under a test). Unless ``durable``, a commit
+    does not wait for its WAL either, so ``stop("immediate")`` loses the last moment's commits;
+    ``durable`` makes each commit wait for its WAL's write, so that a server killed keeps every
+    commit it answered, as a real one does."""
+
+    def __init__(self, durable: bool = False) -> None:
+        self.durable = durable
         self.bin = binaries()
         self.user: str | None = "postgres" if os.geteuid() == 0 else None  # it will not run as root
         self.folder = _folder(self.user)
@@ -96,10 +102,12 @@ class PostgresServer:
         _run(self.user, *command)
 
     def start(self) -> None:
-        """Start it (a test's data lives only as long as the server is not stopped with ``-m immediate``)."""
+        """Start it (unless ``durable``, a commit lives only once the server has written it: one
+        stopped with ``-m immediate`` may lose the last ones)."""
+        commit = "on" if self.durable else "off"
         options = (
             f"-p {self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='{self.folder}'"
-            " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=60"
+            f" -c fsync=off -c synchronous_commit={commit} -c full_page_writes=off -c max_connections=60"
         )
         log = str(self.folder / "log")
         self._run(
