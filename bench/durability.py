@@ -3,9 +3,11 @@
 For each setting a fresh ``redis-server`` (and, for ``replica``, a second one following it) runs in a
 temporary folder on a free loopback port; ``--rooms`` rooms each write ``--moves`` moves one after
 another, as a room actor does (the next move waits for the last one's acknowledgement), all rooms at
-once. The figure is moves acknowledged per second, the median of ``--repeat`` runs.
+once. The figure is moves acknowledged per second, the median of ``--repeat`` runs. ``--window``
+is the node's ``--redis-window`` (milliseconds; the server's default unless given): a room that
+waits for each acknowledgement writes at most one move a window.
 
-    python bench/durability.py --rooms 8 --moves 300
+    python bench/durability.py --rooms 8 --moves 300 --window 0
 
 The settings' Redis: ``none`` appendonly with appendfsync everysec; ``fsync`` appendfsync always;
 ``replica`` everysec on both, each write waiting for the replica (WAIT 1).
@@ -35,6 +37,8 @@ import compiled  # noqa: E402
 compiled.use()  # before the engine is imported: a fresh build runs, as in the server
 
 from engine import GameRecord  # noqa: E402
+from server.config import Config  # noqa: E402
+from server.log.redis.batch import batched  # noqa: E402
 from server.log.redis.store import RedisStore, lease_key  # noqa: E402
 
 SETTINGS = {
@@ -86,7 +90,7 @@ async def _room(store: RedisStore, client: aioredis.Redis, room: str, moves: int
         await store.move_played(game_id, number, "CFf@bar")
 
 
-async def _run(setting: str, rooms: int, moves: int, folder: Path) -> float:
+async def _run(setting: str, rooms: int, moves: int, window: float, folder: Path) -> float:
     port = _free_port()
     procs = [_redis(folder / "primary", port, *SETTINGS[setting])]
     try:
@@ -106,6 +110,7 @@ async def _run(setting: str, rooms: int, moves: int, folder: Path) -> float:
             )
             await _ready(f"redis://127.0.0.1:{replica_port}/0", replica=True)
         client = aioredis.from_url(url, decode_responses=True)
+        batched(client).window = window / 1000
         try:
             store = RedisStore(client, lambda room: "bench:1", setting)
             await store.check()
@@ -127,13 +132,23 @@ async def main() -> None:
     p.add_argument(
         "--repeat", type=int, default=3, help="runs of each setting; the median is shown (default 3)"
     )
+    p.add_argument(
+        "--window",
+        type=float,
+        default=Config.model_fields["redis_window"].default,
+        help="the node's --redis-window, in milliseconds (default: the server's)",
+    )
     args = p.parse_args()
-    print(f"{'durability':<12}{'moves/s':>10}   (rooms {args.rooms}, moves a room {args.moves})")
+    print(
+        f"{'durability':<12}{'moves/s':>10}   (rooms {args.rooms}, moves a room {args.moves},"
+        f" window {args.window:g} ms)"
+    )
     for setting in SETTINGS:
         figures = []
         for i in range(args.repeat):
             with tempfile.TemporaryDirectory(prefix="cafe-durability-") as folder:
-                figures.append(await _run(setting, args.rooms, args.moves, Path(folder) / str(i)))
+                folder_i = Path(folder) / str(i)
+                figures.append(await _run(setting, args.rooms, args.moves, args.window, folder_i))
         runs = ", ".join(f"{f:.0f}" for f in figures)
         print(f"{setting:<12}{statistics.median(figures):>10.0f}   runs: {runs}")
 

@@ -122,6 +122,14 @@ class Config(BaseModel):
         " it is on Redis' disk (Redis must run with appendonly yes, appendfsync always; checked at"
         " start-up); replica: once a replica has it too (WAIT 1)",
     )
+    redis_window: float = Field(
+        10.0,
+        ge=0,
+        le=1000,
+        description="cluster mode: milliseconds at least between two round trips of a node to Redis"
+        " while commands keep coming (the first after a pause goes at once); what comes meanwhile"
+        " goes together. Larger costs a move latency and saves CPU; 0: each as soon as the last is back",
+    )
     database: str | None = Field(
         None,
         pattern="^(postgresql|postgres)://",

@@ -35,6 +35,7 @@ from server.directory.rooms import LocalRooms
 from server.log.contract import StoredGame, StoreUnavailable
 from server.log.postgres.records import Records
 from server.log.postgres.store import PostgresStore
+from server.log.redis.batch import batched
 from server.log.redis.keys import PREFIX, RUNNING, lease_key
 from server.log.redis.store import RedisStore
 from server.metrics import Metrics
@@ -108,6 +109,8 @@ class ClusterDirectory:
 
     def __init__(self, config: Config, metrics: Metrics, url: str, node: str) -> None:
         self.redis = connect(url)
+        #: what the node sends Redis goes in round trips at most once a window (``--redis-window``)
+        batched(self.redis).window = config.redis_window / 1000
         self.node = node
         #: how long this node's leases, heartbeat and names last in Redis (``--lease``)
         self.timings = ClusterTimings.for_lease(config.lease)
@@ -198,7 +201,7 @@ class ClusterDirectory:
         await self.redis.set(node_key(self.node), "1", px=self.timings.node_ttl_ms)
         loop = asyncio.get_running_loop()
         jobs: tuple[Callable[[], Coroutine[Any, Any, None]], ...] = (
-            self._listen, self.relay.publish_loop, self._write_loop, self._heartbeat, self._watch,
+            self._listen, self._write_loop, self._heartbeat, self._watch,
         )  # fmt: skip
         if self.records is not None:  # finished games whose records wait: written when they can be
             jobs += (self.records.archive_waiting,)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -180,7 +181,9 @@ class Relay:
         self.on_turned_away: Callable[[str, str], None] = lambda sid, room: None
         #: a staff action taken on another node, for this node's connections
         self.on_moderation: Callable[[env.Moderation], None] = lambda action: None
-        self._outbox: asyncio.Queue[_Queued] = asyncio.Queue()
+        #: what waits for the node's next round trip to Redis (:meth:`_gather`)
+        self._outbox: list[_Queued] = []
+        self._batch.gathers(self._gather)
 
     # --- sending -----------------------------------------------------------------------------------
 
@@ -241,36 +244,38 @@ class Relay:
         """Queue a message for another node; a sender hears ``unavailable`` if it cannot be
         delivered: an error answering its message, or a notice when it sent none (``answers``).
         A message ``member`` (the member and its epoch) lost makes that member resynchronise."""
-        self._outbox.put_nowait((node, data, sender, msg_id, answers, member))
+        self._outbox.append((node, data, sender, msg_id, answers, member))
+        self._batch.wake()
 
-    async def publish_loop(self) -> None:
-        """Publish what is queued: everything waiting for one node goes in one message (the
-        envelopes one a line, in order), so a move's patches, events and answer for the members on
-        another node cost one round trip to Redis, not one each."""
-        outbox = self._outbox
-        while True:
-            batch = [await outbox.get()]
-            while not outbox.empty() and len(batch) < BATCH:
-                batch.append(outbox.get_nowait())
-            by_node: dict[str, list[_Queued]] = {}
-            for item in batch:
-                member = item[5]
-                if member is not None and member[1] not in (None, member[0].epoch):
-                    continue  # queued before a message to the same member was lost
-                by_node.setdefault(item[0], []).append(item)
-            # every node's message in the same round trip, with the moves written meanwhile
-            sent = {
-                node: self._batch.submit("PUBLISH", channel(node), "\n".join(item[1] for item in items))
-                for node, items in by_node.items()
-                if node
-            }
-            for node, items in by_node.items():
-                try:
-                    delivered = node in sent and int((await sent[node])[0]) > 0
-                except (RedisError, OSError, TimeoutError):
-                    delivered = False
-                if not delivered:
-                    self._undelivered(items)
+    def _gather(self) -> None:
+        """Submit what is queued, just before the node's next round trip to Redis leaves: everything
+        waiting for one node goes in one message (the envelopes one a line, in order), so the
+        patches, events and answers of all the moves of a window for the members on another node
+        cost one message, not one each."""
+        queued, self._outbox = self._outbox, []
+        by_node: dict[str, list[_Queued]] = {}
+        for item in queued:
+            member = item[5]
+            if member is not None and member[1] not in (None, member[0].epoch):
+                continue  # queued before a message to the same member was lost
+            by_node.setdefault(item[0], []).append(item)
+        for node, items in by_node.items():
+            if not node:
+                self._undelivered(items)
+                continue
+            for start in range(0, len(items), BATCH):
+                part = items[start : start + BATCH]
+                sent = self._batch.submit("PUBLISH", channel(node), "\n".join(item[1] for item in part))
+                sent.add_done_callback(functools.partial(self._published, part))
+
+    def _published(self, items: list[_Queued], sent: asyncio.Future[tuple[Any, int]]) -> None:
+        """Redis answered the message of ``items``: how many nodes it reached."""
+        try:
+            delivered = int(sent.result()[0]) > 0
+        except (RedisError, OSError, TimeoutError, asyncio.CancelledError):
+            delivered = False
+        if not delivered:
+            self._undelivered(items)
 
     def _undelivered(self, items: list[_Queued]) -> None:
         """What could not reach its node: a member it was for resynchronises, a sender hears

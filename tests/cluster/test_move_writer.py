@@ -1,6 +1,7 @@
-"""Moves are written to Redis together: those of many rooms that come while a write is on its way
-go in one round trip, each still fenced by its room's lease and answered on its own, in order for
-each room; Redis having lost its scripts (a restart) or being away is answered as before."""
+"""Moves are written to Redis together: those of many rooms that come while a write is on its way,
+or within a window after the last round trip left, go in one round trip with what the relay
+publishes, each still fenced by its room's lease and answered on its own, in order for each room;
+Redis having lost its scripts (a restart) or being away is answered as before."""
 
 from __future__ import annotations
 
@@ -10,13 +11,16 @@ import pytest
 import redis.asyncio as aioredis
 
 from engine import GameRecord
-from server.cluster.relay import Relay
+from server.cluster.node import ClusterDirectory
+from server.cluster.relay import Relay, channel
+from server.config import load_config
 from server.log.contract import LeaseLost, StoreUnavailable
-from server.log.redis.batch import batched
+from server.log.redis.batch import Batched, batched
 from server.log.redis.keys import lease_key
 from server.log.redis.scripts import MOVE_PLAYED
 from server.log.redis.store import RedisStore
-from tests.cluster.conftest import RedisServer
+from server.metrics import Metrics
+from tests.cluster.conftest import RedisServer, published
 
 ROOMS = [f"r{n}" for n in range(6)]
 
@@ -122,3 +126,57 @@ async def test_what_needs_no_replica_does_not_wait_for_one(client: aioredis.Redi
     done, _ = await asyncio.wait({replicated, published}, return_when=asyncio.FIRST_COMPLETED)
     assert done == {published} and published.result() == 0
     assert await replicated == (True, 0)
+
+
+async def test_while_commands_keep_coming_a_round_trip_leaves_once_a_window(client: aioredis.Redis) -> None:
+    """The first command after a pause leaves at once. What comes within the window after it
+    waits, and goes in the next round trip, which leaves a whole window after the first."""
+    window = 0.3
+    batch = Batched(client, window)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    assert await batch.call("INCR", "w") == 1
+    first_back = loop.time()
+    assert first_back - started < window  # (it did not wait for a window)
+    second = batch.submit("INCR", "w")
+    await asyncio.sleep(0.01)
+    third = batch.submit("INCR", "w")
+    assert [(await second)[0], (await third)[0]] == [2, 3]
+    assert loop.time() - started >= window
+    assert (batch.trips, batch.sent) == (2, 3)
+
+
+async def test_what_the_relay_queues_within_a_window_goes_as_one_message(client: aioredis.Redis) -> None:
+    """The relay is asked for what it queued just before each round trip leaves: what it queued for
+    one node in the window, over several turns of the loop, goes as one message, its envelopes in
+    order, in the same round trip as a move written meanwhile."""
+    store = await _store(client)
+    await client.script_load(MOVE_PLAYED)
+    relay = Relay(client, "a", {})
+    listener = client.pubsub()
+    await listener.subscribe(channel("b"))
+    batch = batched(client)
+    batch.window = 0.5  # (longer than a busy machine may stall the test between two lines)
+    relay.publish("b", "first")  # after a pause: at once
+    trips = batch.trips
+    await asyncio.sleep(0.001)  # (the first round trip has left)
+    relay.publish("b", "second")
+    await asyncio.sleep(0.001)
+    moved = asyncio.ensure_future(store.move_played("g-r1", 1, "m1"))
+    relay.publish("b", "third")
+    await moved
+    assert batch.trips - trips == 2  # the first message's, then the move's with the rest
+    got = [await published(listener, "the relay's messages") for _ in range(2)]
+    assert [g["data"] for g in got] == ["first", "second\nthird"]
+    await listener.aclose()
+
+
+async def test_a_node_sends_in_the_window_its_configuration_gives() -> None:
+    """``--redis-window`` (milliseconds) is the window of the node's round trips: 10 unless given,
+    and 0 sends each as soon as the last is back."""
+    url = "redis://127.0.0.1:1/0"  # (never connected)
+    for argv, window in (([], 0.01), (["--redis-window", "0"], 0.0), (["--redis-window", "250"], 0.25)):
+        config = load_config(["--redis", url, *argv], {})
+        node = ClusterDirectory(config, Metrics(), url, "n1")
+        assert batched(node.redis).window == window
+        await node.redis.aclose()

@@ -91,12 +91,13 @@ class Here(Session):
 
 
 async def _drain(relay: Relay) -> None:
-    """Until what the relay queued is published (its round trip made) and handled after."""
+    """Until what the relay queued is published (its round trip made, a window after the last
+    one) and handled after."""
     batch = batched(relay.redis)
-    for _ in range(1000):
-        if relay._outbox.empty() and (batch._task is None or batch._task.done()):
+    for _ in range(500):
+        if not relay._outbox and (batch._task is None or batch._task.done()):
             break
-        await asyncio.sleep(0)
+        await asyncio.sleep(0.002)
     for _ in range(3):
         await asyncio.sleep(0)
 
@@ -112,33 +113,29 @@ async def test_a_node_that_listens_again_catches_up_both_ways() -> None:
     ann.room = RemoteRoom(relay, "far", "b:1")
     bob = relay.remote[("c", "s2")] = RemoteSession(relay, "c", "s2", "bob", "person")
     bob.room = room = Room()
-    loop = asyncio.get_running_loop().create_task(relay.publish_loop())
-    try:
-        redis.up = False
-        bob.send(Outgoing.ack(3))  # lost with Redis: it goes again after the next snapshot
-        await _drain(relay)
-        assert [type(p) for p in room.posted] == [m.Resync]
-        redis.up = True
-        relay.forward(ann.room, ann, m.PlayMove(id=7, move="FRf@FR1s"))
-        bob.send(Outgoing(m.Snapshot(room="r", view={"room": "r"})))
-        bob.send(Outgoing(m.Chat(room="r", name="dee", text="queued before Redis went away")))
-        relay.resubscribed()
-        assert ann.got == [] and list(relay.awaited.ids["s1"]) == [7]
-        assert [type(p) for p in room.posted] == [m.Resync, m.Resync]
-        await _drain(relay)
-        forwarded = [json.loads(line) for _, data in redis.messages for line in data.split("\n")]
-        assert [e["msg"] for e in forwarded if e["op"] == "msg"] == [
-            m.PlayMove(id=7, move="FRf@FR1s").model_dump_json(),
-            m.Resync().model_dump_json(),
-            m.GetLegalMoves(id="cafe:caught-up:1").model_dump_json(),  # (see the next test)
-        ]
-        # the snapshot and chat queued before it listened again are not sent; the answer is
-        assert [p["type"] for p in redis.published] == ["ack"]
-        bob.send(Outgoing(m.Snapshot(room="r", view={"room": "r"})))
-        await _drain(relay)
-        assert [p["type"] for p in redis.published] == ["ack", "snapshot"]
-    finally:
-        loop.cancel()
+    redis.up = False
+    bob.send(Outgoing.ack(3))  # lost with Redis: it goes again after the next snapshot
+    await _drain(relay)
+    assert [type(p) for p in room.posted] == [m.Resync]
+    redis.up = True
+    relay.forward(ann.room, ann, m.PlayMove(id=7, move="FRf@FR1s"))
+    bob.send(Outgoing(m.Snapshot(room="r", view={"room": "r"})))
+    bob.send(Outgoing(m.Chat(room="r", name="dee", text="queued before Redis went away")))
+    relay.resubscribed()
+    assert ann.got == [] and list(relay.awaited.ids["s1"]) == [7]
+    assert [type(p) for p in room.posted] == [m.Resync, m.Resync]
+    await _drain(relay)
+    forwarded = [json.loads(line) for _, data in redis.messages for line in data.split("\n")]
+    assert [e["msg"] for e in forwarded if e["op"] == "msg"] == [
+        m.PlayMove(id=7, move="FRf@FR1s").model_dump_json(),
+        m.Resync().model_dump_json(),
+        m.GetLegalMoves(id="cafe:caught-up:1").model_dump_json(),  # (see the next test)
+    ]
+    # the snapshot and chat queued before it listened again are not sent; the answer is
+    assert [p["type"] for p in redis.published] == ["ack"]
+    bob.send(Outgoing(m.Snapshot(room="r", view={"room": "r"})))
+    await _drain(relay)
+    assert [p["type"] for p in redis.published] == ["ack", "snapshot"]
 
 
 async def test_what_stays_unanswered_until_the_rooms_answer_to_the_nodes_question_is_unavailable() -> None:
@@ -156,11 +153,7 @@ async def test_what_stays_unanswered_until_the_rooms_answer_to_the_nodes_questio
     relay.resubscribed()
     relay.resubscribed()  # Redis went away twice: only the latest question counts
     assert relay.awaited.questions == {"s1": ("cafe:caught-up:2", 2)}
-    loop = asyncio.get_running_loop().create_task(relay.publish_loop())
-    try:
-        await _drain(relay)
-    finally:
-        loop.cancel()
+    await _drain(relay)
     asked = [json.loads(e["msg"]) for _, d in redis.messages for e in map(json.loads, d.split("\n"))]
     assert [(q["type"], q.get("id")) for q in asked] == [
         ("move", 7), ("say", 8), ("resync", None), ("legal_moves", "cafe:caught-up:1"),
@@ -193,30 +186,26 @@ async def test_a_question_that_reached_nobody_is_asked_again_and_says_nothing_to
     ann = Here(relay)
     ann.room = RemoteRoom(relay, "far", "a:1")
     relay.forward(ann.room, ann, m.PlayMove(id=7, move="FRf@FR1s"))
-    loop = asyncio.get_running_loop().create_task(relay.publish_loop())
-    try:
-        await _drain(relay)  # the move reached the room; its answer is lost
-        redis.up = False
-        relay.forward(ann.room, ann, m.Say(id=8, text="hi"))
-        relay.resubscribed()  # both wait: the question is to count them
-        assert relay.awaited.questions["s1"] == ("cafe:caught-up:1", 2)
+    await _drain(relay)  # the move reached the room; its answer is lost
+    redis.up = False
+    relay.forward(ann.room, ann, m.Say(id=8, text="hi"))
+    relay.resubscribed()  # both wait: the question is to count them
+    assert relay.awaited.questions["s1"] == ("cafe:caught-up:1", 2)
+    await _drain(relay)
+    assert [(x["type"], x.get("id"), x.get("code")) for x in map(json.loads, ann.got)] == [
+        ("error", 8, "unavailable"),
+        ("notice", None, None),  # (the resync's)
+    ]
+    assert list(relay.awaited.ids["s1"]) == [7]
+    assert relay.awaited.questions["s1"] == ("cafe:caught-up:1", 1)
+    redis.up = True
+    for _ in range(100):
+        await asyncio.sleep(0.01)
         await _drain(relay)
-        assert [(x["type"], x.get("id"), x.get("code")) for x in map(json.loads, ann.got)] == [
-            ("error", 8, "unavailable"),
-            ("notice", None, None),  # (the resync's)
-        ]
-        assert list(relay.awaited.ids["s1"]) == [7]
-        assert relay.awaited.questions["s1"] == ("cafe:caught-up:1", 1)
-        redis.up = True
-        for _ in range(100):
-            await asyncio.sleep(0.01)
-            await _drain(relay)
-            if len(redis.messages) > 1:
-                break
-        asked = [json.loads(e["msg"]) for _, d in redis.messages for e in map(json.loads, d.split("\n"))]
-        assert [(q["type"], q.get("id")) for q in asked] == [("move", 7), ("legal_moves", "cafe:caught-up:1")]
-    finally:
-        loop.cancel()
+        if len(redis.messages) > 1:
+            break
+    asked = [json.loads(e["msg"]) for _, d in redis.messages for e in map(json.loads, d.split("\n"))]
+    assert [(q["type"], q.get("id")) for q in asked] == [("move", 7), ("legal_moves", "cafe:caught-up:1")]
 
 
 async def test_the_listener_hears_of_a_subscription_redis_py_makes_by_itself(
@@ -257,28 +246,24 @@ async def test_a_lost_message_stops_the_member_until_a_snapshot_reaches_it() -> 
     and the answers made meanwhile after it."""
     redis = FlakyRedis()
     relay = Relay(redis, "a", {})  # type: ignore[arg-type]
-    loop = asyncio.get_running_loop().create_task(relay.publish_loop())
-    try:
-        member = RemoteSession(relay, "b", "s1", "ann", "person")
-        room = Room()
-        member.room = room
-        member.send(Outgoing.patch("r", [{"op": "replace", "path": "/state", "value": "playing"}]))
-        await _drain(relay)
-        assert [p["type"] for p in redis.published] == ["patch"]
-        redis.up = False
-        member.send(Outgoing.patch("r", [{"op": "replace", "path": "/state", "value": "over"}]))
-        member.send(Outgoing(m.Chat(room="r", name="bob", text="queued before the loss")))
-        await _drain(relay)
-        assert [type(p) for p in room.posted] == [m.Resync]
-        redis.up = True
-        member.send(Outgoing.patch("r", [{"op": "replace", "path": "/state", "value": "waiting"}]))
-        member.send(Outgoing.ack(4))  # an answer is not dropped: it follows the snapshot
-        member.send(Outgoing(m.Snapshot(room="r", view={"room": "r"})))
-        member.send(Outgoing.patch("r", [{"op": "replace", "path": "/state", "value": "playing"}]))
-        await _drain(relay)
-        assert [p["type"] for p in redis.published] == ["patch", "snapshot", "ack", "patch"]
-    finally:
-        loop.cancel()
+    member = RemoteSession(relay, "b", "s1", "ann", "person")
+    room = Room()
+    member.room = room
+    member.send(Outgoing.patch("r", [{"op": "replace", "path": "/state", "value": "playing"}]))
+    await _drain(relay)
+    assert [p["type"] for p in redis.published] == ["patch"]
+    redis.up = False
+    member.send(Outgoing.patch("r", [{"op": "replace", "path": "/state", "value": "over"}]))
+    member.send(Outgoing(m.Chat(room="r", name="bob", text="queued before the loss")))
+    await _drain(relay)
+    assert [type(p) for p in room.posted] == [m.Resync]
+    redis.up = True
+    member.send(Outgoing.patch("r", [{"op": "replace", "path": "/state", "value": "waiting"}]))
+    member.send(Outgoing.ack(4))  # an answer is not dropped: it follows the snapshot
+    member.send(Outgoing(m.Snapshot(room="r", view={"room": "r"})))
+    member.send(Outgoing.patch("r", [{"op": "replace", "path": "/state", "value": "playing"}]))
+    await _drain(relay)
+    assert [p["type"] for p in redis.published] == ["patch", "snapshot", "ack", "patch"]
 
 
 def test_what_comes_for_a_room_being_taken_up_waits_for_it_in_order() -> None:
@@ -303,7 +288,6 @@ async def test_a_tell_for_someone_gone_meanwhile_tells_its_sender_so() -> None:
     echo, gets a notice through its own node; a tell for someone here is handed over, sanitized."""
     redis = FlakyRedis()
     relay = Relay(redis, "b", {})  # type: ignore[arg-type]
-    loop = asyncio.get_running_loop().create_task(relay.publish_loop())
     handed: list[tuple[str, str, str]] = []
     here = {"bob"}
 
@@ -312,17 +296,14 @@ async def test_a_tell_for_someone_gone_meanwhile_tells_its_sender_so() -> None:
         return to in here
 
     relay.on_tell = on_tell
-    try:
-        tell = {"op": "tell", "from": "a", "sid": "s1", "name": "ann", "to": "bob", "text": "hi\x1b[2J there"}
-        relay.receive(json.dumps(tell))
-        relay.receive(json.dumps({**tell, "to": "zoe", "text": "hello"}))
-        await _drain(relay)
-        assert handed == [("ann", "bob", "hi[2J there"), ("ann", "zoe", "hello")]
-        assert redis.published == [
-            {"seq": 0, "type": "notice", "room": None, "text": "zoe left before your tell reached them."}
-        ]
-    finally:
-        loop.cancel()
+    tell = {"op": "tell", "from": "a", "sid": "s1", "name": "ann", "to": "bob", "text": "hi\x1b[2J there"}
+    relay.receive(json.dumps(tell))
+    relay.receive(json.dumps({**tell, "to": "zoe", "text": "hello"}))
+    await _drain(relay)
+    assert handed == [("ann", "bob", "hi[2J there"), ("ann", "zoe", "hello")]
+    assert redis.published == [
+        {"seq": 0, "type": "notice", "room": None, "text": "zoe left before your tell reached them."}
+    ]
 
 
 def test_a_tell_with_nothing_left_to_say_is_dropped() -> None:
@@ -358,20 +339,16 @@ async def test_a_message_from_a_member_the_room_has_not_seen_enter_is_answered_u
     redis = FlakyRedis()
     room = Room()
     relay = Relay(redis, "a", {"r": room})  # type: ignore[arg-type]
-    loop = asyncio.get_running_loop().create_task(relay.publish_loop())
-    try:
-        sender = {"from": "b", "sid": "s1", "name": "ann", "kind": "person", "room": "r"}
-        move = m.PlayMove(id=5, move="FRf@FR1s").model_dump_json()
-        relay.receive(env.dump(env.Message.model_validate({**sender, "msg": move})))
-        relay.receive(env.dump(env.Message.model_validate({**sender, "msg": m.Resync().model_dump_json()})))
-        await _drain(relay)
-        assert room.posted == []
-        assert [(p["type"], p["code"], p["id"]) for p in redis.published] == [("error", "unavailable", 5)]
-        relay.receive(env.dump(env.Returned.model_validate(sender)))
-        relay.receive(env.dump(env.Message.model_validate({**sender, "msg": move})))
-        assert [type(p) for p in room.posted] == [Returned, m.PlayMove]
-    finally:
-        loop.cancel()
+    sender = {"from": "b", "sid": "s1", "name": "ann", "kind": "person", "room": "r"}
+    move = m.PlayMove(id=5, move="FRf@FR1s").model_dump_json()
+    relay.receive(env.dump(env.Message.model_validate({**sender, "msg": move})))
+    relay.receive(env.dump(env.Message.model_validate({**sender, "msg": m.Resync().model_dump_json()})))
+    await _drain(relay)
+    assert room.posted == []
+    assert [(p["type"], p["code"], p["id"]) for p in redis.published] == [("error", "unavailable", 5)]
+    relay.receive(env.dump(env.Returned.model_validate(sender)))
+    relay.receive(env.dump(env.Message.model_validate({**sender, "msg": move})))
+    assert [type(p) for p in room.posted] == [Returned, m.PlayMove]
 
 
 def test_a_reread_brings_a_member_up_to_date_and_posts_nothing() -> None:
@@ -399,16 +376,12 @@ async def test_what_waits_for_one_node_goes_in_one_message_in_order() -> None:
     cyd = RemoteSession(relay, "c", "s3", "cyd", "person")
     for n, member in enumerate((ann, bob, cyd, ann)):
         member.send(Outgoing(m.Chat(room="r", name="dee", text=f"line {n}")))
-    loop = asyncio.get_running_loop().create_task(relay.publish_loop())
-    try:
-        await _drain(relay)
-        assert [channel for channel, _ in redis.messages] == ["cafe:to:b", "cafe:to:c"]
-        lines = [json.loads(line) for line in redis.messages[0][1].split("\n")]
-        assert [(e["sid"], e["json"]["text"]) for e in lines] == [
-            ("s1", "line 0"), ("s2", "line 1"), ("s1", "line 3")
-        ]  # fmt: skip
-    finally:
-        loop.cancel()
+    await _drain(relay)
+    assert [channel for channel, _ in redis.messages] == ["cafe:to:b", "cafe:to:c"]
+    lines = [json.loads(line) for line in redis.messages[0][1].split("\n")]
+    assert [(e["sid"], e["json"]["text"]) for e in lines] == [
+        ("s1", "line 0"), ("s2", "line 1"), ("s1", "line 3")
+    ]  # fmt: skip
 
 
 def test_a_message_of_several_envelopes_is_handled_line_by_line_a_bad_one_dropped() -> None:

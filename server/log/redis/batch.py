@@ -3,6 +3,14 @@ its way goes in the next, all in one pipeline (not a transaction). A node's move
 fenced script call, :mod:`server.log.redis.moves`) and what its relay publishes to other nodes
 share one, so that a move's write and the patches of another room's move cost one round trip.
 
+While commands keep coming, a round trip leaves at most once a ``window`` (a node's is
+``--redis-window``): a node pays for each round trip (the system calls, redis-py's Python around
+them, the other node woken by what it publishes) far more than for each command in it, so
+gathering a window's worth of moves and messages is what keeps a cluster's CPU a move near one
+node's. The first command after a pause goes at once. Whoever gathers commands of their own (the
+relay, its messages a node each) is asked for them just before each round trip leaves
+(:meth:`Batched.gathers`).
+
 Each caller gets its own command's reply, or its error: an error Redis answers for one command
 touches no other (a command the client cannot even encode fails its whole batch; none is sent).
 Commands of one caller that waits for each reply before it sends the next reach Redis in order.
@@ -16,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -39,14 +48,21 @@ def batched(client: aioredis.Redis) -> Batched:
 
 
 class Batched:
-    """Sends commands to Redis through ``client``, as many together as came meanwhile."""
+    """Sends commands to Redis through ``client``, as many together as came meanwhile, and while
+    they keep coming, a round trip at most every ``window`` seconds (0: each as soon as the last
+    is back)."""
 
-    def __init__(self, client: aioredis.Redis) -> None:
+    def __init__(self, client: aioredis.Redis, window: float = 0.0) -> None:
         self.redis = client
+        self.window = window
         #: the lane of the commands that ask for a replica's copy, once one does
         self._replicated: Batched | None = None
         self._pending: list[_Pending] = []
         self._task: asyncio.Task[None] | None = None
+        #: when the last round trip left (the loop's clock)
+        self._left = float("-inf")
+        #: called before each round trip leaves, to submit what their owners gathered
+        self._gatherers: list[Callable[[], None]] = []
         #: round trips made, and commands sent (what the tests and a profile look at)
         self.trips = 0
         self.sent = 0
@@ -63,22 +79,37 @@ class Batched:
     async def call_replicated(self, wait_ms: int, *args: Any) -> tuple[Any, int]:
         """The reply to ``args``, and how many replicas took it within ``wait_ms``."""
         if self._replicated is None:
-            self._replicated = Batched(self.redis)
+            self._replicated = Batched(self.redis, self.window)
         return await self._replicated._queue(args, wait_ms)
 
     def _queue(self, args: tuple[Any, ...], wait_ms: int | None) -> asyncio.Future[tuple[Any, int]]:
         loop = asyncio.get_running_loop()
         done: asyncio.Future[tuple[Any, int]] = loop.create_future()
         self._pending.append((args, wait_ms, done))
-        if self._task is None or self._task.done():
-            self._task = loop.create_task(self._flush(), name="redis:batched")
+        self.wake()
         return done
 
+    def gathers(self, gather: Callable[[], None]) -> None:
+        """Call ``gather`` just before each round trip leaves: it submits what its owner gathered
+        since the last one (and calls :meth:`wake` when it has something)."""
+        self._gatherers.append(gather)
+
+    def wake(self) -> None:
+        """A round trip is wanted: one leaves this turn of the loop, or a window after the last."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._flush(), name="redis:batched")
+
     async def _flush(self) -> None:
-        # what else is ready this turn of the loop goes along (a node pays most for a command's
-        # write to the socket, one a round trip; waiting 2 ms more gathered no more, measured)
-        await asyncio.sleep(0)
-        while self._pending:
+        loop = asyncio.get_running_loop()
+        while True:
+            # what else is ready this turn of the loop goes along, and while commands keep coming,
+            # what comes within the window since the last round trip left
+            await asyncio.sleep(max(0.0, self._left + self.window - loop.time()))
+            for gather in self._gatherers:
+                gather()
+            if not self._pending:
+                return
+            self._left = loop.time()
             batch, self._pending = self._pending[:BATCH], self._pending[BATCH:]
             try:
                 answers = await self._send(batch)
