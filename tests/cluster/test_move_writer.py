@@ -180,3 +180,20 @@ async def test_a_node_sends_in_the_window_its_configuration_gives() -> None:
         node = ClusterDirectory(config, Metrics(), url, "n1")
         assert batched(node.redis).window == window
         await node.redis.aclose()
+
+
+async def test_a_gatherer_that_fails_stops_neither_the_others_nor_the_round_trip(
+    client: aioredis.Redis,
+) -> None:
+    """A gatherer raising is logged; the next one still submits, and every command is answered."""
+    batch = Batched(client)
+
+    def broken() -> None:
+        raise RuntimeError("broken")
+
+    answers: list[asyncio.Future[tuple[object, int]]] = []
+    batch.gathers(broken)
+    batch.gathers(lambda: answers.append(batch.submit("INCR", "g")) if not answers else None)
+    assert await batch.call("INCR", "g") in (1, 2)
+    assert (await answers[0])[0] in (1, 2)
+    assert await client.get("g") == "2"

@@ -28,7 +28,10 @@ from collections.abc import Callable
 from typing import Any
 
 import redis.asyncio as aioredis
+import structlog
 from redis.exceptions import RedisError
+
+log = structlog.get_logger("cafe.redis")
 
 #: commands sent at most in one pipeline (what waits beyond goes in the next)
 BATCH = 500
@@ -106,7 +109,10 @@ class Batched:
             # what comes within the window since the last round trip left
             await asyncio.sleep(max(0.0, self._left + self.window - loop.time()))
             for gather in self._gatherers:
-                gather()
+                try:
+                    gather()
+                except Exception:  # (one gatherer's failure neither stops the others nor the batch)
+                    log.exception("gather_failed")
             if not self._pending:
                 return
             self._left = loop.time()
