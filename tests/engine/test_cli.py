@@ -1,5 +1,5 @@
 """``cafe-engine`` (``python -m engine``): new, moves, play, random-game and replay, with their output
-formats and exit statuses (0 done, 1 move refused, 2 unusable input)."""
+formats and exit statuses (0 done, 1 move refused, 2 unusable input, 141 the output's reader gone)."""
 
 from __future__ import annotations
 
@@ -311,6 +311,20 @@ def test_cli_python_m_engine_exit_statuses(tmp_path: Path) -> None:
         check=False,
     )
     assert unusable.returncode == 2
+
+
+def test_cli_output_nobody_reads_any_more_exits_141_without_a_word(tmp_path: Path) -> None:
+    """The reader of the output gone (``cafe-engine moves x.json | head``): exit 141, as a process
+    SIGPIPE ended, and no traceback."""
+    path = write(tmp_path, POSITION)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "engine", "moves", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # (long before the interpreter has started and written anything)
+    assert proc.wait(timeout=60) == 141
+    assert proc.stderr.read() == b""
+    proc.stderr.close()
 
 
 # --- the README's examples ----------------------------------------------------------------------------
