@@ -213,10 +213,14 @@ class WsBot(Bot):
         log (or, in a cluster, the room's node) was out of reach."""
         log.warning(code, request=what)
         await asyncio.sleep(1.0)
-        # what was refused is asked for again as the view then says (``_receive`` acts next): a
-        # move may have been played all the same (its answer lost)
-        if what == "move":
+        # what was refused is asked for again as the view then says (``_receive`` acts next)
+        if what in ("move", "resync"):
+            # a move may have been played all the same (its answer lost), and the patches of what
+            # followed it lost too (in a cluster, with Redis): the bot moves again only from a
+            # fresh snapshot, never from a view that may be a round behind
             self._moved_at = None
+            self.view = None
+            await self._send(ws, m.Resync(), "resync")
         elif what == "legal_moves":
             await self._send(ws, m.GetLegalMoves(), "legal_moves")
         elif what == "join":

@@ -625,3 +625,45 @@ async def test_bot_plays_again_after_the_log_was_unavailable_for_its_move(
     results = await _within(bot.run())
     assert len(refused) == 1
     assert [r.reason for r in results] == [(await _within(watching))[0]["reason"]]
+
+
+async def test_websocket_bot_moves_again_after_unavailable_only_from_a_fresh_snapshot() -> None:
+    """A move answered ``unavailable`` may have been played all the same, and the patches of the
+    moves after it lost (a cluster's Redis gone for a moment): the bot asks for a snapshot (again,
+    if that too is ``unavailable``) and moves only from it, though a chat comes meanwhile."""
+    _, old_view = _robo_to_move(1)
+    position, new_view = _robo_to_move(2)
+    talk: list[tuple[str, dict[str, Any]]] = []
+    resyncs: list[int] = []
+
+    async def answer(send: Send, message: dict[str, Any], number: int) -> bool:
+        async def say(reply: dict[str, Any]) -> None:
+            talk.append(("sent", reply))
+            await send(reply)
+
+        talk.append(("came", message))
+        unavailable = {"type": "error", "id": message.get("id"), "code": "unavailable", "message": "Later."}
+        if message["type"] == "join":
+            await say({"type": "snapshot", "room": "cafe", "view": old_view})
+            await say({"type": "ack", "id": message["id"]})
+        elif message["type"] == "move" and not resyncs:
+            await say(unavailable)
+        elif message["type"] == "resync":
+            resyncs.append(message["id"])
+            if len(resyncs) == 1:
+                await say(unavailable)
+                return True
+            await say({"type": "chat", "room": "cafe", "name": "ann", "text": "still there?"})
+            await asyncio.sleep(0.2)  # (time enough to move, were the old view taken)
+            await say({"type": "snapshot", "room": "cafe", "view": new_view})
+            await say({"type": "ack", "id": message["id"]})
+        return True
+
+    async with _scripted(answer) as url:
+        await _bot_until(
+            url, lambda: len([x for way, x in talk if x["type"] == "move"]) >= 2, strategy="greedy"
+        )
+    moves = [i for i, (way, x) in enumerate(talk) if way == "came" and x["type"] == "move"]
+    snapshots = [i for i, (way, x) in enumerate(talk) if way == "sent" and x["type"] == "snapshot"]
+    assert len(resyncs) == 2 and len(moves) == 2 and moves[1] > snapshots[1], talk
+    assert talk[moves[1]][1]["move"] in legal_move_texts(position)
