@@ -126,9 +126,10 @@ class Config(BaseModel):
         10.0,
         ge=0,
         le=1000,
-        description="cluster mode: milliseconds at least between two round trips of a node to Redis"
-        " while commands keep coming (the first after a pause goes at once); what comes meanwhile"
-        " goes together. Larger costs a move latency and saves CPU; 0: each as soon as the last is back",
+        description="cluster mode: milliseconds at least between two round trips in which a node"
+        " sends its moves and its messages to other nodes, while they keep coming (the first after"
+        " a pause goes at once); what comes meanwhile goes together. Larger costs a move latency"
+        " and saves CPU; 0: each as soon as the last is back",
     )
     database: str | None = Field(
         None,

@@ -85,6 +85,8 @@ class WsBot(Bot):
         self._seq = 0
         self._pending: dict[int, str] = {}  # id of a message sent -> what it was
         self._moved_at: int | None = None  # the move number the bot last moved at
+        #: a move answered ``unavailable``: no move until a fresh snapshot shows where the game is
+        self._stale = False
         self._games = 0  # games seen start in the room: two games may end at one move number
         self._in_game = False
         # the room as it was when the bot last asked for a seat or a start: asked once per change
@@ -100,6 +102,7 @@ class WsBot(Bot):
             # behind (its last patches lost with it): the bot acts on the snapshot that comes now
             self._pending.clear()
             self.view = None
+            self._stale = False
             self._moved_at = self._joined_for = self._started_for = None
             await self._hello(ws)
             await self._send(ws, m.Join(room=self.settings.room), "join")
@@ -139,6 +142,7 @@ class WsBot(Bot):
             await self._send(ws, m.Resync(), "resync")
         self._seq = msg.seq
         if isinstance(msg, m.Snapshot):
+            self._stale = False
             self._set_view(msg.view)
         elif isinstance(msg, m.Patch):
             if self.view is None:
@@ -214,12 +218,15 @@ class WsBot(Bot):
         log.warning(code, request=what)
         await asyncio.sleep(1.0)
         # what was refused is asked for again as the view then says (``_receive`` acts next)
-        if what in ("move", "resync"):
-            # a move may have been played all the same (its answer lost), and the patches of what
-            # followed it lost too (in a cluster, with Redis): the bot moves again only from a
-            # fresh snapshot, never from a view that may be a round behind
+        if what == "move":
             self._moved_at = None
-            self.view = None
+            if code == "unavailable":
+                # the move may have been played all the same (its answer lost), and the patches of
+                # what followed it lost too (in a cluster, with Redis): the bot moves again only
+                # from a fresh snapshot, never from a view that may be a round behind
+                self._stale = True
+                await self._send(ws, m.Resync(), "resync")
+        elif what == "resync":
             await self._send(ws, m.Resync(), "resync")
         elif what == "legal_moves":
             await self._send(ws, m.GetLegalMoves(), "legal_moves")
@@ -259,6 +266,7 @@ class WsBot(Bot):
             and view["seat"] is not None  # (a seat a bot plays while this one only watches)
             and game["over"] is None
             and self._moved_at != game["move_number"]
+            and not self._stale
             and "move" not in waiting
         ):
             self._moved_at = game["move_number"]

@@ -197,3 +197,15 @@ async def test_a_gatherer_that_fails_stops_neither_the_others_nor_the_round_trip
     assert await batch.call("INCR", "g") in (1, 2)
     assert (await answers[0])[0] in (1, 2)
     assert await client.get("g") == "2"
+
+
+async def test_a_backlog_goes_in_one_round_trip(client: aioredis.Redis) -> None:
+    """However many commands wait (Redis stalled, say), the next round trip takes them all: none
+    waits a window more, and what a gatherer submitted after checking the last answers goes with
+    what came before it."""
+    batch = Batched(client, 0.05)
+    first = await batch.call("INCR", "b")
+    trips = batch.trips
+    answers = await asyncio.gather(*(batch.call("INCR", "b") for _ in range(1200)))
+    assert first == 1 and sorted(answers) == list(range(2, 1202))
+    assert batch.trips - trips == 1

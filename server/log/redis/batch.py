@@ -33,9 +33,6 @@ from redis.exceptions import RedisError
 
 log = structlog.get_logger("cafe.redis")
 
-#: commands sent at most in one pipeline (what waits beyond goes in the next)
-BATCH = 500
-
 #: a command waiting: its arguments, the ``WAIT`` it asks for (ms; ``None``: none), its answer
 _Pending = tuple[tuple[Any, ...], int | None, "asyncio.Future[tuple[Any, int]]"]
 
@@ -116,7 +113,9 @@ class Batched:
             if not self._pending:
                 return
             self._left = loop.time()
-            batch, self._pending = self._pending[:BATCH], self._pending[BATCH:]
+            # all that waits goes, however much: what a gatherer submitted was checked against
+            # the answers of the last round trip, and a backlog (after Redis stalled) drains at once
+            batch, self._pending = self._pending, []
             try:
                 answers = await self._send(batch)
             except RedisError as e:
