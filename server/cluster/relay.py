@@ -31,7 +31,7 @@ log = structlog.get_logger("cafe.cluster")
 
 UNREACHABLE = UNAVAILABLE  # the same condition for the client: its answer cannot be had just now
 
-#: envelopes published at most in one message (what waits beyond goes in the next)
+#: envelopes published at most in one message (more go as several, in the same round trip)
 BATCH = 256
 
 
