@@ -45,10 +45,46 @@ class Room:
         self.moves_sent = 0  # in all games
         self.pending: dict[tuple[int, int], list[float]] = {}
         self.played_line = read.played_line(self.names())
+        #: while the room plays the head of its first game (``RoomSpec.head``): done when it has
+        self.heading: asyncio.Future[None] | None = None
+        #: the client whose turn came after the head: it moves on when the clock starts
+        self.resume: Client | None = None
 
     def names(self) -> list[str]:
         kinds = self.spec.line_seats
         return [f"{'l' if kinds[s] else 'w'}{self.spec.index}x{s}" for s in range(SEATS)]
+
+    def head_moves(self) -> int:
+        return int(self.spec.head * len(self.plan.moves))
+
+    def play_head(self) -> asyncio.Future[None]:
+        """Start the first game and play its head as fast as the server answers; done at its end."""
+        self.heading = asyncio.get_running_loop().create_future()
+        self.start_game()
+        return self.heading
+
+    def head(self, client: Client, game_no: int, played: int) -> bool:
+        """While the head is played: send ``client``'s move now, or stop at the head's end (and
+        say so); whether the head took the turn."""
+        if self.heading is None:
+            return False
+        if game_no == self.game_no and played == self.sent:
+            if played < self.head_moves():
+                self.sent = played + 1
+                client.send_move(played)
+            else:
+                self.resume = client
+                if not self.heading.done():
+                    self.heading.set_result(None)
+        return True
+
+    def go_on(self) -> None:
+        """The clock started: the game goes on after its head, or the first game starts."""
+        self.heading, client, self.resume = None, self.resume, None
+        if client is not None:
+            client.play_next(self.sent)
+        else:
+            self.start_game()
 
     def claim(self, game_no: int, played: int) -> bool:
         """Whether the client that saw ``played`` moves may send the next one (once per move)."""
@@ -142,7 +178,7 @@ class Client:
 
     def play_next(self, played: int) -> None:
         """It is this client's turn after ``played`` moves: send the next one, or queue it."""
-        if not self.room.claim(self.game_no, played):
+        if self.room.head(self, self.game_no, played) or not self.room.claim(self.game_no, played):
             return
         if self.worker.spec.rate > 0:
             self.worker.ready.append((self, played))

@@ -33,14 +33,15 @@ from server.log.sqlite.journal import logged_moves
 
 
 def room_specs(rooms: int, line_share: float) -> list[RoomSpec]:
-    """Rooms ``load0``...; every client whose running share crosses a whole number is a line client."""
+    """Rooms ``load0``...; every client whose running share crosses a whole number is a line client.
+    Room ``r`` plays ``r / rooms`` of its first game before the clock starts (``RoomSpec.head``)."""
     specs = []
     for r in range(rooms):
         seats = []
         for s in range(SEATS):
             g = r * SEATS + s
             seats.append(int((g + 1) * line_share) > int(g * line_share))
-        specs.append(RoomSpec(r, f"load{r}", tuple(seats)))
+        specs.append(RoomSpec(r, f"load{r}", tuple(seats), r / rooms))
     return specs
 
 
@@ -100,6 +101,9 @@ def run_phase(
         phase.failures += sum(r[1] for r in replies)
         time.sleep(0.5)
         mem["seated"] = target.memory().get("VmRSS", 0)
+        if specs[0].mode == "game":
+            print(f"[{name}] playing the rooms' first games' heads", file=sys.stderr)
+            workers.ask(("head",), CONNECT_TIMEOUT + 30)
         start = time.monotonic() + 0.5
         warm_end = start + args.warmup
         end = warm_end + args.seconds

@@ -35,6 +35,9 @@ class RoomSpec:
     index: int
     name: str
     line_seats: tuple[bool, ...]
+    #: the share of its first game the room plays before the clock starts, as fast as the server
+    #: answers: the rooms' games then end spread over the run, as a server's do, not all at once
+    head: float = 0.0
 
 
 @dataclass(frozen=True)

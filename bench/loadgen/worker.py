@@ -51,6 +51,9 @@ class Worker(Tally):
             elif command[0] == "join":
                 failures = await self.join_all()
                 self.conn.send(("joined", failures))
+            elif command[0] == "head":
+                await self.play_heads()
+                self.conn.send(("headed",))
             elif command[0] == "play":
                 self.conn.send(("played", await self.play(*command[1:])))
             elif command[0] == "close":
@@ -87,6 +90,12 @@ class Worker(Tally):
         results = await asyncio.wait_for(asyncio.gather(*(seat_room(r) for r in self.rooms)), CONNECT_TIMEOUT)
         return results.count(False)
 
+    async def play_heads(self) -> None:
+        """Each room plays the head of its first game (``RoomSpec.head``), all at once."""
+        heads = [room.play_head() for room in self.rooms if self.spec.mode == "game" and room.spec.head > 0]
+        if heads:
+            await asyncio.wait_for(asyncio.gather(*heads), CONNECT_TIMEOUT)
+
     async def play(self, start: float, warm_end: float, end: float) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
         self.window = (warm_end, end)
@@ -95,7 +104,7 @@ class Worker(Tally):
         pacer = loop.create_task(self.pace(start, end)) if self.spec.rate > 0 else None
         for room in self.rooms:
             if self.spec.mode == "game":
-                room.start_game()
+                room.go_on()
             else:
                 room.clients[0].restart(0)
         await asyncio.sleep(max(0.0, warm_end - time.monotonic()))
