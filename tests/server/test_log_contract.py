@@ -149,25 +149,29 @@ async def test_a_rated_game_gives_standings_a_leaderboard_and_its_changes(log: G
 
 async def test_the_moves_the_server_played_are_kept_with_their_marks(log: GameLog) -> None:
     """A move logged as played by the server for its player keeps its mark (``clock`` or
-    ``bot``) by number, while the game runs and once it is finished (in PostgreSQL, its record);
-    a game with none has none."""
+        ``bot``) by number, while the game runs and once it is finished (in PostgreSQL, its record,
+        every move as it was: one of two cards too); a game with none has none, and one that ended
+    before its first move keeps no move."""
     outcome = await _started(cast(Store, log), "g1", ACCOUNTS)
     for number, move, auto in ((1, "FRf@FR1s", None), (2, "ITm@bar", "clock"), (3, "ESm@ES1e", "bot"),
-                               (4, "CNf@bar", None)):  # fmt: skip
+                               (4, "CNf@bar DEm@DE1e", None)):  # fmt: skip
         await log.move_played("g1", number, move, auto)
     running = await log.game("g1")
     assert running is not None and running.auto == {2: "clock", 3: "bot"}
-    assert running.record.moves == ("FRf@FR1s", "ITm@bar", "ESm@ES1e", "CNf@bar")
+    assert running.record.moves == ("FRf@FR1s", "ITm@bar", "ESm@ES1e", "CNf@bar DEm@DE1e")
     await log.game_finished("g1", outcome)
     finished = await log.game("g1")
     assert finished is not None and finished.finished is not None
     assert finished.auto == {2: "clock", 3: "bot"}
-    assert len(finished.record.moves) == 4
+    assert finished.record == running.record
     other = await _started(cast(Store, log), "g2", ACCOUNTS)
     await log.move_played("g2", 1, "FRf@FR1s")
     await log.game_finished("g2", other)
     plain = await log.game("g2")
     assert plain is not None and plain.auto == {}
+    await log.game_finished("g3", await _started(cast(Store, log), "g3", ACCOUNTS))
+    unplayed = await log.game("g3")
+    assert unplayed is not None and unplayed.record.moves == () and unplayed.finished is not None
 
 
 async def test_a_name_registered_again_inherits_nothing(log: GameLog) -> None:

@@ -234,10 +234,12 @@ class Records:
 
     async def archive(self, game: StoredGame) -> list[RatingChange]:
         """Keep a finished game and rate it, in one transaction, once: a game kept before is left
-        as it was (its rating changes are given back)."""
+        as it was (its rating changes are given back). In pipeline mode: the statements go
+        together, and the transaction costs two round trips when the game is not rated (its row
+        and who registered since, then its players and the commit), not one a statement."""
         assert game.finished is not None and game.result is not None
         record = game.record
-        async with self.connection() as conn, conn.transaction():
+        async with self.connection() as conn, conn.pipeline(), conn.transaction():
             kept = await conn.execute(
                 f"INSERT INTO games ({_GAME_COLUMNS})"
                 f" VALUES ({', '.join(['%s'] * 15)}) ON CONFLICT (id) DO NOTHING",
@@ -247,9 +249,10 @@ class Records:
                  Jsonb(list(record.moves)), Jsonb(list(game.voted_out)),
                  Jsonb({str(number): mark for number, mark in game.auto.items()})),
             )  # fmt: skip
+            # (its answer waits for the insert's: the row count is known after it)
+            identities = await _registered(conn, game.identities or (None,) * len(record.players))
             if kept.rowcount != 1:  # kept before (a crash between the two writes, or another node)
                 return await _game_ratings(conn, game.game_id)
-            identities = await _registered(conn, game.identities or (None,) * len(record.players))
             async with conn.cursor() as cursor:
                 await cursor.executemany(
                     "INSERT INTO players (game_id, seat, name, identity) VALUES (%s, %s, %s, %s)",

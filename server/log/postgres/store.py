@@ -41,7 +41,7 @@ from server.log.postgres.moderation import PostgresModeration
 from server.log.postgres.records import Records
 from server.log.postgres.tournaments import PostgresTournaments
 from server.log.redis.keys import PREFIX, RUNNING, SEATS, game_key, history_key, lease_key
-from server.log.redis.store import RedisStore
+from server.log.redis.store import RedisStore, stored_game
 from server.ratings import ACCOUNT, RatingChange, account_key
 
 log = structlog.get_logger("cafe.records")
@@ -55,9 +55,11 @@ ARCHIVE_GRACE = 2.0
 #: games written in one look
 ARCHIVE_BATCH = 100
 
-# KEYS: lease, game, running, seats, archive
+# KEYS: lease, game, running, seats, archive, the game's moves
 # ARGV: fence, result, finished, room, game_id, people...
-# The outcome is written once (a finished game returns 0) and the game waits in the archive.
+# The outcome is written once (a finished game returns 0) and the game waits in the archive; the
+# answer carries the game as it is now, for its record: its hash's fields, and its moves in one
+# string, a line each (one reply to parse rather than one a move: redis-py parses in Python)
 _GAME_ENDED = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
 if redis.call('HEXISTS', KEYS[2], 'result') == 1 then return 0 end
@@ -68,6 +70,17 @@ for i = 6, #ARGV do
     if redis.call('HGET', KEYS[4], ARGV[i]) == ARGV[4] then redis.call('HDEL', KEYS[4], ARGV[i]) end
 end
 redis.call('ZADD', KEYS[5], ARGV[3], ARGV[5])
+return {1, redis.call('HGETALL', KEYS[2]), table.concat(redis.call('LRANGE', KEYS[6], 0, -1), '\\n')}
+"""
+
+# KEYS: game, the game's moves, archive, the histories of its players
+# ARGV: game_id
+# The game's record is in PostgreSQL: Redis lets it go (one command, rather than a transaction's
+# command a key: the client's work per command is what a node pays).
+_GAME_KEPT = """
+redis.call('DEL', KEYS[1], KEYS[2])
+for i = 4, #KEYS do redis.call('LREM', KEYS[i], 0, ARGV[1]) end
+redis.call('ZREM', KEYS[3], ARGV[1])
 return 1
 """
 
@@ -90,6 +103,7 @@ class PostgresStore(RedisStore):
         self.tournaments = PostgresTournaments(records)
         self.analyses = PostgresAnalyses(records)
         self._ended = client.register_script(_GAME_ENDED)
+        self._kept = client.register_script(_GAME_KEPT)
         #: when PostgreSQL last failed a game's record (``None``: it did not): a game that ends
         #: meanwhile leaves its record to the next look, rather than wait for it
         self._away_since: float | None = None
@@ -105,7 +119,7 @@ class PostgresStore(RedisStore):
 
     async def game_finished(self, game_id: str, outcome: Outcome) -> list[RatingChange]:
         room, people = self._game_rooms[game_id]
-        keys = [lease_key(room), game_key(game_id), RUNNING, SEATS, ARCHIVE]
+        keys = [lease_key(room), game_key(game_id), RUNNING, SEATS, ARCHIVE, game_key(game_id) + ":moves"]
         args = [
             self._token(room),
             json.dumps(outcome.to_dict()),
@@ -114,12 +128,14 @@ class PostgresStore(RedisStore):
             game_id,
             *people,
         ]
-        await self._run(self._ended, keys, args)
+        ended = await self._call(self._ended, keys, args)
         self._game_rooms.pop(game_id, None)
         if self._away_since is not None and time.monotonic() - self._away_since < ARCHIVE_EVERY:
             return []  # PostgreSQL is away: the game waits in the archive
+        # the game as the script left it (ended just now), or as Redis holds it (ended before)
+        live = stored_game(game_id, _fields(ended[1]), _lines(ended[2])) if isinstance(ended, list) else None
         try:
-            changes = await self._archive(game_id)
+            changes = await self._archive(game_id, live)
         except StoreUnavailable as e:
             self._away_since = time.monotonic()
             log.warning("record_waiting", game=game_id, error=str(e))
@@ -127,10 +143,12 @@ class PostgresStore(RedisStore):
         self._away_since = None
         return changes
 
-    async def _archive(self, game_id: str) -> list[RatingChange]:
+    async def _archive(self, game_id: str, live: StoredGame | None = None) -> list[RatingChange]:
         """Write a finished game's record to PostgreSQL (once: again is a no-op that gives its
-        rating changes back), then drop it from Redis."""
-        live = await RedisStore.game(self, game_id)
+        rating changes back), then drop it from Redis; ``live``: the game as Redis holds it, when
+        the caller has it."""
+        if live is None:
+            live = await RedisStore.game(self, game_id)
         if live is None or live.finished is None:  # written and dropped already (by another node)
             try:
                 await self.redis.zrem(ARCHIVE, game_id)
@@ -147,13 +165,9 @@ class PostgresStore(RedisStore):
         game_id = game.game_id
         who = {i for i in game.identities if i is not None}
         who |= {account_key(name) for name in game.record.players}
+        keys = [game_key(game_id), game_key(game_id) + ":moves", ARCHIVE, *map(history_key, sorted(who))]
         try:
-            async with self.redis.pipeline(transaction=True) as pipe:
-                pipe.delete(game_key(game_id), game_key(game_id) + ":moves")
-                for identity in sorted(who):
-                    pipe.lrem(history_key(identity), 0, game_id)
-                pipe.zrem(ARCHIVE, game_id)
-                await pipe.execute()
+            await self._kept(keys=keys, args=[game_id])
         except RedisError as e:
             raise StoreUnavailable(str(e)) from e
 
@@ -287,3 +301,13 @@ class PostgresStore(RedisStore):
             await self.records.lists_deleted(identity)
         else:
             await super().lists_deleted(identity)
+
+
+def _fields(flat: Sequence[str]) -> dict[str, str]:
+    """A hash's fields from HGETALL's answer inside a script (field, value, field, value...)."""
+    return dict(zip(flat[::2], flat[1::2], strict=True))
+
+
+def _lines(joined: str) -> list[str]:
+    """A list's items that a script joined a line each (a move never holds a line's end)."""
+    return joined.split("\n") if joined else []

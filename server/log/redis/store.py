@@ -106,6 +106,13 @@ class RedisStore(ModerationFront):
         return token
 
     async def _run(self, script: Any, keys: list[str], args: list[Any]) -> int:
+        """A fenced script's answer, a number (see :meth:`_call`)."""
+        return int(await self._call(script, keys, args))
+
+    async def _call(self, script: Any, keys: list[str], args: list[Any]) -> Any:
+        """A fenced script's answer for the room of ``keys[0]`` (its lease), once it may be
+        acknowledged (:func:`~server.log.redis.moves.acknowledged`): a number, or a list that
+        starts with one."""
         copies = 1
         try:
             if self.durability == "replica":
@@ -119,7 +126,8 @@ class RedisStore(ModerationFront):
                 answer = await script(keys=keys, args=args)
         except RedisError as e:
             raise StoreUnavailable(str(e)) from e
-        return acknowledged(keys[0], int(answer), int(copies), WAIT_MS)
+        acknowledged(keys[0], int(answer[0] if isinstance(answer, list) else answer), int(copies), WAIT_MS)
+        return answer
 
     # --- writing -----------------------------------------------------------------------------
 
@@ -335,38 +343,13 @@ class RedisStore(ModerationFront):
 
     async def game(self, game_id: str) -> StoredGame | None:
         try:
-            fields = await self.redis.hgetall(game_key(game_id))
-            if not fields:
-                return None
-            moves = await self.redis.lrange(game_key(game_id) + ":moves", 0, -1)
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.hgetall(game_key(game_id))
+                pipe.lrange(game_key(game_id) + ":moves", 0, -1)
+                fields, moves = await pipe.execute()
         except RedisError as e:
             raise StoreUnavailable(str(e)) from e
-        data = json.loads(fields["data"])
-        record = GameRecord(
-            players=tuple(data["players"]),
-            seed=int(data["seed"]),
-            options=Options(**data["options"]),
-            board=data["board"],
-            start_player=data["start_player"],
-            moves=tuple(map(str, moves)),
-        )
-        result = json.loads(fields["result"]) if "result" in fields else None
-        finished = float(fields["finished"]) if "finished" in fields else None
-        return StoredGame(
-            game_id,
-            data["room"],
-            record,
-            tuple(data["kinds"]),
-            float(data["started"]),
-            finished,
-            result,
-            # missing in games logged before they were kept; "private" once the room became so
-            {**data.get("room_options", {}), **({"private": True} if "private" in fields else {})},
-            tuple(data.get("identities") or ()),
-            tuple(data.get("voted_out") or ()),
-            # the moves the server played for their player, each beside its move (none before)
-            {int(f[5:]): str(v) for f, v in fields.items() if str(f).startswith("auto:")},
-        )
+        return stored_game(game_id, fields, moves) if fields else None
 
     async def history(self, identity: str, limit: int = 10) -> list[StoredGame]:
         try:
@@ -435,3 +418,34 @@ class RedisStore(ModerationFront):
 
     async def lists_deleted(self, identity: str) -> None:
         await self._lists.lists_deleted(identity)
+
+
+def stored_game(game_id: str, fields: Mapping[str, str], moves: Sequence[str]) -> StoredGame:
+    """A game as Redis keeps it: the fields of its hash (``data``, and ``result``, ``finished``,
+    ``private`` and ``auto:N`` when set) and its moves."""
+    data = json.loads(fields["data"])
+    record = GameRecord(
+        players=tuple(data["players"]),
+        seed=int(data["seed"]),
+        options=Options(**data["options"]),
+        board=data["board"],
+        start_player=data["start_player"],
+        moves=tuple(map(str, moves)),
+    )
+    result = json.loads(fields["result"]) if "result" in fields else None
+    finished = float(fields["finished"]) if "finished" in fields else None
+    return StoredGame(
+        game_id,
+        data["room"],
+        record,
+        tuple(data["kinds"]),
+        float(data["started"]),
+        finished,
+        result,
+        # missing in games logged before they were kept; "private" once the room became so
+        {**data.get("room_options", {}), **({"private": True} if "private" in fields else {})},
+        tuple(data.get("identities") or ()),
+        tuple(data.get("voted_out") or ()),
+        # the moves the server played for their player, each beside its move (none before)
+        {int(f[5:]): str(v) for f, v in fields.items() if str(f).startswith("auto:")},
+    )
