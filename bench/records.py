@@ -8,6 +8,8 @@ logged, game finished): each game is the same real game's record (a random game 
 59 moves), under its own id and players. Redis' memory is read (after ``MEMORY PURGE``)
 when 100 and when ``--games`` games have finished, each time with no game running and no record
 waiting, and PostgreSQL's tables' sizes at the end. The games a second count the records written.
+Then ``--ends`` more games, played the same way, end one at a time: the CPU this process (the
+node's part) spends on a game's end, its record moved to PostgreSQL included.
 
     python bench/records.py --games 10000
 
@@ -121,11 +123,31 @@ async def _run(
     if waiting is not None:
         waiting.cancel()
     seconds = time.perf_counter() - start
-    await client.aclose()
     return early, late, seconds, store
 
 
-async def main(games: int, rooms: int, players: int) -> None:
+async def _end_cpu(store: RedisStore, client: aioredis.Redis, ends: int) -> float:
+    """The CPU (µs) this process spends on a game's end, each of ``ends`` games ended alone."""
+    moves, places = _one_game(7)
+    names = [f"player{n}" for n in range(4)]
+    await client.set(lease_key("ends"), FENCE)
+    spent = 0.0
+    for n in range(ends):
+        game_id = f"end{n:06d}"
+        record = GameRecord(tuple(names), seed=n, options=Options())
+        identities: list[str | None] = [f"account:{name}" for name in names]
+        await store.game_started(game_id, "ends", record, ["person"] * 4, {}, identities)
+        for at, move in enumerate(moves, start=1):
+            await store.move_played(game_id, at, move)
+        ranked = {names[seat]: place for seat, place in places.items()}
+        outcome = Outcome("end", dict.fromkeys(names, 0), {}, tuple(names), ranked)
+        before = time.process_time()
+        await store.game_finished(game_id, outcome)
+        spent += time.process_time() - before
+    return spent / ends * 1e6
+
+
+async def main(games: int, rooms: int, players: int, ends: int) -> None:
     logs.configure("error", "console")  # (a record that waits for PostgreSQL is written later)
     if shutil.which("redis-server") is None:
         raise SystemExit("needs redis-server (apt-get install -y redis-server)")
@@ -154,6 +176,10 @@ async def main(games: int, rooms: int, players: int) -> None:
                 early, late, seconds, store = await _run(make, redis.url, games, rooms, players)
                 change = (late - early) / early * 100
                 print(f"{label:<12} {early:>12,} {late:>14,} {change:>+7.1f}% {games / seconds:>8.0f}")
+                if ends:
+                    cost = await _end_cpu(store, store.redis, ends)
+                    print(f"{'':<12} a game's end, {ends} one at a time: {cost:,.0f} µs of CPU each")
+                await store.redis.aclose()
                 if records is not None:
                     assert isinstance(store, PostgresStore)
                     waiting = await store.waiting()
@@ -175,5 +201,6 @@ if __name__ == "__main__":
     parser.add_argument("--games", type=int, default=10_000, help="finished games in each run")
     parser.add_argument("--rooms", type=int, default=64, help="rooms playing at once")
     parser.add_argument("--players", type=int, default=400, help="registered players")
+    parser.add_argument("--ends", type=int, default=200, help="games then ended one at a time (0: none)")
     args = parser.parse_args()
-    asyncio.run(main(args.games, args.rooms, args.players))
+    asyncio.run(main(args.games, args.rooms, args.players, args.ends))

@@ -190,3 +190,21 @@ def test_the_rooms_games_end_spread_over_the_run_not_all_at_once(tmp_path: Path)
     assert game["errors"] == 0
     assert 1 <= game["games_finished"] <= 2
     assert game["log_rows"] == game["moves_received"]
+
+
+@pytest.mark.timeout(180)  # a redis-server and a PostgreSQL of its own
+def test_records_bench_reads_redis_memory_and_the_cpu_a_games_end_costs() -> None:
+    """bench/records.py plays games through the cluster's store, records in Redis and then in
+    PostgreSQL, prints Redis' memory and the tables' sizes, and the CPU of a game's end each way."""
+    argv = [sys.executable, "bench/records.py", "--games", "100", "--rooms", "4", "--players", "8"]
+    run = subprocess.run([*argv, "--ends", "3"], cwd=ROOT, capture_output=True, text=True, timeout=150)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert [
+        line.split()[0] for line in run.stdout.splitlines() if line.startswith(("redis ", "postgresql "))
+    ] == [
+        "redis",
+        "postgresql",
+    ]
+    ends = re.findall(r"a game's end, 3 one at a time: ([\d,]+) µs of CPU each", run.stdout)
+    assert len(ends) == 2 and all(int(cost.replace(",", "")) > 0 for cost in ends), run.stdout
+    assert re.search(r"^  games +[\d,]+$", run.stdout, re.MULTILINE), run.stdout
