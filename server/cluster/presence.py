@@ -15,7 +15,7 @@ from protocol import messages as m
 from protocol.names import alike
 from server.cluster.leases import RELEASE
 from server.cluster.timings import ClusterTimings
-from server.directory.names import Held, Names, own_alike, strongest
+from server.directory.names import Held, Names, NameTable, own_alike, strongest
 from server.directory.rooms import LocalRooms
 from server.log.redis.keys import PREFIX, SEATS
 from server.log.redis.store import RedisStore
@@ -24,6 +24,11 @@ from server.ratings import is_guest
 from server.session import Session
 
 NODES = PREFIX + "nodes"  # every node that ever listed people (its online hash says if it lives)
+#: heartbeats from one writing of a node's whole lists (its people, the names it holds, the names'
+#: keys) to the next, when nothing asks for one sooner: one person's line is written when it
+#: changes, so the heartbeats between only say that the node and its lists live. The names' keys
+#: last ``name_ttl``, 30 heartbeats
+WHOLE_EVERY = 10
 
 
 def node_key(node: str) -> str:
@@ -133,6 +138,8 @@ class Presence:
         #: the names this node kept for its seats at its last heartbeat (or since), by casefolded name
         self._holding: dict[str, str] = {}
         self._last_ok: float | None = None  # loop time of the last heartbeat Redis took
+        #: heartbeats until the whole lists are written again (0: at the next one)
+        self._whole_in = 0
         self._reached_since = 0.0  # loop time since which every heartbeat was taken
         #: held by a heartbeat from its reading of this node's people until Redis took its lists,
         #: and by each write of one person's line: neither undoes what the other wrote after it
@@ -225,7 +232,11 @@ class Presence:
         """Write where ``name`` is now in this node's online list (``None``: gone from this node),
         and the names it holds with it (never while a heartbeat is on its way: see ``_writing``)."""
         async with self._writing:
-            await self._write_online(name, line)
+            try:
+                await self._write_online(name, line)
+            except BaseException:
+                self._whole_in = 0  # (the next heartbeat writes the whole lists, this line in them)
+                raise
 
     async def _write_online(self, name: str, line: dict[str, Any] | None) -> None:
         """Write where ``name`` is now in this node's online list (``None``: gone from this node),
@@ -263,39 +274,59 @@ class Presence:
         kept from look-alikes on every node (the log's seats keep the very names)."""
         return self.local.seated(lambda name: name.casefold() in self.names.sessions)
 
+    def _write_whole(self, pipe: Any, sessions: NameTable[Session], held: dict[str, str]) -> None:
+        """Write this node's whole lists anew in ``pipe``: its people's lines, and the forms of
+        the names it holds (its people's and ``held``)."""
+        ttl = self.timings.node_ttl_ms
+        listed = {key: json.dumps(entry(s)) for key, s in list(sessions.items())}
+        pipe.delete(online_key(self.node))
+        if listed:
+            pipe.hset(online_key(self.node), mapping=listed)
+            pipe.pexpire(online_key(self.node), ttl)
+        pipe.delete(held_key(self.node))
+        names = [s.name for s in sessions.values() if s.name is not None]
+        forms = {alike(name): name for name in [*names, *held.values()]}
+        if forms:
+            pipe.hset(held_key(self.node), mapping=forms)
+        pipe.pexpire(held_key(self.node), ttl)
+
     async def heartbeat(self) -> None:
-        """Say this node lives, every third of a lease: its key, its names, and its whole list of
-        people written anew (what changed while Redis was away, a departure among them, is healed)."""
+        """Say this node lives, every third of a lease: its key, and its lists' time to live. Its
+        lists are written anew (what changed while Redis was away, a departure among them, is
+        healed) at the first heartbeat, after one that failed or came late, after a line that could
+        not be written, when Redis lost the node's key, when the names its seats hold changed, and
+        otherwise every :data:`WHOLE_EVERY` heartbeats: the people's lines are written as they
+        change (:meth:`write_online`), and writing them all costs a node in proportion to them."""
         loop = asyncio.get_running_loop()
         timings = self.timings
+        self._whole_in = 0  # (a heartbeat that failed starts again here)
         while True:
             async with self._writing:  # (what is read here is what Redis takes)
                 sessions = self.names.sessions
-                listed = [(key, json.dumps(entry(s))) for key, s in list(sessions.items())]
                 holds = self.names.holds()
                 held = {name.casefold(): name for name in [*self._seats_held(), *(h.name for h in holds)]}
-                names = [s.name for s in sessions.values() if s.name is not None]
+                late = self._last_ok is not None and loop.time() - self._last_ok > 2 * timings.renew_every
+                whole = self._whole_in <= 0 or late or held != self._holding
                 async with self.redis.pipeline(transaction=True) as pipe:
                     # a few commands whatever the number of people: each list in one, the names' keys
                     # in one call of a script (the client's work per command is what a node pays)
-                    pipe.set(node_key(self.node), "1", px=timings.node_ttl_ms)
+                    pipe.set(node_key(self.node), "1", px=timings.node_ttl_ms, get=True)
                     pipe.sadd(NODES, self.node)
-                    pipe.delete(online_key(self.node))
-                    if listed:
-                        pipe.hset(online_key(self.node), mapping=dict(listed))
+                    if whole:
+                        self._write_whole(pipe, sessions, held)
+                        names = [s.name for s in sessions.values() if s.name is not None]
+                        if names or held:
+                            keys = [*map(name_key, names), *map(name_key, held.values())]
+                            args: list[str | int] = [self.node, timings.name_ttl_ms, len(names)]
+                            await self._keep(keys=keys, args=args, client=pipe)
+                    else:
                         pipe.pexpire(online_key(self.node), timings.node_ttl_ms)
-                    pipe.delete(held_key(self.node))
-                    forms = {alike(name): name for name in [*names, *held.values()]}
-                    if forms:
-                        pipe.hset(held_key(self.node), mapping=forms)  # type: ignore[arg-type]  # (str keys)
-                    pipe.pexpire(held_key(self.node), timings.node_ttl_ms)
-                    if names or held:
-                        keys = [*map(name_key, names), *map(name_key, held.values())]
-                        args: list[str | int] = [self.node, timings.name_ttl_ms, len(names)]
-                        await self._keep(keys=keys, args=args, client=pipe)
+                        pipe.pexpire(held_key(self.node), timings.node_ttl_ms)
                     for hold in holds:  # (whether each token still holds: last, read below)
                         pipe.exists(_token_key(hold.token))
                     results = await pipe.execute()
+                # the node's key was gone (Redis lost it, or it ran out): so may its lists be
+                self._whole_in = WHOLE_EVERY - 1 if whole else 0 if results[0] is None else self._whole_in - 1
             # a name held for the window whose token no longer holds: its holder came back through
             # another node, or gave the token up there; the hold ends
             for hold, kept in zip(holds, results[len(results) - len(holds) :], strict=True):
