@@ -70,7 +70,8 @@ class Directory(Protocol):
         """``name`` no longer names ``session``."""
 
     def moved(self, session: Session) -> None:
-        """``session`` entered or left a room."""
+        """``session`` entered or left a room, or what is known of it changed (its identity, a
+        seek)."""
 
     def watch_rooms(self, session: Session) -> None:
         """``session``, in the lobby, asked for the room list: send it the list's changes."""

@@ -170,6 +170,7 @@ async def _new_identity(lobby: Lobby, session: Session, identity: str, *, keep: 
     session.token = secrets.token_hex(16)
     await lobby.store.token_issued(session.token, session.name, identity)
     await lobby.social.identity_changed(session, old, keep=keep)
+    lobby.directory.moved(session)  # (its line says whose it is: a guest's or an account's)
 
 
 def _ask_secret(lobby: Lobby, session: Session, msg: AskSecret) -> None:

@@ -386,6 +386,7 @@ class Lobby:
         if room is not None:
             session.room = room
             room.post(session, Returned())
+            self.directory.moved(session)  # (bound above, in the lobby)
 
     def detach_quietly(self, old: Session) -> None:
         """Close an older connection of a name that reconnected."""

@@ -147,7 +147,7 @@ async def test_a_role_given_on_one_node_is_told_on_the_other(
     await mia.next(lambda m: m["type"] == "notice" and m["text"].startswith("You are a moderator now"))
     assert (await mia.command("/modlog"))["type"] == "modlog"
     seen: list[dict[str, Any]] = []
-    for _ in range(100):  # (until a reads mia as registered: each node writes its people with its heartbeat)
+    for _ in range(100):  # (until a reads mia as registered: b writes her line as it changes)
         seen = (await ann.command("/whereis mia"))["people"]
         if seen and not seen[0]["guest"]:
             break
