@@ -508,7 +508,8 @@ class ClusterDirectory:
     async def published(self) -> None:
         done = asyncio.get_running_loop().create_future()
         self._writes.put_nowait(("published", done))
-        # (Redis away or slow: the next heartbeat writes the whole list again; nobody waits for it)
+        # (Redis away or slow: nobody waits for it; a line that could not be written makes the next
+        # heartbeat write the whole list)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(done, PUBLISHED_WITHIN)
 

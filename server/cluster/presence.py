@@ -294,15 +294,17 @@ class Presence:
         """Say this node lives, every third of a lease: its key, and its lists' time to live. Its
         lists are written anew (what changed while Redis was away, a departure among them, is
         healed) at the first heartbeat, after one that failed or came late, after a line that could
-        not be written, when Redis lost the node's key, when the names its seats hold changed, and
-        otherwise every :data:`WHOLE_EVERY` heartbeats: the people's lines are written as they
-        change (:meth:`write_online`), and writing them all costs a node in proportion to them."""
+        not be written, when the names its seats hold changed, at once when Redis lost the node's
+        key or its list does not count its people, and otherwise every :data:`WHOLE_EVERY`
+        heartbeats: the people's lines are written as they change (:meth:`write_online`), and
+        writing them all costs a node in proportion to them."""
         loop = asyncio.get_running_loop()
         timings = self.timings
         self._whole_in = 0  # (a heartbeat that failed starts again here)
         while True:
             async with self._writing:  # (what is read here is what Redis takes)
                 sessions = self.names.sessions
+                people = len(sessions)
                 holds = self.names.holds()
                 held = {name.casefold(): name for name in [*self._seats_held(), *(h.name for h in holds)]}
                 late = self._last_ok is not None and loop.time() - self._last_ok > 2 * timings.renew_every
@@ -322,11 +324,14 @@ class Presence:
                     else:
                         pipe.pexpire(online_key(self.node), timings.node_ttl_ms)
                         pipe.pexpire(held_key(self.node), timings.node_ttl_ms)
+                        pipe.hlen(online_key(self.node))
                     for hold in holds:  # (whether each token still holds: last, read below)
                         pipe.exists(_token_key(hold.token))
                     results = await pipe.execute()
-                # the node's key was gone (Redis lost it, or it ran out): so may its lists be
-                self._whole_in = WHOLE_EVERY - 1 if whole else 0 if results[0] is None else self._whole_in - 1
+                # the node's key was gone (Redis lost it, or it ran out), or its list does not count
+                # its people (a line Redis lost): the whole lists at once
+                lost = not whole and (results[0] is None or results[4] != people)
+                self._whole_in = WHOLE_EVERY - 1 if whole else 0 if lost else self._whole_in - 1
             # a name held for the window whose token no longer holds: its holder came back through
             # another node, or gave the token up there; the hold ends
             for hold, kept in zip(holds, results[len(results) - len(holds) :], strict=True):
@@ -342,4 +347,5 @@ class Presence:
             if self._last_ok is None or now - self._last_ok > 2 * timings.renew_every:  # after a gap
                 self._reached_since = now
             self._last_ok = now
-            await asyncio.sleep(timings.renew_every)
+            if not lost:
+                await asyncio.sleep(timings.renew_every)
