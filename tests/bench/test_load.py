@@ -178,12 +178,13 @@ def test_cluster_mode_plays_on_one_node_then_on_two_with_redis_and_postgresql(tm
 
 @pytest.mark.timeout(120)
 def test_the_rooms_games_end_spread_over_the_run_not_all_at_once(tmp_path: Path) -> None:
-    """Room r plays r/rooms of its first game before the clock starts: at 100 moves a second over
-    three rooms, 1.5 s play about 50 moves a room, too few to play a game from its start (about
-    100 moves). So a game that ends is one begun before the clock, and the first room's does not."""
+    """Room r plays r/rooms of its first game before the clock starts: at 60 moves a second over
+    three rooms, 1.5 s play about 30 moves a room (45 at most, while another starts its next
+    game), too few to play a game from its start (51 to 63 moves). So a game that ends is one begun
+    before the clock, and the first room's does not."""
     out = tmp_path / "figures.json"
     argv = [sys.executable, "bench/load.py", "--rooms", "3", "--seconds", "1", "--warmup", "0.5"]
-    argv += ["--rate", "100", "--workers", "1", "--no-relay", "--json", str(out)]
+    argv += ["--rate", "60", "--workers", "1", "--no-relay", "--json", str(out)]
     run = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=100)
     assert run.returncode == 0, run.stdout + run.stderr
     game = json.loads(out.read_text())["game"]

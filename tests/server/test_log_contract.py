@@ -149,8 +149,8 @@ async def test_a_rated_game_gives_standings_a_leaderboard_and_its_changes(log: G
 
 async def test_the_moves_the_server_played_are_kept_with_their_marks(log: GameLog) -> None:
     """A move logged as played by the server for its player keeps its mark (``clock`` or
-        ``bot``) by number, while the game runs and once it is finished (in PostgreSQL, its record,
-        every move as it was: one of two cards too); a game with none has none, and one that ended
+    ``bot``) by number, while the game runs and once it is finished (in PostgreSQL, its record,
+    every move as it was: one of two cards too); a game with none has none, and one that ended
     before its first move keeps no move."""
     outcome = await _started(cast(Store, log), "g1", ACCOUNTS)
     for number, move, auto in ((1, "FRf@FR1s", None), (2, "ITm@bar", "clock"), (3, "ESm@ES1e", "bot"),
