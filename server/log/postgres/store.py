@@ -40,7 +40,7 @@ from server.log.postgres.analyses import PostgresAnalyses
 from server.log.postgres.moderation import PostgresModeration
 from server.log.postgres.records import Records
 from server.log.postgres.tournaments import PostgresTournaments
-from server.log.redis.keys import PREFIX, RUNNING, SEATS, game_key, history_key, lease_key
+from server.log.redis.keys import PREFIX, RUNNING, SEATS, game_key, history_key, lease_key, moves_key
 from server.log.redis.store import RedisStore, stored_game
 from server.ratings import ACCOUNT, RatingChange, account_key
 
@@ -59,7 +59,7 @@ ARCHIVE_BATCH = 100
 # ARGV: fence, result, finished, room, game_id, people...
 # The outcome is written once (a finished game returns 0) and the game waits in the archive; the
 # answer carries the game as it is now, for its record: its hash's fields, and its moves in one
-# string, a line each (one reply to parse rather than one a move: redis-py parses in Python)
+# string, a line each (one reply to parse rather than one a move)
 _GAME_ENDED = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
 if redis.call('HEXISTS', KEYS[2], 'result') == 1 then return 0 end
@@ -119,7 +119,7 @@ class PostgresStore(RedisStore):
 
     async def game_finished(self, game_id: str, outcome: Outcome) -> list[RatingChange]:
         room, people = self._game_rooms[game_id]
-        keys = [lease_key(room), game_key(game_id), RUNNING, SEATS, ARCHIVE, game_key(game_id) + ":moves"]
+        keys = [lease_key(room), game_key(game_id), RUNNING, SEATS, ARCHIVE, moves_key(game_id)]
         args = [
             self._token(room),
             json.dumps(outcome.to_dict()),
@@ -165,7 +165,7 @@ class PostgresStore(RedisStore):
         game_id = game.game_id
         who = {i for i in game.identities if i is not None}
         who |= {account_key(name) for name in game.record.players}
-        keys = [game_key(game_id), game_key(game_id) + ":moves", ARCHIVE, *map(history_key, sorted(who))]
+        keys = [game_key(game_id), moves_key(game_id), ARCHIVE, *map(history_key, sorted(who))]
         try:
             await self._kept(keys=keys, args=[game_id])
         except RedisError as e:

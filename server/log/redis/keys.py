@@ -16,8 +16,13 @@ def lease_key(room: str) -> str:
 
 
 def game_key(game_id: str) -> str:
-    """A game's record (a hash); its moves are the list at ``game_key(game_id) + ":moves"``."""
+    """A game's record (a hash); its moves are the list at :func:`moves_key`."""
     return f"{PREFIX}game:{game_id}"
+
+
+def moves_key(game_id: str) -> str:
+    """A game's moves, in order (a list)."""
+    return game_key(game_id) + ":moves"
 
 
 def history_key(identity: str) -> str:

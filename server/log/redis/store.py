@@ -35,7 +35,7 @@ from server.log.front import AsyncModeration, ModerationFront
 from server.log.redis import scripts
 from server.log.redis.accounts import LEADERBOARD, RedisAccounts
 from server.log.redis.analyses import RedisAnalyses
-from server.log.redis.keys import PREFIX, RUNNING, SEATS, game_key, history_key, lease_key
+from server.log.redis.keys import PREFIX, RUNNING, SEATS, game_key, history_key, lease_key, moves_key
 from server.log.redis.lists import RedisLists
 from server.log.redis.moderation import RedisModeration
 from server.log.redis.moves import MoveWriter, acknowledged
@@ -177,7 +177,7 @@ class RedisStore(ModerationFront):
     async def move_played(self, game_id: str, number: int, move: str, auto: str | None = None) -> None:
         room, _ = self._game_rooms[game_id]
         result = await self._moves.write(
-            [lease_key(room), game_key(game_id) + ":moves", game_key(game_id)],
+            [lease_key(room), moves_key(game_id), game_key(game_id)],
             [self._token(room), number, move, *([] if auto is None else [auto])],
         )
         if result == -2:
@@ -345,7 +345,7 @@ class RedisStore(ModerationFront):
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
                 pipe.hgetall(game_key(game_id))
-                pipe.lrange(game_key(game_id) + ":moves", 0, -1)
+                pipe.lrange(moves_key(game_id), 0, -1)
                 fields, moves = await pipe.execute()
         except RedisError as e:
             raise StoreUnavailable(str(e)) from e
