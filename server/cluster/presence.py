@@ -274,21 +274,29 @@ class Presence:
         kept from look-alikes on every node (the log's seats keep the very names)."""
         return self.local.seated(lambda name: name.casefold() in self.names.sessions)
 
-    def _write_whole(self, pipe: Any, sessions: NameTable[Session], held: dict[str, str]) -> None:
-        """Write this node's whole lists anew in ``pipe``: its people's lines, and the forms of
-        the names it holds (its people's and ``held``)."""
-        ttl = self.timings.node_ttl_ms
+    async def _write_whole(self, pipe: Any, sessions: NameTable[Session], held: dict[str, str]) -> None:
+        """Write this node's whole lists anew in ``pipe``: its people's lines, the forms of the
+        names it holds (its people's and ``held``), and those names' keys."""
+        timings = self.timings
         listed = {key: json.dumps(entry(s)) for key, s in list(sessions.items())}
         pipe.delete(online_key(self.node))
         if listed:
             pipe.hset(online_key(self.node), mapping=listed)
-            pipe.pexpire(online_key(self.node), ttl)
+            pipe.pexpire(online_key(self.node), timings.node_ttl_ms)
         pipe.delete(held_key(self.node))
         names = [s.name for s in sessions.values() if s.name is not None]
         forms = {alike(name): name for name in [*names, *held.values()]}
         if forms:
             pipe.hset(held_key(self.node), mapping=forms)
-        pipe.pexpire(held_key(self.node), ttl)
+        pipe.pexpire(held_key(self.node), timings.node_ttl_ms)
+        if names or held:  # (the names' keys in one call of a script)
+            keys = [*map(name_key, names), *map(name_key, held.values())]
+            args: list[str | int] = [self.node, timings.name_ttl_ms, len(names)]
+            await self._keep(keys=keys, args=args, client=pipe)
+
+    def _late(self, now: float) -> bool:
+        """Whether a heartbeat at ``now`` comes after a gap (one or more missed or failed)."""
+        return self._last_ok is None or now - self._last_ok > 2 * self.timings.renew_every
 
     async def heartbeat(self) -> None:
         """Say this node lives, every third of a lease: its key, and its lists' time to live. Its
@@ -307,20 +315,15 @@ class Presence:
                 people = len(sessions)
                 holds = self.names.holds()
                 held = {name.casefold(): name for name in [*self._seats_held(), *(h.name for h in holds)]}
-                late = self._last_ok is not None and loop.time() - self._last_ok > 2 * timings.renew_every
-                whole = self._whole_in <= 0 or late or held != self._holding
+                # (the first heartbeat writes the whole lists already: _whole_in is 0)
+                whole = self._whole_in <= 0 or self._late(loop.time()) or held != self._holding
                 async with self.redis.pipeline(transaction=True) as pipe:
                     # a few commands whatever the number of people: each list in one, the names' keys
                     # in one call of a script (the client's work per command is what a node pays)
                     pipe.set(node_key(self.node), "1", px=timings.node_ttl_ms, get=True)
                     pipe.sadd(NODES, self.node)
                     if whole:
-                        self._write_whole(pipe, sessions, held)
-                        names = [s.name for s in sessions.values() if s.name is not None]
-                        if names or held:
-                            keys = [*map(name_key, names), *map(name_key, held.values())]
-                            args: list[str | int] = [self.node, timings.name_ttl_ms, len(names)]
-                            await self._keep(keys=keys, args=args, client=pipe)
+                        await self._write_whole(pipe, sessions, held)
                     else:
                         pipe.pexpire(online_key(self.node), timings.node_ttl_ms)
                         pipe.pexpire(held_key(self.node), timings.node_ttl_ms)
@@ -344,7 +347,7 @@ class Presence:
                 if key not in held and not self.name_in_use(name):
                     await self._release(keys=[name_key(name)], args=[self.node])
             now = loop.time()
-            if self._last_ok is None or now - self._last_ok > 2 * timings.renew_every:  # after a gap
+            if self._late(now):
                 self._reached_since = now
             self._last_ok = now
             if not lost:
