@@ -72,6 +72,26 @@ async def _memory(client: aioredis.Redis) -> int:
     return int(info["used_memory"])
 
 
+async def _played(
+    store: RedisStore,
+    game_id: str,
+    room: str,
+    seed: int,
+    seated: list[str],
+    moves: list[str],
+    places: dict[int, int],
+) -> Outcome:
+    """Start a game of the registered players ``seated`` in ``room`` and log every one of
+    ``moves``: the outcome to finish it with (``places`` by seat, of a game of four)."""
+    record = GameRecord(tuple(seated), seed=seed, options=Options())
+    identities: list[str | None] = [f"account:{name}" for name in seated]
+    await store.game_started(game_id, room, record, ["person"] * len(seated), {}, identities)
+    for at, move in enumerate(moves, start=1):
+        await store.move_played(game_id, at, move)
+    ranked = {name: min(places[seat], len(seated)) for seat, name in enumerate(seated)}
+    return Outcome("end", dict.fromkeys(seated, 0), {}, tuple(seated), ranked)
+
+
 async def _run(
     make: Callable[[aioredis.Redis], RedisStore], redis_url: str, games: int, rooms: int, players: int
 ) -> tuple[int, int, float, RedisStore]:
@@ -92,16 +112,8 @@ async def _run(
         """Play games in room ``number`` while fewer than ``until`` have been begun."""
         for n in counter:
             seated = rng.sample(names, rng.randint(2, 4))
-            game_id = f"g{n:06d}"
-            record = GameRecord(tuple(seated), seed=n, options=Options())
-            kinds = ["person"] * len(seated)
-            identities: list[str | None] = [f"account:{name}" for name in seated]
-            await store.game_started(game_id, f"r{number}", record, kinds, {}, identities)
-            for at, move in enumerate(moves, start=1):
-                await store.move_played(game_id, at, move)
-            ranked = {name: min(places[seat], len(seated)) for seat, name in enumerate(seated)}
-            outcome = Outcome("end", dict.fromkeys(seated, 0), {}, tuple(seated), ranked)
-            await store.game_finished(game_id, outcome)
+            outcome = await _played(store, f"g{n:06d}", f"r{number}", n, seated, moves, places)
+            await store.game_finished(f"g{n:06d}", outcome)
             if n + 1 >= until:
                 return
 
@@ -133,16 +145,9 @@ async def _end_cpu(store: RedisStore, client: aioredis.Redis, ends: int) -> floa
     await client.set(lease_key("ends"), FENCE)
     spent = 0.0
     for n in range(ends):
-        game_id = f"end{n:06d}"
-        record = GameRecord(tuple(names), seed=n, options=Options())
-        identities: list[str | None] = [f"account:{name}" for name in names]
-        await store.game_started(game_id, "ends", record, ["person"] * 4, {}, identities)
-        for at, move in enumerate(moves, start=1):
-            await store.move_played(game_id, at, move)
-        ranked = {names[seat]: place for seat, place in places.items()}
-        outcome = Outcome("end", dict.fromkeys(names, 0), {}, tuple(names), ranked)
+        outcome = await _played(store, f"end{n:06d}", "ends", n, names, moves, places)
         before = time.process_time()
-        await store.game_finished(game_id, outcome)
+        await store.game_finished(f"end{n:06d}", outcome)
         spent += time.process_time() - before
     return spent / ends * 1e6
 
