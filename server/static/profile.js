@@ -40,6 +40,10 @@ export class PeopleDialog {
     this.body = dialog.querySelector("#people-body");
     this.actions = actions;
     this.asked = 0;
+    // closed while it loaded: the late answer draws nothing and does not open it again
+    dialog.addEventListener("close", () => {
+      this.asked++;
+    });
     document.addEventListener("click", (e) => {
       const button = e.target.closest?.("[data-profile]");
       if (!button) return;

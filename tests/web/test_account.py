@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, Route
 
 from tests.web.conftest import ServerThread
 from tests.web.live_steps import audit
@@ -140,3 +140,28 @@ def log_in_as_guest(page: Page, name: str) -> None:
     fill_account(page, name, "")
     page.locator("#guest-btn").click()
     page.locator("#me", has_text=name).wait_for()
+
+
+def test_a_profile_closed_while_it_loads_stays_closed(open_page: Callable[..., Page]) -> None:
+    """The reader closes a profile before its answer came: the answer, when it comes, neither
+    opens the dialog again nor draws into it; the next name opened shows its own profile."""
+    page = open_page()
+    register(page, "shutter", PASSWORD)
+    enter_room(page, "shutroom")
+    name = page.locator("#players [data-profile=shutter]")
+    held: list[Route] = []
+    page.route("**/api/players/shutter", lambda route: held.append(route))
+    name.click()
+    dialog = page.locator("#people-dialog")
+    dialog.locator("h2", has_text="shutter").wait_for()
+    dialog.locator("button[value=close]").click()
+    page.wait_for_function("() => !document.querySelector('#people-dialog').open")
+    page.wait_for_timeout(200)
+    assert held, "the profile was asked for"
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/players/shutter")
+    page.wait_for_timeout(500)  # (time for the answer to be drawn, were it drawn)
+    assert not dialog.is_visible()
+    name.click()
+    dialog.locator(".profile-facts").wait_for()
