@@ -410,6 +410,7 @@ class Lobby:
         log.info("hello", player=name, transport=session.transport, resumed=resumed)
         registered = account_commands.is_registered(session)
         session.send(m.Welcome(id=msg.id, name=name, token=token, resumed=resumed, registered=registered))
+        self.moderation.welcomed(session)
 
     async def _nick(self, session: Session, msg: m.Nick) -> None:
         assert session.name is not None

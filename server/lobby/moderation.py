@@ -36,6 +36,7 @@ from server.lobby.sanctions import (
     duration_seconds,
     excerpt,
     hold,
+    silenced_text,
 )
 from server.log.contract import GameLog, Report, Role, SanctionKind
 from server.metrics import Metrics
@@ -156,6 +157,13 @@ class Moderation:
             session.silences = {}
         hold(session, Enforcer.silences(found, name, registered))
         session.hears = 2 * EXCERPT_LINES
+
+    @staticmethod
+    def welcomed(session: Session) -> None:
+        """A silence that holds someone just welcomed (their own, or a guest's address's) is told
+        to them at once, not only when they try to chat."""
+        if session.silenced:
+            session.send(m.Notice(text=silenced_text(session.silenced)))
 
     @staticmethod
     def hushed(session: Session, msg_id: m.ClientId) -> None:

@@ -227,6 +227,29 @@ async def test_unsilence_frees_the_guests_that_came_later_from_the_address(serve
     assert (await again.request({"type": "tell", "name": "ann", "text": "hi"}))["code"] == "silenced"
 
 
+async def test_a_silence_is_told_at_hello_to_whom_it_holds(server: Server) -> None:
+    """Whoever a silence holds hears so right after the welcome, not first at a refused chat: a
+    guest who comes later from the silenced guest's address (over WebSocket and at a terminal)
+    and the silenced account logging in again. A guest it does not hold hears nothing of it."""
+    admin = await _registered(server, "ann", "admin")
+    await WsClient.connect(server.port, "loud")
+    await _registered(server, "sil")
+    assert (await admin.command("/silence loud 1h shouting"))["type"] == "ack"
+    assert (await admin.command("/silence sil perm rude"))["type"] == "ack"
+    later = await WsClient.connect(server.port, "later")
+    told = await later.next(lambda x: x["type"] == "notice")
+    assert told["text"].startswith("You are silenced until "), told
+    terminal = await LineClient.connect(server.line_port, "termy")
+    await terminal.expect("You are silenced until ")
+    again = await WsClient.connect(server.port, "sil", password=PASSWORD)
+    told = await again.next(lambda x: x["type"] == "notice")
+    assert told["text"].startswith("You are silenced for good"), told
+    await admin.command("/unsilence loud")
+    free = await WsClient.connect(server.port, "free")
+    assert (await free.request({"type": "say", "text": "hi"}))["type"] == "ack"
+    assert not [x for x in free.messages if x["type"] == "notice" and "silenced" in x["text"]], free.messages
+
+
 async def test_a_hello_refused_leaves_no_silence_on_the_connection(server: Server) -> None:
     """A silenced account's name tried with a wrong password, then another name on the same
     connection: the silence was the refused name's, and the new name chats."""
@@ -306,6 +329,7 @@ async def test_bans_silences_and_roles_hold_after_a_restart(make_server: ServerF
     refused = await _hello(second, "troll")
     assert (refused["code"], "for good" in refused["message"]) == ("banned", True)
     sil = await WsClient.connect(second.port, "sil", password=PASSWORD)
+    assert (await sil.next(lambda x: x["type"] == "notice"))["text"].startswith("You are silenced until")
     assert (await sil.request({"type": "say", "text": "hi"}))["code"] == "silenced"
     mod = await WsClient.connect(second.port, "ann", password=PASSWORD)
     assert (await mod.command("/modlog"))["type"] == "modlog"
