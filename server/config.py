@@ -54,7 +54,9 @@ class Config(BaseModel):
         None,
         description="web pages (Origin header) whose scripts may open /ws: a comma list of origins"
         " (https://cafe.example.org), or * for any; default the page's own origin (the same host:port"
-        " as the request's Host). Clients that send no Origin (bots, terminals) are always let in",
+        " as the request's Host). Clients that send no Origin (bots, terminals) are always let in."
+        " A server listening on loopback answers only a Host that is an address, localhost, or the"
+        " host of an origin listed here",
     )
     ping_interval: float = Field(
         20.0,

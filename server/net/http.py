@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import mimetypes
 from http import HTTPStatus
@@ -113,15 +114,75 @@ def origin_allowed(origin: str, host: str | None, allowed: str | None) -> bool:
     return origin.rstrip("/").lower() in wanted
 
 
+def _ip(name: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(name.strip("[]"))
+    except ValueError:
+        return None
+
+
+def loopback_only(listen: str) -> bool:
+    """Whether the server listening on ``listen`` (``--host``) is reached from this machine alone.
+
+    >>> loopback_only("127.0.0.1"), loopback_only("::1"), loopback_only("localhost")
+    (True, True, True)
+    >>> loopback_only("0.0.0.0"), loopback_only("192.0.2.7"), loopback_only("cafe.example")
+    (False, False, False)
+    """
+    address = _ip(listen)
+    return listen.lower() == "localhost" if address is None else address.is_loopback
+
+
+def local_host(host: str | None, listed: frozenset[str]) -> bool:
+    """Whether a request's ``Host`` may reach a server listening on loopback only: an address
+    (a page served from an address is the server's own), ``localhost``, a name under ``.localhost``,
+    or a name in ``listed``. Any other name is a page of another site whose name was pointed at
+    this machine (DNS rebinding). No ``Host`` is no browser's request.
+
+    >>> [local_host(h, frozenset()) for h in ("127.0.0.1:8765", "[::1]:8765", "localhost", "a.localhost")]
+    [True, True, True, True]
+    >>> local_host("evil.example:8765", frozenset()), local_host("cafe.example", frozenset({"cafe.example"}))
+    (False, True)
+    """
+    if host is None:
+        return True
+    try:
+        name = (urlsplit("//" + host).hostname or "").lower()
+    except ValueError:
+        return False
+    return _ip(name) is not None or name == "localhost" or name.endswith(".localhost") or name in listed
+
+
+def listed_hosts(allowed: str | None) -> frozenset[str]:
+    """The host names of the origins ``--allowed-origins`` lists (none for ``*`` or the default)."""
+    if allowed is None or allowed.strip() == "*":
+        return frozenset()
+    names = set()
+    for origin in allowed.split(","):
+        try:
+            name = urlsplit(origin.strip()).hostname
+        except ValueError:
+            continue
+        if name:
+            names.add(name.lower())
+    return frozenset(names)
+
+
 class HttpRoutes:
     """``process_request`` for the WebSocket server: answers every path but ``/ws``."""
 
     def __init__(self, lobby: Lobby, static_dir: str | None) -> None:
         self.lobby = lobby
         self.static = Path(static_dir) if static_dir else STATIC
+        config = lobby.config
+        #: on a server only this machine reaches, the names a request's ``Host`` may give besides
+        #: ``localhost`` and addresses (``None``: it listens elsewhere too, and any may)
+        self.hosts = listed_hosts(config.allowed_origins) if loopback_only(config.host) else None
 
     async def __call__(self, connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]
+        if self.hosts is not None and not self._local(connection, request):
+            return _response(HTTPStatus.FORBIDDEN, b"host not allowed\n", "text/plain; charset=utf-8")
         if path == "/ws" and request.method == "GET":
             return self._check_origin(connection, request)
         if request.method not in ("GET", "HEAD") or path == "/ws":
@@ -252,6 +313,16 @@ class HttpRoutes:
         if request.method == "HEAD":
             return Response(response.status_code, response.reason_phrase, response.headers, b"")
         return response
+
+    def _local(self, connection: ServerConnection, request: Request) -> bool:
+        """Whether a request to a server only this machine reaches names it in ``Host``
+        (:func:`local_host`); a refusal is a security event."""
+        assert self.hosts is not None
+        hosts = request.headers.get_all("Host")
+        if len(hosts) <= 1 and local_host(hosts[0] if hosts else None, self.hosts):
+            return True
+        security_event(self.lobby.metrics, "host_refused", host=hosts[0][:200], peer=_address(connection))
+        return False
 
     def _check_origin(self, connection: ServerConnection, request: Request) -> Response | None:
         """Refuse (403) a WebSocket opened by a page of an origin not allowed; a client that sends

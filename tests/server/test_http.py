@@ -13,7 +13,9 @@ from websockets.exceptions import InvalidStatus
 from websockets.typing import Origin
 
 from server.app import Server
+from server.net import http
 from server.net.http import same_origin
+from tests.examples import run_examples
 from tests.server.clients import MAX_TURNS, WsClient, http_get
 from tests.server.conftest import ServerFactory
 
@@ -145,12 +147,14 @@ SECURITY_HEADERS = ("x-content-type-options", "content-security-policy", "referr
 
 
 async def _request(
-    port: int, method: str, path: str, headers: dict[str, str] | None = None
+    port: int, method: str, path: str, headers: dict[str, str] | None = None, *, host: str | None = None
 ) -> tuple[int, dict[str, str], bytes]:
+    """An HTTP request, its ``Host`` the address it goes to unless ``host`` names another."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
     writer.write(
-        f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{extra}Connection: close\r\n\r\n".encode()
+        f"{method} {path} HTTP/1.1\r\nHost: {host or f'127.0.0.1:{port}'}\r\n{extra}"
+        "Connection: close\r\n\r\n".encode()
     )
     await writer.drain()
     # the head, then the body by its length (a 101 has none: the socket stays open for frames)
@@ -262,6 +266,51 @@ async def test_allowed_origins_lists_origins_or_allows_any(make_server: ServerFa
     anyone: Server = await make_server(allowed_origins="*")
     status, _, _ = await _request(anyone.port, "GET", "/ws", {"Origin": "https://evil.example", **_UPGRADE})
     assert status == 101
+
+
+async def test_a_loopback_server_answers_only_requests_that_name_it_locally(server: Server) -> None:
+    """A server that listens on loopback only (the default) refuses, with 403 and counted, every
+    request whose Host names another machine: a page of another site whose name was pointed at
+    127.0.0.1 (DNS rebinding) reads nothing and opens no socket, though its Origin matches its
+    Host. Addresses, localhost and names under .localhost are answered."""
+    port = server.port
+    rebound = f"rebind.example:{port}"
+    for path in ("/", "/api/leaderboard", "/metrics"):
+        status, headers, body = await _request(port, "GET", path, host=rebound)
+        assert (status, body) == (403, b"host not allowed\n") and "content-security-policy" in headers, path
+    page = {"Origin": f"http://{rebound}", **_UPGRADE}  # (its own origin: same-origin alone lets it in)
+    status, _, _ = await _request(port, "GET", "/ws", page, host=rebound)
+    assert status == 403
+    status, _, _ = await _request(port, "GET", "/", {"Host": f"127.0.0.1:{port}"}, host=rebound)
+    assert status == 403  # (two Host headers: the first is not this machine's)
+    for host in (f"localhost:{port}", f"cafe.localhost:{port}", f"[::1]:{port}", f"127.0.0.1:{port}"):
+        status, _, _ = await _request(port, "GET", "/", host=host)
+        assert status == 200, host
+    local = f"localhost:{port}"
+    status, _, _ = await _request(port, "GET", "/ws", {"Origin": f"http://{local}", **_UPGRADE}, host=local)
+    assert status == 101
+    _, _, metrics = await _request(port, "GET", "/metrics")
+    assert _security_events(metrics.decode(), "host_refused") == 5
+
+
+async def test_a_loopback_server_answers_the_names_of_its_allowed_origins(make_server: ServerFactory) -> None:
+    """Behind a proxy on the same machine that passes the site's Host, the names of the origins
+    --allowed-origins lists are answered, and no other."""
+    listed: Server = await make_server(allowed_origins="https://cafe.example")
+    status, _, _ = await _request(listed.port, "GET", "/", host="cafe.example")
+    assert status == 200
+    status, _, _ = await _request(
+        listed.port, "GET", "/ws", {"Origin": "https://cafe.example", **_UPGRADE}, host="cafe.example"
+    )
+    assert status == 101
+    status, _, _ = await _request(listed.port, "GET", "/", host="other.example")
+    assert status == 403
+
+
+def test_the_examples_of_the_http_checks_hold() -> None:
+    """The examples of ``server.net.http``: the page's own origin, a loopback listener, a local Host."""
+    found = run_examples(http)
+    assert found.attempted > 0 and found.failed == 0
 
 
 def test_same_origin_compares_host_and_port() -> None:
