@@ -427,6 +427,9 @@ class RoomCore:
         if msg.key == "private" and value and self.state == "playing" and game is not None and game.listed:
             text = _("A tournament's games are public: this room cannot turn private while its game runs.")
             raise ProtocolError("bad_option", text, msg.id)
+        if msg.key == "private" and not value and self.options.private and self.state == "playing":
+            text = _("A private game stays private to its end: this room can turn public once it is over.")
+            raise ProtocolError("bad_option", text, msg.id)
         if msg.key == "private" and value and not self.options.private and self.state == "playing":
             assert game is not None
 

@@ -243,7 +243,8 @@ export class SocialPane {
     if (!view) return;
     const secret = $("opt-private");
     secret.checked = !!view.options?.private;
-    secret.disabled = !manage;
+    // a private game stays private to its end: the room turns public once it is over
+    secret.disabled = !manage || (secret.checked && view.state === "playing");
     secret.onchange = () => setOption("private", secret.checked);
   }
 

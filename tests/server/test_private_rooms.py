@@ -316,6 +316,30 @@ async def test_a_game_whose_room_turns_private_while_it_runs_stays_private(serve
     assert (await http_get(server.port, f"/api/games/{game_id}", ann.token, JSON)).status == 200
 
 
+async def test_a_private_games_room_turns_public_only_once_it_is_over(server: Server) -> None:
+    """While a private game runs its room stays private (``bad_option``, nothing changes): nobody
+    outside may come in to watch the rest of it. Once the game is over the room may turn public,
+    and a stranger may enter."""
+    ann, bob = await _registered(server, "ann"), await _registered(server, "bob")
+    assert (await ann.command("/join geheim"))["type"] == "ack"
+    assert (await ann.command("/option absent drop"))["type"] == "ack"
+    assert (await ann.command("/option private on"))["type"] == "ack"
+    assert (await ann.command("/invite bob"))["type"] == "ack"
+    assert (await bob.command("/join geheim"))["type"] == "ack"
+    assert (await ann.command("/start"))["type"] == "ack"
+    refused = await ann.request({"type": "option", "key": "private", "value": False})
+    assert (refused["type"], refused["code"]) == ("error", "bad_option"), refused
+    assert "stays private" in refused["message"]
+    assert (await ann.command("/option private off"))["code"] == "bad_option"
+    zoe = await WsClient.connect(server.port, "zoe")
+    assert (await zoe.command("/watch geheim"))["code"] == "not_invited"
+    assert ann.view is not None and ann.view["options"]["private"] is True
+    assert (await bob.command("/leave"))["type"] == "ack"
+    await ann.next("game_over")
+    assert (await ann.command("/option private off"))["type"] == "ack"
+    assert (await zoe.command("/watch geheim"))["type"] == "ack"
+
+
 async def test_a_profile_shows_where_a_player_is_as_its_reader_may_see_it(server: Server) -> None:
     """``GET /api/players/ann`` and ``/finger ann``: "in a private room" for outsiders, the room's
     name for someone in it (over HTTP, the one its token names)."""

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from playwright.sync_api import Page
 
 from tests.web.conftest import ServerThread
-from tests.web.live_steps import audit
+from tests.web.live_steps import audit, seat_with_bot
 from tests.web.pages import come_in, type_line, wait_for_line, wait_until
 from tests.web.social_steps import enter_room
 
@@ -129,6 +129,21 @@ def test_a_private_room_leaves_the_list_and_an_invitation_links_to_it(
     friend.locator("#room-name", has_text="hideaway").wait_for()
     host.locator(".player-list", has_text="privhost").wait_for()
     wait_for_line(host, "privguest comes in")
+
+
+def test_a_private_games_switch_stays_on_until_the_game_is_over(
+    open_page: Callable[..., Page], server: ServerThread
+) -> None:
+    """A room private when its game starts cannot turn public while the game runs (a private game
+    stays private to its end): the switch stays on and locked."""
+    page = open_page()
+    seat_with_bot(page, "lockhost", "lockroom", start=False)
+    page.locator("#opt-private").check()
+    wait_until(page, lambda: server.call(lambda s: s.lobby.rooms["lockroom"].core.options.private) is True)
+    page.locator("[data-focus=start]").click()
+    page.locator("#app[data-state=playing]").wait_for()
+    wait_until(page, lambda: page.locator("#opt-private").is_disabled())
+    assert page.locator("#opt-private").is_checked()
 
 
 def test_a_vote_to_remove_a_gone_player_is_answered_from_its_prompt(open_page: Callable[..., Page]) -> None:
