@@ -275,8 +275,9 @@ class Seeks:
                 continue  # one of them left meanwhile: the others wait for the next round
             players = [Player(s.name, entries[s.name].identity) for s in plan.seekers]
             try:
+                options = table_options(plan.seekers[0])  # (a public room, whose game stays public)
                 table = await self.tables.open(
-                    players, options=table_options(plan.seekers[0]), bots=plan.bots, prefix="seek"
+                    players, options=options, bots=plan.bots, prefix="seek", listed=True
                 )
             except TableRefused as e:
                 log.warning("table_refused", players=list(plan.names), error=str(e))

@@ -98,7 +98,8 @@ class Tables:
         player who is connected (here or on another node) to their seat, telling them where
         (``seated``). A player not connected finds the seat waiting when they come back with
         their token; after the resume window the room's ``absent`` rule plays it. A ``listed``
-        game (a tournament's) stays public: its room may not turn private while it runs.
+        game (quick pairing's, a tournament's) stays public: its room may not turn private while
+        it runs.
 
         Raises :class:`TableRefused` when no table could be made; nobody was moved then."""
         if not 2 <= len(players) + len(bots) <= 4:

@@ -425,7 +425,10 @@ class RoomCore:
             raise ProtocolError("bad_option", e.text, msg.id) from None
         game = self.game
         if msg.key == "private" and value and self.state == "playing" and game is not None and game.listed:
-            text = _("A tournament's games are public: this room cannot turn private while its game runs.")
+            text = _(
+                "This table's game is public, as every game of quick pairing or a tournament is:"
+                " this room cannot turn private while it runs."
+            )
             raise ProtocolError("bad_option", text, msg.id)
         if msg.key == "private" and not value and self.options.private and self.state == "playing":
             text = _("A private game stays private to its end: this room can turn public once it is over.")

@@ -244,6 +244,14 @@ async def test_a_seeker_cannot_choose_whom_nor_flood_nor_be_led_into_a_private_r
     assert str(seated["room"]).startswith("seek-") and sorted(seated["players"]) == ["ann", "bob"]
     table = server.directory.rooms[str(seated["room"]).casefold()]
     assert not table.options.private and table.state == "playing"
+    # nor can the table's host make it private while its game runs (the other is no host)
+    host = ann if table.options.host and table.seats[0].name == "ann" else bob
+    refused = await host.request({"type": "option", "key": "private", "value": True})
+    assert (refused["type"], refused["code"]) == ("error", "bad_option"), refused
+    assert "quick pairing" in refused["message"]
+    assert (await host.command("/option private on"))["code"] == "bad_option"
+    assert not table.options.private
+    assert not [p for p in (await ann.request({"type": "who"}))["people"] if p["private"]]
 
 
 async def test_a_seek_for_bots_costs_what_a_start_with_bots_costs(make_server: ServerFactory) -> None:
