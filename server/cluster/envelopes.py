@@ -22,6 +22,8 @@ envelope or several, in order), told apart by ``op``:
               message id and params with it, so each reader gets it in their own language)
 ``moderation``  to every node (channel ``cafe:news``): a staff action (``kind``: kick, ban,
               silence, unsilence, announce, close, report) for the connections it concerns
+``rooms``     to every node (channel ``cafe:news``): a room of node ``from`` changed its line in
+              the room list (at most one every half second a node)
 ============  ================================================================================
 
 Every message to a room names its sender: the node (``from``), the connection (``sid``), the
@@ -213,18 +215,27 @@ class News(_Envelope):
         return cls.model_validate(fields)
 
 
+class RoomsChanged(_Envelope):
+    """To every node (channel ``cafe:news``): a room of node ``from`` changed its line in the
+    room list, which the nodes' lobbies watching it read anew."""
+
+    op: Literal["rooms"] = "rooms"
+    node: str = Field(alias="from", max_length=200)
+
+
 ToRoom = EnterRoom | LeaveRoom | Returned | Reread | Show | Message
 ToPerson = TellTo | InviteTo | News | SeatAt | Moderation
-Envelope = Annotated[ToRoom | ToMember | TurnedAway | ToPerson, Field(discriminator="op")]
-ENVELOPE: TypeAdapter[ToRoom | ToMember | TurnedAway | ToPerson] = TypeAdapter(Envelope)
+AnyEnvelope = ToRoom | ToMember | TurnedAway | ToPerson | RoomsChanged
+Envelope = Annotated[AnyEnvelope, Field(discriminator="op")]
+ENVELOPE: TypeAdapter[AnyEnvelope] = TypeAdapter(Envelope)
 
 
-def parse(data: str | bytes) -> ToRoom | ToMember | TurnedAway | ToPerson:
+def parse(data: str | bytes) -> AnyEnvelope:
     """An envelope from its text; raises ``pydantic.ValidationError`` when it is not one."""
     return ENVELOPE.validate_json(data)
 
 
-def dump(envelope: ToRoom | TurnedAway | ToPerson) -> str:
+def dump(envelope: ToRoom | TurnedAway | ToPerson | RoomsChanged) -> str:
     return envelope.model_dump_json(by_alias=True)
 
 
@@ -271,6 +282,7 @@ __all__ = [
     "Moderation",
     "News",
     "Returned",
+    "RoomsChanged",
     "SeatAt",
     "Show",
     "TellTo",

@@ -129,8 +129,9 @@ class ClusterDirectory:
             self.store = RedisStore(self.redis, fence, config.redis_durability)
         self.names = Names()
         self.local = LocalRooms(config, self.store, metrics, owner=self, taken=self.name_in_use)
-        self.watchers = RoomListWatchers(self.local.sorted)
+        self.watchers = RoomListWatchers(self.room_list)
         self.relay = Relay(self.redis, node, self.rooms)
+        self.relay.on_rooms_changed = self.watchers.elsewhere
         #: private rooms: which are, their guests, and refusals taken to the refused one's node
         self.privacy = SharedPrivacy(self.redis, self.store, self.local, self.relay, self.moved)
         self.relay.on_turned_away = self.privacy.turned_away_here
@@ -409,6 +410,7 @@ class ClusterDirectory:
             if kind == "room":
                 summary = json.loads(value)
                 await self.redis.hset(ROOMS, summary["name"].casefold(), value)
+                self.relay.rooms_changed()
             elif kind == "idle":
                 await self.redis.sadd(IDLE, value)
             elif kind == "drop":
@@ -417,6 +419,7 @@ class ClusterDirectory:
                     pipe.hdel(ROOMS, key)
                     self.privacy.forget(pipe, key)  # invitations end with their room
                     await pipe.execute()
+                self.relay.rooms_changed()
                 if token is not None:
                     await self.leases.release(key, token)
             elif kind == "private":
@@ -431,11 +434,20 @@ class ClusterDirectory:
             return await self._room_list()
 
     async def _room_list(self) -> list[m.RoomSummary]:
-        found = []
-        for key, value in (await self.redis.hgetall(ROOMS)).items():
-            key = str(key)
-            if await self.redis.exists(lease_key(key)) or await self.redis.hexists(RUNNING, key):
-                found.append(m.RoomSummary.model_validate_json(value))
+        """The rooms of every node whose owner lives, or whose game waits in the log (a line left
+        by a node that died is not shown): in two round trips, however many rooms."""
+        lines = await self.redis.hgetall(ROOMS)
+        keys = [str(key) for key in lines]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for key in keys:
+                pipe.exists(lease_key(key))
+                pipe.hexists(RUNNING, key)
+            alive = await pipe.execute()
+        found = [
+            m.RoomSummary.model_validate_json(value)
+            for i, value in enumerate(lines.values())
+            if alive[2 * i] or alive[2 * i + 1]
+        ]
         return sorted(found, key=lambda r: r.name.casefold())
 
     async def seat_room(self, name: str) -> RoomRef | None:
@@ -482,8 +494,8 @@ class ClusterDirectory:
     def away(self, name: str, until: float, token: str) -> None:
         self.names.away(name, until, token)
 
-    def watch_rooms(self, session: Session) -> None:
-        self.watchers.watch(session)
+    def watch_rooms(self, session: Session, answered: list[m.RoomSummary]) -> None:
+        self.watchers.watch(session, answered)
 
     def attach(self, session: Session) -> None:
         self.relay.local[session.sid] = session

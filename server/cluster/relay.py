@@ -22,6 +22,7 @@ from protocol.i18n import _, lang
 from protocol.outgoing import Outgoing
 from server.cluster import envelopes as env
 from server.cluster.awaited import CAUGHT_UP, Awaited
+from server.directory.roomlist import LOBBY_EVERY
 from server.log.redis.batch import batched
 from server.log.redis.keys import PREFIX
 from server.room import Enter, Leave, Returned, Room
@@ -52,6 +53,12 @@ _CAUGHT_UP_ANSWER = f'{_ANSWER}"{CAUGHT_UP}'
 
 #: seconds before such a question that reached nobody is asked again
 ASK_AGAIN = 1.0
+
+
+def _unread(sent: asyncio.Future[Any]) -> None:
+    """A publish nobody waits for: its failure is only logged."""
+    if not sent.cancelled() and (e := sent.exception()) is not None:
+        log.info("rooms_changed_unsent", error=str(e) or type(e).__name__)
 
 
 def _unavailable(msg_id: m.ClientId) -> m.Error:
@@ -181,9 +188,12 @@ class Relay:
         self.on_turned_away: Callable[[str, str], None] = lambda sid, room: None
         #: a staff action taken on another node, for this node's connections
         self.on_moderation: Callable[[env.Moderation], None] = lambda action: None
+        #: a room of another node changed its line in the room list
+        self.on_rooms_changed: Callable[[], None] = lambda: None
         #: what waits for the node's next round trip to Redis (:meth:`_gather`)
         self._outbox: list[_Queued] = []
         self._batch.gathers(self._gather)
+        self._rooms_told: asyncio.TimerHandle | None = None
 
     # --- sending -----------------------------------------------------------------------------------
 
@@ -212,6 +222,18 @@ class Relay:
         if not own and not isinstance(message, m.Resync) and not getattr(message, "disconnected", False):
             self.awaited.sent(session.sid, msg_id)
         self.publish(room.owner, env.dump(envelope), session, msg_id, answers=not own)
+
+    def rooms_changed(self) -> None:
+        """A room of this node changed its line in the cluster's room list (written): the other
+        nodes hear of it, at most once every ``LOBBY_EVERY`` seconds however many change."""
+        if self._rooms_told is None:
+            self._rooms_told = asyncio.get_running_loop().call_later(LOBBY_EVERY, self._tell_rooms)
+
+    def _tell_rooms(self) -> None:
+        self._rooms_told = None
+        news = env.dump(env.RoomsChanged.model_validate({"from": self.node}))
+        # (lost, it is only late: the other lobbies read the list again at the next change)
+        self._batch.submit("PUBLISH", NEWS, news).add_done_callback(_unread)
 
     def reread(self, room: RemoteRoom, session: Session) -> None:
         """Tell the room's owner how ``session`` reads now; nothing is posted to the room."""
@@ -419,6 +441,10 @@ class Relay:
             if isinstance(envelope, env.Moderation):
                 if envelope.node != self.node:  # this node did it to its own people already
                     self.on_moderation(envelope)
+                return
+            if isinstance(envelope, env.RoomsChanged):
+                if envelope.node != self.node:
+                    self.on_rooms_changed()
                 return
             message = self._inbox_item(envelope)
         except ValidationError as e:

@@ -73,8 +73,9 @@ class Directory(Protocol):
         """``session`` entered or left a room, or what is known of it changed (its identity, a
         seek)."""
 
-    def watch_rooms(self, session: Session) -> None:
-        """``session``, in the lobby, asked for the room list: send it the list's changes."""
+    def watch_rooms(self, session: Session, answered: list[m.RoomSummary]) -> None:
+        """``session``, in the lobby, asked for the room list and was ``answered`` it: send it the
+        list's changes."""
 
     async def people(self) -> list[m.Person]:
         """Everyone connected, by name."""
@@ -107,7 +108,7 @@ class LocalDirectory:
         self.config = config
         self.names = Names()
         self.local = LocalRooms(config, store, metrics, owner=self, taken=self.name_in_use)
-        self.watchers = RoomListWatchers(self.local.sorted)
+        self.watchers = RoomListWatchers(self.room_list)
         self.guests = GuestLists()
 
     @property
@@ -189,8 +190,8 @@ class LocalDirectory:
     def moved(self, session: Session) -> None:
         self.watchers.moved(session)
 
-    def watch_rooms(self, session: Session) -> None:
-        self.watchers.watch(session)
+    def watch_rooms(self, session: Session, answered: list[m.RoomSummary]) -> None:
+        self.watchers.watch(session, answered)
 
     async def people(self) -> list[m.Person]:
         private = await self.private_rooms()

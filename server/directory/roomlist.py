@@ -4,13 +4,17 @@ changes are sent to them unasked until they enter a room or go."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
+
+import structlog
 
 from protocol import messages as m
 from protocol.outgoing import Outgoing
+from server.log.contract import StoreUnavailable
 from server.room import Room
 from server.session import Session
+
+log = structlog.get_logger("cafe.directory")
 
 #: seconds between two room lists sent to the people watching it, however many rooms change
 LOBBY_EVERY = 0.5
@@ -22,19 +26,30 @@ def listed(rooms: list[m.RoomSummary]) -> list[m.RoomSummary]:
 
 
 class RoomListWatchers:
-    """The people watching the room list of this process's ``rooms``, and what they were told."""
+    """The people watching the room list, and what they were told. ``rooms`` reads the list as
+    ``list_rooms`` answers it (a cluster's: every node's rooms)."""
 
-    def __init__(self, rooms: Callable[[], list[Room]]) -> None:
+    def __init__(self, rooms: Callable[[], Awaitable[list[m.RoomSummary]]]) -> None:
         self._rooms = rooms
-        #: the line of each room the watchers were last told of, by casefolded name
-        self._told: dict[str, tuple[Any, ...]] = {}
+        #: the line of each room here the watchers were last told of, by casefolded name
+        self._told: dict[str, tuple[object, ...]] = {}
         self._watchers: set[Session] = set()
         self._telling: asyncio.TimerHandle | None = None
+        self._sending: asyncio.Task[None] | None = None
+        #: the list every watcher holds (``None``: they hold different ones, and the next list
+        #: goes to all of them whatever it shows)
+        self._sent: list[m.RoomSummary] | None = None
 
-    def watch(self, session: Session) -> None:
-        """``session``, in the lobby, asked for the room list: it is sent the list's changes until
-        it enters a room or goes."""
+    def watch(self, session: Session, answered: list[m.RoomSummary]) -> None:
+        """``session``, in the lobby, asked for the room list and was ``answered`` it: it is sent
+        the list's changes until it enters a room or goes."""
+        others = bool(self._watchers - {session})
         self._watchers.add(session)
+        if not others:
+            self._sent = answered
+        elif answered != self._sent:  # (a change on its way to the others): all of them hear it
+            self._sent = None
+            self._tell()
 
     def moved(self, session: Session) -> None:
         """``session`` entered or left a room."""
@@ -61,17 +76,36 @@ class RoomListWatchers:
         if self._told.pop(room.name.casefold(), None) is not None or self._watchers:
             self._tell()
 
+    def elsewhere(self) -> None:
+        """A room of another node changed its line in the list."""
+        if self._watchers:
+            self._tell()
+
     def _tell(self) -> None:
         """Send the room list, unasked (no ``id``), to everyone watching it: at most once every
-        ``LOBBY_EVERY`` seconds, however many rooms change meanwhile."""
+        ``LOBBY_EVERY`` seconds, however many rooms change meanwhile, and only when what the list
+        shows changed (a private room's line changes too, and its watchers must not hear when)."""
         if self._telling is None:
             self._telling = asyncio.get_running_loop().call_later(LOBBY_EVERY, self._told_lobby)
 
     def _told_lobby(self) -> None:
         self._telling = None
+        if self._sending is not None and not self._sending.done():
+            self._tell()  # (the last list is still being read: this one follows it)
+            return
+        self._sending = asyncio.get_running_loop().create_task(self._send(), name="room-list")
+
+    async def _send(self) -> None:
+        try:
+            rooms = listed(await self._rooms())
+        except StoreUnavailable as e:  # (the next change tells them)
+            log.warning("room_list_unread", error=str(e))
+            return
         watchers = [s for s in self._watchers if s.room is None and not s.closed]
         self._watchers = set(watchers)
-        if watchers:
-            message = Outgoing(m.Rooms(rooms=listed([r.summary() for r in self._rooms()])))
-            for session in watchers:
-                session.send(message)
+        if not watchers or rooms == self._sent:
+            return
+        self._sent = rooms
+        message = Outgoing(m.Rooms(rooms=rooms))
+        for session in watchers:
+            session.send(message)

@@ -442,9 +442,10 @@ class Lobby:
         log.info("renamed", player=msg.name, old=old)
 
     async def _list_rooms(self, session: Session, msg: m.ListRooms) -> None:
+        rooms = listed(await self.directory.room_list())
         if session.room is None:
-            self.directory.watch_rooms(session)
-        session.send(m.Rooms(id=msg.id, rooms=listed(await self.directory.room_list())))
+            self.directory.watch_rooms(session, rooms)
+        session.send(m.Rooms(id=msg.id, rooms=rooms))
 
     async def _as_shown(self, people: list[m.Person]) -> list[m.Person]:
         """``people`` with their ratings and the staff's roles, as ``who`` shows them."""

@@ -3,11 +3,13 @@ turn's deadline, and the warnings and words of the clock."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import time
 import weakref
 
 from server.app import Server
+from server.directory.roomlist import LOBBY_EVERY
 from tests.server.clients import LineClient, WsClient, until
 from tests.server.conftest import ServerFactory
 
@@ -36,6 +38,25 @@ async def test_people_in_the_lobby_are_told_when_rooms_open_change_and_empty(ser
     # the game goes on with its bot while bob's seat waits; the waiting room "other" empties and goes
     told = await ann.next(lambda m: m["type"] == "rooms" and m["id"] is None and "other" not in _names(m))
     assert "pub" in _names(told)
+
+
+async def test_a_private_rooms_doings_send_the_lobby_nothing(server: Server) -> None:
+    """Activity in a private room changes no line the lobby sees: its watchers are sent no
+    ``rooms`` for it (nothing to time it by); a public room's change still reaches them."""
+    ann = await WsClient.connect(server.port, "ann")
+    pam = await WsClient.connect(server.port, "pam")
+    assert (await pam.command("/join hidden"))["type"] == "ack"
+    assert (await pam.command("/option private on"))["type"] == "ack"
+    assert (await ann.request({"type": "list_rooms"}))["rooms"] == []
+    for command in ("/addbot greedy", "/option clock 30", "/start"):
+        assert (await pam.command(command))["type"] == "ack"
+    await asyncio.sleep(3 * LOBBY_EVERY)
+    await ann.barrier()
+    assert [x for x in ann.messages if x["type"] == "rooms" and x["id"] is None] == []
+    bob = await WsClient.connect(server.port, "bob")
+    await bob.command("/join open")
+    told = await ann.next(lambda x: x["type"] == "rooms" and x["id"] is None)
+    assert _names(told) == ["open"]
 
 
 async def test_people_in_a_room_are_not_sent_the_room_list(server: Server) -> None:
