@@ -53,7 +53,7 @@ def is_private(game: StoredGame) -> bool:
 def readable(game: StoredGame, identity: str | None) -> bool:
     """Whether the player ``identity`` (``None``: anyone) may read ``game``: any game of a room
     that was never private, and a private one only by the players it holds."""
-    return not is_private(game) or (identity is not None and identity in game.identities)
+    return game.readable_by(identity)
 
 
 @dataclass(frozen=True, slots=True)

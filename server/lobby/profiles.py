@@ -167,13 +167,14 @@ async def profile(
     reading = _named(people, None if reader is None else reader.name)
     found = _named(people, name)
     where = None if found is None else seen_from([found], None if reading is None else reading.room)[0]
+    identity = None if reader is None else reader.identity
     games = [] if account is None else await games_seen(store, key, 10, reader)
     return {
         "name": shown_name(key, name if account is None else account.name),
         "bot": account is None,
         "registered": None if account is None else account.created,
         "last_seen": None if account is None else account.last_seen,
-        "games": None if account is None else await store.games_count(key),
+        "games": None if account is None else await store.games_count(key, identity),
         "rated_games": skill.games,
         "wins": skill.wins,
         "rating": skill.shown,

@@ -101,6 +101,12 @@ class StoredGame:
     #: clock ran out) or ``"bot"`` (a bot kept the seat); empty for a game logged before
     auto: dict[int, str] = field(default_factory=dict)
 
+    def readable_by(self, identity: str | None) -> bool:
+        """Whether the player ``identity`` (``None``: anyone) may read the game: any game of a
+        room that was never private, and a private one (private when it started, or from any
+        moment while it ran) only by the players it holds."""
+        return not self.room_options.get("private") or (identity is not None and identity in self.identities)
+
 
 @dataclass(frozen=True, slots=True)
 class Account:
@@ -279,7 +285,12 @@ class AccountStore(ListTable, Protocol):
         """The best shown ratings first (bots included: they are rated by strategy)."""
         ...
 
-    async def games_count(self, identity: str) -> int: ...
+    async def games_count(self, identity: str, reader: str | None = None) -> int:
+        """The games ``identity`` played, finished or running, that the player ``reader`` (``None``:
+        anyone) may read (:meth:`StoredGame.readable_by`): a private game counts for its players
+        alone."""
+        ...
+
     async def game_ratings(self, game_id: str) -> list[RatingChange]:
         """The rating changes a finished game made (empty for a game that was not rated)."""
         ...

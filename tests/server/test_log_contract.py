@@ -147,6 +147,20 @@ async def test_a_rated_game_gives_standings_a_leaderboard_and_its_changes(log: G
     assert await log.game_ratings("g2") == []
 
 
+async def test_a_private_game_counts_for_its_players_alone(log: GameLog) -> None:
+    """A player's count of games as a reader sees it: a public game counts for everyone, and a
+    game whose room became private while it ran counts for its players alone, running and
+    finished (an outsider learns nothing of it from the count)."""
+    await log.game_finished("g1", await _started(log, "g1", ACCOUNTS))
+    outcome = await _started(log, "g2", ACCOUNTS)
+    await log.game_private("g2")
+    for reader, seen in ((None, 1), ("account:cid", 1), ("account:ann", 2), ("account:bob", 2)):
+        assert await log.games_count("account:ann", reader) == seen, ("running", reader)
+    await log.game_finished("g2", outcome)
+    for reader, seen in ((None, 1), ("account:cid", 1), ("account:ann", 2), ("account:bob", 2)):
+        assert await log.games_count("account:ann", reader) == seen, ("finished", reader)
+
+
 async def test_the_moves_the_server_played_are_kept_with_their_marks(log: GameLog) -> None:
     """A move logged as played by the server for its player keeps its mark (``clock`` or
     ``bot``) by number, while the game runs and once it is finished (in PostgreSQL, its record,

@@ -304,6 +304,9 @@ async def test_a_private_rooms_game_is_readable_by_its_players_alone(server: Ser
         assert answer.status == 200 and (game_id in [g["id"] for g in answer.json()["games"]]) is shown
         answer = await http_get(server.port, "/api/players/ann", token, JSON)
         assert answer.status == 200 and (game_id in [g["id"] for g in answer.json()["recent"]]) is shown
+        assert answer.json()["games"] == int(shown)  # (nor does the count tell of it)
+    assert "games 0 (" in (await zoe.command("/finger ann"))["text"]
+    assert "games 1 (" in (await bob.command("/finger ann"))["text"]
 
 
 async def test_a_game_whose_room_turns_private_while_it_runs_stays_private(server: Server) -> None:

@@ -222,8 +222,15 @@ class Records:
         )
         return [_standing(row) for row in rows]
 
-    async def games_count(self, identity: str) -> int:
-        row = await self._one("SELECT count(*) FROM players WHERE identity = %s", (identity,))
+    async def games_count(self, identity: str, reader: str | None) -> int:
+        """The finished games ``identity`` played that ``reader`` may read (a private one only by
+        its players, as ``StoredGame.readable_by`` has it)."""
+        row = await self._one(
+            "SELECT count(*) FROM players p JOIN games g ON g.id = p.game_id WHERE p.identity = %s"
+            " AND (NOT COALESCE((g.room_options->>'private')::boolean, false)"
+            " OR EXISTS (SELECT 1 FROM players r WHERE r.game_id = p.game_id AND r.identity = %s))",
+            (identity, reader),
+        )
         return 0 if row is None else int(row[0])
 
     async def game_ratings(self, game_id: str) -> list[RatingChange]:

@@ -40,7 +40,16 @@ from server.log.postgres.analyses import PostgresAnalyses
 from server.log.postgres.moderation import PostgresModeration
 from server.log.postgres.records import Records
 from server.log.postgres.tournaments import PostgresTournaments
-from server.log.redis.keys import PREFIX, RUNNING, SEATS, game_key, history_key, lease_key, moves_key
+from server.log.redis.keys import (
+    HISTORY_KEPT,
+    PREFIX,
+    RUNNING,
+    SEATS,
+    game_key,
+    history_key,
+    lease_key,
+    moves_key,
+)
 from server.log.redis.store import RedisStore, stored_game
 from server.ratings import ACCOUNT, RatingChange, account_key
 
@@ -267,12 +276,12 @@ class PostgresStore(RedisStore):
     async def leaderboard(self, limit: int) -> list[Standing]:
         return await self.records.leaderboard(limit)
 
-    async def games_count(self, identity: str) -> int:
-        try:
-            running = int(await self.redis.llen(history_key(identity)))
-        except RedisError as e:
-            raise StoreUnavailable(str(e)) from e
-        return running + await self.records.games_count(identity)
+    async def games_count(self, identity: str, reader: str | None = None) -> int:
+        # the running games are in Redis (the player's list of them), the finished in PostgreSQL
+        running = await RedisStore.history(self, identity, HISTORY_KEPT)
+        return sum(1 for game in running if game.readable_by(reader)) + await self.records.games_count(
+            identity, reader
+        )
 
     async def game_ratings(self, game_id: str) -> list[RatingChange]:
         return await self.records.game_ratings(game_id)

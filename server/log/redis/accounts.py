@@ -197,11 +197,6 @@ class RedisAccounts:
         return [s for s in out if s is not None]
 
     @guarded
-    async def games_count(self, identity: str) -> int:
-        """Games kept in the player's history (the newest 50)."""
-        return int(await self.redis.llen(history_key(identity)))
-
-    @guarded
     async def game_ratings(self, game_id: str) -> list[RatingChange]:
         raw = await self.redis.get(_rated_key(game_id))
         return [] if raw is None else [_change(c) for c in json.loads(raw)]

@@ -25,6 +25,11 @@ def moves_key(game_id: str) -> str:
     return game_key(game_id) + ":moves"
 
 
+#: how many of a player's games ``history_key`` keeps (the scripts trim it: ``LTRIM 0 49``)
+HISTORY_KEPT = 50
+
+
 def history_key(identity: str) -> str:
-    """The ids of a player's finished games, newest first."""
+    """The ids of a player's games, newest first (with PostgreSQL for the records: the running
+    ones alone), the newest ``HISTORY_KEPT``."""
     return f"{PREFIX}history:{identity}"

@@ -35,7 +35,16 @@ from server.log.front import AsyncModeration, ModerationFront
 from server.log.redis import scripts
 from server.log.redis.accounts import LEADERBOARD, RedisAccounts
 from server.log.redis.analyses import RedisAnalyses
-from server.log.redis.keys import PREFIX, RUNNING, SEATS, game_key, history_key, lease_key, moves_key
+from server.log.redis.keys import (
+    HISTORY_KEPT,
+    PREFIX,
+    RUNNING,
+    SEATS,
+    game_key,
+    history_key,
+    lease_key,
+    moves_key,
+)
 from server.log.redis.lists import RedisLists
 from server.log.redis.moderation import RedisModeration
 from server.log.redis.moves import MoveWriter, acknowledged
@@ -399,8 +408,9 @@ class RedisStore(ModerationFront):
     async def leaderboard(self, limit: int) -> list[Standing]:
         return await self._accounts.leaderboard(limit)
 
-    async def games_count(self, identity: str) -> int:
-        return await self._accounts.games_count(identity)
+    async def games_count(self, identity: str, reader: str | None = None) -> int:
+        """Of the games the player's history keeps (the newest 50)."""
+        return sum(1 for game in await self.history(identity, HISTORY_KEPT) if game.readable_by(reader))
 
     async def game_ratings(self, game_id: str) -> list[RatingChange]:
         return await self._accounts.game_ratings(game_id)

@@ -129,8 +129,15 @@ class Accounts:
         ).fetchall()
         return [_standing(row) for row in rows]
 
-    def games_count(self, identity: str) -> int:
-        (count,) = self._db.execute("SELECT COUNT(*) FROM players WHERE identity = ?", (identity,)).fetchone()
+    def games_count(self, identity: str, reader: str | None) -> int:
+        """The games ``identity`` played that ``reader`` may read: a private game (its room
+        options say so) only by its players, as ``StoredGame.readable_by`` has it."""
+        (count,) = self._db.execute(
+            "SELECT COUNT(*) FROM players p JOIN games g ON g.id = p.game_id WHERE p.identity = ?"
+            " AND (COALESCE(json_extract(g.room_options, '$.private'), 0) = 0"
+            " OR EXISTS (SELECT 1 FROM players r WHERE r.game_id = p.game_id AND r.identity = ?))",
+            (identity, reader),
+        ).fetchone()
         return int(count)
 
     def game_ratings(self, game_id: str) -> list[RatingChange]:

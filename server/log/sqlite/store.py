@@ -205,8 +205,8 @@ class Store:
     async def leaderboard(self, limit: int) -> list[Standing]:
         return self._accounts.leaderboard(limit)
 
-    async def games_count(self, identity: str) -> int:
-        return self._accounts.games_count(identity)
+    async def games_count(self, identity: str, reader: str | None = None) -> int:
+        return self._accounts.games_count(identity, reader)
 
     async def game_ratings(self, game_id: str) -> list[RatingChange]:
         return self._accounts.game_ratings(game_id)
