@@ -4,6 +4,10 @@
 import { language, t } from "./i18n.js";
 
 const MAX_LINES = 600;
+// how long after the reader's wheel, touch, press or key a scroll of the log counts as theirs
+const READER_MS = 1000;
+// the keys that scroll what has the focus (the log itself, with its tabindex)
+const SCROLL_KEYS = new Set(["ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End", " ", "Tab"]);
 const HISTORY_KEY = "cafe.history";
 // the log, kept for this tab so that a reload shows it again
 const LOG_KEY = "cafe.log";
@@ -164,14 +168,25 @@ export class ChatPane {
     // the log follows new lines unless the reader scrolled up; then a marker offers the new ones
     this.following = true;
     this.marker = this._marker();
-    // where the pane last scrolled to itself: its scroll event comes a frame later, when the log
-    // may have shrunk or grown, and says nothing of the reader (only a scroll elsewhere does)
-    this.scrolledTo = -1;
+    // A scroll is the reader's only just after they turned a wheel, touched or pressed on the
+    // log, or pressed a key that scrolls. Every other scroll comes of the layout (the log shrank
+    // or grew, a line above changed, the pane's own scroll to a new line) and says nothing of
+    // the reader: while they follow, the log goes back to its foot.
+    this.readerUntil = 0;
+    const reader = () => {
+      this.readerUntil = performance.now() + READER_MS;
+    };
+    for (const type of ["wheel", "touchmove", "pointerdown"]) log.addEventListener(type, reader, { passive: true });
+    document.addEventListener("keydown", (e) => {
+      if (SCROLL_KEYS.has(e.key)) reader();
+    });
     log.addEventListener("scroll", () => {
-      if (this.following && this.log.scrollTop === this.scrolledTo) return this._follow();
+      if (performance.now() > this.readerUntil) {
+        if (this.following) this._follow();
+        return;
+      }
       this.following = this._atBottom();
       if (this.following) this.marker.hidden = true;
-      return undefined;
     });
     // a log that grows or shrinks (the hand appears, the window changes) keeps its last line in view
     if (typeof ResizeObserver !== "undefined") new ResizeObserver(() => this._follow()).observe(log);
@@ -395,8 +410,8 @@ export class ChatPane {
   /** Keep the newest line in view while the reader follows the log. */
   _follow() {
     if (!this.following) return;
-    this.log.scrollTop = this.log.scrollHeight;
-    this.scrolledTo = this.log.scrollTop;
+    const log = this.log;
+    if (log.scrollTop < log.scrollHeight - log.clientHeight - 1) log.scrollTop = log.scrollHeight;
     this.marker.hidden = true;
   }
 

@@ -93,16 +93,23 @@ def test_the_chat_keeps_following_when_the_log_shrinks_as_a_line_comes(
     assert page.locator("#new-lines").is_hidden()
 
 
+def _wheel(page: Page, dy: float) -> None:
+    """Turn the mouse wheel over the log, as a reader scrolls it."""
+    page.locator("#log").hover()
+    page.mouse.wheel(0, dy)
+    page.wait_for_timeout(200)
+
+
 def test_a_reader_who_scrolled_up_gets_a_marker_that_jumps_down(open_page: Callable[..., Page]) -> None:
-    """Scrolled up, the log stays where the reader is and a "new messages" marker shows; it
-    jumps to the newest line and goes. Scrolled back down by hand, the log follows again."""
+    """Scrolled up with the wheel, the log stays where the reader is and a "new messages" marker
+    shows; it jumps to the newest line and goes. Scrolled back down by hand, the log follows
+    again."""
     page = open_page(DESKTOP)
     seat_with_bot(page, "scroller", "scroll-room", start=False)
     for _ in range(4):
         type_line(page, "/help")
     page.locator("#log pre.help").nth(3).wait_for()
-    page.evaluate("document.getElementById('log').scrollTop = 0")
-    page.wait_for_timeout(100)
+    _wheel(page, -100_000)
     type_line(page, "below the fold")
     line = page.locator("#log .line.chat", has_text="below the fold")
     line.wait_for()
@@ -113,14 +120,36 @@ def test_a_reader_who_scrolled_up_gets_a_marker_that_jumps_down(open_page: Calla
     page.locator("#new-lines").wait_for(state="hidden")
     assert _shown_in(page, line, "#log")
     # up again, then back down to the foot by hand: the log follows again
-    page.evaluate("document.getElementById('log').scrollTop = 0")
-    page.wait_for_timeout(100)
-    page.evaluate("(log => { log.scrollTop = log.scrollHeight; })(document.getElementById('log'))")
-    page.wait_for_timeout(100)
+    _wheel(page, -100_000)
+    _wheel(page, 100_000)
     type_line(page, "back at the foot")
     again = page.locator("#log .line.chat", has_text="back at the foot")
     again.wait_for()
     _comes_into_view(page, again, "#log")
+    assert page.locator("#new-lines").is_hidden()
+
+
+#: moves the log's scroll as the layout would, with no wheel, touch or key of the reader's: 76 px
+#: up from its foot (a line above grew, or the browser kept a line in place)
+LAYOUT_SCROLL = """(log => { log.scrollTop = log.scrollHeight - log.clientHeight - 76; })(
+  document.getElementById("log"))"""
+
+
+def test_a_scroll_the_reader_did_not_make_leaves_the_log_following(open_page: Callable[..., Page]) -> None:
+    """A scroll of the log that no wheel, touch or key of the reader's made (the layout's) does not
+    stop it following: it goes back to its foot, shows no marker, and the next line is in view."""
+    page = open_page(DESKTOP)
+    seat_with_bot(page, "layouter", "layout-room", start=False)
+    for _ in range(4):
+        type_line(page, "/help")
+    page.locator("#log pre.help").nth(3).wait_for()
+    page.evaluate(LAYOUT_SCROLL)
+    page.wait_for_timeout(200)
+    assert page.locator("#new-lines").is_hidden()
+    type_line(page, "still following")
+    line = page.locator("#log .line.chat", has_text="still following")
+    line.wait_for()
+    _comes_into_view(page, line, "#log")
     assert page.locator("#new-lines").is_hidden()
 
 
