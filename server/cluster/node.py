@@ -131,7 +131,7 @@ class ClusterDirectory:
         self.local = LocalRooms(config, self.store, metrics, owner=self, taken=self.name_in_use)
         self.watchers = RoomListWatchers(self.room_list)
         self.relay = Relay(self.redis, node, self.rooms)
-        self.relay.on_rooms_changed = self.watchers.elsewhere
+        self.relay.on_rooms_changed = self.watchers.reread
         #: private rooms: which are, their guests, and refusals taken to the refused one's node
         self.privacy = SharedPrivacy(self.redis, self.store, self.local, self.relay, self.moved)
         self.relay.on_turned_away = self.privacy.turned_away_here
@@ -404,13 +404,19 @@ class ClusterDirectory:
     def lease_lost(self, room: Room) -> None:
         self._lost(room.name.casefold())
 
+    def _rooms_written(self) -> None:
+        """A room's line in the cluster's room list is written: this node's lobby and the others'
+        read the list again (a lobby told of the change before the write read the line before)."""
+        self.watchers.reread()
+        self.relay.rooms_changed()
+
     async def _write_loop(self) -> None:
         while True:
             kind, value = await self._writes.get()
             if kind == "room":
                 summary = json.loads(value)
                 await self.redis.hset(ROOMS, summary["name"].casefold(), value)
-                self.relay.rooms_changed()
+                self._rooms_written()
             elif kind == "idle":
                 await self.redis.sadd(IDLE, value)
             elif kind == "drop":
@@ -419,7 +425,7 @@ class ClusterDirectory:
                     pipe.hdel(ROOMS, key)
                     self.privacy.forget(pipe, key)  # invitations end with their room
                     await pipe.execute()
-                self.relay.rooms_changed()
+                self._rooms_written()
                 if token is not None:
                     await self.leases.release(key, token)
             elif kind == "private":

@@ -76,8 +76,9 @@ class RoomListWatchers:
         if self._told.pop(room.name.casefold(), None) is not None or self._watchers:
             self._tell()
 
-    def elsewhere(self) -> None:
-        """A room of another node changed its line in the list."""
+    def reread(self) -> None:
+        """The list may read otherwise now: a cluster's shared list took a line of this node's
+        rooms, or another node's rooms changed theirs."""
         if self._watchers:
             self._tell()
 
