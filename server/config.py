@@ -243,6 +243,8 @@ def allowed(name: str) -> str:
     ('an integer from 0 to 65535', 'an integer of 1 or more', 'json or console')
     >>> allowed("lease")
     'a number greater than 0'
+    >>> allowed("analysis_budget")
+    'a number greater than 0, at most 10'
     >>> allowed("database")
     'a URL starting with postgresql:// or postgres://'
     """
@@ -267,7 +269,7 @@ def allowed(name: str) -> str:
                 return f"a URL starting with {', '.join(first)} or {last}"
     kind = "an integer" if info.annotation is int else "a number"
     if low is not None and low.startswith(">"):
-        return f"{kind} greater than {low[1:]}"
+        return f"{kind} greater than {low[1:]}" + ("" if high is None else f", at most {high}")
     if low is not None and high is not None:
         return f"{kind} from {low} to {high}"
     if low is not None:

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import annotated_types
 import pytest
 
 from server.config import Config, ConfigError, allowed, load_config
@@ -21,6 +22,8 @@ REFUSED = [
     ([], {"CAFE_PORT": "abc"}, "CAFE_PORT: 'abc' is not an integer from 0 to 65535"),
     ([], {"CAFE_MAX_PER_IP": "0"}, "CAFE_MAX_PER_IP: '0' is not an integer of 1 or more"),
     ([], {"CAFE_LEASE": "0"}, "CAFE_LEASE: '0' is not a number greater than 0"),
+    # a bound above too is named: 20 is greater than 0, and refused for the other bound
+    (["--analysis-budget", "20"], {}, "--analysis-budget: '20' is not a number greater than 0, at most 10"),
     (["--line-port", "-2"], {}, "--line-port: '-2' is not an integer from -1 to 65535"),
     (["--log-format", "xml"], {}, "--log-format: 'xml' is not json or console"),
     # the flag is the one refused, whatever the environment holds
@@ -73,6 +76,9 @@ def test_every_bounded_setting_says_what_it_takes() -> None:
             assert words.startswith("a number"), name
     assert allowed("redis_durability") == "none, fsync or replica"
     assert allowed("resume_window") == "a number of 0 or more"
+    for name, info in Config.model_fields.items():  # every upper bound is named
+        highs = [b.le for b in info.metadata if isinstance(b, annotated_types.Le)]
+        assert all(f"{high}" in allowed(name) for high in highs), name
 
 
 def _free_port() -> int:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 from engine import Position, legal_move_texts, new_position, play
 from server.app import Server
@@ -210,6 +211,23 @@ async def test_flooding_is_refused_then_disconnected_with_1008(make_server: Serv
     assert (
         'cafe_security_events_total{event="rate_limit_close"} 1.0' in server.lobby.metrics.render().decode()
     )
+
+
+async def test_the_tenth_refusal_closes_the_connection(make_server: ServerFactory) -> None:
+    """Nine messages refused for the rate leave the connection open; the tenth closes it (1008)."""
+    server: Server = await make_server(rate=0.001, burst=5)
+    flood = await WsClient.connect(server.port, "flood")  # (its hello took one of the five)
+    for _ in range(4 + 9):
+        await flood.send({"type": "ping"})
+    for _ in range(9):
+        assert (await flood.next(lambda m: m.get("code") == "rate_limited"))["type"] == "error"
+    await asyncio.sleep(0.3)
+    assert flood.ws.state is State.OPEN
+    await flood.send({"type": "ping"})
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            await flood.next("never", timeout=5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
 
 
 async def test_a_flood_at_the_line_prompt_is_refused_then_disconnected(make_server: ServerFactory) -> None:

@@ -210,6 +210,21 @@ async def test_methods_other_than_get_and_head_are_405(server: Server, method: s
     assert _security_events(metrics.decode(), "method_refused") == 2
 
 
+async def test_head_of_ws_is_405_and_a_request_with_a_body_is_closed_unanswered(server: Server) -> None:
+    """``/ws`` takes GET alone (HEAD is 405, Allow: GET); a request with a body, which the
+    WebSocket library's parser does not read, is closed without an answer, and the server goes on."""
+    status, headers, _ = await _request(server.port, "HEAD", "/ws")
+    assert (status, headers["allow"]) == (405, "GET")
+    for framing in ("Content-Length: 5\r\n", "Transfer-Encoding: chunked\r\n"):
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        writer.write(f"POST /livez HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n{framing}\r\na=b&c".encode())
+        await writer.drain()
+        assert await asyncio.wait_for(reader.read(), 5) == b"", framing
+        writer.close()
+    status, _, _ = await _request(server.port, "GET", "/livez")
+    assert status == 200
+
+
 async def test_head_answers_without_a_body(server: Server) -> None:
     """HEAD gives GET's status and headers, the length included, and no body."""
     status, headers, body = await _request(server.port, "GET", "/")

@@ -85,6 +85,22 @@ async def test_chat_of_controls_only_is_refused(server: Server) -> None:
     assert (await ann.next("chat"))["text"] == "after"
 
 
+async def test_a_terminals_line_of_controls_only_reads_as_nothing_typed(server: Server) -> None:
+    """At a terminal the whole line is cleaned first: a line of nothing but format and control
+    characters is an empty line (ignored: nobody hears anything), and ``/say`` followed by them
+    is ``/say`` alone (``bad_arguments``)."""
+    ann = await WsClient.connect(server.port, "ann")
+    await ann.command("/room r1")
+    bob = await LineClient.connect(server.line_port, "bob")
+    bob.writer.write(b"/room r1\r\n")
+    await bob.expect("You are in room r1")
+    bob.writer.write("\u200b\u202e\x07\r\n/say \u200b\u202e\r\n".encode())
+    await bob.expect("[bad_arguments]")
+    bob.writer.write(b"after\r\n")
+    assert (await ann.next("chat"))["text"] == "after"
+    assert [m["text"] for m in ann.messages if m["type"] == "chat"] == ["after"]
+
+
 @pytest.mark.parametrize("name", ["ann\n", "ann\r\n", "ann\nbob"])
 async def test_a_name_with_a_line_break_is_refused(server: Server, name: str) -> None:
     """A name that is valid up to a trailing line break is refused with bad_name."""
