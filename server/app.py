@@ -232,14 +232,17 @@ class CannotStart(Exception):
         self.reason = reason
 
 
-async def serve_until_signalled(config: Config) -> None:
+async def serve_until_signalled(config: Config, early: Sequence[int] = ()) -> None:
     server = Server(config)
     # the handlers first: a SIGTERM sent as soon as the log says ``listening`` stops the server
-    # gracefully (one that comes while it starts is heard once it has started)
+    # gracefully (one that comes while it starts is heard once it has started, and so is one
+    # that came while its modules loaded: ``early``)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    if early:
+        stop.set()
     await server.start()
     await stop.wait()
     log.info("stopping")
@@ -309,7 +312,7 @@ class YoungPasses:
         self._arm(loop)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, early: Sequence[int] = ()) -> int:
     try:
         config = load_config(argv)
     except ConfigError as e:  # one line and status 2, as argparse answers a flag it does not know
@@ -325,7 +328,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     collect_garbage_seldom()
     with asyncio.Runner(loop_factory=loop_factory(config.event_loop)) as runner:
         try:
-            runner.run(serve_until_signalled(config))
+            runner.run(serve_until_signalled(config, early))
         except NotDurable as e:
             log.error("redis_not_durable", reason=str(e))
             return 2

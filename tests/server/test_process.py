@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -33,6 +35,27 @@ def test_help_documents_every_setting_and_its_environment_variable() -> None:
         assert "--" + name.replace("_", "-") in out
         assert "CAFE_" + name.upper() in out
         assert f"default {field.default}" in out
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_while_the_modules_load_stops_it_once_started(tmp_path: Path, sig: int) -> None:
+    """A stop signal that comes while ``python -m server`` still loads its modules, before its
+    event loop's handlers, stops it as one that comes later in its start does: it starts, logs
+    ``listening``, stops gracefully and exits 0."""
+    command = [sys.executable, "-m", "server", "--port", "0", "--line-port", "-1", "--bot-workers", "0"]
+    proc = subprocess.Popen(
+        [*command, "--data", str(tmp_path / "cafe.db")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={"PATH": "", "PYTHONPATH": str(Path(__file__).parents[2])},
+    )
+    time.sleep(0.1)  # (the interpreter is up, the modules still loading)
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err[-2000:]
+    events = [json.loads(line)["event"] for line in err.splitlines() if line.startswith("{")]
+    assert events[-3:] == ["listening", "stopping", "stopped"], events
 
 
 def test_flags_win_over_environment_over_defaults() -> None:
