@@ -17,7 +17,7 @@ def _heard(signum: int, frame: object) -> None:
 
 
 def main() -> int:
-    for sig in (signal.SIGTERM, signal.SIGINT):
+    for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, _heard)
     gc.disable()
     from server.app import main as serve

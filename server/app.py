@@ -242,6 +242,7 @@ async def serve_until_signalled(config: Config, early: Sequence[int] = ()) -> No
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     if early:
+        log.info("stop_signal_while_loading", signals=[signal.Signals(s).name for s in early])
         stop.set()
     await server.start()
     await stop.wait()

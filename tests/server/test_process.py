@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import signal
 import subprocess
@@ -50,12 +51,27 @@ def test_a_signal_while_the_modules_load_stops_it_once_started(tmp_path: Path, s
         text=True,
         env={"PATH": "", "PYTHONPATH": str(Path(__file__).parents[2])},
     )
-    time.sleep(0.1)  # (the interpreter is up, the modules still loading)
+    # sent as soon as the process takes SIGTERM (it takes SIGINT before), while the modules load
+    deadline = time.monotonic() + 30
+    while not _catches(proc.pid, signal.SIGTERM):
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.001)
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err[-2000:]
-    events = [json.loads(line)["event"] for line in err.splitlines() if line.startswith("{")]
-    assert events[-3:] == ["listening", "stopping", "stopped"], events
+    events = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
+    last = [e["event"] for e in events][-4:]
+    assert last == ["stop_signal_while_loading", "listening", "stopping", "stopped"], last
+    assert events[-4]["signals"] == [signal.Signals(sig).name]
+
+
+def _catches(pid: int, sig: int) -> bool:
+    """Whether process ``pid`` has a handler of its own for ``sig`` (Linux: ``SigCgt``)."""
+    with contextlib.suppress(FileNotFoundError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("SigCgt:"):
+                return bool(int(line.split()[1], 16) >> (sig - 1) & 1)
+    return False
 
 
 def test_flags_win_over_environment_over_defaults() -> None:
