@@ -940,7 +940,8 @@ def _quit(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
 
 _TOURNAMENT_ACTIONS: Final = ("new", "join", "leave", "close")
 _TOURNAMENT_OPTIONS: Final = ("size", "clock", "start")
-_START: Final = re.compile(r"\+[0-9]{1,4}m|[0-9]{1,2}:[0-9]{2}")
+#: a tournament's start as typed: minutes ahead (their bound is checked apart), or a time of day
+_START: Final = re.compile(r"\+[0-9]{1,4}m|([01]?[0-9]|2[0-3]):[0-5][0-9]")
 
 
 def _tournament(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:

@@ -381,7 +381,7 @@ class TournamentRequest(_ClientMessage):
     clock: int | None = Field(default=None, ge=0, le=3600, description="seconds a turn; null: 60")
     start: str | None = Field(
         default=None,
-        pattern=r"^(\+([0-9]{1,3}|1[0-3][0-9]{2}|14[0-3][0-9]|1440)m|[0-9]{1,2}:[0-9]{2})$",
+        pattern=r"^(\+([0-9]{1,3}|1[0-3][0-9]{2}|14[0-3][0-9]|1440)m|([01]?[0-9]|2[0-3]):[0-5][0-9])$",
         description='"+10m" (minutes from now, at most +1440m) or "HH:MM" (UTC, the next time it'
         " comes); null: +5m",
     )

@@ -138,7 +138,7 @@ async def test_refusals_change_nothing(server: Server) -> None:
         "/tournament join nope": "no_such_tournament",
         "/tournament new other swiss x": "bad_arguments",
         "/tournament new other swiss 3 clock 1": "bad_field",
-        "/tournament new other swiss 3 start 25:00": "bad_field",
+        "/tournament new other swiss 3 start 25:00": "bad_arguments",
     }
     for line, code in codes.items():
         answer = await ann.command(line)
@@ -174,6 +174,16 @@ async def test_a_bad_start_is_told_in_a_sentence(server: Server) -> None:
     line = await ann.command("/tournament new far swiss 3 start +1441m")
     assert line["code"] == "bad_arguments" and line["message"].startswith(sentence), line
     assert "[0-9]" not in line["message"]
+    far = {"type": "tournament", "action": "new", "name": "far", "kind": "swiss", "rounds": 3}
+    for hour in ("25:00", "12:60"):  # a time of day that is none: the same codes
+        json = await ann.request({**far, "start": hour})
+        assert (json["code"], json["message"]) == ("bad_field", f"Field 'start': t{sentence[1:]}"), json
+        line = await ann.command(f"/tournament new far swiss 3 start {hour}")
+        assert line["code"] == "bad_arguments" and line["message"].startswith(sentence), line
+    # a clock below --clock-min, which the server checks against its setting: bad_field either way
+    json = await ann.request({**far, "clock": 1})
+    assert json["code"] == "bad_field" and "clock is at least" in json["message"], json
+    assert (await ann.command("/tournament new far swiss 3 clock 1"))["code"] == "bad_field"
     listed = await ann.request({"type": "tournaments"})
     assert listed["upcoming"] == [], listed
     de = await LineClient.connect(server.line_port or 0, "dora")
