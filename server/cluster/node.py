@@ -500,7 +500,7 @@ class ClusterDirectory:
     def away(self, name: str, until: float, token: str) -> None:
         self.names.away(name, until, token)
 
-    def watch_rooms(self, session: Session, answered: list[m.RoomSummary]) -> None:
+    def watch_rooms(self, session: Session, answered: list[m.RoomSummary] | None) -> None:
         self.watchers.watch(session, answered)
 
     def attach(self, session: Session) -> None:

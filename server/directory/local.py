@@ -73,9 +73,9 @@ class Directory(Protocol):
         """``session`` entered or left a room, or what is known of it changed (its identity, a
         seek)."""
 
-    def watch_rooms(self, session: Session, answered: list[m.RoomSummary]) -> None:
-        """``session``, in the lobby, asked for the room list and was ``answered`` it: send it the
-        list's changes."""
+    def watch_rooms(self, session: Session, answered: list[m.RoomSummary] | None) -> None:
+        """``session``, in the lobby, asked for the room list and was ``answered`` it (``None``:
+        before the list is read): send it the list's changes."""
 
     async def people(self) -> list[m.Person]:
         """Everyone connected, by name."""
@@ -190,7 +190,7 @@ class LocalDirectory:
     def moved(self, session: Session) -> None:
         self.watchers.moved(session)
 
-    def watch_rooms(self, session: Session, answered: list[m.RoomSummary]) -> None:
+    def watch_rooms(self, session: Session, answered: list[m.RoomSummary] | None) -> None:
         self.watchers.watch(session, answered)
 
     async def people(self) -> list[m.Person]:

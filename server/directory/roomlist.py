@@ -40,11 +40,14 @@ class RoomListWatchers:
         #: goes to all of them whatever it shows)
         self._sent: list[m.RoomSummary] | None = None
 
-    def watch(self, session: Session, answered: list[m.RoomSummary]) -> None:
+    def watch(self, session: Session, answered: list[m.RoomSummary] | None = None) -> None:
         """``session``, in the lobby, asked for the room list and was ``answered`` it: it is sent
-        the list's changes until it enters a room or goes."""
+        the list's changes until it enters a room or goes. Called first without ``answered``,
+        before the list is read, so that a change while it is read is told after it."""
         others = bool(self._watchers - {session})
         self._watchers.add(session)
+        if answered is None:
+            return
         if not others:
             self._sent = answered
         elif answered != self._sent:  # (a change on its way to the others): all of them hear it

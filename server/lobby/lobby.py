@@ -442,6 +442,8 @@ class Lobby:
         log.info("renamed", player=msg.name, old=old)
 
     async def _list_rooms(self, session: Session, msg: m.ListRooms) -> None:
+        if session.room is None:  # (watching from before the read: a change meanwhile is told after)
+            self.directory.watch_rooms(session, None)
         rooms = listed(await self.directory.room_list())
         if session.room is None:
             self.directory.watch_rooms(session, rooms)
