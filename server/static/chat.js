@@ -6,8 +6,8 @@ import { language, t } from "./i18n.js";
 const MAX_LINES = 600;
 // how long after the reader's wheel, touch, press or key a scroll of the log counts as theirs
 const READER_MS = 1000;
-// the keys that scroll what has the focus (the log itself, with its tabindex)
-const SCROLL_KEYS = new Set(["ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End", " ", "Tab"]);
+// the keys that scroll the log while it (or a line in it) has the focus
+const SCROLL_KEYS = new Set(["ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End", " "]);
 const HISTORY_KEY = "cafe.history";
 // the log, kept for this tab so that a reload shows it again
 const LOG_KEY = "cafe.log";
@@ -168,20 +168,31 @@ export class ChatPane {
     // the log follows new lines unless the reader scrolled up; then a marker offers the new ones
     this.following = true;
     this.marker = this._marker();
-    // A scroll is the reader's only just after they turned a wheel, touched or pressed on the
-    // log, or pressed a key that scrolls. Every other scroll comes of the layout (the log shrank
-    // or grew, a line above changed, the pane's own scroll to a new line) and says nothing of
-    // the reader: while they follow, the log goes back to its foot.
+    // A scroll is the reader's only while they hold a press on the log (its scrollbar too), or
+    // just after they turned a wheel or touched it, pressed a key that scrolls it, or moved the
+    // focus into it. Every other scroll comes of the layout (the log shrank or grew, a line above
+    // changed, the pane's own scroll to a new line) and says nothing of the reader: while they
+    // follow, the log goes back to its foot.
     this.readerUntil = 0;
+    this.pressed = false;
     const reader = () => {
       this.readerUntil = performance.now() + READER_MS;
     };
-    for (const type of ["wheel", "touchmove", "pointerdown"]) log.addEventListener(type, reader, { passive: true });
-    document.addEventListener("keydown", (e) => {
+    for (const type of ["wheel", "touchmove", "focusin"]) log.addEventListener(type, reader, { passive: true });
+    log.addEventListener("keydown", (e) => {
       if (SCROLL_KEYS.has(e.key)) reader();
     });
+    log.addEventListener("pointerdown", () => {
+      this.pressed = true;
+    });
+    for (const type of ["pointerup", "pointercancel"]) {
+      window.addEventListener(type, () => {
+        if (this.pressed) reader();
+        this.pressed = false;
+      });
+    }
     log.addEventListener("scroll", () => {
-      if (performance.now() > this.readerUntil) {
+      if (!this.pressed && performance.now() > this.readerUntil) {
         if (this.following) this._follow();
         return;
       }

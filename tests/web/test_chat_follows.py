@@ -137,12 +137,15 @@ LAYOUT_SCROLL = """(log => { log.scrollTop = log.scrollHeight - log.clientHeight
 
 def test_a_scroll_the_reader_did_not_make_leaves_the_log_following(open_page: Callable[..., Page]) -> None:
     """A scroll of the log that no wheel, touch or key of the reader's made (the layout's) does not
-    stop it following: it goes back to its foot, shows no marker, and the next line is in view."""
+    stop it following, also while they type in the chat's input (a space, the arrow keys of its
+    history): it goes back to its foot, shows no marker, and the next line is in view."""
     page = open_page(DESKTOP)
     seat_with_bot(page, "layouter", "layout-room", start=False)
     for _ in range(4):
         type_line(page, "/help")
     page.locator("#log pre.help").nth(3).wait_for()
+    for key in ("ArrowUp", "ArrowDown", "Space"):
+        page.locator("#input").press(key)
     page.evaluate(LAYOUT_SCROLL)
     page.wait_for_timeout(200)
     assert page.locator("#new-lines").is_hidden()
