@@ -30,8 +30,8 @@ class Metrics:
         self.errors = Counter("cafe_errors", "Errors sent to clients, by code", ["code"], registry=registry)
         self.security_events = Counter(
             "cafe_security_events",
-            "Refusals and closes that protect the server (origin_refused, host_refused, per_ip_cap,"
-            " hello_timeout, rate_limit_close, bad_utf8, method_refused)",
+            "Refusals and closes that protect the server (origin_refused, host_refused, http_on_line,"
+            " per_ip_cap, hello_timeout, rate_limit_close, bad_utf8, method_refused)",
             ["event"],
             registry=registry,
         )

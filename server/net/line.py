@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
+from typing import Final
 
 import structlog
 
@@ -255,6 +257,10 @@ async def _serve(
             writer.close()
 
 
+#: an HTTP request line (``POST / HTTP/1.1``), which no terminal sends as a name
+_HTTP_REQUEST: Final = re.compile(r"[A-Z]+ \S+ HTTP/\d(\.\d)?")
+
+
 async def _line(lobby: Lobby, session: LineSession, raw: bytes) -> bool:
     """Handle one line; ``False`` once the connection is to end."""
     if lobby.over_limit(session):  # every line counts: at the name prompt, a password, a command
@@ -283,6 +289,12 @@ async def _line(lobby: Lobby, session: LineSession, raw: bytes) -> bool:
     if session.name is None and line.lower().split()[:1] == ["/lang"]:
         await _prompt_language(session, line)
         return True
+    if session.name is None and _HTTP_REQUEST.fullmatch(line):
+        # a browser's request: a page of another site, its name pointed at this machine (DNS
+        # rebinding), may post lines here; none of them is a person's
+        security_event(lobby.metrics, "http_on_line", peer=session.peer)
+        await session.close(Close.POLICY, "not a terminal")
+        return False
     if session.name is None:
         await _ask_name(lobby, session, line)
         return True

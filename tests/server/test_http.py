@@ -322,6 +322,26 @@ async def test_a_loopback_server_answers_the_names_of_its_allowed_origins(make_s
     assert status == 403
 
 
+async def test_a_browsers_request_to_the_line_port_is_closed_before_any_name(server: Server) -> None:
+    """A page whose name was pointed at this machine may post to the line port, its body lines
+    read as a name and commands: a first line that is an HTTP request line closes the connection,
+    and nobody is named, no room opened, and it is counted (``http_on_line``)."""
+    assert server.line_port is not None
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.line_port)
+    body = "mallory\r\n/join spam\r\n/say hi\r\n"
+    writer.write(
+        f"POST / HTTP/1.1\r\nHost: rebind.example:{server.line_port}\r\nContent-Length: {len(body)}\r\n"
+        f"\r\n{body}".encode()
+    )
+    await writer.drain()
+    read = await asyncio.wait_for(reader.read(), 5)  # (the greeting, then the end)
+    assert b"Hello mallory" not in read
+    writer.close()
+    assert server.lobby.directory.session("mallory") is None and "spam" not in server.lobby.rooms
+    _, _, metrics = await _request(server.port, "GET", "/metrics")
+    assert _security_events(metrics.decode(), "http_on_line") == 1
+
+
 def test_the_examples_of_the_http_checks_hold() -> None:
     """The examples of ``server.net.http``: the page's own origin, a loopback listener, a local Host."""
     found = run_examples(http)
