@@ -257,9 +257,9 @@ async def _registered(server: Server, name: str) -> WsClient:
     return client
 
 
-async def _private_game(server: Server, *, turn_private: bool = False) -> tuple[WsClient, WsClient, str]:
-    """Registered ann and bob play a game in room geheim (private from the start, or from after
-    it started); bob leaves it (absent drop): ann wins. The game's id."""
+async def _private_game_running(server: Server, *, turn_private: bool = False) -> tuple[WsClient, WsClient]:
+    """Registered ann and bob play a game in room geheim (``absent drop``), private from the
+    start, or from after it started."""
     ann, bob = await _registered(server, "ann"), await _registered(server, "bob")
     assert (await ann.command("/join geheim"))["type"] == "ack"
     assert (await ann.command("/option absent drop"))["type"] == "ack"
@@ -270,6 +270,12 @@ async def _private_game(server: Server, *, turn_private: bool = False) -> tuple[
     assert (await ann.command("/start"))["type"] == "ack"
     if turn_private:
         assert (await ann.command("/option private on"))["type"] == "ack"
+    return ann, bob
+
+
+async def _private_game(server: Server, *, turn_private: bool = False) -> tuple[WsClient, WsClient, str]:
+    """The game of :func:`_private_game_running`, which bob leaves: ann wins. The game's id."""
+    ann, bob = await _private_game_running(server, turn_private=turn_private)
     assert (await bob.command("/leave"))["type"] == "ack"
     await ann.next("game_over")
     assert isinstance(server.store, Store)
@@ -323,13 +329,7 @@ async def test_a_private_games_room_turns_public_only_once_it_is_over(server: Se
     """While a private game runs its room stays private (``bad_option``, nothing changes): nobody
     outside may come in to watch the rest of it. Once the game is over the room may turn public,
     and a stranger may enter."""
-    ann, bob = await _registered(server, "ann"), await _registered(server, "bob")
-    assert (await ann.command("/join geheim"))["type"] == "ack"
-    assert (await ann.command("/option absent drop"))["type"] == "ack"
-    assert (await ann.command("/option private on"))["type"] == "ack"
-    assert (await ann.command("/invite bob"))["type"] == "ack"
-    assert (await bob.command("/join geheim"))["type"] == "ack"
-    assert (await ann.command("/start"))["type"] == "ack"
+    ann, bob = await _private_game_running(server)
     refused = await ann.request({"type": "option", "key": "private", "value": False})
     assert (refused["type"], refused["code"]) == ("error", "bad_option"), refused
     assert "stays private" in refused["message"]
