@@ -36,7 +36,7 @@ from protocol.errors import ProtocolError
 from protocol.i18n import _, _n
 from server.analysis.worker import run_analysis, worker_started
 from server.config import Config
-from server.directory.privacy import Reader, readable
+from server.directory.privacy import Reader
 from server.log.contract import GameLog
 from server.session import Session
 
@@ -135,7 +135,7 @@ class AnalysisDesk:
         """``analyse``: the analysis if it is kept, else queue it (or wait for the one queued)."""
         identity = session.identity or ""
         game = await self.store.game(msg.game)
-        if game is None or not readable(game, session.identity):
+        if game is None or not game.readable_by(session.identity):
             raise ProtocolError(
                 "no_such_game", _("No game {game} that you may read.", game=msg.game[:24]), msg.id
             )
@@ -296,7 +296,7 @@ class AnalysisDesk:
         if (
             game is None
             or game.result is None
-            or not readable(game, None if asking is None else asking.identity)
+            or not game.readable_by(None if asking is None else asking.identity)
         ):
             return 404, {"error": "no such finished game"}
         kept = await self.store.analyses.analysis(game_id)

@@ -5,7 +5,8 @@
 * Its name: ``/who``, ``/whereis``, ``/friends`` and profiles show its members as "in a private
   room" (``"room": null, "private": true``) to everyone outside it (:func:`seen_from`).
 * Its games: the record and replay of a game whose room was private at any moment while it ran
-  are readable by the game's players alone (:func:`readable`); to anyone else it does not exist.
+  are readable by the game's players alone (``StoredGame.readable_by``); to anyone else it does
+  not exist.
 
 Over HTTP the reader is whoever the resume token in ``Authorization: Bearer TOKEN`` names
 (:func:`reader`); without one, nobody in particular.
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from protocol import messages as m
-from server.log.contract import GameLog, StoredGame
+from server.log.contract import GameLog
 from server.session import Session
 
 #: how a room's door answers someone: on its guest list (or a player), a room open to all, or shut
@@ -43,17 +44,6 @@ def seen_from(people: list[m.Person], room: str | None) -> list[m.Person]:
         p.model_copy(update={"room": None}) if p.private and (p.room or "").casefold() != from_room else p
         for p in people
     ]
-
-
-def is_private(game: StoredGame) -> bool:
-    """Whether ``game``'s room was private when it started, or became so while it ran."""
-    return bool(game.room_options.get("private"))
-
-
-def readable(game: StoredGame, identity: str | None) -> bool:
-    """Whether the player ``identity`` (``None``: anyone) may read ``game``: any game of a room
-    that was never private, and a private one only by the players it holds."""
-    return game.readable_by(identity)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,4 +77,4 @@ async def reader(store: GameLog, authorization: str | None) -> Reader | None:
     return Reader(info.name, info.identity)
 
 
-__all__ = ["Admission", "Reader", "bearer", "here", "is_private", "readable", "reader", "seen_from"]
+__all__ = ["Admission", "Reader", "bearer", "here", "reader", "seen_from"]

@@ -13,7 +13,7 @@ from protocol import messages as m
 from protocol.botnames import bot_name, bot_names, bot_strategy
 from protocol.errors import ProtocolError
 from protocol.i18n import Lang, Msg, _, _n, lazy
-from server.directory.privacy import Reader, readable, seen_from
+from server.directory.privacy import Reader, seen_from
 from server.log.contract import GameLog, Standing, StoredGame
 from server.ratings import BOT, Skill, account_key
 
@@ -148,7 +148,7 @@ async def games_seen(store: GameLog, key: str, limit: int, reader: Reader | None
     """The last ``limit`` games of the player ``key`` that ``reader`` may read (a private room's
     only by its players)."""
     identity = None if reader is None else reader.identity
-    return [g for g in await store.history(key, limit) if readable(g, identity)]
+    return [g for g in await store.history(key, limit) if g.readable_by(identity)]
 
 
 async def profile(

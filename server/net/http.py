@@ -15,7 +15,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from engine.game import seed_hash
-from server.directory.privacy import Reader, readable, reader
+from server.directory.privacy import Reader, reader
 from server.limits import security_event
 from server.lobby import profiles
 from server.lobby.lobby import Lobby
@@ -247,7 +247,7 @@ class HttpRoutes:
         """The game, unless there is none or ``asking`` may not read it (a private room's game,
         and not one of its players): both look the same from outside."""
         game = await self.lobby.store.game(game_id)
-        if game is None or not readable(game, None if asking is None else asking.identity):
+        if game is None or not game.readable_by(None if asking is None else asking.identity):
             return None
         return game
 
