@@ -20,18 +20,27 @@ def address_key(peer: str) -> str:
     return network(peer.rpartition(":")[0] or peer)
 
 
+def ip(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """``host`` as an address (an IPv6 one in brackets too); ``None`` for a name.
+
+    >>> ip("[::1]"), ip("203.0.113.7"), ip("cafe.example")
+    (IPv6Address('::1'), IPv4Address('203.0.113.7'), None)
+    """
+    try:
+        return ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return None
+
+
 def network(host: str) -> str:
     """``host`` (an address without its port) as the limits count it: an IPv6 address as its /64.
 
     >>> network("::1"), network("2001:db8:1:2::7"), network("203.0.113.7")
     ('::/64', '2001:db8:1:2::/64', '203.0.113.7')
     """
-    try:
-        ip = ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        return host
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    address = ip(host)
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
     return host

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import mimetypes
 from http import HTTPStatus
@@ -21,6 +20,7 @@ from server.lobby import profiles
 from server.lobby.lobby import Lobby
 from server.log.contract import StoredGame
 from server.net.pages import not_found_page, page_language, replay_steps, rules_page
+from server.peers import ip
 from server.tournament.api import api as tournament_api
 
 STATIC = Path(__file__).parents[1] / "static"
@@ -114,13 +114,6 @@ def origin_allowed(origin: str, host: str | None, allowed: str | None) -> bool:
     return origin.rstrip("/").lower() in wanted
 
 
-def _ip(name: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    try:
-        return ipaddress.ip_address(name.strip("[]"))
-    except ValueError:
-        return None
-
-
 def loopback_only(listen: str) -> bool:
     """Whether the server listening on ``listen`` (``--host``) is reached from this machine alone.
 
@@ -129,7 +122,7 @@ def loopback_only(listen: str) -> bool:
     >>> loopback_only("0.0.0.0"), loopback_only("192.0.2.7"), loopback_only("cafe.example")
     (False, False, False)
     """
-    address = _ip(listen)
+    address = ip(listen)
     return listen.lower() == "localhost" if address is None else address.is_loopback
 
 
@@ -150,7 +143,7 @@ def local_host(host: str | None, listed: frozenset[str]) -> bool:
         name = (urlsplit("//" + host).hostname or "").lower()
     except ValueError:
         return False
-    return _ip(name) is not None or name == "localhost" or name.endswith(".localhost") or name in listed
+    return ip(name) is not None or name == "localhost" or name.endswith(".localhost") or name in listed
 
 
 def listed_hosts(allowed: str | None) -> frozenset[str]:
