@@ -427,9 +427,10 @@ class GameLog(AccountStore, ModerationStore, Protocol):
         """The players of the running game voted ``name`` out of it: they watch it to its end."""
         ...
 
-    async def game_private(self, game_id: str) -> None:
-        """The running game's room became private: its ``room_options`` say ``private`` from now
-        on (its record is its players' alone)."""
+    async def game_option(self, game_id: str, key: str, value: bool) -> None:
+        """An option the running game's room may change during it (``ANY_TIME``: ``host``,
+        ``private``) changed: its ``room_options`` say ``key`` is ``value`` from now on. With
+        ``private`` on, its record is its players' alone."""
         ...
 
     async def game_finished(self, game_id: str, outcome: Outcome) -> list[RatingChange]:

@@ -27,7 +27,7 @@ from server.room.effects import (
     Effect,
     Entry,
     GameEnd,
-    GamePrivate,
+    GameOption,
     GameStart,
     MoveLogged,
     Note,
@@ -314,8 +314,8 @@ class Room:
             await store.seat_taken(entry.game_id, entry.seat, entry.old, entry.name, entry.identity)
         elif isinstance(entry, VotedOut):
             await store.voted_out(entry.game_id, entry.name)
-        elif isinstance(entry, GamePrivate):
-            await store.game_private(entry.game_id)
+        elif isinstance(entry, GameOption):
+            await store.game_option(entry.game_id, entry.key, entry.value)
         elif isinstance(entry, GameEnd):
             changes = await store.game_finished(entry.game_id, entry.outcome)
             metrics.games_finished.inc()

@@ -49,7 +49,7 @@ from server.ratings import is_guest
 from server.room.asks import Asks
 from server.room.clock import Clock
 from server.room.door import Door, not_invited
-from server.room.effects import WRITTEN, Answers, Effect, GameEnd, GamePrivate, Step
+from server.room.effects import WRITTEN, Answers, Effect, GameEnd, GameOption, Step
 from server.room.items import (
     BotMove,
     ClockTimeout,
@@ -433,16 +433,17 @@ class RoomCore:
         if msg.key == "private" and not value and self.options.private and self.state == "playing":
             text = _("A private game stays private to its end: this room can turn public once it is over.")
             raise ProtocolError("bad_option", text, msg.id)
-        if msg.key == "private" and value and not self.options.private and self.state == "playing":
+        if self.state == "playing" and value != self.options.to_dict()[msg.key]:
             assert game is not None
 
-            def made_private(answers: Answers) -> None:
+            def changed(answers: Answers) -> None:
                 self._set_option(session, msg, value)
 
-            # the running game's record becomes its players' alone, and stays so: logged first
+            # logged first, so that a restart takes the game up with it (a private game's record
+            # becomes its players' alone, and stays so)
             return Step(
-                entries=(GamePrivate(game.game_id),),
-                then=made_private,
+                entries=(GameOption(game.game_id, msg.key, value),),
+                then=changed,
                 otherwise=self.members.unavailable(session, msg.id),
             )
         self._set_option(session, msg, value)

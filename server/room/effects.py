@@ -179,13 +179,16 @@ class VotedOut:
 
 
 @dataclass(frozen=True, slots=True)
-class GamePrivate:
-    """The room of a running game became private: the game's record is its players' alone."""
+class GameOption:
+    """An option that a room may change while its game runs (``ANY_TIME``) changed: a restart
+    takes the game up with it. ``private`` on makes the game's record its players' alone."""
 
     game_id: str
+    key: str
+    value: bool
 
 
-Entry = GameStart | MoveLogged | GameEnd | SeatTaken | VotedOut | GamePrivate
+Entry = GameStart | MoveLogged | GameEnd | SeatTaken | VotedOut | GameOption
 
 # --- steps ------------------------------------------------------------------------------------
 
@@ -232,7 +235,7 @@ __all__ = [
     "Effect",
     "Entry",
     "GameEnd",
-    "GamePrivate",
+    "GameOption",
     "GameStart",
     "MoveLogged",
     "Note",

@@ -10,7 +10,7 @@ from typing import cast
 
 import pytest
 
-from server.log.contract import Account, GameLog, TokenInfo
+from server.log.contract import Account, GameLog, StoreUnavailable, TokenInfo
 from server.log.sqlite.store import Store
 from tests.server.logs import BACKENDS, fresh_log, postgres_for_module, redis_server
 from tests.server.test_ratings import ACCOUNTS, _started
@@ -147,13 +147,32 @@ async def test_a_rated_game_gives_standings_a_leaderboard_and_its_changes(log: G
     assert await log.game_ratings("g2") == []
 
 
+async def test_the_options_a_running_game_changed_are_read_back_with_it(log: GameLog) -> None:
+    """``host`` turned off and on again, then ``private`` on, while the game runs: the game reads
+    back with the last of each, running and finished; an unknown game is not written."""
+    outcome = await _started(log, "g1", ACCOUNTS)
+    await log.game_option("g1", "host", False)
+    running = await log.game("g1")
+    assert running is not None and running.room_options["host"] is False
+    await log.game_option("g1", "host", True)
+    await log.game_option("g1", "private", True)
+    ON = {"host": True, "private": True}
+    running = await log.game("g1")
+    assert running is not None and {k: running.room_options[k] for k in ("host", "private")} == ON
+    await log.game_finished("g1", outcome)
+    finished = await log.game("g1")
+    assert finished is not None and {k: finished.room_options[k] for k in ("host", "private")} == ON
+    with pytest.raises(StoreUnavailable):
+        await log.game_option("nope", "host", False)
+
+
 async def test_a_private_game_counts_for_its_players_alone(log: GameLog) -> None:
     """A player's count of games as a reader sees it: a public game counts for everyone, and a
     game whose room became private while it ran counts for its players alone, running and
     finished (an outsider learns nothing of it from the count)."""
     await log.game_finished("g1", await _started(log, "g1", ACCOUNTS))
     outcome = await _started(log, "g2", ACCOUNTS)
-    await log.game_private("g2")
+    await log.game_option("g2", "private", True)
     for reader, seen in ((None, 1), ("account:cid", 1), ("account:ann", 2), ("account:bob", 2)):
         assert await log.games_count("account:ann", reader) == seen, ("running", reader)
     await log.game_finished("g2", outcome)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from protocol import messages as m
-from server.room.effects import GamePrivate, GameStart, TurnedAway
+from server.room.effects import GameOption, GameStart, TurnedAway
 from server.room.items import Enter, Leave
 from tests.server.roomcore import GAME_ID, Driver, FakeMember
 
@@ -54,7 +54,7 @@ def test_a_player_of_the_running_game_needs_no_invitation() -> None:
 
 
 def test_private_on_during_a_game_is_logged_before_it_is_told() -> None:
-    """Turning a running game's room private writes the game's ``GamePrivate`` first; the log
+    """Turning a running game's room private writes the game's ``GameOption`` first; the log
     refusing it leaves the room as it was, and the host hears ``unavailable``."""
     d = Driver()
     ann, bob = d.start("ann", "bob")
@@ -62,7 +62,7 @@ def test_private_on_during_a_game_is_logged_before_it_is_told() -> None:
     assert refused.codes(ann) == ["unavailable"] and refused.of(bob, m.Notice) == []
     assert d.core.options.private is False
     done = d.feed(ann, m.SetOption(key="private", value=True))
-    assert done.written and d.written[-1] == GamePrivate(GAME_ID)
+    assert done.written and d.written[-1] == GameOption(GAME_ID, "private", True)
     assert d.core.options.private is True and done.types(ann)[-2:] == ["ack", "patch"]
     again = d.feed(ann, m.SetOption(key="private", value=True))  # private already: nothing to log
     assert again.written is None

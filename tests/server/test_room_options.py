@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from server.app import Server
 from tests.server.clients import LineClient, WsClient
+from tests.server.conftest import ServerFactory
 
 
 async def _seated(server: Server, *names: str, room: str = "cafe") -> list[WsClient]:
@@ -23,6 +24,24 @@ async def test_only_the_host_sets_options_and_host_off_lets_everyone(server: Ser
     assert (await bob.command("/start"))["code"] == "not_host"
     assert (await ann.command("/option host off"))["type"] == "ack"
     assert (await bob.command("/option clock 60"))["type"] == "ack"
+
+
+async def test_host_off_during_a_game_holds_after_a_restart(make_server: ServerFactory) -> None:
+    """ann turns ``host`` off while the game runs; the server stops and starts again from its log:
+    the game comes back with ``host`` off, so bob, not the host, still sets the room's options."""
+    first = await make_server(resume_window=30)
+    ann, bob = await _seated(first, "ann", "bob")
+    assert (await ann.command("/start"))["type"] == "ack"
+    await bob.next("game_started")
+    assert (await ann.command("/option host off"))["type"] == "ack"
+    tokens = {"ann": ann.token, "bob": bob.token}
+    await first.stop()
+    second = await make_server(resume_window=30)
+    back = {name: await WsClient.connect(second.port, name, token=token) for name, token in tokens.items()}
+    snapshot = await back["bob"].next("snapshot")
+    assert snapshot["view"]["options"]["host"] is False
+    assert (await back["bob"].command("/option private on"))["type"] == "ack"
+    assert (await back["bob"].command("/option host on"))["type"] == "ack"
 
 
 async def test_a_private_room_is_not_listed_but_can_be_entered_and_invited_to(server: Server) -> None:

@@ -55,6 +55,8 @@ from server.ratings import RatingChange
 #: still holds is decided by its ``expires`` and the seats held (a token of a node that died keeps
 #: no connection open, so this bounds it)
 TOKEN_TTL = 7 * 24 * 3600
+#: a running game's field for an option its room changed while it ran (``option:host``)
+OPTION_FIELD = "option:"
 #: how long a write waits for a replica (``replica`` durability) before it is not acknowledged
 WAIT_MS = 1000
 
@@ -238,14 +240,14 @@ class RedisStore(ModerationFront):
                 return
         raise StoreUnavailable(f"{game_id}: the game kept changing")
 
-    async def game_private(self, game_id: str) -> None:
-        # a field of its own beside the game's data: set once, never taken back, so no write of
-        # the data (a seat taken over) can lose it
-        key = game_key(game_id)
+    async def game_option(self, game_id: str, key: str, value: bool) -> None:
+        # a field of its own beside the game's data, so that no write of the data (a seat taken
+        # over) can lose it
+        hash_key = game_key(game_id)
         try:
-            if not await self.redis.hexists(key, "data"):
+            if not await self.redis.hexists(hash_key, "data"):
                 raise StoreUnavailable(f"{game_id}: no such game in the log")
-            await self.redis.hset(key, "private", "1")
+            await self.redis.hset(hash_key, OPTION_FIELD + key, json.dumps(value))
         except RedisError as e:
             raise StoreUnavailable(str(e)) from e
 
@@ -432,7 +434,7 @@ class RedisStore(ModerationFront):
 
 def stored_game(game_id: str, fields: Mapping[str, str], moves: Sequence[str]) -> StoredGame:
     """A game as Redis keeps it: the fields of its hash (``data``, and ``result``, ``finished``,
-    ``private`` and ``auto:N`` when set) and its moves."""
+    ``option:KEY``, ``private`` and ``auto:N`` when set) and its moves."""
     data = json.loads(fields["data"])
     record = GameRecord(
         players=tuple(data["players"]),
@@ -452,8 +454,17 @@ def stored_game(game_id: str, fields: Mapping[str, str], moves: Sequence[str]) -
         float(data["started"]),
         finished,
         result,
-        # missing in games logged before they were kept; "private" once the room became so
-        {**data.get("room_options", {}), **({"private": True} if "private" in fields else {})},
+        # missing in games logged before they were kept; then the options changed while it ran
+        # ("private" alone: the field of a game logged before the others were kept)
+        {
+            **data.get("room_options", {}),
+            **({"private": True} if "private" in fields else {}),
+            **{
+                f.removeprefix(OPTION_FIELD): json.loads(v)
+                for f, v in fields.items()
+                if f.startswith(OPTION_FIELD)
+            },
+        },
         tuple(data.get("identities") or ()),
         tuple(data.get("voted_out") or ()),
         # the moves the server played for their player, each beside its move (none before)

@@ -92,14 +92,14 @@ class Games:
         except sqlite3.Error as e:  # no such game (the foreign key), or the file failed: nothing written
             raise StoreUnavailable(f"{game_id}: {e}") from e
 
-    def game_private(self, game_id: str) -> None:
-        """The running game's room options say ``private`` from now on."""
+    def game_option(self, game_id: str, key: str, value: bool) -> None:
+        """The running game's room options say ``key`` is ``value`` from now on."""
         with self._db:
             self._db.execute("BEGIN")
             row = self._db.execute("SELECT room_options FROM games WHERE id = ?", (game_id,)).fetchone()
             if row is None:
                 raise StoreUnavailable(f"{game_id}: no such game in the log")
-            options = {**json.loads(row[0] or "{}"), "private": True}
+            options = {**json.loads(row[0] or "{}"), key: value}
             self._db.execute("UPDATE games SET room_options = ? WHERE id = ?", (json.dumps(options), game_id))
 
     def finish(self, game_id: str, outcome: Outcome) -> bool:

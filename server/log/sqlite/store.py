@@ -114,8 +114,8 @@ class Store:
     async def voted_out(self, game_id: str, name: str) -> None:
         self._games.voted_out(game_id, name)
 
-    async def game_private(self, game_id: str) -> None:
-        self._games.game_private(game_id)
+    async def game_option(self, game_id: str, key: str, value: bool) -> None:
+        self._games.game_option(game_id, key, value)
 
     async def game_finished(self, game_id: str, outcome: Outcome) -> list[RatingChange]:
         # the rating is written in the transaction that marks the game finished: a process killed
