@@ -255,9 +255,10 @@ async def test_a_seeker_cannot_choose_whom_nor_flood_nor_be_led_into_a_private_r
 
 
 async def test_a_seek_for_bots_costs_what_a_start_with_bots_costs(make_server: ServerFactory) -> None:
-    """With --max-bot-games 1, a person who plays a game against the server's bots alone, under a
-    new name (which holds no seat), is refused a seek that would seat them with bots
-    (``too_many_bot_games``); a seek without bots is taken."""
+    """With --max-bot-games 1, a person who plays a game against the server's bots alone is refused
+    a seek (``already_playing``), and a new name to seek under (``/nick``: the game knows its
+    players by name); another person's seek with bots is taken. With --max-bot-games 0, a seek
+    with bots is ``too_many_bot_games`` and one without them is taken."""
     server: Server = await make_server(max_bot_games=1, bot_workers=0)
     burn = await WsClient.connect(server.port, "burn")
     assert (await burn.command("/join b1"))["type"] == "ack"
@@ -265,6 +266,10 @@ async def test_a_seek_for_bots_costs_what_a_start_with_bots_costs(make_server: S
     assert (await burn.command("/start"))["type"] == "ack"
     assert (await burn.command("/leave"))["type"] == "ack"
     assert (await burn.command("/seek 2 bots"))["code"] == "already_playing"  # (the seat is burn's)
-    assert (await burn.command("/nick burn2"))["type"] == "welcome"
-    assert (await burn.command("/seek 2 bots"))["code"] == "too_many_bot_games"
-    assert (await burn.command("/seek 2"))["type"] == "seeking"
+    assert (await burn.command("/nick burn2"))["code"] == "already_playing"
+    cal = await WsClient.connect(server.port, "cal")
+    assert (await cal.command("/seek 2 bots"))["type"] == "seeking"
+    none: Server = await make_server(max_bot_games=0, bot_workers=0)
+    dee = await WsClient.connect(none.port, "dee")
+    assert (await dee.command("/seek 2 bots"))["code"] == "too_many_bot_games"
+    assert (await dee.command("/seek 2"))["type"] == "seeking"

@@ -238,6 +238,27 @@ async def test_a_nick_is_refused_with_its_code_and_id_or_keeps_the_player(server
     assert server.lobby.directory.session("KIM").identity == identity  # type: ignore[union-attr]
 
 
+async def test_a_nick_while_holding_a_seat_in_a_running_game_is_refused(server: Server) -> None:
+    """ann holds a seat in a running game and leaves its room (a bot plays it): ``/nick`` is
+    ``already_playing`` naming the room, so that the game, which knows her by name, keeps her;
+    she takes her seat back at once."""
+    ann, bob = await WsClient.connect(server.port, "ann"), await WsClient.connect(server.port, "bob")
+    for client in (ann, bob):
+        assert (await client.command("/join nj"))["type"] == "ack"
+    assert (await ann.command("/start"))["type"] == "ack"
+    await bob.next("game_started")
+    assert (await ann.command("/leave"))["type"] == "ack"
+    refused = await ann.command("/nick zed")
+    assert (refused["type"], refused["code"]) == ("error", "already_playing") and "nj" in refused["message"]
+    assert ann.name == "ann" and server.lobby.directory.session("zed") is None
+    assert (await ann.command("/room nj"))["type"] == "ack"
+    assert (await ann.command("/join 1"))["type"] == "ack"
+    await bob.barrier()
+    assert not [x for x in bob.messages if x["type"] == "vote"]  # her own seat: no vote asked
+    await ann.barrier()
+    assert ann.view is not None and ann.view["seat"] == 0 and ann.view["game"]["hand"]
+
+
 async def test_the_token_table_keeps_one_row_a_name(server: Server) -> None:
     """Hellos, resumes and renames do not pile up tokens: one row for each name in use."""
     kim = await WsClient.connect(server.port, "kim")
@@ -338,8 +359,9 @@ async def _bot_game(client: WsClient, room: str) -> dict[str, object]:
 
 async def test_a_person_has_only_so_many_games_against_bots(make_server: ServerFactory) -> None:
     """Past --max-bot-games games against the server's bots alone, /start is ``too_many_bot_games``;
-    leaving a game does not free its place while it runs; a new name (/nick) keeps the count, as a
-    new identity under the same name (/register) does; a game with another person does not count."""
+    leaving a game does not free its place while it runs; a new identity under the same name
+    (/register) keeps the count, and a new name (/nick) waits until the games are over; a game
+    with another person does not count."""
     server = await make_server(max_bot_games=2, bot_workers=0)
     burn = await WsClient.connect(server.port, "burn")
     for room in ("b1", "b2"):
@@ -356,7 +378,7 @@ async def test_a_person_has_only_so_many_games_against_bots(make_server: ServerF
     for room in ("o1", "o2"):
         assert (await _bot_game(other, room))["type"] == "ack"
         assert (await other.command("/leave"))["type"] == "ack"
-    assert (await other.command("/nick other2"))["type"] == "welcome"
+    assert (await other.command("/nick other2"))["code"] == "already_playing"
     assert (await _bot_game(other, "o3"))["code"] == "too_many_bot_games"
     assert (await burn.command("/join b3"))["type"] == "ack"
     pal = await WsClient.connect(server.port, "pal")
