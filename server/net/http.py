@@ -130,15 +130,17 @@ def local_host(host: str | None, listed: frozenset[str]) -> bool:
     """Whether a request's ``Host`` may reach a server listening on loopback only: an address
     (a page served from an address is the server's own), ``localhost``, a name under ``.localhost``,
     or a name in ``listed``. Any other name is a page of another site whose name was pointed at
-    this machine (DNS rebinding). No ``Host`` is no browser's request.
+    this machine (DNS rebinding). A request without ``Host`` is no HTTP/1.1 request, and is refused.
 
     >>> [local_host(h, frozenset()) for h in ("127.0.0.1:8765", "[::1]:8765", "localhost", "a.localhost")]
     [True, True, True, True]
     >>> local_host("evil.example:8765", frozenset()), local_host("cafe.example", frozenset({"cafe.example"}))
     (False, True)
+    >>> local_host(None, frozenset())
+    False
     """
     if host is None:
-        return True
+        return False
     try:
         name = (urlsplit("//" + host).hostname or "").lower()
     except ValueError:
@@ -314,7 +316,8 @@ class HttpRoutes:
         hosts = request.headers.get_all("Host")
         if len(hosts) <= 1 and local_host(hosts[0] if hosts else None, self.hosts):
             return True
-        security_event(self.lobby.metrics, "host_refused", host=hosts[0][:200], peer=_address(connection))
+        shown = hosts[0][:200] if hosts else None
+        security_event(self.lobby.metrics, "host_refused", host=shown, peer=_address(connection))
         return False
 
     def _check_origin(self, connection: ServerConnection, request: Request) -> Response | None:

@@ -30,6 +30,19 @@ async def test_bad_json_gets_bad_json_and_the_connection_stays(server: Server) -
     assert (await client.request({"type": "ping"}))["type"] == "pong"
 
 
+async def test_a_field_given_twice_counts_with_its_last_value(server: Server) -> None:
+    """As PROTOCOL.md says: ``{"type":"say","type":"ping"}`` is a ping, and a ``text`` given
+    twice says the last."""
+    ann = await WsClient.connect(server.port, "ann")
+    await ann.command("/room twice")
+    await ann.ws.send('{"type":"say","text":"x","type":"ping","id":7}')
+    error = await ann.next(lambda x: x.get("id") == 7)
+    assert (error["type"], error["code"]) == ("error", "bad_field") and "text" in error["message"]
+    await ann.ws.send('{"type":"say","text":"first","text":"last","id":8}')
+    said = await ann.next("chat")
+    assert said["text"] == "last"
+
+
 async def test_unknown_type_and_bad_field_echo_the_id(server: Server) -> None:
     """An unknown type and a malformed field name the problem and echo the client's id."""
     client = await WsClient.connect(server.port, "ann")

@@ -287,7 +287,8 @@ async def test_a_loopback_server_answers_only_requests_that_name_it_locally(serv
     """A server that listens on loopback only (the default) refuses, with 403 and counted, every
     request whose Host names another machine: a page of another site whose name was pointed at
     127.0.0.1 (DNS rebinding) reads nothing and opens no socket, though its Origin matches its
-    Host. Addresses, localhost and names under .localhost are answered."""
+    Host; nor does a request without Host. Addresses, localhost and names under .localhost are
+    answered."""
     port = server.port
     rebound = f"rebind.example:{port}"
     for path in ("/", "/api/leaderboard", "/metrics"):
@@ -298,6 +299,10 @@ async def test_a_loopback_server_answers_only_requests_that_name_it_locally(serv
     assert status == 403
     status, _, _ = await _request(port, "GET", "/", {"Host": f"127.0.0.1:{port}"}, host=rebound)
     assert status == 403  # (two Host headers: the first is not this machine's)
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"GET / HTTP/1.1\r\nConnection: close\r\n\r\n")  # no Host: no HTTP/1.1 request
+    assert (await reader.readline()).split()[1] == b"403"
+    writer.close()
     for host in (f"localhost:{port}", f"cafe.localhost:{port}", f"[::1]:{port}", f"127.0.0.1:{port}"):
         status, _, _ = await _request(port, "GET", "/", host=host)
         assert status == 200, host
@@ -305,7 +310,7 @@ async def test_a_loopback_server_answers_only_requests_that_name_it_locally(serv
     status, _, _ = await _request(port, "GET", "/ws", {"Origin": f"http://{local}", **_UPGRADE}, host=local)
     assert status == 101
     _, _, metrics = await _request(port, "GET", "/metrics")
-    assert _security_events(metrics.decode(), "host_refused") == 5
+    assert _security_events(metrics.decode(), "host_refused") == 6
 
 
 async def test_a_loopback_server_answers_the_names_of_its_allowed_origins(make_server: ServerFactory) -> None:
