@@ -156,7 +156,8 @@ async def request(lobby: Lobby, session: Session, msg: m.TournamentRequest) -> N
     else:
         # its creator closes it, or the staff (the store says who is staff), logged first
         staff = session.registered and await lobby.store.role(name) is not None
-        if t.creator.casefold() != name.casefold() and not staff:
+        creator = t.made_by(name, session.identity)
+        if not creator and not staff:
             raise ProtocolError(
                 "not_organizer",
                 _(
@@ -168,7 +169,7 @@ async def request(lobby: Lobby, session: Session, msg: m.TournamentRequest) -> N
             )
         if t.over:
             raise _closed(t, msg.id)
-        if t.creator.casefold() != name.casefold():  # the staff's: logged and counted as moderation
+        if not creator:  # the staff's: logged and counted as moderation
             await lobby.store.modlog_appended(name, "close_tournament", t.name)
             lobby.metrics.moderation_actions.labels(action="close_tournament").inc()
 
@@ -235,7 +236,7 @@ async def _new(lobby: Lobby, director: Director, session: Session, msg: m.Tourna
         ) from None
     live = await lobby.store.tournaments.tournaments_live()
     origin = session.address
-    mine = [s for s in live if str(s.state["creator"]).casefold() == session.name.casefold()]
+    mine = [s for s in live if Tournament.from_dict(s.state).made_by(session.name, session.identity)]
     if len(mine) >= TOURNAMENTS_PER_PERSON:
         raise ProtocolError(
             "too_many_tournaments",
@@ -269,6 +270,7 @@ async def _new(lobby: Lobby, director: Director, session: Session, msg: m.Tourna
         rounds=msg.rounds,
         minutes=msg.minutes,
         origin=origin,
+        creator_identity=session.identity,
     )
     t.join(session.name, await _rating(lobby.store, session), now, session.identity)  # its creator plays
     number = await lobby.store.tournaments.tournament_created(t.to_dict())

@@ -100,8 +100,17 @@ class Tournament:
     origin: str = ""
     #: who closed it early (its creator or a staff member)
     closed_by: str | None = None
+    #: the player behind the creator's name (an account's key): another who later takes the name
+    #: is not its creator (``None`` in a tournament stored before it was kept: the name counts)
+    creator_identity: str | None = None
 
     # --- people --------------------------------------------------------------------------------
+
+    def made_by(self, name: str, identity: str | None) -> bool:
+        """Whether the person ``name``, the player ``identity``, made this tournament."""
+        if self.creator_identity is not None:
+            return identity == self.creator_identity
+        return name.casefold() == self.creator.casefold()
 
     def entrant(self, name: str) -> Entrant | None:
         key = name.casefold()
@@ -345,6 +354,7 @@ class Tournament:
             "waiting": self.waiting,
             "origin": self.origin,
             "closed_by": self.closed_by,
+            "creator_identity": self.creator_identity,
         }
 
     @classmethod
@@ -383,5 +393,6 @@ class Tournament:
             ],
             waiting={k: float(v) for k, v in data["waiting"].items()},
             origin=str(data.get("origin", "")),
+            creator_identity=data.get("creator_identity"),
             closed_by=data.get("closed_by"),
         )

@@ -161,6 +161,21 @@ async def test_refusals_change_nothing(server: Server) -> None:
     assert missing.status == 404 and missing.json() == {"error": "no_such_tournament"}
 
 
+async def test_whoever_takes_a_creators_name_later_is_not_its_organizer(server: Server) -> None:
+    """ann makes a tournament, then deletes her account and quits; a stranger who takes the name
+    ``ann`` is refused ``close`` (``not_organizer``) and it stays upcoming."""
+    ann = await _registered(server, "ann")
+    assert (await ann.command("/tournament new cup swiss 3 start +1m"))["type"] == "tournament"
+    gone = await ann.request({"type": "unregister", "password": PASSWORD})
+    assert gone["type"] == "welcome" and gone["registered"] is False
+    await ann.command("/quit")
+    await ann.close()
+    stranger = await WsClient.connect(server.port, "ann")
+    assert (await stranger.command("/tournament close cup"))["code"] == "not_organizer"
+    shown = await stranger.request({"type": "tournament", "name": "cup"})
+    assert shown["tournament"]["status"] == "upcoming"
+
+
 async def test_a_bad_start_is_told_in_a_sentence(server: Server) -> None:
     """A start past +1440m (or a time that is none) is told in a sentence saying what start takes
     (``bad_field`` for the JSON message, ``bad_arguments`` with the usage for the line command),
