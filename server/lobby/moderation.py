@@ -283,13 +283,14 @@ class Moderation:
         if recent is not None and len(recent) >= 2 * REPORTS_AN_HOUR:
             text = _("Your address made {n} reports this hour; the staff read them.", n=2 * REPORTS_AN_HOUR)
             raise ProtocolError("rate_limited", text, msg.id)
-        if await self.store.reports_since(session.name, now - 3600) >= REPORTS_AN_HOUR:
+        maker = session.identity or session.name  # (the player: a new name keeps the count)
+        if await self.store.reports_since(maker, now - 3600) >= REPORTS_AN_HOUR:
             text = _("You made {n} reports this hour; the staff read them.", n=REPORTS_AN_HOUR)
             raise ProtocolError("rate_limited", text, msg.id)
         target = self.lobby.directory.session(msg.name)
         where = None if target is None else (target.room.name if target.room is not None else "")
         lines = excerpt(session.heard, msg.name, where)
-        report = await self.store.report_added(session.name, msg.name, msg.reason, lines)
+        report = await self.store.report_added(session.name, msg.name, msg.reason, lines, maker)
         self._reported.setdefault(origin, collections.deque(maxlen=2 * REPORTS_AN_HOUR)).append(now)
         if len(self._reported) > 4096:  # addresses not heard from for an hour are forgotten
             for stale in [a for a, times in self._reported.items() if times[-1] < now - 3600]:
@@ -305,7 +306,8 @@ class Moderation:
 
     async def _reports(self, session: Session, msg: m.ListReports) -> None:
         await self._staff(session, msg.id)
-        found = await self.store.reports(everything=msg.all, limit=SHOWN)
+        assert session.name is not None
+        found = await self.store.reports(everything=msg.all, limit=SHOWN, hiding=session.name)
         session.send(m.ReportList(id=msg.id, reports=[_entry(r) for r in found]))
 
     async def _resolve(self, session: Session, msg: m.ResolveReport) -> None:

@@ -270,8 +270,13 @@ class Enforcer:
         return len(concerned)
 
     def _reported(self, action: Action) -> int:
-        """Tell this node's staff of a new report."""
-        told = [s for s in self._sessions() if s.name is not None and s.name.casefold() in self.staff]
+        """Tell this node's staff of a new report, but the staff member it reports."""
+        reported = action.name.casefold()
+        told = [
+            s
+            for s in self._sessions()
+            if s.name is not None and s.name.casefold() in self.staff and s.name.casefold() != reported
+        ]
         notice = m.Notice(text=_("New report: {summary} (/reports)", summary=action.text))
         for s in told:
             s.send(notice)

@@ -189,6 +189,12 @@ class Report:
     note: str = ""
 
 
+def report_key(reporter: str, key: str | None) -> str:
+    """Who made a report, as ``reports_since`` counts it: ``key`` (the player behind the name),
+    else the reporter's name; in one case."""
+    return (key or reporter).casefold()
+
+
 @dataclass(frozen=True, slots=True)
 class ModEntry:
     """One line of the moderation log: ``by`` did ``action`` to ``target`` at ``when``, for
@@ -359,26 +365,34 @@ class ModerationStore(Protocol):
         ``address``, oldest first."""
         ...
 
-    async def report_added(self, reporter: str, name: str, reason: str, excerpt: Sequence[str]) -> Report:
+    async def report_added(
+        self, reporter: str, name: str, reason: str, excerpt: Sequence[str], key: str | None = None
+    ) -> Report:
         """``reporter`` reports ``name`` for ``reason``, with the chat both saw (oldest first);
-        open until resolved."""
+        open until resolved. ``key`` is who made it for ``reports_since`` (the player behind the
+        name; by default the name, casefolded)."""
         ...
 
-    async def reports(self, everything: bool = False, limit: int = 50) -> list[Report]:
-        """The open reports (``everything``: resolved ones too), newest first, at most ``limit``."""
+    async def reports(
+        self, everything: bool = False, limit: int = 50, hiding: str | None = None
+    ) -> list[Report]:
+        """The open reports (``everything``: resolved ones too), newest first, at most ``limit``;
+        with ``hiding``, none of that name (a staff member reads no report of themselves)."""
         ...
 
     async def reports_open(self) -> int:
         """How many reports are open."""
         ...
 
-    async def reports_since(self, reporter: str, since: float) -> int:
-        """How many reports ``reporter`` made from ``since`` on (for the rate limit)."""
+    async def reports_since(self, key: str, since: float) -> int:
+        """How many reports the maker ``key`` (``report_added``) made from ``since`` on (for the
+        rate limit)."""
         ...
 
     async def report_resolved(self, report_id: int, by: str, note: str = "") -> Report | None:
         """``by`` closes the open report ``report_id`` with ``note``, logged as ``resolve``; the
-        report as closed, or ``None`` (nothing changed) if no open report has that id."""
+        report as closed, or ``None`` (nothing changed) if no open report has that id, or it is a
+        report of ``by`` (nobody resolves their own)."""
         ...
 
     async def modlog_appended(

@@ -42,13 +42,15 @@ class AsyncModeration(Protocol):
 
     async def sanctions(self, name: str | None, address: str | None, now: float) -> list[Sanction]: ...
 
-    async def report_added(self, reporter: str, name: str, reason: str, excerpt: Sequence[str]) -> Report: ...
+    async def report_added(
+        self, reporter: str, name: str, reason: str, excerpt: Sequence[str], key: str | None
+    ) -> Report: ...
 
-    async def reports(self, everything: bool, limit: int) -> list[Report]: ...
+    async def reports(self, everything: bool, limit: int, hiding: str | None) -> list[Report]: ...
 
     async def reports_open(self) -> int: ...
 
-    async def reports_since(self, reporter: str, since: float) -> int: ...
+    async def reports_since(self, key: str, since: float) -> int: ...
 
     async def report_resolved(self, report_id: int, by: str, note: str) -> Report | None: ...
 
@@ -94,17 +96,21 @@ class ModerationFront:
     ) -> list[Sanction]:
         return await self._staff.sanctions(name, address, time.time() if now is None else now)
 
-    async def report_added(self, reporter: str, name: str, reason: str, excerpt: Sequence[str]) -> Report:
-        return await self._staff.report_added(reporter, name, reason, excerpt)
+    async def report_added(
+        self, reporter: str, name: str, reason: str, excerpt: Sequence[str], key: str | None = None
+    ) -> Report:
+        return await self._staff.report_added(reporter, name, reason, excerpt, key)
 
-    async def reports(self, everything: bool = False, limit: int = 50) -> list[Report]:
-        return await self._staff.reports(everything, limit)
+    async def reports(
+        self, everything: bool = False, limit: int = 50, hiding: str | None = None
+    ) -> list[Report]:
+        return await self._staff.reports(everything, limit, hiding)
 
     async def reports_open(self) -> int:
         return await self._staff.reports_open()
 
-    async def reports_since(self, reporter: str, since: float) -> int:
-        return await self._staff.reports_since(reporter, since)
+    async def reports_since(self, key: str, since: float) -> int:
+        return await self._staff.reports_since(key, since)
 
     async def report_resolved(self, report_id: int, by: str, note: str = "") -> Report | None:
         return await self._staff.report_resolved(report_id, by, note)

@@ -22,7 +22,8 @@ def without_steps(db: sqlite3.Connection) -> None:
     (0,)
     """
     for step in reversed(STEPS):
-        for table, column in _ADDED.findall(step.sql):
-            db.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+        # (what a step made first: an index of a column it added goes before the column)
         for kind, name in reversed(_CREATED.findall(step.sql)):
             db.execute(f"DROP {kind.upper()} IF EXISTS {name}")
+        for table, column in _ADDED.findall(step.sql):
+            db.execute(f"ALTER TABLE {table} DROP COLUMN {column}")

@@ -148,16 +148,35 @@ async def test_reports_are_listed_newest_first_and_resolved_once(log: GameLog) -
 
 
 async def test_a_reporters_reports_are_counted_from_a_time(log: GameLog) -> None:
-    """The reports a reporter made since a time are counted in any case of its name, and nobody
-    else's; a limit bounds the reports listed."""
+    """The reports a reporter made since a time are counted by who made them (the key given, else
+    the name, in any case), and nobody else's; a limit bounds the reports listed."""
     before = time.time() - 1
     for n in range(3):
         await log.report_added("Bob", f"p{n}", "x", [])
     await log.report_added("cid", "p0", "x", [])
+    await log.report_added("bob2", "p1", "x", [], key="guest:Bob")  # a new name, the same player
+    await log.report_added("bob", "p2", "x", [], key="guest:other")  # the name, another player
     assert await log.reports_since("bob", before) == 3
     assert await log.reports_since("BOB", time.time() + 1) == 0
+    assert await log.reports_since("guest:bob", before) == 1
     assert len(await log.reports(limit=2)) == 2
     assert len(await log.reports(everything=True, limit=3)) == 3
+
+
+async def test_a_staff_member_reads_and_resolves_no_report_of_themselves(log: GameLog) -> None:
+    """``hiding`` leaves out the reports of a name (in any case), open or all, and still lists
+    up to ``limit`` others; a report of ``by`` is not theirs to resolve."""
+    own = await log.report_added("bob", "Kim", "abusive mod", [])
+    others = [await log.report_added("bob", f"p{n}", "x", []) for n in range(3)]
+    await log.report_added("cid", "KIM", "again", [])
+    for everything in (False, True):
+        shown = await log.reports(everything=everything, limit=3, hiding="kim")
+        assert [r.id for r in shown] == [r.id for r in reversed(others)], everything
+    assert len(await log.reports(limit=10)) == 5
+    assert await log.report_resolved(own.id, by="kim") is None
+    assert await log.reports_open() == 5
+    resolved = await log.report_resolved(own.id, by="ann")
+    assert resolved is not None and resolved.resolved_by == "ann"
 
 
 # --- the log -------------------------------------------------------------------------------------

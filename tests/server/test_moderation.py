@@ -407,6 +407,26 @@ async def test_a_report_reaches_the_staff_with_the_chat_both_saw(server: Server)
     assert (closed["resolved_by"], closed["note"]) == ("kim", "warned")
 
 
+async def test_a_reported_staff_member_is_told_nothing_and_reads_none_of_it(server: Server) -> None:
+    """A report of a moderator reaches the other staff, not the moderator: no notice, no line in
+    their ``/reports``, and ``/resolve`` of it is ``no_such_report``; an admin reads and resolves it."""
+    kim = await _registered(server, "kim", "moderator")
+    ann = await _registered(server, "ann", "admin")
+    await kim.barrier()
+    kim.take_all()
+    rep = await WsClient.connect(server.port, "rep")
+    assert (await rep.command("/report kim abusive mod"))["type"] == "ack"
+    told = await ann.next(lambda m: m["type"] == "notice" and "New report" in m["text"])
+    assert "rep -> kim" in told["text"]
+    await kim.barrier()
+    assert not [m for m in kim.take_all() if m["type"] == "notice"]
+    assert (await kim.command("/reports"))["reports"] == []
+    assert (await kim.command("/reports all"))["reports"] == []
+    [report] = (await ann.command("/reports"))["reports"]
+    assert (await kim.command(f"/resolve {report['id']} nothing"))["code"] == "no_such_report"
+    assert (await ann.command(f"/resolve {report['id']} spoke to kim"))["type"] == "ack"
+
+
 async def test_reports_cannot_flood_the_staff(server: Server) -> None:
     """A person makes five reports an hour; the sixth is ``rate_limited`` and stored nowhere; a
     report of oneself is ``bad_target``."""

@@ -23,14 +23,31 @@ async def test_many_open_reports_refuse_nobody_else(server: Server) -> None:
 async def test_a_refused_report_leaves_no_address_behind(server: Server) -> None:
     """A report refused by the reporter's own limit (five this hour, in the store) enters
     nothing for its address: the node keeps addresses only of accepted reports."""
-    for n in range(5):
-        await server.store.report_added("ann", f"p{n}", "spam", [])
     ann = await WsClient.connect(server.port, "ann")
+    identity = server.lobby.directory.session("ann").identity  # type: ignore[union-attr]
+    for n in range(5):
+        await server.store.report_added("ann", f"p{n}", "spam", [], key=identity)
     assert (await ann.command("/report hank insults"))["code"] == "rate_limited"
     assert server.lobby.moderation._reported == {}
     bob = await WsClient.connect(server.port, "bob")
     assert (await bob.command("/report hank insults"))["type"] == "ack"
     assert list(server.lobby.moderation._reported) == ["127.0.0.1"]
+
+
+async def test_a_persons_reports_are_counted_by_the_player_not_the_name(server: Server) -> None:
+    """Five reports, then a new name (``/nick``) keeps the count: ``rate_limited``. Whoever takes
+    the freed name next starts with a count of their own."""
+    rep = await WsClient.connect(server.port, "rep")
+    for n in range(5):
+        assert (await rep.command(f"/report p{n} spam"))["type"] == "ack"
+    assert (await rep.command("/nick rep2"))["type"] == "welcome"
+    refused = await rep.command("/report p9 spam")
+    assert (refused["code"], refused["message"]) == (
+        "rate_limited",
+        "You made 5 reports this hour; the staff read them.",
+    )
+    newcomer = await WsClient.connect(server.port, "rep")
+    assert (await newcomer.command("/report p9 spam"))["type"] == "ack"
 
 
 def test_an_ipv6_address_is_counted_by_its_64() -> None:

@@ -15,7 +15,7 @@ from typing import Any, cast
 
 from psycopg.types.json import Jsonb
 
-from server.log.contract import ModEntry, Report, Role, Sanction, SanctionKind
+from server.log.contract import ModEntry, Report, Role, Sanction, SanctionKind, report_key
 from server.log.postgres.records import Connection, Records
 from server.log.rows import mod_entries, sanction
 
@@ -135,25 +135,29 @@ class PostgresModeration:
 
     # --- reports ---------------------------------------------------------------------------------
 
-    async def report_added(self, reporter: str, name: str, reason: str, excerpt: Sequence[str]) -> Report:
+    async def report_added(
+        self, reporter: str, name: str, reason: str, excerpt: Sequence[str], key: str | None
+    ) -> Report:
         now = time.time()
         lines = tuple(excerpt)
         async with self.records.connection() as conn:
             row = await (
                 await conn.execute(
-                    "INSERT INTO reports (reporter, name, reason, excerpt, made) VALUES (%s, %s, %s, %s, %s)"
-                    " RETURNING id",
-                    (reporter, name, reason, Jsonb(list(lines)), now),
+                    "INSERT INTO reports (reporter, name, reason, excerpt, made, reporter_key)"
+                    " VALUES (%s, %s, %s, %s, %s, %s) RETURNING id",
+                    (reporter, name, reason, Jsonb(list(lines)), now, report_key(reporter, key)),
                 )
             ).fetchone()
         assert row is not None
         return Report(int(row[0]), reporter, name, reason, lines, now)
 
-    async def reports(self, everything: bool, limit: int) -> list[Report]:
-        where = "" if everything else " WHERE resolved IS NULL"
+    async def reports(self, everything: bool, limit: int, hiding: str | None) -> list[Report]:
+        where = " WHERE lower(name) != lower(%s)" + ("" if everything else " AND resolved IS NULL")
         async with self.records.connection() as conn:
             rows = await (
-                await conn.execute((_REPORT + where + " ORDER BY id DESC LIMIT %s").encode(), (limit,))
+                await conn.execute(
+                    (_REPORT + where + " ORDER BY id DESC LIMIT %s").encode(), (hiding or "", limit)
+                )
             ).fetchall()
         return [_report(row) for row in rows]
 
@@ -162,12 +166,12 @@ class PostgresModeration:
             row = await (await conn.execute("SELECT count(*) FROM reports WHERE resolved IS NULL")).fetchone()
         return 0 if row is None else int(row[0])
 
-    async def reports_since(self, reporter: str, since: float) -> int:
+    async def reports_since(self, key: str, since: float) -> int:
         async with self.records.connection() as conn:
             row = await (
                 await conn.execute(
-                    "SELECT count(*) FROM reports WHERE lower(reporter) = lower(%s) AND made >= %s",
-                    (reporter, since),
+                    "SELECT count(*) FROM reports WHERE reporter_key = %s AND made >= %s",
+                    (key.casefold(), since),
                 )
             ).fetchone()
         return 0 if row is None else int(row[0])
@@ -176,7 +180,10 @@ class PostgresModeration:
         now = time.time()
         async with self.records.connection() as conn, conn.transaction():
             row = await (
-                await conn.execute(_REPORT + " WHERE id = %s AND resolved IS NULL FOR UPDATE", (report_id,))
+                await conn.execute(
+                    _REPORT + " WHERE id = %s AND resolved IS NULL AND lower(name) != lower(%s) FOR UPDATE",
+                    (report_id, by),
+                )
             ).fetchone()
             if row is None:
                 return None

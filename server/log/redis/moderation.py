@@ -26,7 +26,7 @@ from typing import cast
 
 import redis.asyncio as aioredis
 
-from server.log.contract import ModEntry, Report, Role, Sanction, SanctionKind
+from server.log.contract import ModEntry, Report, Role, Sanction, SanctionKind, report_key
 from server.log.redis.guarded import guarded
 from server.log.redis.keys import PREFIX
 
@@ -227,37 +227,48 @@ class RedisModeration:
     # --- reports ---------------------------------------------------------------------------------
 
     @guarded
-    async def report_added(self, reporter: str, name: str, reason: str, excerpt: Sequence[str]) -> Report:
+    async def report_added(
+        self, reporter: str, name: str, reason: str, excerpt: Sequence[str], key: str | None
+    ) -> Report:
         now = time.time()
         report = Report(0, reporter, name, reason, tuple(excerpt), now)
-        keys = [REPORT_NEXT, REPORTS, REPORTS_OPEN, _reports_by(reporter)]
+        keys = [REPORT_NEXT, REPORTS, REPORTS_OPEN, _reports_by(report_key(reporter, key))]
         rid = await self._report_added(keys=keys, args=[_report_json(report), now])
         return replace(report, id=int(rid))
 
     @guarded
-    async def reports(self, everything: bool, limit: int) -> list[Report]:
-        if everything:
-            last = int(await self.redis.get(REPORT_NEXT) or 0)
-            ids = list(range(last, max(0, last - limit), -1))
-        else:
-            ids = [int(str(i)) for i in await self.redis.zrevrange(REPORTS_OPEN, 0, limit - 1)]
-        if not ids:
-            return []
-        raws = await self.redis.hmget(REPORTS, ids)
-        return [_report(i, raw) for i, raw in zip(ids, raws, strict=True) if raw is not None]
+    async def reports(self, everything: bool, limit: int, hiding: str | None) -> list[Report]:
+        hidden = (hiding or "").casefold()
+        found: list[Report] = []
+        last = int(await self.redis.get(REPORT_NEXT) or 0)
+        start = 0
+        while len(found) < limit:  # pages of ids, newest first, until enough are shown
+            if everything:
+                ids = list(range(last - start, max(0, last - start - limit), -1))
+            else:
+                ids = [
+                    int(str(i)) for i in await self.redis.zrevrange(REPORTS_OPEN, start, start + limit - 1)
+                ]
+            if not ids:
+                break
+            start += limit
+            raws = await self.redis.hmget(REPORTS, ids)
+            shown = [_report(i, raw) for i, raw in zip(ids, raws, strict=True) if raw is not None]
+            found.extend(r for r in shown if r.name.casefold() != hidden)
+        return found[:limit]
 
     @guarded
     async def reports_open(self) -> int:
         return int(await self.redis.zcard(REPORTS_OPEN))
 
     @guarded
-    async def reports_since(self, reporter: str, since: float) -> int:
-        return int(await self.redis.zcount(_reports_by(reporter), since, "+inf"))
+    async def reports_since(self, key: str, since: float) -> int:
+        return int(await self.redis.zcount(_reports_by(key), since, "+inf"))
 
     @guarded
     async def report_resolved(self, report_id: int, by: str, note: str) -> Report | None:
         raw = await self.redis.hget(REPORTS, str(report_id))
-        if raw is None:
+        if raw is None or _report(report_id, raw).name.casefold() == by.casefold():
             return None
         now = time.time()
         report = replace(_report(report_id, raw), resolved=now, resolved_by=by, note=note)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, cast
 
-from server.log.contract import ModEntry, Report, Role, Sanction, SanctionKind
+from server.log.contract import ModEntry, Report, Role, Sanction, SanctionKind, report_key
 from server.log.rows import mod_entries, sanction
 
 _SANCTION = "SELECT id, kind, name, address, by, reason, since, until, lifted FROM sanctions"
@@ -113,27 +113,30 @@ class Moderation:
 
     # --- reports ---------------------------------------------------------------------------------
 
-    def report_added(self, reporter: str, name: str, reason: str, excerpt: Sequence[str]) -> Report:
+    def report_added(
+        self, reporter: str, name: str, reason: str, excerpt: Sequence[str], key: str | None
+    ) -> Report:
         now = time.time()
         lines = tuple(excerpt)
         cursor = self._db.execute(
-            "INSERT INTO reports (reporter, name, reason, excerpt, made) VALUES (?, ?, ?, ?, ?)",
-            (reporter, name, reason, json.dumps(lines), now),
+            "INSERT INTO reports (reporter, name, reason, excerpt, made, reporter_key)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (reporter, name, reason, json.dumps(lines), now, report_key(reporter, key)),
         )
         return Report(int(cursor.lastrowid or 0), reporter, name, reason, lines, now)
 
-    def reports(self, everything: bool, limit: int) -> list[Report]:
-        where = "" if everything else " WHERE resolved IS NULL"
-        rows = self._db.execute(_REPORT + where + " ORDER BY id DESC LIMIT ?", (limit,))
+    def reports(self, everything: bool, limit: int, hiding: str | None) -> list[Report]:
+        where = " WHERE name != ? COLLATE NOCASE" + ("" if everything else " AND resolved IS NULL")
+        rows = self._db.execute(_REPORT + where + " ORDER BY id DESC LIMIT ?", (hiding or "", limit))
         return [_report(row) for row in rows]
 
     def reports_open(self) -> int:
         (count,) = self._db.execute("SELECT count(*) FROM reports WHERE resolved IS NULL").fetchone()
         return int(count)
 
-    def reports_since(self, reporter: str, since: float) -> int:
+    def reports_since(self, key: str, since: float) -> int:
         (count,) = self._db.execute(
-            "SELECT count(*) FROM reports WHERE reporter = ? COLLATE NOCASE AND made >= ?", (reporter, since)
+            "SELECT count(*) FROM reports WHERE reporter_key = ? AND made >= ?", (key.casefold(), since)
         ).fetchone()
         return int(count)
 
@@ -141,7 +144,9 @@ class Moderation:
         now = time.time()
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
-            row = self._db.execute(_REPORT + " WHERE id = ? AND resolved IS NULL", (report_id,)).fetchone()
+            row = self._db.execute(
+                _REPORT + " WHERE id = ? AND resolved IS NULL AND name != ? COLLATE NOCASE", (report_id, by)
+            ).fetchone()
             if row is None:
                 return None
             report = _report(row)

@@ -262,17 +262,21 @@ class Store:
     ) -> list[Sanction]:
         return self._moderation.sanctions(name, address, time.time() if now is None else now)
 
-    async def report_added(self, reporter: str, name: str, reason: str, excerpt: Sequence[str]) -> Report:
-        return self._moderation.report_added(reporter, name, reason, excerpt)
+    async def report_added(
+        self, reporter: str, name: str, reason: str, excerpt: Sequence[str], key: str | None = None
+    ) -> Report:
+        return self._moderation.report_added(reporter, name, reason, excerpt, key)
 
-    async def reports(self, everything: bool = False, limit: int = 50) -> list[Report]:
-        return self._moderation.reports(everything, limit)
+    async def reports(
+        self, everything: bool = False, limit: int = 50, hiding: str | None = None
+    ) -> list[Report]:
+        return self._moderation.reports(everything, limit, hiding)
 
     async def reports_open(self) -> int:
         return self._moderation.reports_open()
 
-    async def reports_since(self, reporter: str, since: float) -> int:
-        return self._moderation.reports_since(reporter, since)
+    async def reports_since(self, key: str, since: float) -> int:
+        return self._moderation.reports_since(key, since)
 
     async def report_resolved(self, report_id: int, by: str, note: str = "") -> Report | None:
         return self._moderation.report_resolved(report_id, by, note)
