@@ -18,12 +18,9 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import multiprocessing
-import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
-from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +36,7 @@ from server.config import Config
 from server.directory.privacy import Reader
 from server.log.contract import GameLog
 from server.session import Session
+from server.workers import Workers
 
 log = structlog.get_logger("cafe.analyses")
 
@@ -127,7 +125,7 @@ class AnalysisDesk:
         self._addresses = Window(HOUR)
         self._queue: asyncio.Queue[Job] | None = None
         self._runners: list[asyncio.Task[None]] = []
-        self._executor: Executor | None = None
+        self._workers: Workers | None = None
 
     # --- asking --------------------------------------------------------------------------------
 
@@ -216,29 +214,20 @@ class AnalysisDesk:
             self._runners = [loop.create_task(self._run()) for _ in range(self.config.analysis_workers)]
         return self._queue
 
-    def _pool(self) -> Executor:
-        if self._executor is None:
-            # a fresh interpreter per worker, as the bots' (server.botpool)
-            context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(
-                self.config.analysis_workers,
-                mp_context=context,
-                initializer=worker_started,
-                initargs=(os.getpid(),),
-            )
-        return self._executor
+    def _pool(self) -> Workers:
+        if self._workers is None:
+            self._workers = Workers(self.config.analysis_workers, then=worker_started)
+        return self._workers
 
     async def _run(self) -> None:
         assert self._queue is not None
-        loop = asyncio.get_running_loop()
         while True:
             job = await self._queue.get()
             job.running = True
             started = time.perf_counter()
             kept: dict[str, Any] | None = None
             try:
-                data = await loop.run_in_executor(
-                    self._pool(),
+                data = await self._pool().submit(
                     run_analysis,
                     job.record.to_dict(),
                     self.config.analysis_budget,
@@ -276,12 +265,13 @@ class AnalysisDesk:
                 )
 
     def _close_pool(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        if self._workers is not None:
+            self._workers.close()
+            self._workers = None
 
     def close(self) -> None:
-        """Stop: the analyses queued are dropped (nobody waits for them after a restart)."""
+        """Stop: the analyses queued or running are dropped (nobody waits for them after a
+        restart), their workers ended at once."""
         for task in self._runners:
             task.cancel()
         self._close_pool()

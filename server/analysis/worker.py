@@ -9,7 +9,6 @@ from typing import Any
 
 from bots.analysis import analyse_record
 from engine import record_from_dict
-from server.botpool import follow_parent
 
 #: the priority the workers run at: below the server's and its bots'
 NICENESS = 10
@@ -20,8 +19,7 @@ def run_analysis(record: dict[str, Any], budget: float, seed: int) -> dict[str, 
     return analyse_record(record_from_dict(record), budget=budget, seed=seed).to_dict()
 
 
-def worker_started(parent: int) -> None:
-    """Yield the processor to the server and its bots, and end with the server."""
+def worker_started() -> None:
+    """Yield the processor to the server and its bots."""
     with contextlib.suppress(OSError):
         os.nice(NICENESS)
-    follow_parent(parent)

@@ -6,13 +6,18 @@ work (README, "Analysis"; PROTOCOL.md, sections 1, 3 and 5)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import signal
+import sqlite3
 import time
+from pathlib import Path
 from typing import Any
 
 from server.app import Server
 from server.log.sqlite.store import Store
 from tests.server.clients import LineClient, WsClient, http_get
 from tests.server.conftest import ServerFactory
+from tests.server.process import ServerProcess
 
 JSON = "application/json"
 MARKS = {"good", "inaccurate", "mistake", "blunder", "forced", None}
@@ -27,6 +32,13 @@ async def _game(
 ) -> str:
     """ann and bob play ``moves`` moves in ``room`` (each the hint), then bob leaves (absent
     drop): the game is over. Its id."""
+    await _played(ann, bob, room, moves, private)
+    assert isinstance(server.store, Store)
+    return server.store.games_named("ann", 1)[0].game_id
+
+
+async def _played(ann: WsClient, bob: WsClient, room: str, moves: int, private: bool = False) -> None:
+    """The game of :func:`_game`, played to its end."""
     assert (await ann.command(f"/join {room}"))["type"] == "ack"
     assert (await ann.command("/option absent drop"))["type"] == "ack"
     if private:
@@ -45,8 +57,6 @@ async def _game(
         assert (await mover.request({"type": "move", "move": hint["move"]}))["type"] == "ack"
     assert (await bob.command("/leave"))["type"] == "ack"
     await ann.next("game_over")
-    assert isinstance(server.store, Store)
-    return server.store.games_named("ann", 1)[0].game_id
 
 
 async def _ready(client: WsClient, game_id: str) -> dict[str, Any]:
@@ -134,6 +144,51 @@ async def test_an_analysis_survives_a_restart_and_is_not_made_again(
     answer = await zoe.request({"type": "analyse", "game": game_id})
     assert answer["state"] == "ready"
     assert (await http_get(server.port, f"/api/games/{game_id}/analysis")).json() == first
+
+
+async def test_a_stop_ends_the_analysis_that_runs_at_once(tmp_path: Path) -> None:
+    """SIGTERM while an analysis runs (ten seconds a move, far longer than a stop may take): the
+    server process exits 0 within seconds, its analysis worker with it, and the analysis is
+    dropped, as one still queued is (ask again after the restart)."""
+    data = tmp_path / "cafe.db"
+    server = await ServerProcess.start(data, "--analysis-budget", "10", "--bot-workers", "0")
+    ann, bob = await WsClient.connect(server.port, "ann"), await WsClient.connect(server.port, "bob")
+    await _played(ann, bob, "cafe", moves=4)
+    with contextlib.closing(sqlite3.connect(f"file:{data}?mode=ro", uri=True)) as db:
+        (game_id,) = db.execute("SELECT id FROM games").fetchone()
+    assert (await ann.request({"type": "analyse", "game": game_id}))["state"] == "queued"
+    answer = await http_get(server.port, f"/api/games/{game_id}/analysis")
+    assert (answer.status, answer.json()["state"]) == (202, "running")
+    await asyncio.sleep(1.0)  # (the worker thinks about the first move)
+    workers = _children(server.proc.pid)
+    started = time.monotonic()
+    server.proc.send_signal(signal.SIGTERM)
+    assert await asyncio.wait_for(server.proc.wait(), 20) == 0
+    assert time.monotonic() - started < 10
+    deadline = time.monotonic() + 5  # (a child ended is reaped by whoever adopted it)
+    while workers and [p for p in workers if _alive(p)] and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    assert workers and not [p for p in workers if _alive(p)]
+    assert "analysis_done" not in [e["event"] for e in await server.logs()]
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            fields = stat.read_text().rpartition(")")[2].split()
+            if int(fields[1]) == pid:
+                found.append(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 async def test_refusals_each_have_their_code_and_change_nothing(make_server: ServerFactory) -> None:

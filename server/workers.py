@@ -1,0 +1,66 @@
+"""The worker processes the server starts (the bots' moves, the analyses): fresh interpreters
+(spawned: forking the server would copy its threads' state) behind a ``ProcessPoolExecutor``, each
+ending with the server, and ended by ``close`` at once with whatever it runs.
+
+``ProcessPoolExecutor.shutdown`` cancels the work that waits, not the work that runs, and the
+interpreter waits for that at exit: an analysis (a minute of one core) would hold a stopping
+server past its supervisor's patience. Each worker therefore says its process id when it starts,
+on a queue of the pool's, and ``close`` ends them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing.queues import SimpleQueue
+from typing import Any
+
+
+def follow_parent(parent: int) -> None:
+    """In a worker: end as soon as the server that started it is gone. A server killed outright
+    cannot shut its pool down, and its workers would go on holding memory and its log's pipe."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="follow-parent", daemon=True).start()
+
+
+def _started(parent: int, pids: SimpleQueue[int], then: Callable[[], None] | None) -> None:
+    pids.put(os.getpid())
+    follow_parent(parent)
+    if then is not None:
+        then()
+
+
+class Workers:
+    """``count`` worker processes, started as work comes (``executor``); ``then`` runs in each
+    as it starts (a module's function: it is sent to the new interpreter by name)."""
+
+    def __init__(self, count: int, then: Callable[[], None] | None = None) -> None:
+        context = multiprocessing.get_context("spawn")
+        self._pids: SimpleQueue[int] = context.SimpleQueue()
+        self.executor = ProcessPoolExecutor(
+            count, mp_context=context, initializer=_started, initargs=(os.getpid(), self._pids, then)
+        )
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` in a worker, as an awaitable."""
+        return asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
+
+    def close(self) -> None:
+        """Cancel the work that waits and end the workers, with the work they run."""
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        while not self._pids.empty():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self._pids.get(), signal.SIGTERM)
+        self._pids.close()
