@@ -61,11 +61,15 @@ def standings(
     players: Mapping[str, tuple[int, bool]], results: Iterable[GameResult], size: int
 ) -> list[Line]:
     """The standings of ``players`` (name -> the rating they joined with and whether they are
-    still in), after ``results``. Equal lines share a rank.
+    still in), after ``results``. Equal lines share a rank; the rating joined with is the last
+    tie-break, so only an equal rating makes lines equal.
 
     >>> game = GameResult({"ann": 1, "bob": 2}, {"ann": 60, "bob": 40})
     >>> [(l.rank, l.name, l.points) for l in standings({"ann": (1000, True), "bob": (1100, True)}, [game], 2)]
     [(1, 'ann', 1.0), (2, 'bob', 0.0)]
+    >>> joined = {"ann": (1000, True), "bob": (1100, True), "cid": (1000, True)}
+    >>> [(l.rank, l.name) for l in standings(joined, [], 2)]
+    [(1, 'bob'), (2, 'ann'), (2, 'cid')]
     """
     key = {name.casefold(): name for name in players}
     points = dict.fromkeys(key, 0.0)
@@ -89,12 +93,14 @@ def standings(
     )
     lines: list[Line] = []
     for i, k in enumerate(ordered):
-        same = lines and (lines[-1].points, lines[-1].game_points, lines[-1].opponents) == (
+        last = lines[-1] if lines else None
+        same = last is not None and (last.points, last.game_points, last.opponents, last.rating) == (
             round(points[k], 4),
             game_points[k],
             round(opponents[k], 4),
+            players[key[k]][0],
         )
-        rank = lines[-1].rank if same else i + 1
+        rank = last.rank if same and last is not None else i + 1
         rating, active = players[key[k]]
         lines.append(
             Line(
