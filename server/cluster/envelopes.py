@@ -215,6 +215,16 @@ class News(_Envelope):
         return cls.model_validate(fields)
 
 
+class LobbyChat(_Envelope):
+    """To every node (channel ``cafe:news``): what ``name``, in the lobby of node ``from``, said
+    there (checked and cleaned by that node), for everyone in the lobby of the others."""
+
+    op: Literal["lobby"] = "lobby"
+    node: str = Field(alias="from", max_length=200)
+    name: str = Field(max_length=64)
+    text: str = Field(max_length=2000)
+
+
 class RoomsChanged(_Envelope):
     """To every node (channel ``cafe:news``): a room of node ``from`` changed its line in the
     room list, which the nodes' lobbies watching it read anew."""
@@ -224,7 +234,7 @@ class RoomsChanged(_Envelope):
 
 
 ToRoom = EnterRoom | LeaveRoom | Returned | Reread | Show | Message
-ToPerson = TellTo | InviteTo | News | SeatAt | Moderation
+ToPerson = TellTo | InviteTo | News | SeatAt | Moderation | LobbyChat
 AnyEnvelope = ToRoom | ToMember | TurnedAway | ToPerson | RoomsChanged
 Envelope = Annotated[AnyEnvelope, Field(discriminator="op")]
 ENVELOPE: TypeAdapter[AnyEnvelope] = TypeAdapter(Envelope)

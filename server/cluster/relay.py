@@ -190,6 +190,8 @@ class Relay:
         self.on_moderation: Callable[[env.Moderation], None] = lambda action: None
         #: a room of another node changed its line in the room list
         self.on_rooms_changed: Callable[[], None] = lambda: None
+        #: someone said something in the lobby of another node (name, text)
+        self.on_lobby_chat: Callable[[str, str], None] = lambda name, text: None
         #: what waits for the node's next round trip to Redis (:meth:`_gather`)
         self._outbox: list[_Queued] = []
         self._batch.gathers(self._gather)
@@ -445,6 +447,10 @@ class Relay:
             if isinstance(envelope, env.RoomsChanged):
                 if envelope.node != self.node:
                     self.on_rooms_changed()
+                return
+            if isinstance(envelope, env.LobbyChat):
+                if envelope.node != self.node:  # this node's lobby read it already
+                    self.on_lobby_chat(envelope.name, envelope.text)
                 return
             message = self._inbox_item(envelope)
         except ValidationError as e:

@@ -5,8 +5,8 @@ A tell (or an invitation) for someone connected to another node is handed to tha
 and ``/reply`` answers back the same way. Its sender hears it echoed only once Redis took it for a
 listening node; while Redis is out of reach, or the recipient's node no longer listens (it died,
 and its list of people has not expired yet), the sender hears ``unavailable``. News for the
-friends of someone (they connected, they started a game) goes to every node (channel
-``cafe:news``).
+friends of someone (they connected, they started a game), and what someone says in the lobby, go
+to every node (channel ``cafe:news``).
 """
 
 from __future__ import annotations
@@ -89,6 +89,14 @@ class Courier:
         """Tell the friends of ``name`` on the other nodes ``text``, but those in ``skip`` (in the
         background: news that cannot be sent is only logged)."""
         data = env.dump(env.News.of(self.cluster.node, name, text, skip))
+        task = asyncio.get_running_loop().create_task(self._publish(data))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+
+    def lobby_chat(self, name: str, text: str) -> None:
+        """What ``name`` said in the lobby here, for the lobbies of the other nodes (in the
+        background, as news)."""
+        data = env.dump(env.LobbyChat.model_validate({"from": self.cluster.node, "name": name, "text": text}))
         task = asyncio.get_running_loop().create_task(self._publish(data))
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)

@@ -38,6 +38,7 @@ def join(cluster: ClusterDirectory, lobby: Lobby) -> None:
     social.courier = Courier(cluster)
     cluster.relay.on_tell = social.told
     cluster.relay.on_news = social.news
+    cluster.relay.on_lobby_chat = social.lobby_heard
     cluster.relay.on_invite = social.invited
     lobby.tables.elsewhere = ClusterSeating(cluster)
     cluster.relay.on_seat = lobby.tables.seat_soon

@@ -57,6 +57,9 @@ class Courier(Protocol):
     def news(self, name: str, text: str, skip: tuple[str, ...] = ()) -> None:
         """Tell the friends of ``name`` elsewhere ``text``, but those named in ``skip``."""
 
+    def lobby_chat(self, name: str, text: str) -> None:
+        """What ``name`` said in the lobby here, for everyone in the lobby elsewhere."""
+
 
 class ListStore(Protocol):
     """Where each identity's lists are kept."""
@@ -234,12 +237,20 @@ class Social:
     # --- talking ---------------------------------------------------------------------------------
 
     def lobby_chat(self, session: Session, msg: m.Say) -> None:
-        """What someone in the lobby says reaches everyone in the lobby (of this node)."""
-        chat = m.Chat(room=None, name=self._name(session), text=msg.text)
+        """What someone in the lobby says reaches everyone in the lobby, on every node."""
+        name = self._name(session)
+        self.lobby_heard(name, msg.text)
+        if self.courier is not None:
+            self.courier.lobby_chat(name, msg.text)
+        session.send(m.Ack(id=msg.id))
+
+    def lobby_heard(self, name: str, text: str) -> None:
+        """``name`` said ``text`` in the lobby (here, or on another node): everyone in the lobby
+        here reads it (but those who mute ``name``: ``Session.send``)."""
+        chat = m.Chat(room=None, name=name, text=text)
         for other in self._sessions():
             if other.room is None and other.name is not None:
                 other.send(chat)
-        session.send(m.Ack(id=msg.id))
 
     async def tell(self, session: Session, msg: m.Tell | m.TellReply) -> None:
         """``/tell NAME TEXT`` and ``/reply TEXT``: to one person, wherever they are."""

@@ -145,3 +145,31 @@ async def test_an_invitation_reaches_someone_on_the_other_node(nodes: list[Serve
     invited = await bob.next("invited")
     assert (invited["room"], invited["name"]) == ("parlour", "ann")
     assert (await ann.command("/invite nobody"))["code"] == "not_connected"
+
+
+async def test_lobby_chat_reaches_the_lobby_of_every_node_but_who_mutes_it(
+    nodes: list[ServerProcess],
+) -> None:
+    """ann says something in the lobby of a: Bob in the lobby of b reads it once, as said; cid,
+    who mutes ann on b, and dan, in a room on b, do not; Bob's answer comes back to ann once."""
+    ann = await WsClient.connect(nodes[0].port, "ann")
+    bob = await WsClient.connect(nodes[1].port, "Bob")
+    cid = await WsClient.connect(nodes[1].port, "cid")
+    dan = await WsClient.connect(nodes[1].port, "dan")
+    assert (await cid.command("/mute ann"))["type"] == "ack"
+    assert (await dan.command("/room elsewhere"))["type"] == "ack"
+    assert (await ann.request({"type": "say", "text": "hello from a"}))["type"] == "ack"
+    heard = await bob.next("chat")
+    assert (heard["room"], heard["name"], heard["text"]) == (None, "ann", "hello from a")
+    assert (await bob.request({"type": "say", "text": "hello from b"}))["type"] == "ack"
+    back = await ann.next(lambda x: x["type"] == "chat" and x["name"] == "Bob")
+    assert (back["room"], back["text"]) == (None, "hello from b")
+    for client in (ann, bob, cid, dan):
+        await client.barrier()
+    for client in (ann, bob):
+        assert sorted(x["text"] for x in client.messages if x["type"] == "chat") == [
+            "hello from a",
+            "hello from b",
+        ]
+    assert [x["name"] for x in cid.messages if x["type"] == "chat"] == ["Bob"]
+    assert not [x for x in dan.messages if x["type"] == "chat"]
