@@ -9,6 +9,12 @@ figure; the run also prints each round's wall time and, at the end, how many pai
 met more than once.
 
     .venv/bin/python bench/tournament.py --players 32 --rounds 5 --size 4
+
+``--pairing-only`` times the pairing alone, with no server, for as many players as a tournament
+takes (128): each round's standings are the players in a new random order (seeded), the worst
+case for avoiding repeats, since neighbours in it met in no particular pattern.
+
+    .venv/bin/python bench/tournament.py --pairing-only --players 128 --rounds 6 --size 4
 """
 
 from __future__ import annotations
@@ -151,11 +157,36 @@ async def main(players: int, rounds: int, size: int, timeout: float) -> None:
         await server.stop()
 
 
+def pairing_only(players: int, rounds: int, size: int) -> None:
+    """Each round's pairing of ``players``, standings shuffled (seed 1) between rounds."""
+    import random
+
+    from server.tournament.pairing import pair_key, repeat_pairs, swiss_tables
+
+    rng = random.Random(1)
+    names = [f"p{i:03d}" for i in range(players)]
+    met: Counter[tuple[str, str]] = Counter()
+    worst = 0.0
+    for number in range(1, rounds + 1):
+        started = time.perf_counter()
+        tables = swiss_tables(names, size, met)
+        took = time.perf_counter() - started
+        worst = max(worst, took)
+        print(f"round {number} paired in {took * 1000:7.1f} ms, repeat pairs {repeat_pairs(tables, met)}")
+        met.update(pair_key(a, b) for table in tables for a, b in combinations(table, 2))
+        rng.shuffle(names)
+    print(f"worst round: {worst * 1000:.1f} ms")
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=32)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--size", type=int, default=4, choices=(2, 3, 4))
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds before it gives up")
+    parser.add_argument("--pairing-only", action="store_true", help="time the pairing alone, no server")
     args = parser.parse_args()
-    asyncio.run(main(args.players, args.rounds, args.size, args.timeout))
+    if args.pairing_only:
+        pairing_only(args.players, args.rounds, args.size)
+    else:
+        asyncio.run(main(args.players, args.rounds, args.size, args.timeout))
