@@ -275,8 +275,10 @@ class RoomCore:
         return out
 
     def restore(self, stored: StoredGame, now: float) -> Step:
-        """Take up a game from the log as its players left it: server-side bots play on, the
-        others' seats wait for them for the resume window, and those voted out of it watch."""
+        """Take up a game from the log as its players left it: server-side bots play on, and so
+        do the stand-ins of the seats a bot played for its player last (they left the room, quit,
+        or their window passed: they take the seat back by coming back), the other seats wait for
+        their players for the resume window, and those voted out of it watch."""
         members, play = self.members, self.play
         members.now = now
         members.out = []
@@ -292,6 +294,10 @@ class RoomCore:
             self.seats.bar(stored.game_id, name)
         seats: list[Seat] = []
         self.seats.replace(seats)
+        # the seats whose last move a bot played for their player: their player was away then
+        last_auto: dict[int, str | None] = {}
+        for number, result in enumerate(replayed.results, 1):
+            last_auto[result.player] = stored.auto.get(number)
         # the player behind each seat, so that the game stays rated (no hints) as it was
         who = stored.identities or (None,) * len(record.players)
         # the log writes a kind and an identity for each player: strict only says so
@@ -304,7 +310,7 @@ class RoomCore:
             seats.append(seat)
             if name in out:  # a player who is out of the game has no turns to wait for
                 continue
-            if name in stored.voted_out:
+            if name in stored.voted_out or last_auto.get(len(seats) - 1) == "bot":
                 seat.stand_in = "greedy"
             else:
                 play.hold(name)

@@ -262,3 +262,32 @@ async def test_a_drop_the_log_refuses_is_tried_again_until_it_is_logged(
     assert [m for m in ann.messages if m["type"] == "played"] == [played]  # told once, when logged
     (stored,) = await server.store.unfinished_games()
     assert stored.record.moves == ("leave cem",)
+
+
+async def test_a_seat_a_bot_played_is_played_on_at_once_after_a_restart(make_server: ServerFactory) -> None:
+    """bob quits mid-game, so a bot plays his seat; the server stops and starts again from its
+    log: the bot plays on for him at his next turn, rather than the seat waiting a whole resume
+    window for someone who left."""
+    first: Server = await make_server(resume_window=60)
+    ann, bob = await _seated(first.port, "quitters", ("ann", "bob"))
+    assert (await bob.command("/quit"))["type"] == "ack"
+    bot_moved = False
+    while not bot_moved or ann.view is None or ann.view["game"]["to_move"] != "ann":
+        await ann.barrier()
+        assert ann.view is not None
+        if ann.view["game"]["to_move"] == "ann" and not bot_moved:
+            legal = (await ann.request({"type": "legal_moves"}))["moves"]
+            assert (await ann.request({"type": "move", "move": legal[0]}))["type"] == "ack"
+            played = await ann.next(lambda m: m["type"] == "played" and m["player"] == "bob", timeout=10)
+            bot_moved = True
+            assert played["auto"] is True and not played["clock"]
+    token = ann.token
+    await first.stop()
+
+    second: Server = await make_server(resume_window=60)
+    back = await WsClient.connect(second.port, "ann", token=token)
+    await back.next("snapshot")
+    legal = (await back.request({"type": "legal_moves"}))["moves"]
+    assert (await back.request({"type": "move", "move": legal[0]}))["type"] == "ack"
+    played = await back.next(lambda m: m["type"] == "played" and m["player"] == "bob", timeout=10)
+    assert played["auto"] is True and not played["clock"]
