@@ -60,7 +60,14 @@ class Workers:
     def close(self) -> None:
         """Cancel the work that waits and end the workers, with the work they run."""
         self.executor.shutdown(wait=False, cancel_futures=True)
+        pids = []
         while not self._pids.empty():
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self._pids.get(), signal.SIGTERM)
+            pids.append(self._pids.get())
         self._pids.close()
+        # only children of this process that still run: a worker that died may have left its
+        # process id to another process since
+        running = {child.pid for child in multiprocessing.active_children()}
+        for pid in pids:
+            if pid in running:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGTERM)
