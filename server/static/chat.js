@@ -118,16 +118,22 @@ export function roomsText(rooms) {
   return rooms.map((r) => [r.name, stateWord(r.state), r.seats.map((s) => s.name).join(", ") || t("no seats taken")].join("  ")).join("\n");
 }
 
+/** Where someone of /who, /whereis or /friends is: their room, a private room (whose name the
+ * reader may not know), or the lobby. */
+function whereText(p) {
+  return p.room ?? (p.private ? t("in a private room") : t("lobby"));
+}
+
 /** The answer to /who: a line a person, with where they are. */
 export function whoText(people) {
   const bot = t("bot");
-  return people.map((p) => [(p.role ? "@" : "") + p.name + (p.kind === "bot" ? ` (${bot})` : ""), p.room ?? t("lobby")].join("  ")).join("\n");
+  return people.map((p) => [(p.role ? "@" : "") + p.name + (p.kind === "bot" ? ` (${bot})` : ""), whereText(p)].join("  ")).join("\n");
 }
 
 /** The answer to /friends: a line a friend, with where they are. */
 export function friendsText(friends) {
   if (!friends.length) return t("No friends listed yet: /friend NAME adds one.");
-  return friends.map((f) => [f.name, f.online ? f.room ?? t("lobby") : t("not connected")].join("  ")).join("\n");
+  return friends.map((f) => [f.name, f.online ? whereText(f) : t("not connected")].join("  ")).join("\n");
 }
 
 /** Mark `line` with the time it was written (`at`, ms since 1970): shown small, in full on hover. */

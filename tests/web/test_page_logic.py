@@ -218,3 +218,23 @@ def test_played_lines_match_the_line_clients_also_for_a_player_who_left(
     assert lines[0] == "bob leaves the game"
     assert lines[1].endswith("(played for an absent player)")
     assert lines == [render_event(left), render_event(bar)]
+
+
+def test_who_and_friends_say_a_private_room_not_the_lobby(open_page: Callable[..., Page]) -> None:
+    """/who, /whereis and /friends at the page: someone in a private room (``room`` null,
+    ``private`` true) is "in a private room", never "lobby"; the lobby and a room as they are."""
+    page = open_page()
+    lines = page.evaluate(
+        """async () => {
+          const { whoText, friendsText } = await import("/chat.js");
+          const people = [
+            { name: "olga", kind: "person", room: null, private: true },
+            { name: "ann", kind: "person", room: null, private: false },
+            { name: "bob", kind: "person", room: "cafe", private: false },
+          ];
+          const friends = people.map((p) => ({ ...p, online: true }));
+          return [whoText(people), friendsText(friends)];
+        }"""
+    )
+    for text in lines:
+        assert text.split("\n") == ["olga  in a private room", "ann  lobby", "bob  cafe"]
