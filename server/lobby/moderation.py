@@ -151,8 +151,8 @@ class Moderation:
         if barred is not None:
             log.info("refused", player=name, sanction=barred.kind, peer=session.peer)
             if barred.kind == "kick":
-                raise ProtocolError("kicked", banned_text(barred), msg_id)
-            raise ProtocolError("banned", banned_text(barred), msg_id)
+                raise ProtocolError("kicked", banned_text(barred, name), msg_id)
+            raise ProtocolError("banned", banned_text(barred, name), msg_id)
         if session.name is None:  # a hello: what a name refused before on this connection held goes
             session.silences = {}
         hold(session, Enforcer.silences(found, name, registered))

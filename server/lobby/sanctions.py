@@ -81,8 +81,26 @@ class Action:
     room: str = ""
 
 
-def banned_text(s: Sanction) -> Msg:
-    """What someone barred by ``s`` reads at ``hello``: why, and until when."""
+def banned_text(s: Sanction, name: str) -> Msg:
+    """What ``name``, barred by ``s``, reads at ``hello``: why, and until when. A guest held by
+    another guest's sanction on its address reads neither that guest's name nor the reason (an
+    address may be a whole household's or school's)."""
+    if s.name.casefold() != name.casefold():
+        if s.kind == "kick":
+            return _(
+                "A guest from your address was kicked by the staff: guests from it may come back after"
+                " {when} UTC. A registered player logs in as themselves.",
+                when=utc(s.until or time.time()),
+            )
+        if s.until is None:
+            return _(
+                "Guests from your address are banned for good. A registered player logs in as themselves."
+            )
+        return _(
+            "Guests from your address are banned until {when} UTC. A registered player logs in as"
+            " themselves.",
+            when=utc(s.until),
+        )
     if s.kind == "kick":
         return _(
             "{name} was kicked by the staff; come back after {when} UTC.",

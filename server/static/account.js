@@ -89,7 +89,7 @@ export class AccountForm {
 
   /** Whether an error with `code` is one this form answers (a login or registration refused). */
   static answers(code) {
-    return CODES_FOR_PASSWORD.has(code) || ["name_taken", "name_reserved", "bad_name"].includes(code);
+    return CODES_FOR_PASSWORD.has(code) || ["name_taken", "name_reserved", "bad_name", "banned", "kicked"].includes(code);
   }
 
   close() {

@@ -136,6 +136,10 @@ async def test_a_guests_ban_holds_for_its_address_and_not_for_accounts(server: S
     await _closed(flood)
     other = await _hello(server, "newname")
     assert (other["type"], other["code"]) == ("error", "banned")
+    said = other["message"]
+    assert said.startswith("Guests from your address are banned") and "flood" not in said
+    again = await _hello(server, "flood")  # the guest banned reads its own ban
+    assert again["code"] == "banned" and again["message"].startswith("flood is banned until")
     assert (await _hello(server, "reg", password=PASSWORD))["type"] == "welcome"
 
 

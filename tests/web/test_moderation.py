@@ -14,7 +14,7 @@ from playwright.sync_api import Page
 from tests.web.conftest import ServerThread
 from tests.web.live_steps import audit
 from tests.web.pages import come_in, type_line, wait_for_line
-from tests.web.social_steps import register
+from tests.web.social_steps import fill_account, register
 
 PASSWORD = "keep the peace"
 
@@ -44,7 +44,9 @@ def test_a_moderator_stops_a_flooding_guest_from_the_panel_in_one_click(
 ) -> None:
     """A moderator opens the panel, finds the flooding guest among the people connected and
     kicks it with one click (the reason given above): the guest's page reads why and loses its
-    connection, and the panel's log shows the kick. Unban by name lets the guest in again."""
+    connection, and the panel's log shows the kick. Another guest from the address reads in the
+    welcome form that guests from it may come back later, without the kicked guest's name. Unban
+    by name lets the guest in again."""
     mod, troll = open_page(), open_page()
     make_moderator(mod, server, "peacemia")
     come_in(troll, "floodgus")
@@ -60,6 +62,12 @@ def test_a_moderator_stops_a_flooding_guest_from_the_panel_in_one_click(
         troll.locator("#app:not([data-conn=connected])").wait_for()
         mod.locator("#mod-log li[data-action=kick]", has_text="floodgus").wait_for()
         mod.locator("#mod-status", has_text="floodgus is kicked").wait_for()
+        other = open_page()
+        fill_account(other, "othergus", "")
+        other.locator("#guest-btn").click()
+        refused = other.locator("#name-error", has_text="A guest from your address was kicked")
+        refused.wait_for()
+        assert "floodgus" not in refused.inner_text() and other.locator("#name-dialog").is_visible()
         found = audit(mod)
         assert found == [], found
         mod.locator("#mod-name").fill("floodgus")
