@@ -32,6 +32,7 @@ The shape, which clients rely on::
         "move_number": 7,                  # moves played so far, as the room counts them
         "last_move": null | {"player": "ann", "move": "FRf@FR1s", "points": 3},
         "history": [{"player": "bob", "move": "ITm@bar", "points": 1}, ...],   # every move, in order
+                                              # ("auto": "clock" or "bot" when the server played it)
         "deadline": null | 1767225600.5,   # when the turn's clock runs out (Unix time, seconds)
         "over": null | "deck",             # why the game ended (docs/rules.md section 7), or null
         "result": null | {"final_scores": {...}, "ranking": [...], "places": {...},
@@ -73,16 +74,18 @@ class SeatInfo:
 
 
 class LastMove:
-    """A move played: by whom, its canonical text, and the points it scored; never changed once
-    made. (A plain class: compiled, its constructor is native code, where the one a dataclass
-    writes runs as Python.)"""
+    """A move played: by whom, its canonical text, the points it scored, and ``auto`` when the
+    server played it for its player (``"clock"``, ``"bot"``, as the log marks it); never changed
+    once made. (A plain class: compiled, its constructor is native code, where the one a
+    dataclass writes runs as Python.)"""
 
-    __slots__ = ("move", "player", "points")
+    __slots__ = ("auto", "move", "player", "points")
 
-    def __init__(self, player: str, move: str, points: int) -> None:
+    def __init__(self, player: str, move: str, points: int, auto: str | None = None) -> None:
         self.player: Final = player
         self.move: Final = move
         self.points: Final = points
+        self.auto: Final = auto
 
 
 _SCALARS: frozenset[type] = frozenset({str, int, float, bool, type(None)})
@@ -446,7 +449,9 @@ def _split(ops: list[dict[str, Any]]) -> _Shared | None:
 
 
 def _move(move: LastMove) -> dict[str, Any]:
-    return {"player": move.player, "move": move.move, "points": move.points}
+    if move.auto is None:  # (most moves: no field, rather than null in every one)
+        return {"player": move.player, "move": move.move, "points": move.points}
+    return {"player": move.player, "move": move.move, "points": move.points, "auto": move.auto}
 
 
 def _texts(cards: Sequence[Card]) -> list[str]:

@@ -113,7 +113,7 @@ def replay_steps(game: StoredGame) -> dict[str, Any]:
         leaver = parse_leave(move)
         result = play(position, move) if leaver is None else leave(position, leaver)
         position = result.position
-        last = LastMove(record.players[result.player], result.move, result.points)
+        last = LastMove(record.players[result.player], result.move, result.points, game.auto.get(number))
         step(last, game.auto.get(number))
     return {
         "id": game.game_id,

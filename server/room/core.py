@@ -314,14 +314,16 @@ class RoomCore:
                 seat.stand_in = "greedy"
             else:
                 play.hold(name)
-        last = replayed.results[-1] if replayed.results else None
-        history = [LastMove(record.players[r.player], r.move, r.points) for r in replayed.results]
+        history = [
+            LastMove(record.players[r.player], r.move, r.points, stored.auto.get(number))
+            for number, r in enumerate(replayed.results, 1)
+        ]
         game = play.game = Game(
             game_id=stored.game_id,
             seed=record.seed,
             start=record,
             position=replayed.position,
-            last_move=None if last is None else LastMove(record.players[last.player], last.move, last.points),
+            last_move=history[-1] if history else None,
             moves=len(record.moves),
             history=history,
             listed=bool(stored.room_options.get(LISTED)),

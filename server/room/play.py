@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from engine import GameRecord, IllegalMoveError, Options, Outcome, Position, leave, play
+from engine import GameRecord, IllegalMoveError, Options, Outcome, Position, leave, parse_leave, play
 from engine.game import seed_hash
 from engine.rules import PlayResult
 from protocol import i18n
@@ -275,7 +275,9 @@ class Play:
         number = game.moves + 1
         game.position = result.position
         game.moves = number
-        game.last_move = LastMove(player, result.move, result.points)
+        # as the log marks it: a player's leave is no move played for them
+        mark = "clock" if clock else "bot" if auto and parse_leave(result.move) is None else None
+        game.last_move = LastMove(player, result.move, result.points, mark)
         game.history.append(game.last_move)
         members = self.members
         members.note("move", player=player, move=result.move, points=result.points, number=number)

@@ -60,7 +60,6 @@ const state = {
   registered: false,
   pending: null, // {how, name, password} from the account form, until the server answers it
   registering: null, // id of a register message not yet answered
-  autoMoves: new Map(), // history index -> "clock" or "auto": the moves the server played for a player
   botPlays: new Set(), // the players of this room's game whose seats a bot plays for now
   nextId: 1,
 };
@@ -153,7 +152,7 @@ function render() {
   turn.renderBoard();
   renderPlayers($("players"), v, state.botPlays);
   social.renderRoom(v, !!v && canManage(v), overlayActions.option);
-  renderHistory($("history"), g, v?.you, BOARD.nations, state.autoMoves);
+  renderHistory($("history"), g, v?.you, BOARD.nations);
   turn.renderHand();
   turn.renderNationChoice();
   turn.renderMoveRow();

@@ -86,20 +86,21 @@ export function playedFor(how) {
 
 /**
  * The list of moves, newest at the bottom and in view; the recent ones marked, and those the
- * server played for their player (`marks`: history index -> "clock" or "auto"). The items shown
+ * server played for their player (each entry's `auto`, "clock" or "bot", as the log marks it, so
+ * that a page that came later or reloaded marks them too). The items shown
  * stay while the history only grows: a move adds its own item, where making the whole list again
  * made one item for every move of the game at every move.
  */
-export function renderHistory(box, game, you, nations, marks = new Map()) {
+export function renderHistory(box, game, you, nations) {
   const history = game?.history ?? [];
   box.hidden = !game;
   const list = box.querySelector("ol");
   const lang = language();
   const shown = [...list.querySelectorAll(":scope > li:not(.none)")];
-  const same = (item, i) => item.dataset.move === history[i].move && (item.dataset.auto ?? "") === (marks.get(i) ?? "");
+  const same = (item, i) => item.dataset.move === history[i].move && (item.dataset.auto ?? "") === (history[i].auto ?? "");
   const kept = list.dataset.language === lang && shown.length <= history.length && shown.every(same);
   const from = kept ? shown.length : 0;
-  const added = history.slice(from).map((entry, k) => historyItem(entry, from + k, nations, marks));
+  const added = history.slice(from).map((entry) => historyItem(entry, nations));
   if (!kept) list.replaceChildren();
   else if (added.length) list.querySelector(":scope > li.none")?.remove();
   list.append(...added);
@@ -117,13 +118,13 @@ export function renderHistory(box, game, you, nations, marks = new Map()) {
   if (!kept || added.length) requestAnimationFrame(() => (list.scrollTop = list.scrollHeight));
 }
 
-/** The item of the move `entry`, the `i`th of the history. */
-function historyItem(entry, i, nations, marks) {
+/** The item of the move `entry` of the history. */
+function historyItem(entry, nations) {
   const item = document.createElement("li");
   item.textContent = historyLine(entry, nations);
   item.title = entry.move;
   item.dataset.move = entry.move;
-  const how = marks.get(i);
+  const how = entry.auto;
   if (how) {
     item.dataset.auto = how;
     item.append(" ", Object.assign(document.createElement("span"), { className: "badge auto", textContent: playedFor(how) }));

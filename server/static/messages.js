@@ -32,7 +32,6 @@ export function serverMessages(parts) {
       case "snapshot":
         if (state.view?.room !== msg.view.room) {
           state.botPlays = new Set();
-          state.autoMoves = keptAutoMoves(msg.view.room);
           social.clearVote();
         }
         state.view = msg.view;
@@ -106,12 +105,9 @@ export function serverMessages(parts) {
         return chat.add("notice", msg.text);
       case "game_started":
         state.resultClosed = false;
-        state.autoMoves = new Map();
-        keepAutoMoves(msg.room);
         state.botPlays = new Set();
         return chat.add("event start", startLine(msg));
       case "played":
-        if (msg.auto || msg.clock) markAuto(msg);
         return chat.add("event", playedLine(msg));
       case "eliminated":
         return chat.add("event", t("{name} is eliminated (place {place}).", { name: msg.player, place: msg.place }));
@@ -150,38 +146,6 @@ export function serverMessages(parts) {
         );
       default:
         return undefined;
-    }
-  }
-
-  /** Note a move the server played for its player, to mark it in the list of moves (kept for this
-   * tab, so that a reload marks it still). */
-  function markAuto(msg) {
-    const history = state.view?.game?.history ?? [];
-    let i = history.length - 1;
-    while (i >= 0 && !(history[i].player === msg.player && history[i].move === msg.move)) i -= 1;
-    // the patch with the move may come after its `played`: then it is the next one
-    state.autoMoves.set(i >= 0 && i >= history.length - 2 ? i : history.length, msg.clock ? "clock" : "auto");
-    keepAutoMoves(msg.room);
-    render();
-  }
-
-  const AUTO_KEY = "cafe.auto";
-
-  function keepAutoMoves(room) {
-    try {
-      sessionStorage.setItem(AUTO_KEY, JSON.stringify({ room, marks: [...state.autoMoves] }));
-    } catch {
-      // storage refused: the marks last for the page only
-    }
-  }
-
-  /** The marks this tab kept for `room`'s game, or none. */
-  function keptAutoMoves(room) {
-    try {
-      const kept = JSON.parse(sessionStorage.getItem(AUTO_KEY) ?? "null");
-      return kept?.room === room && Array.isArray(kept.marks) ? new Map(kept.marks) : new Map();
-    } catch {
-      return new Map();
     }
   }
 

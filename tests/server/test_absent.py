@@ -267,7 +267,8 @@ async def test_a_drop_the_log_refuses_is_tried_again_until_it_is_logged(
 async def test_a_seat_a_bot_played_is_played_on_at_once_after_a_restart(make_server: ServerFactory) -> None:
     """bob quits mid-game, so a bot plays his seat; the server stops and starts again from its
     log: the bot plays on for him at his next turn, rather than the seat waiting a whole resume
-    window for someone who left."""
+    window for someone who left. The view's history marks the moves the bot played for him
+    (``auto`` ``bot``), before the restart and after it."""
     first: Server = await make_server(resume_window=60)
     ann, bob = await _seated(first.port, "quitters", ("ann", "bob"))
     assert (await bob.command("/quit"))["type"] == "ack"
@@ -282,11 +283,15 @@ async def test_a_seat_a_bot_played_is_played_on_at_once_after_a_restart(make_ser
             bot_moved = True
             assert played["auto"] is True and not played["clock"]
     token = ann.token
+    assert ann.view is not None
+    marked = [h for h in ann.view["game"]["history"] if "auto" in h]
+    assert marked and {h["player"] for h in marked} == {"bob"} and {h["auto"] for h in marked} == {"bot"}
     await first.stop()
 
     second: Server = await make_server(resume_window=60)
     back = await WsClient.connect(second.port, "ann", token=token)
-    await back.next("snapshot")
+    snapshot = await back.next("snapshot")
+    assert [h for h in snapshot["view"]["game"]["history"] if "auto" in h] == marked
     legal = (await back.request({"type": "legal_moves"}))["moves"]
     assert (await back.request({"type": "move", "move": legal[0]}))["type"] == "ack"
     played = await back.next(lambda m: m["type"] == "played" and m["player"] == "bob", timeout=10)

@@ -51,7 +51,8 @@ def test_a_guest_that_may_not_sit_alone_says_the_rule(open_page: Callable[..., P
 
 def test_the_hand_size_reads_as_cards_and_the_clocks_move_is_marked(open_page: Callable[..., Page]) -> None:
     """The players' list says "5 cards", not a bare number beside the score; a move the clock
-    played carries its mark in the list of moves, also after a reload."""
+    played carries its mark in the list of moves, also after a reload, and on the page of
+    someone who came to watch after it (the view's history carries the marks)."""
     page = open_page(DESKTOP)
     seat_with_bot(page, "sleepy", "clock-room", start=False)
     type_line(page, "/option clock 5")
@@ -67,6 +68,10 @@ def test_the_hand_size_reads_as_cards_and_the_clocks_move_is_marked(open_page: C
     page.reload()
     page.locator("#app[data-state=playing]").wait_for()
     page.locator(f"#history li[data-auto=clock][data-move='{move}']").first.wait_for()  # kept across a reload
+    late = open_page(DESKTOP)
+    come_in(late, "latewatch")
+    type_line(late, "/watch clock-room")
+    late.locator(f"#history li[data-auto=clock][data-move='{move}']").first.wait_for()
 
 
 def test_the_bars_guests_and_the_jokers_mark_are_legible(open_page: Callable[..., Page]) -> None:
