@@ -379,7 +379,7 @@ class RoomCore:
             return None
         self.options = msg.options
         for name, identity in msg.players:
-            self.seats.add(Seat(name=name, kind="person", identity=identity))
+            self.seats.add(Seat(name=name, kind="person", identity=identity, arrived=False))
         for strategy in msg.bots:
             self.seats.add(Seat(name=self.bot_names.reserve(strategy), kind="bot", strategy=strategy))
 

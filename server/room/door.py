@@ -8,6 +8,7 @@ A part of the room core (:mod:`server.room.core`), given the room's members, sea
 from __future__ import annotations
 
 from collections import deque
+from typing import Literal
 
 from protocol import messages as m
 from protocol.errors import ProtocolError
@@ -96,8 +97,10 @@ class Door:
         name = msg.name or _name(session)
         seat = self.seats.index_of(name)
 
-        def left() -> None:
-            members.broadcast(m.Presence(room=self.name, name=name, event="left"))
+        def left(away: bool = False) -> None:
+            # (a player who lost the connection mid-game is away, and comes back: not "left")
+            if not away:
+                members.broadcast(m.Presence(room=self.name, name=name, event="left"))
             if not msg.disconnected and msg.asked:
                 members.ack(session, msg.id)
             play.publish()
@@ -108,6 +111,8 @@ class Door:
                 if msg.disconnected:
                     members.broadcast(m.Presence(room=self.name, name=name, event="away"))
                     play.hold(name)
+                    left(away=True)
+                    return None
                 elif self.play.options.absent == "drop":
                     result = play.drop(seat)
                     if result is not None:
@@ -146,14 +151,18 @@ class Door:
         name = _name(session)
         self.votes.cancel(back=name)
         seat = self.seats.index_of(name)
+        event: Literal["back", "joined"] = "back"
         if seat is not None:
             held = self.seats[seat]
             held.session = session
             held.stand_in = None
             held.timeouts = 0
+            if not held.arrived:  # the first time in a seat the server made for them
+                held.arrived = True
+                event = "joined"
         self.clock.release(name, members.out)
-        # the others read that the seat is taken again; the player reads their view
-        members.broadcast(m.Presence(room=self.name, name=name, event="back"), exclude=session)
+        # the others read that the seat is taken (again); the player reads their view
+        members.broadcast(m.Presence(room=self.name, name=name, event=event), exclude=session)
         play.publish()
         if new:
             self._recent_to(session)

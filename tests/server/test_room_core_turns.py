@@ -122,7 +122,7 @@ def test_lost_connection_holds_the_seat_for_the_resume_window() -> None:
     ann, bob = d.start("ann", "bob")
     d.now = 100.0
     done = d.feed(bob, Leave(disconnected=True))
-    assert done.presence(ann) == [("bob", "away"), ("bob", "left")]
+    assert done.presence(ann) == [("bob", "away")]  # (away, and back later: not "left")
     assert done.arms == [Arm("window:bob", 400.0, WindowPassed("bob"))]
     assert [s.name for s in d.core.seats] == ["ann", "bob"] and d.core.seats[1].session is None
     assert d.views[ann]["seats"][1] == {"name": "bob", "kind": "person", "connected": False}

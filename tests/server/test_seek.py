@@ -44,7 +44,8 @@ async def test_two_seekers_of_two_are_seated_together(server: Server) -> None:
 
 async def test_seated_is_followed_by_the_snapshot_and_no_presence_about_oneself(server: Server) -> None:
     """A seeker moved to a table reads ``seated``, then the room's ``snapshot`` and
-    ``game_started``: no ``presence`` about themselves; at a terminal no "* kai is back". A
+    ``game_started``: no ``presence`` about themselves; the other seeker's arrival is ``joined``
+    (taking the seat made for them), never ``back``; at a terminal no "* kai is back". A
     casual table's game says the server chose its seed (``seed_drawn``; at a terminal and in
     ``/info``)."""
     ann = await WsClient.connect(server.port, "ann")
@@ -62,7 +63,10 @@ async def test_seated_is_followed_by_the_snapshot_and_no_presence_about_oneself(
     await kai.expect("* A practice game: the server chose the seed.")
     await kai.line("/info")
     await kai.expect("Rated: no, a practice game (the server chose the seed).")
-    assert "kai is back" not in kai.text() and "the room chose" not in kai.text(), kai.text()
+    assert "is back" not in kai.text() and "the room chose" not in kai.text(), kai.text()
+    arrivals = [(x["name"], x["event"]) for x in ann.messages if x["type"] == "presence"]
+    assert ("kai", "back") not in arrivals
+    assert ("kai", "joined") in arrivals or "ann takes a seat" in kai.text()
     started = next(x for x in ann.messages if x["type"] == "game_started")
     assert started["practice"] is True and started["seed_drawn"] is True, started
     await kai.close()
