@@ -244,7 +244,14 @@ async def serve_until_signalled(config: Config, early: Sequence[int] = ()) -> No
     if early:
         log.info("stop_signal_while_loading", signals=[signal.Signals(s).name for s in early])
         stop.set()
-    await server.start()
+    try:
+        await server.start()
+    except CannotStart:
+        # what started stops as in a stop: the event loop's own cancel at its close comes once,
+        # and a cancel lost in a Redis call (server.tasks) left a loop of a node running for ever
+        with contextlib.suppress(Exception):
+            await server.stop()
+        raise
     await stop.wait()
     log.info("stopping")
     await server.stop()

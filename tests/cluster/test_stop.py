@@ -1,15 +1,19 @@
 """A cluster node's start and graceful stop as the tests and operators see them: it says
-``listening`` only once it hears the other nodes, and a SIGTERM sent at once ends it promptly."""
+``listening`` only once it hears the other nodes, a SIGTERM sent at once ends it promptly, and a
+node that cannot start exits."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
+import socket
 from pathlib import Path
 
 import redis.asyncio as aioredis
 
 from tests.server.process import ServerProcess
+from tests.server.test_config_errors import run_server
 
 #: nodes started and stopped in a row (a stop that waited for a lost cancel hung in 1 of 3 before)
 ROUNDS = 3
@@ -30,3 +34,19 @@ async def test_a_node_hears_at_once_and_stops_at_once_on_sigterm(redis_url: str,
             assert "stopping" in events and events[-1] == "stopped"
     finally:
         await client.aclose()
+
+
+def test_a_node_that_cannot_listen_logs_it_and_exits_2(redis_url: str) -> None:
+    """A node whose port is taken logs ``cannot_listen`` alone and exits 2 at once, three times
+    in a row, however far its cluster parts had started (they used to keep it running for ever,
+    deaf to SIGTERM: a cancel lost in a Redis call)."""
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    with taken:
+        argv = ["--port", str(taken.getsockname()[1]), "--line-port", "-1", "--bot-workers", "0"]
+        for run in range(3):
+            done = run_server([*argv, "--redis", redis_url, "--node-id", f"taken{run}"], {})
+            assert done.returncode == 2, done.stderr
+            errors = [json.loads(line) for line in done.stderr.splitlines() if '"level": "error"' in line]
+            assert [e["event"] for e in errors] == ["cannot_listen"], done.stderr
