@@ -25,7 +25,7 @@ from server.admin.commands import (
 from server.admin.data import backup, check
 from server.admin.store import AdminError, Opened
 from server.config import Config, ConfigError, load_config
-from server.log.contract import LogTooNew, RecordsTooNew, RecordsUnavailable, StoreUnavailable
+from server.log.contract import LogTooNew, RecordsTooNew, RecordsTooOld, RecordsUnavailable, StoreUnavailable
 
 PROG: Final = "cafe-admin"
 
@@ -131,8 +131,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(str(e))
     except LogTooNew as e:
         return _fail(f"{config.data}: {e}", 2)
-    except RecordsTooNew as e:  # as a SQLite file of another version: run that version's cafe-admin
-        return _fail(f"PostgreSQL: {e}")
+    except (RecordsTooNew, RecordsTooOld) as e:  # as a SQLite file of another version: left as it is
+        return _fail(f"PostgreSQL: {e}; run the cafe-admin of the version the nodes run")
     except RecordsUnavailable as e:
         return _fail(f"the data cannot be reached: PostgreSQL: {e}")
     except (StoreUnavailable, OSError) as e:

@@ -14,7 +14,7 @@ from engine.game import replay
 from server.admin.commands import say
 from server.admin.store import AdminError, Opened, open_sqlite, sqlite_version
 from server.config import Config
-from server.log.contract import GameLog
+from server.log.contract import GameLog, RecordsTooOld
 from server.log.sqlite.schema import SCHEMA_VERSION
 from server.log.sqlite.store import Store
 
@@ -68,15 +68,22 @@ def backup(config: Config, target: Path) -> int:
 async def check(config: Config) -> int:
     """Check the data: its schema version, and that every unfinished game replays by the rules."""
     if config.redis is not None:
+        from server.log.postgres.schema import SCHEMA_VERSION as RECORDS_VERSION
+
         opened = Opened(config)
-        async with opened as store:
-            if opened.records is not None:  # brought up to this code's version as it opened
-                async with opened.records.records.connection() as conn:
-                    row = await (await conn.execute("SELECT version FROM schema_version")).fetchone()
-                say(f"PostgreSQL records: schema version {row[0] if row else '?'}, this server's.")
-            else:
-                say("Redis keeps no schema version: the server reads what any version wrote.")
-            return await _replays(store)
+        try:
+            async with opened as store:
+                if opened.records is not None:  # (of this code's version: see Opened)
+                    say(f"PostgreSQL records: schema version {RECORDS_VERSION}, this server's.")
+                else:
+                    say("Redis keeps no schema version: the server reads what any version wrote.")
+                return await _replays(store)
+        except RecordsTooOld as e:  # left as it is: the games are read once a node upgraded it
+            say(
+                f"PostgreSQL records: schema version {e.version}; a node of this version takes it to"
+                f" {e.newest} as it starts (cafe-admin leaves it as it is)."
+            )
+            return 0
     source = config.data
     if source == ":memory:" or not Path(source).is_file():
         open_sqlite(source)  # the same clear error

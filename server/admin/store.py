@@ -61,7 +61,7 @@ class Opened:
 
         if config.database:
             records = PostgresStore(client, fence, Records(config.database), config.redis_durability)
-            await records.open()
+            await records.open(upgrade_schema=False)  # (the nodes upgrade it, as each starts)
             self._closers.insert(0, records.aclose)
             self.store = self.records = records
         else:

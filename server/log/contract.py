@@ -56,6 +56,19 @@ class RecordsTooNew(_TooNew):
     what = "the PostgreSQL database"
 
 
+class RecordsTooOld(Exception):
+    """The PostgreSQL database is of an older schema version, and the one opening it does not
+    upgrade (``cafe-admin``: a node of its version does that as it starts)."""
+
+    def __init__(self, version: int, newest: int) -> None:
+        super().__init__(
+            f"the PostgreSQL database is of schema version {version}, written by an older version of"
+            f" the server; a node of this version takes it to {newest} as it starts"
+        )
+        self.version = version
+        self.newest = newest
+
+
 class RecordsUnavailable(Exception):
     """PostgreSQL did not answer as the server started: it does not start without its records."""
 

@@ -18,7 +18,7 @@ from server.directory.privacy import Reader, reader
 from server.limits import security_event
 from server.lobby import profiles
 from server.lobby.lobby import Lobby
-from server.log.contract import StoredGame
+from server.log.contract import StoredGame, StoreUnavailable
 from server.net.pages import not_found_page, page_language, replay_steps, rules_page
 from server.peers import ip
 from server.tournament.api import api as tournament_api
@@ -192,6 +192,16 @@ class HttpRoutes:
             return response
         if path in ("/livez", "/healthz", "/readyz"):
             return self._health(path)
+        try:
+            return await self._route(request, path)
+        except StoreUnavailable:  # (the records out of reach: PostgreSQL or Redis away for a while)
+            body = b'{"error": "unavailable"}\n'
+            response = _response(HTTPStatus.SERVICE_UNAVAILABLE, body, "application/json")
+            response.headers["Retry-After"] = "5"
+            return response
+
+    async def _route(self, request: Request, path: str) -> Response:
+        """The answer to a ``GET`` (or ``HEAD``) of ``path`` past the checks every request meets."""
         if path == "/metrics":
             return _response(
                 HTTPStatus.OK, self.lobby.metrics.render(), "text/plain; version=0.0.4; charset=utf-8"

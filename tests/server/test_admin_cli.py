@@ -15,10 +15,12 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import psycopg
 import pytest
 from websockets.exceptions import ConnectionClosed
 
 from server.log.contract import OPERATOR
+from server.log.postgres import schema as records_schema
 from server.log.postgres.schema import SCHEMA_VERSION as RECORDS_VERSION
 from server.log.sqlite.schema import SCHEMA_VERSION, STEPS, upgrade
 from server.log.sqlite.store import Store
@@ -401,7 +403,8 @@ async def test_with_records_in_postgresql_a_role_and_a_ban_hold_and_check_says_i
     tmp_path: Path,
 ) -> None:
     """cafe-admin --redis --database: a role and a ban kept in PostgreSQL hold on the running node;
-    check names the records' schema version; backup says to use pg_dump."""
+    check names the records' schema version; backup says to use pg_dump. A database of an older
+    schema is left as it is: a command refuses it, check says a node upgrades it."""
     redis = RedisServer(tmp_path)
     redis.start()
     await redis.wait_ready()
@@ -426,6 +429,21 @@ async def test_with_records_in_postgresql_a_role_and_a_ban_hold_and_check_says_i
             done = await admin(*where, "backup", str(tmp_path / "x.db"))
             failed(done, "was not written")
             assert "pg_dump" in done.out
+            # a database of an older schema (nodes of an older version still run on it): left as
+            # it is, as a SQLite file of another version is; check says who upgrades it
+            older = postgres.create_database("older")
+            async with await psycopg.AsyncConnection.connect(older, autocommit=True) as conn:
+                await records_schema.upgrade(conn, records_schema.STEPS[:1])
+            old = ("--redis", redis.url, "--database", older)
+            failed(await admin(*old, "modlog"), "schema version 1, written by an older version")
+            done = await admin(*old, "check")
+            assert done.status == 0 and done.out.splitlines()[0] == (
+                f"PostgreSQL records: schema version 1; a node of this version takes it to {RECORDS_VERSION}"
+                " as it starts (cafe-admin leaves it as it is)."
+            ), done
+            async with await psycopg.AsyncConnection.connect(older, autocommit=True) as conn:
+                kept = await (await conn.execute(b"SELECT version FROM schema_version")).fetchall()
+            assert kept == [(1,)]
         finally:
             node.proc.send_signal(signal.SIGTERM)
             await asyncio.wait_for(node.proc.wait(), 20)

@@ -33,6 +33,8 @@ from server.log.contract import (
     CLOSED,
     LISTS,
     Account,
+    RecordsTooNew,
+    RecordsTooOld,
     RecordsUnavailable,
     Standing,
     StoredGame,
@@ -40,7 +42,7 @@ from server.log.contract import (
     list_of,
     stored_lists,
 )
-from server.log.postgres.schema import upgrade
+from server.log.postgres.schema import SCHEMA_VERSION, upgrade, version_of
 from server.ratings import BOT, RatingChange, Skill, account_key, is_rated, rate, rating_key
 
 #: seconds a call may take before it is ``StoreUnavailable`` (PostgreSQL away, or too slow)
@@ -79,9 +81,10 @@ class Records:
             name="cafe-records",
         )
 
-    async def open(self, wait: float = 30.0) -> None:
+    async def open(self, wait: float = 30.0, *, upgrade_schema: bool = True) -> None:
         """Connect (waiting up to ``wait`` seconds for PostgreSQL) and bring the schema up to this
-        code's (:func:`server.log.postgres.schema.upgrade`)."""
+        code's (:func:`server.log.postgres.schema.upgrade`); without ``upgrade_schema`` (``cafe-admin``)
+        a database of another version is left as it is: :class:`RecordsTooOld`, ``RecordsTooNew``."""
         try:
             await self.pool.open(wait=True, timeout=wait)
         except PoolTimeout as e:
@@ -91,7 +94,14 @@ class Records:
             ) from e
         try:
             async with self.pool.connection() as conn:
-                await upgrade(conn)
+                if upgrade_schema:
+                    await upgrade(conn)
+                else:
+                    at = await version_of(conn)
+                    if at > SCHEMA_VERSION:
+                        raise RecordsTooNew(at, SCHEMA_VERSION)
+                    if at < SCHEMA_VERSION:
+                        raise RecordsTooOld(at, SCHEMA_VERSION)
         except BaseException:
             await self.pool.close()
             raise

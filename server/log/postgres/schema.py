@@ -27,6 +27,15 @@ SCHEMA_VERSION = version(STEPS, base=0)
 _LOCK = 0x6361_6665  # "cafe"
 
 
+async def version_of(conn: psycopg.AsyncConnection[TupleRow]) -> int:
+    """The schema version of the database, read without changing it (0 for an empty one)."""
+    table = await (await conn.execute("SELECT to_regclass('schema_version')")).fetchone()
+    if table is None or table[0] is None:
+        return 0
+    row = await (await conn.execute("SELECT version FROM schema_version")).fetchone()
+    return 0 if row is None else int(row[0])
+
+
 async def upgrade(conn: psycopg.AsyncConnection[TupleRow], all_steps: tuple[Step, ...] = STEPS) -> None:
     """Take the steps of ``all_steps`` the database lacks, in one transaction; :class:`RecordsTooNew`
     for a newer database, which is left untouched."""

@@ -117,9 +117,10 @@ class PostgresStore(RedisStore):
         #: meanwhile leaves its record to the next look, rather than wait for it
         self._away_since: float | None = None
 
-    async def open(self) -> None:
-        """Connect to PostgreSQL and bring its schema up to this code's."""
-        await self.records.open()
+    async def open(self, *, upgrade_schema: bool = True) -> None:
+        """Connect to PostgreSQL and bring its schema up to this code's (``upgrade_schema``), or
+        leave one of another version as it is (``Records.open``)."""
+        await self.records.open(upgrade_schema=upgrade_schema)
 
     async def aclose(self) -> None:
         await self.records.close()
