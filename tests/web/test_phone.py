@@ -117,3 +117,17 @@ def test_your_turn_makes_a_browser_notification_when_switched_on(open_page: Call
     page.wait_for_function("() => window.notified.length >= 1")
     note = page.evaluate("window.notified[0]")
     assert note == {"title": "Café International", "body": "Your turn."}
+
+
+def test_the_german_lobby_with_a_long_room_line_fits_a_phone(open_page: Callable[..., Page]) -> None:
+    """A room whose line is long (a 16-letter name and a bot seated, "im Spiel", "Zuschauen"):
+    on a German phone the lobby stays within the screen, the names cut short rather than the
+    page scrolling sideways."""
+    host = open_page()
+    seat_with_bot(host, "longestnamehere1", "longline")
+    phone = open_page(PHONE, locale="de-DE")
+    come_in(phone, "schmal")
+    phone.locator(".rooms li", has_text="longline").wait_for()
+    box = phone.locator(".panel.lobby").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
