@@ -131,3 +131,38 @@ def test_the_german_lobby_with_a_long_room_line_fits_a_phone(open_page: Callable
     box = phone.locator(".panel.lobby").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+HIT = """(id) => {
+  const box = document.getElementById(id).getBoundingClientRect();
+  const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+  return hit !== null && (hit.id === id || hit.closest(`#${id}`) !== null || hit.contains(document.getElementById(id)));
+}"""
+
+#: the luminance of a button's text and of its ground as seen: its background laid over the header's
+LEGIBLE = """(id) => {
+  const style = getComputedStyle(document.getElementById(id));
+  const header = getComputedStyle(document.querySelector(".top")).backgroundColor;
+  const rgba = (text) => { const v = text.match(/[0-9.]+/g).map(Number); return [...v.slice(0, 3), v[3] ?? 1]; };
+  const lum = ([r, g, b]) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  const [r, g, b, a] = rgba(style.backgroundColor);
+  const under = rgba(header);
+  const seen = [r, g, b].map((c, i) => a * c + (1 - a) * under[i]);
+  return [lum(rgba(style.color)), lum(seen), style.backgroundColor];
+}"""
+
+
+def test_the_name_menu_on_a_phone_hides_nothing_it_opens_and_stays_legible(
+    open_page: Callable[..., Page],
+) -> None:
+    """A tap on one's name on a phone opens Switch account and Log out and shows the row of
+    Sound, Notify, the rules and the leaderboard: each of them can be tapped (none is under the
+    menu), and the name on its button stays legible (light on dark) while it is open."""
+    page = open_page(PHONE)
+    come_in(page, "menuuma")
+    page.locator("#me").click()
+    page.locator("#switch-btn").wait_for()
+    for target in ("sound-on", "notify-on", "rules-link", "people-btn", "switch-btn", "logout-btn"):
+        assert page.evaluate(HIT, target), target
+    text, ground, shown = page.evaluate(LEGIBLE, "me")
+    assert text - ground > 100, (text, ground, shown)
