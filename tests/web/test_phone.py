@@ -136,14 +136,18 @@ def test_the_german_lobby_with_a_long_room_line_fits_a_phone(open_page: Callable
 HIT = """(id) => {
   const box = document.getElementById(id).getBoundingClientRect();
   const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
-  return hit !== null && (hit.id === id || hit.closest(`#${id}`) !== null || hit.contains(document.getElementById(id)));
+  const target = document.getElementById(id);
+  return hit !== null && (hit === target || target.contains(hit) || hit.contains(target));
 }"""
 
 #: the luminance of a button's text and of its ground as seen: its background laid over the header's
 LEGIBLE = """(id) => {
   const style = getComputedStyle(document.getElementById(id));
   const header = getComputedStyle(document.querySelector(".top")).backgroundColor;
-  const rgba = (text) => { const v = text.match(/[0-9.]+/g).map(Number); return [...v.slice(0, 3), v[3] ?? 1]; };
+  const rgba = (text) => {
+    const v = text.match(/[0-9.]+/g).map(Number);
+    return [...v.slice(0, 3), v[3] ?? 1];
+  };
   const lum = ([r, g, b]) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
   const [r, g, b, a] = rgba(style.backgroundColor);
   const under = rgba(header);
