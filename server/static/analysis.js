@@ -3,13 +3,18 @@
 // as a ghost on the board. The analysis is GET /api/games/ID/analysis (200 once it is kept).
 
 import { guestTile, svgEl } from "./flags.js";
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 // the marks worth showing on the chart, and the words of every mark
 const COSTLY = new Set(["inaccurate", "mistake", "blunder"]);
 const MARK_SIGNS = { inaccurate: "?!", mistake: "?", blunder: "??" };
 const COLOURS = ["#1f6fb2", "#c0392b", "#2e8b57", "#8e44ad"];
+
+/** `value` with one decimal, as the page's language writes it ("3.1", "3,1"). */
+function oneDecimal(value) {
+  return value.toLocaleString(language(), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+}
 
 /** The analysis kept for game `id`, or null (none yet, or none to read); `state` says which. */
 export async function fetchAnalysis(id, headers) {
@@ -25,7 +30,7 @@ export function markWords(move) {
   const words = { good: t("good"), inaccurate: t("inaccurate"), mistake: t("mistake"), blunder: t("blunder") };
   if (move.mark === "forced") return t("forced");
   const sign = MARK_SIGNS[move.mark] ? MARK_SIGNS[move.mark] + " " : "";
-  const cost = move.cost >= 0.05 ? " −" + move.cost.toFixed(1) : "";
+  const cost = move.cost >= 0.05 ? " −" + oneDecimal(move.cost) : "";
   return sign + words[move.mark] + cost;
 }
 
@@ -48,7 +53,7 @@ export function figuresText(analysis) {
     t("{name}: accuracy {accuracy} %, {mean} points lost a move", {
       name,
       accuracy: Math.round(f.accuracy),
-      mean: f.mean_cost.toFixed(1),
+      mean: oneDecimal(f.mean_cost),
     }),
   );
 }

@@ -102,8 +102,8 @@ def test_the_replay_shows_the_analysis_chart_marks_and_ghost(
 def test_the_analysis_reads_in_german_and_fits_a_phone(
     open_page: Callable[..., Page], server: ServerThread
 ) -> None:
-    """On a phone in German: the chart's heading and the marks are German, and the chart is no
-    wider than the screen."""
+    """On a phone in German: the chart's heading and the marks are German, their figures written
+    with a decimal comma, and the chart is no wider than the screen."""
     page = open_page()
     seat_with_bot(page, "chartbea", "chartzimmer", start=False)
     type_line(page, "/option absent drop")
@@ -119,5 +119,8 @@ def test_the_analysis_reads_in_german_and_fits_a_phone(
     phone.locator("#chart .score-line").first.wait_for(state="attached")
     marks = phone.locator("#moves .mark").all_inner_texts()
     assert marks and all(any(w in m for w in ("gut", "ungenau", "Fehler", "erzwungen")) for m in marks)
+    figures = [*marks, phone.locator("#analysis-status").inner_text()]
+    assert not [f for f in figures if re.search(r"\d\.\d", f)], figures
+    assert re.search(r"\d,\d Punkte", figures[-1]), figures[-1]
     box = phone.locator("#chart").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
