@@ -43,8 +43,9 @@ def _finished_game(page: Page, server: ServerThread, room: str) -> str:
 def test_the_replay_steps_with_still_buttons_keys_and_autoplay(
     open_page: Callable[..., Page], server: ServerThread
 ) -> None:
-    """Forward keeps its place as the words change; ⏮ ⏭ are SVG icons; ArrowRight steps and the
-    page does not scroll; "10." shows whole in the list; Play steps by itself."""
+    """Forward keeps its place as the words change; ⏮ ⏭ are SVG icons, and one move forward is
+    drawn unlike Play; ArrowRight steps and the page does not scroll; "10." shows whole in the
+    list; Play steps by itself."""
     page = open_page(PHONE)
     come_in(page, "stepper")
     game_id = _finished_game(page, server, "steps-room")
@@ -53,6 +54,7 @@ def test_the_replay_steps_with_still_buttons_keys_and_autoplay(
     for button in ("#first", "#back", "#play", "#forward", "#last"):
         assert page.locator(f"{button} svg.icon").count() >= 1, button
         assert page.locator(button).inner_text().strip() == ""
+    assert page.locator("#forward svg").inner_html() != page.locator("#play svg.play").inner_html()
     places = set()
     for step in range(1, 5):
         box = page.locator("#forward").bounding_box()
