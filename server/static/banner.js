@@ -31,19 +31,22 @@ export class ConnectionBanner {
       offline: t("offline: {why}", { why: info }),
       idle: t("not connected"),
       replaced: t("offline: another tab took over"),
+      removed: t("offline: closed by the staff"),
     };
     $("conn-text").textContent = words[conn];
-    $("reconnect").hidden = !state.name || (conn !== "offline" && conn !== "reconnecting");
+    $("reconnect").hidden = !state.name || !["offline", "reconnecting", "removed"].includes(conn);
     // a lost connection dims the board and says so; a second tab that took over offers it back
     const banner = $("banner");
     const lost = (conn === "reconnecting" || conn === "offline") && !!state.view;
-    banner.hidden = !(lost || conn === "replaced");
+    banner.hidden = !(lost || conn === "replaced" || conn === "removed");
     $("take-back").hidden = conn !== "replaced";
     $("banner-text").textContent =
       conn === "replaced"
         ? t("This page was closed because you opened the game in another tab or window.")
-        : lost
-          ? t("The connection is lost: the board may be out of date until it comes back.")
-          : "";
+        : conn === "removed"
+          ? t("The staff closed this connection: the chat says why, and until when.")
+          : lost
+            ? t("The connection is lost: the board may be out of date until it comes back.")
+            : "";
   }
 }

@@ -57,7 +57,9 @@ export class Connection {
       if (event.code === CLOSE_REPLACED) {
         this.stopped = true;
         const replaced = event.reason.startsWith("replaced");
-        this.onState(replaced ? "replaced" : "offline", event.reason || t("closed by the server"));
+        // the staff's kick or ban closes with its kind; the `bye` before it said why and until when
+        const removed = event.reason === "kick" || event.reason === "ban";
+        this.onState(replaced ? "replaced" : removed ? "removed" : "offline", event.reason || t("closed by the server"));
         return;
       }
       this._schedule();

@@ -44,7 +44,8 @@ def test_a_moderator_stops_a_flooding_guest_from_the_panel_in_one_click(
 ) -> None:
     """A moderator opens the panel, finds the flooding guest among the people connected and
     kicks it with one click (the reason given above): the guest's page reads why and loses its
-    connection, and the panel's log shows the kick. Another guest from the address reads in the
+    connection, its banner saying the staff closed it (not that it was lost), and the panel's log
+    shows the kick. Another guest from the address reads in the
     welcome form that guests from it may come back later, without the kicked guest's name. Unban
     by name lets the guest in again."""
     mod, troll = open_page(), open_page()
@@ -60,6 +61,7 @@ def test_a_moderator_stops_a_flooding_guest_from_the_panel_in_one_click(
         row.locator("button[data-mod=kick]").click()
         troll.locator("#log .line", has_text="flooding the lobby").wait_for()
         troll.locator("#app:not([data-conn=connected])").wait_for()
+        troll.locator("#banner-text", has_text="The staff closed this connection").wait_for()
         mod.locator("#mod-log li[data-action=kick]", has_text="floodgus").wait_for()
         mod.locator("#mod-status", has_text="floodgus is kicked").wait_for()
         other = open_page()
