@@ -252,8 +252,9 @@ async def test_postgres_stopped_for_ten_seconds_stops_no_game_and_loses_no_recor
 ) -> None:
     """PostgreSQL stops for 10 s. Meanwhile a rated game ends (its players hear the end, without
     ratings) and a guests' game is played through to its end; a login and ``/top`` get
-    ``unavailable`` (the records over HTTP 503), and every message is answered. When it is back, both records are written,
-    the rating once, and nothing waits in Redis; the players log in again."""
+    ``unavailable`` (the records over HTTP 503), and every message is answered. When it is back,
+    both records are written, the rating once, and nothing waits in Redis; the players log in
+    again."""
     a, b = records_nodes
     await _register(a.port, "ann", "bob")
     ann, bob = await _rated_game(a, b, "rated")
