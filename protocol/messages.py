@@ -889,6 +889,7 @@ class TournamentSummary(_Message):
     players: int = Field(description="how many joined and are still in")
     leader: str | None = Field(description="first in the standings, once a game ended")
     closed_by: str | None = Field(None, description="who closed it (its creator or staff), once closed")
+    entered: bool = Field(False, description="in the `tournaments` list: the asker joined it and is in")
 
 
 class TournamentLine(_Message):

@@ -214,7 +214,9 @@ class HttpRoutes:
             status, data = await profiles.api(self.lobby.store, self.lobby.directory, request.path, asking)
             return _response(HTTPStatus(status), json.dumps(data).encode(), "application/json")
         if path == "/api/tournaments" or path.startswith("/api/tournaments/"):
-            status, data = await tournament_api(self.lobby.store.tournaments, path)
+            asking = await self._reader(request) if path == "/api/tournaments" else None
+            who = None if asking is None else (asking.name, asking.identity)
+            status, data = await tournament_api(self.lobby.store.tournaments, path, who)
             return _response(HTTPStatus(status), json.dumps(data).encode(), "application/json")
         if path.startswith("/api/games/") and path.endswith("/analysis"):
             game_id = path.removeprefix("/api/games/").removesuffix("/analysis")

@@ -4,6 +4,7 @@
 import { el } from "./dom.js";
 import { t } from "./i18n.js";
 import { nameButton } from "./profile.js";
+import { readerHeaders } from "./storage.js";
 
 /** how often an open tab reads the tournaments again, in milliseconds */
 const EVERY = 5000;
@@ -51,7 +52,8 @@ export class TournamentsPane {
 
   async refresh() {
     try {
-      const answer = await fetch("/api/tournaments", { headers: { Accept: "application/json" } });
+      // (the resume token: the list says which tournaments this player is in)
+      const answer = await fetch("/api/tournaments", { headers: readerHeaders({ Accept: "application/json" }) });
       if (answer.ok) this.renderList(await answer.json());
       if (this.shown !== null) await this.open(this.shown);
     } catch {
@@ -81,7 +83,8 @@ export class TournamentsPane {
     const row = el("li", { class: "tournament", "data-name": s.name },
       open, " ", el("span", { class: "small-print" }, [kindWords(s), stateWords(s), count].join(" · ")));
     if (s.status === "upcoming" || s.status === "running") {
-      row.append(" ", el("button", { type: "button", class: "small", onclick: () => this.act("join", s.name) }, t("Join")));
+      const [action, words] = s.entered ? ["leave", t("Leave")] : ["join", t("Join")];
+      row.append(" ", el("button", { type: "button", class: "small", "data-action": action, onclick: () => this.act(action, s.name) }, words));
     }
     return row;
   }

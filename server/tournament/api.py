@@ -13,12 +13,15 @@ from server.tournament.state import Tournament
 RECENT = 20
 
 
-async def api(store: TournamentTable, path: str) -> tuple[int, Any]:
-    """The HTTP status and the JSON of ``path``."""
+async def api(
+    store: TournamentTable, path: str, asker: tuple[str, str | None] | None = None
+) -> tuple[int, Any]:
+    """The HTTP status and the JSON of ``path``; the list says to ``asker`` (the name and player
+    the request's token names) whether they are in each."""
     if path == "/api/tournaments":
         live = [Tournament.from_dict(s.state) for s in await store.tournaments_live()]
         recent = [Tournament.from_dict(s.state) for s in await store.tournaments_recent(RECENT)]
-        return 200, views.listing(live, recent).model_dump(exclude={"type", "id", "seq"})
+        return 200, views.listing(live, recent, asker=asker).model_dump(exclude={"type", "id", "seq"})
     number = path.removeprefix("/api/tournaments/")
     stored = (
         await store.tournament(int(number))

@@ -313,7 +313,8 @@ async def listing(lobby: Lobby, session: Session, msg: m.ListTournaments) -> Non
     """``tournaments``: upcoming, running and the latest over."""
     live = [Tournament.from_dict(s.state) for s in await lobby.store.tournaments.tournaments_live()]
     recent = [Tournament.from_dict(s.state) for s in await lobby.store.tournaments.tournaments_recent(RECENT)]
-    session.send(views.listing(live, recent, msg.id))
+    assert session.name is not None
+    session.send(views.listing(live, recent, msg.id, (session.name, session.identity)))
 
 
 HANDLERS: dict[type, Any] = {

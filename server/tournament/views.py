@@ -7,8 +7,8 @@ from protocol import messages as m
 from server.tournament.state import Tournament
 
 
-def summary(t: Tournament) -> m.TournamentSummary:
-    """The tournament's line in a list."""
+def summary(t: Tournament, asker: tuple[str, str | None] | None = None) -> m.TournamentSummary:
+    """The tournament's line in a list; ``asker`` (name and identity) reads whether they are in."""
     lines = t.standings() if t.results() else []
     return m.TournamentSummary(
         id=t.id,
@@ -26,7 +26,14 @@ def summary(t: Tournament) -> m.TournamentSummary:
         players=sum(e.active for e in t.entrants),
         leader=lines[0].name if lines else None,
         closed_by=t.closed_by,
+        entered=asker is not None and _entered(t, *asker),
     )
+
+
+def _entered(t: Tournament, name: str, identity: str | None) -> bool:
+    """Whether the player ``identity``, named ``name``, joined ``t`` and is still in."""
+    e = t.entrant(name)
+    return e is not None and e.active and (e.identity is None or e.identity == identity)
 
 
 def info(t: Tournament, msg_id: m.ClientId = None) -> m.TournamentInfo:
@@ -63,11 +70,17 @@ def info(t: Tournament, msg_id: m.ClientId = None) -> m.TournamentInfo:
     )
 
 
-def listing(live: list[Tournament], recent: list[Tournament], msg_id: m.ClientId = None) -> m.TournamentList:
-    """The lists of ``tournaments``: upcoming (soonest first), running, and recently over."""
+def listing(
+    live: list[Tournament],
+    recent: list[Tournament],
+    msg_id: m.ClientId = None,
+    asker: tuple[str, str | None] | None = None,
+) -> m.TournamentList:
+    """The lists of ``tournaments``: upcoming (soonest first), running, and recently over; for
+    ``asker`` (name and identity), each saying whether they are in it."""
     return m.TournamentList(
         id=msg_id,
-        upcoming=[summary(t) for t in sorted(live, key=lambda t: t.starts) if t.status == "upcoming"],
-        running=[summary(t) for t in live if t.status == "running"],
-        recent=[summary(t) for t in recent],
+        upcoming=[summary(t, asker) for t in sorted(live, key=lambda t: t.starts) if t.status == "upcoming"],
+        running=[summary(t, asker) for t in live if t.status == "running"],
+        recent=[summary(t, asker) for t in recent],
     )

@@ -66,7 +66,8 @@ async def test_a_swiss_is_made_joined_played_and_ranked(make_server: ServerFacto
     WebSocket and a terminal. At the start each is seated (``seated``); a table's game ends when
     one player leaves its room (the drop the tournament's rooms use); round 2 is seated only
     once both tables of round 1 ended, with no one facing the same opponent; the standings
-    give 1 point a win, and the API shows the rounds and games."""
+    give 1 point a win, and the API shows the rounds and games. The list says to each whether
+    they are in (``entered``)."""
     server: Server = await make_server()
     ann = await _registered(server, "ann")
     made = await ann.command("/tournament new cup swiss 2 size 2 clock 30 start +1m")
@@ -84,6 +85,9 @@ async def test_a_swiss_is_made_joined_played_and_ranked(make_server: ServerFacto
     await cy.expect("You are in tournament cup")
     listed = await ann.request({"type": "tournaments"})
     assert [t["name"] for t in listed["upcoming"]] == ["cup"] and listed["upcoming"][0]["players"] == 4
+    assert listed["upcoming"][0]["entered"] is True  # (ann is in it; someone who is not reads false)
+    outsider = await WsClient.connect(server.port, "out")
+    assert (await outsider.request({"type": "tournaments"}))["upcoming"][0]["entered"] is False
 
     _started(server)
     first = await _tables(server, number, 2)

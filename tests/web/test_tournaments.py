@@ -25,8 +25,9 @@ def test_a_tournament_is_joined_followed_and_its_game_replayed_from_the_tab(
     open_page: Callable[..., Page], server: ServerThread
 ) -> None:
     """thost makes a Swiss of one round at tables of 2 from the chat; tguest finds it in the
-    Tournaments tab and joins with its button; the standings list both. Once it starts and
-    tguest leaves the game, the standings give thost the point and the game links to its replay."""
+    Tournaments tab and joins with its button, which then offers to leave; the standings list
+    both. Once it starts and tguest leaves the game, the standings give thost the point and the
+    game links to its replay."""
     host, guest = open_page(), open_page()
     come_in(host, "thost")
     come_in(guest, "tguest")
@@ -40,6 +41,7 @@ def test_a_tournament_is_joined_followed_and_its_game_replayed_from_the_tab(
     row.wait_for()
     assert "Swiss, 1 rounds, tables of 2" in row.inner_text()
     row.get_by_role("button", name="Join").click()
+    row.get_by_role("button", name="Leave").wait_for()  # (the list says who is in)
     row.locator("button.tournament-name").click()
     standings = guest.locator("#tournament-detail table.standings tbody tr")
     guest.locator("#tournament-detail table.standings tbody tr", has_text="tguest").wait_for()
