@@ -47,6 +47,8 @@ log = structlog.get_logger("cafe.server")
 
 #: seconds between two prunings of expired resume tokens
 TOKEN_PRUNING = 600.0
+#: seconds a start that failed gives what started to stop, before the process exits anyway
+STOP_AFTER_FAILED_START = 10.0
 
 
 class Server:
@@ -250,7 +252,8 @@ async def serve_until_signalled(config: Config, early: Sequence[int] = ()) -> No
         # what started stops as in a stop: the event loop's own cancel at its close comes once,
         # and a cancel lost in a Redis call (server.tasks) left a loop of a node running for ever
         with contextlib.suppress(Exception):
-            await server.stop()
+            async with asyncio.timeout(STOP_AFTER_FAILED_START):  # (Redis away may not answer)
+                await server.stop()
         raise
     await stop.wait()
     log.info("stopping")

@@ -37,11 +37,13 @@ class BotPool:
             return choose(strategy, budget, view, seed)
         if self._pool is None:
             self._pool = Workers(self.workers)
+        pool = self._pool
         try:
-            move: str = await self._pool.submit(choose, strategy, budget, view, seed)
+            move: str = await pool.submit(choose, strategy, budget, view, seed)
             return move
         except BrokenProcessPool:
-            self.close()  # a worker died: the next move starts a fresh pool
+            if self._pool is pool:  # a worker died: the next move starts a fresh pool (once: the
+                self.close()  # other moves of the broken one fail too, and leave a new one be)
             raise
 
     def close(self) -> None:

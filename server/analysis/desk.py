@@ -226,8 +226,9 @@ class AnalysisDesk:
             job.running = True
             started = time.perf_counter()
             kept: dict[str, Any] | None = None
+            pool = self._pool()
             try:
-                data = await self._pool().submit(
+                data = await pool.submit(
                     run_analysis,
                     job.record.to_dict(),
                     self.config.analysis_budget,
@@ -240,7 +241,8 @@ class AnalysisDesk:
                 raise
             except BrokenProcessPool:
                 log.warning("analysis_failed", game=job.game_id, error="worker died")
-                self._close_pool()  # the next analysis starts a fresh pool
+                if self._workers is pool:  # the next analysis starts a fresh pool (not one a
+                    self._close_pool()  # runner of the broken pool's made since)
             except Exception as e:  # the store out of reach, a record the engine refuses
                 log.warning("analysis_failed", game=job.game_id, error=repr(e))
             finally:
