@@ -423,7 +423,14 @@ class Moderation:
 
     async def _modlog(self, session: Session, msg: m.GetModLog) -> None:
         await self._staff(session, msg.id)
-        entries = await self.store.modlog(msg.name, limit=SHOWN)
+        assert session.name is not None
+        me = session.name.casefold()
+        # a report of oneself is read nowhere: nor is its resolving (another of the staff's)
+        entries = [
+            e
+            for e in await self.store.modlog(msg.name, limit=SHOWN)
+            if not (e.action == "resolve" and e.target.casefold() == me)
+        ]
         session.send(
             m.ModLog(
                 id=msg.id,

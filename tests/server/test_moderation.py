@@ -413,7 +413,8 @@ async def test_a_report_reaches_the_staff_with_the_chat_both_saw(server: Server)
 
 async def test_a_reported_staff_member_is_told_nothing_and_reads_none_of_it(server: Server) -> None:
     """A report of a moderator reaches the other staff, not the moderator: no notice, no line in
-    their ``/reports``, and ``/resolve`` of it is ``no_such_report``; an admin reads and resolves it."""
+    their ``/reports``, ``/resolve`` of it is ``no_such_report``, and its resolving is not in their
+    ``/modlog``; an admin reads and resolves it."""
     kim = await _registered(server, "kim", "moderator")
     ann = await _registered(server, "ann", "admin")
     await kim.barrier()
@@ -429,6 +430,10 @@ async def test_a_reported_staff_member_is_told_nothing_and_reads_none_of_it(serv
     [report] = (await ann.command("/reports"))["reports"]
     assert (await kim.command(f"/resolve {report['id']} nothing"))["code"] == "no_such_report"
     assert (await ann.command(f"/resolve {report['id']} spoke to kim"))["type"] == "ack"
+    logged = (await ann.command("/modlog"))["entries"]
+    assert [e["target"] for e in logged if e["action"] == "resolve"] == ["kim"]
+    for asked in ("/modlog", "/modlog kim"):  # nor its resolving, in the log
+        assert not [e for e in (await kim.command(asked))["entries"] if e["action"] == "resolve"], asked
 
 
 async def test_reports_cannot_flood_the_staff(server: Server) -> None:
