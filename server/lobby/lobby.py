@@ -426,6 +426,17 @@ class Lobby:
                 room=seat.name,
             )
             raise ProtocolError("already_playing", text, msg.id)
+        entered = (
+            None
+            if self.tournaments is None
+            else await self.tournaments.entered(session.name, session.identity)
+        )
+        if entered is not None:  # (its next round would seat the old name)
+            text = _(
+                "You are in tournament {name}: change your name once it is over, or leave it first.",
+                name=entered,
+            )
+            raise ProtocolError("already_playing", text, msg.id)
         await account_commands.check_nick(self, session, msg)
         await self.moderation.admit(session, msg.name, msg.id)  # (a new name sheds no silence)
         # (a name like one's own is one's own, unless someone else holds that very name)

@@ -210,6 +210,15 @@ class Director:
 
     # --- changes ---------------------------------------------------------------------------------
 
+    async def entered(self, name: str, identity: str | None) -> str | None:
+        """The name of an upcoming or running tournament the player ``identity``, named ``name``,
+        is in (joined, not left), if any: a tournament knows its players by name."""
+        for stored in await self.store.tournaments.tournaments_live():
+            t = Tournament.from_dict(stored.state)
+            if t.holds(name, identity):
+                return t.name
+        return None
+
     async def load(self, tournament_id: int) -> Tournament | None:
         stored = await self.store.tournaments.tournament(tournament_id)
         return None if stored is None else Tournament.from_dict(stored.state)

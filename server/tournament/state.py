@@ -106,6 +106,11 @@ class Tournament:
 
     # --- people --------------------------------------------------------------------------------
 
+    def holds(self, name: str, identity: str | None) -> bool:
+        """Whether the player ``identity``, named ``name``, joined and is still in."""
+        e = self.entrant(name)
+        return e is not None and e.active and (e.identity is None or e.identity == identity)
+
     def made_by(self, name: str, identity: str | None) -> bool:
         """Whether the person ``name``, the player ``identity``, made this tournament."""
         if self.creator_identity is not None:

@@ -26,14 +26,8 @@ def summary(t: Tournament, asker: tuple[str, str | None] | None = None) -> m.Tou
         players=sum(e.active for e in t.entrants),
         leader=lines[0].name if lines else None,
         closed_by=t.closed_by,
-        entered=asker is not None and _entered(t, *asker),
+        entered=asker is not None and t.holds(*asker),
     )
-
-
-def _entered(t: Tournament, name: str, identity: str | None) -> bool:
-    """Whether the player ``identity``, named ``name``, joined ``t`` and is still in."""
-    e = t.entrant(name)
-    return e is not None and e.active and (e.identity is None or e.identity == identity)
 
 
 def info(t: Tournament, msg_id: m.ClientId = None) -> m.TournamentInfo:

@@ -180,6 +180,19 @@ async def test_whoever_takes_a_creators_name_later_is_not_its_organizer(server: 
     assert shown["tournament"]["status"] == "upcoming"
 
 
+async def test_a_player_in_a_tournament_keeps_their_name_until_they_leave_it(server: Server) -> None:
+    """A tournament knows its players by name: a guest who joined one is refused ``/nick``
+    (``already_playing``, naming it) until they leave it."""
+    ann = await _registered(server, "ann")
+    assert (await ann.command("/tournament new cup swiss 3 start +1m"))["type"] == "tournament"
+    gus = await WsClient.connect(server.port, "gus")
+    assert (await gus.command("/tournament join cup"))["type"] == "ack"
+    refused = await gus.command("/nick gus2")
+    assert (refused["type"], refused["code"]) == ("error", "already_playing") and "cup" in refused["message"]
+    assert (await gus.command("/tournament leave cup"))["type"] == "ack"
+    assert (await gus.command("/nick gus2"))["type"] == "welcome"
+
+
 async def test_a_bad_start_is_told_in_a_sentence(server: Server) -> None:
     """A start past +1440m (or a time that is none) is told in a sentence saying what start takes
     (``bad_field`` for the JSON message, ``bad_arguments`` with the usage for the line command),
