@@ -78,12 +78,13 @@ async def check(config: Config) -> int:
                 else:
                     say("Redis keeps no schema version: the server reads what any version wrote.")
                 return await _replays(store)
-        except RecordsTooOld as e:  # left as it is: the games are read once a node upgraded it
+        except RecordsTooOld as e:  # left as it is; the running games are in Redis, read as they are
             say(
                 f"PostgreSQL records: schema version {e.version}; a node of this version takes it to"
                 f" {e.newest} as it starts (cafe-admin leaves it as it is)."
             )
-            return 0
+        async with Opened(config, records=False) as running:
+            return await _replays(running)
     source = config.data
     if source == ":memory:" or not Path(source).is_file():
         open_sqlite(source)  # the same clear error

@@ -29,8 +29,10 @@ class AdminError(Exception):
 class Opened:
     """The store the server uses, opened for one command, and closed after it."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, *, records: bool = True) -> None:
         self.config = config
+        #: whether the records in PostgreSQL (``--database``) are opened too, or Redis alone
+        self.with_records = records
         self.store: GameLog
         #: the cluster's records in PostgreSQL (``--database``), or ``None``
         self.records: PostgresStore | None = None
@@ -59,7 +61,7 @@ class Opened:
         def fence(room: str) -> str | None:  # the operator owns no room: no game is written here
             return None
 
-        if config.database:
+        if config.database and self.with_records:
             records = PostgresStore(client, fence, Records(config.database), config.redis_durability)
             await records.open(upgrade_schema=False)  # (the nodes upgrade it, as each starts)
             self._closers.insert(0, records.aclose)

@@ -441,6 +441,7 @@ async def test_with_records_in_postgresql_a_role_and_a_ban_hold_and_check_says_i
                 f"PostgreSQL records: schema version 1; a node of this version takes it to {RECORDS_VERSION}"
                 " as it starts (cafe-admin leaves it as it is)."
             ), done
+            assert "every one replays" in done.out.splitlines()[1]  # (the running games, in Redis)
             async with await psycopg.AsyncConnection.connect(older, autocommit=True) as conn:
                 kept = await (await conn.execute(b"SELECT version FROM schema_version")).fetchall()
             assert kept == [(1,)]
