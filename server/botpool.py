@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from bots.strategy import BotView, bot_view, get_strategy
@@ -26,7 +25,7 @@ class BotPool:
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        self._pool: Workers | None = None
+        self._pool = Workers(workers)
 
     async def choose(self, strategy: str, budget: float, position: Position, seed: str) -> str:
         """The move of the bot ``strategy`` for the player to move in ``position``."""
@@ -35,18 +34,8 @@ class BotPool:
             if strategy == "strong":
                 return await asyncio.to_thread(choose, strategy, budget, view, seed)
             return choose(strategy, budget, view, seed)
-        if self._pool is None:
-            self._pool = Workers(self.workers)
-        pool = self._pool
-        try:
-            move: str = await pool.submit(choose, strategy, budget, view, seed)
-            return move
-        except BrokenProcessPool:
-            if self._pool is pool:  # a worker died: the next move starts a fresh pool (once: the
-                self.close()  # other moves of the broken one fail too, and leave a new one be)
-            raise
+        move: str = await self._pool.run(choose, strategy, budget, view, seed)
+        return move
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.close()
-            self._pool = None
+        self._pool.close()

@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.queues import SimpleQueue
 from typing import Any
 
@@ -43,27 +44,47 @@ def _started(parent: int, pids: SimpleQueue[int], then: Callable[[], None] | Non
 
 
 class Workers:
-    """``count`` worker processes, started as work comes (``executor``); ``then`` runs in each
-    as it starts (a module's function: it is sent to the new interpreter by name)."""
+    """``count`` worker processes, started when the first work comes, and anew after one of them
+    died; ``then`` runs in each as it starts (a module's function: it is sent to the new
+    interpreter by name)."""
 
     def __init__(self, count: int, then: Callable[[], None] | None = None) -> None:
-        context = multiprocessing.get_context("spawn")
-        self._pids: SimpleQueue[int] = context.SimpleQueue()
-        self.executor = ProcessPoolExecutor(
-            count, mp_context=context, initializer=_started, initargs=(os.getpid(), self._pids, then)
-        )
+        self.count = count
+        self.then = then
+        self._executor: ProcessPoolExecutor | None = None
+        self._pids: SimpleQueue[int] | None = None
 
-    def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """``fn(*args)`` in a worker, as an awaitable."""
-        return asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` in a worker. A worker that died fails every call waiting on its pool
+        (``BrokenProcessPool``): the first ends the pool, and the next call starts a fresh one."""
+        if self._executor is None:
+            context = multiprocessing.get_context("spawn")
+            self._pids = context.SimpleQueue()
+            self._executor = ProcessPoolExecutor(
+                self.count,
+                mp_context=context,
+                initializer=_started,
+                initargs=(os.getpid(), self._pids, self.then),
+            )
+        executor = self._executor
+        try:
+            return await asyncio.get_running_loop().run_in_executor(executor, fn, *args)
+        except BrokenProcessPool:
+            if self._executor is executor:  # (not a fresh pool another call made since)
+                self.close()
+            raise
 
     def close(self) -> None:
         """Cancel the work that waits and end the workers, with the work they run."""
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        executor, queue = self._executor, self._pids
+        if executor is None or queue is None:
+            return
+        self._executor = self._pids = None
+        executor.shutdown(wait=False, cancel_futures=True)
         pids = []
-        while not self._pids.empty():
-            pids.append(self._pids.get())
-        self._pids.close()
+        while not queue.empty():
+            pids.append(queue.get())
+        queue.close()
         # only children of this process that still run: a worker that died may have left its
         # process id to another process since
         running = {child.pid for child in multiprocessing.active_children()}

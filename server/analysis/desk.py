@@ -125,7 +125,7 @@ class AnalysisDesk:
         self._addresses = Window(HOUR)
         self._queue: asyncio.Queue[Job] | None = None
         self._runners: list[asyncio.Task[None]] = []
-        self._workers: Workers | None = None
+        self._workers = Workers(config.analysis_workers, then=worker_started)
 
     # --- asking --------------------------------------------------------------------------------
 
@@ -214,11 +214,6 @@ class AnalysisDesk:
             self._runners = [loop.create_task(self._run()) for _ in range(self.config.analysis_workers)]
         return self._queue
 
-    def _pool(self) -> Workers:
-        if self._workers is None:
-            self._workers = Workers(self.config.analysis_workers, then=worker_started)
-        return self._workers
-
     async def _run(self) -> None:
         assert self._queue is not None
         while True:
@@ -226,9 +221,8 @@ class AnalysisDesk:
             job.running = True
             started = time.perf_counter()
             kept: dict[str, Any] | None = None
-            pool = self._pool()
             try:
-                data = await pool.submit(
+                data = await self._workers.run(
                     run_analysis,
                     job.record.to_dict(),
                     self.config.analysis_budget,
@@ -241,8 +235,7 @@ class AnalysisDesk:
                 raise
             except BrokenProcessPool:
                 log.warning("analysis_failed", game=job.game_id, error="worker died")
-                if self._workers is pool:  # the next analysis starts a fresh pool (not one a
-                    self._close_pool()  # runner of the broken pool's made since)
+                # (the pool ended: the next analysis starts a fresh one)
             except Exception as e:  # the store out of reach, a record the engine refuses
                 log.warning("analysis_failed", game=job.game_id, error=repr(e))
             finally:
@@ -266,17 +259,12 @@ class AnalysisDesk:
                     m.Analysis(id=None, game=job.game_id, state="ready", ahead=None, players=figures(kept))
                 )
 
-    def _close_pool(self) -> None:
-        if self._workers is not None:
-            self._workers.close()
-            self._workers = None
-
     def close(self) -> None:
         """Stop: the analyses queued or running are dropped (nobody waits for them after a
         restart), their workers ended at once."""
         for task in self._runners:
             task.cancel()
-        self._close_pool()
+        self._workers.close()
 
     # --- HTTP ----------------------------------------------------------------------------------
 
