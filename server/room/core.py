@@ -294,10 +294,12 @@ class RoomCore:
             self.seats.bar(stored.game_id, name)
         seats: list[Seat] = []
         self.seats.replace(seats)
-        # the seats whose last move a bot played for their player: their player was away then
-        last_auto: dict[int, str | None] = {}
-        for number, result in enumerate(replayed.results, 1):
-            last_auto[result.player] = stored.auto.get(number)
+        history = [
+            LastMove(record.players[r.player], r.move, r.points, stored.auto.get(number))
+            for number, r in enumerate(replayed.results, 1)
+        ]
+        # each player's last move's mark: a bot played it for them when their player was away
+        last_auto = {move.player: move.auto for move in history}
         # the player behind each seat, so that the game stays rated (no hints) as it was
         who = stored.identities or (None,) * len(record.players)
         # the log writes a kind and an identity for each player: strict only says so
@@ -310,14 +312,10 @@ class RoomCore:
             seats.append(seat)
             if name in out:  # a player who is out of the game has no turns to wait for
                 continue
-            if name in stored.voted_out or last_auto.get(len(seats) - 1) == "bot":
+            if name in stored.voted_out or last_auto.get(name) == "bot":
                 seat.stand_in = "greedy"
             else:
                 play.hold(name)
-        history = [
-            LastMove(record.players[r.player], r.move, r.points, stored.auto.get(number))
-            for number, r in enumerate(replayed.results, 1)
-        ]
         game = play.game = Game(
             game_id=stored.game_id,
             seed=record.seed,

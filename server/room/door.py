@@ -97,10 +97,8 @@ class Door:
         name = msg.name or _name(session)
         seat = self.seats.index_of(name)
 
-        def left(away: bool = False) -> None:
-            # (a player who lost the connection mid-game is away, and comes back: not "left")
-            if not away:
-                members.broadcast(m.Presence(room=self.name, name=name, event="left"))
+        def left() -> None:
+            members.broadcast(m.Presence(room=self.name, name=name, event="left"))
             if not msg.disconnected and msg.asked:
                 members.ack(session, msg.id)
             play.publish()
@@ -109,9 +107,10 @@ class Door:
             if self.play.state == "playing":
                 self.seats[seat].session = None
                 if msg.disconnected:
+                    # away, and coming back: not "left" (nor an answer: the connection is gone)
                     members.broadcast(m.Presence(room=self.name, name=name, event="away"))
                     play.hold(name)
-                    left(away=True)
+                    play.publish()
                     return None
                 elif self.play.options.absent == "drop":
                     result = play.drop(seat)
