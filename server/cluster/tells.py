@@ -88,15 +88,16 @@ class Courier:
     def news(self, name: str, text: str, skip: tuple[str, ...] = ()) -> None:
         """Tell the friends of ``name`` on the other nodes ``text``, but those in ``skip`` (in the
         background: news that cannot be sent is only logged)."""
-        data = env.dump(env.News.of(self.cluster.node, name, text, skip))
-        task = asyncio.get_running_loop().create_task(self._publish(data))
-        self._sending.add(task)
-        task.add_done_callback(self._sending.discard)
+        self._to_every_node(env.dump(env.News.of(self.cluster.node, name, text, skip)))
 
     def lobby_chat(self, name: str, text: str) -> None:
         """What ``name`` said in the lobby here, for the lobbies of the other nodes (in the
         background, as news)."""
-        data = env.dump(env.LobbyChat.model_validate({"from": self.cluster.node, "name": name, "text": text}))
+        said = env.LobbyChat.model_validate({"from": self.cluster.node, "name": name, "text": text})
+        self._to_every_node(env.dump(said))
+
+    def _to_every_node(self, data: str) -> None:
+        """Publish ``data`` on ``cafe:news`` in the background."""
         task = asyncio.get_running_loop().create_task(self._publish(data))
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)
