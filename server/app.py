@@ -237,8 +237,8 @@ class CannotStart(Exception):
 async def serve_until_signalled(config: Config, early: Sequence[int] = ()) -> None:
     server = Server(config)
     # the handlers first: a SIGTERM sent as soon as the log says ``listening`` stops the server
-    # gracefully (one that comes while it starts is heard once it has started, and so is one
-    # that came while its modules loaded: ``early``)
+    # gracefully, and one that comes while it starts (waiting up to 30 s for PostgreSQL, say) ends
+    # the start there; so does one that came while its modules loaded (``early``)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -246,18 +246,36 @@ async def serve_until_signalled(config: Config, early: Sequence[int] = ()) -> No
     if early:
         log.info("stop_signal_while_loading", signals=[signal.Signals(s).name for s in early])
         stop.set()
+    starting = loop.create_task(server.start(), name="start")
+    signalled = loop.create_task(stop.wait(), name="stop signal")
+    await asyncio.wait((starting, signalled), return_when=asyncio.FIRST_COMPLETED)
+    signalled.cancel()
+    if not starting.done():
+        if not early:
+            log.info("stop_signal_while_starting")
+        starting.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await starting
+        await _stop_after_start(server)
+        return
     try:
-        await server.start()
+        starting.result()
     except CannotStart:
-        # what started stops as in a stop: the event loop's own cancel at its close comes once,
-        # and a cancel lost in a Redis call (server.tasks) left a loop of a node running for ever
-        with contextlib.suppress(Exception):
-            async with asyncio.timeout(STOP_AFTER_FAILED_START):  # (Redis away may not answer)
-                await server.stop()
+        await _stop_after_start(server)
         raise
     await stop.wait()
     log.info("stopping")
     await server.stop()
+
+
+async def _stop_after_start(server: Server) -> None:
+    """Stop a server whose start failed or was ended by a signal: what started stops as in a stop
+    (the event loop's own cancel at its close comes once, and a cancel lost in a Redis call left a
+    loop of a node running for ever), within ``STOP_AFTER_FAILED_START`` (Redis away may not
+    answer)."""
+    with contextlib.suppress(Exception):
+        async with asyncio.timeout(STOP_AFTER_FAILED_START):
+            await server.stop()
 
 
 def collect_garbage_seldom() -> None:

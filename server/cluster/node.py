@@ -189,6 +189,7 @@ class ClusterDirectory:
         """Join the cluster; raises ``NotDurable`` when Redis cannot keep the durability asked for."""
         await self.store.check()
         if self.records is not None:
+            log.info("records_opening", node=self.node, database=self.records.records.where)
             await self.records.open()
         else:
             log.warning(

@@ -81,6 +81,11 @@ class Records:
             name="cafe-records",
         )
 
+    @property
+    def where(self) -> str:
+        """The database's host, port and name (not its password), for a log line."""
+        return _shown(self.url)
+
     async def open(self, wait: float = 30.0, *, upgrade_schema: bool = True) -> None:
         """Connect (waiting up to ``wait`` seconds for PostgreSQL) and bring the schema up to this
         code's (:func:`server.log.postgres.schema.upgrade`); without ``upgrade_schema`` (``cafe-admin``)
