@@ -94,18 +94,22 @@ def report(
                 print(f"    {line[:300]}")
 
 
-def report_cluster(one: dict[str, Any], cluster: dict[str, Any]) -> None:
+def report_cluster(one: dict[str, Any], cluster: dict[str, Any], again: dict[str, Any]) -> None:
     """What a move costs the cluster (its nodes, Redis and PostgreSQL together) against one node
-    at the same rate, and where the cluster's CPU goes."""
+    at the same rate, measured before the cluster (``one``) and after it (``again``), and where
+    the cluster's CPU goes."""
     print("\nCPU a move, us (summed over the processes under load):")
     for name, part in cluster["cpu_us_per_move_by_part"].items():
         print(f"  {name:<12}{part:8.0f}")
-    single, summed = one["server_cpu_us_per_move"], cluster["server_cpu_us_per_move"]
-    print(f"  {'cluster':<12}{summed:8.0f}   one node: {single:.0f}")
+    before, after = one["server_cpu_us_per_move"], again["server_cpu_us_per_move"]
+    single, summed = (before + after) / 2, cluster["server_cpu_us_per_move"]
+    print(f"  {'cluster':<12}{summed:8.0f}   one node: {single:.0f} ({before:.0f} before, {after:.0f} after)")
     ratio = summed / single if single else float("nan")
     p99 = cluster["latency_ms"][99]
     print(f"cluster / one node, CPU a move: {ratio:.2f} (target <= 1.5)")
     print(f"cluster p99 {p99:.1f} ms at {cluster['moves_per_s']:,.0f} moves/s (target <= 50 ms at 1,000)")
+    if again["errors"]:
+        print(f"one node again: {again['errors']} errors")
 
 
 def summarise_profile(path: str, top: int = 40) -> None:

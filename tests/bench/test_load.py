@@ -157,23 +157,27 @@ def test_store_bench_logs_finishes_and_checks_every_game() -> None:
     assert re.search(r"^the store's: -?\d+\.\d us of CPU a move$", run.stdout, re.MULTILINE)
 
 
-@pytest.mark.timeout(300)  # two phases: one node, then two nodes with Redis and PostgreSQL
+@pytest.mark.timeout(300)  # three phases: one node, two nodes with Redis and PostgreSQL, one node
 def test_cluster_mode_plays_on_one_node_then_on_two_with_redis_and_postgresql(tmp_path: Path) -> None:
-    """``--cluster`` plays without an error on one node and then on a cluster whose clients are
-    spread over both nodes, and counts the CPU of each node, Redis and PostgreSQL."""
+    """``--cluster`` plays without an error on one node, then on a cluster whose clients are
+    spread over both nodes, then on one node again; it counts the CPU of each node, Redis and
+    PostgreSQL, and sets it against the mean of the two one-node phases."""
     out = tmp_path / "cluster.json"
     argv = [sys.executable, "bench/load.py", "--cluster", "--rooms", "4", "--seconds", "1"]
     argv += ["--warmup", "0.5", "--workers", "1", "--line-share", "0.25", "--json", str(out)]
     run = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=240)
     assert run.returncode == 0, run.stdout + run.stderr
     figures = json.loads(out.read_text())
-    one, cluster = figures["one_node"], figures["cluster"]
-    assert one["errors"] == 0 and cluster["errors"] == 0
-    assert one["moves_received"] > 0 and cluster["moves_received"] > 0
+    one, cluster, again = figures["one_node"], figures["cluster"], figures["one_node_again"]
+    assert one["errors"] == 0 and cluster["errors"] == 0 and again["errors"] == 0
+    assert one["moves_received"] > 0 and cluster["moves_received"] > 0 and again["moves_received"] > 0
     parts = cluster["cpu_us_per_move_by_part"]
     assert set(parts) == {"node1", "node2", "redis", "postgresql"}
     assert parts["node1"] > 0 and parts["node2"] > 0  # every room has members on both nodes
-    assert "cluster / one node, CPU a move:" in run.stdout
+    single = (one["server_cpu_us_per_move"] + again["server_cpu_us_per_move"]) / 2
+    ratio = cluster["server_cpu_us_per_move"] / single
+    assert f"cluster / one node, CPU a move: {ratio:.2f} " in run.stdout
+    assert f"one node: {single:.0f} ({one['server_cpu_us_per_move']:.0f} before," in run.stdout
 
 
 @pytest.mark.timeout(120)
