@@ -155,6 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         again = figures(game_phase(args, plans))
         report(args, one, cluster, names=("one node", "cluster"))
         report_cluster(one, cluster, again)
+        args.profile = profile
         if args.profile:
             for node in ("node1", "node2"):
                 print(f"\n{node}:")
