@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
+from structlog.testing import capture_logs
 
 from engine import GameRecord, legal_move_texts, new_position, play
 from protocol.errors import UNAVAILABLE
@@ -315,7 +316,8 @@ async def test_replica_durability_acknowledges_only_what_a_replica_has(
     redis_server: RedisServer, tmp_path: Path
 ) -> None:
     """With ``replica`` durability a write no replica took is not acknowledged (the room is taken
-    up again from the log); with a replica attached, a write returns once the replica has it."""
+    up again from the log), and a node's start-up check warns of it; with a replica attached, a
+    write returns once the replica has it."""
     await redis_server.wait_ready()
     client = aioredis.from_url(redis_server.url, decode_responses=True)
     folder = tmp_path / "replica"
@@ -325,6 +327,9 @@ async def test_replica_durability_acknowledges_only_what_a_replica_has(
     try:
         await client.set(lease_key("r"), "n:1")
         store = RedisStore(client, lambda room: "n:1", "replica")
+        with capture_logs() as alone:  # a node starting so says what it will cost
+            await store.check()
+        assert [e["event"] for e in alone] == ["redis_no_replica"]
         record = GameRecord(("ann", "bob"), 1)
         with pytest.raises(LeaseLost, match="no replica"):
             await store.game_started("g1", "r", record, ["person", "person"])
@@ -335,6 +340,9 @@ async def test_replica_durability_acknowledges_only_what_a_replica_has(
             return (await copy.info("replication")).get("master_link_status") == "up"
 
         await eventually(linked, "the replica follows the primary")
+        with capture_logs() as followed:
+            await store.check()
+        assert followed == []
         await store.move_played("g1", 1, "CFf@bar")
         assert await copy.lrange("cafe:game:g1:moves", 0, -1) == ["CFf@bar"]
     finally:

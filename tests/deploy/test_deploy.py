@@ -332,7 +332,8 @@ def test_compose_nodes_share_the_compose_redis_under_distinct_names() -> None:
 
 def test_compose_nodes_ack_a_move_once_the_compose_replica_has_it() -> None:
     """Every node runs with --redis-durability replica, and a replica service copies the nodes'
-    Redis, on a volume of its own, with the append-only file on."""
+    Redis, on a volume of its own, with the append-only file on; the nodes start once it follows
+    the primary (its health is its link's, not only an answer to PING)."""
     services = compose()["services"]
     for name, service in compose_nodes().items():
         config = load_config(service["command"][1:], {})
@@ -347,6 +348,12 @@ def test_compose_nodes_ack_a_move_once_the_compose_replica_has_it() -> None:
             assert command[2:4] == [primary, str(REDIS_DEFAULT_PORT)], name
             assert command[command.index("--appendonly") + 1] == "yes"
             assert replica["depends_on"][primary]["condition"] == "service_healthy"
+            assert "master_link_status:up" in " ".join(replica["healthcheck"]["test"])
+        replica_names = [
+            n for n, s in services.items() if s.get("command", [])[:2] == ["redis-server", "--replicaof"]
+        ]
+        for replica_name in replica_names:
+            assert service["depends_on"][replica_name]["condition"] == "service_healthy", name
             assert {v.split(":")[0] for v in replica["volumes"]}.isdisjoint(
                 v.split(":")[0] for v in services[primary]["volumes"]
             )

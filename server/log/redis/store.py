@@ -10,12 +10,14 @@ by :meth:`RedisStore.check`) or ``replica`` (on a replica as well: ``WAIT 1``).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import redis.asyncio as aioredis
+import structlog
 from redis.exceptions import RedisError
 
 from engine import GameRecord, Options, Outcome
@@ -50,6 +52,8 @@ from server.log.redis.moderation import RedisModeration
 from server.log.redis.moves import MoveWriter, acknowledged
 from server.log.redis.tournaments import RedisTournaments
 from server.ratings import RatingChange
+
+log = structlog.get_logger("cafe.redis")
 
 #: seconds a resume token is kept in Redis after it was issued or its connection ended; whether it
 #: still holds is decided by its ``expires`` and the seats held (a token of a node that died keeps
@@ -94,7 +98,19 @@ class RedisStore(ModerationFront):
         pass
 
     async def check(self) -> None:
-        """Refuse (:class:`NotDurable`) a Redis that cannot keep what ``fsync`` durability promises."""
+        """Refuse (:class:`NotDurable`) a Redis that cannot keep what ``fsync`` durability promises;
+        under ``replica``, warn (``redis_no_replica``) when no replica follows Redis yet: every
+        write then waits its timeout and is not acknowledged, until one does."""
+        if self.durability == "replica":
+            with contextlib.suppress(RedisError, OSError, TimeoutError):
+                replicas = int((await self.redis.info("replication")).get("connected_slaves", 0))
+                if replicas == 0:
+                    log.warning(
+                        "redis_no_replica",
+                        cost="--redis-durability replica: no replica follows Redis; until one does,"
+                        " every move waits a second and is answered unavailable",
+                    )
+            return
         if self.durability != "fsync":
             return
         try:
