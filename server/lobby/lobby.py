@@ -358,6 +358,12 @@ class Lobby:
             raise ProtocolError(
                 "bad_token", _("That resume token has expired; say hello without it."), msg.id
             )
+        if info.identity.startswith(ACCOUNT) and await self.store.account(name) is None:
+            # the records were restored from a backup older than the account: the token (kept
+            # with what is live, in Redis) would log in to an account that is not there
+            await self.store.token_revoked(msg.token)
+            security_event(self.metrics, "token_refused", player=name, peer=session.peer)
+            raise ProtocolError("bad_token", _("That resume token is unknown; say hello without it."), msg.id)
         await self._taken_back(session, name, info.identity, msg, room)  # pragma: no mutate - a lookup spared
 
     async def _taken_back(

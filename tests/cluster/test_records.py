@@ -405,3 +405,30 @@ async def test_a_failing_schema_step_leaves_the_database_as_it_was(postgres_serv
         ).fetchall()
         assert tables == [("a",), ("schema_version",)]
         assert await (await conn.execute(b"SELECT x FROM a")).fetchall() == [(1,)]
+
+
+async def test_a_token_of_an_account_the_restored_records_lack_is_refused(
+    records_nodes: list[ServerProcess], postgres_server: PostgresServer
+) -> None:
+    """Resume tokens live in Redis, accounts in PostgreSQL: after a restore from a backup older
+    than an account, its player's token (still in Redis) is ``bad_token`` and revoked, rather than
+    a login to an account that is not there; once the name's hold ends, a guest may take it."""
+    a, b = records_nodes
+    await _register(a.port, "ann")
+    ann = await WsClient.connect(a.port, "ann", password=PASSWORD)
+    token = ann.token
+    await ann.close()
+    # what a restore of a dump taken before ann registered leaves: no account, her token in Redis
+    await _rows(postgres_server.url, "DELETE FROM accounts WHERE key = 'ann' RETURNING key")
+    again = await WsClient.connect(b.port)
+    refused = await again.request({"type": "hello", "name": "ann", "token": token})
+    assert (refused["type"], refused["code"]) == ("error", "bad_token")
+    refused = await again.request({"type": "hello", "name": "ann", "token": token})
+    assert (refused["type"], refused["code"]) == ("error", "bad_token")
+    for _ in range(50):  # once node a's hold of the name ends (the resume window is 0.5 s here)
+        welcome = await again.request({"type": "hello", "name": "ann"})
+        if welcome.get("code") != "name_taken":
+            break
+        await asyncio.sleep(0.1)
+    assert welcome["type"] == "welcome" and welcome["registered"] is False, welcome
+    await again.close()
