@@ -170,3 +170,33 @@ def test_the_name_menu_on_a_phone_hides_nothing_it_opens_and_stays_legible(
         assert page.evaluate(HIT, target), target
     text, ground, shown = page.evaluate(LEGIBLE, "me")
     assert text - ground > 100, (text, ground, shown)
+
+
+HEADER_ROWS = """() => {
+  // each shown item by its middle, rows told apart by a gap of more than 16 px between middles;
+  // the right end of each row
+  const items = [...document.querySelector('header.top').children]
+    .map((item) => item.getBoundingClientRect())
+    .filter((box) => box.width > 0)
+    .map((box) => [box.top + box.height / 2, box.right])
+    .sort((a, b) => a[0] - b[0]);
+  const ends = [];
+  let last = -Infinity;
+  for (const [middle, right] of items) {
+    if (middle - last > 16) ends.push(right);
+    else ends[ends.length - 1] = Math.max(ends[ends.length - 1], right);
+    last = middle;
+  }
+  return ends;
+}"""
+
+
+def test_a_narrow_desktops_header_wraps_its_items_to_the_right(open_page: Callable[..., Page]) -> None:
+    """At 1024 px in German the header's items take two rows in a game; the second row ends where
+    the first does, on the right, below the items it continues."""
+    page = open_page({"width": 1024, "height": 800}, locale="de-DE")
+    seat_with_bot(page, "heidi", "kopf")
+    page.locator("#app[data-state=playing]").wait_for()
+    ends = page.evaluate(HEADER_ROWS)
+    assert len(ends) >= 2, ends
+    assert max(ends) - min(ends) < 1, ends
