@@ -223,6 +223,17 @@ class Session:
         _closing.add(task)
         task.add_done_callback(_closing.discard)
 
+    def close_after_drain(self, code: int, reason: str, within: float) -> None:
+        """Close in the background once what is queued now and just after (this turn of the loop)
+        has been written, or ``within`` seconds have passed."""
+        task = asyncio.get_running_loop().create_task(self._close_drained(code, reason, within))
+        _closing.add(task)
+        task.add_done_callback(_closing.discard)
+
+    async def _close_drained(self, code: int, reason: str, within: float) -> None:
+        await self.drain(within)
+        await self.close(code, reason)
+
     async def _close_quietly(self, code: int, reason: str) -> None:
         with contextlib.suppress(Exception):
             await self._close(code, reason)

@@ -8,7 +8,6 @@ lock: the game state lives in the room actors.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import json
 import secrets
@@ -52,6 +51,8 @@ log = structlog.get_logger("cafe.lobby")
 
 #: abuse strikes (rate-limit hits) after which a connection is closed
 MAX_STRIKES = 10
+#: seconds a flooding connection's last refusal may take to be written before it closes
+LAST_WORD = 1.0
 
 #: what answers a message: done at once (``None``) or when awaited
 Handler = Callable[[Session, Any], Awaitable[None] | None]
@@ -186,8 +187,10 @@ class Lobby:
     # --- messages ----------------------------------------------------------------------------
 
     async def receive(self, session: Session, raw: str | bytes) -> None:
-        """A frame from a WebSocket client."""
+        """A frame from a WebSocket client (none is read once it flooded: it is being closed)."""
         self.metrics.received(session.transport)
+        if session.strikes >= MAX_STRIKES:
+            return
         try:
             self._limit(session, raw)
             await self.handle(session, m.parse_client_message(raw))
@@ -238,8 +241,10 @@ class Lobby:
     def _strike(self, session: Session) -> None:
         session.strikes += 1
         if session.strikes == MAX_STRIKES:
+            # the last refusal is written, then the connection closes; nothing it sends meanwhile
+            # is read (``receive``, and the line endpoint's loop)
             security_event(self.metrics, "rate_limit_close", player=session.name, peer=session.peer)
-            asyncio.get_running_loop().create_task(session.close(Close.POLICY, _("flooding")))
+            session.close_after_drain(Close.POLICY, _("flooding"), LAST_WORD)
 
     def error(self, session: Session, code: str, message: str, msg_id: m.ClientId = None) -> None:
         """The lobby's way to refuse: counted by its code, sent to ``session`` alone."""

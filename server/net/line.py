@@ -38,7 +38,7 @@ from protocol.text.lines import (
 from server.limits import Limits, hello_deadline, security_event
 from server.lobby.accounts import MAX_PASSWORD
 from server.lobby.choices import ascii_chosen
-from server.lobby.lobby import SLOW_DOWN, Lobby
+from server.lobby.lobby import MAX_STRIKES, SLOW_DOWN, Lobby
 from server.log.contract import StoreUnavailable
 from server.net.ws import turned_away
 from server.peers import network
@@ -263,6 +263,8 @@ _HTTP_REQUEST: Final = re.compile(r"[A-Z]+ \S+ HTTP/\d(\.\d)?")
 
 async def _line(lobby: Lobby, session: LineSession, raw: bytes) -> bool:
     """Handle one line; ``False`` once the connection is to end."""
+    if session.strikes >= MAX_STRIKES:  # it flooded: its last refusal is written, then it closes
+        return True
     if lobby.over_limit(session):  # every line counts: at the name prompt, a password, a command
         if session.name is None:
             lobby.metrics.errors.labels(code="rate_limited").inc()
