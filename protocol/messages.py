@@ -683,6 +683,9 @@ class Snapshot(_ServerMessage):
     """The whole view of the room for this recipient; later patches apply to it."""
 
     type: Literal["snapshot"] = "snapshot"
+    #: after ``type``, unlike an answer's: a snapshot is not the one answer a forwarded message
+    #: waits for (``server.cluster.relay`` tells answers by how their text begins)
+    id: ClientId = Field(default=None, description="the id of the resync it answers; null for any other")
     room: str
     view: dict[str, Any]
 
@@ -698,6 +701,7 @@ class Patch(_ServerMessage):
 class GameStarted(_ServerMessage):
     type: Literal["game_started"] = "game_started"
     room: str
+    game: str = Field(description="the game's id: /analyse and GET /api/games/ID take it once it ends")
     players: list[str]
     start_player: str
     seed_hash: str | None = Field(
@@ -739,6 +743,7 @@ class RatingShift(_Message):
 class GameOver(_ServerMessage):
     type: Literal["game_over"] = "game_over"
     room: str
+    game: str = Field(description="the game's id, as game_started said")
     reason: str
     final_scores: dict[str, int]
     penalties: dict[str, int]

@@ -178,7 +178,7 @@ class Door:
         if session not in self.members:
             raise ProtocolError("not_in_room", _("Enter a room first: /room NAME."), msg.id)
         self.members.forget(session)
-        self.play.publish_to(session)
+        self.play.publish_to(session, answering=msg.id)
 
     def on_say(self, session: Member, msg: m.Say) -> None:
         """``say``: a chat line to everyone in the room, kept among its latest."""

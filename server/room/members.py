@@ -121,9 +121,10 @@ class Members:
                     same.append(member)
         self.out.extend([Send(tuple(members), out) for out, members in recipients.items()])
 
-    def publish_to(self, member: Member, views: RoomViews) -> None:
-        """Send ``member`` alone what changed in its view of ``views`` (a snapshot when new)."""
-        out = self._publisher.update(member, views)
+    def publish_to(self, member: Member, views: RoomViews, answering: m.ClientId = None) -> None:
+        """Send ``member`` alone what changed in its view of ``views`` (a snapshot when new, with
+        ``answering`` as its ``id``)."""
+        out = self._publisher.update(member, views, answering=answering)
         if out is not None:
             self.out.append(Send((member,), out))
 

@@ -106,9 +106,10 @@ class Play:
         """Send every member what changed in its own view."""
         self.members.publish(self.views())
 
-    def publish_to(self, member: Member) -> None:
-        """Send ``member`` what changed in its view (a snapshot if it is new to the room)."""
-        self.members.publish_to(member, self.views())
+    def publish_to(self, member: Member, answering: m.ClientId = None) -> None:
+        """Send ``member`` what changed in its view (a snapshot if it is new to the room, carrying
+        ``answering``: the id of the ``resync`` it answers)."""
+        self.members.publish_to(member, self.views(), answering)
 
     # --- checks ------------------------------------------------------------------------------
 
@@ -204,7 +205,7 @@ class Play:
             # publication finds nothing new: the same patch, at the same place)
             self.next_turn(publish=False)  # pragma: no mutate
             self.publish()  # views first, so that a line client's "game starts" can say whose turn it is
-            self.members.broadcast(self._started(record, seed))
+            self.members.broadcast(self._started(game_id, record, seed))
             if done is not None:
                 done(game_id)
 
@@ -220,7 +221,7 @@ class Play:
         if name is None or name.casefold() not in self._arriving or game is None:
             return
         self._arriving.discard(name.casefold())
-        self.members.send(member, self._started(game.start, game.seed))
+        self.members.send(member, self._started(game.game_id, game.start, game.seed))
 
     def seat_given_up(self, name: str) -> None:
         """``name`` gave up their seat before a game: a seed they chose goes with them, since
@@ -239,10 +240,11 @@ class Play:
         if why is not None:
             self.members.broadcast(m.Notice(room=self.name, text=why))
 
-    def _started(self, record: GameRecord, seed: int) -> m.GameStarted:
-        """The message that the game of ``record`` (dealt from ``seed``) started."""
+    def _started(self, game_id: str, record: GameRecord, seed: int) -> m.GameStarted:
+        """The message that game ``game_id`` of ``record`` (dealt from ``seed``) started."""
         return m.GameStarted(
             room=self.name,
+            game=game_id,
             players=list(record.players),
             start_player=record.players[record.start().to_move],
             # a practice game's seed was typed by a player or drawn for a table it made: no fingerprint,
@@ -432,6 +434,7 @@ class Play:
         members.broadcast(
             m.GameOver(
                 room=self.name,
+                game=game.game_id,
                 reason=outcome.reason,
                 final_scores=dict(outcome.final_scores),
                 penalties=dict(outcome.penalties),

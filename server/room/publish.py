@@ -59,15 +59,18 @@ class Publisher:
         self._sent.pop(member, None)
         self._names.pop(member, None)
 
-    def update(self, member: Member, views: RoomViews, patches: Patches | None = None) -> Outgoing | None:
+    def update(
+        self, member: Member, views: RoomViews, patches: Patches | None = None, answering: m.ClientId = None
+    ) -> Outgoing | None:
         """What ``member`` needs to see ``views`` (``None``: nothing changed for it). Members
-        whose patch is the same get the same ``Outgoing``, kept in ``patches``."""
+        whose patch is the same get the same ``Outgoing``, kept in ``patches``; a snapshot carries
+        ``answering``, the id of the ``resync`` it answers."""
         name = member.name
         before = self._sent.get(member)
         self._sent[member] = views
         if before is None:
             self._names[member] = name
-            return Outgoing(m.Snapshot(room=self._room, view=views.view(name)))
+            return Outgoing(m.Snapshot(id=answering, room=self._room, view=views.view(name)))
         before_name = self._names[member]
         if before_name == name:
             parts = views.change_parts(before, name)

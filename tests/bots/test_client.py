@@ -585,7 +585,7 @@ async def test_websocket_bot_starts_again_after_a_game_that_ended_at_the_same_mo
         elif message["type"] == "start":
             starts.append(message["id"])
             await send({"type": "ack", "id": message["id"]})
-            started = {"room": "cafe", "players": ["ann", "robo"], "start_player": "ann"}
+            started = {"room": "cafe", "game": "0" * 16, "players": ["ann", "robo"], "start_player": "ann"}
             await send({"type": "game_started", **started, "seed_hash": "0" * 64})
             await send({"type": "snapshot", "room": "cafe", "view": over})  # over, as before
         elif "id" in message:

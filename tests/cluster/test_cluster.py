@@ -93,7 +93,8 @@ async def _two_players(nodes: list[ServerProcess], seed: int, *options: str) -> 
 
 
 async def test_players_on_two_nodes_play_a_whole_game(nodes: list[ServerProcess]) -> None:
-    """ann on node a and bob on node b play one room to the end; names and rooms are cluster-wide."""
+    """ann on node a and bob on node b play one room to the end; names and rooms are cluster-wide,
+    and bob's ``resync`` through node b is answered with a snapshot carrying its id."""
     ann, bob = await _two_players(nodes, 5)
     thief = await WsClient.connect(nodes[1].port)
     assert (await thief.request({"type": "hello", "name": "ANN"}))["code"] == "name_taken"
@@ -112,6 +113,9 @@ async def test_players_on_two_nodes_play_a_whole_game(nodes: list[ServerProcess]
     await until(lambda: bob.view is not None and bob.view["game"]["move_number"] == last, "bob saw the end")
     assert bob.view is not None
     assert [p["score"] for p in bob.view["game"]["players"]] == [p.score for p in final.players]
+    await bob.send({"type": "resync", "id": "bob-again"})  # through bob's node to the owner
+    fresh = await bob.next("snapshot")
+    assert fresh["id"] == "bob-again" and fresh["view"]["game"]["move_number"] == last
 
 
 async def test_nodes_reach_redis_on_a_unix_socket(tmp_path: Path) -> None:

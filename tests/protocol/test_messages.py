@@ -234,7 +234,14 @@ SERVER_SAMPLES: list[ServerMessage] = [
     Chat(seq=7, room=None, name="ann", text="hi"),
     Snapshot(seq=8, room="cafe", view=_VIEW),
     Patch(seq=9, room="cafe", ops=[{"op": "replace", "path": "/game/deck_size", "value": 59}]),
-    GameStarted(seq=10, room="cafe", players=["ann", "bob"], start_player="bob", seed_hash="ab" * 32),
+    GameStarted(
+        seq=10,
+        room="cafe",
+        game="5d41c0a8e2b1f3d7",
+        players=["ann", "bob"],
+        start_player="bob",
+        seed_hash="ab" * 32,
+    ),
     Played(
         seq=11,
         room="cafe",
@@ -248,6 +255,7 @@ SERVER_SAMPLES: list[ServerMessage] = [
     GameOver(
         seq=13,
         room="cafe",
+        game="5d41c0a8e2b1f3d7",
         reason="deck",
         final_scores={"ann": 30, "bob": -5},
         penalties={"ann": 5, "bob": 10},

@@ -54,7 +54,14 @@ def _messages(seed: int) -> list[m._ServerMessage]:
     record = random_game(names, seed)
     final = replay(record)
     out: list[m._ServerMessage] = [
-        m.GameStarted(room="cafe", players=names, start_player=names[0], seed_hash="f" * 64, practice=True),
+        m.GameStarted(
+            room="cafe",
+            game="5d41c0a8e2b1f3d7",
+            players=names,
+            start_player=names[0],
+            seed_hash="f" * 64,
+            practice=True,
+        ),
         m.Snapshot(room="cafe", view=replayed_view(record, 0, LONG)),
     ]
     for number, result in enumerate(final.results, 1):
@@ -68,6 +75,7 @@ def _messages(seed: int) -> list[m._ServerMessage]:
     out.append(
         m.GameOver(
             room="cafe",
+            game="5d41c0a8e2b1f3d7",
             reason=outcome.reason,
             final_scores=dict(outcome.final_scores),
             penalties=dict(outcome.penalties),

@@ -106,10 +106,13 @@ def test_room_list_reads_back() -> None:
 
 def test_game_start_and_end_read_back() -> None:
     """The game's first line gives the players and who begins; its last the reason and scores."""
-    started = m.GameStarted(room="r", players=["ann", "bob"], start_player="bob", seed_hash="00")
+    started = m.GameStarted(
+        room="r", game="5d41c0a8e2b1f3d7", players=["ann", "bob"], start_player="bob", seed_hash="00"
+    )
     assert read_game_started(_render(started)[0]) == GameStartLine(("ann", "bob"), "bob")
     over = m.GameOver(
         room="r",
+        game="5d41c0a8e2b1f3d7",
         reason="deck",
         final_scores={"bob": 40, "ann": -3},
         penalties={},

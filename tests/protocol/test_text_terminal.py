@@ -284,10 +284,17 @@ def test_no_name_or_room_name_starts_a_line(
     vote = m.Vote(room=room, kind="remove", by=name, name=names[-1], seat=2, yes=[name], no=[],
                   voters=names, state="open", expires=0.0)  # fmt: skip
     _one_line_each(_render(vote, None, ascii_only, say), ["* ", "  "], ascii_only)
-    started = m.GameStarted(room=room, players=names, start_player=name, seed_hash="0" * 64, practice=False)
+    started = m.GameStarted(
+        room=room,
+        game="5d41c0a8e2b1f3d7",
+        players=names,
+        start_player=name,
+        seed_hash="0" * 64,
+        practice=False,
+    )
     _one_line_each(_render(started, None, ascii_only, say), ["* ", "* ", "  " + "0" * 64], ascii_only)
-    over = m.GameOver(room=room, reason="deck", final_scores=dict.fromkeys(names, 3), penalties={},
-                      ranking=names, places=dict.fromkeys(names, 1), seed=7)  # fmt: skip
+    over = m.GameOver(room=room, game="5d41c0a8e2b1f3d7", reason="deck", final_scores=dict.fromkeys(names, 3),
+                      penalties={}, ranking=names, places=dict.fromkeys(names, 1), seed=7)  # fmt: skip
     _one_line_each(_render(over, None, ascii_only, say), ["* ", "* "], ascii_only)
     people = [m.Person(name=n, kind="person", room=rooms[i % len(rooms)]) for i, n in enumerate(names)]
     _one_line_each(

@@ -9,7 +9,7 @@ from typing import Any
 
 from engine import Position, legal_move_texts, new_position, outcome, play
 from server.app import Server
-from tests.server.clients import MAX_TURNS, LineClient, WsClient, chat_form
+from tests.server.clients import MAX_TURNS, LineClient, WsClient, chat_form, http_get
 
 
 async def test_websocket_and_line_client_play_a_seeded_game_to_game_over(server: Server) -> None:
@@ -151,14 +151,19 @@ async def test_no_client_ever_receives_another_hand_or_the_deck(server: Server) 
 
 
 async def test_patches_applied_in_order_equal_the_final_snapshot(server: Server) -> None:
-    """For each client, its first snapshot plus every patch in order equals a fresh snapshot."""
+    """For each client, its first snapshot plus every patch in order equals a fresh snapshot, which
+    answers ``resync`` with its ``id`` (a snapshot on entering has ``id`` null). ``game_started``
+    and ``game_over`` name the game, whose record the id reads once it is over."""
     ann = await WsClient.connect(server.port, "ann")
     zoe = await WsClient.connect(server.port, "zoe")
     await ann.command("/join room1")
     await zoe.command("/room room1")
+    assert [m["id"] for m in ann.messages if m["type"] == "snapshot"] == [None]
     await ann.command("/addbot random")
     await ann.command("/addbot greedy")
     await ann.command("/start")
+    started = await zoe.next("game_started")
+    assert re.fullmatch(r"[0-9a-f]{16}", started["game"])
     rng = random.Random(3)
     for _ in range(MAX_TURNS):
         message = await ann.next(lambda m: m["type"] in ("game_over", "patch"))
@@ -173,13 +178,17 @@ async def test_patches_applied_in_order_equal_the_final_snapshot(server: Server)
             assert answer["type"] == "ack"
     else:
         raise AssertionError("the game did not end")
-    await zoe.next("game_over")
+    over = await zoe.next("game_over")
+    assert over["game"] == started["game"]
+    record = (await http_get(server.port, f"/api/games/{over['game']}")).json()
+    assert record["id"] == started["game"] and record["players"] == started["players"]
     for client in (ann, zoe):
         await client.barrier()
         tracked = client.view
         client.take_all()
-        await client.send({"type": "resync"})
+        await client.send({"type": "resync", "id": f"again-{client.name}"})
         fresh = await client.next("snapshot")
+        assert fresh["id"] == f"again-{client.name}"
         assert fresh["view"] == tracked
         assert sum(1 for m in client.messages if m["type"] == "patch") > 10
     assert re.fullmatch(r"[0-9a-f]{32}", ann.token or "")

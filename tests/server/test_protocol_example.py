@@ -1,6 +1,7 @@
 """The example session of PROTOCOL.md section 6 is true: played again against the server, every
-frame ann is shown to receive is the frame she receives (her resume token aside), every frame she
-sends is one she sends, in order, and every line of bob's terminal shows on his screen, in order."""
+frame ann is shown to receive is the frame she receives (her resume token and the game's id
+aside), every frame she sends is one she sends, in order, and every line of bob's terminal shows
+on his screen, in order."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from tests.server.example_session import play
 
 PROTOCOL_MD = Path(__file__).parents[2] / "protocol" / "PROTOCOL.md"
 TOKEN = re.compile(r"[0-9a-f]{32}")
+GAME_ID = re.compile(r"[0-9a-f]{16}")
 
 
 def _section(start: str, end: str) -> str:
@@ -63,6 +65,9 @@ async def test_the_example_session_is_what_the_server_does(server: Server) -> No
         real = received[frame["seq"] - 1]
         if frame["type"] == "welcome":
             real = {**real, "token": frame["token"]}
+        if frame["type"] in ("game_started", "game_over"):  # a game's id is drawn: its form is shown
+            assert GAME_ID.fullmatch(real["game"]), real
+            real = {**real, "game": frame["game"]}
         assert frame == real, f"seq {frame['seq']}: the document shows\n{frame}\nthe server sends\n{real}"
     screen = session.bob
     at = 0
