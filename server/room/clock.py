@@ -51,6 +51,9 @@ class Clock:
         self.windows: set[str] = set()
         #: (game id, move number, when) of the turn in progress
         self._turn_began: tuple[str, int, float] | None = None
+        #: (game id, move number, deadline on the loop's clock and the wall's) of the last turn a
+        #: person's clock ran for
+        self._due: tuple[str, int, float, float] | None = None
 
     # --- the turn ----------------------------------------------------------------------------
 
@@ -82,11 +85,19 @@ class Clock:
             seed = f"{game.game_id}:{game.moves}"
             out.append(Think(TURN, seat.name, strategy, game.position, game.moves, seed, settings.bot_budget))
         elif clock:
-            out.append(Arm(TURN, now + clock, ClockTimeout(game.moves)))
+            if self._due is not None and self._due[:2] == (game.game_id, game.moves):
+                # the same turn again (its player came back, or took it back from a bot): the
+                # time it had left, not a fresh clock, or reconnecting would stall a game for ever
+                due, wall = self._due[2:]
+            else:
+                due = now + clock
+                wall = settings.wall_time(due)
+                self._due = (game.game_id, game.moves, due, wall)
+            out.append(Arm(TURN, due, ClockTimeout(game.moves)))
             # the views carry the deadline, so that every client can count down to it
-            game.deadline = settings.wall_time(now + clock)
-            if clock > CLOCK_WARNING:
-                out.append(Arm(WARN, now + clock - CLOCK_WARNING, ClockWarning(game.moves)))
+            game.deadline = wall
+            if clock > CLOCK_WARNING and due - CLOCK_WARNING > now:  # (a warning sent stays sent)
+                out.append(Arm(WARN, due - CLOCK_WARNING, ClockWarning(game.moves)))
         self.turn_seen(game, now)
         return game.deadline != before
 

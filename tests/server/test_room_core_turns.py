@@ -214,10 +214,33 @@ def test_returning_on_another_players_turn_leaves_their_clock_running() -> None:
     assert d.timers["turn"] == Arm("turn", CLOCK, ClockTimeout(0))
 
 
+def test_returning_on_ones_own_turn_keeps_the_time_left_not_a_fresh_clock() -> None:
+    """A player who drops and comes back on their own turn finds its clock where it was: the same
+    deadline (and a warning still to come), so that reconnecting never buys time."""
+    d, (ann, bob) = _clocked("ann", "bob")
+    d.move([ann])  # at 0: bob's turn, due at 30
+    deadline = d.core.play.game.deadline if d.core.play.game else None
+    for now in (12.0, 24.0, 27.0):  # three returns, the last after the warning was due
+        d.now = now
+        d.feed(bob, Leave(disconnected=True))
+        bob = FakeMember("bob")
+        done = d.feed(bob, Returned())
+        assert d.timers["turn"] == Arm("turn", CLOCK, ClockTimeout(1))
+        assert d.core.play.game is not None and d.core.play.game.deadline == deadline
+        warned = [a for a in done.arms if a.key == "warn"]
+        assert warned == (
+            [Arm("warn", CLOCK - CLOCK_WARNING, ClockWarning(1))] if now < CLOCK - CLOCK_WARNING else []
+        )
+    d.now = CLOCK
+    assert d.fire("turn").step.entries  # the clock runs out when it would have without the returns
+
+
 def test_returning_takes_the_seat_back_from_the_bot() -> None:
-    """Back on their own turn, a player replaces the bot: its thinking is cancelled, the clock armed."""
+    """Back on their own turn, a player replaces the bot: its thinking is cancelled, the clock armed
+    again at the turn's own deadline."""
     d = Driver(RoomSettings(resume_window=10.0))
     ann, bob = d.start("ann", "bob", options=[("clock", CLOCK)])
+    began = d.now
     d.move([ann])
     d.feed(bob, Leave(disconnected=True))
     assert d.fire("window:bob").thinks
@@ -225,7 +248,7 @@ def test_returning_takes_the_seat_back_from_the_bot() -> None:
     done = d.feed(again, Returned())
     assert d.core.seats[1].stand_in is None
     assert "turn" in done.cancels and done.thinks == []
-    assert d.timers["turn"] == Arm("turn", d.now + CLOCK, ClockTimeout(1))
+    assert d.timers["turn"] == Arm("turn", began + CLOCK, ClockTimeout(1))
 
 
 # --- taken up again from the log ---------------------------------------------------------------
