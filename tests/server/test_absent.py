@@ -209,7 +209,8 @@ async def test_with_drop_standing_up_mid_game_leaves_the_game_and_stays_to_watch
 
 async def test_with_drop_a_player_who_stood_up_cannot_move_while_the_game_goes_on(server: Server) -> None:
     """absent drop, three players: after /stand the player watches (no seat, no hand in the view);
-    a move or another /stand from them is refused: not_seated."""
+    a move or another /stand from them is refused: not_seated; /join of the seat that was theirs
+    is bad_seat (it has no turns), and nobody reads that they are back."""
     ann, bob, cem = await _seated(server.port, "stand3", THREE, "absent drop")
     assert (await ann.command("/stand"))["type"] == "ack"
     await bob.next("played")
@@ -219,6 +220,11 @@ async def test_with_drop_a_player_who_stood_up_cannot_move_while_the_game_goes_o
     answer = await ann.request({"type": "move", "move": legal_move_texts(position)[0]})
     assert answer["code"] == "not_seated"
     assert (await ann.command("/stand"))["code"] == "not_seated"  # out already: nothing to give up
+    back = await ann.command("/join 1")  # the seat that was hers has no turns: she stays out
+    assert (back["type"], back["code"]) == ("error", "bad_seat")
+    assert back["message"] == "You are out of this game: seat 1 has no turns."
+    assert ann.view is not None and ann.view["seat"] is None
+    assert not [m for m in bob.messages if m["type"] == "presence" and m["event"] == "back"]
     await _play_on({"bob": bob, "cem": cem}, bob, position, 2)
 
 
