@@ -126,8 +126,7 @@ class Door:
                             left()
 
                         return Step(entries=play.entries(result), then=dropped, otherwise=held)
-                else:
-                    members.broadcast(m.Presence(room=self.name, name=name, event="away"))
+                else:  # (not ``away``: that is a lost connection, which comes back)
                     play.take_over(seat, _("left the game"))
             else:
                 self.seats.remove(seat)

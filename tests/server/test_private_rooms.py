@@ -172,8 +172,8 @@ async def test_a_player_of_the_game_comes_back_by_name_and_by_token(make_server:
     assert (await bob.command("/leave"))["type"] == "ack"
     assert (await bob.command("/room geheim"))["type"] == "ack"
     token = bob.token
-    await bob.close()
-    await ann.next(lambda x: x["type"] == "presence" and x["name"] == "bob" and x["event"] == "away")
+    await bob.close()  # (watching: his seat stays the bot's until he takes it back)
+    await ann.next(lambda x: x["type"] == "presence" and x["name"] == "bob" and x["event"] == "left")
     back = await WsClient.connect(server.port, "bob", token=token)
     snapshot = await back.next("snapshot")
     assert snapshot["room"] == "geheim" and snapshot["view"]["seat"] == 1

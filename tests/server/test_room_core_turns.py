@@ -129,12 +129,13 @@ def test_lost_connection_holds_the_seat_for_the_resume_window() -> None:
 
 
 def test_leaving_the_room_during_a_game_hands_the_seat_to_a_bot_at_once() -> None:
-    """With ``absent bot``, a player who leaves the room is ``away`` and a bot plays on, with no window."""
+    """With ``absent bot``, a player who leaves the room is played by a bot at once, with no window
+    (and is not ``away``: that says the connection was lost)."""
     d = Driver()
     ann, bob = d.start("ann", "bob")
     done = d.feed(ann, Leave(id=3))
-    assert done.presence(bob) == [("ann", "away"), ("ann", "replaced_by_bot"), ("ann", "left")]
-    assert done.of(bob, m.Presence)[1].detail == "left the game"  # why a bot plays the seat
+    assert done.presence(bob) == [("ann", "replaced_by_bot"), ("ann", "left")]
+    assert done.of(bob, m.Presence)[0].detail == "left the game"  # why a bot plays the seat
     assert done.types(ann) == ["ack"] and ann not in d.core.members
     assert not [a for a in done.arms if a.key.startswith("window:")]
     [think] = done.thinks  # it was ann's turn
