@@ -494,6 +494,8 @@ class LineText:
         view = self.view
         assert view is not None
         board = render_board(view, ascii_only=ascii_only, lang=say).splitlines()
+        if view.get("rated"):  # (a rated game gives no hints: no_hints)
+            return [*board, say(_("* /moves lists your legal moves."))]
         return [*board, say(_("* /moves lists your legal moves, /hint suggests one."))]
 
     def _plays(self, reader: str) -> bool:

@@ -201,11 +201,11 @@ class Door:
         own = self.seats.index_of(name)
         if msg.seat is not None:  # /join N: one's own seat back at once, another's by a vote
             game = self.play.game
-            if own is not None and own + 1 == msg.seat and game is not None and own in game.position.eliminated:
+            eliminated = () if game is None else game.position.eliminated
+            if own is not None and own + 1 == msg.seat and own in eliminated:
                 # (left the game with absent drop, or eliminated at the bar: it has no turns)
-                raise ProtocolError(
-                    "bad_seat", _("You are out of this game: seat {seat} has no turns.", seat=msg.seat), msg.id
-                )
+                out = _("You are out of this game: seat {seat} has no turns.", seat=msg.seat)
+                raise ProtocolError("bad_seat", out, msg.id)
             # one's own seat waits for its player, or a bot plays it (the clock handed it over)
             waits = (
                 self.play.state == "playing"

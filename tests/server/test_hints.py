@@ -61,7 +61,8 @@ async def test_a_rated_game_refuses_hints_and_lists_the_legal_moves(server: Serv
 
 
 async def test_a_terminal_reads_the_refusal_with_its_code(server: Server) -> None:
-    """At the terminal ``/hint`` in a rated game answers with the sentence and ``[no_hints]``."""
+    """At the terminal, a rated game's turn tip names ``/moves`` and not ``/hint``; ``/hint``
+    answers with the sentence and ``[no_hints]``."""
     ann = await _account(server, "ann")
     assert server.line_port is not None
     bob = await LineClient.connect(server.line_port)
@@ -77,8 +78,20 @@ async def test_a_terminal_reads_the_refusal_with_its_code(server: Server) -> Non
     await bob.expect("* bob takes a seat")
     assert (await ann.command("/start"))["type"] == "ack"
     await bob.expect("The game starts")
+    await ann.next("game_started")
+    await ann.barrier()
+    assert ann.view is not None
+    tip = "* /moves lists your legal moves.\r\n"  # alone: the game gives no hints
+    if ann.view["game"]["to_move"] == "ann":
+        legal = (await ann.request({"type": "legal_moves"}))["moves"]
+        assert (await ann.request({"type": "move", "move": legal[0]}))["type"] == "ack"
+        await bob.expect(tip)
+    else:  # (bob's turn came before the line that the game starts)
+        assert tip in bob.text()
+    assert "/hint" not in bob.text()
     await bob.line("/hint")
-    await bob.expect(f"\r\n! {NO_HINTS} [no_hints]\r\n")
+    refused = await bob.expect(f"! {NO_HINTS} [no_hints]\r\n")
+    assert refused.endswith(f"\n! {NO_HINTS} [no_hints]\r\n") or refused == f"! {NO_HINTS} [no_hints]\r\n"
 
 
 async def _hint_is_given(clients: dict[str, WsClient]) -> dict[str, Any]:
