@@ -108,10 +108,12 @@ def banned_text(s: Sanction, name: str) -> Msg:
             when=utc(s.until or time.time()),
         )
     if s.until is None:
-        return _("{name} is banned for good: {reason}", name=s.name, reason=s.reason or "-")
-    return _(
-        "{name} is banned until {when} UTC: {reason}", name=s.name, when=utc(s.until), reason=s.reason or "-"
-    )
+        if not s.reason:
+            return _("{name} is banned for good.", name=s.name)
+        return _("{name} is banned for good: {reason}", name=s.name, reason=s.reason)
+    if not s.reason:
+        return _("{name} is banned until {when} UTC.", name=s.name, when=utc(s.until))
+    return _("{name} is banned until {when} UTC: {reason}", name=s.name, when=utc(s.until), reason=s.reason)
 
 
 def silenced_text(until: float) -> Msg:
@@ -231,19 +233,28 @@ class Enforcer:
     def _close(self, action: Action) -> int:
         concerned = self._concerned(action)
         for s in concerned:
+            when = when_text(action.until, s.lang)
             if action.kind == "kick":
-                text = _(
-                    "You are kicked by {by} for 10 minutes, {when}: {reason}",
-                    by=action.by,
-                    when=when_text(action.until, s.lang),
-                    reason=action.reason or "-",
+                text = (
+                    _(
+                        "You are kicked by {by} for 10 minutes, {when}: {reason}",
+                        by=action.by,
+                        when=when,
+                        reason=action.reason,
+                    )
+                    if action.reason
+                    else _("You are kicked by {by} for 10 minutes, {when}.", by=action.by, when=when)
                 )
             else:
-                text = _(
-                    "You are banned by {by}, {when}: {reason}",
-                    by=action.by,
-                    when=when_text(action.until, s.lang),
-                    reason=action.reason or "-",
+                text = (
+                    _(
+                        "You are banned by {by}, {when}: {reason}",
+                        by=action.by,
+                        when=when,
+                        reason=action.reason,
+                    )
+                    if action.reason
+                    else _("You are banned by {by}, {when}.", by=action.by, when=when)
                 )
             s.send(m.Bye(reason=text))
             task = asyncio.get_running_loop().create_task(self._close_after(s, action.kind))
@@ -266,8 +277,10 @@ class Enforcer:
                 "The room {room} was closed by {by}: {reason}",
                 room=action.room,
                 by=action.by,
-                reason=action.reason or "-",
+                reason=action.reason,
             )
+            if action.reason
+            else _("The room {room} was closed by {by}.", room=action.room, by=action.by)
         )
         inside = [s for s in self._sessions() if s.room is not None and s.room.name.casefold() == key]
         for s in inside:

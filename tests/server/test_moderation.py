@@ -143,6 +143,27 @@ async def test_a_guests_ban_holds_for_its_address_and_not_for_accounts(server: S
     assert (await _hello(server, "reg", password=PASSWORD))["type"] == "welcome"
 
 
+async def test_a_sanction_without_a_reason_reads_as_a_sentence(server: Server) -> None:
+    """A kick, a ban and a closed room given no reason say so in a sentence of their own, not
+    with a reason of "-"."""
+    mod = await _registered(server, "kim", "moderator")
+    eve = await _registered(server, "eve")
+    fay = await WsClient.connect(server.port, "fay")  # (in before a guest's kick holds the address)
+    dora = await WsClient.connect(server.port, "dora")
+    assert (await mod.command("/kick dora"))["type"] == "ack"
+    [bye] = [m["reason"] for m in await _closed(dora) if m["type"] == "bye"]
+    assert bye.startswith("You are kicked by kim for 10 minutes, until ") and bye.endswith(" UTC."), bye
+    assert (await mod.command("/ban eve 2h"))["type"] == "ack"
+    [bye] = [m["reason"] for m in await _closed(eve) if m["type"] == "bye"]
+    assert bye.startswith("You are banned by kim, until ") and bye.endswith(" UTC."), bye
+    refused = await _hello(server, "eve", password=PASSWORD)
+    assert refused["code"] == "banned" and refused["message"].endswith(" UTC."), refused
+    assert (await fay.command("/join tea"))["type"] == "ack"
+    assert (await mod.command("/close tea"))["type"] == "ack"
+    notice = await fay.next(lambda m: m["type"] == "notice" and "closed" in m["text"])
+    assert notice["text"] == "The room tea was closed by kim.", notice
+
+
 async def test_a_flooding_guest_is_stopped_with_one_command(server: Server) -> None:
     """A guest flooding the lobby with insults: one ``/kick`` by a moderator closes it, its
     ``bye`` saying by whom, until when (UTC) and why, and it cannot come back for ten minutes,
