@@ -29,7 +29,7 @@ ROOM_MAX: Final = 24
 FIELD_MAX: Final = 64
 
 NAME_RULE: Final = _("1 to {n} letters, digits, '_' or '-', starting with a letter", n=NAME_MAX)
-ROOM_RULE: Final = _("1 to {n} letters, digits, '_' or '-'", n=ROOM_MAX)
+ROOM_RULE: Final = _("1 to {n} letters, digits, '_' or '-', starting with a letter or digit", n=ROOM_MAX)
 
 _NAME = re.compile(rf"[A-Za-z][A-Za-z0-9_-]{{0,{NAME_MAX - 1}}}")
 _ROOM = re.compile(rf"[A-Za-z0-9][A-Za-z0-9_-]{{0,{ROOM_MAX - 1}}}")
