@@ -44,7 +44,7 @@ async def test_nc_client_with_bare_lf_and_utf8_chat(server: Server) -> None:
     await a.expect("[bad_room]")
     await a.line("/room -cafe", end=b"\n")  # the refusal says what a room name is
     refused = await a.expect("[bad_room]")
-    assert "starting with a letter or digit" in refused, refused
+    assert "starting with a letter or\r\n    digit." in refused, refused
     await a.line("/room cafe", end=b"\n")
     await b.line("/room cafe")
     await b.expect("You are in room cafe")
