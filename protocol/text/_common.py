@@ -142,8 +142,7 @@ def clean(text: str, ascii_only: bool) -> str:
         if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
             out.append("?")
         elif ascii_only and not ch.isascii():
-            plain = "".join(c for c in unicodedata.normalize("NFKD", ch) if c.isascii())
-            out.append(plain or "?")
+            out.append(_plain(ch))
         else:
             out.append(ch)
     return "".join(out)
@@ -193,27 +192,32 @@ _GLYPH_TO_ASCII: Final = {
 }
 
 
-#: letters that lose no accent but have a common ASCII spelling
-_LETTERS: Final = str.maketrans(
-    {"ß": "ss", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "þ": "th"}
-)
+#: letters with a common ASCII spelling of their own: German's umlauts as German writes them
+#: without (``Grüße`` is ``Gruesse``, not ``Grusse``), and those that lose no accent
+_LETTERS: Final = {
+    "ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss",
+    "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "þ": "th",
+}  # fmt: skip
+
+
+def _plain(ch: str) -> str:
+    """The ASCII form of the character ``ch`` (not ASCII itself): its own spelling, or the letter
+    without its accents, a fraction with its slash (``½`` is ``1/2``); else ``?``."""
+    if (spelled := _LETTERS.get(ch)) is not None:
+        return spelled
+    plain = "".join(c for c in unicodedata.normalize("NFKD", ch).replace("\u2044", "/") if c.isascii())
+    return plain or "?"
 
 
 def to_ascii(text: str) -> str:
     """``text`` in ASCII only: the picture's glyphs become their ASCII stand-ins, letters lose their
-    accents (``é`` to ``e``), and what has no ASCII form becomes ``?``.
+    accents (``é`` to ``e``; German's umlauts are written as German does without them), and what
+    has no ASCII form becomes ``?``.
 
-    >>> to_ascii("Café ▶ Grüße ☕")
-    'Cafe > Grusse ?'
+    >>> to_ascii("Café ▶ Grüße ☕ ½")
+    'Cafe > Gruesse ? 1/2'
     """
     if text.isascii():
         return text
-    text = text.translate(_GLYPH_TO_ASCII).translate(_LETTERS)
-    out = []
-    for ch in text:
-        if ch.isascii():
-            out.append(ch)
-        else:
-            plain = "".join(c for c in unicodedata.normalize("NFKD", ch) if c.isascii())
-            out.append(plain or "?")
-    return "".join(out)
+    text = text.translate(_GLYPH_TO_ASCII)
+    return "".join(ch if ch.isascii() else _plain(ch) for ch in text)

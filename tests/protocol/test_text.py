@@ -557,7 +557,7 @@ def test_event_lines_in_ascii() -> None:
         "game over (the deck is down to 4 cards): ann 3, bob 3 - ann and bob share first place"
     )
     women = {"type": "stammtisch", "player": "ann", "table": "DE1", "gender": "f", "points": 20}
-    assert render_event(women, ascii_only=True) == "ann fills DE1 with four women (Kaffeekranzchen): +20"
+    assert render_event(women, ascii_only=True) == "ann fills DE1 with four women (Kaffeekraenzchen): +20"
 
 
 def test_unknown_event_is_refused() -> None:

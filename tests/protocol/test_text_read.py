@@ -236,13 +236,15 @@ def test_ascii_only_text_is_ascii(moves: int) -> None:
     )
     lines += text.render(m.Text(kind="score", text="▶ ann ┌─┐ …"), reader="ann", ascii_only=True)
     assert all(line.isascii() for line in lines), [line for line in lines if not line.isascii()]
-    assert "<zoe> Grusse ? - ?cafe?" in lines and "> ann +-+ ~" in lines
+    assert "<zoe> Gruesse ? - ?cafe?" in lines and "> ann +-+ ~" in lines
 
 
 def test_to_ascii_keeps_ascii_and_folds_the_rest() -> None:
-    """ASCII text is unchanged; glyphs become their stand-ins, accents go, ß is ss."""
+    """ASCII text is unchanged; glyphs become their stand-ins, accents go, umlauts are spelled
+    as German spells them without (ö is oe, ß is ss), a fraction keeps its slash."""
     assert to_ascii("ann: FRf@FR1s +3") == "ann: FRf@FR1s +3"
-    assert to_ascii("Straße · Köln ┆ ▶") == "Strasse . Koln : >"
+    assert to_ascii("Straße · Köln ┆ ▶") == "Strasse . Koeln : >"
+    assert to_ascii("Züge für Ärger, ½ é") == "Zuege fuer Aerger, 1/2 e"
 
 
 @pytest.mark.parametrize("module", ["__init__", "_common", "events", "lines", "read"])

@@ -144,8 +144,8 @@ async def test_ascii_mode_sends_no_byte_above_127(server: Server) -> None:
     await other.line("/option seed 3")
     await plain.line("/join plain")
     await plain.expect("* You are in room plain")
-    await other.line("Grüße ☕ — café")
-    await plain.expect("<jurgen> Grusse ? - cafe")
+    await other.line("Grüße ☕ — café, ½ Bier")
+    await plain.expect("<jurgen> Gruesse ? - cafe, 1/2 Bier")
     await other.line("/start")
     await plain.expect("* A practice game: the room chose the seed.")
     answers = {
