@@ -202,6 +202,12 @@ def _seeking_line(msg: m.Seeking, say: Lang) -> str:
     return say(text)
 
 
+def _tenths(value: float, say: Lang) -> str:
+    """``value`` to one decimal, with the decimal mark of the reader's language (German's comma)."""
+    text = f"{value:.1f}"
+    return text if say.english else text.replace(".", ",")
+
+
 def _analysis_lines(msg: m.Analysis, say: Lang) -> list[str]:
     """An analysis queued, or ready with each player's figures."""
     if msg.state == "queued":
@@ -224,9 +230,9 @@ def _analysis_lines(msg: m.Analysis, say: Lang) -> list[str]:
                     "{name}: accuracy {accuracy} %, {total} points lost in {moves} moves ({mean} a move)",
                     name=name,
                     accuracy=f"{f.accuracy:.0f}",
-                    total=f"{f.total_cost:.1f}",
+                    total=_tenths(f.total_cost, say),
                     moves=f.moves,
-                    mean=f"{f.mean_cost:.1f}",
+                    mean=_tenths(f.mean_cost, say),
                 )
             )
         )

@@ -252,3 +252,14 @@ def test_the_german_picture_is_the_english_one_with_german_words() -> None:
     joined = "\n".join(german)
     assert "Raum " in joined and "Spieler" in joined and "Platz " in joined
     assert "room " not in joined
+
+
+def test_an_analysis_reads_its_figures_with_the_readers_decimal_mark() -> None:
+    """A ready analysis's figures to one decimal: a point in English, a comma in German."""
+    figures = m.AnalysisFigures(moves=30, total_cost=102.25, mean_cost=3.41, accuracy=71.6)
+    ready = m.Analysis(game="5d41c0a8e2b1f3d7", state="ready", ahead=None, players={"ann": figures})
+    english = LineText().render(ready, reader="ann", lang=lang("en"))
+    german = LineText().render(ready, reader="ann", lang=lang("de"))
+    assert "  ann: accuracy 72 %, 102.2 points lost in 30 moves (3.4 a move)" in english, english
+    [line] = [line for line in german if line.startswith("  ann:")]
+    assert "102,2" in line and "3,4" in line and "102.2" not in line, german
