@@ -143,16 +143,22 @@ async def request(lobby: Lobby, session: Session, msg: m.TournamentRequest) -> N
         )
     elif msg.action == "leave":
 
-        def leave(fresh: Tournament) -> None:
+        def leave(fresh: Tournament) -> bool:
+            """Whether the tournament had not started: then the player is forgotten."""
             if fresh.over:
                 raise _closed(fresh, msg.id)
+            upcoming = fresh.status == "upcoming"
             if not fresh.leave(name):
                 raise ProtocolError(
                     "not_entered", _("You are not in tournament {name}.", name=fresh.name), msg.id
                 )
+            return upcoming
 
-        await director.change(t.id, leave)
-        text = _("You left tournament {name}; your points stay in its standings.", name=t.name)
+        text = (
+            _("You left tournament {name} before its start.", name=t.name)
+            if await director.change(t.id, leave)
+            else _("You left tournament {name}; your points stay in its standings.", name=t.name)
+        )
     else:
         # its creator closes it, or the staff (the store says who is staff), logged first
         staff = session.registered and await lobby.store.role(name) is not None

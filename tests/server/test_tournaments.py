@@ -190,6 +190,8 @@ async def test_a_player_in_a_tournament_keeps_their_name_until_they_leave_it(ser
     refused = await gus.command("/nick gus2")
     assert (refused["type"], refused["code"]) == ("error", "already_playing") and "cup" in refused["message"]
     assert (await gus.command("/tournament leave cup"))["type"] == "ack"
+    notices = [m["text"] for m in gus.messages if m["type"] == "notice"]
+    assert notices[-1] == "You left tournament cup before its start.", notices  # (no points yet)
     assert (await gus.command("/nick gus2"))["type"] == "welcome"
 
 
