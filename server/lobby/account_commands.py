@@ -116,10 +116,22 @@ async def check_nick(lobby: Lobby, session: Session, msg: m.Nick) -> None:
         await check_alike(lobby, msg.name, msg.id)
 
 
+def check_secret_asked(session: Session, what: str, msg_id: m.ClientId = None) -> None:
+    """Refuse at once what ``/register``, ``/password`` or ``/unregister`` (``what``) would ask
+    passwords for in vain: a second registration, a guest's password or unregistering."""
+    if what == "register" and is_registered(session):
+        raise ProtocolError("name_registered", _("{name} is already registered.", name=session.name), msg_id)
+    if what == "password" and not is_registered(session):
+        raise ProtocolError(
+            "not_registered", _("Only a registered name has a password: /register first."), msg_id
+        )
+    if what == "unregister" and not is_registered(session):
+        raise ProtocolError("not_registered", _("You are playing as a guest: nothing to unregister."), msg_id)
+
+
 async def _register(lobby: Lobby, session: Session, msg: m.Register) -> None:
     assert session.name is not None
-    if is_registered(session):
-        raise ProtocolError("name_registered", _("{name} is already registered.", name=session.name), msg.id)
+    check_secret_asked(session, "register", msg.id)
     check_reserved(lobby, session.name, msg.id)
     held = await lobby.directory.claim_name(session.name, own=session.name)  # (a look-alike of another's)
     if held is not None:
@@ -135,10 +147,7 @@ async def _register(lobby: Lobby, session: Session, msg: m.Register) -> None:
 
 async def _password(lobby: Lobby, session: Session, msg: m.ChangePassword) -> None:
     assert session.name is not None
-    if not is_registered(session):
-        raise ProtocolError(
-            "not_registered", _("Only a registered name has a password: /register first."), msg.id
-        )
+    check_secret_asked(session, "password", msg.id)
     await lobby.accounts.change_password(session.name, msg.old, msg.new, session.address, msg.id)
     session.send(m.Notice(text=_("Your password is changed.")))
     session.send(m.Ack(id=msg.id))
@@ -146,8 +155,7 @@ async def _password(lobby: Lobby, session: Session, msg: m.ChangePassword) -> No
 
 async def _unregister(lobby: Lobby, session: Session, msg: m.Unregister) -> None:
     assert session.name is not None
-    if not is_registered(session):
-        raise ProtocolError("not_registered", _("You are playing as a guest: nothing to unregister."), msg.id)
+    check_secret_asked(session, "unregister", msg.id)
     name = session.name
 
     async def role_ends() -> None:

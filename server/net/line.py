@@ -36,6 +36,7 @@ from protocol.text.lines import (
     name_refused,
 )
 from server.limits import Limits, hello_deadline, security_event
+from server.lobby.account_commands import check_secret_asked
 from server.lobby.accounts import MAX_PASSWORD
 from server.lobby.choices import ascii_chosen
 from server.lobby.lobby import MAX_STRIKES, SLOW_DOWN, Lobby
@@ -300,7 +301,7 @@ async def _line(lobby: Lobby, session: LineSession, raw: bytes) -> bool:
     if session.name is None:
         await _ask_name(lobby, session, line)
         return True
-    if line.startswith("/") and await _secret_command(session, line):
+    if line.startswith("/") and await _secret_command(lobby, session, line):
         return True
     if not await lobby.receive_line(session, line):
         await session.drain(1.0)
@@ -406,8 +407,9 @@ async def _secret_line(lobby: Lobby, session: LineSession, line: str) -> None:
             lobby.error(session, e.code, e.message, e.id)
 
 
-async def _secret_command(session: LineSession, line: str) -> bool:
-    """``/register``, ``/password`` or ``/unregister`` without arguments: ask for the passwords."""
+async def _secret_command(lobby: Lobby, session: LineSession, line: str) -> bool:
+    """``/register``, ``/password`` or ``/unregister`` without arguments: ask for the passwords
+    (or refuse at once what they would be asked for in vain)."""
     words = line[1:].split(maxsplit=1)
     if not words or words[0].lower() not in _SECRET_PROMPTS:
         return False  # any other command (a move, mostly) is parsed once, by the lobby
@@ -417,6 +419,11 @@ async def _secret_command(session: LineSession, line: str) -> bool:
         return False  # the lobby answers it
     if not isinstance(command, AskSecret):
         return False
+    try:
+        check_secret_asked(session, command.what)
+    except ProtocolError as e:
+        lobby.error(session, e.code, e.message)
+        return True
     await _ask_secret(session, command.what, _SECRET_PROMPTS[command.what])
     return True
 

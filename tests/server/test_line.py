@@ -253,3 +253,23 @@ async def test_invalid_utf8_gets_bad_utf8_at_the_prompt_and_after(server: Server
     await client.line("/nosuch")
     await client.expect("[unknown_command]")
     assert "<utf>" not in client.text()
+
+
+async def test_a_terminal_is_not_asked_for_passwords_it_would_give_in_vain(server: Server) -> None:
+    """A guest's /password and /unregister, and a registered name's /register, are refused at
+    once, with their codes, before any password prompt."""
+    assert server.line_port is not None
+    gus = await LineClient.connect(server.line_port, "gus")
+    for command, code in (("/password", "not_registered"), ("/unregister", "not_registered")):
+        await gus.line(command)
+        said = await gus.expect(f"[{code}]")
+        assert "Current password: " not in said and "Password: " not in said, said
+    await gus.line("/register")
+    for prompt in ("Password: ", "Password again: "):
+        await gus.expect(prompt)
+        await gus.line("correct horse battery")
+    await gus.expect("is registered")
+    await gus.line("/register")
+    said = await gus.expect("[name_registered]")
+    assert "Password: " not in said, said
+    await gus.close()
