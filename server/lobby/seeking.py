@@ -24,7 +24,7 @@ from protocol import messages as m
 from protocol.errors import ProtocolError
 from protocol.i18n import _
 from protocol.limits import SEEKERS_MAX
-from protocol.options import SEED_LIMIT, OptionError, RoomOptions, check_value
+from protocol.options import CLOCK_MAX, SEED_LIMIT, OptionError, RoomOptions, check_value
 from server.directory import Directory
 from server.directory.rooms import bot_games
 from server.lobby.pairing import BOTS_AFTER, GATHER, PlannedTable, Seeker, pair
@@ -166,10 +166,18 @@ class Seeks:
         clock = DEFAULT_CLOCK if msg.clock is None else msg.clock
         try:
             checked = check_value("clock", clock, clock_min=self.clock_min)
-        except OptionError as e:
-            raise ProtocolError("bad_option", e.text, msg.id) from None
-        if not checked:
-            raise ProtocolError("bad_option", _("A seek's clock is a number of seconds per turn."), msg.id)
+        except OptionError:
+            checked = None
+        if not checked:  # (a seek's game always has a clock: a room's "or off" is no answer here)
+            raise ProtocolError(
+                "bad_option",
+                _(
+                    "A seek's clock is {least} to {most} seconds per turn.",
+                    least=f"{self.clock_min:g}",
+                    most=CLOCK_MAX,
+                ),
+                msg.id,
+            )
         seat = await self.directory.seat_room(name)
         if seat is not None:
             raise ProtocolError(

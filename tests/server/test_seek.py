@@ -174,6 +174,9 @@ async def test_refusals_change_nothing(make_server: ServerFactory) -> None:
     ):
         answer = await ann.command(text)
         assert answer["type"] == "error" and answer["code"] == code, (text, answer)
+    for clock in (5, 0):  # a seek's game always has a clock: its range, and no "or off"
+        answer = await ann.request({"type": "seek", "clock": clock})
+        assert answer["message"] == "A seek's clock is 10 to 3600 seconds per turn.", answer
     assert (await ann.request({"type": "seek", "size": 5}))["code"] == "bad_field"
     assert (await ann.command("/join cafe"))["type"] == "ack"
     assert (await ann.command("/addbot"))["type"] == "ack"
