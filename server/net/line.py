@@ -327,7 +327,9 @@ async def _ask_name(lobby: Lobby, session: LineSession, line: str) -> None:
         await session.say(session.lang(PROMPT))
         return
     parts = line.split()
-    token = parts[1] if len(parts) > 1 else None
+    # NAME TOKEN comes back; a first word that is no name is refused as a name (``/join cafe``
+    # typed at the prompt), not as a token
+    token = parts[1] if len(parts) > 1 and is_name(parts[0]) else None
     try:
         registered = token is None and is_name(parts[0]) and await lobby.accounts.is_registered(parts[0])
     except (StoreUnavailable, OSError, TimeoutError):  # the accounts cannot be read just now
@@ -345,7 +347,10 @@ async def _ask_name(lobby: Lobby, session: LineSession, line: str) -> None:
             ),
         )
     except ProtocolError as e:
-        await session.say(name_refused(e.message, e.code, session.lang))
+        message = e.message
+        if e.code == "bad_token":  # (a WebSocket client is told to say hello without it)
+            message = _("That resume token no longer holds; type your name alone.")
+        await session.say(name_refused(message, e.code, session.lang))
 
 
 # the terminal stops echoing what is typed while the server "will echo" (and echoes nothing)

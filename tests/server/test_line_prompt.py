@@ -28,8 +28,9 @@ async def _refused(client: LineClient, answer: str, code: str, sentence: str) ->
 
 
 async def test_each_refusal_at_the_name_prompt_ends_with_its_code(server: Server) -> None:
-    """A bad name, a taken one, an unknown token, a wrong password, an unknown language and a bad
-    ``/ascii`` each read ``! SENTENCE [code]`` and the prompt; then a good name is welcomed."""
+    """A bad name, a taken one, an unknown token (in a terminal's words), a command typed for a
+    name, a wrong password, an unknown language and a bad ``/ascii`` each read ``! SENTENCE [code]``
+    and the prompt; then a good name is welcomed."""
     await WsClient.connect(server.port, "ann")
     bob = await WsClient.connect(server.port, "bob")
     assert (await bob.request({"type": "register", "password": PASSWORD}))["registered"] is True
@@ -39,7 +40,8 @@ async def test_each_refusal_at_the_name_prompt_ends_with_its_code(server: Server
     await _refused(client, "9lives", "bad_name", f"A name is {NAME_RULE}.")
     await _refused(client, "ann", "name_taken", "Someone is already called ann.")
     unknown = "cem " + "0" * 32
-    await _refused(client, unknown, "bad_token", "That resume token is unknown; say hello without it.")
+    await _refused(client, unknown, "bad_token", "That resume token no longer holds; type your name alone.")
+    await _refused(client, "/join cafe", "bad_name", f"A name is {NAME_RULE}.")  # a command, not a token
     await client.line("bob")
     await client.expect("Password: ")
     await _refused(client, "not the password", "bad_password", "That is not the password of bob.")
