@@ -97,7 +97,11 @@ class Votes:
         seats = self.seats
         mine = seats.require(member, msg.id)
         target = seats.of(msg.name)
-        if target is None or target.strategy is not None:
+        if target is not None and target.strategy is not None:  # (the server's bots play on)
+            raise ProtocolError(
+                "not_seated", _("{name} is the server's bot: no vote takes it out.", name=target.name), msg.id
+            )
+        if target is None:
             raise ProtocolError(
                 "not_seated", _("No player called {name} sits here.", name=msg.name[:24]), msg.id
             )

@@ -185,6 +185,14 @@ def _remove_nobody() -> Asked:
     return d, ann, m.VoteRemove(name="zed")
 
 
+def _remove_a_bot() -> Asked:
+    d = Driver()
+    (ann,) = d.seat("ann")
+    d.feed(ann, m.AddBot(strategy="random"))
+    d.feed(ann, m.Start())
+    return d, ann, m.VoteRemove(name=d.core.seats[1].name.upper())
+
+
 def _remove_self() -> Asked:
     d, ann, *_ = _cid_gone()
     return d, ann, m.VoteRemove(name="ann")
@@ -296,6 +304,7 @@ REFUSALS: list[tuple[Callable[[], Asked], str, str]] = [
     (_reset_fresh, "no_game", "The board is fresh already; /start plays."),
     (_remove_by_watcher, "not_seated", "You do not play a seat here now."),
     (_remove_nobody, "not_seated", "No player called zed sits here."),
+    (_remove_a_bot, "not_seated", "random-bot1 is the server's bot: no vote takes it out."),
     (_remove_self, "bad_target", "You cannot vote yourself out; /leave instead."),
     (_remove_out, "not_seated", "bob is out of the game already."),
     (_remove_during_vote, "vote_running", "A vote is running; /accept or /refuse it first."),
