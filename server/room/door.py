@@ -220,6 +220,8 @@ class Door:
             self.on_returned(session)
             self.members.ack(session, msg.id)
             return
+        if own is not None and self._barred(session):  # (the seat stays in the game's list)
+            raise ProtocolError("voted_out", _("You are out of this game; you may watch it."), msg.id)
         if own is not None:
             raise ProtocolError("already_seated", _("You already have a seat here."), msg.id)
         if self.play.state == "playing":

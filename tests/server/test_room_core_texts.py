@@ -224,6 +224,11 @@ def _join_voted_out() -> Asked:
     return d, back, m.Join(seat=2)
 
 
+def _join_no_seat_voted_out() -> Asked:
+    d, back, _ = _join_voted_out()
+    return d, back, m.Join()
+
+
 def _join_seat(seat: int, *, bot: bool = False) -> Callable[[], Asked]:
     def asked() -> Asked:
         d = Driver()
@@ -310,6 +315,7 @@ REFUSALS: list[tuple[Callable[[], Asked], str, str]] = [
     (_remove_during_vote, "vote_running", "A vote is running; /accept or /refuse it first."),
     (_remove_too_soon, "too_soon", "bob is connected and has not had the turn for 60 seconds."),
     (_join_voted_out, "voted_out", "You are out of this game; you may watch it."),
+    (_join_no_seat_voted_out, "voted_out", "You are out of this game; you may watch it."),
     (_join_seat(4, bot=True), "bad_seat", "This game has seats 1 to 3."),
     (_join_seat(3, bot=True), "seat_taken", "The server's bot greedy-bot1 plays seat 3."),
     (_join_seat(2), "seat_taken", "bob plays seat 2 and is here."),
