@@ -5,7 +5,8 @@ ending with the server, and ended by ``close`` at once with whatever it runs.
 ``ProcessPoolExecutor.shutdown`` cancels the work that waits, not the work that runs, and the
 interpreter waits for that at exit: an analysis (a minute of one core) would hold a stopping
 server past its supervisor's patience. Each worker therefore says its process id when it starts,
-on a queue of the pool's, and ``close`` ends them.
+on a queue of the pool's, and ``close`` ends them; a worker still starting then (its id not said
+yet) finds the pool closed as it says it, and ends before it takes any work.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.queues import SimpleQueue
+from multiprocessing.synchronize import Event as EventType
 from typing import Any
 
 
@@ -36,8 +38,12 @@ def follow_parent(parent: int) -> None:
     threading.Thread(target=watch, name="follow-parent", daemon=True).start()
 
 
-def _started(parent: int, pids: SimpleQueue[int], then: Callable[[], None] | None) -> None:
+def _started(
+    parent: int, pids: SimpleQueue[int], closed: EventType, then: Callable[[], None] | None
+) -> None:
     pids.put(os.getpid())
+    if closed.is_set():  # (after the id: ``close`` sets this before it reads the ids)
+        os._exit(0)
     follow_parent(parent)
     if then is not None:
         then()
@@ -53,18 +59,19 @@ class Workers:
         self.then = then
         self._executor: ProcessPoolExecutor | None = None
         self._pids: SimpleQueue[int] | None = None
+        self._closed: EventType | None = None
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` in a worker. A worker that died fails every call waiting on its pool
         (``BrokenProcessPool``): the first ends the pool, and the next call starts a fresh one."""
         if self._executor is None:
             context = multiprocessing.get_context("spawn")
-            self._pids = context.SimpleQueue()
+            self._pids, self._closed = context.SimpleQueue(), context.Event()
             self._executor = ProcessPoolExecutor(
                 self.count,
                 mp_context=context,
                 initializer=_started,
-                initargs=(os.getpid(), self._pids, self.then),
+                initargs=(os.getpid(), self._pids, self._closed, self.then),
             )
         executor = self._executor
         try:
@@ -76,10 +83,11 @@ class Workers:
 
     def close(self) -> None:
         """Cancel the work that waits and end the workers, with the work they run."""
-        executor, queue = self._executor, self._pids
-        if executor is None or queue is None:
+        executor, queue, closed = self._executor, self._pids, self._closed
+        if executor is None or queue is None or closed is None:
             return
-        self._executor = self._pids = None
+        self._executor = self._pids = self._closed = None
+        closed.set()  # a worker that has not said its id yet ends as it says it
         executor.shutdown(wait=False, cancel_futures=True)
         pids = []
         while not queue.empty():
