@@ -222,14 +222,27 @@ async def _serve(
     lobby.attach(session)
     session.start()
 
-    async def too_late() -> None:
-        security_event(lobby.metrics, "hello_timeout", transport="line", peer=session.peer)
-        await session.close(
-            Close.POLICY,
-            _("No name given within {seconds} seconds; goodbye.", seconds=f"{limits.hello_timeout:g}"),
-        )
+    #: the hello deadline, and a second one for a registered name's password prompt (once)
+    deadlines: list[asyncio.TimerHandle] = []
 
-    deadline = hello_deadline(limits.hello_timeout, lambda: session.name is not None, too_late)
+    def named() -> bool:
+        return session.name is not None
+
+    async def too_late() -> None:
+        logging_in = session.secret is not None and session.secret[0].startswith("login:")
+        if logging_in and len(deadlines) == 1:
+            deadlines.append(hello_deadline(limits.hello_timeout, named, too_late))
+            return
+        security_event(lobby.metrics, "hello_timeout", transport="line", peer=session.peer)
+        seconds = f"{limits.hello_timeout:g}"
+        if logging_in:
+            session.writer.write(ECHO_ON)  # (the prompt had turned the terminal's echo off)
+            goodbye = _("No password given within {seconds} seconds; goodbye.", seconds=seconds)
+        else:
+            goodbye = _("No name given within {seconds} seconds; goodbye.", seconds=seconds)
+        await session.close(Close.POLICY, goodbye)
+
+    deadlines.append(hello_deadline(limits.hello_timeout, named, too_late))
     splitter = LineSplitter(lobby.config.max_line)
     try:
         await session.say(f"{GREETING}\r\n{session.lang(PROMPT)}")
@@ -250,7 +263,8 @@ async def _serve(
     except (ConnectionError, OSError):
         pass
     finally:
-        deadline.cancel()
+        for deadline in deadlines:
+            deadline.cancel()
         lobby.detach(session)
         session.closed = True
         await session.wait_closed()

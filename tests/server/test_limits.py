@@ -96,6 +96,29 @@ async def test_a_line_client_without_a_name_is_told_and_closed(make_server: Serv
     assert _security_events(server, "hello_timeout") == 1
 
 
+async def test_a_registered_names_password_prompt_has_a_window_of_its_own(make_server: ServerFactory) -> None:
+    """The name given just in time, the ``Password:`` prompt waits one more hello timeout; then
+    the terminal's echo is turned on again and it reads that no password came, and the server
+    hangs up."""
+    server: Server = await make_server(hello_timeout=1.0)
+    ann = await WsClient.connect(server.port, "ann")
+    assert (await ann.request({"type": "register", "password": "correct horse"}))["registered"] is True
+    await ann.close()
+    assert server.line_port is not None
+    loop = asyncio.get_running_loop()
+    connected = loop.time()
+    client = await LineClient.connect(server.line_port)
+    await asyncio.sleep(0.8)  # most of the first window gone
+    await client.line("ann")
+    await client.expect("Password: ")
+    await client.expect("* No password given within 1 seconds; goodbye.\r\n", timeout=10)
+    assert loop.time() - connected >= 1.5  # the prompt outlived the first window by its own
+    prompt = client.received.index(b"Password: ")
+    assert client.received.find(b"\xff\xfc\x01", prompt) > prompt  # IAC WONT ECHO: echo back on
+    assert await asyncio.wait_for(client.reader.read(), 10) == b""
+    assert _security_events(server, "hello_timeout") == 1
+
+
 async def test_connections_past_the_cap_per_address_are_refused(make_server: ServerFactory) -> None:
     """Past --max-per-ip, a WebSocket is closed with 1013 and a line client gets a line and the
     close; WebSocket and line connections count together, and a closed one frees its place."""
