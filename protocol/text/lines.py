@@ -270,9 +270,6 @@ class LineText:
         self._view: dict[str, Any] | None = None
         #: the room's views and the reader's name to take the view from when it is next read
         self._source: tuple[RoomViews, str | None] | None = None
-        #: casefolded names whose seats a bot plays for now, as this connection heard
-        #: (``presence``): such a reader's turns draw no picture and ask nothing of them
-        self._bot_plays: set[str] = set()
 
     @property
     def view(self) -> dict[str, Any] | None:
@@ -344,10 +341,6 @@ class LineText:
                 f"<{msg.name}> {msg.text}" if msg.room is not None else f"{lobby} <{msg.name}> {msg.text}"
             ]
         if isinstance(msg, m.Presence):
-            if msg.event == "replaced_by_bot":
-                self._bot_plays.add(msg.name.casefold())
-            elif msg.event in ("back", "joined", "left"):
-                self._bot_plays.discard(msg.name.casefold())
             detail = f" ({say(msg.detail)})" if msg.detail else ""
             return [f"* {msg.name} {say(_PRESENCE[msg.event])}{detail}"]
         if isinstance(msg, m.Notice):
@@ -502,8 +495,8 @@ class LineText:
     def _turn_lines(self, reader: str | None, ascii_only: bool, say: Lang) -> list[str]:
         if reader is None or self._to_move() != reader:
             return []
-        if not self._plays(reader) or reader.casefold() in self._bot_plays:
-            return []  # the reader's seat, played by a bot while the reader watches or stays
+        if not self._plays(reader):
+            return []  # the reader's seat, played by a bot while the reader watches
         view = self.view
         assert view is not None
         board = render_board(view, ascii_only=ascii_only, lang=say).splitlines()

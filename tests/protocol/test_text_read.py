@@ -225,31 +225,6 @@ def test_patches_keep_the_view_that_the_turn_picture_is_drawn_from() -> None:
             assert len(lines) == 1
 
 
-def test_a_player_whose_seat_a_bot_plays_for_now_is_not_asked_to_move() -> None:
-    """A connected player whose turns the clock gave to a bot (``replaced_by_bot``) reads the
-    moves without a picture or a turn of theirs; once ``back``, their turns come again."""
-    last = replay(RECORD).results[3]
-    played = m.Played(
-        room="cafe",
-        player=RECORD.players[last.player],
-        move=last.move,
-        points=last.points,
-        events=list(last.events),
-    )
-    reader = replayed_view(RECORD, 4, None)["game"]["to_move"]
-    for event, asked in (("replaced_by_bot", False), ("back", True)):
-        text = LineText()
-        text.render(m.Snapshot(room="cafe", view=replayed_view(RECORD, 3, reader)), reader=reader)
-        text.render(m.Presence(room="cafe", name=reader.upper(), event="replaced_by_bot"), reader=reader)
-        if event == "back":
-            text.render(m.Presence(room="cafe", name=reader, event="back"), reader=reader)
-        after = replayed_view(RECORD, 4, reader)
-        assert text.view is not None
-        text.render(m.Patch(room="cafe", seq=0, ops=diff(text.view, after)), reader=reader)
-        lines = text.render(played, reader=reader)
-        assert (YOUR_TURN in lines) is asked and (len(lines) > 1) is asked, lines
-
-
 @pytest.mark.parametrize("moves", [0, 6, len(RECORD.moves)])
 def test_ascii_only_text_is_ascii(moves: int) -> None:
     """With ascii_only, every line of a snapshot, a played move and a chat is ASCII."""
