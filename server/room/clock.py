@@ -76,6 +76,10 @@ class Clock:
         if was_suspended and not self.suspended:
             out.append(Cancel(IDLE))
         settings = self.settings
+        if strategy is not None:
+            # a bot plays the turn (or waits to): a person's clock that ran for it stops, and
+            # whoever takes the seat back gets a fresh one
+            self._due = None
         if self.suspended:
             # the bots wait until someone comes (Enter or Returned starts the turn again); after the
             # resume window with nobody here the room leaves memory, its game kept in the log
@@ -86,8 +90,8 @@ class Clock:
             out.append(Think(TURN, seat.name, strategy, game.position, game.moves, seed, settings.bot_budget))
         elif clock:
             if self._due is not None and self._due[:2] == (game.game_id, game.moves):
-                # the same turn again (its player came back, or took it back from a bot): the
-                # time it had left, not a fresh clock, or reconnecting would stall a game for ever
+                # the same turn again, its clock never stopped (its player lost the connection and
+                # came back): the time it had left, or reconnecting would stall a game for ever
                 due, wall = self._due[2:]
             else:
                 due = now + clock

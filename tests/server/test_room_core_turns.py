@@ -238,10 +238,9 @@ def test_returning_on_ones_own_turn_keeps_the_time_left_not_a_fresh_clock() -> N
 
 def test_returning_takes_the_seat_back_from_the_bot() -> None:
     """Back on their own turn, a player replaces the bot: its thinking is cancelled, the clock armed
-    again at the turn's own deadline."""
+    afresh (the player's clock stopped when the bot took the turn)."""
     d = Driver(RoomSettings(resume_window=10.0))
     ann, bob = d.start("ann", "bob", options=[("clock", CLOCK)])
-    began = d.now
     d.move([ann])
     d.feed(bob, Leave(disconnected=True))
     assert d.fire("window:bob").thinks
@@ -249,7 +248,29 @@ def test_returning_takes_the_seat_back_from_the_bot() -> None:
     done = d.feed(again, Returned())
     assert d.core.seats[1].stand_in is None
     assert "turn" in done.cancels and done.thinks == []
-    assert d.timers["turn"] == Arm("turn", began + CLOCK, ClockTimeout(1))
+    assert d.timers["turn"] == Arm("turn", d.now + CLOCK, ClockTimeout(1))
+
+
+def test_taking_the_seat_back_after_the_bots_waited_starts_a_fresh_clock() -> None:
+    """ann, alone with a bot, leaves on her turn: the bot takes it and waits for someone to come.
+    Back 40 s later she gets a whole turn, not a clock that ran out while nobody played."""
+    d = Driver()
+    (ann,) = d.seat("ann")
+    d.feed(ann, m.AddBot(strategy="random"))
+    d.feed(ann, m.SetOption(key="clock", value=CLOCK))
+    d.feed(ann, m.Start())
+    while d.to_move != "ann":
+        d.think()
+    d.now += 5.0
+    d.feed(ann, Leave(id=9))  # a bot takes her seat; with nobody here the bots wait
+    d.now += 40.0
+    back = FakeMember("ann")
+    d.feed(back, Enter())
+    done = d.feed(back, m.Join(seat=1))
+    assert done.types(back)[-1] == "ack"
+    assert d.timers["turn"] == Arm(
+        "turn", d.now + CLOCK, ClockTimeout(d.core.play.game.moves if d.core.play.game else -1)
+    )
 
 
 # --- taken up again from the log ---------------------------------------------------------------
