@@ -229,6 +229,8 @@ async def _serve(
         return session.name is not None
 
     async def too_late() -> None:
+        if session.closed:  # (it ended while this was on its way: its timers are cancelled)
+            return
         logging_in = session.secret is not None and session.secret[0].startswith("login:")
         if logging_in and len(deadlines) == 1:
             deadlines.append(hello_deadline(limits.hello_timeout, named, too_late))

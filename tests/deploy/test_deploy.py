@@ -339,20 +339,16 @@ def test_compose_nodes_ack_a_move_once_the_compose_replica_has_it() -> None:
         config = load_config(service["command"][1:], {})
         assert config.redis_durability == "replica", name
         primary = urlsplit(config.redis or "").hostname
-        replicas = [
-            s for s in services.values() if s.get("command", [])[:2] == ["redis-server", "--replicaof"]
-        ]
+        replicas = {
+            n: s for n, s in services.items() if s.get("command", [])[:2] == ["redis-server", "--replicaof"]
+        }
         assert replicas, "no replica of the nodes' Redis"
-        for replica in replicas:
+        for replica_name, replica in replicas.items():
             command = replica["command"]
             assert command[2:4] == [primary, str(REDIS_DEFAULT_PORT)], name
             assert command[command.index("--appendonly") + 1] == "yes"
             assert replica["depends_on"][primary]["condition"] == "service_healthy"
             assert "master_link_status:up" in " ".join(replica["healthcheck"]["test"])
-        replica_names = [
-            n for n, s in services.items() if s.get("command", [])[:2] == ["redis-server", "--replicaof"]
-        ]
-        for replica_name in replica_names:
             assert service["depends_on"][replica_name]["condition"] == "service_healthy", name
             assert {v.split(":")[0] for v in replica["volumes"]}.isdisjoint(
                 v.split(":")[0] for v in services[primary]["volumes"]
