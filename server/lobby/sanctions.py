@@ -45,6 +45,14 @@ HUSHED: Final = frozenset({m.Say, m.Tell, m.TellReply, m.Invite, m.Nick})
 
 _UNITS: Final = {"m": 60, "h": 3600, "d": 86400}
 
+#: what a kicked or banned connection reads last, by the kind and whether a reason was given
+_GOODBYES: Final[dict[tuple[str, bool], Msg]] = {
+    ("kick", True): _("You are kicked by {by} for 10 minutes, {when}: {reason}"),
+    ("kick", False): _("You are kicked by {by} for 10 minutes, {when}."),
+    ("ban", True): _("You are banned by {by}, {when}: {reason}"),
+    ("ban", False): _("You are banned by {by}, {when}."),
+}
+
 
 def duration_seconds(text: str) -> float | None:
     """The seconds a duration stands for; ``None`` for ``perm`` (for good).
@@ -232,31 +240,10 @@ class Enforcer:
 
     def _close(self, action: Action) -> int:
         concerned = self._concerned(action)
+        goodbye = _GOODBYES[action.kind, bool(action.reason)]
         for s in concerned:
-            when = when_text(action.until, s.lang)
-            if action.kind == "kick":
-                text = (
-                    _(
-                        "You are kicked by {by} for 10 minutes, {when}: {reason}",
-                        by=action.by,
-                        when=when,
-                        reason=action.reason,
-                    )
-                    if action.reason
-                    else _("You are kicked by {by} for 10 minutes, {when}.", by=action.by, when=when)
-                )
-            else:
-                text = (
-                    _(
-                        "You are banned by {by}, {when}: {reason}",
-                        by=action.by,
-                        when=when,
-                        reason=action.reason,
-                    )
-                    if action.reason
-                    else _("You are banned by {by}, {when}.", by=action.by, when=when)
-                )
-            s.send(m.Bye(reason=text))
+            params = {"by": action.by, "when": when_text(action.until, s.lang), "reason": action.reason}
+            s.send(m.Bye(reason=Msg(goodbye.msgid, params)))
             task = asyncio.get_running_loop().create_task(self._close_after(s, action.kind))
             self._closing.add(task)
             task.add_done_callback(self._closing.discard)
