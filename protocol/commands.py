@@ -99,6 +99,9 @@ __all__ = [
     "parse_terminal_command",
 ]
 
+#: the longest leaderboard ``/top`` (and ``GET /api/leaderboard``) shows
+TOP_MOST = 100
+
 ShowWhat = Literal["board", "hand", "score", "help", "history", "rating", "top", "finger", "info"]
 SecretWhat = Literal["register", "password", "unregister"]
 
@@ -861,8 +864,9 @@ def _show_named(what: ShowWhat, least: int) -> _Handler:
 
     def handle(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
         _arguments(name, args, id, least, 1)
-        if what == "top" and args and not (args[0].isascii() and args[0].isdigit()):
-            raise _bad(name, _("/top takes a number."), id)
+        counted = args and args[0].isascii() and args[0].isdigit() and 0 < int(args[0]) <= TOP_MOST
+        if what == "top" and args and not counted:
+            raise _bad(name, _("/top takes a number from 1 to {most}.", most=TOP_MOST), id)
         return ShowRequest(what, args[0] if args else None, id)
 
     return handle

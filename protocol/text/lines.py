@@ -270,6 +270,40 @@ class LineText:
         self._view: dict[str, Any] | None = None
         #: the room's views and the reader's name to take the view from when it is next read
         self._source: tuple[RoomViews, str | None] | None = None
+        #: the commands typed whose answer is a bare ``ack`` that nothing else the reader sees
+        #: shows, by the id they were sent with, with the room they were typed in: the reader
+        #: reads what they did once the ack comes (an error's answer drops them)
+        self._asked: dict[int, tuple[m.LeaveRoom | m.Invite | m.Join, str | None]] = {}
+        self._ids = 0
+
+    def asked(self, command: Any) -> Any:
+        """``command``, as typed, to send: one whose ``ack`` is all the protocol answers (``/leave``,
+        ``/invite``, ``/join N``) gets an id here, so that its ack can be told in words."""
+        if not isinstance(command, m.LeaveRoom | m.Invite | m.Join) or (
+            isinstance(command, m.Join) and command.seat is None
+        ):
+            return command
+        self._ids += 1
+        view = self.view
+        self._asked[self._ids] = (command, None if view is None else view["room"])
+        return command.model_copy(update={"id": self._ids})
+
+    def _acked(self, msg_id: m.ClientId, reader: str | None, ascii_only: bool, say: Lang) -> list[str]:
+        """What the reader reads for the ack of ``msg_id``: what the command typed did."""
+        if not isinstance(msg_id, int) or (found := self._asked.pop(msg_id, None)) is None:
+            return []
+        command, room = found
+        if isinstance(command, m.LeaveRoom):
+            self.view = None
+            return [say(_("* You left room {room}; you are in the lobby.", room=room or "-"))]
+        if isinstance(command, m.Invite):
+            return [say(_("* You invited {name} to room {room}.", name=command.name, room=room or "-"))]
+        # /join N: one's own seat back (a vote for another's is told as it opens)
+        view = self.view
+        if view is None or view["seat"] is None or view["seat"] + 1 != command.seat:
+            return []
+        back = say(_("* You play seat {seat} again.", seat=command.seat))
+        return [back, *self._turn_lines(reader, ascii_only, say)]
 
     @property
     def view(self) -> dict[str, Any] | None:
@@ -312,7 +346,7 @@ class LineText:
             )
             return [played, *self._turn_lines(reader, ascii_only, say)]
         if isinstance(msg, m.Ack):
-            return []
+            return self._acked(msg.id, reader, ascii_only, say) if self._asked else []
         if isinstance(msg, m.Pong):  # /ping: the server answers
             return ["* pong"]
         if isinstance(msg, m.Snapshot):
@@ -334,6 +368,8 @@ class LineText:
                 say(_("/rooms lists rooms, /join NAME takes a seat in one, /help lists every command.")),
             ]
         if isinstance(msg, m.Error):
+            if self._asked and isinstance(msg.id, int):
+                self._asked.pop(msg.id, None)
             return [f"! {say(msg.message)} [{msg.code}]"]
         if isinstance(msg, m.Chat):
             lobby = say(_("[lobby]"))

@@ -211,9 +211,12 @@ class Lobby:
             room.post(session, Leave(disconnected=False, id=None, name=session.name, asked=False))
             self.directory.moved(session)
 
-    async def receive_line(self, session: Session, line: str) -> bool:
+    async def receive_line(
+        self, session: Session, line: str, asked: Callable[[Any], Any] | None = None
+    ) -> bool:
         """A line from a line client (counted against its rate by the line endpoint, with the
-        lines it answers itself); ``False`` when the client asked to quit."""
+        lines it answers itself); ``False`` when the client asked to quit. ``asked`` sees each
+        command before it is handled, and may give it an id."""
         self.metrics.received(session.transport)
         try:
             command = parse_command(line)
@@ -221,7 +224,7 @@ class Lobby:
                 await self._quit(session)
                 return False
             if command is not None:
-                await self.handle(session, command)
+                await self.handle(session, command if asked is None else asked(command))
         except ProtocolError as e:
             self.error(session, e.code, e.message, e.id)
         return True

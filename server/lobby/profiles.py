@@ -11,13 +11,12 @@ from urllib.parse import unquote
 from bots.strategy import STRATEGIES
 from protocol import messages as m
 from protocol.botnames import bot_name, bot_names, bot_strategy
+from protocol.commands import TOP_MOST
 from protocol.errors import ProtocolError
 from protocol.i18n import Lang, Msg, _, _n, lazy
 from server.directory.privacy import Reader, seen_from
 from server.log.contract import GameLog, Standing, StoredGame
 from server.ratings import BOT, Skill, account_key
-
-MAX_TOP = 100
 
 
 class People(Protocol):
@@ -104,7 +103,7 @@ async def with_ratings(store: GameLog, people: list[m.Person]) -> list[m.Person]
 
 
 async def top_text(store: GameLog, limit: int) -> Msg:
-    board = await store.leaderboard(max(1, min(limit, MAX_TOP)))
+    board = await store.leaderboard(limit)
     if not board:
         return _("No rated games yet.")
 
@@ -274,8 +273,8 @@ async def api(store: GameLog, directory: People, path: str, reader: Reader | Non
     if route == "/api/leaderboard":
         params = dict(p.partition("=")[::2] for p in query.split("&") if p)
         text = params.get("limit", "10")
-        if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_TOP:
-            return 400, {"error": f"limit is a number from 1 to {MAX_TOP}"}
+        if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= TOP_MOST:
+            return 400, {"error": f"limit is a number from 1 to {TOP_MOST}"}
         board = await store.leaderboard(int(text))
         return 200, {"leaderboard": [standing_json(i, s) for i, s in enumerate(board, 1)]}
     name, _, rest = route.removeprefix("/api/players/").partition("/")

@@ -319,7 +319,7 @@ async def _line(lobby: Lobby, session: LineSession, raw: bytes) -> bool:
         return True
     if line.startswith("/") and await _secret_command(lobby, session, line):
         return True
-    if not await lobby.receive_line(session, line):
+    if not await lobby.receive_line(session, line, session.text.asked):
         await session.drain(1.0)
         await session.close(Close.NORMAL, _("Goodbye!"))
         return False

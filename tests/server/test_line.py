@@ -273,3 +273,47 @@ async def test_a_terminal_is_not_asked_for_passwords_it_would_give_in_vain(serve
     said = await gus.expect("[name_registered]")
     assert "Password: " not in said, said
     await gus.close()
+
+
+async def test_a_terminal_reads_what_leave_invite_and_join_n_did(server: Server) -> None:
+    """``/leave``, ``/invite`` and ``/join N`` are answered by a bare ``ack``: a terminal reads
+    what each did; a refused one reads only its error, and a vote for another's seat its vote."""
+    assert server.line_port is not None
+    cy = await LineClient.connect(server.line_port, "cy")
+    di = await LineClient.connect(server.line_port, "di")
+    await cy.line("/join tea")
+    await cy.expect("cy takes a seat")
+    await cy.line("/invite nobody")
+    await cy.line("/ping")
+    refused = await cy.expect("* pong")
+    assert "[not_connected]" in refused and "You invited" not in refused
+    await cy.line("/invite di")
+    await cy.expect("* You invited di to room tea.")
+    await di.line("/join tea")
+    await di.expect("di takes a seat")
+    await cy.line("/option seed 3")
+    await cy.line("/start")
+    await di.expect("The game starts")
+    await di.line("/leave")
+    await di.expect("* You left room tea; you are in the lobby.")
+    await di.line("/room tea")
+    await di.expect("You are in room tea (playing).")
+    await di.line("/join 2")
+    await di.expect("* You play seat 2 again.")
+    await di.line("/leave")
+    await di.expect("* You left room tea; you are in the lobby.")
+    await di.line("/leave")
+    await di.line("/ping")
+    assert "You left" not in await di.expect("* pong")  # (already in the lobby: not_in_room)
+    # another's seat is asked for by a vote, which the room tells as it opens
+    await cy.line("/leave")
+    await cy.expect("* You left room tea")
+    eve = await LineClient.connect(server.line_port, "eve")
+    await eve.line("/room tea")
+    await eve.expect("You are in room tea (playing).")
+    await di.line("/room tea")
+    await di.line("/join 2")
+    await di.expect("* You play seat 2 again.")
+    await eve.line("/join 1")
+    await eve.line("/ping")
+    assert "You play seat" not in await eve.expect("* pong")

@@ -164,6 +164,10 @@ async def test_lookups_by_command_and_http_after_a_rated_game(make_server: Serve
     assert rating["kind"] == "rating" and f"ann: {ratings['ann']['after']}?" in rating["text"]
     top = (await cem.command("/top 5"))["text"]
     assert top.index("ann") < top.index("bob")
+    assert (await cem.command("/top 1"))["text"].count("bob") == 0
+    for beyond in ("0", "101"):  # the same bounds as the HTTP API's limit
+        refused = await cem.command(f"/top {beyond}")
+        assert refused["code"] == "bad_arguments" and "from 1 to 100" in refused["message"]
     finger = (await cem.command("/finger ann"))["text"]
     assert "rating" in finger and "games 1" in finger and "room rated" in finger
     assert "room rated: ann" in (await cem.command("/history ann"))["text"]
