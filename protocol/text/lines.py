@@ -275,6 +275,9 @@ class LineText:
         #: reads what they did once the ack comes (an error's answer drops them)
         self._asked: dict[int, tuple[m.LeaveRoom | m.Invite | m.Join, str | None]] = {}
         self._ids = 0
+        #: the last snapshot drew a game nobody has moved in yet: the ``game_started`` that
+        #: follows it (a quick pairing's table is entered with its game begun) draws no board again
+        self._drawn_unmoved = False
 
     def asked(self, command: Any) -> Any:
         """``command``, as typed, to send: one whose ``ack`` is all the protocol answers (``/leave``,
@@ -344,6 +347,7 @@ class LineText:
             played = render_played(
                 msg.player, msg.move, msg.points, msg.events, ascii_only=ascii_only, lang=say
             )
+            self._drawn_unmoved = False
             return [played, *self._turn_lines(reader, ascii_only, say)]
         if isinstance(msg, m.Ack):
             return self._acked(msg.id, reader, ascii_only, say) if self._asked else []
@@ -351,6 +355,8 @@ class LineText:
             return ["* pong"]
         if isinstance(msg, m.Snapshot):
             self.view = msg.view
+            game = msg.view["game"]
+            self._drawn_unmoved = game is not None and game["move_number"] == 0
             return self._room_lines(ascii_only, say)
         if isinstance(msg, m.Patch):
             if self.view is not None:
@@ -431,7 +437,7 @@ class LineText:
                     if msg.practice
                     else []
                 ),
-                *self._turn_lines(reader, ascii_only, say),
+                *self._turn_lines(reader, ascii_only, say, board=not self._drawn_unmoved),
             ]
         if isinstance(msg, m.Eliminated):
             return []  # the played line already says so
@@ -528,17 +534,19 @@ class LineText:
             )
         return lines
 
-    def _turn_lines(self, reader: str | None, ascii_only: bool, say: Lang) -> list[str]:
+    def _turn_lines(self, reader: str | None, ascii_only: bool, say: Lang, board: bool = True) -> list[str]:
+        """The board and a tip when it is ``reader``'s turn (the tip alone when the board, its
+        "It is your turn." included, was just drawn)."""
         if reader is None or self._to_move() != reader:
             return []
         if not self._plays(reader):
             return []  # the reader's seat, played by a bot while the reader watches
         view = self.view
         assert view is not None
-        board = render_board(view, ascii_only=ascii_only, lang=say).splitlines()
+        drawn = render_board(view, ascii_only=ascii_only, lang=say).splitlines() if board else []
         if view.get("rated"):  # (a rated game gives no hints: no_hints)
-            return [*board, say(_("* /moves lists your legal moves."))]
-        return [*board, say(_("* /moves lists your legal moves, /hint suggests one."))]
+            return [*drawn, say(_("* /moves lists your legal moves."))]
+        return [*drawn, say(_("* /moves lists your legal moves, /hint suggests one."))]
 
     def _plays(self, reader: str) -> bool:
         """Whether ``reader`` plays a seat here now, read without making the reader's view."""

@@ -72,6 +72,29 @@ async def test_seated_is_followed_by_the_snapshot_and_no_presence_about_oneself(
     await kai.close()
 
 
+async def test_a_terminal_reads_its_table_s_board_once(server: Server) -> None:
+    """Two terminals paired by ``/seek``: each reads the board once (the table is entered with
+    its game begun: the snapshot draws it, and ``game_started`` only adds the tip for the one
+    who begins)."""
+    lia = await LineClient.connect(server.line_port or 0, "lia")
+    moe = await LineClient.connect(server.line_port or 0, "moe")
+    await lia.line("/seek 2 casual")
+    await lia.expect("Seeking a casual game")
+    await moe.line("/seek 2 casual")
+    for line in (lia, moe):
+        await line.expect("* A practice game: the server chose the seed.")
+        await line.line("/ping")
+        await line.expect("* pong")
+    tips = [
+        lia.text().count("* /moves lists your legal moves"),
+        moe.text().count("* /moves lists your legal moves"),
+    ]
+    assert sorted(tips) == [0, 1], tips
+    for line in (lia, moe):
+        assert line.text().count("Bar: 0 of 20 places taken") == 1, line.text()
+        assert line.text().count("It is your turn.") + line.text().count("is to move.") == 1
+
+
 async def test_four_of_any_size_sit_at_one_table(server: Server) -> None:
     """Four who seek any size within a few seconds sit at one table of four."""
     clients = [await WsClient.connect(server.port, name) for name in ("ann", "bob", "cid", "dan")]
