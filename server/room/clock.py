@@ -24,7 +24,7 @@ from server.room.world import RoomSettings
 TURN = "turn"
 #: the timer of the warning before the turn clock runs out, and its seconds
 WARN = "warn"
-CLOCK_WARNING = 10.0
+CLOCK_WARNING = 10
 #: the timer of a game that waits with nobody in its room
 IDLE = "idle"
 #: seconds before an automatic move or a drop that the log refused is tried again
@@ -54,6 +54,8 @@ class Clock:
         #: (game id, move number, deadline on the loop's clock and the wall's) of the last turn a
         #: person's clock ran for
         self._due: tuple[str, int, float, float] | None = None
+        #: (game id, move number) of the last turn whose warning reached its player
+        self.warned: tuple[str, int] | None = None
 
     # --- the turn ----------------------------------------------------------------------------
 
@@ -100,8 +102,12 @@ class Clock:
             out.append(Arm(TURN, due, ClockTimeout(game.moves)))
             # the views carry the deadline, so that every client can count down to it
             game.deadline = wall
-            if clock > CLOCK_WARNING and due - CLOCK_WARNING > now:  # (a warning sent stays sent)
-                out.append(Arm(WARN, due - CLOCK_WARNING, ClockWarning(game.moves)))
+            if clock > CLOCK_WARNING and due - CLOCK_WARNING > now:
+                out.append(Arm(WARN, due - CLOCK_WARNING, ClockWarning(game.moves, CLOCK_WARNING)))
+            elif clock > CLOCK_WARNING and now < due and self.warned != (game.game_id, game.moves):
+                # back after the warning was due, and it reached no connection: now, with the
+                # seconds left (a warning that reached the player stays sent)
+                out.append(Arm(WARN, now, ClockWarning(game.moves, max(1, int(due - now)))))
         self.turn_seen(game, now)
         return game.deadline != before
 

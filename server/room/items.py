@@ -106,9 +106,11 @@ class ClockTimeout:
 
 @dataclass(frozen=True, slots=True)
 class ClockWarning:
-    """The turn clock of move ``move_number`` has ``CLOCK_WARNING`` seconds left."""
+    """The turn clock of move ``move_number`` has ``seconds`` left (``CLOCK_WARNING``, or fewer
+    for a player who came back after the warning was due)."""
 
     move_number: int
+    seconds: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ from protocol.options import RoomOptions
 from protocol.outgoing import Outgoing
 from protocol.refusals import refusal
 from protocol.view import LastMove, RoomViews
-from server.room.clock import CLOCK_WARNING, Clock
+from server.room.clock import Clock
 from server.room.effects import Answers, Entry, GameEnd, GameStart, MoveLogged, Step
 from server.room.items import BotMove, ClockTimeout, ClockWarning, TurnRetry, WindowPassed
 from server.room.members import Members
@@ -407,10 +407,14 @@ class Play:
             return
         seat = self.seats[game.position.to_move]
         if seat.played_by_bot is None and seat.session is not None:
-            text = i18n._(
-                "{seconds} seconds left to move, {name}.", seconds=f"{CLOCK_WARNING:.0f}", name=seat.name
+            text = i18n._n(
+                "{n} second left to move, {name}.",
+                "{n} seconds left to move, {name}.",
+                msg.seconds,
+                name=seat.name,
             )
             self.members.send(seat.session, m.Notice(room=self.name, text=text))
+            self.clock.warned = (game.game_id, game.moves)
 
     # --- the end -----------------------------------------------------------------------------
 

@@ -140,6 +140,25 @@ async def test_a_line_client_is_told_when_ten_seconds_are_left(server: Server) -
     await line.expect("10 seconds left to move, hal.")
 
 
+async def test_a_player_back_after_the_warning_fell_due_is_warned_then(server: Server) -> None:
+    """hal drops as their 11-second turn begins; the warning falls due (at 1 s) while hal is
+    away. Back with the token, hal reads it then, with the seconds left."""
+    hal = await WsClient.connect(server.port, "hal")
+    await hal.command("/join warnback")
+    await hal.command("/option clock 11")
+    await hal.command("/option start 1")
+    await hal.command("/addbot greedy")
+    await hal.command("/start")
+    await hal.next("game_started")
+    token = hal.token
+    await hal.ws.close()
+    await asyncio.sleep(1.5)
+    back = await WsClient.connect(server.port, "hal", token=token)
+    notice = await back.next(lambda x: x["type"] == "notice" and "left to move" in x["text"])
+    seconds = int(notice["text"].split()[0])
+    assert 1 <= seconds <= 9 and notice["text"].endswith("left to move, hal."), notice
+
+
 async def test_a_move_the_clock_played_says_so(make_server: ServerFactory) -> None:
     """When the clock runs out, `played` carries clock true (and auto); a move by hand carries clock false."""
     server: Server = await make_server(clock_min=0.1)

@@ -101,7 +101,7 @@ def test_the_clock_warning_goes_to_the_player_to_move_alone_and_only_for_this_tu
     assert done.of(other, m.Notice) == [] and done.of(zoe, m.Notice) == []
     d.move([ann, bob])
     assert d.to_move == other.name
-    assert d.feed(None, ClockWarning(0)).effects == []
+    assert d.feed(None, ClockWarning(0, CLOCK_WARNING)).effects == []
     d.feed(other, Leave(disconnected=True))
     assert d.fire("warn").effects == []
 
@@ -277,7 +277,7 @@ def test_a_clock_as_short_as_the_warning_has_no_warning_and_none_comes_after_the
     assert d.core.game is not None
     number = d.core.game.moves
     d.move([ann, bob])
-    assert d.feed(None, ClockWarning(number + 1)).effects == []
+    assert d.feed(None, ClockWarning(number + 1, CLOCK_WARNING)).effects == []
 
 
 def test_a_player_back_on_their_turn_sees_the_same_deadline_and_after_the_end_no_turn_starts() -> None:

@@ -140,7 +140,7 @@ def test_the_clock_runs_a_persons_turn_with_a_warning_and_a_deadline() -> None:
     assert [e.key for e in out if isinstance(e, Cancel)] == [TURN, WARN]
     assert [e for e in out if isinstance(e, Arm)] == [
         Arm(TURN, 35.0, ClockTimeout(0)),
-        Arm(WARN, 35.0 - CLOCK_WARNING, ClockWarning(0)),
+        Arm(WARN, 35.0 - CLOCK_WARNING, ClockWarning(0, CLOCK_WARNING)),
     ]
     assert game.deadline == 1035.0 and clock.turn_began() == 5.0
 

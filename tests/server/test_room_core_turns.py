@@ -46,7 +46,7 @@ def test_each_turn_arms_the_clock_from_now() -> None:
     done = d.move(players)
     assert done.arms == [
         Arm("turn", 12.5 + CLOCK, ClockTimeout(1)),
-        Arm("warn", 12.5 + CLOCK - CLOCK_WARNING, ClockWarning(1)),
+        Arm("warn", 12.5 + CLOCK - CLOCK_WARNING, ClockWarning(1, CLOCK_WARNING)),
     ]
     timers = [(type(e).__name__, e.key) for e in done.effects if isinstance(e, Arm | Cancel)]
     # the clock of the turn played stops, with its warning
@@ -221,7 +221,10 @@ def test_returning_on_ones_own_turn_keeps_the_time_left_not_a_fresh_clock() -> N
     d, (ann, bob) = _clocked("ann", "bob")
     d.move([ann])  # at 0: bob's turn, due at 30
     deadline = d.core.play.game.deadline if d.core.play.game else None
-    for now in (12.0, 24.0, 27.0):  # three returns, the last after the warning was due
+    for now in (12.0, 24.0, 27.0):  # three returns, the last two after the warning was due
+        if now == 24.0:  # the warning reaches bob, here at 20
+            d.now = CLOCK - CLOCK_WARNING
+            assert d.fire("warn").of(bob, m.Notice)
         d.now = now
         d.feed(bob, Leave(disconnected=True))
         bob = FakeMember("bob")
@@ -229,11 +232,29 @@ def test_returning_on_ones_own_turn_keeps_the_time_left_not_a_fresh_clock() -> N
         assert d.timers["turn"] == Arm("turn", CLOCK, ClockTimeout(1))
         assert d.core.play.game is not None and d.core.play.game.deadline == deadline
         warned = [a for a in done.arms if a.key == "warn"]
-        assert warned == (
-            [Arm("warn", CLOCK - CLOCK_WARNING, ClockWarning(1))] if now < CLOCK - CLOCK_WARNING else []
+        assert warned == (  # (a warning that reached its player stays sent)
+            [Arm("warn", CLOCK - CLOCK_WARNING, ClockWarning(1, CLOCK_WARNING))]
+            if now < CLOCK - CLOCK_WARNING
+            else []
         )
     d.now = CLOCK
     assert d.fire("turn").step.entries  # the clock runs out when it would have without the returns
+
+
+def test_a_warning_that_came_due_while_the_player_was_away_comes_when_they_return() -> None:
+    """The clock's warning fell due while the player to move had lost the connection: coming back
+    with the clock still running, they read it then, with the seconds left (one, in the
+    singular); once the clock has run out there is nothing to warn of."""
+    d, (ann, bob) = _clocked("ann", "bob")
+    d.move([ann])  # at 0: bob's turn, due at 30
+    d.feed(bob, Leave(disconnected=True))
+    d.now = CLOCK - CLOCK_WARNING
+    assert d.fire("warn").effects == []
+    d.now = CLOCK - 0.5
+    bob = FakeMember("bob")
+    d.feed(bob, Returned())
+    [notice] = d.fire("warn").of(bob, m.Notice)
+    assert notice.text == "1 second left to move, bob."
 
 
 def test_returning_takes_the_seat_back_from_the_bot() -> None:
