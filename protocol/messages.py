@@ -664,6 +664,11 @@ class WhoList(_Answer):
     people: list[Person]
 
 
+#: the ``detail`` of ``replaced_by_bot`` for a player whose clock ran out three turns in a row:
+#: they may still be here, and take their seat back with ``join`` ``seat``
+RAN_OUT_THRICE = _("ran out of time three times in a row")
+
+
 class Presence(_ServerMessage):
     type: Literal["presence"] = "presence"
     room: str | None

@@ -278,6 +278,9 @@ class LineText:
         #: the last snapshot drew a game nobody has moved in yet: the ``game_started`` that
         #: follows it (a quick pairing's table is entered with its game begun) draws no board again
         self._drawn_unmoved = False
+        #: a bot plays the reader's seat while the reader is here (its clock ran out three turns
+        #: in a row): the seat's turns are not the reader's to play until they take it back
+        self._stood_in = False
 
     def asked(self, command: Any) -> Any:
         """``command``, as typed, to send: one whose ``ack`` is all the protocol answers (``/leave``,
@@ -297,7 +300,7 @@ class LineText:
             return []
         command, room = found
         if isinstance(command, m.LeaveRoom):
-            self.view = None
+            self.view, self._stood_in = None, False
             return [say(_("* You left room {room}; you are in the lobby.", room=room or "-"))]
         if isinstance(command, m.Invite):
             return [say(_("* You invited {name} to room {room}.", name=command.name, room=room or "-"))]
@@ -305,6 +308,7 @@ class LineText:
         view = self.view
         if view is None or view["seat"] is None or view["seat"] + 1 != command.seat:
             return []
+        self._stood_in = False
         back = say(_("* You play seat {seat} again.", seat=command.seat))
         return [back, *self._turn_lines(reader, ascii_only, say)]
 
@@ -383,6 +387,15 @@ class LineText:
                 f"<{msg.name}> {msg.text}" if msg.room is not None else f"{lobby} <{msg.name}> {msg.text}"
             ]
         if isinstance(msg, m.Presence):
+            if msg.event == "replaced_by_bot" and msg.name == reader and msg.detail == m.RAN_OUT_THRICE:
+                self._stood_in = True
+                view = self.view
+                seat = "N" if view is None or view["seat"] is None else view["seat"] + 1
+                text = _(
+                    "* A bot plays your seat: your time ran out three times. /join {seat} takes it back.",
+                    seat=seat,
+                )
+                return [say(text)]
             detail = f" ({say(msg.detail)})" if msg.detail else ""
             return [f"* {msg.name} {say(_PRESENCE[msg.event])}{detail}"]
         if isinstance(msg, m.Notice):
@@ -416,6 +429,7 @@ class LineText:
                 for p in msg.people
             ]
         if isinstance(msg, m.GameStarted):
+            self._stood_in = False
             players = ", ".join(msg.players)
             return [
                 say(
@@ -539,8 +553,8 @@ class LineText:
         "It is your turn." included, was just drawn)."""
         if reader is None or self._to_move() != reader:
             return []
-        if not self._plays(reader):
-            return []  # the reader's seat, played by a bot while the reader watches
+        if self._stood_in or not self._plays(reader):
+            return []  # the reader's seat, played by a bot while the reader is here or watches
         view = self.view
         assert view is not None
         drawn = render_board(view, ascii_only=ascii_only, lang=say).splitlines() if board else []

@@ -356,7 +356,7 @@ class Play:
             text = i18n._("{name}'s time ran out: the server plays {move}.", name=seat.name, move=move)
             self.members.broadcast(m.Notice(room=self.name, text=text))
             if seat.timeouts >= 3:
-                self.take_over(index, i18n._("ran out of time three times in a row"))
+                self.take_over(index, m.RAN_OUT_THRICE)
             self.moved(result, answers, auto=True, clock=True)
 
         def again() -> None:  # the log refused the move: the clock runs out again shortly

@@ -138,6 +138,48 @@ async def test_a_player_the_clock_handed_to_a_bot_takes_the_seat_back_with_join(
     assert mine and mine[-1]["auto"] is False
 
 
+async def test_a_terminal_whose_seat_a_bot_plays_reads_no_turns_until_it_takes_it_back(
+    make_server: ServerFactory,
+) -> None:
+    """cy, at a terminal, lets a one-second clock run out three turns in a row: she reads that a
+    bot plays her seat and how to take it back, and no "It is your turn." at the turns the bot
+    plays for her; /join 1 gives the seat back, and her next turn is hers again."""
+    server: Server = await make_server(clock_min=1.0)
+    assert server.line_port is not None
+    cy = await LineClient.connect(server.line_port, "cy")
+    bob = await WsClient.connect(server.port, "bob")
+    for line in ("/join cafe", "/option seed 8", "/option clock 1"):
+        await cy.line(line)
+    await cy.expect("set the clock to 1 second")
+    assert (await bob.command("/join cafe"))["type"] == "ack"
+    await cy.line("/start")
+    for _ in range(MAX_TURNS):
+        if _presence(bob, "cy", "replaced_by_bot"):
+            break
+        if await _to_move(bob) == "bob":
+            await _play(bob)
+        else:
+            await bob.next(lambda x: x["type"] in ("played", "presence"), timeout=15)
+    await cy.expect("* A bot plays your seat: your time ran out three times. /join 1 takes it back.")
+    stood_in = 0
+    for _ in range(MAX_TURNS):  # two turns the bot plays for cy
+        mover = await _to_move(bob)
+        if mover == "bob":
+            await _play(bob)
+        else:
+            played = await bob.next("played", timeout=15)
+            stood_in += played["player"] == "cy"
+        if stood_in == 2:
+            break
+    await cy.line("/ping")
+    assert "It is your turn." not in await cy.expect("* pong")
+    await cy.line("/join 1")
+    await cy.expect("* You play seat 1 again.")
+    if await _to_move(bob) == "bob":
+        await _play(bob)
+    await cy.expect("It is your turn.")
+
+
 async def test_a_password_longer_than_a_field_is_refused_at_the_terminal(server: Server) -> None:
     """/register at the terminal with a 201-character password is refused as the same password
     in a WebSocket ``register`` is (``bad_field``), and registers nothing; 200 characters do. A
