@@ -468,6 +468,10 @@ class ClusterDirectory:
         with _reaching_redis():
             await self.privacy.invite(room, identity)
 
+    async def identity_changed(self, old: str, new: str) -> None:
+        with _reaching_redis():
+            await self.privacy.follow(old, new)
+
     async def admission(self, room: RoomRef, session: Session) -> Admission:
         with _reaching_redis():
             return await self.privacy.admission(room, session)

@@ -63,6 +63,13 @@ class SharedPrivacy:
             pipe.expire(guests_key(room), GUESTS_TTL)
             await pipe.execute()
 
+    async def follow(self, old: str, new: str) -> None:
+        """The player ``old`` is ``new`` from now on: their invitations go with them, on every
+        node (a rare change: every guest list is looked at)."""
+        async for key in self.redis.scan_iter(match=guests_key("*"), count=500):
+            if await self.redis.srem(key, old):
+                await self.redis.sadd(key, new)
+
     async def admission(self, room: RoomRef, session: Session) -> Admission:
         """Whether ``session`` may enter ``room``, owned here or elsewhere."""
         if await self._is_guest(room.name, session.identity) or await self._holds_seat(room, session.name):

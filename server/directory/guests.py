@@ -20,6 +20,13 @@ class GuestLists:
         """Whether ``identity`` is on ``room``'s guest list."""
         return identity is not None and identity in self._guests.get(room.casefold(), ())
 
+    def follow(self, old: str, new: str) -> None:
+        """The player ``old`` is ``new`` from now on: their invitations go with them."""
+        for guests in self._guests.values():
+            if old in guests:
+                guests.discard(old)
+                guests.add(new)
+
     def became_private(self, room: Room) -> None:
         """Everyone in ``room`` when it became private is its guest from now on."""
         guests = self._guests.setdefault(room.name.casefold(), set())

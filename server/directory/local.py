@@ -92,6 +92,11 @@ class Directory(Protocol):
     async def invite(self, room: str, identity: str) -> None:
         """The player ``identity`` is invited to ``room``: on its guest list until the room closes."""
 
+    async def identity_changed(self, old: str, new: str) -> None:
+        """The player ``old`` is ``new`` from now on (they registered, or deleted their account):
+        their invitations go with them, and whoever is ``old`` later (a name registered again)
+        finds none of them."""
+
     async def admission(self, room: RoomRef, session: Session) -> Admission:
         """Whether ``session`` may enter ``room``: ``"guest"`` (on its guest list, or a player of
         its game), ``"open"`` (the room is not private) or ``"closed"``."""
@@ -222,6 +227,9 @@ class LocalDirectory:
 
     async def invite(self, room: str, identity: str) -> None:
         self.guests.invite(room, identity)
+
+    async def identity_changed(self, old: str, new: str) -> None:
+        self.guests.follow(old, new)
 
     async def admission(self, room: RoomRef, session: Session) -> Admission:
         if self.guests.is_guest(room.name, session.identity) or (

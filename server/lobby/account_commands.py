@@ -178,6 +178,8 @@ async def _new_identity(lobby: Lobby, session: Session, identity: str, *, keep: 
     session.token = secrets.token_hex(16)
     await lobby.store.token_issued(session.token, session.name, identity)
     await lobby.social.identity_changed(session, old, keep=keep)
+    if old is not None:  # (invitations belong to the person, whatever their lists)
+        await lobby.directory.identity_changed(old, identity)
     lobby.directory.moved(session)  # (its line says whose it is: a guest's or an account's)
 
 

@@ -67,6 +67,30 @@ async def test_an_invitation_on_one_node_lets_its_invitee_in_on_the_other(nodes:
     assert not [x for x in ann.messages if x["type"] == "presence" and x["name"] == "bob"]
 
 
+async def test_a_name_registered_again_finds_none_of_the_old_account_s_invitations(
+    nodes: list[ServerProcess],
+) -> None:
+    """zoe on b, invited to ann's room on a, deletes her account and plays on as zoe2, still
+    invited; mal, who registers the name zoe afterwards on a, is not."""
+    a, b = nodes
+    ann = await _private(a)
+    zoe = await WsClient.connect(b.port, "zoe")
+    assert (await zoe.request({"type": "register", "password": "correct horse battery"}))["registered"]
+    await _sees(ann, "zoe")
+    assert (await ann.command("/invite zoe"))["type"] == "ack"
+    await zoe.next("invited")
+    assert (await zoe.request({"type": "unregister", "password": "correct horse battery"}))[
+        "registered"
+    ] is False
+    assert (await zoe.command("/nick zoe2"))["type"] == "welcome"
+    mal = await WsClient.connect(a.port, "mal")
+    await _sees(mal, "zoe2")
+    assert (await mal.command("/nick zoe"))["type"] == "welcome"
+    assert (await mal.request({"type": "register", "password": "correct horse battery"}))["registered"]
+    assert (await mal.command("/room geheim"))["code"] == "not_invited"
+    assert (await zoe.command("/room geheim"))["type"] == "ack"
+
+
 async def test_should_a_node_not_know_yet_the_room_turns_the_stranger_away(
     nodes: list[ServerProcess], redis_url: str
 ) -> None:

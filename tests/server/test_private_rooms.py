@@ -146,6 +146,26 @@ async def test_an_invitation_is_for_the_person_not_the_name(server: Server) -> N
     assert (await other.command("/room geheim"))["code"] == "not_invited"
 
 
+async def test_an_invitation_follows_its_person_through_register_and_unregister(server: Server) -> None:
+    """zoe, invited as a guest, registers and still may enter; she deletes her account and plays
+    on as a guest under another name, still invited. Whoever registers the name zoe afterwards
+    is another person, and is not."""
+    ann = await _private(server)
+    zoe = await WsClient.connect(server.port, "zoe")
+    await ann.command("/invite zoe")
+    await zoe.next("invited")
+    assert (await zoe.request({"type": "register", "password": PASSWORD}))["registered"] is True
+    assert (await zoe.command("/room geheim"))["type"] == "ack"
+    assert (await zoe.command("/leave"))["type"] == "ack"
+    assert (await zoe.request({"type": "unregister", "password": PASSWORD}))["registered"] is False
+    assert (await zoe.command("/nick zoe2"))["type"] == "welcome"
+    mal = await WsClient.connect(server.port, "mal")
+    assert (await mal.command("/nick zoe"))["type"] == "welcome"
+    assert (await mal.request({"type": "register", "password": PASSWORD}))["registered"] is True
+    assert (await mal.command("/room geheim"))["code"] == "not_invited"
+    assert (await zoe.command("/room geheim"))["type"] == "ack"
+
+
 async def test_those_in_the_room_when_it_turns_private_may_come_back(server: Server) -> None:
     """zoe watched before ``private on``: she may leave and come back; bob, who was never in, may not."""
     ann = await WsClient.connect(server.port, "ann")
