@@ -456,6 +456,11 @@ class RoomCore:
         return None
 
     def _set_option(self, session: Member, msg: m.SetOption, value: Any) -> None:
+        if msg.key == "private" and not value and self.options.private:
+            # what the room held while it was private stays its people's: the last game's board
+            # and the chat lines kept for newcomers go before anyone else may come in
+            self.play.game = None
+            self.door.recent.clear()
         self.options = self.options.with_value(msg.key, value)
         if msg.key == "seed":
             self.play.seed_by = None if value is None else _name(session)

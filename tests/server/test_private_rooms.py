@@ -348,8 +348,9 @@ async def test_a_game_whose_room_turns_private_while_it_runs_stays_private(serve
 async def test_a_private_games_room_turns_public_only_once_it_is_over(server: Server) -> None:
     """While a private game runs its room stays private (``bad_option``, nothing changes): nobody
     outside may come in to watch the rest of it. Once the game is over the room may turn public,
-    and a stranger may enter."""
+    and a stranger may enter: the room has forgotten the game's board and its chat lines."""
     ann, bob = await _private_game_running(server)
+    assert (await ann.command("/say the password is swordfish"))["type"] == "ack"
     refused = await ann.request({"type": "option", "key": "private", "value": False})
     assert (refused["type"], refused["code"]) == ("error", "bad_option"), refused
     assert "stays private" in refused["message"]
@@ -359,8 +360,14 @@ async def test_a_private_games_room_turns_public_only_once_it_is_over(server: Se
     assert ann.view is not None and ann.view["options"]["private"] is True
     assert (await bob.command("/leave"))["type"] == "ack"
     await ann.next("game_over")
+    assert ann.view is not None and ann.view["game"] is not None
     assert (await ann.command("/option private off"))["type"] == "ack"
+    await ann.barrier()
+    assert ann.view is not None and ann.view["game"] is None and ann.view["state"] == "waiting"
     assert (await zoe.command("/watch geheim"))["type"] == "ack"
+    await zoe.barrier()
+    assert zoe.view is not None and zoe.view["game"] is None, zoe.view
+    assert not [x for x in zoe.messages if x["type"] == "chat"], zoe.messages
 
 
 async def test_a_profile_shows_where_a_player_is_as_its_reader_may_see_it(server: Server) -> None:
