@@ -96,7 +96,7 @@ SERVER_ERROR_CODES: Final[dict[str, str]] = {
     "silenced": "you are silenced (no chat, tells or invitations); the message says until when",
     "no_such_report": "no open report of that id",
     "no_such_room": "no room of that name",
-    "already_playing": "you have a seat in a running game: play it (or leave it) before you seek another",
+    "already_playing": "you have a seat in a running game, or are in a tournament: play or leave it first",
     "queue_full": "as many people are seeking a game as the server allows; try again shortly",
     "not_seeking": "you are not seeking a game",
     "internal": "the server failed to handle the message (it is logged)",

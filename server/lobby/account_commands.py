@@ -43,6 +43,14 @@ class Lobby(Protocol):
     def directory(self) -> Directory: ...
     @property
     def reserved(self) -> ReservedNames: ...
+    @property
+    def tournaments(self) -> Entered | None: ...
+
+
+class Entered(Protocol):
+    """The tournaments, as far as these commands ask about them."""
+
+    async def entered(self, name: str, identity: str | None) -> str | None: ...
 
 
 def is_registered(session: Session) -> bool:
@@ -116,9 +124,10 @@ async def check_nick(lobby: Lobby, session: Session, msg: m.Nick) -> None:
         await check_alike(lobby, msg.name, msg.id)
 
 
-def check_secret_asked(session: Session, what: str, msg_id: m.ClientId = None) -> None:
+async def check_secret_asked(lobby: Lobby, session: Session, what: str, msg_id: m.ClientId = None) -> None:
     """Refuse at once what ``/register``, ``/password`` or ``/unregister`` (``what``) would ask
-    passwords for in vain: a second registration, a guest's password or unregistering."""
+    passwords for in vain: a second registration, a guest's password or unregistering, and a
+    registration or unregistering while the player is in a game or a tournament."""
     if what == "register" and is_registered(session):
         raise ProtocolError("name_registered", _("{name} is already registered.", name=session.name), msg_id)
     if what == "password" and not is_registered(session):
@@ -127,11 +136,55 @@ def check_secret_asked(session: Session, what: str, msg_id: m.ClientId = None) -
         )
     if what == "unregister" and not is_registered(session):
         raise ProtocolError("not_registered", _("You are playing as a guest: nothing to unregister."), msg_id)
+    if what in ("register", "unregister"):
+        await check_not_playing(lobby, session, what, msg_id)
+
+
+async def check_not_playing(lobby: Lobby, session: Session, what: str, msg_id: m.ClientId) -> None:
+    """``already_playing`` while the player holds a seat in a running game or is in an upcoming or
+    running tournament: a game and a tournament know their players by name (a new name would
+    lose them), and whether a game is rated by who its players were as it began (a registration
+    then would rate a game the server helped in as a guest's, or unrate one it refused help in)."""
+    assert session.name is not None
+    seat = await lobby.directory.seat_room(session.name)
+    if seat is not None:
+        if what == "nick":
+            text = _(
+                "You have a seat in the game in room {room}: change your name once it is over.",
+                room=seat.name,
+            )
+        elif what == "register":
+            text = _("You have a seat in the game in room {room}: register once it is over.", room=seat.name)
+        else:
+            text = _(
+                "You have a seat in the game in room {room}: delete your account once it is over.",
+                room=seat.name,
+            )
+        raise ProtocolError("already_playing", text, msg_id)
+    entered = (
+        None if lobby.tournaments is None else await lobby.tournaments.entered(session.name, session.identity)
+    )
+    if entered is not None:
+        if what == "nick":
+            text = _(
+                "You are in tournament {name}: change your name once it is over, or leave it first.",
+                name=entered,
+            )
+        elif what == "register":
+            text = _(
+                "You are in tournament {name}: register once it is over, or leave it first.", name=entered
+            )
+        else:
+            text = _(
+                "You are in tournament {name}: delete your account once it is over, or leave it first.",
+                name=entered,
+            )
+        raise ProtocolError("already_playing", text, msg_id)
 
 
 async def _register(lobby: Lobby, session: Session, msg: m.Register) -> None:
     assert session.name is not None
-    check_secret_asked(session, "register", msg.id)
+    await check_secret_asked(lobby, session, "register", msg.id)
     check_reserved(lobby, session.name, msg.id)
     held = await lobby.directory.claim_name(session.name, own=session.name)  # (a look-alike of another's)
     if held is not None:
@@ -147,7 +200,7 @@ async def _register(lobby: Lobby, session: Session, msg: m.Register) -> None:
 
 async def _password(lobby: Lobby, session: Session, msg: m.ChangePassword) -> None:
     assert session.name is not None
-    check_secret_asked(session, "password", msg.id)
+    await check_secret_asked(lobby, session, "password", msg.id)
     await lobby.accounts.change_password(session.name, msg.old, msg.new, session.address, msg.id)
     session.send(m.Notice(text=_("Your password is changed.")))
     session.send(m.Ack(id=msg.id))
@@ -155,7 +208,7 @@ async def _password(lobby: Lobby, session: Session, msg: m.ChangePassword) -> No
 
 async def _unregister(lobby: Lobby, session: Session, msg: m.Unregister) -> None:
     assert session.name is not None
-    check_secret_asked(session, "unregister", msg.id)
+    await check_secret_asked(lobby, session, "unregister", msg.id)
     name = session.name
 
     async def role_ends() -> None:

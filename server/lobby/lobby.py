@@ -433,24 +433,7 @@ class Lobby:
             raise ProtocolError("not_in_lobby", _("Change your name in the lobby: /leave first."), msg.id)
         if not is_name(msg.name):
             raise ProtocolError("bad_name", _("A name is {rule}.", rule=NAME_RULE), msg.id)
-        seat = await self.directory.seat_room(session.name)
-        if seat is not None:  # (a game knows its players by name: the seat would lose its player)
-            text = _(
-                "You have a seat in the game in room {room}: change your name once it is over.",
-                room=seat.name,
-            )
-            raise ProtocolError("already_playing", text, msg.id)
-        entered = (
-            None
-            if self.tournaments is None
-            else await self.tournaments.entered(session.name, session.identity)
-        )
-        if entered is not None:  # (its next round would seat the old name)
-            text = _(
-                "You are in tournament {name}: change your name once it is over, or leave it first.",
-                name=entered,
-            )
-            raise ProtocolError("already_playing", text, msg.id)
+        await account_commands.check_not_playing(self, session, "nick", msg.id)
         await account_commands.check_nick(self, session, msg)
         await self.moderation.admit(session, msg.name, msg.id)  # (a new name sheds no silence)
         # (a name like one's own is one's own, unless someone else holds that very name)

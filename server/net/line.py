@@ -441,7 +441,7 @@ async def _secret_command(lobby: Lobby, session: LineSession, line: str) -> bool
     if not isinstance(command, AskSecret):
         return False
     try:
-        check_secret_asked(session, command.what)
+        await check_secret_asked(lobby, session, command.what)
     except ProtocolError as e:
         lobby.error(session, e.code, e.message)
         return True

@@ -60,6 +60,38 @@ async def test_a_rated_game_changes_ratings_as_openskill_computes(make_server: S
     assert ann is not None and ann.skill == Skill(*ann_after, games=1, wins=1)
 
 
+async def test_nobody_registers_or_unregisters_in_the_middle_of_a_game(make_server: ServerFactory) -> None:
+    """A guest seated in a running game beside a registered player may not register (the game was
+    unrated as it began, and the server gives hints in it), nor may the registered player delete
+    the account: ``already_playing``, naming the room, and nothing changes; a terminal is refused
+    before any password prompt. Once the game is over both may."""
+    server: Server = await make_server(resume_window=0.3)
+    ann = await WsClient.connect(server.port, "ann")
+    assert (await ann.request({"type": "register", "password": PASSWORD}))["registered"] is True
+    assert server.line_port is not None
+    gus = await LineClient.connect(server.line_port, "gus")
+    await ann.command("/join mixed")
+    assert (await ann.command("/option absent drop"))["type"] == "ack"
+    await gus.line("/join mixed")
+    await gus.expect("gus takes a seat")
+    assert (await ann.command("/start"))["type"] == "ack"
+    await gus.expect("The game starts")
+    await gus.line("/register")
+    said = await gus.expect("[already_playing]")
+    assert "Password: " not in said and "room mixed" in said, said
+    refused = await ann.request({"type": "unregister", "password": PASSWORD})
+    assert refused["code"] == "already_playing" and "room mixed" in refused["message"], refused
+    assert (await ann.command("/info"))["text"].count("Rated: no") == 1
+    assert (await ann.command("/stand"))["type"] == "ack"  # (absent drop: ann leaves the game)
+    await gus.expect("* Game over (last_player)")
+    await gus.line("/register")
+    for prompt in ("Password: ", "Password again: "):
+        await gus.expect(prompt)
+        await gus.line(PASSWORD)
+    await gus.expect("gus is registered")
+    assert (await ann.request({"type": "unregister", "password": PASSWORD}))["registered"] is False
+
+
 async def test_a_practice_game_is_not_rated(make_server: ServerFactory) -> None:
     """A game whose room chose the seed carries no ratings and changes none."""
     server: Server = await make_server(resume_window=0.3)

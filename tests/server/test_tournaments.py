@@ -166,10 +166,14 @@ async def test_refusals_change_nothing(server: Server) -> None:
 
 
 async def test_whoever_takes_a_creators_name_later_is_not_its_organizer(server: Server) -> None:
-    """ann makes a tournament, then deletes her account and quits; a stranger who takes the name
+    """ann makes a tournament, leaves it (a player in it keeps the account until it is over:
+    ``already_playing``), then deletes her account and quits; a stranger who takes the name
     ``ann`` is refused ``close`` (``not_organizer``) and it stays upcoming."""
     ann = await _registered(server, "ann")
     assert (await ann.command("/tournament new cup swiss 3 start +1m"))["type"] == "tournament"
+    refused = await ann.request({"type": "unregister", "password": PASSWORD})
+    assert refused["code"] == "already_playing" and "cup" in refused["message"]
+    assert (await ann.command("/tournament leave cup"))["type"] == "ack"
     gone = await ann.request({"type": "unregister", "password": PASSWORD})
     assert gone["type"] == "welcome" and gone["registered"] is False
     await ann.command("/quit")

@@ -360,8 +360,8 @@ async def _bot_game(client: WsClient, room: str) -> dict[str, object]:
 async def test_a_person_has_only_so_many_games_against_bots(make_server: ServerFactory) -> None:
     """Past --max-bot-games games against the server's bots alone, /start is ``too_many_bot_games``;
     leaving a game does not free its place while it runs; a new identity under the same name
-    (/register) keeps the count, and a new name (/nick) waits until the games are over; a game
-    with another person does not count."""
+    (/register) and a new name (/nick) wait until the games are over; a game with another person
+    does not count."""
     server = await make_server(max_bot_games=2, bot_workers=0)
     burn = await WsClient.connect(server.port, "burn")
     for room in ("b1", "b2"):
@@ -371,7 +371,9 @@ async def test_a_person_has_only_so_many_games_against_bots(make_server: ServerF
     assert (refused["type"], refused["code"]) == ("error", "too_many_bot_games")
     assert server.lobby.rooms["b3"].state == "waiting"
     assert (await burn.command("/leave"))["type"] == "ack"
-    assert (await burn.request({"type": "register", "password": "correct horse"}))["registered"] is True
+    assert (await burn.request({"type": "register", "password": "correct horse"}))[
+        "code"
+    ] == "already_playing"
     assert (await _bot_game(burn, "b4"))["code"] == "too_many_bot_games"
     assert (await burn.command("/leave"))["type"] == "ack"
     other = await WsClient.connect(server.port, "other")
