@@ -641,8 +641,8 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         _("staff: NAME may play but not chat, tell or invite"),
         _(
             "NAME may play but not chat, tell or invite for TIME: minutes, hours or days\n"
-            "(30m, 2h, 7d) or perm; nor take another name, open a new room or make a\n"
-            "tournament. A guest's address is silenced with the name."
+            "(30m, 2h, 7d) or perm; nor take another name, register, open a new room\n"
+            "or make a tournament. A guest's address is silenced with the name."
         ),
         (_("/silence troll 2h insults"),),
     ),

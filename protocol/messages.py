@@ -439,7 +439,7 @@ class ResolveReport(_ClientMessage):
     """Staff: close the report ``report`` with ``note``: answered with a ``notice`` and ``ack``."""
 
     type: Literal["resolve"] = "resolve"
-    report: int = Field(ge=1)
+    report: int = Field(ge=1, le=2**63 - 1, description="the id of an open report")
     note: ReasonText = ""
 
 

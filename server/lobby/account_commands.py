@@ -21,6 +21,7 @@ from server.directory.privacy import Reader
 from server.lobby import profiles
 from server.lobby.accounts import Accounts, looks_registered
 from server.lobby.language import set_language
+from server.lobby.sanctions import Enforcer
 from server.lobby.social import Social
 from server.log.contract import GameLog
 from server.metrics import Metrics
@@ -136,6 +137,8 @@ async def check_secret_asked(lobby: Lobby, session: Session, what: str, msg_id: 
         )
     if what == "unregister" and not is_registered(session):
         raise ProtocolError("not_registered", _("You are playing as a guest: nothing to unregister."), msg_id)
+    if what == "register":  # (an account would shed the silence its guest's address holds)
+        Enforcer.hushed(session, msg_id)
     if what in ("register", "unregister"):
         await check_not_playing(lobby, session, what, msg_id)
 

@@ -21,7 +21,7 @@ import structlog
 from protocol import messages as m
 from protocol.errors import ProtocolError
 from protocol.i18n import _
-from protocol.names import NAME_RULE, is_name
+from protocol.names import NAME_RULE, ROOM_RULE, is_name, is_room_name
 from protocol.text.moderation import when_text
 from server.directory import Directory
 from server.lobby.accounts import Accounts
@@ -382,6 +382,8 @@ class Moderation:
     async def _close(self, session: Session, msg: m.CloseRoom) -> None:
         await self._staff(session, msg.id)
         assert session.name is not None
+        if not is_room_name(msg.room):
+            raise ProtocolError("bad_room", _("A room name is {rule}.", rule=ROOM_RULE), msg.id)
         key = msg.room.casefold()
         rooms = [r.name for r in await self.lobby.directory.room_list() if r.name.casefold() == key]
         if not rooms and key not in self.lobby.directory.rooms:
@@ -424,6 +426,8 @@ class Moderation:
     async def _modlog(self, session: Session, msg: m.GetModLog) -> None:
         await self._staff(session, msg.id)
         assert session.name is not None
+        if msg.name is not None and not (is_name(msg.name) or is_room_name(msg.name)):
+            raise _bad_name(msg.name, msg.id)  # (a room's name finds its closing)
         me = session.name.casefold()
         # a report of oneself is read nowhere: nor is its resolving (another of the staff's)
         entries = [

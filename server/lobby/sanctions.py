@@ -40,8 +40,9 @@ KICK_SECONDS: Final = 600.0
 #: the public chat lines a report keeps
 EXCERPT_LINES: Final = 50
 #: the messages a silenced person may not send (a new name would shed the silence in /who, and
-#: leave the staff without the name they silenced; a new room or tournament is a name all read)
-HUSHED: Final = frozenset({m.Say, m.Tell, m.TellReply, m.Invite, m.Nick})
+#: leave the staff without the name they silenced; an account, a guest's address's silence; a new
+#: room or tournament is a name all read)
+HUSHED: Final = frozenset({m.Say, m.Tell, m.TellReply, m.Invite, m.Nick, m.Register})
 
 _UNITS: Final = {"m": 60, "h": 3600, "d": 86400}
 

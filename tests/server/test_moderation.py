@@ -241,6 +241,12 @@ async def test_unsilence_frees_the_guests_that_came_later_from_the_address(serve
     assert (await admin.command("/silence loud 1h shouting"))["type"] == "ack"
     later = await WsClient.connect(server.port, "later")
     assert (await later.request({"type": "say", "text": "hi"}))["code"] == "silenced"
+    # an account would log in as itself, free of the address's silence: not while it holds
+    assert (await later.request({"type": "register", "password": "correct horse"}))["code"] == "silenced"
+    assert server.line_port is not None
+    line = await LineClient.connect(server.line_port, "later2")
+    await line.line("/register")
+    assert "Password: " not in await line.expect("[silenced]")
     assert (await admin.command("/unsilence loud"))["type"] == "ack"
     free = await later.next(lambda x: x["type"] == "notice" and "again" in x["text"])
     assert free["text"].startswith("You may chat, tell, invite")
@@ -395,6 +401,12 @@ async def test_bad_arguments_get_clear_errors(server: Server) -> None:
     assert missing["code"] == "bad_arguments" and "Usage: /silence NAME TIME [REASON]" in missing["message"]
     assert (await admin.command("/role bob admin"))["code"] == "bad_arguments"
     assert (await admin.command("/resolve 7"))["code"] == "no_such_report"
+    huge = await admin.request({"type": "resolve", "report": 2**70})  # (past what a store holds)
+    assert huge["code"] == "bad_field", huge
+    assert (await admin.request({"type": "close", "room": "bad room!"}))["code"] == "bad_room"
+    for name in ("bad name!", ""):
+        assert (await admin.request({"type": "modlog", "name": name}))["code"] == "bad_name"
+    assert (await admin.request({"type": "modlog", "name": "cafe-1"}))["type"] == "modlog"
     assert (await admin.command("/role nobody moderator"))["code"] == "no_such_player"
     assert (await admin.command("/kick nobody"))["code"] == "not_connected"
     assert (await admin.command("/close noroom"))["code"] == "no_such_room"
