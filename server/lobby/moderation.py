@@ -339,7 +339,8 @@ class Moderation:
                 lifted += await self.store.sanction_lifted(cast(SanctionKind, kind), msg.name, by, msg.reason)
             if lifted and action == "unsilence":
                 await self._act(Action("unsilence", name=msg.name, by=by))
-            self.metrics.moderation_actions.labels(action=action).inc()
+            if lifted:  # (counted as logged: lifting nothing is no action)
+                self.metrics.moderation_actions.labels(action=action).inc()
             text = (
                 _("{name} is free again.", name=msg.name)
                 if lifted
@@ -409,6 +410,12 @@ class Moderation:
         await self._may_act_on(session, role, msg.name, msg.id)
         assert session.name is not None
         new: Role | None = None if msg.role == "none" else "moderator"
+        if new is None and await self.store.role(msg.name) is None:  # (nothing to take: nothing logged)
+            if await self.store.account(msg.name) is None:
+                raise ProtocolError("no_such_player", _("{name} is not registered.", name=msg.name), msg.id)
+            session.send(m.Notice(text=_("{name} has no role: nothing was changed.", name=msg.name)))
+            session.send(m.Ack(id=msg.id))
+            return
         if not await self.store.role_set(msg.name, new, session.name):
             raise ProtocolError("no_such_player", _("{name} is not registered.", name=msg.name), msg.id)
         self.metrics.moderation_actions.labels(action=f"role:{msg.role}").inc()

@@ -503,6 +503,16 @@ async def test_roles_are_given_by_an_admin_and_marked_for_everyone(server: Serve
     assert "staff:" not in (await admin.command("/finger mia"))["text"]
     actions = [e.action for e in await server.store.modlog("mia")]
     assert actions == ["role:none", "role:moderator"]
+    # taking a role nobody holds, or lifting a ban nobody has, changes nothing: said so, and
+    # neither logged nor counted
+    assert (await admin.request({"type": "role", "name": "mia", "role": "none"}))["type"] == "ack"
+    said = [x["text"] for x in admin.messages if x["type"] == "notice"]
+    assert said[-1] == "mia has no role: nothing was changed."
+    assert (await admin.command("/unban mia"))["type"] == "ack"
+    assert [e.action for e in await server.store.modlog("mia")] == actions
+    metrics = (await http_get(server.port, "/metrics")).body.decode()
+    assert 'cafe_moderation_actions_total{action="role:none"} 1.0' in metrics
+    assert 'cafe_moderation_actions_total{action="unban"}' not in metrics
 
 
 async def test_names_that_look_like_staff_are_refused(server: Server) -> None:
