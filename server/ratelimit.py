@@ -27,3 +27,12 @@ class TokenBucket:
             self._tokens -= 1.0
             return True
         return False
+
+    def spend(self, count: int) -> None:
+        """Spend ``count`` more tokens for what a message taken cost beyond one, into debt if
+        need be (at most a burst's): the next messages wait until it is paid back."""
+        now = self._clock()
+        self._tokens = max(
+            -self._burst, min(self._burst, self._tokens + (now - self._last) * self._rate) - count
+        )
+        self._last = now

@@ -53,6 +53,9 @@ log = structlog.get_logger("cafe.lobby")
 MAX_STRIKES = 10
 #: seconds a flooding connection's last refusal may take to be written before it closes
 LAST_WORD = 1.0
+#: a ``list_rooms`` counts against the connection's rate as one message more for each this many
+#: rooms it lists (a list of every room, read and sent again each time, is not one message's work)
+ROOMS_A_MESSAGE = 100
 
 #: what answers a message: done at once (``None``) or when awaited
 Handler = Callable[[Session, Any], Awaitable[None] | None]
@@ -463,6 +466,8 @@ class Lobby:
         if session.room is None:
             self.directory.watch_rooms(session, rooms)
         session.send(m.Rooms(id=msg.id, rooms=rooms))
+        # a long list costs what it is: one more message for each ROOMS_A_MESSAGE rooms in it
+        session.bucket.spend(len(rooms) // ROOMS_A_MESSAGE)
 
     async def _as_shown(self, people: list[m.Person]) -> list[m.Person]:
         """``people`` with their ratings and the staff's roles, as ``who`` shows them."""

@@ -139,6 +139,8 @@ class RoomCore:
             bot_games=bot_games,
         )
         self.votes = Votes(name, settings, self.members, self.seats, self.clock, self.play)
+        #: the room's line in the room list, with the ``listing`` it was made for
+        self._summary: tuple[tuple[Any, ...], m.RoomSummary] | None = None
         self.door = Door(name, self.members, self.seats, self.clock, self.play, self.votes)
         self.asks = Asks(name, self.members, self.seats, self.play)
         #: the game waited the resume window with nobody here: the room leaves memory (the log
@@ -208,6 +210,15 @@ class RoomCore:
         return not self.members and (self.state != "playing" or self.unloaded)
 
     def summary(self) -> m.RoomSummary:
+        """The room's line in the room list, made again only when its ``listing`` changed (a list
+        of every room is read often: each ``list_rooms`` reads all of them)."""
+        listing = self.listing()
+        kept = self._summary
+        if kept is None or kept[0] != listing:
+            kept = self._summary = (listing, self._summarize())
+        return kept[1]
+
+    def _summarize(self) -> m.RoomSummary:
         return m.RoomSummary(
             name=self.name,
             state=self.state,
@@ -223,7 +234,7 @@ class RoomCore:
 
     def listing(self) -> tuple[Any, ...]:
         """What the room list says of the room (``summary``), cheap to compare."""
-        seats = tuple((s.name, s.kind, s.connected) for s in self.seats)
+        seats = tuple((s.name, s.kind, s.connected, s.identity) for s in self.seats)
         return (self.state, seats, len(self.seats.watching(self.members.present)), self.options)
 
     def seat_of(self, name: str) -> Seat | None:

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
+
 from server.app import Server
+from server.lobby import lobby
 from server.ratelimit import TokenBucket
 from tests.server.clients import WsClient
 from tests.server.conftest import ServerFactory
@@ -54,6 +57,37 @@ def test_an_empty_bucket_refills_one_token_per_one_over_rate_seconds() -> None:
     assert _takes(bucket, 2) == [True, False]
     clock.now += 0.75  # three tokens' worth, capped at two
     assert _takes(bucket, 3) == [True, True, False]
+
+
+def test_spending_more_goes_into_debt_that_the_refill_pays_back_first() -> None:
+    """A message that cost more than one spends the rest, into debt at most a burst deep: nothing
+    passes until the refill has paid it back."""
+    clock = FakeClock()
+    bucket = TokenBucket(rate=4.0, burst=3, clock=clock)
+    assert _takes(bucket, 1) == [True]
+    bucket.spend(4)  # two left, four spent: two owed
+    assert _takes(bucket, 1) == [False]
+    clock.now += 0.75  # three tokens: one left over the debt
+    assert _takes(bucket, 2) == [True, False]
+    bucket.spend(100)  # at most a burst deep
+    clock.now += 1.0
+    assert _takes(bucket, 2) == [True, False]
+
+
+async def test_a_long_room_list_counts_as_many_messages_as_it_is_long(
+    make_server: ServerFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``list_rooms`` of three rooms, at one message a room, spends four: a connection with a
+    burst of six and a slow refill is refused at its second list's next message."""
+    monkeypatch.setattr(lobby, "ROOMS_A_MESSAGE", 1)
+    server: Server = await make_server(rate=0.01, burst=6)
+    for name in ("ann", "bob", "cid"):
+        client = await WsClient.connect(server.port, name)
+        assert (await client.command(f"/join r{name}"))["type"] == "ack"
+    zoe = await WsClient.connect(server.port, "zoe")  # (its hello took one: five left)
+    assert len((await zoe.request({"type": "list_rooms"}))["rooms"]) == 3  # one left
+    assert (await zoe.request({"type": "ping"}))["type"] == "pong"  # none left
+    assert (await zoe.request({"type": "ping"}))["code"] == "rate_limited"
 
 
 def test_a_bucket_with_no_time_passing_never_refills() -> None:

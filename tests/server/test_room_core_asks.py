@@ -184,7 +184,10 @@ def test_the_room_list_counts_seats_connections_guests_and_spectators() -> None:
     assert summary.spectators == 2
     state, seats, spectators, options = d.core.listing()
     assert (state, spectators, options) == ("playing", 2, d.core.options)
-    assert seats == tuple((s.name, s.kind, s.connected) for s in summary.seats)
+    assert seats == tuple((s.name, s.kind, s.connected, s.identity) for s in d.core.seats)
+    assert d.core.summary() is summary  # (made again only when the listing changes)
+    d.enter("eve")
+    assert d.core.summary().spectators == 3
 
 
 def test_game_over_carries_the_ratings_the_log_gave_as_it_wrote_the_end() -> None:
