@@ -225,6 +225,22 @@ async def test_a_name_registered_again_inherits_nothing(log: GameLog) -> None:
     assert await log.history("account:ann") == []
 
 
+async def test_a_name_registered_again_reads_none_of_the_old_accounts_private_games(log: GameLog) -> None:
+    """ann finishes a private game with bob and unregisters; whoever registers ann next is not
+    among its players: it is neither in bob's games as the new ann reads them nor readable by
+    her; bob still reads it."""
+    assert await log.account_created("ann", "hash-1", None)
+    outcome = await _started(log, "g1", ACCOUNTS)
+    await log.game_option("g1", "private", True)
+    await log.game_finished("g1", outcome)
+    await log.account_deleted("ann")
+    assert await log.account_created("ann", "hash-2", "guest-of-the-new-ann")
+    game = await log.game("g1")
+    assert game is not None and not game.readable_by("account:ann") and game.readable_by("account:bob")
+    assert await log.games_count("account:bob", "account:ann") == 0
+    assert await log.games_count("account:bob", "account:bob") == 1
+
+
 async def test_a_guests_games_become_the_account_it_registers(log: GameLog) -> None:
     """The games a guest played are the account's once the guest registers its name."""
     await log.game_finished("g1", await _started(log, "g1", ["guest-ann", "account:bob", None]))

@@ -21,7 +21,7 @@ from redis.exceptions import WatchError
 from protocol.names import alike, alike_version
 from server.log.contract import Account, Standing, StoreUnavailable
 from server.log.redis.guarded import guarded
-from server.log.redis.keys import PREFIX, RUNNING, game_key, history_key
+from server.log.redis.keys import PREFIX, game_key, history_key
 from server.log.redis.lists import list_keys
 from server.ratings import BOT, RatingChange, Skill, account_key, is_rated, rate, rating_key
 
@@ -144,8 +144,9 @@ class RedisAccounts:
     @guarded
     async def account_deleted(self, name: str) -> None:
         """Forget the account (its settings with it), its lists, its rating and its history; its
-        games stay, under the name, and a game it still plays in rates its seat as a guest's (not
-        whoever registers the name next)."""
+        games stay, under the name, as a guest's: a game it still plays in rates its seat so, and
+        whoever registers the name next reads none of its private games. Every game Redis holds
+        is looked at (with PostgreSQL for the records, the running ones alone): a rare change."""
         key = account_key(name)
         await self.redis.delete(_account_key(name), _rating_key(key), history_key(key), *list_keys(key))
         forms, form = _forms_key(), alike(name)
@@ -153,8 +154,9 @@ class RedisAccounts:
         if indexed is not None and str(indexed).casefold() == name.casefold():
             await self.redis.hdel(forms, form)
         await self.redis.zrem(LEADERBOARD, key)
-        for game_id in await self.redis.hvals(RUNNING):
-            await self._identity_dropped(game_key(str(game_id)), key)
+        async for game in self.redis.scan_iter(match=game_key("*"), count=1000):
+            if not str(game).endswith(":moves"):
+                await self._identity_dropped(str(game), key)
 
     async def _identity_dropped(self, game: str, identity: str) -> None:
         """The seats of ``identity`` in the game stored at ``game`` belong to nobody's account."""
