@@ -231,8 +231,9 @@ class Door:
             )
         if len(self.seats) >= MAX_SEATS:
             raise ProtocolError("room_full", _("All four seats are taken."), msg.id)
-        seat = Seat(name=name, kind=session.kind, session=session, identity=session.identity)
-        seat.address = session.address
+        seat = Seat(
+            name=name, kind=session.kind, session=session, identity=session.identity, address=session.address
+        )
         self.seats.add(seat)
         self.members.broadcast(m.Presence(room=self.name, name=name, event="joined"))
         self.members.ack(session, msg.id)
