@@ -448,8 +448,12 @@ class RoomCore:
                 " this room cannot turn private while it runs."
             )
             raise ProtocolError("bad_option", text, msg.id)
-        if msg.key == "private" and not value and self.options.private and self.state == "playing":
-            text = _("A private game stays private to its end: this room can turn public once it is over.")
+        if msg.key == "private" and not value and self.state == "playing":
+            text = (
+                _("A private game stays private to its end: this room can turn public once it is over.")
+                if self.options.private
+                else _("This room is public already.")
+            )
             raise ProtocolError("bad_option", text, msg.id)
         if self.state == "playing" and value != self.options.to_dict()[msg.key]:
             assert game is not None

@@ -370,6 +370,21 @@ async def test_a_private_games_room_turns_public_only_once_it_is_over(server: Se
     assert not [x for x in zoe.messages if x["type"] == "chat"], zoe.messages
 
 
+async def test_private_off_during_a_public_rooms_game_is_refused_too(server: Server) -> None:
+    """``private`` off while a game runs is ``bad_option`` in a public room as well (it is off
+    already): no notice tells the room it was made public."""
+    ann, _ = await _private_game_running(server, turn_private=True)
+    assert (await ann.command("/option private off"))["code"] == "bad_option"
+    cid = await WsClient.connect(server.port, "cid")
+    assert (await cid.command("/join open"))["type"] == "ack"
+    assert (await cid.command("/addbot"))["type"] == "ack"
+    assert (await cid.command("/start"))["type"] == "ack"
+    refused = await cid.request({"type": "option", "key": "private", "value": False})
+    assert (refused["code"], refused["message"]) == ("bad_option", "This room is public already.")
+    await cid.barrier()
+    assert not [x for x in cid.messages if x["type"] == "notice" and "public" in x["text"]]
+
+
 async def test_a_profile_shows_where_a_player_is_as_its_reader_may_see_it(server: Server) -> None:
     """``GET /api/players/ann`` and ``/finger ann``: "in a private room" for outsiders, the room's
     name for someone in it (over HTTP, the one its token names)."""
