@@ -159,11 +159,19 @@ _VIEW: dict[str, Any] = {
     "state": "playing",
     "seats": [{"name": "ann", "kind": "person", "connected": True}],
     "spectators": [],
-    "options": {"stammtisch": False},
+    "options": {"seed": "set", "stammtisch": False, "clock": 60, "absent": "bot", "host": True,
+                "private": False, "drawseat": False, "start": None},
+    "rated": False,
     "you": "ann",
     "seat": 0,
-    "game": {"players": [], "hand": ["FRf"], "chairs": {"FR1s": "Jf=FR"}, "bar": [], "deck_size": 60},
-}
+    "game": {
+        "players": [{"name": "ann", "hand_size": 1, "score": 4, "hand_limit": 5, "eliminated": False}],
+        "hand": ["FRf"], "to_move": "ann", "start_player": "ann", "chairs": {"FR1s": "Jf=FR"}, "bar": [],
+        "deck_size": 60, "move_number": 1, "last_move": {"player": "ann", "move": "Jf=FR@FR1s", "points": 4},
+        "history": [{"player": "ann", "move": "Jf=FR@FR1s", "points": 4, "auto": "clock"}],
+        "deadline": 1767225600.5, "over": None, "result": None,
+    },
+}  # fmt: skip
 
 _TOURNAMENT = protocol.messages.TournamentSummary(
     id=1,
@@ -248,7 +256,17 @@ SERVER_SAMPLES: list[ServerMessage] = [
         player="ann",
         move="FRf@FR1s",
         points=4,
-        events=[{"type": "seat", "card": "FRf", "chair": "FR1s", "points": 4}],
+        events=[
+            {
+                "type": "seat",
+                "player": "ann",
+                "card": "FRf",
+                "chair": "FR1s",
+                "points": 4,
+                "tables": {"FR1": 4},
+            },
+            {"type": "draw", "player": "ann", "count": 1},
+        ],
         auto=True,
     ),
     Eliminated(seq=12, room="cafe", player="bob", place=2),
