@@ -42,7 +42,7 @@ SERVER_ERROR_CODES: Final[dict[str, str]] = {
     "game_running": "the game has started; seats and options are fixed until it ends",
     "no_game": "no game is running in this room",
     "not_enough_players": "a game needs 2 to 4 seated players",
-    "too_many_bot_games": "the player, or their address, has as many games against bots as allowed",
+    "too_many_bot_games": "the player has as many games against the server's bots running as allowed",
     "no_such_bot": "no bot of that name sits in this room",
     "too_many_rooms": "the server holds its maximum number of rooms",
     "server_full": "the server holds its maximum number of connections",

@@ -38,7 +38,9 @@ def follow_parent(parent: int) -> None:
     threading.Thread(target=watch, name="follow-parent", daemon=True).start()
 
 
-def _started(parent: int, pids: SimpleQueue[int], closed: EventType, then: Callable[[], None] | None) -> None:
+def _started(
+    parent: int, pids: SimpleQueue[int], closed: EventType, then: Callable[[], None] | None
+) -> None:
     pids.put(os.getpid())
     if closed.is_set():  # (after the id: ``close`` sets this before it reads the ids)
         os._exit(0)

@@ -17,7 +17,7 @@ from server.config import Config
 from server.directory.names import Held, NameTable, strongest
 from server.log.contract import GameLog, StoredGame
 from server.metrics import Metrics
-from server.room import BotGames, BotNameList, Member, Room, RoomSettings, Seat
+from server.room import BotNameList, Member, Room, RoomSettings, Seat
 
 
 class RoomsOwner(Protocol):
@@ -212,29 +212,27 @@ class LocalRooms:
     def refused_entry(self, room: Room, member: Member) -> None:
         self.owner.refused_entry(room, member)
 
-    def bot_games(self, name: str, identity: str | None, address: str) -> BotGames:
-        """The games here the person ``name`` (or ``identity``), and the people from
-        ``address``, play against the server's bots alone (:func:`bot_games`)."""
-        return bot_games(self.rooms.values(), name, identity, address)
+    def bot_games(self, name: str, identity: str | None) -> int:
+        """How many games here the person ``name`` (or ``identity``) plays against the server's
+        bots alone (:func:`bot_games`)."""
+        return bot_games(self.rooms.values(), name, identity)
 
 
-def bot_games(rooms: Iterable[Room], name: str, identity: str | None, address: str) -> BotGames:
-    """How many of ``rooms`` play a game against the server's bots alone of the person ``name``
-    (seats under the name, or of the player behind it, ``identity``, so that a new name or a new
-    identity alone does not start the count afresh), and of people from ``address`` (seats last
-    taken from it; "" counts none)."""
+def bot_games(rooms: Iterable[Room], name: str, identity: str | None) -> int:
+    """How many of ``rooms`` play a game of the person ``name`` against the server's bots alone:
+    seats under the name, or of the player behind it (``identity``), so that a new name (``/nick``)
+    or a new identity (``/register``, ``/unregister``) alone does not start the count afresh."""
     key = name.casefold()
-    person = from_address = 0
+    count = 0
     for room in rooms:
-        if room.state != "playing":
-            continue
-        seats = room.seats
-        people = [s for s in seats if s.strategy is None]
-        if len(people) != 1:  # (a game with two people in it is no game against the bots alone)
-            continue
-        [seat] = people
-        if seat.name.casefold() == key or (identity is not None and seat.identity == identity):
-            person += 1
-        if address and seat.address == address:
-            from_address += 1
-    return BotGames(person, from_address)
+        if room.state == "playing":
+            seats = room.seats
+            mine = [
+                s
+                for s in seats
+                if s.strategy is None
+                and (s.name.casefold() == key or (identity is not None and s.identity == identity))
+            ]
+            if mine and all(s.strategy is not None for s in seats if s not in mine):
+                count += 1
+    return count

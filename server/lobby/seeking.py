@@ -31,7 +31,7 @@ from server.lobby.pairing import BOTS_AFTER, GATHER, PlannedTable, Seeker, pair
 from server.lobby.tables import Player, TableRefused, Tables
 from server.log.contract import GameLog
 from server.ratings import account_key
-from server.room import check_bot_games
+from server.room import too_many_bot_games
 from server.session import Session
 from server.tasks import cancel_and_wait
 
@@ -185,9 +185,11 @@ class Seeks:
                 _("You have a seat in the game in room {room}: finish it first.", room=seat.name),
                 msg.id,
             )
-        if msg.bots:  # (what /start with bots costs)
-            games = bot_games(self.directory.rooms.values(), name, session.identity, session.address)
-            check_bot_games(games, self.max_bot_games, msg.id)
+        if (
+            msg.bots
+            and bot_games(self.directory.rooms.values(), name, session.identity) >= self.max_bot_games
+        ):
+            raise too_many_bot_games(self.max_bot_games, msg.id)  # (what /start with bots costs)
         rating = NEWCOMER
         if session.registered:
             standing = await self.store.standing(account_key(name))

@@ -24,12 +24,11 @@ out (:mod:`server.room.actor`).
 from server.room.actor import Room, RoomHost
 from server.room.core import RoomCore, not_invited
 from server.room.items import Enter, Leave, Returned
-from server.room.start import BotGames, check_bot_games
+from server.room.start import too_many_bot_games
 from server.room.state import Seat
 from server.room.world import BotNameList, BotNames, Member, RoomSettings
 
 __all__ = [
-    "BotGames",
     "BotNameList",
     "BotNames",
     "Enter",
@@ -41,6 +40,6 @@ __all__ = [
     "RoomHost",
     "RoomSettings",
     "Seat",
-    "check_bot_games",
     "not_invited",
+    "too_many_bot_games",
 ]

@@ -40,7 +40,6 @@ from server.room.effects import (
     VotedOut,
 )
 from server.room.items import BotMove, ClockTimeout, Item, Stop, TurnRetry
-from server.room.start import BotGames
 from server.room.world import BotNames, Member, RoomSettings
 
 if TYPE_CHECKING:
@@ -81,9 +80,9 @@ class RoomHost(Protocol):
     def lease_lost(self, room: Room) -> None:
         """Another node owns the room now (cluster mode): it has stopped here."""
 
-    def bot_games(self, name: str, identity: str | None, address: str) -> BotGames:
-        """The games the person ``name`` (or the player ``identity``, under whatever name), and
-        the people from ``address``, have running against the server's bots alone."""
+    def bot_games(self, name: str, identity: str | None) -> int:
+        """How many games the person ``name`` (or the player ``identity``, under whatever name) has
+        running against the server's bots alone."""
 
     def refused_entry(self, room: Room, member: Member) -> None:
         """``member`` asked to enter the room and was refused: wherever it is connected, it is

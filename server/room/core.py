@@ -66,7 +66,6 @@ from server.room.items import (
 from server.room.members import Members
 from server.room.play import Play
 from server.room.seats import Seats
-from server.room.start import BotGames
 from server.room.state import DRAWN, LISTED, MAX_SEATS, Game, Seat, State
 from server.room.votes import VoteExpired, Votes
 from server.room.world import BotNameList, BotNames, Member, RoomSettings
@@ -120,7 +119,7 @@ class RoomCore:
         *,
         new_game_id: Callable[[], str] = lambda: secrets.token_hex(8),
         new_seed: Callable[[], int] = lambda: secrets.randbelow(2**63),
-        bot_games: Callable[[str, str | None, str], BotGames] = lambda *_: BotGames(0, 0),
+        bot_games: Callable[[str, str | None], int] = lambda name, identity: 0,
     ) -> None:
         self.name = name
         self.settings = settings

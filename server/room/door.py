@@ -153,7 +153,6 @@ class Door:
         if seat is not None:
             held = self.seats[seat]
             held.session = session
-            held.address = session.address or held.address
             held.stand_in = None
             held.timeouts = 0
             if not held.arrived:  # the first time in a seat the server made for them
@@ -231,10 +230,7 @@ class Door:
             )
         if len(self.seats) >= MAX_SEATS:
             raise ProtocolError("room_full", _("All four seats are taken."), msg.id)
-        seat = Seat(
-            name=name, kind=session.kind, session=session, identity=session.identity, address=session.address
-        )
-        self.seats.add(seat)
+        self.seats.add(Seat(name=name, kind=session.kind, session=session, identity=session.identity))
         self.members.broadcast(m.Presence(room=self.name, name=name, event="joined"))
         self.members.ack(session, msg.id)
         self.play.publish()

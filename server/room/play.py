@@ -32,7 +32,7 @@ from server.room.items import BotMove, ClockTimeout, ClockWarning, TurnRetry, Wi
 from server.room.members import Members
 from server.room.seats import Seats
 from server.room.sight import Sight, rated
-from server.room.start import BotGames, check_start
+from server.room.start import check_start
 from server.room.state import DRAWN, LISTED, Game, State
 from server.room.world import Member, RoomSettings
 
@@ -58,7 +58,7 @@ class Play:
         *,
         new_game_id: Callable[[], str],
         new_seed: Callable[[], int],
-        bot_games: Callable[[str, str | None, str], BotGames],
+        bot_games: Callable[[str, str | None], int],
     ) -> None:
         self.name = name
         self.settings = settings

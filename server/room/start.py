@@ -6,7 +6,6 @@ A part of the game at the table (:class:`~server.room.play.Play`), which asks be
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
 
 from protocol import messages as m
 from protocol.errors import ProtocolError
@@ -16,31 +15,12 @@ from server.room.seats import Seats
 from server.room.state import MAX_SEATS, MIN_PLAYERS, State
 from server.room.world import Member, RoomSettings
 
-#: how many times a person's games against the server's bots alone an address may have running
-#: (an IPv6 address by its /64): new guest names from one machine do not add up without end
-ADDRESS_SHARE = 5
 
-
-class BotGames(NamedTuple):
-    """The games against the server's bots alone running here: a person's (under any of their
-    names), and those of the people from an address."""
-
-    person: int
-    address: int
-
-
-def check_bot_games(games: BotGames, limit: int, msg_id: m.ClientId) -> None:
-    """Refuse one more game against the server's bots (a ``start``, or a ``seek`` that would seat
-    its seeker with bots) past ``limit`` a person, or ``ADDRESS_SHARE`` times it an address."""
-    if games.person >= limit:
-        text = _("You have {limit} games against the server's bots running; finish one first.", limit=limit)
-        raise ProtocolError("too_many_bot_games", text, msg_id)
-    if games.address >= limit * ADDRESS_SHARE:
-        text = _(
-            "Your address has {count} games against the server's bots running; finish one first.",
-            count=games.address,
-        )
-        raise ProtocolError("too_many_bot_games", text, msg_id)
+def too_many_bot_games(limit: int, msg_id: m.ClientId) -> ProtocolError:
+    """The refusal of a game against the server's bots to a person who has ``limit`` running (a
+    ``start``, or a ``seek`` that would seat them with bots)."""
+    text = _("You have {limit} games against the server's bots running; finish one first.", limit=limit)
+    return ProtocolError("too_many_bot_games", text, msg_id)
 
 
 def check_start(
@@ -51,7 +31,7 @@ def check_start(
     seats: Seats,
     options: RoomOptions,
     settings: RoomSettings,
-    bot_games: Callable[[str, str | None, str], BotGames],
+    bot_games: Callable[[str, str | None], int],
 ) -> None:
     """Refuse ``member``'s ``start`` unless they host (where the room has a host), no game runs,
     2 to 4 seats are taken, a game against the server's bots alone is within the starter's
@@ -67,8 +47,9 @@ def check_start(
     assert starter is not None
     if all(s.strategy is not None for s in seats if s.name != starter):
         # the server's bots think on the server's time: a person may keep only a few such games
-        # the person's, whatever their name now, and their address's
-        check_bot_games(bot_games(starter, member.identity, member.address), settings.max_bot_games, msg_id)
+        limit = settings.max_bot_games
+        if bot_games(starter, member.identity) >= limit:  # the person's, whatever their name now
+            raise too_many_bot_games(limit, msg_id)
     start = options.start
     if start is not None and start > len(seats):
         raise ProtocolError(
@@ -82,4 +63,4 @@ def check_start(
         )
 
 
-__all__ = ["ADDRESS_SHARE", "BotGames", "check_bot_games", "check_start"]
+__all__ = ["check_start"]

@@ -27,9 +27,6 @@ class Seat:
     timeouts: int = 0
     #: the player behind a person's seat, so that the game is logged as theirs
     identity: str | None = None
-    #: the address (:attr:`server.session.Session.address`) of the connection that last took a
-    #: person's seat ("": none known), for the games against the server's bots an address has
-    address: str = ""
     #: whether its player has sat in it: not yet in a seat the server made at a table of its own
     #: (quick pairing, a tournament) until they come, so that they are told as taking it, not back
     arrived: bool = True

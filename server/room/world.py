@@ -22,10 +22,6 @@ class Member(Hashable, Protocol):
     #: the player behind the connection, the same across resumes (``None`` for none known)
     identity: str | None
 
-    @property
-    def address(self) -> str:
-        """The address its per-address limits count it by ("": none known, as on another node)."""
-
     def send(self, message: Outgoing | m._ServerMessage) -> None:
         """Queue a message (the actor calls it; the core only names the recipient)."""
 

@@ -22,7 +22,6 @@ from protocol.outgoing import Outgoing
 from server.room.core import BotNameList, RoomCore, RoomSettings
 from server.room.effects import WRITTEN, Answers, Arm, Cancel, Effect, Entry, Note, Reply, Send, Step, Think
 from server.room.items import BotMove, Enter
-from server.room.start import BotGames
 
 ROOM = "cafe"
 SEED = 7
@@ -39,7 +38,6 @@ class FakeMember:
         self.kind: Literal["person", "bot"] = kind
         self.ascii_only = ascii_only
         self.identity: str | None = f"id-{name}"
-        self.address = ""
 
     def send(self, message: Outgoing) -> None:
         raise AssertionError(f"the core sent {message.json} to {self.name} itself")
@@ -122,7 +120,7 @@ class Driver:
         settings: RoomSettings | None = None,
         *,
         seed: int | None = SEED,
-        bot_games: Callable[[str, str | None, str], BotGames] = lambda *_: BotGames(0, 0),
+        bot_games: Callable[[str, str | None], int] = lambda name, identity: 0,
     ) -> None:
         self.bot_names = BotNameList()
         self.core = RoomCore(

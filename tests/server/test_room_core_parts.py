@@ -19,7 +19,6 @@ from server.room.items import ClockTimeout, ClockWarning, Unattended, WindowPass
 from server.room.members import Members
 from server.room.play import Play
 from server.room.seats import Seats
-from server.room.start import BotGames
 from server.room.state import Game, Seat
 from server.room.votes import Vote, Votes
 from server.room.world import RoomSettings
@@ -187,7 +186,7 @@ def _table(*names: str) -> tuple[Members, Seats, Play, list[FakeMember]]:
         clock,
         new_game_id=lambda: "g1",
         new_seed=lambda: 7,
-        bot_games=lambda name, identity, address: BotGames(len(name), 0),
+        bot_games=lambda name, identity: len(name),
     )
     people = [FakeMember(n) for n in names]
     for person in people:

@@ -8,7 +8,6 @@ from engine.game import seed_hash
 from protocol import messages as m
 from server.room.core import RoomSettings
 from server.room.effects import GameStart, Note
-from server.room.start import BotGames
 from tests.server.roomcore import GAME_ID, Driver
 
 
@@ -26,37 +25,17 @@ def test_a_person_may_run_only_so_many_games_against_the_servers_bots_alone() ->
     a starter who has none running, the limit does not count."""
     running = {"ann": 2, "bob": 2, "cid": 1}
     settings = RoomSettings(max_bot_games=2)
-    d = Driver(settings, bot_games=lambda name, identity, address: BotGames(running.get(name, 0), 0))
+    d = Driver(settings, bot_games=lambda name, identity: running.get(name, 0))
     ann = d.enter("ann", join=True)
     d.feed(ann, m.AddBot())
     refused = d.feed(ann, m.Start())
     assert refused.codes(ann) == ["too_many_bot_games"] and "2 games" in refused.replies()[0].text
     d.enter("bob", join=True)
     assert d.feed(ann, m.Start()).written  # bob is a person: no game against bots alone
-    d = Driver(settings, bot_games=lambda name, identity, address: BotGames(running.get(name, 0), 0))
+    d = Driver(settings, bot_games=lambda name, identity: running.get(name, 0))
     cid = d.enter("cid", join=True)
     d.feed(cid, m.AddBot())
     assert d.feed(cid, m.Start()).written  # one running, under the limit
-
-
-def test_an_address_may_run_five_times_a_persons_games_against_the_servers_bots() -> None:
-    """New guest names from one address do not add up without end: at five times the limit an
-    address has running, ``too_many_bot_games`` names the address's count."""
-    settings = RoomSettings(max_bot_games=2)
-    d = Driver(
-        settings, bot_games=lambda name, identity, address: BotGames(0, 10 if address == "10.0.0.9" else 9)
-    )
-    ann = d.enter("ann", join=True)
-    ann.address = "10.0.0.9"
-    d.feed(ann, m.AddBot())
-    refused = d.feed(ann, m.Start())
-    assert refused.codes(ann) == ["too_many_bot_games"]
-    assert (
-        refused.replies()[0].text
-        == "Your address has 10 games against the server's bots running; finish one first."
-    )
-    ann.address = "10.0.0.8"
-    assert d.feed(ann, m.Start()).written  # (nine from that one: under the limit)
 
 
 def test_the_seat_to_begin_must_be_one_of_the_seats_taken() -> None:

@@ -12,7 +12,6 @@ from protocol import messages as m
 from protocol.commands import ShowRequest
 from server.room.core import RoomSettings
 from server.room.items import Enter, Leave
-from server.room.start import BotGames
 from tests.server.roomcore import Driver, FakeMember
 
 #: a room as a refusal finds it: the driver, who asks, and what they send
@@ -137,7 +136,7 @@ def _start_alone() -> Asked:
 
 
 def _start_against_bots() -> Asked:
-    d = Driver(RoomSettings(max_bot_games=2), bot_games=lambda *_: BotGames(2, 0))
+    d = Driver(RoomSettings(max_bot_games=2), bot_games=lambda name, identity: 2)
     (ann,) = d.seat("ann")
     d.feed(ann, m.AddBot())
     return d, ann, m.Start()

@@ -388,26 +388,6 @@ async def test_a_person_has_only_so_many_games_against_bots(make_server: ServerF
     assert (await burn.command("/start"))["type"] == "ack"  # with a person beside them: no bot game
 
 
-async def test_new_guest_names_from_one_address_do_not_add_up_without_end(make_server: ServerFactory) -> None:
-    """Guests from one address, each under a new name, start games against the server's bots and
-    go: past five times --max-bot-games running from the address, the next is refused
-    (``too_many_bot_games``, naming the address's count), as is a seek with bots, so that one
-    machine cannot fill --max-rooms with games nobody plays."""
-    server = await make_server(max_bot_games=2, bot_workers=0)
-    for n in range(5):
-        guest = await WsClient.connect(server.port, f"throw{n}")
-        for room in ("a", "b"):
-            assert (await _bot_game(guest, f"t{n}{room}"))["type"] == "ack"
-            assert (await guest.command("/leave"))["type"] == "ack"
-        await guest.command("/quit")
-        await guest.close()
-    late = await WsClient.connect(server.port, "throw5")
-    refused = await _bot_game(late, "t5a")
-    assert refused["code"] == "too_many_bot_games" and "Your address has 10 games" in refused["message"]
-    assert (await late.command("/leave"))["type"] == "ack"
-    assert (await late.command("/seek 2 bots"))["code"] == "too_many_bot_games"
-
-
 async def test_a_game_nobody_watches_waits_for_someone(make_server: ServerFactory) -> None:
     """When the last person leaves the room, the server's bots stop moving; when someone enters
     again, they go on."""
