@@ -248,6 +248,9 @@ class ClusterDirectory:
 
     # --- rooms: leases, owners, takeover -------------------------------------------------------------
 
+    async def make_way(self) -> bool:
+        return await self.local.make_way()
+
     async def resolve(self, name: str) -> Room | RemoteRoom:
         """The room called ``name``: owned here (taking the lease if nobody holds it) or elsewhere."""
         with _reaching_redis():

@@ -86,6 +86,10 @@ class Directory(Protocol):
     async def resolve(self, name: str) -> RoomRef:
         """The room called ``name``, made when nobody holds it."""
 
+    async def make_way(self) -> bool:
+        """At ``--max-rooms``: whether a room here whose game waits with nobody in it left memory
+        to make way for a new one (:meth:`LocalRooms.make_way`)."""
+
     async def seat_room(self, name: str) -> RoomRef | None:
         """The room whose running game ``name`` has a seat in, if any."""
 
@@ -219,6 +223,9 @@ class LocalDirectory:
 
     async def resolve(self, name: str) -> RoomRef:
         return self.rooms.get(name.casefold()) or self.local.create_room(name)
+
+    async def make_way(self) -> bool:
+        return await self.local.make_way()
 
     async def seat_room(self, name: str) -> RoomRef | None:
         return await self.local.seat_room(name)

@@ -18,6 +18,7 @@ from server.directory.names import Held, NameTable, strongest
 from server.log.contract import GameLog, StoredGame
 from server.metrics import Metrics
 from server.room import BotNameList, Member, Room, RoomSettings, Seat
+from server.room.items import MakeWay
 
 
 class RoomsOwner(Protocol):
@@ -89,6 +90,24 @@ class LocalRooms:
         for stored in games:
             room = self.rooms.get(stored.room.casefold()) or self.create_room(stored.room)
             await room.restore(stored)
+
+    async def make_way(self) -> bool:
+        """Make room for one more: a room whose game waits with nobody in it (its bots wait for
+        someone to come) leaves memory now rather than after the resume window, its game kept in
+        the log, where a player's return takes it up as it was. Whether one did (none waits: the
+        rooms are all in use). Abandoned games against the bots, however many names one machine
+        starts them under, never keep a room from the people here."""
+        waiting = [
+            room
+            for room in self.rooms.values()
+            if not room.core.members and room.state == "playing" and not room.core.unloaded
+        ]
+        for room in sorted(waiting, key=lambda r: not r.core.clock.suspended):  # (bots waiting first)
+            room.post(None, MakeWay())
+            await room.settled()
+            if self.rooms.get(room.name.casefold()) is not room:
+                return True
+        return False
 
     def lost(self, key: str) -> Room | None:
         """The room of casefolded name ``key`` is no longer this process's: forgotten here."""

@@ -508,7 +508,7 @@ class Lobby:
                 there = {r.name.casefold() for r in await self.directory.room_list()}
                 if name.casefold() not in there:
                     self.moderation.hushed(session, msg_id)
-            if len(self.directory.rooms) >= self.config.max_rooms:
+            if len(self.directory.rooms) >= self.config.max_rooms and not await self.directory.make_way():
                 raise ProtocolError("too_many_rooms", _("The server holds as many rooms as it can."), msg_id)
             room = await self.directory.resolve(name)
         if session.room is room:

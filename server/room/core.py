@@ -57,6 +57,7 @@ from server.room.items import (
     Closing,
     Enter,
     Leave,
+    MakeWay,
     Returned,
     Table,
     TurnRetry,
@@ -172,6 +173,7 @@ class RoomCore:
             ClockTimeout: play.on_clock,
             ClockWarning: play.on_clock_warning,
             Unattended: self._on_unattended,
+            MakeWay: self._on_make_way,
             Closing: self._on_closing,
             Table: self._on_table,
         }
@@ -377,6 +379,16 @@ class RoomCore:
         if self.clock.suspended and not self.members and game is not None and game.moves == msg.move_number:
             self.unloaded = True
             self.members.note("unloaded", game=game.game_id, moves=game.moves)
+
+    def _on_make_way(self, _: Member | None, msg: MakeWay) -> None:
+        """Nobody is in the room and its game waits (for a player away, or its bots for someone to
+        come): it leaves memory, its timers with it; a player's return takes the game up from the
+        log (a turn's clock starts anew then, as after a restart)."""
+        game = self.game
+        if not self.members and game is not None and game.outcome is None and not self.unloaded:
+            self.clock.stop_turn(self.members.out)
+            self.unloaded = True
+            self.members.note("unloaded", game=game.game_id, moves=game.moves, to_make_way=True)
 
     def _on_table(self, _: Member | None, msg: Table) -> Step | None:
         """A table the server made: in a room nobody is in, seats for its players (each waiting

@@ -121,6 +121,12 @@ class Unattended:
 
 
 @dataclass(frozen=True, slots=True)
+class MakeWay:
+    """The server holds as many rooms as it may and one more is wanted: a game with nobody in its
+    room leaves memory now, kept in the log (as after the resume window: ``Unattended``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class TurnRetry:
     """Start the turn of move ``move_number`` again: its automatic move could not be logged."""
 
@@ -149,6 +155,7 @@ __all__ = [
     "Enter",
     "Item",
     "Leave",
+    "MakeWay",
     "Returned",
     "Stop",
     "Table",

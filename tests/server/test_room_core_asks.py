@@ -17,7 +17,7 @@ from server.ratings import ACCOUNT
 from server.room.clock import CLOCK_WARNING, IDLE
 from server.room.core import RoomSettings
 from server.room.effects import Answers, Arm, Note, Think
-from server.room.items import ClockWarning, Enter, Leave, Returned, TurnRetry, Unattended
+from server.room.items import ClockWarning, Enter, Leave, MakeWay, Returned, TurnRetry, Unattended
 from tests.server.roomcore import SEED, Driver, FakeMember
 
 
@@ -134,6 +134,28 @@ def test_a_game_nobody_attends_leaves_memory_only_while_nobody_comes() -> None:
     d.enter("zoe")
     d.feed(None, Unattended(1))
     assert not d.core.unloaded
+
+
+def test_a_game_with_nobody_in_its_room_makes_way_at_once_with_its_timers() -> None:
+    """Asked to make way (the server holds as many rooms as it may), a running game with nobody in
+    its room leaves memory at once, its turn's timers cancelled; one with someone in the room, or
+    one that is over, stays."""
+    d = Driver()
+    ann, bob = d.start("ann", "bob", options=[("clock", 30)])
+    zoe = d.enter("zoe")
+    for member in (ann, bob):
+        d.feed(member, Leave(disconnected=True))
+    assert d.feed(None, MakeWay()).effects == [] and not d.core.unloaded  # (zoe watches)
+    d.feed(zoe, Leave(disconnected=False))
+    assert not d.core.members
+    done = d.feed(None, MakeWay())
+    assert d.core.unloaded and "turn" in done.cancels and "warn" in done.cancels
+    ended = Driver()
+    cid, dan = ended.start("cid", "dan", options=[("absent", "drop")])
+    ended.feed(dan, m.LeaveGame())  # (the last player left: the game is over)
+    ended.feed(cid, Leave(disconnected=True))
+    ended.feed(None, MakeWay())
+    assert not ended.core.unloaded
 
 
 def _at_the_bots_turn() -> tuple[Driver, FakeMember]:
