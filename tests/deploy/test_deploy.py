@@ -377,6 +377,33 @@ def test_the_balancer_forwards_both_ports_to_every_node() -> None:
         assert targets == {(node, str(port)) for node in nodes}, backend
 
 
+def test_the_balancer_holds_each_client_to_the_connections_a_node_would() -> None:
+    """Behind HAProxy every client reaches a node from the balancer's address: the nodes' own
+    --max-per-ip is raised past any crowd, and both frontends count each client's connections in
+    one table, refusing one past the server's default --max-per-ip."""
+    limit = Config().max_per_ip
+    sections = haproxy()
+    table = sections["backend per_client"]
+    assert table[0][:3] == ["stick-table", "type", "ipv6"] and "conn_cur" in table[0]
+    for name in (n for n in sections if n.startswith("frontend ")):
+        lines = sections[name]
+        assert ["tcp-request", "connection", "track-sc0", "src", "table", "per_client"] in lines, name
+        reject = [
+            "tcp-request",
+            "connection",
+            "reject",
+            "if",
+            "{",
+            "sc0_conn_cur(per_client)",
+            "gt",
+            str(limit),
+            "}",
+        ]
+        assert reject in lines, name
+    for name, node in compose_nodes().items():
+        assert int(node["environment"]["CAFE_MAX_PER_IP"]) >= 100 * limit, name
+
+
 def test_compose_publishes_the_balancer_on_both_ports() -> None:
     """The balancer service mounts haproxy.cfg, publishes 8765 and 2323 and waits for healthy nodes."""
     balancer = compose()["services"]["balancer"]
