@@ -92,15 +92,21 @@ class LocalRooms:
             await room.restore(stored)
 
     async def make_way(self) -> bool:
-        """Make room for one more: a room whose game waits with nobody in it (its bots wait for
-        someone to come) leaves memory now rather than after the resume window, its game kept in
-        the log, where a player's return takes it up as it was. Whether one did (none waits: the
-        rooms are all in use). Abandoned games against the bots, however many names one machine
-        starts them under, never keep a room from the people here."""
+        """Make room for one more: a room whose game waits with nobody in it and nobody's resume
+        window running (its players left it, or their windows passed) leaves memory now rather
+        than after the resume window, its game kept in the log, where a player's return takes it
+        up as it was. Whether one did (none waits: the rooms are all in use). Games against the
+        bots left by however many names one machine starts them under never keep a room from the
+        people here."""
+        # (not a game whose player's resume window runs: someone who lost the connection a moment
+        # ago finds their room as they left it)
         waiting = [
             room
             for room in self.rooms.values()
-            if not room.core.members and room.state == "playing" and not room.core.unloaded
+            if not room.core.members
+            and room.state == "playing"
+            and not room.core.unloaded
+            and not room.core.clock.windows
         ]
         for room in sorted(waiting, key=lambda r: not r.core.clock.suspended):  # (bots waiting first)
             room.post(None, MakeWay())

@@ -391,16 +391,21 @@ async def test_a_person_has_only_so_many_games_against_bots(make_server: ServerF
 async def test_games_nobody_plays_make_way_for_new_rooms(make_server: ServerFactory) -> None:
     """Guests from one machine, each under a new name, start games against the server's bots and
     go, until the server holds --max-rooms: the next person's new room is made all the same, a
-    room whose game waits with nobody in it leaving memory for it; only rooms in use refuse one
+    room whose game waits with nobody in it leaving memory for it. A room whose player lost the
+    connection a moment ago (their resume window runs) stays, and rooms in use refuse one
     (``too_many_rooms``). The game that left memory is in the log: its player, back with the
     token, finds it as it was."""
-    server = await make_server(max_rooms=3, bot_workers=0)
+    server = await make_server(max_rooms=4, bot_workers=0)
     ana = await WsClient.connect(server.port, "ana")
     assert (await _bot_game(ana, "ra"))["type"] == "ack"
     await ana.barrier()
     assert ana.view is not None and ana.view["game"] is not None
     hand, token = ana.view["game"]["hand"], ana.token
-    await ana.close()  # (the seat waits for her, the bots for someone to come)
+    assert (await ana.command("/leave"))["type"] == "ack"  # (a bot plays her seat until she is back)
+    await ana.close()
+    dropped = await WsClient.connect(server.port, "hal")  # lost the connection: its window runs
+    assert (await _bot_game(dropped, "rhal"))["type"] == "ack"
+    await dropped.close()
     for name in ("bo", "cy"):
         guest = await WsClient.connect(server.port, name)
         assert (await _bot_game(guest, f"r{name}"))["type"] == "ack"
@@ -412,9 +417,9 @@ async def test_games_nobody_plays_make_way_for_new_rooms(make_server: ServerFact
         joined = await newcomer.command(f"/join r{name}")
         assert joined["type"] == "ack", joined
         newcomers.append(newcomer)
-    assert len(server.lobby.directory.rooms) == 3
-    gus = await WsClient.connect(server.port, "gus")
-    assert (await gus.command("/join rgus"))["code"] == "too_many_rooms"  # (the rooms are in use)
+    assert sorted(server.lobby.directory.rooms) == ["rdee", "reve", "rfay", "rhal"]
+    gus = await WsClient.connect(server.port, "gus")  # (hal's window runs: his room stays)
+    assert (await gus.command("/join rgus"))["code"] == "too_many_rooms"
     back = await WsClient.connect(server.port, "ana", token=token)
     await back.barrier()
     assert back.view is not None and back.view["room"] == "ra" and back.view["game"]["hand"] == hand
