@@ -167,6 +167,9 @@ class Play:
         game_id = self._new_game_id()
         kinds = [s.logged_kind for s in order]
         # the clock and absent hold for the whole game, a restart included
+        for s in order:  # a player connected here as they are now: registered, or not, since they sat
+            if s.session is not None and s.strategy is None and s.session.identity is not None:
+                s.identity = s.session.identity
         identities = [s.identity for s in order]
         drawn = member is None and options.seed is not None
         room_options = options.to_dict()
@@ -406,7 +409,8 @@ class Play:
         if game is None or game.outcome is not None or game.moves != msg.move_number:
             return
         seat = self.seats[game.position.to_move]
-        if seat.played_by_bot is None and seat.session is not None:
+        warned = self.clock.warned == (game.game_id, game.moves)  # (one armed again at a return)
+        if seat.played_by_bot is None and seat.session is not None and not warned:
             text = i18n._n(
                 "{n} second left to move, {name}.",
                 "{n} seconds left to move, {name}.",

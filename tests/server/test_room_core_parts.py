@@ -195,6 +195,18 @@ def _table(*names: str) -> tuple[Members, Seats, Play, list[FakeMember]]:
     return members, seats, game, people
 
 
+def test_a_game_is_logged_as_its_players_are_when_it_starts() -> None:
+    """A player who registered (or deleted the account) after taking a seat is logged as they are
+    at the start, not as they were when they sat: the rating, the records and a private game's
+    readers go by that."""
+    _, seats, game, people = _table("ann", "bob")
+    people[0].identity = "account:ann"  # (ann registered since she sat)
+    people[1].identity = "guest-bob-2"  # (bob deleted his account since)
+    [start] = game.on_start(people[0], m.Start(id="s")).entries
+    assert isinstance(start, GameStart) and start.identities == ["account:ann", "guest-bob-2"]
+    assert [s.identity for s in seats] == ["account:ann", "guest-bob-2"]
+
+
 def test_the_game_starts_and_moves_only_once_the_log_holds_it() -> None:
     """``/start`` asks the log for the game's start first, and the game begins only then; a move
     asks for itself, and the position changes only when it is written."""
