@@ -456,6 +456,7 @@ class LineText:
         if isinstance(msg, m.Eliminated):
             return []  # the played line already says so
         if isinstance(msg, m.GameOver):
+            self._drawn_unmoved = False
             ranking = ", ".join(f"{n} {msg.final_scores[n]}" for n in msg.ranking)
             rated = [
                 say(_("* Rated: {name}", name=name))

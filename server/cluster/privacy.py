@@ -32,6 +32,14 @@ GUESTS_TTL = 7 * 24 * 3600
 Change = tuple[str, bool, list[str]]
 
 
+#: ``old`` on the guest list at KEYS[1] is ``new`` from now on, at once: a list closed meanwhile is
+#: not made again (without its expiry)
+_FOLLOW = """
+if redis.call('SREM', KEYS[1], ARGV[1]) == 1 then redis.call('SADD', KEYS[1], ARGV[2]) end
+return 0
+"""
+
+
 def guests_key(room: str) -> str:
     """A room's guest list: the identities invited, or in it when it became private."""
     return f"{PREFIX}guests:{room.casefold()}"
@@ -67,8 +75,7 @@ class SharedPrivacy:
         """The player ``old`` is ``new`` from now on: their invitations go with them, on every
         node (a rare change: every guest list is looked at)."""
         async for key in self.redis.scan_iter(match=guests_key("*"), count=500):
-            if await self.redis.srem(key, old):
-                await self.redis.sadd(key, new)
+            await self.redis.eval(_FOLLOW, 1, key, old, new)
 
     async def admission(self, room: RoomRef, session: Session) -> Admission:
         """Whether ``session`` may enter ``room``, owned here or elsewhere."""
