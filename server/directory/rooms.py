@@ -56,6 +56,8 @@ class LocalRooms:
             max_bot_games=config.max_bot_games,
         )
         self.rooms: dict[str, Room] = {}  # casefolded room name -> room
+        #: the rooms asked to make way for a new one, until they have gone (``make_way``)
+        self._making_way: set[Room] = set()
         #: the names of the server's bots in this process's rooms (``taken``: names people hold)
         self.bot_names = BotNameList(taken=taken)
         self.bots = BotPool(config.bot_workers)
@@ -107,10 +109,15 @@ class LocalRooms:
             and room.state == "playing"
             and not room.core.unloaded
             and not room.core.clock.windows
+            and room not in self._making_way  # (another new room's: one each)
         ]
         for room in sorted(waiting, key=lambda r: not r.core.clock.suspended):  # (bots waiting first)
-            room.post(None, MakeWay())
-            await room.settled()
+            self._making_way.add(room)
+            try:
+                room.post(None, MakeWay())
+                await room.settled()
+            finally:
+                self._making_way.discard(room)
             if self.rooms.get(room.name.casefold()) is not room:
                 return True
         return False

@@ -411,12 +411,12 @@ async def test_games_nobody_plays_make_way_for_new_rooms(make_server: ServerFact
         assert (await _bot_game(guest, f"r{name}"))["type"] == "ack"
         await guest.command("/quit")
         await guest.close()
-    newcomers = []
-    for name in ("dee", "eve", "fay"):  # three rooms wait with nobody in them: each makes way
-        newcomer = await WsClient.connect(server.port, name)
-        joined = await newcomer.command(f"/join r{name}")
-        assert joined["type"] == "ack", joined
-        newcomers.append(newcomer)
+    # three rooms wait with nobody in them: each makes way, one for each new room, also for two
+    # asked for at once
+    newcomers = {name: await WsClient.connect(server.port, name) for name in ("dee", "eve", "fay")}
+    assert (await newcomers["dee"].command("/join rdee"))["type"] == "ack"
+    both = await asyncio.gather(*(newcomers[name].command(f"/join r{name}") for name in ("eve", "fay")))
+    assert [joined["type"] for joined in both] == ["ack", "ack"], both
     assert sorted(server.lobby.directory.rooms) == ["rdee", "reve", "rfay", "rhal"]
     gus = await WsClient.connect(server.port, "gus")  # (hal's window runs: his room stays)
     assert (await gus.command("/join rgus"))["code"] == "too_many_rooms"
