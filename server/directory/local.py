@@ -222,7 +222,10 @@ class LocalDirectory:
         return [r.summary() for r in self.local.sorted()]
 
     async def resolve(self, name: str) -> RoomRef:
-        return self.rooms.get(name.casefold()) or self.local.create_room(name)
+        # (a room whose game left memory is that game's: it comes back rather than a new room)
+        return (
+            self.rooms.get(name.casefold()) or await self.local.taken_up(name) or self.local.create_room(name)
+        )
 
     async def make_way(self) -> bool:
         return await self.local.make_way()

@@ -63,6 +63,8 @@ class LocalRooms:
         self.bots = BotPool(config.bot_workers)
         #: a seated player's name -> the game that left memory with nobody in its room
         self._unloaded: NameTable[str] = NameTable()
+        #: the casefolded name of a room whose game left memory -> that game
+        self._unloaded_rooms: dict[str, str] = {}
         #: the rooms whose game is running, as room_changed last saw them
         self._playing: set[str] = set()
         #: the rooms that are private, as room_changed last saw them
@@ -142,14 +144,23 @@ class LocalRooms:
         return await self._reload(name)
 
     async def _reload(self, name: str) -> Room | None:
-        game_id = self._unloaded.pop(name.casefold(), None)
+        return await self._take_up(self._unloaded.get(name.casefold()))
+
+    async def taken_up(self, room: str) -> Room | None:
+        """The room ``room`` with the game that left memory in it, taken up again (someone wants
+        a room of that name: it is that game's, which its players come back to), if there is one."""
+        return await self._take_up(self._unloaded_rooms.get(room.casefold()))
+
+    async def _take_up(self, game_id: str | None) -> Room | None:
         if game_id is None:
             return None
         for key in [k for k, g in self._unloaded.items() if g == game_id]:
             del self._unloaded[key]
+        for key in [k for k, g in self._unloaded_rooms.items() if g == game_id]:
+            del self._unloaded_rooms[key]
         stored = await self.log.game(game_id)
         if stored is None or stored.finished is not None or stored.room.casefold() in self.rooms:
-            return None  # (its room's name was taken by a new room meanwhile: the game stays logged)
+            return None  # (a game the log no longer holds running: nothing to take up)
         room = self.create_room(stored.room)
         await room.restore(stored)
         return room
@@ -231,6 +242,7 @@ class LocalRooms:
             for seat in room.seats:  # their seats wait in the log: a player's return takes it up
                 if seat.strategy is None:
                     self._unloaded[seat.name.casefold()] = room.game.game_id
+            self._unloaded_rooms[room.name.casefold()] = room.game.game_id
         self._playing.discard(room.name.casefold())
         self._private.discard(room.name.casefold())
         for seat in room.seats:

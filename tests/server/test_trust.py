@@ -425,6 +425,26 @@ async def test_games_nobody_plays_make_way_for_new_rooms(make_server: ServerFact
     assert back.view is not None and back.view["room"] == "ra" and back.view["game"]["hand"] == hand
 
 
+async def test_a_room_whose_game_left_memory_comes_back_with_it(make_server: ServerFactory) -> None:
+    """ana's game against a bot leaves memory once she has gone for the resume window; someone
+    who then enters a room of that name enters her game's room, not a new one, and ana, back with
+    her token, takes her seat in it."""
+    server = await make_server(resume_window=0.3, bot_workers=0)
+    ana = await WsClient.connect(server.port, "ana")
+    assert (await _bot_game(ana, "ra"))["type"] == "ack"
+    token = ana.token
+    await ana.close()
+    await until(lambda: "ra" not in server.lobby.directory.rooms, "ana's game leaving memory")
+    zed = await WsClient.connect(server.port, "zed")
+    assert (await zed.command("/room ra"))["type"] == "ack"
+    await zed.barrier()
+    assert zed.view is not None and zed.view["state"] == "playing" and zed.view["seat"] is None
+    assert zed.view["seats"][0]["name"] == "ana"
+    back = await WsClient.connect(server.port, "ana", token=token)
+    await back.barrier()
+    assert back.view is not None and back.view["room"] == "ra" and back.view["seat"] == 0
+
+
 async def test_a_game_nobody_watches_waits_for_someone(make_server: ServerFactory) -> None:
     """When the last person leaves the room, the server's bots stop moving; when someone enters
     again, they go on."""
