@@ -223,9 +223,9 @@ class LocalDirectory:
 
     async def resolve(self, name: str) -> RoomRef:
         # (a room whose game left memory is that game's: it comes back rather than a new room)
-        return (
-            self.rooms.get(name.casefold()) or await self.local.taken_up(name) or self.local.create_room(name)
-        )
+        key = name.casefold()
+        room = self.rooms.get(key) or await self.local.taken_up(name)
+        return room or self.rooms.get(key) or self.local.create_room(name)
 
     async def make_way(self) -> bool:
         return await self.local.make_way()

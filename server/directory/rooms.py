@@ -8,6 +8,7 @@ changed, a room became private, went, lost its lease, refused someone.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
@@ -65,6 +66,7 @@ class LocalRooms:
         self._unloaded: NameTable[str] = NameTable()
         #: the casefolded name of a room whose game left memory -> that game
         self._unloaded_rooms: dict[str, str] = {}
+        self._taking_up = asyncio.Lock()
         #: the rooms whose game is running, as room_changed last saw them
         self._playing: set[str] = set()
         #: the rooms that are private, as room_changed last saw them
@@ -154,16 +156,21 @@ class LocalRooms:
     async def _take_up(self, game_id: str | None) -> Room | None:
         if game_id is None:
             return None
-        for key in [k for k, g in self._unloaded.items() if g == game_id]:
-            del self._unloaded[key]
-        for key in [k for k, g in self._unloaded_rooms.items() if g == game_id]:
-            del self._unloaded_rooms[key]
-        stored = await self.log.game(game_id)
-        if stored is None or stored.finished is not None or stored.room.casefold() in self.rooms:
-            return None  # (a game the log no longer holds running: nothing to take up)
-        room = self.create_room(stored.room)
-        await room.restore(stored)
-        return room
+        async with self._taking_up:  # (one at a time: two asking for one game get its one room)
+            for room in self.rooms.values():
+                if room.game is not None and room.game.game_id == game_id:
+                    return room
+            stored = await self.log.game(game_id)
+            taken: Room | None = None
+            if stored is not None and stored.finished is None and stored.room.casefold() not in self.rooms:
+                taken = self.create_room(stored.room)  # (else a game the log holds running no longer)
+                await taken.restore(stored)
+            # forgotten once its room is there: whoever asks meanwhile finds it, or waits here
+            for key in [k for k, g in self._unloaded.items() if g == game_id]:
+                del self._unloaded[key]
+            for key in [k for k, g in self._unloaded_rooms.items() if g == game_id]:
+                del self._unloaded_rooms[key]
+            return taken
 
     @staticmethod
     def _running_seat(room: Room, name: str) -> Seat | None:

@@ -435,11 +435,16 @@ async def test_a_room_whose_game_left_memory_comes_back_with_it(make_server: Ser
     token = ana.token
     await ana.close()
     await until(lambda: "ra" not in server.lobby.directory.rooms, "ana's game leaving memory")
-    zed = await WsClient.connect(server.port, "zed")
-    assert (await zed.command("/room ra"))["type"] == "ack"
-    await zed.barrier()
-    assert zed.view is not None and zed.view["state"] == "playing" and zed.view["seat"] is None
-    assert zed.view["seats"][0]["name"] == "ana"
+    zed, yan = await WsClient.connect(server.port, "zed"), await WsClient.connect(server.port, "yan")
+    entered = await asyncio.gather(zed.command("/room ra"), yan.command("/room ra"))  # (at once)
+    assert [answer["type"] for answer in entered] == ["ack", "ack"]
+    for watcher in (zed, yan):
+        await watcher.barrier()
+        assert (
+            watcher.view is not None and watcher.view["state"] == "playing" and watcher.view["seat"] is None
+        )
+        assert watcher.view["seats"][0]["name"] == "ana"
+        assert sorted(watcher.view["spectators"]) == ["yan", "zed"]  # (one room, both in it)
     back = await WsClient.connect(server.port, "ana", token=token)
     await back.barrier()
     assert back.view is not None and back.view["room"] == "ra" and back.view["seat"] == 0
