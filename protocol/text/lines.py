@@ -59,6 +59,9 @@ MOVES_WIDTH: Final = 78
 #: how a line past 80 columns goes on: its next line starts with this
 CONTINUED: Final = "    "
 
+#: the commands whose bare ``ack`` a terminal tells in words (``LineText.asked``)
+_TOLD_ON_ACK: Final = frozenset({m.LeaveRoom, m.Invite, m.Join})
+
 _PRESENCE: Final[dict[str, Msg]] = {
     "entered": _("enters the room"),
     "left": _("leaves the room"),
@@ -285,9 +288,10 @@ class LineText:
     def asked(self, command: Any) -> Any:
         """``command``, as typed, to send: one whose ``ack`` is all the protocol answers (``/leave``,
         ``/invite``, ``/join N``) gets an id here, so that its ack can be told in words."""
-        if not isinstance(command, m.LeaveRoom | m.Invite | m.Join) or (
-            isinstance(command, m.Join) and command.seat is None
-        ):
+        # (every line typed passes here, a move most often: its type is looked up, not checked
+        # with isinstance, which a message class's metaclass makes a few hundred instructions)
+        kind = type(command)
+        if kind not in _TOLD_ON_ACK or (kind is m.Join and command.seat is None):
             return command
         self._ids += 1
         view = self.view

@@ -8,12 +8,12 @@ The lobby calls these from its dispatch; the decisions are :mod:`server.lobby.ac
 from __future__ import annotations
 
 import secrets
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Final, NamedTuple, Protocol
 
 from protocol import messages as m
 from protocol.commands import AskSecret, ShowRequest
 from protocol.errors import ProtocolError
-from protocol.i18n import _
+from protocol.i18n import Msg, _
 from protocol.names import ReservedNames
 from server.directory import Directory
 from server.directory.names import name_taken
@@ -128,7 +128,10 @@ async def check_nick(lobby: Lobby, session: Session, msg: m.Nick) -> None:
 async def check_secret_asked(lobby: Lobby, session: Session, what: str, msg_id: m.ClientId = None) -> None:
     """Refuse at once what ``/register``, ``/password`` or ``/unregister`` (``what``) would ask
     passwords for in vain: a second registration, a guest's password or unregistering, and a
-    registration or unregistering while the player is in a game or a tournament."""
+    registration or unregistering while the player is in a game or a tournament; a registration
+    while silenced (an account would shed the silence its guest's address holds)."""
+    if what == "register":
+        Enforcer.hushed(session, msg_id)
     if what == "register" and is_registered(session):
         raise ProtocolError("name_registered", _("{name} is already registered.", name=session.name), msg_id)
     if what == "password" and not is_registered(session):
@@ -137,10 +140,25 @@ async def check_secret_asked(lobby: Lobby, session: Session, what: str, msg_id: 
         )
     if what == "unregister" and not is_registered(session):
         raise ProtocolError("not_registered", _("You are playing as a guest: nothing to unregister."), msg_id)
-    if what == "register":  # (an account would shed the silence its guest's address holds)
-        Enforcer.hushed(session, msg_id)
     if what in ("register", "unregister"):
         await check_not_playing(lobby, session, what, msg_id)
+
+
+#: what ``check_not_playing`` refuses, by the command: while in a game's seat, while in a tournament
+_PLAYING: Final[dict[str, tuple[Msg, Msg]]] = {
+    "nick": (
+        _("You have a seat in the game in room {room}: change your name once it is over."),
+        _("You are in tournament {name}: change your name once it is over, or leave it first."),
+    ),
+    "register": (
+        _("You have a seat in the game in room {room}: register once it is over."),
+        _("You are in tournament {name}: register once it is over, or leave it first."),
+    ),
+    "unregister": (
+        _("You have a seat in the game in room {room}: delete your account once it is over."),
+        _("You are in tournament {name}: delete your account once it is over, or leave it first."),
+    ),
+}
 
 
 async def check_not_playing(lobby: Lobby, session: Session, what: str, msg_id: m.ClientId) -> None:
@@ -149,40 +167,15 @@ async def check_not_playing(lobby: Lobby, session: Session, what: str, msg_id: m
     lose them), and whether a game is rated by who its players were as it began (a registration
     then would rate a game the server helped in as a guest's, or unrate one it refused help in)."""
     assert session.name is not None
+    in_game, in_tournament = _PLAYING[what]
     seat = await lobby.directory.seat_room(session.name)
     if seat is not None:
-        if what == "nick":
-            text = _(
-                "You have a seat in the game in room {room}: change your name once it is over.",
-                room=seat.name,
-            )
-        elif what == "register":
-            text = _("You have a seat in the game in room {room}: register once it is over.", room=seat.name)
-        else:
-            text = _(
-                "You have a seat in the game in room {room}: delete your account once it is over.",
-                room=seat.name,
-            )
-        raise ProtocolError("already_playing", text, msg_id)
+        raise ProtocolError("already_playing", Msg(in_game.msgid, {"room": seat.name}), msg_id)
     entered = (
         None if lobby.tournaments is None else await lobby.tournaments.entered(session.name, session.identity)
     )
     if entered is not None:
-        if what == "nick":
-            text = _(
-                "You are in tournament {name}: change your name once it is over, or leave it first.",
-                name=entered,
-            )
-        elif what == "register":
-            text = _(
-                "You are in tournament {name}: register once it is over, or leave it first.", name=entered
-            )
-        else:
-            text = _(
-                "You are in tournament {name}: delete your account once it is over, or leave it first.",
-                name=entered,
-            )
-        raise ProtocolError("already_playing", text, msg_id)
+        raise ProtocolError("already_playing", Msg(in_tournament.msgid, {"name": entered}), msg_id)
 
 
 async def _register(lobby: Lobby, session: Session, msg: m.Register) -> None:

@@ -40,9 +40,10 @@ KICK_SECONDS: Final = 600.0
 #: the public chat lines a report keeps
 EXCERPT_LINES: Final = 50
 #: the messages a silenced person may not send (a new name would shed the silence in /who, and
-#: leave the staff without the name they silenced; an account, a guest's address's silence; a new
-#: room or tournament is a name all read)
-HUSHED: Final = frozenset({m.Say, m.Tell, m.TellReply, m.Invite, m.Nick, m.Register})
+#: leave the staff without the name they silenced; a new room or tournament is a name all read;
+#: ``register``, which would shed a guest's address's silence, is refused where the terminal's
+#: password prompt is refused too: ``account_commands.check_secret_asked``)
+HUSHED: Final = frozenset({m.Say, m.Tell, m.TellReply, m.Invite, m.Nick})
 
 _UNITS: Final = {"m": 60, "h": 3600, "d": 86400}
 

@@ -102,12 +102,13 @@ class Clock:
             out.append(Arm(TURN, due, ClockTimeout(game.moves)))
             # the views carry the deadline, so that every client can count down to it
             game.deadline = wall
-            if clock > CLOCK_WARNING and due - CLOCK_WARNING > now:
-                out.append(Arm(WARN, due - CLOCK_WARNING, ClockWarning(game.moves, CLOCK_WARNING)))
-            elif clock > CLOCK_WARNING and now < due and self.warned != (game.game_id, game.moves):
-                # back after the warning was due, and it reached no connection: now, with the
-                # seconds left (a warning that reached the player stays sent)
-                out.append(Arm(WARN, now, ClockWarning(game.moves, max(1, int(due - now)))))
+            if clock > CLOCK_WARNING:  # (a shorter turn gives no warning)
+                if due - CLOCK_WARNING > now:
+                    out.append(Arm(WARN, due - CLOCK_WARNING, ClockWarning(game.moves, CLOCK_WARNING)))
+                elif now < due and self.warned != (game.game_id, game.moves):
+                    # back after the warning was due, and it reached no connection: now, with the
+                    # seconds left (a warning that reached the player stays sent)
+                    out.append(Arm(WARN, now, ClockWarning(game.moves, max(1, int(due - now)))))
         self.turn_seen(game, now)
         return game.deadline != before
 
