@@ -80,7 +80,7 @@ class Server:
         self._ws: WsServer | None = None
         self._pruning: asyncio.Task[None] | None = None
         self._line: asyncio.Server | None = None
-        self.limits = Limits(config.max_per_ip, config.hello_timeout)
+        self.limits = Limits(config.max_per_ip, config.hello_timeout, config.trusted_proxies)
         self.keepalive = KeepAlive(config.ping_interval)
         self.young_passes = YoungPasses()
 

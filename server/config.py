@@ -10,10 +10,18 @@ import argparse
 import os
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Annotated, Any
 
 import annotated_types
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+
+from server.peers import TrustedProxies
+
+
+def _proxies(spec: str | None) -> str | None:
+    """``--trusted-proxies`` as given, once every part of it reads as an address or a network."""
+    TrustedProxies(spec)
+    return spec
 
 
 class Config(BaseModel):
@@ -73,6 +81,14 @@ class Config(BaseModel):
         description="connections one address (an IPv6 one: its /64) may hold at once (20: a household"
         " or office behind one NAT with a few tabs and bots stays below it, while one host cannot take"
         " the server's max-connections)",
+    )
+    trusted_proxies: Annotated[str | None, AfterValidator(_proxies)] = Field(
+        None,
+        description="reverse proxies in front of the server (a comma list of addresses or networks:"
+        " 10.0.0.5,172.28.0.0/16) whose word on the client's address is taken: a WebSocket or HTTP"
+        " request from one is counted as the last address of its X-Forwarded-For header, a line"
+        " connection from one must begin with a PROXY protocol v1 header (HAProxy's send-proxy)"
+        " and is counted as the client it names; default none",
     )
     rate: float = Field(20.0, gt=0, description="messages per second a connection may send (sustained)")
     burst: int = Field(40, ge=1, description="messages a connection may send in a burst")
@@ -248,6 +264,8 @@ def allowed(name: str) -> str:
     >>> allowed("database")
     'a URL starting with postgresql:// or postgres://'
     """
+    if name == "trusted_proxies":
+        return "a comma list of addresses or networks (10.0.0.5,172.28.0.0/16)"
     info = Config.model_fields[name]
     low: str | None = None
     high: str | None = None

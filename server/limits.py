@@ -11,6 +11,7 @@ from typing import Any
 import structlog
 
 from server.metrics import Metrics
+from server.peers import TrustedProxies
 
 log = structlog.get_logger("cafe.security")
 
@@ -74,8 +75,10 @@ def hello_deadline(
 
 class Limits:
     """The per-server limits the transports consult: one ``PerAddress`` for WebSocket and line
-    connections together, and the hello deadline."""
+    connections together, the hello deadline, and the proxies whose word on a client's address is
+    taken."""
 
-    def __init__(self, max_per_ip: int, hello_timeout: float) -> None:
+    def __init__(self, max_per_ip: int, hello_timeout: float, trusted_proxies: str | None = None) -> None:
         self.per_address = PerAddress(max_per_ip)
         self.hello_timeout = hello_timeout
+        self.proxies = TrustedProxies(trusted_proxies)

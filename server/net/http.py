@@ -20,7 +20,7 @@ from server.lobby import profiles
 from server.lobby.lobby import Lobby
 from server.log.contract import StoredGame, StoreUnavailable
 from server.net.pages import not_found_page, page_language, replay_steps, rules_page
-from server.peers import ip
+from server.peers import TrustedProxies, http_client, ip
 from server.tournament.api import api as tournament_api
 
 STATIC = Path(__file__).parents[1] / "static"
@@ -67,11 +67,6 @@ def _wants_html(accept: str) -> bool:
 
 def _not_found() -> Response:
     return _response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
-
-
-def _address(connection: ServerConnection) -> str:
-    peer = connection.remote_address
-    return str(peer[0]) if peer else ""
 
 
 def same_origin(origin: str, host: str | None) -> bool:
@@ -173,6 +168,13 @@ class HttpRoutes:
         #: on a server only this machine reaches, the names a request's ``Host`` may give besides
         #: ``localhost`` and addresses (``None``: it listens elsewhere too, and any may)
         self.hosts = listed_hosts(config.allowed_origins) if loopback_only(config.host) else None
+        self.proxies = TrustedProxies(config.trusted_proxies)
+
+    def _client(self, connection: ServerConnection, request: Request) -> str:
+        """Who sent ``request`` (``HOST:PORT``), as a security event names them."""
+        return http_client(
+            connection.remote_address, request.headers.get_all("X-Forwarded-For"), self.proxies
+        )
 
     async def __call__(self, connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]
@@ -183,7 +185,10 @@ class HttpRoutes:
         if request.method not in ("GET", "HEAD") or path == "/ws":
             # websockets' parser lets any method through; only a GET opens the socket
             security_event(
-                self.lobby.metrics, "method_refused", method=request.method[:16], peer=_address(connection)
+                self.lobby.metrics,
+                "method_refused",
+                method=request.method[:16],
+                peer=self._client(connection, request),
             )
             response = _response(
                 HTTPStatus.METHOD_NOT_ALLOWED, b"method not allowed\n", "text/plain; charset=utf-8"
@@ -329,7 +334,7 @@ class HttpRoutes:
         if len(hosts) <= 1 and local_host(hosts[0] if hosts else None, self.hosts):
             return True
         shown = hosts[0][:200] if hosts else None
-        security_event(self.lobby.metrics, "host_refused", host=shown, peer=_address(connection))
+        security_event(self.lobby.metrics, "host_refused", host=shown, peer=self._client(connection, request))
         return False
 
     def _check_origin(self, connection: ServerConnection, request: Request) -> Response | None:
@@ -344,7 +349,10 @@ class HttpRoutes:
         ):
             return None
         security_event(
-            self.lobby.metrics, "origin_refused", origin=origins[0][:200], peer=_address(connection)
+            self.lobby.metrics,
+            "origin_refused",
+            origin=origins[0][:200],
+            peer=self._client(connection, request),
         )
         return _response(HTTPStatus.FORBIDDEN, b"origin not allowed\n", "text/plain; charset=utf-8")
 

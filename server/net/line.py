@@ -42,7 +42,7 @@ from server.lobby.choices import ascii_chosen
 from server.lobby.lobby import MAX_STRIKES, SLOW_DOWN, Lobby
 from server.log.contract import StoreUnavailable
 from server.net.ws import turned_away
-from server.peers import network
+from server.peers import address_key, proxy_v1
 from server.session import Outgoing, Session
 
 log = structlog.get_logger("cafe.line")
@@ -136,12 +136,15 @@ class LineSession(Session):
     transport = "line"
 
     def __init__(
-        self, writer: asyncio.StreamWriter, *, outbox: int, slow_strikes: int, ascii_only: bool
+        self,
+        writer: asyncio.StreamWriter,
+        *,
+        peer: str = "",
+        outbox: int,
+        slow_strikes: int,
+        ascii_only: bool,
     ) -> None:
-        peer = writer.get_extra_info("peername")
-        super().__init__(
-            outbox=outbox, slow_strikes=slow_strikes, peer=f"{peer[0]}:{peer[1]}" if peer else ""
-        )
+        super().__init__(outbox=outbox, slow_strikes=slow_strikes, peer=peer)
         self.writer = writer
         self.text = LineText()
         self.ascii_only = ascii_only
@@ -190,20 +193,46 @@ async def serve_line_client(
     lobby: Lobby, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, limits: Limits
 ) -> None:
     """Run one line client until it goes."""
+    peer = await _client(reader, writer, limits)
+    if peer is None:
+        security_event(lobby.metrics, "proxy_header_refused", peer=_peer(writer))
+        writer.transport.abort()
+        return
     if not lobby.can_accept():
         error = turned_away(lobby)
         await _refuse(writer, f"! {error.message} [{error.code}]\r\n".encode())
         return
-    peer = writer.get_extra_info("peername")
-    address = network(str(peer[0])) if peer else ""  # (an IPv6 address counts by its /64)
+    address = address_key(peer)  # (an IPv6 address counts by its /64)
     if not limits.per_address.acquire(address):
         security_event(lobby.metrics, "per_ip_cap", transport="line", address=address)
         await _refuse(writer, b"* Too many connections from your address; try again later.\r\n")
         return
     try:
-        await _serve(lobby, reader, writer, limits)
+        await _serve(lobby, reader, writer, limits, peer)
     finally:
         limits.per_address.release(address)
+
+
+def _peer(writer: asyncio.StreamWriter) -> str:
+    """``HOST:PORT`` of the connection's other end."""
+    peer = writer.get_extra_info("peername")
+    return f"{peer[0]}:{peer[1]}" if peer else ""
+
+
+async def _client(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, limits: Limits) -> str | None:
+    """The client (``HOST:PORT``) of a line connection: the connection's other end, or, when that
+    is a trusted proxy, the client its PROXY protocol v1 header names (``None`` when the header
+    does not come within the hello timeout, or is not one)."""
+    peer = _peer(writer)
+    if not limits.proxies.trusts(peer.rpartition(":")[0]):
+        return peer
+    try:
+        async with asyncio.timeout(limits.hello_timeout):
+            header = await reader.readuntil(b"\n")
+    except (TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
+        return None
+    client = proxy_v1(header)
+    return peer if client == "" else client
 
 
 async def _refuse(writer: asyncio.StreamWriter, line: bytes) -> None:
@@ -214,10 +243,14 @@ async def _refuse(writer: asyncio.StreamWriter, line: bytes) -> None:
 
 
 async def _serve(
-    lobby: Lobby, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, limits: Limits
+    lobby: Lobby, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, limits: Limits, peer: str
 ) -> None:
     session = LineSession(
-        writer, outbox=lobby.config.outbox, slow_strikes=lobby.config.slow_strikes, ascii_only=False
+        writer,
+        peer=peer,
+        outbox=lobby.config.outbox,
+        slow_strikes=lobby.config.slow_strikes,
+        ascii_only=False,
     )
     lobby.attach(session)
     session.start()

@@ -15,18 +15,15 @@ from server.limits import Limits, hello_deadline, security_event
 from server.lobby.lobby import Lobby
 from server.net import wsinternals
 from server.net.keepalive import KeepAlive
-from server.peers import network
+from server.peers import address_key, http_client
 from server.session import Outgoing, Session
 
 
 class WsSession(Session):
     transport = "ws"
 
-    def __init__(self, connection: ServerConnection, *, outbox: int, slow_strikes: int) -> None:
-        peer = connection.remote_address
-        super().__init__(
-            outbox=outbox, slow_strikes=slow_strikes, peer=f"{peer[0]}:{peer[1]}" if peer else ""
-        )
+    def __init__(self, connection: ServerConnection, *, peer: str, outbox: int, slow_strikes: int) -> None:
+        super().__init__(outbox=outbox, slow_strikes=slow_strikes, peer=peer)
         self.connection = connection
 
     def _write_now(self, batch: list[Outgoing], first: int) -> bool:
@@ -70,6 +67,9 @@ async def serve_connection(
     lobby: Lobby, connection: ServerConnection, limits: Limits, keepalive: KeepAlive | None = None
 ) -> None:
     """Run one WebSocket client until it goes (pinged by ``keepalive`` meanwhile)."""
+    request = connection.request
+    forwarded = request.headers.get_all("X-Forwarded-For") if request is not None else []
+    peer = http_client(connection.remote_address, forwarded, limits.proxies)
     forget_handshake(connection)
     if not lobby.can_accept():
         error = turned_away(lobby)
@@ -78,8 +78,7 @@ async def serve_connection(
             await connection.send(Outgoing(error).with_seq(1))
         await connection.close(Close.TRY_AGAIN, error.message)
         return
-    peer = connection.remote_address
-    address = network(str(peer[0])) if peer else ""  # (an IPv6 address counts by its /64)
+    address = address_key(peer)  # (an IPv6 address counts by its /64)
     if not limits.per_address.acquire(address):
         security_event(lobby.metrics, "per_ip_cap", transport="ws", address=address)
         await connection.close(Close.TRY_AGAIN, "too many connections from your address")
@@ -87,15 +86,17 @@ async def serve_connection(
     if keepalive is not None:
         keepalive.add(connection)
     try:
-        await _serve(lobby, connection, limits)
+        await _serve(lobby, connection, limits, peer)
     finally:
         if keepalive is not None:
             keepalive.remove(connection)
         limits.per_address.release(address)
 
 
-async def _serve(lobby: Lobby, connection: ServerConnection, limits: Limits) -> None:
-    session = WsSession(connection, outbox=lobby.config.outbox, slow_strikes=lobby.config.slow_strikes)
+async def _serve(lobby: Lobby, connection: ServerConnection, limits: Limits, peer: str) -> None:
+    session = WsSession(
+        connection, peer=peer, outbox=lobby.config.outbox, slow_strikes=lobby.config.slow_strikes
+    )
     lobby.attach(session)
     session.start()
 

@@ -8,6 +8,7 @@ configuration parser; the health check runs against a real server.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import re
 import shlex
@@ -377,10 +378,31 @@ def test_the_balancer_forwards_both_ports_to_every_node() -> None:
         assert targets == {(node, str(port)) for node in nodes}, backend
 
 
+def test_the_balancer_names_each_client_and_the_nodes_trust_it_alone() -> None:
+    """Behind HAProxy every client reaches a node from the balancer's address: the web frontend
+    adds X-Forwarded-For, the line backend sends a PROXY header to each node (its checks, to
+    another port, do not), and every node trusts the balancer's fixed address alone, which lies
+    in the compose network's own subnet."""
+    sections = haproxy()
+    assert ["option", "forwardfor"] in sections["frontend web"]
+    lines = sections["frontend line"]
+    line_backend = sections[f"backend {next(line[1] for line in lines if line[0] == 'default_backend')}"]
+    servers = [line for line in line_backend if line[0] == "server"]
+    assert servers and all(line[-1] == "send-proxy" and "port" in line for line in servers), servers
+    web_servers = [line for line in sections["backend nodes_web"] if line[0] == "server"]
+    assert web_servers and not any("send-proxy" in line for line in web_servers)
+    data = compose()
+    (subnet,) = [pool["subnet"] for pool in data["networks"]["default"]["ipam"]["config"]]
+    balancer = data["services"]["balancer"]["networks"]["default"]["ipv4_address"]
+    assert ipaddress.ip_address(balancer) in ipaddress.ip_network(subnet)
+    for name, node in compose_nodes().items():
+        assert node["environment"]["CAFE_TRUSTED_PROXIES"] == balancer, name
+        assert "CAFE_MAX_PER_IP" not in node["environment"], name  # each node counts real clients
+
+
 def test_the_balancer_holds_each_client_to_the_connections_a_node_would() -> None:
-    """Behind HAProxy every client reaches a node from the balancer's address: the nodes' own
-    --max-per-ip is raised past any crowd, and both frontends count each client's connections in
-    one table, refusing one past the server's default --max-per-ip."""
+    """Both frontends count each client's connections in one table over both nodes, refusing one
+    past the server's default --max-per-ip."""
     limit = Config().max_per_ip
     sections = haproxy()
     table = sections["backend per_client"]
@@ -400,8 +422,6 @@ def test_the_balancer_holds_each_client_to_the_connections_a_node_would() -> Non
             "}",
         ]
         assert reject in lines, name
-    for name, node in compose_nodes().items():
-        assert int(node["environment"]["CAFE_MAX_PER_IP"]) >= 100 * limit, name
 
 
 def test_compose_publishes_the_balancer_on_both_ports() -> None:

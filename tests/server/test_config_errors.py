@@ -26,6 +26,12 @@ REFUSED = [
     (["--analysis-budget", "20"], {}, "--analysis-budget: '20' is not a number greater than 0, at most 10"),
     (["--line-port", "-2"], {}, "--line-port: '-2' is not an integer from -1 to 65535"),
     (["--log-format", "xml"], {}, "--log-format: 'xml' is not json or console"),
+    (
+        ["--trusted-proxies", "10.0.0.5,haproxy"],
+        {},
+        "--trusted-proxies: '10.0.0.5,haproxy' is not a comma list of addresses or networks"
+        " (10.0.0.5,172.28.0.0/16)",
+    ),
     # the flag is the one refused, whatever the environment holds
     (["--port", "70000"], {"CAFE_PORT": "8000"}, "--port: '70000' is not an integer from 0 to 65535"),
     (
