@@ -168,7 +168,7 @@ async def test_behind_the_shipped_haproxy_each_client_counts_as_itself(
 ) -> None:
     """A real HAProxy with the rules of deploy/haproxy.cfg in front of a server that trusts it:
     a WebSocket client (whatever X-Forwarded-For it writes itself) and a line client, each from an
-    address of its own, count as themselves, not as the proxy."""
+    address of its own, count as themselves, not as the proxy; ``/metrics`` is refused there."""
     server: Server = await make_server(trusted_proxies="127.0.0.1")
     assert server.line_port is not None
     web, line = _free_port(), _free_port()
@@ -210,6 +210,9 @@ async def test_behind_the_shipped_haproxy_each_client_counts_as_itself(
         await terminal.expect("Hello bob!")
         assert _address_of(server, "bob") == "127.0.0.3"
         assert server.limits.per_address.count("127.0.0.1") == 0
+        # the metrics are the operator's, not the public's
+        assert (await http_get(web, "/metrics")).status == 403
+        assert (await http_get(server.port, "/metrics")).status == 200
     finally:
         if haproxy.returncode is None:
             haproxy.terminate()
