@@ -193,7 +193,11 @@ async def serve_line_client(
     lobby: Lobby, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, limits: Limits
 ) -> None:
     """Run one line client until it goes."""
-    peer = await _client(reader, writer, limits)
+    try:
+        peer = await _client(reader, writer, limits)
+    except ConnectionError:  # closed before a byte came (a balancer's plain TCP check, say)
+        writer.transport.abort()
+        return
     if peer is None:
         security_event(lobby.metrics, "proxy_header_refused", peer=_peer(writer))
         writer.transport.abort()
@@ -222,14 +226,19 @@ def _peer(writer: asyncio.StreamWriter) -> str:
 async def _client(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, limits: Limits) -> str | None:
     """The client (``HOST:PORT``) of a line connection: the connection's other end, or, when that
     is a trusted proxy, the client its PROXY protocol v1 header names (``None`` when the header
-    does not come within the hello timeout, or is not one)."""
+    does not come within the hello timeout, or is not one; ``ConnectionError`` when the connection
+    closed before it sent anything)."""
     peer = _peer(writer)
     if not limits.proxies.trusts(peer.rpartition(":")[0]):
         return peer
     try:
         async with asyncio.timeout(limits.hello_timeout):
             header = await reader.readuntil(b"\n")
-    except (TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
+    except asyncio.IncompleteReadError as e:
+        if not e.partial:
+            raise ConnectionError("closed before a byte") from None
+        return None
+    except (TimeoutError, asyncio.LimitOverrunError):
         return None
     client = proxy_v1(header)
     return peer if client == "" else client

@@ -124,6 +124,22 @@ async def test_a_trusted_proxys_line_connection_without_a_header_is_cut_off(
     assert len(server.limits.per_address) == 0
 
 
+async def test_a_trusted_proxys_empty_connection_is_no_security_event(make_server: ServerFactory) -> None:
+    """A balancer's plain TCP check (connect, close) is closed quietly, not logged as a refusal."""
+    server: Server = await make_server(trusted_proxies="127.0.0.1")
+    assert server.line_port is not None
+    with structlog.testing.capture_logs() as logged:
+        for _ in range(3):
+            _reader, writer = await asyncio.open_connection("127.0.0.1", server.line_port)
+            writer.close()
+            await writer.wait_closed()
+        # a connection after them is served as usual, so the three were handled by then
+        client = await _line(server.line_port, b"PROXY TCP4 203.0.113.7 127.0.0.1 51000 2323\r\nann\r\n")
+        await client.expect("Hello ann!")
+    assert [e["event"] for e in logged if e.get("log_level") == "warning"] == []
+    assert len(server.limits.per_address) == 1
+
+
 async def test_a_line_connection_from_elsewhere_is_its_own_address(make_server: ServerFactory) -> None:
     """A PROXY header from a connection that is no trusted proxy is a line like any other: here,
     a name the server refuses; the connection counts as its own address."""
