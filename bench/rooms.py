@@ -83,7 +83,7 @@ class Unsent:
 
 def quiet_line() -> LineSession:
     """A line session's work for each message (the text a person reads), unsent."""
-    return LineSession(Unsent(), outbox=10_000, slow_strikes=3, ascii_only=False)  # type: ignore[arg-type]
+    return LineSession(Unsent(), peer="", outbox=10_000, slow_strikes=3, ascii_only=False)  # type: ignore[arg-type]
 
 
 async def settle(lobby: Lobby) -> None:

@@ -131,7 +131,7 @@ class Server:
         await self.lobby.moderation.start()
         self.tournaments.start()
         config = self.config
-        routes = HttpRoutes(self.lobby, config.static_dir)
+        routes = HttpRoutes(self.lobby, config.static_dir, self.limits.proxies)
         self.keepalive.start()
         self.lobby.seeks.start()
         self.young_passes.start()

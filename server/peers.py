@@ -57,12 +57,21 @@ class TrustedProxies:
     (True, True, True)
     >>> proxies.trusts("10.0.0.6"), proxies.trusts("cafe.example"), TrustedProxies(None).trusts("::1")
     (False, False, False)
+    >>> TrustedProxies("::ffff:10.0.0.5").trusts("10.0.0.5")  # (an IPv4 address written as IPv6)
+    True
+
+    A network with host bits set is refused rather than widened (``10.0.0.5/8`` is not
+    ``10.0.0.0/8``): this setting says whom to believe.
+
+    >>> TrustedProxies("10.0.0.5/8")
+    Traceback (most recent call last):
+    ValueError: 10.0.0.5/8 has host bits set
     """
 
     def __init__(self, spec: str | None) -> None:
         parts = [part.strip() for part in (spec or "").split(",")]
         #: raises ``ValueError`` for a part that is neither an address nor a network
-        self.networks = [ipaddress.ip_network(part, strict=False) for part in parts if part]
+        self.networks = [_ipv4_if_mapped(ipaddress.ip_network(part)) for part in parts if part]
 
     def __bool__(self) -> bool:
         return bool(self.networks)
@@ -73,6 +82,22 @@ class TrustedProxies:
         if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
             address = address.ipv4_mapped
         return address is not None and any(address in net for net in self.networks)
+
+
+def _ipv4_if_mapped(
+    net: ipaddress.IPv4Network | ipaddress.IPv6Network,
+) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
+    """``net`` as IPv4 when it is IPv4 written as IPv6 (``::ffff:10.0.0.5``), as peers are compared."""
+    mapped = net.network_address.ipv4_mapped if isinstance(net, ipaddress.IPv6Network) else None
+    if mapped is None or net.prefixlen < 96:
+        return net
+    return ipaddress.IPv4Network((mapped, net.prefixlen - 96))
+
+
+def _plain(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str:
+    """``address`` as text, an IPv4 one written as IPv6 as IPv4."""
+    mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
+    return str(mapped or address)
 
 
 def forwarded_for(values: list[str]) -> str | None:
@@ -89,7 +114,7 @@ def forwarded_for(values: list[str]) -> str | None:
         return None
     last = values[-1].rsplit(",", 1)[-1].strip()
     address = ip(last)
-    return None if address is None else str(address)
+    return None if address is None else _plain(address)
 
 
 def http_client(peer: tuple[Any, ...] | None, forwarded: list[str], proxies: TrustedProxies) -> str:
@@ -145,4 +170,4 @@ def proxy_v1(line: bytes) -> str | None:
         or int(port) > 65535
     ):
         return None
-    return f"{source}:{int(port)}"
+    return f"{_plain(source)}:{int(port)}"

@@ -161,14 +161,15 @@ def listed_hosts(allowed: str | None) -> frozenset[str]:
 class HttpRoutes:
     """``process_request`` for the WebSocket server: answers every path but ``/ws``."""
 
-    def __init__(self, lobby: Lobby, static_dir: str | None) -> None:
+    def __init__(self, lobby: Lobby, static_dir: str | None, proxies: TrustedProxies | None = None) -> None:
         self.lobby = lobby
         self.static = Path(static_dir) if static_dir else STATIC
         config = lobby.config
         #: on a server only this machine reaches, the names a request's ``Host`` may give besides
         #: ``localhost`` and addresses (``None``: it listens elsewhere too, and any may)
         self.hosts = listed_hosts(config.allowed_origins) if loopback_only(config.host) else None
-        self.proxies = TrustedProxies(config.trusted_proxies)
+        #: whose word on a request's client is taken (the server's ``Limits.proxies``)
+        self.proxies = proxies if proxies is not None else TrustedProxies(None)
 
     def _client(self, connection: ServerConnection, request: Request) -> str:
         """Who sent ``request`` (``HOST:PORT``), as a security event names them."""

@@ -139,7 +139,7 @@ class LineSession(Session):
         self,
         writer: asyncio.StreamWriter,
         *,
-        peer: str = "",
+        peer: str,
         outbox: int,
         slow_strikes: int,
         ascii_only: bool,

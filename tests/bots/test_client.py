@@ -185,7 +185,7 @@ class _NoPeer:
 
 def _line_listing(moves: list[str]) -> list[str]:
     """The lines the line endpoint writes for a ``legal_moves`` answer."""
-    session = LineSession(_NoPeer(), outbox=8, slow_strikes=1, ascii_only=False)  # type: ignore[arg-type]
+    session = LineSession(_NoPeer(), peer="", outbox=8, slow_strikes=1, ascii_only=False)  # type: ignore[arg-type]
     return session.render(m.LegalMoves(moves=moves))
 
 

@@ -382,7 +382,7 @@ def test_the_balancer_names_each_client_and_the_nodes_trust_it_alone() -> None:
     """Behind HAProxy every client reaches a node from the balancer's address: the web frontend
     adds X-Forwarded-For, the line backend sends a PROXY header to each node (its checks, to
     another port, do not), and every node trusts the balancer's fixed address alone, which lies
-    in the compose network's own subnet."""
+    in the compose network's own subnet, outside the range Docker gives the other containers."""
     sections = haproxy()
     assert ["option", "forwardfor"] in sections["frontend web"]
     lines = sections["frontend line"]
@@ -392,9 +392,12 @@ def test_the_balancer_names_each_client_and_the_nodes_trust_it_alone() -> None:
     web_servers = [line for line in sections["backend nodes_web"] if line[0] == "server"]
     assert web_servers and not any("send-proxy" in line for line in web_servers)
     data = compose()
-    (subnet,) = [pool["subnet"] for pool in data["networks"]["default"]["ipam"]["config"]]
+    (pool,) = data["networks"]["default"]["ipam"]["config"]
     balancer = data["services"]["balancer"]["networks"]["default"]["ipv4_address"]
-    assert ipaddress.ip_address(balancer) in ipaddress.ip_network(subnet)
+    # inside the subnet, outside the range the other containers' addresses are drawn from
+    assert ipaddress.ip_address(balancer) in ipaddress.ip_network(pool["subnet"])
+    assert ipaddress.ip_network(pool["ip_range"]).subnet_of(ipaddress.ip_network(pool["subnet"]))
+    assert ipaddress.ip_address(balancer) not in ipaddress.ip_network(pool["ip_range"])
     for name, node in compose_nodes().items():
         assert node["environment"]["CAFE_TRUSTED_PROXIES"] == balancer, name
         assert "CAFE_MAX_PER_IP" not in node["environment"], name  # each node counts real clients

@@ -27,6 +27,12 @@ REFUSED = [
     (["--line-port", "-2"], {}, "--line-port: '-2' is not an integer from -1 to 65535"),
     (["--log-format", "xml"], {}, "--log-format: 'xml' is not json or console"),
     (
+        ["--trusted-proxies", "10.0.0.5/8"],
+        {},
+        "--trusted-proxies: '10.0.0.5/8' is not a comma list of addresses or networks"
+        " (10.0.0.5,172.28.0.0/16)",
+    ),
+    (
         ["--trusted-proxies", "10.0.0.5,haproxy"],
         {},
         "--trusted-proxies: '10.0.0.5,haproxy' is not a comma list of addresses or networks"

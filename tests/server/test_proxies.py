@@ -68,6 +68,16 @@ async def test_a_trusted_proxys_websocket_counts_as_the_client_it_names(make_ser
     assert _address_of(server, "cyd") == "127.0.0.1"
 
 
+async def test_of_several_forwarded_headers_the_last_address_counts(make_server: ServerFactory) -> None:
+    """A proxy adds a header line of its own after the client's: the client's lines are not read."""
+    server: Server = await make_server(trusted_proxies="127.0.0.1")
+    headers = [("X-Forwarded-For", "198.51.100.1"), ("X-Forwarded-For", "192.0.2.5, 203.0.113.7")]
+    ws = await connect(f"ws://127.0.0.1:{server.port}/ws", additional_headers=headers, max_queue=None)
+    client = WsClient(ws)
+    assert (await client.request({"type": "hello", "name": "ann"}))["type"] == "welcome"
+    assert _address_of(server, "ann") == "203.0.113.7"
+
+
 async def test_a_forwarded_header_from_anyone_else_is_not_read(make_server: ServerFactory) -> None:
     server: Server = await make_server(trusted_proxies="127.0.0.1", max_per_ip=1)
     await _ws(server.port, "ann", "203.0.113.7", source="127.0.0.2")
@@ -122,6 +132,22 @@ async def test_a_trusted_proxys_line_connection_without_a_header_is_cut_off(
         assert await asyncio.wait_for(client.reader.read(), 10) == b""
     assert [e["event"] for e in logged if e.get("log_level") == "warning"] == ["proxy_header_refused"]
     assert len(server.limits.per_address) == 0
+
+
+@pytest.mark.parametrize(
+    "first", [b"", b"PROXY TCP4 203.0.113.7", b"A" * 2000], ids=["nothing", "half a header", "no end"]
+)
+async def test_a_trusted_proxys_line_connection_is_not_waited_for_past_the_hello_timeout(
+    make_server: ServerFactory, first: bytes
+) -> None:
+    """A header that never comes (or never ends) within ``--hello-timeout`` does not hold its
+    connection open: it is cut off and logged, as is a first line longer than ``--max-line``."""
+    server: Server = await make_server(trusted_proxies="127.0.0.1", hello_timeout=0.5)
+    assert server.line_port is not None
+    with structlog.testing.capture_logs() as logged:
+        client = await _line(server.line_port, first)  # (and the connection kept open)
+        assert await asyncio.wait_for(client.reader.read(), 10) == b""
+    assert [e["event"] for e in logged if e.get("log_level") == "warning"] == ["proxy_header_refused"]
 
 
 async def test_a_trusted_proxys_empty_connection_is_no_security_event(make_server: ServerFactory) -> None:
