@@ -84,6 +84,7 @@ from protocol.messages import (
     WhereIs,
     Who,
 )
+from protocol.names import ROOM_RULE, is_room_name
 from protocol.validation import field_problem, refusal_text
 
 __all__ = [
@@ -962,6 +963,8 @@ def _tournament(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
         return _build(name, TournamentRequest, id, action=action, name=args[1])
     if len(args) < 4 or args[2].lower() not in ("swiss", "arena") or not _digits(args[3]):
         raise _bad(name, _("A new tournament is swiss with its rounds, or arena with its minutes."), id)
+    if not is_room_name(args[1]):
+        raise _bad(name, _("A tournament's name is {rule}.", rule=ROOM_RULE), id)
     kind = args[2].lower()
     fields: dict[str, Any] = {"kind": kind, "rounds" if kind == "swiss" else "minutes": int(args[3])}
     rest_args = args[4:]

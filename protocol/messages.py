@@ -41,6 +41,8 @@ TOURNAMENT_ROUNDS = 20
 TOURNAMENT_MINUTES = (5, 720)
 
 ClientId = int | str | None
+#: the players at a table: an integer (strict: ``2.0`` is no size), 2 to 4
+TableSize = Annotated[int, Field(ge=2, le=4)]
 Strategy = Literal["random", "greedy", "strong"]
 #: the values of the room option ``absent``: who takes a seat whose player's resume window passed
 
@@ -344,9 +346,10 @@ class Seek(_ClientMessage):
     Answered with ``seeking``; a second seek replaces the first."""
 
     type: Literal["seek"] = "seek"
-    size: Literal[2, 3, 4] | None = None
+    size: TableSize | None = None
     rated: bool | None = None
-    clock: int | None = Field(default=None, ge=0, le=3600)
+    #: (below ``--clock-min``, a negative number too, the server answers ``bad_option``)
+    clock: int | None = Field(default=None, le=3600)
     bots: bool = False
 
 
@@ -377,7 +380,7 @@ class TournamentRequest(_ClientMessage):
     kind: Literal["swiss", "arena"] | None = None
     rounds: int | None = Field(default=None, ge=1, le=TOURNAMENT_ROUNDS)
     minutes: int | None = Field(default=None, ge=TOURNAMENT_MINUTES[0], le=TOURNAMENT_MINUTES[1])
-    size: Literal[2, 3, 4] = 4
+    size: TableSize = 4
     clock: int | None = Field(default=None, ge=0, le=3600, description="seconds a turn; null: 60")
     start: str | None = Field(
         default=None,
@@ -845,7 +848,7 @@ class Seeking(_Answer):
     """You wait for a table as this says (the answer to ``seek``; ``size`` ``null``: any)."""
 
     type: Literal["seeking"] = "seeking"
-    size: Literal[2, 3, 4] | None
+    size: TableSize | None
     rated: bool
     clock: int
     bots: bool

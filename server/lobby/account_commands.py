@@ -46,12 +46,21 @@ class Lobby(Protocol):
     def reserved(self) -> ReservedNames: ...
     @property
     def tournaments(self) -> Entered | None: ...
+    @property
+    def seeks(self) -> Ended: ...
 
 
 class Entered(Protocol):
     """The tournaments, as far as these commands ask about them."""
 
     async def entered(self, name: str, identity: str | None) -> str | None: ...
+    async def creator_changed(self, old: str, new: str) -> None: ...
+
+
+class Ended(Protocol):
+    """The queue of quick pairing, as far as these commands end a seek."""
+
+    def ended(self, session: Session, name: str | None = None) -> None: ...
 
 
 def is_registered(session: Session) -> bool:
@@ -227,8 +236,13 @@ async def _new_identity(lobby: Lobby, session: Session, identity: str, *, keep: 
     session.token = secrets.token_hex(16)
     await lobby.store.token_issued(session.token, session.name, identity)
     await lobby.social.identity_changed(session, old, keep=keep)
-    if old is not None:  # (invitations belong to the person, whatever their lists)
+    if old is not None:  # (invitations and tournaments made belong to the person, whatever their lists)
         await lobby.directory.identity_changed(old, identity)
+        if lobby.tournaments is not None:
+            await lobby.tournaments.creator_changed(old, identity)
+    if session.seeking:  # a seek is its player's, as they were: rated or not, rated as whom
+        lobby.seeks.ended(session)
+        session.send(m.Notice(text=_("No longer seeking.")))
     lobby.directory.moved(session)  # (its line says whose it is: a guest's or an account's)
 
 

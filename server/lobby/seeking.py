@@ -5,7 +5,8 @@ makes each one a started game).
 The queue is one for the whole server: in this process (:class:`LocalQueue`), or in Redis for a
 cluster (``server.cluster.seekqueue.RedisQueue``), where the node holding a short lease pairs
 everyone, wherever they are connected. Seeking ends with ``/unseek``, a new ``/seek`` (which
-replaces it), ``/join``, ``/nick``, ``/quit``, a lost connection, or being seated at a table.
+replaces it), ``/join``, ``/nick``, ``/register`` or ``/unregister`` (a seek is made as who the
+seeker was), ``/quit``, a lost connection, or being seated at a table.
 """
 
 from __future__ import annotations

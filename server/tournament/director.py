@@ -219,6 +219,21 @@ class Director:
                 return t.name
         return None
 
+    async def creator_changed(self, old: str, new: str) -> None:
+        """The player ``old`` is ``new`` now (an account deleted, a guest registered): the upcoming
+        and running tournaments they made stay theirs, and whoever takes the old identity (an
+        account's name registered again) is not their creator."""
+
+
+        def follow(t: Tournament) -> None:
+            if t.creator_identity == old:
+                t.creator_identity = new
+
+        for stored in await self.store.tournaments.tournaments_live():
+            made = Tournament.from_dict(stored.state)
+            if made.creator_identity == old:
+                await self.change(made.id, follow)
+
     async def load(self, tournament_id: int) -> Tournament | None:
         stored = await self.store.tournaments.tournament(tournament_id)
         return None if stored is None else Tournament.from_dict(stored.state)

@@ -197,16 +197,47 @@ async def test_refusals_change_nothing(make_server: ServerFactory) -> None:
     ):
         answer = await ann.command(text)
         assert answer["type"] == "error" and answer["code"] == code, (text, answer)
-    for clock in (5, 0):  # a seek's game always has a clock: its range, and no "or off"
+    for clock in (5, 0, -1):  # a seek's game always has a clock: its range, and no "or off"
         answer = await ann.request({"type": "seek", "clock": clock})
+        assert answer["code"] == "bad_option", answer
         assert answer["message"] == "A seek's clock is 10 to 3600 seconds per turn.", answer
-    assert (await ann.request({"type": "seek", "size": 5}))["code"] == "bad_field"
+    for field in ({"size": 5}, {"size": 2.0}, {"clock": 3601}, {"clock": 30.0}):  # (exact types)
+        assert (await ann.request({"type": "seek", **field}))["code"] == "bad_field", field
     assert (await ann.command("/join cafe"))["type"] == "ack"
     assert (await ann.command("/addbot"))["type"] == "ack"
     assert (await ann.command("/start"))["type"] == "ack"
     answer = await ann.command("/seek")
     assert answer["code"] == "already_playing" and "cafe" in answer["message"]
     assert await server.lobby.seeks.queue.entries() == []
+
+
+async def test_a_new_identity_ends_the_seek_it_was_made_as(server: Server) -> None:
+    """A seek is its player's as they were when they made it: deleting the account (or
+    registering) ends it, with a notice, so a rated seek never seats a guest; the other rated
+    seeker waits on alone."""
+    clients = []
+    for name in ("ann", "bob"):
+        client = await WsClient.connect(server.port, name)
+        assert (await client.request({"type": "register", "password": PASSWORD}))["type"] == "welcome"
+        clients.append(client)
+    ann, bob = clients
+    assert (await ann.command("/seek 2"))["rated"] is True
+    gone = await ann.request({"type": "unregister", "password": PASSWORD})
+    assert gone["type"] == "welcome" and gone["registered"] is False
+    assert [m["text"] for m in ann.messages if m["type"] == "notice"][-2:] == [
+        "No longer seeking.",
+        "The account ann is deleted; you play on as a guest.",
+    ]
+    assert (await bob.command("/seek 2"))["rated"] is True
+    await asyncio.sleep(4 * seeking.TICK)  # (pairing rounds: nobody to pair bob with)
+    assert [e.seeker.name for e in await server.lobby.seeks.queue.entries()] == ["bob"]
+    assert not any(m["type"] == "seated" for m in ann.messages + bob.messages)
+    gus = await WsClient.connect(server.port, "gus")
+    assert (await gus.command("/seek 2 casual"))["rated"] is False
+    welcome = await gus.request({"type": "register", "password": PASSWORD})
+    assert welcome["type"] == "welcome" and welcome["registered"], welcome
+    assert "No longer seeking." in [m["text"] for m in gus.messages if m["type"] == "notice"]
+    assert [e.seeker.name for e in await server.lobby.seeks.queue.entries()] == ["bob"]
 
 
 async def test_registered_seekers_play_a_rated_game(server: Server) -> None:

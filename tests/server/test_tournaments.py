@@ -141,6 +141,7 @@ async def test_refusals_change_nothing(server: Server) -> None:
         "/tournament nope": "no_such_tournament",
         "/tournament join nope": "no_such_tournament",
         "/tournament new other swiss x": "bad_arguments",
+        "/tournament new -x swiss 3": "bad_arguments",  # (a name of another form, as typed)
         "/tournament new other swiss 3 clock 1": "bad_field",
         "/tournament new other swiss 3 start 25:00": "bad_arguments",
     }
@@ -168,7 +169,8 @@ async def test_refusals_change_nothing(server: Server) -> None:
 async def test_whoever_takes_a_creators_name_later_is_not_its_organizer(server: Server) -> None:
     """ann makes a tournament, leaves it (a player in it keeps the account until it is over:
     ``already_playing``), then deletes her account and quits; a stranger who takes the name
-    ``ann`` is refused ``close`` (``not_organizer``) and it stays upcoming."""
+    ``ann``, as a guest and then registered anew, is refused ``close`` (``not_organizer``) and it
+    stays upcoming."""
     ann = await _registered(server, "ann")
     assert (await ann.command("/tournament new cup swiss 3 start +1m"))["type"] == "tournament"
     refused = await ann.request({"type": "unregister", "password": PASSWORD})
@@ -180,8 +182,24 @@ async def test_whoever_takes_a_creators_name_later_is_not_its_organizer(server: 
     await ann.close()
     stranger = await WsClient.connect(server.port, "ann")
     assert (await stranger.command("/tournament close cup"))["code"] == "not_organizer"
+    welcome = await stranger.request({"type": "register", "password": "another horse"})
+    assert welcome["type"] == "welcome" and welcome["registered"], welcome
+    assert (await stranger.command("/tournament close cup"))["code"] == "not_organizer"
     shown = await stranger.request({"type": "tournament", "name": "cup"})
     assert shown["tournament"]["status"] == "upcoming"
+
+
+async def test_a_creator_who_deletes_the_account_still_closes_what_they_made(server: Server) -> None:
+    """The tournaments someone made stay theirs when their account goes: ann, a guest now on the
+    same connection, may still close hers."""
+    ann = await _registered(server, "ann")
+    assert (await ann.command("/tournament new cup swiss 3 start +1m"))["type"] == "tournament"
+    assert (await ann.command("/tournament leave cup"))["type"] == "ack"
+    gone = await ann.request({"type": "unregister", "password": PASSWORD})
+    assert gone["type"] == "welcome" and gone["registered"] is False
+    assert (await ann.command("/tournament close cup"))["type"] == "ack"
+    shown = await ann.request({"type": "tournament", "name": "cup"})
+    assert shown["tournament"]["status"] == "closed"
 
 
 async def test_a_player_in_a_tournament_keeps_their_name_until_they_leave_it(server: Server) -> None:
