@@ -88,7 +88,8 @@ async def test_a_name_registered_again_finds_none_of_the_old_account_s_invitatio
     assert (await mal.command("/nick zoe"))["type"] == "welcome"
     assert (await mal.request({"type": "register", "password": "correct horse battery"}))["registered"]
     assert (await mal.command("/room geheim"))["code"] == "not_invited"
-    assert (await zoe.command("/room geheim"))["type"] == "ack"
+    answer = await zoe.command("/room geheim")
+    assert answer["type"] == "ack", answer
 
 
 async def test_should_a_node_not_know_yet_the_room_turns_the_stranger_away(
