@@ -47,6 +47,19 @@ def network(host: str) -> str:
     return host
 
 
+def _unmapped(
+    address: ipaddress.IPv4Address | ipaddress.IPv6Address,
+) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
+    """``address``, an IPv4 one written as IPv6 (``::ffff:10.0.0.5``) as IPv4."""
+    mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
+    return mapped or address
+
+
+def peer_text(peer: tuple[Any, ...] | None) -> str:
+    """A socket's peer (``(host, port, ...)``) as ``HOST:PORT``; ``""`` for none."""
+    return f"{peer[0]}:{peer[1]}" if peer else ""
+
+
 class TrustedProxies:
     """The reverse proxies (``--trusted-proxies``: addresses and networks) whose word on a client's
     address is taken: a connection from one of them counts as the client it names, everywhere an
@@ -79,9 +92,7 @@ class TrustedProxies:
     def trusts(self, host: str) -> bool:
         """Whether ``host`` (an address without its port) is one of the proxies."""
         address = ip(host)
-        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-            address = address.ipv4_mapped
-        return address is not None and any(address in net for net in self.networks)
+        return address is not None and any(_unmapped(address) in net for net in self.networks)
 
 
 def _ipv4_if_mapped(
@@ -92,12 +103,6 @@ def _ipv4_if_mapped(
     if mapped is None or net.prefixlen < 96:
         return net
     return ipaddress.IPv4Network((mapped, net.prefixlen - 96))
-
-
-def _plain(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str:
-    """``address`` as text, an IPv4 one written as IPv6 as IPv4."""
-    mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
-    return str(mapped or address)
 
 
 def forwarded_for(values: list[str]) -> str | None:
@@ -114,7 +119,7 @@ def forwarded_for(values: list[str]) -> str | None:
         return None
     last = values[-1].rsplit(",", 1)[-1].strip()
     address = ip(last)
-    return None if address is None else _plain(address)
+    return None if address is None else str(_unmapped(address))
 
 
 def http_client(peer: tuple[Any, ...] | None, forwarded: list[str], proxies: TrustedProxies) -> str:
@@ -128,11 +133,9 @@ def http_client(peer: tuple[Any, ...] | None, forwarded: list[str], proxies: Tru
     >>> http_client(("127.0.0.2", 5000), ["203.0.113.7"], proxies), http_client(None, [], proxies)
     ('127.0.0.2:5000', '')
     """
-    if not peer:
-        return ""
-    if proxies.trusts(str(peer[0])) and (client := forwarded_for(forwarded)) is not None:
+    if peer and proxies.trusts(str(peer[0])) and (client := forwarded_for(forwarded)) is not None:
         return f"{client}:{peer[1]}"
-    return f"{peer[0]}:{peer[1]}"
+    return peer_text(peer)
 
 
 #: the longest header of the PROXY protocol's version 1, its CRLF included
@@ -170,4 +173,4 @@ def proxy_v1(line: bytes) -> str | None:
         or int(port) > 65535
     ):
         return None
-    return f"{_plain(source)}:{int(port)}"
+    return f"{_unmapped(source)}:{int(port)}"

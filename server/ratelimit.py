@@ -18,11 +18,15 @@ class TokenBucket:
         self._clock = clock
         self._last = clock()
 
-    def take(self) -> bool:
-        """Spend one token if there is one."""
+    def _refill(self) -> None:
+        """Add the tokens earned since the last look, up to the burst."""
         now = self._clock()
         self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate)
         self._last = now
+
+    def take(self) -> bool:
+        """Spend one token if there is one."""
+        self._refill()
         if self._tokens >= 1.0:
             self._tokens -= 1.0
             return True
@@ -31,8 +35,5 @@ class TokenBucket:
     def spend(self, count: int) -> None:
         """Spend ``count`` more tokens for what a message taken cost beyond one, into debt if
         need be (at most a burst's): the next messages wait until it is paid back."""
-        now = self._clock()
-        self._tokens = max(
-            -self._burst, min(self._burst, self._tokens + (now - self._last) * self._rate) - count
-        )
-        self._last = now
+        self._refill()
+        self._tokens = max(-self._burst, self._tokens - count)

@@ -42,7 +42,7 @@ from server.lobby.choices import ascii_chosen
 from server.lobby.lobby import MAX_STRIKES, SLOW_DOWN, Lobby
 from server.log.contract import StoreUnavailable
 from server.net.ws import turned_away
-from server.peers import address_key, proxy_v1
+from server.peers import address_key, peer_text, proxy_v1
 from server.session import Outgoing, Session
 
 log = structlog.get_logger("cafe.line")
@@ -219,8 +219,7 @@ async def serve_line_client(
 
 def _peer(writer: asyncio.StreamWriter) -> str:
     """``HOST:PORT`` of the connection's other end."""
-    peer = writer.get_extra_info("peername")
-    return f"{peer[0]}:{peer[1]}" if peer else ""
+    return peer_text(writer.get_extra_info("peername"))
 
 
 async def _client(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, limits: Limits) -> str | None:
