@@ -66,8 +66,6 @@ def entry(session: Session) -> dict[str, Any]:
         "kind": session.kind,
         "room": room,
         "guest": is_guest(session.kind, session.identity),
-        # (an invitation from another node puts the player behind the name on a guest list)
-        "identity": session.identity,
         # (a guest's ban or kick by the staff holds for its address: the staff's node asks)
         "address": address_key(session.peer) if not session.registered else None,
         "seeking": session.seeking,

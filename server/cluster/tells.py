@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Callable
 
 import structlog
 from redis.exceptions import RedisError
@@ -43,24 +42,20 @@ class Courier:
         return await self._hand(sender, name, lambda who: env.TellTo.model_validate({**who, "text": text}))
 
     async def invite(self, sender: Session, name: str, room: str) -> str | None:
-        """Hand an invitation to ``room`` to the node where ``name`` is connected, as ``tell``;
-        the player behind the name is on the room's guest list before it goes."""
-
-        async def listed(entry: dict[str, Any]) -> None:
-            if entry.get("identity"):
-                await self.cluster.invite(room, str(entry["identity"]))
+        """Hand an invitation to ``room`` to the node where ``name`` is connected, as ``tell``:
+        that node puts the player on the room's guest list as they are when it arrives (this
+        node's copy of its list of people may be a moment behind who they are)."""
 
         def make(who: dict[str, str]) -> env.InviteTo:
             return env.InviteTo.model_validate({**who, "room": room})
 
-        return await self._hand(sender, name, make, before=listed)
+        return await self._hand(sender, name, make)
 
     async def _hand(
         self,
         sender: Session,
         name: str,
         make: Callable[[dict[str, str]], env.TellTo | env.InviteTo],
-        before: Callable[[dict[str, Any]], Awaitable[None]] | None = None,
     ) -> str | None:
         assert sender.name is not None
         redis, node = self.cluster.redis, self.cluster.node
@@ -72,11 +67,8 @@ class Courier:
             entry = await redis.hget(online_key(where), name.casefold())
             if entry is None:
                 return None
-            found_entry = json.loads(entry)
-            to = str(found_entry["name"])
+            to = str(json.loads(entry)["name"])
             envelope = make({"from": node, "sid": sender.sid, "name": sender.name, "to": to})
-            if before is not None:
-                await before(found_entry)
             receivers = await redis.publish(channel(where), env.dump(envelope))
         except (RedisError, OSError, TimeoutError) as e:
             raise StoreUnavailable(str(e) or type(e).__name__) from e

@@ -11,6 +11,7 @@ all filtered in one place, and the muted person is never told.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Final, Protocol
@@ -24,6 +25,7 @@ from protocol.limits import LIST_MAX
 from protocol.names import is_name
 from server.directory import Directory
 from server.directory.privacy import here, seen_from
+from server.log.contract import StoreUnavailable
 from server.session import Session
 
 log = structlog.get_logger("cafe.social")
@@ -52,7 +54,8 @@ class Courier(Protocol):
         are not connected elsewhere; raises ``StoreUnavailable`` when it cannot be handed on."""
 
     async def invite(self, sender: Session, name: str, room: str) -> str | None:
-        """Hand an invitation to ``room`` to ``name`` elsewhere, as ``tell``."""
+        """Hand an invitation to ``room`` to ``name`` elsewhere, as ``tell`` (their node puts
+        them on the room's guest list: :meth:`Social.invited`)."""
 
     def news(self, name: str, text: str, skip: tuple[str, ...] = ()) -> None:
         """Tell the friends of ``name`` elsewhere ``text``, but those named in ``skip``."""
@@ -119,6 +122,8 @@ class Social:
         #: a tuple, not a set: a player holds one or two, and a set takes 216 bytes a connection
         self._holders: dict[str, tuple[Session, ...]] = {}
         self._held_as: dict[Session, str] = {}
+        #: invitations from elsewhere on their way to the guest lists
+        self._inviting: set[asyncio.Task[None]] = set()
 
     # --- connections -----------------------------------------------------------------------------
 
@@ -353,20 +358,43 @@ class Social:
             raise ProtocolError("bad_target", _("You are here already."), msg.id)
         target = self.directory.session(msg.name)
         if target is not None and target.name is not None:
-            if target.identity is not None:  # on the room's guest list: a private room lets them in
-                await self.directory.invite(room.name, target.identity)
+            await self._listed(room.name, target)  # a private room lets its guests in
             target.send(m.Invited(room=room.name, name=sender))  # (not to those who mute the sender)
         elif self.courier is None or await self.courier.invite(session, msg.name, room.name) is None:
             raise ProtocolError("not_connected", _("{name} is not connected.", name=msg.name[:24]), msg.id)
         session.send(m.Ack(id=msg.id))
 
     def invited(self, sender: str, to: str, room: str) -> bool:
-        """An invitation from ``sender`` connected elsewhere; ``False`` if nobody here is ``to``."""
+        """An invitation from ``sender`` connected elsewhere; ``False`` if nobody here is ``to``.
+        They are put on the guest list here, where who they are now is known (another node's
+        list of people may still name the identity they had a moment ago, before a registration
+        or an account deleted), and hear of it once they are on it."""
         target = self.directory.session(to)
         if target is None or target.name is None:
             return False
-        target.send(m.Invited(room=room, name=sender))
+        task = asyncio.get_running_loop().create_task(self._invitation(sender, target, room))
+        self._inviting.add(task)
+        task.add_done_callback(self._inviting.discard)
         return True
+
+    async def _invitation(self, sender: str, target: Session, room: str) -> None:
+        try:
+            await self._listed(room, target)
+        except StoreUnavailable as e:  # (Redis away: an invitation they could not use is not shown)
+            log.warning("invitation_unlisted", room=room, player=target.name, error=str(e))
+            return
+        target.send(m.Invited(room=room, name=sender))
+
+    async def _listed(self, room: str, target: Session) -> None:
+        """``target`` is on ``room``'s guest list as the player they are: should they become
+        another (register, delete their account) while it is written, the invitation follows."""
+        identity = target.identity
+        if identity is None:
+            return
+        await self.directory.invite(room, identity)
+        while target.identity is not None and target.identity != identity:
+            old, identity = identity, target.identity
+            await self.directory.identity_changed(old, identity)
 
     # --- lists -----------------------------------------------------------------------------------
 

@@ -92,6 +92,31 @@ async def test_a_name_registered_again_finds_none_of_the_old_account_s_invitatio
     assert answer["type"] == "ack", answer
 
 
+async def test_an_invitation_lists_its_invitee_as_they_are_when_it_arrives(
+    nodes: list[ServerProcess], redis_url: str
+) -> None:
+    """zoe on b registers, and ann on a invites her before a's list of people need say so: the
+    guest list holds zoe's account, the identity her token carries, and nothing else (a's copy of
+    b's people may still say guest, and a guest's identity there would let nobody in, or, after
+    an account deleted, let the name's next holder in)."""
+    a, b = nodes
+    ann = await _private(a)
+    zoe = await WsClient.connect(b.port, "zoe")
+    await _sees(ann, "zoe")
+    welcome = await zoe.request({"type": "register", "password": PASSWORD})
+    assert welcome["registered"]
+    assert (await ann.command("/invite zoe"))["type"] == "ack"
+    await zoe.next("invited")
+    client = aioredis.from_url(redis_url, decode_responses=True)
+    try:
+        assert await client.hget(f"cafe:token:{welcome['token']}", "identity") == "account:zoe"
+        hosts = await client.hget(f"cafe:token:{ann.token}", "identity")  # (in it as it turned private)
+        assert await client.smembers("cafe:guests:geheim") == {hosts, "account:zoe"}
+    finally:
+        await client.aclose()
+    assert (await zoe.command("/room geheim"))["type"] == "ack"
+
+
 async def test_should_a_node_not_know_yet_the_room_turns_the_stranger_away(
     nodes: list[ServerProcess], redis_url: str
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -306,3 +307,52 @@ async def test_the_connections_of_a_player_share_their_lists_until_the_last_goes
     social.gone(c)  # type: ignore[arg-type]
     assert (await social.lists_of("account:cy")).muted is not c.muted
     table.close()
+
+
+class _Invitee(_Named):
+    """An invitee that keeps what it is sent."""
+
+    def __init__(self, name: str, identity: str) -> None:
+        super().__init__(name, identity)
+        self.sent: list[Any] = []
+
+    def send(self, message: Any) -> None:
+        self.sent.append(message)
+
+
+class _Guests:
+    """The directory's guest lists, as a social side reaches them: an invitation waits on
+    ``writing`` while it is written, as one to Redis takes a round trip."""
+
+    def __init__(self, invitee: _Invitee) -> None:
+        self.invitee = invitee
+        self.writing = asyncio.Event()
+        self.listed: set[tuple[str, str]] = set()
+
+    def session(self, name: str) -> _Invitee | None:
+        return self.invitee if name == self.invitee.name else None
+
+    async def invite(self, room: str, identity: str) -> None:
+        await self.writing.wait()
+        self.listed.add((room, identity))
+
+    async def identity_changed(self, old: str, new: str) -> None:
+        self.listed = {(room, new if who == old else who) for room, who in self.listed}
+
+
+async def test_an_invitation_from_elsewhere_follows_an_invitee_who_changes_while_it_is_written() -> None:
+    """An invitation from another node lists its invitee as they are on this node; one who
+    deletes their account (a new identity) while the list is written is on it as who they are
+    now, not as the account the name's next holder could register, and hears of it after."""
+    zoe = _Invitee("zoe", "account:zoe")
+    guests = _Guests(zoe)
+    social = Social(guests, None, list)  # type: ignore[arg-type]
+    assert social.invited("ann", "zoe", "geheim")
+    assert not social.invited("ann", "nobody", "geheim")
+    await asyncio.sleep(0)
+    zoe.identity = "guest-2"  # (deleted, and its own node followed every list before this one was written)
+    guests.writing.set()
+    for _ in range(10):
+        await asyncio.sleep(0)
+    assert guests.listed == {("geheim", "guest-2")}
+    assert [(x.type, x.room, x.name) for x in zoe.sent] == [("invited", "geheim", "ann")]
