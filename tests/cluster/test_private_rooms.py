@@ -59,6 +59,7 @@ async def test_an_invitation_on_one_node_lets_its_invitee_in_on_the_other(nodes:
     assert zoe.view is not None and zoe.view["room"] == "geheim" and zoe.view["spectators"] == ["zoe"]
     await _sees(zoe, "cid")
     assert (await zoe.command("/invite cid"))["type"] == "ack"
+    await cid.next("invited")  # (on the guest list by then: cid's own node put him there)
     assert (await cid.command("/join geheim"))["type"] == "ack"
     answer = await bob.request({"type": "enter_room", "room": "geheim"})
     assert answer["code"] == "not_invited"
@@ -207,6 +208,7 @@ async def test_a_private_room_moves_with_its_guests_when_its_node_dies(nodes: li
     bob = await WsClient.connect(b.port, "bob")
     await _sees(ann, "zoe")
     assert (await ann.command("/invite zoe"))["type"] == "ack"
+    await zoe.next("invited")
     assert (await zoe.command("/room geheim"))["type"] == "ack"
     assert (await ann.command("/addbot"))["type"] == "ack"
     assert (await ann.command("/start"))["type"] == "ack"
