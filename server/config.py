@@ -27,14 +27,22 @@ def _proxies(spec: str | None) -> str | None:
 class Config(BaseModel):
     """Every setting of the server, validated."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # (an infinite or undefined number is no setting: a budget or a lease of inf never ends)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
-    host: str = Field("127.0.0.1", description="address of the HTTP/WebSocket and line endpoints")
+    host: str = Field(
+        "127.0.0.1", min_length=1, description="address of the HTTP/WebSocket and line endpoints"
+    )
     port: int = Field(
-        8765, ge=0, le=65535, description="HTTP and WebSocket port (/ws, /healthz, /metrics, /)"
+        8765,
+        ge=0,
+        le=65535,
+        description="HTTP and WebSocket port (/ws, /livez, /readyz, /healthz, /metrics, the web page)",
     )
     line_port: int = Field(2323, ge=-1, le=65535, description="line (telnet/nc) port; -1 turns it off")
-    data: str = Field("./data/cafe.db", description="SQLite file of the game log; ':memory:' keeps nothing")
+    data: str = Field(
+        "./data/cafe.db", min_length=1, description="SQLite file of the game log; ':memory:' keeps nothing"
+    )
     log_level: str = Field(
         "info", pattern="^(debug|info|warning|error)$", description="debug, info, warning, error"
     )
@@ -98,7 +106,7 @@ class Config(BaseModel):
         300.0, ge=0, description="seconds a name and seat are held for a lost connection"
     )
     clock_min: float = Field(5.0, gt=0, description="shortest turn clock, in seconds, a room may set")
-    bot_budget: float = Field(1.0, gt=0, description="seconds the strong bot thinks per move")
+    bot_budget: float = Field(1.0, gt=0, le=60, description="seconds the strong bot thinks per move")
     max_bot_games: int = Field(
         2, ge=0, description="games a person may have running against the server's bots alone"
     )
@@ -161,7 +169,8 @@ class Config(BaseModel):
     )
     lease: float = Field(
         3.0,
-        gt=0,
+        ge=0.5,
+        le=600,
         description="cluster mode: seconds a room's lease lasts, the longest a dead node's rooms wait"
         " before another node takes them over; a node's heartbeat (every third of it), its expiry"
         " (5/3 of it), its readiness and its people's names (ten times it) follow it",
@@ -252,13 +261,19 @@ def _refusal(error: ValidationError, args: argparse.Namespace, environ: Mapping[
     return f"{where}: {value!r} is not {allowed(name)}"
 
 
+#: what the settings that must not be empty take
+_TEXTS = {"host": "an address or a host name", "data": "a file's path, or :memory:"}
+
+
 def allowed(name: str) -> str:
     """What setting ``name`` takes, in words.
 
     >>> allowed("port"), allowed("max_per_ip"), allowed("log_format")
     ('an integer from 0 to 65535', 'an integer of 1 or more', 'json or console')
-    >>> allowed("lease")
-    'a number greater than 0'
+    >>> allowed("lease"), allowed("bot_budget")
+    ('a number from 0.5 to 600', 'a number greater than 0, at most 60')
+    >>> allowed("host"), allowed("data")
+    ('an address or a host name', "a file's path, or :memory:")
     >>> allowed("analysis_budget")
     'a number greater than 0, at most 10'
     >>> allowed("database")
@@ -285,6 +300,8 @@ def allowed(name: str) -> str:
             if schemes:
                 *first, last = (f"{scheme}://" for scheme in schemes[1].split("|"))
                 return f"a URL starting with {', '.join(first)} or {last}"
+    if any(isinstance(bound, annotated_types.MinLen) for bound in info.metadata):
+        return _TEXTS[name]
     kind = "an integer" if info.annotation is int else "a number"
     if low is not None and low.startswith(">"):
         return f"{kind} greater than {low[1:]}" + ("" if high is None else f", at most {high}")

@@ -21,7 +21,15 @@ REFUSED = [
     (["--max-per-ip", "0"], {}, "--max-per-ip: '0' is not an integer of 1 or more"),
     ([], {"CAFE_PORT": "abc"}, "CAFE_PORT: 'abc' is not an integer from 0 to 65535"),
     ([], {"CAFE_MAX_PER_IP": "0"}, "CAFE_MAX_PER_IP: '0' is not an integer of 1 or more"),
-    ([], {"CAFE_LEASE": "0"}, "CAFE_LEASE: '0' is not a number greater than 0"),
+    ([], {"CAFE_LEASE": "0"}, "CAFE_LEASE: '0' is not a number from 0.5 to 600"),
+    # a number without end, or none, is no setting: a lease or a bot's budget of inf never ends
+    (["--lease", "inf"], {}, "--lease: 'inf' is not a number from 0.5 to 600"),
+    (["--ping-interval", "1e400"], {}, "--ping-interval: '1e400' is not a number greater than 0"),
+    (["--bot-budget", "inf"], {}, "--bot-budget: 'inf' is not a number greater than 0, at most 60"),
+    (["--rate", "nan"], {}, "--rate: 'nan' is not a number greater than 0"),
+    # an empty address would listen on every interface, an empty file keep nothing
+    ([], {"CAFE_HOST": ""}, "CAFE_HOST: '' is not an address or a host name"),
+    (["--data", ""], {}, "--data: '' is not a file's path, or :memory:"),
     # a bound above too is named: 20 is greater than 0, and refused for the other bound
     (["--analysis-budget", "20"], {}, "--analysis-budget: '20' is not a number greater than 0, at most 10"),
     (["--line-port", "-2"], {}, "--line-port: '-2' is not an integer from -1 to 65535"),
