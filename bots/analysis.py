@@ -34,6 +34,7 @@ import math
 import random
 import time
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,7 +81,8 @@ class Settings:
 @dataclass(frozen=True, slots=True)
 class MoveAnalysis:
     """One move judged. ``value`` and ``best_value`` are the mover's expected final margin after
-    the move played and after the best move (``None`` for a forced move or a player leaving)."""
+    the move played and after the best move (``None`` for a forced move, a player leaving, or a
+    move the server played for its player: ``auto``, ``"clock"`` or ``"bot"``, not judged)."""
 
     number: int
     player: str
@@ -91,6 +93,7 @@ class MoveAnalysis:
     value: float | None
     best_value: float | None
     samples: int
+    auto: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -103,6 +106,7 @@ class MoveAnalysis:
             "value": None if self.value is None else round(self.value, 2),
             "best_value": None if self.best_value is None else round(self.best_value, 2),
             "samples": self.samples,
+            "auto": self.auto,
         }
 
 
@@ -338,9 +342,12 @@ def analyse_record(
     seed: int = 0,
     settings: Settings | None = None,
     max_rounds: int | None = None,
+    auto: Mapping[int, str] | None = None,
 ) -> GameAnalysis:
     """Judge every move of ``record`` (a finished game's, or any), ``budget`` seconds a move.
-    An entry ``leave NAME`` is listed without a mark."""
+    An entry ``leave NAME`` is listed without a mark, and so is a move the server played for its
+    player (``auto``: how, by move number from 1): neither counts in the player's figures."""
+    auto = auto or {}
     started = time.perf_counter()
     rng = random.Random(seed)
     position = record.start()
@@ -353,12 +360,17 @@ def analyse_record(
             continue
         mover = position.to_move
         name = position.players[mover].name
+        if number in auto:
+            judged.append(MoveAnalysis(number, name, text, None, 0.0, None, None, None, 0, auto[number]))
+            position = play(position, text).position
+            continue
         found = judge_move(
             bot_view(position, mover), text, budget=budget, rng=rng, settings=settings, max_rounds=max_rounds
         )
         if found is None:
             judged.append(MoveAnalysis(number, name, text, FORCED, 0.0, None, None, None, 0))
         else:
+            costly = round(found.cost, 2) > 0  # (as it is written: a cost of 0.00 has no better move)
             judged.append(
                 MoveAnalysis(
                     number,
@@ -366,9 +378,9 @@ def analyse_record(
                     found.played,
                     mark_of(found.cost),
                     found.cost,
-                    found.best if found.cost > 0 else found.played,
+                    found.best if costly else found.played,
                     found.value,
-                    found.best_value if found.cost > 0 else found.value,
+                    found.best_value if costly else found.value,
                     found.rounds,
                 )
             )

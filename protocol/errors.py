@@ -77,7 +77,7 @@ SERVER_ERROR_CODES: Final[dict[str, str]] = {
     "no_such_game": "no game of that id that you may read",
     "not_finished": "the game is still running: only a finished game is analysed",
     "analysis_busy": "the server's queue of analyses is full; try again later",
-    "analysis_pending": "an analysis you asked for is still queued or running; one at a time",
+    "analysis_pending": "an analysis you asked for still waits (one at a time; three an address)",
     "too_many_analyses": "you (or your address) asked for as many new analyses this hour as allowed",
     "no_such_tournament": "no tournament of that name",
     "tournament_exists": "a tournament of that name is upcoming or running",

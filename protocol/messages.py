@@ -364,7 +364,8 @@ class Analyse(_ClientMessage):
     or ``ready`` when it was done before), and once more with ``analysis`` when it is ready."""
 
     type: Literal["analyse"] = "analyse"
-    game: str = Field(min_length=1, max_length=64)
+    #: (a game's id is hex: nothing else is written back in an answer)
+    game: str = Field(min_length=1, max_length=64, pattern=r"^[0-9A-Za-z_-]+$")
 
 
 class TournamentRequest(_ClientMessage):

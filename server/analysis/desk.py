@@ -6,12 +6,16 @@ so a game takes about a minute: it never runs on the event loop, nor in the bots
 play would wait for a bot's move behind it). ``--analysis-workers`` processes (one by default) run
 analyses one at a time each, at a lower priority (``nice`` 10) than the server and its bots; the
 rest wait in a queue of ``--analysis-queue`` places. What one person can make the server spend is
-bounded: one analysis queued or running at a time, ``--analysis-rate`` new ones an hour (three
-times as many one address), and none when the queue is full. An analysis kept already, or one
-queued already (the asker is told when it is ready too), costs nothing and is always answered.
+bounded: one analysis queued or running at a time (three one address, however many guests it
+holds), ``--analysis-rate`` new ones an hour (three times as many one address; one that failed is
+given back), and none when the queue is full. An analysis kept already, or one queued already (the
+asker is told when it is ready too), costs nothing and is always answered.
 
 A game's analysis is read by whoever may read the game: a private game's by its players alone;
-for everyone else it does not exist, as the game does not (``server.directory.privacy``).
+for everyone else it does not exist, as the game does not (``server.directory.privacy``). Whoever
+waits for one is told it is ready only if they may read the game then (an account deleted
+meanwhile reads no longer what it alone could); the analysis they wait for, and what they asked for
+within the hour, follow them when they register or delete their account.
 """
 
 from __future__ import annotations
@@ -67,10 +71,14 @@ def figures(analysis: dict[str, Any]) -> dict[str, m.AnalysisFigures]:
 
 @dataclass(slots=True)
 class Job:
-    """An analysis queued or running, and who waits for it (identity -> name)."""
+    """An analysis queued or running, who asked for it first (identity and address: charged for
+    it), and who waits for it (identity -> name)."""
 
     game_id: str
     record: GameRecord
+    #: the moves the server played for their player (``StoredGame.auto``): not judged
+    auto: dict[int, str]
+    asker: tuple[str, str]
     waiters: dict[str, str] = field(default_factory=dict)
     running: bool = False
 
@@ -81,6 +89,9 @@ class Window:
     >>> w = Window(10.0)
     >>> w.add("ann", 0.0); w.add("ann", 5.0); w.count("ann", 9.0), w.count("ann", 12.0)
     (2, 1)
+    >>> w.add("bob", 13.0); w.give_back("ann"); w.rename("bob", "account:bob"); w.add("cy", 30.0)
+    >>> sorted(w._times), w.count("account:bob", 14.0)
+    (['cy'], 0)
     """
 
     def __init__(self, span: float) -> None:
@@ -99,7 +110,24 @@ class Window:
         return len(times)
 
     def add(self, key: str, now: float) -> None:
+        # the keys that asked no more within the span go (a guest's identity asks once, and goes):
+        # rare enough, an analysis at most a minute or so, to look at them all
+        for stale in [k for k, times in self._times.items() if times[-1] <= now - self.span]:
+            del self._times[stale]
         self._times.setdefault(key, deque()).append(now)
+
+    def give_back(self, key: str) -> None:
+        """The newest time ``key`` asked does not count."""
+        times = self._times.get(key)
+        if times:
+            times.pop()
+            if not times:
+                del self._times[key]
+
+    def rename(self, old: str, new: str) -> None:
+        """What ``old`` asked counts for ``new`` from now on."""
+        if (times := self._times.pop(old, None)) is not None:
+            self._times.setdefault(new, deque()).extend(times)
 
 
 class AnalysisDesk:
@@ -158,14 +186,14 @@ class AnalysisDesk:
             )
         job = self.jobs.get(msg.game)
         if job is None:
-            job = self._queued(session, msg, game.record)
+            job = self._queued(session, msg, game.record, game.auto)
         job.waiters[identity] = session.name or ""
         self._asking[identity] = msg.game
         session.send(
             m.Analysis(id=msg.id, game=msg.game, state="queued", ahead=self._ahead(msg.game), players=None)
         )
 
-    def _queued(self, session: Session, msg: m.Analyse, record: GameRecord) -> Job:
+    def _queued(self, session: Session, msg: m.Analyse, record: GameRecord, auto: dict[int, str]) -> Job:
         """A new analysis, within the asker's and the queue's bounds."""
         now = self.clock()
         identity = session.identity or ""
@@ -193,9 +221,20 @@ class AnalysisDesk:
             raise ProtocolError(
                 "analysis_busy", _("The server has as many analyses queued as it takes; try later."), msg.id
             )
+        if sum(1 for job in self.jobs.values() if job.asker[1] == session.address) >= ADDRESS_FACTOR:
+            # (each new guest is a new person: without this, one address would fill the queue)
+            raise ProtocolError(
+                "analysis_pending",
+                _(
+                    "Your address waits for {n} analyses already, the most at once; ask again when"
+                    " one is ready.",
+                    n=ADDRESS_FACTOR,
+                ),
+                msg.id,
+            )
         self._people.add(identity, now)
         self._addresses.add(session.address, now)
-        job = Job(msg.game, record)
+        job = Job(msg.game, record, dict(auto), (identity, session.address))
         self.jobs[msg.game] = job
         self._start().put_nowait(job)
         log.info("analysis_queued", game=msg.game, player=session.name, queued=len(self.jobs))
@@ -222,20 +261,12 @@ class AnalysisDesk:
             started = time.perf_counter()
             kept: dict[str, Any] | None = None
             try:
-                data = await self._workers.run(
-                    run_analysis,
-                    job.record.to_dict(),
-                    self.config.analysis_budget,
-                    analysis_seed(job.game_id),
-                )
-                await self.store.analyses.analysis_saved(job.game_id, data)
-                kept = await self.store.analyses.analysis(job.game_id) or data
+                kept = await self._analysed(job)
                 log.info("analysis_done", game=job.game_id, seconds=round(time.perf_counter() - started, 2))
             except asyncio.CancelledError:
                 raise
             except BrokenProcessPool:
                 log.warning("analysis_failed", game=job.game_id, error="worker died")
-                # (the pool ended: the next analysis starts a fresh one)
             except Exception as e:  # the store out of reach, a record the engine refuses
                 log.warning("analysis_failed", game=job.game_id, error=repr(e))
             finally:
@@ -243,12 +274,49 @@ class AnalysisDesk:
                 for identity in job.waiters:
                     if self._asking.get(identity) == job.game_id:
                         del self._asking[identity]
-            self._tell(job, kept)
+            if kept is None:  # asked again later, it costs its asker nothing more
+                self._people.give_back(job.asker[0])
+                self._addresses.give_back(job.asker[1])
+            await self._tell(job, kept)
 
-    def _tell(self, job: Job, kept: dict[str, Any] | None) -> None:
-        """Tell everyone who asked, wherever they are connected on this node now."""
-        for session in list(self.sessions()):
-            if session.identity is None or session.identity not in job.waiters:
+    async def _analysed(self, job: Job) -> dict[str, Any]:
+        """Run ``job`` and keep its analysis. A pool whose worker died (between two analyses, or
+        killed during this one) fails the call at once, and is made anew for the next: the
+        analysis is tried once more, there."""
+        args = (job.record.to_dict(), self.config.analysis_budget, analysis_seed(job.game_id), job.auto)
+        try:
+            data = await self._workers.run(run_analysis, *args)
+        except BrokenProcessPool:
+            log.info("analysis_again", game=job.game_id, error="worker died")
+            data = await self._workers.run(run_analysis, *args)
+        await self.store.analyses.analysis_saved(job.game_id, data)
+        return await self.store.analyses.analysis(job.game_id) or data
+
+    def identity_changed(self, old: str, new: str) -> None:
+        """The person ``old`` is ``new`` from now on (they registered, or deleted their account):
+        the analysis they wait for, and the analyses they asked for within the hour, are theirs."""
+        self._people.rename(old, new)
+        game = self._asking.pop(old, None)
+        if game is None:
+            return
+        self._asking[new] = game
+        job = self.jobs.get(game)
+        if job is not None and old in job.waiters:
+            job.waiters[new] = job.waiters.pop(old)
+
+    async def _tell(self, job: Job, kept: dict[str, Any] | None) -> None:
+        """Tell everyone who asked and may read the game now, wherever they are connected on this
+        node (an account deleted since reads no longer the private games it alone could)."""
+        waiting = [s for s in self.sessions() if s.identity is not None and s.identity in job.waiters]
+        if not waiting:
+            return
+        try:
+            game = await self.store.game(job.game_id)
+        except Exception as e:  # (the store out of reach: who may read it cannot be told)
+            log.warning("analysis_untold", game=job.game_id, error=repr(e))
+            return
+        for session in waiting:
+            if game is None or not game.readable_by(session.identity):
                 continue
             if kept is None:
                 session.send(

@@ -14,9 +14,12 @@ from engine import record_from_dict
 NICENESS = 10
 
 
-def run_analysis(record: dict[str, Any], budget: float, seed: int) -> dict[str, Any]:
-    """The analysis of a game's record, as JSON."""
-    return analyse_record(record_from_dict(record), budget=budget, seed=seed).to_dict()
+def run_analysis(
+    record: dict[str, Any], budget: float, seed: int, auto: dict[int, str] | None = None
+) -> dict[str, Any]:
+    """The analysis of a game's record, as JSON; ``auto``: the moves the server played for their
+    player (not judged)."""
+    return analyse_record(record_from_dict(record), budget=budget, seed=seed, auto=auto).to_dict()
 
 
 def worker_started() -> None:

@@ -48,6 +48,8 @@ class Lobby(Protocol):
     def tournaments(self) -> Entered | None: ...
     @property
     def seeks(self) -> Ended: ...
+    @property
+    def analyses(self) -> Followed: ...
 
 
 class Entered(Protocol):
@@ -55,6 +57,12 @@ class Entered(Protocol):
 
     async def entered(self, name: str, identity: str | None) -> str | None: ...
     async def creator_changed(self, old: str, new: str) -> None: ...
+
+
+class Followed(Protocol):
+    """The analyses asked for, as far as they follow the person who asked."""
+
+    def identity_changed(self, old: str, new: str) -> None: ...
 
 
 class Ended(Protocol):
@@ -236,10 +244,12 @@ async def _new_identity(lobby: Lobby, session: Session, identity: str, *, keep: 
     session.token = secrets.token_hex(16)
     await lobby.store.token_issued(session.token, session.name, identity)
     await lobby.social.identity_changed(session, old, keep=keep)
-    if old is not None:  # (invitations and tournaments made belong to the person, whatever their lists)
+    if old is not None:  # (invitations, tournaments made and analyses asked for belong to the
+        # person, whatever their lists)
         await lobby.directory.identity_changed(old, identity)
         if lobby.tournaments is not None:
             await lobby.tournaments.creator_changed(old, identity)
+        lobby.analyses.identity_changed(old, identity)
     if session.seeking:  # a seek is its player's, as they were: rated or not, rated as whom
         lobby.seeks.ended(session)
         session.send(m.Notice(text=_("No longer seeking.")))

@@ -126,10 +126,29 @@ def test_a_whole_game_is_analysed_with_each_players_figures() -> None:
         assert move.cost >= 0
         if move.mark not in (None, FORCED):
             assert move.mark == mark_of(move.cost)
-            assert (move.best == move.move) == (move.cost == 0)
+            assert (move.best == move.move) == (round(move.cost, 2) == 0)  # (the cost as written)
     data = json.loads(json.dumps(analysis.to_dict()))
     assert data["thresholds"] == {"good": 0.0, "inaccurate": 2.5, "mistake": 6.0, "blunder": 12.0}
     assert len(data["moves"]) == 10 and set(data["players"]) == {"ann", "bob", "cy"}
+
+
+def test_the_moves_the_server_played_for_a_player_are_listed_and_not_judged() -> None:
+    """A move the clock or a bot played for its player is listed with how (``auto``), without a
+    mark or a best move, and counts nothing in that player's figures."""
+    record = random_game(["ann", "bob"], seed=7)
+    played = GameRecord(record.players, record.seed, moves=record.moves[:8])
+    analysis = analyse_record(played, budget=1.0, seed=2, max_rounds=2, auto={3: "bot", 5: "clock"})
+    by_number = {m.number: m for m in analysis.moves}
+    for number, how in ((3, "bot"), (5, "clock")):
+        move = by_number[number]
+        assert (move.auto, move.mark, move.best, move.value, move.cost) == (how, None, None, None, 0.0)
+        assert move.to_dict()["auto"] == how
+    assert all(m.auto is None for n, m in by_number.items() if n not in (3, 5))
+    mover = by_number[3].player
+    assert by_number[5].player == mover
+    own = [m for m in analysis.moves if m.player == mover]
+    forced = sum(m.mark == FORCED for m in own)
+    assert analysis.players[mover].moves == len(own) - 2 - forced
 
 
 def test_the_budget_bounds_each_move() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
 import sqlite3
 import time
@@ -34,7 +35,8 @@ async def _game(
     drop): the game is over. Its id."""
     await _played(ann, bob, room, moves, private)
     assert isinstance(server.store, Store)
-    return server.store.games_named("ann", 1)[0].game_id
+    assert ann.name is not None
+    return server.store.games_named(ann.name, 1)[0].game_id
 
 
 async def _played(ann: WsClient, bob: WsClient, room: str, moves: int, private: bool = False) -> None:
@@ -52,7 +54,7 @@ async def _played(ann: WsClient, bob: WsClient, room: str, moves: int, private: 
         await ann.barrier()
         await bob.barrier()
         assert ann.view is not None and ann.view["game"] is not None
-        mover = ann if ann.view["game"]["to_move"] == "ann" else bob
+        mover = ann if ann.view["game"]["to_move"] == ann.name else bob
         hint = await mover.request({"type": "hint"})
         assert (await mover.request({"type": "move", "move": hint["move"]}))["type"] == "ack"
     assert (await bob.command("/leave"))["type"] == "ack"
@@ -110,6 +112,7 @@ async def test_an_analysis_is_queued_told_when_ready_and_kept(make_server: Serve
         "value": None,
         "best_value": None,
         "samples": 0,
+        "auto": None,
     }
     for move in body["moves"]:
         assert move["mark"] in MARKS and move["cost"] >= 0
@@ -251,6 +254,22 @@ async def test_refusals_each_have_their_code_and_change_nothing(make_server: Ser
     }
 
 
+async def test_a_game_id_that_is_not_one_is_refused_without_being_written_back(
+    make_server: ServerFactory,
+) -> None:
+    """A game's id is letters and digits: one with control characters (a terminal's colours, a
+    line of its own) is ``bad_field`` over the WebSocket and ``bad_arguments`` typed, and the
+    answer does not repeat it."""
+    server = await make_server(**QUICK)
+    ann = await WsClient.connect(server.port, "ann")
+    forged = "\u001b[31mRED\u001b[0m\nfake line"
+    answer = await ann.request({"type": "analyse", "game": forged})
+    assert answer["code"] == "bad_field" and "\u001b" not in answer["message"]
+    answer = await ann.command("/analyse \u001b[31mRED")
+    assert answer["code"] == "bad_arguments" and "\u001b" not in answer["message"]
+    assert not server.lobby.analyses.jobs
+
+
 async def test_an_address_past_its_analyses_is_told_so_not_the_newcomer(make_server: ServerFactory) -> None:
     """With one new analysis an hour for a person, an address may ask for three: a fourth person
     from it is refused (``too_many_analyses``) with the address's count, not with one of theirs."""
@@ -266,6 +285,90 @@ async def test_an_address_past_its_analyses_is_told_so_not_the_newcomer(make_ser
         "too_many_analyses",
         "Your address asked for 3 new analyses within an hour, the most allowed; try later.",
     )
+
+
+async def test_one_address_waits_for_three_analyses_at_once_however_many_guests_it_holds(
+    make_server: ServerFactory,
+) -> None:
+    """Each new guest is a new person with an analysis of their own to wait for: a fourth guest of
+    the same address is refused (``analysis_pending``, with the address's count) while three of
+    its analyses wait, and is let in once one is ready."""
+    server = await make_server(analysis_budget=0.3)
+    ann, bob = await WsClient.connect(server.port, "ann"), await WsClient.connect(server.port, "bob")
+    games = [await _game(server, ann, bob, f"g{n}", moves=2) for n in range(4)]
+    guests = [await WsClient.connect(server.port, f"hog{n}") for n in range(4)]
+    for guest, game in zip(guests[:3], games, strict=False):
+        assert (await guest.request({"type": "analyse", "game": game}))["state"] == "queued"
+    refused = await guests[3].request({"type": "analyse", "game": games[3]})
+    assert (refused["code"], refused["message"]) == (
+        "analysis_pending",
+        "Your address waits for 3 analyses already, the most at once; ask again when one is ready.",
+    )
+    assert games[3] not in server.lobby.analyses.jobs
+    await _ready(guests[0], games[0])
+    assert (await guests[3].request({"type": "analyse", "game": games[3]}))["state"] == "queued"
+
+
+async def test_the_analysis_awaited_follows_its_asker_through_register_and_unregister(
+    make_server: ServerFactory,
+) -> None:
+    """gus asks as a guest and registers: his analysis is still his one at a time, and he is told
+    it is ready. dan asks for his private game's and deletes his account: whoever registers the
+    name next neither waits for it nor hears of it (nor of the game), and may ask for their own."""
+    server = await make_server(analysis_budget=0.3)
+    gus, bob = await WsClient.connect(server.port, "gus"), await WsClient.connect(server.port, "bob")
+    first = await _game(server, gus, bob, "one", moves=2)
+    second = await _game(server, gus, bob, "two", moves=2)
+    assert (await gus.request({"type": "analyse", "game": first}))["state"] == "queued"
+    assert (await gus.request({"type": "register", "password": "correct horse battery"}))["registered"]
+    answer = await gus.request({"type": "analyse", "game": second})
+    assert (answer["code"], answer["message"]) == (
+        "analysis_pending",
+        f"Your analysis of game {first} is not ready yet: one at a time.",
+    )
+    await _ready(gus, first)
+
+    dan = await WsClient.connect(server.port, "dan")
+    assert (await dan.request({"type": "register", "password": "correct horse battery"}))["registered"]
+    assert isinstance(server.store, Store)
+    await _played(dan, bob, "geheim", 2, private=True)
+    private = server.store.games_named("dan", 1)[0].game_id
+    assert (await dan.request({"type": "analyse", "game": private}))["state"] == "queued"
+    assert (await dan.request({"type": "unregister", "password": "correct horse battery"}))[
+        "registered"
+    ] is False
+    assert (await dan.command("/quit"))["type"] == "ack"  # (the name is free at once)
+    await dan.close()
+    heir = await WsClient.connect(server.port, "dan")
+    assert (await heir.request({"type": "register", "password": "another horse battery"}))["registered"]
+    assert (await heir.request({"type": "analyse", "game": second}))["state"] in ("queued", "ready")
+    deadline = time.monotonic() + READY
+    while private in server.lobby.analyses.jobs and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    assert private not in server.lobby.analyses.jobs
+    await heir.barrier()
+    assert not [x for x in heir.raw if private in x]
+
+
+async def test_an_analysis_worker_that_died_idle_fails_no_analysis(make_server: ServerFactory) -> None:
+    """The analysis worker is killed between two analyses: the next one is made all the same, in
+    a fresh worker (and had it failed, it would not count against its asker's hour)."""
+    server = await make_server(**QUICK)
+    ann, bob = await WsClient.connect(server.port, "ann"), await WsClient.connect(server.port, "bob")
+    first = await _game(server, ann, bob, "one", moves=2)
+    second = await _game(server, ann, bob, "two", moves=2)
+    assert (await ann.request({"type": "analyse", "game": first}))["state"] == "queued"
+    await _ready(ann, first)
+    workers = server.lobby.analyses._workers
+    assert workers._executor is not None
+    pids = list(workers._executor._processes)  # (the pool's own table: the test's only way in)
+    assert len(pids) == 1
+    os.kill(pids[0], signal.SIGKILL)
+    await asyncio.sleep(0.5)  # (the pool notices its worker's death)
+    assert (await ann.request({"type": "analyse", "game": second}))["state"] == "queued"
+    await _ready(ann, second)
+    await ann.barrier()
+    assert not [x for x in ann.raw if "failed" in x]
 
 
 async def test_a_private_games_analysis_is_its_players_alone(make_server: ServerFactory) -> None:
