@@ -12,6 +12,9 @@ import asyncio
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
+import structlog
+
+from engine.errors import EngineError
 from protocol.names import alike
 from server.botpool import BotPool
 from server.config import Config
@@ -20,6 +23,8 @@ from server.log.contract import GameLog, StoredGame
 from server.metrics import Metrics
 from server.room import BotNameList, Member, Room, RoomSettings, Seat
 from server.room.items import MakeWay
+
+log = structlog.get_logger("cafe.rooms")
 
 
 class RoomsOwner(Protocol):
@@ -92,10 +97,20 @@ class LocalRooms:
         return room
 
     async def restore(self, games: list[StoredGame]) -> None:
-        """Bring back unfinished games from the log, as their players left them."""
+        """Bring back unfinished games from the log, as their players left them. One that no
+        longer replays by the rules (a log edited by hand) keeps no other from being played: it
+        stays in the log as it is, not taken up, and is logged (``cafe-admin check`` names it)."""
         for stored in games:
-            room = self.rooms.get(stored.room.casefold()) or self.create_room(stored.room)
-            await room.restore(stored)
+            key = stored.room.casefold()
+            made = key not in self.rooms
+            room = self.rooms.get(key) or self.create_room(stored.room)
+            try:
+                await room.restore(stored)
+            except EngineError as e:
+                log.error("game_unrestorable", game=stored.game_id, room=stored.room, error=str(e))
+                if made:
+                    del self.rooms[key]
+                    room.abandon()
 
     async def make_way(self) -> bool:
         """Make room for one more: a room whose game waits with nobody in it and nobody's resume

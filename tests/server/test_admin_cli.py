@@ -263,6 +263,42 @@ async def test_backup_copies_the_live_file_and_check_replays_its_games(
     assert f"game {game.game_id} in room cafe: does not replay" in done.out
 
 
+async def test_a_game_that_does_not_replay_is_logged_and_keeps_no_other_from_being_played(
+    running: tuple[ServerProcess, Path], tmp_path: Path
+) -> None:
+    """Of two unfinished games, one's log edited so that it no longer replays: the server starts
+    all the same (a supervisor's restarts would only fail again), takes up the other, and logs
+    the one it cannot (``game_unrestorable``, naming the game, its room and why); the log keeps it
+    as it was, for ``check`` and the operator."""
+    server, data = running
+    for name, room in (("ann", "cafe"), ("cy", "bar")):
+        player = await WsClient.connect(server.port, name)
+        assert (await player.command(f"/join {room}"))["type"] == "ack"
+        assert (await player.command("/addbot greedy"))["type"] == "ack"
+        assert (await player.command("/start"))["type"] == "ack"
+        await player.next("game_started")
+    copy = tmp_path / "edited.db"
+    assert (await admin("--data", str(data), "backup", str(copy))).status == 0
+    saved = Store(str(copy))
+    broken = next(game for game in await saved.unfinished_games() if game.room == "cafe")
+    saved.close()
+    with sqlite3.connect(copy) as db:
+        db.execute(
+            "INSERT INTO journal (game_id, number, move) VALUES (?, 999, 'XXm@XX9n')", (broken.game_id,)
+        )
+    db.close()
+    edited = await ServerProcess.start(copy)
+    bob = await WsClient.connect(edited.port, "bob")
+    rooms = {room["name"]: room for room in (await bob.request({"type": "list_rooms"}))["rooms"]}
+    assert set(rooms) == {"bar"} and rooms["bar"]["state"] == "playing"
+    edited.proc.send_signal(signal.SIGTERM)
+    lines = await edited.logs()
+    (event,) = [line for line in lines if line.get("event") == "game_unrestorable"]
+    assert (event["game"], event["room"], event["level"]) == (broken.game_id, "cafe", "error")
+    assert "'XXm@XX9n' is refused" in event["error"], event
+    failed(await admin("--data", str(copy), "check"), "1 of 2 unfinished games do not replay")
+
+
 async def test_check_leaves_an_older_file_as_it_is_and_refuses_a_newer_one(tmp_path: Path) -> None:
     """check on a file of an older schema says the server will bring it up, and changes nothing;
     on a file of a newer schema it fails (the server would not start on it)."""
