@@ -162,7 +162,7 @@ class Server:
             host=config.host,
             port=self.port,
             line_port=self.line_port,
-            data=config.redis or config.data,
+            data=config.data_shown,  # (not a password in --redis)
             node=self.cluster.node if self.cluster else None,
             event_loop=type(asyncio.get_running_loop()).__module__.split(".")[0],
             compiled=compiled.active(),  # the rules, views and text (compiled/__init__.py)

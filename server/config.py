@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import urllib.parse
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any
 
@@ -188,6 +189,27 @@ class Config(BaseModel):
     static_dir: str | None = Field(
         None, description="serve the web page from this folder instead of the bundled one"
     )
+
+    @property
+    def data_shown(self) -> str:
+        """Where the data is, for a log line or a terminal: ``--data``, or ``--redis`` without a
+        password (in its user part or its query).
+
+        >>> Config(redis="redis://:s3cret@10.0.0.5:6379/0").data_shown
+        'redis://10.0.0.5:6379/0'
+        >>> Config(redis="unix:///run/redis.sock?db=0&password=s3cret").data_shown
+        'unix:///run/redis.sock?db=0'
+        >>> Config(redis="rediss://cafe:s3cret@[::1]/1").data_shown, Config(data="x.db").data_shown
+        ('rediss://[::1]/1', 'x.db')
+        """
+        if self.redis is None:
+            return self.data
+        parts = urllib.parse.urlsplit(self.redis)
+        host = parts.hostname or ""
+        host = f"[{host}]" if ":" in host else host
+        where = host if parts.port is None else f"{host}:{parts.port}"
+        query = "&".join(p for p in parts.query.split("&") if p and not p.startswith("password="))
+        return f"{parts.scheme}://{where}{parts.path}" + (f"?{query}" if query else "")
 
     @property
     def argon2(self) -> dict[str, Any]:

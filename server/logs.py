@@ -26,6 +26,18 @@ def escape_controls(_: Any, __: str, event: MutableMapping[str, Any]) -> Mutable
     return event
 
 
+def library_event(_: Any, __: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
+    """A line a library logged through the standard library (psycopg's pool, websockets, asyncio):
+    its text is no event name. The event is ``library``, the text ``message``, and ``logger`` the
+    library's logger, so that whoever reads the log by event finds one name for all of them."""
+    record = event.get("_record")
+    event["message"] = event.pop("event", "")
+    event["event"] = "library"
+    if isinstance(record, logging.LogRecord):
+        event["logger"] = record.name
+    return event
+
+
 _HANDLER = "cafe"
 
 
@@ -56,7 +68,7 @@ def configure(level: str = "info", fmt: str = "json") -> None:
     handler = logging.StreamHandler(_Stderr())
     handler.setFormatter(
         structlog.stdlib.ProcessorFormatter(
-            foreign_pre_chain=shared,
+            foreign_pre_chain=[library_event, *shared],
             processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, *renderer],
         )
     )

@@ -35,7 +35,7 @@ def backup(config: Config, target: Path) -> int:
     if config.redis is not None:
         pg = PG_BACKUP if config.database else ""
         records = " and PostgreSQL" if config.database else ""
-        say(CLUSTER_BACKUP.format(records=records, redis=config.redis, pg=pg))
+        say(CLUSTER_BACKUP.format(records=records, redis=config.data_shown, pg=pg))
         raise AdminError(f"{target} was not written: a cluster is backed up as said above")
     source = config.data
     sqlite_version(source)  # there; copied as it is, of whichever version, and not upgraded

@@ -19,6 +19,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.protocol import State
 
 from server.net import wsinternals
+from server.peers import peer_text
 
 __all__ = ["KeepAlive"]
 
@@ -79,7 +80,7 @@ class KeepAlive:
             if connection.state is not State.OPEN:
                 continue
             if waiting is not None and wsinternals.unanswered(connection, waiting):
-                log.info("keepalive_timeout", peer=str(connection.remote_address))
+                log.info("keepalive_timeout", peer=peer_text(connection.remote_address))
                 self.remove(connection)
                 wsinternals.cut(connection)
                 continue

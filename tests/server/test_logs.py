@@ -54,3 +54,15 @@ def test_a_line_goes_to_the_stderr_of_the_moment(monkeypatch: pytest.MonkeyPatch
     logging.getLogger("lib").warning("from a library")
     written = now.getvalue()
     assert "after_the_swap" in written and "from a library" in written
+
+
+def test_a_librarys_line_has_one_event_name_and_its_text_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a library logs (psycopg's pool waiting for PostgreSQL, say) is the event ``library``,
+    with its text in ``message`` and its logger in ``logger``: its text is no event name."""
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", out)
+    logs.configure("info", "json")
+    logging.getLogger("psycopg.pool").warning("error connecting in %r: connection failed", "cafe-records")
+    (line,) = [json.loads(text) for text in out.getvalue().splitlines()]
+    assert (line["event"], line["logger"], line["level"]) == ("library", "psycopg.pool", "warning")
+    assert line["message"] == "error connecting in 'cafe-records': connection failed"
