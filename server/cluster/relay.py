@@ -54,6 +54,14 @@ _CAUGHT_UP_ANSWER = f'{_ANSWER}"{CAUGHT_UP}'
 #: seconds before such a question that reached nobody is asked again
 ASK_AGAIN = 1.0
 
+#: how the text of a patch and of a snapshot for a member begins
+_PATCH = '{"seq":0,"type":"patch",'
+_SNAPSHOT = '{"seq":0,"type":"snapshot",'
+
+#: seconds a person here waits for the snapshot asked for after this node listened again before
+#: it is asked for once more (the room's owner may itself have been listening again meanwhile)
+RESYNC_AGAIN = 5.0
+
 
 def _unread(sent: asyncio.Future[Any]) -> None:
     """A publish nobody waits for: its failure is only logged."""
@@ -196,6 +204,10 @@ class Relay:
         self._outbox: list[_Queued] = []
         self._batch.gathers(self._gather)
         self._rooms_told: asyncio.TimerHandle | None = None
+        #: this node's people in rooms elsewhere who wait for the snapshot asked for when this node
+        #: listened again: sid -> when it was asked (the loop's clock); no patch reaches them
+        #: until it comes
+        self._resyncing: dict[str, float] = {}
 
     # --- sending -----------------------------------------------------------------------------------
 
@@ -337,6 +349,7 @@ class Relay:
         """The connection ``sid`` of this node is gone: nothing waits for its answers any more."""
         self.local.pop(sid, None)
         self.awaited.drop(sid)
+        self._resyncing.pop(sid, None)
 
     def _caught_up(self, session: Session, answer: str) -> None:
         """The answer to this node's question to ``session``'s room (``resubscribed``): the room
@@ -359,11 +372,16 @@ class Relay:
         its room may have it still, and take it later. So this node asks the room a question of
         its own (``legal_moves``, with a ``CAUGHT_UP`` id, whose answer the client is not shown):
         the room answers in order, so what is still unanswered when that answer comes never will
-        be, and is answered ``unavailable`` then (``_caught_up``)."""
+        be, and is answered ``unavailable`` then (``_caught_up``).
+
+        Meanwhile a patch Redis passes on may follow one it lost: until the snapshot asked for
+        comes, none reaches the person (``_to_member``)."""
+        now = asyncio.get_running_loop().time()
         for session in list(self.local.values()):
             room = session.room
             if not isinstance(room, RemoteRoom) or not room.lease:  # "": being found
                 continue
+            self._resyncing[session.sid] = now
             self.forward(room, session, m.Resync(), own=True)
             if question := self.awaited.ask(session.sid):
                 self.forward(room, session, m.GetLegalMoves(id=question), own=True)
@@ -417,7 +435,24 @@ class Relay:
                     self._caught_up(session, json_text)
                     return
                 self.awaited.answered(sid)
+            elif sid in self._resyncing and not self._resynced(session, json_text):
+                return
             session.send(Outgoing.from_json(json_text))
+
+    def _resynced(self, session: Session, json_text: str) -> bool:
+        """Whether a message for ``session``, which waits for a snapshot since this node listened
+        again, may reach it: the snapshot, and anything but a patch (a patch may follow one that
+        was lost). Should the snapshot be long in coming, it is asked for again."""
+        if json_text.startswith(_SNAPSHOT):
+            del self._resyncing[session.sid]
+            return True
+        if not json_text.startswith(_PATCH):
+            return True
+        now = asyncio.get_running_loop().time()
+        if now - self._resyncing[session.sid] > RESYNC_AGAIN and isinstance(session.room, RemoteRoom):
+            self._resyncing[session.sid] = now
+            self.forward(session.room, session, m.Resync(), own=True)
+        return False
 
     def _receive(self, data: str | bytes) -> None:
         """Handle one envelope; a malformed one is logged and dropped."""
