@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import pickle
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -357,3 +358,14 @@ def test_format_eliminated_players_keep_the_order_they_left() -> None:
     p = position_from_dict(data)
     assert p.eliminated == (2, 0)
     assert json.loads(dump_position(p))["eliminated"] == ["cem", "ann"]
+
+
+@pytest.mark.parametrize("doc", ["rules.md", "rules.de.md"])
+def test_the_docs_example_position_loads_and_is_a_game_going_on(doc: str) -> None:
+    """Section 12's example, as either language's rules write it, is a position a program can play
+    from: it loads, the game is not over, and it has moves."""
+    text = (Path(__file__).parents[2] / "docs" / doc).read_text(encoding="utf-8")
+    example = text.split("```json\n", 1)[1].split("```", 1)[0]
+    position = load_position(example)
+    assert game_over_reason(position) is None
+    assert legal_moves(position)
