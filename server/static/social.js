@@ -9,6 +9,9 @@ import { nameButton } from "./profile.js";
 const $ = (id) => document.getElementById(id);
 const MAX_TELLS = 200;
 const FRIENDS_EVERY = 30_000;
+/** how long the reader's click on the private switch holds against the room's view, which says it
+ * once the room took it (a render for anything else meanwhile would undo the click) */
+const ASKED_HOLDS = 5_000;
 
 function whereText(friend) {
   if (!friend.online) return t("offline");
@@ -34,6 +37,8 @@ export class SocialPane {
     /** the promises waiting for the next `friends` answer (refresh) */
     this.waiting = [];
     this.unread = 0;
+    /** the private switch as the reader set it, until the room's view says so: {room, value, at} */
+    this.privateAsked = null;
     this.lastFrom = null;
     this.vote = null;
     this.tabs = [...document.querySelectorAll('.chat-pane [role="tab"]')];
@@ -242,10 +247,17 @@ export class SocialPane {
     box.hidden = !view;
     if (!view) return;
     const secret = $("opt-private");
-    secret.checked = !!view.options?.private;
+    const shown = !!view.options?.private;
+    const asked = this.privateAsked;
+    const holds = !!asked && asked.room === view.room && asked.value !== shown && Date.now() - asked.at < ASKED_HOLDS;
+    if (!holds) this.privateAsked = null;
+    secret.checked = holds ? asked.value : shown;
     // a private game stays private to its end: the room turns public once it is over
-    secret.disabled = !manage || (secret.checked && view.state === "playing");
-    secret.onchange = () => setOption("private", secret.checked);
+    secret.disabled = !manage || (shown && view.state === "playing");
+    secret.onchange = () => {
+      this.privateAsked = { room: view.room, value: secret.checked, at: Date.now() };
+      setOption("private", secret.checked);
+    };
   }
 
   // --- votes ---
