@@ -17,7 +17,7 @@ Nothing here does I/O: the store calls :func:`rate` inside the transaction that 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,6 +102,19 @@ def is_guest(kind: str, identity: str | None) -> bool:
 def account_key(name: str) -> str:
     """The identity and rating key of the account ``name``."""
     return ACCOUNT + name.casefold()
+
+
+def standing_identities(identities: Sequence[str | None], accounts: Collection[str]) -> list[str | None]:
+    """Each seat's identity as a game's end rates it: an account's only while the account stands
+    (``accounts``: the identities of those of its seats' accounts that do); an account deleted
+    after its player was seated (a seek paired as the deletion ran) is nobody's, its seat a
+    guest's, and a name registered again does not inherit it.
+
+    >>> standing_identities(["account:ann", "account:bob", "guest-1", None], {"account:ann"})
+    ['account:ann', None, 'guest-1', None]
+    """
+    gone = {i for i in identities if i is not None and i.startswith(ACCOUNT) and i not in accounts}
+    return [None if identity in gone else identity for identity in identities]
 
 
 def is_rated(kinds: Sequence[str], identities: Sequence[str | None], room_options: Mapping[str, Any]) -> bool:

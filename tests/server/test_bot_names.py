@@ -29,6 +29,8 @@ async def _rated_with_a_strong_bot(store: Store) -> None:
     record = GameRecord(("ann", "bob", "strong-bot1"), seed=1, options=Options())
     kinds = ["person", "person", "bot:strong"]
     identities: list[str | None] = ["account:ann", "account:bob", None]
+    for name in ("ann", "bob"):
+        assert await store.account_created(name, "hash", None)
     await store.game_started("g1", "den", record, kinds, {"seed": None}, identities)
     scores, places = {"ann": 1, "bob": 5, "strong-bot1": 9}, {"strong-bot1": 1, "bob": 2, "ann": 3}
     outcome = Outcome("end", scores, {}, ("strong-bot1", "bob", "ann"), places)

@@ -10,6 +10,7 @@ from typing import cast
 
 import pytest
 
+from engine import GameRecord, Options, Outcome
 from server.log.contract import Account, GameLog, StoreUnavailable, TokenInfo
 from server.log.sqlite.store import Store
 from tests.server.logs import BACKENDS, fresh_log, postgres_for_module, redis_server
@@ -223,6 +224,29 @@ async def test_a_name_registered_again_inherits_nothing(log: GameLog) -> None:
     assert "account:ann" not in {s.key for s in await log.leaderboard(10)}
     assert await log.games_count("account:ann") == 0
     assert await log.history("account:ann") == []
+
+
+async def test_a_seat_taken_as_an_account_deleted_meanwhile_is_a_guests(log: GameLog) -> None:
+    """A seek paired as its seeker deleted the account: the game is logged under the account
+    after the account is gone. Its end rates nobody as that account (with one registered person
+    left, nobody at all), and whoever registers the name next has no rating and no such game,
+    not even a private one of it to read."""
+    assert await log.account_created("ann", "hash-1", None)
+    assert await log.account_created("bob", "hash-b", None)
+    record = GameRecord(("ann", "bob", "greedy-bot1"), seed=1, options=Options())
+    await log.account_deleted("ann")
+    kinds = ["person", "person", "bot:greedy"]
+    await log.game_started("g1", "r", record, kinds, {"seed": None}, ["account:ann", "account:bob", None])
+    await log.game_option("g1", "private", True)
+    scores, places = {"ann": 5, "bob": 9, "greedy-bot1": 1}, {"bob": 1, "ann": 2, "greedy-bot1": 3}
+    outcome = Outcome("end", scores, {}, ("bob", "ann", "greedy-bot1"), places)
+    assert await log.game_finished("g1", outcome) == []
+    assert await log.game_ratings("g1") == []
+    assert await log.standing("account:ann") is None and await log.standing("account:bob") is None
+    assert await log.account_created("ann", "hash-2", "guest-of-the-new-ann")
+    game = await log.game("g1")
+    assert game is not None and not game.readable_by("account:ann") and game.readable_by("account:bob")
+    assert await log.history("account:ann") == [] and await log.games_count("account:ann") == 0
 
 
 async def test_a_name_registered_again_reads_none_of_the_old_accounts_private_games(log: GameLog) -> None:

@@ -103,8 +103,13 @@ async def test_a_practice_game_is_not_rated(make_server: ServerFactory) -> None:
 async def _started(
     store: Store, game_id: str, identities: list[str | None], seed: int | None = None
 ) -> Outcome:
+    """ann, bob and a greedy bot start ``game_id`` as ``identities`` (an account's is registered
+    first, as it is before it plays); the outcome it will end with."""
     record = GameRecord(("ann", "bob", "greedy-bot1"), seed=1, options=Options())
     kinds = ["person", "person", "bot:greedy"]
+    for name, identity in zip(record.players, identities, strict=True):
+        if identity == f"account:{name}" and await store.account(name) is None:
+            assert await store.account_created(name, "hash", None)
     await store.game_started(game_id, "r", record, kinds, {"seed": seed}, identities)
     return Outcome("end", {"ann": 5, "bob": 9, "greedy-bot1": 5}, {}, ("bob", "ann", "greedy-bot1"),
                    {"bob": 1, "ann": 2, "greedy-bot1": 2})  # fmt: skip

@@ -43,7 +43,17 @@ from server.log.contract import (
     stored_lists,
 )
 from server.log.postgres.schema import SCHEMA_VERSION, upgrade, version_of
-from server.ratings import BOT, RatingChange, Skill, account_key, is_rated, rate, rating_key
+from server.ratings import (
+    ACCOUNT,
+    BOT,
+    RatingChange,
+    Skill,
+    account_key,
+    is_rated,
+    rate,
+    rating_key,
+    standing_identities,
+)
 
 #: seconds a call may take before it is ``StoreUnavailable`` (PostgreSQL away, or too slow)
 ANSWER_WITHIN = 2.0
@@ -278,9 +288,17 @@ class Records:
                 "SELECT identity, account FROM guest_accounts WHERE identity = ANY(%s)",
                 ([i for i in seats if i is not None],),
             )
+            # (the accounts its seats may be: an account deleted since its player was seated
+            # rates nobody, and its seat is nobody's)
+            names = {name.casefold() for name in record.players}
+            names |= {i.removeprefix(ACCOUNT) for i in seats if i is not None and i.startswith(ACCOUNT)}
+            accounts = await conn.execute("SELECT key FROM accounts WHERE key = ANY(%s)", (sorted(names),))
             if await kept.fetchone() is None:  # kept before (a crash between the two writes, or another node)
                 return await _game_ratings(conn, game.game_id)
-            identities = _registered(seats, await guests.fetchall())
+            identities = standing_identities(
+                _registered(seats, await guests.fetchall()),
+                {ACCOUNT + str(key) for (key,) in await accounts.fetchall()},
+            )
             async with conn.cursor() as cursor:
                 await cursor.executemany(
                     "INSERT INTO players (game_id, seat, name, identity) VALUES (%s, %s, %s, %s)",

@@ -23,7 +23,17 @@ from server.log.contract import Account, Standing, StoreUnavailable
 from server.log.redis.guarded import guarded
 from server.log.redis.keys import PREFIX, game_key, history_key
 from server.log.redis.lists import list_keys
-from server.ratings import BOT, RatingChange, Skill, account_key, is_rated, rate, rating_key
+from server.ratings import (
+    ACCOUNT,
+    BOT,
+    RatingChange,
+    Skill,
+    account_key,
+    is_rated,
+    rate,
+    rating_key,
+    standing_identities,
+)
 
 LEADERBOARD = PREFIX + "leaderboard"  # rating key -> mu - 3 sigma
 
@@ -204,12 +214,25 @@ class RedisAccounts:
         return [] if raw is None else [_change(c) for c in json.loads(raw)]
 
     async def rating_plan(
-        self, data: dict[str, Any], places: dict[str, int]
+        self, game_id: str, data: dict[str, Any], places: dict[str, int]
     ) -> tuple[str, list[RatingChange]]:
         """The ratings a finished game gives (``data`` is the game's stored data): the script's
-        argument and the changes."""
+        argument and the changes. A seat of an account deleted since its player was seated (a
+        seek paired as the deletion ran) rates nobody, and the game is that account's no more."""
         kinds = data["kinds"]
         identities = data.get("identities") or [None] * len(kinds)
+        accounts = [i for i in identities if i is not None and i.startswith(ACCOUNT)]
+        if accounts:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for identity in accounts:
+                    pipe.exists(_account_key(identity.removeprefix(ACCOUNT)))
+                found = await pipe.execute()
+            for identity, there in zip(accounts, found, strict=True):
+                if not there:
+                    await self._identity_dropped(game_key(game_id), identity)
+                    await self.redis.lrem(history_key(identity), 0, game_id)
+            held = {identity for identity, there in zip(accounts, found, strict=True) if there}
+            identities = standing_identities(identities, held)
         if not is_rated(kinds, identities, data.get("room_options", {})):
             return json.dumps({"checks": [], "writes": [], "rated": "[]"}), []
         entrants, checks = [], []

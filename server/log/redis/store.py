@@ -276,7 +276,7 @@ class RedisStore(ModerationFront):
                 plan, changes = (
                     (json.dumps({"checks": [], "writes": [], "rated": "[]"}), [])
                     if data is None or outcome.reason == CLOSED  # (the staff closed its room): no rating
-                    else await self._accounts.rating_plan(data, dict(outcome.places))
+                    else await self._accounts.rating_plan(game_id, data, dict(outcome.places))
                 )
             except RedisError as e:
                 raise StoreUnavailable(str(e)) from e

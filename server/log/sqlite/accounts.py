@@ -15,7 +15,16 @@ from typing import Any
 
 from protocol.names import alike, alike_version
 from server.log.contract import Account, Standing
-from server.ratings import BOT, RatingChange, Skill, account_key, is_rated, rate, rating_key
+from server.ratings import (
+    BOT,
+    RatingChange,
+    Skill,
+    account_key,
+    is_rated,
+    rate,
+    rating_key,
+    standing_identities,
+)
 
 
 class Accounts:
@@ -154,6 +163,21 @@ class Accounts:
             for name, key, mu0, sigma0, mu1, sigma1, games, wins, won in rows
         ]
 
+    def _standing(self, game_id: str, seats: Sequence[tuple[str, str | None]]) -> list[str | None]:
+        """The identities of a finished game's seats as it is rated (``standing_identities``):
+        a seat of an account deleted since is nobody's, in its record too."""
+        names = _names_of(seats)
+        rows = self._db.execute(
+            f"SELECT name FROM accounts WHERE name IN ({', '.join('?' * len(names))})", names
+        ).fetchall()
+        standing = standing_identities([identity for _, identity in seats], {account_key(n) for (n,) in rows})
+        for (name, identity), now in zip(seats, standing, strict=True):
+            if now != identity:
+                self._db.execute(
+                    "UPDATE players SET identity = NULL WHERE game_id = ? AND name = ?", (game_id, name)
+                )
+        return standing
+
     def rate_finished(self, game_id: str, outcome_places: dict[str, int]) -> list[RatingChange]:
         """Rate a game just finished, inside its transaction (the caller holds it)."""
         row = self._db.execute("SELECT kinds, room_options FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -166,7 +190,7 @@ class Accounts:
         ).fetchall()
         if len(seats) != len(kinds):
             return []
-        identities = [identity for _, identity in seats]
+        identities = self._standing(game_id, seats)
         if not is_rated(kinds, identities, room_options):
             return []
         entrants = []
@@ -192,6 +216,12 @@ class Accounts:
                  c.after.games, c.after.wins, c.after.wins - c.before.wins),
             )  # fmt: skip
         return changes
+
+
+def _names_of(seats: Sequence[tuple[str, str | None]]) -> list[str]:
+    """The names the accounts of ``seats`` may be registered under: the seat's, and the one its
+    identity was made of (casefolded)."""
+    return [n for name, identity in seats if identity for n in (name, identity.split(":", 1)[-1])]
 
 
 def _standing(row: tuple[Any, ...]) -> Standing:
