@@ -212,10 +212,15 @@ async def _register(lobby: Lobby, session: Session, msg: m.Register) -> None:
 
 
 async def _password(lobby: Lobby, session: Session, msg: m.ChangePassword) -> None:
-    assert session.name is not None
+    """A new password, and a new resume token with it: a token someone else took (the reason to
+    change a password) brings them in no more."""
+    assert session.name is not None and session.identity is not None
     await check_secret_asked(lobby, session, "password", msg.id)
     await lobby.accounts.change_password(session.name, msg.old, msg.new, session.address, msg.id)
+    session.token = secrets.token_hex(16)
+    await lobby.store.token_issued(session.token, session.name, session.identity)  # (the old one revoked)
     session.send(m.Notice(text=_("Your password is changed.")))
+    session.send(m.Welcome(id=None, name=session.name, token=session.token, registered=True))
     session.send(m.Ack(id=msg.id))
 
 

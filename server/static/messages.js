@@ -150,13 +150,15 @@ export function serverMessages(parts) {
   }
 
   function onWelcome(msg) {
+    const was = state.name;
     identity.welcomed(msg);
     guide.welcomed();
     const first = !state.welcomed;
     state.welcomed = true;
     moderation.welcomed();
     if (!first) {
-      chat.add("system", t("You are now {name}.", { name: msg.name }));
+      // (a new token alone, after a new password, changes nobody)
+      if (msg.name !== was) chat.add("system", t("You are now {name}.", { name: msg.name }));
       return render();
     }
     social.askFriends();

@@ -107,6 +107,26 @@ async def test_weak_password_and_password_change_and_unregister(server: Server) 
     await WsClient.connect(server.port, "ann")  # a guest may take it now
 
 
+async def test_a_new_password_comes_with_a_new_token_and_the_old_one_lets_nobody_in(server: Server) -> None:
+    """A token someone took is why a password is changed: the change hands its connection a new
+    token (``welcome``, ``id`` null, before the ``ack``), and the old one is ``bad_token``; the
+    new one brings ann back."""
+    ann = await WsClient.connect(server.port, "ann")
+    old = (await ann.request({"type": "register", "password": PASSWORD}))["token"]
+    answer = await ann.request({"type": "password", "old": PASSWORD, "new": "new password!"})
+    assert answer["type"] == "ack"
+    notice, welcome = [x for x in ann.messages if x["type"] in ("notice", "welcome")][-2:]
+    assert notice["text"] == "Your password is changed."
+    assert (welcome["id"], welcome["name"], welcome["registered"]) == (None, "ann", True)
+    assert welcome["seq"] < answer["seq"] and welcome["token"] != old
+    thief = await WsClient.connect(server.port)
+    refused = await thief.request({"type": "hello", "name": "ann", "token": old})
+    assert refused["code"] == "bad_token"
+    await ann.close()
+    back = await WsClient.connect(server.port, "ann", token=welcome["token"])
+    assert back.name == "ann"
+
+
 async def test_no_password_reaches_the_log_or_the_metrics(
     make_server: ServerFactory, capsys: pytest.CaptureFixture[str]
 ) -> None:
