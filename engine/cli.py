@@ -122,7 +122,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     """Check a published game record: the seed against its hash, the moves against the result."""
     try:
         data = json.loads(_read(args.record))
-        report = verify(data)
+        report = verify(data, args.seed_hash)
     except (ValueError, InvalidPositionError) as e:
         raise _Unusable(f"{args.record}: {e}") from None
     _print(report)
@@ -177,6 +177,11 @@ def build_parser() -> argparse.ArgumentParser:
         "verify", help="check a record's seed against its seed_hash and its moves against its result"
     )
     p.add_argument("record", help="record JSON file (as GET /games/ID returns it), or - for standard input")
+    p.add_argument(
+        "--seed-hash",
+        default=None,
+        help="the fingerprint game_started gave you (default: the record's own, the server's word)",
+    )
     p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("demo", help="narrate a random two-player game")

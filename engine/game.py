@@ -159,8 +159,11 @@ def seed_hash(seed: int) -> str:
     return hashlib.sha256(str(seed).encode()).hexdigest()
 
 
-def verify(data: Mapping[str, Any]) -> dict[str, Any]:
-    """Check a published record: its seed matches ``seed_hash`` and its moves replay to ``result``.
+def verify(data: Mapping[str, Any], seen: str | None = None) -> dict[str, Any]:
+    """Check a published record: its seed matches the fingerprint and its moves replay to
+    ``result``. The fingerprint is ``seen``, the one the checker got when the game started, when
+    given; else the record's own ``seed_hash``, which is only the server's word (a seed changed
+    after the start would come with its own hash).
 
     Returns ``{"ok": bool, "checks": [{"check": ..., "ok": bool, "detail": ...}, ...]}``; raises
     ``InvalidPositionError`` for a record that cannot be read at all."""
@@ -170,7 +173,8 @@ def verify(data: Mapping[str, Any]) -> dict[str, Any]:
     def check(name: str, ok: bool, detail: str) -> None:
         checks.append({"check": name, "ok": ok, "detail": detail})
 
-    published = data.get("seed_hash")
+    published = data.get("seed_hash") if seen is None else seen.strip().lower()
+    whose = "the record's" if seen is None else "the one seen at the start"
     computed = seed_hash(record.seed)
     if published is None:
         check("seed_hash", False, "the record carries no seed_hash to check the seed against")
@@ -178,7 +182,8 @@ def verify(data: Mapping[str, Any]) -> dict[str, Any]:
         check(
             "seed_hash",
             published == computed,
-            f"sha256({record.seed}) = {computed}" + ("" if published == computed else f", not {published}"),
+            f"sha256({record.seed}) = {computed}"
+            + (f", {whose}" if published == computed else f", not {published} ({whose})"),
         )
     try:
         result = replay(record)

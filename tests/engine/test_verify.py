@@ -71,3 +71,23 @@ def test_verify_command_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture
     assert json.loads(capsys.readouterr().out)["ok"] is False
     (tmp_path / "junk.json").write_text("{")
     assert main(["verify", str(tmp_path / "junk.json")]) == 2
+
+
+def test_a_seed_swapped_with_its_own_hash_fails_against_the_fingerprint_seen_at_the_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A game dealt from another seed than the one whose fingerprint was published at its start
+    has a record that agrees with itself (its seed, its own hash, its moves): only the
+    fingerprint the player got with ``game_started`` (``--seed-hash``) catches it."""
+    seen = seed_hash(12)
+    swapped = _published(13)
+    assert verify(swapped)["ok"] is True  # (the server's word alone)
+    report = verify(swapped, seen)
+    assert report["ok"] is False and report["checks"][0]["check"] == "seed_hash"
+    assert f"not {seen} (the one seen at the start)" in report["checks"][0]["detail"]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(_published()))
+    assert main(["verify", str(path), "--seed-hash", seen.upper()]) == 0
+    assert "the one seen at the start" in json.loads(capsys.readouterr().out)["checks"][0]["detail"]
+    path.write_text(json.dumps(swapped))
+    assert main(["verify", str(path), "--seed-hash", seen]) == 1
