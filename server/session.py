@@ -5,6 +5,8 @@ loop is written at its end, in one write to the socket; a connection whose socke
 more gets a task that waits until it can, while its outbox fills. When a client falls behind and
 its outbox fills, the queue is emptied, every further message but a snapshot is dropped, and the
 room is asked for a fresh snapshot; after ``slow_strikes`` such resyncs the connection is closed.
+In the lobby, where there is no view to send afresh, the queue is emptied with a notice that says
+so, and what comes after goes as ever.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol.errors import Close
 from protocol.i18n import DEFAULT, Lang, _, lang
-from protocol.messages import Resync, Snapshot, _ServerMessage
+from protocol.messages import Notice, Resync, Snapshot, _ServerMessage
 from protocol.outgoing import Outgoing
 from server.peers import address_key
 from server.ratelimit import TokenBucket
@@ -171,7 +173,8 @@ class Session:
                 heard = self.heard = collections.deque(maxlen=self.hears)
             heard.append((time.time(), out))
         if self._dropping:
-            if not isinstance(out.message, Snapshot):
+            # (back in the lobby before the snapshot came: nothing is to be sent afresh)
+            if not isinstance(out.message, Snapshot) and self.room is not None:
                 return
             self._dropping = False
         elif len(self._queue) >= self._limit:
@@ -268,10 +271,12 @@ class Session:
         if self._strikes_left <= 0:
             asyncio.get_running_loop().create_task(self.close(Close.TRY_AGAIN, _("too slow to keep up")))
             return
-        self._dropping = True
         room = self.room
-        if room is not None:
-            room.post(self, Resync())  # the room answers with a snapshot, wherever it runs
+        if room is None:  # no view to send afresh: what comes next goes, after a word on the loss
+            self.send(Notice(text=_("You fell behind: what the server sent you meanwhile was dropped.")))
+            return
+        self._dropping = True
+        room.post(self, Resync())  # the room answers with a snapshot, wherever it runs
 
     def _take(self) -> tuple[list[Outgoing], int]:
         """The queue, emptied, and the ``seq`` of its first message."""

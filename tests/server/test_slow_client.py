@@ -82,3 +82,18 @@ async def test_a_client_that_falls_behind_gets_a_fresh_snapshot(make_server: Ser
     assert slow.text().count(" xxxx") < CHATS
     await slow.line("/who")
     await slow.expect("slow ")
+
+
+async def test_a_client_that_falls_behind_in_the_lobby_is_told_and_answered_after(
+    make_server: ServerFactory,
+) -> None:
+    """In the lobby there is no view to send afresh: a client whose backlog of answers overflows
+    its outbox hears that what was queued was dropped, and its next message is answered (it was
+    left deaf until it entered a room)."""
+    server: Server = await make_server(outbox=8, slow_strikes=5, **UNLIMITED)
+    dzc = await WsClient.connect(server.port, "dzc")
+    for i in range(20):  # (sent at once: twenty answers wait in an outbox of eight)
+        await dzc.send({"type": "who", "id": 1000 + i})
+    notice = await dzc.next(lambda x: x["type"] == "notice" and "fell behind" in x["text"])
+    assert notice["text"] == "You fell behind: what the server sent you meanwhile was dropped."
+    assert (await dzc.request({"type": "ping"}))["type"] == "pong"
