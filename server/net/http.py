@@ -54,15 +54,32 @@ _HTML = "text/html; charset=utf-8"
 
 def _wants_html(accept: str) -> bool:
     """Whether an ``Accept`` header asks for a page before JSON (a browser's does; curl's ``*/*``
-    and a program's ``application/json`` do not).
+    and a program's ``application/json`` do not): ``text/html`` named with a greater quality
+    (``q``) than ``application/json``, or the same and first.
 
     >>> _wants_html("text/html,application/xhtml+xml,*/*;q=0.8"), _wants_html("*/*")
     (True, False)
+    >>> _wants_html("text/html;q=0"), _wants_html("text/html;q=0.1, application/json")
+    (False, False)
+    >>> _wants_html("application/json;q=0.5, text/html"), _wants_html("application/json, text/html")
+    (True, False)
     """
-    kinds = [part.split(";")[0].strip().lower() for part in accept.split(",")]
-    html = kinds.index("text/html") if "text/html" in kinds else None
-    json_ = kinds.index("application/json") if "application/json" in kinds else None
-    return html is not None and (json_ is None or html < json_)
+    ranked: dict[str, tuple[float, int]] = {}
+    for at, part in enumerate(accept.split(",")):
+        kind, *params = (p.strip().lower() for p in part.split(";"))
+        quality = 1.0
+        for param in params:
+            name, _, value = param.partition("=")
+            if name.strip() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        ranked.setdefault(kind, (quality, at))
+    html, json_ = ranked.get("text/html"), ranked.get("application/json")
+    if html is None or html[0] <= 0:
+        return False
+    return json_ is None or html[0] > json_[0] or (html[0] == json_[0] and html[1] < json_[1])
 
 
 def _not_found() -> Response:
@@ -214,7 +231,9 @@ class HttpRoutes:
             )
         if path == "/rules":
             query = request.path.partition("?")[2]
-            return self._rules(page_language(query, request.headers.get("Accept-Language")))
+            # (a header sent twice reads as one list, as HTTP has it)
+            languages = ", ".join(request.headers.get_all("Accept-Language")) or None
+            return self._rules(page_language(query, languages))
         if path.startswith("/api/players/") or path == "/api/leaderboard":
             asking = await self._reader(request)
             status, data = await profiles.api(self.lobby.store, self.lobby.directory, request.path, asking)
@@ -238,7 +257,7 @@ class HttpRoutes:
             return self._static("/index.html")
         if path.startswith("/games/"):
             # one address, two forms: a viewer for people, the record for programs
-            if _wants_html(request.headers.get("Accept", "")):
+            if _wants_html(", ".join(request.headers.get_all("Accept"))):
                 response = self._static("/replay.html")
             else:
                 response = await self._game(path.removeprefix("/games/"), await self._reader(request))
@@ -254,7 +273,9 @@ class HttpRoutes:
 
     async def _reader(self, request: Request) -> Reader | None:
         """Who asks: the player the request's resume token names (``Authorization: Bearer``)."""
-        return await reader(self.lobby.store, request.headers.get("Authorization"))
+        # two tokens name nobody: a request with more than one counts as one with none
+        tokens = request.headers.get_all("Authorization")
+        return await reader(self.lobby.store, tokens[0] if len(tokens) == 1 else None)
 
     async def _readable_game(self, game_id: str, asking: Reader | None) -> StoredGame | None:
         """The game, unless there is none or ``asking`` may not read it (a private room's game,

@@ -375,3 +375,47 @@ async def test_a_players_address_serves_the_web_page_which_opens_the_profile(ser
     assert page.body == root.body
     assert b'src="/app.js"' in page.body and b'href="/style.css"' in page.body
     assert (await http_get(server.port, "/api/players/ann")).headers["content-type"] == "application/json"
+
+
+async def _raw_status(port: int, path: str, headers: str) -> int:
+    """The status of ``GET path`` with ``headers`` written as they are (a field twice, say)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    head = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{headers}"
+    writer.write(f"{head}Connection: close\r\n\r\n".encode())
+    await writer.drain()
+    status = int((await reader.readuntil(b"\r\n")).split()[1])
+    writer.close()
+    await writer.wait_closed()
+    return status
+
+
+@pytest.mark.parametrize(
+    ("path", "headers", "status"),
+    [
+        # two tokens name nobody: the request counts as one without (a game nobody may read: 404)
+        ("/api/games/0000000000000000", "Authorization: Bearer a\r\nAuthorization: Bearer b\r\n", 404),
+        ("/api/players/ann", "Authorization: Bearer a\r\nAuthorization: Bearer b\r\n", 404),
+        ("/api/tournaments", "Authorization: Bearer a\r\nAuthorization: Bearer b\r\n", 200),
+        # a list field sent twice reads as one list
+        ("/rules", "Accept-Language: de\r\nAccept-Language: en;q=0.5\r\n", 200),
+        ("/games/0000000000000000", "Accept: application/json\r\nAccept: text/html;q=0.5\r\n", 404),
+    ],
+)
+async def test_a_header_sent_twice_is_answered_not_an_internal_error(
+    server: Server, path: str, headers: str, status: int
+) -> None:
+    """Every answer to a request with a header field twice is the one it would have without it,
+    never a 500 (websockets' headers raise on ``get`` of a field sent twice)."""
+    assert await _raw_status(server.port, path, headers) == status
+
+
+async def test_a_game_address_goes_by_the_quality_the_client_gives_each_kind(server: Server) -> None:
+    """``/games/ID`` answers JSON to an ``Accept`` that ranks ``application/json`` above
+    ``text/html`` by its ``q``, whatever the order, and the page to one that ranks HTML above."""
+    for accept, html in (
+        ("text/html;q=0.1, application/json", False),
+        ("text/html;q=0", False),
+        ("application/json;q=0.5, text/html", True),
+    ):
+        answer = await http_get(server.port, "/games/0000000000000000", accept=accept)
+        assert answer.headers["content-type"].startswith("text/html") is html, (accept, answer.status)
