@@ -424,7 +424,7 @@ class Lobby:
         session.token = token
         self.directory.bind(session)
         await self.directory.published()
-        log.info("hello", player=name, transport=session.transport, resumed=resumed)
+        log.info("hello", player=name, transport=session.transport, resumed=resumed, peer=session.peer)
         registered = account_commands.is_registered(session)
         session.send(m.Welcome(id=msg.id, name=name, token=token, resumed=resumed, registered=registered))
         self.moderation.welcomed(session)
