@@ -602,7 +602,8 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         _("close the connection"),
         _(
             "Closes the connection and gives up your resume token: a seat in a running game\n"
-            "goes to a bot at once (with absent drop, you leave the game)."
+            "goes to a bot at once (with absent drop, you leave the game). A guest's game\n"
+            "against the server's bots alone, with nobody else in the room, ends."
         ),
         ("/quit",),
     ),

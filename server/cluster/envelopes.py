@@ -80,6 +80,7 @@ class LeaveRoom(_ToRoom):
     disconnected: bool = False
     id: ClientId = None
     asked: bool = True
+    gone: bool = False
 
 
 class Returned(_ToRoom):

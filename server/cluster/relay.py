@@ -223,7 +223,11 @@ class Relay:
             )
         elif isinstance(message, Leave):
             envelope = env.LeaveRoom(
-                **sender, disconnected=message.disconnected, id=message.id, asked=message.asked
+                **sender,
+                disconnected=message.disconnected,
+                id=message.id,
+                asked=message.asked,
+                gone=message.gone,
             )
         elif isinstance(message, Returned):
             envelope = env.Returned(**sender)
@@ -565,7 +569,7 @@ class Relay:
             )
         if isinstance(envelope, env.LeaveRoom):
             return lambda member: Leave(
-                disconnected=envelope.disconnected, id=envelope.id, asked=envelope.asked
+                disconnected=envelope.disconnected, id=envelope.id, asked=envelope.asked, gone=envelope.gone
             )
         if isinstance(envelope, env.Returned):
             return lambda member: Returned()

@@ -203,7 +203,8 @@ class Lobby:
     async def _quit(self, session: Session) -> None:
         """/quit: the resume token is given up, so nobody can come back with it, and the room is
         left as with ``leave_room``: a seat in a running game goes to a bot at once (with
-        ``absent`` ``drop``, its player leaves the game) rather than waiting for the window."""
+        ``absent`` ``drop``, its player leaves the game) rather than waiting for the window. A
+        guest, who cannot come back to the seat, leaves a game against the server's bots alone."""
         self.seeks.ended(session)
         if session.token is not None:
             await self.store.token_revoked(session.token)
@@ -211,7 +212,8 @@ class Lobby:
         room = session.room
         if room is not None:
             session.room = None
-            room.post(session, Leave(disconnected=False, id=None, name=session.name, asked=False))
+            gone = not session.registered  # (an account logs in again, and has its seat back)
+            room.post(session, Leave(disconnected=False, id=None, name=session.name, asked=False, gone=gone))
             self.directory.moved(session)
 
     async def receive_line(

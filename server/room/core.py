@@ -37,14 +37,13 @@ import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from engine import Outcome, Position, replay
+from engine import replay
 from protocol import messages as m
 from protocol.commands import ShowRequest
 from protocol.errors import ProtocolError
 from protocol.i18n import Msg, _
 from protocol.options import ANY_TIME, OptionError, RoomOptions, announcement, check_value
 from protocol.view import LastMove
-from server.log.contract import CLOSED
 from server.ratings import is_guest
 from server.room.asks import Asks
 from server.room.clock import Clock
@@ -89,24 +88,6 @@ def bot_kind(strategy: str) -> Msg:
         case "strong":
             return _("strong bot")
     return _("greedy bot")
-
-
-def closed_outcome(position: Position) -> Outcome:
-    """The outcome of a game the staff ended: the scores as they stand, no hand penalties, ranked
-    by score (those out of the game after the others, the last one out last)."""
-    players = position.players
-    scores = {p.name: p.score for p in players}
-    playing = sorted(
-        (i for i in range(len(players)) if i not in position.eliminated), key=lambda i: -players[i].score
-    )
-    order = [*playing, *reversed(position.eliminated)]
-    places: dict[str, int] = {}
-    for rank, i in enumerate(order):
-        before = players[order[rank - 1]]
-        tie = rank > 0 and i in playing and order[rank - 1] in playing and before.score == players[i].score
-        places[players[i].name] = places[before.name] if tie else rank + 1
-    ranking = tuple(players[i].name for i in order)
-    return Outcome(CLOSED, scores, dict.fromkeys(scores, 0), ranking, places)
 
 
 class RoomCore:
@@ -361,18 +342,7 @@ class RoomCore:
         """The staff closed the room: a running game ends now, unrated (its outcome's reason is
         ``closed``, which the log does not rate), and its members are told."""
         self.members.note("closed", reason=msg.reason)
-        game = self.game
-        if game is None or game.outcome is not None:
-            return None
-        outcome = closed_outcome(game.position)
-        play = self.play
-
-        def finished(answers: Answers) -> None:
-            play.finish(outcome, None)
-
-        return Step(
-            effects=self.members.out, entries=(GameEnd(game.game_id, outcome),), then=finished, otherwise=None
-        )
+        return self.play.closed()
 
     def _on_unattended(self, _: Member | None, msg: Unattended) -> None:
         game = self.game

@@ -88,7 +88,10 @@ class Door:
 
     def on_leave(self, session: Member, msg: Leave) -> Step | None:
         """A member leaves the room, or its connection is lost: a seat in a running game waits,
-        goes to a bot, or (option ``absent`` ``drop``) its player leaves the game."""
+        goes to a bot, or (option ``absent`` ``drop``) its player leaves the game. A guest who gave
+        up its token, the last person in a game against the server's bots alone, ends it (as the
+        staff's close does: ``closed``, unrated): nobody could come back to the seat, and with
+        nobody in the room its bots would wait for ever, holding the name."""
         members, play = self.members, self.play
         if session not in members:
             return None
@@ -112,6 +115,8 @@ class Door:
                     play.hold(name)
                     play.publish()
                     return None
+                elif msg.gone and not members and self._bots_alone(seat) and (over := play.closed(left)):
+                    return over
                 elif self.play.options.absent == "drop":
                     result = play.drop(seat)
                     if result is not None:
@@ -134,6 +139,10 @@ class Door:
                 play.seat_given_up(name)
         left()
         return None
+
+    def _bots_alone(self, seat: int) -> bool:
+        """Whether every seat of the game but ``seat`` is the server's bot's."""
+        return all(s.strategy is not None for i, s in enumerate(self.seats) if i != seat)
 
     def on_returned(self, session: Member, msg: Returned | None = None) -> None:
         """A player comes back with their token: the seat is theirs to play again (one voted

@@ -41,6 +41,8 @@ class Leave:
     #: the member asked to leave (``leave_room``) and is answered with ``ack``; a move the server
     #: makes (into another room, to a table, out of a closed room) is not answered
     asked: bool = True
+    #: the member can never come back to its seat: a guest who gave up its token (``/quit``)
+    gone: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from protocol.options import RoomOptions
 from protocol.outgoing import Outgoing
 from protocol.refusals import refusal
 from protocol.view import LastMove, RoomViews
+from server.log.contract import CLOSED
 from server.room.clock import Clock
 from server.room.effects import Answers, Entry, GameEnd, GameStart, MoveLogged, Step
 from server.room.items import BotMove, ClockTimeout, ClockWarning, TurnRetry, WindowPassed
@@ -42,6 +43,25 @@ def greedy_move(position: Position) -> str:
     from bots.strategy import bot_view, get_strategy
 
     return get_strategy("greedy").choose(bot_view(position, position.to_move), random.Random(0))
+
+
+def closed_outcome(position: Position) -> Outcome:
+    """The outcome of a game ended before its time (its room closed by the staff, or left to the
+    server's bots alone): the scores as they stand, no hand penalties, ranked
+    by score (those out of the game after the others, the last one out last)."""
+    players = position.players
+    scores = {p.name: p.score for p in players}
+    playing = sorted(
+        (i for i in range(len(players)) if i not in position.eliminated), key=lambda i: -players[i].score
+    )
+    order = [*playing, *reversed(position.eliminated)]
+    places: dict[str, int] = {}
+    for rank, i in enumerate(order):
+        before = players[order[rank - 1]]
+        tie = rank > 0 and i in playing and order[rank - 1] in playing and before.score == players[i].score
+        places[players[i].name] = places[before.name] if tie else rank + 1
+    ranking = tuple(players[i].name for i in order)
+    return Outcome(CLOSED, scores, dict.fromkeys(scores, 0), ranking, places)
 
 
 class Play:
@@ -421,6 +441,23 @@ class Play:
             self.clock.warned = (game.game_id, game.moves)
 
     # --- the end -----------------------------------------------------------------------------
+
+    def closed(self, after: Callable[[], None] | None = None) -> Step | None:
+        """End the running game now, unrated (its outcome's reason is ``closed``, which the log
+        does not rate), then ``after`` (also should the log refuse the end); ``None`` when none
+        runs."""
+        game = self.game
+        if game is None or game.outcome is not None:
+            return None
+        outcome = closed_outcome(game.position)
+
+        def finished(answers: Answers) -> None:
+            self.finish(outcome, None)
+            if after is not None:
+                after()
+
+        end = (GameEnd(game.game_id, outcome),)
+        return Step(effects=self.members.out, entries=end, then=finished, otherwise=after)
 
     def finish(self, outcome: Outcome, ratings: dict[str, m.RatingShift] | None) -> None:
         """The game ended with ``outcome`` (its end is in the log, which rated it: ``ratings``)."""

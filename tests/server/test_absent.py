@@ -302,3 +302,41 @@ async def test_a_seat_a_bot_played_is_played_on_at_once_after_a_restart(make_ser
     assert (await back.request({"type": "move", "move": legal[0]}))["type"] == "ack"
     played = await back.next(lambda m: m["type"] == "played" and m["player"] == "bob", timeout=10)
     assert played["auto"] is True and not played["clock"]
+
+
+async def test_a_guest_who_quits_a_game_against_the_bots_alone_ends_it_and_frees_the_name(
+    make_server: ServerFactory,
+) -> None:
+    """With nobody else in the room the bots wait for someone to come, and a guest who gave up
+    the token could never come back to the seat: so amy, a guest, ends a game against the server's
+    bots alone when she quits, as the staff's close does (``closed``, unrated), and her name is
+    free at once. A registered player's seat goes to a bot as ever: the account logs in again and
+    has it back."""
+    server: Server = await make_server(resume_window=60)
+    for bots, room in ((2, "solo2"), (1, "solo1")):
+        amy = await WsClient.connect(server.port, "amy")
+        assert (await amy.command(f"/join {room}"))["type"] == "ack"
+        for _ in range(bots):
+            assert (await amy.command("/addbot greedy"))["type"] == "ack"
+        assert (await amy.command("/start"))["type"] == "ack"
+        game = (await amy.next("game_started"))["game"]
+        assert (await amy.command("/quit"))["type"] == "ack"
+        await amy.close()
+        again = await WsClient.connect(server.port, "amy")  # (refused as name_taken before)
+        record = (await http_get(server.port, f"/api/games/{game}")).json()
+        assert record["result"]["reason"] == "closed"
+        assert (await again.command("/quit"))["type"] == "ack"
+        await again.close()
+    assert await server.store.leaderboard(10) == []
+    bea = await WsClient.connect(server.port, "bea")
+    assert (await bea.request({"type": "register", "password": "correct horse battery"}))["registered"]
+    assert (await bea.command("/join solo3"))["type"] == "ack"
+    assert (await bea.command("/addbot greedy"))["type"] == "ack"
+    assert (await bea.command("/start"))["type"] == "ack"
+    game = (await bea.next("game_started"))["game"]
+    assert (await bea.command("/quit"))["type"] == "ack"
+    await bea.close()
+    back = await WsClient.connect(server.port, "bea", password="correct horse battery")
+    snapshot = await back.next("snapshot")
+    assert snapshot["view"]["room"] == "solo3" and snapshot["view"]["seat"] is not None
+    assert (await http_get(server.port, f"/api/games/{game}")).json()["result"] is None
