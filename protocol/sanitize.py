@@ -50,7 +50,19 @@ _BREAK = re.compile("[ \t]*[" + LINE_BREAKS + "][ \t" + LINE_BREAKS + "]*")
 
 def sanitize_line(text: str) -> str:
     """``text`` without controls or format characters, its line breaks turned into single spaces,
-    stripped of blanks at both ends. Pure; idempotent."""
+    stripped of blanks at both ends, and of the joiners there, which join nothing there (a line of
+    joiners alone is empty). Pure; idempotent.
+
+    >>> sanitize_line("\\u200d"), sanitize_line(" f\\u200d ")
+    ('', 'f')
+    >>> joined = "\\U0001f468\\u200d\\U0001f469"
+    >>> sanitize_line(joined) == joined
+    True
+    """
     text = _REMOVED.sub("", text)
     text = _BREAK.sub(" ", text)
-    return text.replace("\t", " ").strip(" ")
+    return text.replace("\t", " ").strip(_ENDS)
+
+
+#: what a line loses at both ends: blanks, and the joiners, which join nothing there
+_ENDS: Final = " \u200c\u200d"

@@ -214,10 +214,15 @@ def to_ascii(text: str) -> str:
     accents (``é`` to ``e``; German's umlauts are written as German does without them), and what
     has no ASCII form becomes ``?``.
 
+    An accent written as a mark of its own after its letter (decomposed) goes as the letter's
+    own would: the marks are joined to their letters first, and a mark left alone is dropped.
+
     >>> to_ascii("Café ▶ Grüße ☕ ½")
     'Cafe > Gruesse ? 1/2'
+    >>> to_ascii("Cafe\u0301 A\u0308rger q\u0303")
+    'Cafe Aerger q'
     """
     if text.isascii():
         return text
-    text = text.translate(_GLYPH_TO_ASCII)
-    return "".join(ch if ch.isascii() else _plain(ch) for ch in text)
+    text = unicodedata.normalize("NFC", text.translate(_GLYPH_TO_ASCII))
+    return "".join(ch if ch.isascii() else "" if unicodedata.combining(ch) else _plain(ch) for ch in text)

@@ -409,8 +409,10 @@ class LineText:
         if isinstance(msg, m.Rooms):
             if not msg.rooms:
                 return [say(_("No rooms yet. /join NAME opens one."))]
+            states = {state: say(word) for state, word in STATE_WORDS.items()}
+            width = max(map(len, states.values())) + 1  # (at least a space more in every language)
             return [
-                f"{r.name:<24} {say(STATE_WORDS[r.state]):<8} "
+                f"{r.name:<24} {states[r.state]:<{width}} "
                 + say(
                     _(
                         "seats: {seats}  watching: {watching}",

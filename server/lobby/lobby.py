@@ -416,7 +416,7 @@ class Lobby:
         # the name stays bound to the old session until the new one takes it (its detach reads
         # the name only beside a room, which is gone)
         old.name = None  # pragma: no mutate
-        old.close_soon(Close.POLICY, "replaced by a new connection")
+        old.close_soon(Close.POLICY, _("replaced by a new connection"))
 
     async def _welcome(self, session: Session, name: str, token: str, msg: m.Hello, *, resumed: bool) -> None:
         """Name the connection, and welcome it once every node lists it (a ``who``, a ``tell`` or
