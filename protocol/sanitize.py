@@ -44,7 +44,7 @@ _REMOVED = re.compile("[" + _CONTROLS + "\ud800-\udfff]")
 #: a character that stays and is not blank: a text holding one is something once sanitized (as a
 #: regular expression, for a JSON Schema ``pattern``; lone surrogates, which no UTF-8 text holds,
 #: left out)
-VISIBLE: Final = "[^ \t" + LINE_BREAKS + _CONTROLS + "]"
+VISIBLE: Final = "[^ \t\u200c\u200d" + LINE_BREAKS + _CONTROLS + "]"  # (joiners alone go: see below)
 _BREAK = re.compile("[ \t]*[" + LINE_BREAKS + "][ \t" + LINE_BREAKS + "]*")
 
 

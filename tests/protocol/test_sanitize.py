@@ -7,7 +7,7 @@ import re
 import unicodedata
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import protocol.sanitize
@@ -87,8 +87,14 @@ def test_printable_text_is_unchanged(text: str) -> None:
     assert sanitize_line(text) == text
 
 
-@given(st.text(alphabet=st.characters(exclude_categories=["Cs"]) | st.sampled_from(" \t" + LINE_BREAKS)))
+@given(
+    st.text(alphabet=st.characters(exclude_categories=["Cs"]) | st.sampled_from(" \t\u200c\u200d" + LINE_BREAKS))
+)
+@example("\u200d")
+@example(" \u200c\t\u200d ")
+@example("\u200da\u200d")
 def test_the_schema_pattern_holds_exactly_when_something_is_left(text: str) -> None:
     """``VISIBLE`` (the chat text's pattern in schema.json) finds a character exactly when the
-    sanitizer leaves something: a client that checks the pattern is never refused empty_message."""
+    sanitizer leaves something: a client that checks the pattern is never refused empty_message
+    (joiners alone, which join nothing, included)."""
     assert (re.search(VISIBLE, text) is not None) == bool(sanitize_line(text))
