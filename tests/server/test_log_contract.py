@@ -11,7 +11,7 @@ from typing import cast
 import pytest
 
 from engine import GameRecord, Options, Outcome
-from server.log.contract import Account, GameLog, StoreUnavailable, TokenInfo
+from server.log.contract import CLOSED, Account, GameLog, StoreUnavailable, TokenInfo
 from server.log.sqlite.store import Store
 from tests.server.logs import BACKENDS, fresh_log, postgres_for_module, redis_server
 from tests.server.test_ratings import ACCOUNTS, _started
@@ -226,11 +226,12 @@ async def test_a_name_registered_again_inherits_nothing(log: GameLog) -> None:
     assert await log.history("account:ann") == []
 
 
-async def test_a_seat_taken_as_an_account_deleted_meanwhile_is_a_guests(log: GameLog) -> None:
+@pytest.mark.parametrize("reason", ["end", CLOSED])
+async def test_a_seat_taken_as_an_account_deleted_meanwhile_is_a_guests(log: GameLog, reason: str) -> None:
     """A seek paired as its seeker deleted the account: the game is logged under the account
     after the account is gone. Its end rates nobody as that account (with one registered person
     left, nobody at all), and whoever registers the name next has no rating and no such game,
-    not even a private one of it to read."""
+    not even a private one of it to read; so too when the game's room was closed (not rated)."""
     assert await log.account_created("ann", "hash-1", None)
     assert await log.account_created("bob", "hash-b", None)
     record = GameRecord(("ann", "bob", "greedy-bot1"), seed=1, options=Options())
@@ -239,7 +240,7 @@ async def test_a_seat_taken_as_an_account_deleted_meanwhile_is_a_guests(log: Gam
     await log.game_started("g1", "r", record, kinds, {"seed": None}, ["account:ann", "account:bob", None])
     await log.game_option("g1", "private", True)
     scores, places = {"ann": 5, "bob": 9, "greedy-bot1": 1}, {"bob": 1, "ann": 2, "greedy-bot1": 3}
-    outcome = Outcome("end", scores, {}, ("bob", "ann", "greedy-bot1"), places)
+    outcome = Outcome(reason, scores, {}, ("bob", "ann", "greedy-bot1"), places)
     assert await log.game_finished("g1", outcome) == []
     assert await log.game_ratings("g1") == []
     assert await log.standing("account:ann") is None and await log.standing("account:bob") is None

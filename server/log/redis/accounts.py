@@ -213,6 +213,24 @@ class RedisAccounts:
         raw = await self.redis.get(_rated_key(game_id))
         return [] if raw is None else [_change(c) for c in json.loads(raw)]
 
+    async def standing_seats(self, game_id: str, data: dict[str, Any]) -> list[str | None]:
+        """The identities of a finished game's seats (``data`` is its stored data) as it is rated
+        (``standing_identities``): a seat of an account deleted since its player was seated is
+        nobody's, and the game that account's no more (its data and history drop it)."""
+        identities: list[str | None] = data.get("identities") or [None] * len(data["kinds"])
+        accounts = [i for i in identities if i is not None and i.startswith(ACCOUNT)]
+        if not accounts:
+            return identities
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for identity in accounts:
+                pipe.exists(_account_key(identity.removeprefix(ACCOUNT)))
+            found = await pipe.execute()
+        for identity, there in zip(accounts, found, strict=True):
+            if not there:
+                await self._identity_dropped(game_key(game_id), identity)
+                await self.redis.lrem(history_key(identity), 0, game_id)
+        return standing_identities(identities, {i for i, there in zip(accounts, found, strict=True) if there})
+
     async def rating_plan(
         self, game_id: str, data: dict[str, Any], places: dict[str, int]
     ) -> tuple[str, list[RatingChange]]:
@@ -220,19 +238,7 @@ class RedisAccounts:
         argument and the changes. A seat of an account deleted since its player was seated (a
         seek paired as the deletion ran) rates nobody, and the game is that account's no more."""
         kinds = data["kinds"]
-        identities = data.get("identities") or [None] * len(kinds)
-        accounts = [i for i in identities if i is not None and i.startswith(ACCOUNT)]
-        if accounts:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for identity in accounts:
-                    pipe.exists(_account_key(identity.removeprefix(ACCOUNT)))
-                found = await pipe.execute()
-            for identity, there in zip(accounts, found, strict=True):
-                if not there:
-                    await self._identity_dropped(game_key(game_id), identity)
-                    await self.redis.lrem(history_key(identity), 0, game_id)
-            held = {identity for identity, there in zip(accounts, found, strict=True) if there}
-            identities = standing_identities(identities, held)
+        identities = await self.standing_seats(game_id, data)
         if not is_rated(kinds, identities, data.get("room_options", {})):
             return json.dumps({"checks": [], "writes": [], "rated": "[]"}), []
         entrants, checks = [], []

@@ -273,9 +273,11 @@ class RedisStore(ModerationFront):
             try:
                 raw = await self.redis.hget(game_key(game_id), "data")
                 data = json.loads(raw) if raw is not None else None
+                if data is not None and outcome.reason == CLOSED:  # (its room closed): no rating, but
+                    await self._accounts.standing_seats(game_id, data)  # a gone account's seats go
                 plan, changes = (
                     (json.dumps({"checks": [], "writes": [], "rated": "[]"}), [])
-                    if data is None or outcome.reason == CLOSED  # (the staff closed its room): no rating
+                    if data is None or outcome.reason == CLOSED
                     else await self._accounts.rating_plan(game_id, data, dict(outcome.places))
                 )
             except RedisError as e:

@@ -178,6 +178,14 @@ class Accounts:
                 )
         return standing
 
+    def seats_standing(self, game_id: str) -> None:
+        """A finished game not rated (its room closed) keeps no seat of an account deleted since
+        its player was seated (``_standing``)."""
+        seats = self._db.execute(
+            "SELECT name, identity FROM players WHERE game_id = ? ORDER BY rowid", (game_id,)
+        ).fetchall()
+        self._standing(game_id, seats)
+
     def rate_finished(self, game_id: str, outcome_places: dict[str, int]) -> list[RatingChange]:
         """Rate a game just finished, inside its transaction (the caller holds it)."""
         row = self._db.execute("SELECT kinds, room_options FROM games WHERE id = ?", (game_id,)).fetchone()

@@ -128,6 +128,8 @@ class Store:
             if self._games.finish(game_id, outcome):
                 # (a game whose room the staff closed is not rated)
                 closed = outcome.reason == CLOSED
+                if closed:
+                    self._accounts.seats_standing(game_id)
                 changes = [] if closed else self._accounts.rate_finished(game_id, dict(outcome.places))
                 moved = self._journal.cut(game_id)
         self._journal.finished(game_id, moved)
