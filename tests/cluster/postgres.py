@@ -92,6 +92,8 @@ class PostgresServer:
         self.folder = _folder(self.user)
         self.data = self.folder / "data"
         self.port = _free_port()
+        #: whether it ever started: a URL with its port has been handed out since
+        self.started = False
         self._run("cp", "-a", str(_initdb(self.bin, self.user)), str(self.data))
 
     @property
@@ -103,7 +105,23 @@ class PostgresServer:
 
     def start(self) -> None:
         """Start it (unless ``durable``, a commit lives only once the server has written it: one
-        stopped with ``-m immediate`` may lose the last ones)."""
+        stopped with ``-m immediate`` may lose the last ones). A first start that fails (the free
+        port taken meanwhile by another test's server) is tried again on another port, and a
+        start that fails every time (or a restart that fails) says what the server's log says."""
+        for attempt in range(3):
+            try:
+                self._start()
+                self.started = True
+                return
+            except AssertionError as e:
+                # (a restart keeps its port: its URL is known)
+                if attempt == 2 or self.started or (self.data / "postmaster.pid").exists():
+                    log = self.folder / "log"
+                    tail = log.read_text(errors="replace")[-2000:] if log.exists() else "(no log)"
+                    raise AssertionError(f"{e}\nthe server's log:\n{tail}") from None
+                self.port = _free_port()
+
+    def _start(self) -> None:
         commit = "on" if self.durable else "off"
         options = (
             f"-p {self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='{self.folder}'"
