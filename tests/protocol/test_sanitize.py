@@ -87,9 +87,11 @@ def test_printable_text_is_unchanged(text: str) -> None:
     assert sanitize_line(text) == text
 
 
-@given(
-    st.text(alphabet=st.characters(exclude_categories=["Cs"]) | st.sampled_from(" \t\u200c\u200d" + LINE_BREAKS))
-)
+#: blanks, breaks and the joiners, which a line may hold alone
+_BLANKISH = st.sampled_from(" \t\u200c\u200d" + LINE_BREAKS)
+
+
+@given(st.text(alphabet=st.characters(exclude_categories=["Cs"]) | _BLANKISH))
 @example("\u200d")
 @example(" \u200c\t\u200d ")
 @example("\u200da\u200d")
