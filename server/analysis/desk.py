@@ -125,9 +125,9 @@ class Window:
                 del self._times[key]
 
     def rename(self, old: str, new: str) -> None:
-        """What ``old`` asked counts for ``new`` from now on."""
+        """What ``old`` asked counts for ``new`` from now on (in the order asked)."""
         if (times := self._times.pop(old, None)) is not None:
-            self._times.setdefault(new, deque()).extend(times)
+            self._times[new] = deque(sorted((*self._times.get(new, ()), *times)))
 
 
 class AnalysisDesk:
@@ -296,6 +296,9 @@ class AnalysisDesk:
         """The person ``old`` is ``new`` from now on (they registered, or deleted their account):
         the analysis they wait for, and the analyses they asked for within the hour, are theirs."""
         self._people.rename(old, new)
+        for queued in self.jobs.values():  # (a failure is given back to whom it was charged)
+            if queued.asker[0] == old:
+                queued.asker = (new, queued.asker[1])
         game = self._asking.pop(old, None)
         if game is None:
             return

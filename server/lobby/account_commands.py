@@ -217,10 +217,9 @@ async def _password(lobby: Lobby, session: Session, msg: m.ChangePassword) -> No
     assert session.name is not None and session.identity is not None
     await check_secret_asked(lobby, session, "password", msg.id)
     await lobby.accounts.change_password(session.name, msg.old, msg.new, session.address, msg.id)
-    session.token = secrets.token_hex(16)
-    await lobby.store.token_issued(session.token, session.name, session.identity)  # (the old one revoked)
+    token = await _new_token(lobby, session)
     session.send(m.Notice(text=_("Your password is changed.")))
-    session.send(m.Welcome(id=None, name=session.name, token=session.token, registered=True))
+    session.send(m.Welcome(id=None, name=session.name, token=token, registered=True))
     session.send(m.Ack(id=msg.id))
 
 
@@ -241,20 +240,29 @@ async def _unregister(lobby: Lobby, session: Session, msg: m.Unregister) -> None
     session.send(m.Welcome(id=msg.id, name=name, token=session.token or "", registered=False))
 
 
+async def _new_token(lobby: Lobby, session: Session) -> str:
+    """A new resume token for the connection, for the player it is now (the name's earlier one is
+    revoked): the token."""
+    assert session.name is not None and session.identity is not None
+    token = session.token = secrets.token_hex(16)
+    await lobby.store.token_issued(token, session.name, session.identity)
+    return token
+
+
 async def _new_identity(lobby: Lobby, session: Session, identity: str, *, keep: bool) -> None:
     """The connection's player is now ``identity``: a new token carries it (the old is revoked),
     and their lists go with them (``keep``) or are gone with the old identity."""
     assert session.name is not None
     old, session.identity = session.identity, identity
-    session.token = secrets.token_hex(16)
-    await lobby.store.token_issued(session.token, session.name, identity)
+    if old is not None:  # (at once: an analysis ready meanwhile is told to the person as they are)
+        lobby.analyses.identity_changed(old, identity)
+    await _new_token(lobby, session)
     await lobby.social.identity_changed(session, old, keep=keep)
     if old is not None:  # (invitations, tournaments made and analyses asked for belong to the
         # person, whatever their lists)
         await lobby.directory.identity_changed(old, identity)
         if lobby.tournaments is not None:
             await lobby.tournaments.creator_changed(old, identity)
-        lobby.analyses.identity_changed(old, identity)
     if session.seeking:  # a seek is its player's, as they were: rated or not, rated as whom
         lobby.seeks.ended(session)
         session.send(m.Notice(text=_("No longer seeking.")))
