@@ -8,6 +8,7 @@ A part of the room core (:mod:`server.room.core`), given the room's members, sea
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from typing import Literal
 
 from protocol import messages as m
@@ -88,10 +89,11 @@ class Door:
 
     def on_leave(self, session: Member, msg: Leave) -> Step | None:
         """A member leaves the room, or its connection is lost: a seat in a running game waits,
-        goes to a bot, or (option ``absent`` ``drop``) its player leaves the game. A guest who gave
-        up its token, the last person in a game against the server's bots alone, ends it (as the
-        staff's close does: ``closed``, unrated): nobody could come back to the seat, and with
-        nobody in the room its bots would wait for ever, holding the name."""
+        goes to a bot, or (option ``absent`` ``drop``) its player leaves the game. The last person
+        to leave a game whose every seat is the server's bot's or a guest's who gave up the token
+        (``/quit``) ends it (as the staff's close does: ``closed``, unrated): nobody could come
+        back to those seats, and with nobody in the room its bots would wait for ever, holding
+        the guests' names."""
         members, play = self.members, self.play
         if session not in members:
             return None
@@ -109,13 +111,14 @@ class Door:
         if seat is not None and self.seats[seat].session is session:
             if self.play.state == "playing":
                 self.seats[seat].session = None
+                self.seats[seat].gone = msg.gone
                 if msg.disconnected:
                     # away, and coming back: not "left" (nor an answer: the connection is gone)
                     members.broadcast(m.Presence(room=self.name, name=name, event="away"))
                     play.hold(name)
                     play.publish()
                     return None
-                elif msg.gone and not members and self._bots_alone(seat) and (over := play.closed(left)):
+                elif (over := self._abandoned(left)) is not None:
                     return over
                 elif self.play.options.absent == "drop":
                     result = play.drop(seat)
@@ -137,12 +140,17 @@ class Door:
                 self.seats.remove(seat)
                 members.broadcast(m.Presence(room=self.name, name=name, event="unseated"))
                 play.seat_given_up(name)
+        elif (over := self._abandoned(left)) is not None:  # (a spectator, the last person, went)
+            return over
         left()
         return None
 
-    def _bots_alone(self, seat: int) -> bool:
-        """Whether every seat of the game but ``seat`` is the server's bot's."""
-        return all(s.strategy is not None for i, s in enumerate(self.seats) if i != seat)
+    def _abandoned(self, then: Callable[[], None]) -> Step | None:
+        """With nobody left in the room, a running game nobody can come back to (every seat the
+        server's bot's or a guest's who gave up the token) ends, then ``then``; else ``None``."""
+        if self.members or not all(s.strategy is not None or s.gone for s in self.seats):
+            return None
+        return self.play.closed(then)
 
     def on_returned(self, session: Member, msg: Returned | None = None) -> None:
         """A player comes back with their token: the seat is theirs to play again (one voted
@@ -163,6 +171,7 @@ class Door:
             held = self.seats[seat]
             held.session = session
             held.stand_in = None
+            held.gone = False
             held.timeouts = 0
             if not held.arrived:  # the first time in a seat the server made for them
                 held.arrived = True

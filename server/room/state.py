@@ -30,6 +30,8 @@ class Seat:
     #: whether its player has sat in it: not yet in a seat the server made at a table of its own
     #: (quick pairing, a tournament) until they come, so that they are told as taking it, not back
     arrived: bool = True
+    #: its player, a guest, gave up the token (``/quit``): nobody can come back to it
+    gone: bool = False
 
     @property
     def connected(self) -> bool:

@@ -266,7 +266,7 @@ class Votes:
             old = seat.name
             self.seats.bar(game.game_id, old)  # back, the old player watches
             seat.name, seat.kind, seat.identity = name, asker.kind, asker.identity
-            seat.session, seat.stand_in, seat.timeouts = asker, None, 0
+            seat.session, seat.stand_in, seat.timeouts, seat.gone = asker, None, 0, False
             players = list(game.start.players)
             players[vote.seat] = name
             game.start = replace(game.start, players=tuple(players))

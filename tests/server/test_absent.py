@@ -340,3 +340,31 @@ async def test_a_guest_who_quits_a_game_against_the_bots_alone_ends_it_and_frees
     snapshot = await back.next("snapshot")
     assert snapshot["view"]["room"] == "solo3" and snapshot["view"]["seat"] is not None
     assert (await http_get(server.port, f"/api/games/{game}")).json()["result"] is None
+
+
+async def test_a_game_nobody_can_come_back_to_ends_when_its_last_watcher_goes(
+    make_server: ServerFactory,
+) -> None:
+    """Two guests play against a bot and quit one after the other; then a spectator, the last
+    person in the room, goes: the game, whose every seat is the bot's or a guest's who gave up the
+    token, ends then (``closed``), and both names are free."""
+    server: Server = await make_server(resume_window=60)
+    amy, ben, cat = [await WsClient.connect(server.port, name) for name in ("amy", "ben", "cat")]
+    for player in (amy, ben):
+        assert (await player.command("/join trio"))["type"] == "ack"
+    assert (await amy.command("/addbot greedy"))["type"] == "ack"
+    assert (await cat.command("/room trio"))["type"] == "ack"
+    assert (await amy.command("/start"))["type"] == "ack"
+    game = (await cat.next("game_started"))["game"]
+    for quitter in (amy, ben):
+        assert (await quitter.command("/quit"))["type"] == "ack"
+        await quitter.close()
+    assert (await http_get(server.port, f"/api/games/{game}")).json()["result"] is None
+    assert (await cat.command("/leave"))["type"] == "ack"
+    for _ in range(50):
+        if (await http_get(server.port, f"/api/games/{game}")).json()["result"] is not None:
+            break
+        await asyncio.sleep(0.05)
+    assert (await http_get(server.port, f"/api/games/{game}")).json()["result"]["reason"] == "closed"
+    for name in ("amy", "ben"):
+        await WsClient.connect(server.port, name)
