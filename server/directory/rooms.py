@@ -101,16 +101,22 @@ class LocalRooms:
         longer replays by the rules (a log edited by hand) keeps no other from being played: it
         stays in the log as it is, not taken up, and is logged (``cafe-admin check`` names it)."""
         for stored in games:
-            key = stored.room.casefold()
-            made = key not in self.rooms
-            room = self.rooms.get(key) or self.create_room(stored.room)
-            try:
-                await room.restore(stored)
-            except EngineError as e:
-                log.error("game_unrestorable", game=stored.game_id, room=stored.room, error=str(e))
-                if made:
-                    del self.rooms[key]
-                    room.abandon()
+            await self._restored(stored, self.rooms.get(stored.room.casefold()))
+
+    async def _restored(self, stored: StoredGame, room: Room | None = None) -> Room | None:
+        """``stored`` taken up in ``room``, or in a new room of its name: the room, or ``None``
+        when the game no longer replays (logged; a room made for it goes again)."""
+        made = room is None
+        room = room or self.create_room(stored.room)
+        try:
+            await room.restore(stored)
+        except EngineError as e:
+            log.error("game_unrestorable", game=stored.game_id, room=stored.room, error=str(e))
+            if made:
+                del self.rooms[stored.room.casefold()]
+                room.abandon()
+            return None
+        return room
 
     async def make_way(self) -> bool:
         """Make room for one more: a room whose game waits with nobody in it and nobody's resume
@@ -178,8 +184,7 @@ class LocalRooms:
             stored = await self.log.game(game_id)
             taken: Room | None = None
             if stored is not None and stored.finished is None and stored.room.casefold() not in self.rooms:
-                taken = self.create_room(stored.room)  # (else a game the log holds running no longer)
-                await taken.restore(stored)
+                taken = await self._restored(stored)  # (else a game the log holds running no longer)
             # forgotten once its room is there: whoever asks meanwhile finds it, or waits here
             for key in [k for k, g in self._unloaded.items() if g == game_id]:
                 del self._unloaded[key]
