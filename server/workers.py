@@ -49,6 +49,13 @@ def _started(
         then()
 
 
+def _read(work: asyncio.Future[Any]) -> None:
+    """Take a work's outcome, which nobody may await any more (its awaiter cancelled): not left
+    for asyncio to report as never retrieved."""
+    if not work.cancelled():
+        work.exception()
+
+
 class Workers:
     """``count`` worker processes, started when the first work comes, and anew after one of them
     died; ``then`` runs in each as it starts (a module's function: it is sent to the new
@@ -74,8 +81,14 @@ class Workers:
                 initargs=(os.getpid(), self._pids, self._closed, self.then),
             )
         executor = self._executor
-        try:
-            return await asyncio.get_running_loop().run_in_executor(executor, fn, *args)
+        try:  # (a pool known to be broken refuses the work at once)
+            work = asyncio.get_running_loop().run_in_executor(executor, fn, *args)
+            work.add_done_callback(_read)
+            # Whoever awaits it may be cancelled (a room that stops), the work is not: cancelled
+            # while it waits in a pool whose worker dies, its future would make the pool's own
+            # thread raise InvalidStateError as it fails that work (concurrent.futures of Python
+            # 3.11), an exception nobody can catch. Work that waits goes with ``close``.
+            return await asyncio.shield(work)
         except BrokenProcessPool:
             if self._executor is executor:  # (not a fresh pool another call made since)
                 self.close()
