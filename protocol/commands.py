@@ -178,7 +178,8 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         _(
             "Leaves the room for the lobby. Before the start this gives up your seat; in a\n"
             "running game a bot plays your seat from then on, or, with the option absent\n"
-            "drop, you leave the game (ranked as eliminated)."
+            "drop, you leave the game (ranked as eliminated). With nobody in the room, its\n"
+            "bots wait for someone to come."
         ),
         ("/leave",),
     ),

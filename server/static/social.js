@@ -246,6 +246,7 @@ export class SocialPane {
     const box = $("room-tools");
     box.hidden = !view;
     if (!view) return;
+    this.shown = [view, manage, setOption];  // (drawn again when a click's hold runs out)
     const secret = $("opt-private");
     const shown = !!view.options?.private;
     const asked = this.privateAsked;
@@ -257,6 +258,8 @@ export class SocialPane {
     secret.onchange = () => {
       this.privateAsked = { room: view.room, value: secret.checked, at: Date.now() };
       setOption("private", secret.checked);
+      // refused, the room says nothing new: the switch shows the room's view again after the hold
+      setTimeout(() => this.shown && this.renderRoom(...this.shown), ASKED_HOLDS + 50);
     };
   }
 
