@@ -18,8 +18,9 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.exceptions import WatchError
 
+from engine import Outcome
 from protocol.names import alike, alike_version
-from server.log.contract import Account, Standing, StoreUnavailable
+from server.log.contract import CLOSED, Account, Standing, StoreUnavailable
 from server.log.redis.guarded import guarded
 from server.log.redis.keys import PREFIX, game_key, history_key
 from server.log.redis.lists import list_keys
@@ -36,6 +37,9 @@ from server.ratings import (
 )
 
 LEADERBOARD = PREFIX + "leaderboard"  # rating key -> mu - 3 sigma
+
+#: the rating script's argument for a game that rates nobody
+UNRATED = json.dumps({"checks": [], "writes": [], "rated": "[]"})
 
 
 def _account_key(name: str) -> str:
@@ -232,15 +236,16 @@ class RedisAccounts:
         return standing_identities(identities, {i for i, there in zip(accounts, found, strict=True) if there})
 
     async def rating_plan(
-        self, game_id: str, data: dict[str, Any], places: dict[str, int]
+        self, game_id: str, data: dict[str, Any], outcome: Outcome
     ) -> tuple[str, list[RatingChange]]:
         """The ratings a finished game gives (``data`` is the game's stored data): the script's
         argument and the changes. A seat of an account deleted since its player was seated (a
-        seek paired as the deletion ran) rates nobody, and the game is that account's no more."""
+        seek paired as the deletion ran) rates nobody, and the game is that account's no more;
+        a game whose room was closed rates nobody."""
         kinds = data["kinds"]
         identities = await self.standing_seats(game_id, data)
-        if not is_rated(kinds, identities, data.get("room_options", {})):
-            return json.dumps({"checks": [], "writes": [], "rated": "[]"}), []
+        if outcome.reason == CLOSED or not is_rated(kinds, identities, data.get("room_options", {})):
+            return UNRATED, []
         entrants, checks = [], []
         for name, kind, identity in zip(data["players"], kinds, identities, strict=True):
             key = rating_key(name, kind, identity)
@@ -250,7 +255,7 @@ class RedisAccounts:
             skill = Skill() if standing is None else standing.skill
             entrants.append((name, key, skill))
             checks.append([_rating_key(key), skill.games])
-        changes = rate(entrants, places)
+        changes = rate(entrants, dict(outcome.places))
         writes = [
             [_rating_key(c.key), c.key.removeprefix(BOT) if c.key.startswith(BOT) else c.name,
              repr(c.after.mu), repr(c.after.sigma), c.after.games, c.after.wins,

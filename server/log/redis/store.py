@@ -22,7 +22,6 @@ from redis.exceptions import RedisError
 
 from engine import GameRecord, Options, Outcome
 from server.log.contract import (
-    CLOSED,
     Account,
     AnalysisTable,
     LeaseLost,
@@ -35,7 +34,7 @@ from server.log.contract import (
 )
 from server.log.front import AsyncModeration, ModerationFront
 from server.log.redis import scripts
-from server.log.redis.accounts import LEADERBOARD, RedisAccounts
+from server.log.redis.accounts import LEADERBOARD, UNRATED, RedisAccounts
 from server.log.redis.analyses import RedisAnalyses
 from server.log.redis.keys import (
     HISTORY_KEPT,
@@ -273,12 +272,10 @@ class RedisStore(ModerationFront):
             try:
                 raw = await self.redis.hget(game_key(game_id), "data")
                 data = json.loads(raw) if raw is not None else None
-                if data is not None and outcome.reason == CLOSED:  # (its room closed): no rating, but
-                    await self._accounts.standing_seats(game_id, data)  # a gone account's seats go
                 plan, changes = (
-                    (json.dumps({"checks": [], "writes": [], "rated": "[]"}), [])
-                    if data is None or outcome.reason == CLOSED
-                    else await self._accounts.rating_plan(game_id, data, dict(outcome.places))
+                    (UNRATED, [])
+                    if data is None
+                    else await self._accounts.rating_plan(game_id, data, outcome)
                 )
             except RedisError as e:
                 raise StoreUnavailable(str(e)) from e

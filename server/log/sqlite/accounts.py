@@ -13,8 +13,9 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from engine import Outcome
 from protocol.names import alike, alike_version
-from server.log.contract import Account, Standing
+from server.log.contract import CLOSED, Account, Standing
 from server.ratings import (
     BOT,
     RatingChange,
@@ -178,27 +179,21 @@ class Accounts:
                 )
         return standing
 
-    def seats_standing(self, game_id: str) -> None:
-        """A finished game not rated (its room closed) keeps no seat of an account deleted since
-        its player was seated (``_standing``)."""
+    def rate_finished(self, game_id: str, outcome: Outcome) -> list[RatingChange]:
+        """Rate a game just finished, inside its transaction (the caller holds it); a game whose
+        room was closed is not rated, and keeps no seat of an account gone (``_standing``) all the
+        same."""
         seats = self._db.execute(
             "SELECT name, identity FROM players WHERE game_id = ? ORDER BY rowid", (game_id,)
         ).fetchall()
-        self._standing(game_id, seats)
-
-    def rate_finished(self, game_id: str, outcome_places: dict[str, int]) -> list[RatingChange]:
-        """Rate a game just finished, inside its transaction (the caller holds it)."""
+        identities = self._standing(game_id, seats)
         row = self._db.execute("SELECT kinds, room_options FROM games WHERE id = ?", (game_id,)).fetchone()
-        if row is None:
+        if row is None or outcome.reason == CLOSED:
             return []
         kinds: list[str] = json.loads(row[0])
         room_options: dict[str, Any] = json.loads(row[1] or "{}")
-        seats = self._db.execute(
-            "SELECT name, identity FROM players WHERE game_id = ? ORDER BY rowid", (game_id,)
-        ).fetchall()
         if len(seats) != len(kinds):
             return []
-        identities = self._standing(game_id, seats)
         if not is_rated(kinds, identities, room_options):
             return []
         entrants = []
@@ -209,7 +204,7 @@ class Accounts:
                     "SELECT mu, sigma, games, wins FROM ratings WHERE key = ?", (key,)
                 ).fetchone()
                 entrants.append((name, key, Skill(*current) if current else Skill()))
-        changes = rate(entrants, outcome_places)
+        changes = rate(entrants, dict(outcome.places))
         for c in changes:
             shown_name = c.key.removeprefix(BOT) if c.key.startswith(BOT) else c.name
             self._db.execute(

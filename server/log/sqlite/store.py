@@ -27,7 +27,6 @@ from typing import Any
 
 from engine import GameRecord, Outcome
 from server.log.contract import (
-    CLOSED,
     Account,
     AnalysisTable,
     ModEntry,
@@ -126,11 +125,7 @@ class Store:
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
             if self._games.finish(game_id, outcome):
-                # (a game whose room the staff closed is not rated)
-                closed = outcome.reason == CLOSED
-                if closed:
-                    self._accounts.seats_standing(game_id)
-                changes = [] if closed else self._accounts.rate_finished(game_id, dict(outcome.places))
+                changes = self._accounts.rate_finished(game_id, outcome)
                 moved = self._journal.cut(game_id)
         self._journal.finished(game_id, moved)
         return self._accounts.game_ratings(game_id) if changes is None else changes
