@@ -8,6 +8,7 @@ lock: the game state lives in the room actors.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import secrets
@@ -204,17 +205,24 @@ class Lobby:
         """/quit: the resume token is given up, so nobody can come back with it, and the room is
         left as with ``leave_room``: a seat in a running game goes to a bot at once (with
         ``absent`` ``drop``, its player leaves the game) rather than waiting for the window. A
-        guest, who cannot come back to the seat, leaves a game against the server's bots alone."""
+        guest, who cannot come back to the seat, leaves a game against the server's bots alone,
+        also one whose room they left before."""
         self.seeks.ended(session)
         if session.token is not None:
             await self.store.token_revoked(session.token)
             session.token = None  # pragma: no mutate - releasing a revoked token touches nothing
+        gone = not session.registered  # (an account logs in again, and has its seat back)
+        leave = Leave(disconnected=False, id=None, name=session.name, asked=False, gone=gone)
         room = session.room
         if room is not None:
             session.room = None
-            gone = not session.registered  # (an account logs in again, and has its seat back)
-            room.post(session, Leave(disconnected=False, id=None, name=session.name, asked=False, gone=gone))
+            room.post(session, leave)
             self.directory.moved(session)
+        elif gone and session.name is not None:
+            with contextlib.suppress(StoreUnavailable):  # (out of reach, the game waits as before)
+                seat = await self.directory.seat_room(session.name)
+                if seat is not None:
+                    seat.post(session, leave)
 
     async def receive_line(
         self, session: Session, line: str, asked: Callable[[Any], Any] | None = None

@@ -96,7 +96,8 @@ class Door:
         the guests' names."""
         members, play = self.members, self.play
         if session not in members:
-            return None
+            # a guest who left the game's room gave up the token since (``/quit`` in the lobby)
+            return self._given_up(msg.name or _name(session)) if msg.gone else None
         members.remove(session)
         self.votes.cancel(asker=session)
         name = msg.name or _name(session)
@@ -144,6 +145,15 @@ class Door:
             return over
         left()
         return None
+
+    def _given_up(self, name: str) -> Step | None:
+        """The guest ``name``, whose seat waits while they are elsewhere, quit: nobody can come
+        back to the seat, and a game with nobody in its room that nobody can come back to ends."""
+        seat = self.seats.index_of(name)
+        if seat is None or self.play.state != "playing" or self.seats[seat].session is not None:
+            return None
+        self.seats[seat].gone = True
+        return self._abandoned(self.play.publish)
 
     def _abandoned(self, then: Callable[[], None]) -> Step | None:
         """With nobody left in the room, a running game nobody can come back to (every seat the

@@ -17,7 +17,7 @@ from server.log.contract import LeaseLost
 from server.log.redis.keys import lease_key
 from server.log.redis.store import RedisStore
 from tests.cluster.conftest import TIMINGS, RedisServer, published, two_nodes
-from tests.server.clients import MAX_TURNS, WsClient, until
+from tests.server.clients import MAX_TURNS, WsClient, http_get, until
 from tests.server.process import ServerProcess
 
 
@@ -173,6 +173,40 @@ async def test_killing_the_owner_moves_the_room_and_loses_no_move(nodes: list[Se
     assert mine["view"]["game"]["hand"] == [c.text for c in game.position.players[0].hand]
     await _play([again, bob], game, random.Random(4), None, bob)
     await again.next("game_over")
+
+
+async def test_a_guest_who_left_a_room_of_the_other_node_and_quits_ends_the_bots_game(
+    nodes: list[ServerProcess],
+) -> None:
+    """amy, a guest on node b, plays against a bot in a room of node a (ann opened it there), leaves
+    the room, and quits in the lobby: nobody can come back to her seat, so the game ends (``closed``)
+    and her name is free on both nodes."""
+    a, b = nodes
+    ann = await WsClient.connect(a.port, "ann")
+    assert (await ann.command("/room solo"))["type"] == "ack"  # (node a owns the room)
+    amy = await WsClient.connect(b.port, "amy")
+    assert (await amy.command("/join solo"))["type"] == "ack"
+    assert (await amy.command("/addbot greedy"))["type"] == "ack"
+    assert (await amy.command("/start"))["type"] == "ack"
+    game = (await amy.next("game_started"))["game"]
+    assert (await ann.command("/leave"))["type"] == "ack"
+    assert (await amy.command("/leave"))["type"] == "ack"
+    assert (await amy.command("/quit"))["type"] == "ack"
+    await amy.close()
+
+    async def ended() -> bool:
+        status, _, body = await http_get(a.port, f"/api/games/{game}")
+        return status == 200 and (json.loads(body).get("result") or {}).get("reason") == "closed"
+
+    for _ in range(200):
+        if await ended():
+            break
+        await asyncio.sleep(0.05)
+    assert await ended()
+    for node in (a, b):
+        again = await WsClient.connect(node.port, "amy")  # (name_taken while the game waited)
+        assert (await again.command("/quit"))["type"] == "ack"
+        await again.close()
 
 
 async def test_a_client_bot_gets_its_seat_back_through_the_other_node(nodes: list[ServerProcess]) -> None:

@@ -342,6 +342,44 @@ async def test_a_guest_who_quits_a_game_against_the_bots_alone_ends_it_and_frees
     assert (await http_get(server.port, f"/api/games/{game}")).json()["result"] is None
 
 
+async def test_a_guest_who_left_the_room_and_quits_from_the_lobby_ends_the_bots_game(
+    make_server: ServerFactory,
+) -> None:
+    """amy, a guest, leaves her game against a bot (the bot plays her seat, and the game waits with
+    nobody in its room, holding her name for her return), then quits in the lobby: nobody can
+    come back to her seat any more, so the game ends (``closed``) and her name is free. ben, a
+    guest who left his the same way and stays in the lobby, keeps his game."""
+    server: Server = await make_server(resume_window=60)
+    games = {}
+    clients = {}
+    for name in ("amy", "ben"):
+        client = clients[name] = await WsClient.connect(server.port, name)
+        assert (await client.command(f"/join room{name}"))["type"] == "ack"
+        assert (await client.command("/addbot greedy"))["type"] == "ack"
+        assert (await client.command("/start"))["type"] == "ack"
+        games[name] = (await client.next("game_started"))["game"]
+        assert (await client.command("/leave"))["type"] == "ack"
+    thief = await WsClient.connect(server.port)
+    assert (await thief.request({"type": "hello", "name": "amy"}))["code"] == "name_taken"
+    amy = clients["amy"]
+    assert (await amy.command("/quit"))["type"] == "ack"
+    await amy.close()
+    record: dict = {}
+    for _ in range(100):
+        record = (await http_get(server.port, f"/api/games/{games['amy']}")).json()
+        if record["result"] is not None:
+            break
+        await asyncio.sleep(0.05)
+    assert record["result"]["reason"] == "closed"
+    again = await WsClient.connect(server.port, "amy")  # (refused as name_taken before)
+    assert (await again.command("/quit"))["type"] == "ack"
+    assert (await http_get(server.port, f"/api/games/{games['ben']}")).json()["result"] is None
+    ben = clients["ben"]
+    assert (await ben.command("/room roomben"))["type"] == "ack"
+    await ben.barrier()
+    assert ben.view is not None and ben.view["state"] == "playing" and ben.view["game"]["result"] is None
+
+
 async def test_a_game_nobody_can_come_back_to_ends_when_its_last_watcher_goes(
     make_server: ServerFactory,
 ) -> None:
