@@ -47,6 +47,8 @@ log = structlog.get_logger("cafe.server")
 
 #: seconds between two prunings of expired resume tokens
 TOKEN_PRUNING = 600.0
+#: seconds between two looks for games that waited longer than ``--game-max-age`` (at most)
+EXPIRING = 600.0
 #: seconds a start that failed gives what started to stop, before the process exits anyway
 STOP_AFTER_FAILED_START = 10.0
 
@@ -79,6 +81,7 @@ class Server:
         self.tournaments = self._director()
         self._ws: WsServer | None = None
         self._pruning: asyncio.Task[None] | None = None
+        self._expiring: asyncio.Task[None] | None = None
         self._line: asyncio.Server | None = None
         self.limits = Limits(config.max_per_ip, config.hello_timeout, config.trusted_proxies)
         self.keepalive = KeepAlive(config.ping_interval)
@@ -128,6 +131,8 @@ class Server:
                 # every connection ended with the last run: their tokens hold for the resume window
                 self.store.tokens_released(time.time() + self.config.resume_window)
                 self._pruning = asyncio.get_running_loop().create_task(self._prune_tokens(self.store))
+        if self.config.game_max_age > 0:
+            self._expiring = asyncio.get_running_loop().create_task(self._expire_games())
         await self.lobby.moderation.start()
         self.tournaments.start()
         config = self.config
@@ -181,11 +186,30 @@ class Server:
                 log.info("lists_pruned", entries=lists)
             await asyncio.sleep(TOKEN_PRUNING)
 
+    async def _expire_games(self) -> None:
+        """End the games that waited with nobody in their rooms, out of memory, since longer ago
+        than ``--game-max-age`` after their start: looked for every tenth of it (every
+        :data:`EXPIRING` seconds at most)."""
+        max_age = self.config.game_max_age
+        while True:
+            await asyncio.sleep(min(EXPIRING, max_age / 10))
+            try:
+                ended = await self.directory.expire(time.time() - max_age)
+            except StoreUnavailable as e:  # (looked for again next time)
+                log.warning("expiry_postponed", error=str(e))
+                continue
+            except Exception:  # (a fault of one look stops none of the next)
+                log.exception("expiry_failed")
+                continue
+            if ended:
+                log.info("games_expired", count=ended)
+
     async def stop(self) -> None:
         """Stop accepting, finish the moves already received, tell every client, close."""
         await self.lobby.seeks.stop()
-        if self._pruning is not None:
-            self._pruning.cancel()
+        for task in (self._pruning, self._expiring):
+            if task is not None:
+                task.cancel()
         self.young_passes.stop()
         await self.tournaments.stop()
         if self.lease is not None:

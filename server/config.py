@@ -106,6 +106,13 @@ class Config(BaseModel):
     resume_window: float = Field(
         300.0, ge=0, description="seconds a name and seat are held for a lost connection"
     )
+    game_max_age: float = Field(
+        604800.0,
+        ge=0,
+        description="seconds after its start that a game waiting with nobody in its room ends (closed,"
+        " unrated): its players left it, or lost their connections longer than the resume window ago;"
+        " 0 keeps such games for ever",
+    )
     clock_min: float = Field(5.0, gt=0, description="shortest turn clock, in seconds, a room may set")
     bot_budget: float = Field(1.0, gt=0, le=60, description="seconds the strong bot thinks per move")
     max_bot_games: int = Field(

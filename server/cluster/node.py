@@ -39,7 +39,7 @@ from server.log.redis.batch import batched
 from server.log.redis.keys import PREFIX, RUNNING, lease_key
 from server.log.redis.store import RedisStore
 from server.metrics import Metrics
-from server.room import Enter, Leave, Returned, Room
+from server.room import Enter, Expired, Leave, Returned, Room
 from server.room.world import Member
 from server.session import RoomRef, Session
 from server.tasks import cancel_and_wait
@@ -128,7 +128,9 @@ class ClusterDirectory:
         else:
             self.store = RedisStore(self.redis, fence, config.redis_durability)
         self.names = Names()
-        self.local = LocalRooms(config, self.store, metrics, owner=self, taken=self.name_in_use)
+        self.local = LocalRooms(
+            config, self.store, metrics, owner=self, taken=self.name_in_use, keeps_unloaded=False
+        )
         self.watchers = RoomListWatchers(self.room_list)
         self.relay = Relay(self.redis, node, self.rooms)
         self.relay.on_rooms_changed = self.watchers.reread
@@ -464,6 +466,23 @@ class ClusterDirectory:
         with _reaching_redis():
             room = await self.store.seat_room(name)
         return None if room is None else await self.resolve(room)
+
+    async def expire(self, before: float) -> int:
+        """The games of rooms that left memory (on any node: the cluster's idle rooms) that began
+        before ``before``: this node takes each up (its lease: one node ends it) and ends it."""
+        ended = 0
+        with _reaching_redis():
+            for key in sorted(map(str, await self.redis.smembers(IDLE))):
+                stored = await self.store.running_game(key)
+                if stored is None:  # (its game ended: nothing waits)
+                    await self.redis.srem(IDLE, key)
+                if stored is None or stored.started >= before:
+                    continue
+                room = await self.resolve(stored.room)
+                if isinstance(room, Room):
+                    room.post(None, Expired())
+                    ended += 1
+        return ended
 
     # --- private rooms: their guest lists and which they are, in Redis for every node -------------
 

@@ -93,6 +93,10 @@ class Directory(Protocol):
     async def seat_room(self, name: str) -> RoomRef | None:
         """The room whose running game ``name`` has a seat in, if any."""
 
+    async def expire(self, before: float) -> int:
+        """End the games that wait with nobody in their rooms, out of memory, and began before
+        ``before`` (Unix time): ``closed``, unrated. How many this process took up to end."""
+
     async def invite(self, room: str, identity: str) -> None:
         """The player ``identity`` is invited to ``room``: on its guest list until the room closes."""
 
@@ -232,6 +236,9 @@ class LocalDirectory:
 
     async def seat_room(self, name: str) -> RoomRef | None:
         return await self.local.seat_room(name)
+
+    async def expire(self, before: float) -> int:
+        return await self.local.expire(before)
 
     # --- private rooms -------------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ from server.directory.names import Held, NameTable, strongest
 from server.log.contract import GameLog, StoredGame
 from server.metrics import Metrics
 from server.room import BotNameList, Member, Room, RoomSettings, Seat
-from server.room.items import MakeWay
+from server.room.items import Expired, MakeWay
 
 log = structlog.get_logger("cafe.rooms")
 
@@ -50,9 +50,19 @@ class LocalRooms:
     """The rooms of this process, by casefolded name, and the host every one of them is given."""
 
     def __init__(
-        self, config: Config, log: GameLog, metrics: Metrics, owner: RoomsOwner, taken: Callable[[str], bool]
+        self,
+        config: Config,
+        log: GameLog,
+        metrics: Metrics,
+        owner: RoomsOwner,
+        taken: Callable[[str], bool],
+        *,
+        keeps_unloaded: bool = True,
     ) -> None:
         self.log = log
+        #: whether the games that left memory are remembered here, for their players' return and
+        #: ``expire`` (a cluster keeps them in Redis instead: its idle rooms)
+        self.keeps_unloaded = keeps_unloaded
         self.metrics = metrics
         self.owner = owner
         self.settings = RoomSettings(
@@ -192,6 +202,21 @@ class LocalRooms:
                 del self._unloaded_rooms[key]
             return taken
 
+    async def expire(self, before: float) -> int:
+        """End the games that left memory with nobody in their rooms and began before ``before``
+        (Unix time): each is taken up again and, still with nobody in its room, ends as when the
+        staff close it (``closed``, unrated); how many were taken up to end."""
+        ended = 0
+        for game_id in sorted(set(self._unloaded_rooms.values())):
+            stored = await self.log.game(game_id)
+            if stored is not None and stored.finished is None and stored.started >= before:
+                continue
+            room = await self._take_up(game_id)  # (a game no longer running is only forgotten)
+            if room is not None:
+                room.post(None, Expired())
+                ended += 1
+        return ended
+
     @staticmethod
     def _running_seat(room: Room, name: str) -> Seat | None:
         if room.state != "playing":
@@ -265,7 +290,7 @@ class LocalRooms:
         if self.rooms.get(room.name.casefold()) is not room:
             return
         del self.rooms[room.name.casefold()]
-        if room.core.unloaded and room.game is not None:
+        if room.core.unloaded and room.game is not None and self.keeps_unloaded:
             for seat in room.seats:  # their seats wait in the log: a player's return takes it up
                 if seat.strategy is None:
                     self._unloaded[seat.name.casefold()] = room.game.game_id

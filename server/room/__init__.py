@@ -23,7 +23,7 @@ out (:mod:`server.room.actor`).
 
 from server.room.actor import Room, RoomHost
 from server.room.core import RoomCore, not_invited
-from server.room.items import Enter, Leave, Returned
+from server.room.items import Enter, Expired, Leave, Returned
 from server.room.start import too_many_bot_games
 from server.room.state import Seat
 from server.room.world import BotNameList, BotNames, Member, RoomSettings
@@ -32,6 +32,7 @@ __all__ = [
     "BotNameList",
     "BotNames",
     "Enter",
+    "Expired",
     "Leave",
     "Member",
     "Returned",

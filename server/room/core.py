@@ -55,6 +55,7 @@ from server.room.items import (
     ClockWarning,
     Closing,
     Enter,
+    Expired,
     Leave,
     MakeWay,
     Returned,
@@ -155,6 +156,7 @@ class RoomCore:
             ClockWarning: play.on_clock_warning,
             Unattended: self._on_unattended,
             MakeWay: self._on_make_way,
+            Expired: self._on_expired,
             Closing: self._on_closing,
             Table: self._on_table,
         }
@@ -359,6 +361,14 @@ class RoomCore:
             self.clock.stop_turn(self.members.out)
             self.unloaded = True
             self.members.note("unloaded", game=game.game_id, moves=game.moves, to_make_way=True)
+
+    def _on_expired(self, _: Member | None, msg: Expired) -> Step | None:
+        """The game waited too long with nobody in its room: it ends now, unrated (``closed``),
+        unless someone came meanwhile."""
+        if self.members:
+            return None
+        self.members.note("expired")
+        return self.play.closed()
 
     def _on_table(self, _: Member | None, msg: Table) -> Step | None:
         """A table the server made: in a room nobody is in, seats for its players (each waiting

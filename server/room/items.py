@@ -129,6 +129,13 @@ class MakeWay:
 
 
 @dataclass(frozen=True, slots=True)
+class Expired:
+    """A game that left memory with nobody in its room began longer ago than the server keeps a
+    game waiting (``--game-max-age``), and was taken up to end: with nobody in its room, it ends as
+    when the staff close the room."""
+
+
+@dataclass(frozen=True, slots=True)
 class TurnRetry:
     """Start the turn of move ``move_number`` again: its automatic move could not be logged."""
 
@@ -155,6 +162,7 @@ __all__ = [
     "ClockWarning",
     "Closing",
     "Enter",
+    "Expired",
     "Item",
     "Leave",
     "MakeWay",

@@ -209,6 +209,44 @@ async def test_a_guest_who_left_a_room_of_the_other_node_and_quits_ends_the_bots
         await again.close()
 
 
+async def test_a_game_that_left_memory_ends_after_the_max_age_on_either_node(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """``--game-max-age``: ann leaves her game against a bot in a room of node a; with nobody in
+    the room it leaves memory (the cluster's idle rooms), and once it began longer ago than the max
+    age a node takes it up and ends it (``closed``, unrated); the idle room is forgotten."""
+    args = ("--bot-workers", "0", "--resume-window", "0.2", "--game-max-age", "1.5")
+    async with two_nodes(redis_url, tmp_path, *args) as (a, b):
+        ann = await WsClient.connect(a.port, "ann")
+        assert (await ann.command("/join den"))["type"] == "ack"
+        assert (await ann.command("/addbot greedy"))["type"] == "ack"
+        assert (await ann.command("/start"))["type"] == "ack"
+        game = (await ann.next("game_started"))["game"]
+        assert (await ann.command("/leave"))["type"] == "ack"
+
+        async def result() -> dict | None:
+            status, _, body = await http_get(b.port, f"/api/games/{game}")
+            assert status == 200
+            return json.loads(body)["result"]
+
+        assert await result() is None
+        for _ in range(200):
+            if await result() is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert (await result() or {}).get("reason") == "closed"
+        client = aioredis.from_url(redis_url, decode_responses=True)
+        try:
+            for _ in range(100):
+                if not await client.smembers("cafe:idle") and not await client.hlen("cafe:running"):
+                    break
+                await asyncio.sleep(0.05)
+            assert await client.smembers("cafe:idle") == set()
+            assert await client.hlen("cafe:running") == 0
+        finally:
+            await client.aclose()
+
+
 async def test_a_client_bot_gets_its_seat_back_through_the_other_node(nodes: list[ServerProcess]) -> None:
     """A client that says it is a bot (as cafe-bot does) plays on node a, the owner; node a is
     killed; the client comes back through node b with its token and is seated again, not a spectator."""

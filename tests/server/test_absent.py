@@ -7,6 +7,7 @@ import asyncio
 import json
 import random
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -406,3 +407,68 @@ async def test_a_game_nobody_can_come_back_to_ends_when_its_last_watcher_goes(
     assert (await http_get(server.port, f"/api/games/{game}")).json()["result"]["reason"] == "closed"
     for name in ("amy", "ben"):
         await WsClient.connect(server.port, name)
+
+
+async def _result(server: Server, game: str) -> dict | None:
+    record = (await http_get(server.port, f"/api/games/{game}")).json()
+    return record["result"]
+
+
+async def test_a_game_waiting_with_nobody_longer_than_the_max_age_ends(make_server: ServerFactory) -> None:
+    """``--game-max-age``: ann, registered, leaves her game against a bot; with nobody in its room
+    the game leaves memory after the resume window, and once it began longer ago than the max age
+    it ends (``closed``, unrated) without anyone's doing. She logs in again to no seat; the room
+    is free for a new game."""
+    server: Server = await make_server(resume_window=0.2, game_max_age=1.5)
+    ann = await WsClient.connect(server.port, "ann")
+    assert (await ann.request({"type": "register", "password": "correct horse battery"}))["registered"]
+    assert (await ann.command("/join den"))["type"] == "ack"
+    assert (await ann.command("/addbot greedy"))["type"] == "ack"
+    assert (await ann.command("/start"))["type"] == "ack"
+    game = (await ann.next("game_started"))["game"]
+    assert (await ann.command("/leave"))["type"] == "ack"
+    assert await _result(server, game) is None
+    for _ in range(100):
+        if await _result(server, game) is not None:
+            break
+        await asyncio.sleep(0.05)
+    result = await _result(server, game)
+    assert result is not None and result["reason"] == "closed"
+    assert await server.store.leaderboard(10) == []
+    await ann.close()
+    back = await WsClient.connect(server.port, "ann", password="correct horse battery")
+    assert back.messages[0]["resumed"] is False
+    assert (await back.command("/join den"))["type"] == "ack"
+    await back.barrier()
+    assert back.view is not None and back.view["state"] == "waiting" and back.view["game"] is None
+
+
+async def test_only_games_older_than_the_max_age_and_out_of_memory_end(make_server: ServerFactory) -> None:
+    """A game that left memory but began after the cutoff stays; so does one whose room has
+    someone in it, however old; the look after the cutoff passed ends the first."""
+    server: Server = await make_server(resume_window=0.1)  # (the default max age: a week)
+    games = {}
+    for name in ("ann", "bob"):
+        client = await WsClient.connect(server.port, name)
+        assert (await client.request({"type": "register", "password": "correct horse battery"}))["registered"]
+        assert (await client.command(f"/join room{name}"))["type"] == "ack"
+        assert (await client.command("/addbot greedy"))["type"] == "ack"
+        assert (await client.command("/start"))["type"] == "ack"
+        games[name] = (await client.next("game_started"))["game"]
+        if name == "ann":
+            assert (await client.command("/leave"))["type"] == "ack"
+    for _ in range(100):  # ann's game leaves memory after the resume window
+        if "roomann" not in server.directory.rooms:
+            break
+        await asyncio.sleep(0.05)
+    assert "roomann" not in server.directory.rooms
+    assert await server.directory.expire(time.time() - 60) == 0
+    assert await _result(server, games["ann"]) is None
+    assert await server.directory.expire(time.time() + 60) == 1
+    for _ in range(100):
+        if await _result(server, games["ann"]) is not None:
+            break
+        await asyncio.sleep(0.05)
+    assert (await _result(server, games["ann"]) or {}).get("reason") == "closed"
+    assert await _result(server, games["bob"]) is None
+    assert await server.directory.expire(time.time() + 60) == 0
