@@ -137,6 +137,7 @@ class ClusterDirectory:
         #: private rooms: which are, their guests, and refusals taken to the refused one's node
         self.privacy = SharedPrivacy(self.redis, self.store, self.local, self.relay, self.moved)
         self.relay.on_turned_away = self.privacy.turned_away_here
+        self.relay.on_stayed = self.moved
         #: who is here and the names this node holds, in Redis, and its heartbeat
         self.presence = Presence(self.redis, node, self.timings, self.store, self.names, self.local)
         self._writes: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()

@@ -194,6 +194,8 @@ class Relay:
         )
         #: a room elsewhere refused this node's connection (sid, room): it is in no room now
         self.on_turned_away: Callable[[str, str], None] = lambda sid, room: None
+        #: a session put back in the room its ``leave_room`` reached no node of (``_stays``)
+        self.on_stayed: Callable[[Session], None] = lambda session: None
         #: a staff action taken on another node, for this node's connections
         self.on_moderation: Callable[[env.Moderation], None] = lambda action: None
         #: a room of another node changed its line in the room list
@@ -332,9 +334,22 @@ class Relay:
                 asyncio.get_running_loop().call_later(ASK_AGAIN, self._ask_again, sender, msg_id)
             elif answers:
                 self.awaited.unwait(sender.sid, msg_id)
+                self._stays(sender, data)
                 sender.send(_unavailable(msg_id))
             else:
                 sender.send(m.Notice(text=UNREACHABLE))
+
+    def _stays(self, sender: Session, data: str) -> None:
+        """A ``leave_room`` that reached no node changed nothing, as its answer (``unavailable``)
+        says, but the lobby took the sender out of the room as it sent it: they are put back (the
+        watcher finds the room's owner), so that asking again leaves the room. (The room's node
+        died: the room moves to another, which must hand their seat to a bot.)"""
+        if sender.room is not None or sender.closed:  # (elsewhere since, or gone)
+            return
+        envelope = env.parse(data)
+        if isinstance(envelope, env.LeaveRoom) and envelope.asked and not envelope.disconnected:
+            sender.room = RemoteRoom(self, envelope.room, "")
+            self.on_stayed(sender)
 
     def _ask_again(self, session: Session, question: str) -> None:
         """This node's question to ``session``'s room reached nobody: asked again, unless a later

@@ -19,7 +19,7 @@ from server.cluster import relay as relay_module
 from server.cluster.node import connect
 from server.cluster.relay import Relay, RemoteRoom, RemoteSession, channel
 from server.log.redis.batch import batched
-from server.room.items import Enter, Returned
+from server.room.items import Enter, Leave, Returned
 from server.session import Session
 from tests.cluster.conftest import RedisServer
 from tests.server.clients import eventually
@@ -31,6 +31,8 @@ class FlakyRedis:
 
     def __init__(self) -> None:
         self.up = True
+        #: the nodes a publish reaches (0: its node died)
+        self.receivers = 1
         self.published: list[dict[str, Any]] = []  # what was published for members, in order
         self.messages: list[tuple[str, str]] = []  # (channel, data) of every publish taken
 
@@ -40,7 +42,7 @@ class FlakyRedis:
         self.messages.append((channel, data))
         envelopes = [json.loads(line) for line in data.split("\n")]
         self.published.extend(e["json"] for e in envelopes if e["op"] == "out")
-        return 1
+        return self.receivers
 
     def pipeline(self, transaction: bool = True) -> FlakyPipeline:
         return FlakyPipeline(self)
@@ -456,3 +458,24 @@ async def test_after_listening_again_no_patch_reaches_a_person_before_the_snapsh
     assert ann.got == [chat, snapshot, patch]
     relay.detach("s1")
     assert not relay._resyncing
+
+
+async def test_a_leave_that_reached_no_node_leaves_its_sender_in_the_room() -> None:
+    """The room's node died: a ``leave_room`` published to it reaches nobody and is answered
+    ``unavailable`` (nothing changed), so its sender, whom the lobby took out of the room as it
+    sent it, is put back (the room's owner to be found): asking again leaves the room once it
+    stands on another node. A leave the lobby posts by itself (on entering another room) puts
+    nobody back."""
+    redis = FlakyRedis()
+    redis.receivers = 0
+    relay = Relay(redis, "b", {})  # type: ignore[arg-type]
+    stayed: list[Session] = []
+    relay.on_stayed = stayed.append
+    ann, bob = Here(relay), Here(relay, "s2", "bob")
+    room = RemoteRoom(relay, "far", "a:1")
+    relay.forward(room, ann, Leave(disconnected=False, id=5, name="ann"))  # (ann.room: None)
+    relay.forward(room, bob, Leave(disconnected=False, id=None, name="bob", asked=False))
+    await _drain(relay)
+    assert [(x["id"], x["code"]) for x in map(json.loads, ann.got)] == [(5, "unavailable")]
+    assert isinstance(ann.room, RemoteRoom) and ann.room.name == "far" and ann.room.owner == ""
+    assert stayed == [ann] and bob.room is None
