@@ -18,6 +18,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from engine.errors import EngineError
 from protocol import messages as m
 from protocol.errors import UNAVAILABLE
 from protocol.outgoing import Outgoing
@@ -145,6 +146,10 @@ class ClusterDirectory:
         #: set once this node listens on its channel (``start`` waits for it)
         self._subscribed = asyncio.Event()
         self._resolving: dict[str, asyncio.Lock] = {}
+        #: the rooms whose game no longer replays, by casefolded name: left idle (``_unrestorable``)
+        self.unrestorable: set[str] = set()
+        #: when the games of the idle rooms began, once ``expire`` read them
+        self._idle_started: dict[str, float] = {}
         self._listed: dict[str, tuple[Any, ...]] = {}  # room (casefolded) -> its line last listed
         self.stopping = False
 
@@ -298,11 +303,28 @@ class ClusterDirectory:
             room = self.local.create_room(stored.room if stored else name)
             if stored is not None:
                 self.store.adopt(stored.game_id, stored.room, stored.record, stored.kinds)
-                await room.restore(stored)
+                try:
+                    await room.restore(stored)
+                except EngineError as e:
+                    await self._unrestorable(key, room, stored, e)
+                    raise StoreUnavailable(f"the game of room {stored.room} no longer replays") from e
         finally:
             self.relay.arrived(key)
         log.info("room_owned", node=self.node, room=room.name, restored=stored is not None)
         return room
+
+    async def _unrestorable(self, key: str, room: Room, stored: StoredGame, error: EngineError) -> None:
+        """The game of room ``key`` no longer replays by the rules (a log edited by hand): it stays
+        in Redis as it is, logged (``cafe-admin check`` names it), among the idle rooms, so that no
+        node takes it over again by itself; the room made for it goes."""
+        log.error("game_unrestorable", game=stored.game_id, room=stored.room, error=str(error))
+        self.unrestorable.add(key)
+        del self.local.rooms[key]
+        room.abandon()
+        await self.redis.sadd(IDLE, key)
+        token = self.fences.pop(key, None)
+        if token is not None:
+            await self.leases.release(key, token)
 
     async def _watch(self) -> None:
         """Renew leases; take over rooms whose owner died; follow rooms that moved."""
@@ -473,16 +495,34 @@ class ClusterDirectory:
         before ``before``: this node takes each up (its lease: one node ends it) and ends it."""
         ended = 0
         with _reaching_redis():
-            for key in sorted(map(str, await self.redis.smembers(IDLE))):
-                stored = await self.store.running_game(key)
-                if stored is None:  # (its game ended: nothing waits)
-                    await self.redis.srem(IDLE, key)
-                if stored is None or stored.started >= before:
+            idle = set(map(str, await self.redis.smembers(IDLE)))
+        for key in sorted(idle - self.unrestorable - set(self.rooms)):
+            try:
+                started = self._idle_started.get(key)
+                if started is None:
+                    with _reaching_redis():
+                        stored = await self.store.running_game(key)
+                        if stored is None:  # (its game ended: nothing waits)
+                            await self.redis.srem(IDLE, key)
+                            continue
+                    started = self._idle_started[key] = stored.started
+                if started >= before:
                     continue
-                room = await self.resolve(stored.room)
-                if isinstance(room, Room):
-                    room.post(None, Expired())
-                    ended += 1
+                if key in self.rooms or key in self._resolving:  # (someone came for it: theirs)
+                    continue
+                self._idle_started.pop(key, None)
+                room = await self.resolve(key)
+            except StoreUnavailable:
+                if key in self.unrestorable:
+                    continue
+                raise
+            except Exception:  # (one game's fault keeps no other from ending)
+                log.exception("expiry_failed", room=key)
+                continue
+            if isinstance(room, Room) and room.game is not None:
+                room.post(None, Expired())
+                ended += 1
+        self._idle_started = {k: v for k, v in self._idle_started.items() if k in idle}
         return ended
 
     # --- private rooms: their guest lists and which they are, in Redis for every node -------------

@@ -315,13 +315,14 @@ class Relay:
         try:
             delivered = int(sent.result()[0]) > 0
         except (RedisError, OSError, TimeoutError, asyncio.CancelledError):
-            delivered = False
+            self._undelivered(items, surely=False)  # (Redis may have passed it on before it failed)
+            return
         if not delivered:
             self._undelivered(items)
 
-    def _undelivered(self, items: list[_Queued]) -> None:
+    def _undelivered(self, items: list[_Queued], *, surely: bool = True) -> None:
         """What could not reach its node: a member it was for resynchronises, a sender hears
-        ``unavailable``."""
+        ``unavailable``; ``surely``: it reached nobody (no node listens there)."""
         for _node, data, sender, msg_id, answers, member in items:
             if member is not None:
                 member[0].lost()
@@ -334,7 +335,8 @@ class Relay:
                 asyncio.get_running_loop().call_later(ASK_AGAIN, self._ask_again, sender, msg_id)
             elif answers:
                 self.awaited.unwait(sender.sid, msg_id)
-                self._stays(sender, data)
+                if surely:
+                    self._stays(sender, data)
                 sender.send(_unavailable(msg_id))
             else:
                 sender.send(m.Notice(text=UNREACHABLE))

@@ -9,6 +9,7 @@ changed, a room became private, went, lost its lease, refused someone.
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
@@ -81,6 +82,8 @@ class LocalRooms:
         self._unloaded: NameTable[str] = NameTable()
         #: the casefolded name of a room whose game left memory -> that game
         self._unloaded_rooms: dict[str, str] = {}
+        #: when such a game began, once ``expire`` read it (``-inf``: it no longer runs)
+        self._started: dict[str, float] = {}
         self._taking_up = asyncio.Lock()
         #: the rooms whose game is running, as room_changed last saw them
         self._playing: set[str] = set()
@@ -184,13 +187,15 @@ class LocalRooms:
         a room of that name: it is that game's, which its players come back to), if there is one."""
         return await self._take_up(self._unloaded_rooms.get(room.casefold()))
 
-    async def _take_up(self, game_id: str | None) -> Room | None:
+    async def _take_up(self, game_id: str | None, *, fresh: bool = False) -> Room | None:
+        """The room of ``game_id``, a game that left memory, taken up again (or already: ``None``
+        with ``fresh``)."""
         if game_id is None:
             return None
         async with self._taking_up:  # (one at a time: two asking for one game get its one room)
             for room in self.rooms.values():
                 if room.game is not None and room.game.game_id == game_id:
-                    return room
+                    return None if fresh else room
             stored = await self.log.game(game_id)
             taken: Room | None = None
             if stored is not None and stored.finished is None and stored.room.casefold() not in self.rooms:
@@ -200,6 +205,7 @@ class LocalRooms:
                 del self._unloaded[key]
             for key in [k for k, g in self._unloaded_rooms.items() if g == game_id]:
                 del self._unloaded_rooms[key]
+            self._started.pop(game_id, None)
             return taken
 
     async def expire(self, before: float) -> int:
@@ -208,10 +214,20 @@ class LocalRooms:
         staff close it (``closed``, unrated); how many were taken up to end."""
         ended = 0
         for game_id in sorted(set(self._unloaded_rooms.values())):
-            stored = await self.log.game(game_id)
-            if stored is not None and stored.finished is None and stored.started >= before:
+            try:
+                started = self._started.get(game_id)
+                if started is None:
+                    stored = await self.log.game(game_id)
+                    started = stored.started if stored is not None and stored.finished is None else -math.inf
+                    self._started[game_id] = started
+                if started >= before:
+                    continue
+                # (one a returning player took up meanwhile is theirs; one no longer running or
+                # replaying is only forgotten)
+                room = await self._take_up(game_id, fresh=True)
+            except Exception:  # (one game's fault keeps no other from ending)
+                log.exception("expiry_failed", game=game_id)
                 continue
-            room = await self._take_up(game_id)  # (a game no longer running is only forgotten)
             if room is not None:
                 room.post(None, Expired())
                 ended += 1

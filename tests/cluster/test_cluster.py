@@ -247,6 +247,55 @@ async def test_a_game_that_left_memory_ends_after_the_max_age_on_either_node(
             await client.aclose()
 
 
+async def test_an_idle_game_that_no_longer_replays_keeps_no_other_from_ending(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """Two games left memory; one's log is edited so that it no longer replays. The look for old
+    games ends the other; the edited one stays in Redis as it is, logged (``game_unrestorable``)
+    once by the node that tried, left among the idle rooms, and its room is not left standing
+    empty on that node: a newcomer's ``/room`` of its name is ``unavailable``, not a fresh room."""
+    args = ("--bot-workers", "0", "--resume-window", "0.2", "--game-max-age", "1.5")
+    async with two_nodes(redis_url, tmp_path, *args) as (a, b):
+        games = {}
+        for room in ("alpha", "beta"):
+            ann = await WsClient.connect(a.port, f"ann{room}")
+            assert (await ann.command(f"/join {room}"))["type"] == "ack"
+            assert (await ann.command("/addbot greedy"))["type"] == "ack"
+            assert (await ann.command("/start"))["type"] == "ack"
+            games[room] = (await ann.next("game_started"))["game"]
+            assert (await ann.command("/leave"))["type"] == "ack"
+        client = aioredis.from_url(redis_url, decode_responses=True)
+        try:
+            await client.rpush(f"cafe:game:{games['alpha']}:moves", "XXm@XX9n")
+
+            async def result(game: str) -> dict | None:
+                status, _, body = await http_get(b.port, f"/api/games/{game}")
+                assert status == 200
+                return json.loads(body)["result"]
+
+            for _ in range(200):
+                if await result(games["beta"]) is not None:
+                    break
+                await asyncio.sleep(0.05)
+            assert (await result(games["beta"]) or {}).get("reason") == "closed"
+            await until(
+                lambda: any(line.get("event") == "game_unrestorable" for line in a.lines + b.lines),
+                "the edited game logged",
+            )
+            await asyncio.sleep(2.0)  # (another look or two of each node)
+            assert await result(games["alpha"]) is None
+            assert await client.smembers("cafe:idle") == {"alpha"}
+            assert await client.hget("cafe:running", "alpha") == games["alpha"]
+            unrestorable = [line for line in a.lines + b.lines if line.get("event") == "game_unrestorable"]
+            assert len(unrestorable) <= 2 and {line["game"] for line in unrestorable} == {games["alpha"]}
+            cy = await WsClient.connect(a.port, "cy")
+            assert (await cy.command("/room alpha"))["code"] == "unavailable"
+            rooms = (await cy.request({"type": "list_rooms"}))["rooms"]
+            assert "alpha" not in {room["name"] for room in rooms}
+        finally:
+            await client.aclose()
+
+
 async def test_a_client_bot_gets_its_seat_back_through_the_other_node(nodes: list[ServerProcess]) -> None:
     """A client that says it is a bot (as cafe-bot does) plays on node a, the owner; node a is
     killed; the client comes back through node b with its token and is seated again, not a spectator."""

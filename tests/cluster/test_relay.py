@@ -464,8 +464,8 @@ async def test_a_leave_that_reached_no_node_leaves_its_sender_in_the_room() -> N
     """The room's node died: a ``leave_room`` published to it reaches nobody and is answered
     ``unavailable`` (nothing changed), so its sender, whom the lobby took out of the room as it
     sent it, is put back (the room's owner to be found): asking again leaves the room once it
-    stands on another node. A leave the lobby posts by itself (on entering another room) puts
-    nobody back."""
+    stands on another node. A leave the lobby posts by itself (on entering another room), or one
+    Redis failed to take (it may have been passed on), puts nobody back."""
     redis = FlakyRedis()
     redis.receivers = 0
     relay = Relay(redis, "b", {})  # type: ignore[arg-type]
@@ -479,3 +479,10 @@ async def test_a_leave_that_reached_no_node_leaves_its_sender_in_the_room() -> N
     assert [(x["id"], x["code"]) for x in map(json.loads, ann.got)] == [(5, "unavailable")]
     assert isinstance(ann.room, RemoteRoom) and ann.room.name == "far" and ann.room.owner == ""
     assert stayed == [ann] and bob.room is None
+    # Redis failed as it took the leave: it may have passed it on, and the sender stays out
+    redis.up = False
+    cy = Here(relay, "s3", "cy")
+    relay.forward(room, cy, Leave(disconnected=False, id=6, name="cy"))
+    await _drain(relay)
+    assert [(x["id"], x["code"]) for x in map(json.loads, cy.got)] == [(6, "unavailable")]
+    assert cy.room is None and stayed == [ann]

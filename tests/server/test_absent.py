@@ -472,3 +472,41 @@ async def test_only_games_older_than_the_max_age_and_out_of_memory_end(make_serv
     assert (await _result(server, games["ann"]) or {}).get("reason") == "closed"
     assert await _result(server, games["bob"]) is None
     assert await server.directory.expire(time.time() + 60) == 0
+
+
+async def test_a_game_the_look_cannot_read_keeps_no_other_from_ending(
+    make_server: ServerFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two games left memory; reading one fails (the store's fault): the look ends the other, logs
+    the failure, and ends the first once it can be read."""
+    server: Server = await make_server(resume_window=0.1)
+    games = []
+    for room in ("alpha", "beta"):
+        client = await WsClient.connect(server.port, f"ann{room}")
+        assert (await client.request({"type": "register", "password": "correct horse battery"}))["registered"]
+        assert (await client.command(f"/join {room}"))["type"] == "ack"
+        assert (await client.command("/addbot greedy"))["type"] == "ack"
+        assert (await client.command("/start"))["type"] == "ack"
+        games.append((await client.next("game_started"))["game"])
+        assert (await client.command("/leave"))["type"] == "ack"
+    for _ in range(100):
+        if not {"alpha", "beta"} & set(server.directory.rooms):
+            break
+        await asyncio.sleep(0.05)
+    read = server.store.game
+
+    async def failing(game_id: str) -> object:
+        if game_id == min(games):
+            raise OSError("disk on fire")
+        return await read(game_id)
+
+    monkeypatch.setattr(server.store, "game", failing)
+    assert await server.directory.expire(time.time() + 60) == 1
+    monkeypatch.setattr(server.store, "game", read)
+    assert await server.directory.expire(time.time() + 60) == 1
+    for game in games:
+        for _ in range(100):
+            if await _result(server, game) is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert (await _result(server, game) or {}).get("reason") == "closed"
