@@ -218,10 +218,12 @@ class Lobby:
             session.room = None
             room.post(session, leave)
             self.directory.moved(session)
-        elif gone and session.name is not None:
+        if gone and session.name is not None:
+            # the room that holds the seat hears it too: a room left before, or (in a cluster) the
+            # one just left when its owner was being found (a second word changes nothing there)
             with contextlib.suppress(StoreUnavailable):  # (out of reach, the game waits as before)
                 seat = await self.directory.seat_room(session.name)
-                if seat is not None:
+                if seat is not None and seat is not room:
                     seat.post(session, leave)
 
     async def receive_line(
