@@ -47,8 +47,9 @@ log = structlog.get_logger("cafe.server")
 
 #: seconds between two prunings of expired resume tokens
 TOKEN_PRUNING = 600.0
-#: seconds between two looks for games that waited longer than ``--game-max-age`` (at most)
-EXPIRING = 600.0
+#: seconds between two looks for games that waited longer than ``--game-max-age``: a tenth of it,
+#: within these bounds
+EXPIRING = (1.0, 600.0)
 #: seconds a start that failed gives what started to stop, before the process exits anyway
 STOP_AFTER_FAILED_START = 10.0
 
@@ -188,11 +189,12 @@ class Server:
 
     async def _expire_games(self) -> None:
         """End the games that waited with nobody in their rooms, out of memory, since longer ago
-        than ``--game-max-age`` after their start: looked for every tenth of it (every
-        :data:`EXPIRING` seconds at most)."""
+        than ``--game-max-age`` after their start: looked for every tenth of it (within
+        :data:`EXPIRING`)."""
         max_age = self.config.game_max_age
+        shortest, longest = EXPIRING
         while True:
-            await asyncio.sleep(min(EXPIRING, max_age / 10))
+            await asyncio.sleep(max(shortest, min(longest, max_age / 10)))
             try:
                 ended = await self.directory.expire(time.time() - max_age)
             except StoreUnavailable as e:  # (looked for again next time)
