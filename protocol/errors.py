@@ -65,7 +65,8 @@ SERVER_ERROR_CODES: Final[dict[str, str]] = {
     "no_vote": "no vote is running here that you may answer",
     "vote_running": "a vote is already running in this room",
     "bad_seat": "no such seat in this game, or its player is out of the game",
-    "seat_taken": "the seat is played by someone connected, or by one of the server's bots",
+    "seat_taken": "the seat is played by someone connected, or by one of the server's bots, or is a"
+    " tournament player's",
     "no_voters": "nobody seated is connected to accept you into the seat",
     "voted_out": "you were voted out of (or replaced in) this game; you may watch it",
     "not_invited": (

@@ -152,6 +152,12 @@ class Votes:
         seat = seats[index]
         if seats.index_of(name) is not None:
             raise ProtocolError("already_seated", _("You already have a seat here."), msg.id)
+        if game.listed:  # (its result is the entrant's in the tournament's standings)
+            raise ProtocolError(
+                "seat_taken",
+                _("A tournament's table: seat {seat} is {name}'s alone.", name=seat.name, seat=msg.seat),
+                msg.id,
+            )
         if seat.strategy is not None:
             raise ProtocolError(
                 "seat_taken",

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import time
 from pathlib import Path
 
+from server.app import Server
 from tests.server.clients import WsClient
+from tests.server.conftest import ServerFactory
 from tests.server.process import ServerProcess
 
 #: a short resume window; the bots think in the server's own process, so that a SIGKILL leaves
@@ -56,3 +59,34 @@ async def test_a_restart_after_a_seat_vote_seats_the_new_player(tmp_path: Path) 
     finally:
         second.proc.send_signal(signal.SIGTERM)
         await asyncio.wait_for(second.proc.wait(), 20)
+
+
+async def test_a_tournament_tables_seat_is_its_players_alone(make_server: ServerFactory) -> None:
+    """At a tournament's table, the seat of a player whose connection was lost cannot be taken
+    over: its result is the entrant's in the standings. ``/join N`` there is ``seat_taken``, in
+    English and in German, and no vote opens."""
+    server: Server = await make_server(resume_window=60)
+    ann = await WsClient.connect(server.port, "ann")
+    welcome = await ann.request({"type": "register", "password": "correct horse"})
+    assert welcome["registered"]
+    made = await ann.command("/tournament new open swiss 1 size 2 start +1m")
+    number = made["tournament"]["id"]
+    bob = await WsClient.connect(server.port, "bob")
+    assert (await bob.request({"type": "tournament", "action": "join", "name": "open"}))["type"] == "ack"
+    server.tournaments.clock = lambda: time.time() + 61
+    server.tournaments.poke()
+    room = (await ann.next("seated"))["room"]
+    await bob.next("seated")
+    await bob.close()
+    await ann.next(lambda x: x["type"] == "presence" and x["event"] == "away")
+    for lang in ("en", "de"):
+        zoe = await WsClient.connect(server.port, f"zoe{lang}")
+        assert (await zoe.command(f"/lang {lang}"))["type"] == "ack"
+        assert (await zoe.command(f"/room {room}"))["type"] == "ack"
+        seat = 2 if ann.view is not None and ann.view["seat"] == 0 else 1
+        refused = await zoe.command(f"/join {seat}")
+        assert refused["code"] == "seat_taken", refused
+        assert ("tournament" if lang == "en" else "Turnier") in refused["message"], refused
+    await ann.barrier()
+    assert not [m for m in ann.messages if m["type"] == "vote"]
+    assert number >= 1
