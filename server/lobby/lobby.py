@@ -108,7 +108,7 @@ class Lobby:
         self.social = Social(directory, StoredLists(store), lambda: self.all_sessions)
         self.social.with_ratings = self._as_shown  # (``/whereis``: as ``/who`` shows people)
         #: new rooms the server makes for people: quick pairing, tournaments
-        self.tables = Tables(directory)
+        self.tables = Tables(directory, config.max_rooms)
         #: quick pairing: the queue and, where this node leads, the pairing
         self.seeks = Seeks(
             directory, store, self.tables, clock_min=config.clock_min, max_bot_games=config.max_bot_games

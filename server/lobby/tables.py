@@ -75,8 +75,10 @@ class Elsewhere(Protocol):
 class Tables:
     """The tables of one lobby (``Lobby.tables``)."""
 
-    def __init__(self, directory: Directory) -> None:
+    def __init__(self, directory: Directory, max_rooms: int) -> None:
         self.directory = directory
+        #: the rooms this process may hold (``--max-rooms``): a table is a room like any other
+        self.max_rooms = max_rooms
         #: players on other nodes (set in a cluster)
         self.elsewhere: Elsewhere | None = None
         #: called with each connection seated (seeking ends there)
@@ -123,7 +125,11 @@ class Tables:
         return OpenedTable(room.name, game_id, order)
 
     async def _fresh_room(self, prefix: str) -> Room:
-        """A new room of this node, nobody in it."""
+        """A new room of this node, nobody in it; at ``max_rooms``, one that waits with nobody in it
+        makes way for it, or none is made (the players wait: their seeks, the tournament's next
+        look)."""
+        if len(self.directory.rooms) >= self.max_rooms and not await self.directory.make_way():
+            raise TableRefused("the server holds as many rooms as it may")
         prefix = prefix[: ROOM_MAX - 7]
         for _ in range(_NAME_TRIES):
             name = f"{prefix}-{secrets.token_hex(3)}"

@@ -334,3 +334,26 @@ async def test_a_seek_for_bots_costs_what_a_start_with_bots_costs(make_server: S
     dee = await WsClient.connect(none.port, "dee")
     assert (await dee.command("/seek 2 bots"))["code"] == "too_many_bot_games"
     assert (await dee.command("/seek 2"))["type"] == "seeking"
+
+
+async def test_tables_count_against_the_rooms_the_server_may_hold(make_server: ServerFactory) -> None:
+    """``--max-rooms 2``: one room has ann in it, a table seats bob and cy; dan and eve, who seek
+    next, wait (every room has someone in it) and are seated once ann's room goes."""
+    server: Server = await make_server(max_rooms=2)
+    ann = await WsClient.connect(server.port, "ann")
+    assert (await ann.command("/room hold"))["type"] == "ack"
+    bob, cy, dan, eve = [await WsClient.connect(server.port, n) for n in ("bob", "cy", "dan", "eve")]
+    for client in (bob, cy):
+        assert (await client.command("/seek 2 casual"))["type"] == "seeking"
+    for client in (bob, cy):
+        await _seated(client)
+    assert len(server.directory.rooms) == 2
+    for client in (dan, eve):
+        assert (await client.command("/seek 2 casual"))["type"] == "seeking"
+    await asyncio.sleep(4 * seeking.TICK)  # (rounds of pairing that find no room)
+    assert not [m for m in dan.messages + eve.messages if m["type"] == "seated"]
+    assert len(await server.lobby.seeks.queue.entries()) == 2 and len(server.directory.rooms) == 2
+    assert (await ann.command("/leave"))["type"] == "ack"
+    for client in (dan, eve):
+        await _seated(client)
+    assert len(server.directory.rooms) == 2
