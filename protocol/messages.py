@@ -933,12 +933,16 @@ class TournamentTable(_Message):
 
 class TournamentInfo(_Answer):
     """One tournament: what it is, its standings and its tables (the current round's, or an
-    arena's running ones, first; then the rest, latest first)."""
+    arena's running ones, first; then the latest 20 finished, latest first: ``table_count`` says
+    how many it made in all)."""
 
     type: Literal["tournament"] = "tournament"
     tournament: TournamentSummary
     standings: list[TournamentLine]
     tables: list[TournamentTable]
+    table_count: int = Field(
+        0, description="how many tables it made in all (`tables`: the running ones, the latest 20 finished)"
+    )
 
 
 class TournamentList(_Answer):

@@ -103,8 +103,10 @@ async def request(lobby: Lobby, session: Session, msg: m.TournamentRequest) -> N
     if msg.action == "join":
         rating = await _rating(lobby.store, session)
         identity = session.identity
+        counted = False  # (a join counts against its address's hour only when it enters the player)
 
         def join(fresh: Tournament) -> bool:
+            nonlocal counted
             now = time.time()
             found = fresh.entrant(name)
             if found is not None and found.identity is not None and found.identity != identity:
@@ -127,15 +129,21 @@ async def request(lobby: Lobby, session: Session, msg: m.TournamentRequest) -> N
                     ),
                     msg.id,
                 )
+            if not counted and not director.joins.allow(session.address, now):
+                raise ProtocolError(
+                    "rate_limited",
+                    _("Too many tournament joins from your address this hour; try later."),
+                    msg.id,
+                )
+            counted = True  # (once, though another writer coming first makes this run again)
             return fresh.join(name, rating, now, identity)
 
-        if not director.joins.allow(session.address, time.time()):
-            raise ProtocolError(
-                "rate_limited",
-                _("Too many tournament joins from your address this hour; try later."),
-                msg.id,
-            )
-        joined = await director.change(t.id, join)
+        joined = False
+        try:
+            joined = await director.change(t.id, join)
+        finally:
+            if counted and not joined:  # (read again, it was refused, or they were in: nobody entered)
+                director.joins.give_back(session.address)
         text = (
             _("You are in tournament {name}: your tables come by themselves.", name=t.name)
             if joined

@@ -78,6 +78,26 @@ class Joins:
         times.append(now)
         return True
 
+    def give_back(self, address: str) -> None:
+        """Uncount the latest join :meth:`allow` counted for ``address``: it did not enter anyone."""
+        times = self._times.get(address)
+        if times:
+            times.pop()
+
+
+class _Present:
+    """The casefolded names of everyone connected, asked of ``people`` at the first call only:
+    one tick's look, shared by its tournaments."""
+
+    def __init__(self, people: Callable[[], Awaitable[set[str]]]) -> None:
+        self._people = people
+        self._names: set[str] | None = None
+
+    async def __call__(self) -> set[str]:
+        if self._names is None:
+            self._names = await self._people()
+        return self._names
+
 
 class Conflict(Exception):
     """A change lost to other writers too many times in a row; nothing of it was kept."""
@@ -149,14 +169,18 @@ class Director:
                     await self._wake.wait()
 
     async def tick(self) -> None:
-        """Advance every tournament that is not over."""
+        """Advance every tournament that is not over. Who is connected is asked once a tick at
+        most, by the first tournament that needs it; the look comes after every tournament was
+        read, so that anyone one of them holds joined, connected, before it (a guest who has just
+        joined is not put out as gone)."""
+        present = _Present(self.people)
         for stored in await self.store.tournaments.tournaments_live():
             try:
-                await self._advance(stored)
+                await self._advance(stored, present)
             except (StoreUnavailable, OSError, TimeoutError) as e:
                 log.warning("tournament_unavailable", tournament=stored.state.get("id"), error=repr(e))
 
-    async def _advance(self, stored: StoredTournament) -> None:
+    async def _advance(self, stored: StoredTournament, people: _Present) -> None:
         t = Tournament.from_dict(stored.state)
         now = self.clock()
         ended = False
@@ -170,7 +194,8 @@ class Director:
             scores = {str(k): int(v) for k, v in game.result.get("final_scores", {}).items()}
             ended |= t.game_over(table.number, places, scores, now)
         before = (t.status, t.round, len(t.tables), dict(t.waiting))
-        present = await self.people()
+        # (one that needs nobody's presence is given none: it seats nobody now, whoever is here)
+        present = await people() if t.reads_present(now) else set()
         gone = [] if t.over else t.drop_gone_guests(present)
         new = t.due(now, present)
         if ended or gone or new or before != (t.status, t.round, len(t.tables), dict(t.waiting)):
@@ -240,14 +265,18 @@ class Director:
 
     async def change(self, tournament_id: int, change: Callable[[Tournament], T]) -> T:
         """Read the tournament, apply ``change`` (which may raise to change nothing), write it
-        over the version read; again if another writer came first. ``change``'s answer."""
+        over the version read; again if another writer came first. ``change``'s answer. A change
+        that left the tournament as it was writes nothing (and wakes no tick)."""
         for _ in range(_TRIES):
             stored = await self.store.tournaments.tournament(tournament_id)
             if stored is None:
                 raise KeyError(tournament_id)
             t = Tournament.from_dict(stored.state)
             answer = change(t)
-            if await self.store.tournaments.tournament_saved(stored.version, t.to_dict()):
+            state = t.to_dict()
+            if state == stored.state:
+                return answer
+            if await self.store.tournaments.tournament_saved(stored.version, state):
                 self.poke()
                 return answer
         raise Conflict(tournament_id)

@@ -171,14 +171,34 @@ class Tournament:
     def drop_gone_guests(self, present: set[str]) -> list[str]:
         """Guests still in whose name is not connected (in ``present``, casefolded) are out, as if
         they left: a guest's name is theirs only while connected. Those who were put out."""
-        gone = [
-            e.name
-            for e in self.entrants
-            if e.active and not (e.identity or "").startswith(ACCOUNT) and e.name.casefold() not in present
-        ]
+        gone = [e.name for e in self._guests_in() if e.name.casefold() not in present]
         for name in gone:
             self.leave(name)
         return gone
+
+    def _guests_in(self) -> list[Entrant]:
+        """The players still in who have no account."""
+        return [e for e in self.entrants if e.active and not (e.identity or "").startswith(ACCOUNT)]
+
+    def reads_present(self, now: float) -> bool:
+        """Whether advancing to ``now`` needs to know who is connected: a guest is still in (who
+        is out once gone, :meth:`drop_gone_guests`), or :meth:`due` may seat someone (a start, a
+        Swiss round to seat, arena players waiting before the last minute). When ``False``,
+        ``due(now, present)`` does the same whatever ``present`` is, so that the director need not
+        ask (which costs a look at every connection)."""
+        if self.over:
+            return False
+        if self._guests_in():
+            return True
+        if self.status == "upcoming":
+            return now >= self.starts
+        if self.kind == "swiss":
+            return self.rounds is not None and self.round < self.rounds and not self.running_tables()
+        return (
+            self.ends is not None
+            and now < self.ends - ARENA_LAST
+            and any(e.active and e.name.casefold() in self.waiting for e in self.entrants)
+        )
 
     def _seated(self, name: str) -> bool:
         key = name.casefold()

@@ -4,12 +4,22 @@ pure functions of its state."""
 from __future__ import annotations
 
 from protocol import messages as m
-from server.tournament.state import Tournament
+from server.tournament.standings import Line
+from server.tournament.state import Table, Tournament
+
+#: the finished tables ``tournament`` lists, the latest, after every running one: an arena whose
+#: players abandon their games at once makes tables by the hundred, and the answer stays small
+FINISHED_TABLES = 20
 
 
-def summary(t: Tournament, asker: tuple[str, str | None] | None = None) -> m.TournamentSummary:
-    """The tournament's line in a list; ``asker`` (name and identity) reads whether they are in."""
-    lines = t.standings() if t.results() else []
+def summary(
+    t: Tournament, asker: tuple[str, str | None] | None = None, lines: list[Line] | None = None
+) -> m.TournamentSummary:
+    """The tournament's line in a list; ``asker`` (name and identity) reads whether they are in.
+    ``lines``: its standings, when the caller has them already (they are computed otherwise)."""
+    played = any(x.places is not None for x in t.tables)  # (a result that counts: ``results``)
+    if played and lines is None:
+        lines = t.standings()
     return m.TournamentSummary(
         id=t.id,
         name=t.name,
@@ -24,18 +34,26 @@ def summary(t: Tournament, asker: tuple[str, str | None] | None = None) -> m.Tou
         ends=t.ends,
         creator=t.creator,
         players=sum(e.active for e in t.entrants),
-        leader=lines[0].name if lines else None,
+        leader=lines[0].name if played and lines else None,
         closed_by=t.closed_by,
         entered=asker is not None and t.holds(*asker),
     )
 
 
+def shown_tables(t: Tournament) -> list[Table]:
+    """The tables ``tournament`` lists: every one still playing, then the latest
+    :data:`FINISHED_TABLES` finished, each group latest first."""
+    latest = sorted(t.tables, key=lambda x: -x.number)
+    return [x for x in latest if not x.finished] + [x for x in latest if x.finished][:FINISHED_TABLES]
+
+
 def info(t: Tournament, msg_id: m.ClientId = None) -> m.TournamentInfo:
-    """The whole tournament: standings, then its tables, those still playing first."""
-    tables = sorted(t.tables, key=lambda x: (x.finished, -x.number))
+    """The whole tournament: its standings (computed once), then its running tables and the
+    latest finished ones, with how many it made in all."""
+    lines = t.standings()
     return m.TournamentInfo(
         id=msg_id,
-        tournament=summary(t),
+        tournament=summary(t, lines=lines),
         standings=[
             m.TournamentLine(
                 rank=line.rank,
@@ -47,7 +65,7 @@ def info(t: Tournament, msg_id: m.ClientId = None) -> m.TournamentInfo:
                 games=line.games,
                 active=line.active,
             )
-            for line in t.standings()
+            for line in lines
         ],
         tables=[
             m.TournamentTable(
@@ -59,8 +77,9 @@ def info(t: Tournament, msg_id: m.ClientId = None) -> m.TournamentInfo:
                 places=x.places,
                 scores=x.scores,
             )
-            for x in tables
+            for x in shown_tables(t)
         ],
+        table_count=len(t.tables),
     )
 
 

@@ -150,3 +150,30 @@ async def test_a_seat_goes_to_the_player_who_entered_not_to_the_name(server: Ser
     await other.settle()
     assert not [x for x in other.take_all() if x["type"] == "seated"]
     assert other.view is None or other.view.get("room") != table["room"]
+
+
+async def test_a_join_counts_against_its_address_only_when_it_enters(server: Server) -> None:
+    """An address may join twice an hour here. A guest joins cup, then joins it again and again:
+    each answer says he is in already, and the tournament is not written again; those joins used
+    none of the hour's, so he still joins bowl, and only the next join from the address is
+    refused (``rate_limited``)."""
+    assert server.tournaments is not None
+    server.tournaments.joins = Joins(per_hour=2)
+    for name, tournament in (("ann", "cup"), ("bob", "bowl")):
+        client = await _registered(server, name)
+        made = await client.command(f"/tournament new {tournament} swiss 3 start +10m")
+        assert made["type"] == "tournament", made
+    gus = await WsClient.connect(server.port, "gus")
+    assert (await gus.command("/tournament join cup"))["type"] == "ack"
+    before = await server.store.tournaments.tournament(1)
+    for _ in range(3):
+        assert (await gus.command("/tournament join cup"))["type"] == "ack"
+    notices = [x["text"] for x in gus.messages if x["type"] == "notice"]
+    assert notices[-3:] == ["You are in tournament cup already."] * 3, notices
+    after = await server.store.tournaments.tournament(1)
+    assert before is not None and after is not None and after.version == before.version
+    assert (await gus.command("/tournament join bowl"))["type"] == "ack"
+    dee = await WsClient.connect(server.port, "dee")
+    refused = await dee.command("/tournament join bowl")
+    assert refused["type"] == "error" and refused["code"] == "rate_limited", refused
+    assert await _names(server, 2) == ["bob", "gus"]
