@@ -44,7 +44,7 @@ from protocol.errors import ProtocolError
 from protocol.i18n import Msg, _
 from protocol.options import ANY_TIME, OptionError, RoomOptions, announcement, check_value
 from protocol.view import LastMove
-from server.ratings import is_guest
+from server.ratings import ACCOUNT, is_guest
 from server.room.asks import Asks
 from server.room.clock import Clock
 from server.room.door import Door, not_invited
@@ -346,11 +346,21 @@ class RoomCore:
         self.members.note("closed", reason=msg.reason)
         return self.play.closed()
 
-    def _on_unattended(self, _: Member | None, msg: Unattended) -> None:
+    def _on_unattended(self, _: Member | None, msg: Unattended) -> Step | None:
+        """The game waited the resume window with nobody in its room, its bots to move: it leaves
+        memory, kept in the log for its players' return; or, when no seat is an account's that
+        its player may come back to (every one a server bot's, a guest's or a program's without
+        an account), it ends as when the staff close the room: a guest's seat waits no longer than
+        the window, and games nobody returns to would otherwise hold their names and the log."""
         game = self.game
-        if self.clock.suspended and not self.members and game is not None and game.moves == msg.move_number:
-            self.unloaded = True
-            self.members.note("unloaded", game=game.game_id, moves=game.moves)
+        if game is None or self.members or not self.clock.suspended or game.moves != msg.move_number:
+            return None
+        if not any(map(_awaited, self.seats)):
+            self.members.note("guests_gone", game=game.game_id, moves=game.moves)
+            return self.play.closed()
+        self.unloaded = True
+        self.members.note("unloaded", game=game.game_id, moves=game.moves)
+        return None
 
     def _on_make_way(self, _: Member | None, msg: MakeWay) -> None:
         """Nobody is in the room and its game waits (for a player away, or its bots for someone to
@@ -495,3 +505,9 @@ def _name(member: Member) -> str:
     its name in its ``Leave``)."""
     assert member.name is not None
     return member.name
+
+
+def _awaited(seat: Seat) -> bool:
+    """Whether ``seat`` may see its player come back later: an account's, not the server's bot's
+    and not given up."""
+    return seat.strategy is None and not seat.gone and (seat.identity or "").startswith(ACCOUNT)

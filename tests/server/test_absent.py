@@ -510,3 +510,25 @@ async def test_a_game_the_look_cannot_read_keeps_no_other_from_ending(
                 break
             await asyncio.sleep(0.05)
         assert (await _result(server, game) or {}).get("reason") == "closed"
+
+
+async def test_a_guests_game_left_with_nobody_ends_when_the_window_passes(make_server: ServerFactory) -> None:
+    """amy, a guest, loses her connection in a game against a bot: her seat waits the resume
+    window, then, with nobody in the room and no account among the seats, the game ends
+    (``closed``, unrated) rather than waiting a week, and her name is free again."""
+    server: Server = await make_server(resume_window=0.3)
+    amy = await WsClient.connect(server.port, "amy")
+    assert (await amy.command("/join den"))["type"] == "ack"
+    assert (await amy.command("/addbot greedy"))["type"] == "ack"
+    assert (await amy.command("/start"))["type"] == "ack"
+    game = (await amy.next("game_started"))["game"]
+    await amy.close()
+    thief = await WsClient.connect(server.port)
+    assert (await thief.request({"type": "hello", "name": "amy"}))["code"] == "name_taken"
+    for _ in range(100):
+        if await _result(server, game) is not None:
+            break
+        await asyncio.sleep(0.05)
+    assert (await _result(server, game) or {}).get("reason") == "closed"
+    again = await WsClient.connect(server.port, "amy")
+    assert again.messages[0]["type"] == "welcome"

@@ -106,18 +106,23 @@ def test_the_clock_warning_goes_to_the_player_to_move_alone_and_only_for_this_tu
     assert d.fire("warn").effects == []
 
 
-def _stored_with_a_bot_to_move() -> StoredGame:
+#: the players behind the seats of ann, the bot and bob: two accounts
+ACCOUNTS = ("account:ann", None, "account:bob")
+
+
+def _stored_with_a_bot_to_move(identities: tuple[str | None, ...] = ACCOUNTS) -> StoredGame:
     """A game in the log, its first move played: the server's bot is to move."""
     players = ("ann", "greedy-bot1", "bob")
     first = legal_move_texts(GameRecord(players=players, seed=SEED).start())[0]
     record = GameRecord(players=players, seed=SEED, moves=(first,))
-    return StoredGame("g0", "cafe", record, ("person", "bot:greedy", "person"), 0.0, None, None)
+    kinds = ("person", "bot:greedy", "person")
+    return StoredGame("g0", "cafe", record, kinds, 0.0, None, None, identities=identities)
 
 
-def _restored_with_a_bot_to_move() -> Driver:
+def _restored_with_a_bot_to_move(identities: tuple[str | None, ...] = ACCOUNTS) -> Driver:
     """A room after a restart: the server's bot is to move and nobody is there."""
     d = Driver()
-    d.finish(d.core.restore(_stored_with_a_bot_to_move(), 0.0))
+    d.finish(d.core.restore(_stored_with_a_bot_to_move(identities), 0.0))
     assert d.to_move == "greedy-bot1" and d.core.suspended
     return d
 
@@ -129,11 +134,26 @@ def test_a_game_nobody_attends_leaves_memory_only_while_nobody_comes() -> None:
     d.feed(None, Unattended(0))
     assert not d.core.unloaded
     d.fire(IDLE)
-    assert d.core.unloaded
+    assert d.core.unloaded and d.core.game is not None and d.core.game.outcome is None
     d = _restored_with_a_bot_to_move()
     d.enter("zoe")
     d.feed(None, Unattended(1))
     assert not d.core.unloaded
+
+
+def test_a_game_no_account_may_come_back_to_ends_when_the_window_passes_with_nobody() -> None:
+    """The same game with no seat an account's (two guests, or a game logged before identities
+    were kept): when the window passes with nobody in the room, nobody who could come back later
+    holds a seat, and the game ends (``closed``) rather than leaving memory to wait a week; one
+    account among the seats keeps it waiting."""
+    for identities in ((None, None, None), ("guest:1", None, "guest:2")):
+        d = _restored_with_a_bot_to_move(identities)
+        d.fire(IDLE)
+        assert not d.core.unloaded and d.core.game is not None
+        assert d.core.game.outcome is not None and d.core.game.outcome.reason == "closed"
+    d = _restored_with_a_bot_to_move(("guest:1", None, "account:bob"))
+    d.fire(IDLE)
+    assert d.core.unloaded and d.core.game is not None and d.core.game.outcome is None
 
 
 def test_a_game_with_nobody_in_its_room_makes_way_at_once_with_its_timers() -> None:

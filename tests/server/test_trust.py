@@ -426,13 +426,13 @@ async def test_games_nobody_plays_make_way_for_new_rooms(make_server: ServerFact
 
 
 async def test_a_room_whose_game_left_memory_comes_back_with_it(make_server: ServerFactory) -> None:
-    """ana's game against a bot leaves memory once she has gone for the resume window; someone
+    """ana's game against a bot leaves memory once she (registered) has gone for the resume window; someone
     who then enters a room of that name enters her game's room, not a new one, and ana, back with
     her token, takes her seat in it."""
     server = await make_server(resume_window=0.3, bot_workers=0)
     ana = await WsClient.connect(server.port, "ana")
+    token = (await ana.request({"type": "register", "password": "correct horse battery"}))["token"]
     assert (await _bot_game(ana, "ra"))["type"] == "ack"
-    token = ana.token
     await ana.close()
     await until(lambda: "ra" not in server.lobby.directory.rooms, "ana's game leaving memory")
     zed, yan = await WsClient.connect(server.port, "zed"), await WsClient.connect(server.port, "yan")
@@ -478,13 +478,14 @@ async def test_a_game_left_alone_leaves_memory_and_comes_back_with_its_player(
     make_server: ServerFactory,
 ) -> None:
     """A game that waited the resume window with nobody in its room leaves memory (so that such
-    games cannot fill the server's rooms); its player's token brings it back, as it was."""
+    games cannot fill the server's rooms); its player's token brings it back, as it was. (A game of
+    guests alone ends instead: ``tests/server/test_absent.py``.)"""
     server = await make_server(resume_window=0.3, bot_workers=0)
     ann = await WsClient.connect(server.port, "ann")
+    token = (await ann.request({"type": "register", "password": "correct horse battery"}))["token"]
     await ann.command("/join alone")
     await ann.command("/addbot random")
     assert (await ann.command("/start"))["type"] == "ack"
-    token = ann.token
     await ann.close()
     for _ in range(100):  # bounded: 5 s
         if "alone" not in server.lobby.rooms:
@@ -492,7 +493,7 @@ async def test_a_game_left_alone_leaves_memory_and_comes_back_with_its_player(
         await asyncio.sleep(0.05)
     assert "alone" not in server.lobby.rooms
     thief = await WsClient.connect(server.port)
-    assert (await thief.request({"type": "hello", "name": "ann"}))["code"] == "name_taken"
+    assert (await thief.request({"type": "hello", "name": "ann"}))["code"] == "name_registered"
     back = await WsClient.connect(server.port, "ann", token=token)
     snapshot = await back.next("snapshot")
     assert snapshot["view"]["seat"] == 0 and snapshot["view"]["state"] == "playing"
