@@ -16,7 +16,7 @@ from engine import GameRecord, Position, legal_move_texts, new_position, play
 from server.log.contract import LeaseLost
 from server.log.redis.keys import lease_key
 from server.log.redis.store import RedisStore
-from tests.cluster.conftest import TIMINGS, RedisServer, published, two_nodes
+from tests.cluster.conftest import QUICK_HASH, TIMINGS, RedisServer, published, two_nodes
 from tests.server.clients import MAX_TURNS, WsClient, http_get, until
 from tests.server.process import ServerProcess
 
@@ -215,9 +215,10 @@ async def test_a_game_that_left_memory_ends_after_the_max_age_on_either_node(
     """``--game-max-age``: ann leaves her game against a bot in a room of node a; with nobody in
     the room it leaves memory (the cluster's idle rooms), and once it began longer ago than the max
     age a node takes it up and ends it (``closed``, unrated); the idle room is forgotten."""
-    args = ("--bot-workers", "0", "--resume-window", "0.2", "--game-max-age", "1.5")
+    args = ("--bot-workers", "0", "--resume-window", "0.2", "--game-max-age", "1.5", *QUICK_HASH)
     async with two_nodes(redis_url, tmp_path, *args) as (a, b):
-        ann = await WsClient.connect(a.port, "ann")
+        ann = await WsClient.connect(a.port, "ann")  # (registered: a game of guests alone ends sooner)
+        assert (await ann.request({"type": "register", "password": "correct horse battery"}))["registered"]
         assert (await ann.command("/join den"))["type"] == "ack"
         assert (await ann.command("/addbot greedy"))["type"] == "ack"
         assert (await ann.command("/start"))["type"] == "ack"
@@ -254,11 +255,13 @@ async def test_an_idle_game_that_no_longer_replays_keeps_no_other_from_ending(
     games ends the other; the edited one stays in Redis as it is, logged (``game_unrestorable``)
     once by the node that tried, left among the idle rooms, and its room is not left standing
     empty on that node: a newcomer's ``/room`` of its name is ``unavailable``, not a fresh room."""
-    args = ("--bot-workers", "0", "--resume-window", "0.2", "--game-max-age", "1.5")
+    args = ("--bot-workers", "0", "--resume-window", "0.2", "--game-max-age", "1.5", *QUICK_HASH)
     async with two_nodes(redis_url, tmp_path, *args) as (a, b):
         games = {}
         for room in ("alpha", "beta"):
-            ann = await WsClient.connect(a.port, f"ann{room}")
+            ann = await WsClient.connect(a.port, f"ann{room}")  # (registered, as above)
+            registered = await ann.request({"type": "register", "password": "correct horse battery"})
+            assert registered["registered"]
             assert (await ann.command(f"/join {room}"))["type"] == "ack"
             assert (await ann.command("/addbot greedy"))["type"] == "ack"
             assert (await ann.command("/start"))["type"] == "ack"
