@@ -16,6 +16,8 @@ TOURNAMENT_AHEAD_MINUTES: Final = 1440
 TOURNAMENT_ENTRANTS_MAX: Final = 128
 #: how many tournament joins one address may make in an hour (on one node)
 TOURNAMENT_JOINS_PER_HOUR: Final = 60
+#: how many tournaments one address may make in an hour (on one node), closed ones included
+TOURNAMENTS_MADE_PER_HOUR: Final = 10
 
 #: how many people may seek a game at once (quick pairing), on one node or across a cluster
 SEEKERS_MAX: Final = 2000
@@ -24,6 +26,7 @@ __all__ = [
     "LIST_MAX",
     "SEEKERS_MAX",
     "TOURNAMENTS_LIVE",
+    "TOURNAMENTS_MADE_PER_HOUR",
     "TOURNAMENTS_PER_PERSON",
     "TOURNAMENT_AHEAD_MINUTES",
     "TOURNAMENT_ENTRANTS_MAX",

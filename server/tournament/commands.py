@@ -272,6 +272,12 @@ async def _new(lobby: Lobby, director: Director, session: Session, msg: m.Tourna
             _("As many tournaments are upcoming or running as the server runs."),
             msg.id,
         )
+    if origin and not director.made.allow(origin, now):
+        raise ProtocolError(
+            "rate_limited",
+            _("Too many tournaments made from your address this hour; try later."),
+            msg.id,
+        )
     t = Tournament(
         0,
         msg.name,
@@ -286,9 +292,16 @@ async def _new(lobby: Lobby, director: Director, session: Session, msg: m.Tourna
         origin=origin,
         creator_identity=session.identity,
     )
-    t.join(session.name, await _rating(lobby.store, session), now, session.identity)  # its creator plays
-    number = await lobby.store.tournaments.tournament_created(t.to_dict())
+    try:
+        t.join(session.name, await _rating(lobby.store, session), now, session.identity)  # its creator plays
+        number = await lobby.store.tournaments.tournament_created(t.to_dict())
+    except BaseException:
+        if origin:
+            director.made.give_back(origin)  # (nothing was made)
+        raise
     if number is None:
+        if origin:
+            director.made.give_back(origin)
         raise ProtocolError(
             "tournament_exists",
             _("A tournament called {name} is upcoming or running already.", name=msg.name),

@@ -24,7 +24,7 @@ from typing import Protocol, TypeVar
 
 import structlog
 
-from protocol.limits import TOURNAMENT_JOINS_PER_HOUR
+from protocol.limits import TOURNAMENT_JOINS_PER_HOUR, TOURNAMENTS_MADE_PER_HOUR
 from protocol.options import RoomOptions
 from server.log.contract import GameLog, StoredTournament, StoreUnavailable
 from server.tournament.state import Tournament
@@ -56,8 +56,8 @@ class Lease(Protocol):
 
 
 class Joins:
-    """How many tournament joins each address made in the last hour, on this node: at most
-    ``per_hour``. The oldest addresses are forgotten past ``addresses`` of them."""
+    """How many tournament joins (or tournaments made) each address made in the last hour, on
+    this node: at most ``per_hour``. The oldest addresses are forgotten past ``addresses`` of them."""
 
     def __init__(self, per_hour: int = TOURNAMENT_JOINS_PER_HOUR, addresses: int = 10_000) -> None:
         self.per_hour = per_hour
@@ -131,6 +131,9 @@ class Director:
         self.tick_every = tick
         #: the joins of each address this hour
         self.joins = Joins()
+        #: the tournaments made from each address in the last hour (closed ones count: an address
+        #: making and closing them in a loop would fill the list of recent ones)
+        self.made = Joins(TOURNAMENTS_MADE_PER_HOUR)
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False

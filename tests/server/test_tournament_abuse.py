@@ -177,3 +177,17 @@ async def test_a_join_counts_against_its_address_only_when_it_enters(server: Ser
     refused = await dee.command("/tournament join bowl")
     assert refused["type"] == "error" and refused["code"] == "rate_limited", refused
     assert await _names(server, 2) == ["bob", "gus"]
+
+
+async def test_tournaments_made_and_closed_in_a_loop_are_bounded_per_address(server: Server) -> None:
+    """One address makes and closes tournaments in a loop: ten an hour, closed ones counted; the
+    eleventh is ``rate_limited`` and makes nothing, so the list of recent ones is not all spam."""
+    ann = await _registered(server, "ann")
+    for number in range(10):
+        made = await ann.command(f"/tournament new t{number} arena 30 start +10m")
+        assert made["type"] == "tournament", made
+        assert (await ann.command(f"/tournament close t{number}"))["type"] == "ack"
+    refused = await ann.command("/tournament new t10 arena 30 start +10m")
+    assert refused["type"] == "error" and refused["code"] == "rate_limited", refused
+    listed = await ann.request({"type": "tournaments"})
+    assert listed["upcoming"] == [] and "t10" not in {t["name"] for t in listed["recent"]}
