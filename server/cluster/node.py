@@ -377,9 +377,14 @@ class ClusterDirectory:
             current = session.room
             if current is room or current is None or current.name.casefold() != name.casefold():
                 continue
+            # asked before the session is moved: should Redis fail the question (just back, still
+            # loading its data), the session keeps the room it had, and the watcher tries again
+            with _reaching_redis():
+                seated = await self.store.seat_room(session.name or "") == name.casefold()
+            if session.room is not current:  # (it went elsewhere meanwhile)
+                continue
             session.room = room
             self.relay.orphaned(session)
-            seated = await self.store.seat_room(session.name or "") == name.casefold()
             # (a member: one of its guests; the client asked for nothing)
             item = Returned() if seated else Enter(admitted=True, asked=False)
             if isinstance(room, RemoteRoom):
