@@ -26,6 +26,7 @@ The rules, in the order they are applied:
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -122,12 +123,27 @@ def pair(
     """The tables to make now of ``seekers`` (each seated at one at most); ``gather`` and
     ``bots_after`` stand for :data:`GATHER` and :data:`BOTS_AFTER`."""
     waiting = sorted(seekers, key=lambda s: (s.since, s.name.casefold()))
+    # only seekers of one kind (rated or not) and one clock sit together, and only within each
+    # one's reach of ratings: each looks at those alone (its kind, by rating), so that a round
+    # costs no look at every pair of seekers, however many of how many clocks or ratings wait
+    kinds: dict[tuple[bool, int], list[Seeker]] = {}
+    for s in sorted(waiting, key=lambda s: s.rating):
+        kinds.setdefault((s.rated, s.clock), []).append(s)
+    ratings = {kind: [s.rating for s in those] for kind, those in kinds.items()}
     seated: set[str] = set()
     tables: list[PlannedTable] = []
     for first in waiting:
         if first.name in seated:
             continue
-        pool = [s for s in waiting if s.name not in seated and s is not first and compatible(first, s, now)]
+        kind = (first.rated, first.clock)
+        reach = first.reach(now)
+        low = bisect.bisect_left(ratings[kind], first.rating - reach)
+        high = bisect.bisect_right(ratings[kind], first.rating + reach)
+        pool = [
+            s
+            for s in kinds[kind][low:high]
+            if s.name not in seated and s is not first and compatible(first, s, now)
+        ]
         pool.sort(key=lambda s: (abs(s.rating - first.rating), s.since))
         for size in first.sizes():
             table = _table_of(first, pool, size, now)

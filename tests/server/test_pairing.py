@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
+import random
+
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.lobby.pairing import BOTS_AFTER, GATHER, REACH_GROWTH, REACH_START, Seeker, compatible, pair
+from server.lobby import pairing
+from server.lobby.pairing import (
+    BOT_STRATEGY,
+    BOTS_AFTER,
+    GATHER,
+    REACH_GROWTH,
+    REACH_START,
+    PlannedTable,
+    Seeker,
+    compatible,
+    pair,
+)
 
 T = 1000.0
 
@@ -106,3 +119,50 @@ def test_every_table_is_sound(
             assert size in s.sizes()
             assert all(compatible(s, o, now) for o in t.seekers if o is not s)
         assert not t.bots or (len(t.seekers) == 1 and t.seekers[0].bots)
+
+
+def _pair_every_pair(seekers: list[Seeker], now: float) -> list[PlannedTable]:
+    """``pair`` as a look at every pair of seekers (each with each other): what the round, which
+    looks only within each one's kind and reach, must give."""
+    waiting = sorted(seekers, key=lambda s: (s.since, s.name.casefold()))
+    seated: set[str] = set()
+    tables: list[PlannedTable] = []
+    for first in waiting:
+        if first.name in seated:
+            continue
+        pool = [s for s in waiting if s.name not in seated and s is not first and compatible(first, s, now)]
+        pool.sort(key=lambda s: (abs(s.rating - first.rating), s.since))
+        for size in first.sizes():
+            table = pairing._table_of(first, pool, size, now)
+            if table is None:
+                continue
+            if pairing._may_form(table, now, GATHER):
+                seated.update(s.name for s in table)
+                tables.append(PlannedTable(tuple(sorted(table, key=lambda s: s.rating))))
+            break
+        else:
+            if first.bots and now - first.since >= BOTS_AFTER:
+                seated.add(first.name)
+                tables.append(PlannedTable((first,), (BOT_STRATEGY,) * ((first.size or 2) - 1)))
+    return tables
+
+
+def test_a_round_looks_within_kind_and_reach_and_makes_the_tables_every_pair_would() -> None:
+    """On 300 seeded random queues (ratings, waits, sizes, kinds, clocks, bots), the round makes
+    exactly the tables a look at every pair of seekers makes."""
+    rng = random.Random(7)
+    for _ in range(300):
+        now = 1000.0
+        seekers = [
+            Seeker(
+                f"p{i}",
+                rng.gauss(1000, 300),
+                now - rng.uniform(0, 40),
+                size=rng.choice((None, 2, 3, 4)),
+                rated=rng.random() < 0.5,
+                clock=rng.choice((30, 60, 61)),
+                bots=rng.random() < 0.2,
+            )
+            for i in range(rng.randint(0, 40))
+        ]
+        assert pair(seekers, now) == _pair_every_pair(seekers, now)
