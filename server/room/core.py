@@ -355,7 +355,7 @@ class RoomCore:
         game = self.game
         if game is None or self.members or not self.clock.suspended or game.moves != msg.move_number:
             return None
-        if not any(map(_awaited, self.seats)):
+        if not any(map(_awaited_later, self.seats)):
             self.members.note("guests_gone", game=game.game_id, moves=game.moves)
             return self.play.closed()
         self.unloaded = True
@@ -507,7 +507,6 @@ def _name(member: Member) -> str:
     return member.name
 
 
-def _awaited(seat: Seat) -> bool:
-    """Whether ``seat`` may see its player come back later: an account's, not the server's bot's
-    and not given up."""
-    return seat.strategy is None and not seat.gone and (seat.identity or "").startswith(ACCOUNT)
+def _awaited_later(seat: Seat) -> bool:
+    """Whether ``seat``'s player may come back after the resume window: an account's, awaited."""
+    return seat.awaited and (seat.identity or "").startswith(ACCOUNT)

@@ -158,7 +158,7 @@ class Door:
     def _abandoned(self, then: Callable[[], None]) -> Step | None:
         """With nobody left in the room, a running game nobody can come back to (every seat the
         server's bot's or a guest's who gave up the token) ends, then ``then``; else ``None``."""
-        if self.members or not all(s.strategy is not None or s.gone for s in self.seats):
+        if self.members or any(s.awaited for s in self.seats):
             return None
         return self.play.closed(then)
 

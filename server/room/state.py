@@ -38,6 +38,11 @@ class Seat:
         return self.strategy is not None or self.session is not None
 
     @property
+    def awaited(self) -> bool:
+        """Whether its player may still come back to it: not the server's bot's, and not given up."""
+        return self.strategy is None and not self.gone
+
+    @property
     def logged_kind(self) -> str:
         """The seat's kind as the log keeps it: ``person``, ``bot`` (a client's), ``bot:STRATEGY``."""
         return self.kind if self.strategy is None else f"bot:{self.strategy}"
