@@ -17,7 +17,7 @@ from server.log.contract import LeaseLost
 from server.log.redis.keys import lease_key
 from server.log.redis.store import RedisStore
 from tests.cluster.conftest import QUICK_HASH, TIMINGS, RedisServer, published, two_nodes
-from tests.server.clients import MAX_TURNS, WsClient, http_get, until
+from tests.server.clients import MAX_TURNS, WsClient, bot_game, end_reason, eventually, game_result, until
 from tests.server.process import ServerProcess
 
 
@@ -185,24 +185,12 @@ async def test_a_guest_who_left_a_room_of_the_other_node_and_quits_ends_the_bots
     ann = await WsClient.connect(a.port, "ann")
     assert (await ann.command("/room solo"))["type"] == "ack"  # (node a owns the room)
     amy = await WsClient.connect(b.port, "amy")
-    assert (await amy.command("/join solo"))["type"] == "ack"
-    assert (await amy.command("/addbot greedy"))["type"] == "ack"
-    assert (await amy.command("/start"))["type"] == "ack"
-    game = (await amy.next("game_started"))["game"]
+    game = await bot_game(amy, "solo")
     assert (await ann.command("/leave"))["type"] == "ack"
     assert (await amy.command("/leave"))["type"] == "ack"
     assert (await amy.command("/quit"))["type"] == "ack"
     await amy.close()
-
-    async def ended() -> bool:
-        status, _, body = await http_get(a.port, f"/api/games/{game}")
-        return status == 200 and (json.loads(body).get("result") or {}).get("reason") == "closed"
-
-    for _ in range(200):
-        if await ended():
-            break
-        await asyncio.sleep(0.05)
-    assert await ended()
+    assert await end_reason(a.port, game) == "closed"
     for node in (a, b):
         again = await WsClient.connect(node.port, "amy")  # (name_taken while the game waited)
         assert (await again.command("/quit"))["type"] == "ack"
@@ -219,29 +207,17 @@ async def test_a_game_that_left_memory_ends_after_the_max_age_on_either_node(
     async with two_nodes(redis_url, tmp_path, *args) as (a, b):
         ann = await WsClient.connect(a.port, "ann")  # (registered: a game of guests alone ends sooner)
         assert (await ann.request({"type": "register", "password": "correct horse battery"}))["registered"]
-        assert (await ann.command("/join den"))["type"] == "ack"
-        assert (await ann.command("/addbot greedy"))["type"] == "ack"
-        assert (await ann.command("/start"))["type"] == "ack"
-        game = (await ann.next("game_started"))["game"]
+        game = await bot_game(ann, "den")
         assert (await ann.command("/leave"))["type"] == "ack"
-
-        async def result() -> dict | None:
-            status, _, body = await http_get(b.port, f"/api/games/{game}")
-            assert status == 200
-            return json.loads(body)["result"]
-
-        assert await result() is None
-        for _ in range(200):
-            if await result() is not None:
-                break
-            await asyncio.sleep(0.05)
-        assert (await result() or {}).get("reason") == "closed"
+        assert await game_result(b.port, game) is None
+        assert await end_reason(b.port, game) == "closed"
         client = aioredis.from_url(redis_url, decode_responses=True)
         try:
-            for _ in range(100):
-                if not await client.smembers("cafe:idle") and not await client.hlen("cafe:running"):
-                    break
-                await asyncio.sleep(0.05)
+
+            async def forgotten() -> bool:
+                return not await client.smembers("cafe:idle") and not await client.hlen("cafe:running")
+
+            await eventually(forgotten, "the idle room forgotten")
             assert await client.smembers("cafe:idle") == set()
             assert await client.hlen("cafe:running") == 0
         finally:
@@ -262,31 +238,18 @@ async def test_an_idle_game_that_no_longer_replays_keeps_no_other_from_ending(
             ann = await WsClient.connect(a.port, f"ann{room}")  # (registered, as above)
             registered = await ann.request({"type": "register", "password": "correct horse battery"})
             assert registered["registered"]
-            assert (await ann.command(f"/join {room}"))["type"] == "ack"
-            assert (await ann.command("/addbot greedy"))["type"] == "ack"
-            assert (await ann.command("/start"))["type"] == "ack"
-            games[room] = (await ann.next("game_started"))["game"]
+            games[room] = await bot_game(ann, room)
             assert (await ann.command("/leave"))["type"] == "ack"
         client = aioredis.from_url(redis_url, decode_responses=True)
         try:
             await client.rpush(f"cafe:game:{games['alpha']}:moves", "XXm@XX9n")
-
-            async def result(game: str) -> dict | None:
-                status, _, body = await http_get(b.port, f"/api/games/{game}")
-                assert status == 200
-                return json.loads(body)["result"]
-
-            for _ in range(200):
-                if await result(games["beta"]) is not None:
-                    break
-                await asyncio.sleep(0.05)
-            assert (await result(games["beta"]) or {}).get("reason") == "closed"
+            assert await end_reason(b.port, games["beta"]) == "closed"
             await until(
                 lambda: any(line.get("event") == "game_unrestorable" for line in a.lines + b.lines),
                 "the edited game logged",
             )
             await asyncio.sleep(2.0)  # (another look or two of each node)
-            assert await result(games["alpha"]) is None
+            assert await game_result(b.port, games["alpha"]) is None
             assert await client.smembers("cafe:idle") == {"alpha"}
             assert await client.hget("cafe:running", "alpha") == games["alpha"]
             unrestorable = [line for line in a.lines + b.lines if line.get("event") == "game_unrestorable"]

@@ -219,6 +219,34 @@ async def http_get(port: int, path: str, token: str | None = None, accept: str |
     return HttpAnswer(int(lines[0].split()[1]), headers, body)
 
 
+async def game_result(port: int, game: str) -> dict[str, Any] | None:
+    """The result of finished ``game`` as ``GET /api/games/ID`` gives it (``None`` while it runs)."""
+    answer = await http_get(port, f"/api/games/{game}")
+    assert answer.status == 200, answer
+    result: dict[str, Any] | None = answer.json()["result"]
+    return result
+
+
+async def end_reason(port: int, game: str) -> str:
+    """Why ``game`` ended, once it has (asked over HTTP until it has, within :func:`eventually`)."""
+
+    async def over() -> bool:
+        return await game_result(port, game) is not None
+
+    await eventually(over, f"game {game} over")
+    result = await game_result(port, game)
+    assert result is not None
+    return str(result["reason"])
+
+
+async def bot_game(client: WsClient, room: str) -> str:
+    """``client`` joins ``room``, seats a greedy bot beside them and starts: the game's id."""
+    assert (await client.command(f"/join {room}"))["type"] == "ack"
+    assert (await client.command("/addbot greedy"))["type"] == "ack"
+    assert (await client.command("/start"))["type"] == "ack"
+    return str((await client.next("game_started"))["game"])
+
+
 def chat_form(move: str) -> str:
     """The chat command a person types for a move."""
     if move.endswith("@bar"):

@@ -16,7 +16,7 @@ from engine import Position, leave, legal_move_texts, new_position, play
 from server.app import Server
 from server.log.contract import StoreUnavailable
 from server.room import clock as room_clock
-from tests.server.clients import WsClient, http_get
+from tests.server.clients import WsClient, bot_game, end_reason, game_result, http_get, until
 from tests.server.conftest import ServerFactory
 
 SEED = 8
@@ -355,26 +355,17 @@ async def test_a_guest_who_left_the_room_and_quits_from_the_lobby_ends_the_bots_
     clients = {}
     for name in ("amy", "ben"):
         client = clients[name] = await WsClient.connect(server.port, name)
-        assert (await client.command(f"/join room{name}"))["type"] == "ack"
-        assert (await client.command("/addbot greedy"))["type"] == "ack"
-        assert (await client.command("/start"))["type"] == "ack"
-        games[name] = (await client.next("game_started"))["game"]
+        games[name] = await bot_game(client, f"room{name}")
         assert (await client.command("/leave"))["type"] == "ack"
     thief = await WsClient.connect(server.port)
     assert (await thief.request({"type": "hello", "name": "amy"}))["code"] == "name_taken"
     amy = clients["amy"]
     assert (await amy.command("/quit"))["type"] == "ack"
     await amy.close()
-    record: dict = {}
-    for _ in range(100):
-        record = (await http_get(server.port, f"/api/games/{games['amy']}")).json()
-        if record["result"] is not None:
-            break
-        await asyncio.sleep(0.05)
-    assert record["result"]["reason"] == "closed"
+    assert await end_reason(server.port, games["amy"]) == "closed"
     again = await WsClient.connect(server.port, "amy")  # (refused as name_taken before)
     assert (await again.command("/quit"))["type"] == "ack"
-    assert (await http_get(server.port, f"/api/games/{games['ben']}")).json()["result"] is None
+    assert await game_result(server.port, games["ben"]) is None
     ben = clients["ben"]
     assert (await ben.command("/room roomben"))["type"] == "ack"
     await ben.barrier()
@@ -409,11 +400,6 @@ async def test_a_game_nobody_can_come_back_to_ends_when_its_last_watcher_goes(
         await WsClient.connect(server.port, name)
 
 
-async def _result(server: Server, game: str) -> dict | None:
-    record = (await http_get(server.port, f"/api/games/{game}")).json()
-    return record["result"]
-
-
 async def test_a_game_waiting_with_nobody_longer_than_the_max_age_ends(make_server: ServerFactory) -> None:
     """``--game-max-age``: ann, registered, leaves her game against a bot; with nobody in its room
     the game leaves memory after the resume window, and once it began longer ago than the max age
@@ -422,18 +408,10 @@ async def test_a_game_waiting_with_nobody_longer_than_the_max_age_ends(make_serv
     server: Server = await make_server(resume_window=0.2, game_max_age=1.5)
     ann = await WsClient.connect(server.port, "ann")
     assert (await ann.request({"type": "register", "password": "correct horse battery"}))["registered"]
-    assert (await ann.command("/join den"))["type"] == "ack"
-    assert (await ann.command("/addbot greedy"))["type"] == "ack"
-    assert (await ann.command("/start"))["type"] == "ack"
-    game = (await ann.next("game_started"))["game"]
+    game = await bot_game(ann, "den")
     assert (await ann.command("/leave"))["type"] == "ack"
-    assert await _result(server, game) is None
-    for _ in range(100):
-        if await _result(server, game) is not None:
-            break
-        await asyncio.sleep(0.05)
-    result = await _result(server, game)
-    assert result is not None and result["reason"] == "closed"
+    assert await game_result(server.port, game) is None
+    assert await end_reason(server.port, game) == "closed"
     assert await server.store.leaderboard(10) == []
     await ann.close()
     back = await WsClient.connect(server.port, "ann", password="correct horse battery")
@@ -451,26 +429,15 @@ async def test_only_games_older_than_the_max_age_and_out_of_memory_end(make_serv
     for name in ("ann", "bob"):
         client = await WsClient.connect(server.port, name)
         assert (await client.request({"type": "register", "password": "correct horse battery"}))["registered"]
-        assert (await client.command(f"/join room{name}"))["type"] == "ack"
-        assert (await client.command("/addbot greedy"))["type"] == "ack"
-        assert (await client.command("/start"))["type"] == "ack"
-        games[name] = (await client.next("game_started"))["game"]
+        games[name] = await bot_game(client, f"room{name}")
         if name == "ann":
             assert (await client.command("/leave"))["type"] == "ack"
-    for _ in range(100):  # ann's game leaves memory after the resume window
-        if "roomann" not in server.directory.rooms:
-            break
-        await asyncio.sleep(0.05)
-    assert "roomann" not in server.directory.rooms
+    await until(lambda: "roomann" not in server.directory.rooms, "ann's game leaving memory")
     assert await server.directory.expire(time.time() - 60) == 0
-    assert await _result(server, games["ann"]) is None
+    assert await game_result(server.port, games["ann"]) is None
     assert await server.directory.expire(time.time() + 60) == 1
-    for _ in range(100):
-        if await _result(server, games["ann"]) is not None:
-            break
-        await asyncio.sleep(0.05)
-    assert (await _result(server, games["ann"]) or {}).get("reason") == "closed"
-    assert await _result(server, games["bob"]) is None
+    assert await end_reason(server.port, games["ann"]) == "closed"
+    assert await game_result(server.port, games["bob"]) is None
     assert await server.directory.expire(time.time() + 60) == 0
 
 
@@ -484,15 +451,9 @@ async def test_a_game_the_look_cannot_read_keeps_no_other_from_ending(
     for room in ("alpha", "beta"):
         client = await WsClient.connect(server.port, f"ann{room}")
         assert (await client.request({"type": "register", "password": "correct horse battery"}))["registered"]
-        assert (await client.command(f"/join {room}"))["type"] == "ack"
-        assert (await client.command("/addbot greedy"))["type"] == "ack"
-        assert (await client.command("/start"))["type"] == "ack"
-        games.append((await client.next("game_started"))["game"])
+        games.append(await bot_game(client, room))
         assert (await client.command("/leave"))["type"] == "ack"
-    for _ in range(100):
-        if not {"alpha", "beta"} & set(server.directory.rooms):
-            break
-        await asyncio.sleep(0.05)
+    await until(lambda: not {"alpha", "beta"} & set(server.directory.rooms), "both games leaving memory")
     read = server.store.game
 
     async def failing(game_id: str) -> object:
@@ -505,11 +466,7 @@ async def test_a_game_the_look_cannot_read_keeps_no_other_from_ending(
     monkeypatch.setattr(server.store, "game", read)
     assert await server.directory.expire(time.time() + 60) == 1
     for game in games:
-        for _ in range(100):
-            if await _result(server, game) is not None:
-                break
-            await asyncio.sleep(0.05)
-        assert (await _result(server, game) or {}).get("reason") == "closed"
+        assert await end_reason(server.port, game) == "closed"
 
 
 async def test_a_guests_game_left_with_nobody_ends_when_the_window_passes(make_server: ServerFactory) -> None:
@@ -518,17 +475,10 @@ async def test_a_guests_game_left_with_nobody_ends_when_the_window_passes(make_s
     (``closed``, unrated) rather than waiting a week, and her name is free again."""
     server: Server = await make_server(resume_window=0.3)
     amy = await WsClient.connect(server.port, "amy")
-    assert (await amy.command("/join den"))["type"] == "ack"
-    assert (await amy.command("/addbot greedy"))["type"] == "ack"
-    assert (await amy.command("/start"))["type"] == "ack"
-    game = (await amy.next("game_started"))["game"]
+    game = await bot_game(amy, "den")
     await amy.close()
     thief = await WsClient.connect(server.port)
     assert (await thief.request({"type": "hello", "name": "amy"}))["code"] == "name_taken"
-    for _ in range(100):
-        if await _result(server, game) is not None:
-            break
-        await asyncio.sleep(0.05)
-    assert (await _result(server, game) or {}).get("reason") == "closed"
+    assert await end_reason(server.port, game) == "closed"
     again = await WsClient.connect(server.port, "amy")
     assert again.messages[0]["type"] == "welcome"
