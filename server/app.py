@@ -100,10 +100,12 @@ class Server:
             opened = await lobby.tables.open(seated, options=options, prefix=prefix, listed=True)
             return opened.room, opened.game_id
 
-        async def people() -> set[str]:
-            return {person.name.casefold() for person in await directory.people()}
+        async def people() -> dict[str, str | None]:
+            return {person.name.casefold(): person.room for person in await directory.people()}
 
-        director = Director(self.store, open_table, people=people, lease=self.lease)
+        director = Director(
+            self.store, open_table, people=people, plays_in=directory.plays_in, lease=self.lease
+        )
         lobby.tournaments = director
         return director
 

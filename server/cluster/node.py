@@ -495,6 +495,11 @@ class ClusterDirectory:
             room = await self.store.seat_room(name)
         return None if room is None else await self.resolve(room)
 
+    async def plays_in(self, name: str, room: str) -> bool:
+        with _reaching_redis():
+            held = await self.store.seat_room(name)
+        return held is not None and held.casefold() == room.casefold()
+
     async def expire(self, before: float) -> int:
         """The games of rooms that left memory (on any node: the cluster's idle rooms) that began
         before ``before``: this node takes each up (its lease: one node ends it) and ends it."""

@@ -93,6 +93,10 @@ class Directory(Protocol):
     async def seat_room(self, name: str) -> RoomRef | None:
         """The room whose running game ``name`` has a seat in, if any."""
 
+    async def plays_in(self, name: str, room: str) -> bool:
+        """Whether ``name`` holds a seat of the running game in ``room`` (the room they are in),
+        played over their connection: they are playing there now. Takes up no game."""
+
     async def expire(self, before: float) -> int:
         """End the games that wait with nobody in their rooms, out of memory, and began before
         ``before`` (Unix time): ``closed``, unrated. How many this process took up to end."""
@@ -236,6 +240,10 @@ class LocalDirectory:
 
     async def seat_room(self, name: str) -> RoomRef | None:
         return await self.local.seat_room(name)
+
+    async def plays_in(self, name: str, room: str) -> bool:
+        found = self.rooms.get(room.casefold())
+        return found is not None and self.local.running_seat(found, name) is not None
 
     async def expire(self, before: float) -> int:
         return await self.local.expire(before)

@@ -175,7 +175,7 @@ class LocalRooms:
         """The room here whose running game ``name`` has a seat in, taking up again a game that
         left memory for one of its players who came back."""
         for room in self.rooms.values():
-            if self._running_seat(room, name) is not None:
+            if self.running_seat(room, name) is not None:
                 return room
         return await self._reload(name)
 
@@ -234,7 +234,7 @@ class LocalRooms:
         return ended
 
     @staticmethod
-    def _running_seat(room: Room, name: str) -> Seat | None:
+    def running_seat(room: Room, name: str) -> Seat | None:
         if room.state != "playing":
             return None
         seat = room.core.seat_of(name)

@@ -19,7 +19,7 @@ import asyncio
 import collections
 import contextlib
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Protocol, TypeVar
 
 import structlog
@@ -85,18 +85,26 @@ class Joins:
             times.pop()
 
 
+#: everyone connected: each casefolded name, and the room they are in (``None``: the lobby)
+People = Mapping[str, str | None]
+
+
 class _Present:
-    """The casefolded names of everyone connected, asked of ``people`` at the first call only:
-    one tick's look, shared by its tournaments."""
+    """Everyone connected, asked of ``people`` at the first call only: one tick's look, shared by
+    its tournaments."""
 
-    def __init__(self, people: Callable[[], Awaitable[set[str]]]) -> None:
+    def __init__(self, people: Callable[[], Awaitable[People]]) -> None:
         self._people = people
-        self._names: set[str] | None = None
+        self._names: People | None = None
 
-    async def __call__(self) -> set[str]:
+    async def __call__(self) -> People:
         if self._names is None:
             self._names = await self._people()
         return self._names
+
+
+async def _plays_nowhere(name: str, room: str) -> bool:
+    return False
 
 
 class Conflict(Exception):
@@ -117,15 +125,19 @@ class Director:
         store: GameLog,
         opener: Opener,
         *,
-        people: Callable[[], Awaitable[set[str]]],
+        people: Callable[[], Awaitable[People]],
+        plays_in: Callable[[str, str], Awaitable[bool]] = _plays_nowhere,
         lease: Lease | None = None,
         clock: Callable[[], float] = time.time,
         tick: float = TICK,
     ) -> None:
         self.store = store
         self.opener = opener
-        #: the casefolded names of everyone connected (a round or an arena seats only those)
+        #: everyone connected and the room they are in (a round or an arena seats only those) ...
         self.people = people
+        #: ... less those playing a game in the room they are in (``plays_in(name, room)``): a
+        #: tournament does not take a player from a game they are playing
+        self.plays_in = plays_in
         self.lease = lease
         self.clock = clock
         self.tick_every = tick
@@ -198,9 +210,9 @@ class Director:
             ended |= t.game_over(table.number, places, scores, now)
         before = (t.status, t.round, len(t.tables), dict(t.waiting))
         # (one that needs nobody's presence is given none: it seats nobody now, whoever is here)
-        present = await people() if t.reads_present(now) else set()
-        gone = [] if t.over else t.drop_gone_guests(present)
-        new = t.due(now, present)
+        present = await people() if t.reads_present(now) else {}
+        gone = [] if t.over else t.drop_gone_guests(set(present))
+        new = t.due(now, set(present) - await self._playing(t.seatable(now), present))
         if ended or gone or new or before != (t.status, t.round, len(t.tables), dict(t.waiting)):
             if not await self.store.tournaments.tournament_saved(stored.version, t.to_dict()):
                 return  # a command came first: read again at the next tick
@@ -211,6 +223,16 @@ class Director:
         for table in t.running_tables():
             if table.game_id is None and not table.bye:
                 await self._open(t, table.number)
+
+    async def _playing(self, names: Sequence[str], present: People) -> set[str]:
+        """The casefolded ``names`` of those playing a game in the room they are in now: a Swiss
+        round goes on without them, an arena seats them once that game is over."""
+        playing = set()
+        for name in names:
+            room = present.get(name.casefold())
+            if room is not None and await self.plays_in(name, room):
+                playing.add(name.casefold())
+        return playing
 
     async def _open(self, t: Tournament, number: int) -> None:
         """Make table ``number``'s room and game, and write them down."""
@@ -251,7 +273,6 @@ class Director:
         """The player ``old`` is ``new`` now (an account deleted, a guest registered): the upcoming
         and running tournaments they made stay theirs, and whoever takes the old identity (an
         account's name registered again) is not their creator."""
-
 
         def follow(t: Tournament) -> None:
             if t.creator_identity == old:

@@ -182,23 +182,29 @@ class Tournament:
 
     def reads_present(self, now: float) -> bool:
         """Whether advancing to ``now`` needs to know who is connected: a guest is still in (who
-        is out once gone, :meth:`drop_gone_guests`), or :meth:`due` may seat someone (a start, a
-        Swiss round to seat, arena players waiting before the last minute). When ``False``,
-        ``due(now, present)`` does the same whatever ``present`` is, so that the director need not
-        ask (which costs a look at every connection)."""
+        is out once gone, :meth:`drop_gone_guests`), or :meth:`due` may seat someone
+        (:meth:`seatable`). When ``False``, ``due(now, present)`` does the same whatever
+        ``present`` is, so that the director need not ask (which costs a look at every
+        connection)."""
+        return not self.over and (bool(self._guests_in()) or bool(self.seatable(now)))
+
+    def seatable(self, now: float) -> list[str]:
+        """The players :meth:`due` may seat at ``now``: every player still in at the start and at
+        a Swiss round's, those waiting in an arena before its last minute; none otherwise."""
         if self.over:
-            return False
-        if self._guests_in():
-            return True
+            return []
         if self.status == "upcoming":
-            return now >= self.starts
-        if self.kind == "swiss":
-            return self.rounds is not None and self.round < self.rounds and not self.running_tables()
-        return (
-            self.ends is not None
-            and now < self.ends - ARENA_LAST
-            and any(e.active and e.name.casefold() in self.waiting for e in self.entrants)
-        )
+            due = now >= self.starts
+        elif self.kind == "swiss":
+            due = self.rounds is not None and self.round < self.rounds and not self.running_tables()
+        else:
+            due = self.ends is not None and now < self.ends - ARENA_LAST
+        if not due:
+            return []
+        waiting = self.status == "running" and self.kind == "arena"
+        return [
+            e.name for e in self.entrants if e.active and (not waiting or e.name.casefold() in self.waiting)
+        ]
 
     def _seated(self, name: str) -> bool:
         key = name.casefold()

@@ -16,7 +16,7 @@ from server.cluster.tournaments import KEY
 from server.log.redis.store import lease_key
 from server.log.redis.tournaments import RedisTournaments
 from tests.cluster.conftest import TIMINGS
-from tests.server.clients import TIMEOUT, WsClient, http_get
+from tests.server.clients import TIMEOUT, WsClient, bot_game, http_get
 from tests.server.process import ServerProcess
 
 PASSWORD = "correct horse battery"
@@ -101,5 +101,43 @@ async def test_the_directing_node_dies_mid_round_and_the_other_ends_the_tourname
         points = {s["name"]: s["points"] for s in final["standings"]}
         winners = {sorted(players)[0] for players in rooms.values()}
         assert {n for n, p in points.items() if p == 1.0} == winners and sum(points.values()) == 2.0
+    finally:
+        await client.aclose()
+
+
+async def test_a_round_leaves_a_player_to_the_game_they_play_on_another_node(
+    pair: list[ServerProcess], redis_url: str
+) -> None:
+    """cy plays a game against a bot on the node that does not direct; ann and bob wait there
+    too. The Swiss round seats ann and bob and leaves cy to her game: the director learns who
+    plays where from Redis."""
+    client = aioredis.from_url(redis_url, decode_responses=True)
+    try:
+        holder = None
+        deadline = time.monotonic() + TIMEOUT
+        while holder is None:
+            holder = await client.get(KEY)
+            assert time.monotonic() < deadline, "nobody directs"
+            await asyncio.sleep(0.05)
+        other = pair[1] if str(holder).startswith("a:") else pair[0]
+        people = {name: await WsClient.connect(other.port, name) for name in ("ann", "bob", "cy")}
+        assert (await people["ann"].request({"type": "register", "password": PASSWORD}))["registered"]
+        made = await people["ann"].command("/tournament new cup swiss 1 size 2 clock 60 start +5m")
+        assert made["type"] == "tournament", made
+        for name in ("bob", "cy"):
+            assert (await people[name].command("/tournament join cup"))["type"] == "ack"
+        await bot_game(people["cy"], "cys-room")
+        table = RedisTournaments(client)
+        stored = await table.tournament(1)
+        assert stored is not None
+        assert await table.tournament_saved(stored.version, {**stored.state, "starts": time.time() - 1})
+        deadline = time.monotonic() + TIMEOUT
+        while not (found := (await http_get(other.port, "/api/tournaments/1")).json())["tables"]:
+            assert time.monotonic() < deadline, found
+            await asyncio.sleep(0.05)
+        assert [sorted(t["players"]) for t in found["tables"]] == [["ann", "bob"]]
+        await people["ann"].next("seated")
+        assert people["cy"].view is not None and people["cy"].view["state"] == "playing"
+        assert not [x for x in people["cy"].messages if x["type"] == "seated"]
     finally:
         await client.aclose()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
@@ -126,10 +126,10 @@ async def test_a_seat_goes_to_the_player_who_entered_not_to_the_name(server: Ser
     director = server.tournaments
     looked = director.people
 
-    async def carl_held() -> set[str]:
+    async def carl_held() -> Mapping[str, str | None]:
         # (the director looks at who is connected once a second: carl stays "connected" to it,
         # so that the instant between the quit and the new hello cannot put him out first)
-        return await looked() | {"carl"}
+        return {"carl": None, **await looked()}
 
     director.people = carl_held
     ann = await _registered(server, "ann")

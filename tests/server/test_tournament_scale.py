@@ -8,6 +8,7 @@ import asyncio
 import json
 import random
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -103,7 +104,7 @@ async def _ticks(server: Server, count: int) -> list[int]:
     asked = 0
     per_tick: list[int] = []
 
-    async def counted_people() -> set[str]:
+    async def counted_people() -> Mapping[str, str | None]:
         nonlocal asked
         asked += 1
         return await looked()

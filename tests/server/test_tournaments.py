@@ -10,7 +10,7 @@ from typing import Any
 
 from server.app import Server
 from server.log.contract import OPERATOR
-from tests.server.clients import TIMEOUT, LineClient, WsClient, http_get
+from tests.server.clients import TIMEOUT, LineClient, WsClient, bot_game, http_get
 from tests.server.conftest import ServerFactory
 
 PASSWORD = "correct horse"
@@ -366,3 +366,73 @@ async def test_a_tournament_table_cannot_turn_private_while_its_game_runs(make_s
     back = await WsClient.connect(again.port, host.name, token=host.token)
     assert (await back.command("/option private on"))["code"] == "bad_option"
     assert (await http_get(again.port, f"/api/games/{table['game']}")).status == 200
+
+
+async def _in_game_elsewhere(server: Server, name: str) -> WsClient:
+    """``name``, connected, playing a game against a bot in a room of their own."""
+    client = await WsClient.connect(server.port, name)
+    await bot_game(client, f"{name}s-room")
+    return client
+
+
+async def test_an_arena_leaves_a_player_to_the_game_they_are_playing(server: Server) -> None:
+    """An entrant playing a game in another room as the arena starts is not taken from it: the
+    others are seated without them; once they have left that game they are seated with the next
+    player who waits."""
+    ann = await _registered(server, "ann")
+    assert (await ann.command("/tournament new blitz arena 30 size 2 start +1m"))["type"] == "tournament"
+    clients = {"ann": ann}
+    for name in ("bob", "dee"):
+        clients[name] = await WsClient.connect(server.port, name)
+    clients["cy"] = await _in_game_elsewhere(server, "cy")
+    for name in ("bob", "dee", "cy"):
+        assert (await clients[name].command("/tournament join blitz"))["type"] == "ack"
+    _started(server)
+    (first,) = await _tables(server, 1, 1)
+    assert "cy" not in first["players"]
+    (waiting,) = {"ann", "bob", "dee"} - set(first["players"])
+    await _ticks_passed(server, 3)
+    assert len((await _api(server, "/api/tournaments/1"))["tables"]) == 1
+    assert not [x for x in clients["cy"].messages if x["type"] == "seated"]
+    assert clients["cy"].view is not None and clients["cy"].view["state"] == "playing"
+    assert (await clients["cy"].request({"type": "leave_room"}))["type"] == "ack"
+    second = next(t for t in await _tables(server, 1, 2) if t["number"] == 2)
+    assert sorted(second["players"]) == sorted(["cy", waiting])
+
+
+async def test_a_swiss_round_goes_on_without_a_player_in_another_game(server: Server) -> None:
+    """A Swiss round seats those still in and connected who are not playing a game in another
+    room: the one who is sits the round out, their game left alone."""
+    ann = await _registered(server, "ann")
+    assert (await ann.command("/tournament new cup swiss 2 size 2 start +1m"))["type"] == "tournament"
+    bob = await WsClient.connect(server.port, "bob")
+    cy = await _in_game_elsewhere(server, "cy")
+    for client in (bob, cy):
+        assert (await client.command("/tournament join cup"))["type"] == "ack"
+    _started(server)
+    (first,) = await _tables(server, 1, 1)
+    assert sorted(first["players"]) == ["ann", "bob"]
+    assert cy.view is not None and cy.view["state"] == "playing"
+    assert not [x for x in cy.messages if x["type"] == "seated"]
+
+
+async def _ticks_passed(server: Server, count: int) -> None:
+    """Wait until the director has ticked ``count`` more times."""
+    director = server.tournaments
+    tick = director.tick
+    ticked = 0
+
+    async def counted() -> None:
+        nonlocal ticked
+        await tick()
+        ticked += 1
+
+    director.tick = counted  # type: ignore[method-assign]
+    try:
+        deadline = time.monotonic() + TIMEOUT
+        while ticked < count:
+            assert time.monotonic() < deadline, ticked
+            director.poke()
+            await asyncio.sleep(0.02)
+    finally:
+        director.tick = tick  # type: ignore[method-assign]
