@@ -24,6 +24,7 @@ from typing import Protocol, TypeVar
 
 import structlog
 
+from engine import parse_leave
 from protocol.limits import TOURNAMENT_JOINS_PER_HOUR, TOURNAMENTS_MADE_PER_HOUR
 from protocol.options import RoomOptions
 from server.log.contract import GameLog, StoredTournament, StoreUnavailable
@@ -207,7 +208,8 @@ class Director:
                 continue
             places = {str(k): int(v) for k, v in game.result.get("places", {}).items()}
             scores = {str(k): int(v) for k, v in game.result.get("final_scores", {}).items()}
-            ended |= t.game_over(table.number, places, scores, now)
+            left = [name for move in game.record.moves if (name := parse_leave(move)) is not None]
+            ended |= t.game_over(table.number, places, scores, now, left)
         before = (t.status, t.round, len(t.tables), dict(t.waiting))
         # (one that needs nobody's presence is given none: it seats nobody now, whoever is here)
         present = await people() if t.reads_present(now) else {}

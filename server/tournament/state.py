@@ -235,17 +235,32 @@ class Tournament:
     def running_tables(self) -> list[Table]:
         return [t for t in self.tables if not t.finished]
 
-    def game_over(self, number: int, places: dict[str, int], scores: dict[str, int], now: float) -> bool:
-        """Table ``number``'s game ended so; ``False`` if it had already."""
+    def game_over(
+        self,
+        number: int,
+        places: dict[str, int],
+        scores: dict[str, int],
+        now: float,
+        left: Iterable[str] = (),
+    ) -> bool:
+        """Table ``number``'s game ended so; ``False`` if it had already. In an arena its players
+        wait for their next table, but those who ``left`` the game before its end, who are out as
+        by :meth:`leave` (their points stay): an arena seats again only who plays on, and whoever
+        abandons a game must join again to be seated (a join is counted against its address)."""
         table = self.table(number)
         if table is None or table.finished:
             return False
         table.places = dict(places)
         table.scores = dict(scores)
         if self.kind == "arena":
+            gone = {name.casefold() for name in left}
             for name in table.players:
                 found = self.entrant(name)
-                if found is not None and found.active:
+                if found is None or not found.active:
+                    continue
+                if name.casefold() in gone:
+                    self.leave(name)
+                else:
                     self.waiting[name.casefold()] = now
         return True
 

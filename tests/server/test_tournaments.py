@@ -436,3 +436,37 @@ async def _ticks_passed(server: Server, count: int) -> None:
             await asyncio.sleep(0.02)
     finally:
         director.tick = tick  # type: ignore[method-assign]
+
+
+async def test_an_arena_seats_again_only_who_plays_on(server: Server) -> None:
+    """ann and bob sit at an arena's table of 2, and bob leaves the game: ann wins it, and bob is
+    out of the arena (his point-less line stays, ``active`` false), not seated again though he is
+    connected and ann waits; once he joins again they meet at a second table."""
+    ann = await _registered(server, "ann")
+    assert (await ann.command("/tournament new blitz arena 30 size 2 start +1m"))["type"] == "tournament"
+    bob = await WsClient.connect(server.port, "bob")
+    assert (await bob.command("/tournament join blitz"))["type"] == "ack"
+    _started(server)
+    await _tables(server, 1, 1)
+    assert (await bob.request({"type": "leave_room"}))["type"] == "ack"
+    await _first_table_over(server)
+    await _ticks_passed(server, 3)
+    found = await _api(server, "/api/tournaments/1")
+    assert len(found["tables"]) == 1
+    lines = {line["name"]: line for line in found["standings"]}
+    assert lines["ann"]["points"] == 1.0 and lines["ann"]["active"]
+    assert lines["bob"]["points"] == 0.0 and not lines["bob"]["active"]
+    assert (await bob.command("/tournament join blitz"))["type"] == "ack"
+    second = next(t for t in await _tables(server, 1, 2) if t["number"] == 2)
+    assert sorted(second["players"]) == ["ann", "bob"]
+
+
+async def _first_table_over(server: Server) -> None:
+    """Wait until table 1 of tournament 1 has its result."""
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        found = await _api(server, "/api/tournaments/1")
+        if next(t for t in found["tables"] if t["number"] == 1)["places"] is not None:
+            return
+        assert time.monotonic() < deadline, found
+        await asyncio.sleep(0.05)
