@@ -87,7 +87,10 @@ def tournament_lines(msg: m.TournamentInfo, say: Lang) -> list[str]:
             lines.append(row if s.active else f"{row} {left}")
     running = [x for x in msg.tables if x.places is None]
     finished = [x for x in msg.tables if x.places is not None][:FINISHED_SHOWN]
-    if running or finished:
+    shown = len(running) + len(finished)
+    if shown < msg.table_count:
+        lines += ["", say(_("Tables (the latest {shown} of {count}):", shown=shown, count=msg.table_count))]
+    elif shown:
         lines += ["", say(_("Tables:"))]
     for x in running:
         players = ", ".join(x.players)

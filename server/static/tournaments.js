@@ -135,7 +135,11 @@ export class TournamentsPane {
       }
       games.append(item);
     }
-    box.replaceChildren(head, table, el("h4", {}, t("Games")), games);
+    // (the answer lists the tables still playing and the latest finished: say when there were more)
+    const heading = data.table_count > data.tables.length
+      ? t("Games (the latest {shown} of {count})", { shown: data.tables.length, count: data.table_count })
+      : t("Games");
+    box.replaceChildren(head, table, el("h4", {}, heading), games);
     box.hidden = false;
   }
 }

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from protocol.text.tournaments import FINISHED_SHOWN
 from server.app import Server
 from server.ratings import ACCOUNT
 from server.tournament import views
@@ -41,10 +42,11 @@ def _finished(number: int, players: list[str]) -> dict[str, Any]:
     }
 
 
-async def _arena_of_a_thousand_tables(server: Server) -> None:
-    """Tournament 1, an arena closed after :data:`MADE` tables of ann, bob, cy and dee (as one
-    whose players abandon their games at once makes in seconds); tables 3 and the last still play."""
-    stored = await server.store.tournaments.tournament(1)
+async def _arena_of_a_thousand_tables(server: Server, number: int = 1) -> None:
+    """Tournament ``number``, an arena closed after :data:`MADE` tables of ann, bob, cy and dee (as
+    one whose players abandon their games at once made in seconds); tables 3 and the last still
+    play."""
+    stored = await server.store.tournaments.tournament(number)
     assert stored is not None
     names = ["ann", "bob", "cy", "dee"]
     tables = [_finished(n, [names[n % 4], names[(n + 1) % 4]]) for n in range(1, MADE + 1)]
@@ -89,7 +91,7 @@ async def test_a_tournament_of_a_thousand_tables_is_answered_in_few(server: Serv
 
     terminal = await LineClient.connect(server.line_port or 0, "lea")
     await terminal.line("/tournament churn")
-    await terminal.expect("Tables:")
+    await terminal.expect(f"Tables (the latest {2 + FINISHED_SHOWN} of {MADE}):")
     text = await terminal.expect(f"{MADE - 1}  over: 1.")
     assert f"{MADE}  " in text
     await terminal.close()

@@ -3,12 +3,15 @@ of one tournament, and its games with a link to each replay once they ended."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 
 from playwright.sync_api import Page
 
 from server.app import Server
+from server.tournament.views import FINISHED_TABLES
+from tests.server.test_tournament_scale import MADE, _arena_of_a_thousand_tables
 from tests.web.conftest import ServerThread
 from tests.web.pages import come_in, type_line, wait_for_line
 
@@ -59,3 +62,32 @@ def test_a_tournament_is_joined_followed_and_its_game_replayed_from_the_tab(
     replay = guest.locator("#tournament-detail .tournament-tables a", has_text="Replay")
     href = replay.get_attribute("href") or ""
     assert href.startswith("/games/") and len(href) > len("/games/")
+
+
+def test_the_tab_says_how_many_games_a_long_tournament_had(
+    open_page: Callable[..., Page], server: ServerThread
+) -> None:
+    """An arena of a thousand tables (written into the store): its detail lists the games the
+    server answers with, headed by how many of them it made in all."""
+    page = open_page()
+    come_in(page, "chost")
+    type_line(page, f"/register {PASSWORD} {PASSWORD}")
+    wait_for_line(page, "registered")
+    type_line(page, "/tournament new churn arena 720 size 2 start +10m")
+    wait_for_line(page, "Tournament churn is made")
+    row = page.locator("#tournament-list li.tournament[data-name=churn]")
+    page.locator("#tab-tournaments").click()
+    number = int(row.locator("button.tournament-name").get_attribute("data-id") or 0)
+    written = server.call(lambda s: asyncio.ensure_future(_arena_of_a_thousand_tables(s, number)))
+    deadline = time.monotonic() + 10
+    while not written.done():
+        assert time.monotonic() < deadline, "the tables were not written"
+        time.sleep(0.05)
+    written.result()
+
+    row.locator("button.tournament-name").click()
+    heading = page.locator("#tournament-detail h4")
+    heading.filter(has_text="of 1000").wait_for()
+    shown = 2 + FINISHED_TABLES
+    assert heading.inner_text() == f"Games (the latest {shown} of {MADE})"
+    assert page.locator("#tournament-detail .tournament-tables li").count() == shown
