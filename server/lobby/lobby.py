@@ -111,7 +111,13 @@ class Lobby:
         self.tables = Tables(directory, config.max_rooms)
         #: quick pairing: the queue and, where this node leads, the pairing
         self.seeks = Seeks(
-            directory, store, self.tables, clock_min=config.clock_min, max_bot_games=config.max_bot_games
+            directory,
+            store,
+            self.tables,
+            clock_min=config.clock_min,
+            max_bot_games=config.max_bot_games,
+            # (a quarter of the connections an address may hold: 5 by default)
+            per_address=max(1, config.max_per_ip // 4),
         )
         #: the finished games' analyses: queued, run in worker processes, kept in the store
         self.analyses = AnalysisDesk(config, store, lambda: self.all_sessions)

@@ -131,6 +131,7 @@ class Seeks:
         *,
         clock_min: float,
         max_bot_games: int = 2,
+        per_address: int = 5,
         queue: SeekQueue | None = None,
         node: str = "",
     ) -> None:
@@ -149,6 +150,10 @@ class Seeks:
         self.bots_after: int = BOTS_AFTER
         self._task: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
+        #: this node's connections seeking now, by address: at most ``per_address`` of them, so
+        #: that a few addresses do not fill the queue for everyone
+        self._from: dict[str, set[Session]] = {}
+        self.per_address = per_address
         tables.on_seated = self.ended
 
     # --- what people ask -----------------------------------------------------------------------
@@ -196,6 +201,18 @@ class Seeks:
             standing = await self.store.standing(account_key(name))
             if standing is not None:
                 rating = 40.0 * standing.skill.mu
+        address = session.address
+        mine = self._from.get(address, set())
+        if session not in mine and len(mine) >= self.per_address:
+            raise ProtocolError(
+                "queue_full",
+                _(
+                    "As many people from your address are seeking a game as the server allows ({most});"
+                    " try again shortly.",
+                    most=self.per_address,
+                ),
+                msg.id,
+            )
         seeker = Seeker(name, rating, self.now(), msg.size, rated, int(checked), msg.bots)
         if not await self.queue.put(SeekEntry(seeker, session.identity, self.node), SEEKERS_MAX):
             raise ProtocolError(
@@ -204,6 +221,7 @@ class Seeks:
                 msg.id,
             )
         session.seeking = True
+        self._from.setdefault(address, set()).add(session)
         self.directory.moved(session)
         log.info("seeking", player=name, size=msg.size, rated=rated, clock=seeker.clock, bots=msg.bots)
         session.send(
@@ -224,6 +242,7 @@ class Seeks:
         if not dropped and not session.seeking:
             raise ProtocolError("not_seeking", _("You are not seeking a game: /seek starts."), msg.id)
         session.seeking = False
+        self._forget(session)
         self.directory.moved(session)
         session.send(m.Notice(text=_("No longer seeking.")))
         session.send(m.Ack(id=msg.id))
@@ -234,8 +253,17 @@ class Seeks:
         if not session.seeking:
             return
         session.seeking = False
+        self._forget(session)
         self.directory.moved(session)
         self._in_background(self.queue.drop(name or session.name or ""))
+
+    def _forget(self, session: Session) -> None:
+        """``session`` seeks no longer: its address's share has room for another."""
+        mine = self._from.get(session.address)
+        if mine is not None:
+            mine.discard(session)
+            if not mine:
+                del self._from[session.address]
 
     def _in_background(self, job: Any) -> None:
         async def run() -> None:

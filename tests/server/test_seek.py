@@ -11,7 +11,7 @@ import pytest
 
 from server.app import Server
 from server.lobby import seeking
-from tests.server.clients import LineClient, WsClient, until
+from tests.server.clients import TIMEOUT, LineClient, WsClient, until
 from tests.server.conftest import ServerFactory
 
 PASSWORD = "correct horse battery"
@@ -357,3 +357,30 @@ async def test_tables_count_against_the_rooms_the_server_may_hold(make_server: S
     for client in (dan, eve):
         await _seated(client)
     assert len(server.directory.rooms) == 2
+
+
+async def test_one_address_holds_a_quarter_of_its_connections_in_the_queue(
+    make_server: ServerFactory,
+) -> None:
+    """With --max-per-ip 8, two connections of one address may seek at once: a third is
+    ``queue_full`` (its message says why) and nothing of it is queued; a seeker already in may
+    change their seek, and once one of the two stops seeking (``/unseek``, or their connection
+    goes) the third is taken."""
+    server = await make_server(max_per_ip=8)
+    clients = [await WsClient.connect(server.port, f"p{i}") for i in range(4)]
+    for i, client in enumerate(clients[:2]):  # (clocks apart: nobody is paired meanwhile)
+        assert (await client.command(f"/seek 2 clock {30 + i}"))["type"] == "seeking"
+    refused = await clients[2].command("/seek 2 clock 40")
+    assert (refused["type"], refused["code"]) == ("error", "queue_full"), refused
+    assert "your address" in refused["message"] and "(2)" in refused["message"]
+    assert sorted(e.seeker.name for e in await server.lobby.seeks.queue.entries()) == ["p0", "p1"]
+    assert (await clients[0].command("/seek 2 clock 50"))["type"] == "seeking"
+    assert (await clients[0].command("/unseek"))["type"] == "ack"
+    assert (await clients[2].command("/seek 2 clock 40"))["type"] == "seeking"
+    assert (await clients[3].command("/seek 2 clock 60"))["code"] == "queue_full"
+    await clients[1].close()
+    deadline = asyncio.get_running_loop().time() + TIMEOUT
+    while (answer := await clients[3].command("/seek 2 clock 60"))["type"] != "seeking":
+        assert answer["code"] == "queue_full" and asyncio.get_running_loop().time() < deadline, answer
+        await asyncio.sleep(0.05)
+    assert sorted(e.seeker.name for e in await server.lobby.seeks.queue.entries()) == ["p2", "p3"]
