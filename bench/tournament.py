@@ -123,6 +123,16 @@ async def main(players: int, rounds: int, size: int, timeout: float) -> None:
             assert (await bot.request({"type": "tournament", "action": "join", "name": "bench"}))[
                 "type"
             ] == "ack"
+        pauses: list[float] = [0.0]
+
+        async def watch_loop() -> None:
+            """The longest the event loop left a 1 ms sleep waiting beyond its time."""
+            while True:
+                before = time.perf_counter()
+                await asyncio.sleep(0.001)
+                pauses.append(time.perf_counter() - before - 0.001)
+
+        tasks.append(asyncio.get_running_loop().create_task(watch_loop()))
         started = time.monotonic()
         server.tournaments.clock = lambda: time.time() + 61
         server.tournaments.poke()
@@ -140,16 +150,20 @@ async def main(players: int, rounds: int, size: int, timeout: float) -> None:
                 break
             await asyncio.sleep(0.2)
         shown = await bots[0].request({"type": "tournament", "name": "bench"})
+        stored = await server.store.tournaments.tournament(shown["tournament"]["id"])
+        assert stored is not None
+        tables = stored.state["tables"]  # (every table: the answer lists the latest finished)
         met: Counter[frozenset[str]] = Counter()
-        for table in shown["tables"]:
+        for table in tables:
             for a, b in combinations(table["players"], 2):
                 met[frozenset((a, b))] += 1
         repeats = sum(1 for count in met.values() if count > 1)
         print(f"status {shown['tournament']['status']} after {time.monotonic() - started:.1f} s;"
-              f" {len(shown['tables'])} tables")  # fmt: skip
+              f" {len(tables)} tables")  # fmt: skip
         for number, seconds in enumerate(timings, start=1):
             print(f"round {number} paired in {seconds * 1000:7.1f} ms")
-        sizes = Counter(len(t["players"]) for t in shown["tables"])
+        print(f"the event loop's longest pause: {max(pauses) * 1000:.1f} ms")
+        sizes = Counter(len(t["players"]) for t in tables)
         print(f"table sizes: {dict(sizes)}; pairs of players who met more than once: {repeats}")
         print("top of the standings:", [(s["name"], s["points"]) for s in shown["standings"][:4]])
         for task in tasks:
@@ -166,16 +180,43 @@ def pairing_only(players: int, rounds: int, size: int) -> None:
     rng = random.Random(1)
     names = [f"p{i:03d}" for i in range(players)]
     met: Counter[tuple[str, str]] = Counter()
-    worst = 0.0
+    worst = (0.0, list(names), Counter(met))
     for number in range(1, rounds + 1):
         started = time.perf_counter()
         tables = swiss_tables(names, size, met)
         took = time.perf_counter() - started
-        worst = max(worst, took)
+        if took > worst[0]:
+            worst = (took, list(names), Counter(met))
         print(f"round {number} paired in {took * 1000:7.1f} ms, repeat pairs {repeat_pairs(tables, met)}")
         met.update(pair_key(a, b) for table in tables for a, b in combinations(table, 2))
         rng.shuffle(names)
-    print(f"worst round: {worst * 1000:.1f} ms")
+    print(f"worst round: {worst[0] * 1000:.1f} ms")
+
+    async def paused(in_thread: bool) -> float:
+        """The event loop's longest pause while the worst round is paired again on the loop, or
+        in a thread (as the director pairs)."""
+        pauses = [0.0]
+        done = asyncio.Event()
+
+        async def watch() -> None:
+            while not done.is_set():
+                before = time.perf_counter()
+                await asyncio.sleep(0.001)
+                pauses.append(time.perf_counter() - before - 0.001)
+
+        watcher = asyncio.get_running_loop().create_task(watch())
+        await asyncio.sleep(0.01)
+        if in_thread:
+            await asyncio.to_thread(swiss_tables, worst[1], size, worst[2])
+        else:
+            swiss_tables(worst[1], size, worst[2])
+        done.set()
+        await watcher
+        return max(pauses)
+
+    for where, in_thread in (("on the loop", False), ("in a thread", True)):
+        pause = asyncio.run(paused(in_thread))
+        print(f"the worst round paired {where}: the event loop's longest pause {pause * 1000:.1f} ms")
 
 
 if __name__ == "__main__":

@@ -214,7 +214,11 @@ class Director:
         # (one that needs nobody's presence is given none: it seats nobody now, whoever is here)
         present = await people() if t.reads_present(now) else {}
         gone = [] if t.over else t.drop_gone_guests(set(present))
-        new = t.due(now, set(present) - await self._playing(t.seatable(now), present))
+        seatable = t.seatable(now)
+        allowed = set(present) - await self._playing(seatable, present)
+        # (a Swiss round of 128 players pairs in up to a few hundred ms: in a thread, while the
+        # loop goes on with every game; nothing else touches this copy of the tournament)
+        new = await asyncio.to_thread(t.due, now, allowed) if seatable else t.due(now, allowed)
         if ended or gone or new or before != (t.status, t.round, len(t.tables), dict(t.waiting)):
             if not await self.store.tournaments.tournament_saved(stored.version, t.to_dict()):
                 return  # a command came first: read again at the next tick
