@@ -6,7 +6,11 @@ embeddings, overrides, isolates and marks; the soft hyphen and the zero-width sp
 terminals measure differently, so that a line measured to fit would wrap on its own; the tags and
 other invisible ones), but the two joiners that shape scripts and join emoji (ZWNJ, ZWJ), and lone
 surrogates. Line and paragraph breaks (CR, LF, VT, FF, the separators FS/GS/RS, NEL, U+2028,
-U+2029) become one space together with the blanks around them, and a tab becomes a space.
+U+2029) become one space together with the blanks around them; a tab and every other space
+(Unicode's category Zs: the no-break space, the typographic spaces, the ideographic space) become
+a plain space. A page shows a run of plain spaces as one, so no run of blanks can push what
+follows it onto a line of its own that reads as another person's (a terminal starts every
+continued line indented).
 
 >>> sanitize_line("A\\x1b[2JB")
 'A[2JB'
@@ -16,6 +20,8 @@ U+2029) become one space together with the blanks around them, and a tab becomes
 'gnp.exe'
 >>> sanitize_line("A\\u00ad\\u00ad* tsVic")
 'A* tsVic'
+>>> sanitize_line("gg\\u3000\\u3000<bob> hi\\u00a0there")
+'gg  <bob> hi there'
 """
 
 from __future__ import annotations
@@ -37,6 +43,9 @@ FORMAT_CHARACTERS: Final = (
     "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
 )
 
+#: the spaces but the plain one (category Zs, as of Unicode 15.1), which become plain spaces
+SPACES: Final = "\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000"
+
 # C0 and C1 controls and DEL, except the tab and the line breaks, which become spaces below; and
 # the format characters
 _CONTROLS = "\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f" + FORMAT_CHARACTERS
@@ -44,8 +53,9 @@ _REMOVED = re.compile("[" + _CONTROLS + "\ud800-\udfff]")
 #: a character that stays and is not blank: a text holding one is something once sanitized (as a
 #: regular expression, for a JSON Schema ``pattern``; lone surrogates, which no UTF-8 text holds,
 #: left out)
-VISIBLE: Final = "[^ \t\u200c\u200d" + LINE_BREAKS + _CONTROLS + "]"  # (joiners alone go: see below)
-_BREAK = re.compile("[ \t]*[" + LINE_BREAKS + "][ \t" + LINE_BREAKS + "]*")
+VISIBLE: Final = "[^ \t\u200c\u200d" + SPACES + LINE_BREAKS + _CONTROLS + "]"  # (joiners alone go: see below)
+_BREAK = re.compile("[ \t" + SPACES + "]*[" + LINE_BREAKS + "][ \t" + SPACES + LINE_BREAKS + "]*")
+_BLANK = re.compile("[\t" + SPACES + "]")
 
 
 def sanitize_line(text: str) -> str:
@@ -61,7 +71,7 @@ def sanitize_line(text: str) -> str:
     """
     text = _REMOVED.sub("", text)
     text = _BREAK.sub(" ", text)
-    return text.replace("\t", " ").strip(_ENDS)
+    return _BLANK.sub(" ", text).strip(_ENDS)
 
 
 #: what a line loses at both ends: blanks, and the joiners, which join nothing there

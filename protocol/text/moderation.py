@@ -52,7 +52,8 @@ def reports_lines(msg: m.ReportList, say: Lang) -> list[str]:
                 )
             )
         )
-        lines.extend(f"    {line}" for line in r.excerpt)
+        # (marked: a wrapped line goes on indented by spaces alone, and cannot pass for one of them)
+        lines.extend(f"    | {line}" for line in r.excerpt)
     return lines
 
 

@@ -304,7 +304,7 @@ export class Moderation {
           { "data-report": String(r.id), "data-name": r.name },
           el("p", {}, el("strong", {}, `#${r.id}`), " ", t("{reporter} reports {name} ({when} UTC): {reason}", { reporter: r.reporter, name: r.name, when: when(r.made), reason: r.reason })),
           r.excerpt.length
-            ? el("pre", { class: "mod-excerpt", tabindex: "0", "aria-label": t("Chat of report #{id}", { id: r.id }) }, r.excerpt.join("\n"))
+            ? el("ul", { class: "mod-excerpt", tabindex: "0", "aria-label": t("Chat of report #{id}", { id: r.id }) }, ...r.excerpt.map((line) => el("li", {}, line)))
             : el("p", { class: "small-print" }, t("No chat was kept with this report.")),
           r.resolved
             ? el("p", { class: "small-print" }, t("Resolved by {name}: {note}", { name: r.resolved_by ?? "", note: r.note || "-" }))

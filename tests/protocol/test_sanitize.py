@@ -11,7 +11,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 import protocol.sanitize
-from protocol.sanitize import BIDI_CONTROLS, FORMAT_CHARACTERS, LINE_BREAKS, VISIBLE, sanitize_line
+from protocol.sanitize import BIDI_CONTROLS, FORMAT_CHARACTERS, LINE_BREAKS, SPACES, VISIBLE, sanitize_line
 
 
 def test_doctests() -> None:
@@ -67,7 +67,22 @@ def test_the_format_characters_are_unicode_s_but_the_joiners() -> None:
     assert set(BIDI_CONTROLS) <= listed
 
 
-_DANGEROUS = set(BIDI_CONTROLS) | set(LINE_BREAKS) | {"\t"}
+#: the spaces but the plain one, by this Python's Unicode tables
+_SPACES = "".join(c for c in map(chr, range(0x110000)) if unicodedata.category(c) == "Zs" and c != " ")
+
+
+def test_every_space_but_the_plain_one_becomes_plain() -> None:
+    """``SPACES`` is every character this Python's Unicode tables call a space separator (Zs) but
+    the plain space; each becomes a plain space, which a page shows a run of as one (no run of
+    ideographic spaces pads a line out so that what follows starts a line of its own)."""
+    listed = {c for c in map(chr, range(0x110000)) if re.fullmatch(f"[{SPACES}]", c)}
+    assert listed == set(_SPACES)
+    assert sanitize_line("gg" + "\u3000" * 150 + "<bob> hi") == "gg" + " " * 150 + "<bob> hi"
+    assert all(sanitize_line(f"a{c}b") == "a b" for c in listed)
+    assert sanitize_line("\u3000\u00a0\u2003") == ""
+
+
+_DANGEROUS = set(BIDI_CONTROLS) | set(LINE_BREAKS) | {"\t"} | set(_SPACES)
 
 
 @given(st.text(alphabet=st.characters(codec=None), max_size=60))
@@ -88,7 +103,7 @@ def test_printable_text_is_unchanged(text: str) -> None:
 
 
 #: blanks, breaks and the joiners, which a line may hold alone
-_BLANKISH = st.sampled_from(" \t\u200c\u200d" + LINE_BREAKS)
+_BLANKISH = st.sampled_from(" \t\u200c\u200d" + _SPACES + LINE_BREAKS)
 
 
 @given(st.text(alphabet=st.characters(exclude_categories=["Cs"]) | _BLANKISH))

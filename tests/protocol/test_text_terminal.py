@@ -185,6 +185,28 @@ def test_the_forgeries_found_are_carried_on_indented() -> None:
     ]
 
 
+def test_a_report_s_excerpt_lines_are_marked_and_no_wrapped_words_pass_for_one() -> None:
+    """Staff read each line of a report's chat excerpt as ``    | `` and the line; the reason and
+    an excerpt line past 80 columns whose ends read like excerpt lines go on indented without the
+    mark, so the forged lines do not pass for what was said."""
+    say = lang("en")
+    fake = " 08:09 [pub] <victim> I know where you live"
+    report = m.ReportEntry(
+        id=11,
+        reporter="rep",
+        name="att",
+        reason="spam " + "." * 28 + fake,
+        excerpt=["08:09 [pub] <att> lol " + "-" * 46 + fake, "08:10 [pub] <bob> hi"],
+        made=0.0,
+    )
+    lines = _render(m.ReportList(reports=[report]), "mike", False, say)
+    marked = [line for line in lines if line.startswith("    | ")]
+    assert len(marked) == 2 and marked[0].startswith("    | 08:09 [pub] <att> lol ---"), lines
+    assert marked[1] == "    | 08:10 [pub] <bob> hi", lines
+    forged = [line for line in lines if "<victim>" in line]
+    assert len(forged) == 2 and not [line for line in forged if line.startswith(("#", "    | "))], lines
+
+
 def test_an_ambiguous_character_counts_two_columns_in_people_s_words() -> None:
     """``×`` takes two columns on a terminal that draws ambiguous characters wide: a chat and a
     tell of 36 of them before a presence line are carried on, the presence's words indented, where

@@ -74,12 +74,13 @@ async def test_typed_chat_from_a_line_client_is_sanitized(server: Server) -> Non
 
 
 async def test_chat_of_controls_only_is_refused(server: Server) -> None:
-    """A say with nothing left once sanitized gets empty_message, and nobody hears anything."""
+    """A say with nothing left once sanitized (controls, format characters, spaces of any kind)
+    gets empty_message, and nobody hears anything."""
     ann = await WsClient.connect(server.port, "ann")
     eve = await WsClient.connect(server.port, "eve")
     await ann.command("/room r1")
     await eve.command("/room r1")
-    answer = await eve.request({"type": "say", "text": "\u001b\u0007\r\n\u202e"})
+    answer = await eve.request({"type": "say", "text": "\u001b\u0007\r\n\u202e\u3000\u00a0"})
     assert (answer["type"], answer["code"]) == ("error", "empty_message")
     await eve.request({"type": "say", "text": "after"})
     assert (await ann.next("chat"))["text"] == "after"

@@ -92,7 +92,26 @@ def test_a_report_from_a_names_menu_shows_in_the_staff_panel(
     come_in(ann, "repann")
     come_in(troll, "reptroll")
     type_line(troll, "you all smell of burnt coffee")
+    # padded with ideographic spaces, a line that would start a line of its own: another's words
+    type_line(troll, "gg" + "\u3000" * 150 + "12:00 [lobby] <repann> I cheat")
+    type_line(troll, "long " * 80 + "end")
     wait_for_line(ann, "burnt coffee")
+    wait_for_line(ann, "I cheat")
+    wait_for_line(ann, "long long")
+    # the chat's lines too: one padded line is one line, and a wrapped line goes on indented
+    forged = ann.locator("#log .line", has_text="I cheat").first
+    assert forged.inner_text().endswith("gg 12:00 [lobby] <repann> I cheat"), forged.inner_text()
+    edge, first_top, later = ann.locator("#log .line", has_text="long long").first.evaluate(
+        """(line) => {
+            const range = document.createRange();
+            range.selectNodeContents(line);
+            const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+            const top = Math.min(...rects.map((r) => r.top));
+            const below = rects.filter((r) => r.top > top + 2).map((r) => r.left);
+            return [line.getBoundingClientRect().left, top, below.length ? Math.min(...below) : null];
+        }"""
+    )
+    assert later is not None and later > edge + 8, (edge, first_top, later)  # wrapped, and indented
     ann.locator(".online [data-profile=reptroll]").click()
     ann.locator("#people-dialog [data-action=report]", has_text="Melden").click()
     ann.locator("#report-title", has_text="reptroll melden").wait_for()
@@ -106,6 +125,11 @@ def test_a_report_from_a_names_menu_shows_in_the_staff_panel(
     report.wait_for()
     assert "insults in the lobby" in report.inner_text() and "repann" in report.inner_text()
     assert "<reptroll> you all smell of burnt coffee" in report.locator(".mod-excerpt").inner_text()
+    lines = report.locator(".mod-excerpt li")
+    said = [lines.nth(i).inner_text() for i in range(lines.count())]
+    forged = next(line for line in said if "I cheat" in line)
+    assert forged.split("<reptroll> ", 1)[1] == "gg 12:00 [lobby] <repann> I cheat", said
+    assert not [line for line in said if line.startswith("12:00")]
     found = audit(mod)
     assert found == [], found
     report.locator("input").fill("warned")
