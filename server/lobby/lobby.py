@@ -345,7 +345,8 @@ class Lobby:
         if session.name is not None:
             raise ProtocolError("already_welcome", _("You are already {name}.", name=session.name), msg.id)
         language.hello_language(session, msg)
-        await self.moderation.admit(session, msg.name, msg.id)  # (a ban or a kick keeps the name out)
+        # (a ban or a kick keeps the name out; a registered name's is told once it is shown to be theirs)
+        admitted = await self.moderation.admit(session, msg.name, msg.id, proven=False)
         if msg.token:
             await self._resume(session, msg)
             return
@@ -364,6 +365,7 @@ class Lobby:
         token = secrets.token_hex(16)
         await self.store.token_issued(token, name, identity)
         session.identity = identity
+        admitted()
         await self._welcome(session, name, token, msg, resumed=False)
         await self.social.welcome(session, PersonalLists())  # (nothing is kept for a new identity)
 
@@ -400,6 +402,7 @@ class Lobby:
     ) -> None:
         """``name`` comes back on this connection (a resume, or an account's login): an older
         connection of the name goes, and a seat held in a running game is taken back."""
+        admitted = await self.moderation.admit(session, name, msg.id)  # (shown to be theirs now)
         if room is None:
             room = await self.directory.seat_room(name)
         # the name is theirs, its seat and connection too, but not a look-alike someone else holds
@@ -416,6 +419,7 @@ class Lobby:
         if old is not None:  # the same person on a new connection: the old one goes
             self.detach_quietly(old)
         session.identity = identity
+        admitted()
         await self._welcome(session, name, token, msg, resumed=msg.token is not None or room is not None)
         await self.social.welcome(session, lists)
         if room is not None:
@@ -456,7 +460,7 @@ class Lobby:
             raise ProtocolError("bad_name", _("A name is {rule}.", rule=NAME_RULE), msg.id)
         await account_commands.check_not_playing(self, session, "nick", msg.id)
         await account_commands.check_nick(self, session, msg)
-        await self.moderation.admit(session, msg.name, msg.id)  # (a new name sheds no silence)
+        admitted = await self.moderation.admit(session, msg.name, msg.id)  # (a new name sheds no silence)
         # (a name like one's own is one's own, unless someone else holds that very name)
         held = await self.directory.claim_name(msg.name, own=session.name)
         if held is not None:
@@ -473,6 +477,7 @@ class Lobby:
         session.name = msg.name
         self.directory.bind(session)
         session.token = token
+        admitted()
         await self.directory.published()  # (as at hello: every node knows the new name first)
         session.send(m.Welcome(id=msg.id, name=msg.name, token=token))
         log.info("renamed", player=msg.name, old=old)

@@ -138,10 +138,17 @@ class Moderation:
 
     # --- enforcement -------------------------------------------------------------------------
 
-    async def admit(self, session: Session, name: str, msg_id: m.ClientId) -> None:
-        """``name`` may log in on ``session`` (at ``hello``, or as a new name at ``nick``), unless
-        a ban or a kick holds (``banned``, ``kicked``); whether it is silenced is kept on the
-        session."""
+    async def admit(
+        self, session: Session, name: str, msg_id: m.ClientId, *, proven: bool = True
+    ) -> Callable[[], None]:
+        """Whether ``name`` may log in on ``session`` (at ``hello``, or as a new name at ``nick``):
+        not while a ban or a kick holds (``banned``, ``kicked``, with the reason the staff gave).
+        What it answers keeps on the session the silences that hold the name, to be called once
+        the name is the session's (a refusal after this question changes nothing).
+
+        A registered name is the account's owner's to read about: before they have shown it is
+        theirs (``proven`` false: a password or a token is still to be checked) its ban is not
+        told, and the caller asks again once they have."""
         found = await self.store.sanctions(name, session.address)
         key = name.casefold()
         registered = True  # (only a guest is held by its address's sanctions)
@@ -149,14 +156,21 @@ class Moderation:
             registered = await self.lobby.accounts.is_registered(name)
         barred = Enforcer.barring(found, name, registered)
         if barred is not None:
+            if not proven and barred.name.casefold() == key and await self.lobby.accounts.is_registered(name):
+                return _nothing
             log.info("refused", player=name, sanction=barred.kind, peer=session.peer)
             if barred.kind == "kick":
                 raise ProtocolError("kicked", banned_text(barred, name), msg_id)
             raise ProtocolError("banned", banned_text(barred, name), msg_id)
-        if session.name is None:  # a hello: what a name refused before on this connection held goes
-            session.silences = {}
-        hold(session, Enforcer.silences(found, name, registered))
-        session.hears = 2 * EXCERPT_LINES
+        silences = Enforcer.silences(found, name, registered)
+
+        def held() -> None:
+            if session.name is None:  # a hello: what held an earlier name of the connection goes
+                session.silences = {}
+            hold(session, silences)
+            session.hears = 2 * EXCERPT_LINES
+
+        return held
 
     @staticmethod
     def welcomed(session: Session) -> None:
@@ -454,3 +468,7 @@ class Moderation:
                 ],
             )
         )  # fmt: skip
+
+
+def _nothing() -> None:
+    """What an admission asked before a registered name was shown to be its caller's keeps."""

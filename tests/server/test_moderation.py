@@ -294,6 +294,43 @@ async def test_a_hello_refused_leaves_no_silence_on_the_connection(server: Serve
     assert (await client.request({"type": "say", "text": "hello"}))["type"] == "ack"
 
 
+async def test_an_accounts_ban_is_told_only_to_who_shows_the_account_is_theirs(server: Server) -> None:
+    """An account banned with a private reason: a hello under its name without the password is
+    ``name_registered``, with a wrong one ``bad_password`` (over WebSocket and at a terminal),
+    nothing of the ban told; with the password it is ``banned`` with the reason (the ban revoked
+    the account's tokens)."""
+    mod = await _registered(server, "mike", "moderator")
+    carl = await _registered(server, "carl")
+    token = carl.token
+    assert (await mod.command("/ban carl 7d his name is Carl Smith of Leeds"))["type"] == "ack"
+    await _closed(carl)
+    for more, code in (({}, "name_registered"), ({"password": "wrong password"}, "bad_password")):
+        answer = await _hello(server, "carl", **more)
+        assert answer["code"] == code and "Leeds" not in answer["message"] and "ban" not in answer["message"]
+    assert server.line_port is not None
+    line = await LineClient.connect(server.line_port)
+    await line.line("carl")
+    await line.expect("Password: ")
+    await line.line("wrong password")
+    text = await line.expect("[bad_password]")
+    assert "Leeds" not in text
+    assert (await _hello(server, "carl", token=token))["code"] == "bad_token"
+    answer = await _hello(server, "carl", password=PASSWORD)
+    assert answer["code"] == "banned" and "Carl Smith of Leeds" in answer["message"], answer
+
+
+async def test_a_refused_nick_takes_on_nothing_of_the_name(server: Server) -> None:
+    """A guest asks for a silenced guest's name, held by that guest: ``name_taken``, and the
+    asker still chats (the silence was the name's, which they did not get)."""
+    admin = await _registered(server, "ann", "admin")
+    await WsClient.connect(server.port, "troll")
+    early = await WsClient.connect(server.port, "early")
+    assert (await admin.command("/silence troll 1h spam"))["type"] == "ack"
+    refused = await early.request({"type": "nick", "name": "troll"})
+    assert refused["code"] == "name_taken", refused
+    assert (await early.request({"type": "say", "text": "still here"}))["type"] == "ack"
+
+
 async def test_a_second_shorter_silence_is_told_with_the_end_that_holds(server: Server) -> None:
     """A silence of 2h, then one of 30m: the longer holds, and both the staff member's answer
     and the silenced person's notice name its end, not the shorter one's."""
