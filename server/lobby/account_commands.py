@@ -68,7 +68,7 @@ class Followed(Protocol):
 class Ended(Protocol):
     """The queue of quick pairing, as far as these commands end a seek."""
 
-    def ended(self, session: Session, name: str | None = None) -> None: ...
+    def ended(self, session: Session, name: str | None = None, *, told: bool = False) -> None: ...
 
 
 def is_registered(session: Session) -> bool:
@@ -263,9 +263,8 @@ async def _new_identity(lobby: Lobby, session: Session, identity: str, *, keep: 
         await lobby.directory.identity_changed(old, identity)
         if lobby.tournaments is not None:
             await lobby.tournaments.creator_changed(old, identity)
-    if session.seeking:  # a seek is its player's, as they were: rated or not, rated as whom
-        lobby.seeks.ended(session)
-        session.send(m.Notice(text=_("No longer seeking.")))
+    # (a seek is its player's, as they were: rated or not, rated as whom)
+    lobby.seeks.ended(session, told=True)
     lobby.directory.moved(session)  # (its line says whose it is: a guest's or an account's)
 
 

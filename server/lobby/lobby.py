@@ -465,7 +465,7 @@ class Lobby:
         held = await self.directory.claim_name(msg.name, own=session.name)
         if held is not None:
             raise name_taken(msg.name, held, msg.id)
-        self.seeks.ended(session)  # (the queue knows the seeker by name: ended before the rename)
+        self.seeks.ended(session, told=True)  # (the queue knows the seeker by name: ended first)
         identity = session.identity  # every named session has one
         assert identity is not None
         token = secrets.token_hex(16)  # logged first: if the log refuses, the name stays as it was
@@ -510,7 +510,7 @@ class Lobby:
         ):
             if session.room is None:
                 raise ProtocolError("not_in_room", _("Say which room: /join NAME."), msg.id)
-            self.seeks.ended(session)
+            self.seeks.ended(session, told=True)
             session.room.post(session, msg)
             return
         if msg.seat is not None:  # a seat is taken over where one watches the game
@@ -536,7 +536,7 @@ class Lobby:
             room = await self.directory.resolve(name)
         if session.room is room:
             if join:
-                self.seeks.ended(session)
+                self.seeks.ended(session, told=True)
             room.post(session, Enter(join=join, id=msg_id))
             return
         if session.room is not None and session.room.name.casefold() == room.name.casefold():
@@ -547,7 +547,7 @@ class Lobby:
                 raise not_invited(room.name, msg_id)
             admitted = door == "guest"
         if join:
-            self.seeks.ended(session)
+            self.seeks.ended(session, told=True)
         if session.room is not None:
             session.room.post(session, Leave(disconnected=False, id=None, name=session.name, asked=False))
         session.room = room

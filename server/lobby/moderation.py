@@ -12,6 +12,7 @@ action does to connections goes to every node (:class:`~server.lobby.sanctions.A
 from __future__ import annotations
 
 import collections
+import contextlib
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Final, Protocol, cast
@@ -297,15 +298,25 @@ class Moderation:
         if recent is not None and len(recent) >= 2 * REPORTS_AN_HOUR:
             text = _("Your address made {n} reports this hour; the staff read them.", n=2 * REPORTS_AN_HOUR)
             raise ProtocolError("rate_limited", text, msg.id)
-        maker = session.identity or session.name  # (the player: a new name keeps the count)
-        if await self.store.reports_since(maker, now - 3600) >= REPORTS_AN_HOUR:
-            text = _("You made {n} reports this hour; the staff read them.", n=REPORTS_AN_HOUR)
-            raise ProtocolError("rate_limited", text, msg.id)
-        target = self.lobby.directory.session(msg.name)
-        where = None if target is None else (target.room.name if target.room is not None else "")
-        lines = excerpt(session.heard, msg.name, where)
-        report = await self.store.report_added(session.name, msg.name, msg.reason, lines, maker)
-        self._reported.setdefault(origin, collections.deque(maxlen=2 * REPORTS_AN_HOUR)).append(now)
+        # counted before the store is asked (other reports from the address may come meanwhile),
+        # and given back if this one is not made
+        counted = self._reported.setdefault(origin, collections.deque(maxlen=2 * REPORTS_AN_HOUR))
+        counted.append(now)
+        try:
+            maker = session.identity or session.name  # (the player: a new name keeps the count)
+            if await self.store.reports_since(maker, now - 3600) >= REPORTS_AN_HOUR:
+                text = _("You made {n} reports this hour; the staff read them.", n=REPORTS_AN_HOUR)
+                raise ProtocolError("rate_limited", text, msg.id)
+            target = self.lobby.directory.session(msg.name)
+            where = None if target is None else (target.room.name if target.room is not None else "")
+            lines = excerpt(session.heard, msg.name, where)
+            report = await self.store.report_added(session.name, msg.name, msg.reason, lines, maker)
+        except BaseException:
+            with contextlib.suppress(ValueError):
+                counted.remove(now)
+            if not counted and self._reported.get(origin) is counted:
+                del self._reported[origin]
+            raise
         if len(self._reported) > 4096:  # addresses not heard from for an hour are forgotten
             for stale in [a for a, times in self._reported.items() if times[-1] < now - 3600]:
                 del self._reported[stale]

@@ -247,11 +247,14 @@ class Seeks:
         session.send(m.Notice(text=_("No longer seeking.")))
         session.send(m.Ack(id=msg.id))
 
-    def ended(self, session: Session, name: str | None = None) -> None:
+    def ended(self, session: Session, name: str | None = None, *, told: bool = False) -> None:
         """``session`` (called ``name`` until now, if it changes) no longer seeks: it joined a
-        room, was seated, changed its name, or went."""
+        room, was seated, changed its name, or went; with ``told``, a notice says so (what the
+        person did ended it, not a table found)."""
         if not session.seeking:
             return
+        if told:
+            session.send(m.Notice(text=_("No longer seeking.")))
         session.seeking = False
         self._forget(session)
         self.directory.moved(session)

@@ -384,3 +384,21 @@ async def test_one_address_holds_a_quarter_of_its_connections_in_the_queue(
         assert answer["code"] == "queue_full" and asyncio.get_running_loop().time() < deadline, answer
         await asyncio.sleep(0.05)
     assert sorted(e.seeker.name for e in await server.lobby.seeks.queue.entries()) == ["p2", "p3"]
+
+
+async def test_a_nick_or_a_join_ends_the_seek_with_a_notice(server: Server) -> None:
+    """A seeker who takes a new name, or a seat in a room, is told the seek ended ("No longer
+    seeking.", before the answer), and ``who`` no longer marks them."""
+    ann = await WsClient.connect(server.port, "ann")
+    bob = await WsClient.connect(server.port, "bob")
+    for client in (ann, bob):
+        assert (await client.command("/seek 2 clock 30"))["type"] == "seeking"
+        client.take_all()
+    assert (await ann.request({"type": "nick", "name": "anna"}))["type"] == "welcome"
+    assert (await bob.command("/join cafe"))["type"] == "ack"
+    for client in (ann, bob):
+        notices = [x["text"] for x in client.take_all() if x["type"] == "notice"]
+        assert notices[:1] == ["No longer seeking."], notices
+    people = (await ann.request({"type": "who"}))["people"]
+    assert not [p for p in people if p["seeking"]], people
+    assert await server.lobby.seeks.queue.entries() == []
