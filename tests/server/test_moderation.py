@@ -3,6 +3,7 @@ silences, reports, the log, announcements, closed rooms and the staff's marks.""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
@@ -515,6 +516,26 @@ async def test_reports_cannot_flood_the_staff(server: Server) -> None:
     assert (await bob.command("/report p9 spam"))["code"] == "rate_limited"
     assert (await bob.command("/report bob spam"))["code"] == "bad_target"
     assert await server.store.reports_open() == 5
+
+
+async def test_an_address_s_reports_at_once_are_counted_as_one_after_another(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sixteen guests of one address report at once while the store answers slowly (as Redis
+    does, where other reports run meanwhile): ten reports are made, as the address's hour allows,
+    and the others are ``rate_limited``."""
+    asked = server.store.reports_since
+
+    async def slowly(maker: str, since: float) -> int:
+        await asyncio.sleep(0.05)
+        return await asked(maker, since)
+
+    monkeypatch.setattr(server.store, "reports_since", slowly)
+    guests = [await WsClient.connect(server.port, f"g{n}") for n in range(16)]
+    answers = await asyncio.gather(*(g.command("/report troll spam") for g in guests))
+    assert sorted(a["type"] for a in answers) == ["ack"] * 10 + ["error"] * 6, answers
+    assert {a["code"] for a in answers if a["type"] == "error"} == {"rate_limited"}
+    assert await server.store.reports_open() == 10
 
 
 async def test_roles_are_given_by_an_admin_and_marked_for_everyone(server: Server) -> None:
