@@ -14,6 +14,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from engine.game import seed_hash
+from protocol.names import is_name
 from server.directory.privacy import Reader, reader
 from server.limits import security_event
 from server.lobby import profiles
@@ -253,7 +254,10 @@ class HttpRoutes:
         if path.startswith("/api/games/"):
             return await self._game(path.removeprefix("/api/games/"), await self._reader(request))
         if path.startswith("/players/"):
-            # a profile's address to share: the page, which opens that profile (its data: /api/players/)
+            # a profile's address to share: the page, which opens that profile (its data: /api/players/);
+            # only a name's (the page shows what the address says, which must be a name)
+            if not is_name(path.removeprefix("/players/")):
+                return _not_found()
             return self._static("/index.html")
         if path.startswith("/games/"):
             # one address, two forms: a viewer for people, the record for programs

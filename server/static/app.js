@@ -5,7 +5,7 @@
 
 import { CafeBoard } from "./board.js";
 import { FirstGameGuide, Shortcuts } from "./keys.js";
-import { ChatPane } from "./chat.js";
+import { ChatPane, holdsPassword } from "./chat.js";
 import { Connection } from "./connection.js";
 import { Identity } from "./account.js";
 import { BoardZoom } from "./zoom.js";
@@ -85,8 +85,9 @@ function send(msg) {
 function command(text) {
   const trimmed = text.trim();
   const name = /^\/(\S+)/.exec(trimmed)?.[1]?.toLowerCase();
-  // a command is shown as typed; chat comes back from the server with the name, once
-  if (name) chat.add("mine", trimmed);
+  // a command is shown as typed (its passwords hidden); chat comes back from the server with the
+  // name, once
+  if (name) chat.add("mine", holdsPassword(trimmed) ? `/${name} ***` : trimmed);
   if (name === "quit") {
     logOut();
     return;
@@ -243,6 +244,7 @@ function logOut() {
   if (connection.isOpen()) connection.send({ type: "command", id: newId("cmd"), text: "/quit" });
   connection.close(t("you logged out"));
   for (const key of ["cafe.token", "cafe.name", "cafe.room"]) saved.set(key, null);
+  chat.forget(); // (the lines typed and read: the next person on this browser finds none of them)
   Object.assign(state, { name: null, token: null, registered: false, view: null, pending: null, registering: null });
   social.clearVote();
   chat.add("system", t("You are logged out on this browser."));

@@ -11,6 +11,11 @@ const SCROLL_KEYS = new Set(["ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home
 const HISTORY_KEY = "cafe.history";
 // the log, kept for this tab so that a reload shows it again
 const LOG_KEY = "cafe.log";
+
+/** Whether a typed line gives a password: `/register`, `/password` or `/unregister` with words after. */
+export function holdsPassword(text) {
+  return /^\s*\/(register|password|unregister)\s+\S/i.test(text);
+}
 const KEPT_LINES = 200;
 
 // functions, so that each call reads the language chosen now
@@ -217,6 +222,21 @@ export class ChatPane {
     });
   }
 
+  /** Forget what was typed and read on this browser (on logging out). */
+  forget() {
+    this.history = [];
+    this.position = 0;
+    this.kept = [];
+    for (const key of [HISTORY_KEY, LOG_KEY]) {
+      try {
+        localStorage.removeItem(key);
+        sessionStorage.removeItem(key);
+      } catch {
+        // storage refused: nothing was kept there
+      }
+    }
+  }
+
   _loadLog() {
     try {
       const saved = JSON.parse(sessionStorage.getItem(LOG_KEY) ?? "[]");
@@ -289,7 +309,8 @@ export class ChatPane {
       e.preventDefault();
       const text = this.input.value;
       if (!text.trim()) return;
-      if (this.history[this.history.length - 1] !== text) this.history.push(text);
+      // (a line that holds a password is sent, and kept nowhere)
+      if (!holdsPassword(text) && this.history[this.history.length - 1] !== text) this.history.push(text);
       this.history = this.history.slice(-100);
       try {
         localStorage.setItem(HISTORY_KEY, JSON.stringify(this.history));

@@ -168,14 +168,10 @@ export function serverMessages(parts) {
     );
     // a shared link (…/#room) goes before the room this browser was in last
     const room = roomInAddress() || saved.get("cafe.room");
-    const profile = /^\/players\/([^/]+)$/.exec(location.pathname)?.[1];
-    if (profile) {
-      try {
-        people.showPlayer(decodeURIComponent(profile));
-      } catch {
-        // a malformed address: no profile to show
-      }
-    }
+    // (a name's alone, as the server serves the page for no other: the dialog shows what the
+    // address says, which a link could make anything)
+    const profile = /^\/players\/([A-Za-z][A-Za-z0-9_-]{0,15})$/.exec(location.pathname)?.[1];
+    if (profile) people.showPlayer(profile);
     if (room) send({ type: "enter_room", room, id: newId("ui") });
     else {
       send({ type: "list_rooms", id: newId("ui") });

@@ -375,6 +375,10 @@ async def test_a_players_address_serves_the_web_page_which_opens_the_profile(ser
     assert page.body == root.body
     assert b'src="/app.js"' in page.body and b'href="/style.css"' in page.body
     assert (await http_get(server.port, "/api/players/ann")).headers["content-type"] == "application/json"
+    # an address that is no name is nobody's profile (the page would show what it says)
+    notice = "/players/Security%20notice%3A%20log%20in%20again"
+    for junk in (notice, "/players/a/b", "/players/9lives", "/players/"):
+        assert (await http_get(server.port, junk)).status == 404, junk
 
 
 async def _raw_status(port: int, path: str, headers: str) -> int:

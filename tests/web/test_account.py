@@ -10,7 +10,7 @@ from playwright.sync_api import Page, Route
 
 from tests.web.conftest import ServerThread
 from tests.web.live_steps import audit
-from tests.web.pages import type_line, wait_for_line
+from tests.web.pages import come_in, type_line, wait_for_line
 from tests.web.social_steps import enter_room, fill_account, log_in, register, stored
 
 PASSWORD = "espresso-doppio"
@@ -29,6 +29,34 @@ def test_registering_keeps_the_token_and_never_the_password(open_page: Callable[
     page.locator("#me", has_text="regina").wait_for()
     assert not page.locator("#name-dialog").is_visible()
     assert page.locator("#register-open").is_hidden()
+
+
+def test_a_password_typed_in_the_chat_is_kept_nowhere(open_page: Callable[..., Page]) -> None:
+    """``/register PW PW`` and ``/password OLD NEW NEW`` typed as commands: the server takes them,
+    the chat shows them as ``/register ***`` and ``/password ***``, the typed lines' history and
+    the kept log hold no password, and after logging out the browser keeps neither what was typed
+    nor what was read."""
+    page = open_page()
+    come_in(page, "typist")
+    type_line(page, "hello there")
+    type_line(page, f"/register {PASSWORD} {PASSWORD}")
+    wait_for_line(page, "registered")
+    new = "ristretto-lungo"
+    type_line(page, f"/password {PASSWORD} {new} {new}")
+    wait_for_line(page, "password is changed")
+    lines = page.locator("#log").inner_text()
+    assert "/register ***" in lines and "/password ***" in lines
+    kept = stored(page)
+    assert PASSWORD not in lines + kept and new not in lines + kept, kept
+    assert "hello there" in kept  # (what holds no password is kept as before)
+    page.locator("#input").press("ArrowUp")
+    assert page.locator("#input").input_value() == "hello there"
+    page.locator("#me").click()
+    page.locator("#logout-btn").click()
+    page.locator("#name-dialog").wait_for()
+    kept = stored(page)
+    assert "cafe.history" not in kept and "hello there" not in kept and "typist" not in kept, kept
+    assert "logged out" in kept  # (the log starts again from there)
 
 
 def test_a_registered_name_asks_for_its_password_and_refuses_a_wrong_one(
