@@ -26,7 +26,10 @@ from protocol.messages import (
 )
 from protocol.view import RoomViews
 
-__all__ = ["Outgoing", "ack_json", "ops_json", "patch_json", "played_json"]
+__all__ = ["ANSWER_START", "Outgoing", "ack_json", "answer_start", "ops_json", "patch_json", "played_json"]
+
+#: how the text of every answer to a client message (ack, error, and the like) begins
+ANSWER_START = '{"seq":0,"id":'
 
 #: the fields of server messages that hold words for people (``Words``)
 _TEXT_FIELDS = ("message", "text", "reason", "detail")
@@ -211,4 +214,9 @@ def played_json(
 
 def ack_json(msg_id: ClientId) -> str:
     """The text of ``Ack(id=msg_id)``."""
-    return f'{{"seq":0,"id":{_json(msg_id)},"type":"ack"}}'
+    return f'{answer_start(msg_id)}"type":"ack"}}'
+
+
+def answer_start(msg_id: ClientId) -> str:
+    """How the text of the answer to the client message ``msg_id`` begins (its type follows)."""
+    return f"{ANSWER_START}{_json(msg_id)},"

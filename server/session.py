@@ -17,6 +17,7 @@ import contextlib
 import secrets
 import time
 import weakref
+from collections.abc import Callable
 from typing import Any, Literal, Protocol
 
 import structlog
@@ -25,8 +26,8 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol.errors import Close
 from protocol.i18n import DEFAULT, Lang, _, lang
-from protocol.messages import Notice, Resync, Snapshot, _ServerMessage
-from protocol.outgoing import Outgoing
+from protocol.messages import ClientId, Notice, Resync, Snapshot, _ServerMessage
+from protocol.outgoing import Outgoing, answer_start
 from server.peers import address_key
 from server.ratelimit import TokenBucket
 from server.ratings import ACCOUNT
@@ -117,6 +118,10 @@ class Session:
         self.room: RoomRef | None = None
         #: waiting for a table (``/seek``)
         self.seeking = False
+        #: a seat asked for (``join``) while seeking, whose answer ends the seek if it is an
+        #: ``ack`` (a refused one changes nothing): the start of that answer's text, and what
+        #: ends the seek
+        self.join_asked: tuple[str, Callable[[], None]] | None = None
         self.peer = peer
         self.seq = 0
         self.closed = False
@@ -153,6 +158,11 @@ class Session:
 
     # --- what the rest of the server calls -------------------------------------------------
 
+    def ask_join(self, msg_id: ClientId, taken: Callable[[], None]) -> None:
+        """A ``join`` (``msg_id``) goes to a room while this connection seeks: ``taken`` once the
+        room answers it with an ``ack``."""
+        self.join_asked = (answer_start(msg_id), taken)
+
     def start(self) -> None:
         """Ready to send: call it on the event loop, before the first ``send``."""
         self._loop = asyncio.get_running_loop()
@@ -163,6 +173,11 @@ class Session:
         if self.closed:
             return
         out = message if isinstance(message, Outgoing) else Outgoing(message)
+        if self.join_asked is not None and out.json.startswith(self.join_asked[0]):
+            head, taken = self.join_asked
+            self.join_asked = None
+            if out.json.startswith('"type":"ack"', len(head)):
+                taken()
         if not self.lang.english:
             out = out.localized(self.lang)
         if self.muted and _from_muted(out, self.muted):

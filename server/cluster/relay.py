@@ -19,7 +19,7 @@ from protocol import messages as m
 from protocol.commands import ShowRequest
 from protocol.errors import UNAVAILABLE
 from protocol.i18n import _, lang
-from protocol.outgoing import Outgoing
+from protocol.outgoing import ANSWER_START, Outgoing
 from server.cluster import envelopes as env
 from server.cluster.awaited import CAUGHT_UP, Awaited
 from server.directory.roomlist import LOBBY_EVERY
@@ -36,10 +36,6 @@ UNREACHABLE = UNAVAILABLE  # the same condition for the client: its answer canno
 BATCH = 256
 
 
-#: how the text of every answer to a client message (ack, error, and the like) begins
-_ANSWER = '{"seq":0,"id":'
-
-
 def channel(node: str) -> str:
     return f"{PREFIX}to:{node}"
 
@@ -49,7 +45,7 @@ NEWS = f"{PREFIX}news"
 
 #: how the answer to a node's own question to a room begins, asked after the node listens again
 #: (see ``Relay.resubscribed``)
-_CAUGHT_UP_ANSWER = f'{_ANSWER}"{CAUGHT_UP}'
+_CAUGHT_UP_ANSWER = f'{ANSWER_START}"{CAUGHT_UP}'
 
 #: seconds before such a question that reached nobody is asked again
 ASK_AGAIN = 1.0
@@ -130,7 +126,7 @@ class RemoteSession(Session):
             out = out.localized(self.lang)
         data = env.to_member(self.sid, out.json)
         # an answer changes no view, and its node waits for it: none is dropped
-        answer = out.json.startswith(_ANSWER)
+        answer = out.json.startswith(ANSWER_START)
         if self._lost:  # a patch after a lost one would not apply: a snapshot first
             if answer:
                 self.hold(data)
@@ -377,7 +373,7 @@ class Relay:
         answers in order, so what ``session`` sent before the question and is still unanswered
         never will be. Each such message is answered ``unavailable``; an older question's answer
         says nothing more."""
-        start = len(_ANSWER) + 1
+        start = len(ANSWER_START) + 1
         question = answer[start : answer.index('"', start)]
         for msg_id in self.awaited.caught_up(session.sid, question):
             session.send(_unavailable(msg_id))
@@ -451,7 +447,7 @@ class Relay:
         """Hand a member connected here the message its room's node wrote for it."""
         session = self.local.get(sid)
         if session is not None:
-            if json_text.startswith(_ANSWER):
+            if json_text.startswith(ANSWER_START):
                 if json_text.startswith(_CAUGHT_UP_ANSWER):
                     self._caught_up(session, json_text)
                     return

@@ -504,13 +504,12 @@ class Lobby:
         await self.enter_room(session, msg.room, join=False, msg_id=msg.id)
 
     async def _join(self, session: Session, msg: m.Join) -> None:
-        # (a seat of one's own choosing ends seeking, once the join is taken: a refused one changes nothing)
         if msg.room is None or (
             session.room is not None and session.room.name.casefold() == msg.room.casefold()
         ):
             if session.room is None:
                 raise ProtocolError("not_in_room", _("Say which room: /join NAME."), msg.id)
-            self.seeks.ended(session, told=True)
+            self._seat_ends_seek(session, msg.id)
             session.room.post(session, msg)
             return
         if msg.seat is not None:  # a seat is taken over where one watches the game
@@ -536,7 +535,7 @@ class Lobby:
             room = await self.directory.resolve(name)
         if session.room is room:
             if join:
-                self.seeks.ended(session, told=True)
+                self._seat_ends_seek(session, msg_id)
             room.post(session, Enter(join=join, id=msg_id))
             return
         if session.room is not None and session.room.name.casefold() == room.name.casefold():
@@ -547,12 +546,18 @@ class Lobby:
                 raise not_invited(room.name, msg_id)
             admitted = door == "guest"
         if join:
-            self.seeks.ended(session, told=True)
+            self._seat_ends_seek(session, msg_id)
         if session.room is not None:
             session.room.post(session, Leave(disconnected=False, id=None, name=session.name, asked=False))
         session.room = room
         room.post(session, Enter(join=join, id=msg_id, admitted=admitted))
         self.directory.moved(session)
+
+    def _seat_ends_seek(self, session: Session, msg_id: m.ClientId) -> None:
+        """A seat of one's own choosing ends seeking, once the room takes the ``join``
+        (``msg_id``): a refused one changes nothing."""
+        if session.seeking:
+            session.ask_join(msg_id, lambda: self.seeks.ended(session, told=True))
 
     def _leave_room(self, session: Session, msg: m.LeaveRoom) -> None:
         room = session.room

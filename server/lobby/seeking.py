@@ -251,6 +251,7 @@ class Seeks:
         """``session`` (called ``name`` until now, if it changes) no longer seeks: it joined a
         room, was seated, changed its name, or went; with ``told``, a notice says so (what the
         person did ended it, not a table found)."""
+        session.join_asked = None  # (a join's answer has nothing left to end)
         if not session.seeking:
             return
         if told:

@@ -10,7 +10,7 @@ from typing import Any
 import redis.asyncio as aioredis
 
 from server.cluster.seekqueue import SEEKS
-from tests.server.clients import WsClient
+from tests.server.clients import WsClient, bot_game, eventually
 from tests.server.process import ServerProcess
 
 
@@ -106,3 +106,36 @@ async def test_the_seeks_of_a_node_that_died_are_dropped(nodes: list[ServerProce
         await client.aclose()
     await ann.barrier()
     assert not [x for x in ann.messages if x["type"] == "seated"]
+
+
+async def test_a_refused_join_in_a_room_on_the_other_node_leaves_the_seek(
+    nodes: list[ServerProcess], redis_url: str
+) -> None:
+    """ann, on node b, watches a game of a room node a runs and seeks: her ``join`` there is
+    ``game_running`` (answered by a through the relay) and the seek stands in Redis, no notice
+    told; a seat taken in a waiting room of node a ends it, with one."""
+    host = await WsClient.connect(nodes[0].port, "host")
+    await bot_game(host, "busy")
+    other = await WsClient.connect(nodes[0].port, "other")
+    assert (await other.command("/join cafe"))["type"] == "ack"
+    ann = await WsClient.connect(nodes[1].port, "ann")
+    assert (await ann.command("/watch busy"))["type"] == "ack"
+    assert (await ann.command("/seek 2 clock 30"))["type"] == "seeking"
+    client = aioredis.from_url(redis_url, decode_responses=True)
+    try:
+        assert await client.hexists(SEEKS, "ann")
+        ann.take_all()
+        refused = await ann.request({"type": "join"})
+        assert refused["code"] == "game_running", refused
+        await ann.barrier()
+        assert not [x for x in ann.take_all() if x["type"] == "notice"]
+        assert await client.hexists(SEEKS, "ann")
+        assert (await ann.command("/join cafe"))["type"] == "ack"
+        assert "No longer seeking." in [x["text"] for x in ann.take_all() if x["type"] == "notice"]
+        await eventually(lambda: _gone(client, "ann"), "ann's seek dropped")
+    finally:
+        await client.aclose()
+
+
+async def _gone(client: aioredis.Redis, name: str) -> bool:
+    return not await client.hexists(SEEKS, name)

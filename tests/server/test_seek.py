@@ -11,7 +11,7 @@ import pytest
 
 from server.app import Server
 from server.lobby import seeking
-from tests.server.clients import TIMEOUT, LineClient, WsClient, until
+from tests.server.clients import TIMEOUT, LineClient, WsClient, bot_game, until
 from tests.server.conftest import ServerFactory
 
 PASSWORD = "correct horse battery"
@@ -402,3 +402,33 @@ async def test_a_nick_or_a_join_ends_the_seek_with_a_notice(server: Server) -> N
     people = (await ann.request({"type": "who"}))["people"]
     assert not [p for p in people if p["seeking"]], people
     assert await server.lobby.seeks.queue.entries() == []
+
+
+async def test_a_refused_join_leaves_the_seek_as_it_was(server: Server) -> None:
+    """A seeker watching a game asks for a seat in it (``game_running``, over WebSocket and at a
+    terminal): the seek stands, with no notice; a seat taken in a room between games ends it,
+    with one."""
+    host = await WsClient.connect(server.port, "host")
+    await bot_game(host, "busy")
+    ann = await WsClient.connect(server.port, "ann")
+    assert (await ann.command("/watch busy"))["type"] == "ack"
+    assert (await ann.command("/seek 2 clock 30"))["type"] == "seeking"
+    assert server.line_port is not None
+    bob = await LineClient.connect(server.line_port, "bob")
+    await bob.line("/watch busy")
+    await bob.expect("busy")
+    await bob.line("/seek 2 clock 31")
+    await bob.expect("Seeking a casual game")
+    ann.take_all()
+    refused = await ann.request({"type": "join"})
+    assert refused["code"] == "game_running", refused
+    await bob.line("/join")
+    await bob.expect("[game_running]")
+    await ann.barrier()
+    assert not [x for x in ann.take_all() if x["type"] == "notice"]
+    assert sorted(e.seeker.name for e in await server.lobby.seeks.queue.entries()) == ["ann", "bob"]
+    people = {p["name"]: p for p in (await ann.request({"type": "who"}))["people"]}
+    assert people["ann"]["seeking"] and people["bob"]["seeking"]
+    assert (await ann.command("/join cafe"))["type"] == "ack"
+    assert "No longer seeking." in [x["text"] for x in ann.take_all() if x["type"] == "notice"]
+    assert [e.seeker.name for e in await server.lobby.seeks.queue.entries()] == ["bob"]
