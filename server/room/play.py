@@ -92,6 +92,8 @@ class Play:
         #: how many games ``name`` has running against the server's bots alone (on this server)
         self._bot_games = bot_games
         self.sight = Sight(name, members, seats)
+        #: called when a game ends (set by the room's core: a vote of that game ends with it)
+        self.on_finish: Callable[[], None] = _nothing
         #: the players of a table the server made who have not taken their seat yet: the game's
         #: start is told them when they do
         self._arriving: set[str] = set()
@@ -495,6 +497,7 @@ class Play:
         if self.seats.give_up_empty():
             self.publish()
         self.clock.release_all(members.out)
+        self.on_finish()
 
     # --- players away ------------------------------------------------------------------------
 
@@ -547,6 +550,10 @@ class Play:
         self.take_over(seat, i18n._("did not come back in time"))
         self.publish()
         return None
+
+
+def _nothing() -> None:
+    """What a game's end does beyond the game, until the room's core says."""
 
 
 __all__ = ["Play", "greedy_move"]

@@ -4,7 +4,9 @@ to let the asker take over seat N of a player who is gone (a bot plays it, or it
 
 The others connected to their seats vote; the one who asked votes yes. A majority of them decides
 (one other player alone decides alone); a vote that cannot reach it fails, and one left unanswered
-expires after a minute, a timer like the turn clock. A player voted out leaves the seat by the
+expires after a minute, a timer like the turn clock. A vote is of its game: one still open when
+the game ends is cancelled with it, as one whose point is gone is (the seat's player back, the
+player to be removed moving again). A player voted out leaves the seat by the
 room's option ``absent``: a bot plays it, or the player leaves the game; either way they watch
 from then on, also after coming back with their token (the log keeps the vote).
 
@@ -43,6 +45,8 @@ class Vote:
     from 0), who may answer, who answered so far, and when it expires (the core's clock)."""
 
     kind: Literal["remove", "join"]
+    #: the game it is of
+    game: str
     by: str
     name: str
     seat: int
@@ -131,7 +135,7 @@ class Votes:
         by = member.name
         assert by is not None
         voters = [s.name for s in seats if s.strategy is None and s.session is not None and s is not target]
-        vote = self.running = Vote("remove", by, target.name, index, voters, now + VOTE_TIME)
+        vote = self.running = Vote("remove", game.game_id, by, target.name, index, voters, now + VOTE_TIME)
         self.members.out.append(Arm(VOTE, vote.expires, VoteExpired(vote)))
         self.members.ack(member, msg.id)
         return self._count(by, True)
@@ -184,20 +188,32 @@ class Votes:
                 "no_voters", _("Nobody seated is here to accept you; wait until a player is."), msg.id
             )
         expires = self.members.now + VOTE_TIME
-        vote = self.running = Vote("join", name, seat.name, index, voters, expires, asker=member)
+        vote = Vote("join", game.game_id, name, seat.name, index, voters, expires, asker=member)
+        self.running = vote
         self.members.out.append(Arm(VOTE, vote.expires, VoteExpired(vote)))
         self.members.ack(member, msg.id)
         self._announce("open", vote)
 
     def cancel(self, *, asker: Member | None = None, back: str | None = None) -> None:
-        """End a ``join`` vote that lost its point: its asker left, or the seat's player is back."""
+        """End a vote that lost its point: a ``join`` vote whose asker left, or whose seat's player
+        is back; a ``remove`` vote whose player is back."""
         vote = self.running
-        if vote is None or vote.kind != "join":
+        if vote is None:
             return
-        if vote.asker is asker or (back is not None and back.casefold() == vote.name.casefold()):
-            self.running = None
-            self.members.out.append(Cancel(VOTE))
-            self._announce("cancelled", vote)
+        if (vote.kind == "join" and vote.asker is asker) or (
+            back is not None and back.casefold() == vote.name.casefold()
+        ):
+            self._end(vote, "cancelled")
+
+    def game_ended(self) -> None:
+        """The game ended: a vote still open on it is cancelled (it would act on the next game)."""
+        if self.running is not None:
+            self._end(self.running, "cancelled")
+
+    def _end(self, vote: Vote, state: State) -> None:
+        self.running = None
+        self.members.out.append(Cancel(VOTE))
+        self._announce(state, vote)
 
     # --- answering ---------------------------------------------------------------------------
 
@@ -222,18 +238,33 @@ class Votes:
     def _count(self, name: str, yes: bool) -> Step | None:
         vote = self.running
         assert vote is not None
+        game = self.play.game
+        if game is None or game.game_id != vote.game or game.outcome is not None:
+            self._end(vote, "cancelled")  # (of a game that ended: game_ended ends it first)
+            return None
         state = vote.count(name, yes)
         if state == "open":
             self._announce("open", vote)
             return None
-        self.running = None
-        self.members.out.append(Cancel(VOTE))
-        self._announce(state, vote)
-        if state == "failed" or self.play.state != "playing":
+        if state == "passed" and vote.kind == "remove" and not self._removable(vote.seat):
+            self._end(vote, "cancelled")  # the player is back, or moved: the vote's point is gone
+            return None
+        self._end(vote, state)
+        if state == "failed":
             return None
         if vote.kind == "join":
             return self._take_seat(vote)
         return self._remove(vote.seat)
+
+    def _removable(self, index: int) -> bool:
+        """Whether the player of seat ``index`` may be voted out now: gone, or on the turn for
+        ``TURN_MIN`` seconds without moving (what :meth:`on_remove` asks of a new vote)."""
+        game = self.play.game
+        assert game is not None
+        if self.seats[index].session is None:
+            return True
+        began = self.clock.turn_began()
+        return began is not None and game.position.to_move == index and self.members.now - began >= TURN_MIN
 
     def _announce(self, state: State, vote: Vote) -> None:
         self.members.broadcast(

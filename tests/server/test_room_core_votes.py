@@ -279,3 +279,52 @@ def test_a_game_taken_up_from_the_log_keeps_its_players_voted_out() -> None:
     assert d.views[bob]["seat"] is None and "bob" in d.views[bob]["spectators"]
     assert d.core.seats[1].session is None
     assert d.feed(bob, m.Join(seat=2)).codes(bob) == ["voted_out"]
+
+
+def test_a_vote_open_when_its_game_ends_ends_with_it() -> None:
+    """A ``/remove`` of gone cid is open when the game ends (the others leave it, absent drop):
+    it is cancelled then, told to the room; an answer afterwards is ``no_vote``, also once a new
+    game runs, whose seats no vote of the old one touches."""
+    d = Driver()
+    ann, bob, cid = d.start("ann", "bob", "cid", options=[("absent", "drop")])
+    d.feed(cid, Leave(disconnected=True))
+    assert [v.state for v in d.feed(ann, m.VoteRemove(name="cid")).of(bob, m.Vote)] == ["open"]
+    d.feed(bob, m.LeaveGame())
+    over = d.feed(ann, m.LeaveGame())
+    assert d.core.state == "over"
+    assert [v.state for v in over.of(bob, m.Vote)] == ["cancelled"] and VOTE not in d.timers
+    assert d.feed(bob, m.VoteAnswer(yes=True)).codes(bob) == ["no_vote"]
+    assert d.feed(ann, m.Join()).codes(ann) == []
+    dan = d.enter("dan", join=True)
+    assert d.feed(ann, m.Start(id="again")).written and d.core.state == "playing"
+    answered = d.feed(bob, m.VoteAnswer(yes=True))
+    assert answered.codes(bob) == ["no_vote"] and not answered.written
+    assert {s.name: s.session for s in d.core.seats if s.name in ("ann", "dan")} == {"ann": ann, "dan": dan}
+
+
+def test_a_remove_vote_ends_when_its_player_comes_back() -> None:
+    """A ``/remove`` of gone cid: cid coming back with the token cancels it, and the others' yes
+    then is ``no_vote`` (cid, connected, keeps the seat)."""
+    d, people = _three()
+    ann, bob = people["ann"], people["bob"]
+    d.feed(people["cid"], Leave(disconnected=True))
+    d.feed(ann, m.VoteRemove(name="cid"))
+    back = FakeMember("cid")
+    returned = d.feed(back, Returned())
+    assert [v.state for v in returned.of(ann, m.Vote)] == ["cancelled"]
+    assert d.feed(bob, m.VoteAnswer(yes=True)).codes(bob) == ["no_vote"]
+    assert d.core.seat_of("cid").session is back  # type: ignore[union-attr]
+
+
+def test_a_remove_vote_whose_player_moved_meanwhile_does_not_pass() -> None:
+    """A ``/remove`` of a connected player on the turn for a minute: they move before the others
+    answer; the yes that would pass it cancels it instead, and they keep the seat."""
+    d, people = _three()
+    mover = d.to_move
+    asker, other = (p for n, p in people.items() if n != mover)
+    d.now += TURN_MIN
+    d.feed(asker, m.VoteRemove(name=mover))
+    assert d.move(people.values()).written
+    done = d.feed(other, m.VoteAnswer(yes=True))
+    assert [v.state for v in done.of(asker, m.Vote)] == ["cancelled"] and not done.written
+    assert d.core.seat_of(mover).session is people[mover]  # type: ignore[union-attr]
