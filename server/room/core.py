@@ -234,14 +234,20 @@ class RoomCore:
         members.now = now
         out: list[Effect] = []
         members.out = out
-        handler = self._handlers.get(type(message))
+        kind = type(message)
+        handler = self._handlers.get(kind)
         try:
             if handler is None:
                 raise ProtocolError(
                     "unknown_type",
-                    _("{kind} is not handled in rooms.", kind=type(message).__name__),
+                    _("{kind} is not handled in rooms.", kind=kind.__name__),
                     getattr(message, "id", None),
                 )
+            if session is not None and kind not in _FROM_OUTSIDE and session not in members:
+                # (one the room turned away, whose next messages were on their way: a room
+                # turned private as they came in hears none of them)
+                text = _("You are not in room {room}.", room=self.name)
+                raise ProtocolError("not_in_room", text, getattr(message, "id", None))
             pending = handler(session, message)
         except ProtocolError as e:
             if session is not None:
@@ -499,6 +505,11 @@ class RoomCore:
         self.members.broadcast(m.Notice(room=self.name, text=text))
         self.members.ack(session, msg.id)
         self.play.publish()
+
+
+#: what a connection that is not among the room's members may post: coming in, going, coming
+#: back with its token, asking for the view again
+_FROM_OUTSIDE: frozenset[type] = frozenset({Enter, Leave, Returned, m.Resync})
 
 
 def _name(member: Member) -> str:

@@ -487,3 +487,26 @@ def test_game_over_reveals_the_seed_and_cancels_the_timers() -> None:
     assert d.timers == {}
     assert [s.name for s in d.core.seats] == [p.name for p in (ann, bob, cem) if p is not away]
     assert d.views[zoe]["state"] == "over"
+
+
+def test_only_members_are_heard() -> None:
+    """A connection the room does not hold (turned away as it came in, its next messages on their
+    way) is ``not_in_room`` for what it says, asks or plays, and nobody hears of it; it may still
+    come in, come back or ask for the view."""
+    d = Driver()
+    ann, bob = d.start("ann", "bob")
+    stranger = FakeMember("eve")
+    before = state_of(d.core)
+    for message in (
+        m.Say(text="INJ"),
+        m.SetOption(key="clock", value=30),
+        m.VoteRemove(name="bob"),
+        m.GetLegalMoves(),
+        m.Join(),
+    ):
+        done = d.feed(stranger, message)
+        assert done.codes(stranger) == ["not_in_room"], message
+        assert not done.sends(ann) and not done.sends(bob) and not done.written
+    assert state_of(d.core) == before
+    assert "snapshot" in d.feed(stranger, Enter()).types(stranger)
+    assert d.feed(stranger, m.Say(text="hello")).codes(stranger) == []

@@ -234,9 +234,9 @@ def test_the_game_starts_and_moves_only_once_the_log_holds_it() -> None:
 
 def test_a_vote_counts_to_a_majority_of_its_voters() -> None:
     """With three voters, two yes pass a vote; with two, one no fails it."""
-    three = Vote("remove", "ann", "dan", 3, ["ann", "bob", "cid"], 60.0)
+    three = Vote("remove", "g1", "ann", "dan", 3, ["ann", "bob", "cid"], 60.0)
     assert [three.count("ann", True), three.count("bob", True)] == ["open", "passed"]
-    two = Vote("remove", "ann", "cid", 2, ["ann", "bob"], 60.0)
+    two = Vote("remove", "g1", "ann", "cid", 2, ["ann", "bob"], 60.0)
     assert [two.count("ann", True), two.count("bob", False)] == ["open", "failed"]
 
 
