@@ -595,6 +595,8 @@ class ClusterDirectory:
 
     def bind(self, session: Session) -> None:
         self.names.bind(session)
+        assert session.name is not None
+        self.presence.bound(session.name)
         self.moved(session)
 
     def unbind(self, session: Session, name: str) -> None:

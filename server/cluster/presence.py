@@ -109,6 +109,11 @@ return #KEYS
 """
 
 
+#: seconds a claim of a name here waits for its connection to be named by it: a second claim of
+#: the form meanwhile is refused (a welcome that never comes lets it go after them)
+CLAIM_WITHIN = 10.0
+
+
 class Presence:
     """This node's people and names as the cluster sees them.
 
@@ -143,6 +148,10 @@ class Presence:
         #: and by each write of one person's line: neither undoes what the other wrote after it
         #: read (a seek, a departure written while a heartbeat was on its way stays written)
         self._writing = asyncio.Lock()
+        #: the names this node let a connection claim that is not named yet (its welcome is on
+        #: its way), by look-alike form: the casefolded name and when (loop time). A second claim
+        #: of the form here meanwhile is refused, as one through another node is by Redis
+        self._claimed: dict[str, tuple[str, float]] = {}
 
     def reaching(self) -> bool:
         """This node's last heartbeat is recent: it reaches Redis."""
@@ -177,9 +186,42 @@ class Presence:
         look-alike proved to be the claimant's (``own``) takes the key from whoever kept it."""
         own = own_alike(name, own)
         await self._end_holds_let_go(name)
-        held = self.name_held(name, own)
+        held = self.name_held(name, own) or self._claiming(name, own)
         if held is not None:
             return held
+        form, loop = alike(name), asyncio.get_running_loop()
+        self._claimed[form] = (name.casefold(), loop.time())  # (until bound, or given up)
+        try:
+            held = await self._claim(name, own)
+        except BaseException:
+            self._claimed.pop(form, None)
+            raise
+        if held is not None:
+            self._claimed.pop(form, None)
+        return held
+
+    def _claiming(self, name: str, own: str | None) -> Held | None:
+        """Whether a claim of ``name``'s form here is on its way to a welcome (``own``, a name
+        proved to be the claimant's, aside)."""
+        form = alike(name)
+        found = self._claimed.get(form)
+        if found is None:
+            return None
+        claimed, since = found
+        if asyncio.get_running_loop().time() - since > CLAIM_WITHIN:
+            del self._claimed[form]  # (a welcome that never came: the claim lapses)
+            return None
+        if own is not None and alike(own) == form:
+            return None
+        return "taken" if claimed == name.casefold() else "alike"
+
+    def bound(self, name: str) -> None:
+        """A connection here is named ``name`` now: its claim is done."""
+        found = self._claimed.get(alike(name))
+        if found is not None and found[0] == name.casefold():
+            del self._claimed[alike(name)]
+
+    async def _claim(self, name: str, own: str | None) -> Held | None:
         ttl = self.timings.name_ttl_ms
         held = await self._held_elsewhere(name, own)
         if held is not None:

@@ -257,3 +257,19 @@ async def test_a_hold_ends_once_its_holder_came_back_elsewhere(nodes: list[Serve
     while (answer := await client.request({"type": "hello", "name": "mia"}))["type"] != "welcome":
         assert answer["code"] == "name_taken" and time.monotonic() < deadline, answer
         await asyncio.sleep(0.1)
+
+
+async def test_two_hellos_at_once_on_one_node_get_one_welcome(quick: list[ServerProcess]) -> None:
+    """Two connections to one node say hello at the same instant, as ``dupN`` both, then as
+    ``miaN`` and ``rniaN`` (look-alikes): one is welcomed, the other ``name_taken``, every time."""
+    a = quick[0]
+    for n in range(8):
+        for first, second in ((f"dup{n}", f"dup{n}"), (f"mia{n}", f"rnia{n}")):
+            one, two = await WsClient.connect(a.port), await WsClient.connect(a.port)
+            answers = await asyncio.gather(
+                one.request({"type": "hello", "name": first}), two.request({"type": "hello", "name": second})
+            )
+            kinds = sorted(x.get("code", x["type"]) for x in answers)
+            assert kinds == ["name_taken", "welcome"], (first, second, answers)
+            await one.close()
+            await two.close()
