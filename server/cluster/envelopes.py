@@ -233,9 +233,17 @@ class RoomsChanged(_Envelope):
     op: Literal["rooms"] = "rooms"
     node: str = Field(alias="from", max_length=200)
 
+class Replaced(_Envelope):
+    """To every node (channel ``cafe:news``): ``name`` came back through node ``from`` (a resume
+    token, a login): a connection of that name on another node is the old one, and goes."""
+
+    op: Literal["replaced"] = "replaced"
+    node: str = Field(alias="from", max_length=200)
+    name: str = Field(max_length=64)
+
 
 ToRoom = EnterRoom | LeaveRoom | Returned | Reread | Show | Message
-ToPerson = TellTo | InviteTo | News | SeatAt | Moderation | LobbyChat
+ToPerson = TellTo | InviteTo | News | SeatAt | Moderation | LobbyChat | Replaced
 AnyEnvelope = ToRoom | ToMember | TurnedAway | ToPerson | RoomsChanged
 Envelope = Annotated[AnyEnvelope, Field(discriminator="op")]
 ENVELOPE: TypeAdapter[AnyEnvelope] = TypeAdapter(Envelope)
@@ -292,6 +300,7 @@ __all__ = [
     "Message",
     "Moderation",
     "News",
+    "Replaced",
     "Returned",
     "RoomsChanged",
     "SeatAt",

@@ -23,10 +23,11 @@ from protocol import messages as m
 from protocol.errors import UNAVAILABLE
 from protocol.outgoing import Outgoing
 from server.botpool import BotPool
+from server.cluster import envelopes as env
 from server.cluster.leases import Leases
 from server.cluster.presence import Presence, entry, held_key, node_key, online_key, people_of
 from server.cluster.privacy import SharedPrivacy
-from server.cluster.relay import Relay, RemoteRoom, RemoteSession
+from server.cluster.relay import NEWS, Relay, RemoteRoom, RemoteSession
 from server.cluster.timings import ClusterTimings
 from server.config import Config
 from server.directory.names import Held, Names, NameTable
@@ -494,6 +495,15 @@ class ClusterDirectory:
         with _reaching_redis():
             room = await self.store.seat_room(name)
         return None if room is None else await self.resolve(room)
+
+    async def replaced(self, name: str) -> None:
+        """A connection here took ``name`` back (a resume token, a login): the other nodes close
+        theirs of that name, the old one (lost, it stays open until it goes: logged)."""
+        envelope = env.Replaced.model_validate({"from": self.node, "name": name})
+        try:
+            await self.redis.publish(NEWS, env.dump(envelope))
+        except (RedisError, OSError, TimeoutError) as e:
+            log.warning("replaced_unsent", player=name, error=str(e) or type(e).__name__)
 
     async def plays_in(self, name: str, room: str) -> bool:
         with _reaching_redis():

@@ -198,6 +198,8 @@ class Relay:
         self.on_rooms_changed: Callable[[], None] = lambda: None
         #: someone said something in the lobby of another node (name, text)
         self.on_lobby_chat: Callable[[str, str], None] = lambda name, text: None
+        #: a name came back through another node: its connection here, if any, is the old one
+        self.on_replaced: Callable[[str], None] = lambda name: None
         #: what waits for the node's next round trip to Redis (:meth:`_gather`)
         self._outbox: list[_Queued] = []
         self._batch.gathers(self._gather)
@@ -503,6 +505,10 @@ class Relay:
             if isinstance(envelope, env.LobbyChat):
                 if envelope.node != self.node:  # this node's lobby read it already
                     self.on_lobby_chat(envelope.name, envelope.text)
+                return
+            if isinstance(envelope, env.Replaced):
+                if envelope.node != self.node:
+                    self.on_replaced(envelope.name)
                 return
             message = self._inbox_item(envelope)
         except ValidationError as e:

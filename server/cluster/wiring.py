@@ -39,6 +39,8 @@ def join(cluster: ClusterDirectory, lobby: Lobby) -> None:
     cluster.relay.on_tell = social.told
     cluster.relay.on_news = social.news
     cluster.relay.on_lobby_chat = social.lobby_heard
+    # a name taken back through another node closes its old connection here
+    cluster.relay.on_replaced = lobby.replaced_elsewhere
     cluster.relay.on_invite = social.invited
     lobby.tables.elsewhere = ClusterSeating(cluster)
     cluster.relay.on_seat = lobby.tables.seat_soon

@@ -418,6 +418,8 @@ class Lobby:
         old = self.directory.session(name)
         if old is not None:  # the same person on a new connection: the old one goes
             self.detach_quietly(old)
+        else:  # (or, in a cluster, the one on another node)
+            await self.directory.replaced(name)
         session.identity = identity
         admitted()
         await self._welcome(session, name, token, msg, resumed=msg.token is not None or room is not None)
@@ -426,6 +428,15 @@ class Lobby:
             session.room = room
             room.post(session, Returned())
             self.directory.moved(session)  # (bound above, in the lobby)
+
+    def replaced_elsewhere(self, name: str) -> None:
+        """``name`` came back through another node: its connection here is the old one, and goes
+        (the name is the new connection's there)."""
+        old = self.directory.session(name)
+        if old is None:
+            return
+        self.directory.unbind(old, name)
+        self.detach_quietly(old)
 
     def detach_quietly(self, old: Session) -> None:
         """Close an older connection of a name that reconnected."""

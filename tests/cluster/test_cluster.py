@@ -423,3 +423,41 @@ async def test_a_malformed_envelope_is_logged_and_dropped_and_nothing_else_is_di
         await client.aclose()
         node.proc.send_signal(signal.SIGTERM)
         await asyncio.wait_for(node.proc.wait(), 20)
+
+
+async def test_coming_back_through_the_other_node_closes_the_old_connection(
+    nodes: list[ServerProcess],
+) -> None:
+    """ann plays a bot game on node a and comes back through node b with her token while her
+    connection to a is still open: that one is closed (1008, as on one node), ``who`` lists her
+    once, and her hand is the new connection's alone; a password login does the same."""
+    password = "correct horse battery"
+    ann = await WsClient.connect(nodes[0].port, "ann")
+    welcome = await ann.request({"type": "register", "password": password})
+    assert welcome["registered"] is True
+    await bot_game(ann, "anns")
+    again = await WsClient.connect(nodes[1].port, "ann", token=welcome["token"])
+    assert again.messages[0]["resumed"] is True
+    assert (await again.next("snapshot", timeout=20))["view"]["seat"] == 0
+    closed = await _closed_code(ann)
+    assert closed == 1008, closed
+
+    async def once() -> bool:
+        people = (await again.request({"type": "who"}))["people"]
+        return [p["name"] for p in people].count("ann") == 1
+
+    await eventually(once, "ann listed once")
+    third = await WsClient.connect(nodes[0].port, "ann", password=password)
+    assert third.messages[0]["type"] == "welcome"
+    assert await _closed_code(again) == 1008
+
+
+async def _closed_code(client: WsClient) -> int | None:
+    """The close code of ``client``'s connection once the server closes it (within 10 s)."""
+    try:
+        async with asyncio.timeout(10):
+            while True:
+                await client._receive(10)
+    except Exception:
+        pass
+    return client.ws.close_code
