@@ -87,6 +87,13 @@ class Attempts:
     def forget(self, key: str) -> None:
         self._failures.pop(key, None)
 
+    def give_back(self, key: str, when: float) -> None:
+        """Uncount the failure of ``key`` counted at ``when`` (an attempt counted before it was
+        judged, which did not fail)."""
+        failures = self._failures.get(key)
+        if failures is not None and when in failures:
+            failures.remove(when)
+
 
 def looks_registered(name: str, other: str, msg_id: int | str | None) -> ProtocolError:
     """``name_registered`` for a name that looks like ``other``, a registered name."""
@@ -183,13 +190,24 @@ class Accounts:
                 _("Too many failed logins; try again in {seconds} seconds.", seconds=int(wait) + 1),
                 msg_id,
             )
-        account = await self.store.account(name)
-        if account is None or not await self._matches(account.hash, password):
-            self.by_name.failed(name.casefold(), now)
-            self.by_address.failed(address, now)
+        # counted as failed before the hash is judged, and given back if it is right: attempts
+        # sent at once would otherwise all pass the check above while the first ones are hashed
+        key = name.casefold()
+        self.by_name.failed(key, now)
+        self.by_address.failed(address, now)
+        try:
+            account = await self.store.account(name)
+            right = account is not None and await self._matches(account.hash, password)
+        except BaseException:  # (not judged: the store away, say)
+            self.by_name.give_back(key, now)
+            self.by_address.give_back(address, now)
+            raise
+        if not right:
             log.info("login_failed", player=name, address=address)
             raise ProtocolError("bad_password", _("That is not the password of {name}.", name=name), msg_id)
-        self.by_name.forget(name.casefold())
+        assert account is not None
+        self.by_name.forget(key)
+        self.by_address.give_back(address, now)
         await self.store.account_seen(account.name, time.time())
         return account
 

@@ -5,13 +5,14 @@ say what happened."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
 import pytest
 
 from server.app import Server
-from tests.server.clients import LineClient, WsClient
+from tests.server.clients import OPEN, LineClient, WsClient
 from tests.server.conftest import ServerFactory
 
 PASSWORD = "Correct Horse"
@@ -125,3 +126,21 @@ async def test_register_and_unregister_say_so_at_the_terminal(server: Server) ->
     await bob.request({"type": "register", "password": PASSWORD})
     notices = [m["text"] for m in bob.messages if m["type"] == "notice"]
     assert notices == ["bob is registered: the name is yours, and each login asks for its password."]
+
+
+async def test_logins_sent_at_once_count_as_one_after_another(make_server: ServerFactory) -> None:
+    """With ``--login-attempts 5``, sixteen wrong passwords for one name sent at once: five are
+    judged ``bad_password`` and the others are ``too_many_attempts``, as one after another would
+    be; the right password then is refused too, and an address's good logins count nothing."""
+    server: Server = await make_server(login_attempts=5)
+    await (await _register(server, "ann")).close()
+    answers = await asyncio.gather(*(_login(server, "ann", f"guess {n}") for n in range(16)))
+    codes = sorted(a["code"] for a in answers)
+    assert codes == ["bad_password"] * 5 + ["too_many_attempts"] * 11, codes
+    assert (await _login(server, "ann", PASSWORD))["code"] == "too_many_attempts"
+    for client in OPEN[:]:
+        await client.close()
+    other: Server = await make_server(login_attempts=1, data=":memory:")
+    await (await _register(other, "bob")).close()
+    for _ in range(6):  # (more than an address's four failures: none of them failed)
+        assert (await _login(other, "bob", PASSWORD))["type"] == "welcome"
