@@ -35,6 +35,8 @@ VOTE = "vote"
 VOTE_TIME = 60.0
 #: seconds a connected player must have had the turn before a vote may remove them
 TURN_MIN = 60.0
+#: seconds before someone whose vote did not pass may ask for another (each asks everyone)
+ASK_AGAIN = 30.0
 
 State = Literal["open", "passed", "failed", "expired", "cancelled"]
 
@@ -92,6 +94,8 @@ class Votes:
         self.clock = clock
         self.play = game
         self.running: Vote | None = None
+        #: when each asker's latest vote ended without passing (the core's clock), by name
+        self._ended: dict[str, float] = {}
 
     # --- asking ------------------------------------------------------------------------------
 
@@ -119,6 +123,7 @@ class Votes:
             )
         if self.running is not None:
             raise ProtocolError("vote_running", _("A vote is running; /accept or /refuse it first."), msg.id)
+        self._may_ask(member, msg.id)
         now = self.members.now
         if target.session is not None:
             began = self.clock.turn_began()
@@ -182,6 +187,7 @@ class Votes:
             )
         if self.running is not None:
             raise ProtocolError("vote_running", _("A vote is running; wait for its end."), msg.id)
+        self._may_ask(member, msg.id)
         voters = [s.name for s in seats if s.strategy is None and s.session is not None]
         if not voters:
             raise ProtocolError(
@@ -214,6 +220,25 @@ class Votes:
         self.running = None
         self.members.out.append(Cancel(VOTE))
         self._announce(state, vote)
+        if state != "passed":
+            self._asked_lately(vote.by)
+
+    def _asked_lately(self, name: str) -> None:
+        now = self.members.now
+        self._ended = {n: t for n, t in self._ended.items() if now - t < ASK_AGAIN}
+        self._ended[name.casefold()] = now
+
+    def _may_ask(self, member: Member, msg_id: m.ClientId) -> None:
+        """``too_soon`` for someone whose vote ended without passing less than ``ASK_AGAIN``
+        seconds ago: a vote asks every player, and one refused is not asked again at once."""
+        assert member.name is not None
+        ended = self._ended.get(member.name.casefold())
+        if ended is not None and (wait := ended + ASK_AGAIN - self.members.now) > 0:
+            raise ProtocolError(
+                "too_soon",
+                _("Your last vote did not pass: ask again in {seconds} seconds.", seconds=f"{wait:.0f}"),
+                msg_id,
+            )
 
     # --- answering ---------------------------------------------------------------------------
 
@@ -234,6 +259,7 @@ class Votes:
         if self.running is msg.vote:
             self._announce("expired", msg.vote)
             self.running = None
+            self._asked_lately(msg.vote.by)
 
     def _count(self, name: str, yes: bool) -> Step | None:
         vote = self.running
@@ -360,4 +386,4 @@ class Votes:
         return Step(entries=(entry,), then=replaced, otherwise=refused)
 
 
-__all__ = ["TURN_MIN", "VOTE", "VOTE_TIME", "Vote", "VoteExpired", "Votes"]
+__all__ = ["ASK_AGAIN", "TURN_MIN", "VOTE", "VOTE_TIME", "Vote", "VoteExpired", "Votes"]

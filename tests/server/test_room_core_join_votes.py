@@ -6,7 +6,7 @@ from __future__ import annotations
 from protocol import messages as m
 from server.room.effects import Note, SeatTaken
 from server.room.items import Enter, Leave, Returned
-from server.room.votes import VOTE, VOTE_TIME
+from server.room.votes import ASK_AGAIN, VOTE, VOTE_TIME
 from tests.server.roomcore import GAME_ID, Driver, FakeMember
 
 
@@ -78,12 +78,15 @@ def test_a_refusal_that_makes_a_majority_impossible_fails_the_vote() -> None:
 
 
 def test_an_unanswered_request_expires() -> None:
-    """Left unanswered, the request expires with its timer; a new one may then start."""
+    """Left unanswered, the request expires with its timer; a new one may start half a minute
+    later."""
     d, ann, _, zoe = _cid_gone()
     d.feed(zoe, m.Join(seat=3))
     assert _states(d.fire(VOTE), zoe) == ["expired"]
     assert d.core.seats[2].name == "cid"
     assert d.feed(ann, m.VoteAnswer(yes=True)).codes(ann) == ["no_vote"]
+    assert d.feed(zoe, m.Join(seat=3)).codes(zoe) == ["too_soon"]  # (asked everyone a minute)
+    d.now += ASK_AGAIN
     assert d.feed(zoe, m.Join(seat=3)).codes(zoe) == []
 
 

@@ -7,7 +7,7 @@ from protocol import messages as m
 from server.log.contract import StoredGame
 from server.room.effects import MoveLogged, VotedOut
 from server.room.items import Leave, Returned
-from server.room.votes import TURN_MIN, VOTE, VOTE_TIME
+from server.room.votes import ASK_AGAIN, TURN_MIN, VOTE, VOTE_TIME
 from tests.server.roomcore import GAME_ID, SEED, Driver, FakeMember, state_of
 
 
@@ -89,6 +89,7 @@ def test_an_old_expiry_does_not_end_a_newer_vote() -> None:
     d.feed(asker, m.VoteRemove(name=mover))
     stale = d.due(VOTE)  # its timer fired as the vote was decided
     d.feed(other, m.VoteAnswer(yes=False))
+    d.now += ASK_AGAIN
     d.feed(asker, m.VoteRemove(name=mover))
     assert d.feed(None, stale).effects == []
     assert d.feed(other, m.VoteAnswer(yes=True)).replies() == []
@@ -201,6 +202,7 @@ def test_the_expiry_of_a_decided_vote_leaves_the_next_one_running() -> None:
     d.feed(asker, m.VoteRemove(name=mover))
     first_expiry = d.timers[VOTE].item  # type: ignore[union-attr]
     d.feed(other, m.VoteAnswer(yes=False))
+    d.now += ASK_AGAIN
     d.feed(asker, m.VoteRemove(name=mover))
     assert d.feed(None, first_expiry).effects == []
     assert d.feed(other, m.VoteAnswer(yes=True)).replies() == []
@@ -328,3 +330,24 @@ def test_a_remove_vote_whose_player_moved_meanwhile_does_not_pass() -> None:
     done = d.feed(other, m.VoteAnswer(yes=True))
     assert [v.state for v in done.of(asker, m.Vote)] == ["cancelled"] and not done.written
     assert d.core.seat_of(mover).session is people[mover]  # type: ignore[union-attr]
+
+
+def test_who_asked_a_vote_that_did_not_pass_waits_before_asking_again() -> None:
+    """A refused ``/remove``: its asker's next one is ``too_soon`` for half a minute (each vote
+    asks every player), another player may ask meanwhile, and after it the asker may again."""
+    d, people = _three()
+    mover = d.to_move
+    asker, other = (p for n, p in people.items() if n != mover)
+    d.now += TURN_MIN
+    d.feed(asker, m.VoteRemove(name=mover))
+    d.feed(other, m.VoteAnswer(yes=False))
+    again = d.feed(asker, m.VoteRemove(name=mover))
+    assert again.codes(asker) == ["too_soon"] and not again.sends(other)
+    assert "30 seconds" in again.replies(asker)[0].text
+    d.now += ASK_AGAIN - 1
+    assert d.feed(asker, m.VoteRemove(name=mover)).codes(asker) == ["too_soon"]
+    opened = d.feed(other, m.VoteRemove(name=mover))
+    assert opened.codes(other) == [] and [v.state for v in opened.of(asker, m.Vote)] == ["open"]
+    d.feed(asker, m.VoteAnswer(yes=False))
+    d.now += 1
+    assert d.feed(asker, m.VoteRemove(name=mover)).codes(asker) == []
