@@ -175,9 +175,11 @@ class Session:
         out = message if isinstance(message, Outgoing) else Outgoing(message)
         if self.join_asked is not None and out.json.startswith(self.join_asked[0]):
             head, taken = self.join_asked
-            self.join_asked = None
             if out.json.startswith('"type":"ack"', len(head)):
+                self.join_asked = None
                 taken()
+            elif out.json.startswith('"type":"error"', len(head)):
+                self.join_asked = None
         if not self.lang.english:
             out = out.localized(self.lang)
         if self.muted and _from_muted(out, self.muted):

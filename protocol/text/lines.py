@@ -287,11 +287,12 @@ class LineText:
 
     def asked(self, command: Any) -> Any:
         """``command``, as typed, to send: one whose ``ack`` is all the protocol answers (``/leave``,
-        ``/invite``, ``/join N``) gets an id here, so that its ack can be told in words."""
+        ``/invite``, ``/join N``) gets an id here, so that its ack can be told in words; so does
+        every ``/join``, whose ack (not another answer) ends a seek."""
         # (every line typed passes here, a move most often: its type is looked up, not checked
         # with isinstance, which a message class's metaclass makes a few hundred instructions)
         kind = type(command)
-        if kind not in _TOLD_ON_ACK or (kind is m.Join and command.seat is None):
+        if kind not in _TOLD_ON_ACK:
             return command
         self._ids += 1
         view = self.view

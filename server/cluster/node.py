@@ -606,8 +606,11 @@ class ClusterDirectory:
     def bind(self, session: Session) -> None:
         self.names.bind(session)
         assert session.name is not None
-        self.presence.bound(session.name)
+        self.presence.claimed(session.name)
         self.moved(session)
+
+    def unclaim(self, name: str) -> None:
+        self.presence.claimed(name)
 
     def unbind(self, session: Session, name: str) -> None:
         self.names.unbind(session, name)

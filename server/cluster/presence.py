@@ -189,6 +189,8 @@ class Presence:
         held = self.name_held(name, own) or self._claiming(name, own)
         if held is not None:
             return held
+        if own is not None:  # (a name shown to be the claimant's: nobody else's claim waits on it)
+            return await self._claim(name, own)
         form, loop = alike(name), asyncio.get_running_loop()
         self._claimed[form] = (name.casefold(), loop.time())  # (until bound, or given up)
         try:
@@ -215,8 +217,9 @@ class Presence:
             return None
         return "taken" if claimed == name.casefold() else "alike"
 
-    def bound(self, name: str) -> None:
-        """A connection here is named ``name`` now: its claim is done."""
+    def claimed(self, name: str) -> None:
+        """The claim of ``name`` here is done: a connection is named by it now, or the hello that
+        claimed it came to nothing."""
         found = self._claimed.get(alike(name))
         if found is not None and found[0] == name.casefold():
             del self._claimed[alike(name)]

@@ -54,6 +54,10 @@ class Directory(Protocol):
         window, or a seat in a running game. ``own`` is a name proved to be the claimant's (a
         resume token's, an account's, the connection's own): what holds it is not someone else."""
 
+    def unclaim(self, name: str) -> None:
+        """A claim of ``name`` (:meth:`claim_name`, for a new name) came to nothing: the hello
+        failed after it, and the name is free again at once."""
+
     def away(self, name: str, until: float, token: str) -> None:
         """``name``'s connection closed with its ``token`` good until ``until`` (Unix time):
         nobody but the token's holder takes the name or a look-alike until then, or until the
@@ -195,6 +199,9 @@ class LocalDirectory:
 
     async def claim_name(self, name: str, own: str | None = None) -> Held | None:
         return self.name_held(name, own)
+
+    def unclaim(self, name: str) -> None:
+        pass  # (one process claims nothing ahead: a name is taken when bound)
 
     def away(self, name: str, until: float, token: str) -> None:
         self.names.away(name, until, token)

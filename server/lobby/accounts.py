@@ -93,6 +93,8 @@ class Attempts:
         failures = self._failures.get(key)
         if failures is not None and when in failures:
             failures.remove(when)
+            if not failures:  # (a key is kept only with failures: the oldest's last is read)
+                del self._failures[key]
 
 
 def looks_registered(name: str, other: str, msg_id: int | str | None) -> ProtocolError:

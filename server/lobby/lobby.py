@@ -363,7 +363,11 @@ class Lobby:
         # a new guest: the tokens they resume with carry it on
         identity = secrets.token_hex(8)  # pragma: no mutate - only compared: any length
         token = secrets.token_hex(16)
-        await self.store.token_issued(token, name, identity)
+        try:
+            await self.store.token_issued(token, name, identity)
+        except BaseException:  # (the store away: a hello again may claim the name at once)
+            self.directory.unclaim(name)
+            raise
         session.identity = identity
         admitted()
         await self._welcome(session, name, token, msg, resumed=False)
@@ -440,6 +444,7 @@ class Lobby:
 
     def detach_quietly(self, old: Session) -> None:
         """Close an older connection of a name that reconnected."""
+        self.seeks.ended(old)  # (while it has its name: the queue knows the seeker by it)
         if old.room is not None:
             old.room.post(old, Leave(disconnected=True, name=old.name))
             # (its detach then posts nothing: it reads the room only beside a name)

@@ -214,14 +214,25 @@ class Seeks:
                 msg.id,
             )
         seeker = Seeker(name, rating, self.now(), msg.size, rated, int(checked), msg.bots)
-        if not await self.queue.put(SeekEntry(seeker, session.identity, self.node), SEEKERS_MAX):
+        # (the place in the address's share is taken before the queue is asked: seeks of one
+        # address sent at once would otherwise all pass the look above)
+        fresh = session not in mine
+        self._from.setdefault(address, set()).add(session)
+        try:
+            queued = await self.queue.put(SeekEntry(seeker, session.identity, self.node), SEEKERS_MAX)
+        except BaseException:
+            if fresh:
+                self._forget(session)
+            raise
+        if not queued:
+            if fresh:
+                self._forget(session)
             raise ProtocolError(
                 "queue_full",
                 _("As many people are seeking a game as the server allows; try again shortly."),
                 msg.id,
             )
         session.seeking = True
-        self._from.setdefault(address, set()).add(session)
         self.directory.moved(session)
         log.info("seeking", player=name, size=msg.size, rated=rated, clock=seeker.clock, bots=msg.bots)
         session.send(

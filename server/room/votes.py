@@ -16,6 +16,7 @@ game (:class:`~server.room.play.Play`): a vote that passes changes them.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -125,18 +126,16 @@ class Votes:
             raise ProtocolError("vote_running", _("A vote is running; /accept or /refuse it first."), msg.id)
         self._may_ask(member, msg.id)
         now = self.members.now
-        if target.session is not None:
-            began = self.clock.turn_began()
-            if began is None or game.position.to_move != index or now - began < TURN_MIN:
-                raise ProtocolError(
-                    "too_soon",
-                    _(
-                        "{name} is connected and has not had the turn for {seconds} seconds.",
-                        name=target.name,
-                        seconds=f"{TURN_MIN:.0f}",
-                    ),
-                    msg.id,
-                )
+        if not self._removable(index):
+            raise ProtocolError(
+                "too_soon",
+                _(
+                    "{name} is connected and has not had the turn for {seconds} seconds.",
+                    name=target.name,
+                    seconds=f"{TURN_MIN:.0f}",
+                ),
+                msg.id,
+            )
         by = member.name
         assert by is not None
         voters = [s.name for s in seats if s.strategy is None and s.session is not None and s is not target]
@@ -236,7 +235,7 @@ class Votes:
         if ended is not None and (wait := ended + ASK_AGAIN - self.members.now) > 0:
             raise ProtocolError(
                 "too_soon",
-                _("Your last vote did not pass: ask again in {seconds} seconds.", seconds=f"{wait:.0f}"),
+                _("Your last vote did not pass: ask again in {seconds} seconds.", seconds=math.ceil(wait)),
                 msg_id,
             )
 

@@ -222,11 +222,12 @@ export class ChatPane {
     });
   }
 
-  /** Forget what was typed and read on this browser (on logging out). */
+  /** Forget what was typed and read on this browser (on logging out), the lines shown too. */
   forget() {
     this.history = [];
     this.position = 0;
     this.kept = [];
+    this.log.replaceChildren();
     for (const key of [HISTORY_KEY, LOG_KEY]) {
       try {
         localStorage.removeItem(key);

@@ -1,4 +1,5 @@
-"""The director: runs the tournaments on a live server, on the event loop.
+"""The director: runs the tournaments on a live server, on the event loop (a round's pairing,
+which may take a tenth of a second, in a thread).
 
 Every tick (a second, or sooner when a command changed one) it reads each tournament that is not
 over from the store, takes the results of its games that ended from the game log, asks the state

@@ -210,6 +210,25 @@ def test_failed_logins_that_expired_are_dropped_when_others_fail() -> None:
     assert len(attempts._failures["late"]) == 3
 
 
+def test_an_attempt_given_back_leaves_nothing_behind() -> None:
+    """An attempt counted before it was judged and given back (a right password) leaves its key
+    as if it had never come, and other keys fail and wait as before (a key left with no failures
+    would break the look at the oldest one)."""
+    attempts = Attempts(limit=3, window=60.0)
+    attempts.failed("198.51.100.1", now=1.0)
+    attempts.give_back("198.51.100.1", 1.0)
+    assert len(attempts) == 0
+    attempts.failed("198.51.100.1", now=2.0)
+    attempts.failed("198.51.100.1", now=3.0)
+    attempts.give_back("198.51.100.1", 3.0)
+    assert len(attempts._failures["198.51.100.1"]) == 1
+    for now in (4.0, 5.0, 6.0):
+        attempts.failed("203.0.113.9", now=now)
+    assert attempts.wait("203.0.113.9", now=7.0) == 57.0
+    attempts.give_back("203.0.113.9", 99.0)  # (nothing counted then: nothing given back)
+    assert attempts.wait("203.0.113.9", now=7.0) == 57.0
+
+
 async def test_metrics_count_logins_by_result_and_registrations(server: Server) -> None:
     """/metrics counts this node's registrations, and its logins with a password as ``ok`` or by
     the refusal's code, over both transports."""

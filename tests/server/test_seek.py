@@ -432,3 +432,46 @@ async def test_a_refused_join_leaves_the_seek_as_it_was(server: Server) -> None:
     assert (await ann.command("/join cafe"))["type"] == "ack"
     assert "No longer seeking." in [x["text"] for x in ann.take_all() if x["type"] == "notice"]
     assert [e.seeker.name for e in await server.lobby.seeks.queue.entries()] == ["bob"]
+
+
+async def test_an_address_s_seeks_at_once_count_one_after_another(
+    make_server: ServerFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With --max-per-ip 8 (two seekers an address) and a queue that answers slowly (as Redis
+    does, where other seeks run meanwhile), eight connections of one address seek at once: two
+    are ``seeking``, six ``queue_full``, and the queue holds two."""
+    server = await make_server(max_per_ip=8)
+    queue = server.lobby.seeks.queue
+    put = queue.put
+
+    async def slowly(entry: Any, limit: int) -> bool:
+        await asyncio.sleep(0.05)
+        return await put(entry, limit)
+
+    monkeypatch.setattr(queue, "put", slowly)
+    clients = [await WsClient.connect(server.port, f"q{i}") for i in range(8)]
+    answers = await asyncio.gather(*(c.command(f"/seek 2 clock {30 + i}") for i, c in enumerate(clients)))
+    kinds = sorted(a.get("code", a["type"]) for a in answers)
+    assert kinds == ["queue_full"] * 6 + ["seeking"] * 2, kinds
+    assert len(await queue.entries()) == 2
+
+
+async def test_a_terminal_s_join_ends_its_seek_and_a_resume_its_old_one(server: Server) -> None:
+    """At a terminal, ``/join cafe`` while seeking ends the seek once the seat is taken (its ack,
+    not a tell that came first); and a seeker who resumes on a new connection leaves no seek
+    behind in the queue."""
+    assert server.line_port is not None
+    lea = await LineClient.connect(server.line_port, "lea")
+    await lea.line("/seek 2 clock 30")
+    await lea.expect("Seeking a casual game")
+    ann = await WsClient.connect(server.port, "ann")
+    await lea.line("/join cafe")
+    assert (await ann.command("/tell lea hello"))["type"] == "tell"
+    await lea.expect("No longer seeking.")
+    assert await server.lobby.seeks.queue.entries() == []
+    bob = await WsClient.connect(server.port, "bob")
+    assert (await bob.command("/seek 2 clock 31"))["type"] == "seeking"
+    again = await WsClient.connect(server.port, "bob", token=bob.token)
+    assert again.messages[0]["resumed"] is True
+    await until(lambda: not server.lobby.seeks._from, "the old connection's seek let go")
+    assert await server.lobby.seeks.queue.entries() == []

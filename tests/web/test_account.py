@@ -57,6 +57,8 @@ def test_a_password_typed_in_the_chat_is_kept_nowhere(open_page: Callable[..., P
     kept = stored(page)
     assert "cafe.history" not in kept and "hello there" not in kept and "typist" not in kept, kept
     assert "logged out" in kept  # (the log starts again from there)
+    shown = page.locator("#log").inner_text()
+    assert "hello there" not in shown and "logged out" in shown, shown
 
 
 def test_a_registered_name_asks_for_its_password_and_refuses_a_wrong_one(
