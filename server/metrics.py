@@ -31,7 +31,8 @@ class Metrics:
         self.security_events = Counter(
             "cafe_security_events",
             "Refusals and closes that protect the server (origin_refused, host_refused, http_on_line,"
-            " per_ip_cap, hello_timeout, rate_limit_close, bad_utf8, method_refused, token_refused,"
+            " per_ip_cap, hello_timeout, rate_limit_close, rate_limit_http, bad_utf8, method_refused,"
+            " token_refused,"
             " token_expired, proxy_header_refused)",
             ["event"],
             registry=registry,

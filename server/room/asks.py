@@ -32,6 +32,20 @@ class Asks:
         self.members = members
         self.seats = seats
         self.play = game
+        #: the turn (game id, moves played) the answers below are of: a turn's legal moves and
+        #: hint never change, and asked again and again they are worked out once (a hint can take
+        #: a few dozen milliseconds of the event loop)
+        self._turn: tuple[str, int] | None = None
+        self._legal: list[str] | None = None
+        self._hint: m.Hint | None = None
+
+    def _of_turn(self) -> None:
+        """Forget the answers of an earlier turn."""
+        game = self.play.game
+        assert game is not None
+        turn = (game.game_id, game.moves)
+        if self._turn != turn:
+            self._turn, self._legal, self._hint = turn, None, None
 
     def my_turn(self, member: Member, msg_id: m.ClientId) -> Position:
         """The position, when it is the turn of the seat ``member`` plays."""
@@ -52,7 +66,10 @@ class Asks:
     def on_legal_moves(self, member: Member, msg: m.GetLegalMoves) -> None:
         """``legal_moves``: the moves the player to move may make."""
         position = self.my_turn(member, msg.id)
-        self.members.send(member, m.LegalMoves(id=msg.id, moves=legal_move_texts(position)))
+        self._of_turn()
+        if self._legal is None:
+            self._legal = legal_move_texts(position)
+        self.members.send(member, m.LegalMoves(id=msg.id, moves=self._legal))
 
     def on_hint(self, member: Member, msg: m.GetHint) -> None:
         """``hint``: the greedy bot's move for the player to move (none in a rated game)."""
@@ -63,8 +80,11 @@ class Asks:
                 "no_hints", _("No hints in a rated game: hints are for practice and casual games."), msg.id
             )
         position = self.my_turn(member, msg.id)
-        move = greedy_move(position)
-        self.members.send(member, m.Hint(id=msg.id, move=move, points=play(position, move).points))
+        self._of_turn()
+        if self._hint is None:
+            move = greedy_move(position)
+            self._hint = m.Hint(id=None, move=move, points=play(position, move).points)
+        self.members.send(member, self._hint.model_copy(update={"id": msg.id}))
 
     def on_show(self, member: Member, msg: ShowRequest) -> None:
         """``/info``, or the board, the hand or the scores as the member's view has them."""

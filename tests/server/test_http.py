@@ -423,3 +423,21 @@ async def test_a_game_address_goes_by_the_quality_the_client_gives_each_kind(ser
     ):
         answer = await http_get(server.port, "/games/0000000000000000", accept=accept)
         assert answer.headers["content-type"].startswith("text/html") is html, (accept, answer.status)
+
+
+async def test_an_address_asks_the_api_at_a_connection_s_rate(make_server: ServerFactory) -> None:
+    """With --rate 1 --burst 3, one address's fourth question to the API at once is 429 with
+    ``Retry-After: 1`` (a game's record at /games/ID counts too, the page and /rules do not), and
+    logged and counted as ``rate_limit_http``; a second later it may ask again."""
+    server = await make_server(rate=1.0, burst=3)
+    for path in ("/api/leaderboard", "/api/players/ann", "/games/0123456789abcdef"):
+        assert (await http_get(server.port, path)).status != 429, path
+    refused = await http_get(server.port, "/api/tournaments")
+    assert refused.status == 429 and refused.headers["retry-after"] == "1"
+    assert refused.json() == {"error": "rate_limited"}
+    for path in ("/", "/rules", "/players/ann", "/healthz"):
+        assert (await http_get(server.port, path)).status == 200, path
+    metrics = (await http_get(server.port, "/metrics")).body.decode()
+    assert _security_events(metrics, "rate_limit_http") == 1
+    await asyncio.sleep(1.1)
+    assert (await http_get(server.port, "/api/tournaments")).status == 200

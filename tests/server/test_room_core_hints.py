@@ -6,6 +6,10 @@ as it was, and a seat taken over counts as its new player's."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 from engine import GameRecord, legal_move_texts, play
 from protocol import messages as m
 from server.log.contract import StoredGame
@@ -114,3 +118,35 @@ def test_a_rated_game_taken_up_from_the_log_stays_without_hints() -> None:
             assert answer.codes(mover) == ["no_hints"]
         else:
             assert [type(x) for x in answer.sends(mover)] == [m.Hint]
+
+
+def test_a_turn_s_hint_is_worked_out_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A practice game: the player to move asks for a hint three times, and the legal moves: the
+    greedy bot thinks once, each answer carries its own id, and the legal moves are kept for the
+    turn; the next turn's hint is worked out anew."""
+    import bots.strategy
+
+    thought: list[int] = []
+    get = bots.strategy.get_strategy
+
+    class Counted:
+        def __init__(self, strategy: Any) -> None:
+            self.strategy = strategy
+
+        def choose(self, view: Any, rng: Any) -> str:
+            thought.append(1)
+            return str(self.strategy.choose(view, rng))
+
+    monkeypatch.setattr(bots.strategy, "get_strategy", lambda name: Counted(get(name)))
+    d = Driver()
+    players = d.start("ann", "bob")
+    mover, _ = _mover(d, players)
+    hints = [d.feed(mover, m.GetHint(id=f"h{i}")).of(mover, m.Hint) for i in range(3)]
+    assert [h.id for (h,) in hints] == ["h0", "h1", "h2"] and len({h.move for (h,) in hints}) == 1
+    assert thought == [1]
+    moves = [d.feed(mover, m.GetLegalMoves(id=f"l{i}")).of(mover, m.LegalMoves) for i in range(2)]
+    assert [x.id for (x,) in moves] == ["l0", "l1"] and moves[0][0].moves == legal_move_texts(d.position)
+    d.move(players)
+    mover, _ = _mover(d, players)
+    (hint,) = d.feed(mover, m.GetHint()).of(mover, m.Hint)
+    assert thought == [1, 1] and hint.move in legal_move_texts(d.position)
