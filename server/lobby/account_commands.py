@@ -277,7 +277,11 @@ def _ask_secret(lobby: Lobby, session: Session, msg: AskSecret) -> None:
 
 
 async def show(lobby: Lobby, session: Session, msg: ShowRequest) -> None:
-    """Answer ``/history [NAME]``, ``/rating [NAME]``, ``/top [N]`` and ``/finger NAME``."""
+    """Answer ``/history [NAME]``, ``/rating [NAME]``, ``/top [N]`` and ``/finger NAME``. A list of
+    games (``/history``, ``/finger``) reads the store for milliseconds (a player with thousands
+    of games): it counts as ``RECORDS_COST`` messages against the connection's rate."""
+    if msg.what in ("history", "finger"):
+        session.bucket.spend(RECORDS_COST - 1)
     if msg.what == "history":
         identity = session.identity if msg.topic is None else account_key(msg.topic)
         if msg.topic is not None and await lobby.store.account(msg.topic) is None:
@@ -306,6 +310,8 @@ def _reader(session: Session) -> Reader | None:
 
 
 SHOWN = ("history", "rating", "top", "finger")
+#: the messages of the connection's rate a ``/history`` or a ``/finger`` counts as
+RECORDS_COST = 5
 
 HANDLERS: dict[type, Any] = {
     m.Register: _register,

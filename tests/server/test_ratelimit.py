@@ -90,6 +90,18 @@ async def test_a_long_room_list_counts_as_many_messages_as_it_is_long(
     assert (await zoe.request({"type": "ping"}))["code"] == "rate_limited"
 
 
+async def test_a_list_of_games_counts_as_five_messages(make_server: ServerFactory) -> None:
+    """``/history`` and ``/finger`` read a list of games each: with a burst of 12 and a slow
+    refill, after the hello, a ``/history`` and a ``/finger`` (ten), one ping passes and the
+    next is ``rate_limited``."""
+    server: Server = await make_server(rate=0.01, burst=12)
+    zoe = await WsClient.connect(server.port, "zoe")  # (its hello took one: eleven left)
+    assert (await zoe.command("/history"))["type"] == "text"  # six left
+    assert (await zoe.command("/finger zoe"))["code"] == "no_such_player"  # one left
+    assert (await zoe.request({"type": "ping"}))["type"] == "pong"  # none left
+    assert (await zoe.request({"type": "ping"}))["code"] == "rate_limited"
+
+
 def test_a_bucket_with_no_time_passing_never_refills() -> None:
     """Without time passing, an empty bucket stays empty however often it is asked."""
     clock = FakeClock()
