@@ -110,12 +110,15 @@ def test_the_community_parts_of_the_page_speak_german(open_page: Callable[..., P
     type_line(zoe, "/leave")
     wait_for_line(ann, "Abstimmung abgebrochen: dezoe möchte Platz 2 (degone) übernehmen.")
     assert prompt.is_hidden()
-    enter_room(zoe, "stube", seat=False)
-    type_line(zoe, "/join 2")
+    # (zoe, whose vote did not pass, asks again 30 s later at the soonest: uli asks now)
+    uli = open_page(DESKTOP, locale="de-DE")
+    come_in(uli, "deuli")
+    enter_room(uli, "stube", seat=False)
+    type_line(uli, "/join 2")
     prompt.wait_for()
     ann.locator("#vote-yes").click()
-    wait_for_line(ann, "Abstimmung angenommen: dezoe möchte Platz 2 (degone) übernehmen.")
-    ann.locator("#players li[data-player=dezoe]").wait_for()
+    wait_for_line(ann, "Abstimmung angenommen: deuli möchte Platz 2 (degone) übernehmen.")
+    ann.locator("#players li[data-player=deuli]").wait_for()
 
 
 def test_the_page_shows_moves_board_hints_and_replays_in_german(
