@@ -224,7 +224,7 @@ class HttpRoutes:
             return response
         if path in ("/livez", "/healthz", "/readyz"):
             return self._health(path)
-        if path.startswith(("/api/", "/games/")) and not self._may_ask(connection, request):
+        if self._asks_records(path, request) and not self._may_ask(connection, request):
             security_event(self.lobby.metrics, "rate_limit_http", peer=self._client(connection, request))
             body = b'{"error": "rate_limited"}\n'
             response = _response(HTTPStatus.TOO_MANY_REQUESTS, body, "application/json")
@@ -237,6 +237,14 @@ class HttpRoutes:
             response = _response(HTTPStatus.SERVICE_UNAVAILABLE, body, "application/json")
             response.headers["Retry-After"] = "5"
             return response
+
+    @staticmethod
+    def _asks_records(path: str, request: Request) -> bool:
+        """Whether ``request`` reads the records: the API, or a game's record at ``/games/ID``
+        (not the replay viewer a browser gets there)."""
+        if path.startswith("/api/"):
+            return True
+        return path.startswith("/games/") and not _wants_html(", ".join(request.headers.get_all("Accept")))
 
     def _may_ask(self, connection: ServerConnection, request: Request) -> bool:
         """Whether the request's address may ask the API now (each answer reads the store, and

@@ -437,6 +437,8 @@ async def test_an_address_asks_the_api_at_a_connection_s_rate(make_server: Serve
     assert refused.json() == {"error": "rate_limited"}
     for path in ("/", "/rules", "/players/ann", "/healthz"):
         assert (await http_get(server.port, path)).status == 200, path
+    viewer = await http_get(server.port, "/games/0123456789abcdef", accept="text/html")
+    assert viewer.status == 200 and viewer.headers["content-type"].startswith("text/html")
     metrics = (await http_get(server.port, "/metrics")).body.decode()
     assert _security_events(metrics, "rate_limit_http") == 1
     await asyncio.sleep(1.1)
