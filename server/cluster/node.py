@@ -611,6 +611,9 @@ class ClusterDirectory:
 
     def unclaim(self, name: str) -> None:
         self.presence.claimed(name)
+        # (and what the claim wrote to Redis, the name's key and this node's held names: let go as
+        # an unbound name's are, so that a hello through another node finds it free too)
+        self._writes.put_nowait(("online", (name, None)))
 
     def unbind(self, session: Session, name: str) -> None:
         self.names.unbind(session, name)

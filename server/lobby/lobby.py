@@ -481,11 +481,15 @@ class Lobby:
         held = await self.directory.claim_name(msg.name, own=session.name)
         if held is not None:
             raise name_taken(msg.name, held, msg.id)
-        self.seeks.ended(session, told=True)  # (the queue knows the seeker by name: ended first)
         identity = session.identity  # every named session has one
         assert identity is not None
         token = secrets.token_hex(16)  # logged first: if the log refuses, the name stays as it was
-        await self.store.token_issued(token, msg.name, identity)
+        try:
+            await self.store.token_issued(token, msg.name, identity)
+        except BaseException:  # (the store away: nothing changed, and the name is free again)
+            self.directory.unclaim(msg.name)
+            raise
+        self.seeks.ended(session, told=True)  # (the queue knows the seeker by name: before the rename)
         if session.token is not None:
             await self.store.token_revoked(session.token)
         old = session.name

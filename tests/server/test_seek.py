@@ -11,6 +11,7 @@ import pytest
 
 from server.app import Server
 from server.lobby import seeking
+from server.log.contract import StoreUnavailable
 from tests.server.clients import TIMEOUT, LineClient, WsClient, bot_game, until
 from tests.server.conftest import ServerFactory
 
@@ -474,4 +475,26 @@ async def test_a_terminal_s_join_ends_its_seek_and_a_resume_its_old_one(server: 
     again = await WsClient.connect(server.port, "bob", token=bob.token)
     assert again.messages[0]["resumed"] is True
     await until(lambda: not server.lobby.seeks._from, "the old connection's seek let go")
+    assert await server.lobby.seeks.queue.entries() == []
+
+
+async def test_a_nick_the_store_refuses_leaves_the_seek_and_the_name(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seeker's ``/nick`` while the store cannot write the new name's token is ``unavailable``
+    and changes nothing: still seeking under the old name; asked again once the store is back,
+    it renames them and ends the seek."""
+    ann = await WsClient.connect(server.port, "ann")
+    assert (await ann.command("/seek 2 clock 30"))["type"] == "seeking"
+    issued = server.store.token_issued
+
+    async def away(*_: Any) -> None:
+        raise StoreUnavailable("away")
+
+    monkeypatch.setattr(server.store, "token_issued", away)
+    refused = await ann.request({"type": "nick", "name": "anna"})
+    assert refused["code"] == "unavailable", refused
+    assert [e.seeker.name for e in await server.lobby.seeks.queue.entries()] == ["ann"]
+    monkeypatch.setattr(server.store, "token_issued", issued)
+    assert (await ann.request({"type": "nick", "name": "anna"}))["type"] == "welcome"
     assert await server.lobby.seeks.queue.entries() == []
