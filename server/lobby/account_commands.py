@@ -8,11 +8,12 @@ The lobby calls these from its dispatch; the decisions are :mod:`server.lobby.ac
 from __future__ import annotations
 
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import Any, Final, NamedTuple, Protocol
 
 from protocol import messages as m
 from protocol.commands import AskSecret, ShowRequest
-from protocol.errors import ProtocolError
+from protocol.errors import UNAVAILABLE, ProtocolError
 from protocol.i18n import Msg, _
 from protocol.names import ReservedNames
 from server.directory import Directory
@@ -69,6 +70,8 @@ class Ended(Protocol):
     """The queue of quick pairing, as far as these commands end a seek."""
 
     def ended(self, session: Session, name: str | None = None, *, told: bool = False) -> None: ...
+
+    async def ended_now(self, session: Session, *, told: bool = False) -> None: ...
 
 
 def is_registered(session: Session) -> bool:
@@ -195,6 +198,24 @@ async def check_not_playing(lobby: Lobby, session: Session, what: str, msg_id: m
         raise ProtocolError("already_playing", Msg(in_tournament.msgid, {"name": entered}), msg_id)
 
 
+def _still(
+    lobby: Lobby, session: Session, name: str, what: str, msg_id: m.ClientId
+) -> Callable[[], Awaitable[None]]:
+    """What ``what`` (``register``, ``password``, ``unregister``) asks again once the password is
+    hashed, before anything is written: the connection still holds ``name`` (a resume through
+    another connection meanwhile closed this one: ``unavailable``, nothing changes), and for a
+    registration or a deletion, its player still plays in no game or tournament (a game that
+    started meanwhile is rated by who its players were as it began)."""
+
+    async def still() -> None:
+        if session.closed or session.name != name:
+            raise ProtocolError("unavailable", UNAVAILABLE, msg_id)
+        if what in _PLAYING:
+            await check_not_playing(lobby, session, what, msg_id)
+
+    return still
+
+
 async def _register(lobby: Lobby, session: Session, msg: m.Register) -> None:
     assert session.name is not None
     await check_secret_asked(lobby, session, "register", msg.id)
@@ -202,7 +223,8 @@ async def _register(lobby: Lobby, session: Session, msg: m.Register) -> None:
     held = await lobby.directory.claim_name(session.name, own=session.name)  # (a look-alike of another's)
     if held is not None:
         raise name_taken(session.name, held, msg.id)
-    identity = await lobby.accounts.register(session.name, msg.password, session.identity, msg.id)
+    hashed = _still(lobby, session, session.name, "register", msg.id)
+    identity = await lobby.accounts.register(session.name, msg.password, session.identity, msg.id, hashed)
     lobby.metrics.registrations.inc()
     await _new_identity(lobby, session, identity, keep=True)
     name = session.name
@@ -216,7 +238,8 @@ async def _password(lobby: Lobby, session: Session, msg: m.ChangePassword) -> No
     change a password) brings them in no more."""
     assert session.name is not None and session.identity is not None
     await check_secret_asked(lobby, session, "password", msg.id)
-    await lobby.accounts.change_password(session.name, msg.old, msg.new, session.address, msg.id)
+    hashed = _still(lobby, session, session.name, "password", msg.id)
+    await lobby.accounts.change_password(session.name, msg.old, msg.new, session.address, msg.id, hashed)
     token = await _new_token(lobby, session)
     session.send(m.Notice(text=_("Your password is changed.")))
     session.send(m.Welcome(id=None, name=session.name, token=token, registered=True))
@@ -234,7 +257,14 @@ async def _unregister(lobby: Lobby, session: Session, msg: m.Unregister) -> None
         lobby.metrics.moderation_actions.labels(action="role:none").inc()
 
     staff = await lobby.store.role(name) is not None
-    await lobby.accounts.unregister(name, msg.password, session.address, msg.id, role_ends if staff else None)
+    await lobby.accounts.unregister(
+        name,
+        msg.password,
+        session.address,
+        msg.id,
+        role_ends if staff else None,
+        _still(lobby, session, name, "unregister", msg.id),
+    )
     await _new_identity(lobby, session, secrets.token_hex(8), keep=False)
     session.send(m.Notice(text=_("The account {name} is deleted; you play on as a guest.", name=name)))
     session.send(m.Welcome(id=msg.id, name=name, token=session.token or "", registered=False))
@@ -263,8 +293,9 @@ async def _new_identity(lobby: Lobby, session: Session, identity: str, *, keep: 
         await lobby.directory.identity_changed(old, identity)
         if lobby.tournaments is not None:
             await lobby.tournaments.creator_changed(old, identity)
-    # (a seek is its player's, as they were: rated or not, rated as whom)
-    lobby.seeks.ended(session, told=True)
+    # (a seek is its player's, as they were: rated or not, rated as whom; dropped before the
+    # next message, which may be a new seek)
+    await lobby.seeks.ended_now(session, told=True)
     lobby.directory.moved(session)  # (its line says whose it is: a guest's or an account's)
 
 

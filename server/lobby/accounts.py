@@ -213,27 +213,49 @@ class Accounts:
         await self.store.account_seen(account.name, time.time())
         return account
 
-    async def register(self, name: str, password: str, identity: str | None, msg_id: int | str | None) -> str:
-        """Register ``name`` with ``password``; the account's identity."""
+    async def register(
+        self,
+        name: str,
+        password: str,
+        identity: str | None,
+        msg_id: int | str | None,
+        hashed: Callable[[], Awaitable[None]] | None = None,
+    ) -> str:
+        """Register ``name`` with ``password``; the account's identity. ``hashed`` is asked once the
+        password is hashed (which takes a while: the caller's world may have changed), and may
+        refuse the registration still."""
         check_password(password, msg_id)
         if await self.store.account(name) is not None:
             raise ProtocolError("name_registered", _("{name} is already registered.", name=name), msg_id)
         other = await self.store.account_alike(name)
         if other is not None:
             raise looks_registered(name, other, msg_id)
-        hashed = await self.hash(password)
-        if not await self.store.account_created(name, hashed, identity):
+        stored = await self.hash(password)
+        if hashed is not None:
+            await hashed()
+        if not await self.store.account_created(name, stored, identity):
             raise ProtocolError("name_registered", _("{name} is already registered.", name=name), msg_id)
         await self.store.account_seen(name, time.time())
         log.info("registered", player=name)
         return account_key(name)
 
     async def change_password(
-        self, name: str, old: str, new: str, address: str, msg_id: int | str | None
+        self,
+        name: str,
+        old: str,
+        new: str,
+        address: str,
+        msg_id: int | str | None,
+        hashed: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
+        """``name``'s password is ``new`` if ``old`` is its password; ``hashed`` as at
+        :meth:`register`."""
         await self.login(name, old, address, msg_id)
         check_password(new, msg_id)
-        await self.store.password_changed(name, await self.hash(new))
+        stored = await self.hash(new)
+        if hashed is not None:
+            await hashed()
+        await self.store.password_changed(name, stored)
         log.info("password_changed", player=name)
 
     async def unregister(
@@ -243,9 +265,13 @@ class Accounts:
         address: str,
         msg_id: int | str | None,
         deleting: Callable[[], Awaitable[None]] | None = None,
+        hashed: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
-        """Delete the account ``name`` if ``password`` is its password, after ``deleting``."""
+        """Delete the account ``name`` if ``password`` is its password, after ``deleting``;
+        ``hashed`` as at :meth:`register`."""
         await self.login(name, password, address, msg_id)
+        if hashed is not None:
+            await hashed()
         if deleting is not None:
             await deleting()
         await self.store.account_deleted(name)

@@ -421,6 +421,7 @@ class Lobby:
         await self.store.token_issued(token, name, identity)  # the one used is revoked
         old = self.directory.session(name)
         if old is not None:  # the same person on a new connection: the old one goes
+            await self.seeks.ended_now(old)  # (its seek by name: gone before the new one may seek)
             self.detach_quietly(old)
         else:  # (or, in a cluster, the one on another node)
             await self.directory.replaced(name)
@@ -489,7 +490,8 @@ class Lobby:
         except BaseException:  # (the store away: nothing changed, and the name is free again)
             self.directory.unclaim(msg.name)
             raise
-        self.seeks.ended(session, told=True)  # (the queue knows the seeker by name: before the rename)
+        # (the queue knows the seeker by name: dropped before the rename, and before a new seek)
+        await self.seeks.ended_now(session, told=True)
         if session.token is not None:
             await self.store.token_revoked(session.token)
         old = session.name

@@ -262,15 +262,27 @@ class Seeks:
         """``session`` (called ``name`` until now, if it changes) no longer seeks: it joined a
         room, was seated, changed its name, or went; with ``told``, a notice says so (what the
         person did ended it, not a table found)."""
+        if self._ends(session, told):
+            self._in_background(self.queue.drop(name or session.name or ""))
+
+    async def ended_now(self, session: Session, *, told: bool = False) -> None:
+        """As :meth:`ended`, the queue's entry dropped before it returns: the caller's next step
+        may let a new seek of the name in (a new name's, a resume's), which a drop by name still
+        on its way would take out too."""
+        if self._ends(session, told):
+            await self._logged(self.queue.drop(session.name or ""))
+
+    def _ends(self, session: Session, told: bool) -> bool:
+        """``session``'s seek ends here: whether it had one (its queue entry is the caller's)."""
         session.join_asked = None  # (a join's answer has nothing left to end)
         if not session.seeking:
-            return
+            return False
         if told:
             session.send(m.Notice(text=_("No longer seeking.")))
         session.seeking = False
         self._forget(session)
         self.directory.moved(session)
-        self._in_background(self.queue.drop(name or session.name or ""))
+        return True
 
     def _forget(self, session: Session) -> None:
         """``session`` seeks no longer: its address's share has room for another."""
@@ -281,17 +293,18 @@ class Seeks:
                 del self._from[session.address]
 
     def _in_background(self, job: Any) -> None:
-        async def run() -> None:
-            try:
-                await job
-            except Exception as e:  # (Redis away: the pairing drops seeks of people gone)
-                log.warning("seek_background_failed", error=repr(e))
-
-        task = asyncio.get_running_loop().create_task(run())
+        task = asyncio.get_running_loop().create_task(self._logged(job))
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
     # --- pairing -------------------------------------------------------------------------------
+
+    @staticmethod
+    async def _logged(job: Any) -> None:
+        try:
+            await job
+        except Exception as e:  # (Redis away: the pairing drops seeks of people gone)
+            log.warning("seek_background_failed", error=repr(e))
 
     def start(self) -> None:
         """Pair every ``TICK`` seconds (on the running loop) until ``stop``."""

@@ -144,3 +144,69 @@ async def test_logins_sent_at_once_count_as_one_after_another(make_server: Serve
     await (await _register(other, "bob")).close()
     for _ in range(6):  # (more than an address's four failures: none of them failed)
         assert (await _login(other, "bob", PASSWORD))["type"] == "welcome"
+
+
+def _slow_hash(server: Server, monkeypatch: pytest.MonkeyPatch, seconds: float = 0.3) -> None:
+    """Hashing a password takes ``seconds`` (as argon2id at its full memory may): a window for
+    what races it."""
+    accounts = server.lobby.accounts
+    hash_ = accounts.hash
+
+    async def slowly(password: str) -> str:
+        await asyncio.sleep(seconds)
+        return await hash_(password)
+
+    monkeypatch.setattr(accounts, "hash", slowly)
+
+
+async def test_a_resume_while_the_password_hashes_registers_nothing(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ann asks to register, and while the password hashes her token resumes her name on a second
+    connection: the first is closed, no account is made (the second is the guest ann, who may
+    register), and every connection's answers are its own."""
+    _slow_hash(server, monkeypatch)
+    ann = await WsClient.connect(server.port, "ann")
+    await ann.send({"type": "register", "password": PASSWORD, "id": 7})
+    await asyncio.sleep(0.05)
+    again = await WsClient.connect(server.port, "ann", token=ann.token)
+    assert again.messages[0]["resumed"] is True
+    await asyncio.sleep(0.5)
+    assert await server.store.account("ann") is None
+    assert not [x for x in ann.messages if x["type"] == "welcome" and x.get("registered")]
+    welcome = await again.request({"type": "register", "password": PASSWORD})
+    assert welcome["type"] == "welcome" and welcome["registered"] is True
+
+
+async def test_a_game_that_starts_while_the_password_hashes_refuses_the_registration(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ann, seated in a waiting room, asks to register; while the password hashes, the host
+    starts the game: the registration is ``already_playing`` and makes no account, so the game
+    stays as its players were when it began (ann a guest)."""
+    _slow_hash(server, monkeypatch)
+    host = await WsClient.connect(server.port, "host")
+    ann = await WsClient.connect(server.port, "ann")
+    assert (await host.command("/join table"))["type"] == "ack"
+    assert (await ann.command("/join table"))["type"] == "ack"
+    await ann.send({"type": "register", "password": PASSWORD, "id": "reg"})
+    await asyncio.sleep(0.05)
+    assert (await host.command("/start"))["type"] == "ack"
+    answer = await ann.next(lambda x: x.get("id") == "reg")
+    assert answer["code"] == "already_playing", answer
+    assert await server.store.account("ann") is None
+
+
+async def test_a_seek_sent_right_after_a_rename_stays_in_the_queue(server: Server) -> None:
+    """``seek``, ``register`` and ``seek`` again sent at once: the first seek ends with the
+    registration, and the second is in the queue (a drop by name on its way took it out)."""
+    ann = await WsClient.connect(server.port, "ann")
+    for message in (
+        {"type": "seek", "size": 2, "clock": 30, "rated": False, "id": 1},
+        {"type": "register", "password": PASSWORD, "id": 2},
+        {"type": "seek", "size": 2, "clock": 30, "rated": False, "id": 3},
+    ):
+        await ann.send(message)
+    answer = await ann.next(lambda x: x.get("id") == 3)
+    assert answer["type"] == "seeking", answer
+    assert [e.seeker.name for e in await server.lobby.seeks.queue.entries()] == ["ann"]
