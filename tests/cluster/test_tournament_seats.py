@@ -10,8 +10,8 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from server.cluster.tournaments import KEY
 from server.log.redis.tournaments import RedisTournaments
+from tests.cluster.test_tournaments import director_of
 from tests.server.clients import TIMEOUT, WsClient, http_get
 from tests.server.process import ServerProcess
 
@@ -38,12 +38,7 @@ async def test_a_seat_on_another_node_goes_only_to_its_player(
     a, b = pair
     client = aioredis.from_url(redis_url, decode_responses=True)
     try:
-        holder = None
-        deadline = time.monotonic() + TIMEOUT
-        while holder is None:
-            holder = await client.get(KEY)
-            assert time.monotonic() < deadline, "nobody directs"
-            await asyncio.sleep(0.05)
+        holder = await director_of(client)
         other = b if str(holder).startswith("a:") else a
         ann = await WsClient.connect(other.port, "ann")
         assert (await ann.request({"type": "register", "password": PASSWORD}))["registered"] is True

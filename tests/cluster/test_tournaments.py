@@ -37,6 +37,15 @@ async def _api(node: ServerProcess, until: str, timeout: float = TIMEOUT) -> dic
         await asyncio.sleep(0.05)
 
 
+async def director_of(client: aioredis.Redis) -> str:
+    """The holder of the tournaments' lease (``NODE:...``), once a node holds it."""
+    deadline = time.monotonic() + TIMEOUT
+    while (holder := await client.get(KEY)) is None:
+        assert time.monotonic() < deadline, "nobody directs"
+        await asyncio.sleep(0.05)
+    return str(holder)
+
+
 async def _leave(person: WsClient, deadline: float) -> None:
     """``person`` leaves their room, asking again while the answer is ``unavailable``: the room's
     lease may show the living node a moment before that node has taken the room up, and until
@@ -56,12 +65,7 @@ async def test_the_directing_node_dies_mid_round_and_the_other_ends_the_tourname
     a, b = pair
     client = aioredis.from_url(redis_url, decode_responses=True)
     try:
-        holder = None
-        deadline = time.monotonic() + TIMEOUT
-        while holder is None:
-            holder = await client.get(KEY)
-            assert time.monotonic() < deadline, "nobody directs"
-            await asyncio.sleep(0.05)
+        holder = await director_of(client)
         director, other = (a, b) if str(holder).startswith("a:") else (b, a)
         people = {}
         for name in ("ann", "bob", "cy", "dee"):
@@ -113,12 +117,7 @@ async def test_a_round_leaves_a_player_to_the_game_they_play_on_another_node(
     plays where from Redis."""
     client = aioredis.from_url(redis_url, decode_responses=True)
     try:
-        holder = None
-        deadline = time.monotonic() + TIMEOUT
-        while holder is None:
-            holder = await client.get(KEY)
-            assert time.monotonic() < deadline, "nobody directs"
-            await asyncio.sleep(0.05)
+        holder = await director_of(client)
         other = pair[1] if str(holder).startswith("a:") else pair[0]
         people = {name: await WsClient.connect(other.port, name) for name in ("ann", "bob", "cy")}
         assert (await people["ann"].request({"type": "register", "password": PASSWORD}))["registered"]
