@@ -203,7 +203,8 @@ class Seeks:
                 rating = 40.0 * standing.skill.mu
         address = session.address
         mine = self._from.get(address, set())
-        if session not in mine and len(mine) >= self.per_address:
+        fresh = session not in mine  # (a seek replaced holds its place)
+        if fresh and len(mine) >= self.per_address:
             raise ProtocolError(
                 "queue_full",
                 _(
@@ -215,18 +216,15 @@ class Seeks:
             )
         seeker = Seeker(name, rating, self.now(), msg.size, rated, int(checked), msg.bots)
         # (the place in the address's share is taken before the queue is asked: seeks of one
-        # address sent at once would otherwise all pass the look above)
-        fresh = session not in mine
+        # address sent at once would otherwise all pass the look above; given back if refused)
         self._from.setdefault(address, set()).add(session)
+        queued = False
         try:
             queued = await self.queue.put(SeekEntry(seeker, session.identity, self.node), SEEKERS_MAX)
-        except BaseException:
-            if fresh:
+        finally:
+            if fresh and not queued:
                 self._forget(session)
-            raise
         if not queued:
-            if fresh:
-                self._forget(session)
             raise ProtocolError(
                 "queue_full",
                 _("As many people are seeking a game as the server allows; try again shortly."),
