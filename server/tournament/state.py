@@ -301,9 +301,7 @@ class Tournament:
         if self.running_tables():
             return []
         assert self.rounds is not None
-        players = [
-            e.name for e in self.entrants if e.active and (allowed is None or e.name.casefold() in allowed)
-        ]
+        players = _among(self.seatable(now), allowed)
         if self.round >= self.rounds or sum(e.active for e in self.entrants) < 2:
             self.status, self.finished = "finished", now
             return []
@@ -325,13 +323,7 @@ class Tournament:
             return []
         if now >= self.ends - ARENA_LAST:
             return []
-        ready = [
-            e.name
-            for e in self.entrants
-            if e.active
-            and e.name.casefold() in self.waiting
-            and (allowed is None or e.name.casefold() in allowed)
-        ]
+        ready = _among(self.seatable(now), allowed)
         patient = any(now - self.waiting[n.casefold()] >= ARENA_PATIENCE for n in ready)
         last = self._last_opponents()
         made = arena_tables(self._ordered(ready), self.size, last, all_in=not running or patient)
@@ -442,3 +434,8 @@ class Tournament:
             creator_identity=data.get("creator_identity"),
             closed_by=data.get("closed_by"),
         )
+
+
+def _among(names: list[str], allowed: set[str] | None) -> list[str]:
+    """``names`` but those not in ``allowed`` (casefolded; ``None``: everyone is)."""
+    return names if allowed is None else [n for n in names if n.casefold() in allowed]
