@@ -341,7 +341,9 @@ class ClusterDirectory:
             idle = set(map(str, idle_keys))
             others = [key for key in map(str, running) if key not in self.rooms and key not in idle]
             for key, holder in (await self.leases.holders(others)).items():
-                if holder is None and key not in self.rooms:
+                # (a game found not to replay is back among the idle ones by now, or on its way:
+                # the read above may have fallen between the two)
+                if holder is None and key not in self.rooms and key not in self.unrestorable:
                     with contextlib.suppress(StoreUnavailable):
                         await self._take_over(key)
             # this node's sessions in rooms owned elsewhere: follow a move, re-enter after a death
