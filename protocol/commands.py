@@ -759,7 +759,15 @@ def _argument(field: str) -> str:
             return _("Move")
         case "password" | "old" | "new":
             return _("Password")
-    return field.capitalize() or _("Argument")
+        case "game":
+            return _("Game")
+        case "name":
+            return _("Name")
+        case "text":
+            return _("Text")
+        case "reason":
+            return _("Reason")
+    return _("Argument")  # (a field's own name would be an English word to a German reader)
 
 
 def _arguments(name: str, args: list[str], id: ClientId, least: int, most: int) -> None:

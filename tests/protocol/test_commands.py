@@ -339,6 +339,7 @@ BAD_ARGUMENTS = [
     ("/finger", "/finger NAME"),
     ("/analyse", "/analyse GAME"),
     ("/analyse one two", "/analyse GAME"),
+    ("/analyse bad!id", "/analyse GAME"),
     ("/help play bar", "/help [COMMAND]"),
     ("/resync now", "/resync"),
     ("/ping 1", "/ping"),
