@@ -54,7 +54,9 @@ class Metrics:
             registry=registry,
         )
         self.reports_open = Gauge(
-            "cafe_reports_open", "Reports not resolved yet, as this node last read them", registry=registry
+            "cafe_reports_open",
+            "Reports not resolved yet, those of staff members left out, as this node last read them",
+            registry=registry,
         )
         #: the counters of every message and every move
         self.busy = BusyCounters()

@@ -134,8 +134,13 @@ class Moderation:
         await self._refresh()
 
     async def _refresh(self) -> None:
-        self.metrics.reports_open.set(await self.store.reports_open())
         self.enforcer.staff = {name.casefold() for name in await self.store.staff()}
+        await self._count_reports()
+
+    async def _count_reports(self) -> None:
+        """``/metrics``' open reports, those of the staff left out: anyone may read the metrics,
+        and a staff member reads no report of themselves (nor, so, a count that holds one)."""
+        self.metrics.reports_open.set(await self.store.reports_open(hiding=self.enforcer.staff))
 
     # --- enforcement -------------------------------------------------------------------------
 
@@ -320,8 +325,9 @@ class Moderation:
         if len(self._reported) > 4096:  # addresses not heard from for an hour are forgotten
             for stale in [a for a, times in self._reported.items() if times[-1] < now - 3600]:
                 del self._reported[stale]
-        self.metrics.moderation_actions.labels(action="report").inc()
-        self.metrics.reports_open.inc()
+        if msg.name.casefold() not in self.enforcer.staff:  # (see ``_count_reports``)
+            self.metrics.moderation_actions.labels(action="report").inc()
+            self.metrics.reports_open.inc()
         log.info("reported", report=report.id, player=msg.name, reporter=session.name)
         summary = f"#{report.id} {session.name} -> {msg.name}: {msg.reason}"
         await self._act(Action("report", name=msg.name, text=summary))
@@ -341,8 +347,9 @@ class Moderation:
         report = await self.store.report_resolved(msg.report, session.name, msg.note)
         if report is None:
             raise ProtocolError("no_such_report", _("No open report #{id}.", id=msg.report), msg.id)
-        self.metrics.moderation_actions.labels(action="resolve").inc()
-        self.metrics.reports_open.set(await self.store.reports_open())
+        if report.name.casefold() not in self.enforcer.staff:
+            self.metrics.moderation_actions.labels(action="resolve").inc()
+        await self._count_reports()
         session.send(m.Notice(text=_("Report #{id} is resolved.", id=msg.report)))
         session.send(m.Ack(id=msg.id))
 

@@ -9,7 +9,7 @@ and ``tests/server/test_log_contract.py`` holds all three to the same tests.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -393,8 +393,8 @@ class ModerationStore(Protocol):
         with ``hiding``, none of that name (a staff member reads no report of themselves)."""
         ...
 
-    async def reports_open(self) -> int:
-        """How many reports are open."""
+    async def reports_open(self, hiding: Collection[str] = ()) -> int:
+        """How many reports are open, those of the names in ``hiding`` (casefolded) left out."""
         ...
 
     async def reports_since(self, key: str, since: float) -> int:

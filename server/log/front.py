@@ -11,7 +11,7 @@ here calls ``super()``. SQLite's moderation part runs on its writer's connection
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Protocol
 
 from server.log.contract import ModEntry, Report, Role, Sanction, SanctionKind
@@ -48,7 +48,7 @@ class AsyncModeration(Protocol):
 
     async def reports(self, everything: bool, limit: int, hiding: str | None) -> list[Report]: ...
 
-    async def reports_open(self) -> int: ...
+    async def reports_open(self, hiding: Collection[str] = ()) -> int: ...
 
     async def reports_since(self, key: str, since: float) -> int: ...
 
@@ -106,8 +106,8 @@ class ModerationFront:
     ) -> list[Report]:
         return await self._staff.reports(everything, limit, hiding)
 
-    async def reports_open(self) -> int:
-        return await self._staff.reports_open()
+    async def reports_open(self, hiding: Collection[str] = ()) -> int:
+        return await self._staff.reports_open(hiding)
 
     async def reports_since(self, key: str, since: float) -> int:
         return await self._staff.reports_since(key, since)

@@ -175,6 +175,8 @@ async def test_a_staff_member_reads_and_resolves_no_report_of_themselves(log: Ga
     assert len(await log.reports(limit=10)) == 5
     assert await log.report_resolved(own.id, by="kim") is None
     assert await log.reports_open() == 5
+    assert await log.reports_open(hiding={"kim"}) == 3
+    assert await log.reports_open(hiding={"kim", "p0", "nobody"}) == 2
     resolved = await log.report_resolved(own.id, by="ann")
     assert resolved is not None and resolved.resolved_by == "ann"
 

@@ -651,6 +651,37 @@ async def test_moderation_is_counted_in_metrics(server: Server, action: str) -> 
     assert "cafe_reports_open 1.0" in body
 
 
+async def test_the_metrics_count_no_report_of_a_staff_member(server: Server) -> None:
+    """Anyone reads ``/metrics``: a report of a staff member (who reads it nowhere) is counted
+    neither among the open reports nor among the actions, nor is its resolving; a report of
+    anyone else is."""
+    from tests.server.clients import http_get
+
+    async def metrics() -> tuple[str | None, str | None]:
+        body = (await http_get(server.port, "/metrics")).body.decode()
+        lines = body.splitlines()
+        opened = next((line for line in lines if line.startswith("cafe_reports_open ")), None)
+        reported = 'cafe_moderation_actions_total{action="report"}'
+        made = next((line for line in lines if line.startswith(reported)), None)
+        return opened, made
+
+    admin = await _registered(server, "ann", "admin")
+    kim = await _registered(server, "kim")
+    assert (await admin.command("/role kim moderator"))["type"] == "ack"
+    troll = await WsClient.connect(server.port, "troll")
+    await WsClient.connect(server.port, "bob")
+    assert (await troll.command("/report kim abusing powers"))["type"] == "ack"
+    assert await metrics() == ("cafe_reports_open 0.0", None)
+    assert (await kim.request({"type": "reports"}))["reports"] == []
+    listed = (await admin.request({"type": "reports"}))["reports"]
+    assert [r["name"] for r in listed] == ["kim"]
+    assert (await admin.command(f"/resolve {listed[0]['id']} nothing in it"))["type"] == "ack"
+    body = (await http_get(server.port, "/metrics")).body.decode()
+    assert 'action="resolve"' not in body
+    assert (await troll.command("/report bob spam"))["type"] == "ack"
+    assert await metrics() == ("cafe_reports_open 1.0", 'cafe_moderation_actions_total{action="report"} 1.0')
+
+
 async def test_a_reports_excerpt_is_the_chat_of_the_room_both_were_in(server: Server) -> None:
     """In a room, the excerpt holds the room's chat the reporter read where the reported person
     was, not chat of other places read before."""

@@ -9,7 +9,7 @@ grows. A role goes with its account (a foreign key that cascades).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 from typing import Any, cast
 
@@ -161,9 +161,14 @@ class PostgresModeration:
             ).fetchall()
         return [_report(row) for row in rows]
 
-    async def reports_open(self) -> int:
+    async def reports_open(self, hiding: Collection[str] = ()) -> int:
         async with self.records.connection() as conn:
-            row = await (await conn.execute("SELECT count(*) FROM reports WHERE resolved IS NULL")).fetchone()
+            row = await (
+                await conn.execute(
+                    "SELECT count(*) FROM reports WHERE resolved IS NULL AND lower(name) <> ALL(%s)",
+                    (sorted(hiding),),
+                )
+            ).fetchone()
         return 0 if row is None else int(row[0])
 
     async def reports_since(self, key: str, since: float) -> int:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 from typing import cast
 
@@ -258,8 +258,13 @@ class RedisModeration:
         return found[:limit]
 
     @guarded
-    async def reports_open(self) -> int:
-        return int(await self.redis.zcard(REPORTS_OPEN))
+    async def reports_open(self, hiding: Collection[str] = ()) -> int:
+        if not hiding:
+            return int(await self.redis.zcard(REPORTS_OPEN))
+        ids = [int(str(i)) for i in await self.redis.zrange(REPORTS_OPEN, 0, -1)]
+        raws = await self.redis.hmget(REPORTS, ids) if ids else []
+        reports = [_report(i, raw) for i, raw in zip(ids, raws, strict=True) if raw is not None]
+        return sum(1 for r in reports if r.name.casefold() not in hiding)
 
     @guarded
     async def reports_since(self, key: str, since: float) -> int:

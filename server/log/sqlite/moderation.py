@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 from typing import Any, cast
 
@@ -130,8 +130,12 @@ class Moderation:
         rows = self._db.execute(_REPORT + where + " ORDER BY id DESC LIMIT ?", (hiding or "", limit))
         return [_report(row) for row in rows]
 
-    def reports_open(self) -> int:
-        (count,) = self._db.execute("SELECT count(*) FROM reports WHERE resolved IS NULL").fetchone()
+    def reports_open(self, hiding: Collection[str] = ()) -> int:
+        names = sorted(hiding)
+        unless = f" AND name COLLATE NOCASE NOT IN ({', '.join('?' * len(names))})" if names else ""
+        (count,) = self._db.execute(
+            "SELECT count(*) FROM reports WHERE resolved IS NULL" + unless, names
+        ).fetchone()
         return int(count)
 
     def reports_since(self, key: str, since: float) -> int:

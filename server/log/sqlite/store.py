@@ -21,7 +21,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -269,8 +269,8 @@ class Store:
     ) -> list[Report]:
         return self._moderation.reports(everything, limit, hiding)
 
-    async def reports_open(self) -> int:
-        return self._moderation.reports_open()
+    async def reports_open(self, hiding: Collection[str] = ()) -> int:
+        return self._moderation.reports_open(hiding)
 
     async def reports_since(self, key: str, since: float) -> int:
         return self._moderation.reports_since(key, since)
