@@ -252,14 +252,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: the settings that make a cluster's store, which a ``--data`` flag leaves unread in the environment
+_CLUSTER_STORES = ("redis", "database")
+
+
 def load_config(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None) -> Config:
     """The configuration from flags over ``CAFE_*`` variables over the defaults."""
     environ = os.environ if environ is None else environ
     args = build_parser().parse_args(argv)
+    # ``--data`` on the command line names where the data is, a SQLite file: a cluster's Redis
+    # and PostgreSQL in the environment (a shell that loaded the cluster's settings) are not read
+    unread = _CLUSTER_STORES if args.data is not None and args.redis is None else ()
     values: dict[str, Any] = {}
     for name in Config.model_fields:
         value = getattr(args, name)
-        if value is None:
+        if value is None and name not in unread:
             value = environ.get(_env_name(name))
             if value == "" and Config.model_fields[name].default is None:
                 value = None  # an optional setting left empty (CAFE_REDIS=) is one not given

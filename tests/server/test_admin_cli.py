@@ -19,6 +19,7 @@ import psycopg
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from server.admin.cli import build_parser, settings
 from server.log.contract import OPERATOR
 from server.log.postgres import schema as records_schema
 from server.log.postgres.schema import SCHEMA_VERSION as RECORDS_VERSION
@@ -511,3 +512,13 @@ async def test_a_file_of_another_schema_version_is_refused_and_left_as_it_is(tmp
     with sqlite3.connect(data) as db:
         assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION + 1,)
     db.close()
+
+
+def test_a_data_flag_is_the_file_used_whatever_cluster_the_environment_names() -> None:
+    """``cafe-admin --data FILE`` works on that file even where the shell holds a cluster's
+    CAFE_REDIS and CAFE_DATABASE (a ban must not land in another deployment)."""
+    env = {"CAFE_REDIS": "redis://127.0.0.1:1/0", "CAFE_DATABASE": "postgresql://x/y"}
+    config = settings(build_parser().parse_args(["--data", "a.db", "modlog"]), env)
+    assert (config.data, config.redis, config.database) == ("a.db", None, None)
+    config = settings(build_parser().parse_args(["modlog"]), env)
+    assert (config.redis, config.database) == ("redis://127.0.0.1:1/0", "postgresql://x/y")

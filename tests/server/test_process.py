@@ -81,6 +81,18 @@ def test_flags_win_over_environment_over_defaults() -> None:
     assert (config.port, config.line_port, config.host) == (9100, 2400, "127.0.0.1")
 
 
+def test_a_data_flag_leaves_a_clusters_stores_in_the_environment_unread() -> None:
+    """``--data FILE`` names a SQLite file, however the environment names a cluster's Redis and
+    PostgreSQL (a shell that loaded them); ``--redis`` on the command line still reads
+    CAFE_DATABASE, as the compose file's nodes do."""
+    env = {"CAFE_REDIS": "redis://127.0.0.1:1/0", "CAFE_DATABASE": "postgresql://x/y", "CAFE_DATA": "env.db"}
+    config = load_config(["--data", "flag.db"], env)
+    assert (config.data, config.redis, config.database) == ("flag.db", None, None)
+    config = load_config(["--redis", "redis://127.0.0.1:2/0"], env)
+    assert (config.redis, config.database) == ("redis://127.0.0.1:2/0", "postgresql://x/y")
+    assert load_config([], env).redis == "redis://127.0.0.1:1/0"
+
+
 @pytest.mark.parametrize("event_loop", ["uvloop", "asyncio"])
 async def test_sigterm_finishes_moves_tells_clients_and_exits_zero(tmp_path: Path, event_loop: str) -> None:
     """On either event loop: the move in flight is kept, WebSocket clients get 1001, line clients a line,
