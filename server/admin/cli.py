@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
+from protocol.messages import MAX_REASON
+from protocol.sanitize import sanitize_line
 from server.admin.commands import (
     ban,
     ban_seconds,
@@ -57,16 +59,16 @@ def build_parser() -> argparse.ArgumentParser:
     role = commands.add_parser("role", help="give or take a role: admin, moderator or none")
     role.add_argument("name", metavar="NAME")
     role.add_argument("role", choices=ROLE_CHOICES, metavar="admin|moderator|none")
-    role.add_argument("--reason", default="", help="why, for the moderation log")
+    role.add_argument("--reason", type=_reason, default="", help="why, for the moderation log")
 
     ban = commands.add_parser("ban", help="bar NAME from logging in for DURATION (30m, 2h, 7d or perm)")
     ban.add_argument("name", metavar="NAME")
     ban.add_argument("duration", type=_duration, metavar="DURATION")
-    ban.add_argument("--reason", required=True, help="why, for NAME and the moderation log")
+    ban.add_argument("--reason", type=_reason, required=True, help="why, for NAME and the moderation log")
 
     unban = commands.add_parser("unban", help="lift NAME's ban")
     unban.add_argument("name", metavar="NAME")
-    unban.add_argument("--reason", default="", help="why, for the moderation log")
+    unban.add_argument("--reason", type=_reason, default="", help="why, for the moderation log")
 
     password = commands.add_parser(
         "password", help="give the account NAME a new random password (shown once) and revoke its tokens"
@@ -95,6 +97,15 @@ def _duration(text: str) -> str:
     except AdminError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
     return text
+
+
+def _reason(text: str) -> str:
+    """A reason as the server takes one from its staff: on one line, without controls (the log
+    prints an entry a line, and people read it), of at most ``MAX_REASON`` characters."""
+    shown = sanitize_line(text)
+    if len(shown) > MAX_REASON:
+        raise argparse.ArgumentTypeError(f"a reason is at most {MAX_REASON} characters")
+    return shown
 
 
 def _positive(text: str) -> int:

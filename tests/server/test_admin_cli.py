@@ -522,3 +522,19 @@ def test_a_data_flag_is_the_file_used_whatever_cluster_the_environment_names() -
     assert (config.data, config.redis, config.database) == ("a.db", None, None)
     config = settings(build_parser().parse_args(["modlog"]), env)
     assert (config.redis, config.database) == ("redis://127.0.0.1:1/0", "postgresql://x/y")
+
+
+async def test_a_reason_is_kept_on_one_line_without_controls(tmp_path: Path) -> None:
+    """A reason typed to cafe-admin is taken as the server takes one from its staff: a line break
+    becomes a space and a terminal's escape goes, so the log keeps an entry a line; one over 200
+    characters is argparse's error, nothing written."""
+    data = tmp_path / "cafe.db"
+    Store(str(data)).close()
+    done = await admin("--data", str(data), "ban", "troll", "2h", "--reason", "line1\nline2\x1b[31mred")
+    assert done.status == 0, done
+    log = await admin("--data", str(data), "modlog")
+    assert "\x1b" not in log.out and "troll  2h  line1 line2[31mred\n" in log.out, repr(log.out)
+    assert len(log.out.strip().splitlines()) == 1, log.out
+    done = await admin("--data", str(data), "unban", "troll", "--reason", "x" * 201)
+    assert done.status == 2 and "a reason is at most 200 characters" in done.err, done
+    assert len((await admin("--data", str(data), "modlog")).out.strip().splitlines()) == 1
