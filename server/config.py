@@ -19,6 +19,41 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from server.peers import TrustedProxies
 
 
+def _origins(spec: str | None) -> str | None:
+    """``--allowed-origins`` as given, once it is ``*`` or every part of it is an origin as a
+    browser sends one: ``http`` or ``https``, a host, perhaps a port, and nothing after them.
+
+    >>> _origins("https://cafe.example.org, http://127.0.0.1:8765/")
+    'https://cafe.example.org, http://127.0.0.1:8765/'
+    >>> _origins("cafe.example.org")
+    Traceback (most recent call last):
+    ValueError: 'cafe.example.org' is not an origin
+    """
+    if spec is None or spec.strip() == "*":
+        return spec
+    parts = [part.strip() for part in spec.split(",")]
+    if not any(parts):
+        raise ValueError("no origin listed")
+    for part in filter(None, parts):
+        try:
+            url = urllib.parse.urlsplit(part)
+            port = url.port  # (a port out of range raises)
+        except ValueError:
+            raise ValueError(f"{part!r} is not an origin") from None
+        if (
+            url.scheme not in ("http", "https")
+            or not url.hostname
+            or url.username is not None
+            or url.password is not None
+            or url.path not in ("", "/")
+            or url.query
+            or url.fragment
+            or port == 0
+        ):
+            raise ValueError(f"{part!r} is not an origin")
+    return spec
+
+
 def _proxies(spec: str | None) -> str | None:
     """``--trusted-proxies`` as given, once every part of it reads as an address or a network."""
     TrustedProxies(spec)
@@ -67,7 +102,7 @@ class Config(BaseModel):
         pattern="^(uvloop|asyncio)$",
         description="uvloop (a sixth less CPU a move at full load; asyncio's where not installed) or asyncio",
     )
-    allowed_origins: str | None = Field(
+    allowed_origins: Annotated[str | None, AfterValidator(_origins)] = Field(
         None,
         description="web pages (Origin header) whose scripts may open /ws: a comma list of origins"
         " (https://cafe.example.org), or * for any; default the page's own origin (the same host:port"
@@ -317,6 +352,8 @@ def allowed(name: str) -> str:
     """
     if name == "trusted_proxies":
         return "a comma list of addresses or networks (10.0.0.5,172.28.0.0/16)"
+    if name == "allowed_origins":
+        return "* or a comma list of origins (https://cafe.example.org,http://127.0.0.1:8765)"
     info = Config.model_fields[name]
     low: str | None = None
     high: str | None = None

@@ -46,6 +46,19 @@ REFUSED = [
         "--trusted-proxies: '10.0.0.5,haproxy' is not a comma list of addresses or networks"
         " (10.0.0.5,172.28.0.0/16)",
     ),
+    # an origin is what a browser sends: a scheme, a host, perhaps a port, and nothing more
+    (
+        [],
+        {"CAFE_ALLOWED_ORIGINS": "notanorigin"},
+        "CAFE_ALLOWED_ORIGINS: 'notanorigin' is not * or a comma list of origins"
+        " (https://cafe.example.org,http://127.0.0.1:8765)",
+    ),
+    (
+        ["--allowed-origins", "https://cafe.example.org/play"],
+        {},
+        "--allowed-origins: 'https://cafe.example.org/play' is not * or a comma list of origins"
+        " (https://cafe.example.org,http://127.0.0.1:8765)",
+    ),
     # the flag is the one refused, whatever the environment holds
     (["--port", "70000"], {"CAFE_PORT": "8000"}, "--port: '70000' is not an integer from 0 to 65535"),
     (
