@@ -16,7 +16,6 @@ from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from engine.errors import EngineError
 from protocol import messages as m
@@ -86,8 +85,10 @@ def connect(url: str) -> aioredis.Redis:
         socket_timeout=5,
         socket_connect_timeout=2,
         health_check_interval=5,
-        retry=Retry(ExponentialBackoff(cap=1.0, base=0.1), 3),
-        retry_on_error=[RedisConnectionError, RedisTimeoutError],
+        # (only a connection's failure: a command whose answer did not come in time may have been
+        # carried out, and Redis that hangs would make each one wait through every retry)
+        retry=Retry(ExponentialBackoff(cap=1.0, base=0.1), 3, supported_errors=(RedisConnectionError,)),
+        retry_on_error=[RedisConnectionError],
     )
     return aioredis.Redis.from_pool(pool)
 

@@ -91,6 +91,29 @@ async def test_every_lobby_command_is_answered_unavailable_while_redis_is_down(
     assert welcome["type"] == "welcome"
 
 
+async def test_a_redis_that_hangs_is_answered_unavailable_after_one_timeout(
+    nodes: list[ServerProcess], redis_server: RedisServer
+) -> None:
+    """Redis that stops answering without closing (SIGSTOP: a machine that hangs, packets that
+    are dropped): who and enter_room are each answered ``unavailable`` once a command's wait (5 s)
+    is over, not after a retry of it each (four waits, 21 s: a command not answered in time may
+    have been carried out, and is not sent again); once Redis answers, so does the node."""
+    ann = await WsClient.connect(nodes[0].port, "ann")
+    assert redis_server.proc is not None
+    redis_server.proc.send_signal(signal.SIGSTOP)
+    try:
+        for request in ({"type": "who"}, {"type": "enter_room", "room": "hall"}):
+            started = asyncio.get_running_loop().time()
+            answer = await ann.request(request, timeout=SLOW)
+            waited = asyncio.get_running_loop().time() - started
+            assert (answer["type"], answer["code"]) == ("error", "unavailable"), answer
+            assert waited < 12, f"{request['type']} answered after {waited:.1f} s"
+    finally:
+        redis_server.proc.send_signal(signal.SIGCONT)
+    assert (await ann.request({"type": "enter_room", "room": "hall"}, timeout=SLOW))["type"] == "ack"
+    assert ("ann", "hall") in await _who(ann)
+
+
 async def test_readiness_follows_redis_and_liveness_does_not(
     nodes: list[ServerProcess], redis_server: RedisServer
 ) -> None:
