@@ -36,7 +36,7 @@ from server.net import wsinternals
 from server.net.http import HttpRoutes
 from server.net.keepalive import KeepAlive
 from server.net.line import LineSession, serve_line_client
-from server.net.ws import serve_connection
+from server.net.ws import Opening, serve_connection
 from server.tournament.director import Director
 
 if TYPE_CHECKING:
@@ -144,8 +144,11 @@ class Server:
         self.lobby.seeks.start()
         self.young_passes.start()
         try:
+            opening = Opening(self.lobby, self.limits)
             self._ws = await serve(
-                lambda connection: serve_connection(self.lobby, connection, self.limits, self.keepalive),
+                lambda connection: serve_connection(
+                    self.lobby, connection, self.limits, self.keepalive, opening
+                ),
                 config.host,
                 config.port,
                 process_request=routes,
@@ -154,6 +157,7 @@ class Server:
                 compression=None if config.compression == "none" else "deflate",
                 ping_interval=None,  # one task pings every connection (server.net.keepalive)
                 close_timeout=2,  # a client that does not answer the closing handshake is cut off
+                create_connection=opening.connection_class(),
             )
             if config.line_port >= 0:
                 self._line = await asyncio.start_server(

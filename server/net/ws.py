@@ -11,11 +11,11 @@ from websockets.exceptions import ConnectionClosed
 from protocol import messages as m
 from protocol.errors import Close
 from protocol.i18n import _
-from server.limits import Limits, hello_deadline, security_event
+from server.limits import Limits, PerAddress, hello_deadline, security_event
 from server.lobby.lobby import Lobby
 from server.net import wsinternals
 from server.net.keepalive import KeepAlive
-from server.peers import address_key, http_client
+from server.peers import address_key, http_client, network
 from server.session import Outgoing, Session
 
 
@@ -48,6 +48,55 @@ def close_reason(text: str) -> str:
 MAX_CLOSE_REASON = 123
 
 
+class Opening:
+    """The connections whose HTTP request is not read yet, counted from the TCP accept: an address
+    (a trusted proxy's aside: its clients are counted once they are known) holds at most
+    ``--max-per-ip`` of them, and the server at most ``--max-connections``; another is cut off at
+    once. Without it a request sent in part held a socket until the handshake's timeout (10 s),
+    whatever the limits (2,000 such from one address were all held)."""
+
+    def __init__(self, lobby: Lobby, limits: Limits) -> None:
+        self.lobby = lobby
+        self.limits = limits
+        self.per_address = PerAddress(limits.per_address.cap)
+        #: the address each opening connection is counted under ("": not per address)
+        self.opening: dict[ServerConnection, str] = {}
+
+    def connection_class(self) -> type[ServerConnection]:
+        """The ``create_connection`` of ``serve``: websockets' connection, counted here."""
+        opening = self
+
+        class Counted(ServerConnection):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                super().connection_made(transport)
+                if not opening.opened(self, transport.get_extra_info("peername")):
+                    transport.close()  # (the handshake then ends at once, and its handler with it)
+
+            def connection_lost(self, exc: Exception | None) -> None:
+                opening.done(self)
+                super().connection_lost(exc)
+
+        return Counted
+
+    def opened(self, connection: ServerConnection, peername: object) -> bool:
+        host = peername[0] if isinstance(peername, tuple) and peername else ""
+        address = "" if not isinstance(host, str) or self.limits.proxies.trusts(host) else network(host)
+        if len(self.opening) >= self.lobby.config.max_connections:
+            security_event(self.lobby.metrics, "opening_cap", transport="ws", address=address or host)
+            return False
+        if address and not self.per_address.acquire(address):
+            security_event(self.lobby.metrics, "opening_cap", transport="ws", address=address)
+            return False
+        self.opening[connection] = address
+        return True
+
+    def done(self, connection: ServerConnection) -> None:
+        """``connection`` is open (its handler runs), refused or gone: no longer opening."""
+        address = self.opening.pop(connection, None)
+        if address:
+            self.per_address.release(address)
+
+
 def forget_handshake(connection: ServerConnection) -> None:
     """Drop the handshake's headers, which the connection keeps for its whole life and nothing
     reads once it is open: about 3 KB of the 18 KB an idle connection costs."""
@@ -64,9 +113,15 @@ def turned_away(lobby: Lobby) -> m.Error:
 
 
 async def serve_connection(
-    lobby: Lobby, connection: ServerConnection, limits: Limits, keepalive: KeepAlive | None = None
+    lobby: Lobby,
+    connection: ServerConnection,
+    limits: Limits,
+    keepalive: KeepAlive | None = None,
+    opening: Opening | None = None,
 ) -> None:
     """Run one WebSocket client until it goes (pinged by ``keepalive`` meanwhile)."""
+    if opening is not None:
+        opening.done(connection)
     request = connection.request
     forwarded = request.headers.get_all("X-Forwarded-For") if request is not None else []
     peer = http_client(connection.remote_address, forwarded, limits.proxies)

@@ -4,12 +4,13 @@ and line clients alike."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 
 import pytest
 import structlog
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidMessage
 
 from server.app import Server
 from server.limits import PerAddress, security_event
@@ -141,6 +142,46 @@ async def test_connections_past_the_cap_per_address_are_refused(make_server: Ser
             break
         await asyncio.sleep(0.01)
     await WsClient.connect(server.port, "cyd")
+
+
+async def test_requests_sent_in_part_hold_no_more_than_the_cap_per_address(make_server: ServerFactory) -> None:
+    """Connections whose HTTP request is not all sent yet count from the TCP accept: with
+    ``--max-per-ip 3`` an address holds three of them and the others are closed at once (logged
+    ``opening_cap``), where they were held until the handshake's timeout; another address is let
+    in meanwhile, and once they go the address is let in again."""
+    server: Server = await make_server(max_per_ip=3)
+    partial = b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    held = []
+    for _ in range(8):
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port, local_addr=("127.0.0.9", 0))
+        writer.write(partial)
+        held.append((reader, writer))
+
+    async def closed(reader: asyncio.StreamReader) -> bool:
+        try:
+            return await asyncio.wait_for(reader.read(), 1.0) == b""
+        except TimeoutError:
+            return False  # (still open: the server waits for the rest of the request)
+        except ConnectionError:
+            return True
+
+    shut = [await closed(reader) for reader, _ in held]
+    assert shut.count(False) == 3 and shut[:3] == [False] * 3, shut
+    assert _security_events(server, "opening_cap") == 5
+    async with connect(f"ws://127.0.0.1:{server.port}/ws", local_addr=("127.0.0.10", 0)) as other:
+        await other.send('{"type": "hello", "name": "ann"}')
+        assert '"welcome"' in await asyncio.wait_for(other.recv(), 10)
+    for _, writer in held:
+        writer.close()
+    for _ in range(200):  # the server notices the closes on its own time (refused meanwhile)
+        with contextlib.suppress(ConnectionClosed, InvalidMessage):
+            async with connect(f"ws://127.0.0.1:{server.port}/ws", local_addr=("127.0.0.9", 0)) as again:
+                await again.send('{"type": "hello", "name": "bob"}')
+                if '"welcome"' in await asyncio.wait_for(again.recv(), 10):
+                    break
+        await asyncio.sleep(0.02)
+    else:
+        raise AssertionError("the address was never let in again")
 
 
 async def test_an_ipv6_client_is_counted_by_its_64(make_server: ServerFactory) -> None:
