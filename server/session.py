@@ -286,7 +286,8 @@ class Session:
         self._strikes_left -= 1
         log.warning("slow_client", player=self.name, strikes_left=self._strikes_left)
         if self._strikes_left <= 0:
-            asyncio.get_running_loop().create_task(self.close(Close.TRY_AGAIN, _("too slow to keep up")))
+            # closed from now on: what it sent and is still buffered is not read any more
+            self.close_soon(Close.TRY_AGAIN, _("too slow to keep up"))
             return
         room = self.room
         if room is None:  # no view to send afresh: what comes next goes, after a word on the loss

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 
 import pytest
+import structlog.testing
+from websockets.asyncio.client import connect
 
 from server.app import Server
 from server.net.line import LineSession
@@ -97,3 +100,24 @@ async def test_a_client_that_falls_behind_in_the_lobby_is_told_and_answered_afte
     notice = await dzc.next(lambda x: x["type"] == "notice" and "fell behind" in x["text"])
     assert notice["text"] == "You fell behind: what the server sent you meanwhile was dropped."
     assert (await dzc.request({"type": "ping"}))["type"] == "pong"
+
+
+async def test_a_dropped_client_is_not_read_any_more(make_server: ServerFactory) -> None:
+    """A client dropped as too slow is closed at once for its reader too: the commands it sent and
+    that are still buffered are not carried out (each would fall behind again: an audit saw 55
+    strikes past the last one, and a bystander's ping wait 353 ms)."""
+    server: Server = await make_server(outbox=32, slow_strikes=2, **UNLIMITED)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", server.port))
+    with structlog.testing.capture_logs() as logged:
+        async with connect(f"ws://127.0.0.1:{server.port}/ws", sock=sock, max_queue=1) as slow:
+            await slow.send(json.dumps({"type": "hello", "name": "slowpoke"}))
+            for _ in range(2500):  # each answered with 4 KB of help, none of it read
+                await slow.send(json.dumps({"type": "command", "text": "/help"}))
+            await until(
+                lambda: "slowpoke" not in [s.name for s in server.lobby.all_sessions], "slowpoke dropped"
+            )
+    strikes = [e["strikes_left"] for e in logged if e["event"] == "slow_client"]
+    assert strikes == [1, 0], strikes
