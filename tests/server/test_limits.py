@@ -144,7 +144,7 @@ async def test_connections_past_the_cap_per_address_are_refused(make_server: Ser
     await WsClient.connect(server.port, "cyd")
 
 
-async def test_requests_sent_in_part_hold_no_more_than_the_cap_per_address(make_server: ServerFactory) -> None:
+async def test_requests_sent_in_part_are_held_only_to_the_cap(make_server: ServerFactory) -> None:
     """Connections whose HTTP request is not all sent yet count from the TCP accept: with
     ``--max-per-ip 3`` an address holds three of them and the others are closed at once (logged
     ``opening_cap``), where they were held until the handshake's timeout; another address is let
