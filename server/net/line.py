@@ -323,7 +323,10 @@ async def _line(lobby: Lobby, session: LineSession, raw: bytes) -> bool:
     """Handle one line; ``False`` once the connection is to end."""
     if session.strikes >= MAX_STRIKES:  # it flooded: its last refusal is written, then it closes
         return True
-    if lobby.over_limit(session):  # every line counts: at the name prompt, a password, a command
+    raw = strip_telnet(raw)
+    if not raw.strip() and session.name is not None and session.secret is None:
+        return True  # an empty line is nothing typed: ignored, and not counted (a paste's blank lines)
+    if lobby.over_limit(session):  # every other line counts: at the name prompt, a password, a command
         if session.name is None:
             lobby.metrics.errors.labels(code="rate_limited").inc()
             await session.say(name_refused(SLOW_DOWN, "rate_limited", session.lang))
@@ -331,7 +334,7 @@ async def _line(lobby: Lobby, session: LineSession, raw: bytes) -> bool:
             lobby.error(session, "rate_limited", SLOW_DOWN)
         return True
     try:
-        line = sanitize_line(strip_telnet(raw).decode("utf-8"))
+        line = sanitize_line(raw.decode("utf-8"))
     except UnicodeDecodeError:
         security_event(lobby.metrics, "bad_utf8", player=session.name, peer=session.peer)
         message = _("That line is not valid UTF-8 text; it was ignored.")

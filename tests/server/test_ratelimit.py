@@ -10,7 +10,7 @@ import pytest
 from server.app import Server
 from server.lobby import lobby
 from server.ratelimit import TokenBucket
-from tests.server.clients import WsClient
+from tests.server.clients import LineClient, WsClient
 from tests.server.conftest import ServerFactory
 
 
@@ -157,3 +157,21 @@ async def test_invitations_count_as_chat(make_server: ServerFactory) -> None:
     ] * 2
     await zoe.barrier()
     assert sum(1 for x in zoe.messages if x["type"] == "invited") == 3
+
+
+async def test_a_terminals_empty_lines_are_not_counted(make_server: ServerFactory) -> None:
+    """An empty line at a terminal is nothing typed: a paste's sixty blank lines, lines of telnet
+    negotiation alone and lines ended LF CR (each CR an empty line more) cost nothing of the rate,
+    so the commands among them are answered and the connection stays (with `--burst 40` they
+    were refused and the flooding client closed)."""
+    server: Server = await make_server(rate=20.0, burst=40)
+    assert server.line_port is not None
+    line = await LineClient.connect(server.line_port, "ann")
+    line.writer.write(b"\r\n" * 60 + b"\xff\xf6\r\n" * 20 + b"/ping\r\n")
+    await line.expect("pong")
+    line.writer.write(b"/ping\n\r" * 30)
+    for _ in range(30):
+        await line.expect("pong")
+    await line.line("/ping")
+    await line.expect("pong")
+    assert "rate_limited" not in line.text() and "flooding" not in line.text()
