@@ -11,8 +11,8 @@ import signal
 import sqlite3
 import sys
 import time
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Coroutine, Sequence
+from typing import TYPE_CHECKING, Any
 
 import structlog
 from websockets.asyncio.server import Server as WsServer
@@ -52,6 +52,8 @@ TOKEN_PRUNING = 600.0
 EXPIRING = (1.0, 600.0)
 #: seconds a start that failed gives what started to stop, before the process exits anyway
 STOP_AFTER_FAILED_START = 10.0
+#: seconds a WebSocket client has to answer the closing handshake before it is cut off
+CLOSE_TIMEOUT = 2.0
 
 
 class Server:
@@ -81,6 +83,8 @@ class Server:
             self.lease = wiring.tournament_lease(self.cluster)
         self.tournaments = self._director()
         self._ws: WsServer | None = None
+        #: the WebSocket connections' handlers running now (a stop ends those that outlast it)
+        self._handlers: set[asyncio.Task[None]] = set()
         self._pruning: asyncio.Task[None] | None = None
         self._expiring: asyncio.Task[None] | None = None
         self._line: asyncio.Server | None = None
@@ -146,8 +150,8 @@ class Server:
         try:
             opening = Opening(self.lobby, self.limits)
             self._ws = await serve(
-                lambda connection: serve_connection(
-                    self.lobby, connection, self.limits, self.keepalive, opening
+                lambda connection: self._handled(
+                    serve_connection(self.lobby, connection, self.limits, self.keepalive, opening)
                 ),
                 config.host,
                 config.port,
@@ -156,7 +160,7 @@ class Server:
                 max_size=config.max_frame,
                 compression=None if config.compression == "none" else "deflate",
                 ping_interval=None,  # one task pings every connection (server.net.keepalive)
-                close_timeout=2,  # a client that does not answer the closing handshake is cut off
+                close_timeout=CLOSE_TIMEOUT,  # a client that does not answer the closing handshake is cut off
                 create_connection=opening.connection_class(),
             )
             if config.line_port >= 0:
@@ -212,6 +216,15 @@ class Server:
             if ended:
                 log.info("games_expired", count=ended)
 
+    async def _handled(self, handler: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._handlers.add(task)
+        try:
+            await handler
+        finally:
+            self._handlers.discard(task)
+
     async def stop(self) -> None:
         """Stop accepting, finish the moves already received, tell every client, close."""
         await self.lobby.seeks.stop()
@@ -243,8 +256,15 @@ class Server:
             return_exceptions=True,
         )
         if self._ws is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._ws.wait_closed(), 5)
+            try:
+                await asyncio.wait_for(asyncio.shield(self._ws.wait_closed()), CLOSE_TIMEOUT + 0.5)
+            except TimeoutError:
+                # a connection whose peer never answered its closing (one closed for a frame too
+                # large, say) still waits in its handler: it ends now, its person leaving first
+                for task in list(self._handlers):
+                    task.cancel()
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(self._ws.wait_closed(), CLOSE_TIMEOUT + 0.5)
         if self._line is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._line.wait_closed(), 5)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -17,7 +19,7 @@ from websockets.exceptions import ConnectionClosed
 import compiled
 from server.config import Config, load_config
 from server.log.sqlite.store import Store
-from tests.server.clients import LineClient, WsClient
+from tests.server.clients import LineClient, WsClient, until
 from tests.server.process import ServerProcess
 
 pytestmark = pytest.mark.websocket_api
@@ -91,6 +93,38 @@ def test_a_data_flag_leaves_a_clusters_stores_in_the_environment_unread() -> Non
     config = load_config(["--redis", "redis://127.0.0.1:2/0"], env)
     assert (config.redis, config.database) == ("redis://127.0.0.1:2/0", "postgresql://x/y")
     assert load_config([], env).redis == "redis://127.0.0.1:1/0"
+
+
+async def test_a_stop_ends_a_connection_whose_peer_never_closes(tmp_path: Path) -> None:
+    """A client refused for a frame too large (1009) that never answers the closing handshake
+    waits in its handler: the stop ends it after the close timeout, its person leaving before
+    the store closes (a store write after ``stopped`` failed, and the stop waited 5 s)."""
+    server = await ServerProcess.start(tmp_path / "cafe.db", "--max-frame", "1024", fork=False)
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    key = base64.b64encode(os.urandom(16)).decode()
+    writer.write(
+        f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    assert (await reader.readuntil(b"\r\n\r\n")).startswith(b"HTTP/1.1 101")
+
+    def frame(payload: bytes) -> bytes:  # a masked text frame, as a client sends it
+        mask = os.urandom(4)
+        size = len(payload)
+        length = bytes([0x80 | size]) if size < 126 else bytes([0x80 | 126]) + size.to_bytes(2, "big")
+        head = b"\x81" + length
+        return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+    writer.write(frame(b'{"type":"hello","name":"quiet"}'))
+    await until(lambda: any(e.get("event") == "hello" for e in server.lines), "quiet said hello")
+    writer.write(frame(b'{"type":"ping"}' + b" " * 2000))
+    await asyncio.wait_for(reader.read(2), 10)  # the close frame (1009) comes; it is never answered
+    server.proc.send_signal(signal.SIGTERM)
+    assert await asyncio.wait_for(server.proc.wait(), 20) == 0
+    events = [e["event"] for e in await server.logs()]
+    writer.close()
+    assert events[-1] == "stopped", events[-5:]
+    assert "background_failed" not in events
 
 
 @pytest.mark.parametrize("event_loop", ["uvloop", "asyncio"])
