@@ -206,7 +206,10 @@ def position_from_dict(data: Mapping[str, Any]) -> Position:
     extra = sorted(set(data) - known)
     if extra:
         raise InvalidPositionError(f"position: unknown field(s) {', '.join(extra)}")
-    board = get_board(data.get("board", "classic"))
+    board_name = data.get("board", "classic")
+    if not isinstance(board_name, str):
+        raise InvalidPositionError(f"board: a board's name, not {board_name!r}")
+    board = get_board(board_name)
     raw_options = data.get("options", {})
     if not isinstance(raw_options, Mapping) or set(raw_options) - {"stammtisch"}:
         raise InvalidPositionError("options: only 'stammtisch' (true/false) is known")
@@ -308,7 +311,8 @@ def position_from_dict(data: Mapping[str, Any]) -> Position:
         women = len(seated) - men
         if (men, women) not in allowed:
             raise InvalidPositionError(
-                f"table {table.name} breaks the gender rule with {men} men and {women} women"
+                f"table {table.name} breaks the gender rule with {men} {'man' if men == 1 else 'men'} and "
+                f"{women} {'woman' if women == 1 else 'women'}"
             )
 
     return Position(

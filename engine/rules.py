@@ -127,6 +127,11 @@ def _table_counts(
     return men, women, nation
 
 
+def _count(n: int, one: str, many: str) -> str:
+    """``n`` things, in the word's form for that many (``1 woman``, ``3 men``)."""
+    return f"{n} {one if n == 1 else many}"
+
+
 def _points(k: int, one_nation: bool) -> int:
     if k < 2:
         return 0
@@ -523,7 +528,7 @@ def _play_seat(position: Position, move: SeatMove) -> PlayResult:
                 raise IllegalMoveError(
                     "gender",
                     f"{g.text} on {chair.name} would leave {board.tables[t].name} with "
-                    f"{state[0]} men and {state[1]} women.",
+                    f"{_count(state[0], 'man', 'men')} and {_count(state[1], 'woman', 'women')}.",
                     params={
                         "card": g.text,
                         "chair": chair.name,

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import cast
 
 from engine.errors import IllegalMoveError
-from protocol.i18n import Msg, _
+from protocol.i18n import Msg, _, _n
 
 __all__ = ["refusal"]
 
@@ -110,7 +110,16 @@ def _seat(e: IllegalMoveError) -> Msg:
         case "gender", "stammtisch":
             return _("Three or four cards must fill {table} with four women.", table=p["table"])
         case "gender", _:
-            return _("{card} on {chair} would leave {table} with {men} men and {women} women.", **p)
+            men = _n("{n} man", "{n} men", cast(int, p["men"]))
+            women = _n("{n} woman", "{n} women", cast(int, p["women"]))
+            return _(
+                "{card} on {chair} would leave {table} with {men} and {women}.",
+                card=p["card"],
+                chair=p["chair"],
+                table=p["table"],
+                men=men,
+                women=women,
+            )
     return _other(e)
 
 

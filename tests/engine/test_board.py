@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from engine import BAR_PLACES, BAR_VALUES, NATIONS, Board, InvalidPositionError, get_board, position_from_dict
+from engine import (
+    BAR_PLACES,
+    BAR_VALUES,
+    NATIONS,
+    Board,
+    InvalidPositionError,
+    get_board,
+    new_position,
+    position_from_dict,
+    position_to_dict,
+)
 from engine.cards import NATION_NAMES
 
 #: section 2's grid, typed from docs/rules.md (None is the bar)
@@ -277,6 +287,15 @@ def test_board_unknown_board_is_refused() -> None:
     """Only known boards load."""
     with pytest.raises(InvalidPositionError, match="unknown board"):
         get_board("hexagonal")
+
+
+@pytest.mark.parametrize("board", [[], {}, 3, None])
+def test_a_board_that_is_no_name_is_refused(board: object) -> None:
+    """A position's ``board`` of another JSON type is refused with a message (a list or an object
+    raised a TypeError from the lookup, which the command line reported as a refused move)."""
+    data = position_to_dict(new_position(["ann", "bob"], seed=1)) | {"board": board}
+    with pytest.raises(InvalidPositionError, match="board"):
+        position_from_dict(data)
 
 
 def load_chair(chair: str, guest: str) -> bool:

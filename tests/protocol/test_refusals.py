@@ -84,7 +84,13 @@ CASES: list[tuple[str, str, Callable[[], object], str]] = [
         "gender",
         "",
         lambda: play(_plain(chairs={"FR1n": "FRm"}), "FRm@FR1s"),
-        "FRm auf FR1s ergäbe an FR1 Herren: 2, Damen: 0.",
+        "FRm auf FR1s ergäbe an FR1 2 Herren und 0 Damen.",
+    ),
+    (
+        "gender",
+        "",
+        lambda: play(_plain(chairs={"FR1n": "FRm", "FR1e": "FRf", "FR1s": "FRm"}), "FRm@CN1e"),
+        "FRm auf CN1e ergäbe an FR1 3 Herren und 1 Dame.",
     ),
     (
         "gender",
@@ -140,3 +146,10 @@ def test_a_gender_refusal_names_the_mans_gender_too() -> None:
     """A joker of the other gender is exchanged for a man of the chair's nations, said so in German."""
     e = _raised(lambda: play(_plain(chairs={"FR1e": "Jm=FR", "FR1s": "FRf"}), "swap FRf@FR1e"))
     assert GERMAN(refusal(e)).startswith("Der Joker auf FR1e (Jm=FR) lässt sich nur gegen einen Herrn aus")
+
+
+def test_a_gender_refusal_counts_one_guest_in_the_singular() -> None:
+    """One man or one woman is counted so, in the engine's English as in the server's."""
+    e = _raised(lambda: play(_plain(chairs={"FR1n": "FRm", "FR1e": "FRf", "FR1s": "FRm"}), "FRm@CN1e"))
+    assert e.message == "FRm on CN1e would leave FR1 with 3 men and 1 woman."
+    assert ENGLISH(refusal(e)) == e.message
