@@ -26,7 +26,7 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol.errors import Close
 from protocol.i18n import DEFAULT, Lang, _, lang
-from protocol.messages import ClientId, Notice, Resync, Snapshot, _ServerMessage
+from protocol.messages import ClientId, GameStarted, Notice, Resync, Snapshot, _ServerMessage
 from protocol.outgoing import Outgoing, answer_start
 from server.peers import address_key
 from server.ratelimit import TokenBucket
@@ -52,6 +52,9 @@ log = structlog.get_logger("cafe.session")
 
 #: closes in the background, kept until done (the loop holds tasks only weakly)
 _closing: set[asyncio.Task[None]] = set()
+
+#: how the text of a ``game_started`` begins
+_GAME_STARTED = '{"seq":0,"type":"game_started",'
 
 Kind = Literal["person", "bot"]
 
@@ -122,6 +125,9 @@ class Session:
         #: ``ack`` (a refused one changes nothing): the start of that answer's text, and what
         #: ends the seek
         self.join_asked: tuple[str, Callable[[], None]] | None = None
+        #: while seeking, what ends the seek once a game starts in which this connection plays (a
+        #: seat taken in a room before its start): nobody plays two games at once
+        self.seek_ends: Callable[[], None] | None = None
         self.peer = peer
         self.seq = 0
         self.closed = False
@@ -180,6 +186,9 @@ class Session:
                 taken()
             elif out.json.startswith('"type":"error"', len(head)):
                 self.join_asked = None
+        if self.seek_ends is not None and out.json.startswith(_GAME_STARTED) and self._plays(out):
+            ends, self.seek_ends = self.seek_ends, None
+            ends()
         if not self.lang.english:
             out = out.localized(self.lang)
         if self.muted and _from_muted(out, self.muted):
@@ -201,6 +210,11 @@ class Session:
         if not self._flushing:
             self._flushing = True
             self._flushes.add(self)
+
+    def _plays(self, out: Outgoing) -> bool:
+        """Whether this connection's player is among the players of the game ``out`` starts."""
+        started = out.message
+        return isinstance(started, GameStarted) and self.name in started.players
 
     @property
     def registered(self) -> bool:

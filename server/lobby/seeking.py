@@ -231,6 +231,7 @@ class Seeks:
                 msg.id,
             )
         session.seeking = True
+        session.seek_ends = lambda: self.ended(session, told=True)  # (a game of a seat it holds starts)
         self.directory.moved(session)
         log.info("seeking", player=name, size=msg.size, rated=rated, clock=seeker.clock, bots=msg.bots)
         session.send(
@@ -251,6 +252,7 @@ class Seeks:
         if not dropped and not session.seeking:
             raise ProtocolError("not_seeking", _("You are not seeking a game: /seek starts."), msg.id)
         session.seeking = False
+        session.seek_ends = None
         self._forget(session)
         self.directory.moved(session)
         session.send(m.Notice(text=_("No longer seeking.")))
@@ -273,6 +275,7 @@ class Seeks:
     def _ends(self, session: Session, told: bool) -> bool:
         """``session``'s seek ends here: whether it had one (its queue entry is the caller's)."""
         session.join_asked = None  # (a join's answer has nothing left to end)
+        session.seek_ends = None
         if not session.seeking:
             return False
         if told:
@@ -334,6 +337,8 @@ class Seeks:
         made: list[PlannedTable] = []
         seekers = [e.seeker for e in entries.values()]
         for plan in pair(seekers, self.now(), gather=self.gather, bots_after=self.bots_after):
+            if await self._playing(plan.names):
+                continue  # one of them plays a game that started meanwhile: the others wait on
             if not await self.queue.take(plan.names):
                 continue  # one of them left meanwhile: the others wait for the next round
             players = [Player(s.name, entries[s.name].identity) for s in plan.seekers]
@@ -351,6 +356,21 @@ class Seeks:
             waited = [round(self.now() - s.since, 1) for s in plan.seekers]
             log.info("paired", room=table.room, players=list(plan.names), bots=len(plan.bots), waited=waited)
         return made
+
+    async def _playing(self, names: Sequence[str]) -> bool:
+        """Whether one of ``names`` holds a seat in a running game (its room started after the
+        seek, and the seek's end, which that start brings, is still on its way): it seeks no
+        longer, for nobody plays two games at once."""
+        found = False
+        for name in names:
+            if await self.directory.seat_room(name) is None:
+                continue
+            found = True
+            await self.queue.drop(name)
+            session = self.directory.session(name)
+            if session is not None:  # (on another node, its session hears of the start there)
+                self.ended(session, told=True)
+        return found
 
 
 __all__ = ["DEFAULT_CLOCK", "TICK", "LocalQueue", "SeekEntry", "SeekQueue", "Seeks", "table_options"]

@@ -156,6 +156,43 @@ async def test_join_nick_and_a_lost_connection_end_seeking(server: Server) -> No
     assert await queue.entries() == []
 
 
+async def test_a_game_that_starts_at_a_seat_one_holds_ends_the_seek(server: Server) -> None:
+    """A seek made while seated in a room whose game has not started ends when that game starts
+    (a notice says so): the queue does not take the player out of their game to a second table
+    when another seeker comes (it did, within a round: a way out of a game one is losing)."""
+    ia, ib, ic = [await WsClient.connect(server.port, name) for name in ("ia", "ib", "ic")]
+    assert (await ia.command("/join r1"))["type"] == "ack"
+    assert (await ib.command("/join r1"))["type"] == "ack"
+    assert (await ia.request({"type": "seek", "size": 2}))["type"] == "seeking"
+    assert (await ia.command("/start"))["type"] == "ack"
+    await ia.next(lambda x: x["type"] == "notice" and x["text"] == "No longer seeking.")
+    assert (await ic.request({"type": "seek", "size": 2}))["type"] == "seeking"
+    await asyncio.sleep(4 * seeking.TICK)  # (pairing rounds: nobody to pair ic with)
+    [entry] = await server.lobby.seeks.queue.entries()
+    assert entry.seeker.name == "ic"
+    assert [x for x in ia.messages if x["type"] == "seated"] == []
+    people = {p["name"]: p for p in (await ic.request({"type": "who"}))["people"]}
+    assert (people["ia"]["room"], people["ia"]["seeking"]) == ("r1", False)
+
+
+async def test_the_pairing_seats_nobody_who_plays_a_game(server: Server) -> None:
+    """Should a game start for a seeker before the seek's end reaches the queue, the pairing
+    finds the seat and leaves the seeker out (their seek ended, with its notice)."""
+    ia, ib, ic = [await WsClient.connect(server.port, name) for name in ("ia", "ib", "ic")]
+    assert (await ia.command("/join r1"))["type"] == "ack"
+    assert (await ib.command("/join r1"))["type"] == "ack"
+    assert (await ia.request({"type": "seek", "size": 2}))["type"] == "seeking"
+    session = server.lobby.directory.session("ia")
+    assert session is not None
+    session.seek_ends = None  # (as if the start's news had not come yet)
+    assert (await ia.command("/start"))["type"] == "ack"
+    assert (await ic.request({"type": "seek", "size": 2}))["type"] == "seeking"
+    await ia.next(lambda x: x["type"] == "notice" and x["text"] == "No longer seeking.")
+    await asyncio.sleep(2 * seeking.TICK)
+    assert [e.seeker.name for e in await server.lobby.seeks.queue.entries()] == ["ic"]
+    assert [x for x in ia.messages if x["type"] == "seated"] == []
+
+
 async def test_a_refused_join_keeps_the_seek_and_a_taken_one_is_acked_once(server: Server) -> None:
     """A ``/join`` or ``/nick`` refused (a room name that is none, a name someone holds) changes
     nothing: the seeker still seeks; a ``/join`` taken ends the seek and is answered by one
