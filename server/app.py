@@ -256,15 +256,14 @@ class Server:
             return_exceptions=True,
         )
         if self._ws is not None:
-            try:
-                await asyncio.wait_for(asyncio.shield(self._ws.wait_closed()), CLOSE_TIMEOUT + 0.5)
-            except TimeoutError:
+            closed = asyncio.ensure_future(self._ws.wait_closed())
+            if not (await asyncio.wait({closed}, timeout=CLOSE_TIMEOUT + 0.5))[0]:
                 # a connection whose peer never answered its closing (one closed for a frame too
                 # large, say) still waits in its handler: it ends now, its person leaving first
                 for task in list(self._handlers):
                     task.cancel()
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(self._ws.wait_closed(), CLOSE_TIMEOUT + 0.5)
+                await asyncio.wait({closed}, timeout=CLOSE_TIMEOUT + 0.5)
+            closed.cancel()
         if self._line is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._line.wait_closed(), 5)
