@@ -44,25 +44,52 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--room", required=True, help="the room to play in (opened if new)")
     parser.add_argument("--name", help="the bot's name (default: the strategy and a number)")
     parser.add_argument("--strategy", choices=STRATEGIES, default="greedy", help="how to choose moves")
-    parser.add_argument("--budget", type=float, default=1.0, help="strong: mean seconds a move (default 1)")
+    parser.add_argument(
+        "--budget", type=_positive, default=1.0, help="strong: mean seconds a move (default 1)"
+    )
     parser.add_argument(
         "--start",
-        type=int,
+        type=_seats,
         nargs="?",
         const=2,
         metavar="N",
         help="start the game once N seats are taken (default N: 2); as the room's host the bot "
         "turns the option host off, so that any player may start",
     )
-    parser.add_argument("--games", type=int, default=1, help="games to play, then leave; 0: no end")
+    parser.add_argument("--games", type=_count, default=1, help="games to play, then leave; 0: no end")
     parser.add_argument("--seed", type=int, help="seed of the bot's own chance")
-    parser.add_argument("--retries", type=int, default=8, help="reconnection attempts in a row (default 8)")
     parser.add_argument(
-        "--rate", type=float, default=10.0, help="messages a second the bot sends at most (default 10)"
+        "--retries", type=_count, default=8, help="reconnection attempts in a row (default 8)"
+    )
+    parser.add_argument(
+        "--rate", type=_positive, default=10.0, help="messages a second the bot sends at most (default 10)"
     )
     parser.add_argument("--log-level", choices=("debug", "info", "warning", "error"), default="info")
     parser.add_argument("--log-format", choices=("console", "json"), default="console")
     return parser
+
+
+def _seats(text: str) -> int:
+    """``--start``'s N: a game starts with 2 to 4 players."""
+    if text not in ("2", "3", "4"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not 2, 3 or 4 (the players a game starts with)")
+    return int(text)
+
+
+def _count(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 0 or more")
+    return int(text)
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number greater than 0")
+    return value
 
 
 def _configure_logging(level: str, fmt: str) -> None:

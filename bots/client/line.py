@@ -96,6 +96,7 @@ class LineBot(Bot):
         self._missed: tuple[str, list[tuple[str, int]]] | None = None
         self._rooms_asked = False  # a /rooms is unanswered
         self._rooms_again = False  # the seats changed since that /rooms was typed
+        self._host_off_asked = False  # a /option host off is typed and not seen done
         # the /join typed and not answered yet: typed again if an `unavailable` may have been its answer
         self._joining: str | None = None
         self._errors = read.ErrorJoin()
@@ -208,8 +209,11 @@ class LineBot(Bot):
             await self._room_line(room)
         elif self.settings.start is not None and line == f"* {self.name} takes a seat":
             # a bot that starts games opens the start to every player (as host; else refused)
+            self._host_off_asked = True
             await self._type("/option host off")
             await self._ask_rooms()
+        elif line.startswith("* ") and " turned host off: " in line:
+            self._host_off_asked = False
         elif self.settings.start is not None and read.is_seat_taken(line):
             await self._ask_rooms()
 
@@ -243,12 +247,20 @@ class LineBot(Bot):
             # its turn; one command for each refusal, so that refusals do not multiply while the
             # room is out of reach
             log.warning(code, player=self.name, joining=self._joining)
+            if code == "rate_limited":
+                self._pacer.slow_down()
             await asyncio.sleep(1.0)
             self._asking = False
             if self._joining is not None:
                 await self._type(self._joining)
-            else:
-                await self._ask_moves()
+                return
+            # what a bot that starts games waits for the answer of is typed again too
+            if self._host_off_asked:
+                await self._type("/option host off")
+            if self._rooms_asked:
+                self._rooms_asked = self._rooms_again = False
+                await self._ask_rooms()
+            await self._ask_moves()
         elif code in ("not_your_turn", "no_game", "game_over", "not_seated"):
             self._asking = False
         elif code in ("room_full", "bad_room", "too_many_rooms"):
@@ -259,7 +271,9 @@ class LineBot(Bot):
         elif code == "already_seated":
             self._joining = None
             await self._ask_moves()  # seated already (its seat kept while it was away): its turn?
-        elif code not in ("not_enough_players", "not_host"):
+        elif code == "not_host":
+            self._host_off_asked = False  # (not the host: the host decides, and a start waits)
+        elif code != "not_enough_players":
             log.warning("refused", code=code, message=message)
 
     async def _over(self, result: GameResult) -> None:

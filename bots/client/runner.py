@@ -147,6 +147,13 @@ class Pacer:
             self.stamp = time.monotonic()
         self.tokens -= 1
 
+    def slow_down(self) -> None:
+        """The server refused a message as too fast (its limit is lower than this pace): half the
+        pace from now on, one a second at the least."""
+        self.rate = max(1.0, self.rate / 2)
+        self.burst = max(1.0, self.rate)
+        self.tokens = min(self.tokens, self.burst)
+
 
 #: what a lost or refused connection raises: the bot tries again
 _DROPPED = (

@@ -216,6 +216,8 @@ class WsBot(Bot):
         """Send again, after a pause, what the server refused for coming too fast or while its
         log (or, in a cluster, the room's node) was out of reach."""
         log.warning(code, request=what)
+        if code == "rate_limited":
+            self._pacer.slow_down()
         await asyncio.sleep(1.0)
         # what was refused is asked for again as the view then says (``_receive`` acts next)
         if what == "move":

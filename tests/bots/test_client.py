@@ -667,3 +667,45 @@ async def test_websocket_bot_moves_again_after_unavailable_only_from_a_fresh_sna
     snapshots = [i for i, (way, x) in enumerate(talk) if way == "sent" and x["type"] == "snapshot"]
     assert len(resyncs) == 2 and len(moves) == 2 and moves[1] > snapshots[1], talk
     assert talk[moves[1]][1]["move"] in legal_move_texts(position)
+
+
+async def test_a_line_bot_that_starts_games_types_again_what_a_lower_limit_refused(tmp_path: Path) -> None:
+    """Against a server whose limit (2 a second, 3 at once) is below the bots' pace (10), a line
+    bot that starts games has its /rooms or /option host off refused (``rate_limited``, which
+    says not which): it types them again, paces itself at half the rate, and the game starts (it
+    waited for ever); so does the WebSocket bot's pace."""
+    async for server in _serve(tmp_path, rate=2.0, burst=3):
+        watcher = await WsClient.connect(server.port, "watch")
+        assert (await watcher.request({"type": "enter_room", "room": "q4"}))["type"] == "ack"
+        where = {"line": _line(server)}
+        starter = LineBot(BotSettings(name="qa", room="q4", strategy="random", start=2, rate=10.0, **where))
+        other = LineBot(BotSettings(name="qb", room="q4", strategy="first", rate=10.0, **where))
+        running = [asyncio.create_task(starter.run())]
+        await asyncio.sleep(1.0)
+        running.append(asyncio.create_task(other.run()))
+        try:
+            started = await watcher.next("game_started", timeout=LIMIT)
+            assert sorted(started["players"]) == ["qa", "qb"]
+            assert starter._pacer.rate < 10.0 or other._pacer.rate < 10.0  # (refused: slower now)
+        finally:
+            for task in running:
+                task.cancel()
+            await asyncio.gather(*running, return_exceptions=True)
+        await watcher.close()
+
+
+@pytest.mark.parametrize(
+    ("flag", "value"),
+    [("--start", "5"), ("--start", "1"), ("--start", "-1"), ("--games", "-1"), ("--budget", "-1"),
+     ("--rate", "0"), ("--retries", "-2")],
+)  # fmt: skip
+def test_cafe_bot_refuses_a_flag_value_it_cannot_play_by(
+    flag: str, value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A room seats 2 to 4 (a bot told to start at 5 waited for ever, at 1 had its start refused
+    again and again); games, retries, a budget and a rate are not negative: argparse's error,
+    status 2, before anything connects."""
+    with pytest.raises(SystemExit) as done:
+        main(["--url", "ws://127.0.0.1:9/ws", "--room", "cafe", flag, value])
+    assert done.value.code == 2
+    assert f"argument {flag}" in capsys.readouterr().err
