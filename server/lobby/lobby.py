@@ -453,7 +453,10 @@ class Lobby:
         # the name stays bound to the old session until the new one takes it (its detach reads
         # the name only beside a room, which is gone)
         old.name = None  # pragma: no mutate
-        old.close_soon(Close.POLICY, _("replaced by a new connection"))
+        # (a terminal reads a sentence; a program, the web page among them, a word as a kick's or
+        # a ban's, the same in every language)
+        reason = _("replaced by a new connection") if old.transport == "line" else "replaced"
+        old.close_soon(Close.POLICY, reason)
 
     async def _welcome(self, session: Session, name: str, token: str, msg: m.Hello, *, resumed: bool) -> None:
         """Name the connection, and welcome it once every node lists it (a ``who``, a ``tell`` or

@@ -56,7 +56,7 @@ export class Connection {
       if (this.stopped) return;
       if (event.code === CLOSE_REPLACED) {
         this.stopped = true;
-        const replaced = event.reason.startsWith("replaced");
+        const replaced = event.reason === "replaced";
         // the staff's kick or ban closes with its kind; the `bye` before it said why and until when
         const removed = event.reason === "kick" || event.reason === "ban";
         this.onState(replaced ? "replaced" : removed ? "removed" : "offline", event.reason || t("closed by the server"));

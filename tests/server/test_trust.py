@@ -56,7 +56,7 @@ async def _replace(server: Server, logs: list[dict[str, object]]) -> None:
         while True:
             await ann._receive(5)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
-    assert closed.value.rcvd.reason == "replaced by a new connection"
+    assert closed.value.rcvd.reason == "replaced"
     assert ann.take_all() == []
     away = await bob.next(lambda m: m["type"] == "presence" and m["event"] == "away")
     back = await bob.next(lambda m: m["type"] == "presence" and m["event"] == "back")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import Page
 
 from tests.web.conftest import ARTIFACTS, DESKTOP, PHONE, ServerThread
@@ -317,20 +318,24 @@ def test_the_your_turn_signal_is_off_until_switched_on(open_page: Callable[..., 
     assert page.locator("#sound-on").is_checked()
 
 
+@pytest.mark.parametrize(("locale", "another"), [("en-US", "another tab"), ("de-DE", "anderen Tab")])
 def test_a_second_tab_says_it_took_over_and_the_first_can_take_it_back(
-    open_page: Callable[..., Page],
+    open_page: Callable[..., Page], locale: str, another: str
 ) -> None:
-    """The page opened again in the same browser closes the first, which says so and can take it back."""
-    first = open_page()
-    come_in(first, "twotabs")
+    """The page opened again in the same browser closes the first, which says so and can take it
+    back, in either language (a German page read the server's German close reason as any other
+    and went offline without a word)."""
+    name = f"twotabs-{locale[:2]}"  # (the server is the module's: each its own name)
+    first = open_page(locale=locale)
+    come_in(first, name)
     second = first.context.new_page()
     second.goto(first.url)
-    second.locator("#me", has_text="twotabs").wait_for()
-    first.locator("#banner", has_text="another tab").wait_for()
+    second.locator("#me", has_text=name).wait_for()
+    first.locator("#banner", has_text=another).wait_for()
     assert first.locator("#app").get_attribute("data-conn") == "replaced"
     first.locator("#take-back").click()
     first.locator("#app[data-conn=connected]").wait_for()
-    second.locator("#banner", has_text="another tab").wait_for()
+    second.locator("#banner", has_text=another).wait_for()
 
 
 def test_a_finished_game_replays_step_by_step(open_page: Callable[..., Page], server: ServerThread) -> None:
