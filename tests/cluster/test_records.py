@@ -186,6 +186,27 @@ async def test_a_crash_after_redis_before_postgres_loses_nothing(
     await _rated_once(store, postgres_server.url, "g1")
 
 
+async def test_two_nodes_writing_the_waiting_records_at_once_count_each_once(
+    store: PostgresStore, postgres_server: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two nodes look for the waiting records at the same moment: one writes the game, the other
+    finds it kept; their ``records_written`` counts add up to the games written (each counted
+    one the other wrote, and the log said twice as many as there were)."""
+    outcome = await _started(store, "g1")
+
+    async def dies(*args: object) -> list[object]:
+        raise SystemExit("the node dies here")
+
+    monkeypatch.setattr(store.records, "archive", dies)
+    with pytest.raises(SystemExit):
+        await store.game_finished("g1", outcome)
+    monkeypatch.undo()
+    a, b = (PostgresStore(store.redis, lambda room: None, store.records) for _ in range(2))
+    counts = await asyncio.gather(a.archive_due(time.time() + 10), b.archive_due(time.time() + 10))
+    assert sorted(counts) == [0, 1]
+    await _rated_once(store, postgres_server.url, "g1")
+
+
 async def test_a_crash_after_postgres_before_redis_lets_go_rates_once(
     store: PostgresStore, postgres_server: PostgresServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:

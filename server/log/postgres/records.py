@@ -264,11 +264,12 @@ class Records:
 
     # --- finished games ------------------------------------------------------------------------
 
-    async def archive(self, game: StoredGame) -> list[RatingChange]:
+    async def archive(self, game: StoredGame) -> tuple[list[RatingChange], bool]:
         """Keep a finished game and rate it, in one transaction, once: a game kept before is left
-        as it was (its rating changes are given back). In pipeline mode, statements whose answers
-        are not read at once go together: the game's row with the question of who registered since
-        it began; its players with its rating's locks and the read of its ratings. (For a rated game
+        as it was (its rating changes are given back); and whether this call kept it. In pipeline
+        mode, statements whose answers are not read at once go together: the game's row with the
+        question of who registered since it began; its players with its rating's locks and the read
+        of its ratings. (For a rated game
         of four a node spent 1,303-1,329 µs of CPU on a game's end so, 1,516-1,614 without:
         ``bench/records.py --ends``.)"""
         assert game.finished is not None and game.result is not None
@@ -294,7 +295,7 @@ class Records:
             names |= {i.removeprefix(ACCOUNT) for i in seats if i is not None and i.startswith(ACCOUNT)}
             accounts = await conn.execute("SELECT key FROM accounts WHERE key = ANY(%s)", (sorted(names),))
             if await kept.fetchone() is None:  # kept before (a crash between the two writes, or another node)
-                return await _game_ratings(conn, game.game_id)
+                return await _game_ratings(conn, game.game_id), False
             identities = standing_identities(
                 _registered(seats, await guests.fetchall()),
                 {ACCOUNT + str(key) for (key,) in await accounts.fetchall()},
@@ -306,7 +307,7 @@ class Records:
                      enumerate(zip(record.players, identities, strict=True))],
                 )  # fmt: skip
             places = dict(game.result.get("places") or {})
-            return await _rate(conn, game, identities, places)
+            return await _rate(conn, game, identities, places), True
 
     async def game(self, game_id: str) -> StoredGame | None:
         async with self.connection() as conn:

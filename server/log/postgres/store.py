@@ -145,7 +145,7 @@ class PostgresStore(RedisStore):
         # the game as the script left it (ended just now), or as Redis holds it (ended before)
         live = stored_game(game_id, _fields(ended[1]), _lines(ended[2])) if isinstance(ended, list) else None
         try:
-            changes = await self._archive(game_id, live)
+            changes, _ = await self._archive(game_id, live)
         except StoreUnavailable as e:
             self._away_since = time.monotonic()
             log.warning("record_waiting", game=game_id, error=str(e))
@@ -153,10 +153,13 @@ class PostgresStore(RedisStore):
         self._away_since = None
         return changes
 
-    async def _archive(self, game_id: str, live: StoredGame | None = None) -> list[RatingChange]:
+    async def _archive(
+        self, game_id: str, live: StoredGame | None = None
+    ) -> tuple[list[RatingChange], bool]:
         """Write a finished game's record to PostgreSQL (once: again is a no-op that gives its
         rating changes back), then drop it from Redis; ``live``: the game as Redis holds it, when
-        the caller has it."""
+        the caller has it. Its rating changes, and whether this call wrote it (another node may
+        have, meanwhile)."""
         if live is None:
             live = await RedisStore.game(self, game_id)
         if live is None or live.finished is None:  # written and dropped already (by another node)
@@ -164,10 +167,10 @@ class PostgresStore(RedisStore):
                 await self.redis.zrem(ARCHIVE, game_id)
             except RedisError as e:
                 raise StoreUnavailable(str(e)) from e
-            return await self.records.game_ratings(game_id)
-        changes = await self.records.archive(live)
+            return await self.records.game_ratings(game_id), False
+        changes, wrote = await self.records.archive(live)
         await self._drop(live)
-        return changes
+        return changes, wrote
 
     async def _drop(self, game: StoredGame) -> None:
         """The game's record is in PostgreSQL: Redis lets it go, and the lists of running games of
@@ -191,18 +194,20 @@ class PostgresStore(RedisStore):
     async def archive_due(self, before: float) -> int:
         """Write the records of the games that ended before ``before`` and wait; how many."""
         due = await self.redis.zrangebyscore(ARCHIVE, "-inf", before, start=0, num=ARCHIVE_BATCH)
-        written = 0
+        handled = written = 0
         for game_id in map(str, due):
             try:
-                await self._archive(game_id)
+                _, wrote = await self._archive(game_id)
             except StoreUnavailable as e:
                 self._away_since = time.monotonic()
-                log.warning("records_unavailable", waiting=len(due) - written, error=str(e))
+                log.warning("records_unavailable", waiting=len(due) - handled, error=str(e))
                 return written
-            written += 1
+            handled += 1
+            written += wrote  # (another node may have written it meanwhile: counted there)
+        if handled:
+            self._away_since = None
         if written:
             log.info("records_written", games=written)
-            self._away_since = None
         return written
 
     async def waiting(self) -> int:
