@@ -28,6 +28,10 @@ return lost
 """
 #: leases renewed at most by one call of ``RENEW`` (more go in several, one round trip still)
 RENEW_AT_ONCE = 500
+#: seconds a room's epoch (its leases' count) is kept after its lease was last taken: every room
+#: name would otherwise stay in Redis for ever (a quick pairing's table has a new one each game);
+#: a lease lasts seconds, so a writer whose token a restarted count could give again is long fenced
+EPOCH_KEPT = 86_400
 #: delete a key only while it holds ``ARGV[1]``
 RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -58,7 +62,10 @@ class Leases:
 
     async def take(self, key: str) -> bool:
         """Take the lease of the room ``key`` with a new epoch, unless someone holds it."""
-        epoch = await self.redis.incr(f"{PREFIX}epoch:{key}")
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.incr(f"{PREFIX}epoch:{key}")
+            pipe.expire(f"{PREFIX}epoch:{key}", EPOCH_KEPT)
+            epoch, _ = await pipe.execute()
         token = f"{self.node}:{epoch}"
         if not await self.redis.set(lease_key(key), token, nx=True, px=self.timings.lease_ms):
             return False
@@ -99,4 +106,4 @@ class Leases:
             await self.release(room, token)
 
 
-__all__ = ["RELEASE", "RENEW", "RENEW_AT_ONCE", "Leases"]
+__all__ = ["EPOCH_KEPT", "RELEASE", "RENEW", "RENEW_AT_ONCE", "Leases"]

@@ -56,3 +56,21 @@ async def test_more_leases_than_one_call_renews_are_renewed_in_several(
             assert await client.pttl(lease_key(room)) > 2_500
     finally:
         await client.aclose()
+
+
+async def test_a_rooms_epoch_is_kept_a_day_from_its_last_take(redis_url: str) -> None:
+    """A room's count of leases goes on from take to take (each token new), and is let go a day
+    after the last: a quick pairing's every table is a room of a new name, which Redis kept for
+    ever (72 bytes a game, found by an audit)."""
+    client = aioredis.from_url(redis_url, decode_responses=True)
+    try:
+        mine = Leases(client, "a", ClusterTimings.for_lease(3.0))
+        assert await mine.take("seek-1")
+        first = mine.fences["seek-1"]
+        await mine.release("seek-1", first)
+        assert await mine.take("seek-1")
+        assert (first, mine.fences["seek-1"]) == ("a:1", "a:2")
+        ttl = await client.ttl("cafe:epoch:seek-1")
+        assert leases.EPOCH_KEPT - 5 <= ttl <= leases.EPOCH_KEPT
+    finally:
+        await client.aclose()
