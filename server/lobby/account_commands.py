@@ -300,11 +300,16 @@ async def _new_identity(lobby: Lobby, session: Session, identity: str, *, keep: 
 
 
 def _ask_secret(lobby: Lobby, session: Session, msg: AskSecret) -> None:
-    raise ProtocolError(
-        "bad_arguments",
-        _("Send a {what} message with the password (see PROTOCOL.md).", what=repr(msg.what)),
-        msg.id,
-    )
+    """A bare ``/register``, ``/password`` or ``/unregister`` from a client that is no terminal
+    (nothing here asks for a password with the echo off): how to give the passwords at once."""
+    match msg.what:
+        case "register":
+            how = _("Type /register PASSWORD PASSWORD: the new password, twice.")
+        case "password":
+            how = _("Type /password OLD NEW NEW: your password, then the new one twice.")
+        case _:
+            how = _("Type /unregister PASSWORD: your password.")
+    raise ProtocolError("bad_arguments", how, msg.id)
 
 
 async def show(lobby: Lobby, session: Session, msg: ShowRequest) -> None:

@@ -48,6 +48,22 @@ async def test_a_guest_cannot_take_a_registered_name_and_is_marked_a_guest(serve
     assert {p["name"]: p["guest"] for p in who["people"]} == {"ann": False, "bob": True}
 
 
+async def test_a_bare_register_away_from_a_terminal_says_how_to_type_it(server: Server) -> None:
+    """``/register``, ``/password`` and ``/unregister`` without a password, typed where nothing asks
+    for one with the echo off (the web page's command line, a program), answer how to give it at
+    once, in the reader's language (it pointed a player at PROTOCOL.md)."""
+    ann = await WsClient.connect(server.port, "ann")
+    answers = [await ann.command(f"/{what}") for what in ("register", "password", "unregister")]
+    assert [(a["code"], a["message"]) for a in answers] == [
+        ("bad_arguments", "Type /register PASSWORD PASSWORD: the new password, twice."),
+        ("bad_arguments", "Type /password OLD NEW NEW: your password, then the new one twice."),
+        ("bad_arguments", "Type /unregister PASSWORD: your password."),
+    ]
+    assert (await ann.request({"type": "lang", "lang": "de"}))["type"] in ("notice", "ack")
+    german = await ann.command("/register")
+    assert german["message"] == "Tippe /register PASSWORT PASSWORT: das neue Passwort, zweimal."
+
+
 async def test_line_register_asks_twice_with_echo_off_and_login_asks_the_password(server: Server) -> None:
     """/register sends IAC WILL ECHO, asks twice, then IAC WONT ECHO; the name prompt of a
     registered name asks Password: with the echo off; the password never comes back."""
