@@ -2,7 +2,7 @@
 // tournament's live standings and tables (GET /api/tournaments/ID), joining and leaving.
 
 import { el } from "./dom.js";
-import { t } from "./i18n.js";
+import { language, t, tn } from "./i18n.js";
 import { nameButton } from "./profile.js";
 import { readerHeaders } from "./storage.js";
 
@@ -16,14 +16,15 @@ function points(n) {
 }
 
 function clock(unix) {
-  return new Date(unix * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  // the page's language, not the browser's (the reader's own time zone): 14:05 in either
+  return new Date(unix * 1000).toLocaleTimeString(language() === "de" ? "de-DE" : "en-GB", { hour: "2-digit", minute: "2-digit" });
 }
 
 /** What a tournament is, in words: "Swiss, 5 rounds, tables of 4, 60 s a turn". */
 export function kindWords(s) {
   return s.kind === "swiss"
-    ? t("Swiss, {rounds} rounds, tables of {size}, {clock} s a turn", { rounds: s.rounds, size: s.size, clock: s.clock })
-    : t("Arena, {minutes} minutes, tables of {size}, {clock} s a turn", { minutes: s.minutes, size: s.size, clock: s.clock });
+    ? tn("Swiss, {n} round, tables of {size}, {clock} s a turn", "Swiss, {n} rounds, tables of {size}, {clock} s a turn", s.rounds, { size: s.size, clock: s.clock })
+    : tn("Arena, {n} minute, tables of {size}, {clock} s a turn", "Arena, {n} minutes, tables of {size}, {clock} s a turn", s.minutes, { size: s.size, clock: s.clock });
 }
 
 /** Where a tournament stands, in words. */

@@ -42,7 +42,7 @@ def test_a_tournament_is_joined_followed_and_its_game_replayed_from_the_tab(
     guest.locator("#tab-tournaments").click()
     row = guest.locator("#tournament-list li.tournament[data-name=webcup]")
     row.wait_for()
-    assert "Swiss, 1 rounds, tables of 2" in row.inner_text()
+    assert "Swiss, 1 round, tables of 2" in row.inner_text()
     row.get_by_role("button", name="Join").click()
     row.get_by_role("button", name="Leave").wait_for()  # (the list says who is in)
     row.locator("button.tournament-name").click()
