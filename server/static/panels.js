@@ -315,7 +315,7 @@ function ratingChange(r) {
   return `${String(r.before).replace("?", "")} → ${String(r.after).replace("?", "")}${mark}${signed}`;
 }
 
-function resultPanel({ view, actions }) {
+function resultPanel({ view, actions, practice }) {
   const game = view.game;
   const result = game.result;
   // a rated game's changes, in the view's result (so a reload after the end still shows them)
@@ -339,7 +339,8 @@ function resultPanel({ view, actions }) {
     "div",
     { class: "panel result", role: "dialog", "aria-label": t("Game over") },
     el("h2", { tabindex: "-1" }, t("Game over")),
-    el("p", {}, `${reasonText(result.reason)[0].toUpperCase()}${reasonText(result.reason).slice(1)}. ${winners(result)}.`, " ", kindBadge(roomKind(view))),
+    // (a practice game's seed is revealed at its end: the room's options no longer say it was chosen)
+    el("p", {}, `${reasonText(result.reason)[0].toUpperCase()}${reasonText(result.reason).slice(1)}. ${winners(result)}.`, " ", kindBadge(practice ? "practice" : roomKind(view))),
     el(
       "table",
       { class: "ranking" },
@@ -402,10 +403,10 @@ export function renderOverlay(box, parts) {
     return;
   }
   deferred = null;
-  const { view, welcomed, name, rooms, people, resultClosed, actions } = parts;
+  const { view, welcomed, name, rooms, people, resultClosed, practice, actions } = parts;
   let panel = null;
   if (!view) panel = welcomed ? lobbyPanel({ name, rooms, people, actions }) : null;
-  else if (view.game?.result && !resultClosed) panel = resultPanel({ view, actions });
+  else if (view.game?.result && !resultClosed) panel = resultPanel({ view, actions, practice });
   else if (view.state === "waiting") panel = waitingPanel({ view, actions });
   const kind = panel ? panel.className : "";
   // Rebuilding the panel on every view would lose what is typed in it and the focus.

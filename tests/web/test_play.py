@@ -126,6 +126,8 @@ def test_two_people_and_a_bot_play_a_whole_game_by_clicking(
         page.locator(".panel.result").wait_for()
         assert _ranking(page) == expected
         wait_for_line(page, "Game over")
+        # a practice game (its seed chosen) says so to its end, when the seed is revealed
+        assert page.locator(".panel.result .badge.kind").get_attribute("data-kind") == "practice"
     ARTIFACTS.mkdir(exist_ok=True)
     ann.screenshot(path=str(ARTIFACTS / "web-game-over-desktop.png"))
     by_player = [game.record.players[r.player] for r in replay(game.record).results]
