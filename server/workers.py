@@ -25,6 +25,18 @@ from multiprocessing.queues import SimpleQueue
 from multiprocessing.synchronize import Event as EventType
 from typing import Any
 
+#: the warning multiprocessing's resource tracker (a process it starts beside the workers, writing
+#: to the server's stderr, whose lines are JSON) gives of the semaphores a server killed outright
+#: left: a line that is no log event, about what the tracker cleans up all the same
+QUIET_TRACKER = "ignore:resource_tracker:UserWarning"
+
+
+def _quiet_tracker() -> None:
+    """The processes started from now on (the tracker among them) take ``QUIET_TRACKER``."""
+    given = os.environ.get("PYTHONWARNINGS", "")
+    if QUIET_TRACKER not in given.split(","):
+        os.environ["PYTHONWARNINGS"] = f"{given},{QUIET_TRACKER}" if given else QUIET_TRACKER
+
 
 def follow_parent(parent: int) -> None:
     """In a worker: end as soon as the server that started it is gone. A server killed outright
@@ -72,6 +84,7 @@ class Workers:
         """``fn(*args)`` in a worker. A worker that died fails every call waiting on its pool
         (``BrokenProcessPool``): the first ends the pool, and the next call starts a fresh one."""
         if self._executor is None:
+            _quiet_tracker()
             context = multiprocessing.get_context("spawn")
             self._pids, self._closed = context.SimpleQueue(), context.Event()
             self._executor = ProcessPoolExecutor(

@@ -95,6 +95,22 @@ def test_a_data_flag_leaves_a_clusters_stores_in_the_environment_unread() -> Non
     assert load_config([], env).redis == "redis://127.0.0.1:1/0"
 
 
+async def test_a_server_killed_outright_leaves_only_json_lines(tmp_path: Path) -> None:
+    """Killed with SIGKILL once its bots' worker runs, the server leaves its log as JSON lines:
+    the resource tracker multiprocessing started beside the worker, which writes to the same
+    stderr, no longer adds its plain warning of the semaphores left (an audit saw one a kill)."""
+    server = await ServerProcess.start(tmp_path / "cafe.db", "--bot-workers", "1", fork=False)
+    ann = await WsClient.connect(server.port, "ann")
+    await ann.command("/join killed")
+    await ann.command("/option start 2")  # (the bot begins: its worker runs before the kill)
+    await ann.command("/addbot greedy")
+    await ann.command("/start")
+    await ann.next(lambda m: m["type"] == "played" and m["player"] != "ann")
+    server.proc.send_signal(signal.SIGKILL)
+    lines = await server.logs()  # (read to the end: the tracker's end too, which shares the pipe)
+    assert [line["text"] for line in lines if line["event"] == "not_json"] == []
+
+
 async def test_a_stop_ends_a_connection_whose_peer_never_closes(tmp_path: Path) -> None:
     """A client refused for a frame too large (1009) that never answers the closing handshake
     waits in its handler: the stop ends it after the close timeout, its person leaving before
