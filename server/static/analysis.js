@@ -137,12 +137,24 @@ export class ScoreChart {
  * Show move `move`'s best alternative as ghosts on the board's chairs (or the bar's next place)
  * when it differs from the move played; `null` clears them.
  */
-export function showGhost(boardSvg, cafe, move) {
+export function showGhost(boardSvg, cafe, move, barBefore = null) {
   boardSvg.querySelectorAll(".ghost").forEach((g) => g.remove());
   if (!move || !move.best || move.best === move.move) return;
   for (const part of move.best.replace(/^swap /, "").split(/\s+/)) {
     const [card, chairName] = part.split("@");
-    const chair = chairName?.toLowerCase() === "bar" ? null : cafe.chairs.get(chairName);
+    if (chairName?.toLowerCase() === "bar") {
+      // the place that was next at the bar before the move (the move played may have filled it)
+      const slot = barBefore === null ? null : cafe.slots[barBefore];
+      if (!slot) continue;
+      const ghost = svgEl("g", { class: "ghost", transform: "translate(0,-5.5)", "data-chair": "bar" });
+      ghost.innerHTML = guestTile(card, 25, 17, { compact: true });
+      const title = document.createElementNS(NS, "title");
+      title.textContent = t("Best: {move}", { move: move.best });
+      ghost.append(title);
+      slot.el.append(ghost);
+      continue;
+    }
+    const chair = cafe.chairs.get(chairName);
     if (!chair) continue;
     const ghost = svgEl("g", { class: "ghost", transform: chair.el.getAttribute("transform"), "data-chair": chairName });
     ghost.innerHTML = guestTile(card, 40, 40);

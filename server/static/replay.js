@@ -80,7 +80,8 @@ async function load() {
     cafe.update({ chairs: game.chairs, bar: game.bar, targets: new Map(), picks: [], last });
     $("replay").dataset.step = String(current);
     chart.select(current);
-    showGhost($("board"), cafe, analysis && current > 0 ? analysis.moves[current - 1] : null);
+    const barBefore = current > 0 ? data.steps[current - 1].game.bar.length : null;
+    showGhost($("board"), cafe, analysis && current > 0 ? analysis.moves[current - 1] : null, barBefore);
     const moveCount = data.steps.length - 1;
     $("step-text").textContent =
       current === 0

@@ -51,7 +51,8 @@ def test_the_replay_shows_the_analysis_chart_marks_and_ghost(
     """chartann plays three moves against a bot and leaves, and asks for the analysis in the chat;
     her replay, opened at once, shows it once it is ready, and the chat says so. The
     replay has a line per player, a mark and cost beside each judged move, a click on a point of
-    the chart goes to its move, the keys step, and a move whose best differs shows it as a ghost."""
+    the chart goes to its move, the keys step, and a move whose best differs shows it as a ghost
+    (at the bar's next place too, for a best move to the bar)."""
     page = open_page()
     seat_with_bot(page, "chartann", "chartroom", start=False)
     type_line(page, "/option absent drop")
@@ -94,9 +95,11 @@ def test_the_replay_shows_the_analysis_chart_marks_and_ghost(
     for move in data["moves"]:
         page.locator("#chart .point[data-step='{}']".format(move["number"])).click()
         page.locator(f"#replay[data-step='{move['number']}']").wait_for()
-        seats = [p for p in (move["best"] or "").replace("swap ", "").split() if not p.endswith("@bar")]
-        differs = move["best"] is not None and move["best"] != move["move"] and bool(seats)
+        differs = move["best"] is not None and move["best"] != move["move"]
         assert (page.locator("#board .ghost").count() > 0) is differs, move
+        # (a best move to the bar shows at the place that was next there before the move)
+        to_bar = differs and move["best"].lower().endswith("@bar")
+        assert (page.locator("#board .ghost[data-chair=bar]").count() == 1) is to_bar, move
 
 
 def test_the_analysis_reads_in_german_and_fits_a_phone(
@@ -124,3 +127,28 @@ def test_the_analysis_reads_in_german_and_fits_a_phone(
     assert re.search(r"\d,\d Punkte", figures[-1]), figures[-1]
     box = phone.locator("#chart").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+
+
+def test_a_best_move_to_the_bar_shows_at_the_place_that_was_next(
+    open_page: Callable[..., Page], server: ServerThread
+) -> None:
+    """The ghost of a best move to the bar stands on the bar place that was next before the move
+    (the one played may have filled it): a board drawn on the page, the ghost shown for a move
+    whose best is ``GBm@bar`` with three places taken before; another move leaves no ghost."""
+    page = open_page()
+    found = page.evaluate(
+        """async () => {
+          const { CafeBoard } = await import('/board.js');
+          const { showGhost } = await import('/analysis.js');
+          const box = document.createElement('div');
+          document.body.append(box);
+          const board = await (await fetch('/board.json')).json();
+          const cafe = new CafeBoard(box, board, { onChair() {}, onBar() {} });
+          showGhost(box, cafe, { move: 'FRf@FR1s', best: 'GBm@bar' }, 3);
+          const ghosts = [...box.querySelectorAll('.ghost')];
+          const place = cafe.slots.findIndex((s) => s.el.contains(ghosts[0]));
+          showGhost(box, cafe, { move: 'FRf@FR1s', best: 'FRf@FR1s' }, 3);
+          return [ghosts.map((g) => g.dataset.chair), place, box.querySelectorAll('.ghost').length];
+        }"""
+    )
+    assert found == [["bar"], 3, 0]
