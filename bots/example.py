@@ -21,6 +21,9 @@ async def play(url: str, room: str, name: str) -> dict[str, Any]:
             await ws.send(json.dumps(message))
 
         await send(type="hello", name=name, kind="bot")
+        answer = json.loads(await ws.recv())
+        if answer["type"] != "welcome":  # the name refused (taken, say): nothing else is answered
+            raise SystemExit(f"refused: {answer['message']}")
         await send(type="join", room=room)
         await send(type="add_bot", strategy="greedy")
         await send(type="start")

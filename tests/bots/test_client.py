@@ -228,6 +228,16 @@ async def test_example_bot_plays_the_first_legal_move_until_the_game_is_over(ser
     assert mine > 0
 
 
+async def test_example_bot_stops_with_the_reason_when_its_name_is_refused(server: Server) -> None:
+    """A name someone holds: the example says why and stops (it sent on, unanswered, until the
+    server closed it for want of a hello, and died with a traceback)."""
+    holder = await WsClient.connect(server.port, "ann")
+    with pytest.raises(SystemExit) as stopped:
+        await _within(example.play(_url(server), "example", "ann"))
+    assert str(stopped.value).startswith("refused: ") and "ann" in str(stopped.value)
+    await holder.close()
+
+
 def _readme_python_blocks() -> list[str]:
     readme = (Path(__file__).parents[2] / "bots" / "README.md").read_text(encoding="utf-8")
     return re.findall(r"```python\n(.*?)```", readme, flags=re.S)
