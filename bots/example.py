@@ -13,7 +13,8 @@ from websockets.asyncio.client import connect
 
 
 async def play(url: str, room: str, name: str) -> dict[str, Any]:
-    """Play one game in ``room`` as ``name``; returns the server's ``game_over`` message."""
+    """Play one game in ``room`` as ``name``; returns the server's ``game_over`` message (or the
+    ``error`` that refused the name)."""
     async with connect(url) as ws:
 
         async def send(**message: Any) -> None:
@@ -23,7 +24,7 @@ async def play(url: str, room: str, name: str) -> dict[str, Any]:
         await send(type="hello", name=name, kind="bot")
         answer = json.loads(await ws.recv())
         if answer["type"] != "welcome":  # the name refused (taken, say): nothing else is answered
-            raise SystemExit(f"refused: {answer['message']}")
+            return dict(answer)
         await send(type="join", room=room)
         await send(type="add_bot", strategy="greedy")
         await send(type="start")
