@@ -24,11 +24,11 @@ class TokenBucket:
         self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate)
         self._last = now
 
-    def take(self) -> bool:
-        """Spend one token if there is one."""
+    def take(self, cost: float = 1.0) -> bool:
+        """Spend ``cost`` tokens (one, or a part of one) if there are as many."""
         self._refill()
-        if self._tokens >= 1.0:
-            self._tokens -= 1.0
+        if self._tokens >= cost:
+            self._tokens -= cost
             return True
         return False
 

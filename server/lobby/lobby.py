@@ -254,10 +254,11 @@ class Lobby:
         if self.over_limit(session):
             raise ProtocolError("rate_limited", SLOW_DOWN, _frame_id(raw))
 
-    def over_limit(self, session: Session) -> bool:
-        """Whether a message from ``session`` goes over its rate (``--rate``, ``--burst``); each
-        one that does is a strike, and the last strike closes the connection."""
-        if session.bucket.take():
+    def over_limit(self, session: Session, cost: float = 1.0) -> bool:
+        """Whether a message from ``session`` (``cost``: what it counts as, a part of one for a
+        terminal's empty line) goes over its rate (``--rate``, ``--burst``); each one that does is
+        a strike, and the last strike closes the connection."""
+        if session.bucket.take(cost):
             return False
         self._strike(session)
         return True

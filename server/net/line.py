@@ -315,6 +315,9 @@ async def _serve(
             writer.close()
 
 
+#: what an empty line at a terminal counts as of the message rate: twenty of them one message
+EMPTY_LINE: Final = 1 / 20
+
 #: an HTTP request line (``POST / HTTP/1.1``), which no terminal sends as a name
 _HTTP_REQUEST: Final = re.compile(r"[A-Z]+ \S+ HTTP/\d(\.\d)?")
 
@@ -325,7 +328,11 @@ async def _line(lobby: Lobby, session: LineSession, raw: bytes) -> bool:
         return True
     raw = strip_telnet(raw)
     if not raw.strip() and session.name is not None and session.secret is None:
-        return True  # an empty line is nothing typed: ignored, and not counted (a paste's blank lines)
+        # an empty line is nothing typed: ignored, and counted as a part of a message (a paste's
+        # blank lines, a CR after each LF), so that a flood of them is still one (a strike each
+        # past the rate, unanswered)
+        lobby.over_limit(session, EMPTY_LINE)
+        return True
     if lobby.over_limit(session):  # every other line counts: at the name prompt, a password, a command
         if session.name is None:
             lobby.metrics.errors.labels(code="rate_limited").inc()
