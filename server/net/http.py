@@ -127,8 +127,22 @@ def origin_allowed(origin: str, host: str | None, allowed: str | None) -> bool:
         return same_origin(origin, host)
     if allowed.strip() == "*":
         return True
-    wanted = {o.strip().rstrip("/").lower() for o in allowed.split(",") if o.strip()}
-    return origin.rstrip("/").lower() in wanted
+    wanted = {_origin_key(o.strip()) for o in allowed.split(",") if o.strip()}
+    return _origin_key(origin) in wanted
+
+
+def _origin_key(origin: str) -> str:
+    """An origin as compared: lower case, without a trailing ``/`` nor its scheme's own port
+    (a browser leaves ``:443`` out; ``--allowed-origins`` may name it).
+
+    >>> _origin_key("HTTPS://Cafe.Example:443/"), _origin_key("http://cafe.example:8080")
+    ('https://cafe.example', 'http://cafe.example:8080')
+    """
+    key = origin.rstrip("/").lower()
+    for scheme, port in _DEFAULT_PORTS.items():
+        if key.startswith(f"{scheme}://") and key.endswith(f":{port}"):
+            return key[: -len(f":{port}")]
+    return key
 
 
 def loopback_only(listen: str) -> bool:

@@ -268,11 +268,14 @@ async def test_a_websocket_from_a_page_of_another_origin_is_403(server: Server) 
 
 
 async def test_allowed_origins_lists_origins_or_allows_any(make_server: ServerFactory) -> None:
-    """--allowed-origins takes a comma list of origins (others refused), or * for any."""
-    listed: Server = await make_server(allowed_origins="https://cafe.example, https://other.example")
+    """--allowed-origins takes a comma list of origins (others refused), or * for any; an origin
+    listed with its scheme's own port matches the browser's, which leaves it out."""
+    listed: Server = await make_server(allowed_origins="https://cafe.example, https://other.example:443")
     for origin, allowed in [
         ("https://cafe.example", True),
         ("https://other.example", True),
+        ("https://cafe.example:443", True),
+        ("https://cafe.example:8443", False),
         (f"http://127.0.0.1:{listed.port}", False),
         ("https://evil.example", False),
     ]:
