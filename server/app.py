@@ -85,6 +85,7 @@ class Server:
         self._ws: WsServer | None = None
         #: the WebSocket connections' handlers running now (a stop ends those that outlast it)
         self._handlers: set[asyncio.Task[None]] = set()
+        self._opening: Opening | None = None
         self._pruning: asyncio.Task[None] | None = None
         self._expiring: asyncio.Task[None] | None = None
         self._line: asyncio.Server | None = None
@@ -148,7 +149,7 @@ class Server:
         self.lobby.seeks.start()
         self.young_passes.start()
         try:
-            opening = Opening(self.lobby, self.limits)
+            opening = self._opening = Opening(self.lobby, self.limits)
             self._ws = await serve(
                 lambda connection: self._handled(
                     serve_connection(self.lobby, connection, self.limits, self.keepalive, opening)
@@ -242,6 +243,8 @@ class Server:
             self._line.close()
         if self._ws is not None:
             self._ws.close(close_connections=False)
+        if self._opening is not None:
+            self._opening.close()
         for room in list(self.directory.rooms.values()):
             await room.stop()
         sessions = list(lobby.all_sessions)

@@ -61,6 +61,7 @@ class Opening:
         self.per_address = PerAddress(limits.per_address.cap)
         #: the address each opening connection is counted under ("": not per address)
         self.opening: dict[ServerConnection, str] = {}
+        self._transports: dict[ServerConnection, asyncio.BaseTransport] = {}
 
     def connection_class(self) -> type[ServerConnection]:
         """The ``create_connection`` of ``serve``: websockets' connection, counted here."""
@@ -71,6 +72,8 @@ class Opening:
                 super().connection_made(transport)
                 if not opening.opened(self, transport.get_extra_info("peername")):
                     transport.close()  # (the handshake then ends at once, and its handler with it)
+                else:
+                    opening._transports[self] = transport
 
             def connection_lost(self, exc: Exception | None) -> None:
                 opening.done(self)
@@ -92,9 +95,16 @@ class Opening:
 
     def done(self, connection: ServerConnection) -> None:
         """``connection`` is open (its handler runs), refused or gone: no longer opening."""
+        self._transports.pop(connection, None)
         address = self.opening.pop(connection, None)
         if address:
             self.per_address.release(address)
+
+    def close(self) -> None:
+        """The server stops: the connections whose request is not read yet are closed (they would
+        hold the stop until the handshake's timeout, 10 s)."""
+        for transport in list(self._transports.values()):
+            transport.close()
 
 
 def forget_handshake(connection: ServerConnection) -> None:

@@ -95,6 +95,25 @@ def test_a_data_flag_leaves_a_clusters_stores_in_the_environment_unread() -> Non
     assert load_config([], env).redis == "redis://127.0.0.1:1/0"
 
 
+async def test_a_stop_closes_a_request_sent_in_part_at_once(tmp_path: Path) -> None:
+    """A connection that sent half an HTTP request is closed by the stop, which then ends without
+    waiting for the handshake's timeout (10 s; the stop took 6.5 s with one such connection,
+    1.2 s without)."""
+    server = await ServerProcess.start(tmp_path / "cafe.db", fork=False)
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    writer.write(b"GET /ws HTTP/1.1\r\n")
+    await writer.drain()
+    await asyncio.sleep(0.2)
+    started = time.monotonic()
+    server.proc.send_signal(signal.SIGTERM)
+    assert await asyncio.wait_for(reader.read(), 10) == b""  # closed by the server
+    assert await asyncio.wait_for(server.proc.wait(), 20) == 0
+    took = time.monotonic() - started
+    writer.close()
+    assert took < 4.0, f"the stop took {took:.1f} s"
+    assert [e["event"] for e in await server.logs()][-1] == "stopped"
+
+
 async def test_a_server_killed_outright_leaves_only_json_lines(tmp_path: Path) -> None:
     """Killed with SIGKILL once its bots' worker runs, the server leaves its log as JSON lines:
     the resource tracker multiprocessing started beside the worker, which writes to the same
