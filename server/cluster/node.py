@@ -310,6 +310,7 @@ class ClusterDirectory:
                 except EngineError as e:
                     await self._unrestorable(key, room, stored, e)
                     raise StoreUnavailable(f"the game of room {stored.room} no longer replays") from e
+            self.unrestorable.discard(key)  # (its log mended, or a new game: taken up as any other)
         finally:
             self.relay.arrived(key)
         log.info("room_owned", node=self.node, room=room.name, restored=stored is not None)

@@ -230,7 +230,8 @@ async def test_an_idle_game_that_no_longer_replays_keeps_no_other_from_ending(
     """Two games left memory; one's log is edited so that it no longer replays. The look for old
     games ends the other; the edited one stays in Redis as it is, logged (``game_unrestorable``)
     once by the node that tried, left among the idle rooms, and its room is not left standing
-    empty on that node: a newcomer's ``/room`` of its name is ``unavailable``, not a fresh room."""
+    empty on that node: a newcomer's ``/room`` of its name is ``unavailable``, not a fresh room.
+    Mended, it is taken up and ended as any other."""
     args = ("--bot-workers", "0", "--resume-window", "0.2", "--game-max-age", "1.5", *QUICK_HASH)
     async with two_nodes(redis_url, tmp_path, *args) as (a, b):
         games = {}
@@ -258,6 +259,13 @@ async def test_an_idle_game_that_no_longer_replays_keeps_no_other_from_ending(
             assert (await cy.command("/room alpha"))["code"] == "unavailable"
             rooms = (await cy.request({"type": "list_rooms"}))["rooms"]
             assert "alpha" not in {room["name"] for room in rooms}
+            # its log mended (the edit taken off), the game is taken up as any other, by a node
+            # that found it broken too: a newcomer enters it, and once its room is idle again the
+            # look for old games ends it
+            await client.rpop(f"cafe:game:{games['alpha']}:moves")
+            assert (await cy.command("/room alpha"))["type"] == "ack"
+            assert (await cy.command("/leave"))["type"] == "ack"
+            assert await end_reason(b.port, games["alpha"]) == "closed"
         finally:
             await client.aclose()
 
