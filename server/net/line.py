@@ -283,6 +283,7 @@ async def _serve(
             goodbye = _("No password given within {seconds} seconds; goodbye.", seconds=seconds)
         else:
             goodbye = _("No name given within {seconds} seconds; goodbye.", seconds=seconds)
+        session.writer.write(b"\r\n")  # (the prompt ends no line: the goodbye starts one of its own)
         await session.close(Close.POLICY, goodbye)
 
     deadlines.append(hello_deadline(limits.hello_timeout, named, too_late))
