@@ -767,6 +767,14 @@ def _argument(field: str) -> str:
             return _("Text")
         case "reason":
             return _("Reason")
+        case "rounds":
+            return _("Rounds")
+        case "minutes":
+            return _("Minutes")
+        case "size":
+            return _("Size")
+        case "clock":
+            return _("Clock")
     return _("Argument")  # (a field's own name would be an English word to a German reader)
 
 
@@ -953,7 +961,7 @@ def _quit(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     return Quit()
 
 
-_TOURNAMENT_ACTIONS: Final = ("new", "join", "leave", "close")
+_TOURNAMENT_ACTIONS: Final = ("new", "join", "leave", "close", "show")
 _TOURNAMENT_OPTIONS: Final = ("size", "clock", "start")
 #: a tournament's start as typed: minutes ahead (their bound is checked apart), or a time of day
 _START: Final = re.compile(r"\+[0-9]{1,4}m|([01]?[0-9]|2[0-3]):[0-5][0-9]")
@@ -967,7 +975,7 @@ def _tournament(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     if len(args) == 1:
         return _build(name, TournamentRequest, id, name=args[0])
     if action not in _TOURNAMENT_ACTIONS:
-        raise _bad(name, _("Say what to do: new, join, leave or close."), id)
+        raise _bad(name, _("Say what to do: new, join, leave, close or show."), id)
     if action != "new":
         _arguments(name, args, id, 2, 2)
         return _build(name, TournamentRequest, id, action=action, name=args[1])

@@ -179,6 +179,7 @@ CASES: list[tuple[str, Parsed]] = [
     ("/tournament JOIN cup", TournamentRequest(action="join", name="cup")),
     ("/tournament leave cup", TournamentRequest(action="leave", name="cup")),
     ("/tournament close cup", TournamentRequest(action="close", name="cup")),
+    ("/tournament show cup", TournamentRequest(action="show", name="cup")),  # (as /help says)
     (
         "/tournament new cup swiss 5 size 3 clock 30 start +10m",
         TournamentRequest(action="new", name="cup", kind="swiss", rounds=5, size=3, clock=30, start="+10m"),
@@ -364,7 +365,8 @@ BAD_ARGUMENTS = [
     ("/refuse no", "/refuse"),
     ("/tournaments all", "/tournaments"),
     ("/tournament", "/tournament [ACTION] NAME ..."),
-    ("/tournament show cup", "/tournament [ACTION] NAME ..."),
+    ("/tournament shows cup", "/tournament [ACTION] NAME ..."),
+    ("/tournament new cup arena 0", "/tournament [ACTION] NAME ..."),
     ("/tournament join a b", "/tournament [ACTION] NAME ..."),
     ("/tournament new cup knockout 3", "/tournament [ACTION] NAME ..."),
     ("/tournament new cup swiss x", "/tournament [ACTION] NAME ..."),
