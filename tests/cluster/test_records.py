@@ -162,20 +162,26 @@ async def _rated_once(store: PostgresStore, url: str, game_id: str) -> None:
     assert stored is not None and stored.record.moves == ("BAR",) and stored.finished is not None
 
 
-async def test_a_crash_after_redis_before_postgres_loses_nothing(
-    store: PostgresStore, postgres_server: PostgresServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The node dies after Redis took the game's end and before PostgreSQL did: the game waits,
-    readable, and is no longer running; another node writes its record and rates it, once."""
-    outcome = await _started(store, "g1")
+async def _ended_before_postgres(store: PostgresStore, monkeypatch: pytest.MonkeyPatch, game_id: str) -> None:
+    """A game started and ended on a node that dies after Redis took its end and before
+    PostgreSQL did: its record waits in Redis."""
+    outcome = await _started(store, game_id)
 
     async def dies(*args: object) -> list[object]:
         raise SystemExit("the node dies here")
 
     monkeypatch.setattr(store.records, "archive", dies)
     with pytest.raises(SystemExit):
-        await store.game_finished("g1", outcome)
+        await store.game_finished(game_id, outcome)
     monkeypatch.undo()
+
+
+async def test_a_crash_after_redis_before_postgres_loses_nothing(
+    store: PostgresStore, postgres_server: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The node dies after Redis took the game's end and before PostgreSQL did: the game waits,
+    readable, and is no longer running; another node writes its record and rates it, once."""
+    await _ended_before_postgres(store, monkeypatch, "g1")
     assert await store.waiting() == 1
     assert await store.unfinished_games() == []
     waiting = await store.game("g1")
@@ -192,15 +198,7 @@ async def test_two_nodes_writing_the_waiting_records_at_once_count_each_once(
     """Two nodes look for the waiting records at the same moment: one writes the game, the other
     finds it kept; their ``records_written`` counts add up to the games written (each counted
     one the other wrote, and the log said twice as many as there were)."""
-    outcome = await _started(store, "g1")
-
-    async def dies(*args: object) -> list[object]:
-        raise SystemExit("the node dies here")
-
-    monkeypatch.setattr(store.records, "archive", dies)
-    with pytest.raises(SystemExit):
-        await store.game_finished("g1", outcome)
-    monkeypatch.undo()
+    await _ended_before_postgres(store, monkeypatch, "g1")
     a, b = (PostgresStore(store.redis, lambda room: None, store.records) for _ in range(2))
     counts = await asyncio.gather(a.archive_due(time.time() + 10), b.archive_due(time.time() + 10))
     assert sorted(counts) == [0, 1]
