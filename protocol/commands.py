@@ -750,32 +750,28 @@ def _build(name: str, cls: type[_M], id: ClientId, /, **fields: Any) -> _M:
         ) from None
 
 
+#: the words for the arguments a command's message model may refuse (any other is "Argument": a
+#: field's own name would be an English word to a German reader)
+_ARGUMENT_WORDS: Final[dict[str, Msg]] = {
+    "room": _("Room"),
+    "move": _("Move"),
+    "password": _("Password"),
+    "old": _("Password"),
+    "new": _("Password"),
+    "game": _("Game"),
+    "name": _("Name"),
+    "text": _("Text"),
+    "reason": _("Reason"),
+    "rounds": _("Rounds"),
+    "minutes": _("Minutes"),
+    "size": _("Size"),
+    "clock": _("Clock"),
+}
+
+
 def _argument(field: str) -> str:
     """The name of a command's argument that the message model refused, as a word."""
-    match field:
-        case "room":
-            return _("Room")
-        case "move":
-            return _("Move")
-        case "password" | "old" | "new":
-            return _("Password")
-        case "game":
-            return _("Game")
-        case "name":
-            return _("Name")
-        case "text":
-            return _("Text")
-        case "reason":
-            return _("Reason")
-        case "rounds":
-            return _("Rounds")
-        case "minutes":
-            return _("Minutes")
-        case "size":
-            return _("Size")
-        case "clock":
-            return _("Clock")
-    return _("Argument")  # (a field's own name would be an English word to a German reader)
+    return _ARGUMENT_WORDS.get(field, _("Argument"))
 
 
 def _arguments(name: str, args: list[str], id: ClientId, least: int, most: int) -> None:
