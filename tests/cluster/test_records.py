@@ -271,7 +271,8 @@ async def test_postgres_stopped_for_ten_seconds_stops_no_game_and_loses_no_recor
 ) -> None:
     """PostgreSQL stops for 10 s. Meanwhile a rated game ends (its players hear the end, without
     ratings) and a guests' game is played through to its end; a login and ``/top`` get
-    ``unavailable`` (the records over HTTP 503), and every message is answered. When it is back,
+    ``unavailable`` (the records over HTTP 503), every message is answered, and the nodes stay
+    ready (``/readyz`` 200). When it is back,
     both records are written, the rating once, and nothing waits in Redis; the players log in
     again."""
     a, b = records_nodes
@@ -301,6 +302,8 @@ async def test_postgres_stopped_for_ten_seconds_stops_no_game_and_loses_no_recor
         for path in ("/api/leaderboard?limit=3", "/api/players/ann"):  # the records over HTTP: 503
             page = await http_get(b.port, path)
             assert (page.status, page.json()) == (503, {"error": "unavailable"}), path
+        ready = await http_get(b.port, "/readyz")  # its games go on: the balancer keeps it
+        assert (ready.status, ready.json()["status"]) == (200, "ok")
         ping = await cid.request({"type": "ping"}, timeout=10)
         assert ping["type"] == "pong"
         waiting = aioredis.from_url(redis_url, decode_responses=True)
