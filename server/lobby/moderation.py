@@ -288,8 +288,12 @@ class Moderation:
         assert session.name is not None
         if not is_name(msg.name):
             raise _bad_name(msg.name, msg.id)
-        if msg.name.casefold() == session.name.casefold():
+        # a look-alike of an account's name is that account (a staff member's report stays theirs
+        # to read nowhere, and its excerpt finds their lines): the server holds them as one name
+        reported = await self.store.account_alike(msg.name) or msg.name
+        if reported.casefold() == session.name.casefold():
             raise ProtocolError("bad_target", _("That is you."), msg.id)
+        msg = msg.model_copy(update={"name": reported})
         now = time.time()
         # the limits are the reporter's and its address's own: many reports from others refuse
         # nobody else's (an address is entered only once a report from it is accepted)

@@ -507,6 +507,33 @@ async def test_a_reported_staff_member_is_told_nothing_and_reads_none_of_it(serv
         assert not [e for e in (await kim.command(asked))["entries"] if e["action"] == "resolve"], asked
 
 
+async def test_a_report_of_a_look_alike_of_a_staff_members_name_is_a_report_of_them(
+    server: Server,
+) -> None:
+    """The server holds look-alike names as one (``m0d`` is ``mod``): a report of ``KlM`` or
+    ``k1m`` is a report of the moderator ``kim``, so it reaches the other staff under kim's name,
+    with kim's lines, and kim reads nothing of it; reporting a look-alike of oneself is
+    ``bad_target``."""
+    kim = await _registered(server, "kim", "moderator")
+    ann = await _registered(server, "ann", "admin")
+    rep = await WsClient.connect(server.port, "rep")
+    await kim.request({"type": "say", "text": "rules are rules"})
+    await rep.barrier()
+    await kim.barrier()
+    kim.take_all()
+    for typed in ("KlM", "k1m"):
+        assert (await rep.command(f"/report {typed} rude"))["type"] == "ack"
+        told = await ann.next(lambda m: m["type"] == "notice" and "New report" in m["text"])
+        assert "rep -> kim: rude" in told["text"], told
+    await kim.barrier()
+    assert not [m for m in kim.take_all() if m["type"] == "notice"]
+    assert (await kim.command("/reports all"))["reports"] == []
+    reports = (await ann.command("/reports"))["reports"]
+    assert [r["name"] for r in reports] == ["kim", "kim"]
+    assert all(any("<kim> rules are rules" in line for line in r["excerpt"]) for r in reports)
+    assert (await ann.command("/report AnN myself"))["code"] == "bad_target"
+
+
 async def test_reports_cannot_flood_the_staff(server: Server) -> None:
     """A person makes five reports an hour; the sixth is ``rate_limited`` and stored nowhere; a
     report of oneself is ``bad_target``."""
