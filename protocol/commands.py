@@ -628,7 +628,7 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         _("/resolve ID [NOTE]"),
         _("staff: close report ID"),
         _("Closes the report ID (as /reports shows it), with a NOTE for the log."),
-        (_("/resolve 12 warned"),),
+        (_("/resolve 48213907 warned"),),
     ),
     "kick": CommandInfo(
         _("/kick NAME [REASON]"),
@@ -1005,8 +1005,8 @@ def _tournament(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     return _build(name, TournamentRequest, id, action="new", name=args[1], **fields)
 
 
-def _digits(text: str) -> bool:
-    return text.isascii() and text.isdigit() and len(text) <= 6
+def _digits(text: str, most: int = 6) -> bool:
+    return text.isascii() and text.isdigit() and len(text) <= most
 
 
 def _after(rest: str, n: int) -> str:
@@ -1029,7 +1029,7 @@ def _reports(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
 
 def _resolve(name: str, args: list[str], rest: str, id: ClientId) -> _Parsed:
     _arguments(name, args, id, 1, len(args))
-    if not _digits(args[0]) or int(args[0]) < 1:
+    if not _digits(args[0], 18) or int(args[0]) < 1:  # (eight digits: server.log.contract.DRAWN_IDS)
         raise _bad(name, _("A report's id is a number, as /reports shows it."), id)
     return _build(name, ResolveReport, id, report=int(args[0]), note=_after(rest, 1))
 

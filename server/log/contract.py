@@ -9,9 +9,10 @@ and ``tests/server/test_log_contract.py`` holds all three to the same tests.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Final, Literal, Protocol
 
 from engine import GameRecord, Outcome
 from server.ratings import BOT, RatingChange, Skill
@@ -200,6 +201,20 @@ class Report:
     resolved: float | None = None
     resolved_by: str | None = None
     note: str = ""
+
+
+#: the ids of reports and of the moderation log's entries: drawn at random among eight digits,
+#: not counted, since a staff member reads every report but those of themselves (and every entry
+#: but their resolving), and a gap in a count would show where one was left out
+DRAWN_IDS: Final = range(10_000_000, 100_000_000)
+#: ids drawn for one report or entry before the store gives up (each taken already)
+DRAWS: Final = 20
+
+
+def drawn_id() -> int:
+    """An id for a new report or log entry (see :data:`DRAWN_IDS`); one already taken is drawn
+    again by the store that finds it so."""
+    return DRAWN_IDS[secrets.randbelow(len(DRAWN_IDS))]
 
 
 def report_key(reporter: str, key: str | None) -> str:

@@ -213,14 +213,14 @@ async def test_reports_are_listed_newest_first_with_their_excerpt(tmp_path: Path
     data = tmp_path / "cafe.db"
     store = Store(str(data))
     first = await store.report_added("bob", "troll", "spam", ["troll: buy gold", "bob: stop"])
-    await store.report_added("eve", "troll", "insults", ["troll: you fool"])
+    second = await store.report_added("eve", "troll", "insults", ["troll: you fool"])
     await store.report_resolved(first.id, by="ann", note="warned")
     store.close()
     done = await admin("--data", str(data), "reports")
     assert done.status == 0
     head, excerpt = done.out.splitlines()
     number, _made, rest = head.split("  ", 2)
-    assert (number, rest) == (f"#{first.id + 1}", "eve reports troll: insults  [open]")
+    assert (number, rest) == (f"#{second.id}", "eve reports troll: insults  [open]")
     assert excerpt == "    | troll: you fool"
     everything = (await admin("--data", str(data), "reports", "--all")).out.splitlines()
     assert len(everything) == 6 and "resolved by ann" in everything[2] and everything[3] == "    note: warned"

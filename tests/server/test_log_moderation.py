@@ -12,10 +12,16 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import redis.asyncio as aioredis
 
-from server.log.contract import OPERATOR, GameLog
+from server.log.contract import DRAWN_IDS, OPERATOR, GameLog
+from server.log.postgres import moderation as postgres_moderation
+from server.log.redis import moderation as redis_moderation
+from server.log.redis.store import RedisStore
+from server.log.sqlite import moderation as sqlite_moderation
 from server.log.sqlite.schema import SCHEMA_VERSION, upgrade
 from server.log.sqlite.store import Store
+from tests.cluster.conftest import RedisServer
 from tests.server.logs import BACKENDS, fresh_log, postgres_for_module, redis_server
 
 __all__ = ["postgres_for_module", "redis_server"]  # the fixtures, used by name
@@ -179,6 +185,55 @@ async def test_a_staff_member_reads_and_resolves_no_report_of_themselves(log: Ga
     assert await log.reports_open(hiding={"kim", "p0", "nobody"}) == 2
     resolved = await log.report_resolved(own.id, by="ann")
     assert resolved is not None and resolved.resolved_by == "ann"
+
+
+async def test_reports_and_entries_take_drawn_ids_and_a_taken_one_is_drawn_again(
+    log: GameLog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Report and log entry ids are drawn among eight digits, not counted (a staff member, who
+    reads all but the reports of themselves, would see a gap in a count), and read newest first
+    by time; an id already taken is drawn again."""
+    reports = [await log.report_added("bob", f"p{n}", "x", []) for n in range(6)]
+    entries = [await log.modlog_appended("Ann", "kick", f"p{n}", "x", "") for n in range(6)]
+    for made in (reports, entries):
+        ids = [x.id for x in made]
+        assert all(i in DRAWN_IDS for i in ids) and len(set(ids)) == 6, ids
+        assert sorted(ids) != list(range(min(ids), min(ids) + 6)), ids
+    assert [r.id for r in await log.reports(everything=True)] == [r.id for r in reversed(reports)]
+    assert [e.id for e in await log.modlog()] == [e.id for e in reversed(entries)]
+    draws = iter([reports[0].id, reports[5].id, 12_345_678])  # the first two are taken
+    for module in (sqlite_moderation, redis_moderation, postgres_moderation):
+        monkeypatch.setattr(module, "drawn_id", lambda: next(draws))
+    again = await log.report_added("cid", "p9", "y", [])
+    assert again.id == 12_345_678
+    assert [r.reason for r in await log.reports(everything=True)][:2] == ["y", "x"]
+    draws = iter([entries[0].id, entries[5].id, 23_456_789])
+    entry = await log.modlog_appended("Ann", "close", "room1", "spam")
+    assert entry.id == 23_456_789 and (await log.modlog())[0] == entry
+
+
+async def test_redis_reads_in_order_the_reports_and_entries_of_counted_ids(
+    redis_server: RedisServer,
+) -> None:
+    """Reports and entries Redis kept when their ids were counted (hashes only, no sorted set by
+    time) are listed among the new ones by time, once put in order at the first read."""
+    await redis_server.wait_ready()
+    client = aioredis.from_url(redis_server.url, decode_responses=True)
+    try:
+        await client.flushall()
+        store = RedisStore(client, lambda room: None)
+        old = [await store.report_added("bob", f"p{n}", "x", []) for n in range(2)]
+        logged = [await store.modlog_appended("Ann", "kick", f"p{n}", "x", "") for n in range(2)]
+        await client.zrem(redis_moderation.REPORTS_MADE, *(r.id for r in old))  # as they were kept
+        await client.zrem(redis_moderation.MODLOG_ORDER, *(e.id for e in logged))
+        new = await store.report_added("cid", "p9", "y", [])
+        entry = await store.modlog_appended("Ann", "close", "room1", "spam")
+        listed = await store.reports(everything=True)
+        assert [r.id for r in listed] == [new.id, old[1].id, old[0].id]
+        assert [e.id for e in await store.modlog()] == [entry.id, logged[1].id, logged[0].id]
+        assert await client.zcard(redis_moderation.REPORTS_MADE) == 3
+    finally:
+        await client.aclose()
 
 
 # --- the log -------------------------------------------------------------------------------------

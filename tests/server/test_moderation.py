@@ -476,7 +476,8 @@ async def test_a_report_reaches_the_staff_with_the_chat_both_saw(server: Server)
         "[lobby] <troll> you idiots",
         "[lobby] <bob> please stop",
     ]
-    assert (await mod.command(f"/resolve {report['id']} warned"))["type"] == "ack"
+    answer = await mod.command(f"/resolve {report['id']} warned")
+    assert answer["type"] == "ack", answer
     assert (await mod.command("/reports"))["reports"] == []
     [closed] = (await mod.command("/reports all"))["reports"]
     assert (closed["resolved_by"], closed["note"]) == ("kim", "warned")

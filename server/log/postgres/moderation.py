@@ -15,7 +15,7 @@ from typing import Any, cast
 
 from psycopg.types.json import Jsonb
 
-from server.log.contract import ModEntry, Report, Role, Sanction, SanctionKind, report_key
+from server.log.contract import DRAWS, ModEntry, Report, Role, Sanction, SanctionKind, drawn_id, report_key
 from server.log.postgres.records import Connection, Records
 from server.log.rows import mod_entries, sanction
 
@@ -24,19 +24,23 @@ _REPORT = "SELECT id, reporter, name, reason, excerpt, made, resolved, resolved_
 _ENTRY = "SELECT id, at, by, action, target, reason, duration FROM modlog"
 
 
+async def _inserted(conn: Connection, table: str, columns: str, values: tuple[Any, ...]) -> int:
+    """Insert a row of ``values`` into ``columns`` of ``table`` under a drawn id, drawn again
+    while the id is taken (inside the caller's transaction, if any); the id."""
+    sql = f"INSERT INTO {table} (id, {columns}) VALUES (%s{', %s' * len(values)}) ON CONFLICT (id) DO NOTHING"
+    for _ in range(DRAWS):
+        row_id = drawn_id()
+        if (await conn.execute(sql.encode(), (row_id, *values))).rowcount:
+            return row_id
+    raise RuntimeError(f"no free id in {table} after {DRAWS} draws")
+
+
 async def _logged(
     conn: Connection, by: str, action: str, target: str, reason: str, duration: str, now: float
 ) -> int:
     """Append an entry (inside the caller's transaction, if any); its id."""
-    row = await (
-        await conn.execute(
-            "INSERT INTO modlog (at, by, action, target, reason, duration) VALUES (%s, %s, %s, %s, %s, %s)"
-            " RETURNING id",
-            (now, by, action, target, reason, duration),
-        )
-    ).fetchone()
-    assert row is not None
-    return int(row[0])
+    columns = "at, by, action, target, reason, duration"
+    return await _inserted(conn, "modlog", columns, (now, by, action, target, reason, duration))
 
 
 class PostgresModeration:
@@ -141,22 +145,20 @@ class PostgresModeration:
         now = time.time()
         lines = tuple(excerpt)
         async with self.records.connection() as conn:
-            row = await (
-                await conn.execute(
-                    "INSERT INTO reports (reporter, name, reason, excerpt, made, reporter_key)"
-                    " VALUES (%s, %s, %s, %s, %s, %s) RETURNING id",
-                    (reporter, name, reason, Jsonb(list(lines)), now, report_key(reporter, key)),
-                )
-            ).fetchone()
-        assert row is not None
-        return Report(int(row[0]), reporter, name, reason, lines, now)
+            report_id = await _inserted(
+                conn,
+                "reports",
+                "reporter, name, reason, excerpt, made, reporter_key",
+                (reporter, name, reason, Jsonb(list(lines)), now, report_key(reporter, key)),
+            )
+        return Report(report_id, reporter, name, reason, lines, now)
 
     async def reports(self, everything: bool, limit: int, hiding: str | None) -> list[Report]:
         where = " WHERE lower(name) != lower(%s)" + ("" if everything else " AND resolved IS NULL")
         async with self.records.connection() as conn:
             rows = await (
                 await conn.execute(
-                    (_REPORT + where + " ORDER BY id DESC LIMIT %s").encode(), (hiding or "", limit)
+                    (_REPORT + where + " ORDER BY made DESC LIMIT %s").encode(), (hiding or "", limit)
                 )
             ).fetchall()
         return [_report(row) for row in rows]
@@ -213,11 +215,11 @@ class PostgresModeration:
     async def modlog(self, name: str | None, limit: int) -> list[ModEntry]:
         async with self.records.connection() as conn:
             if name is None:
-                cursor = await conn.execute(_ENTRY + " ORDER BY id DESC LIMIT %s", (limit,))
+                cursor = await conn.execute(_ENTRY + " ORDER BY at DESC LIMIT %s", (limit,))
             else:
                 cursor = await conn.execute(
                     _ENTRY
-                    + " WHERE lower(target) = lower(%s) OR lower(by) = lower(%s) ORDER BY id DESC LIMIT %s",
+                    + " WHERE lower(target) = lower(%s) OR lower(by) = lower(%s) ORDER BY at DESC LIMIT %s",
                     (name, name, limit),
                 )
             rows = await cursor.fetchall()

@@ -4,12 +4,16 @@ moderation log, so a ban made on one node holds on all of them.
 Keys (names casefolded):
 
 - ``cafe:staff``: hash, name -> ``{"name", "role"}`` of every account that holds a role
-- ``cafe:modlog``: hash, entry id -> the entry; ``cafe:modlog:next`` the last id given;
-  ``cafe:modlog-of:NAME``: list of the ids of the entries where NAME acted or was acted on
+- ``cafe:modlog``: hash, entry id -> the entry; ``cafe:modlog-order``: sorted set of the ids by
+  time; ``cafe:modlog-of:NAME``: list of the ids of the entries where NAME acted or was acted on
 - ``cafe:sanctions``: hash, id -> the sanction; ``cafe:sanction:next``;
   ``cafe:sanctions-of:name:NAME`` and ``cafe:sanctions-of:addr:ADDRESS``: sets of ids
-- ``cafe:reports``: hash, id -> the report; ``cafe:report:next``; ``cafe:reports-open``: sorted
-  set of the open ones' ids; ``cafe:reports-by:NAME``: sorted set of a reporter's ids, by time
+- ``cafe:reports``: hash, id -> the report; ``cafe:reports-made``: sorted set of the ids by
+  time; ``cafe:reports-open``: the open ones' (by time); ``cafe:reports-by:NAME``: a reporter's
+
+Reports and log entries take ids drawn at random (``server.log.contract.DRAWN_IDS``; a script
+refuses one taken, with ``ID_TAKEN``, and it is drawn again). Those written when ids were counted
+(``cafe:report:next``, ``cafe:modlog:next``) are put in the sorted sets by time when first read.
 
 Each write that changes a role, a sanction or a report is one Lua script that appends its log
 entry first: the entry and the change are written together or not at all. Nothing deletes an
@@ -22,28 +26,44 @@ import json
 import time
 from collections.abc import Collection, Sequence
 from dataclasses import replace
-from typing import cast
+from typing import Any, cast
 
 import redis.asyncio as aioredis
+from redis.commands.core import AsyncScript
+from redis.exceptions import ResponseError
 
-from server.log.contract import ModEntry, Report, Role, Sanction, SanctionKind, report_key
+from server.log.contract import (
+    DRAWS,
+    ModEntry,
+    Report,
+    Role,
+    Sanction,
+    SanctionKind,
+    StoreUnavailable,
+    drawn_id,
+    report_key,
+)
 from server.log.redis.guarded import guarded
 from server.log.redis.keys import PREFIX
 
 STAFF = PREFIX + "staff"
 MODLOG = PREFIX + "modlog"
-MODLOG_NEXT = PREFIX + "modlog:next"
+MODLOG_ORDER = PREFIX + "modlog-order"
 SANCTIONS = PREFIX + "sanctions"
 SANCTION_NEXT = PREFIX + "sanction:next"
 REPORTS = PREFIX + "reports"
-REPORT_NEXT = PREFIX + "report:next"
+REPORTS_MADE = PREFIX + "reports-made"
 REPORTS_OPEN = PREFIX + "reports-open"
 
-#: appends an entry to the log: KEYS[1..4] the next id, the log, the lists of the one who acted and
-#: of the one acted on; ARGV[1] the entry
-_LOG = """
-local entry = redis.call('INCR', KEYS[1])
-redis.call('HSET', KEYS[2], entry, ARGV[1])
+#: the answer of a script whose drawn id is taken (it wrote nothing)
+ID_TAKEN = "ID_TAKEN"
+
+#: appends an entry to the log: KEYS[1..4] the ids by time, the log, the lists of the one who acted
+#: and of the one acted on; ARGV[1] the entry's drawn id, its time and the entry, a space between
+_LOG = f"""
+local entry, at, text = string.match(ARGV[1], '^(%d+) (%S+) (.*)$')
+if redis.call('HSETNX', KEYS[2], entry, text) == 0 then return redis.error_reply('{ID_TAKEN}') end
+redis.call('ZADD', KEYS[1], at, entry)
 redis.call('RPUSH', KEYS[3], entry)
 if KEYS[4] ~= KEYS[3] then redis.call('RPUSH', KEYS[4], entry) end
 """
@@ -94,15 +114,29 @@ return 1
 
 MODLOG_APPENDED = _LOG + "return entry\n"
 
-#: KEYS[1] the next report id, KEYS[2] the reports, KEYS[3] the open ones, KEYS[4] the
-#: reporter's; ARGV[1] the report, ARGV[2] its time
-REPORT_ADDED = """
-local id = redis.call('INCR', KEYS[1])
-redis.call('HSET', KEYS[2], id, ARGV[1])
-redis.call('ZADD', KEYS[3], id, id)
-redis.call('ZADD', KEYS[4], ARGV[2], id)
-return id
+#: KEYS[1] the reports by time, KEYS[2] the reports, KEYS[3] the open ones, KEYS[4] the
+#: reporter's; ARGV[1] the report, ARGV[2] its time, ARGV[3] its drawn id
+REPORT_ADDED = f"""
+if redis.call('HSETNX', KEYS[2], ARGV[3], ARGV[1]) == 0 then return redis.error_reply('{ID_TAKEN}') end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[3])
+redis.call('ZADD', KEYS[4], ARGV[2], ARGV[3])
+return 1
 """
+
+
+async def _logging(script: AsyncScript, keys: list[str], entry: str, *args: Any) -> tuple[int, Any]:
+    """Run ``script``, which appends ``entry`` (its JSON) to the log under an id drawn here, drawn
+    again while it is taken: the id and the script's answer."""
+    at = json.loads(entry)["at"]
+    for _ in range(DRAWS):
+        entry_id = drawn_id()
+        try:
+            return entry_id, await script(keys=keys, args=[f"{entry_id} {at!r} {entry}", *args])
+        except ResponseError as e:
+            if str(e) != ID_TAKEN:
+                raise
+    raise StoreUnavailable(f"no free log entry id after {DRAWS} draws")
 
 
 def _of(name: str) -> str:
@@ -133,9 +167,18 @@ class RedisModeration:
         self._appended = client.register_script(MODLOG_APPENDED)
         self._report_added = client.register_script(REPORT_ADDED)
 
+    async def _ordered(self, items: str, by_time: str, field: str) -> None:
+        """Put the items of hash ``items`` written when ids were counted into ``by_time``, by the
+        time in their ``field`` (once: after that, each is put there as it is written)."""
+        if await self.redis.zcard(by_time) >= await self.redis.hlen(items):
+            return
+        kept = await self.redis.hgetall(items)
+        times = {str(i): float(json.loads(raw)[field]) for i, raw in kept.items()}
+        await self.redis.zadd(by_time, times, nx=True)
+
     @staticmethod
     def _log_keys(by: str, target: str) -> list[str]:
-        return [MODLOG_NEXT, MODLOG, _of(by), _of(target)]
+        return [MODLOG_ORDER, MODLOG, _of(by), _of(target)]
 
     @staticmethod
     def _entry(when: float, by: str, action: str, target: str, reason: str, duration: str) -> str:
@@ -165,7 +208,7 @@ class RedisModeration:
         entry = self._entry(time.time(), by, f"role:{role or 'none'}", shown, reason, "")
         staff = "" if role is None else json.dumps({"name": shown, "role": role})
         keys = [*self._log_keys(by, shown), account, STAFF]
-        return bool(await self._role_set(keys=keys, args=[entry, name.casefold(), staff]))
+        return bool((await _logging(self._role_set, keys, entry, name.casefold(), staff))[1])
 
     @guarded
     async def account_deleted(self, name: str) -> None:
@@ -189,7 +232,7 @@ class RedisModeration:
         sanction = Sanction(0, kind, name, address, by, reason, now, until)
         sets = [_sanctions_of_name(name), *([_sanctions_of_address(address)] if address else [])]
         keys = [*self._log_keys(by, name), SANCTION_NEXT, SANCTIONS, *sets]
-        sid = await self._sanction_added(keys=keys, args=[entry, _sanction_json(sanction)])
+        _, sid = await _logging(self._sanction_added, keys, entry, _sanction_json(sanction))
         return replace(sanction, id=int(sid))
 
     @guarded
@@ -204,7 +247,7 @@ class RedisModeration:
             return 0
         entry = self._entry(now, by, f"un{kind}", name, reason, "")
         pairs = [x for s in held for x in (s.id, _sanction_json(replace(s, lifted=now)))]
-        await self._sanctions_lifted(keys=[*self._log_keys(by, name), SANCTIONS], args=[entry, *pairs])
+        await _logging(self._sanctions_lifted, [*self._log_keys(by, name), SANCTIONS], entry, *pairs)
         return len(held)
 
     @guarded
@@ -232,23 +275,28 @@ class RedisModeration:
     ) -> Report:
         now = time.time()
         report = Report(0, reporter, name, reason, tuple(excerpt), now)
-        keys = [REPORT_NEXT, REPORTS, REPORTS_OPEN, _reports_by(report_key(reporter, key))]
-        rid = await self._report_added(keys=keys, args=[_report_json(report), now])
-        return replace(report, id=int(rid))
+        keys = [REPORTS_MADE, REPORTS, REPORTS_OPEN, _reports_by(report_key(reporter, key))]
+        for _ in range(DRAWS):
+            report_id = drawn_id()
+            try:
+                await self._report_added(keys=keys, args=[_report_json(report), now, report_id])
+            except ResponseError as e:
+                if str(e) != ID_TAKEN:
+                    raise
+                continue
+            return replace(report, id=report_id)
+        raise StoreUnavailable(f"no free report id after {DRAWS} draws")
 
     @guarded
     async def reports(self, everything: bool, limit: int, hiding: str | None) -> list[Report]:
         hidden = (hiding or "").casefold()
         found: list[Report] = []
-        last = int(await self.redis.get(REPORT_NEXT) or 0)
+        if everything:
+            await self._ordered(REPORTS, REPORTS_MADE, "made")
         start = 0
         while len(found) < limit:  # pages of ids, newest first, until enough are shown
-            if everything:
-                ids = list(range(last - start, max(0, last - start - limit), -1))
-            else:
-                ids = [
-                    int(str(i)) for i in await self.redis.zrevrange(REPORTS_OPEN, start, start + limit - 1)
-                ]
+            ordered = REPORTS_MADE if everything else REPORTS_OPEN
+            ids = [int(str(i)) for i in await self.redis.zrevrange(ordered, start, start + limit - 1)]
             if not ids:
                 break
             start += limit
@@ -279,7 +327,7 @@ class RedisModeration:
         report = replace(_report(report_id, raw), resolved=now, resolved_by=by, note=note)
         entry = self._entry(now, by, "resolve", report.name, f"#{report_id} {note}".rstrip(), "")
         keys = [*self._log_keys(by, report.name), REPORTS_OPEN, REPORTS]
-        done = await self._report_resolved(keys=keys, args=[entry, report_id, _report_json(report)])
+        _, done = await _logging(self._report_resolved, keys, entry, report_id, _report_json(report))
         return report if done else None
 
     # --- the log ---------------------------------------------------------------------------------
@@ -290,14 +338,14 @@ class RedisModeration:
     ) -> ModEntry:
         now = time.time()
         entry = self._entry(now, by, action, target, reason, duration)
-        entry_id = await self._appended(keys=self._log_keys(by, target), args=[entry])
-        return ModEntry(int(entry_id), now, by, action, target, reason, duration)
+        entry_id, _ = await _logging(self._appended, self._log_keys(by, target), entry)
+        return ModEntry(entry_id, now, by, action, target, reason, duration)
 
     @guarded
     async def modlog(self, name: str | None, limit: int) -> list[ModEntry]:
         if name is None:
-            last = int(await self.redis.get(MODLOG_NEXT) or 0)
-            ids = list(range(last, max(0, last - limit), -1))
+            await self._ordered(MODLOG, MODLOG_ORDER, "at")
+            ids = [int(str(i)) for i in await self.redis.zrevrange(MODLOG_ORDER, 0, limit - 1)]
         else:
             ids = [int(i) for i in reversed(await self.redis.lrange(_of(name), -limit, -1))]
         if not ids:

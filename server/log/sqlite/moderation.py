@@ -14,7 +14,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import replace
 from typing import Any, cast
 
-from server.log.contract import ModEntry, Report, Role, Sanction, SanctionKind, report_key
+from server.log.contract import DRAWS, ModEntry, Report, Role, Sanction, SanctionKind, drawn_id, report_key
 from server.log.rows import mod_entries, sanction
 
 _SANCTION = "SELECT id, kind, name, address, by, reason, since, until, lifted FROM sanctions"
@@ -28,13 +28,22 @@ class Moderation:
     def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
 
+    def _inserted(self, table: str, columns: str, values: tuple[Any, ...]) -> int:
+        """Insert a row of ``values`` into ``columns`` of ``table`` under a drawn id, drawn again
+        while the id is taken; the id."""
+        sql = f"INSERT INTO {table} (id, {columns}) VALUES (?{', ?' * len(values)})"
+        for _ in range(DRAWS):
+            row_id = drawn_id()
+            if self._db.execute(f"SELECT 1 FROM {table} WHERE id = ?", (row_id,)).fetchone() is None:
+                self._db.execute(sql, (row_id, *values))  # (in the caller's transaction, if any)
+                return row_id
+        raise sqlite3.IntegrityError(f"no free id in {table} after {DRAWS} draws")
+
     def _logged(self, by: str, action: str, target: str, reason: str, duration: str, now: float) -> int:
         """Append an entry (inside the caller's transaction, if any); its id."""
-        cursor = self._db.execute(
-            "INSERT INTO modlog (at, by, action, target, reason, duration) VALUES (?, ?, ?, ?, ?, ?)",
-            (now, by, action, target, reason, duration),
+        return self._inserted(
+            "modlog", "at, by, action, target, reason, duration", (now, by, action, target, reason, duration)
         )
-        return int(cursor.lastrowid or 0)
 
     # --- roles -----------------------------------------------------------------------------------
 
@@ -118,16 +127,16 @@ class Moderation:
     ) -> Report:
         now = time.time()
         lines = tuple(excerpt)
-        cursor = self._db.execute(
-            "INSERT INTO reports (reporter, name, reason, excerpt, made, reporter_key)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
+        report_id = self._inserted(
+            "reports",
+            "reporter, name, reason, excerpt, made, reporter_key",
             (reporter, name, reason, json.dumps(lines), now, report_key(reporter, key)),
         )
-        return Report(int(cursor.lastrowid or 0), reporter, name, reason, lines, now)
+        return Report(report_id, reporter, name, reason, lines, now)
 
     def reports(self, everything: bool, limit: int, hiding: str | None) -> list[Report]:
         where = " WHERE name != ? COLLATE NOCASE" + ("" if everything else " AND resolved IS NULL")
-        rows = self._db.execute(_REPORT + where + " ORDER BY id DESC LIMIT ?", (hiding or "", limit))
+        rows = self._db.execute(_REPORT + where + " ORDER BY made DESC LIMIT ?", (hiding or "", limit))
         return [_report(row) for row in rows]
 
     def reports_open(self, hiding: Collection[str] = ()) -> int:
@@ -170,10 +179,10 @@ class Moderation:
 
     def modlog(self, name: str | None, limit: int) -> list[ModEntry]:
         if name is None:
-            rows = self._db.execute(_ENTRY + " ORDER BY id DESC LIMIT ?", (limit,))
+            rows = self._db.execute(_ENTRY + " ORDER BY at DESC LIMIT ?", (limit,))
         else:
             rows = self._db.execute(
-                _ENTRY + " WHERE target = ? COLLATE NOCASE OR by = ? COLLATE NOCASE ORDER BY id DESC LIMIT ?",
+                _ENTRY + " WHERE target = ? COLLATE NOCASE OR by = ? COLLATE NOCASE ORDER BY at DESC LIMIT ?",
                 (name, name, limit),
             )
         return mod_entries(rows)
