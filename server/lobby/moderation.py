@@ -472,12 +472,16 @@ class Moderation:
         if msg.name is not None and not (is_name(msg.name) or is_room_name(msg.name)):
             raise _bad_name(msg.name, msg.id)  # (a room's name finds its closing)
         me = session.name.casefold()
-        # a report of oneself is read nowhere: nor is its resolving (another of the staff's)
-        entries = [
-            e
-            for e in await self.store.modlog(msg.name, limit=SHOWN)
-            if not (e.action == "resolve" and e.target.casefold() == me)
-        ]
+        # a report of oneself is read nowhere: nor is its resolving (another of the staff's); the
+        # latest SHOWN others are shown, read further back while some were left out
+        limit = SHOWN
+        while True:
+            read = await self.store.modlog(msg.name, limit=limit)
+            entries = [e for e in read if not (e.action == "resolve" and e.target.casefold() == me)]
+            if len(entries) >= SHOWN or len(read) < limit:
+                break
+            limit *= 2
+        entries = entries[:SHOWN]
         session.send(
             m.ModLog(
                 id=msg.id,

@@ -535,6 +535,23 @@ async def test_a_report_of_a_look_alike_of_a_staff_members_name_is_a_report_of_t
     assert (await ann.command("/report AnN myself"))["code"] == "bad_target"
 
 
+async def test_a_staff_members_log_shows_fifty_entries_with_their_resolving_left_out(
+    server: Server,
+) -> None:
+    """``/modlog`` shows the latest 50 entries a staff member may read: the resolving of a report
+    of themselves, left out, leaves no place empty."""
+    kim = await _registered(server, "kim", "moderator")
+    ann = await _registered(server, "ann", "admin")
+    for n in range(50):
+        await server.store.modlog_appended("ann", "announce", "*", f"news {n}")
+    report = await server.store.report_added("rep", "kim", "abusive mod", [])
+    assert (await ann.command(f"/resolve {report.id} spoke to kim"))["type"] == "ack"
+    entries = (await kim.command("/modlog"))["entries"]
+    assert len(entries) == 50 and not [e for e in entries if e["action"] == "resolve"]
+    assert entries[0]["reason"] == "news 49"
+    assert len((await ann.command("/modlog"))["entries"]) == 50
+
+
 async def test_reports_cannot_flood_the_staff(server: Server) -> None:
     """A person makes five reports an hour; the sixth is ``rate_limited`` and stored nowhere; a
     report of oneself is ``bad_target``."""
