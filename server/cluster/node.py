@@ -24,7 +24,7 @@ from protocol.outgoing import Outgoing
 from server.botpool import BotPool
 from server.cluster import envelopes as env
 from server.cluster.leases import Leases
-from server.cluster.presence import Presence, entry, held_key, node_key, online_key, people_of
+from server.cluster.presence import NODES, Presence, entry, held_key, node_key, online_key, people_of
 from server.cluster.privacy import SharedPrivacy
 from server.cluster.relay import NEWS, Relay, RemoteRoom, RemoteSession
 from server.cluster.timings import ClusterTimings
@@ -500,14 +500,22 @@ class ClusterDirectory:
             room = await self.store.seat_room(name)
         return None if room is None else await self.resolve(room)
 
-    async def replaced(self, name: str) -> None:
+    async def replaced(self, name: str) -> bool:
         """A connection here took ``name`` back (a resume token, a login): the other nodes close
-        theirs of that name, the old one (lost, it stays open until it goes: logged)."""
+        theirs of that name, the old one (lost, it stays open until it goes: logged). Whether
+        another node listed the name online (Redis out of reach: not known, ``False``)."""
         envelope = env.Replaced.model_validate({"from": self.node, "name": name})
         try:
-            await self.redis.publish(NEWS, env.dump(envelope))
+            async with self.redis.pipeline(transaction=False) as pipe:
+                nodes = [str(n) for n in await self.redis.smembers(NODES) if str(n) != self.node]
+                for node in nodes:
+                    pipe.hexists(online_key(node), name.casefold())
+                pipe.publish(NEWS, env.dump(envelope))
+                *listed, _ = await pipe.execute()
         except (RedisError, OSError, TimeoutError) as e:
             log.warning("replaced_unsent", player=name, error=str(e) or type(e).__name__)
+            return False
+        return any(listed)
 
     async def plays_in(self, name: str, room: str) -> bool:
         with _reaching_redis():

@@ -97,9 +97,9 @@ class Directory(Protocol):
     async def seat_room(self, name: str) -> RoomRef | None:
         """The room whose running game ``name`` has a seat in, if any."""
 
-    async def replaced(self, name: str) -> None:
+    async def replaced(self, name: str) -> bool:
         """A connection here took ``name`` back (a resume token, a login): any other process's
-        connection of that name is the old one, and goes."""
+        connection of that name is the old one, and goes. Whether another process had one."""
 
     async def plays_in(self, name: str, room: str) -> bool:
         """Whether ``name`` holds a seat of the running game in ``room`` (the room they are in),
@@ -252,8 +252,8 @@ class LocalDirectory:
     async def seat_room(self, name: str) -> RoomRef | None:
         return await self.local.seat_room(name)
 
-    async def replaced(self, name: str) -> None:
-        pass  # (one process: its lobby closed the old connection itself)
+    async def replaced(self, name: str) -> bool:
+        return False  # (one process: its lobby closed the old connection itself)
 
     async def plays_in(self, name: str, room: str) -> bool:
         found = self.rooms.get(room.casefold())

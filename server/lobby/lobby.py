@@ -424,12 +424,14 @@ class Lobby:
         if old is not None:  # the same person on a new connection: the old one goes
             await self.seeks.ended_now(old)  # (its seek by name: gone before the new one may seek)
             self.detach_quietly(old)
+            online = True
         else:  # (or, in a cluster, the one on another node)
-            await self.directory.replaced(name)
+            online = await self.directory.replaced(name)
         session.identity = identity
         admitted()
         await self._welcome(session, name, token, msg, resumed=msg.token is not None or room is not None)
-        await self.social.welcome(session, lists)
+        # their friends heard they came online with the connection replaced
+        await self.social.welcome(session, lists, announce=not online)
         if room is not None:
             session.room = room
             room.post(session, Returned())

@@ -139,9 +139,12 @@ class Social:
         holders = self._holders.get(identity)
         return self._people[holders[0]].lists if holders else None
 
-    async def welcome(self, session: Session, lists: PersonalLists | None = None) -> None:
+    async def welcome(
+        self, session: Session, lists: PersonalLists | None = None, *, announce: bool = True
+    ) -> None:
         """A named connection with its lists (``lists`` as :meth:`lists_of` read them, or read
-        now), and its friends who are here told. All connections of a player share one copy."""
+        now), and its friends told, with ``announce`` (not for a connection that replaces one
+        still open: they were told of that one). All connections of a player share one copy."""
         assert session.name is not None and session.identity is not None
         if lists is None:
             lists = await self.lists_of(session.identity)
@@ -154,7 +157,8 @@ class Social:
         if lists.friends:
             self._with_friends.add(session)
         session.muted = lists.muted
-        self._tell_friends_of(session.name, _("Your friend {name} is online.", name=session.name))
+        if announce:
+            self._tell_friends_of(session.name, _("Your friend {name} is online.", name=session.name))
 
     def gone(self, session: Session) -> None:
         """The connection ended (its lists stay in the store)."""

@@ -134,6 +134,21 @@ async def test_friends_on_the_other_node_hear_of_a_connection_and_a_game_start(
     assert started["text"] == "Your friend cara started a game in room den: /watch den."
 
 
+async def test_a_friend_coming_back_through_the_other_node_is_no_news(nodes: list[ServerProcess]) -> None:
+    """cara, connected to a, logs in again through b with her token: the connection on a goes,
+    and bob, her friend, hears nothing more: she never went."""
+    bob = await WsClient.connect(nodes[1].port, "bob")
+    assert (await bob.command("/friend cara"))["type"] == "ack"
+    cara = await WsClient.connect(nodes[0].port, "cara")
+    await bob.next(lambda x: x["type"] == "notice" and "online" in x["text"])
+    await _sees(bob, "cara")
+    bob.take_all()
+    await WsClient.connect(nodes[1].port, "cara", token=cara.token)
+    await asyncio.sleep(0.5)  # (news from a would come in a few ms)
+    await bob.barrier()
+    assert not [x for x in bob.take_all() if x["type"] == "notice"]
+
+
 async def test_an_invitation_reaches_someone_on_the_other_node(nodes: list[ServerProcess]) -> None:
     """ann in a room on a invites Bob on b: Bob is told which room and by whom; someone connected
     nowhere is ``not_connected``."""

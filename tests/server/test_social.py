@@ -255,6 +255,28 @@ async def test_a_friend_connecting_or_starting_a_game_is_noticed(server: Server)
     assert "bob" in started["text"] and "cafe" in started["text"]
 
 
+async def test_a_connection_that_replaces_an_open_one_tells_no_friend_again(server: Server) -> None:
+    """bob coming back on a new connection while his first is still open (a resume token, as a
+    login is) stays online for his friends: ann hears nothing more. Once a connection of his was
+    lost, his return is news again."""
+    ann = await WsClient.connect(server.port, "ann")
+    await ann.command("/friend bob")
+    bob = await WsClient.connect(server.port, "bob")
+    await ann.next(lambda x: x["type"] == "notice" and "online" in x["text"])
+    ann.take_all()
+    again = await WsClient.connect(server.port, "bob", token=bob.token)
+    await ann.barrier()
+    assert not [x for x in ann.take_all() if x["type"] == "notice"]
+    await again.close()
+    for _ in range(500):  # (bob's connection ends)
+        if server.lobby.directory.session("bob") is None:
+            break
+        await asyncio.sleep(0.01)
+    await WsClient.connect(server.port, "bob", token=again.token)
+    online = await ann.next(lambda x: x["type"] == "notice" and "online" in x["text"])
+    assert online["text"] == "Your friend bob is online."
+
+
 async def test_a_game_start_among_people_without_friends_makes_no_notice(
     server: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
