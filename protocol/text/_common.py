@@ -193,10 +193,13 @@ _GLYPH_TO_ASCII: Final = {
 
 
 #: letters with a common ASCII spelling of their own: German's umlauts as German writes them
-#: without (``Grüße`` is ``Gruesse``, not ``Grusse``), and those that lose no accent
+#: without (``Grüße`` is ``Gruesse``, not ``Grusse``), and those that lose no accent; and the
+#: quotation marks, as ASCII's own
 _LETTERS: Final = {
     "ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss",
     "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "þ": "th",
+    "“": '"', "”": '"', "„": '"', "‟": '"', "«": '"', "»": '"',
+    "‘": "'", "’": "'", "‚": "'", "‛": "'", "‹": "'", "›": "'",
 }  # fmt: skip
 
 
@@ -217,8 +220,8 @@ def to_ascii(text: str) -> str:
     An accent written as a mark of its own after its letter (decomposed) goes as the letter's
     own would: the marks are joined to their letters first, and a mark left alone is dropped.
 
-    >>> to_ascii("Café ▶ Grüße ☕ ½")
-    'Cafe > Gruesse ? 1/2'
+    >>> print(to_ascii("Café ▶ Grüße ☕ ½ „so“ ‘it’s’"))
+    Cafe > Gruesse ? 1/2 "so" 'it's'
     >>> to_ascii("Cafe\u0301 A\u0308rger q\u0303")
     'Cafe Aerger q'
     """

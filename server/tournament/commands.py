@@ -17,6 +17,7 @@ from protocol.limits import (
     TOURNAMENTS_PER_PERSON,
 )
 from protocol.names import ROOM_RULE, is_room_name
+from protocol.options import CLOCK_MAX
 from server.config import Config
 from server.log.contract import GameLog
 from server.metrics import Metrics
@@ -233,7 +234,11 @@ async def _new(lobby: Lobby, director: Director, session: Session, msg: m.Tourna
     if clock < lobby.config.clock_min:
         raise ProtocolError(
             "bad_field",
-            _("A turn's clock is at least {seconds} seconds.", seconds=lobby.config.clock_min),
+            _(
+                "A tournament's clock is {least} to {most} seconds per turn.",
+                least=f"{lobby.config.clock_min:g}",
+                most=CLOCK_MAX,
+            ),
             msg.id,
         )
     now = time.time()
