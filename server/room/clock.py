@@ -65,12 +65,20 @@ class Clock:
         out.append(_CANCEL_WARN)
 
     def start_turn(
-        self, game: Game, seat: Seat, *, unattended: bool, clock: float | None, now: float, out: list[Effect]
+        self,
+        game: Game,
+        seat: Seat,
+        *,
+        unattended: bool,
+        clock: float | None,
+        now: float,
+        out: list[Effect],
+        empty_since: float | None = None,
     ) -> bool:
         """The turn of ``seat`` in ``game`` starts (or starts again): a bot thinks, or the turn
         clock runs (``clock`` seconds; none without), or, with a bot to move and the room
-        ``unattended``, the bots wait for someone to come. Whether the game's deadline changed
-        (the views show it)."""
+        ``unattended`` (nobody in it since ``empty_since``, if known), the bots wait for someone
+        to come. Whether the game's deadline changed (the views show it)."""
         self.stop_turn(out)
         before, game.deadline = game.deadline, None
         strategy = seat.played_by_bot
@@ -83,10 +91,13 @@ class Clock:
             # whoever takes the seat back gets a fresh one
             self._due = None
         if self.suspended:
-            # the bots wait until someone comes (Enter or Returned starts the turn again); after the
-            # resume window with nobody here the room leaves memory, its game kept in the log
+            # the bots wait until someone comes (Enter or Returned starts the turn again); once the
+            # resume window has passed with nobody here (counted from when the last one left: a
+            # player away, whose seat a bot took as their window passed, left with it) the room
+            # leaves memory, its game kept in the log
             if not was_suspended:
-                out.append(Arm(IDLE, now + settings.resume_window, Unattended(game.moves)))
+                left = now if empty_since is None else min(now, empty_since)
+                out.append(Arm(IDLE, left + settings.resume_window, Unattended(game.moves)))
         elif strategy is not None:
             seed = f"{game.game_id}:{game.moves}"
             out.append(Think(TURN, seat.name, strategy, game.position, game.moves, seed, settings.bot_budget))

@@ -39,6 +39,9 @@ class Members:
         self.now = 0.0
         self.out: list[Effect] = []
         self._publisher = Publisher(room)
+        #: when the last member left (the item's time), while nobody is here; ``None`` while
+        #: someone is, and in a room that nobody entered since it stood
+        self.empty_since: float | None = None
 
     def __contains__(self, member: Member) -> bool:
         return member in self.present
@@ -55,10 +58,13 @@ class Members:
     def add(self, member: Member) -> None:
         """``member`` is in the room (still where it was if it was already)."""
         self.present.setdefault(member)
+        self.empty_since = None
 
     def remove(self, member: Member) -> None:
         """``member`` left: it is sent nothing more."""
         del self.present[member]
+        if not self.present:
+            self.empty_since = self.now
         self.forget(member)  # pragma: no mutate - memory only: nobody gone is published to
 
     def forget(self, member: Member) -> None:

@@ -421,6 +421,7 @@ class Play:
             clock=float(seconds) if seconds else None,
             now=members.now,
             out=members.out,
+            empty_since=members.empty_since,
         )
         if publish and changed:  # pragma: no mutate - publishing nothing new sends nothing
             self.publish()

@@ -128,6 +128,24 @@ def test_lost_connection_holds_the_seat_for_the_resume_window() -> None:
     assert d.views[ann]["seats"][1] == {"name": "bob", "kind": "person", "connected": False}
 
 
+def test_a_room_left_empty_waits_one_window_from_when_the_last_one_left() -> None:
+    """Both players' connections are lost at 100: their seats wait the window (to 400), then bots
+    take them, and the room, empty since 100, has waited its window already: the bots' wait for
+    someone to come ends at once (``IDLE`` at 400, not 700), and the game with it."""
+    d = Driver(RoomSettings(resume_window=300.0))
+    ann, bob = d.start("ann", "bob")
+    d.now = 100.0
+    for member in (ann, bob):
+        d.feed(member, Leave(disconnected=True))
+    d.fire("window:ann")
+    d.fire("window:bob")
+    idle = d.timers["idle"]
+    assert isinstance(idle, Arm) and idle.at == 400.0
+    d.fire("idle")
+    assert d.core.game is not None and d.core.game.outcome is not None
+    assert d.core.game.outcome.reason == "closed"
+
+
 def test_leaving_the_room_during_a_game_hands_the_seat_to_a_bot_at_once() -> None:
     """With ``absent bot``, a player who leaves the room is played by a bot at once, with no window
     (and is not ``away``: that says the connection was lost)."""
