@@ -29,7 +29,14 @@ from server.directory import LocalDirectory
 from server.limits import Limits
 from server.lobby.lobby import Lobby
 from server.lobby.tables import Player
-from server.log.contract import LogTooNew, NotDurable, RecordsTooNew, RecordsUnavailable, StoreUnavailable
+from server.log.contract import (
+    LogTooNew,
+    NotDurable,
+    RecordsTooNew,
+    RecordsUnavailable,
+    RecordsUnreadable,
+    StoreUnavailable,
+)
 from server.log.sqlite.store import Store
 from server.metrics import Metrics
 from server.net import wsinternals
@@ -423,6 +430,9 @@ def main(argv: Sequence[str] | None = None, early: Sequence[int] = ()) -> int:
             return 2
         except RecordsUnavailable as e:
             log.error("records_unavailable", reason=str(e))
+            return 2
+        except RecordsUnreadable as e:
+            log.error("records_unreadable", reason=str(e))
             return 2
         except wsinternals.WebsocketsMismatch as e:
             log.error("websockets_unsupported", reason=str(e))

@@ -74,6 +74,11 @@ class RecordsUnavailable(Exception):
     """PostgreSQL did not answer as the server started: it does not start without its records."""
 
 
+class RecordsUnreadable(Exception):
+    """PostgreSQL answered, but a step of its schema failed (a database changed by hand, say): the
+    database is left as it was, and the server does not start."""
+
+
 class NotDurable(Exception):
     """Redis is not set up for the durability asked for; the server must not start."""
 

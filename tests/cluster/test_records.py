@@ -406,6 +406,31 @@ async def test_a_pg_dump_restored_into_an_empty_database_brings_the_records_back
         await records.close()
 
 
+async def test_a_node_whose_schema_step_fails_stops_with_one_event(
+    redis_url: str, postgres_server: PostgresServer
+) -> None:
+    """A database that says it is older than its tables are (changed by hand): the first step it
+    takes again fails, and the node stops with one error event (``records_unreadable``) and exit
+    status 2, the database left as it was."""
+    from server.log.postgres import schema
+
+    url = postgres_server.url
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+        await schema.upgrade(conn)
+        await conn.execute(b"UPDATE schema_version SET version = 5")
+    node = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "server", "--port", "0", "--line-port", "-1", "--redis", redis_url,
+        "--database", url, "--log-format", "json", stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    _, err = await asyncio.wait_for(node.communicate(), 60)
+    assert node.returncode == 2, err.decode()[-2000:]
+    lines = err.decode().splitlines()
+    assert all(line.startswith("{") for line in lines), lines  # (no traceback)
+    [failed] = [e for e in map(json.loads, lines) if e.get("level") == "error"]
+    assert failed["event"] == "records_unreadable" and "reporter_key" in failed["reason"], failed
+    assert await _rows(url, "SELECT version FROM schema_version") == [(5,)]
+
+
 async def test_a_failing_schema_step_leaves_the_database_as_it_was(postgres_server: PostgresServer) -> None:
     """The steps a start takes run in one transaction: one that fails undoes those before it, and
     the database keeps its version, its tables and its rows."""

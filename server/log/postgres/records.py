@@ -36,6 +36,7 @@ from server.log.contract import (
     RecordsTooNew,
     RecordsTooOld,
     RecordsUnavailable,
+    RecordsUnreadable,
     Standing,
     StoredGame,
     StoreUnavailable,
@@ -110,7 +111,13 @@ class Records:
         try:
             async with self.pool.connection() as conn:
                 if upgrade_schema:
-                    await upgrade(conn)
+                    try:
+                        await upgrade(conn)
+                    except psycopg.OperationalError:
+                        raise  # (PostgreSQL went away meanwhile)
+                    except psycopg.DatabaseError as e:
+                        # (the steps' one transaction undid what it began: nothing changed)
+                        raise RecordsUnreadable(f"a schema step failed: {e}") from e
                 else:
                     at = await version_of(conn)
                     if at > SCHEMA_VERSION:
