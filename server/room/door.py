@@ -11,6 +11,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Literal
 
+from engine import parse_leave
 from protocol import messages as m
 from protocol.errors import ProtocolError
 from protocol.i18n import _
@@ -56,6 +57,18 @@ class Door:
         """Whether ``member``'s player was voted out of the game running here (they may watch)."""
         game = self.play.game
         return game is not None and self.seats.barred(game.game_id, member.name)
+
+    def _left(self, member: Member) -> bool:
+        """Whether ``member``'s player left the game running here (``absent`` ``drop``: the seat
+        is out of play, its turns skipped; they may watch)."""
+        game = self.play.game
+        if game is None or game.outcome is not None:
+            return False
+        seat = self.seats.index_of(_name(member))
+        if seat is None or seat not in game.position.eliminated:
+            return False
+        player = game.position.players[seat].name
+        return any(parse_leave(h.move) == player for h in game.history)
 
     def on_enter(self, session: Member, msg: Enter) -> None:
         """A member enters the room (and sits down, with ``join``); a private room turns away
@@ -166,7 +179,7 @@ class Door:
         """A player comes back with their token: the seat is theirs to play again (one voted
         out of the game only watches). The others read that the seat is taken (``back``); the
         player reads no presence about themselves."""
-        if self._barred(session):  # back, but only to watch (a player of the game)
+        if self._barred(session) or self._left(session):  # back, but only to watch
             self.on_enter(session, Enter(admitted=True, asked=False))
             return
         members, play = self.members, self.play

@@ -229,6 +229,29 @@ async def test_with_drop_a_player_who_stood_up_cannot_move_while_the_game_goes_o
     await _play_on({"bob": bob, "cem": cem}, bob, position, 2)
 
 
+async def test_with_drop_a_player_out_of_the_game_comes_back_with_the_token_only_to_watch(
+    server: Server,
+) -> None:
+    """absent drop, three players: one who stood up (out of the game) and then lost the connection
+    says ``hello`` with the token: ``welcome`` (resumed) and a spectator's view (no seat, no hand,
+    among the spectators), nobody reads that they are back, and a move is ``not_seated``."""
+    ann, bob, cem = await _seated(server.port, "out3", THREE, "absent drop")
+    assert (await ann.command("/stand"))["type"] == "ack"
+    await bob.next(lambda m: m["type"] == "played" and m["move"] == "leave ann")
+    await ann.close()
+    back = await WsClient.connect(server.port, "ann", token=ann.token)
+    await back.next("snapshot")
+    await back.barrier()
+    assert back.view is not None and back.view["state"] == "playing"
+    assert back.view["seat"] is None and "hand" not in back.view["game"] and "ann" in back.view["spectators"]
+    position = leave(new_position(THREE, SEED), "ann").position
+    move = legal_move_texts(position)[0]
+    assert (await back.request({"type": "move", "move": move}))["code"] == "not_seated"
+    await bob.barrier()
+    assert not [m for m in bob.messages if m["type"] == "presence" and m["event"] == "back"]
+    await _play_on({"bob": bob, "cem": cem}, bob, position, 2)
+
+
 async def test_with_bot_leaving_mid_game_hands_the_seat_to_a_bot_and_standing_is_refused(
     server: Server,
 ) -> None:
