@@ -1283,5 +1283,8 @@ def _help_list(say: Lang) -> str:
         lines.append("")
         lines.append(f"{say(heading)}:")
         width = max(len(say(COMMANDS[n].usage)) for n in names)
-        lines.extend(f"  {say(COMMANDS[n].usage):<{width}}  {say(COMMANDS[n].summary)}" for n in names)
+        under = " " * (width + 4)  # (a summary too long for its line goes on under itself)
+        for n in names:
+            line = f"  {say(COMMANDS[n].usage):<{width}}  {say(COMMANDS[n].summary)}"
+            lines.extend(textwrap.wrap(line, _HELP_WIDTH, subsequent_indent=under, break_on_hyphens=False))
     return "\n".join(lines)

@@ -466,7 +466,8 @@ def test_every_help_example_parses_as_its_command(name: str) -> None:
 
 
 def test_help_list_names_every_command_once_and_fits_80_columns() -> None:
-    """/help lists every command's usage exactly once, on lines of at most 80 columns."""
+    """/help lists every command's usage exactly once, on lines of at most 80 columns, in every
+    language (a summary too long for its line goes on under itself)."""
     text = help_text(None)
     lines = text.splitlines()
     assert all(len(line) <= 80 for line in lines), max(lines, key=len)
@@ -474,6 +475,10 @@ def test_help_list_names_every_command_once_and_fits_80_columns() -> None:
         listed = [line for line in lines if line.strip().startswith(f"{info.usage} ")]
         assert len(listed) == 1, name
         assert info.summary in listed[0]
+    german = lang("de")(help_text(None)).splitlines()
+    assert all(len(line) <= 80 for line in german), max(german, key=len)
+    kick = german.index(next(line for line in german if line.startswith("  /kick ")))
+    assert german[kick + 1].startswith(" " * 20) and german[kick + 1].strip(), german[kick : kick + 2]
 
 
 @pytest.mark.parametrize("name", list(COMMANDS))
