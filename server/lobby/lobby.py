@@ -62,6 +62,25 @@ ROOMS_A_MESSAGE = 100
 Handler = Callable[[Session, Any], Awaitable[None] | None]
 #: the messages a connection may send before its hello
 _BEFORE_HELLO = frozenset({m.Hello, m.Command})
+#: their types (a malformed message of another type is answered ``hello_first``)
+_BEFORE_HELLO_TYPES = frozenset(("hello", "command"))
+
+
+def _may_come_first(raw: str | bytes) -> bool:
+    """Whether a frame that failed validation is of a type that may come before ``hello`` (or
+    of no type it names): its own error is the answer then, else ``hello_first``."""
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        return True
+    kind = data.get("type") if isinstance(data, dict) else None
+    return not isinstance(kind, str) or kind in _BEFORE_HELLO_TYPES
+
+
+def _hello_first(msg_id: m.ClientId) -> ProtocolError:
+    return ProtocolError(
+        "hello_first", _("Say hello first: {example}.", example='{"type": "hello", "name": ...}'), msg_id
+    )
 #: the messages that count against the chat limit: what reaches other people's screens (an
 #: invitation too)
 _CHAT = frozenset({m.Say, m.Tell, m.TellReply, m.Invite})
@@ -203,7 +222,13 @@ class Lobby:
             return
         try:
             self._limit(session, raw)
-            await self.handle(session, m.parse_client_message(raw))
+            try:
+                msg = m.parse_client_message(raw)
+            except ProtocolError as e:
+                if session.name is None and e.code == "bad_field" and not _may_come_first(raw):
+                    raise _hello_first(e.id) from None  # (whatever else is wrong, it came first)
+                raise
+            await self.handle(session, msg)
         except ProtocolError as e:
             self.error(session, e.code, e.message, e.id)
 
@@ -292,11 +317,7 @@ class Lobby:
         checks every message passes (a name first; chat within its own limit)."""
         kind = type(msg)  # (looked up by type: isinstance() with pydantic's classes costs more)
         if session.name is None and kind not in _BEFORE_HELLO:
-            raise ProtocolError(
-                "hello_first",
-                _("Say hello first: {example}.", example='{"type": "hello", "name": ...}'),
-                getattr(msg, "id", None),
-            )
+            raise _hello_first(getattr(msg, "id", None))
         if kind in _CHAT and not session.chat_bucket.take():
             self._strike(session)
             raise ProtocolError("rate_limited", _("Slow down: too much chat."), msg.id)

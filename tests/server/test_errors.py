@@ -80,6 +80,13 @@ async def test_a_move_before_hello_or_outside_a_room_is_refused(server: Server) 
     await anon.send({"type": "move", "move": "FRf@FR1s", "id": 7})
     early = await anon.next("error")
     assert (early["type"], early["code"], early["id"]) == ("error", "hello_first", 7)
+    # whatever else is wrong with it: a message of another type came first
+    for bad in ({"type": "analyse", "game": "bad/id", "id": 9}, {"type": "move", "id": 10}):
+        await anon.send(bad)
+        assert (await anon.next("error"))["code"] == "hello_first", bad
+    for malformed in ({"type": "hello", "id": 11}, {"type": "command", "id": 12}):  # its own error
+        await anon.send(malformed)
+        assert (await anon.next("error"))["code"] == "bad_field", malformed
     ann = await WsClient.connect(server.port, "ann")
     await ann.send({"type": "move", "move": "FRf@FR1s", "id": 8})
     lobby = await ann.next("error")
