@@ -396,8 +396,10 @@ async def _ask_name(lobby: Lobby, session: LineSession, line: str) -> None:
         return
     parts = line.split()
     # NAME TOKEN comes back; a first word that is no name is refused as a name (``/join cafe``
-    # typed at the prompt), not as a token
-    token = parts[1] if len(parts) > 1 and is_name(parts[0]) else None
+    # typed at the prompt), not as a token, and so are three words or more (``my name is ann``)
+    token = parts[1] if len(parts) == 2 and is_name(parts[0]) else None
+    if len(parts) > 2:
+        parts = [line.strip()]
     try:
         registered = token is None and is_name(parts[0]) and await lobby.accounts.is_registered(parts[0])
     except (StoreUnavailable, OSError, TimeoutError):  # the accounts cannot be read just now

@@ -238,6 +238,18 @@ async def test_crlf_split_between_reads_is_one_line_end(server: Server) -> None:
     assert client.text().count("Your name") == 2  # the first prompt and the one after 1bad
 
 
+async def test_three_words_at_the_name_prompt_are_no_name_and_no_token(server: Server) -> None:
+    """NAME TOKEN is two words: three (``bad name here``) are refused as a name (``bad_name``),
+    not as a token that no longer holds."""
+    assert server.line_port is not None
+    client = await LineClient.connect(server.line_port)
+    await client.line("bad name here")
+    await client.expect("[bad_name]")
+    assert "token" not in client.text()
+    await client.line("good")
+    await client.expect("Hello good!")
+
+
 async def test_invalid_utf8_gets_bad_utf8_at_the_prompt_and_after(server: Server) -> None:
     """A line that is not UTF-8 is answered with bad_utf8 before and after the name, and ignored."""
     assert server.line_port is not None
