@@ -59,6 +59,8 @@ class Vote:
     no: list[str] = field(default_factory=list)
     #: who asks to take over the seat (a ``join`` vote)
     asker: Member | None = None
+    #: ``expires`` as Unix time, as its first message said it (each says the same)
+    expires_wall: float | None = None
 
     @property
     def needed(self) -> int:
@@ -292,6 +294,8 @@ class Votes:
         return began is not None and game.position.to_move == index and self.members.now - began >= TURN_MIN
 
     def _announce(self, state: State, vote: Vote) -> None:
+        if vote.expires_wall is None:
+            vote.expires_wall = self.settings.wall_time(vote.expires)
         self.members.broadcast(
             m.Vote(
                 room=self.name,
@@ -303,7 +307,7 @@ class Votes:
                 no=list(vote.no),
                 voters=list(vote.voters),
                 state=state,
-                expires=self.settings.wall_time(vote.expires),
+                expires=vote.expires_wall,
             )
         )
 

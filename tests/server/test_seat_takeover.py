@@ -28,8 +28,10 @@ async def take_over_seat_2(ann: WsClient, bob: WsClient, zoe: WsClient) -> None:
     await ann.next(lambda x: x["type"] == "presence" and x["event"] == "replaced_by_bot", timeout=20)
     assert (await zoe.command("/room cafe"))["type"] == "ack"
     assert (await zoe.command("/join 2"))["type"] == "ack"
-    await ann.next(lambda x: x["type"] == "vote" and x["state"] == "open")
+    opened = await ann.next(lambda x: x["type"] == "vote" and x["state"] == "open")
     assert (await ann.command("/accept"))["type"] == "ack"
+    passed = await ann.next(lambda x: x["type"] == "vote" and x["state"] == "passed")
+    assert passed["expires"] == opened["expires"]  # (one vote, one time: each message says it)
     await zoe.next(lambda x: x["type"] == "presence" and x["event"] == "joined" and x["name"] == "zoe")
     while zoe.view is None or zoe.view["seat"] != 1:  # in a cluster her view may come after
         await zoe.next(lambda x: True)
