@@ -144,12 +144,14 @@ class LocalRooms:
             room
             for room in self.rooms.values()
             if not room.core.members
-            and room.state == "playing"
-            and not room.core.unloaded
-            and not room.core.clock.windows
+            and (
+                (room.state == "playing" and not room.core.unloaded and not room.core.clock.windows)
+                or (room.state == "over" and room.core.lingering)  # (its game over and in the log)
+            )
             and room not in self._making_way  # (another new room's: one each)
         ]
-        for room in sorted(waiting, key=lambda r: not r.core.clock.suspended):  # (bots waiting first)
+        # games over first, then bots waiting
+        for room in sorted(waiting, key=lambda r: (r.state == "playing", not r.core.clock.suspended)):
             self._making_way.add(room)
             try:
                 room.post(None, MakeWay())

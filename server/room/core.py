@@ -48,7 +48,7 @@ from server.ratings import ACCOUNT, is_guest
 from server.room.asks import Asks
 from server.room.clock import Clock
 from server.room.door import Door, not_invited
-from server.room.effects import WRITTEN, Answers, Effect, GameEnd, GameOption, Step
+from server.room.effects import WRITTEN, Answers, Arm, Effect, GameEnd, GameOption, Step
 from server.room.items import (
     BotMove,
     ClockTimeout,
@@ -57,6 +57,7 @@ from server.room.items import (
     Enter,
     Expired,
     Leave,
+    Lingered,
     MakeWay,
     Returned,
     Table,
@@ -79,6 +80,9 @@ __all__ = ["BotNameList", "BotNames", "Member", "RoomCore", "RoomSettings", "not
 #: what handles each kind of inbox item: a member (``None``: the room's own timers) and the item in,
 #: a step out when the log must hold something first
 Handler = Callable[[Any, Any], Step | None]
+
+#: the timer of a room whose game is over, which stays the resume window after the last one left
+LINGER = "linger"
 
 
 def bot_kind(strategy: str) -> Msg:
@@ -129,6 +133,10 @@ class RoomCore:
         #: the game waited the resume window with nobody here: the room leaves memory (the log
         #: keeps the game, and a restart takes it up again)
         self.unloaded = False
+        #: the room's game is over and the last one left less than the resume window ago: the room
+        #: stays, so that a player who lost the connection (a reload) finds the result and the
+        #: moves as they left them
+        self.lingering = False
         play, votes, door, asks = self.play, self.votes, self.door, self.asks
         self._handlers: dict[type, Handler] = {
             Enter: door.on_enter,
@@ -157,6 +165,7 @@ class RoomCore:
             ClockWarning: play.on_clock_warning,
             Unattended: self._on_unattended,
             MakeWay: self._on_make_way,
+            Lingered: self._on_lingered,
             Expired: self._on_expired,
             Closing: self._on_closing,
             Table: self._on_table,
@@ -192,7 +201,11 @@ class RoomCore:
 
     @property
     def empty(self) -> bool:
-        return not self.members and (self.state != "playing" or self.unloaded)
+        if self.members:
+            return False
+        if self.state == "playing":
+            return self.unloaded
+        return not (self.state == "over" and self.lingering)
 
     def summary(self) -> m.RoomSummary:
         """The room's line in the room list, made again only when its ``listing`` changed (a list
@@ -248,7 +261,11 @@ class RoomCore:
                 # turned private as they came in hears none of them)
                 text = _("You are not in room {room}.", room=self.name)
                 raise ProtocolError("not_in_room", text, getattr(message, "id", None))
+            had_members = bool(members)
             pending = handler(session, message)
+            if had_members and not members and self.state == "over":  # (the last one left)
+                self.lingering = True
+                out.append(Arm(LINGER, now + self.settings.resume_window, Lingered()))
         except ProtocolError as e:
             if session is not None:
                 members.refuse(session, e.code, e.message, e.id)
@@ -369,10 +386,17 @@ class RoomCore:
         self.members.note("unloaded", game=game.game_id, moves=game.moves)
         return None
 
+    def _on_lingered(self, _: Member | None, msg: Lingered) -> None:
+        """The room stood the resume window after its game was over and the last one left: it goes
+        once nobody is in it (its game is in the log)."""
+        self.lingering = False
+
     def _on_make_way(self, _: Member | None, msg: MakeWay) -> None:
         """Nobody is in the room and its game waits (for a player away, or its bots for someone to
         come): it leaves memory, its timers with it; a player's return takes the game up from the
-        log (a turn's clock starts anew then, as after a restart)."""
+        log (a turn's clock starts anew then, as after a restart). A room whose game is over, that
+        stays for a while after the last one left, goes now."""
+        self.lingering = False
         game = self.game
         if not self.members and game is not None and game.outcome is None and not self.unloaded:
             self.clock.stop_turn(self.members.out)

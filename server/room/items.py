@@ -123,6 +123,12 @@ class Unattended:
 
 
 @dataclass(frozen=True, slots=True)
+class Lingered:
+    """A room whose game is over has stood the resume window with nobody in it since the last
+    one left: it may go (see ``RoomCore.lingering``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class MakeWay:
     """The server holds as many rooms as it may and one more is wanted: a game with nobody in its
     room leaves memory now, kept in the log (as after the resume window: ``Unattended``)."""

@@ -252,6 +252,44 @@ async def test_with_drop_a_player_out_of_the_game_comes_back_with_the_token_only
     await _play_on({"bob": bob, "cem": cem}, bob, position, 2)
 
 
+async def test_a_room_whose_game_is_over_stays_the_window_for_a_reload(make_server: ServerFactory) -> None:
+    """A game ends (bob stands up: ann is the last player) and both lose their connections: the
+    room stays for the resume window, so that ann, back with her token (a reload of the page),
+    enters it and reads the result and every move; once the window has passed with nobody in
+    it, the room goes (its game is in the log)."""
+    server: Server = await make_server(resume_window=1.0)
+    ann, bob = await _seated(server.port, "over2", ("ann", "bob"), "absent drop")
+    assert (await bob.command("/stand"))["type"] == "ack"
+    over = await ann.next("game_over")
+    for client in (ann, bob):
+        await client.close()
+    back = await WsClient.connect(server.port, "ann", token=ann.token)
+    assert (await back.command("/room over2"))["type"] == "ack"
+    await back.barrier()
+    assert back.view is not None and back.view["state"] == "over"
+    game = back.view["game"]
+    assert game["result"]["ranking"] == over["ranking"]
+    assert [h["move"] for h in game["history"]] == ["leave bob"]
+    await back.close()
+    rooms = server.lobby.directory.rooms
+    assert "over2" in rooms  # (nobody in it: it stays the window)
+    await until(lambda: "over2" not in rooms, "the room gone after the window")
+
+
+async def test_a_room_whose_game_is_over_makes_way_for_a_new_one(make_server: ServerFactory) -> None:
+    """At the server's room cap, a room staying after its game is over (nobody in it) goes at once
+    for a new room."""
+    server: Server = await make_server(max_rooms=1)
+    ann, bob = await _seated(server.port, "over1", ("ann", "bob"), "absent drop")
+    assert (await bob.command("/stand"))["type"] == "ack"
+    await ann.next("game_over")
+    for client in (ann, bob):
+        assert (await client.command("/leave"))["type"] == "ack"
+    assert "over1" in server.lobby.directory.rooms
+    assert (await ann.command("/join next"))["type"] == "ack"
+    assert list(server.lobby.directory.rooms) == ["next"]
+
+
 async def test_with_bot_leaving_mid_game_hands_the_seat_to_a_bot_and_standing_is_refused(
     server: Server,
 ) -> None:
