@@ -56,6 +56,11 @@ _closing: set[asyncio.Task[None]] = set()
 #: how the text of a ``game_started`` begins
 _GAME_STARTED = '{"seq":0,"type":"game_started",'
 
+#: the characters of JSON a connection may have queued, unsent, besides its ``--outbox`` of
+#: messages: a client that stops reading while it asks for long answers (``who`` of thousands)
+#: falls behind at this, not at hundreds of them held (a message alone is queued at any size)
+OUTBOX_BYTES = 1 << 20
+
 Kind = Literal["person", "bot"]
 
 
@@ -138,6 +143,8 @@ class Session:
         self._limit = outbox
         # a list, not a deque: an empty deque takes a 600-byte block, and the outbox is taken whole
         self._queue: list[Outgoing] = []
+        #: the characters of the messages queued (of their JSON)
+        self._queued = 0
         self._flushing = False  # a write is scheduled, or a writer waits for the socket
         self._dropping = False
         self._strikes_left = slow_strikes
@@ -203,10 +210,11 @@ class Session:
             if not isinstance(out.message, Snapshot) and self.room is not None:
                 return
             self._dropping = False
-        elif len(self._queue) >= self._limit:
+        elif len(self._queue) >= self._limit or (self._queue and self._queued + len(out.json) > OUTBOX_BYTES):
             self._fall_behind()
             return
         self._queue.append(out)
+        self._queued += len(out.json)
         if not self._flushing:
             self._flushing = True
             self._flushes.add(self)
@@ -253,6 +261,7 @@ class Session:
             return
         self.closed = True
         self._queue.clear()
+        self._queued = 0
         task = asyncio.get_running_loop().create_task(self._close_quietly(code, reason))
         _closing.add(task)
         task.add_done_callback(_closing.discard)
@@ -297,6 +306,7 @@ class Session:
 
     def _fall_behind(self) -> None:
         self._queue.clear()
+        self._queued = 0
         self._strikes_left -= 1
         log.warning("slow_client", player=self.name, strikes_left=self._strikes_left)
         if self._strikes_left <= 0:
@@ -313,6 +323,7 @@ class Session:
     def _take(self) -> tuple[list[Outgoing], int]:
         """The queue, emptied, and the ``seq`` of its first message."""
         queue, self._queue = self._queue, []
+        self._queued = 0
         first = self.seq + 1
         self.seq += len(queue)
         return queue, first

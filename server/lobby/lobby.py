@@ -57,6 +57,8 @@ LAST_WORD = 1.0
 #: a ``list_rooms`` counts against the connection's rate as one message more for each this many
 #: rooms it lists (a list of every room, read and sent again each time, is not one message's work)
 ROOMS_A_MESSAGE = 100
+#: and a ``who`` as one more for each this many people (a line of each, with their rating)
+PEOPLE_A_MESSAGE = 100
 
 #: what answers a message: done at once (``None``) or when awaited
 Handler = Callable[[Session, Any], Awaitable[None] | None]
@@ -548,6 +550,7 @@ class Lobby:
     async def _who(self, session: Session, msg: m.Who) -> None:
         people = seen_from(await self.directory.people(), here(session))
         session.send(m.WhoList(id=msg.id, people=await self._as_shown(people)))
+        session.bucket.spend(len(people) // PEOPLE_A_MESSAGE)  # (as a long room list costs)
 
     async def _enter(self, session: Session, msg: m.EnterRoom | m.Watch) -> None:
         await self.enter_room(session, msg.room, join=False, msg_id=msg.id)

@@ -90,6 +90,21 @@ async def test_a_long_room_list_counts_as_many_messages_as_it_is_long(
     assert (await zoe.request({"type": "ping"}))["code"] == "rate_limited"
 
 
+async def test_a_long_list_of_people_counts_as_many_messages_as_it_is_long(
+    make_server: ServerFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``who`` of four people, at one message a person, spends five: a connection with a burst of
+    seven and a slow refill is refused at its next message but one."""
+    monkeypatch.setattr(lobby, "PEOPLE_A_MESSAGE", 1)
+    server: Server = await make_server(rate=0.01, burst=7)
+    for name in ("ann", "bob", "cid"):
+        await WsClient.connect(server.port, name)
+    zoe = await WsClient.connect(server.port, "zoe")  # (its hello took one: six left)
+    assert len((await zoe.request({"type": "who"}))["people"]) == 4  # one left
+    assert (await zoe.request({"type": "ping"}))["type"] == "pong"  # none left
+    assert (await zoe.request({"type": "ping"}))["code"] == "rate_limited"
+
+
 async def test_a_list_of_games_counts_as_five_messages(make_server: ServerFactory) -> None:
     """``/history`` and ``/finger`` read a list of games each: with a burst of 12 and a slow
     refill, after the hello, a ``/history`` and a ``/finger`` (ten), one ping passes and the

@@ -121,3 +121,21 @@ async def test_a_dropped_client_is_not_read_any_more(make_server: ServerFactory)
             )
     strikes = [e["strikes_left"] for e in logged if e["event"] == "slow_client"]
     assert strikes == [1, 0], strikes
+
+
+async def test_a_client_that_asks_for_long_answers_and_never_reads_falls_behind_by_their_size(
+    make_server: ServerFactory,
+) -> None:
+    """Fewer answers than ``--outbox`` can still be megabytes (``who`` lists everyone): a stalled
+    client falls behind at ``OUTBOX_BYTES`` of them queued, and with one strike it is dropped,
+    rather than the server holding all it asked for."""
+    server: Server = await make_server(outbox=256, slow_strikes=1, max_per_ip=200, **UNLIMITED)
+    people = [await WsClient.connect(server.port, f"person{n}") for n in range(100)]
+    slow = await _stalled_line_client(server)
+    session = next(s for s in server.lobby.all_sessions if s.name == "slow")
+    slow.writer.write(b"/who\r\n" * 200)  # 200 answers of ~10 KB: under 256, over a megabyte
+    await slow.writer.drain()
+    await until(lambda: session.closed, "the stalled client dropped")
+    assert session.pending == 0
+    assert all(not p.ws.close_code for p in people)
+
