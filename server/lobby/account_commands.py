@@ -224,7 +224,9 @@ async def _register(lobby: Lobby, session: Session, msg: m.Register) -> None:
     if held is not None:
         raise name_taken(session.name, held, msg.id)
     hashed = _still(lobby, session, session.name, "register", msg.id)
-    identity = await lobby.accounts.register(session.name, msg.password, session.identity, msg.id, hashed)
+    identity = await lobby.accounts.register(
+        session.name, msg.password, session.identity, session.address, msg.id, hashed
+    )
     lobby.metrics.registrations.inc()
     await _new_identity(lobby, session, identity, keep=True)
     name = session.name

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -34,6 +34,12 @@ MAX_PASSWORD = 200
 
 #: keys (names, addresses) whose failed logins are remembered at most, in each count
 MAX_KEYS = 10_000
+
+#: the passwords one address may have hashed or checked at once (its connections' logins,
+#: registrations and changes; a household's or a school's people log in together): more are
+#: refused (``too_many_attempts``, for a second) rather than queued, as the hashing threads are
+#: everyone's
+HASHES_AN_ADDRESS = 4
 
 
 @dataclass
@@ -141,35 +147,48 @@ class Accounts:
         self._hasher = PasswordHasher(time_cost=time_cost, memory_cost=memory_cost, type=Type.ID)
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="cafe-argon2")
         self._pending = 0
+        #: the hashes each address has queued or running (one address's many connections hashing
+        #: at once would make everyone else's login wait)
+        self._pending_by: Counter[str] = Counter()
         self.by_name = Attempts(name_limit, window)
         self.by_address = Attempts(address_limit, window)
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
 
-    async def _in_pool(self, job: object, *args: str) -> object:
-        if self._pending >= self.max_pending:
+    async def _in_pool(self, address: str | None, job: object, *args: str) -> object:
+        """``job`` in the hashing threads, for ``address`` (``None``: the operator's): refused
+        when as many wait as the server takes, or ``HASHES_AN_ADDRESS`` of the address's."""
+        if self._pending >= self.max_pending or (
+            address is not None and self._pending_by[address] >= HASHES_AN_ADDRESS
+        ):
             raise ProtocolError(
                 "too_many_attempts",
                 _("The server is checking many passwords just now; try again in 1 second."),
             )
         self._pending += 1
+        if address is not None:
+            self._pending_by[address] += 1
         try:
             return await asyncio.get_running_loop().run_in_executor(self._pool, job, *args)  # type: ignore[arg-type]
         finally:
             self._pending -= 1
+            if address is not None:
+                self._pending_by[address] -= 1
+                if not self._pending_by[address]:
+                    del self._pending_by[address]
 
-    async def hash(self, password: str) -> str:
-        return str(await self._in_pool(self._hasher.hash, password))
+    async def hash(self, password: str, address: str | None = None) -> str:
+        return str(await self._in_pool(address, self._hasher.hash, password))
 
-    async def _matches(self, stored: str, password: str) -> bool:
+    async def _matches(self, stored: str, password: str, address: str) -> bool:
         def verify(stored: str, password: str) -> bool:
             try:
                 return self._hasher.verify(stored, password)
             except (VerifyMismatchError, VerificationError, InvalidHashError):
                 return False
 
-        return bool(await self._in_pool(verify, stored, password))
+        return bool(await self._in_pool(address, verify, stored, password))
 
     # --- the commands --------------------------------------------------------------------------
 
@@ -199,7 +218,7 @@ class Accounts:
         self.by_address.failed(address, now)
         try:
             account = await self.store.account(name)
-            right = account is not None and await self._matches(account.hash, password)
+            right = account is not None and await self._matches(account.hash, password, address)
         except BaseException:  # (not judged: the store away, say)
             self.by_name.give_back(key, now)
             self.by_address.give_back(address, now)
@@ -218,6 +237,7 @@ class Accounts:
         name: str,
         password: str,
         identity: str | None,
+        address: str,
         msg_id: int | str | None,
         hashed: Callable[[], Awaitable[None]] | None = None,
     ) -> str:
@@ -230,7 +250,7 @@ class Accounts:
         other = await self.store.account_alike(name)
         if other is not None:
             raise looks_registered(name, other, msg_id)
-        stored = await self.hash(password)
+        stored = await self.hash(password, address)
         if hashed is not None:
             await hashed()
         if not await self.store.account_created(name, stored, identity):
@@ -252,7 +272,7 @@ class Accounts:
         :meth:`register`."""
         await self.login(name, old, address, msg_id)
         check_password(new, msg_id)
-        stored = await self.hash(new)
+        stored = await self.hash(new, address)
         if hashed is not None:
             await hashed()
         await self.store.password_changed(name, stored)

@@ -4,14 +4,19 @@ password anywhere in the log or the metrics."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+import threading
 from pathlib import Path
+from typing import cast
 
 import pytest
 
+from protocol.errors import ProtocolError
 from server import logs
 from server.app import Server
-from server.lobby.accounts import Attempts
+from server.lobby.accounts import HASHES_AN_ADDRESS, Accounts, Attempts
+from server.log.contract import AccountStore
 from server.net.line import ECHO_OFF, ECHO_ON
 from tests.server.clients import LineClient, WsClient, http_get
 from tests.server.conftest import ServerFactory
@@ -280,3 +285,34 @@ async def test_a_login_is_welcomed_under_the_accounts_own_spelling(server: Serve
     bob = await WsClient.connect(server.port, "bob")
     who = await bob.request({"type": "who"})
     assert {p["name"] for p in who["people"]} == {"Anna", "bob"}
+
+
+async def test_one_address_hashes_a_few_passwords_at_once_and_leaves_the_threads_to_others() -> None:
+    """An address's connections may have ``HASHES_AN_ADDRESS`` passwords hashed or checked at once
+    (each costs a hashing thread's time); one more is ``too_many_attempts`` at once, while another
+    address's is taken; once they are done, the address may hash again."""
+    accounts = Accounts(cast(AccountStore, None), workers=1)
+    release = threading.Event()
+
+    class Held:  # a hash that waits to be let go, as a slow argon2 would take its time
+        def hash(self, password: str) -> str:
+            release.wait(10)
+            return f"hashed {password}"
+
+    accounts._hasher = Held()  # type: ignore[assignment]
+    try:
+        busy = [
+            asyncio.ensure_future(accounts.hash("secret12", "10.0.0.1")) for _ in range(HASHES_AN_ADDRESS)
+        ]
+        other = asyncio.ensure_future(accounts.hash("secret12", "10.0.0.2"))
+        await asyncio.sleep(0.05)
+        with pytest.raises(ProtocolError) as refused:
+            await accounts.hash("secret12", "10.0.0.1")
+        assert refused.value.code == "too_many_attempts"
+        release.set()
+        assert await asyncio.gather(*busy, other) == ["hashed secret12"] * (HASHES_AN_ADDRESS + 1)
+        assert await accounts.hash("secret12", "10.0.0.1") == "hashed secret12"
+    finally:
+        release.set()
+        accounts.close()
+
