@@ -3,7 +3,21 @@
 // when it is played; this only says beforehand what it will say.
 
 import { readGuest } from "./flags.js";
+import { t } from "./i18n.js";
 import { parseMove } from "./moves.js";
+
+/**
+ * What the prompt says a move of `points` will do for a mover whose score is `score` (if known):
+ * a bar place that costs more than one's score cannot be paid, and one is out (docs/rules.md,
+ * section 5).
+ */
+export function scoreWords(points, score) {
+  if (score !== undefined && -points > score) {
+    return t("It costs {cost}, more than your {score} points: you would be out of the game.", { cost: -points, score });
+  }
+  const shown = points > 0 ? `+${points}` : points < 0 ? `−${-points}` : "0";
+  return t("It scores {points}.", { points: shown });
+}
 
 /** The points of a guest joining a table of `count` guests (it included), `oneNation` or not. */
 function tablePoints(count, oneNation) {

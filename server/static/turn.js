@@ -6,7 +6,7 @@ import { t, tn } from "./i18n.js";
 import { flagBox, guestTile, guestWords, nationName } from "./flags.js";
 import { MovePlanner, parseMove } from "./moves.js";
 import { moveWords, recentMoves } from "./live.js";
-import { movePoints } from "./score.js";
+import { movePoints, scoreWords } from "./score.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -347,8 +347,8 @@ export class MoveChooser {
     const g = this.game();
     if (!this.board || !g) return "";
     const points = movePoints(text, { chairs: g.chairs ?? {}, bar: g.bar ?? [], board: this.board });
-    const shown = points > 0 ? `+${points}` : points < 0 ? `−${-points}` : "0";
-    return t("It scores {points}.", { points: shown });
+    const me = (g.players ?? []).find((p) => p.name === this.state.view?.you);
+    return scoreWords(points, me?.score);
   }
 
   /** What the prompt under the board says now. */

@@ -215,3 +215,22 @@ def test_the_prompt_says_what_the_move_will_score(open_page: Callable[..., Page]
     points = hint.inner_text().rsplit("(", 1)[1].rstrip(")").replace("-", "−").replace("+0", "0")
     page.locator("#confirm:not([disabled])").wait_for()
     assert f"It scores {points}." in page.locator("#prompt").inner_text()
+
+
+def test_the_prompt_says_a_bar_place_one_cannot_pay_puts_one_out(open_page: Callable[..., Page]) -> None:
+    """A bar place that costs more than the mover's score is no score: the mover would be out of
+    the game (docs/rules.md, section 5); one that costs as much as the score is paid."""
+    page = open_page(DESKTOP)
+    said = page.evaluate(
+        """async () => {
+          const { scoreWords } = await import("/score.js");
+          return [scoreWords(-30, 10), scoreWords(-30, 30), scoreWords(4, 0), scoreWords(-2)];
+        }"""
+    )
+    assert said == [
+        "It costs 30, more than your 10 points: you would be out of the game.",
+        "It scores −30.",
+        "It scores +4.",
+        "It scores −2.",
+    ]
+
