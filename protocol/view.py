@@ -35,6 +35,7 @@ The shape, which clients rely on::
                                               # ("auto": "clock" or "bot" when the server played it)
         "deadline": null | 1767225600.5,   # when the turn's clock runs out (Unix time, seconds)
         "over": null | "deck",             # why the game ended (docs/rules.md section 7), or null
+        "practice": false,                 # dealt from a seed chosen for it: not rated
         "result": null | {"final_scores": {...}, "ranking": [...], "places": {...},
                           "penalties": {...}, "reason": "deck",
                           "ratings": null | {"ann": {"before": 1000, "after": 1012, "provisional": true}}}
@@ -139,6 +140,7 @@ class RoomViews:
         "_outcome",
         "_players",
         "_position",
+        "_practice",
         "_prior",
         "_rated",
         "_ratings",
@@ -170,6 +172,7 @@ class RoomViews:
         deadline: float | None = None,
         rated: bool = False,
         ratings: Mapping[str, Any] | None = None,
+        practice: bool = False,
         previous: RoomViews | None = None,
     ) -> None:
         sources = (tuple(seats), tuple(spectators))
@@ -225,6 +228,7 @@ class RoomViews:
         self._rated = rated
         #: a finished game's rating changes (name -> before, after, provisional), or None
         self._ratings = ratings
+        self._practice = practice
         self._built = False
         self._anonymous: dict[str, Any] | None = None
         self._game: dict[str, Any] | None = None
@@ -279,6 +283,7 @@ class RoomViews:
             moves,
             self._deadline,
             self._ratings,
+            self._practice,
             was,  # pragma: no mutate - a shortcut (see _game_view)
             old_game,  # pragma: no mutate
         )
@@ -485,6 +490,7 @@ def _game_view(
     moves: list[dict[str, Any]],
     deadline: float | None,
     ratings: Mapping[str, Any] | None,
+    practice: bool,
     was: Position | None,
     old: dict[str, Any] | None,
 ) -> dict[str, Any]:
@@ -554,6 +560,7 @@ def _game_view(
         "history": moves,
         "deadline": _deadline_shown(deadline, outcome),
         "over": outcome.reason if outcome is not None else None,
+        "practice": practice,
         "result": result,
     }
 

@@ -66,6 +66,7 @@ class Sight:
             deadline=game.deadline if game else None,
             rated=rated(game, self.seats, options),
             ratings=game.ratings if game else None,
+            practice=game.practice if game else False,
             # what did not change is the same object: diffs skip it (without it they compare it all)
             previous=self._last_views,  # pragma: no mutate
         )

@@ -53,7 +53,6 @@ const state = {
   nationAsk: null, // {card, target, nations} while the joker's nation is asked
   leaving: null, // id of a leave_room not yet answered
   resultClosed: false,
-  practice: false, // the room's game as game_started told it: a practice game (its seed, once revealed, no longer says so)
   rooms: [],
   people: [],
   wasMyTurn: false,
@@ -166,7 +165,6 @@ function render() {
     rooms: state.rooms,
     people: state.people,
     resultClosed: state.resultClosed,
-    practice: state.practice,
     actions: overlayActions,
   });
   guide.render(state.welcomed && (!v || v.state === "waiting"));

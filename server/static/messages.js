@@ -32,7 +32,6 @@ export function serverMessages(parts) {
       case "snapshot":
         if (state.view?.room !== msg.view.room) {
           state.botPlays = new Set();
-          state.practice = false;
           social.clearVote();
         }
         state.view = msg.view;
@@ -106,7 +105,6 @@ export function serverMessages(parts) {
         return chat.add("notice", msg.text);
       case "game_started":
         state.resultClosed = false;
-        state.practice = Boolean(msg.practice);
         state.botPlays = new Set();
         return chat.add("event start", startLine(msg));
       case "played":

@@ -71,7 +71,9 @@ function cardBacks(count) {
  */
 export function roomKind(view) {
   if (!view) return null;
-  if (view.options?.seed === "set") return "practice";
+  // (a game's own word: a practice game's seed is revealed at its end, and the options then no
+  // longer say it was chosen)
+  if (view.game?.practice || view.options?.seed === "set") return "practice";
   return view.rated ? "rated" : "casual";
 }
 
@@ -315,7 +317,7 @@ function ratingChange(r) {
   return `${String(r.before).replace("?", "")} → ${String(r.after).replace("?", "")}${mark}${signed}`;
 }
 
-function resultPanel({ view, actions, practice }) {
+function resultPanel({ view, actions }) {
   const game = view.game;
   const result = game.result;
   // a rated game's changes, in the view's result (so a reload after the end still shows them)
@@ -339,8 +341,7 @@ function resultPanel({ view, actions, practice }) {
     "div",
     { class: "panel result", role: "dialog", "aria-label": t("Game over") },
     el("h2", { tabindex: "-1" }, t("Game over")),
-    // (a practice game's seed is revealed at its end: the room's options no longer say it was chosen)
-    el("p", {}, `${reasonText(result.reason)[0].toUpperCase()}${reasonText(result.reason).slice(1)}. ${winners(result)}.`, " ", kindBadge(practice ? "practice" : roomKind(view))),
+    el("p", {}, `${reasonText(result.reason)[0].toUpperCase()}${reasonText(result.reason).slice(1)}. ${winners(result)}.`, " ", kindBadge(roomKind(view))),
     el(
       "table",
       { class: "ranking" },
@@ -403,10 +404,10 @@ export function renderOverlay(box, parts) {
     return;
   }
   deferred = null;
-  const { view, welcomed, name, rooms, people, resultClosed, practice, actions } = parts;
+  const { view, welcomed, name, rooms, people, resultClosed, actions } = parts;
   let panel = null;
   if (!view) panel = welcomed ? lobbyPanel({ name, rooms, people, actions }) : null;
-  else if (view.game?.result && !resultClosed) panel = resultPanel({ view, actions, practice });
+  else if (view.game?.result && !resultClosed) panel = resultPanel({ view, actions });
   else if (view.state === "waiting") panel = waitingPanel({ view, actions });
   const kind = panel ? panel.className : "";
   // Rebuilding the panel on every view would lose what is typed in it and the focus.

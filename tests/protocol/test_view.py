@@ -113,6 +113,7 @@ def test_view_has_exactly_the_documented_shape() -> None:
         "history",
         "deadline",
         "over",
+        "practice",
         "result",
     }
     for player in view["game"]["players"]:

@@ -128,6 +128,8 @@ def test_two_people_and_a_bot_play_a_whole_game_by_clicking(
         wait_for_line(page, "Game over")
         # a practice game (its seed chosen) says so to its end, when the seed is revealed
         assert page.locator(".panel.result .badge.kind").get_attribute("data-kind") == "practice"
+    ann.reload()  # (the view says so itself: no game_started comes after a reload)
+    ann.locator(".panel.result .badge.kind[data-kind=practice]").wait_for()
     ARTIFACTS.mkdir(exist_ok=True)
     ann.screenshot(path=str(ARTIFACTS / "web-game-over-desktop.png"))
     by_player = [game.record.players[r.player] for r in replay(game.record).results]
