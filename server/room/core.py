@@ -137,6 +137,8 @@ class RoomCore:
         #: stays, so that a player who lost the connection (a reload) finds the result and the
         #: moves as they left them
         self.lingering = False
+        #: the staff closed the room (``Closing``): it goes as soon as its members have left
+        self.staff_closed = False
         play, votes, door, asks = self.play, self.votes, self.door, self.asks
         self._handlers: dict[type, Handler] = {
             Enter: door.on_enter,
@@ -263,7 +265,8 @@ class RoomCore:
                 raise ProtocolError("not_in_room", text, getattr(message, "id", None))
             had_members = bool(members)
             pending = handler(session, message)
-            if had_members and not members and self.state == "over":  # (the last one left)
+            # the last one left a room whose game is over (not one the staff closed): it stays a while
+            if had_members and not members and self.state == "over" and not self.staff_closed:
                 self.lingering = True
                 out.append(Arm(LINGER, now + self.settings.resume_window, Lingered()))
         except ProtocolError as e:
@@ -368,6 +371,7 @@ class RoomCore:
         """The staff closed the room: a running game ends now, unrated (its outcome's reason is
         ``closed``, which the log does not rate), and its members are told."""
         self.members.note("closed", reason=msg.reason)
+        self.staff_closed, self.lingering = True, False
         return self.play.closed()
 
     def _on_unattended(self, _: Member | None, msg: Unattended) -> Step | None:

@@ -12,7 +12,7 @@ import pytest
 from server.app import Server
 from server.lobby.sanctions import Enforcer
 from server.log.contract import OPERATOR, Sanction, SanctionKind
-from tests.server.clients import LineClient, WsClient, http_get
+from tests.server.clients import LineClient, WsClient, http_get, until
 from tests.server.conftest import ServerFactory
 
 PASSWORD = "correct-horse"
@@ -97,6 +97,23 @@ async def test_a_closed_rooms_members_get_the_notice_and_no_ack(server: Server) 
     await bob.next(lambda x: x["type"] == "notice" and "spam" in x["text"])
     await bob.barrier()
     assert [x for x in bob.messages + bob.take_all() if x["type"] == "ack" and x["id"] is None] == []
+
+
+async def test_a_closed_room_with_a_game_goes_at_once(server: Server) -> None:
+    """``/close ROOM`` of a room whose game runs: the game ends and the room goes with its
+    members, at once (not the while a room stays after its game is over): it is listed no more,
+    and whoever enters the name finds a new room."""
+    ann = await _registered(server, "ann", "moderator")
+    bob, cy = await WsClient.connect(server.port, "bob"), await WsClient.connect(server.port, "cy")
+    for client in (bob, cy):
+        assert (await client.command("/join cafe"))["type"] == "ack"
+    assert (await bob.command("/start"))["type"] == "ack"
+    assert (await ann.command("/close cafe spam"))["type"] == "ack"
+    await bob.next(lambda x: x["type"] == "notice" and "spam" in x["text"])
+    await until(lambda: "cafe" not in server.lobby.directory.rooms, "the closed room gone")
+    assert "cafe" not in [r["name"] for r in (await ann.request({"type": "list_rooms"}))["rooms"]]
+    assert (await cy.command("/join cafe"))["type"] == "ack"
+    assert cy.view is not None and cy.view["state"] == "waiting" and cy.view["game"] is None
 
 
 async def test_a_ban_closes_the_connection_and_keeps_the_name_out(server: Server) -> None:
