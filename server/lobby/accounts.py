@@ -156,15 +156,19 @@ class Accounts:
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
 
-    async def _in_pool(self, address: str | None, job: object, *args: str) -> object:
-        """``job`` in the hashing threads, for ``address`` (``None``: the operator's): refused
-        when as many wait as the server takes, or ``HASHES_AN_ADDRESS`` of the address's."""
+    async def _in_pool(
+        self, address: str | None, msg_id: int | str | None, job: object, *args: str
+    ) -> object:
+        """``job`` in the hashing threads, for ``address`` (``None``: the operator's) and the
+        message ``msg_id``: refused when as many wait as the server takes, or
+        ``HASHES_AN_ADDRESS`` of the address's."""
         if self._pending >= self.max_pending or (
             address is not None and self._pending_by[address] >= HASHES_AN_ADDRESS
         ):
             raise ProtocolError(
                 "too_many_attempts",
                 _("The server is checking many passwords just now; try again in 1 second."),
+                msg_id,
             )
         self._pending += 1
         if address is not None:
@@ -178,17 +182,17 @@ class Accounts:
                 if not self._pending_by[address]:
                     del self._pending_by[address]
 
-    async def hash(self, password: str, address: str | None = None) -> str:
-        return str(await self._in_pool(address, self._hasher.hash, password))
+    async def hash(self, password: str, address: str | None = None, msg_id: int | str | None = None) -> str:
+        return str(await self._in_pool(address, msg_id, self._hasher.hash, password))
 
-    async def _matches(self, stored: str, password: str, address: str) -> bool:
+    async def _matches(self, stored: str, password: str, address: str, msg_id: int | str | None) -> bool:
         def verify(stored: str, password: str) -> bool:
             try:
                 return self._hasher.verify(stored, password)
             except (VerifyMismatchError, VerificationError, InvalidHashError):
                 return False
 
-        return bool(await self._in_pool(address, verify, stored, password))
+        return bool(await self._in_pool(address, msg_id, verify, stored, password))
 
     # --- the commands --------------------------------------------------------------------------
 
@@ -218,7 +222,7 @@ class Accounts:
         self.by_address.failed(address, now)
         try:
             account = await self.store.account(name)
-            right = account is not None and await self._matches(account.hash, password, address)
+            right = account is not None and await self._matches(account.hash, password, address, msg_id)
         except BaseException:  # (not judged: the store away, say)
             self.by_name.give_back(key, now)
             self.by_address.give_back(address, now)
@@ -250,7 +254,7 @@ class Accounts:
         other = await self.store.account_alike(name)
         if other is not None:
             raise looks_registered(name, other, msg_id)
-        stored = await self.hash(password, address)
+        stored = await self.hash(password, address, msg_id)
         if hashed is not None:
             await hashed()
         if not await self.store.account_created(name, stored, identity):
@@ -272,7 +276,7 @@ class Accounts:
         :meth:`register`."""
         await self.login(name, old, address, msg_id)
         check_password(new, msg_id)
-        stored = await self.hash(new, address)
+        stored = await self.hash(new, address, msg_id)
         if hashed is not None:
             await hashed()
         await self.store.password_changed(name, stored)
