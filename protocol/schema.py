@@ -122,6 +122,7 @@ class ViewGame(_Shape):
     history: list[ViewMove]
     deadline: float | None
     over: str | None
+    practice: bool = Field(description="dealt from a seed chosen for it: not rated (after its end too)")
     result: ViewResult | None
 
 

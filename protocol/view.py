@@ -581,6 +581,7 @@ def room_view(
     deadline: float | None = None,
     rated: bool = False,
     ratings: Mapping[str, Any] | None = None,
+    practice: bool = False,
 ) -> dict[str, Any]:
     """The room as ``recipient`` may see it (see the module docstring for the shape).
 
@@ -605,4 +606,5 @@ def room_view(
         deadline=deadline,
         rated=rated,
         ratings=ratings,
+        practice=practice,
     ).view(recipient)

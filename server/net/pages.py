@@ -104,6 +104,7 @@ def replay_steps(game: StoredGame) -> dict[str, Any]:
             outcome=None,
             move_number=len(steps),
             history=[],  # each step names its own move; a history per step would repeat them all
+            practice=game.room_options.get("seed") is not None,  # (a seed chosen for the room)
         )
         played = None if last is None else {**_move_json(last), "auto": auto}
         steps.append({"move": played, "game": view["game"]})

@@ -169,7 +169,7 @@ _VIEW: dict[str, Any] = {
         "hand": ["FRf"], "to_move": "ann", "start_player": "ann", "chairs": {"FR1s": "Jf=FR"}, "bar": [],
         "deck_size": 60, "move_number": 1, "last_move": {"player": "ann", "move": "Jf=FR@FR1s", "points": 4},
         "history": [{"player": "ann", "move": "Jf=FR@FR1s", "points": 4, "auto": "clock"}],
-        "deadline": 1767225600.5, "over": None, "result": None,
+        "deadline": 1767225600.5, "over": None, "practice": True, "result": None,
     },
 }  # fmt: skip
 
