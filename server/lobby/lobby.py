@@ -66,6 +66,8 @@ Handler = Callable[[Session, Any], Awaitable[None] | None]
 _BEFORE_HELLO = frozenset({m.Hello, m.Command})
 #: their types (a malformed message of another type is answered ``hello_first``)
 _BEFORE_HELLO_TYPES = frozenset(("hello", "command"))
+#: the refusals of a frame whose type could not be read: their own answer, before hello too
+_UNREAD = frozenset(("bad_json", "unknown_type"))
 
 
 def _may_come_first(raw: str | bytes) -> bool:
@@ -227,7 +229,7 @@ class Lobby:
             try:
                 msg = m.parse_client_message(raw)
             except ProtocolError as e:
-                if session.name is None and e.code == "bad_field" and not _may_come_first(raw):
+                if session.name is None and e.code not in _UNREAD and not _may_come_first(raw):
                     raise _hello_first(e.id) from None  # (whatever else is wrong, it came first)
                 raise
             await self.handle(session, msg)

@@ -52,6 +52,9 @@ log = structlog.get_logger("cafe.moderation")
 REPORTS_AN_HOUR: Final = 5
 #: entries ``/reports`` and ``/modlog`` show
 SHOWN: Final = 50
+#: the log's entries a staff member's ``/modlog`` reads back at most for its SHOWN (those of the
+#: resolving of reports of them left out)
+READ_BACK: Final = 50 * 2**5
 
 Handler = Callable[[Session, Any], Awaitable[None]]
 
@@ -478,7 +481,7 @@ class Moderation:
         while True:
             read = await self.store.modlog(msg.name, limit=limit)
             entries = [e for e in read if not (e.action == "resolve" and e.target.casefold() == me)]
-            if len(entries) >= SHOWN or len(read) < limit:
+            if len(entries) >= SHOWN or len(read) < limit or limit >= READ_BACK:
                 break
             limit *= 2
         entries = entries[:SHOWN]

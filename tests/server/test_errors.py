@@ -81,7 +81,12 @@ async def test_a_move_before_hello_or_outside_a_room_is_refused(server: Server) 
     early = await anon.next("error")
     assert (early["type"], early["code"], early["id"]) == ("error", "hello_first", 7)
     # whatever else is wrong with it: a message of another type came first
-    for bad in ({"type": "analyse", "game": "bad/id", "id": 9}, {"type": "move", "id": 10}):
+    malformed_first = (
+        {"type": "analyse", "game": "bad/id", "id": 9},
+        {"type": "move", "id": 10},
+        {"type": "say", "text": "   ", "id": 13},  # (its own refusal would be empty_message)
+    )
+    for bad in malformed_first:
         await anon.send(bad)
         assert (await anon.next("error"))["code"] == "hello_first", bad
     for malformed in ({"type": "hello", "id": 11}, {"type": "command", "id": 12}):  # its own error
