@@ -116,7 +116,12 @@ class Server:
             return {person.name.casefold(): person.room for person in await directory.people()}
 
         director = Director(
-            self.store, open_table, people=people, plays_in=directory.plays_in, lease=self.lease
+            self.store,
+            open_table,
+            people=people,
+            plays_in=directory.plays_in,
+            tell=lobby.tables.tell,
+            lease=self.lease,
         )
         lobby.tournaments = director
         return director

@@ -18,6 +18,8 @@ envelope or several, in order), told apart by ``op``:
 ``tell``      a tell from ``name`` (connection ``sid`` on node ``from``) to ``to``, connected to
               the receiving node
 ``seat``      a table was made for ``to``, connected to the receiving node: to their seat in ``room``
+``notice``    a notice of the server's for ``to``, connected to the receiving node (``text``, with its
+              ``msgid`` and ``params``)
 ``news``      to every node (channel ``cafe:news``): ``text`` for the friends of ``name`` (its
               message id and params with it, so each reader gets it in their own language)
 ``moderation``  to every node (channel ``cafe:news``): a staff action (``kind``: kick, ban,
@@ -162,6 +164,42 @@ class SeatAt(_Envelope):
     identity: str | None = Field(default=None, max_length=128)
 
 
+class NoticeTo(_Envelope):
+    """A notice from the server for ``to`` (a connection of ``identity``'s, when given), connected
+    to the receiving node: a tournament's word to its players, say."""
+
+    op: Literal["notice"] = "notice"
+    to: str = Field(max_length=64)
+    identity: str | None = Field(default=None, max_length=128)
+    #: the notice in English, and the message id it was made from with its placeholders' values
+    #: (each reader gets it in their language), as ``news`` carries them
+    text: str = Field(max_length=300)
+    msgid: str | None = Field(default=None, max_length=300)
+    params: dict[str, Annotated[str, Field(max_length=200)]] = Field(default_factory=dict, max_length=8)
+
+    @model_validator(mode="after")
+    def _fills(self) -> NoticeTo:
+        if self.msgid is not None:
+            try:
+                self.msgid.format_map(self.params)
+            except (KeyError, ValueError, IndexError, AttributeError) as e:
+                raise ValueError(f"the params do not fill the message id: {e}") from e
+        return self
+
+    def words(self) -> str:
+        """The notice as a text each reader gets in their language."""
+        return Msg(self.msgid, dict(self.params)) if self.msgid is not None else self.text
+
+    @classmethod
+    def of(cls, to: str, identity: str | None, text: str) -> NoticeTo:
+        """The notice ``text`` (a ``Msg`` carries its id and params along) for ``to``."""
+        fields: dict[str, object] = {"to": to, "identity": identity, "text": str(text)}
+        if isinstance(text, Msg) and text.plural is None:
+            fields["msgid"] = text.msgid
+            fields["params"] = {k: str(v) for k, v in text.params.items()}
+        return cls.model_validate(fields)
+
+
 class Moderation(_Envelope):
     """To every node (channel ``cafe:news``): a staff action for the connections it concerns
     (``server.lobby.sanctions.Action``); each node makes its people's texts itself."""
@@ -243,7 +281,7 @@ class Replaced(_Envelope):
 
 
 ToRoom = EnterRoom | LeaveRoom | Returned | Reread | Show | Message
-ToPerson = TellTo | InviteTo | News | SeatAt | Moderation | LobbyChat | Replaced
+ToPerson = TellTo | InviteTo | News | SeatAt | NoticeTo | Moderation | LobbyChat | Replaced
 AnyEnvelope = ToRoom | ToMember | TurnedAway | ToPerson | RoomsChanged
 Envelope = Annotated[AnyEnvelope, Field(discriminator="op")]
 ENVELOPE: TypeAdapter[AnyEnvelope] = TypeAdapter(Envelope)
@@ -300,6 +338,7 @@ __all__ = [
     "Message",
     "Moderation",
     "News",
+    "NoticeTo",
     "Replaced",
     "Returned",
     "RoomsChanged",

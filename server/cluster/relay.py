@@ -188,6 +188,8 @@ class Relay:
         self.on_seat: Callable[[str, str, str, tuple[str, ...], str | None], bool] = (
             lambda to, room, game, players, identity: False
         )
+        #: a notice of the server's from elsewhere: (to, identity, text) -> whether ``to`` is here
+        self.on_notice: Callable[[str, str | None, str], bool] = lambda to, identity, text: False
         #: a room elsewhere refused this node's connection (sid, room): it is in no room now
         self.on_turned_away: Callable[[str, str], None] = lambda sid, room: None
         #: a session put back in the room its ``leave_room`` reached no node of (``_stays``)
@@ -487,6 +489,9 @@ class Relay:
                 self.on_seat(
                     envelope.to, envelope.room, envelope.game, tuple(envelope.players), envelope.identity
                 )
+                return
+            if isinstance(envelope, env.NoticeTo):
+                self.on_notice(envelope.to, envelope.identity, envelope.words())
                 return
             if isinstance(envelope, env.TellTo | env.InviteTo | env.News):
                 self._to_person(envelope)

@@ -23,13 +23,22 @@ class ClusterSeating:
         """Ask the node ``name`` is connected to to take them to their seat in ``room`` (if the
         connection there is ``identity``'s); ``False`` when they are connected to no other node
         (or that node does not listen)."""
+        envelope = env.SeatAt(to=name, room=room, game=game_id, players=list(players), identity=identity)
+        return await self._to_node_of(name, env.dump(envelope))
+
+    async def tell(self, name: str, identity: str | None, text: str) -> bool:
+        """Send ``name`` (if the connection is ``identity``'s) the notice ``text`` through the node
+        they are connected to; ``False`` when they are connected to no other node."""
+        return await self._to_node_of(name, env.dump(env.NoticeTo.of(name, identity, text)))
+
+    async def _to_node_of(self, name: str, data: str) -> bool:
+        """Publish ``data`` to the node ``name`` is connected to, if another: whether one heard."""
         redis, node = self.cluster.redis, self.cluster.node
         found = await redis.get(name_key(name))
         where = None if found is None else str(found)
         if where is None or where == node:
             return False
-        envelope = env.SeatAt(to=name, room=room, game=game_id, players=list(players), identity=identity)
-        return int(await redis.publish(channel(where), env.dump(envelope))) > 0
+        return int(await redis.publish(channel(where), data)) > 0
 
 
 __all__ = ["ClusterSeating"]

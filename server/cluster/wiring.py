@@ -44,6 +44,7 @@ def join(cluster: ClusterDirectory, lobby: Lobby) -> None:
     cluster.relay.on_invite = social.invited
     lobby.tables.elsewhere = ClusterSeating(cluster)
     cluster.relay.on_seat = lobby.tables.seat_soon
+    cluster.relay.on_notice = lobby.tables.tell_here
     # bans, kicks, silences and announcements reach the people on every node
     moderation = lobby.moderation
     moderation.elsewhere = ClusterModeration(cluster)

@@ -71,6 +71,10 @@ class Elsewhere(Protocol):
         """Ask the node ``name`` is connected to to move them to their seat in ``room`` (if the
         connection there is ``identity``'s); ``False`` when they are connected to no other node."""
 
+    async def tell(self, name: str, identity: str | None, text: str) -> bool:
+        """Send ``name`` (``identity``'s connection) the notice ``text`` through the node they are
+        connected to; ``False`` when they are connected to no other node."""
+
 
 class Tables:
     """The tables of one lobby (``Lobby.tables``)."""
@@ -172,6 +176,27 @@ class Tables:
             return False
         ref = await self.directory.resolve(room)
         self._move(session, ref, game_id, players)
+        return True
+
+    async def tell(self, name: str, identity: str | None, text: str) -> bool:
+        """Tell ``name`` ``text`` (a notice: a tournament's word to its player) wherever they are
+        connected, if the connection is ``identity``'s (when given); whether it reached them."""
+        if self.tell_here(name, identity, text):
+            return True
+        if self.elsewhere is None:
+            return False
+        try:
+            return await self.elsewhere.tell(name, identity, text)
+        except Exception as e:  # (Redis away: a notice is lost, as to someone not connected)
+            log.warning("notice_unsent", player=name, error=repr(e))
+            return False
+
+    def tell_here(self, name: str, identity: str | None, text: str) -> bool:
+        """``tell`` to a connection on this node; whether ``name`` is connected here."""
+        session = self.directory.session(name)
+        if session is None or session.closed or (identity is not None and session.identity != identity):
+            return False
+        session.send(m.Notice(text=text))
         return True
 
     def seat_soon(

@@ -194,6 +194,7 @@ async def request(lobby: Lobby, session: Session, msg: m.TournamentRequest) -> N
             fresh.close(time.time(), name)
 
         await director.change(t.id, close)
+        await director.closed(t, name)  # (its entrants hear it, wherever they are)
         text = _("Tournament {name} is closed: no more tables are made.", name=t.name)
     session.send(m.Notice(text=text))
     session.send(m.Ack(id=msg.id))

@@ -26,12 +26,26 @@ from typing import Protocol, TypeVar
 import structlog
 
 from engine import parse_leave
+from protocol.i18n import _
 from protocol.limits import TOURNAMENT_JOINS_PER_HOUR, TOURNAMENTS_MADE_PER_HOUR
 from protocol.options import RoomOptions
 from server.log.contract import GameLog, StoredTournament, StoreUnavailable
-from server.tournament.state import Tournament
+from server.tournament.state import OVER, Tournament
 
 log = structlog.get_logger("cafe.tournament")
+
+
+def _bye(t: Tournament) -> str:
+    return _(
+        "Tournament {name}, round {round}: you have a bye, counted as a win.", name=t.name, round=t.round
+    )
+
+
+def _over(t: Tournament) -> str:
+    lines = t.standings()
+    if not lines:
+        return _("Tournament {name} is over.", name=t.name)
+    return _("Tournament {name} is over. Winner: {winner}.", name=t.name, winner=lines[0].name)
 
 #: seconds between two ticks of the director
 TICK = 1.0
@@ -105,6 +119,10 @@ class _Present:
         return self._names
 
 
+async def _tells_nobody(name: str, identity: str | None, text: str) -> bool:
+    return False
+
+
 async def _plays_nowhere(name: str, room: str) -> bool:
     return False
 
@@ -129,6 +147,7 @@ class Director:
         *,
         people: Callable[[], Awaitable[People]],
         plays_in: Callable[[str, str], Awaitable[bool]] = _plays_nowhere,
+        tell: Callable[[str, str | None, str], Awaitable[bool]] = _tells_nobody,
         lease: Lease | None = None,
         clock: Callable[[], float] = time.time,
         tick: float = TICK,
@@ -140,6 +159,9 @@ class Director:
         #: ... less those playing a game in the room they are in (``plays_in(name, room)``): a
         #: tournament does not take a player from a game they are playing
         self.plays_in = plays_in
+        #: a notice to an entrant (name, identity, text) wherever they are connected: a bye, the
+        #: end, a close (a table tells its players by seating them)
+        self.tell = tell
         self.lease = lease
         self.clock = clock
         self.tick_every = tick
@@ -225,11 +247,30 @@ class Director:
                 return  # a command came first: read again at the next tick
             if new:
                 log.info("tournament_seated", tournament=t.id, round=t.round, tables=[x.players for x in new])
-            if t.over:
+            for table in new:
+                if table.bye:
+                    await self._tell(t, table.players, _bye(t))
+            if t.over and before[0] not in OVER:
                 log.info("tournament_over", tournament=t.id, status=t.status)
+                if t.status == "finished":
+                    await self._tell(t, [e.name for e in t.entrants if e.active], _over(t))
         for table in t.running_tables():
             if table.game_id is None and not table.bye:
                 await self._open(t, table.number)
+
+    async def _tell(self, t: Tournament, names: Sequence[str], text: str) -> None:
+        """Tell each of ``names``, entrants of ``t``, ``text``, wherever they are connected."""
+        for name in names:
+            entrant = t.entrant(name)
+            try:
+                await self.tell(name, entrant.identity if entrant is not None else None, text)
+            except Exception as e:  # (a word lost: the tournament goes on)
+                log.warning("tournament_notice_unsent", tournament=t.id, player=name, error=repr(e))
+
+    async def closed(self, t: Tournament, by: str) -> None:
+        """``t`` was closed by ``by``: its entrants still in, ``by`` aside, hear it."""
+        names = [e.name for e in t.entrants if e.active and e.name.casefold() != by.casefold()]
+        await self._tell(t, names, _("Tournament {name} was closed: no more tables are made.", name=t.name))
 
     async def _playing(self, names: Sequence[str], present: People) -> set[str]:
         """The casefolded ``names`` of those playing a game in the room they are in now: a Swiss
@@ -298,7 +339,7 @@ class Director:
         """Read the tournament, apply ``change`` (which may raise to change nothing), write it
         over the version read; again if another writer came first. ``change``'s answer. A change
         that left the tournament as it was writes nothing (and wakes no tick)."""
-        for _ in range(_TRIES):
+        for _try in range(_TRIES):
             stored = await self.store.tournaments.tournament(tournament_id)
             if stored is None:
                 raise KeyError(tournament_id)

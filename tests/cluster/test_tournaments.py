@@ -55,6 +55,22 @@ async def _leave(person: WsClient, deadline: float) -> None:
         await asyncio.sleep(TIMINGS.renew_every / 2)
 
 
+async def test_an_entrant_on_the_other_node_hears_the_tournament_closed(pair: list[ServerProcess]) -> None:
+    """ann, on node a, makes a tournament and closes it; bob, who joined it on node b, is told
+    (through b); dee, who did not join, hears nothing."""
+    a, b = pair
+    ann = await WsClient.connect(a.port, "ann")
+    assert (await ann.request({"type": "register", "password": PASSWORD}))["registered"] is True
+    assert (await ann.command("/tournament new cup arena 30 start +5m"))["type"] == "tournament"
+    bob, dee = await WsClient.connect(b.port, "bob"), await WsClient.connect(b.port, "dee")
+    assert (await bob.command("/tournament join cup"))["type"] == "ack"
+    assert (await ann.command("/tournament close cup"))["type"] == "ack"
+    told = await bob.next(lambda m: m["type"] == "notice" and "closed" in m["text"])
+    assert told["text"] == "Tournament cup was closed: no more tables are made."
+    await dee.barrier()
+    assert not [m for m in dee.messages if m["type"] == "notice" and "closed" in m["text"]]
+
+
 async def test_the_directing_node_dies_mid_round_and_the_other_ends_the_tournament(
     pair: list[ServerProcess], redis_url: str
 ) -> None:

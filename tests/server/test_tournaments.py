@@ -124,6 +124,11 @@ async def test_a_swiss_is_made_joined_played_and_ranked(make_server: ServerFacto
     final = await _status(server, number, "finished")
     assert len(final["tables"]) == 4 and all(t["places"] for t in final["tables"])
     assert final["standings"][0]["points"] == 2.0 and final["standings"][-1]["points"] == 0.0
+    winner = final["standings"][0]["name"]
+    for name in ("ann", "bob", "dee"):  # each entrant still in is told the end, and who won
+        over = await clients[name].next(lambda m: m["type"] == "notice" and "is over" in m["text"])
+        assert over["text"] == f"Tournament cup is over. Winner: {winner}."
+    await cy.expect(f"Tournament cup is over. Winner: {winner}.")
     assert [t["name"] for t in (await _api(server, "/api/tournaments"))["recent"]] == ["cup"]
 
 
@@ -305,6 +310,8 @@ async def test_the_staff_close_anothers_tournament_logged_first(server: Server) 
     mod = await _registered(server, "zed")
     assert await server.store.role_set("zed", "moderator", by=OPERATOR)
     assert (await mod.command("/tournament close cup"))["type"] == "ack"
+    told = await ann.next(lambda m: m["type"] == "notice" and "closed" in m["text"])  # (an entrant)
+    assert told["text"] == "Tournament cup was closed: no more tables are made."
     shown = await bob.request({"type": "tournament", "name": "cup"})
     assert shown["tournament"]["status"] == "closed" and shown["tournament"]["closed_by"] == "zed"
     cy = await LineClient.connect(server.line_port or 0, "cy")
@@ -470,3 +477,23 @@ async def _first_table_over(server: Server) -> None:
             return
         assert time.monotonic() < deadline, found
         await asyncio.sleep(0.05)
+
+
+async def test_a_player_with_a_bye_is_told_so(server: Server) -> None:
+    """A Swiss of three at tables of two: the one left over has a bye (a win), and is told."""
+    ann = await _registered(server, "ann")
+    made = await ann.command("/tournament new odd swiss 1 size 2 start +1m")
+    number = made["tournament"]["id"]
+    clients = {"ann": ann}
+    for name in ("bob", "cy"):
+        clients[name] = await WsClient.connect(server.port, name)
+        assert (await clients[name].command("/tournament join odd"))["type"] == "ack"
+    _started(server)
+    [table] = [t for t in await _tables(server, number, 1) if t["game"] is not None]
+    [bye] = set(clients) - set(table["players"])
+    told = await clients[bye].next(lambda m: m["type"] == "notice" and "bye" in m["text"])
+    assert told["text"] == "Tournament odd, round 1: you have a bye, counted as a win."
+    for name in table["players"]:
+        await clients[name].barrier()
+        assert not [m for m in clients[name].messages if m["type"] == "notice" and "bye" in m["text"]]
+
