@@ -146,8 +146,7 @@ def _named(people: list[m.Person], name: str | None) -> m.Person | None:
 async def games_seen(store: GameLog, key: str, limit: int, reader: Reader | None) -> list[StoredGame]:
     """The last ``limit`` games of the player ``key`` that ``reader`` may read (a private room's
     only by its players)."""
-    identity = None if reader is None else reader.identity
-    return [g for g in await store.history(key, limit) if g.readable_by(identity)]
+    return await store.history(key, limit, None if reader is None else reader.identity)
 
 
 async def profile(

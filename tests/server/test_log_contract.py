@@ -181,6 +181,23 @@ async def test_a_private_game_counts_for_its_players_alone(log: GameLog) -> None
         assert await log.games_count("account:ann", reader) == seen, ("finished", reader)
 
 
+async def test_a_history_leaves_out_the_private_games_before_it_counts_the_newest(log: GameLog) -> None:
+    """ann's two newest games are private, her two before public: the two newest that an outsider
+    may read are the public ones (not none: the private ones are left out before the newest are
+    counted, not after); a player of them reads the private ones, running or finished."""
+    for game_id in ("g1", "g2", "g3", "g4"):
+        outcome = await _started(log, game_id, ACCOUNTS)
+        if game_id in ("g3", "g4"):
+            await log.game_option(game_id, "private", True)
+        if game_id != "g4":
+            await log.game_finished(game_id, outcome)
+    for reader in (None, "account:cid"):
+        assert [g.game_id for g in await log.history("account:ann", 2, reader)] == ["g2", "g1"], reader
+    assert [g.game_id for g in await log.history("account:ann", 2, "account:bob")] == ["g4", "g3"]
+    own = await log.history("account:ann", 10, "account:ann")
+    assert [g.game_id for g in own] == ["g4", "g3", "g2", "g1"]
+
+
 async def test_the_moves_the_server_played_are_kept_with_their_marks(log: GameLog) -> None:
     """A move logged as played by the server for its player keeps its mark (``clock`` or
     ``bot``) by number, while the game runs and once it is finished (in PostgreSQL, its record,

@@ -260,7 +260,7 @@ class Records:
         row = await self._one(
             "SELECT count(*) FROM players p JOIN games g ON g.id = p.game_id WHERE p.identity = %s"
             " AND (NOT COALESCE((g.room_options->>'private')::boolean, false)"
-            " OR EXISTS (SELECT 1 FROM players r WHERE r.game_id = p.game_id AND r.identity = %s))",
+            " OR p.game_id IN (SELECT game_id FROM players WHERE identity = %s))",
             (identity, reader),
         )
         return 0 if row is None else int(row[0])
@@ -323,15 +323,17 @@ class Records:
             ).fetchone()
             return None if row is None else await _game(conn, row)
 
-    async def history(self, identity: str, limit: int) -> list[StoredGame]:
-        """The finished games ``identity`` played, newest first."""
+    async def history(self, identity: str, limit: int, reader: str | None) -> list[StoredGame]:
+        """The finished games ``identity`` played that ``reader`` may read, newest first."""
         async with self.connection() as conn:
             rows = await (
                 await conn.execute(
                     f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLUMNS.split(','))}"
                     " FROM games g JOIN players p ON p.game_id = g.id WHERE p.identity = %s"
+                    " AND (NOT COALESCE((g.room_options->>'private')::boolean, false)"
+                    " OR p.game_id IN (SELECT game_id FROM players WHERE identity = %s))"
                     " ORDER BY g.started DESC LIMIT %s",
-                    (identity, limit),
+                    (identity, reader, limit),
                 )
             ).fetchall()
             return [await _game(conn, row) for row in rows]

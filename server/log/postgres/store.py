@@ -223,10 +223,11 @@ class PostgresStore(RedisStore):
         live = await super().game(game_id)
         return live if live is not None else await self.records.game(game_id)
 
-    async def history(self, identity: str, limit: int = 10) -> list[StoredGame]:
-        """The running games of ``identity`` (Redis) and its finished ones (PostgreSQL), newest first."""
-        running = await super().history(identity, limit)
-        finished = await self.records.history(identity, limit)
+    async def history(self, identity: str, limit: int = 10, reader: str | None = None) -> list[StoredGame]:
+        """The running games of ``identity`` (Redis) and its finished ones (PostgreSQL) that
+        ``reader`` may read, newest first."""
+        running = await super().history(identity, limit, reader)
+        finished = await self.records.history(identity, limit, reader)
         seen = {g.game_id for g in running}
         games = running + [g for g in finished if g.game_id not in seen]
         return sorted(games, key=lambda g: g.started, reverse=True)[:limit]
@@ -284,10 +285,8 @@ class PostgresStore(RedisStore):
 
     async def games_count(self, identity: str, reader: str | None = None) -> int:
         # the running games are in Redis (the player's list of them), the finished in PostgreSQL
-        running = await RedisStore.history(self, identity, HISTORY_KEPT)
-        return sum(1 for game in running if game.readable_by(reader)) + await self.records.games_count(
-            identity, reader
-        )
+        running = await RedisStore.history(self, identity, HISTORY_KEPT, reader)
+        return len(running) + await self.records.games_count(identity, reader)
 
     async def game_ratings(self, game_id: str) -> list[RatingChange]:
         return await self.records.game_ratings(game_id)

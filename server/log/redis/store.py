@@ -377,13 +377,22 @@ class RedisStore(ModerationFront):
             raise StoreUnavailable(str(e)) from e
         return stored_game(game_id, fields, moves) if fields else None
 
-    async def history(self, identity: str, limit: int = 10) -> list[StoredGame]:
-        try:
-            ids = await self.redis.lrange(history_key(identity), 0, limit - 1)
-        except RedisError as e:
-            raise StoreUnavailable(str(e)) from e
-        games = [await self.game(str(game_id)) for game_id in ids]
-        return [g for g in games if g is not None]
+    async def history(self, identity: str, limit: int = 10, reader: str | None = None) -> list[StoredGame]:
+        """Of the games the player's history keeps (the newest ``HISTORY_KEPT``), read a page at
+        a time until ``limit`` are ``reader``'s to read."""
+        found: list[StoredGame] = []
+        start = 0
+        while len(found) < limit and start < HISTORY_KEPT:
+            try:
+                ids = await self.redis.lrange(history_key(identity), start, start + limit - 1)
+            except RedisError as e:
+                raise StoreUnavailable(str(e)) from e
+            if not ids:
+                break
+            start += limit
+            games = [await self.game(str(game_id)) for game_id in ids]
+            found.extend(g for g in games if g is not None and g.readable_by(reader))
+        return found[:limit]
 
     # --- accounts and ratings (accounts.py) ------------------------------------------------------
 
@@ -427,7 +436,7 @@ class RedisStore(ModerationFront):
 
     async def games_count(self, identity: str, reader: str | None = None) -> int:
         """Of the games the player's history keeps (the newest 50)."""
-        return sum(1 for game in await self.history(identity, HISTORY_KEPT) if game.readable_by(reader))
+        return len(await self.history(identity, HISTORY_KEPT, reader))
 
     async def game_ratings(self, game_id: str) -> list[RatingChange]:
         return await self._accounts.game_ratings(game_id)

@@ -145,7 +145,9 @@ class Accounts:
         (count,) = self._db.execute(
             "SELECT COUNT(*) FROM players p JOIN games g ON g.id = p.game_id WHERE p.identity = ?"
             " AND (COALESCE(json_extract(g.room_options, '$.private'), 0) = 0"
-            " OR EXISTS (SELECT 1 FROM players r WHERE r.game_id = p.game_id AND r.identity = ?))",
+            # (the reader's games read once: a correlated EXISTS read them for each private game,
+            # 225 ms for a player of 5,000 games asked by their opponent)
+            " OR p.game_id IN (SELECT game_id FROM players WHERE identity = ?))",
             (identity, reader),
         ).fetchone()
         return int(count)

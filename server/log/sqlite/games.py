@@ -132,23 +132,33 @@ class Games:
         row = self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
         return None if row is None else self._game(row)
 
-    def history(self, identity: str, limit: int) -> list[StoredGame]:
-        """The games ``identity`` played, newest first."""
-        return self._newest("p.identity", identity, limit)
+    def history(self, identity: str, limit: int, reader: str | None) -> list[StoredGame]:
+        """The games ``identity`` played that ``reader`` may read (a private one only by its
+        players), newest first."""
+        return self._newest("p.identity", identity, limit, (reader,))
 
     def named(self, name: str, limit: int) -> list[StoredGame]:
         """The games someone played under ``name``, newest first, whoever it was."""
         return self._newest("p.name", name, limit)
 
-    def _newest(self, column: str, value: str, limit: int) -> list[StoredGame]:
-        """The newest ``limit`` games whose players' ``column`` is ``value``: their ids chosen
-        first, the rows read for those alone (sorting whole rows, moves and all, of a player with
-        2,000 games took 5.4 ms a question, the ids alone 2.0)."""
+    def _newest(
+        self, column: str, value: str, limit: int, readers: tuple[str | None, ...] = ()
+    ) -> list[StoredGame]:
+        """The newest ``limit`` games whose players' ``column`` is ``value`` (with ``readers``, one
+        reader: those it may read): their ids chosen first, the rows read for those alone (sorting
+        whole rows, moves and all, of a player with 2,000 games took 5.4 ms a question, the ids
+        alone 2.0). The reader's games are read once (``IN``), not for each private game."""
+        readable = (
+            " AND (COALESCE(json_extract(g.room_options, '$.private'), 0) = 0"
+            " OR p.game_id IN (SELECT game_id FROM players WHERE identity = ?))"
+            if readers
+            else ""
+        )
         rows = self._db.execute(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE id IN (SELECT p.game_id FROM players p"
-            f" JOIN games g ON g.id = p.game_id WHERE {column} = ? ORDER BY g.started DESC LIMIT ?)"
+            f" JOIN games g ON g.id = p.game_id WHERE {column} = ?{readable} ORDER BY g.started DESC LIMIT ?)"
             " ORDER BY started DESC",
-            (value, limit),
+            (value, *readers, limit),
         ).fetchall()
         return [self._game(row) for row in rows]
 

@@ -136,8 +136,8 @@ class Store:
     async def game(self, game_id: str) -> StoredGame | None:
         return self._games.game(game_id)
 
-    async def history(self, identity: str, limit: int = 10) -> list[StoredGame]:
-        return self._games.history(identity, limit)
+    async def history(self, identity: str, limit: int = 10, reader: str | None = None) -> list[StoredGame]:
+        return self._games.history(identity, limit, reader)
 
     def games_named(self, name: str, limit: int = 10) -> list[StoredGame]:
         """The games someone played under ``name``, newest first, whoever it was (for operators
