@@ -26,6 +26,7 @@ from server.lobby.sanctions import Enforcer
 from server.lobby.social import Social
 from server.log.contract import GameLog
 from server.metrics import Metrics
+from server.ratelimit import AddressBuckets
 from server.ratings import account_key
 from server.session import Session
 
@@ -51,6 +52,8 @@ class Lobby(Protocol):
     def seeks(self) -> Ended: ...
     @property
     def analyses(self) -> Followed: ...
+    @property
+    def reading(self) -> AddressBuckets: ...
 
 
 class Entered(Protocol):
@@ -320,6 +323,10 @@ async def show(lobby: Lobby, session: Session, msg: ShowRequest) -> None:
     of games): it counts as ``RECORDS_COST`` messages against the connection's rate."""
     if msg.what in ("history", "finger"):
         session.bucket.spend(RECORDS_COST - 1)
+        # and against its address's reading, which its other connections and the API share
+        if not lobby.reading.of(session.address).take_costly(RECORDS_COST):
+            text = _("Your address reads the records often just now; try again in a second.")
+            raise ProtocolError("rate_limited", text, msg.id)
     if msg.what == "history":
         identity = session.identity if msg.topic is None else account_key(msg.topic)
         if msg.topic is not None and await lobby.store.account(msg.topic) is None:

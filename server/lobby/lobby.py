@@ -41,7 +41,7 @@ from server.lobby.social import PersonalLists, Social
 from server.lobby.tables import Tables
 from server.log.contract import GameLog, StoreUnavailable
 from server.metrics import Metrics
-from server.ratelimit import TokenBucket
+from server.ratelimit import AddressBuckets, TokenBucket
 from server.ratings import ACCOUNT
 from server.room import Enter, Leave, Returned, Room, not_invited
 from server.session import RoomRef, Session
@@ -59,6 +59,8 @@ LAST_WORD = 1.0
 ROOMS_A_MESSAGE = 100
 #: and a ``who`` as one more for each this many people (a line of each, with their rating)
 PEOPLE_A_MESSAGE = 100
+#: the addresses whose reading of the records is counted at once (more: the least recent forgotten)
+READING_ADDRESSES = 10_000
 
 #: what answers a message: done at once (``None``) or when awaited
 Handler = Callable[[Session, Any], Awaitable[None] | None]
@@ -123,6 +125,9 @@ class Lobby:
         self.clock: Callable[[], float] = time.monotonic
         self.all_sessions: set[Session] = set()
         self.accounts = Accounts(store, **config.argon2)
+        #: what each address may still read of the records (``/history``, ``/finger``, the HTTP
+        #: API): at the connections' message rate and burst, its connections and requests together
+        self.reading = AddressBuckets(config.rate, config.burst, READING_ADDRESSES)
         #: names no guest takes and nobody registers, whatever their case or look-alike
         self.reserved = ReservedNames(STRATEGIES)
         self._jobs = Background(log)

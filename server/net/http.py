@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import mimetypes
-from collections import OrderedDict
 from http import HTTPStatus
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -19,11 +18,11 @@ from protocol.names import is_name
 from server.directory.privacy import Reader, reader
 from server.limits import security_event
 from server.lobby import profiles
+from server.lobby.account_commands import RECORDS_COST
 from server.lobby.lobby import Lobby
 from server.log.contract import StoredGame, StoreUnavailable
 from server.net.pages import not_found_page, page_language, replay_steps, rules_page
 from server.peers import TrustedProxies, address_key, http_client, ip
-from server.ratelimit import TokenBucket
 from server.tournament.api import api as tournament_api
 
 STATIC = Path(__file__).parents[1] / "static"
@@ -41,8 +40,6 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
 }
 ALLOWED_METHODS = "GET, HEAD"
-#: the addresses whose asking of the API is counted at once (more: the least recent forgotten)
-API_ADDRESSES = 10_000
 _DEFAULT_PORTS = {"http": 80, "ws": 80, "https": 443, "wss": 443}
 
 
@@ -206,10 +203,6 @@ class HttpRoutes:
         self.hosts = listed_hosts(config.allowed_origins) if loopback_only(config.host) else None
         #: whose word on a request's client is taken (the server's ``Limits.proxies``)
         self.proxies = proxies if proxies is not None else TrustedProxies(None)
-        #: what each address may still ask of the API (``/api/``, a game's record at ``/games/``):
-        #: at the connections' message rate and burst; the addresses heard from least lately
-        #: are forgotten past ``API_ADDRESSES`` of them
-        self._asking: OrderedDict[str, TokenBucket] = OrderedDict()
 
     def _client(self, connection: ServerConnection, request: Request) -> str:
         """Who sent ``request`` (``HOST:PORT``), as a security event names them."""
@@ -238,7 +231,7 @@ class HttpRoutes:
             return response
         if path in ("/livez", "/healthz", "/readyz"):
             return self._health(path)
-        if self._asks_records(path, request) and not self._may_ask(connection, request):
+        if self._asks_records(path, request) and not self._may_ask(connection, request, path):
             security_event(self.lobby.metrics, "rate_limit_http", peer=self._client(connection, request))
             body = b'{"error": "rate_limited"}\n'
             response = _response(HTTPStatus.TOO_MANY_REQUESTS, body, "application/json")
@@ -260,19 +253,13 @@ class HttpRoutes:
             return True
         return path.startswith("/games/") and not _wants_html(", ".join(request.headers.get_all("Accept")))
 
-    def _may_ask(self, connection: ServerConnection, request: Request) -> bool:
+    def _may_ask(self, connection: ServerConnection, request: Request, path: str) -> bool:
         """Whether the request's address may ask the API now (each answer reads the store, and
-        one of a player with thousands of games costs milliseconds of the event loop)."""
-        address = address_key(self._client(connection, request))
-        bucket = self._asking.get(address)
-        if bucket is None:
-            config = self.lobby.config
-            bucket = self._asking[address] = TokenBucket(config.rate, config.burst)
-            if len(self._asking) > API_ADDRESSES:
-                self._asking.popitem(last=False)
-        else:
-            self._asking.move_to_end(address)
-        return bucket.take()
+        one of a player with thousands of games costs milliseconds of the event loop): from what
+        the address may read (``Lobby.reading``, which its connections' ``/history`` and
+        ``/finger`` spend too), a player's profile or games as much as a ``/history``."""
+        cost = RECORDS_COST if path.startswith("/api/players/") else 1
+        return self.lobby.reading.of(address_key(self._client(connection, request))).take_costly(cost)
 
     async def _route(self, request: Request, path: str) -> Response:
         """The answer to a ``GET`` (or ``HEAD``) of ``path`` past the checks every request meets."""

@@ -431,9 +431,10 @@ async def test_a_game_address_goes_by_the_quality_the_client_gives_each_kind(ser
 async def test_an_address_asks_the_api_at_a_connection_s_rate(make_server: ServerFactory) -> None:
     """With --rate 1 --burst 3, one address's fourth question to the API at once is 429 with
     ``Retry-After: 1`` (a game's record at /games/ID counts too, the page and /rules do not), and
-    logged and counted as ``rate_limit_http``; a second later it may ask again."""
+    logged and counted as ``rate_limit_http``; a second later it may ask again. A player's profile
+    or games count as a ``/history`` (five): the question after one waits four seconds more."""
     server = await make_server(rate=1.0, burst=3)
-    for path in ("/api/leaderboard", "/api/players/ann", "/games/0123456789abcdef"):
+    for path in ("/api/leaderboard", "/api/tournaments", "/games/0123456789abcdef"):
         assert (await http_get(server.port, path)).status != 429, path
     refused = await http_get(server.port, "/api/tournaments")
     assert refused.status == 429 and refused.headers["retry-after"] == "1"
@@ -445,4 +446,5 @@ async def test_an_address_asks_the_api_at_a_connection_s_rate(make_server: Serve
     metrics = (await http_get(server.port, "/metrics")).body.decode()
     assert _security_events(metrics, "rate_limit_http") == 1
     await asyncio.sleep(1.1)
-    assert (await http_get(server.port, "/api/tournaments")).status == 200
+    assert (await http_get(server.port, "/api/players/ann")).status == 404  # (asked: no such player)
+    assert (await http_get(server.port, "/api/tournaments")).status == 429  # (four in debt)

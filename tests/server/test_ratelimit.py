@@ -117,6 +117,22 @@ async def test_a_list_of_games_counts_as_five_messages(make_server: ServerFactor
     assert (await zoe.request({"type": "ping"}))["code"] == "rate_limited"
 
 
+async def test_an_addresss_connections_share_what_it_may_read_of_the_records(
+    make_server: ServerFactory,
+) -> None:
+    """``/history`` counts as five messages against its connection and against its address too,
+    whose other connections (and requests of the API) share the same: with a burst of ten, an
+    address's three connections each asking once at once, the third is ``rate_limited``, saying
+    it is the address's reading; a ping of it passes."""
+    server: Server = await make_server(rate=0.01, burst=10)
+    clients = [await WsClient.connect(server.port, f"p{n}") for n in range(3)]
+    assert (await clients[0].command("/history"))["type"] == "text"
+    assert (await clients[1].command("/history"))["type"] == "text"
+    refused = await clients[2].command("/history")
+    assert refused["code"] == "rate_limited" and "address" in refused["message"], refused
+    assert (await clients[2].request({"type": "ping"}))["type"] == "pong"
+
+
 def test_a_bucket_with_no_time_passing_never_refills() -> None:
     """Without time passing, an empty bucket stays empty however often it is asked."""
     clock = FakeClock()
