@@ -115,6 +115,10 @@ class Door:
         self.votes.cancel(asker=session)
         name = msg.name or _name(session)
         seat = self.seats.index_of(name)
+        if msg.disconnected and any(m is not session and m.name == name for m in members):
+            # the old connection of someone back on a new one (which came first, from another
+            # node of a cluster): they did not leave
+            return None
 
         def left() -> None:
             members.broadcast(m.Presence(room=self.name, name=name, event="left"))

@@ -175,6 +175,30 @@ async def test_killing_the_owner_moves_the_room_and_loses_no_move(nodes: list[Se
     await again.next("game_over")
 
 
+async def test_a_player_back_on_the_rooms_node_while_still_connected_elsewhere_did_not_leave(
+    nodes: list[ServerProcess],
+) -> None:
+    """bob, seated in a room of node a from node b, comes back through node a with his token while
+    his connection on b is still open: ann reads that he is back, and not that he left the room
+    (the old connection's leave comes after his return); bob plays on."""
+    a, b = nodes
+    ann = await WsClient.connect(a.port, "ann")
+    assert (await ann.command("/join duo"))["type"] == "ack"  # (node a owns the room)
+    bob = await WsClient.connect(b.port, "bob")
+    assert (await bob.command("/join duo"))["type"] == "ack"
+    assert (await ann.command("/start"))["type"] == "ack"
+    await bob.next("game_started")
+    again = await WsClient.connect(a.port, "bob", token=bob.token)
+    assert again.messages[0]["resumed"] is True
+    await again.next("snapshot", timeout=20)
+    await asyncio.sleep(0.5)  # (the old connection's leave, from node b, comes in a few ms)
+    await ann.barrier()
+    told = [(m["name"], m["event"]) for m in ann.messages if m["type"] == "presence" and m["name"] == "bob"]
+    assert ("bob", "left") not in told, told
+    assert (await again.request({"type": "legal_moves"}))["type"] in ("legal_moves", "error")
+    assert (await again.request({"type": "say", "text": "still here"}))["type"] == "ack"
+
+
 async def test_a_guest_who_left_a_room_of_the_other_node_and_quits_ends_the_bots_game(
     nodes: list[ServerProcess],
 ) -> None:
