@@ -71,6 +71,10 @@ _BEFORE_HELLO_TYPES = frozenset(("hello", "command"))
 #: the refusals of a frame whose type could not be read: their own answer, before hello too
 _UNREAD = frozenset(("bad_json", "unknown_type"))
 
+#: the messages that count against the chat limit: what reaches other people's screens (an
+#: invitation too)
+_CHAT = frozenset({m.Say, m.Tell, m.TellReply, m.Invite})
+
 
 def _may_come_first(raw: str | bytes) -> bool:
     """Whether a frame that failed validation is of a type that may come before ``hello`` (or
@@ -87,9 +91,7 @@ def _hello_first(msg_id: m.ClientId) -> ProtocolError:
     return ProtocolError(
         "hello_first", _("Say hello first: {example}.", example='{"type": "hello", "name": ...}'), msg_id
     )
-#: the messages that count against the chat limit: what reaches other people's screens (an
-#: invitation too)
-_CHAT = frozenset({m.Say, m.Tell, m.TellReply, m.Invite})
+
 
 #: the refusal of a message over the connection's rate
 SLOW_DOWN = _("Slow down: too many messages.")
