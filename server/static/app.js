@@ -76,7 +76,8 @@ function newId(prefix) {
 
 function send(msg) {
   if (!connection.send(msg)) {
-    chat.add("error", t("Not connected: the page reconnects by itself."));
+    // a connection the server closed for good (replaced, kicked, flooding) is not tried again
+    chat.add("error", connection.stopped ? t("Not connected: reload the page to connect again.") : t("Not connected: the page reconnects by itself."));
     return false;
   }
   return true;

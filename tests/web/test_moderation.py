@@ -62,6 +62,8 @@ def test_a_moderator_stops_a_flooding_guest_from_the_panel_in_one_click(
         troll.locator("#log .line", has_text="flooding the lobby").wait_for()
         troll.locator("#app:not([data-conn=connected])").wait_for()
         troll.locator("#banner-text", has_text="The staff closed this connection").wait_for()
+        type_line(troll, "still there?")  # (the page tries no more: it says so, not that it will)
+        wait_for_line(troll, "Not connected: reload the page to connect again.")
         mod.locator("#mod-log li[data-action=kick]", has_text="floodgus").wait_for()
         mod.locator("#mod-status", has_text="floodgus is kicked").wait_for()
         other = open_page()
