@@ -37,7 +37,7 @@ that is not one of these is logged and dropped; nothing else is disturbed.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Self
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
@@ -164,21 +164,19 @@ class SeatAt(_Envelope):
     identity: str | None = Field(default=None, max_length=128)
 
 
-class NoticeTo(_Envelope):
-    """A notice from the server for ``to`` (a connection of ``identity``'s, when given), connected
-    to the receiving node: a tournament's word to its players, say."""
+class _Worded(_Envelope):
+    """An envelope with words for people (``news``, ``notice``): in English, and the message id
+    they were made from with its placeholders' values, so that each reader gets them in their
+    own language."""
 
-    op: Literal["notice"] = "notice"
-    to: str = Field(max_length=64)
-    identity: str | None = Field(default=None, max_length=128)
-    #: the notice in English, and the message id it was made from with its placeholders' values
-    #: (each reader gets it in their language), as ``news`` carries them
+    #: the words in English (what a node that knows no ``msgid`` shows)
     text: str = Field(max_length=300)
+    #: the English message id the words were made from, and its placeholders' values
     msgid: str | None = Field(default=None, max_length=300)
     params: dict[str, Annotated[str, Field(max_length=200)]] = Field(default_factory=dict, max_length=8)
 
     @model_validator(mode="after")
-    def _fills(self) -> NoticeTo:
+    def _fills(self) -> Self:
         if self.msgid is not None:
             try:
                 self.msgid.format_map(self.params)
@@ -187,17 +185,31 @@ class NoticeTo(_Envelope):
         return self
 
     def words(self) -> str:
-        """The notice as a text each reader gets in their language."""
+        """The words as a text each reader gets in their language (``text`` when no id came)."""
         return Msg(self.msgid, dict(self.params)) if self.msgid is not None else self.text
+
+
+def _worded(text: str) -> dict[str, object]:
+    """The fields of ``text`` (a ``Msg`` carries its id and params along) in a ``_Worded``."""
+    fields: dict[str, object] = {"text": text}
+    if isinstance(text, Msg) and text.plural is None:
+        fields["msgid"] = text.msgid
+        fields["params"] = {k: str(v) for k, v in text.params.items()}
+    return fields
+
+
+class NoticeTo(_Worded):
+    """A notice from the server for ``to`` (a connection of ``identity``'s, when given), connected
+    to the receiving node: a tournament's word to its players, say."""
+
+    op: Literal["notice"] = "notice"
+    to: str = Field(max_length=64)
+    identity: str | None = Field(default=None, max_length=128)
 
     @classmethod
     def of(cls, to: str, identity: str | None, text: str) -> NoticeTo:
         """The notice ``text`` (a ``Msg`` carries its id and params along) for ``to``."""
-        fields: dict[str, object] = {"to": to, "identity": identity, "text": str(text)}
-        if isinstance(text, Msg) and text.plural is None:
-            fields["msgid"] = text.msgid
-            fields["params"] = {k: str(v) for k, v in text.params.items()}
-        return cls.model_validate(fields)
+        return cls.model_validate({"to": to, "identity": identity, **_worded(text)})
 
 
 class Moderation(_Envelope):
@@ -216,42 +228,20 @@ class Moderation(_Envelope):
     room: str = Field(default="", max_length=64)
 
 
-class News(_Envelope):
+class News(_Worded):
     """Something the friends of ``name`` are told, wherever they are connected."""
 
     op: Literal["news"] = "news"
     node: str = Field(alias="from", max_length=200)
     name: str = Field(max_length=64)
-    #: the news in English (what a node that knows no ``msgid`` shows)
-    text: str = Field(max_length=300)
-    #: the English message id the news was made from, and its placeholders' values
-    msgid: str | None = Field(default=None, max_length=300)
-    params: dict[str, Annotated[str, Field(max_length=200)]] = Field(default_factory=dict, max_length=8)
     #: friends not to tell, though they are (the players of the game the news is of)
     skip: list[Annotated[str, Field(max_length=64)]] = Field(default_factory=list, max_length=4)
-
-    @model_validator(mode="after")
-    def _fills(self) -> News:
-        if self.msgid is not None:
-            try:
-                self.msgid.format_map(self.params)
-            except (KeyError, ValueError, IndexError, AttributeError) as e:
-                raise ValueError(f"the params do not fill the message id: {e}") from e
-        return self
-
-    def words(self) -> str:
-        """The news as a text each reader gets in their language (``text`` when no id came)."""
-        return Msg(self.msgid, dict(self.params)) if self.msgid is not None else self.text
 
     @classmethod
     def of(cls, node: str, name: str, text: str, skip: tuple[str, ...] = ()) -> News:
         """The news ``text`` (a ``Msg`` carries its id and params along) from ``name`` on ``node``,
         for the friends of ``name`` but those in ``skip``."""
-        fields: dict[str, object] = {"from": node, "name": name, "text": text, "skip": list(skip)}
-        if isinstance(text, Msg) and text.plural is None:
-            fields["msgid"] = text.msgid
-            fields["params"] = {k: str(v) for k, v in text.params.items()}
-        return cls.model_validate(fields)
+        return cls.model_validate({"from": node, "name": name, "skip": list(skip), **_worded(text)})
 
 
 class LobbyChat(_Envelope):
