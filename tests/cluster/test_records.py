@@ -230,6 +230,17 @@ async def test_a_crash_after_postgres_before_redis_lets_go_rates_once(
     assert await again.archive_due(time.time() + 10) == 0
 
 
+async def _node_stops(redis_url: str, url: str) -> tuple[int | None, str]:
+    """A node started on Redis and the PostgreSQL database ``url``, which stops by itself: its
+    exit status and what it wrote to stderr (JSON log lines)."""
+    node = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "server", "--port", "0", "--line-port", "-1", "--redis", redis_url,
+        "--database", url, "--log-format", "json", stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    _, err = await asyncio.wait_for(node.communicate(), 60)
+    return node.returncode, err.decode()
+
+
 async def test_an_old_database_upgrades_and_a_newer_one_is_refused(
     redis_url: str, postgres_server: PostgresServer, tmp_path: Path
 ) -> None:
@@ -249,13 +260,9 @@ async def test_an_old_database_upgrades_and_a_newer_one_is_refused(
         ]
         assert await (await conn.execute(b"SELECT name FROM accounts")).fetchall() == [("x",)]
         await conn.execute(b"UPDATE schema_version SET version = version + 1")
-    node = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server", "--port", "0", "--line-port", "-1", "--redis", redis_url,
-        "--database", url, "--log-format", "json", stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
-    _, err = await asyncio.wait_for(node.communicate(), 60)
-    assert node.returncode == 2
-    events = [json.loads(line) for line in err.decode().splitlines() if line.startswith("{")]
+    status, err = await _node_stops(redis_url, url)
+    assert status == 2
+    events = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
     assert any(e.get("event") == "records_too_new" for e in events), events
     assert await _rows(url, "SELECT version FROM schema_version") == [(schema.SCHEMA_VERSION + 1,)]
 
@@ -418,13 +425,9 @@ async def test_a_node_whose_schema_step_fails_stops_with_one_event(
     async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
         await schema.upgrade(conn)
         await conn.execute(b"UPDATE schema_version SET version = 5")
-    node = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server", "--port", "0", "--line-port", "-1", "--redis", redis_url,
-        "--database", url, "--log-format", "json", stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
-    _, err = await asyncio.wait_for(node.communicate(), 60)
-    assert node.returncode == 2, err.decode()[-2000:]
-    lines = err.decode().splitlines()
+    status, err = await _node_stops(redis_url, url)
+    assert status == 2, err[-2000:]
+    lines = err.splitlines()
     assert all(line.startswith("{") for line in lines), lines  # (no traceback)
     [failed] = [e for e in map(json.loads, lines) if e.get("level") == "error"]
     assert failed["event"] == "records_unreadable" and "reporter_key" in failed["reason"], failed
