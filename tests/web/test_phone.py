@@ -10,7 +10,7 @@ from playwright.sync_api import Page
 from server.app import Server
 from tests.web.conftest import PHONE, ServerThread
 from tests.web.live_steps import seat_with_bot
-from tests.web.pages import come_in
+from tests.web.pages import come_in, wait_until
 
 #: the smallest side, in CSS pixels, of a target a thumb hits reliably
 THUMB = 40
@@ -75,13 +75,15 @@ def test_the_browser_going_offline_is_a_lost_connection_at_once(
     page.locator("#app[data-conn=connected][data-state=playing]").wait_for()
     page.locator("#banner").wait_for(state="hidden")
     assert board.evaluate("(e) => getComputedStyle(e).opacity") == "1"
-    page.locator("#hand .card").first.wait_for()  # the seat's hand: the page holds the seat again
+    page.locator("#hand .card").first.wait_for()
 
-    def seated(s: Server) -> int | None:
-        assert any(x.name == "unplugged" and not x.closed for x in s.lobby.all_sessions)
-        return s.lobby.rooms["unplugged-room"].core.seats.index_of("unplugged")
+    # the page says "connected" when its socket opens, before the server has read its hello: the
+    # server's side is awaited, then the seat is the page's again
+    def connected(s: Server) -> bool:
+        return any(x.name == "unplugged" and not x.closed for x in s.lobby.all_sessions)
 
-    assert server.call(seated) == 0
+    wait_until(page, lambda: server.call(connected), deadline=10)
+    assert server.call(lambda s: s.lobby.rooms["unplugged-room"].core.seats.index_of("unplugged")) == 0
 
 
 #: records each Notification the page makes, and has the page hidden (a tab in the background)
