@@ -56,8 +56,9 @@ _HTML = "text/html; charset=utf-8"
 
 def _wants_html(accept: str) -> bool:
     """Whether an ``Accept`` header asks for a page before JSON (a browser's does; curl's ``*/*``
-    and a program's ``application/json`` do not): ``text/html`` named with a greater quality
-    (``q``) than ``application/json``, or the same and first.
+    and a program's ``application/json`` do not): ``text/html`` ranked with a greater quality
+    (``q``) than ``application/json``, or the same and first. Each takes the quality of the most
+    specific range that names it (``text/html``, then ``text/*``, then ``*/*``).
 
     >>> _wants_html("text/html,application/xhtml+xml,*/*;q=0.8"), _wants_html("*/*")
     (True, False)
@@ -65,6 +66,8 @@ def _wants_html(accept: str) -> bool:
     (False, False)
     >>> _wants_html("application/json;q=0.5, text/html"), _wants_html("application/json, text/html")
     (True, False)
+    >>> _wants_html("text/*"), _wants_html("application/json, text/*"), _wants_html("text/html;q=0, text/*")
+    (True, False, False)
     """
     ranked: dict[str, tuple[float, int]] = {}
     for at, part in enumerate(accept.split(",")):
@@ -78,10 +81,15 @@ def _wants_html(accept: str) -> bool:
                 except ValueError:
                     quality = 0.0
         ranked.setdefault(kind, (quality, at))
-    html, json_ = ranked.get("text/html"), ranked.get("application/json")
-    if html is None or html[0] <= 0:
-        return False
-    return json_ is None or html[0] > json_[0] or (html[0] == json_[0] and html[1] < json_[1])
+
+    def rank(kind: str) -> tuple[float, int]:
+        for named in (kind, kind.split("/")[0] + "/*", "*/*"):
+            if named in ranked:
+                return ranked[named]
+        return 0.0, len(ranked)
+
+    html, json_ = rank("text/html"), rank("application/json")
+    return html[0] > 0 and (html[0] > json_[0] or (html[0] == json_[0] and html[1] < json_[1]))
 
 
 def _not_found() -> Response:

@@ -418,11 +418,16 @@ async def test_a_header_sent_twice_is_answered_not_an_internal_error(
 
 async def test_a_game_address_goes_by_the_quality_the_client_gives_each_kind(server: Server) -> None:
     """``/games/ID`` answers JSON to an ``Accept`` that ranks ``application/json`` above
-    ``text/html`` by its ``q``, whatever the order, and the page to one that ranks HTML above."""
+    ``text/html`` by its ``q``, whatever the order, and the page to one that ranks HTML above;
+    a range (``text/*``, ``*/*``) ranks what it covers unless a narrower one names it."""
     for accept, html in (
         ("text/html;q=0.1, application/json", False),
         ("text/html;q=0", False),
         ("application/json;q=0.5, text/html", True),
+        ("text/*", True),
+        ("text/*;q=0.5, application/json", False),
+        ("text/html;q=0, text/*", False),
+        ("*/*;q=0.9, text/*", True),
     ):
         answer = await http_get(server.port, "/games/0000000000000000", accept=accept)
         assert answer.headers["content-type"].startswith("text/html") is html, (accept, answer.status)
