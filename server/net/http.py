@@ -339,7 +339,7 @@ class HttpRoutes:
         has none to show yet."""
         game = await self._readable_game(game_id, asking)
         if game is None or game.result is None:
-            body = b'{"error": "no such finished game"}\n'
+            body = json.dumps({"error": "no such finished game"}).encode()
             return _response(HTTPStatus.NOT_FOUND, body, "application/json")
         return _response(HTTPStatus.OK, json.dumps(replay_steps(game)).encode(), "application/json")
 
