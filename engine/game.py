@@ -161,7 +161,7 @@ def seed_hash(seed: int) -> str:
 
 def verify(data: Mapping[str, Any], seen: str | None = None) -> dict[str, Any]:
     """Check a published record: its seed matches the fingerprint and its moves replay to
-    ``result``. The fingerprint is ``seen``, the one the checker got when the game started, when
+    ``result`` (its reason, final scores, penalties, ranking and places, each). The fingerprint is ``seen``, the one the checker got when the game started, when
     given; else the record's own ``seed_hash``, which is only the server's word (a seed changed
     after the start would come with its own hash).
 
@@ -201,13 +201,13 @@ def verify(data: Mapping[str, Any], seen: str | None = None) -> dict[str, Any]:
     elif not isinstance(claimed, Mapping):
         check("result", False, "the game is over but the record carries no result")
     else:
-        same = claimed.get("final_scores") == dict(result.outcome.final_scores) and list(
-            claimed.get("ranking", [])
-        ) == list(result.outcome.ranking)
+        replayed = result.outcome.to_dict()
+        differ = [key for key, value in replayed.items() if claimed.get(key) != value]
         scores = ", ".join(f"{n} {s}" for n, s in result.outcome.final_scores.items())
         check(
             "result",
-            same,
-            f"replayed final scores: {scores}" + ("" if same else f"; the record says {dict(claimed)}"),
+            not differ,
+            f"replayed final scores: {scores}"
+            + (f"; the record's {', '.join(differ)} differ: it says {dict(claimed)}" if differ else ""),
         )
     return {"ok": all(c["ok"] for c in checks), "checks": checks}

@@ -45,11 +45,16 @@ def test_an_honest_record_verifies() -> None:
         (lambda d: d.update(seed_hash="0" * 64), "seed_hash"),
         (lambda d: d.pop("seed_hash"), "seed_hash"),
         (lambda d: d["result"]["final_scores"].update(ann=999), "result"),
+        (lambda d: d["result"].update(reason="bar" if d["result"]["reason"] != "bar" else "deck"), "result"),
+        (lambda d: d["result"]["penalties"].update(ann=d["result"]["penalties"]["ann"] + 5), "result"),
+        (lambda d: d["result"]["places"].update(ann=d["result"]["places"]["ann"] % 3 + 1), "result"),
+        (lambda d: d["result"].__setitem__("ranking", d["result"]["ranking"][::-1]), "result"),
         (lambda d: d["moves"].__setitem__(0, "FRf@bar"), "moves"),
     ],
 )
 def test_a_tampered_record_fails_the_check_it_breaks(change: Any, failing: str) -> None:
-    """Changing the seed, the hash, a score or a move fails exactly the matching check."""
+    """Changing the seed, the hash, a move or any part of the result (its reason, a score, a
+    penalty, a place, the ranking) fails exactly the matching check."""
     data = _published()
     change(data)
     report = verify(data)
