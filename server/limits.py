@@ -10,14 +10,15 @@ from typing import Any
 
 import structlog
 
-from server.metrics import Metrics
+from server.metrics import SECURITY_EVENTS, Metrics
 from server.peers import TrustedProxies
 
 log = structlog.get_logger("cafe.security")
 
 
 def security_event(metrics: Metrics, event: str, **fields: Any) -> None:
-    """Log ``event`` with its fields and count it in ``/metrics``."""
+    """Log ``event`` (one of ``SECURITY_EVENTS``) with its fields and count it in ``/metrics``."""
+    assert event in SECURITY_EVENTS, event
     metrics.security_events.labels(event=event).inc()
     log.warning(event, **fields)
 

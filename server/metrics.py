@@ -15,6 +15,24 @@ from prometheus_client.registry import Collector
 MOVE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 
 
+#: the refusals and closes that protect the server, each a log event and counted by its name
+SECURITY_EVENTS = (
+    "origin_refused",
+    "host_refused",
+    "http_on_line",
+    "per_ip_cap",
+    "opening_cap",
+    "hello_timeout",
+    "rate_limit_close",
+    "rate_limit_http",
+    "bad_utf8",
+    "method_refused",
+    "token_refused",
+    "token_expired",
+    "proxy_header_refused",
+)
+
+
 class Metrics:
     """The metrics of one server process (each server has its own registry)."""
 
@@ -30,10 +48,7 @@ class Metrics:
         self.errors = Counter("cafe_errors", "Errors sent to clients, by code", ["code"], registry=registry)
         self.security_events = Counter(
             "cafe_security_events",
-            "Refusals and closes that protect the server (origin_refused, host_refused, http_on_line,"
-            " per_ip_cap, hello_timeout, rate_limit_close, rate_limit_http, bad_utf8, method_refused,"
-            " token_refused,"
-            " token_expired, proxy_header_refused)",
+            f"Refusals and closes that protect the server ({', '.join(SECURITY_EVENTS)})",
             ["event"],
             registry=registry,
         )

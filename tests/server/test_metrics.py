@@ -3,9 +3,14 @@ exactly as prometheus_client's own counters and histogram would."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
+import pytest
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 
-from server.metrics import MOVE_BUCKETS, Metrics
+from server.limits import security_event
+from server.metrics import MOVE_BUCKETS, SECURITY_EVENTS, Metrics
 
 
 def samples(text: bytes, *names: str) -> list[str]:
@@ -53,3 +58,17 @@ def test_the_busy_counters_read_as_prometheus_clients_own_metrics() -> None:
     assert 'cafe_move_seconds_bucket{le="0.0005"} 2.0' in ours
     assert 'cafe_move_seconds_bucket{le="+Inf"} 9.0' in ours
     assert 'cafe_messages_received_total{transport="ws"} 3.0' in ours
+
+
+def test_the_security_events_are_the_ones_readme_lists_and_metrics_describes() -> None:
+    """README's list of the counted refusals, the counter's help text and the names the server
+    reports (``security_event`` takes no other) are one list."""
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    listed = re.search(r"\*\*Seen by the operator\.\*\* Each refusal is a log event \(([^)]*)\)", readme)
+    assert listed is not None
+    assert re.findall(r"`([a-z0-9_]+)`", listed.group(1)) == list(SECURITY_EVENTS)
+    exposition = Metrics().render().decode().splitlines()
+    help_line = next(line for line in exposition if line.startswith("# HELP cafe_security_events"))
+    assert all(event in help_line for event in SECURITY_EVENTS)
+    with pytest.raises(AssertionError):
+        security_event(Metrics(), "not_an_event")
