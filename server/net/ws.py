@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 
+import structlog
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
@@ -17,6 +19,35 @@ from server.net import wsinternals
 from server.net.keepalive import KeepAlive
 from server.peers import address_key, http_client, network
 from server.session import Outgoing, Session
+
+log = structlog.get_logger("cafe.ws")
+
+
+class EarlyData(logging.Filter):
+    """A client that sends a second HTTP request behind its first, before the answer: websockets
+    (up to 17.4 at least) reads those bytes as frames at once, fails the connection for them (it
+    is closed unanswered: this server reads one request a connection), and then asserts in
+    sending the answer to the first, which it logs as its own internal error with a traceback.
+    That record is the client's doing, not the server's: it becomes one ``early_data`` event at
+    info level."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if not isinstance(error, AssertionError) or error.__traceback__ is None:
+            return True
+        last = error.__traceback__
+        while last.tb_next is not None:
+            last = last.tb_next
+        code = last.tb_frame.f_code
+        if code.co_name != "send_eof" or not code.co_filename.endswith("protocol.py"):
+            return True
+        connection = getattr(record, "websocket", None)
+        address = getattr(connection, "remote_address", None)
+        log.info("early_data", peer=str(address[0]) if address else None)
+        return False
+
+
+logging.getLogger("websockets.server").addFilter(EarlyData())
 
 
 class WsSession(Session):

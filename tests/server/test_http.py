@@ -5,13 +5,16 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 import re
 
 import pytest
+import structlog.testing
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 from websockets.typing import Origin
 
+from server import logs
 from server.app import Server
 from server.net import http
 from server.net.http import same_origin
@@ -394,6 +397,30 @@ async def _raw_status(port: int, path: str, headers: str) -> int:
     writer.close()
     await writer.wait_closed()
     return status
+
+
+async def test_a_second_request_on_a_connection_closes_it_and_is_no_internal_error(
+    make_server: ServerFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A request pipelined behind another ends the connection unanswered (no second request is
+    read on one connection): an ``early_data`` event at info level, not an error of the server's
+    with a traceback (websockets logs its own assertion so)."""
+    request = b"GET /api/tournaments HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    server = await make_server()
+    logs.configure("info", "console")  # (the next test's servers set it back)
+    with structlog.testing.capture_logs() as logged:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        writer.write(request * 2)
+        await writer.drain()
+        answered = await asyncio.wait_for(reader.read(), 5)
+        writer.close()
+        await writer.wait_closed()
+        await asyncio.sleep(0.1)
+    assert answered == b""
+    assert [e["peer"] for e in logged if e["event"] == "early_data"] == ["127.0.0.1"], logged
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.records
+    # and the server goes on answering
+    assert (await http_get(server.port, "/api/tournaments")).status == 200
 
 
 @pytest.mark.parametrize(
