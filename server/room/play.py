@@ -356,7 +356,9 @@ class Play:
         if seat is None or game.position.to_move != seat or self.seats[seat].played_by_bot is None:
             return None
         result = play(game.position, msg.move)
-        auto = self.seats[seat].kind == "person"  # a stand-in's move is played for its player
+        # a stand-in's move (for a person, or a bot client away) is played for its player; the
+        # server's own bot plays its own
+        auto = self.seats[seat].strategy is None
 
         def played(answers: Answers) -> None:
             self.moved(result, answers, auto=auto)

@@ -305,7 +305,9 @@ async def test_an_oversize_frame_closes_with_1009_and_others_go_on(make_server: 
 
 
 async def test_a_bot_client_that_never_returns_is_played_by_a_stand_in(make_server: ServerFactory) -> None:
-    """A bot over a connection is held like a person: after the window a server bot finishes its game."""
+    """A bot over a connection is held like a person: after the window a server bot finishes its
+    game, and the moves it plays are marked as played for robo (``auto``, ``bot`` in the view's
+    history and the record), as a person's would be; the server's own bot's are its own."""
     server: Server = await make_server(resume_window=0.2)
     robo = await WsClient.connect(server.port, "robo", kind="bot")
     watcher = await WsClient.connect(server.port, "eve")
@@ -318,6 +320,16 @@ async def test_a_bot_client_that_never_returns_is_played_by_a_stand_in(make_serv
     assert taken["name"] == "robo"
     over = await watcher.next("game_over", timeout=60)
     assert set(over["final_scores"]) == {"robo", "greedy-bot1"}
+    played = [m for m in watcher.messages if m["type"] == "played"]
+    by_robo = [m["auto"] for m in played if m["player"] == "robo" and not m["move"].startswith("leave")]
+    assert by_robo and all(by_robo)
+    assert not any(m["auto"] for m in played if m["player"] == "greedy-bot1")
+    assert watcher.view is not None
+    history = watcher.view["game"]["history"]
+    assert {h.get("auto") for h in history if h["player"] == "robo"} == {"bot"}
+    assert {h.get("auto") for h in history if h["player"] == "greedy-bot1"} == {None}
+    (record,) = server.store.games_named("robo")  # type: ignore[attr-defined]
+    assert set(record.auto.values()) == {"bot"} and len(record.auto) == len(by_robo)
 
 
 async def test_caps_on_connections_and_rooms(make_server: ServerFactory) -> None:
