@@ -83,6 +83,7 @@ class LeaveRoom(_ToRoom):
     id: ClientId = None
     asked: bool = True
     gone: bool = False
+    replaced: bool = False
 
 
 class Returned(_ToRoom):

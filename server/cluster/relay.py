@@ -230,6 +230,7 @@ class Relay:
                 id=message.id,
                 asked=message.asked,
                 gone=message.gone,
+                replaced=message.replaced,
             )
         elif isinstance(message, Returned):
             envelope = env.Returned(**sender)
@@ -593,7 +594,11 @@ class Relay:
             )
         if isinstance(envelope, env.LeaveRoom):
             return lambda member: Leave(
-                disconnected=envelope.disconnected, id=envelope.id, asked=envelope.asked, gone=envelope.gone
+                disconnected=envelope.disconnected,
+                id=envelope.id,
+                asked=envelope.asked,
+                gone=envelope.gone,
+                replaced=envelope.replaced,
             )
         if isinstance(envelope, env.Returned):
             return lambda member: Returned()

@@ -482,7 +482,7 @@ class Lobby:
         """Close an older connection of a name that reconnected."""
         self.seeks.ended(old)  # (while it has its name: the queue knows the seeker by it)
         if old.room is not None:
-            old.room.post(old, Leave(disconnected=True, name=old.name))
+            old.room.post(old, Leave(disconnected=True, name=old.name, replaced=True))
             # (its detach then posts nothing: it reads the room only beside a name)
             old.room = None  # pragma: no mutate
         # the name stays bound to the old session until the new one takes it (its detach reads

@@ -50,6 +50,8 @@ class Door:
         self.votes = votes
         #: the room's latest chat lines, for whoever enters or comes back (held in memory only)
         self.recent: deque[m.Chat] = deque(maxlen=RECENT_CHAT)
+        #: players whose connection a newer one replaced, whose return is no news to the others
+        self.replacing: set[str] = set()
 
     # --- entering and leaving ----------------------------------------------------------------
 
@@ -131,9 +133,12 @@ class Door:
                 self.seats[seat].session = None
                 self.seats[seat].gone = msg.gone
                 if msg.disconnected:
+                    play.hold(name)
+                    if msg.replaced:  # back on a newer connection at once: neither away nor back
+                        self.replacing.add(name)
+                        return None
                     # away, and coming back: not "left" (nor an answer: the connection is gone)
                     members.broadcast(m.Presence(room=self.name, name=name, event="away"))
-                    play.hold(name)
                     play.publish()
                     return None
                 elif (over := self._abandoned(left)) is not None:
@@ -194,8 +199,13 @@ class Door:
         self.votes.cancel(back=name)
         seat = self.seats.index_of(name)
         event: Literal["back", "joined"] = "back"
+        # the player was never away: their connection was replaced by this one (its old one's
+        # leave came first, or, from another node of a cluster, comes after)
+        news = name not in self.replacing
+        self.replacing.discard(name)
         if seat is not None:
             held = self.seats[seat]
+            news = news and (held.session is None or held.session is session)
             held.session = session
             held.stand_in = None
             held.gone = False
@@ -205,7 +215,8 @@ class Door:
                 event = "joined"
         self.clock.release(name, members.out)
         # the others read that the seat is taken (again); the player reads their view
-        members.broadcast(m.Presence(room=self.name, name=name, event=event), exclude=session)
+        if news:
+            members.broadcast(m.Presence(room=self.name, name=name, event=event), exclude=session)
         play.publish()
         if new:
             self._recent_to(session)

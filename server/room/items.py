@@ -43,6 +43,8 @@ class Leave:
     asked: bool = True
     #: the member can never come back to its seat: a guest who gave up its token (``/quit``)
     gone: bool = False
+    #: the connection lost is one its player replaced with a newer one, which comes back at once
+    replaced: bool = False
 
 
 @dataclass(frozen=True, slots=True)
