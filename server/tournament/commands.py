@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime
 import time
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from protocol import messages as m
 from protocol.errors import ProtocolError
@@ -33,6 +33,10 @@ DEFAULT_CLOCK = 60
 DEFAULT_START = 5
 #: how many tournaments over ``tournaments`` lists
 RECENT = 10
+
+#: what a ``join`` did: entered the player, found them in, or kept them in past the game they
+#: are at (an arena's, which they may have left: :meth:`Tournament.join_again`)
+Joined = Literal["joined", "in", "again"]
 
 
 class Lobby(Protocol):
@@ -106,7 +110,8 @@ async def request(lobby: Lobby, session: Session, msg: m.TournamentRequest) -> N
         identity = session.identity
         counted = False  # (a join counts against its address's hour only when it enters the player)
 
-        def join(fresh: Tournament) -> bool:
+        def join(fresh: Tournament) -> Joined:
+            """Whether the player entered, was in already, or joined again at a running table."""
             nonlocal counted
             now = time.time()
             found = fresh.entrant(name)
@@ -117,7 +122,7 @@ async def request(lobby: Lobby, session: Session, msg: m.TournamentRequest) -> N
                     msg.id,
                 )
             if found is not None and found.active:
-                return False
+                return "again" if fresh.join_again(name) else "in"
             if not fresh.open_to_join(now):
                 raise _closed(fresh, msg.id)
             if fresh.playing >= TOURNAMENT_ENTRANTS_MAX:
@@ -137,19 +142,22 @@ async def request(lobby: Lobby, session: Session, msg: m.TournamentRequest) -> N
                     msg.id,
                 )
             counted = True  # (once, though another writer coming first makes this run again)
-            return fresh.join(name, rating, now, identity)
+            return "joined" if fresh.join(name, rating, now, identity) else "in"
 
-        joined = False
+        joined: Joined = "in"
         try:
             joined = await director.change(t.id, join)
         finally:
-            if counted and not joined:  # (read again, it was refused, or they were in: nobody entered)
+            if counted and joined != "joined":  # (read again, refused, or they were in: nobody entered)
                 director.joins.give_back(session.address)
-        text = (
-            _("You are in tournament {name}: your tables come by themselves.", name=t.name)
-            if joined
-            else _("You are in tournament {name} already.", name=t.name)
-        )
+        if joined == "joined":
+            text = _("You are in tournament {name}: your tables come by themselves.", name=t.name)
+        elif joined == "again":
+            text = _(
+                "You are in tournament {name}: your next table comes after your game's end.", name=t.name
+            )
+        else:
+            text = _("You are in tournament {name} already.", name=t.name)
     elif msg.action == "leave":
 
         def leave(fresh: Tournament) -> bool:

@@ -96,6 +96,9 @@ class Tournament:
     tables: list[Table] = field(default_factory=list)
     #: arena: casefolded name -> since when the player waits for a table
     waiting: dict[str, float] = field(default_factory=dict)
+    #: arena: casefolded names of players who joined again while at a table whose game runs: a
+    #: leave of that game does not put them out (see :meth:`join_again`)
+    again: set[str] = field(default_factory=set)
     #: the address its creator made it from (the per-person limit counts per address too)
     origin: str = ""
     #: who closed it early (its creator or a staff member)
@@ -148,6 +151,15 @@ class Tournament:
             found.identity = identity or found.identity
         if self.kind == "arena" and self.status == "running" and not self._seated(name):
             self.waiting[name.casefold()] = now
+        return True
+
+    def join_again(self, name: str) -> bool:
+        """``name``, still in an arena, joins again while at a table whose game runs (they may
+        have left that game, which puts them out only at its end): they wait for a table after
+        that end like the others. ``False`` if they are at no such table."""
+        if self.kind != "arena" or self.status != "running" or not self._seated(name):
+            return False
+        self.again.add(name.casefold())
         return True
 
     def leave(self, name: str) -> bool:
@@ -246,7 +258,8 @@ class Tournament:
         """Table ``number``'s game ended so; ``False`` if it had already. In an arena its players
         wait for their next table, but those who ``left`` the game before its end, who are out as
         by :meth:`leave` (their points stay): an arena seats again only who plays on, and whoever
-        abandons a game must join again to be seated (a join is counted against its address)."""
+        abandons a game must join again to be seated (a join is counted against its address; one
+        sent before the game's end, :meth:`join_again`, keeps them in)."""
         table = self.table(number)
         if table is None or table.finished:
             return False
@@ -255,13 +268,16 @@ class Tournament:
         if self.kind == "arena":
             gone = {name.casefold() for name in left}
             for name in table.players:
+                key = name.casefold()
+                again = key in self.again
+                self.again.discard(key)
                 found = self.entrant(name)
                 if found is None or not found.active:
                     continue
-                if name.casefold() in gone:
+                if key in gone and not again:
                     self.leave(name)
                 else:
-                    self.waiting[name.casefold()] = now
+                    self.waiting[key] = now
         return True
 
     # --- what is due ---------------------------------------------------------------------------
@@ -390,6 +406,7 @@ class Tournament:
                 for t in self.tables
             ],
             "waiting": self.waiting,
+            "again": sorted(self.again),
             "origin": self.origin,
             "closed_by": self.closed_by,
             "creator_identity": self.creator_identity,
@@ -430,6 +447,7 @@ class Tournament:
                 for t in data["tables"]
             ],
             waiting={k: float(v) for k, v in data["waiting"].items()},
+            again={str(k) for k in data.get("again", ())},
             origin=str(data.get("origin", "")),
             creator_identity=data.get("creator_identity"),
             closed_by=data.get("closed_by"),

@@ -468,6 +468,34 @@ async def test_an_arena_seats_again_only_who_plays_on(server: Server) -> None:
     assert sorted(second["players"]) == ["ann", "bob"]
 
 
+async def test_an_arena_player_who_left_a_game_and_joined_again_before_its_end_stays_in(
+    server: Server,
+) -> None:
+    """cy leaves her arena game of three and joins again while ann and bob play it on: she is
+    told her next table comes after that game, and when bob's leave ends it she is still in
+    (waiting for a table), while bob, who did not join again, is out."""
+    ann = await _registered(server, "ann")
+    made = await ann.command("/tournament new trio arena 30 size 3 start +1m")
+    assert made["type"] == "tournament"
+    others = {name: await WsClient.connect(server.port, name) for name in ("bob", "cy")}
+    for client in others.values():
+        assert (await client.command("/tournament join trio"))["type"] == "ack"
+    _started(server)
+    await _tables(server, 1, 1)
+    cy = others["cy"]
+    assert (await cy.request({"type": "leave_room"}))["type"] == "ack"
+    again = await cy.command("/tournament join trio")
+    assert again["type"] == "ack"
+    told = [m["text"] for m in cy.take_all() if m["type"] == "notice" and "trio" in m["text"]]
+    assert told[-1] == "You are in tournament trio: your next table comes after your game's end."
+    assert (await others["bob"].request({"type": "leave_room"}))["type"] == "ack"
+    await _first_table_over(server)
+    await _ticks_passed(server, 2)
+    lines = {line["name"]: line for line in (await _api(server, "/api/tournaments/1"))["standings"]}
+    assert lines["cy"]["active"] and lines["ann"]["active"]
+    assert not lines["bob"]["active"]
+
+
 async def _first_table_over(server: Server) -> None:
     """Wait until table 1 of tournament 1 has its result."""
     deadline = time.monotonic() + TIMEOUT
