@@ -181,13 +181,19 @@ async def request(lobby: Lobby, session: Session, msg: m.TournamentRequest) -> N
         staff = session.registered and await lobby.store.role(name) is not None
         creator = t.made_by(name, session.identity)
         if not creator and not staff:
-            raise ProtocolError(
-                "not_organizer",
-                _(
+            # (one who took the creator's name since is told so, not that they alone may)
+            text = (
+                _("Only the player who made tournament {name} may close it.", name=t.name)
+                if t.creator.casefold() == name.casefold()
+                else _(
                     "Only {creator}, who made tournament {name}, may close it.",
                     creator=t.creator,
                     name=t.name,
-                ),
+                )
+            )
+            raise ProtocolError(
+                "not_organizer",
+                text,
                 msg.id,
             )
         if t.over:

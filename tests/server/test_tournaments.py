@@ -186,7 +186,10 @@ async def test_whoever_takes_a_creators_name_later_is_not_its_organizer(server: 
     await ann.command("/quit")
     await ann.close()
     stranger = await WsClient.connect(server.port, "ann")
-    assert (await stranger.command("/tournament close cup"))["code"] == "not_organizer"
+    refused = await stranger.command("/tournament close cup")
+    assert refused["code"] == "not_organizer"
+    # (not "Only ann, who made ...": the stranger is ann too)
+    assert refused["message"] == "Only the player who made tournament cup may close it."
     welcome = await stranger.request({"type": "register", "password": "another horse"})
     assert welcome["type"] == "welcome" and welcome["registered"], welcome
     assert (await stranger.command("/tournament close cup"))["code"] == "not_organizer"
