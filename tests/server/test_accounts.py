@@ -128,6 +128,29 @@ async def test_weak_password_and_password_change_and_unregister(server: Server) 
     await WsClient.connect(server.port, "ann")  # a guest may take it now
 
 
+async def test_a_password_changes_during_a_rated_game_and_the_game_goes_on(server: Server) -> None:
+    """A password is no part of who plays a game: ann changes hers while her rated game runs
+    (where ``unregister`` waits: ``already_playing``), and plays on at her seat."""
+    ann = await WsClient.connect(server.port, "ann")
+    await ann.request({"type": "register", "password": PASSWORD})
+    bob = await WsClient.connect(server.port, "bob")
+    await bob.request({"type": "register", "password": PASSWORD})
+    assert (await ann.command("/join rated"))["type"] == "ack"
+    assert (await bob.command("/join rated"))["type"] == "ack"
+    assert (await ann.command("/start"))["type"] == "ack"
+    await bob.next("game_started")
+    waits = await ann.request({"type": "unregister", "password": PASSWORD})
+    assert waits["code"] == "already_playing"
+    answer = await ann.request({"type": "password", "old": PASSWORD, "new": "new password!"})
+    assert answer["type"] == "ack"
+    await ann.barrier()
+    assert ann.view is not None
+    mover = ann if ann.view["game"]["to_move"] == "ann" else bob
+    legal = (await mover.request({"type": "legal_moves"}))["moves"]
+    assert (await mover.request({"type": "move", "move": legal[0]}))["type"] == "ack"
+    assert server.lobby.rooms["rated"].core.seats.index_of("ann") is not None
+
+
 async def test_a_new_password_comes_with_a_new_token_and_the_old_one_lets_nobody_in(server: Server) -> None:
     """A token someone took is why a password is changed: the change hands its connection a new
     token (``welcome``, ``id`` null, before the ``ack``), and the old one is ``bad_token``; the
