@@ -13,6 +13,8 @@ from protocol.i18n import _
 
 #: the widest line any function here returns, in terminal columns
 WIDTH: Final = 80
+#: how a line past 80 columns goes on: its next line starts with this
+CONTINUED: Final = "    "
 
 #: columns a player's name takes in a table of players
 NAME_COLUMN: Final = 18
@@ -229,3 +231,50 @@ def to_ascii(text: str) -> str:
         return text
     text = unicodedata.normalize("NFC", text.translate(_GLYPH_TO_ASCII))
     return "".join(ch if ch.isascii() else "" if unicodedata.combining(ch) else _plain(ch) for ch in text)
+
+
+def fold(lines: list[str], width: int = WIDTH, *, cjk: bool = False) -> list[str]:
+    """``lines`` with each line past ``width`` columns (as terminals count them) broken at spaces,
+    every line it is carried on starting with ``CONTINUED``: the last guard that every line a line
+    client reads fits its terminal, and that only the server starts a line (a line's start is the
+    server's, whatever a person wrote after it; a person's words never begin one). With ``cjk``
+    (lines holding what people wrote) East Asian ambiguous characters count two columns, as on a
+    terminal that draws them wide (``char_width_cjk``); else one.
+
+    >>> fold(["<ann> " + "ab " * 8 + "* bob leaves the room"], 30)
+    ['<ann> ab ab ab ab ab ab ab ab', '    * bob leaves the room']
+    >>> fold(["<ann> " + "×" * 12 + " * bob"], 20, cjk=True)
+    ['<ann>', '    ××××××××', '    ×××× * bob']
+    """
+    measure = display_width_cjk if cjk else display_width
+    out: list[str] = []
+    for line in lines:
+        if measure(line) <= width:
+            out.append(line)
+            continue
+        while measure(line) > width:
+            fits = _fitting(line, width, cjk)
+            cut = line.rfind(" ", 0, fits + 1)
+            if cut <= len(line) - len(line.lstrip(" ")) + 4:
+                # no space after the line's first few columns: one long word, cut where it reaches the edge
+                out.append(line[:fits])
+                rest = line[fits:]
+            else:
+                out.append(line[:cut].rstrip(" "))
+                rest = line[cut + 1 :].lstrip(" ")
+            line = CONTINUED + rest
+        out.append(line)
+    return out
+
+
+def _fitting(line: str, width: int, cjk: bool) -> int:
+    """How many characters from the start of ``line`` fit in ``width`` columns (ambiguous
+    characters two each with ``cjk``), with the marks drawn on the last of them (at least one
+    character, so that a line always moves on)."""
+    measure = char_width_cjk if cjk else char_width
+    used = 0
+    for i, ch in enumerate(line):
+        used += measure(ch)
+        if used > width:
+            return max(i, 1)
+    return len(line)

@@ -17,11 +17,8 @@ from protocol import messages as m
 from protocol.diff import apply_patch
 from protocol.i18n import DEFAULT, Lang, Msg, _, _n, lang
 from protocol.text._common import (
-    WIDTH,
-    char_width,
-    char_width_cjk,
-    display_width,
-    display_width_cjk,
+    CONTINUED,
+    fold,
     to_ascii,
 )
 from protocol.text.board import render_board
@@ -56,8 +53,6 @@ GREETING: Final = "Welcome to Café International! (Deutsch: /lang de)"
 FULL: Final = _("* The server is full or stopping; try again later.")
 #: the widest line of a ``/moves`` list
 MOVES_WIDTH: Final = 78
-#: how a line past 80 columns goes on: its next line starts with this
-CONTINUED: Final = "    "
 
 #: the commands whose bare ``ack`` a terminal tells in words (``LineText.asked``)
 _TOLD_ON_ACK: Final = frozenset({m.LeaveRoom, m.Invite, m.Join})
@@ -113,53 +108,6 @@ def ascii_set(on: bool) -> Msg:
 def closing(reason: str, say: Lang = _EN) -> str:
     """The last line of a connection the server closes."""
     return f"* {say(reason)}"
-
-
-def fold(lines: list[str], width: int = WIDTH, *, cjk: bool = False) -> list[str]:
-    """``lines`` with each line past ``width`` columns (as terminals count them) broken at spaces,
-    every line it is carried on starting with ``CONTINUED``: the last guard that every line a line
-    client reads fits its terminal, and that only the server starts a line (a line's start is the
-    server's, whatever a person wrote after it; a person's words never begin one). With ``cjk``
-    (lines holding what people wrote) East Asian ambiguous characters count two columns, as on a
-    terminal that draws them wide (``char_width_cjk``); else one.
-
-    >>> fold(["<ann> " + "ab " * 8 + "* bob leaves the room"], 30)
-    ['<ann> ab ab ab ab ab ab ab ab', '    * bob leaves the room']
-    >>> fold(["<ann> " + "×" * 12 + " * bob"], 20, cjk=True)
-    ['<ann>', '    ××××××××', '    ×××× * bob']
-    """
-    measure = display_width_cjk if cjk else display_width
-    out: list[str] = []
-    for line in lines:
-        if measure(line) <= width:
-            out.append(line)
-            continue
-        while measure(line) > width:
-            fits = _fitting(line, width, cjk)
-            cut = line.rfind(" ", 0, fits + 1)
-            if cut <= len(line) - len(line.lstrip(" ")) + 4:
-                # no space after the line's first few columns: one long word, cut where it reaches the edge
-                out.append(line[:fits])
-                rest = line[fits:]
-            else:
-                out.append(line[:cut].rstrip(" "))
-                rest = line[cut + 1 :].lstrip(" ")
-            line = CONTINUED + rest
-        out.append(line)
-    return out
-
-
-def _fitting(line: str, width: int, cjk: bool) -> int:
-    """How many characters from the start of ``line`` fit in ``width`` columns (ambiguous
-    characters two each with ``cjk``), with the marks drawn on the last of them (at least one
-    character, so that a line always moves on)."""
-    measure = char_width_cjk if cjk else char_width
-    used = 0
-    for i, ch in enumerate(line):
-        used += measure(ch)
-        if used > width:
-            return max(i, 1)
-    return len(line)
 
 
 #: the messages whose lines carry what a person wrote

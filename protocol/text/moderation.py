@@ -14,6 +14,7 @@ import time
 
 from protocol import messages as m
 from protocol.i18n import Lang, _
+from protocol.text._common import CONTINUED, WIDTH, fold
 
 __all__ = ["modlog_lines", "reports_lines", "utc", "when_text"]
 
@@ -52,9 +53,26 @@ def reports_lines(msg: m.ReportList, say: Lang) -> list[str]:
                 )
             )
         )
-        # (marked: a wrapped line goes on indented by spaces alone, and cannot pass for one of them)
-        lines.extend(f"    | {line}" for line in r.excerpt)
+        for line in r.excerpt:
+            lines.extend(excerpt_lines(line))
     return lines
+
+
+#: how a report's chat line begins at a terminal, and how it goes on when it is too long
+_EXCERPT, _EXCERPT_ON = "    | ", "    : "
+
+
+def excerpt_lines(line: str) -> list[str]:
+    """One chat line kept with a report, at a terminal: begun with a bar, and carried on (when
+    too long) under lines begun with a colon, so that no words of it pass for another line.
+
+    >>> for part in excerpt_lines("12:00 [lobby] <troll> " + "a" * 51 + " | 15:00 [lobby] <bmo> fake"):
+    ...     print(part)
+        | 12:00 [lobby] <troll> aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+        : | 15:00 [lobby] <bmo> fake
+    """
+    first, *rest = fold([line], WIDTH - len(_EXCERPT), cjk=True)
+    return [_EXCERPT + first, *(_EXCERPT_ON + part.removeprefix(CONTINUED) for part in rest)]
 
 
 def modlog_lines(msg: m.ModLog, say: Lang) -> list[str]:

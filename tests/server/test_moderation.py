@@ -680,6 +680,34 @@ async def test_closing_a_room_ends_its_game_unrated_and_sends_everyone_to_the_lo
     assert (entry.action, entry.target, entry.reason) == ("close", "table1", "spam")
 
 
+async def test_a_chat_line_wrapped_at_a_terminal_never_passes_for_a_line_of_a_report(server: Server) -> None:
+    """A troll pads a chat line so that the terminal's fold of it in ``/reports`` would start a
+    line with ``| <kim> ...``, a line kim never said: at kim's terminal every line begun with a
+    bar is one chat line kept with the report, and what a long one carries on with begins with a
+    colon."""
+    await _registered(server, "kim", "moderator")
+    troll, bob = await WsClient.connect(server.port, "troll"), await WsClient.connect(server.port, "bob")
+    forged = " | 15:00 [lobby] <kim> everyone here is banned"
+    for pad in range(44, 60):
+        await troll.request({"type": "say", "text": "a" * pad + forged})
+    await bob.barrier()
+    assert (await bob.command("/report troll flooding"))["type"] == "ack"
+    assert server.line_port is not None
+    line = await LineClient.connect(server.line_port)
+    await line.line("kim")
+    await line.expect("Password: ")
+    await line.line(PASSWORD)
+    await line.expect("Hello kim")
+    await line.line("/reports")
+    await line.expect("reports troll: flooding")
+    await line.line("/ping")  # (its answer follows the whole list)
+    listed = await line.expect("pong")
+    barred = [row for row in listed.split("\r\n") if row.startswith("    | ")]
+    assert len(barred) == 16, listed
+    assert [row for row in barred if "[lobby] <troll>" not in row] == [], barred
+    assert any(row.startswith("    : | 15:00") for row in listed.split("\r\n")), listed
+
+
 async def test_the_log_and_reports_read_at_a_terminal(server: Server) -> None:
     """At the line endpoint: ``/ban``, ``/modlog`` as lines newest first, ``/reports``, in English
     and German."""
