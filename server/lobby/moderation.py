@@ -22,7 +22,7 @@ import structlog
 from protocol import messages as m
 from protocol.errors import ProtocolError
 from protocol.i18n import _
-from protocol.names import NAME_RULE, ROOM_RULE, is_name, is_room_name
+from protocol.names import NAME_RULE, ROOM_RULE, alike, is_name, is_room_name
 from protocol.text.moderation import when_text
 from server.directory import Directory
 from server.lobby.accounts import Accounts
@@ -270,6 +270,21 @@ class Moderation:
                 "staff_protected", _("{name} is staff: another admin decides about them.", name=name), msg_id
             )
 
+    async def _named(self, name: str) -> str:
+        """Whom the staff mean by ``name``: the account whose name looks like it (``K1M`` for
+        ``kim``, in any case), else the person connected under a name that looks like it, else
+        the name as typed (a sanction may wait for someone not connected)."""
+        if not is_name(name):
+            return name
+        account = await self.store.account_alike(name)
+        if account is not None:
+            return account
+        form = alike(name)
+        for p in await self.lobby.directory.people():
+            if alike(p.name) == form:
+                return p.name
+        return name
+
     async def _connected(self, name: str) -> str | None:
         """The name as ``name`` is connected on any node, if it is."""
         key = name.casefold()
@@ -362,6 +377,7 @@ class Moderation:
 
     async def _moderate(self, session: Session, msg: m.Moderate) -> None:
         role = await self._staff(session, msg.id)
+        msg = msg.model_copy(update={"name": await self._named(msg.name)})
         await self._may_act_on(session, role, msg.name, msg.id)
         assert session.name is not None
         by, action = session.name, msg.action
@@ -446,6 +462,7 @@ class Moderation:
 
     async def _role(self, session: Session, msg: m.SetRole) -> None:
         role = await self._staff(session, msg.id, admin=True)
+        msg = msg.model_copy(update={"name": await self._named(msg.name)})
         await self._may_act_on(session, role, msg.name, msg.id)
         assert session.name is not None
         new: Role | None = None if msg.role == "none" else "moderator"

@@ -439,6 +439,27 @@ async def test_staff_cannot_act_on_staff_above_or_beside_them(server: Server) ->
     assert await server.store.sanctions("boss") == [] and await server.store.sanctions("chief") == []
 
 
+async def test_a_sanction_of_a_look_alike_name_is_one_of_the_account_it_looks_like(server: Server) -> None:
+    """The staff's ``K1MB`` is the account ``kimb`` (as a report of it is): the kick closes kimb's
+    connection and the ban keeps kimb out; a look-alike of an admin is ``staff_protected``; a
+    guest connected as ``tro11`` is kicked as ``TROLL``."""
+    mia = await _registered(server, "mia", "moderator")
+    await _registered(server, "boss", "admin")
+    kim = await _registered(server, "kimb")
+    kicked = await mia.command("/kick K1MB spam")
+    assert kicked["type"] == "ack", kicked
+    assert any(m["type"] == "bye" for m in await _closed(kim))
+    banned = await mia.command("/ban K1MB 1d spam")
+    assert banned["type"] == "ack"
+    assert [s.kind for s in await server.store.sanctions("kimb")] == ["kick", "ban"]
+    assert (await _hello(server, "kimb", password=PASSWORD))["code"] == "banned"
+    assert (await mia.command("/silence b0ss 2h"))["code"] == "staff_protected"
+    assert await server.store.sanctions("boss") == []
+    guest = await WsClient.connect(server.port, "tro11")
+    assert (await mia.command("/kick TROLL flood"))["type"] == "ack"
+    assert any(m["type"] == "bye" for m in await _closed(guest))
+
+
 async def test_bad_arguments_get_clear_errors(server: Server) -> None:
     """A wrong duration is ``bad_duration`` when sent (``bad_arguments`` with the usage when
     typed); a missing one too; arguments missing are ``bad_arguments`` with the usage; a report
