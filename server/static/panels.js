@@ -306,15 +306,16 @@ function optionControls(options, manage, host, actions) {
   );
 }
 
-/** "1000 → 1012 (+12)": a rating before and after a game, `?` while provisional. */
+/** "1000 → 1012 (+12)": a rating before and after a game, `?` while provisional (the change in
+ * a part of its own, which may go under the rest in a narrow panel). */
 function ratingChange(r) {
-  if (!r) return "—";
+  if (!r) return ["—"];
   const mark = r.provisional ? "?" : "";
   const before = Number.parseInt(String(r.before), 10);
   const after = Number.parseInt(String(r.after), 10);
   const diff = Number.isFinite(before) && Number.isFinite(after) ? after - before : null;
-  const signed = diff === null ? "" : ` (${diff > 0 ? "+" : diff < 0 ? "−" : "±"}${Math.abs(diff)})`;
-  return `${String(r.before).replace("?", "")} → ${String(r.after).replace("?", "")}${mark}${signed}`;
+  const ratings = el("span", {}, `${String(r.before).replace("?", "")} → ${String(r.after).replace("?", "")}${mark}`);
+  return diff === null ? [ratings] : [ratings, " ", el("span", {}, `(${diff > 0 ? "+" : diff < 0 ? "−" : "±"}${Math.abs(diff)})`)];
 }
 
 function resultPanel({ view, actions }) {
@@ -331,10 +332,10 @@ function resultPanel({ view, actions }) {
       { class: `${name === view.you ? "me" : ""} place-${result.places[name]}`, "data-player": name },
       el("td", { class: "place" }, `${result.places[name]}.`),
       el("td", { class: "name" }, name, out.has(name) ? el("span", { class: "badge out" }, t("out")) : null),
-      el("td", { class: "num" }, String(final + penalty)),
-      el("td", { class: "num penalty" }, penalty ? `−${penalty}` : "0"),
+      el("td", { class: "num before-penalty" }, String(final + penalty)),
+      el("td", { class: "num penalty cards-left" }, penalty ? `−${penalty}` : "0"),
       el("td", { class: "num final" }, String(final)),
-      ratings ? el("td", { class: "num rating" }, ratingChange(ratings[name])) : null,
+      ratings ? el("td", { class: "num rating" }, ...ratingChange(ratings[name])) : null,
     );
   });
   return el(
@@ -353,8 +354,8 @@ function resultPanel({ view, actions }) {
           {},
           el("th", { scope: "col" }, el("span", { class: "visually-hidden" }, t("place"))),
           el("th", { scope: "col" }, t("player")),
-          el("th", { scope: "col" }, t("score")),
-          el("th", { scope: "col" }, t("cards left")),
+          el("th", { scope: "col", class: "before-penalty" }, t("score")),
+          el("th", { scope: "col", class: "cards-left" }, t("cards left")),
           el("th", { scope: "col" }, t("final")),
           ratings ? el("th", { scope: "col" }, t("rating")) : null,
         ),

@@ -4,11 +4,13 @@ leaderboard, and finished games as links to the replay viewer."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import Page, Route
 
-from tests.web.conftest import ServerThread
+from tests.web.conftest import DESKTOP, PHONE, ServerThread
 from tests.web.live_steps import audit
 from tests.web.pages import come_in, type_line, wait_for_line
 from tests.web.social_steps import enter_room, fill_account, log_in, register, stored
@@ -195,3 +197,27 @@ def test_a_profile_closed_while_it_loads_stays_closed(open_page: Callable[..., P
     assert not dialog.is_visible()
     name.click()
     dialog.locator(".profile-facts").wait_for()
+
+
+@pytest.mark.parametrize(("viewport", "locale"), [(DESKTOP, "de-DE"), (PHONE, "de-DE"), (DESKTOP, "en-US")])
+def test_the_result_of_a_rated_game_shows_every_rating_without_scrolling(
+    open_page: Callable[..., Page], viewport: dict[str, int], locale: str
+) -> None:
+    """A rated game's result panel holds its rating column whole (header and each "before →
+    after (change)"), on a desktop and on a phone, in German's longer words too."""
+    ann, bob = open_page(viewport, locale), open_page(viewport, locale)
+    tag = f"{locale[:2]}{viewport['width']}"  # (one server serves the three: a name each)
+    for page, name in ((ann, f"Evelynne{tag}"), (bob, f"Bartholom{tag}")):
+        fill_account(page, name, PASSWORD)
+        page.locator("#register-btn").click()
+        registered = re.compile(f"{name} (is registered|ist registriert)")
+        page.locator("#log .line", has_text=registered).wait_for()
+    finish_a_rated_game(ann, bob, f"wide-result-{tag}")
+    panel = ann.locator(".panel.result")
+    panel.locator("td.rating").first.wait_for()
+    sizes = panel.evaluate("(e) => [e.scrollWidth, e.clientWidth]")
+    assert sizes[0] <= sizes[1], sizes
+    header = panel.locator("thead th").last
+    assert header.inner_text().lower() in ("rating", "wertung")
+    box, shown = header.bounding_box(), panel.bounding_box()
+    assert box is not None and shown is not None and box["x"] + box["width"] <= shown["x"] + shown["width"]
