@@ -85,6 +85,7 @@ from protocol.messages import (
     Who,
 )
 from protocol.names import ROOM_RULE, is_room_name
+from protocol.text._common import to_ascii
 from protocol.validation import field_problem, refusal_text
 
 __all__ = [
@@ -1253,11 +1254,28 @@ def _help_of(topic: str | None, say: Lang) -> str:
         return say(_("No command /{shown}. /help lists the commands.", shown=shown))
     examples = "\n".join(f"  {say(example)}" for example in info.examples)
     heading = say(_n("Example:", "Examples:", len(info.examples)))
-    return f"{say(info.usage)} — {say(info.summary)}\n\n{_fitted(say(info.details))}\n\n{heading}\n{examples}"
+    first = "\n".join(_wrapped(f"{say(info.usage)} — {say(info.summary)}", "    "))
+    return f"{first}\n\n{_fitted(say(info.details))}\n\n{heading}\n{examples}"
 
 
 #: the columns of a terminal that a help text fits
 _HELP_WIDTH: Final = 80
+
+#: while a help text is wrapped, the columns a letter takes beyond its own in ASCII (``ä`` is
+#: ``ae``): a line fits a terminal in either form
+_WIDER: Final = "\ue000"
+
+
+def _wrapped(line: str, indent: str) -> list[str]:
+    """``line`` broken at spaces into lines of at most ``_HELP_WIDTH`` columns, in UTF-8 and in
+    ASCII (``/ascii on``) alike, each part after the first indented by ``indent``.
+
+    >>> [(len(part), len(to_ascii(part))) for part in _wrapped("Gäste " * 14, "")]
+    [(65, 76), (17, 20)]
+    """
+    wide = "".join(ch if ch.isascii() else ch + _WIDER * (len(to_ascii(ch)) - 1) for ch in line)
+    parts = textwrap.wrap(wide, _HELP_WIDTH, subsequent_indent=indent, break_on_hyphens=False)
+    return [part.replace(_WIDER, "") for part in parts]
 
 
 def _fitted(text: str) -> str:
@@ -1266,9 +1284,7 @@ def _fitted(text: str) -> str:
     lines = []
     for line in text.splitlines():
         indent = " " * (len(line) - len(line.lstrip(" ")))
-        lines.extend(
-            textwrap.wrap(line, _HELP_WIDTH, subsequent_indent=indent, break_on_hyphens=False) or [""]
-        )
+        lines.extend(_wrapped(line, indent) or [""])
     return "\n".join(lines)
 
 
@@ -1286,5 +1302,5 @@ def _help_list(say: Lang) -> str:
         under = " " * (width + 4)  # (a summary too long for its line goes on under itself)
         for n in names:
             line = f"  {say(COMMANDS[n].usage):<{width}}  {say(COMMANDS[n].summary)}"
-            lines.extend(textwrap.wrap(line, _HELP_WIDTH, subsequent_indent=under, break_on_hyphens=False))
+            lines.extend(_wrapped(line, under))
     return "\n".join(lines)

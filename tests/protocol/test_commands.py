@@ -71,6 +71,7 @@ from protocol.messages import (
     Who,
 )
 from protocol.names import NAME_RULE
+from protocol.text import to_ascii
 
 Parsed = BaseModel | ShowRequest | Quit | AsciiMode | None
 
@@ -477,6 +478,7 @@ def test_help_list_names_every_command_once_and_fits_80_columns() -> None:
         assert info.summary in listed[0]
     german = lang("de")(help_text(None)).splitlines()
     assert all(len(line) <= 80 for line in german), max(german, key=len)
+    assert all(len(to_ascii(line)) <= 80 for line in german), max(german, key=lambda x: len(to_ascii(x)))
     kick = german.index(next(line for line in german if line.startswith("  /kick ")))
     assert german[kick + 1].startswith(" " * 20) and german[kick + 1].strip(), german[kick : kick + 2]
 
@@ -595,14 +597,25 @@ def test_lang_with_an_unknown_language_is_bad_language() -> None:
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
 def test_help_of_a_command_reads_german_and_fits_80_columns(name: str) -> None:
-    """/help COMMAND's longer text is German for a German reader, every line within 80 columns."""
+    """/help COMMAND's longer text is German for a German reader, every line within 80 columns, in
+    ASCII too (``/ascii on``: ``ä`` is ``ae``), where no line may be carried on by a word alone."""
     german = lang("de")(help_text(name))
     details = german.split("\n\n")[1]
     assert details != COMMANDS[name].details
     assert all(len(line) <= 80 for line in german.splitlines())
+    assert all(len(to_ascii(line)) <= 80 for line in german.splitlines())
     assert all(len(line) <= 80 for line in help_text(name).splitlines())
 
 
 def test_the_nick_help_states_the_name_rule() -> None:
     """The /nick help says the name rule as protocol.names has it."""
     assert f"Changes your name: {NAME_RULE}." in COMMANDS["nick"].details
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_a_german_help_in_ascii_has_no_word_alone_on_a_line(name: str) -> None:
+    """A translation's line written to fit 80 columns fits them in ASCII too (``ä`` is ``ae``):
+    no line of its help is carried on by a last word alone. (A longer line is a paragraph, which
+    is wrapped for the terminal in either form.)"""
+    for line in lang("de")(COMMANDS[name].details).splitlines():
+        assert not len(line) <= 80 < len(to_ascii(line)), line
