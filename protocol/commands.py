@@ -248,8 +248,9 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         "/nick NAME",
         _("change your name"),
         _(
-            "Changes your name: 1 to 16 letters, digits, '_' or '-', starting with a letter.\n"
-            "Only in the lobby (/leave the room first). You get a new resume token."
+            "Changes your name: 1 to 16 letters A to Z (no accents), digits, '_' or '-',\n"
+            "starting with a letter. Only in the lobby (/leave the room first). You get a\n"
+            "new resume token."
         ),
         ("/nick ann",),
     ),

@@ -28,7 +28,9 @@ ROOM_MAX: Final = 24
 #: ``bad_field`` at once; between this and the real limit the lobby says what a name may be)
 FIELD_MAX: Final = 64
 
-NAME_RULE: Final = _("1 to {n} letters, digits, '_' or '-', starting with a letter", n=NAME_MAX)
+NAME_RULE: Final = _(
+    "1 to {n} letters A to Z (no accents), digits, '_' or '-', starting with a letter", n=NAME_MAX
+)
 ROOM_RULE: Final = _("1 to {n} letters, digits, '_' or '-', starting with a letter or digit", n=ROOM_MAX)
 
 _NAME = re.compile(rf"[A-Za-z][A-Za-z0-9_-]{{0,{NAME_MAX - 1}}}")

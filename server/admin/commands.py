@@ -45,7 +45,8 @@ def say(line: str = "") -> None:
 def _name(name: str) -> str:
     if not is_name(name):
         raise AdminError(
-            f"{name!r} is not a name: 1 to {NAME_MAX} letters, digits, '_' or '-', starting with a letter"
+            f"{name!r} is not a name: 1 to {NAME_MAX} letters A to Z (no accents), digits, '_' or '-',"
+            " starting with a letter"
         )
     return name
 

@@ -42,7 +42,7 @@ export class AccountForm {
     const name = this.name.value.trim();
     const password = this.password.value;
     if (!name || !this.name.checkValidity()) {
-      this.error.textContent = t("A name is 1 to 16 letters, digits, _ or -, starting with a letter.");
+      this.error.textContent = t("A name is 1 to 16 letters A to Z (no accents), digits, _ or -, starting with a letter.");
       this.name.focus();
       return;
     }

@@ -609,7 +609,7 @@ def test_help_of_a_command_reads_german_and_fits_80_columns(name: str) -> None:
 
 def test_the_nick_help_states_the_name_rule() -> None:
     """The /nick help says the name rule as protocol.names has it."""
-    assert f"Changes your name: {NAME_RULE}." in COMMANDS["nick"].details
+    assert f"Changes your name: {NAME_RULE}." in " ".join(COMMANDS["nick"].details.split())
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))

@@ -10,6 +10,7 @@ import pytest
 from engine import random_game, replay
 from protocol import messages as m
 from protocol.i18n import LANGUAGES, _, lang
+from protocol.names import NAME_RULE
 from protocol.text import WIDTH, LineText, display_width, render_board, render_hand, render_scores
 from protocol.text.events import render_event, render_played
 from tests.protocol.test_text import all_views, golden_views, replayed_view
@@ -92,9 +93,7 @@ OTHER_MESSAGES: list[m._ServerMessage] = [
     m.Error(code="unavailable", message=_("The game data is out of reach; nothing changed, try again.")),
     m.Error(
         code="bad_name",
-        message=_(
-            "A name is {rule}.", rule=_("1 to {n} letters, digits, '_' or '-', starting with a letter", n=16)
-        ),
+        message=_("A name is {rule}.", rule=NAME_RULE),
     ),
     m.Presence(room="cafe", name=LONG, event="replaced_by_bot"),
     m.Notice(
