@@ -45,6 +45,7 @@ __all__ = [
     "Words",
     "_",
     "_n",
+    "decimal",
     "lang",
     "lazy",
     "localize",
@@ -140,6 +141,20 @@ class Lang:
     def gettext(self, msgid: str) -> str:
         """``msgid`` translated (for the renderers' own words; ``_`` marks them for extraction)."""
         return self.translations.gettext(msgid)
+
+    def decimal(self, value: float, places: int = 1) -> str:
+        """``value`` to ``places`` decimals, with this language's decimal mark (German's comma).
+
+        >>> lang("de").decimal(27.612), lang("en").decimal(8.07, 2)
+        ('27,6', '8.07')
+        """
+        text = f"{value:.{places}f}"
+        return text if self.english else text.replace(".", ",")
+
+
+def decimal(value: float, places: int = 1) -> Msg:
+    """``value`` to ``places`` decimals, written with the decimal mark of whoever reads it."""
+    return lazy(lambda say: say.decimal(value, places))
 
 
 @functools.cache

@@ -153,12 +153,6 @@ def _seeking_line(msg: m.Seeking, say: Lang) -> str:
     return say(text)
 
 
-def _tenths(value: float, say: Lang) -> str:
-    """``value`` to one decimal, with the decimal mark of the reader's language (German's comma)."""
-    text = f"{value:.1f}"
-    return text if say.english else text.replace(".", ",")
-
-
 def _analysis_lines(msg: m.Analysis, say: Lang) -> list[str]:
     """An analysis queued, or ready with each player's figures."""
     if msg.state == "queued":
@@ -181,9 +175,9 @@ def _analysis_lines(msg: m.Analysis, say: Lang) -> list[str]:
                     "{name}: accuracy {accuracy} %, {total} points lost in {moves} moves ({mean} a move)",
                     name=name,
                     accuracy=f"{f.accuracy:.0f}",
-                    total=_tenths(f.total_cost, say),
+                    total=say.decimal(f.total_cost),
                     moves=f.moves,
-                    mean=_tenths(f.mean_cost, say),
+                    mean=say.decimal(f.mean_cost),
                 )
             )
         )

@@ -16,8 +16,15 @@ def _clock(when: float) -> str:
     return datetime.datetime.fromtimestamp(when, datetime.UTC).strftime("%H:%M")
 
 
-def _points(points: float) -> str:
-    return f"{points:.2f}".rstrip("0").rstrip(".")
+def _points(points: float, say: Lang) -> str:
+    """Points as few decimals as they need (``3``, ``1.5``), in the reader's decimal mark.
+
+    >>> from protocol.i18n import lang
+    >>> de, en = lang("de"), lang("en")
+    >>> _points(1.5, de), _points(3.0, de), _points(30.0, en), _points(0.25, en)
+    ('1,5', '3', '30', '0.25')
+    """
+    return say.decimal(points, 2).rstrip("0").rstrip(".,")
 
 
 def _what(t: m.TournamentSummary) -> Msg:
@@ -81,8 +88,8 @@ def tournament_lines(msg: m.TournamentInfo, say: Lang) -> list[str]:
         left = say(_("(left)"))
         for s in msg.standings:
             row = (
-                f"{s.rank:>3}  {s.name:<16} {_points(s.points):>7} {s.game_points:>9}"
-                f" {_points(s.opponents):>9} {s.rating:>7} {s.games:>6}"
+                f"{s.rank:>3}  {s.name:<16} {_points(s.points, say):>7} {s.game_points:>9}"
+                f" {_points(s.opponents, say):>9} {s.rating:>7} {s.games:>6}"
             )
             lines.append(row if s.active else f"{row} {left}")
     running = [x for x in msg.tables if x.places is None]

@@ -13,7 +13,7 @@ from protocol import messages as m
 from protocol.botnames import bot_name, bot_names, bot_strategy
 from protocol.commands import TOP_MOST
 from protocol.errors import ProtocolError
-from protocol.i18n import Lang, Msg, _, _n, lazy
+from protocol.i18n import Lang, Msg, _, _n, decimal, lazy
 from server.directory.privacy import Reader, seen_from
 from server.log.contract import GameLog, Standing, StoredGame
 from server.ratings import BOT, Skill, account_key
@@ -75,8 +75,8 @@ async def rating_text(store: GameLog, name: str, msg_id: m.ClientId = None) -> M
         "{n} rated games, {wins} won; mu {mu}, sigma {sigma}",
         s.games,
         wins=s.wins,
-        mu=f"{s.mu:.1f}",
-        sigma=f"{s.sigma:.2f}",
+        mu=decimal(s.mu),
+        sigma=decimal(s.sigma, 2),
     )
     return _(
         "{name}: {rating}  ({detail})",

@@ -4,6 +4,7 @@ log from before accounts upgrades in place."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from pathlib import Path
 
@@ -199,6 +200,11 @@ async def test_lookups_by_command_and_http_after_a_rated_game(make_server: Serve
     cem = await WsClient.connect(server.port, "cem")
     rating = await cem.command("/rating ann")
     assert rating["kind"] == "rating" and f"ann: {ratings['ann']['after']}?" in rating["text"]
+    assert re.search(r"mu \d+\.\d, sigma \d+\.\d\d\)", rating["text"]), rating["text"]
+    assert (await cem.request({"type": "lang", "lang": "de"}))["type"] == "ack"
+    german = (await cem.command("/rating ann"))["text"]  # (German's decimal comma)
+    assert re.search(r"mu \d+,\d; sigma \d+,\d\d\)", german), german
+    assert (await cem.request({"type": "lang", "lang": "en"}))["type"] == "ack"
     top = (await cem.command("/top 5"))["text"]
     assert top.index("ann") < top.index("bob")
     assert (await cem.command("/top 1"))["text"].count("bob") == 0
