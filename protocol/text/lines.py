@@ -334,7 +334,9 @@ class LineText:
                 f"<{msg.name}> {msg.text}" if msg.room is not None else f"{lobby} <{msg.name}> {msg.text}"
             ]
         if isinstance(msg, m.Presence):
-            if msg.event == "replaced_by_bot" and msg.name == reader and msg.detail == m.RAN_OUT_THRICE:
+            # (the detail may come in the reader's words already: a message made once for each language)
+            thrice = msg.detail is not None and say(msg.detail) == say(m.RAN_OUT_THRICE)
+            if msg.event == "replaced_by_bot" and msg.name == reader and thrice:
                 self._stood_in = True
                 view = self.view
                 seat = "N" if view is None or view["seat"] is None else view["seat"] + 1

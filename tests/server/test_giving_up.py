@@ -6,6 +6,8 @@ the length a WebSocket field is."""
 
 from __future__ import annotations
 
+import pytest
+
 from server.app import Server
 from tests.server.clients import MAX_TURNS, LineClient, WsClient
 from tests.server.conftest import ServerFactory
@@ -138,19 +140,40 @@ async def test_a_player_the_clock_handed_to_a_bot_takes_the_seat_back_with_join(
     assert mine and mine[-1]["auto"] is False
 
 
+#: what a terminal reads, in English and in German: the clock set, a bot taking its seat, the
+#: seat taken back, and its turn
+_STOOD_IN = {
+    "en": (
+        "set the clock to 1 second",
+        "* A bot plays your seat: your time ran out three times. /join 1 takes it back.",
+        "* You play seat 1 again.",
+        "It is your turn.",
+    ),
+    "de": (
+        "Bedenkzeit auf 1 Sekunde",
+        "* Ein Bot spielt deinen Platz: deine Zeit lief dreimal ab.",  # (80 columns: /join 1 goes on below)
+        "* Du spielst wieder auf Platz 1.",
+        "Du bist am Zug.",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
 async def test_a_terminal_whose_seat_a_bot_plays_reads_no_turns_until_it_takes_it_back(
-    make_server: ServerFactory,
+    make_server: ServerFactory, language: str
 ) -> None:
     """cy, at a terminal, lets a one-second clock run out three turns in a row: she reads that a
     bot plays her seat and how to take it back, and no "It is your turn." at the turns the bot
-    plays for her; /join 1 gives the seat back, and her next turn is hers again."""
+    plays for her; /join 1 gives the seat back, and her next turn is hers again. In German too,
+    whose room messages come in German words already."""
+    clock, told, back, your_turn = _STOOD_IN[language]
     server: Server = await make_server(clock_min=1.0)
     assert server.line_port is not None
     cy = await LineClient.connect(server.line_port, "cy")
     bob = await WsClient.connect(server.port, "bob")
-    for line in ("/join cafe", "/option seed 8", "/option clock 1"):
+    for line in (f"/lang {language}", "/join cafe", "/option seed 8", "/option clock 1"):
         await cy.line(line)
-    await cy.expect("set the clock to 1 second")
+    await cy.expect(clock)
     assert (await bob.command("/join cafe"))["type"] == "ack"
     await cy.line("/start")
     for _ in range(MAX_TURNS):
@@ -160,7 +183,7 @@ async def test_a_terminal_whose_seat_a_bot_plays_reads_no_turns_until_it_takes_i
             await _play(bob)
         else:
             await bob.next(lambda x: x["type"] in ("played", "presence"), timeout=15)
-    await cy.expect("* A bot plays your seat: your time ran out three times. /join 1 takes it back.")
+    await cy.expect(told)
     stood_in = 0
     for _ in range(MAX_TURNS):  # two turns the bot plays for cy
         mover = await _to_move(bob)
@@ -172,12 +195,12 @@ async def test_a_terminal_whose_seat_a_bot_plays_reads_no_turns_until_it_takes_i
         if stood_in == 2:
             break
     await cy.line("/ping")
-    assert "It is your turn." not in await cy.expect("* pong")
+    assert your_turn not in await cy.expect("* pong")
     await cy.line("/join 1")
-    await cy.expect("* You play seat 1 again.")
+    await cy.expect(back)
     if await _to_move(bob) == "bob":
         await _play(bob)
-    await cy.expect("It is your turn.")
+    await cy.expect(your_turn)
 
 
 async def test_a_password_longer_than_a_field_is_refused_at_the_terminal(server: Server) -> None:
