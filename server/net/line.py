@@ -390,16 +390,21 @@ async def _prompt_language(session: LineSession, line: str) -> None:
     await session.say(f"* {session.lang(LANGUAGE_SET[command.lang])}\r\n{session.lang(PROMPT)}")
 
 
+#: what every resume token looks like (``secrets.token_hex(16)``)
+_TOKEN_SHAPE: Final = re.compile("[0-9a-f]{32}")
+
+
 async def _ask_name(lobby: Lobby, session: LineSession, line: str) -> None:
     if not line:
         await session.say(session.lang(PROMPT))
         return
     parts = line.split()
     # NAME TOKEN comes back; a first word that is no name is refused as a name (``/join cafe``
-    # typed at the prompt), not as a token, and so are three words or more (``my name is ann``)
+    # typed at the prompt), not as a token, and so are a second word that is no token's shape
+    # (``Hans Mueller``) and three words or more (``my name is ann``)
     token = parts[1] if len(parts) == 2 and is_name(parts[0]) else None
-    if len(parts) > 2:
-        parts = [line.strip()]
+    if len(parts) > 2 or (token is not None and not _TOKEN_SHAPE.fullmatch(token)):
+        parts, token = [line.strip()], None
     try:
         registered = token is None and is_name(parts[0]) and await lobby.accounts.is_registered(parts[0])
     except (StoreUnavailable, OSError, TimeoutError):  # the accounts cannot be read just now

@@ -239,12 +239,14 @@ async def test_crlf_split_between_reads_is_one_line_end(server: Server) -> None:
 
 
 async def test_three_words_at_the_name_prompt_are_no_name_and_no_token(server: Server) -> None:
-    """NAME TOKEN is two words: three (``bad name here``) are refused as a name (``bad_name``),
+    """NAME TOKEN is two words, the second a token's 32 hex digits: three (``bad name here``),
+    and two whose second is no token (``Hans Mueller``), are refused as a name (``bad_name``),
     not as a token that no longer holds."""
     assert server.line_port is not None
     client = await LineClient.connect(server.line_port)
-    await client.line("bad name here")
-    await client.expect("[bad_name]")
+    for typed in ("bad name here", "Hans Mueller"):
+        await client.line(typed)
+        await client.expect("[bad_name]")
     assert "token" not in client.text()
     await client.line("good")
     await client.expect("Hello good!")
