@@ -78,7 +78,9 @@ class Server:
         else:
             try:
                 store = Store(config.data)
-            except sqlite3.DatabaseError as e:  # not a SQLite file, or a damaged one
+            # not a SQLite file, or a damaged one; or its folder cannot be made (a file stands
+            # in its path, no permission)
+            except (sqlite3.DatabaseError, OSError) as e:
                 raise CannotStart("data_unreadable", f"{config.data}: {e}") from e
             self.directory = LocalDirectory(config, store, self.metrics)
         self.store = self.directory.log

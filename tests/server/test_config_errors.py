@@ -121,8 +121,9 @@ def _free_port() -> int:
 
 
 def test_a_server_that_cannot_start_says_why_in_one_event_and_exits_2(tmp_path: Path) -> None:
-    """Its port taken, its host not this machine's, its data file not SQLite, its Redis out of
-    reach: the server logs one error event saying what failed, no traceback, and exits 2."""
+    """Its port taken, its host not this machine's, its data file not SQLite or its folder not
+    one that can be made (a file stands in its path), its Redis out of reach: the server logs
+    one error event saying what failed, no traceback, and exits 2."""
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))
     taken.listen()
@@ -132,6 +133,7 @@ def test_a_server_that_cannot_start_says_why_in_one_event_and_exits_2(tmp_path: 
         (["--host", "127.0.0.1", "--port", str(taken.getsockname()[1])], "cannot_listen"),
         (["--host", "no-such-host.invalid", "--port", "0"], "cannot_listen"),
         (["--data", str(not_sqlite), "--port", "0"], "data_unreadable"),
+        (["--data", str(not_sqlite / "sub" / "cafe.db"), "--port", "0"], "data_unreadable"),
         (["--redis", f"redis://127.0.0.1:{_free_port()}/0", "--port", "0"], "redis_unavailable"),
     ]
     with taken:
