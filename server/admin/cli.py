@@ -87,6 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
     backup.add_argument("file", metavar="FILE", type=Path)
 
     commands.add_parser("check", help="the data's schema version, and that every unfinished game replays")
+    for command in commands.choices.values():  # (an argument too many is the command's to refuse)
+        command.set_defaults(command_parser=command)
     return parser
 
 
@@ -129,7 +131,9 @@ def settings(args: argparse.Namespace, environ: dict[str, str] | None = None) ->
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args, extra = build_parser().parse_known_args(argv)
+    if extra:
+        args.command_parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         config = settings(args)
     except ConfigError as e:

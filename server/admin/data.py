@@ -44,16 +44,29 @@ def backup(config: Config, target: Path) -> int:
     if not target.parent.is_dir():
         raise AdminError(f"{target.parent}: no such folder")
     started = time.monotonic()
-    with sqlite3.connect(source, timeout=10) as src, sqlite3.connect(str(target)) as dst:
-        src.backup(dst)
-    with sqlite3.connect(str(target)) as copy:
-        (ok,) = copy.execute("PRAGMA integrity_check").fetchone()
-        (version,) = copy.execute("PRAGMA user_version").fetchone()
-        (games,) = copy.execute("SELECT count(*) FROM games").fetchone()
-        (accounts,) = copy.execute("SELECT count(*) FROM accounts").fetchone()
-    copy.close()
-    if ok != "ok":
-        raise AdminError(f"{target}: the copy does not pass SQLite's integrity check: {ok}")
+    try:
+        with sqlite3.connect(source, timeout=10) as src:
+            try:
+                with sqlite3.connect(str(target)) as dst:
+                    src.backup(dst)
+                dst.close()
+            except sqlite3.Error as e:  # (the source was read just above: the copy's side failed)
+                raise AdminError(f"{target}: SQLite: {e}; the copy was not made") from e
+        src.close()
+        with sqlite3.connect(str(target)) as copy:
+            (ok,) = copy.execute("PRAGMA integrity_check").fetchone()
+            (version,) = copy.execute("PRAGMA user_version").fetchone()
+            (games,) = copy.execute("SELECT count(*) FROM games").fetchone()
+            (accounts,) = copy.execute("SELECT count(*) FROM accounts").fetchone()
+        copy.close()
+        if ok != "ok":
+            raise AdminError(f"{target}: the copy does not pass SQLite's integrity check: {ok}")
+    except BaseException:
+        # a copy that failed is not left behind, where it would pass for a backup (and stop
+        # the next try: the file is there already)
+        for part in (target, target.with_name(target.name + "-journal")):
+            part.unlink(missing_ok=True)
+        raise
     size = target.stat().st_size
     counted = f"{games} game{'' if games == 1 else 's'}, {accounts} account{'' if accounts == 1 else 's'}"
     say(

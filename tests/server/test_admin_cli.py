@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+import resource
 import signal
 import sqlite3
+import subprocess
 import sys
 import tomllib
 from collections.abc import AsyncIterator
@@ -336,6 +338,10 @@ async def test_bad_commands_and_settings_are_one_clear_line(tmp_path: Path) -> N
     done = await admin("--data", str(data), "modlog", "--limit", "0")
     assert done.status == 2 and done.err.startswith("usage: cafe-admin modlog "), done
     assert "cafe-admin modlog: error: argument --limit: '0' is not an integer from 1 to 100000" in done.err
+    done = await admin("--data", str(data), "backup", str(tmp_path / "a.db"), "b")  # (one too many)
+    assert done.status == 2 and done.err.startswith("usage: cafe-admin backup "), done
+    assert "cafe-admin backup: error: unrecognized arguments: b" in done.err
+    assert not (tmp_path / "a.db").exists()
     done = await admin("--data", str(data), "modlog", env={"CAFE_HASH_MEMORY": "1"})
     assert (done.status, done.err) == (
         2,
@@ -538,3 +544,26 @@ async def test_a_reason_is_kept_on_one_line_without_controls(tmp_path: Path) -> 
     done = await admin("--data", str(data), "unban", "troll", "--reason", "x" * 201)
     assert done.status == 2 and "a reason is at most 200 characters" in done.err, done
     assert len((await admin("--data", str(data), "modlog")).out.strip().splitlines()) == 1
+
+
+def test_a_backup_that_cannot_be_written_names_the_copy_and_leaves_no_file(tmp_path: Path) -> None:
+    """A backup whose copy cannot be written (here: files limited to 64 KiB, as a full disk
+    would) says so of the copy, not of the live file, and leaves no part of a copy behind,
+    which would pass for a backup and stop the next try."""
+    data = tmp_path / "cafe.db"
+    Store(str(data)).close()  # (its tables alone are 176 KiB)
+    target = tmp_path / "copy.db"
+
+    def small_files() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024, 64 * 1024))
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # (a write past it fails, rather than kill)
+
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("CAFE_")}
+    done = subprocess.run(
+        [sys.executable, "-m", "server.admin", "--data", str(data), "backup", str(target)],
+        capture_output=True, text=True, env=clean, timeout=60, preexec_fn=small_files, check=False,
+    )  # fmt: skip
+    assert done.returncode == 1, done
+    assert done.stderr.startswith(f"cafe-admin: error: {target}: SQLite: "), done.stderr
+    assert "the copy was not made" in done.stderr
+    assert not target.exists() and not list(tmp_path.glob("copy.db*"))
