@@ -161,9 +161,10 @@ def seed_hash(seed: int) -> str:
 
 def verify(data: Mapping[str, Any], seen: str | None = None) -> dict[str, Any]:
     """Check a published record: its seed matches the fingerprint and its moves replay to
-    ``result`` (its reason, final scores, penalties, ranking and places, each). The fingerprint is ``seen``, the one the checker got when the game started, when
-    given; else the record's own ``seed_hash``, which is only the server's word (a seed changed
-    after the start would come with its own hash).
+    ``result`` (its reason, final scores, penalties, ranking and places, each). The fingerprint
+    is ``seen``, the one the checker got when the game started, when given; else the record's
+    own ``seed_hash``, which is only the server's word (a seed changed after the start would
+    come with its own hash).
 
     Returns ``{"ok": bool, "checks": [{"check": ..., "ok": bool, "detail": ...}, ...]}``; raises
     ``InvalidPositionError`` for a record that cannot be read at all."""

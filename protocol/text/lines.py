@@ -37,6 +37,7 @@ __all__ = [
     "LineText",
     "ascii_set",
     "closing",
+    "fold",
     "name_refused",
     "pack",
 ]
