@@ -37,7 +37,7 @@ from server.log.contract import (
     RecordsUnreadable,
     StoreUnavailable,
 )
-from server.log.sqlite.store import Store
+from server.log.sqlite.store import DataInUse, Store
 from server.metrics import Metrics
 from server.net import wsinternals
 from server.net.http import HttpRoutes
@@ -77,7 +77,9 @@ class Server:
             self.directory = self.cluster = wiring.directory(config, self.metrics)
         else:
             try:
-                store = Store(config.data)
+                store = Store(config.data, exclusive=True)
+            except DataInUse as e:
+                raise CannotStart("data_in_use", str(e)) from e
             # not a SQLite file, or a damaged one; or its folder cannot be made (a file stands
             # in its path, no permission)
             except (sqlite3.DatabaseError, OSError) as e:

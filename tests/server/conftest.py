@@ -24,10 +24,14 @@ async def make_server(tmp_path: Path) -> AsyncIterator[ServerFactory]:
     servers: list[Server] = []
 
     async def start(**overrides: Any) -> Server:
+        # a server started while another of the test still runs gets a file of its own (one
+        # server holds its file: a second on it is data_in_use); one started after the others
+        # stopped reads what they kept
+        running = sum(1 for s in servers if s.lobby.accepting)
         settings: dict[str, Any] = {
             "port": 0,
             "line_port": 0,
-            "data": str(tmp_path / "cafe.db"),
+            "data": str(tmp_path / ("cafe.db" if not running else f"cafe-{len(servers)}.db")),
             "log_level": "warning",
             "rate": 1000.0,
             "burst": 1000,

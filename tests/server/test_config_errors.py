@@ -14,6 +14,7 @@ import annotated_types
 import pytest
 
 from server.config import Config, ConfigError, allowed, load_config
+from server.log.sqlite.store import Store
 
 #: settings whose refusal is checked: (flag or variable, value, the line's end)
 REFUSED = [
@@ -144,6 +145,26 @@ def test_a_server_that_cannot_start_says_why_in_one_event_and_exits_2(tmp_path: 
             errors = [json.loads(line) for line in done.stderr.splitlines() if '"level": "error"' in line]
             assert [e["event"] for e in errors] == [event], done.stderr
             assert errors[0]["reason"]
+
+
+def test_a_second_server_on_a_data_file_in_use_is_refused(tmp_path: Path) -> None:
+    """Two servers on one SQLite file would replay and play the same games into one log: while
+    a server holds the file, another says so in one event (``data_in_use``) and exits 2;
+    ``cafe-admin`` and readers still open it. Once the first lets go, a server starts on it."""
+    data = tmp_path / "cafe.db"
+    holder = Store(str(data), exclusive=True)  # (as a running server's store holds it)
+    try:
+        done = run_server(["--data", str(data), "--port", "0", "--line-port", "-1", "--bot-workers", "0"], {})
+        assert done.returncode == 2, done.stderr
+        errors = [json.loads(line) for line in done.stderr.splitlines() if '"level": "error"' in line]
+        assert [e["event"] for e in errors] == ["data_in_use"], done.stderr
+        assert "another server runs on it" in errors[0]["reason"]
+        reader = Store(str(data))  # (a reader is no server: it takes no lock)
+        reader.close()
+    finally:
+        holder.close()
+    again = Store(str(data), exclusive=True)
+    again.close()
 
 
 def test_an_optional_setting_left_empty_in_the_environment_is_not_given() -> None:

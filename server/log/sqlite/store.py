@@ -18,6 +18,8 @@ lists (:mod:`~server.log.sqlite.lists`) and moderation (:mod:`~server.log.sqlite
 
 from __future__ import annotations
 
+import fcntl
+import os
 import sqlite3
 import time
 from array import array
@@ -52,15 +54,28 @@ from server.log.sqlite.tournaments import Tournaments
 from server.ratings import RatingChange
 
 
+class DataInUse(Exception):
+    """Another server runs on the data file: two would play the same games into one log."""
+
+
 class Store:
     """The SQLite game log (a :class:`server.log.contract.GameLog`). ``path`` ``:memory:`` keeps
     nothing across restarts; a file written by a newer version is refused
-    (:class:`server.log.contract.LogTooNew`)."""
+    (:class:`server.log.contract.LogTooNew`). A server's store is ``exclusive``: it holds a lock
+    on the file while it is open (``flock``, apart from SQLite's own locks: ``cafe-admin`` and a
+    reader still open it), and another such store on the file is :class:`DataInUse`."""
 
-    def __init__(self, path: str, *, checkpoint_interval: float = 1.0) -> None:
+    def __init__(self, path: str, *, checkpoint_interval: float = 1.0, exclusive: bool = False) -> None:
+        self._held: int | None = None
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            if exclusive:
+                self._held = _hold(path)
+        try:
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        except BaseException:
+            self._release()
+            raise
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
@@ -68,6 +83,7 @@ class Store:
             upgrade(self._db)
         except BaseException:
             self._db.close()
+            self._release()
             raise
         self._accounts = Accounts(self._db)
         self._accounts.index_forms()
@@ -88,6 +104,12 @@ class Store:
         if self._checkpointer is not None:
             self._checkpointer.close()
         self._db.close()  # the last connection to close checkpoints what is left
+        self._release()
+
+    def _release(self) -> None:
+        if self._held is not None:
+            os.close(self._held)  # (and with it the lock)
+            self._held = None
 
     # --- games (each call committed when it returns) ----------------------------------------------
 
@@ -285,3 +307,18 @@ class Store:
 
     async def modlog(self, name: str | None = None, limit: int = 50) -> list[ModEntry]:
         return self._moderation.modlog(name, limit)
+
+
+def _hold(path: str) -> int:
+    """A descriptor of ``path`` (made if missing: SQLite takes an empty file as a new database)
+    holding its exclusive ``flock``; :class:`DataInUse` when another holds it."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise DataInUse(f"{path}: another server runs on it") from None
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
