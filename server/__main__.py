@@ -17,7 +17,9 @@ def _heard(signum: int, frame: object) -> None:
 
 
 def main() -> int:
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    # (the same as server.app's: SIGHUP too, the terminal it ran in closing; SIGTERM last, which
+    # a test waits for)
+    for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
         signal.signal(sig, _heard)
     gc.disable()
     from server.app import main as serve

@@ -311,7 +311,7 @@ async def serve_until_signalled(config: Config, early: Sequence[int] = ()) -> No
     # the start there; so does one that came while its modules loaded (``early``)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):  # (SIGHUP: its terminal closed)
         loop.add_signal_handler(sig, stop.set)
     if early:
         log.info("stop_signal_while_loading", signals=[signal.Signals(s).name for s in early])

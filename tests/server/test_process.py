@@ -40,7 +40,7 @@ def test_help_documents_every_setting_and_its_environment_variable() -> None:
         assert f"default {field.default}" in out
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
 def test_a_signal_while_the_modules_load_stops_it_once_started(tmp_path: Path, sig: int) -> None:
     """A stop signal that comes while ``python -m server`` still loads its modules, before its
     event loop's handlers, stops it as one that comes later in its start does: the start ends
@@ -53,7 +53,8 @@ def test_a_signal_while_the_modules_load_stops_it_once_started(tmp_path: Path, s
         text=True,
         env={"PATH": "", "PYTHONPATH": str(Path(__file__).parents[2])},
     )
-    # sent as soon as the process takes SIGTERM (it takes SIGINT before), while the modules load
+    # sent as soon as the process takes SIGTERM (it takes SIGINT and SIGHUP before), while the
+    # modules load
     deadline = time.monotonic() + 30
     while not _catches(proc.pid, signal.SIGTERM):
         assert proc.poll() is None and time.monotonic() < deadline
@@ -111,6 +112,19 @@ async def test_a_stop_closes_a_request_sent_in_part_at_once(tmp_path: Path) -> N
     took = time.monotonic() - started
     writer.close()
     assert took < 4.0, f"the stop took {took:.1f} s"
+    assert [e["event"] for e in await server.logs()][-1] == "stopped"
+
+
+async def test_a_hangup_stops_the_server_gracefully(tmp_path: Path) -> None:
+    """SIGHUP (the terminal the server ran in closing) stops it as SIGTERM does: its clients are
+    told (close 1001), it exits 0, its log ends with ``stopped``."""
+    server = await ServerProcess.start(tmp_path / "cafe.db", fork=False)
+    ann = await WsClient.connect(server.port, "ann")
+    server.proc.send_signal(signal.SIGHUP)
+    with pytest.raises(ConnectionClosed) as closed:
+        await ann.next("never", timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1001
+    assert await asyncio.wait_for(server.proc.wait(), 20) == 0
     assert [e["event"] for e in await server.logs()][-1] == "stopped"
 
 
