@@ -4,6 +4,9 @@
 
 import { t } from "./i18n.js";
 
+/** Milliseconds of seeking alone after which the page says how to play the server's bots. */
+const LONELY = 30_000;
+
 export class PlayNow {
   /** `button` the header's button; `send(msg)` sends a message; `say(kind, text)` a chat line. */
   constructor({ button, send, say }) {
@@ -13,6 +16,7 @@ export class PlayNow {
     this.seeking = false;
     this.pending = null; // the id of a seek or unseek not answered yet
     this.count = 0;
+    this.lonely = null; // the timer of the word on playing the bots, while seeking
     button.addEventListener("click", () => this.toggle());
     this.render();
   }
@@ -29,6 +33,10 @@ export class PlayNow {
       this.seeking = true;
       this.pending = null;
       this.say("notice", t("Looking for a game: a table is made as soon as enough people wait."));
+      clearTimeout(this.lonely);
+      this.lonely = setTimeout(() => {
+        if (this.seeking) this.say("notice", t("Nobody else is looking for a game just now. Keep waiting, or type /seek bots to play the server's bots."));
+      }, LONELY);
     } else if (msg.type === "seated") {
       this.seeking = false;
       this.say("notice", t("Your table is ready in room {room}.", { room: msg.room }));
@@ -51,6 +59,7 @@ export class PlayNow {
   }
 
   render() {
+    if (!this.seeking) clearTimeout(this.lonely);
     this.button.textContent = this.seeking ? t("Stop seeking") : t("Play now");
     this.button.setAttribute("aria-pressed", String(this.seeking));
   }

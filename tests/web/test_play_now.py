@@ -6,8 +6,9 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page
 
+from server.lobby.pairing import BOTS_AFTER
 from tests.web.conftest import ServerThread
-from tests.web.pages import come_in, wait_for_line
+from tests.web.pages import come_in, type_line, wait_for_line
 
 
 def test_play_now_seats_two_pages_at_one_table(open_page: Callable[..., Page], server: ServerThread) -> None:
@@ -45,3 +46,29 @@ def test_stop_seeking_takes_the_page_out_of_the_queue(
     page.locator("#play-now[aria-pressed=false]", has_text="Play now").wait_for()
     queued = server.call(lambda s: list(getattr(s.lobby.seeks.queue, "seeks", {"?": None})))
     assert "pncid" not in queued and "?" not in queued
+
+
+def test_seeking_alone_for_half_a_minute_says_how_to_play_the_bots(
+    open_page: Callable[..., Page], server: ServerThread
+) -> None:
+    """A lone seeker is told after 30 seconds that the server's bots are a /seek bots away; typing
+    it seats them with a bot at once (the seek replaced keeps its place in the queue)."""
+    page = open_page()
+    page.clock.install()
+    page.reload()
+    come_in(page, "pnlone")
+    page.locator("#play-now").click()
+    wait_for_line(page, "Looking for a game")
+    page.clock.fast_forward("00:20")
+    page.locator("#play-now[aria-pressed=true]").wait_for()
+    assert page.locator("#log .line", has_text="Nobody else is looking").count() == 0
+    page.clock.fast_forward("00:11")
+    wait_for_line(page, "Nobody else is looking for a game just now. Keep waiting, or type /seek bots")
+    # (the page's clock ran 31 s ahead, the server's did not: its 30 s for bots are spared here)
+    server.call(lambda s: setattr(s.lobby.seeks, "bots_after", 0))
+    try:
+        type_line(page, "/seek bots")
+        wait_for_line(page, "Your table is ready in room seek-")
+    finally:
+        server.call(lambda s: setattr(s.lobby.seeks, "bots_after", BOTS_AFTER))
+    page.locator("#app[data-state=playing]").wait_for(timeout=20_000)
