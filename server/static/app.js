@@ -245,6 +245,7 @@ function logOut() {
   if (connection.isOpen()) connection.send({ type: "command", id: newId("cmd"), text: "/quit" });
   connection.close(t("you logged out"));
   for (const key of ["cafe.token", "cafe.name", "cafe.room"]) saved.set(key, null);
+  history.replaceState(null, "", `${location.pathname}${location.search}`); // (nor the room's address)
   chat.forget(); // (the lines typed and read: the next person on this browser finds none of them)
   Object.assign(state, { name: null, token: null, registered: false, view: null, pending: null, registering: null });
   social.clearVote();

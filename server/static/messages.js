@@ -35,7 +35,7 @@ export function serverMessages(parts) {
           social.clearVote();
         }
         state.view = msg.view;
-        saved.set("cafe.room", msg.view.room);
+        keepRoom(msg.view.room);
         if (msg.view.state === "playing") state.resultClosed = false;
         return onView();
       case "patch":
@@ -57,7 +57,7 @@ export function serverMessages(parts) {
           state.leaving = null;
           state.view = null;
           social.clearVote();
-          saved.set("cafe.room", null);
+          keepRoom(null);
           send({ type: "list_rooms", id: newId("ui") });
           askWho();
         }
@@ -180,6 +180,14 @@ export function serverMessages(parts) {
     render();
   }
 
+  /** The room this tab is in, kept for a reload and shown in the page's address (…/#cafe: the
+   * address to share, which opens the room to watch); `null` in the lobby. */
+  function keepRoom(room) {
+    saved.set("cafe.room", room);
+    const hash = room ? `#${encodeURIComponent(room)}` : "";
+    if (location.hash !== hash) history.replaceState(null, "", `${location.pathname}${location.search}${hash}`);
+  }
+
   /** A room named in the page's address (…/#cafe), to watch on arrival. */
   function roomInAddress() {
     try {
@@ -195,7 +203,7 @@ export function serverMessages(parts) {
       return;
     }
     if (identity.refused(msg, id)) return;
-    if (msg.code === "bad_room" || msg.code === "too_many_rooms") saved.set("cafe.room", null);
+    if (msg.code === "bad_room" || msg.code === "too_many_rooms") keepRoom(null);
     if (id && id === state.sending) turn.answered(true);
     if (id && id === state.leaving) state.leaving = null;
     if (id.startsWith("tell")) social.onError(msg);

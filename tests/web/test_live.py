@@ -45,6 +45,24 @@ def test_leaving_a_running_game_asks_first_and_says_what_happens_to_the_seat(
     page.locator(".panel.lobby").wait_for()
 
 
+def test_the_address_shows_the_room_to_share_and_opens_it_to_watch(open_page: Callable[..., Page]) -> None:
+    """In a room the page's address ends with ``#ROOM``, the address README gives to share (a
+    table quick pairing or a tournament made too); opened in another browser it watches that room;
+    back in the lobby the address names no room."""
+    page, friend = open_page(), open_page()
+    seat_with_bot(page, "hashann", "shared-table")
+    page.wait_for_function("() => location.hash === '#shared-table'")
+    friend.goto(page.url)
+    friend.reload()  # (a new page at that address: the tab was open at the server's address)
+    come_in(friend, "hashbob")
+    friend.locator('#room-name[data-room="shared-table"]').wait_for()
+    friend.locator("#app[data-state=playing]").wait_for()
+    page.locator("#lobby-btn").click()
+    page.locator("#leave-confirm").click()
+    page.locator(".panel.lobby").wait_for()
+    page.wait_for_function("() => location.hash === ''")
+
+
 def test_after_showing_the_cafe_the_results_and_play_again_come_back(open_page: Callable[..., Page]) -> None:
     """At game over "Show the café" hides the ranking; "Show the results" brings it and Play again back."""
     ann, bob = open_page(), open_page()
