@@ -126,6 +126,7 @@ class RoomCore:
         )
         self.votes = Votes(name, settings, self.members, self.seats, self.clock, self.play)
         self.play.on_finish = self.votes.game_ended  # (a vote is of its game)
+        self.play.on_moved = self.votes.moved
         #: the room's line in the room list, with the ``listing`` it was made for
         self._summary: tuple[tuple[Any, ...], m.RoomSummary] | None = None
         self.door = Door(name, self.members, self.seats, self.clock, self.play, self.votes)

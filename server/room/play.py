@@ -94,6 +94,9 @@ class Play:
         self.sight = Sight(name, members, seats)
         #: called when a game ends (set by the room's core: a vote of that game ends with it)
         self.on_finish: Callable[[], None] = _nothing
+        #: called after each move of a game that goes on (a vote to remove the player who just
+        #: moved loses its point)
+        self.on_moved: Callable[[], None] = _nothing
         #: the players of a table the server made who have not taken their seat yet: the game's
         #: start is told them when they do
         self._arriving: set[str] = set()
@@ -319,6 +322,8 @@ class Play:
                 members.broadcast(m.Eliminated(room=self.name, player=event["player"], place=event["place"]))
         if result.outcome is not None:
             self.finish(result.outcome, answers.ratings)
+        else:
+            self.on_moved()
 
     def on_move(self, member: Member, msg: m.PlayMove) -> Step:
         """``move``: the player to move plays, logged before anyone is told."""

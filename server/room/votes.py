@@ -120,7 +120,8 @@ class Votes:
         assert index is not None
         if target is seats[mine]:
             raise ProtocolError("bad_target", _("You cannot vote yourself out; /leave instead."), msg.id)
-        if index in game.position.eliminated:
+        if index in game.position.eliminated or seats.barred(game.game_id, target.name):
+            # (out at the bar, or voted out already: a bot plays the seat to the end)
             raise ProtocolError(
                 "not_seated", _("{name} is out of the game already.", name=target.name), msg.id
             )
@@ -210,6 +211,13 @@ class Votes:
         if (vote.kind == "join" and vote.asker is asker) or (
             back is not None and back.casefold() == vote.name.casefold()
         ):
+            self._end(vote, "cancelled")
+
+    def moved(self) -> None:
+        """A move was played: a vote to remove a player who is here and no longer keeps the turn
+        waiting (they moved) has lost its point, and is cancelled at once."""
+        vote = self.running
+        if vote is not None and vote.kind == "remove" and not self._removable(vote.seat):
             self._end(vote, "cancelled")
 
     def game_ended(self) -> None:

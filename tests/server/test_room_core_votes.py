@@ -38,7 +38,8 @@ def test_a_connected_player_cannot_be_removed_before_a_minute_of_their_turn() ->
 
 
 def test_a_majority_of_the_others_removes_a_player_and_a_bot_plays_on() -> None:
-    """With two others, the second yes passes the vote: the seat goes to a bot (absent bot)."""
+    """With two others, the second yes passes the vote: the seat goes to a bot (absent bot), and
+    the player is out of the game: another ``/remove`` of them is ``not_seated``."""
     d, people = _three()
     mover = d.to_move
     asker, other = (p for n, p in people.items() if n != mover)
@@ -51,6 +52,9 @@ def test_a_majority_of_the_others_removes_a_player_and_a_bot_plays_on() -> None:
     assert seat is not None and seat.session is None and seat.stand_in == "greedy"
     assert "turn" in d.timers and VOTE not in d.timers  # the bot thinks; the vote's timer is gone
     assert d.feed(people[mover], m.PlayMove(move=d.legal())).codes(people[mover]) == ["not_seated"]
+    # out for the rest of the game: no second vote on them (it would hold off every other)
+    again = d.feed(other, m.VoteRemove(name=mover))
+    assert again.codes(other) == ["not_seated"] and not again.of(asker, m.Vote)
 
 
 def test_a_no_that_makes_a_majority_impossible_fails_the_vote() -> None:
@@ -318,17 +322,20 @@ def test_a_remove_vote_ends_when_its_player_comes_back() -> None:
     assert d.core.seat_of("cid").session is back  # type: ignore[union-attr]
 
 
-def test_a_remove_vote_whose_player_moved_meanwhile_does_not_pass() -> None:
+def test_a_remove_vote_whose_player_moves_is_cancelled_at_once() -> None:
     """A ``/remove`` of a connected player on the turn for a minute: they move before the others
-    answer; the yes that would pass it cancels it instead, and they keep the seat."""
+    answer, and the move cancels the vote (everyone is told with it; a vote left open would hold
+    off every other for its minute); a later yes is ``no_vote``, and they keep the seat."""
     d, people = _three()
     mover = d.to_move
     asker, other = (p for n, p in people.items() if n != mover)
     d.now += TURN_MIN
     d.feed(asker, m.VoteRemove(name=mover))
-    assert d.move(people.values()).written
-    done = d.feed(other, m.VoteAnswer(yes=True))
-    assert [v.state for v in done.of(asker, m.Vote)] == ["cancelled"] and not done.written
+    moved = d.move(people.values())
+    assert moved.written
+    assert [v.state for v in moved.of(other, m.Vote)] == ["cancelled"]
+    assert VOTE not in d.timers
+    assert d.feed(other, m.VoteAnswer(yes=True)).codes(other) == ["no_vote"]
     assert d.core.seat_of(mover).session is people[mover]  # type: ignore[union-attr]
 
 
