@@ -174,10 +174,14 @@ class LocalRooms:
     # --- seats ---------------------------------------------------------------------------------
 
     async def seat_room(self, name: str) -> Room | None:
-        """The room here whose running game ``name`` has a seat in, taking up again a game that
-        left memory for one of its players who came back."""
+        """The room here whose running game ``name`` has a seat in, or lost it in (voted out, or
+        their seat taken over: they come back to watch it), taking up again a game that left
+        memory for one of its players who came back."""
         for room in self.rooms.values():
             if self.running_seat(room, name) is not None:
+                return room
+            game = room.game
+            if room.state == "playing" and game is not None and room.core.seats.barred(game.game_id, name):
                 return room
         return await self._reload(name)
 

@@ -254,6 +254,31 @@ async def test_a_player_whose_seat_was_taken_over_watches(make_server: ServerFac
     await taken_over(_on(await make_server()))
 
 
+async def test_a_player_whose_seat_was_taken_over_comes_back_to_watch_it(make_server: ServerFactory) -> None:
+    """dan drops and zoe takes his seat by a vote; dan back with his token is ``resumed`` into
+    the room to watch (its snapshot, no seat, no hand), as a voted-out player is, and ``/join 4``
+    is ``voted_out`` (it put him in the lobby, with no snapshot)."""
+    connect = _on(await make_server())
+    people = await seated(connect)
+    ann, bob, dan = people["ann"], people["bob"], people["dan"]
+    token = dan.token
+    await dan.close()
+    await ann.next(lambda m: m["type"] == "presence" and m["event"] == "away" and m["name"] == "dan")
+    zoe = await connect("zoe")
+    assert (await zoe.command(f"/room {ROOM}"))["type"] == "ack"
+    assert (await zoe.command("/join 4"))["type"] == "ack"
+    await ann.next(lambda m: m["type"] == "vote" and m["state"] == "open")
+    assert (await ann.command("/accept"))["type"] == "ack"
+    assert (await bob.command("/accept"))["type"] == "ack"
+    await reaches(zoe, lambda view: view["seat"] == 3 and bool(view["game"].get("hand")))
+    again = await connect("dan", token=token)
+    assert again.messages[0]["resumed"] is True
+    snapshot = await again.next("snapshot")
+    assert snapshot["room"] == ROOM
+    assert_watches(again)
+    assert (await again.command("/join 4"))["code"] == "voted_out"
+
+
 async def test_a_player_who_left_watches_until_taking_the_seat_back(make_server: ServerFactory) -> None:
     """``/leave`` with ``absent bot``: back in the room the player only watches; ``/join N`` of
     the own seat gives the hand back."""
