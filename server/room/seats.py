@@ -93,10 +93,13 @@ class Seats:
         return [s.name for s in members if s.name is not None and s.name not in playing]
 
     def host(self, on: bool) -> Seat | None:
-        """The host's seat: the first seated person connected, when the option ``host`` is ``on``."""
+        """The host's seat: the first seated person connected, when the option ``host`` is ``on``;
+        a bot program's (a client that said ``"kind": "bot"``) only while no person sits, so that
+        programs alone still play, and none holds a room against its people."""
         if not on:
             return None
-        return next((s for s in self._seats if s.strategy is None and s.session is not None), None)
+        connected = [s for s in self._seats if s.strategy is None and s.session is not None]
+        return next((s for s in connected if s.kind == "person"), connected[0] if connected else None)
 
     def kinds(self) -> list[str]:
         """Each seat's kind as the log keeps it: ``person``, ``bot`` (a client's), ``bot:STRATEGY``."""

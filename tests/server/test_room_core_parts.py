@@ -102,6 +102,22 @@ def test_seats_know_who_plays_each_and_who_is_host() -> None:
     assert seats.kinds() == ["bot:greedy", "person", "person"]
 
 
+def test_a_bot_programs_seat_hosts_only_while_no_person_sits() -> None:
+    """A client that said ``"kind": "bot"`` and sat first does not hold the room against the
+    person seated after it (who could not start nor turn the host off); two programs alone have
+    the first of them as host, so that they still play."""
+    program, ann, other = FakeMember("clbot"), FakeMember("ann"), FakeMember("clbot2")
+    seats = Seats()
+    seats.add(Seat(name="clbot", kind="bot", session=program))
+    seats.add(Seat(name="clbot2", kind="bot", session=other))
+    assert seats.host(True) is seats[0]
+    seats.add(Seat(name="ann", kind="person", session=ann))
+    assert seats.host(True) is seats[2]
+    with pytest.raises(ProtocolError) as refused:
+        seats.require_host(program, 0, "start the game", on=True)
+    assert refused.value.code == "not_host"
+
+
 def test_seats_shown_are_the_same_object_until_a_seat_changes() -> None:
     """The views' seats are made again only when a seat changed (here: its player went away)."""
     ann = FakeMember("ann")
