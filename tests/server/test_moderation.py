@@ -30,6 +30,17 @@ async def _registered(server: Server, name: str, role: str | None = None) -> WsC
     return client
 
 
+async def _at_a_terminal(server: Server, name: str) -> LineClient:
+    """``name``, registered, logged in with the password at the line endpoint."""
+    assert server.line_port is not None
+    line = await LineClient.connect(server.line_port)
+    await line.line(name)
+    await line.expect("Password: ")
+    await line.line(PASSWORD)
+    await line.expect(f"Hello {name}")
+    return line
+
+
 async def _hello(server: Server, name: str, **more: Any) -> dict[str, Any]:
     """The answer to ``hello`` as ``name`` on a new connection."""
     client = await WsClient.connect(server.port)
@@ -713,12 +724,7 @@ async def test_a_chat_line_wrapped_at_a_terminal_never_passes_for_a_line_of_a_re
         await troll.request({"type": "say", "text": "a" * pad + forged})
     await bob.barrier()
     assert (await bob.command("/report troll flooding"))["type"] == "ack"
-    assert server.line_port is not None
-    line = await LineClient.connect(server.line_port)
-    await line.line("kim")
-    await line.expect("Password: ")
-    await line.line(PASSWORD)
-    await line.expect("Hello kim")
+    line = await _at_a_terminal(server, "kim")
     await line.line("/reports")
     await line.expect("reports troll: flooding")
     await line.line("/ping")  # (its answer follows the whole list)
@@ -733,12 +739,7 @@ async def test_the_log_and_reports_read_at_a_terminal(server: Server) -> None:
     """At the line endpoint: ``/ban``, ``/modlog`` as lines newest first, ``/reports``, in English
     and German."""
     await _registered(server, "ann", "admin")
-    assert server.line_port is not None
-    line = await LineClient.connect(server.line_port)
-    await line.line("ann")
-    await line.expect("Password: ")
-    await line.line(PASSWORD)
-    await line.expect("Hello ann")
+    line = await _at_a_terminal(server, "ann")
     await line.line("/ban troll 7d insults")
     await line.line("/modlog")
     await line.expect("ann ban troll 7d: insults")

@@ -151,6 +151,20 @@ async def voted_out(connect: Connect) -> None:
     await assert_refused_as_spectator(again)
 
 
+async def takes_seat_4(connect: Connect, ann: WsClient, bob: WsClient) -> WsClient:
+    """zoe comes to watch and asks for seat 4 (``/join 4``), ann and bob accept: she is told she
+    took it (``joined``), holds the seat and reads its hand."""
+    zoe = await connect("zoe")
+    assert (await zoe.command(f"/room {ROOM}"))["type"] == "ack"
+    assert (await zoe.command("/join 4"))["type"] == "ack"
+    await ann.next(lambda m: m["type"] == "vote" and m["state"] == "open")
+    assert (await ann.command("/accept"))["type"] == "ack"
+    assert (await bob.command("/accept"))["type"] == "ack"
+    await zoe.next(lambda m: m["type"] == "presence" and m["event"] == "joined" and m["name"] == "zoe")
+    await reaches(zoe, lambda view: view["seat"] == 3 and bool(view["game"].get("hand")))
+    return zoe
+
+
 async def taken_over(connect: Connect) -> None:
     """dan leaves the room during the game (a bot plays his seat) and comes back to watch; zoe
     asks for seat 4 and the players let her have it. dan read no hand at any point, reads none
@@ -161,14 +175,7 @@ async def taken_over(connect: Connect) -> None:
     await await_bot(ann, "dan")
     mark = len(dan.messages)
     assert (await dan.command(f"/room {ROOM}"))["type"] == "ack"
-    zoe = await connect("zoe")
-    assert (await zoe.command(f"/room {ROOM}"))["type"] == "ack"
-    assert (await zoe.command("/join 4"))["type"] == "ack"
-    await ann.next(lambda m: m["type"] == "vote" and m["state"] == "open")
-    assert (await ann.command("/accept"))["type"] == "ack"
-    assert (await bob.command("/accept"))["type"] == "ack"
-    await zoe.next(lambda m: m["type"] == "presence" and m["event"] == "joined" and m["name"] == "zoe")
-    await reaches(zoe, lambda view: view["seat"] == 3 and bool(view["game"].get("hand")))
+    zoe = await takes_seat_4(connect, ann, bob)
     await reaches(dan, lambda view: view["seats"][3]["name"] == "zoe")
     assert_watches(dan, mark)
     await assert_refused_as_spectator(dan)
@@ -257,20 +264,14 @@ async def test_a_player_whose_seat_was_taken_over_watches(make_server: ServerFac
 async def test_a_player_whose_seat_was_taken_over_comes_back_to_watch_it(make_server: ServerFactory) -> None:
     """dan drops and zoe takes his seat by a vote; dan back with his token is ``resumed`` into
     the room to watch (its snapshot, no seat, no hand), as a voted-out player is, and ``/join 4``
-    is ``voted_out`` (it put him in the lobby, with no snapshot)."""
+    is ``voted_out``."""
     connect = _on(await make_server())
     people = await seated(connect)
     ann, bob, dan = people["ann"], people["bob"], people["dan"]
     token = dan.token
     await dan.close()
     await ann.next(lambda m: m["type"] == "presence" and m["event"] == "away" and m["name"] == "dan")
-    zoe = await connect("zoe")
-    assert (await zoe.command(f"/room {ROOM}"))["type"] == "ack"
-    assert (await zoe.command("/join 4"))["type"] == "ack"
-    await ann.next(lambda m: m["type"] == "vote" and m["state"] == "open")
-    assert (await ann.command("/accept"))["type"] == "ack"
-    assert (await bob.command("/accept"))["type"] == "ack"
-    await reaches(zoe, lambda view: view["seat"] == 3 and bool(view["game"].get("hand")))
+    await takes_seat_4(connect, ann, bob)
     again = await connect("dan", token=token)
     assert again.messages[0]["resumed"] is True
     snapshot = await again.next("snapshot")
