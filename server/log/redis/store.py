@@ -70,10 +70,15 @@ class RedisStore(ModerationFront):
     :class:`~server.log.redis.lists.RedisLists`, moderation in a
     :class:`~server.log.redis.moderation.RedisModeration` (answered through
     :class:`~server.log.front.ModerationFront`). ``fence(room)`` gives this node's
-    fencing token for a room it owns."""
+    fencing token for a room it owns. With ``replica`` durability a write waits ``wait_ms`` for a
+    replica to take it."""
 
     def __init__(
-        self, client: aioredis.Redis, fence: Callable[[str], str | None], durability: str = "none"
+        self,
+        client: aioredis.Redis,
+        fence: Callable[[str], str | None],
+        durability: str = "none",
+        wait_ms: int = WAIT_MS,
     ) -> None:
         self.redis = client
         self._accounts = RedisAccounts(client)
@@ -84,11 +89,12 @@ class RedisStore(ModerationFront):
         self.analyses: AnalysisTable = RedisAnalyses(client)
         self._fence = fence
         self.durability = durability
+        self.wait_ms = wait_ms
         self._game_rooms: dict[str, tuple[str, list[str]]] = {}  # game id -> (room, person names)
         self._started = client.register_script(scripts.GAME_STARTED)
         self._played = client.register_script(scripts.MOVE_PLAYED)
         #: every room's moves, written together (one round trip for those that come meanwhile)
-        self._moves = MoveWriter(client, self._played, WAIT_MS if durability == "replica" else None)
+        self._moves = MoveWriter(client, self._played, wait_ms if durability == "replica" else None)
         self._finished = client.register_script(scripts.GAME_FINISHED)
         self._seat = client.register_script(scripts.SEAT_TAKEN)
         self._changed = client.register_script(scripts.DATA_CHANGED)
@@ -146,13 +152,14 @@ class RedisStore(ModerationFront):
                 # connection, for the script and its WAIT
                 async with self.redis.pipeline(transaction=False) as pipe:
                     await script(keys=keys, args=args, client=pipe)
-                    pipe.wait(1, WAIT_MS)
+                    pipe.wait(1, self.wait_ms)
                     answer, copies = await pipe.execute()
             else:
                 answer = await script(keys=keys, args=args)
         except RedisError as e:
             raise StoreUnavailable(str(e)) from e
-        acknowledged(keys[0], int(answer[0] if isinstance(answer, list) else answer), int(copies), WAIT_MS)
+        result = int(answer[0] if isinstance(answer, list) else answer)
+        acknowledged(keys[0], result, int(copies), self.wait_ms)
         return answer
 
     # --- writing -----------------------------------------------------------------------------
