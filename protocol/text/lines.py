@@ -65,7 +65,7 @@ _PRESENCE: Final[dict[str, Msg]] = {
     "unseated": _("gives up the seat"),
     "back": _("is back"),
     "away": _("lost the connection"),
-    "replaced_by_bot": _("is played by a bot for now"),
+    "replaced_by_bot": _("is played by a bot"),
 }
 
 #: what ``/lang`` at the name prompt answers, in the language just chosen

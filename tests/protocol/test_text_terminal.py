@@ -333,3 +333,15 @@ def test_no_name_or_room_name_starts_a_line(
     _one_line_each(
         _render(m.Rooms(rooms=summaries), None, ascii_only, say), [f"{r} " for r in rooms], ascii_only
     )
+
+
+def test_a_seat_a_bot_plays_reads_why_in_the_readers_words() -> None:
+    """A seat taken by a bot says so and why, with nothing that promises the player's return (one
+    voted out never comes back to it), in the reader's language."""
+    presence = m.Presence(room="cafe", name="bob", event="replaced_by_bot", detail=_("voted out"))
+    assert LineText().render(presence, reader="ann", lang=lang("en")) == [
+        "* bob is played by a bot (voted out)"
+    ]
+    assert LineText().render(presence, reader="ann", lang=lang("de")) == [
+        "* bob wird von einem Bot gespielt (hinausgewählt)"
+    ]
