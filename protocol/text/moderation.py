@@ -30,7 +30,19 @@ def when_text(until: float | None, say: Lang) -> str:
 
 
 def reports_lines(msg: m.ReportList, say: Lang) -> list[str]:
-    """The reports, newest first, each with its chat excerpt under it."""
+    """The reports, newest first, each with its chat excerpt under it. What a line too long
+    carries on with begins with a colon, so that no words of a reason or of the chat pass for a
+    line of the excerpt.
+
+    >>> from protocol.i18n import lang
+    >>> report = m.ReportEntry(id=7, made=0.0, reporter="ree", name="vie", excerpt=["00:00 [lobby] <vie> gg"],
+    ...                        reason="insults " + "y" * 34 + " | 00:00 [lobby] <vie> fake")
+    >>> for line in reports_lines(m.ReportList(reports=[report]), lang("en")):
+    ...     print(line)
+    #7 1970-01-01 00:00 ree reports vie: insults yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy
+        : | 00:00 [lobby] <vie> fake (open)
+        | 00:00 [lobby] <vie> gg
+    """
     if not msg.reports:
         return [say(_("* No reports."))]
     lines = []
@@ -40,19 +52,20 @@ def reports_lines(msg: m.ReportList, say: Lang) -> list[str]:
             if r.resolved is None
             else say(_("resolved by {name}: {note}", name=r.resolved_by or "?", note=r.note or "-"))
         )
-        lines.append(
-            say(
-                _(
-                    "#{id} {when} {reporter} reports {name}: {reason} ({state})",
-                    id=r.id,
-                    when=utc(r.made),
-                    reporter=r.reporter,
-                    name=r.name,
-                    reason=r.reason,
-                    state=state,
-                )
+        heading = say(
+            _(
+                "#{id} {when} {reporter} reports {name}: {reason} ({state})",
+                id=r.id,
+                when=utc(r.made),
+                reporter=r.reporter,
+                name=r.name,
+                reason=r.reason,
+                state=state,
             )
         )
+        # the reporter's reason carried on under a colon too, never as a line of the excerpt
+        first, *rest = fold([heading], cjk=True)
+        lines.extend([first, *(_EXCERPT_ON + part.removeprefix(CONTINUED) for part in rest)])
         for line in r.excerpt:
             lines.extend(excerpt_lines(line))
     return lines

@@ -351,7 +351,9 @@ class Moderation:
             self.metrics.moderation_actions.labels(action="report").inc()
             self.metrics.reports_open.inc()
         log.info("reported", report=report.id, player=msg.name, reporter=session.name)
-        summary = f"#{report.id} {session.name} -> {msg.name}: {msg.reason}"
+        # (the reason is read in ``/reports``, where a terminal marks what a long line carries on
+        # with: in a notice it could be folded into a line that looks like a line of the excerpt)
+        summary = f"#{report.id} {session.name} -> {msg.name}"
         await self._act(Action("report", name=msg.name, text=summary))
         await self._tell_staff(Action("report", name=msg.name, text=summary))
         session.send(m.Notice(text=_("Thank you: your report of {name} reaches the staff.", name=msg.name)))

@@ -574,7 +574,7 @@ async def test_a_report_of_a_look_alike_of_a_staff_members_name_is_a_report_of_t
     for typed in ("KlM", "k1m"):
         assert (await rep.command(f"/report {typed} rude"))["type"] == "ack"
         told = await ann.next(lambda m: m["type"] == "notice" and "New report" in m["text"])
-        assert "rep -> kim: rude" in told["text"], told
+        assert told["text"].endswith("rep -> kim (/reports)"), told
     await kim.barrier()
     assert not [m for m in kim.take_all() if m["type"] == "notice"]
     assert (await kim.command("/reports all"))["reports"] == []
@@ -733,6 +733,33 @@ async def test_a_chat_line_wrapped_at_a_terminal_never_passes_for_a_line_of_a_re
     assert len(barred) == 16, listed
     assert [row for row in barred if "[lobby] <troll>" not in row] == [], barred
     assert any(row.startswith("    : | 15:00") for row in listed.split("\r\n")), listed
+
+
+async def test_a_reason_wrapped_at_a_terminal_never_passes_for_a_line_of_a_report(server: Server) -> None:
+    """A reporter pads the reason so that a fold of it would start a line with ``| ... <vie>``, a
+    line vie never said: the staff's notice names the report without its reason, and in
+    ``/reports`` what the reason carries on with begins with a colon."""
+    await _registered(server, "kim", "moderator")
+    line = await _at_a_terminal(server, "kim")
+    vie, ree = await WsClient.connect(server.port, "vie"), await WsClient.connect(server.port, "ree")
+    await vie.request({"type": "say", "text": "good game everyone"})
+    await ree.barrier()
+    forged = " | 17:40 [lobby] <vie> you are all idiots"
+    for pad in range(25, 30):  # (five reports a person an hour)
+        answer = await ree.command(f"/report vie insults {'y' * pad}{forged}")
+        assert answer["type"] == "ack", answer
+    await line.line("/ping")
+    told = await line.expect("pong")
+    notices = [row for row in told.split("\r\n") if "New report" in row]
+    assert len(notices) == 5, told
+    assert "idiots" not in told, told
+    await line.line("/reports")
+    await line.line("/ping")
+    listed = await line.expect("pong")
+    barred = [row for row in listed.split("\r\n") if row.startswith("    | ")]
+    assert len(barred) == 5, listed
+    assert {row.split(" ", 6)[-1] for row in barred} == {"[lobby] <vie> good game everyone"}, listed
+    assert any(row.startswith("    : | 17:40") for row in listed.split("\r\n")), listed
 
 
 async def test_the_log_and_reports_read_at_a_terminal(server: Server) -> None:
