@@ -27,6 +27,7 @@ from websockets.exceptions import ConnectionClosed
 from protocol.errors import Close
 from protocol.i18n import DEFAULT, Lang, _, lang
 from protocol.messages import ClientId, GameStarted, Notice, Resync, Snapshot, _ServerMessage
+from protocol.names import alike
 from protocol.outgoing import Outgoing, answer_start
 from server.peers import address_key
 from server.ratelimit import TokenBucket
@@ -99,13 +100,14 @@ def _flushes_of(loop: asyncio.AbstractEventLoop) -> _Flushes:
 _MUTABLE = tuple(f'"type":"{t}"' for t in ("chat", "tell", "invited"))
 
 
-def _from_muted(out: Outgoing, muted: set[str]) -> bool:
-    """Whether ``out`` is chat, a tell or an invitation by someone in ``muted``."""
+def _from_muted(out: Outgoing, muted: dict[str, str]) -> bool:
+    """Whether ``out`` is chat, a tell or an invitation by someone in ``muted`` (by the names'
+    look-alike forms: muting a name mutes whoever has a name that looks like it)."""
     head = out.json[:40]
     if not any(t in head for t in _MUTABLE):
         return False
     name = getattr(out.message, "name", None)
-    return isinstance(name, str) and name.casefold() in muted
+    return isinstance(name, str) and alike(name) in muted
 
 
 # compiled (compiled/__init__.py), and derived from by the transports, which stay Python
@@ -156,7 +158,8 @@ class Session:
         self.chat_bucket = TokenBucket(1e9, 1_000_000)
         self.strikes = 0
         #: casefolded names whose chat, tells and invitations this reader never gets
-        self.muted: set[str] = set()
+        #: whom the player mutes: the look-alike form of each name, and the name as typed
+        self.muted: dict[str, str] = {}
         #: until when (Unix time; ``inf``: for good) this person may not chat, tell or invite: a
         #: silence by the staff (0: none); the latest end of ``silences``
         self.silenced = 0.0

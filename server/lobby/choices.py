@@ -11,6 +11,7 @@ are its connection's. Every change is written to the store before it is acknowle
 from __future__ import annotations
 
 from protocol import messages as m
+from protocol.names import alike
 from server.lobby.language import account_language
 from server.lobby.social import PersonalLists
 from server.log.contract import AccountStore, ListTable
@@ -26,13 +27,19 @@ class StoredLists:
 
     async def load(self, identity: str) -> PersonalLists:
         stored = await self._table.lists(identity)
-        return PersonalLists(muted=set(stored["mute"]), friends=dict(stored["friend"]))
+        muted = {alike(key): name for key, name in stored["mute"].items()}
+        lists = PersonalLists(muted=muted, friends=dict(stored["friend"]))
+        if lists.muted.keys() != stored["mute"].keys():
+            # kept by casefolded name before a name's look-alikes were muted with it: kept again by
+            # the names' forms, so that an unmute finds them
+            await self.save(identity, lists)
+        return lists
 
     async def changed(self, identity: str, action: str, key: str, name: str) -> None:
         await self._table.list_changed(identity, action, key, name)
 
     async def save(self, identity: str, lists: PersonalLists) -> None:
-        kept = {"mute": {key: key for key in lists.muted}, "friend": dict(lists.friends)}
+        kept = {"mute": dict(lists.muted), "friend": dict(lists.friends)}
         await self._table.lists_replaced(identity, kept)
 
     async def forget(self, identity: str) -> None:

@@ -22,7 +22,7 @@ from protocol import messages as m
 from protocol.errors import ProtocolError
 from protocol.i18n import Msg, _
 from protocol.limits import LIST_MAX
-from protocol.names import is_name
+from protocol.names import alike, is_name
 from server.directory import Directory
 from server.directory.privacy import here, seen_from
 from server.log.contract import StoreUnavailable
@@ -39,9 +39,11 @@ _FULL: Final[dict[str, Msg]] = {
 
 @dataclass(slots=True)
 class PersonalLists:
-    """One person's lists, by casefolded name (friends keep the name as it was typed)."""
+    """One person's lists: the muted by their names' look-alike forms (muting ``kim`` mutes
+    ``K1M`` too), each with the name in lower case; friends by casefolded name, each with the name
+    as it was typed."""
 
-    muted: set[str] = field(default_factory=set)
+    muted: dict[str, str] = field(default_factory=dict)
     friends: dict[str, str] = field(default_factory=dict)
 
 
@@ -302,7 +304,7 @@ class Social:
         tell = m.TellMessage(name=sender, to=target.name, text=text)
         target.send(tell)
         person = self._people.get(target)
-        if person is not None and sender.casefold() not in person.lists.muted:
+        if person is not None and alike(sender) not in person.lists.muted:
             person.last_teller = sender
         return tell
 
@@ -410,18 +412,22 @@ class Social:
         if msg.name.casefold() == me.casefold():
             raise ProtocolError("bad_target", _("You cannot {action} yourself.", action=msg.action), msg.id)
         person = self._people[session]
-        lists, key = person.lists, msg.name.casefold()
+        lists = person.lists
+        muting = msg.action in ("mute", "unmute")
+        # a mute by the name's form, with the name in lower case; a friend by the casefolded name,
+        # with the name as typed
+        key, name = (alike(msg.name), msg.name.casefold()) if muting else (msg.name.casefold(), msg.name)
         full = _FULL.get(msg.action)
-        listed = lists.muted if msg.action == "mute" else lists.friends.keys()
+        listed = lists.muted if muting else lists.friends
         if full is not None and key not in listed and len(listed) >= LIST_MAX:
             raise ProtocolError("list_full", full, msg.id)
         assert session.identity is not None
-        await self.store.changed(session.identity, msg.action, key, msg.name)  # kept, then told
+        await self.store.changed(session.identity, msg.action, key, name)  # kept, then told
         if msg.action == "mute":
-            lists.muted.add(key)
+            lists.muted[key] = name
             text = _("You will not see what {name} says.", name=msg.name)
         elif msg.action == "unmute":
-            lists.muted.discard(key)
+            lists.muted.pop(key, None)
             text = _("You see what {name} says again.", name=msg.name)
         elif msg.action == "friend":
             lists.friends[key] = msg.name
@@ -450,7 +456,8 @@ class Social:
                     private=found is not None and found.private,
                 )
             )
-        session.send(m.Friends(id=msg.id, friends=listed, muted=sorted(self._people[session].lists.muted)))
+        muted = sorted(self._people[session].lists.muted.values())
+        session.send(m.Friends(id=msg.id, friends=listed, muted=muted))
 
     @staticmethod
     def _name(session: Session) -> str:

@@ -88,7 +88,8 @@ def stored_rows(db: Path) -> tuple[list[tuple[str, str, str]], list[tuple[object
     return lists, account
 
 
-CHOSEN = ([("friend", "bob", "Bob"), ("mute", "cid", "cid")], [("de", 1)])
+#: (a mute is kept under the look-alike form of the name: ``cld`` for ``cid``)
+CHOSEN = ([("friend", "bob", "Bob"), ("mute", "cld", "cid")], [("de", 1)])
 
 
 async def unregister(port: int) -> None:

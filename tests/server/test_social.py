@@ -176,6 +176,26 @@ async def test_mute_holds_back_chat_and_tells_and_unmute_lets_them_through(serve
     assert await _chats(ann) == [("bob", "again")]
 
 
+async def test_muting_a_name_mutes_the_names_that_look_like_it(server: Server) -> None:
+    """A name and its look-alikes are one name: muting ``miaa`` holds back ``rniaa`` and ``m1aa``
+    too (each coming after the other left), and ``/unmute`` of a look-alike undoes it."""
+    (fya,) = await _connect(server, "fya")
+    assert (await fya.command("/mute miaa"))["type"] == "ack"
+    for name in ("MIAa", "rniaa", "m1aa"):
+        (troll,) = await _connect(server, name)
+        assert (await troll.command(f"/tell fya hi from {name}"))["type"] == "tell"
+        assert (await troll.command(f"lobby words of {name}"))["type"] == "ack"
+        await troll.request({"type": "command", "text": "/quit"})  # (the name is free at once)
+        await troll.close()
+    assert await _chats(fya) == []
+    assert (await fya.command("/friends"))["muted"] == ["miaa"]
+    assert (await fya.command("/unmute rnlaa"))["type"] == "ack"
+    assert (await fya.command("/friends"))["muted"] == []
+    (again,) = await _connect(server, "m1aa")
+    await again.command("/tell fya hello")
+    assert await _chats(fya) == [("m1aa", "hello")]
+
+
 async def test_a_muted_teller_is_not_the_one_reply_answers(server: Server) -> None:
     """A tell from someone muted does not become the target of ``/reply``."""
     ann, bob = await _connect(server, "ann", "bob")
@@ -214,9 +234,9 @@ async def test_stored_lists_read_what_the_store_keeps() -> None:
     assert await store.load("id1") == PersonalLists()
     await store.changed("id1", "mute", "bob", "Bob")
     await store.changed("id1", "friend", "cid", "Cid")
-    assert await store.load("id1") == PersonalLists(muted={"bob"}, friends={"cid": "Cid"})
-    await store.save("id1", PersonalLists(muted={"dan"}))
-    assert await store.load("id1") == PersonalLists(muted={"dan"})
+    assert await store.load("id1") == PersonalLists(muted={"bob": "Bob"}, friends={"cid": "Cid"})
+    await store.save("id1", PersonalLists(muted={"dan": "dan"}))
+    assert await store.load("id1") == PersonalLists(muted={"dan": "dan"})
     await store.forget("id1")
     assert await table.lists("id1") == {"mute": {}, "friend": {}}
     table.close()
@@ -304,7 +324,7 @@ class _Named:
     def __init__(self, name: str, identity: str) -> None:
         self.name: str | None = name
         self.identity: str | None = identity
-        self.muted: set[str] = set()
+        self.muted: dict[str, str] = {}
 
 
 async def test_the_connections_of_a_player_share_their_lists_until_the_last_goes() -> None:
@@ -317,17 +337,30 @@ async def test_the_connections_of_a_player_share_their_lists_until_the_last_goes
     a, b, c = _Named("ann", "id-a"), _Named("ann", "id-a"), _Named("cy", "id-c")
     for s in (a, b, c):
         await social.welcome(s)  # type: ignore[arg-type]
-    assert a.muted is b.muted and a.muted == {"bob"}
+    assert a.muted is b.muted and a.muted == {"bob": "bob"}
     social.gone(a)  # type: ignore[arg-type]
     assert (await social.lists_of("id-a")).muted is b.muted
     social.gone(b)  # type: ignore[arg-type]
     fresh = await social.lists_of("id-a")
-    assert fresh.muted == {"bob"} and fresh.muted is not b.muted
+    assert fresh.muted == {"bob": "bob"} and fresh.muted is not b.muted
     c.identity = "account:cy"  # cy registers
     await social.identity_changed(c, "id-c", keep=True)  # type: ignore[arg-type]
     assert (await social.lists_of("account:cy")).muted is c.muted
     social.gone(c)  # type: ignore[arg-type]
     assert (await social.lists_of("account:cy")).muted is not c.muted
+    table.close()
+
+
+async def test_a_mute_kept_by_casefolded_name_is_kept_again_by_its_form() -> None:
+    """Lists kept before mutes went by the names' look-alike forms (``mia`` under ``mia``) load as
+    forms (``rnla``) and are written back so, so that an unmute of any look-alike finds them."""
+    table = Store(":memory:")
+    lists = StoredLists(table)
+    await table.list_changed("id-a", "mute", "mia", "mia")
+    assert (await lists.load("id-a")).muted == {"rnla": "mia"}
+    assert (await table.lists("id-a"))["mute"] == {"rnla": "mia"}
+    await table.list_changed("id-a", "unmute", "rnla", "M1A")
+    assert (await lists.load("id-a")).muted == {}
     table.close()
 
 
