@@ -261,7 +261,9 @@ class Room:
         if isinstance(message, _MOVES):
             self.host.metrics.move_handled(time.perf_counter() - item.received)
         self.host.room_changed(self)
-        if self.core.empty:
+        if self.core.empty and not self._inbox:
+            # (a room whose last member left while someone's entering waits in the inbox goes on:
+            # the room that person was sent to is this one)
             self._cancel_all()
             self.host.room_empty(self)
             return False

@@ -134,3 +134,21 @@ async def test_a_lost_connection_is_counted_out_and_holds_its_seat_and_token(
             break
         await asyncio.sleep(0.02)
     assert released[-1] is True
+
+
+async def test_entering_a_room_as_its_last_member_leaves_is_answered_and_holds(server: Server) -> None:
+    """bob enters (or joins) a room at the moment ann, alone in it, leaves: the room bob was sent
+    to goes on with him in it, and he is answered (snapshot, ack), however the two cross."""
+    ann, bob = await WsClient.connect(server.port, "ann"), await WsClient.connect(server.port, "bob")
+    for turn, kind in enumerate(["enter_room", "join"] * 4):
+        room, msg_id = f"cross{turn}", 900 + turn
+        assert (await ann.request({"type": "enter_room", "room": room}))["type"] == "ack"
+        await ann.send({"type": "leave_room", "id": msg_id})
+        await bob.send({"type": kind, "room": room, "id": msg_id})
+        answer = await bob.next(lambda m, msg_id=msg_id: m.get("id") == msg_id)
+        assert answer["type"] == "ack", (kind, answer)
+        assert (await bob.request({"type": "say", "text": "still here?"}))["type"] == "ack"
+        rooms = (await bob.request({"type": "list_rooms"}))["rooms"]
+        assert [r["name"] for r in rooms] == [room], rooms
+        assert (await bob.request({"type": "leave_room"}))["type"] == "ack"
+        await ann.next(lambda m, msg_id=msg_id: m.get("id") == msg_id)
