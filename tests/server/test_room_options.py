@@ -26,6 +26,21 @@ async def test_only_the_host_sets_options_and_host_off_lets_everyone(server: Ser
     assert (await bob.command("/option clock 60"))["type"] == "ack"
 
 
+async def test_a_clock_of_0_is_no_clock_and_one_under_the_least_is_refused(server: Server) -> None:
+    """As PROTOCOL says: ``clock`` 0 (or ``/option clock 0``) turns the clock off, as ``null`` and
+    ``off`` do; a clock shorter than the server's least is ``bad_option``."""
+    (ann,) = await _seated(server, "ann")
+    for command in ("/option clock 60", "/option clock 0"):
+        assert (await ann.command(command))["type"] == "ack"
+    await ann.barrier()
+    assert ann.view is not None and ann.view["options"]["clock"] is None
+    assert (await ann.request({"type": "option", "key": "clock", "value": 60}))["type"] == "ack"
+    assert (await ann.request({"type": "option", "key": "clock", "value": 0}))["type"] == "ack"
+    await ann.barrier()
+    assert ann.view["options"]["clock"] is None
+    assert (await ann.command("/option clock 4"))["code"] == "bad_option"
+
+
 async def test_host_off_during_a_game_holds_after_a_restart(make_server: ServerFactory) -> None:
     """ann turns ``host`` off while the game runs; the server stops and starts again from its log:
     the game comes back with ``host`` off, so bob, not the host, still sets the room's options."""
