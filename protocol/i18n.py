@@ -152,6 +152,15 @@ class Lang:
         return text if self.english else text.replace(".", ",")
 
 
+def number(value: float) -> Msg:
+    """``value`` as short as it goes (``5``, ``5.25``), with the decimal mark of whoever reads it.
+
+    >>> lang("de")(number(5.25)), lang("en")(number(60.0))
+    ('5,25', '60')
+    """
+    return lazy(lambda say: f"{value:g}" if say.english else f"{value:g}".replace(".", ","))
+
+
 def decimal(value: float, places: int = 1) -> Msg:
     """``value`` to ``places`` decimals, written with the decimal mark of whoever reads it."""
     return lazy(lambda say: say.decimal(value, places))

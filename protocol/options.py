@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal, get_args
 
-from protocol.i18n import Msg, _
+from protocol.i18n import Msg, _, number
 
 Absent = Literal["bot", "drop"]
 OptionKey = Literal["seed", "stammtisch", "clock", "absent", "host", "private", "drawseat", "start"]
@@ -249,7 +249,7 @@ def announcement(who: str, key: str, value: Any) -> Msg:
         case "clock" if value is None:
             return _("{who} turned the clock off.", who=who)
         case "clock":
-            return _("{who} set the clock to {seconds} seconds per turn.", who=who, seconds=value)
+            return _("{who} set the clock to {seconds} seconds per turn.", who=who, seconds=number(value))
         case "absent" if value == "drop":
             return _("{who} set absent to drop: a player who does not come back leaves the game.", who=who)
         case "absent":

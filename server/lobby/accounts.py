@@ -22,7 +22,7 @@ from argon2 import PasswordHasher, Type
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 from protocol.errors import ProtocolError
-from protocol.i18n import _
+from protocol.i18n import _, _n
 from server.log.contract import Account, AccountStore
 from server.ratings import account_key
 
@@ -212,7 +212,11 @@ class Accounts:
         if wait > 0:
             raise ProtocolError(
                 "too_many_attempts",
-                _("Too many failed logins; try again in {seconds} seconds.", seconds=int(wait) + 1),
+                _n(
+                    "Too many failed logins; try again in {n} second.",
+                    "Too many failed logins; try again in {n} seconds.",
+                    int(wait) + 1,
+                ),
                 msg_id,
             )
         # counted as failed before the hash is judged, and given back if it is right: attempts

@@ -159,7 +159,7 @@ def info_text(
                 else _("Rated: no, fewer than two registered players are seated.")
             ),
             say(
-                _("Clock: {seconds} seconds per turn.", seconds=f"{o.clock:g}")
+                _("Clock: {seconds} seconds per turn.", seconds=i18n.number(o.clock))
                 if o.clock
                 else _("Clock: off.")
             ),

@@ -22,7 +22,7 @@ from typing import Literal
 
 from protocol import messages as m
 from protocol.errors import ProtocolError
-from protocol.i18n import _
+from protocol.i18n import _, _n
 from server.room.clock import Clock
 from server.room.effects import Answers, Arm, Cancel, SeatTaken, Step, VotedOut
 from server.room.members import Members
@@ -245,7 +245,11 @@ class Votes:
         if ended is not None and (wait := ended + ASK_AGAIN - self.members.now) > 0:
             raise ProtocolError(
                 "too_soon",
-                _("Your last vote did not pass: ask again in {seconds} seconds.", seconds=math.ceil(wait)),
+                _n(
+                    "Your last vote did not pass: ask again in {n} second.",
+                    "Your last vote did not pass: ask again in {n} seconds.",
+                    math.ceil(wait),
+                ),
                 msg_id,
             )
 

@@ -20,6 +20,7 @@ from babel.messages.pofile import read_po
 from protocol import messages as m
 from protocol.catalogs import PAGE_DOMAIN, PAGE_JSON_DIR, page_catalog
 from protocol.i18n import DEFAULT, DOMAIN, LANGUAGES, LOCALE_DIR, Msg, _, _n, lang, lazy
+from protocol.options import announcement
 from protocol.outgoing import Outgoing
 
 ROOT = Path(__file__).parent.parent.parent
@@ -238,3 +239,11 @@ def test_no_marked_text_hides_inside_an_interpolation() -> None:
     ]
     assert not hidden, hidden
     assert _IN_F_STRING.search("""x = f"{say(_('a'))}: b" """) and _IN_TEMPLATE.search("`${t('a')}`")
+
+
+def test_a_clock_of_a_fraction_of_a_second_reads_the_readers_decimal_mark() -> None:
+    """A room's clock may be 5.25 seconds: German readers read ``5,25`` where it is set and told."""
+    said = announcement("ann", "clock", 5.25)
+    assert said == "ann set the clock to 5.25 seconds per turn."
+    assert "5,25 Sekunden" in lang("de")(said)
+    assert "45 Sekunden" in lang("de")(announcement("ann", "clock", 45))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine import GameRecord
 from protocol import messages as m
+from protocol.i18n import lang
 from server.log.contract import StoredGame
 from server.room.effects import MoveLogged, VotedOut
 from server.room.items import Leave, Returned
@@ -178,6 +179,22 @@ def test_each_voter_answers_once_and_every_vote_and_answer_is_acked() -> None:
     assert answered.replies() == [] and "ack" in answered.types(other)
     assert d.feed(other, m.VoteAnswer(yes=True)).codes(other) == ["no_vote"]
     assert [v.state for v in d.feed(third, m.VoteAnswer(yes=False)).of(asker, m.Vote)] == ["failed"]
+
+
+def test_asking_again_too_soon_says_how_long_is_left_in_whole_seconds() -> None:
+    """After a vote that did not pass its asker waits ``ASK_AGAIN`` seconds: asked in the last
+    second, the refusal counts one second, in the singular, in English and German."""
+    d, people = _three()
+    mover = d.to_move
+    asker, other = (p for n, p in people.items() if n != mover)
+    d.now += TURN_MIN
+    d.feed(asker, m.VoteRemove(name=mover))
+    d.feed(other, m.VoteAnswer(yes=False))
+    d.now += ASK_AGAIN - 0.5
+    [refused] = d.feed(asker, m.VoteRemove(name=mover)).replies(asker)
+    assert refused.code == "too_soon"
+    assert refused.text == "Your last vote did not pass: ask again in 1 second."
+    assert lang("de")(refused.text) == "Deine letzte Abstimmung ging nicht durch: frag in 1 Sekunde wieder."
 
 
 def test_the_minute_counts_from_the_start_of_the_turn_whenever_the_game_began() -> None:
