@@ -47,6 +47,10 @@ def _over(t: Tournament) -> str:
         return _("Tournament {name} is over.", name=t.name)
     return _("Tournament {name} is over. Winner: {winner}.", name=t.name, winner=lines[0].name)
 
+def _cancelled(t: Tournament) -> str:
+    return _("Tournament {name} is cancelled: fewer than two players were in it at its start.", name=t.name)
+
+
 #: seconds between two ticks of the director
 TICK = 1.0
 #: how many times a change is read and tried again when another writer came first
@@ -254,6 +258,8 @@ class Director:
                 log.info("tournament_over", tournament=t.id, status=t.status)
                 if t.status == "finished":
                     await self._tell(t, [e.name for e in t.entrants if e.active], _over(t))
+                elif t.status == "cancelled":
+                    await self._tell(t, [e.name for e in t.entrants if e.active], _cancelled(t))
         for table in t.running_tables():
             if table.game_id is None and not table.bye:
                 await self._open(t, table.number)

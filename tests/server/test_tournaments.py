@@ -528,3 +528,15 @@ async def test_a_player_with_a_bye_is_told_so(server: Server) -> None:
         await clients[name].barrier()
         assert not [m for m in clients[name].messages if m["type"] == "notice" and "bye" in m["text"]]
 
+
+
+async def test_a_swiss_nobody_joined_is_cancelled_and_its_maker_is_told(make_server: ServerFactory) -> None:
+    """A Swiss with one player at its start is ``cancelled``, and that player reads why."""
+    server: Server = await make_server()
+    ann = await _registered(server, "ann")
+    made = await ann.command("/tournament new lonely swiss 1 size 2 start +1m")
+    number = made["tournament"]["id"]
+    _started(server)
+    told = await ann.next(lambda m: m["type"] == "notice" and "cancelled" in m["text"])
+    assert told["text"] == "Tournament lonely is cancelled: fewer than two players were in it at its start."
+    assert (await _status(server, number, "cancelled"))["tournament"]["players"] == 1
