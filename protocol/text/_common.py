@@ -70,13 +70,14 @@ def char_width(ch: str) -> int:
 
     A mark drawn on the character before it (Mn, Me) takes none; a wide or fullwidth East Asian
     character two, and so does a character these tables do not know yet (a newer emoji, mostly), a
-    regional indicator (half a flag, two columns on many terminals) and the enclosed and Yijing
-    signs glibc draws wide; any other character one: spacing marks (Mc), the soft hyphen and the
-    other format characters too (people's text holds none: ``protocol.sanitize``), and the
-    ambiguous ones (``×``, ``°``, ``ü``, box drawing, Greek, Cyrillic).
+    regional indicator (half a flag, two columns on many terminals), the enclosed and Yijing
+    signs glibc draws wide and those Unicode 16 made wide; any other character one: spacing marks
+    (Mc), the soft hyphen and the other format characters too (people's text holds none:
+    ``protocol.sanitize``), and the ambiguous ones (``×``, ``°``, ``ü``, box drawing, Greek,
+    Cyrillic).
 
-    >>> [char_width(c) for c in "a渡\u0301\u00ad\U0001f1e9"]
-    [1, 2, 0, 1, 2]
+    >>> [char_width(c) for c in "a渡\u0301\u00ad\U0001f1e9\u2630\U0001d356"]
+    [1, 2, 0, 1, 2, 2, 2]
     """
     category = unicodedata.category(ch)
     if category in ("Mn", "Me"):
@@ -87,6 +88,11 @@ def char_width(ch: str) -> int:
         or "\U0001f1e6" <= ch <= "\U0001f1ff"  # regional indicators
         or "\u3248" <= ch <= "\u324f"  # circled numbers on black squares
         or "\u4dc0" <= ch <= "\u4dff"  # Yijing hexagrams
+        # drawn wide since Unicode 16 (these tables are older): the trigrams, the digrams and
+        # monograms, and the Tai Xuan Jing symbols
+        or "\u2630" <= ch <= "\u2637"
+        or "\u268a" <= ch <= "\u268f"
+        or "\U0001d300" <= ch <= "\U0001d356"
     ):
         return 2
     return 1
