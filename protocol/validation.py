@@ -105,6 +105,8 @@ def field_problem(error: ErrorDetails) -> Msg:
                     "the start is +MINUTESm (from now, at most +{most}m) or HH:MM (UTC)",
                     most=TOURNAMENT_AHEAD_MINUTES,
                 )
+            if tuple(error["loc"])[-1:] == ("game",):  # a game's id: in words, not a pattern
+                return _("a game's id is letters, digits, _ and -")
             return _("String should match pattern {pattern}", pattern=repr(ctx.get("pattern", "")))
     english, kind = error["msg"], error["type"]
     return lazy(lambda say: english if say.english else say(_("not a value taken here ({kind})", kind=kind)))
