@@ -207,7 +207,9 @@ export class Moderation {
   }
 
   _act(action, name, duration = null) {
-    const reason = $("mod-reason").value.trim();
+    // the reason chosen above is a kick's, a silence's or a ban's: an unban or unsilence by name
+    // gives none (else the log would keep one given for another action, or another person)
+    const reason = action.startsWith("un") ? "" : $("mod-reason").value.trim();
     const msg = { type: "moderate", action, name, reason };
     if (action === "ban" || action === "silence") msg.duration = duration ?? $("mod-duration").value;
     this._say(t("Sending…"));
@@ -229,7 +231,7 @@ export class Moderation {
       el("button", { type: "button", class: "small", "data-mod": action, onclick: () => name.value.trim() && this._act(action, name.value.trim()) }, this._word(action));
     this.body.replaceChildren(
       el("h2", { id: "mod-title", tabindex: "-1" }, t("Moderation")),
-      el("p", { id: "mod-status", class: "mod-said", role: "status" }, this.status),
+      el("p", { id: "mod-status", class: "mod-said", role: "status", tabindex: "-1" }, this.status),
       el("div", { class: "row mod-how" }, el("label", { for: "mod-duration" }, t("Duration")), duration, reason),
       el("h3", {}, t("People connected")),
       el("ul", { id: "mod-people", class: "mod-people" }),
@@ -275,9 +277,31 @@ export class Moderation {
     );
   }
 
+  /** Draw `list` again with `draw`, the keyboard kept where it was: on the same button of the same
+   * person or report when it is still there, else (the person gone, the report resolved) on the
+   * panel's status line, which says what was done. */
+  _redraw(list, draw) {
+    const focused = list.contains(document.activeElement) ? document.activeElement : null;
+    const whose = (node) => {
+      const row = node.closest("li[data-person], li[data-report]");
+      return row ? `${row.dataset.person ?? ""}#${row.dataset.report ?? ""}` : null;
+    };
+    const before = focused && [whose(focused), focused.dataset.mod];
+    draw();
+    if (!focused) return;
+    const again = [...list.querySelectorAll("[data-mod]")].find(
+      (b) => before[0] !== null && whose(b) === before[0] && b.dataset.mod === before[1],
+    );
+    (again ?? $("mod-status"))?.focus();
+  }
+
   _renderPeople() {
     const list = $("mod-people");
     if (!list) return;
+    this._redraw(list, () => this._drawPeople(list));
+  }
+
+  _drawPeople(list) {
     const me = (this.me() ?? "").toLowerCase();
     const people = this.people.filter((p) => p.kind !== "bot" && p.name.toLowerCase() !== me);
     list.replaceChildren(
@@ -296,6 +320,10 @@ export class Moderation {
   _renderReports() {
     const list = $("mod-reports");
     if (!list) return;
+    this._redraw(list, () => this._drawReports(list));
+  }
+
+  _drawReports(list) {
     list.replaceChildren(
       ...this.reports.map((r) => {
         const note = el("input", { maxlength: "200", autocomplete: "off", placeholder: t("note"), "aria-label": t("Note on report #{id}", { id: r.id }) });

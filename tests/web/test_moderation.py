@@ -47,7 +47,7 @@ def test_a_moderator_stops_a_flooding_guest_from_the_panel_in_one_click(
     connection, its banner saying the staff closed it (not that it was lost), and the panel's log
     shows the kick. Another guest from the address reads in the
     welcome form that guests from it may come back later, without the kicked guest's name. Unban
-    by name lets the guest in again."""
+    by name lets the guest in again, logged without the kick's reason."""
     mod, troll = open_page(), open_page()
     make_moderator(mod, server, "peacemia")
     come_in(troll, "floodgus")
@@ -77,6 +77,9 @@ def test_a_moderator_stops_a_flooding_guest_from_the_panel_in_one_click(
         mod.locator("#mod-name").fill("floodgus")
         mod.locator(".mod-by-name button[data-mod=unban]").click()
         mod.locator("#mod-status", has_text="floodgus is free again").wait_for()
+        lifted = mod.locator("#mod-log li[data-action=unkick]", has_text="floodgus")
+        lifted.wait_for()
+        assert "flooding" not in lifted.inner_text(), lifted.inner_text()
         troll.reload()
         troll.locator("#app[data-conn=connected]").wait_for()
     finally:  # (a kicked guest's address holds for every guest of the shared server's tests)
@@ -88,7 +91,8 @@ def test_a_report_from_a_names_menu_shows_in_the_staff_panel(
 ) -> None:
     """Someone chooses a name, "Report" (here on a German page: "Melden"), gives a reason and is
     thanked; the staff's panel lists the report with the chat both saw, and resolving it with a
-    note takes it off the open ones (``/reports all`` typed shows it resolved)."""
+    note (at the keyboard) takes it off the open ones, the focus going to the status line that says
+    so (``/reports all`` typed shows it resolved)."""
     mod, ann, troll = open_page(), open_page(locale="de-DE"), open_page()
     make_moderator(mod, server, "peacemo")
     come_in(ann, "repann")
@@ -135,8 +139,10 @@ def test_a_report_from_a_names_menu_shows_in_the_staff_panel(
     found = audit(mod)
     assert found == [], found
     report.locator("input").fill("warned")
-    report.locator("button[data-mod=resolve]").click()
+    report.locator("button[data-mod=resolve]").focus()
+    mod.keyboard.press("Enter")
     report.wait_for(state="detached")
+    assert mod.evaluate("document.activeElement.id") == "mod-status"
     mod.locator("#mod-log li[data-action=resolve]", has_text="warned").wait_for()
     mod.locator("#mod-dialog form[method=dialog] button").click()
     type_line(mod, "/reports all")  # (typed: its answer opens the panel, resolved ones too)
