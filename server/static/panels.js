@@ -397,6 +397,15 @@ function watchPresses(box) {
   window.addEventListener("blur", release);
 }
 
+function focusHand() {
+  const card = document.querySelector("#hand .card");
+  if (card) return card.focus();
+  const title = document.getElementById("hand-title");
+  if (!title || title.closest("[hidden]")) return undefined;
+  title.setAttribute("tabindex", "-1");
+  return title.focus();
+}
+
 /** The panel over the board: the lobby, a waiting room, or the final ranking; hidden in play. */
 export function renderOverlay(box, parts) {
   watchPresses(box);
@@ -430,7 +439,14 @@ export function renderOverlay(box, parts) {
   box.dataset.key = key;
   box.hidden = !panel;
   box.replaceChildren();
-  if (!panel) return;
+  if (!panel) {
+    // the panel went (a game started) with the keyboard in it: unless something else took the
+    // keyboard meanwhile ("Show the café" gives it to "Show the results"), it goes on at the hand
+    // (its first card, or its heading while it holds none) once that is drawn
+    const lost = () => !document.activeElement || document.activeElement === document.body;
+    if (inside) requestAnimationFrame(() => lost() && focusHand());
+    return;
+  }
   box.append(panel);
   for (const [id, value, start, end, direction] of typed) {
     const field = panel.querySelector(`#${id}`);

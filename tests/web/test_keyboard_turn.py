@@ -56,12 +56,15 @@ def test_shortcuts_and_the_skip_link_play_a_turn(open_page: Callable[..., Page])
 def test_the_focus_stays_in_the_hand_after_play_and_on_the_results_button(
     open_page: Callable[..., Page],
 ) -> None:
-    """After Play the focus is in the hand, not on the page's body; after "Show the café" it is on
-    "Show the results"."""
+    """Start pressed at the keyboard leaves the focus in the hand, where the game goes on, not on
+    the page's body; so does Play; after "Show the café" it is on "Show the results"."""
     page = open_page(DESKTOP)
     seat_with_bot(page, "focuskeeper", "focus-room", start=False)
     page.locator("#opt-absent").select_option("drop")
-    page.locator("[data-focus=start]").click()
+    page.locator("[data-focus=start]").focus()
+    page.keyboard.press("Enter")
+    page.locator("#app[data-state=playing]").wait_for()
+    wait_until(page, lambda: page.evaluate("document.activeElement.closest('#hand') !== null"), 5.0)
     page.locator("#app[data-turn=mine][data-legal=ready]").wait_for(timeout=30_000)
     play_by_clicking(page)
     page.wait_for_timeout(200)
