@@ -85,13 +85,17 @@ async def test_invite_refusals(server: Server) -> None:
 
 
 async def test_an_invitation_from_someone_muted_never_arrives(server: Server) -> None:
-    """zoe mutes ann: ann's invitation is acked (she is not told) but never reaches zoe."""
+    """zoe mutes ann: ann's invitation to her private room is acked (she is not told) but never
+    reaches zoe; zoe is on its guest list all the same, as PROTOCOL says (a refusal would tell ann
+    of the mute)."""
     (ann,) = await _seated(server, "ann")
+    assert (await ann.command("/option private on"))["type"] == "ack"
     zoe = await WsClient.connect(server.port, "zoe")
     assert (await zoe.command("/mute ann"))["type"] == "ack"
     assert (await ann.command("/invite zoe"))["type"] == "ack"
     await zoe.barrier()
     assert not [x for x in zoe.messages if x["type"] == "invited"]
+    assert (await zoe.request({"type": "enter_room", "room": "cafe"}))["type"] == "ack"
 
 
 async def test_a_line_client_reads_an_invitation(server: Server) -> None:
