@@ -856,6 +856,14 @@ class Seeking(_Answer):
     bots_after: int = Field(description="seconds after which a game with bots is offered (with bots)")
 
 
+class RoomClosed(_ServerMessage):
+    """The staff closed the room you were in (``close``): you are in the lobby now. It follows the
+    ``notice`` that says who closed it and why."""
+
+    type: Literal["room_closed"] = "room_closed"
+    room: str
+
+
 class Seated(_ServerMessage):
     """The server made you a table: the game in ``room`` has started, your seat waits there (you
     are in the room already)."""
@@ -990,6 +998,7 @@ ServerMessage = Annotated[
     | Analysis
     | Seeking
     | Seated
+    | RoomClosed
     | ReportList
     | ModLog,
     Field(discriminator="type"),

@@ -478,6 +478,11 @@ class LineText:
             ]
         if isinstance(msg, m.Seeking):
             return [_seeking_line(msg, say)]
+        if isinstance(msg, m.RoomClosed):
+            # in the lobby now (the notice before it said who closed the room, and why)
+            if self.view is not None and self.view["room"].casefold() == msg.room.casefold():
+                self.view, self._stood_in = None, False
+            return []
         return []
 
     def _room_lines(self, ascii_only: bool, say: Lang) -> list[str]:

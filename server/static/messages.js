@@ -55,12 +55,12 @@ export function serverMessages(parts) {
         if (id && id === state.sending) turn.answered(false);
         if (id && id === state.leaving) {
           state.leaving = null;
-          state.view = null;
-          social.clearVote();
-          keepRoom(null);
-          send({ type: "list_rooms", id: newId("ui") });
-          askWho();
+          toLobby();
         }
+        return render();
+      case "room_closed":
+        // the staff closed the room (the notice before said so): the page is in the lobby again
+        if (state.view && state.view.room.toLowerCase() === msg.room.toLowerCase()) toLobby();
         return render();
       case "error":
         return onError(msg, id);
@@ -178,6 +178,15 @@ export function serverMessages(parts) {
       askWho();
     }
     render();
+  }
+
+  /** Out of the room, into the lobby: its list and its people asked again. */
+  function toLobby() {
+    state.view = null;
+    social.clearVote();
+    keepRoom(null);
+    send({ type: "list_rooms", id: newId("ui") });
+    askWho();
   }
 
   /** The room this tab is in, kept for a reload and shown in the page's address (…/#cafe: the

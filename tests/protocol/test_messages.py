@@ -61,6 +61,7 @@ from protocol.messages import (
     RemoveBot,
     Reset,
     Resync,
+    RoomClosed,
     Rooms,
     RoomSummary,
     Say,
@@ -305,6 +306,7 @@ SERVER_SAMPLES: list[ServerMessage] = [
     ),
     Seeking(seq=25, id=12, size=None, rated=True, clock=60, bots=False, bots_after=30),
     Seated(seq=26, room="seek-0a1b2c", game="0123456789abcdef", players=["bob", "ann"]),
+    RoomClosed(seq=27, room="cafe"),
     Analysis(
         seq=24,
         id=None,

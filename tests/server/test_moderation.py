@@ -98,14 +98,16 @@ async def test_nothing_a_person_without_a_role_sends_acts(server: Server) -> Non
 
 
 async def test_a_closed_rooms_members_get_the_notice_and_no_ack(server: Server) -> None:
-    """``/close ROOM``: the members read the notice and go to the lobby; nobody but the staff
-    member who asked gets an ``ack`` (an ack answers one's own message only)."""
+    """``/close ROOM``: the members read the notice and go to the lobby, which ``room_closed``
+    tells them; nobody but the staff member who asked gets an ``ack`` (an ack answers one's own
+    message only)."""
     ann = await _registered(server, "ann", "moderator")
     bob = await WsClient.connect(server.port, "bob")
     assert (await bob.command("/join cafe"))["type"] == "ack"
     bob.take_all()
     assert (await ann.command("/close cafe spam"))["type"] == "ack"
     await bob.next(lambda x: x["type"] == "notice" and "spam" in x["text"])
+    assert (await bob.next("room_closed"))["room"] == "cafe"  # (in the lobby now)
     await bob.barrier()
     assert [x for x in bob.messages + bob.take_all() if x["type"] == "ack" and x["id"] is None] == []
 

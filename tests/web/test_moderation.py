@@ -14,7 +14,7 @@ from playwright.sync_api import Page
 from tests.web.conftest import ServerThread
 from tests.web.live_steps import audit
 from tests.web.pages import come_in, type_line, wait_for_line
-from tests.web.social_steps import fill_account, register
+from tests.web.social_steps import enter_room, fill_account, register
 
 PASSWORD = "keep the peace"
 
@@ -181,3 +181,19 @@ def test_a_role_given_while_connected_shows_the_panel_at_once(
     mia.locator("#mod-open").wait_for()
     type_line(boss, "/role peacenew none")
     mia.locator("#mod-open").wait_for(state="hidden")
+
+
+def test_a_room_the_staff_close_sends_the_page_to_the_lobby(
+    open_page: Callable[..., Page], server: ServerThread
+) -> None:
+    """``/close`` of the room a page is in: the page reads who closed it and why, and shows the
+    lobby again (the room gone from its address), as the server has it."""
+    mod, ann = open_page(), open_page()
+    make_moderator(mod, server, "closemia")
+    come_in(ann, "closeann")
+    enter_room(ann, "toclose")
+    assert ann.evaluate("location.hash") == "#toclose"
+    type_line(mod, "/close toclose spam")
+    ann.locator("#log .line", has_text="The room toclose was closed by closemia: spam").wait_for()
+    ann.locator(".panel.lobby").wait_for()
+    assert ann.locator(".panel.waiting").count() == 0 and ann.evaluate("location.hash") == ""
