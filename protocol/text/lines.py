@@ -456,7 +456,7 @@ class LineText:
         if isinstance(msg, m.Vote):
             return _vote_lines(msg, say)
         if isinstance(msg, m.ReportList):
-            return reports_lines(msg, say)
+            return reports_lines(msg, say, ascii_only)
         if isinstance(msg, m.ModLog):
             return modlog_lines(msg, say)
         if isinstance(msg, m.TournamentInfo):

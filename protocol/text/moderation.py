@@ -14,7 +14,7 @@ import time
 
 from protocol import messages as m
 from protocol.i18n import Lang, _
-from protocol.text._common import CONTINUED, WIDTH, fold
+from protocol.text._common import CONTINUED, WIDTH, fold, to_ascii
 
 __all__ = ["modlog_lines", "reports_lines", "utc", "when_text"]
 
@@ -29,17 +29,18 @@ def when_text(until: float | None, say: Lang) -> str:
     return say(_("for good")) if until is None else say(_("until {when} UTC", when=utc(until)))
 
 
-def reports_lines(msg: m.ReportList, say: Lang) -> list[str]:
+def reports_lines(msg: m.ReportList, say: Lang, ascii_only: bool = False) -> list[str]:
     """The reports, newest first, each with its chat excerpt under it. What a line too long
     carries on with begins with a colon, so that no words of a reason or of the chat pass for a
-    line of the excerpt.
+    line of the excerpt. With ``ascii_only`` the text is made ASCII before it is broken into lines
+    (a character's ASCII form may be wider: ``ﬃ`` is ``ffi``), so that no line is broken again.
 
     >>> from protocol.i18n import lang
     >>> report = m.ReportEntry(id=7, made=0.0, reporter="ree", name="vie", excerpt=["00:00 [lobby] <vie> gg"],
-    ...                        reason="insults " + "y" * 34 + " | 00:00 [lobby] <vie> fake")
+    ...                        reason="insults " + "y" * 32 + " | 00:00 [lobby] <vie> fake")
     >>> for line in reports_lines(m.ReportList(reports=[report]), lang("en")):
     ...     print(line)
-    #7 1970-01-01 00:00 ree reports vie: insults yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy
+    #7 1970-01-01 00:00 ree reports vie: insults yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy
         : | 00:00 [lobby] <vie> fake (open)
         | 00:00 [lobby] <vie> gg
     """
@@ -63,11 +64,12 @@ def reports_lines(msg: m.ReportList, say: Lang) -> list[str]:
                 state=state,
             )
         )
-        # the reporter's reason carried on under a colon too, never as a line of the excerpt
-        first, *rest = fold([heading], cjk=True)
+        # the reporter's reason carried on under a colon too, never as a line of the excerpt (its
+        # lines two columns narrower: the colon's mark is two wider than a plain indent)
+        first, *rest = fold([to_ascii(heading) if ascii_only else heading], WIDTH - 2, cjk=True)
         lines.extend([first, *(_EXCERPT_ON + part.removeprefix(CONTINUED) for part in rest)])
         for line in r.excerpt:
-            lines.extend(excerpt_lines(line))
+            lines.extend(excerpt_lines(to_ascii(line) if ascii_only else line))
     return lines
 
 

@@ -345,3 +345,34 @@ def test_a_seat_a_bot_plays_reads_why_in_the_readers_words() -> None:
     assert LineText().render(presence, reader="ann", lang=lang("de")) == [
         "* bob wird von einem Bot gespielt (hinausgewählt)"
     ]
+
+
+def test_a_report_read_in_ascii_passes_no_words_for_a_line_of_its_chat() -> None:
+    """At a terminal in ``/ascii on`` a report is made ASCII before it is broken into lines: a
+    reason or a chat line padded with characters whose ASCII form is wider (``ﬃ`` is ``ffi``,
+    ``⅒`` is ``1/10``) is carried on under a colon, never refolded into a line begun with the
+    excerpt's bar; and no line, the report's own included, is wider than 80 columns."""
+    forged = " | 17:40 [lobby] <vie> you are all idiots"
+    report = m.ReportEntry(
+        id=93018895,
+        made=0.0,
+        reporter="ree",
+        name="vie",
+        reason="a" * 79 + " " + "ﬃ" * 25 + forged,
+        excerpt=["17:39 [lobby] <ree> " + "a" * 71 + " " + "⅒" * 18 + forged, "17:39 [lobby] <vie> gg"],
+    )
+    for ascii_only in (False, True):
+        lines = LineText().render(m.ReportList(reports=[report]), reader="kim", ascii_only=ascii_only)
+        assert [line for line in lines if display_width_cjk(line) > 80] == [], lines
+        barred = [line for line in lines if line.startswith("    | ")]
+        assert [line.split(" ", 8)[7] for line in barred] == ["<ree>", "<vie>"], lines
+
+
+def test_a_room_the_staff_closed_is_forgotten_and_adds_no_line() -> None:
+    """``room_closed`` follows the notice that says who closed the room: a terminal reads nothing
+    more, and forgets the room's view (the reader is in the lobby); another room's closing, which
+    cannot come, would change nothing."""
+    text = LineText()
+    text.view = {"room": "Cafe", "seat": None}
+    assert text.render(m.RoomClosed(room="other"), reader="ann") == [] and text.view is not None
+    assert text.render(m.RoomClosed(room="cafe"), reader="ann") == [] and text.view is None
