@@ -157,8 +157,8 @@ class Session:
         self.bucket = TokenBucket(1e9, 1_000_000)
         self.chat_bucket = TokenBucket(1e9, 1_000_000)
         self.strikes = 0
-        #: casefolded names whose chat, tells and invitations this reader never gets
-        #: whom the player mutes: the look-alike form of each name, and the name as typed
+        #: whose chat, tells and invitations this reader never gets: the look-alike form of each
+        #: name muted, and the name in lower case
         self.muted: dict[str, str] = {}
         #: until when (Unix time; ``inf``: for good) this person may not chat, tell or invite: a
         #: silence by the staff (0: none); the latest end of ``silences``

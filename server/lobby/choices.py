@@ -27,13 +27,15 @@ class StoredLists:
 
     async def load(self, identity: str) -> PersonalLists:
         stored = await self._table.lists(identity)
-        muted = {alike(key): name for key, name in stored["mute"].items()}
-        lists = PersonalLists(muted=muted, friends=dict(stored["friend"]))
-        if lists.muted.keys() != stored["mute"].keys():
-            # kept by casefolded name before a name's look-alikes were muted with it: kept again by
-            # the names' forms, so that an unmute finds them
-            await self.save(identity, lists)
-        return lists
+        muted = {alike(key): name.casefold() for key, name in stored["mute"].items()}
+        for key, name in stored["mute"].items():
+            if alike(key) != key:
+                # kept by casefolded name before a name's look-alikes were muted with it: kept
+                # again by the name's form, so that an unmute finds it (entry by entry: a change
+                # made meanwhile on another connection or node stays)
+                await self.changed(identity, "unmute", key, name)
+                await self.changed(identity, "mute", alike(key), name.casefold())
+        return PersonalLists(muted=muted, friends=dict(stored["friend"]))
 
     async def changed(self, identity: str, action: str, key: str, name: str) -> None:
         await self._table.list_changed(identity, action, key, name)

@@ -409,7 +409,7 @@ class Social:
         me = self._name(session)
         if not is_name(msg.name):
             raise ProtocolError("bad_name", _("No one can have that name."), msg.id)
-        if msg.name.casefold() == me.casefold():
+        if alike(msg.name) == alike(me):  # (a name that looks like one's own is one's own)
             raise ProtocolError("bad_target", _("You cannot {action} yourself.", action=msg.action), msg.id)
         person = self._people[session]
         lists = person.lists

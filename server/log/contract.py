@@ -276,12 +276,14 @@ class ListTable(Protocol):
     """What a person's lists need of a store."""
 
     async def lists(self, identity: str) -> dict[str, dict[str, str]]:
-        """The lists of ``identity``: ``mute`` and ``friend``, each casefolded name -> name."""
+        """The lists of ``identity``: ``mute`` (a name's look-alike form -> the name in lower case)
+        and ``friend`` (casefolded name -> name)."""
         ...
 
     async def list_changed(self, identity: str, action: str, key: str, name: str) -> None:
         """``identity`` did ``action`` (``mute``, ``unmute``, ``friend``, ``unfriend``) to
-        ``name`` (casefolded: ``key``); kept when this returns."""
+        ``name`` (under ``key``: its look-alike form for a mute, else casefolded); kept when this
+        returns."""
         ...
 
     async def lists_replaced(self, identity: str, lists: Mapping[str, Mapping[str, str]]) -> None:

@@ -13,6 +13,15 @@ const FRIENDS_EVERY = 30_000;
  * once the room took it (a render for anything else meanwhile would undo the click) */
 const ASKED_HOLDS = 5_000;
 
+/**
+ * The form a name is compared by, as the server's (`protocol.names.alike`): names of one form look
+ * alike, and the server holds them as one name (`i I l L 1` are `l`, `o O 0` are `o`, `m M` are
+ * `rn`), so muting `miaa` mutes `rniaa` and `m1aa` too.
+ */
+export function alike(name) {
+  return name.toLowerCase().replace(/[i1]/g, "l").replace(/0/g, "o").replace(/m/g, "rn");
+}
+
 function whereText(friend) {
   if (!friend.online) return t("offline");
   if (friend.room) return t("in room {room}", { room: friend.room });
@@ -174,9 +183,10 @@ export class SocialPane {
     this.send({ type: "list", action: on ? "friend" : "unfriend", name, id: this.newId("soc") });
   }
 
-  /** Mute `name` (or, with `on` false, unmute): their chat and tells no longer reach you. */
+  /** Mute `name` (or, with `on` false, unmute): their chat and tells no longer reach you, nor
+   * those of a name that looks like it. */
   mute(name, on = true) {
-    const key = name.toLowerCase();
+    const key = alike(name);
     if (on) this.muted.add(key);  // (until the server's answer, which asks the lists again)
     else this.muted.delete(key);
     this.send({ type: "list", action: on ? "mute" : "unmute", name, id: this.newId("soc") });
@@ -193,7 +203,7 @@ export class SocialPane {
   }
 
   isMuted(name) {
-    return this.muted.has(name.toLowerCase());
+    return this.muted.has(alike(name));
   }
 
   /** The answer to an edit of a list (its id from here): the friends as they are now. */
@@ -203,7 +213,7 @@ export class SocialPane {
 
   onFriends(msg) {
     this.friends = msg.friends;
-    this.muted = new Set((msg.muted ?? []).map((n) => n.toLowerCase()));
+    this.muted = new Set((msg.muted ?? []).map(alike));
     for (const resolve of this.waiting.splice(0)) resolve();
     this.friendsShown = msg;
     const list = $("friends");

@@ -194,6 +194,11 @@ async def test_muting_a_name_mutes_the_names_that_look_like_it(server: Server) -
     (again,) = await _connect(server, "m1aa")
     await again.command("/tell fya hello")
     assert await _chats(fya) == [("m1aa", "hello")]
+    # a name that looks like one's own is one's own: muting it would mute oneself
+    (lia,) = await _connect(server, "lia")
+    assert (await lia.command("/mute L1A"))["code"] == "bad_target"
+    assert (await lia.command("lobby words of lia"))["type"] == "ack"
+    assert await _chats(lia) == [("lia", "lobby words of lia")]
 
 
 async def test_a_muted_teller_is_not_the_one_reply_answers(server: Server) -> None:
@@ -234,7 +239,7 @@ async def test_stored_lists_read_what_the_store_keeps() -> None:
     assert await store.load("id1") == PersonalLists()
     await store.changed("id1", "mute", "bob", "Bob")
     await store.changed("id1", "friend", "cid", "Cid")
-    assert await store.load("id1") == PersonalLists(muted={"bob": "Bob"}, friends={"cid": "Cid"})
+    assert await store.load("id1") == PersonalLists(muted={"bob": "bob"}, friends={"cid": "Cid"})
     await store.save("id1", PersonalLists(muted={"dan": "dan"}))
     assert await store.load("id1") == PersonalLists(muted={"dan": "dan"})
     await store.forget("id1")
@@ -356,9 +361,11 @@ async def test_a_mute_kept_by_casefolded_name_is_kept_again_by_its_form() -> Non
     forms (``rnla``) and are written back so, so that an unmute of any look-alike finds them."""
     table = Store(":memory:")
     lists = StoredLists(table)
-    await table.list_changed("id-a", "mute", "mia", "mia")
+    await table.list_changed("id-a", "mute", "mia", "Mia")
+    await table.list_changed("id-a", "friend", "bob", "Bob")
     assert (await lists.load("id-a")).muted == {"rnla": "mia"}
     assert (await table.lists("id-a"))["mute"] == {"rnla": "mia"}
+    assert (await table.lists("id-a"))["friend"] == {"bob": "Bob"}
     await table.list_changed("id-a", "unmute", "rnla", "M1A")
     assert (await lists.load("id-a")).muted == {}
     table.close()

@@ -89,3 +89,26 @@ def test_a_typed_mute_shows_in_the_profile_after_a_reload(open_page: Callable[..
     wait_for_line(me, "You see what noisyone says again.")
     me.locator(".panel.lobby .online [data-profile=noisyone]").click()
     me.locator("#people-dialog [data-action=mute]").wait_for()
+
+
+def test_the_page_holds_a_name_and_its_look_alikes_as_one_as_the_server_does(
+    open_page: Callable[..., Page],
+) -> None:
+    """The page's form of a name is the server's (every character a name may hold, and names
+    made of the look-alike ones): after ``/mute miaa`` the profile of ``rniaa`` says it is muted."""
+    from protocol.names import NAME_CHARACTERS, alike
+
+    me = open_page(DESKTOP)
+    come_in(me, "formkeeper")
+    names = [*NAME_CHARACTERS, "miaa", "rniaa", "M1AA", "K1M", "Mod0", "bOoL", "aIice"]
+    forms = me.evaluate(
+        """async (names) => { const { alike } = await import("/social.js"); return names.map(alike); }""",
+        names,
+    )
+    assert forms == [alike(n) for n in names]
+    loud = open_page(DESKTOP)
+    come_in(loud, "rniaa")
+    type_line(me, "/mute miaa")
+    wait_for_line(me, "You will not see what miaa says.")
+    me.locator(".panel.lobby .online [data-profile=rniaa]").click()
+    me.locator("#people-dialog .muted-note").wait_for()

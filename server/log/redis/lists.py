@@ -1,5 +1,6 @@
 """Each person's lists in Redis, for cluster mode: one hash per identity and list,
-``cafe:list:IDENTITY:mute`` and ``cafe:list:IDENTITY:friend`` (casefolded name -> name).
+``cafe:list:IDENTITY:mute`` (a name's look-alike form -> the name in lower case) and
+``cafe:list:IDENTITY:friend`` (casefolded name -> name).
 
 A registered account's hashes stay until the account is deleted. A guest's expire as Redis' copy
 of the guest's resume token does (:data:`GUEST_TTL` after its last login or change): the guest's
