@@ -584,28 +584,25 @@ class Lobby:
     async def enter_room(self, session: Session, name: str, *, join: bool, msg_id: m.ClientId) -> None:
         if not is_room_name(name):
             raise ProtocolError("bad_room", _("A room name is {rule}.", rule=ROOM_RULE), msg_id)
-        room: RoomRef | None = self.directory.rooms.get(name.casefold())
-        if room is None:
-            if session.silenced:  # a new room's name is read by all; entering one (here or on
-                # another node of a cluster) is not refused
-                there = {r.name.casefold() for r in await self.directory.room_list()}
-                if name.casefold() not in there:
-                    self.moderation.hushed(session, msg_id)
-            if len(self.directory.rooms) >= self.config.max_rooms and not await self.directory.make_way():
-                raise ProtocolError("too_many_rooms", _("The server holds as many rooms as it can."), msg_id)
-            room = await self.directory.resolve(name)
-        if session.room is room:
-            if join:
-                self._seat_ends_seek(session, msg_id)
-            room.post(session, Enter(join=join, id=msg_id))
-            return
-        if session.room is not None and session.room.name.casefold() == room.name.casefold():
-            admitted = True  # in it already (in a cluster, by another reference to the same room)
-        else:  # a private room lets in its guests and players; asked before anything changes
-            door = await self.directory.admission(room, session)
-            if door == "closed":
-                raise not_invited(room.name, msg_id)
-            admitted = door == "guest"
+        for _attempt in range(3):
+            room = await self._room_named(session, name, msg_id)
+            if session.room is room:
+                if join:
+                    self._seat_ends_seek(session, msg_id)
+                room.post(session, Enter(join=join, id=msg_id))
+                return
+            if session.room is not None and session.room.name.casefold() == room.name.casefold():
+                admitted = True  # in it already (in a cluster, by another reference to the same room)
+            else:  # a private room lets in its guests and players; asked before anything changes
+                door = await self.directory.admission(room, session)
+                if door == "closed":
+                    raise not_invited(room.name, msg_id)
+                admitted = door == "guest"
+            # a room of this node whose last member left while that was asked (in a cluster, of
+            # Redis) has ended: what was posted to it would never be answered; the name is looked
+            # up again (and opened again)
+            if not isinstance(room, Room) or self.directory.rooms.get(name.casefold()) is room:
+                break
         if join:
             self._seat_ends_seek(session, msg_id)
         if session.room is not None:
@@ -613,6 +610,20 @@ class Lobby:
         session.room = room
         room.post(session, Enter(join=join, id=msg_id, admitted=admitted))
         self.directory.moved(session)
+
+    async def _room_named(self, session: Session, name: str, msg_id: m.ClientId) -> RoomRef:
+        """The room ``name``: this node's, one another node owns, or a new one."""
+        room: RoomRef | None = self.directory.rooms.get(name.casefold())
+        if room is not None:
+            return room
+        if session.silenced:  # a new room's name is read by all; entering one (here or on
+            # another node of a cluster) is not refused
+            there = {r.name.casefold() for r in await self.directory.room_list()}
+            if name.casefold() not in there:
+                self.moderation.hushed(session, msg_id)
+        if len(self.directory.rooms) >= self.config.max_rooms and not await self.directory.make_way():
+            raise ProtocolError("too_many_rooms", _("The server holds as many rooms as it can."), msg_id)
+        return await self.directory.resolve(name)
 
     def _seat_ends_seek(self, session: Session, msg_id: m.ClientId) -> None:
         """A seat of one's own choosing ends seeking, once the room takes the ``join``

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from typing import Any
 
 import pytest
 from structlog.testing import capture_logs
@@ -152,3 +153,29 @@ async def test_entering_a_room_as_its_last_member_leaves_is_answered_and_holds(s
         assert [r["name"] for r in rooms] == [room], rooms
         assert (await bob.request({"type": "leave_room"}))["type"] == "ack"
         await ann.next(lambda m, msg_id=msg_id: m.get("id") == msg_id)
+
+
+async def test_a_room_that_ends_while_its_door_is_asked_is_opened_again(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a cluster the door of a room is asked of Redis: while bob waits for it, ann, alone in the
+    room, leaves and the room ends. bob is not sent to the ended room (where nothing would answer
+    him) but to the room opened again under its name."""
+    ann, bob = await WsClient.connect(server.port, "ann"), await WsClient.connect(server.port, "bob")
+    assert (await ann.request({"type": "enter_room", "room": "door"}))["type"] == "ack"
+    directory = server.lobby.directory
+    asked = directory.admission
+    left = asyncio.Event()
+
+    async def slow(room: Any, session: Any) -> Any:
+        await left.wait()  # (the room ends meanwhile)
+        return await asked(room, session)
+
+    monkeypatch.setattr(directory, "admission", slow)
+    await bob.send({"type": "enter_room", "room": "door", "id": 5})
+    assert (await ann.request({"type": "leave_room"}))["type"] == "ack"
+    await until(lambda: "door" not in directory.rooms, "the room ended")
+    left.set()
+    assert (await bob.next(lambda m: m.get("id") == 5))["type"] == "ack"
+    assert bob.view is not None and bob.view["room"] == "door"
+    assert [r["name"] for r in (await bob.request({"type": "list_rooms"}))["rooms"]] == ["door"]
