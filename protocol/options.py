@@ -226,7 +226,7 @@ def check_value(key: str, value: Any, *, clock_min: float) -> Any:
     value = check_json(key, value)
     if key == "clock" and value is not None and value < clock_min:
         raise OptionError(
-            _("clock is {least} to {most} seconds per turn, or off.", least=f"{clock_min:g}", most=CLOCK_MAX)
+            _("clock is {least} to {most} seconds per turn, or off.", least=number(clock_min), most=CLOCK_MAX)
         )
     return value
 

@@ -106,7 +106,7 @@ def field_problem(error: ErrorDetails) -> Msg:
                     most=TOURNAMENT_AHEAD_MINUTES,
                 )
             if tuple(error["loc"])[-1:] == ("game",):  # a game's id: in words, not a pattern
-                return _("a game's id is letters, digits, _ and -")
+                return _("a game's id is letters A to Z, digits, _ and -")
             return _("String should match pattern {pattern}", pattern=repr(ctx.get("pattern", "")))
     english, kind = error["msg"], error["type"]
     return lazy(lambda say: english if say.english else say(_("not a value taken here ({kind})", kind=kind)))

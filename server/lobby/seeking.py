@@ -23,7 +23,7 @@ import structlog
 
 from protocol import messages as m
 from protocol.errors import ProtocolError
-from protocol.i18n import _
+from protocol.i18n import _, number
 from protocol.limits import SEEKERS_MAX
 from protocol.options import CLOCK_MAX, SEED_LIMIT, OptionError, RoomOptions, check_value
 from server.directory import Directory
@@ -179,7 +179,7 @@ class Seeks:
                 "bad_option",
                 _(
                     "A seek's clock is {least} to {most} seconds per turn.",
-                    least=f"{self.clock_min:g}",
+                    least=number(self.clock_min),
                     most=CLOCK_MAX,
                 ),
                 msg.id,

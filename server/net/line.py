@@ -21,7 +21,7 @@ import structlog
 from protocol import messages as m
 from protocol.commands import AskSecret, parse_command, parse_terminal_command
 from protocol.errors import UNAVAILABLE, Close, ProtocolError
-from protocol.i18n import _, lang
+from protocol.i18n import _, lang, number
 from protocol.names import FIELD_MAX, is_name
 from protocol.sanitize import sanitize_line
 from protocol.text import to_ascii
@@ -277,7 +277,7 @@ async def _serve(
             deadlines.append(hello_deadline(limits.hello_timeout, named, too_late))
             return
         security_event(lobby.metrics, "hello_timeout", transport="line", peer=session.peer)
-        seconds = f"{limits.hello_timeout:g}"
+        seconds = number(limits.hello_timeout)
         if logging_in:
             session.writer.write(ECHO_ON)  # (the prompt had turned the terminal's echo off)
             goodbye = _("No password given within {seconds} seconds; goodbye.", seconds=seconds)

@@ -12,7 +12,7 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol import messages as m
 from protocol.errors import Close
-from protocol.i18n import _
+from protocol.i18n import _, number
 from server.limits import Limits, PerAddress, hello_deadline, security_event
 from server.lobby.lobby import Lobby
 from server.net import wsinternals
@@ -199,7 +199,7 @@ async def _serve(lobby: Lobby, connection: ServerConnection, limits: Limits, pee
     async def too_late() -> None:
         security_event(lobby.metrics, "hello_timeout", transport="ws", peer=session.peer)
         await session.close(
-            Close.POLICY, _("no hello within {seconds} seconds", seconds=f"{limits.hello_timeout:g}")
+            Close.POLICY, _("no hello within {seconds} seconds", seconds=number(limits.hello_timeout))
         )
 
     deadline: asyncio.TimerHandle | None = hello_deadline(

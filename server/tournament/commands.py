@@ -10,6 +10,7 @@ from typing import Any, Literal, Protocol
 from protocol import messages as m
 from protocol.errors import ProtocolError
 from protocol.i18n import _, _n
+from protocol.i18n import number as decimal_number
 from protocol.limits import (
     TOURNAMENT_AHEAD_MINUTES,
     TOURNAMENT_ENTRANTS_MAX,
@@ -251,7 +252,7 @@ async def _new(lobby: Lobby, director: Director, session: Session, msg: m.Tourna
             "bad_field",
             _(
                 "A tournament's clock is {least} to {most} seconds per turn.",
-                least=f"{lobby.config.clock_min:g}",
+                least=decimal_number(lobby.config.clock_min),
                 most=CLOCK_MAX,
             ),
             msg.id,

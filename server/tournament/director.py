@@ -47,6 +47,7 @@ def _over(t: Tournament) -> str:
         return _("Tournament {name} is over.", name=t.name)
     return _("Tournament {name} is over. Winner: {winner}.", name=t.name, winner=lines[0].name)
 
+
 def _cancelled(t: Tournament) -> str:
     return _("Tournament {name} is cancelled: fewer than two players were in it at its start.", name=t.name)
 

@@ -268,7 +268,7 @@ async def test_a_game_id_that_is_not_one_is_refused_without_being_written_back(
     answer = await ann.command("/analyse \u001b[31mRED")
     assert answer["code"] == "bad_arguments" and "\u001b" not in answer["message"]
     answer = await ann.command("/analyse ЖЖ")  # (said in words, not as a pattern)
-    assert answer["message"].startswith("Game: a game's id is letters, digits, _ and -."), answer
+    assert answer["message"].startswith("Game: a game's id is letters A to Z, digits, _ and -."), answer
     assert not server.lobby.analyses.jobs
 
 

@@ -529,7 +529,6 @@ async def test_a_player_with_a_bye_is_told_so(server: Server) -> None:
         assert not [m for m in clients[name].messages if m["type"] == "notice" and "bye" in m["text"]]
 
 
-
 async def test_a_swiss_nobody_joined_is_cancelled_and_its_maker_is_told(make_server: ServerFactory) -> None:
     """A Swiss with one player at its start is ``cancelled``, and that player reads why."""
     server: Server = await make_server()
