@@ -85,8 +85,9 @@ TYPED_SET = [
     ("private", "off"),
     ("seed", "7"),
     ("seed", "random"),
-    ("start", "random"),
     ("start", "1"),
+    ("start", "random"),
+    ("start", "1"),  # (each a change: a value the option has already tells nobody anything)
     ("host", "off"),
     ("host", "on"),
 ]
