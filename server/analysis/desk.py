@@ -27,7 +27,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import structlog
 
@@ -48,6 +48,16 @@ log = structlog.get_logger("cafe.analyses")
 HOUR = 3600.0
 #: how many times a person's rate one address may ask for
 ADDRESS_FACTOR = 3
+#: seconds between two looks at the store for an analysis another node of a cluster runs
+THEIRS_EVERY = 1.0
+
+
+class Claims(Protocol):
+    """In a cluster, which node runs a game's analysis (``server.cluster.analyses``)."""
+
+    async def claim(self, game_id: str, seconds: int) -> bool: ...
+
+    async def release(self, game_id: str) -> None: ...
 
 
 def analysis_seed(game_id: str) -> int:
@@ -154,6 +164,8 @@ class AnalysisDesk:
         self._queue: asyncio.Queue[Job] | None = None
         self._runners: list[asyncio.Task[None]] = []
         self._workers = Workers(config.analysis_workers, then=worker_started)
+        #: in a cluster, the claims that make one node run a game's analysis (``None``: one node)
+        self.claims: Claims | None = None
 
     # --- asking --------------------------------------------------------------------------------
 
@@ -283,14 +295,30 @@ class AnalysisDesk:
         """Run ``job`` and keep its analysis. A pool whose worker died (between two analyses, or
         killed during this one) fails the call at once, and is made anew for the next: the
         analysis is tried once more, there."""
-        args = (job.record.to_dict(), self.config.analysis_budget, analysis_seed(job.game_id), job.auto)
+        claims = self.claims
+        if claims is not None:
+            # what the analysis may take (each move's budget, and room to spare), and no more: a
+            # node that died with the claim holds it no longer
+            seconds = int(60 + 3 * self.config.analysis_budget * max(1, len(job.record.moves)))
+            while not await claims.claim(job.game_id, seconds):
+                # another node runs it: its analysis, once kept, is this one's askers' too
+                await asyncio.sleep(THEIRS_EVERY)
+                kept = await self.store.analyses.analysis(job.game_id)
+                if kept is not None:
+                    log.info("analysis_theirs", game=job.game_id)
+                    return kept
         try:
-            data = await self._workers.run(run_analysis, *args)
-        except BrokenProcessPool:
-            log.info("analysis_again", game=job.game_id, error="worker died")
-            data = await self._workers.run(run_analysis, *args)
-        await self.store.analyses.analysis_saved(job.game_id, data)
-        return await self.store.analyses.analysis(job.game_id) or data
+            args = (job.record.to_dict(), self.config.analysis_budget, analysis_seed(job.game_id), job.auto)
+            try:
+                data = await self._workers.run(run_analysis, *args)
+            except BrokenProcessPool:
+                log.info("analysis_again", game=job.game_id, error="worker died")
+                data = await self._workers.run(run_analysis, *args)
+            await self.store.analyses.analysis_saved(job.game_id, data)
+            return await self.store.analyses.analysis(job.game_id) or data
+        finally:
+            if claims is not None:
+                await claims.release(job.game_id)
 
     def identity_changed(self, old: str, new: str) -> None:
         """The person ``old`` is ``new`` from now on (they registered, or deleted their account):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import socket
 
+from server.cluster.analyses import AnalysisClaims
 from server.cluster.moderation import ClusterModeration, action_of
 from server.cluster.node import ClusterDirectory
 from server.cluster.seating import ClusterSeating
@@ -51,6 +52,7 @@ def join(cluster: ClusterDirectory, lobby: Lobby) -> None:
     cluster.relay.on_moderation = lambda envelope: moderation.apply(action_of(envelope))
     lobby.seeks.queue = RedisQueue(cluster)  # one queue for every node
     lobby.seeks.node = cluster.node
+    lobby.analyses.claims = AnalysisClaims(cluster.redis, cluster.node)  # one node runs each
 
 
 def tournament_lease(cluster: ClusterDirectory) -> TournamentLease:
