@@ -84,6 +84,7 @@ class LeaveRoom(_ToRoom):
     asked: bool = True
     gone: bool = False
     replaced: bool = False
+    closed: bool = False
 
 
 class Returned(_ToRoom):

@@ -231,6 +231,7 @@ class Relay:
                 asked=message.asked,
                 gone=message.gone,
                 replaced=message.replaced,
+                closed=message.closed,
             )
         elif isinstance(message, Returned):
             envelope = env.Returned(**sender)
@@ -599,6 +600,7 @@ class Relay:
                 asked=envelope.asked,
                 gone=envelope.gone,
                 replaced=envelope.replaced,
+                closed=envelope.closed,
             )
         if isinstance(envelope, env.Returned):
             return lambda member: Returned()

@@ -234,7 +234,7 @@ class Moderation:
         if room is None:
             return
         session.room = None
-        room.post(session, Leave(disconnected=False, id=None, name=session.name, asked=False))
+        room.post(session, Leave(disconnected=False, id=None, name=session.name, asked=False, closed=True))
         self.lobby.directory.moved(session)
 
     def _close_room(self, name: str, reason: str) -> bool:

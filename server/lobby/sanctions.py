@@ -272,11 +272,9 @@ class Enforcer:
             else _("The room {room} was closed by {by}.", room=action.room, by=action.by)
         )
         inside = [s for s in self._sessions() if s.room is not None and s.room.name.casefold() == key]
-        closed = m.RoomClosed(room=action.room)
-        for s in inside:
+        for s in inside:  # (each reads room_closed from the room, after what it answered before)
             self._leave(s)
             s.send(notice)
-            s.send(closed)
         return len(inside)
 
     def _role_changed(self, action: Action) -> int:

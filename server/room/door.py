@@ -110,6 +110,8 @@ class Door:
         back to those seats, and with nobody in the room its bots would wait for ever, holding
         the guests' names."""
         members, play = self.members, self.play
+        if msg.closed:  # out of a room the staff closed: in the lobby now (told after the rest)
+            members.send(session, m.RoomClosed(room=self.name))
         if session not in members:
             # a guest who left the game's room gave up the token since (``/quit`` in the lobby)
             return self._given_up(msg.name or _name(session)) if msg.gone else None

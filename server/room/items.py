@@ -45,6 +45,9 @@ class Leave:
     gone: bool = False
     #: the connection lost is one its player replaced with a newer one, which comes back at once
     replaced: bool = False
+    #: the staff closed the room: the member reads ``room_closed`` after all the room answered
+    #: before (an entry that crossed the close is answered first, then undone)
+    closed: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -112,6 +112,25 @@ async def test_a_closed_rooms_members_get_the_notice_and_no_ack(server: Server) 
     assert [x for x in bob.messages + bob.take_all() if x["type"] == "ack" and x["id"] is None] == []
 
 
+async def test_an_entry_crossing_a_close_is_answered_then_undone(server: Server) -> None:
+    """bob enters a room in the instant the staff close it: whatever he was answered (a snapshot,
+    an ack), ``room_closed`` comes after it, so that he knows he is in the lobby, as he is."""
+    ann = await _registered(server, "ann", "moderator")
+    cy, bob = await WsClient.connect(server.port, "cy"), await WsClient.connect(server.port, "bob")
+    for turn in range(4):
+        room = f"crossed{turn}"
+        assert (await cy.request({"type": "enter_room", "room": room}))["type"] == "ack"
+        await bob.barrier()
+        before = len(bob.messages)
+        await bob.send({"type": "enter_room", "room": room})
+        await ann.send({"type": "close", "room": room, "reason": "spam"})
+        await bob.next("room_closed")
+        await bob.barrier()
+        got = [x["type"] for x in bob.messages[before:]]
+        assert "snapshot" not in got[got.index("room_closed") :], got
+        assert (await bob.request({"type": "leave_room"}))["code"] == "not_in_room"
+
+
 async def test_a_closed_room_with_a_game_goes_at_once(server: Server) -> None:
     """``/close ROOM`` of a room whose game runs: the game ends and the room goes with its
     members, at once (not the while a room stays after its game is over): it is listed no more,
