@@ -10,7 +10,7 @@ import { Connection } from "./connection.js";
 import { Identity } from "./account.js";
 import { BoardZoom } from "./zoom.js";
 import { ConnectionBanner } from "./banner.js";
-import { language, onLanguageChange, preferredLanguage, setLanguage, t } from "./i18n.js";
+import { language, onLanguageChange, preferredLanguage, setLanguage, t, tn } from "./i18n.js";
 import { saved } from "./storage.js";
 import { Countdown, TurnSignal, renderHistory } from "./live.js";
 import { canManage, leavingWords, renderOverlay, renderPlayers } from "./panels.js";
@@ -131,7 +131,13 @@ function renderHeader() {
   if (!g) label.textContent = v ? t("waiting for players") : "";
   else if (g.over) label.textContent = t("game over");
   else if (mine) {
-    label.textContent = t("your turn");
+    // the header's turn is read out as it changes (aria-live); a clock of ten seconds or less has
+    // no warning from the server, so the turn says how long it has
+    const clock = v.options?.clock;
+    label.textContent =
+      clock && clock <= 10
+        ? tn("your turn: {n} second to move", "your turn: {n} seconds to move", clock)
+        : t("your turn");
     label.classList.add("mine");
   } else label.textContent = t("{name}'s turn", { name: g.to_move });
   const yourTurn = t("Your turn");

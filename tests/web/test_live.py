@@ -302,6 +302,21 @@ def test_a_clock_counts_down_in_the_header(open_page: Callable[..., Page]) -> No
     page.wait_for_function("(n) => Number(document.getElementById('clock').dataset.left) < n", arg=first)
 
 
+def test_a_short_clock_is_said_with_the_turn_for_a_screen_reader(open_page: Callable[..., Page]) -> None:
+    """A clock of ten seconds or less has no warning from the server: the header's turn, which a
+    screen reader reads out as it changes, says how long the turn has; a longer one says only whose
+    turn it is."""
+    page = open_page()
+    seat_with_bot(page, "shortclock", "short-clock", start=False)
+    type_line(page, "/option clock 10")
+    page.locator("#opt-clock option[value='10'][selected]").wait_for(state="attached")
+    page.locator("[data-focus=start]").click()
+    page.locator("#app[data-turn=mine]").wait_for()
+    turn = page.locator("#turn")
+    assert turn.get_attribute("aria-live") == "polite"
+    assert turn.inner_text() == "your turn: 10 seconds to move"
+
+
 def test_options_are_controls_for_the_seated(open_page: Callable[..., Page], server: ServerThread) -> None:
     """Stammtisch, clock, absent and seed are controls; changing one sets the room's option."""
     page = open_page()
