@@ -509,9 +509,6 @@ class RoomCore:
         return None
 
     def _set_option(self, session: Member, msg: m.SetOption, value: Any) -> None:
-        # a value the option has already changes nothing, and nobody is told of a change (but a
-        # seed's: a seed stays secret, and whether a guess equals it would tell it)
-        unchanged = msg.key != "seed" and value == self.options.to_dict()[msg.key]
         if msg.key == "private" and not value and self.options.private:
             # what the room held while it was private stays its people's: the last game's board
             # and the chat lines kept for newcomers go before anyone else may come in
@@ -521,9 +518,8 @@ class RoomCore:
         if msg.key == "seed":
             self.play.seed_by = None if value is None else _name(session)
             self.play.seed_drawn = False  # (a table's drawn seed is the last game's, if any)
-        if not unchanged:
-            text = announcement(_name(session), msg.key, value)
-            self.members.broadcast(m.Notice(room=self.name, text=text))
+        text = announcement(_name(session), msg.key, value)
+        self.members.broadcast(m.Notice(room=self.name, text=text))
         self.members.ack(session, msg.id)
         self.play.publish()
 
