@@ -148,17 +148,24 @@ class Lang:
         >>> lang("de").decimal(27.612), lang("en").decimal(8.07, 2)
         ('27,6', '8.07')
         """
-        text = f"{value:.{places}f}"
+        return self._marked(f"{value:.{places}f}")
+
+    def number(self, value: float) -> str:
+        """``value`` as short as it goes, with this language's decimal mark.
+
+        >>> lang("de").number(5.25), lang("en").number(60.0)
+        ('5,25', '60')
+        """
+        return self._marked(f"{value:g}")
+
+    def _marked(self, text: str) -> str:
         return text if self.english else text.replace(".", ",")
 
 
 def number(value: float) -> Msg:
-    """``value`` as short as it goes (``5``, ``5.25``), with the decimal mark of whoever reads it.
-
-    >>> lang("de")(number(5.25)), lang("en")(number(60.0))
-    ('5,25', '60')
-    """
-    return lazy(lambda say: f"{value:g}" if say.english else f"{value:g}".replace(".", ","))
+    """``value`` as short as it goes (``5``, ``5.25``), written with the decimal mark of whoever
+    reads it."""
+    return lazy(lambda say: say.number(value))
 
 
 def decimal(value: float, places: int = 1) -> Msg:

@@ -27,14 +27,16 @@ class StoredLists:
 
     async def load(self, identity: str) -> PersonalLists:
         stored = await self._table.lists(identity)
-        muted = {alike(key): name.casefold() for key, name in stored["mute"].items()}
+        muted: dict[str, str] = {}
         for key, name in stored["mute"].items():
-            if alike(key) != key:
+            form = alike(key)
+            muted[form] = name.casefold()
+            if form != key:
                 # kept by casefolded name before a name's look-alikes were muted with it: kept
                 # again by the name's form, so that an unmute finds it (entry by entry: a change
                 # made meanwhile on another connection or node stays)
                 await self.changed(identity, "unmute", key, name)
-                await self.changed(identity, "mute", alike(key), name.casefold())
+                await self.changed(identity, "mute", form, name.casefold())
         return PersonalLists(muted=muted, friends=dict(stored["friend"]))
 
     async def changed(self, identity: str, action: str, key: str, name: str) -> None:

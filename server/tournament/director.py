@@ -257,10 +257,9 @@ class Director:
                     await self._tell(t, table.players, _bye(t))
             if t.over and before[0] not in OVER:
                 log.info("tournament_over", tournament=t.id, status=t.status)
-                if t.status == "finished":
-                    await self._tell(t, [e.name for e in t.entrants if e.active], _over(t))
-                elif t.status == "cancelled":
-                    await self._tell(t, [e.name for e in t.entrants if e.active], _cancelled(t))
+                if t.status in ("finished", "cancelled"):  # (a close is told as it is made)
+                    told = _over(t) if t.status == "finished" else _cancelled(t)
+                    await self._tell(t, [e.name for e in t.entrants if e.active], told)
         for table in t.running_tables():
             if table.game_id is None and not table.bye:
                 await self._open(t, table.number)
