@@ -340,7 +340,7 @@ class Relay:
                 if surely:
                     self._stays(sender, data)
                 sender.send(_unavailable(msg_id))
-            else:
+            elif not self._enter_again(sender, data):
                 sender.send(m.Notice(text=UNREACHABLE))
 
     def _stays(self, sender: Session, data: str) -> None:
@@ -354,6 +354,20 @@ class Relay:
         if isinstance(envelope, env.LeaveRoom) and envelope.asked and not envelope.disconnected:
             sender.room = RemoteRoom(self, envelope.room, "")
             self.on_stayed(sender)
+
+    def _enter_again(self, sender: Session, data: str) -> bool:
+        """Whether what did not (or may not) reach the room was this node's own entry of ``sender``
+        into it (back in a room that moved, or seated there): the room would never know them, and
+        answer each of their messages ``unavailable``. They are put back to the room's owner to be
+        found: the watcher looks it up again in a moment and enters them anew, which a room they
+        are in already takes as it came. The client, who asked for nothing, hears nothing."""
+        envelope = env.parse(data)
+        if not isinstance(envelope, env.Returned | env.EnterRoom) or getattr(envelope, "asked", False):
+            return False
+        room = sender.room
+        if isinstance(room, RemoteRoom) and room.name.casefold() == envelope.room.casefold() and room.lease:
+            sender.room = RemoteRoom(self, envelope.room, "")
+        return True
 
     def _ask_again(self, session: Session, question: str) -> None:
         """This node's question to ``session``'s room reached nobody: asked again, unless a later

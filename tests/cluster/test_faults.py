@@ -4,6 +4,7 @@ answered, who heals, health tells the truth, seats and acknowledged moves are ke
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import signal
 import sys
@@ -19,6 +20,7 @@ from structlog.testing import capture_logs
 
 from engine import GameRecord, legal_move_texts, new_position, play
 from protocol.errors import UNAVAILABLE
+from server.cluster.relay import channel
 from server.log.contract import LeaseLost
 from server.log.redis.store import RUNNING, RedisStore, lease_key
 from tests.cluster.conftest import TIMINGS, RedisServer, published
@@ -208,6 +210,42 @@ async def test_a_move_reaching_a_node_that_just_lost_the_lease_is_answered_and_t
         assert _idless_errors(ann) == [] and _idless_errors(bob) == []
         _all_json(node)
     finally:
+        await client.aclose()
+        node.proc.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(node.proc.wait(), 20)
+
+
+async def test_a_return_to_a_moved_room_that_reached_nobody_is_made_again(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """The room moves to a node that is not listening yet (its lease taken as a node just back
+    after an outage takes it): the node of its players sends their return there and it reaches
+    nobody. It sends it again until the room's node hears it; before, the room never knew them and
+    answered each of their moves ``unavailable`` for as long as it stood."""
+    node = await ServerProcess.start(tmp_path / "a.db", "--redis", redis_url, "--node-id", "a")
+    client = aioredis.from_url(redis_url, decode_responses=True)
+    pubsub = client.pubsub()
+    try:
+        ann, bob = await _two_players([node, node], 3)
+        await _play([ann, bob], Game(new_position(["ann", "bob"], 3)), random.Random(1), 1, bob)
+        await client.set(lease_key("big"), "c:1")
+        await asyncio.sleep(4 * TIMINGS.renew_every)  # lost, followed to c, the return unheard
+        await pubsub.subscribe(channel("c"))
+        entered: set[str] = set()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 6 * TIMINGS.renew_every
+        while entered != {"ann", "bob"} and loop.time() < deadline:
+            message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.2)
+            for line in message["data"].split("\n") if message else ():
+                envelope = json.loads(line)
+                if envelope["op"] in ("returned", "enter") and envelope["room"] == "big":
+                    entered.add(envelope["name"])
+        assert entered == {"ann", "bob"}
+        told = [x for x in ann.messages + bob.messages if x["type"] == "notice" and x["text"] == UNAVAILABLE]
+        assert told == []  # (they asked for nothing)
+        _all_json(node)
+    finally:
+        await pubsub.aclose()
         await client.aclose()
         node.proc.send_signal(signal.SIGTERM)
         await asyncio.wait_for(node.proc.wait(), 20)

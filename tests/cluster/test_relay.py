@@ -486,3 +486,28 @@ async def test_a_leave_that_reached_no_node_leaves_its_sender_in_the_room() -> N
     await _drain(relay)
     assert [(x["id"], x["code"]) for x in map(json.loads, cy.got)] == [(6, "unavailable")]
     assert cy.room is None and stayed == [ann]
+
+
+@pytest.mark.parametrize("up", [True, False], ids=["reached-nobody", "redis-failed"])
+async def test_an_own_entry_that_did_not_reach_the_room_is_made_again(up: bool) -> None:
+    """This node's own entry of its person into a room elsewhere (back in a room that moved, or
+    seated there by the node) reached nobody, or Redis failed as it took it: the room would never
+    know them and answer their every message ``unavailable``. They are put back to the room's
+    owner to be found, which the watcher does again and enters them anew; the client, who asked
+    for nothing, reads nothing. One who went elsewhere meanwhile stays there."""
+    redis = FlakyRedis()
+    redis.receivers, redis.up = 0, up
+    relay = Relay(redis, "b", {})  # type: ignore[arg-type]
+    ann, bob, cy = Here(relay), Here(relay, "s2", "bob"), Here(relay, "s3", "cy")
+    for person in (ann, bob, cy):
+        person.room = RemoteRoom(relay, "Far", "a:1")
+    relay.forward(ann.room, ann, Returned(), own=True)
+    relay.forward(bob.room, bob, Enter(admitted=True, asked=False), own=True)
+    relay.forward(cy.room, cy, Returned(), own=True)
+    elsewhere = cy.room = RemoteRoom(relay, "near", "c:4")
+    await _drain(relay)
+    for person in (ann, bob):
+        assert isinstance(person.room, RemoteRoom)
+        assert (person.room.name, person.room.lease) == ("Far", "")
+    assert cy.room is elsewhere
+    assert ann.got == bob.got == cy.got == []
