@@ -185,6 +185,36 @@ def _logged_instead(ack: Ack, games: dict[str, tuple[str, list[str], list[str], 
 
 #: how the line of a move the server played for its player ends (the clock, or a stand-in)
 _PLAYED_FOR = (" (the clock ran out)", " (played for an absent player)")
+#: what a line that says a move was played tells of the move (after the player's name)
+_SEATS = re.compile(r"seats (.+?)(?: \((?:Stammtisch|Kaffeekränzchen) at \S+\))?: ")
+_SEAT = re.compile(r"([^\s=,]+)(?:=\S+)? at ([^\s,]+)")
+_SENDS = re.compile(r"sends (\S+) to the bar ")
+_SWAPS = re.compile(r"swaps (\S+) for the joker at ([^\s;]+)")
+_PLAYS = re.compile(r"plays (.+?): ")
+
+
+def played_move(said: str) -> frozenset[str] | None:
+    """The move a line of the room says was played (its part after the player's name), in the
+    notation's terms, its actions in any order; ``None`` for a line of another kind
+    (``tests/bench/test_chaos.py`` reads every kind of move's line with it)."""
+    if found := _SEATS.match(said):
+        # (a joker's says whose nation it stands for, which a move's text may leave out: neither
+        # side keeps it)
+        return frozenset(f"{card}@{chair}" for card, chair in _SEAT.findall(found.group(1)))
+    if found := _SENDS.match(said):
+        return frozenset({f"{found.group(1)}@bar"})
+    if found := _SWAPS.match(said):
+        return frozenset({f"swap {found.group(1)}@{found.group(2)}"})
+    if found := _PLAYS.match(said):
+        return _actions(found.group(1))
+    return None
+
+
+def _actions(move: str) -> frozenset[str]:
+    """A move's actions as :func:`played_move` gives them."""
+    if move.startswith("swap "):
+        return frozenset({move})
+    return frozenset(re.sub(r"=[^@]*", "", action) for action in move.split())
 
 
 class ChaosLineBot(LineBot):
@@ -200,13 +230,15 @@ class ChaosLineBot(LineBot):
         self.last_received = time.monotonic()
         self._attempt = 0
         self._number: int | None = None  # moves played, from the last board header read
-        self._typed: tuple[int | None, str] | None = None  # the /play typed and not yet seen played
+        #: the /play lines typed and not yet seen played (a second may go before the first is seen:
+        #: the answer to a /moves asked twice), each with the move's number if known
+        self._typed: list[tuple[int | None, str]] = []
         self._played = re.compile(rf"{re.escape(settings.name)} (seats|sends|swaps|plays) ")
 
     async def _connection(self) -> None:
         self.host, self.port = self.endpoints[self._attempt % len(self.endpoints)]
         self._attempt += 1
-        self._typed, self._number = None, None
+        self._typed, self._number = [], None
         try:
             await super()._connection()
         finally:
@@ -217,19 +249,23 @@ class ChaosLineBot(LineBot):
         self.connected = self._welcomed
         if (line.startswith("Caf") or line[:1].isdigit()) and (found := _HEADER_NUMBER.search(line)):
             self._number = int(found.group(1))
-        elif self._typed is not None and self._played.match(line) and line.endswith(_PLAYED_FOR):
-            self._typed = None  # the server played for the bot: what it typed was not played
-        elif self._typed is not None and self._played.match(line):
-            number, move = self._typed
-            self._typed = None
-            self.record.acks.append(Ack(self.settings.room, self.name, number, move, time.monotonic()))
+        elif self._typed and self._played.match(line) and line.endswith(_PLAYED_FOR):
+            self._typed = []  # the server played for the bot: what it typed was not played
+        elif self._typed and (found := self._played.match(line)):
+            # the move the line says, if the bot typed it; whatever else it typed is refused (or
+            # was, by an error line that does not say which command it refuses)
+            played = played_move(line[found.start(1) :])
+            acked = next(((n, move) for n, move in self._typed if _actions(move) == played), None)
+            self._typed = []
+            if acked is not None:
+                self.record.acks.append(Ack(self.settings.room, self.name, *acked, time.monotonic()))
         await super()._receive(line)
 
     async def _refusal(self, code: str, message: str) -> None:
         if code in RULE_ERROR_CODES:
             # the /play typed was refused (or, at worst, a /moves: then an ack goes uncounted,
             # never a refused move counted): a line of the bot's later played is no ack of it
-            self._typed = None
+            self._typed = []
         elif code in TRY_AGAIN:
             # what was refused is not said, and a /play answered so may have been played all the
             # same: the moves played are unknown until the next board picture
@@ -239,7 +275,7 @@ class ChaosLineBot(LineBot):
     async def _type(self, text: str) -> None:
         if text.startswith("/play "):
             number = None if self._number is None else self._number + 1
-            self._typed = (number, text.removeprefix("/play "))
+            self._typed.append((number, text.removeprefix("/play ")))
         await super()._type(text)
 
     async def _ask_moves(self) -> None:

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from engine import is_over, legal_move_texts, new_position, play
+from protocol.text.events import render_played
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -84,3 +88,47 @@ def test_a_missing_acked_move_is_shown_beside_what_the_log_holds() -> None:
     assert _logged_instead(Ack("chaos2", "r0s1", 1, "DEm@bar", 0.0), games) == (
         "no game of that room with that player"
     )
+
+
+def test_the_line_bots_read_each_move_played_as_it_was_typed() -> None:
+    """A line bot counts a move acknowledged only when the line of its move played says the move it
+    typed: read over whole games, every kind of move's line gives the move back, whatever the
+    order of its actions, and a line of another kind gives none."""
+    from bench.chaos import _actions, played_move
+
+    kinds: set[str] = set()
+    for seed in range(6):
+        position = new_position(["ann", "bob", "cy"], seed)
+        rng = random.Random(seed)
+        while not is_over(position):
+            move = rng.choice(legal_move_texts(position))
+            result = play(position, move)
+            line = render_played("ann", move, result.points, result.events)
+            said = line.removeprefix("ann ")
+            assert played_move(said) == _actions(move), line
+            kinds.add(said.split()[0])
+            position = result.position
+    assert kinds == {"seats", "sends", "swaps"}
+    both = played_move("seats FRf at FR1s, ESm at ES1e: +7")
+    assert both == played_move("seats ESm at ES1e, FRf at FR1s: +7") == {"FRf@FR1s", "ESm@ES1e"}
+    assert played_move("takes a seat") is None
+
+
+async def test_a_line_bot_counts_the_move_it_sees_played_among_those_it_typed() -> None:
+    """A line bot may type a second move before the first is seen played (the answer to a /moves
+    asked twice): the line of its move played counts the move it says, at the number it was typed
+    for; the other is refused, and a later line of the bot's played is no ack of it. A line of a
+    move it never typed counts nothing."""
+    from bench.chaos import ChaosLineBot, Record
+    from bots.client.runner import BotSettings
+
+    record = Record()
+    settings = BotSettings(name="r0s2", room="chaos0", strategy="random", line="127.0.0.1:1")
+    bot = ChaosLineBot(settings, [], record, 0.0)
+    bot._typed = [(29, "USf@US2w USm@TR2s"), (29, "USf@US2s USm@TR2s")]
+    await bot._receive("r0s2 seats USf at US2w, USm at TR2s: +4")
+    assert [(a.number, a.move) for a in record.acks] == [(29, "USf@US2w USm@TR2s")]
+    assert bot._typed == []
+    bot._typed = [(31, "FRm@bar")]
+    await bot._receive("r0s2 sends CNm to the bar (place 2): +1")
+    assert len(record.acks) == 1 and bot._typed == []
