@@ -509,6 +509,10 @@ class RoomCore:
         return None
 
     def _set_option(self, session: Member, msg: m.SetOption, value: Any) -> None:
+        # a value the option has already changes nothing: the others are not told of a change (but
+        # of a seed's: a seed stays secret, and whether a guess equals it would tell it), the setter
+        # reads what the option is (at a terminal, an ack alone says nothing)
+        unchanged = msg.key != "seed" and value == self.options.to_dict()[msg.key]
         if msg.key == "private" and not value and self.options.private:
             # what the room held while it was private stays its people's: the last game's board
             # and the chat lines kept for newcomers go before anyone else may come in
@@ -518,8 +522,11 @@ class RoomCore:
         if msg.key == "seed":
             self.play.seed_by = None if value is None else _name(session)
             self.play.seed_drawn = False  # (a table's drawn seed is the last game's, if any)
-        text = announcement(_name(session), msg.key, value)
-        self.members.broadcast(m.Notice(room=self.name, text=text))
+        told = m.Notice(room=self.name, text=announcement(_name(session), msg.key, value))
+        if unchanged:
+            self.members.send(session, told)
+        else:
+            self.members.broadcast(told)
         self.members.ack(session, msg.id)
         self.play.publish()
 

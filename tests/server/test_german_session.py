@@ -87,7 +87,7 @@ TYPED_SET = [
     ("seed", "random"),
     ("start", "1"),
     ("start", "random"),
-    ("start", "1"),
+    ("start", "1"),  # (each a change: a value the option has already tells nobody anything)
     ("host", "off"),
     ("host", "on"),
 ]

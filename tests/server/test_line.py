@@ -331,3 +331,21 @@ async def test_a_terminal_reads_what_leave_invite_and_join_n_did(server: Server)
     await eve.line("/join 1")
     await eve.line("/ping")
     assert "You play seat" not in await eve.expect("* pong")
+
+
+async def test_an_option_set_to_its_value_at_a_terminal_says_so_to_the_setter_alone(server: Server) -> None:
+    """``/option host on`` in a room whose host rule is on already: the terminal that typed it reads
+    what the option is (an ack alone shows nothing there); the room's others read nothing of it."""
+    assert server.line_port is not None
+    ann = await LineClient.connect(server.line_port, "setter")
+    bob = await LineClient.connect(server.line_port, "watcher")
+    await ann.line("/join same")
+    await ann.expect("takes a seat")
+    await bob.line("/join same")
+    await ann.expect("watcher takes a seat")
+    await ann.line("/option host on")
+    await ann.expect("setter turned host on")
+    await ann.line("/option host off")
+    await bob.expect("setter turned host off")
+    told = bytes(bob.received)
+    assert told.count(b"setter turned host") == 1, told

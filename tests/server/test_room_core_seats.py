@@ -212,6 +212,25 @@ def test_bots_are_announced_as_they_come_and_go_only_between_games() -> None:
     assert d.feed(ann, m.SetOption(key="clock", value=60)).codes(ann) == ["game_running"]
 
 
+def test_an_option_set_to_the_value_it_has_is_told_to_its_setter_alone() -> None:
+    """The room is told what changed: ``host`` on, ``private`` off or a clock set again are acked
+    and tell the others nothing, the setter what the option is; a seed chosen again is told
+    again (whether a guess equals a secret seed is not for anyone to find out)."""
+    d = Driver(seed=None)
+    ann, bob = d.seat("ann", "bob")
+    d.feed(ann, m.SetOption(key="clock", value=45))
+    for key, value in (("host", True), ("private", False), ("clock", 45), ("stammtisch", False)):
+        done = d.feed(ann, m.SetOption(key=key, value=value))
+        assert done.types(ann)[-2:] == ["notice", "ack"] and done.of(bob, m.Notice) == [], (key, value)
+    assert d.feed(ann, m.SetOption(key="clock", value=45)).of(ann, m.Notice)[0].text == (
+        "ann set the clock to 45 seconds per turn."
+    )
+    d.feed(ann, m.SetOption(key="seed", value=7))
+    assert [n.text for n in d.feed(ann, m.SetOption(key="seed", value=7)).of(bob, m.Notice)] == [
+        "ann chose a seed: a practice game."
+    ]
+
+
 def test_an_option_set_is_told_to_the_room_by_who_set_it_and_a_seed_stays_secret() -> None:
     """Setting an option tells the room who set what; a seed is told only as chosen or random;
     a bad value is refused with the reason."""
