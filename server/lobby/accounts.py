@@ -23,6 +23,7 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 
 from protocol.errors import ProtocolError
 from protocol.i18n import _, _n
+from protocol.sanitize import sanitize_line
 from server.log.contract import Account, AccountStore
 from server.ratings import account_key
 
@@ -113,14 +114,22 @@ def looks_registered(name: str, other: str, msg_id: int | str | None) -> Protoco
 
 
 def check_password(password: str, msg_id: int | str | None = None) -> None:
-    """Refuse a password too weak to register (``weak_password``)."""
-    if len(password) < MIN_PASSWORD or not password.strip():
+    """Refuse a password too weak to register, or one that could not be typed the same at a
+    terminal, whose line loses its blanks at both ends, its tabs and its controls
+    (``weak_password``)."""
+    if len(password) < MIN_PASSWORD:
         raise ProtocolError(
             "weak_password", _("A password has at least {n} characters.", n=MIN_PASSWORD), msg_id
         )
     if len(password) > MAX_PASSWORD:
         raise ProtocolError(
             "weak_password", _("A password has at most {n} characters.", n=MAX_PASSWORD), msg_id
+        )
+    if sanitize_line(password) != password:
+        raise ProtocolError(
+            "weak_password",
+            _("A password neither begins nor ends with a space, and holds no tab or control character."),
+            msg_id,
         )
 
 

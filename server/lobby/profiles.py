@@ -277,8 +277,8 @@ async def api(store: GameLog, directory: People, path: str, reader: Reader | Non
         board = await store.leaderboard(int(text))
         return 200, {"leaderboard": [standing_json(i, s) for i, s in enumerate(board, 1)]}
     name, _, rest = route.removeprefix("/api/players/").partition("/")
-    name = unquote(name)
-    if rest not in ("", "games"):
+    name, rest = unquote(name), rest.removesuffix("/")  # (an address may end with a slash)
+    if not name or rest not in ("", "games"):
         return 404, {"error": "not found"}
     found = await profile(store, directory, name, reader)
     if found is None:

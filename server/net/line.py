@@ -148,7 +148,8 @@ class LineSession(Session):
         self.writer = writer
         self.text = LineText()
         self.ascii_only = ascii_only
-        #: a password being asked for, echo off: what is asked, the prompts left, the answers so far
+        #: a password being asked for, echo off: what is asked, the prompts from the one waiting for
+        #: its answer on, the answers so far
         self.secret: tuple[str, list[str], list[str]] | None = None
 
     def _write_now(self, batch: list[Outgoing], first: int) -> bool:
@@ -440,7 +441,7 @@ _SECRET_PROMPTS: dict[str, list[str]] = {
 
 async def _ask_secret(session: LineSession, what: str, prompts: list[str]) -> None:
     """Ask for passwords with the terminal's echo off."""
-    session.secret = (what, prompts[1:], [])
+    session.secret = (what, prompts, [])
     session.writer.write(ECHO_OFF + session.lang(prompts[0]).encode())
     await session.writer.drain()
 
@@ -450,10 +451,13 @@ async def _secret_line(lobby: Lobby, session: LineSession, line: str) -> None:
     The passwords go nowhere else: not into the log, not back to the terminal."""
     assert session.secret is not None
     what, prompts, answers = session.secret
-    answers.append(line)
-    if prompts:
-        session.secret = (what, prompts[1:], answers)
+    if not line:  # Enter alone (no password is empty): asked again, no attempt made
         session.writer.write(b"\r\n" + session.lang(prompts[0]).encode())
+        return
+    answers.append(line)
+    if prompts[1:]:
+        session.secret = (what, prompts[1:], answers)
+        session.writer.write(b"\r\n" + session.lang(prompts[1]).encode())
         return
     session.secret = None
     session.writer.write(ECHO_ON + b"\r\n")

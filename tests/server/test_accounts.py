@@ -128,6 +128,28 @@ async def test_weak_password_and_password_change_and_unregister(server: Server) 
     await WsClient.connect(server.port, "ann")  # a guest may take it now
 
 
+async def test_a_password_a_terminal_could_not_type_the_same_is_weak(server: Server) -> None:
+    """A terminal's line loses its blanks at both ends, its tabs and its controls: a new password
+    holding them could not be typed the same there, and is ``weak_password``, saying so (eight
+    spaces are eight characters, and weak for that). Blanks inside stay, as a terminal keeps them;
+    at a terminal, the password registered over WebSocket logs in."""
+    ann = await WsClient.connect(server.port, "ann")
+    said = "A password neither begins nor ends with a space, and holds no tab or control character."
+    for password in (" " * 8, "  ab  cd  ", "trailing1 ", " leading1", "tab\there1", "bell\x07bell"):
+        refused = await ann.request({"type": "register", "password": password})
+        assert (refused["code"], refused["message"]) == ("weak_password", said), password
+    assert (await ann.request({"type": "register", "password": "ab  cd  ef"}))["registered"] is True
+    refused = await ann.request({"type": "password", "old": "ab  cd  ef", "new": "new one! "})
+    assert refused["code"] == "weak_password"
+    await ann.close()
+    assert server.line_port is not None
+    line = await LineClient.connect(server.line_port)
+    await line.line("ann")
+    await line.expect("Password: ")
+    await line.line("ab  cd  ef")
+    await line.expect("Hello ann!")
+
+
 async def test_a_password_changes_during_a_rated_game_and_the_game_goes_on(server: Server) -> None:
     """A password is no part of who plays a game: ann changes hers while her rated game runs
     (where ``unregister`` waits: ``already_playing``), and plays on at her seat."""

@@ -64,3 +64,34 @@ async def test_accounts_out_of_reach_at_the_prompt_is_unavailable_with_its_code(
     assert server.line_port is not None
     client = await LineClient.connect(server.line_port)
     await _refused(client, "cem", "unavailable", UNAVAILABLE)
+
+
+async def test_enter_alone_at_a_password_prompt_asks_again_and_is_no_attempt(server: Server) -> None:
+    """A stray Enter at ``Password:`` (at the name prompt, or the second of ``/register``'s) asks for
+    the password again; it is no failed login: four wrong ones after three empty lines still
+    leave the fifth attempt, the right password, to log in."""
+    bob = await WsClient.connect(server.port, "bob")
+    assert (await bob.request({"type": "register", "password": PASSWORD}))["registered"] is True
+    await bob.close()
+    assert server.line_port is not None
+    client = await LineClient.connect(server.line_port)
+    await client.line("bob")
+    await client.expect("Password: ")
+    for _ in range(3):
+        await client.line("")
+        await client.expect("Password: ")
+    for _ in range(4):
+        await _refused(client, "not the password", "bad_password", "That is not the password of bob.")
+        await client.line("bob")
+        await client.expect("Password: ")
+    await client.line(PASSWORD)
+    await client.expect("Hello bob!")
+    cy = await LineClient.connect(server.line_port, "cy")
+    await cy.line("/register")
+    await cy.expect("Password: ")
+    await cy.line(PASSWORD)
+    await cy.expect("Password again: ")
+    await cy.line("")
+    await cy.expect("Password again: ")
+    await cy.line(PASSWORD)
+    await cy.expect("registered")

@@ -219,6 +219,11 @@ async def test_lookups_by_command_and_http_after_a_rated_game(make_server: Serve
     assert status == 200 and player["rating"] == ratings["ann"]["after"] and player["wins"] == 1
     status, _, body = await http_get(server.port, "/api/players/ann/games")
     assert status == 200 and len(json.loads(body)["games"]) == 1
+    # an address ending with a slash is the same; one naming nobody is not found, as any other
+    assert (await http_get(server.port, "/api/players/ann/games/")).body == body
+    assert json.loads((await http_get(server.port, "/api/players/ann/")).body) == player
+    nobody = await http_get(server.port, "/api/players/")
+    assert (nobody.status, json.loads(nobody.body)) == (404, {"error": "not found"})
     status, _, body = await http_get(server.port, "/api/leaderboard?limit=1")
     assert status == 200 and [p["name"] for p in json.loads(body)["leaderboard"]] == ["ann"]
     assert (await http_get(server.port, "/api/players/nobody")).status == 404
