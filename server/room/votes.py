@@ -17,6 +17,7 @@ game (:class:`~server.room.play.Play`): a vote that passes changes them.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -67,9 +68,13 @@ class Vote:
         """The yes that pass it: a majority of the voters."""
         return len(self.voters) // 2 + 1
 
-    def count(self, name: str, yes: bool) -> Literal["open", "passed", "failed"]:
-        """``name`` answers: whether the vote is still open, passed or can no longer pass."""
-        (self.yes if yes else self.no).append(name)
+    def state(self, voting: Callable[[str], bool]) -> Literal["open", "passed", "failed"]:
+        """Whether the vote is still open, passed or can no longer pass, among the voters who
+        still vote (``voting``): one who no longer plays a connected seat (left the game or the
+        room, lost the connection) is no voter any more, and their answer goes with them."""
+        self.voters = [v for v in self.voters if voting(v)]
+        self.yes = [v for v in self.yes if v in self.voters]
+        self.no = [v for v in self.no if v in self.voters]
         if len(self.yes) >= self.needed:
             return "passed"
         if len(self.no) > len(self.voters) - self.needed:
@@ -262,26 +267,43 @@ class Votes:
         assert name is not None
         if vote is None or name not in vote.voters:
             raise ProtocolError("no_vote", _("No vote is running here for you to answer."), msg.id)
+        if self.seats.held(member) is None:  # (out of the game, or watching while a bot plays)
+            gone = _("You no longer play a seat here: the vote is the players'.")
+            raise ProtocolError("no_vote", gone, msg.id)
         if name in vote.yes or name in vote.no:
             raise ProtocolError("no_vote", _("You have answered this vote already."), msg.id)
         self.members.ack(member, msg.id)
         return self._count(name, msg.yes)
 
-    def on_expired(self, _: Member | None, msg: VoteExpired) -> None:
-        """A vote ran its minute unanswered: it expires (unless it was decided since)."""
-        if self.running is msg.vote:
-            self._announce("expired", msg.vote)
+    def on_expired(self, _: Member | None, msg: VoteExpired) -> Step | None:
+        """A vote ran its minute: it expires, unless it was decided since, or the answers of the
+        voters still here decide it now (a voter who left would have kept it open)."""
+        vote = msg.vote
+        if self.running is not vote:
+            return None
+        if vote.state(self._voting) == "open":
+            self._announce("expired", vote)
             self.running = None
-            self._asked_lately(msg.vote.by)
+            self._asked_lately(vote.by)
+            return None
+        return self._count()
 
-    def _count(self, name: str, yes: bool) -> Step | None:
+    def _voting(self, name: str) -> bool:
+        """Whether ``name`` may still answer a vote: the player of a seat here, connected to it."""
+        seat = self.seats.of(name)
+        return seat is not None and seat.strategy is None and seat.session is not None
+
+    def _count(self, name: str | None = None, yes: bool = False) -> Step | None:
+        """Count ``name``'s answer, if any, and end the vote if that decides it."""
         vote = self.running
         assert vote is not None
         game = self.play.game
         if game is None or game.game_id != vote.game or game.outcome is not None:
             self._end(vote, "cancelled")  # (of a game that ended: game_ended ends it first)
             return None
-        state = vote.count(name, yes)
+        if name is not None:
+            (vote.yes if yes else vote.no).append(name)
+        state = vote.state(self._voting)
         if state == "open":
             self._announce("open", vote)
             return None

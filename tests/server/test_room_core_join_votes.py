@@ -202,3 +202,29 @@ def test_the_new_player_starts_with_no_timeouts_of_the_old() -> None:
         if name != gone:
             d.feed(member, m.VoteAnswer(yes=True))
     assert d.core.seats[index].name == "zoe" and d.core.seats[index].timeouts == 0
+
+
+def test_a_voter_who_no_longer_plays_a_seat_neither_answers_nor_holds_the_vote() -> None:
+    """The voters are the players connected to their seats: ann, who lost her connection and came
+    back only to watch while a bot played her seat, cannot answer (``no_vote``); bob's yes, alone
+    of the voters left, passes the vote. One who goes after answering takes the answer along."""
+    d, ann, bob, zoe = _cid_gone()
+    d.feed(zoe, m.Join(seat=3))
+    d.feed(ann, Leave(disconnected=False))  # out of the room: a bot plays her seat
+    back = d.enter("ann")
+    assert d.core.seats[0].session is None
+    refused = d.feed(back, m.VoteAnswer(yes=True, id=4))
+    assert refused.codes(back) == ["no_vote"]
+    done = d.feed(bob, m.VoteAnswer(yes=True))
+    assert _states(done, zoe) == ["passed"] and d.core.seats[2].session is zoe
+
+
+def test_a_vote_whose_voter_left_after_the_others_answered_passes_at_its_minute() -> None:
+    """bob answered yes while ann still played; ann then left: at its minute the vote passes on
+    bob's yes, rather than expiring (its asker would have had to wait to ask again)."""
+    d, ann, bob, zoe = _cid_gone()
+    d.feed(zoe, m.Join(seat=3))
+    assert _states(d.feed(bob, m.VoteAnswer(yes=True)), zoe) == ["open"]
+    d.feed(ann, Leave(disconnected=True))
+    done = d.fire(VOTE)
+    assert _states(done, zoe) == ["passed"] and d.core.seats[2].session is zoe

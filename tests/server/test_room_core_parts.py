@@ -248,12 +248,20 @@ def test_the_game_starts_and_moves_only_once_the_log_holds_it() -> None:
 # --- votes ----------------------------------------------------------------------------------
 
 
-def test_a_vote_counts_to_a_majority_of_its_voters() -> None:
-    """With three voters, two yes pass a vote; with two, one no fails it."""
-    three = Vote("remove", "g1", "ann", "dan", 3, ["ann", "bob", "cid"], 60.0)
-    assert [three.count("ann", True), three.count("bob", True)] == ["open", "passed"]
-    two = Vote("remove", "g1", "ann", "cid", 2, ["ann", "bob"], 60.0)
-    assert [two.count("ann", True), two.count("bob", False)] == ["open", "failed"]
+def test_a_vote_counts_to_a_majority_of_the_voters_still_voting() -> None:
+    """With three voters, two yes pass a vote; with two, one no fails it. A voter who no longer
+    votes leaves the list with their answer: the majority is of those left."""
+    everyone = {"ann", "bob", "cid"}
+    three = Vote("remove", "g1", "ann", "dan", 3, ["ann", "bob", "cid"], 60.0, yes=["ann"])
+    assert three.state(everyone.__contains__) == "open"
+    three.yes.append("bob")
+    assert three.state(everyone.__contains__) == "passed"
+    two = Vote("remove", "g1", "ann", "cid", 2, ["ann", "bob"], 60.0, yes=["ann"], no=["bob"])
+    assert two.state(everyone.__contains__) == "failed"
+    left = Vote("join", "g1", "zoe", "dan", 3, ["ann", "bob", "cid"], 60.0, yes=["bob"], no=["cid"])
+    assert left.state({"ann", "bob"}.__contains__) == "open"  # cid's no went with cid
+    assert (left.voters, left.no) == (["ann", "bob"], [])
+    assert left.state({"bob"}.__contains__) == "passed"
 
 
 def test_votes_remove_a_gone_player_once_the_log_holds_it() -> None:
