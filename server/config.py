@@ -287,8 +287,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-#: the settings that make a cluster's store, which a ``--data`` flag leaves unread in the environment
-_CLUSTER_STORES = ("redis", "database")
+#: the settings only a cluster reads: refused without ``--redis``, where they would be ignored
+_CLUSTER_ONLY = ("database", "redis_durability", "redis_window", "node_id", "lease")
+#: what a ``--data`` flag leaves unread in the environment: a cluster's settings
+_CLUSTER_STORES = ("redis", *_CLUSTER_ONLY)
 
 
 def load_config(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None) -> Config:
@@ -311,8 +313,11 @@ def load_config(argv: Sequence[str] | None = None, environ: Mapping[str, str] | 
         config = Config.model_validate(values, strict=False)
     except ValidationError as e:
         raise ConfigError(_refusal(e, args, environ)) from None
-    if config.database and not config.redis:  # PostgreSQL keeps a cluster's records, beside Redis
-        raise ConfigError("--database (CAFE_DATABASE) needs --redis (CAFE_REDIS)")
+    if not config.redis:  # (PostgreSQL keeps a cluster's records, beside Redis)
+        for name in _CLUSTER_ONLY:
+            if getattr(config, name) != Config.model_fields[name].default:
+                flag = f"--{name.replace('_', '-')} ({_env_name(name)})"
+                raise ConfigError(f"{flag} needs --redis (CAFE_REDIS): only a cluster uses it")
     return config
 
 
@@ -351,7 +356,7 @@ def allowed(name: str) -> str:
     'a URL starting with postgresql:// or postgres://'
     """
     if name == "trusted_proxies":
-        return "a comma list of addresses or networks (10.0.0.5,172.28.0.0/16)"
+        return "a comma list of addresses or networks, a network without host bits (10.0.0.5,172.28.0.0/16)"
     if name == "allowed_origins":
         return "* or a comma list of origins (https://cafe.example.org,http://127.0.0.1:8765)"
     info = Config.model_fields[name]

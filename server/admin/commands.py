@@ -52,11 +52,18 @@ def _name(name: str) -> str:
 
 
 async def _account(store: GameLog, name: str) -> str:
-    """The account ``name`` as it is registered."""
-    account = await store.account(_name(name))
+    """The account ``name`` as it is registered: the one whose name looks like it (``K1M`` for
+    ``kim``, in any case), as the server's staff commands read a name."""
+    account = await store.account_alike(_name(name))
     if account is None:
         raise AdminError(f"{name} is not a registered account")
-    return account.name
+    return account
+
+
+async def _person(store: GameLog, name: str) -> str:
+    """Whom a ban or an unban of ``name`` is of: the account whose name looks like it, else the
+    name as typed (a guest's; the server's staff commands read a name so too)."""
+    return await store.account_alike(_name(name)) or name
 
 
 async def revoke_tokens(store: GameLog, name: str) -> None:
@@ -85,8 +92,12 @@ async def ban(opened: Opened, name: str, duration: str, reason: str) -> int:
     seconds = ban_seconds(duration)
     until = None if seconds is None else time.time() + seconds
     store = opened.store
+    name = await _person(store, name)
     sanction = await store.sanction_added("ban", name, OPERATOR, until, reason, duration=duration)
     await revoke_tokens(store, name)
+    # an earlier, longer ban holds on (a ban does not shorten another): the end that holds
+    held = [s.until for s in await store.sanctions(name) if s.kind == "ban"]
+    until = None if None in held else max([until or 0.0, *(u for u in held if u is not None)])
     say(f"{name} is banned {'until ' + when(until) if until else 'for good'} (ban #{sanction.id}): {reason}")
     closed = await opened.tell_nodes(name, until, reason)
     say("They cannot log in or come back with a resume token; " + (
@@ -98,7 +109,8 @@ async def ban(opened: Opened, name: str, duration: str, reason: str) -> int:
 
 async def unban(store: GameLog, name: str, reason: str) -> int:
     """Lift ``name``'s bans and kicks, as the server's ``/unban`` does."""
-    bans = await store.sanction_lifted("ban", _name(name), OPERATOR, reason)
+    name = await _person(store, name)
+    bans = await store.sanction_lifted("ban", name, OPERATOR, reason)
     kicks = await store.sanction_lifted("kick", name, OPERATOR, reason)
     if not bans and not kicks:
         raise AdminError(f"{name} is neither banned nor kicked")
@@ -124,6 +136,10 @@ async def new_password(store: GameLog, config: Config, name: str) -> int:
     await revoke_tokens(store, account)
     say(f"New password of {account}: {password}")
     say("It is shown only this once. Their resume tokens are revoked: they log in with it.")
+    say(
+        "A connection of theirs open now goes on until it ends: /kick NAME in the server closes it"
+        " (cafe-admin role NAME none takes a role away at once)."
+    )
     return 0
 
 

@@ -265,9 +265,12 @@ class Moderation:
         if name.casefold() == session.name.casefold():
             raise ProtocolError("bad_target", _("That is you."), msg_id)
         target = await self.store.role(name)
-        if target == "admin" or (target == "moderator" and role != "admin"):
+        if target == "admin":  # (an admin's peers are admins: the operator decides about them)
+            text = _("{name} is an admin: the operator decides about them (cafe-admin).", name=name)
+            raise ProtocolError("staff_protected", text, msg_id)
+        if target == "moderator" and role != "admin":
             raise ProtocolError(
-                "staff_protected", _("{name} is staff: another admin decides about them.", name=name), msg_id
+                "staff_protected", _("{name} is staff: an admin decides about them.", name=name), msg_id
             )
 
     async def _named(self, name: str) -> str:

@@ -354,7 +354,9 @@ async def test_a_database_without_redis_is_refused_at_start() -> None:
     )  # fmt: skip
     _, err = await asyncio.wait_for(node.communicate(), 60)
     assert node.returncode == 2
-    assert err.decode().strip() == "cafe-server: error: --database (CAFE_DATABASE) needs --redis (CAFE_REDIS)"
+    assert err.decode().strip() == (
+        "cafe-server: error: --database (CAFE_DATABASE) needs --redis (CAFE_REDIS): only a cluster uses it"
+    )
 
 
 async def test_an_analysis_is_kept_once_in_postgres(store: PostgresStore) -> None:

@@ -144,6 +144,27 @@ async def test_a_ban_keeps_a_logged_in_person_out_of_the_running_server(
     assert (done.status, done.out) == (0, "The moderation log has no entries of bob.\n")
 
 
+async def test_a_look_alike_is_the_account_and_a_shorter_ban_says_the_end_that_holds(
+    running: tuple[ServerProcess, Path],
+) -> None:
+    """As the server's staff commands read a name, a look-alike (``TR0LL`` for ``troll``) is the
+    account: cafe-admin bans, unbans and gives a role to it. A ban shorter than one that holds
+    shortens nothing, and says the end that holds."""
+    server, data = running
+    await (await registered(server.port, "troll")).close()
+    done = await admin("--data", str(data), "ban", "TR0LL", "perm", "--reason", "for good")
+    assert done.out.startswith("troll is banned for good (ban #"), done.out
+    done = await admin("--data", str(data), "ban", "troll", "30m", "--reason", "shorter")
+    assert done.out.startswith("troll is banned for good (ban #"), done.out
+    refused = await hello(server.port, "troll", password=PASSWORD)
+    assert (refused["code"], "for good" in refused["message"]) == ("banned", True), refused
+    done = await admin("--data", str(data), "unban", "tro1l")
+    assert (done.status, done.out) == (0, "troll may come back (2 bans lifted)\n")
+    assert (await hello(server.port, "troll", password=PASSWORD))["type"] == "welcome"
+    done = await admin("--data", str(data), "role", "TROLL", "moderator")
+    assert (done.status, done.out) == (0, "troll is now moderator, was no role\n")
+
+
 async def test_unban_on_the_command_line_lifts_a_kick_as_the_servers_unban_does(
     running: tuple[ServerProcess, Path],
 ) -> None:
@@ -350,7 +371,7 @@ async def test_bad_commands_and_settings_are_one_clear_line(tmp_path: Path) -> N
     done = await admin("--data", str(data), "--database", "postgresql://cafe@127.0.0.1/cafe", "modlog")
     assert (done.status, done.err) == (
         2,
-        "cafe-admin: error: --database (CAFE_DATABASE) needs --redis (CAFE_REDIS)\n",
+        "cafe-admin: error: --database (CAFE_DATABASE) needs --redis (CAFE_REDIS): only a cluster uses it\n",
     )
     done = await admin("--redis", "notaurl", "modlog")
     assert done.status == 2 and done.err.startswith("cafe-admin: error: --redis: 'notaurl' is not a URL"), (

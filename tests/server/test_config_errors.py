@@ -35,17 +35,28 @@ REFUSED = [
     (["--analysis-budget", "20"], {}, "--analysis-budget: '20' is not a number greater than 0, at most 10"),
     (["--line-port", "-2"], {}, "--line-port: '-2' is not an integer from -1 to 65535"),
     (["--log-format", "xml"], {}, "--log-format: 'xml' is not json or console"),
+    # a setting only a cluster reads, given to a single server, which would ignore it
+    (
+        ["--redis-durability", "fsync"],
+        {},
+        "--redis-durability (CAFE_REDIS_DURABILITY) needs --redis (CAFE_REDIS): only a cluster uses it",
+    ),
+    (
+        [],
+        {"CAFE_NODE_ID": "n1"},
+        "--node-id (CAFE_NODE_ID) needs --redis (CAFE_REDIS): only a cluster uses it",
+    ),
     (
         ["--trusted-proxies", "10.0.0.5/8"],
         {},
-        "--trusted-proxies: '10.0.0.5/8' is not a comma list of addresses or networks"
-        " (10.0.0.5,172.28.0.0/16)",
+        "--trusted-proxies: '10.0.0.5/8' is not a comma list of addresses or networks, a network"
+        " without host bits (10.0.0.5,172.28.0.0/16)",
     ),
     (
         ["--trusted-proxies", "10.0.0.5,haproxy"],
         {},
-        "--trusted-proxies: '10.0.0.5,haproxy' is not a comma list of addresses or networks"
-        " (10.0.0.5,172.28.0.0/16)",
+        "--trusted-proxies: '10.0.0.5,haproxy' is not a comma list of addresses or networks, a"
+        " network without host bits (10.0.0.5,172.28.0.0/16)",
     ),
     # an origin is what a browser sends: a scheme, a host, perhaps a port, and nothing more
     (

@@ -465,8 +465,13 @@ async def test_staff_cannot_act_on_staff_above_or_beside_them(server: Server) ->
         answer = await mia.command(f"/ban {target} 1d")
         assert (answer["type"], answer["code"]) == ("error", "staff_protected"), answer
     assert (await mia.command("/kick mia"))["code"] == "bad_target"
-    assert (await boss.command("/ban chief 1d"))["code"] == "staff_protected"
+    refused = await boss.command("/ban chief 1d")
+    assert (refused["code"], refused["message"]) == (
+        "staff_protected",
+        "chief is an admin: the operator decides about them (cafe-admin).",
+    )
     assert (await boss.command("/role chief none"))["code"] == "staff_protected"
+    assert (await mia.command("/kick max"))["message"] == "max is staff: an admin decides about them."
     assert (await boss.command("/silence max 2h"))["type"] == "ack"
     assert await server.store.sanctions("boss") == [] and await server.store.sanctions("chief") == []
 
