@@ -8,7 +8,8 @@ other invisible ones), but the two joiners that shape scripts and join emoji (ZW
 surrogates. Line and paragraph breaks (CR, LF, VT, FF, the separators FS/GS/RS, NEL, U+2028,
 U+2029) become one space together with the blanks around them; a tab and every other space
 (Unicode's category Zs: the no-break space, the typographic spaces, the ideographic space) become
-a plain space. A page shows a run of plain spaces as one, so no run of blanks can push what
+a plain space, as do the letters and symbols drawn blank (the Hangul fillers, the blank Braille
+pattern). A page shows a run of plain spaces as one, so no run of blanks can push what
 follows it onto a line of its own that reads as another person's (a terminal starts every
 continued line indented).
 
@@ -22,6 +23,8 @@ continued line indented).
 'A* tsVic'
 >>> sanitize_line("gg\\u3000\\u3000<bob> hi\\u00a0there")
 'gg  <bob> hi there'
+>>> sanitize_line("\\u3164\\u2800"), sanitize_line("a\\u3164b")
+('', 'a b')
 """
 
 from __future__ import annotations
@@ -45,6 +48,9 @@ FORMAT_CHARACTERS: Final = (
 
 #: the spaces but the plain one (category Zs, as of Unicode 15.1), which become plain spaces
 SPACES: Final = "\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000"
+#: letters and symbols drawn blank, which become plain spaces as the spaces do: the Hangul fillers
+#: (default-ignorable, most fonts draw nothing) and the blank Braille pattern (a blank cell)
+BLANK_LETTERS: Final = "\u115f\u1160\u2800\u3164\uffa0"
 
 # C0 and C1 controls and DEL, except the tab and the line breaks, which become spaces below; and
 # the format characters
@@ -52,10 +58,11 @@ _CONTROLS = "\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f" + FORMAT_CHARACTERS
 _REMOVED = re.compile("[" + _CONTROLS + "\ud800-\udfff]")
 #: a character that stays and is not blank: a text holding one is something once sanitized (as a
 #: regular expression, for a JSON Schema ``pattern``; lone surrogates, which no UTF-8 text holds,
-#: left out)
-VISIBLE: Final = "[^ \t\u200c\u200d" + SPACES + LINE_BREAKS + _CONTROLS + "]"  # (joiners alone go: see below)
-_BREAK = re.compile("[ \t" + SPACES + "]*[" + LINE_BREAKS + "][ \t" + SPACES + LINE_BREAKS + "]*")
-_BLANK = re.compile("[\t" + SPACES + "]")
+#: left out; joiners alone go: see below)
+VISIBLE: Final = "[^ \t\u200c\u200d" + SPACES + BLANK_LETTERS + LINE_BREAKS + _CONTROLS + "]"
+_BLANKS = " \t" + SPACES + BLANK_LETTERS
+_BREAK = re.compile("[" + _BLANKS + "]*[" + LINE_BREAKS + "][" + _BLANKS + LINE_BREAKS + "]*")
+_BLANK = re.compile("[\t" + SPACES + BLANK_LETTERS + "]")
 
 
 def sanitize_line(text: str) -> str:

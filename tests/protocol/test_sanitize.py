@@ -11,7 +11,15 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 import protocol.sanitize
-from protocol.sanitize import BIDI_CONTROLS, FORMAT_CHARACTERS, LINE_BREAKS, SPACES, VISIBLE, sanitize_line
+from protocol.sanitize import (
+    BIDI_CONTROLS,
+    BLANK_LETTERS,
+    FORMAT_CHARACTERS,
+    LINE_BREAKS,
+    SPACES,
+    VISIBLE,
+    sanitize_line,
+)
 
 
 def test_doctests() -> None:
@@ -82,7 +90,16 @@ def test_every_space_but_the_plain_one_becomes_plain() -> None:
     assert sanitize_line("\u3000\u00a0\u2003") == ""
 
 
-_DANGEROUS = set(BIDI_CONTROLS) | set(LINE_BREAKS) | {"\t"} | set(_SPACES)
+def test_letters_and_symbols_drawn_blank_become_plain_spaces() -> None:
+    """The Hangul fillers and the blank Braille pattern are letters and symbols that most fonts
+    draw as nothing or a blank: each becomes a plain space, so a message of them alone is empty and
+    a run of them pads no line, as a run of spaces does not."""
+    assert set(BLANK_LETTERS) == {"\u115f", "\u1160", "\u2800", "\u3164", "\uffa0"}
+    assert all(sanitize_line(f"a{c}b") == "a b" and sanitize_line(c * 3) == "" for c in BLANK_LETTERS)
+    assert sanitize_line("x " + "\u3164" * 50 + "<admin> hi") == "x " + " " * 50 + "<admin> hi"
+
+
+_DANGEROUS = set(BIDI_CONTROLS) | set(LINE_BREAKS) | {"\t"} | set(_SPACES) | set(BLANK_LETTERS)
 
 
 @given(st.text(alphabet=st.characters(codec=None), max_size=60))
@@ -96,14 +113,18 @@ def test_any_text_comes_out_one_safe_line(text: str) -> None:
     assert sanitize_line(clean) == clean
 
 
-@given(st.text(alphabet=st.characters(categories=["L", "N", "P", "S"]), max_size=60))
+@given(
+    st.text(
+        alphabet=st.characters(categories=["L", "N", "P", "S"], exclude_characters=BLANK_LETTERS), max_size=60
+    )
+)
 def test_printable_text_is_unchanged(text: str) -> None:
-    """Letters, digits, punctuation and symbols pass as they are."""
+    """Letters, digits, punctuation and symbols pass as they are (but those drawn blank)."""
     assert sanitize_line(text) == text
 
 
 #: blanks, breaks and the joiners, which a line may hold alone
-_BLANKISH = st.sampled_from(" \t\u200c\u200d" + _SPACES + LINE_BREAKS)
+_BLANKISH = st.sampled_from(" \t\u200c\u200d" + _SPACES + BLANK_LETTERS + LINE_BREAKS)
 
 
 @given(st.text(alphabet=st.characters(exclude_categories=["Cs"]) | _BLANKISH))

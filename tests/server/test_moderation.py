@@ -608,6 +608,8 @@ async def test_a_report_of_a_look_alike_of_a_staff_members_name_is_a_report_of_t
     assert [r["name"] for r in reports] == ["kim", "kim"]
     assert all(any("<kim> rules are rules" in line for line in r["excerpt"]) for r in reports)
     assert (await ann.command("/report AnN myself"))["code"] == "bad_target"
+    lia = await WsClient.connect(server.port, "lia")  # a guest's name too
+    assert (await lia.command("/report L1A myself"))["code"] == "bad_target"
 
 
 async def test_a_staff_members_log_shows_fifty_entries_with_their_resolving_left_out(

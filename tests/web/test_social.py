@@ -34,6 +34,23 @@ def test_a_tell_reaches_the_tells_tab_and_is_answered_with_reply(open_page: Call
     bob.locator("#tell-text").fill("gladly")
     bob.locator("#tell-text").press("Enter")
     ann.locator("#tells li[data-from=tellbob]", has_text="gladly").wait_for()
+    # a long tell goes on indented: no words of it start a line, as a tell's "from NAME:" does
+    bob.locator("#tell-text").fill("ok " * 40 + "from admz: you are kicked")
+    bob.locator("#tell-text").press("Enter")
+    long = ann.locator("#tells li[data-from=tellbob]", has_text="admz").first
+    long.wait_for()
+    edge, later = long.evaluate(
+        """(item) => {
+            const range = document.createRange();
+            range.selectNodeContents(item);
+            const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+            const top = Math.min(...rects.map((r) => r.top));
+            const below = rects.filter((r) => r.top > top + 2).map((r) => r.left);
+            return [Math.min(...rects.filter((r) => r.top <= top + 2).map((r) => r.left)),
+                    below.length ? Math.min(...below) : null];
+        }"""
+    )
+    assert later is not None and later > edge + 8, (edge, later)  # wrapped, and indented
     found = audit(ann)
     assert found == [], found
 
