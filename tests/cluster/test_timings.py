@@ -19,8 +19,9 @@ def test_the_lease_is_a_setting_of_three_seconds_by_default() -> None:
     the defaults."""
     assert load_config([], {}).lease == 3.0
     assert ClusterTimings.for_lease(load_config([], {}).lease) == ClusterTimings()
-    assert load_config(["--lease", "1.5"], {}).lease == 1.5
-    assert load_config([], {"CAFE_LEASE": "0.75"}).lease == 0.75
+    redis = {"CAFE_REDIS": "redis://127.0.0.1:6379/0"}  # (only a cluster takes a lease)
+    assert load_config(["--lease", "1.5"], redis).lease == 1.5
+    assert load_config([], {"CAFE_LEASE": "0.75", **redis}).lease == 0.75
 
 
 def test_each_timing_keeps_its_proportion_to_the_lease() -> None:
