@@ -500,6 +500,10 @@ class ClusterDirectory:
             room = await self.store.seat_room(name)
         return None if room is None else await self.resolve(room)
 
+    async def back_room(self, name: str) -> RoomRef | None:
+        # (a game that ended while its player was away, in a room of this node)
+        return await self.seat_room(name) or self.local.ended_away(name)
+
     async def replaced(self, name: str) -> bool:
         """A connection here took ``name`` back (a resume token, a login): the other nodes close
         theirs of that name, the old one (lost, it stays open until it goes: logged). Whether

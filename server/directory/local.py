@@ -97,6 +97,10 @@ class Directory(Protocol):
     async def seat_room(self, name: str) -> RoomRef | None:
         """The room whose running game ``name`` has a seat in, if any."""
 
+    async def back_room(self, name: str) -> RoomRef | None:
+        """The room ``name`` comes back to with their token: the one whose running game has their
+        seat, or one whose game ended while they were away (its result is there)."""
+
     async def replaced(self, name: str) -> bool:
         """A connection here took ``name`` back (a resume token, a login): any other process's
         connection of that name is the old one, and goes. Whether another process had one."""
@@ -251,6 +255,9 @@ class LocalDirectory:
 
     async def seat_room(self, name: str) -> RoomRef | None:
         return await self.local.seat_room(name)
+
+    async def back_room(self, name: str) -> RoomRef | None:
+        return await self.local.seat_room(name) or self.local.ended_away(name)
 
     async def replaced(self, name: str) -> bool:
         return False  # (one process: its lobby closed the old connection itself)

@@ -185,6 +185,15 @@ class LocalRooms:
                 return room
         return await self._reload(name)
 
+    def ended_away(self, name: str) -> Room | None:
+        """The room here whose game ended while ``name``, one of its players, was away (their seat
+        waited for them): back, they find its result there."""
+        key = name.casefold()
+        for room in self.rooms.values():
+            if room.state == "over" and key in room.core.play.away_at_end:
+                return room
+        return None
+
     async def _reload(self, name: str) -> Room | None:
         return await self._take_up(self._unloaded.get(name.casefold()))
 

@@ -416,7 +416,7 @@ class Lobby:
             security_event(self.metrics, "token_refused", player=msg.name, peer=session.peer)
             raise ProtocolError("bad_token", _("That resume token is unknown; say hello without it."), msg.id)
         name = info.name
-        room = await self.directory.seat_room(name)
+        room = await self.directory.back_room(name)
         if (
             info.expires is not None
             and info.expires < time.time()  # pragma: no mutate - < and <= differ at an instant no socket hits

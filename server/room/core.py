@@ -268,8 +268,7 @@ class RoomCore:
             pending = handler(session, message)
             # the last one left a room whose game is over (not one the staff closed): it stays a while
             if had_members and not members and self.state == "over" and not self.staff_closed:
-                self.lingering = True
-                out.append(Arm(LINGER, now + self.settings.resume_window, Lingered()))
+                self._linger(out)
         except ProtocolError as e:
             if session is not None:
                 members.refuse(session, e.code, e.message, e.id)
@@ -281,10 +280,22 @@ class RoomCore:
     def commit(self, step: Step, answers: Answers = WRITTEN) -> list[Effect]:
         """The step's entries are in the log, which answered ``answers``: what follows."""
         out = self._begin(step)
+        playing = self.state == "playing"
         if step.then is not None:
             step.then(answers)
+        # the game ended as the last one left (their seat out of the game, ``absent`` ``drop``), or
+        # as it was taken up from the log: a player away comes back to its result, as after a game
+        # over that someone left
+        ended = playing and self.state == "over" and not self.staff_closed
+        if ended and not self.members and self.play.away_at_end:
+            self._linger(out)
         self.members.out = []
         return out
+
+    def _linger(self, out: list[Effect]) -> None:
+        """The last one left a room whose game is over: it stays the resume window."""
+        self.lingering = True
+        out.append(Arm(LINGER, self.members.now + self.settings.resume_window, Lingered()))
 
     def refuse(self, step: Step) -> list[Effect]:
         """The log refused the step's entries: nothing of them changed; what follows instead."""

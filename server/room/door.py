@@ -193,6 +193,10 @@ class Door:
         if self._barred(session) or self._left(session):  # back, but only to watch
             self.on_enter(session, Enter(admitted=True, asked=False))
             return
+        if self.play.state == "over":  # the game ended while they were away: to its result
+            self.play.away_at_end.discard(_name(session).casefold())
+            self.on_enter(session, Enter(admitted=True, asked=False))
+            return
         members, play = self.members, self.play
         new = session not in members
         # a new connection is new to the publisher; a member taking their seat back keeps its view

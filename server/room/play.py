@@ -94,6 +94,9 @@ class Play:
         self.sight = Sight(name, members, seats)
         #: called when a game ends (set by the room's core: a vote of that game ends with it)
         self.on_finish: Callable[[], None] = _nothing
+        #: the players whose seat waited for them (casefolded) when the game ended: back within
+        #: the resume window, they come to its result (the room stays that long for them)
+        self.away_at_end: set[str] = set()
         #: called after each move of a game that goes on (a vote to remove the player who just
         #: moved loses its point)
         self.on_moved: Callable[[], None] = _nothing
@@ -207,6 +210,7 @@ class Play:
         entry = GameStart(game_id, self.name, record, kinds, room_options, identities)
 
         def started(answers: Answers) -> None:
+            self.away_at_end = set()
             self.seats.replace(order)
             position = record.start()
             for s in order:
@@ -504,6 +508,9 @@ class Play:
             members.broadcast(m.Notice(room=self.name, text=text))
         if self.seats.give_up_empty():
             self.publish()
+        # (a game closed, by the staff or for its age, greets nobody: its room goes as it went)
+        windows = () if outcome.reason == "closed" else self.clock.windows
+        self.away_at_end = {name.casefold() for name in windows}
         self.clock.release_all(members.out)
         self.on_finish()
 

@@ -276,6 +276,31 @@ async def test_a_room_whose_game_is_over_stays_the_window_for_a_reload(make_serv
     await until(lambda: "over2" not in rooms, "the room gone after the window")
 
 
+async def test_a_game_that_ends_while_a_player_is_away_greets_them_with_its_result(
+    make_server: ServerFactory,
+) -> None:
+    """absent drop: ann's connection is lost, and bob leaves the room, which ends the game (ann is
+    the last player) with nobody in the room. The room stays the window: a newcomer finds the
+    result there, and ann, back with her token, is in it at once with the result and every move
+    (before, the room went as bob left, and ann came back to the lobby, told nothing)."""
+    server: Server = await make_server(resume_window=6.0)
+    ann, bob = await _seated(server.port, "away2", ("ann", "bob"), "absent drop")
+    await ann.close()
+    await bob.next(lambda m: m["type"] == "presence" and m["event"] == "away")
+    assert (await bob.command("/leave"))["type"] == "ack"
+    cem = await WsClient.connect(server.port, "cem")
+    assert (await cem.command("/room away2"))["type"] == "ack"
+    await cem.barrier()
+    assert cem.view is not None and cem.view["state"] == "over"
+    assert cem.view["game"]["result"]["reason"] == "last_player"
+    back = await WsClient.connect(server.port, "ann", token=ann.token)
+    snapshot = await back.next("snapshot")
+    assert snapshot["view"]["room"] == "away2" and snapshot["view"]["state"] == "over"
+    game = snapshot["view"]["game"]
+    assert game["result"]["reason"] == "last_player" and game["result"]["ranking"][0] == "ann"
+    assert [h["move"] for h in game["history"]] == ["leave bob"]
+
+
 async def test_a_room_whose_game_is_over_makes_way_for_a_new_one(make_server: ServerFactory) -> None:
     """At the server's room cap, a room staying after its game is over (nobody in it) goes at once
     for a new room."""

@@ -368,7 +368,8 @@ def test_restore_holds_the_seats_of_absent_persons() -> None:
 
 
 def test_restore_of_a_finished_game_logs_its_end_again() -> None:
-    """A game whose last move was logged without its end writes the GameEnd, then is over."""
+    """A game whose last move was logged without its end writes the GameEnd, then is over; the
+    room stays the resume window for its players, away, to come back to the result."""
     full = random_game(["ann", "bob"], seed=SEED)
     stored = _stored(("ann", "bob"), ("person", "person"), list(full.moves))
     d = Driver()
@@ -379,7 +380,8 @@ def test_restore_of_a_finished_game_logs_its_end_again() -> None:
     assert held  # the player not out of the game
     done = d.finish(step)
     assert d.core.state == "over" and d.written == [GameEnd("g0", outcome)]
-    assert held | {"turn"} <= set(done.cancels) and d.timers == {}
+    assert held | {"turn"} <= set(done.cancels) and set(d.timers) == {"linger"}
+    assert d.core.play.away_at_end == {"ann"} and not d.core.empty  # (bob is out of the game)
 
 
 def _restored(live: Driver) -> Driver:
