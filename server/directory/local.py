@@ -139,6 +139,10 @@ class LocalDirectory:
         self.local = LocalRooms(config, store, metrics, owner=self, taken=self.name_in_use)
         self.watchers = RoomListWatchers(self.room_list)
         self.guests = GuestLists()
+        #: each person as ``who`` lists them, by what the list says of them (a message is frozen:
+        #: one serves every list until they change), so that a list of N people builds only those
+        #: who changed since the last, not N (every page in the lobby asks every ten seconds)
+        self._persons: dict[tuple[str, str, str | None, bool, bool, bool], m.Person] = {}
 
     @property
     def log(self) -> GameLog:
@@ -227,17 +231,28 @@ class LocalDirectory:
 
     async def people(self) -> list[m.Person]:
         private = await self.private_rooms()
-        return [
-            m.Person(
-                name=s.name or "",
-                kind=s.kind,
-                room=s.room.name if s.room else None,
-                guest=is_guest(s.kind, s.identity),
-                private=s.room is not None and s.room.name.casefold() in private,
-                seeking=s.seeking,
+        persons = self._persons
+        if len(persons) > 2 * len(self.sessions) + 100:  # (the people who left, forgotten)
+            persons.clear()
+        listed = []
+        for s in sorted(self.sessions.values(), key=lambda s: (s.name or "").casefold()):
+            room = s.room.name if s.room else None
+            key = (
+                s.name or "",
+                s.kind,
+                room,
+                is_guest(s.kind, s.identity),
+                room is not None and room.casefold() in private,
+                s.seeking,
             )
-            for s in sorted(self.sessions.values(), key=lambda s: (s.name or "").casefold())
-        ]
+            person = persons.get(key)
+            if person is None:
+                name, kind, room, guest, hidden, seeking = key
+                person = persons[key] = m.Person(
+                    name=name, kind=kind, room=room, guest=guest, private=hidden, seeking=seeking
+                )
+            listed.append(person)
+        return listed
 
     # --- rooms ---------------------------------------------------------------------------------
 

@@ -149,6 +149,13 @@ async def test_who_shows_each_persons_room(server: Server) -> None:
     await bob.command("/room cafe")
     answer = await ann.command("/who")
     assert [(p["name"], p["room"]) for p in answer["people"]] == [("ann", None), ("bob", "cafe")]
+    # each person is made once and serves every list until they change: bob moved, ann did not
+    before = await server.lobby.directory.people()
+    await bob.command("/leave")
+    after = await server.lobby.directory.people()
+    assert after[0] is before[0] and (after[1].name, after[1].room) == ("bob", None)
+    answer = await ann.command("/who")
+    assert [(p["name"], p["room"]) for p in answer["people"]] == [("ann", None), ("bob", None)]
 
 
 # --- mutes ---------------------------------------------------------------------------------------
