@@ -202,12 +202,13 @@ _GLYPH_TO_ASCII: Final = {
 
 #: letters with a common ASCII spelling of their own: German's umlauts as German writes them
 #: without (``Grüße`` is ``Gruesse``, not ``Grusse``), and those that lose no accent; and the
-#: quotation marks, as ASCII's own
+#: quotation marks and the dashes and hyphens, as ASCII's own
 _LETTERS: Final = {
-    "ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss",
+    "ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss", "ẞ": "SS",
     "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "þ": "th",
     "“": '"', "”": '"', "„": '"', "‟": '"', "«": '"', "»": '"',
     "‘": "'", "’": "'", "‚": "'", "‛": "'", "‹": "'", "›": "'",
+    "–": "-", "‐": "-", "‑": "-", "‒": "-", "−": "-",
 }  # fmt: skip
 
 

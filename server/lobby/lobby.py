@@ -22,7 +22,7 @@ from bots.strategy import STRATEGIES
 from protocol import messages as m
 from protocol.commands import AsciiMode, Quit, ShowRequest, help_text, parse_command
 from protocol.errors import UNAVAILABLE, Close, ProtocolError
-from protocol.i18n import _
+from protocol.i18n import LANGUAGES, _, lang
 from protocol.names import NAME_RULE, ROOM_RULE, ReservedNames, is_name, is_room_name
 from server.analysis import AnalysisDesk
 from server.config import Config
@@ -85,6 +85,19 @@ def _may_come_first(raw: str | bytes) -> bool:
         return True
     kind = data.get("type") if isinstance(data, dict) else None
     return not isinstance(kind, str) or kind in _BEFORE_HELLO_TYPES
+
+
+def _language_asked(session: Session, raw: str | bytes) -> None:
+    """A first message the server cannot take that names a language it speaks (``lang``, as a
+    ``hello`` does): the connection reads that language from its answer on, as it does after a
+    well-formed ``hello`` that is refused."""
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return
+    chosen = data.get("lang") if isinstance(data, dict) else None
+    if isinstance(chosen, str) and chosen in LANGUAGES:
+        session.lang = lang(chosen)
 
 
 def _hello_first(msg_id: m.ClientId) -> ProtocolError:
@@ -236,6 +249,8 @@ class Lobby:
             try:
                 msg = m.parse_client_message(raw)
             except ProtocolError as e:
+                if session.name is None:
+                    _language_asked(session, raw)  # (a hello refused is answered in its language)
                 if session.name is None and e.code not in _UNREAD and not _may_come_first(raw):
                     raise _hello_first(e.id) from None  # (whatever else is wrong, it came first)
                 raise

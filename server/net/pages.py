@@ -69,17 +69,32 @@ def rules_page(static: Path, code: str = DEFAULT) -> bytes | None:
 
 
 def page_language(query: str, accept_language: str | None) -> str:
-    """The language a page is asked in: ``?lang=de`` first, then the browser's first language the
-    server speaks (``Accept-Language``), else English."""
+    """The language a page is asked in: ``?lang=de`` first, then the language the server speaks
+    that the browser weighs highest (``Accept-Language``, its ``q``; ``q=0``: not at all; among
+    equals the first listed), else English.
+
+    >>> page_language("", "en;q=0.5,de;q=0.9"), page_language("", "de;q=0"), page_language("", "fr, de")
+    ('de', 'en', 'de')
+    """
     for part in query.split("&"):
         key, _sep, value = part.partition("=")
         if key == "lang" and value in LANGUAGES:
             return value
+    best, weight = DEFAULT, 0.0
     for item in (accept_language or "").split(","):
-        wanted = item.split(";")[0].strip().lower().split("-")[0]
-        if wanted in LANGUAGES:
-            return wanted
-    return DEFAULT
+        tag, *params = item.split(";")
+        wanted = tag.strip().lower().split("-")[0]
+        q = 1.0
+        for param in params:
+            name, _sep, value = param.strip().partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        if wanted in LANGUAGES and q > weight and q <= 1.0:
+            best, weight = wanted, q
+    return best
 
 
 def replay_steps(game: StoredGame) -> dict[str, Any]:

@@ -226,3 +226,23 @@ async def test_a_german_websocket_session_reads_german_for_typed_and_sent_option
         "starker Bot",
     ]
     assert _english_in(ann.messages, names={"ann", "stube", "uhr"}) == []
+
+
+async def test_a_hello_that_cannot_be_read_is_refused_in_the_language_it_names(server: Server) -> None:
+    """A first message the server cannot take, naming ``"lang": "de"`` (a name not a string, a
+    field too many, a type misspelt), is refused in German, as a well-formed hello refused is."""
+    refusals = {}
+    for message in (
+        {"type": "hello", "name": 5, "lang": "de"},
+        {"type": "hello", "name": "xa", "lang": "de", "extra": 1},
+        {"type": "helo", "name": "xa", "lang": "de"},
+        {"type": "hello", "name": 5, "lang": "fr"},
+    ):
+        client = await WsClient.connect(server.port)
+        await client.send(message)
+        answer = await client.next("error")
+        refusals[str(message)] = (answer["code"], answer["message"])
+    german, english = list(refusals.values())[:3], list(refusals.values())[3]
+    assert [code for code, _ in german] == ["bad_field", "bad_field", "unknown_type"]
+    assert all(not english_words(text) for _, text in german), german
+    assert english[1].startswith("Field 'name'"), english  # (no language it speaks: English)

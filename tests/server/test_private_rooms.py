@@ -99,7 +99,7 @@ async def test_a_line_client_reads_the_refusal_with_its_code(server: Server) -> 
     await zoe.line("/room geheim")
     said = " ".join((await zoe.expect("[not_invited]")).split())
     assert said.endswith(
-        "! Der Raum geheim ist privat: Du kommst hinein, sobald dich jemand darin einlädt. [not_invited]"
+        "! Der Raum geheim ist privat: du kommst hinein, sobald dich jemand darin einlädt. [not_invited]"
     )
 
 
