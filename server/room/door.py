@@ -89,6 +89,7 @@ class Door:
         self.play.publish_to(session)
         if new:
             self._recent_to(session)
+            self.votes.show_to(session)
         if self.clock.suspended:
             self.play.next_turn()  # someone is here again: the bots go on
         if msg.join:
@@ -226,6 +227,7 @@ class Door:
         play.publish()
         if new:
             self._recent_to(session)
+            self.votes.show_to(session)
         play.greet(session)
         game = self.play.game
         if game is not None and (

@@ -327,22 +327,30 @@ class Votes:
         began = self.clock.turn_began()
         return began is not None and game.position.to_move == index and self.members.now - began >= TURN_MIN
 
+    def show_to(self, member: Member) -> None:
+        """``member`` just came into the room (entering, or back on a new connection): the vote
+        running, if one is, as the others have it (a vote that ended meanwhile is not sent)."""
+        vote = self.running
+        if vote is not None:
+            self.members.send(member, self._message("open", vote))
+
     def _announce(self, state: State, vote: Vote) -> None:
+        self.members.broadcast(self._message(state, vote))
+
+    def _message(self, state: State, vote: Vote) -> m.Vote:
         if vote.expires_wall is None:
             vote.expires_wall = self.settings.wall_time(vote.expires)
-        self.members.broadcast(
-            m.Vote(
-                room=self.name,
-                kind=vote.kind,
-                by=vote.by,
-                name=vote.name,
-                seat=vote.seat + 1,
-                yes=list(vote.yes),
-                no=list(vote.no),
-                voters=list(vote.voters),
-                state=state,
-                expires=vote.expires_wall,
-            )
+        return m.Vote(
+            room=self.name,
+            kind=vote.kind,
+            by=vote.by,
+            name=vote.name,
+            seat=vote.seat + 1,
+            yes=list(vote.yes),
+            no=list(vote.no),
+            voters=list(vote.voters),
+            state=state,
+            expires=vote.expires_wall,
         )
 
     # --- what a vote that passed does --------------------------------------------------------

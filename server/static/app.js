@@ -336,6 +336,7 @@ const connection = new Connection(`${scheme}//${location.host}/ws`, {
   onOpen: () => {
     state.lastSeq = 0;
     playNow.reset();
+    social.clearVote(); // (what the old connection showed: a vote running comes again on entering)
     identity.hello();
   },
   onMessage: (msg) => onMessage(msg),

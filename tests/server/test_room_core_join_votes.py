@@ -228,3 +228,19 @@ def test_a_vote_whose_voter_left_after_the_others_answered_passes_at_its_minute(
     d.feed(ann, Leave(disconnected=True))
     done = d.fire(VOTE)
     assert _states(done, zoe) == ["passed"] and d.core.seats[2].session is zoe
+
+
+def test_who_comes_into_the_room_while_a_vote_runs_reads_it() -> None:
+    """A vote reaches whoever comes into the room while it runs, after their snapshot: a newcomer,
+    and a voter back on a new connection (who may answer it); nobody reads it a second time."""
+    d, ann, bob, zoe = _cid_gone()
+    d.feed(zoe, m.Join(seat=3))
+    d.feed(ann, Leave(disconnected=True))
+    back = FakeMember("ann")
+    returned = d.feed(back, Returned())
+    assert returned.types(back)[0] == "snapshot"
+    assert _states(returned, back) == ["open"] and _states(returned, bob) == []
+    uma = FakeMember("uma")
+    assert _states(d.feed(uma, Enter()), uma) == ["open"]
+    done = d.feed(back, m.VoteAnswer(yes=True))
+    assert _states(done, zoe) == ["open"]  # (bob's answer still to come)

@@ -164,7 +164,9 @@ def test_a_private_games_switch_stays_on_until_the_game_is_over(
 
 
 def test_a_vote_to_remove_a_gone_player_is_answered_from_its_prompt(open_page: Callable[..., Page]) -> None:
-    """With a third player gone, /remove asks the other seated player in a prompt; Accept passes it."""
+    """With a third player gone, /remove asks the other seated player in a prompt; Accept passes it.
+    A page back on a new connection shows the vote the server sends it as it comes back (the one
+    running), not one it showed before: there, one that ended meanwhile is gone."""
     ann, bob, cid = open_page(), open_page(), open_page()
     for page, name in ((ann, "voteann"), (bob, "votebob"), (cid, "votecid")):
         come_in(page, name)
@@ -182,10 +184,21 @@ def test_a_vote_to_remove_a_gone_player_is_answered_from_its_prompt(open_page: C
     assert ann.locator("#vote-yes").is_hidden()  # asking is voting yes
     found = audit(bob)
     assert found == [], found
+    bob.context.set_offline(True)  # bob's connection is lost; back on a new one, the vote still runs
+    bob.locator("#banner", has_text="connection is lost").wait_for()
+    bob.context.set_offline(False)
+    bob.locator("#app[data-conn=connected][data-state=playing]").wait_for()
+    prompt.wait_for()
+    assert "voteann asks to take votecid" in prompt.inner_text()
+    ann.locator("#vote").wait_for()
+    ann.context.set_offline(True)  # the vote passes while ann's page is away: back, it shows none
+    ann.locator("#banner", has_text="connection is lost").wait_for()
     bob.locator("#vote-yes").click()
     prompt.wait_for(state="hidden")
-    wait_for_line(ann, "Vote passed")
-    assert ann.locator("#vote").is_hidden()
+    wait_for_line(bob, "Vote passed")
+    ann.context.set_offline(False)
+    ann.locator("#app[data-conn=connected][data-state=playing]").wait_for()
+    ann.locator("#vote").wait_for(state="hidden")
 
 
 def test_a_room_name_being_typed_survives_the_room_list_changing(open_page: Callable[..., Page]) -> None:
