@@ -163,13 +163,15 @@ async def request(lobby: Lobby, session: Session, msg: m.TournamentRequest) -> N
 
         def leave(fresh: Tournament) -> bool:
             """Whether the tournament had not started: then the player is forgotten."""
-            if fresh.over:
-                raise _closed(fresh, msg.id)
-            upcoming = fresh.status == "upcoming"
-            if not fresh.leave(name):
+            entrant = fresh.entrant(name)
+            if entrant is None or not entrant.active:  # (one never in hears so, over or not)
                 raise ProtocolError(
                     "not_entered", _("You are not in tournament {name}.", name=fresh.name), msg.id
                 )
+            if fresh.over:
+                raise _closed(fresh, msg.id)
+            upcoming = fresh.status == "upcoming"
+            fresh.leave(name)
             return upcoming
 
         text = (

@@ -165,6 +165,8 @@ async def test_refusals_change_nothing(server: Server) -> None:
     assert shown["tournament"]["status"] == "upcoming" and [s["name"] for s in shown["standings"]] == ["ann"]
     assert (await ann.command("/tournament close cup"))["type"] == "ack"
     assert (await guest.command("/tournament join cup"))["code"] == "tournament_closed"
+    assert (await guest.command("/tournament leave cup"))["code"] == "not_entered"  # (never in it)
+    assert (await ann.command("/tournament leave cup"))["code"] == "tournament_closed"
     listed = await guest.request({"type": "tournaments"})
     assert listed["upcoming"] == [] and [t["status"] for t in listed["recent"]] == ["closed"]
     missing = await http_get(server.port, "/api/tournaments/99")
