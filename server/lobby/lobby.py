@@ -392,6 +392,8 @@ class Lobby:
     async def _hello(self, session: Session, msg: m.Hello) -> None:
         if session.name is not None:
             raise ProtocolError("already_welcome", _("You are already {name}.", name=session.name), msg.id)
+        if not self.accepting:  # (connected just before the stop began, told ``bye`` already)
+            raise ProtocolError("shutting_down", _("The server is stopping; try again later."), msg.id)
         language.hello_language(session, msg)
         # (a ban or a kick keeps the name out; a registered name's is told once it is shown to be theirs)
         admitted = await self.moderation.admit(session, msg.name, msg.id, proven=False)

@@ -60,3 +60,14 @@ async def test_a_stop_with_a_move_in_flight_acks_it_only_once_it_is_logged(
     in_the_log = game.record.moves == (move,)
     assert (acked, in_the_log) in ((True, True), (False, False)), (acked, game.record.moves)
     assert acked and in_the_log, "a move received before the stop is finished"
+
+
+async def test_a_hello_that_comes_as_the_stop_begins_is_refused(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A connection opened just before the stop began says ``hello`` after it: ``shutting_down``,
+    not a welcome (which would come after the ``bye`` every connection read)."""
+    client = await WsClient.connect(server.port)
+    monkeypatch.setattr(server.lobby, "accepting", False)
+    answer = await client.request({"type": "hello", "name": "late"})
+    assert (answer["type"], answer["code"]) == ("error", "shutting_down")
