@@ -188,9 +188,10 @@ class LocalRooms:
     def ended_away(self, name: str) -> Room | None:
         """The room here whose game ended while ``name``, one of its players, was away (their seat
         waited for them): back, they find its result there."""
-        key = name.casefold()
+        key, now = name.casefold(), asyncio.get_running_loop().time()
         for room in self.rooms.values():
-            if room.state == "over" and key in room.core.play.away_at_end:
+            play = room.core.play
+            if room.state == "over" and key in play.away_at_end and now < play.away_until:
                 return room
         return None
 

@@ -95,8 +95,10 @@ class Play:
         #: called when a game ends (set by the room's core: a vote of that game ends with it)
         self.on_finish: Callable[[], None] = _nothing
         #: the players whose seat waited for them (casefolded) when the game ended: back within
-        #: the resume window, they come to its result (the room stays that long for them)
+        #: the resume window after its end (``away_until``, the loop's clock), they come to its
+        #: result (the room stays that long for them)
         self.away_at_end: set[str] = set()
+        self.away_until = float("-inf")
         #: called after each move of a game that goes on (a vote to remove the player who just
         #: moved loses its point)
         self.on_moved: Callable[[], None] = _nothing
@@ -511,6 +513,7 @@ class Play:
         # (a game closed, by the staff or for its age, greets nobody: its room goes as it went)
         windows = () if outcome.reason == "closed" else self.clock.windows
         self.away_at_end = {name.casefold() for name in windows}
+        self.away_until = members.now + self.clock.settings.resume_window
         self.clock.release_all(members.out)
         self.on_finish()
 

@@ -301,6 +301,25 @@ async def test_a_game_that_ends_while_a_player_is_away_greets_them_with_its_resu
     assert [h["move"] for h in game["history"]] == ["leave bob"]
 
 
+async def test_a_token_that_expired_after_a_game_ended_while_away_is_refused(
+    make_server: ServerFactory,
+) -> None:
+    """The others leave the game (``/stand``), which ends it while ann is away, and stay in the
+    room: the room keeps its result for them, but ann's token holds only the resume window after
+    the end; past it, ``bad_token``, as for any token that expired."""
+    server: Server = await make_server(resume_window=1.0)
+    ann, bob, cem = await _seated(server.port, "kept3", THREE, "absent drop")
+    await ann.close()
+    await bob.next(lambda m: m["type"] == "presence" and m["event"] == "away")
+    for client in (bob, cem):
+        assert (await client.command("/stand"))["type"] == "ack"
+    await bob.next("game_over")
+    await asyncio.sleep(1.5)
+    late = await WsClient.connect(server.port)
+    answer = await late.request({"type": "hello", "name": "ann", "token": ann.token})
+    assert (answer["type"], answer["code"]) == ("error", "bad_token"), answer
+
+
 async def test_a_room_whose_game_is_over_makes_way_for_a_new_one(make_server: ServerFactory) -> None:
     """At the server's room cap, a room staying after its game is over (nobody in it) goes at once
     for a new room."""
