@@ -62,19 +62,29 @@ class Vote:
     asker: Member | None = None
     #: ``expires`` as Unix time, as its first message said it (each says the same)
     expires_wall: float | None = None
+    #: who could answer as it opened: ``voters`` are those of them who still can
+    pool: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.pool = self.pool or list(self.voters)
 
     @property
     def needed(self) -> int:
         """The yes that pass it: a majority of the voters."""
         return len(self.voters) // 2 + 1
 
-    def state(self, voting: Callable[[str], bool]) -> Literal["open", "passed", "failed"]:
-        """Whether the vote is still open, passed or can no longer pass, among the voters who
-        still vote (``voting``): one who no longer plays a connected seat (left the game or the
-        room, lost the connection) is no voter any more, and their answer goes with them."""
-        self.voters = [v for v in self.voters if voting(v)]
+    def refresh(self, voting: Callable[[str], bool]) -> None:
+        """The voters are those of the pool who still vote (``voting``): one who no longer plays a
+        connected seat (left the game or the room, lost the connection) is no voter while so, and
+        their answer goes with them; back on their seat, they may answer again."""
+        self.voters = [v for v in self.pool if voting(v)]
         self.yes = [v for v in self.yes if v in self.voters]
         self.no = [v for v in self.no if v in self.voters]
+
+    def state(self, voting: Callable[[str], bool]) -> Literal["open", "passed", "failed"]:
+        """Whether the vote is still open, passed or can no longer pass, among the voters who
+        still vote (:meth:`refresh`)."""
+        self.refresh(voting)
         if len(self.yes) >= self.needed:
             return "passed"
         if len(self.no) > len(self.voters) - self.needed:
@@ -265,7 +275,7 @@ class Votes:
         vote = self.running
         name = member.name
         assert name is not None
-        if vote is None or name not in vote.voters:
+        if vote is None or name not in vote.pool:
             raise ProtocolError("no_vote", _("No vote is running here for you to answer."), msg.id)
         if self.seats.held(member) is None:  # (out of the game, or watching while a bot plays)
             gone = _("You no longer play a seat here: the vote is the players'.")
@@ -332,6 +342,7 @@ class Votes:
         running, if one is, as the others have it (a vote that ended meanwhile is not sent)."""
         vote = self.running
         if vote is not None:
+            vote.refresh(self._voting)  # (as the voters are now: they may be back, or gone)
             self.members.send(member, self._message("open", vote))
 
     def _announce(self, state: State, vote: Vote) -> None:

@@ -244,3 +244,21 @@ def test_who_comes_into_the_room_while_a_vote_runs_reads_it() -> None:
     assert _states(d.feed(uma, Enter()), uma) == ["open"]
     done = d.feed(back, m.VoteAnswer(yes=True))
     assert _states(done, zoe) == ["open"]  # (bob's answer still to come)
+
+
+def test_a_voter_back_on_their_seat_votes_again_though_an_answer_was_counted_meanwhile() -> None:
+    """bob's connection is lost while a vote runs, ann answers meanwhile (bob is no voter then);
+    bob back on his seat reads the vote with himself among the voters, and his answer counts."""
+    d = Driver()
+    ann, bob, _dan, cid = d.start("ann", "bob", "dan", "cid")
+    d.feed(cid, Leave(disconnected=True))
+    zoe = d.enter("zoe")
+    d.feed(zoe, m.Join(seat=4))
+    d.feed(bob, Leave(disconnected=True))
+    (counted,) = d.feed(ann, m.VoteAnswer(yes=True)).of(zoe, m.Vote)
+    assert sorted(counted.voters) == ["ann", "dan"] and counted.state == "open"
+    back = FakeMember("bob")
+    (shown,) = d.feed(back, Returned()).of(back, m.Vote)
+    assert sorted(shown.voters) == ["ann", "bob", "dan"] and shown.yes == ["ann"]
+    done = d.feed(back, m.VoteAnswer(yes=True, id=9))
+    assert done.codes(back) == [] and _states(done, zoe) == ["passed"]
