@@ -87,13 +87,19 @@ def _may_come_first(raw: str | bytes) -> bool:
     return not isinstance(kind, str) or kind in _BEFORE_HELLO_TYPES
 
 
+def _still_accepting(lobby: Lobby, msg_id: m.ClientId) -> None:
+    """``shutting_down`` once the server stops: a hello is not welcomed after the ``bye``."""
+    if not lobby.accepting:
+        raise ProtocolError("shutting_down", _("The server is stopping; try again later."), msg_id)
+
+
 def _language_asked(session: Session, raw: str | bytes) -> None:
     """A first message the server cannot take that names a language it speaks (``lang``, as a
     ``hello`` does): the connection reads that language from its answer on, as it does after a
     well-formed ``hello`` that is refused."""
     try:
         data = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # (a frame nested past Python's limit: bad_json)
         return
     chosen = data.get("lang") if isinstance(data, dict) else None
     if isinstance(chosen, str) and chosen in LANGUAGES:
@@ -392,9 +398,8 @@ class Lobby:
     async def _hello(self, session: Session, msg: m.Hello) -> None:
         if session.name is not None:
             raise ProtocolError("already_welcome", _("You are already {name}.", name=session.name), msg.id)
-        if not self.accepting:  # (connected just before the stop began, told ``bye`` already)
-            raise ProtocolError("shutting_down", _("The server is stopping; try again later."), msg.id)
         language.hello_language(session, msg)
+        _still_accepting(self, msg.id)  # (connected just before the stop began, told ``bye`` already)
         # (a ban or a kick keeps the name out; a registered name's is told once it is shown to be theirs)
         admitted = await self.moderation.admit(session, msg.name, msg.id, proven=False)
         if msg.token:
@@ -513,6 +518,7 @@ class Lobby:
     async def _welcome(self, session: Session, name: str, token: str, msg: m.Hello, *, resumed: bool) -> None:
         """Name the connection, and welcome it once every node lists it (a ``who``, a ``tell`` or
         a ``kick`` through another node finds it from then on)."""
+        _still_accepting(self, msg.id)  # (the stop may have begun while a password was checked)
         session.name = name
         session.kind = msg.kind
         session.token = token

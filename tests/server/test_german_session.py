@@ -246,3 +246,13 @@ async def test_a_hello_that_cannot_be_read_is_refused_in_the_language_it_names(s
     assert [code for code, _ in german] == ["bad_field", "bad_field", "unknown_type"]
     assert all(not english_words(text) for _, text in german), german
     assert english[1].startswith("Field 'name'"), english  # (no language it speaks: English)
+
+
+async def test_a_first_frame_nested_past_pythons_limit_is_bad_json(server: Server) -> None:
+    """A first frame naming a language and nested deeper than Python's JSON reader goes is
+    answered ``bad_json`` (in no language: it was not read), and the connection stays open."""
+    client = await WsClient.connect(server.port)
+    await client.ws.send('{"lang":"de","x":' + "[" * 3000)
+    answer = await client.next("error")
+    assert answer["code"] == "bad_json"
+    assert (await client.request({"type": "hello", "name": "deep"}))["type"] == "welcome"
