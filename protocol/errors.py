@@ -49,8 +49,8 @@ SERVER_ERROR_CODES: Final[dict[str, str]] = {
     "shutting_down": "the server is stopping",
     "unavailable": "the game data (log, names, rooms) cannot be reached just now; nothing changed, try again",
     "not_in_lobby": "the command works only in the lobby (/leave the room first)",
-    "weak_password": "a new password has 8 to 200 characters, no space at either end, no tab or control"
-    " character",
+    "weak_password": "a new password has 8 to 200 characters, no space at either end, no tab, control or"
+    " invisible character",
     "name_registered": "the name, or one that looks like it, belongs to a registered account (log in with its"
     " password)",
     "name_reserved": "the name, or one that looks like it, is kept for the server, its staff and its bots",

@@ -128,7 +128,7 @@ def check_password(password: str, msg_id: int | str | None = None) -> None:
     if sanitize_line(password) != password:
         raise ProtocolError(
             "weak_password",
-            _("A password neither begins nor ends with a space, and holds no tab or control character."),
+            _("A password holds no space at either end, and no tab, control or invisible character."),
             msg_id,
         )
 

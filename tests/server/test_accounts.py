@@ -134,8 +134,9 @@ async def test_a_password_a_terminal_could_not_type_the_same_is_weak(server: Ser
     spaces are eight characters, and weak for that). Blanks inside stay, as a terminal keeps them;
     at a terminal, the password registered over WebSocket logs in."""
     ann = await WsClient.connect(server.port, "ann")
-    said = "A password neither begins nor ends with a space, and holds no tab or control character."
-    for password in (" " * 8, "  ab  cd  ", "trailing1 ", " leading1", "tab\there1", "bell\x07bell"):
+    said = "A password holds no space at either end, and no tab, control or invisible character."
+    weak = (" " * 8, "  ab  cd  ", "trailing1 ", " leading1", "tab\there1", "bell\x07bell", "no\u00a0break1")
+    for password in weak:
         refused = await ann.request({"type": "register", "password": password})
         assert (refused["code"], refused["message"]) == ("weak_password", said), password
     assert (await ann.request({"type": "register", "password": "ab  cd  ef"}))["registered"] is True
