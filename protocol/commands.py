@@ -615,8 +615,9 @@ COMMANDS: Final[dict[str, CommandInfo]] = {
         _("/report NAME REASON"),
         _("report NAME to the moderators"),
         _(
-            "Sends the moderators a report of NAME, with your REASON and the last public\n"
-            "chat lines you both saw. NAME is not told. A few reports an hour at most."
+            "Sends the moderators a report of NAME, with your REASON and the last chat lines\n"
+            "you read where NAME spoke or is now (no tells). NAME is not told. Five reports\n"
+            "an hour at most."
         ),
         (_("/report troll insults in the lobby"),),
     ),

@@ -433,8 +433,11 @@ class Social:
             lists.friends[key] = msg.name
             text = _("{name} is one of your friends.", name=msg.name)
         else:
-            lists.friends.pop(key, None)
-            text = _("{name} is not on your friends list.", name=msg.name)
+            text = (
+                _("{name} is no longer on your friends list.", name=msg.name)
+                if lists.friends.pop(key, None) is not None
+                else _("{name} is not on your friends list.", name=msg.name)
+            )
         if lists.friends:
             self._with_friends.add(session)
         else:

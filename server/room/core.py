@@ -475,9 +475,10 @@ class RoomCore:
             )
         if self.state == "playing":
             raise ProtocolError("game_running", _("Bots leave between games."), msg.id)
+        name = self.seats[seat].name  # (as the bot is called, however it was typed)
         self.seats.remove(seat)
-        self.bot_names.release(msg.name)
-        self.members.broadcast(m.Presence(room=self.name, name=msg.name, event="unseated"))
+        self.bot_names.release(name)
+        self.members.broadcast(m.Presence(room=self.name, name=name, event="unseated"))
         self.members.ack(session, msg.id)
         self.play.publish()
 

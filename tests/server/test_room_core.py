@@ -246,7 +246,7 @@ def test_remove_bot_frees_its_name() -> None:
     d = Driver()
     ann = d.enter("ann", join=True)
     d.feed(ann, m.AddBot(strategy="greedy"))
-    done = d.feed(ann, m.RemoveBot(name="greedy-bot1", id=2))
+    done = d.feed(ann, m.RemoveBot(name="GREEDY-Bot1", id=2))  # (any case: named as it is called)
     assert [s.name for s in d.core.seats] == ["ann"]
     assert "greedy-bot1" not in d.bot_names
     assert done.presence(ann) == [("greedy-bot1", "unseated")]

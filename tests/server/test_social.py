@@ -265,6 +265,10 @@ async def test_friends_lists_who_is_online_and_where(server: Server) -> None:
     await ann.command("/friend cid")
     await ann.command("/friend dan")
     await ann.command("/unfriend dan")
+    await ann.command("/unfriend dan")  # (again: nothing to take off)
+    await ann.barrier()
+    told = [x["text"] for x in ann.messages if x["type"] == "notice" and "dan" in x["text"]]
+    assert told[-2:] == ["dan is no longer on your friends list.", "dan is not on your friends list."]
     answer = await ann.command("/friends")
     assert answer["type"] == "friends"
     assert answer["friends"] == [
