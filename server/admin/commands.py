@@ -10,7 +10,7 @@ from protocol.names import NAME_MAX, is_name
 from server.admin.store import AdminError, Opened
 from server.config import Config
 from server.lobby.accounts import Accounts
-from server.lobby.sanctions import duration_seconds
+from server.lobby.sanctions import duration_seconds, end_that_holds
 from server.log.contract import OPERATOR, GameLog, Role
 
 
@@ -96,8 +96,7 @@ async def ban(opened: Opened, name: str, duration: str, reason: str) -> int:
     sanction = await store.sanction_added("ban", name, OPERATOR, until, reason, duration=duration)
     await revoke_tokens(store, name)
     # an earlier, longer ban holds on (a ban does not shorten another): the end that holds
-    held = [s.until for s in await store.sanctions(name) if s.kind == "ban"]
-    until = None if None in held else max([until or 0.0, *(u for u in held if u is not None)])
+    until = end_that_holds(await store.sanctions(name), "ban", until)
     say(f"{name} is banned {'until ' + when(until) if until else 'for good'} (ban #{sanction.id}): {reason}")
     closed = await opened.tell_nodes(name, until, reason)
     say("They cannot log in or come back with a resume token; " + (

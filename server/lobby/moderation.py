@@ -35,6 +35,7 @@ from server.lobby.sanctions import (
     Enforcer,
     banned_text,
     duration_seconds,
+    end_that_holds,
     excerpt,
     hold,
     silenced_text,
@@ -429,8 +430,7 @@ class Moderation:
         await self._act(Action(kind, name=msg.name, address=address, until=until, reason=msg.reason, by=by))
         self.metrics.moderation_actions.labels(action=action).inc()
         if action != "kick":  # an earlier, longer one of the kind holds on: say the end that holds
-            held = [s.until for s in await self.store.sanctions(msg.name) if s.kind == kind]
-            until = None if None in held else max([until or 0.0, *(u for u in held if u is not None)])
+            until = end_that_holds(await self.store.sanctions(msg.name), kind, until)
         if action == "kick":
             text = _("{name} is kicked: back in 10 minutes at the earliest.", name=msg.name)
         elif action == "ban":

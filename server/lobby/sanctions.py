@@ -56,6 +56,19 @@ _GOODBYES: Final[dict[tuple[str, bool], Msg]] = {
 }
 
 
+def end_that_holds(sanctions: Iterable[Sanction], kind: str, until: float | None) -> float | None:
+    """When a sanction of ``kind`` just given until ``until`` ends, among those that hold
+    (``sanctions``, it included or not): a later one is not shortened by it (``None``: for good).
+
+    >>> ban = Sanction(1, "ban", "bob", None, by="mia", reason="spam", since=0.0, until=500.0)
+    >>> end_that_holds([ban], "ban", 300.0), end_that_holds([ban], "silence", 300.0)
+    (500.0, 300.0)
+    >>> end_that_holds([ban], "ban", None)
+    """
+    held = [s.until for s in sanctions if s.kind == kind]
+    return None if until is None or None in held else max([until, *(u for u in held if u is not None)])
+
+
 def duration_seconds(text: str) -> float | None:
     """The seconds a duration stands for; ``None`` for ``perm`` (for good).
 
