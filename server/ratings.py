@@ -134,7 +134,8 @@ def rate(entrants: Sequence[tuple[str, str, Skill]], places: Mapping[str, int]) 
     """The new ratings of ``entrants`` (name, key, current skill) finishing at ``places`` (1 is
     first; equal places are a tie). A key seated twice (two bots of one strategy) is rated once,
     for its better-placed seat: one rating cannot play against itself. Fewer than two keys rate
-    nothing."""
+    nothing. A win is a first place in the game (shared in a tie), whoever else played: a
+    guest who finished ahead is left out of the ratings, not of the places."""
     chosen: dict[str, tuple[str, str, Skill]] = {}
     for entrant in sorted(entrants, key=lambda e: places[e[0]]):
         chosen.setdefault(entrant[1], entrant)
@@ -143,14 +144,13 @@ def rate(entrants: Sequence[tuple[str, str, Skill]], places: Mapping[str, int]) 
         return []
     teams = [[_MODEL.rating(mu=skill.mu, sigma=skill.sigma)] for _, _, skill in field]
     ranks = [float(places[name]) for name, _, _ in field]
-    best = min(ranks)
     rated = _MODEL.rate(teams, ranks=ranks)
     return [
         RatingChange(
             name,
             key,
             before,
-            Skill(after.mu, after.sigma, before.games + 1, before.wins + (places[name] == best)),
+            Skill(after.mu, after.sigma, before.games + 1, before.wins + (places[name] == 1)),
         )
         for (name, key, before), (after,) in zip(field, rated, strict=True)
     ]

@@ -15,7 +15,7 @@ from engine import GameRecord, Options, Outcome
 from server.app import Server
 from server.log.sqlite import accounts, schema
 from server.log.sqlite.store import Store
-from server.ratings import MU, SIGMA, Skill, shown
+from server.ratings import MU, SIGMA, Skill, rate, shown
 from tests.server.clients import LineClient, WsClient, http_get
 from tests.server.conftest import ServerFactory
 from tests.server.test_store import old_log
@@ -252,3 +252,15 @@ async def test_who_shows_each_registered_persons_rating_and_marks_guests(make_se
         await line.expect(f"{name:<16} person ")
         shown_as[name] = (await line.expect("\n")).split()[0]
     assert shown_as == {"ann": f"{ratings['ann']['after']}?", "eve": "guest"}
+
+
+def test_a_win_is_a_first_place_whoever_else_played() -> None:
+    """A guest who finished first is left out of the ratings, not of the places: the registered
+    player second to them has not won; a first place shared with a guest is a win."""
+
+    fresh = Skill(MU, SIGMA, 0, 0)
+    entrants = [("ann", "account:ann", fresh), ("bob", "account:bob", fresh)]
+    behind_a_guest = rate(entrants, {"gus": 1, "ann": 2, "bob": 3})
+    assert {change.name: change.after.wins for change in behind_a_guest} == {"ann": 0, "bob": 0}
+    shared = rate(entrants, {"gus": 1, "ann": 1, "bob": 3})
+    assert {change.name: change.after.wins for change in shared} == {"ann": 1, "bob": 0}
