@@ -714,7 +714,7 @@ class GameStarted(_ServerMessage):
     players: list[str]
     start_player: str
     seed_hash: str | None = Field(
-        description="sha256 of the seed, revealed in game_over; null in a practice game, whose seed "
+        description="sha256 of the seed, revealed in game_over; null in a practice game whose seed "
         "the room chose (the fingerprint of a typed number would give it away)"
     )
     practice: bool = Field(False, description="the seed was chosen: a practice game, not rated")

@@ -7,6 +7,7 @@ import json
 import mimetypes
 from http import HTTPStatus
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from websockets.asyncio.server import ServerConnection
@@ -23,6 +24,7 @@ from server.lobby.lobby import Lobby
 from server.log.contract import StoredGame, StoreUnavailable
 from server.net.pages import not_found_page, page_language, replay_steps, rules_page
 from server.peers import TrustedProxies, address_key, http_client, ip
+from server.room.state import DRAWN
 from server.tournament.api import api as tournament_api
 
 STATIC = Path(__file__).parents[1] / "static"
@@ -41,6 +43,11 @@ SECURITY_HEADERS = {
 }
 ALLOWED_METHODS = "GET, HEAD"
 _DEFAULT_PORTS = {"http": 80, "ws": 80, "https": 443, "wss": 443}
+
+
+def _typed_seed(room_options: dict[str, Any]) -> bool:
+    """Whether a game's seed was typed by a player (not drawn by the server, for a casual table)."""
+    return room_options.get("seed") is not None and not room_options.get(DRAWN)
 
 
 def _response(status: HTTPStatus, body: bytes, content_type: str) -> Response:
@@ -369,9 +376,10 @@ class HttpRoutes:
         body.update(
             id=game.game_id,
             room=game.room,
-            # a practice game's seed, chosen, has no fingerprint until it is revealed (game_started)
+            # a seed a player chose has no fingerprint until it is revealed (game_started); one the
+            # server drew for a casual table has
             seed_hash=None
-            if game.result is None and game.room_options.get("seed") is not None
+            if game.result is None and _typed_seed(game.room_options)
             else seed_hash(game.record.seed),
             result=game.result,
             # the moves the server played for their player: number -> "clock" or "bot"

@@ -281,9 +281,9 @@ class Play:
             game=game_id,
             players=list(record.players),
             start_player=record.players[record.start().to_move],
-            # a practice game's seed was typed by a player or drawn for a table it made: no fingerprint,
-            # which for a typed number would give it away to anyone who tries the numbers in turn
-            seed_hash=None if self.options.seed is not None else seed_hash(seed),
+            # a seed a player typed has no fingerprint, which would give it away to anyone who tries
+            # the numbers in turn; one the server drew (a casual table's) has, as a random one has
+            seed_hash=None if self.options.seed is not None and not self.seed_drawn else seed_hash(seed),
             practice=self.options.seed is not None,
             seed_drawn=self.seed_drawn,
         )

@@ -106,7 +106,10 @@ export function serverMessages(parts) {
       case "game_started":
         state.resultClosed = false;
         state.botPlays = new Set();
-        return chat.add("event start", startLine(msg));
+        chat.add("event start", startLine(msg));
+        // what `cafe-engine verify --seed-hash` checks the revealed seed against, once it is over
+        if (msg.seed_hash) chat.add("event", t("Shuffle fingerprint, sha256(seed): {hash}", { hash: msg.seed_hash }));
+        return;
       case "played":
         return chat.add("event", playedLine(msg));
       case "eliminated":

@@ -5,6 +5,7 @@ line commands), tables made of those waiting, seeking shown in ``/who`` and ende
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from server.app import Server
 from server.lobby import seeking
 from server.log.contract import StoreUnavailable
-from tests.server.clients import TIMEOUT, LineClient, WsClient, bot_game, until
+from tests.server.clients import TIMEOUT, LineClient, WsClient, bot_game, http_get, until
 from tests.server.conftest import ServerFactory
 
 PASSWORD = "correct horse battery"
@@ -48,7 +49,8 @@ async def test_seated_is_followed_by_the_snapshot_and_no_presence_about_oneself(
     ``game_started``: no ``presence`` about themselves; the other seeker's arrival is ``joined``
     (taking the seat made for them), never ``back``; at a terminal no "* kai is back". A
     casual table's game says the server chose its seed (``seed_drawn``; at a terminal and in
-    ``/info``)."""
+    ``/info``), and shows that seed's fingerprint, as any seed drawn at random does: in
+    ``game_started``, at a terminal and in the running game's record."""
     ann = await WsClient.connect(server.port, "ann")
     kai = await LineClient.connect(server.line_port or 0, "kai")
     assert (await ann.command("/seek 2 casual"))["type"] == "seeking"
@@ -70,6 +72,13 @@ async def test_seated_is_followed_by_the_snapshot_and_no_presence_about_oneself(
     assert ("kai", "joined") in arrivals or "ann takes a seat" in kai.text()
     started = next(x for x in ann.messages if x["type"] == "game_started")
     assert started["practice"] is True and started["seed_drawn"] is True, started
+    game = server.lobby.rooms[started["room"]].core.game
+    assert game is not None
+    fingerprint = hashlib.sha256(str(game.seed).encode()).hexdigest()
+    assert started["seed_hash"] == fingerprint, started
+    assert "* Shuffle fingerprint, sha256(seed):" in kai.text() and fingerprint in kai.text()
+    record = (await http_get(server.port, f"/api/games/{game.game_id}")).json()
+    assert record["seed_hash"] == fingerprint and "seed" not in record
     await kai.close()
 
 

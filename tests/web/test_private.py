@@ -1,9 +1,10 @@
 """A private room on the web page: the lobby's Online list and a profile say "in a private room",
 and a private game's replay opens for its players (the page sends their token) and for nobody
-else."""
+else. (The game's start shows its shuffle fingerprint in the chat.)"""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -38,9 +39,14 @@ def test_a_private_room_is_unnamed_outside_and_its_replay_is_its_players(
     for line in ("/option private on", "/option absent drop", "/start"):
         type_line(ann, line)
     wait_for_line(bob, "The game starts")
+    wait_for_line(bob, "Shuffle fingerprint, sha256(seed): ")
+    shown = bob.locator("#log .line", has_text="Shuffle fingerprint").first.inner_text().split()[-1]
     type_line(bob, "/leave")
     wait_for_line(ann, "Game over")
-    game_id = server.call(lambda s: s.store.games_named("privann")[0].game_id)  # type: ignore[attr-defined]
+    game = server.call(lambda s: s.store.games_named("privann")[0])  # type: ignore[attr-defined]
+    game_id = game.game_id
+    # the fingerprint the page showed at the start is that of the seed the game was dealt from
+    assert shown == hashlib.sha256(str(game.record.seed).encode()).hexdigest(), shown
 
     zoe = open_page()
     come_in(zoe, "privzoe")
