@@ -5,10 +5,14 @@ were lost (see :meth:`server.cluster.relay.Relay.resubscribed`)."""
 from __future__ import annotations
 
 import collections
+import secrets
+from typing import TypeGuard
 
 from protocol.messages import ClientId
 
-#: how the id of a node's own question to a room begins; the rest of the id counts those questions
+#: how the id of a node's own question to a room begins; a secret of the node's follows (a client
+#: chooses its ids freely, and one that looked like the node's would go unanswered), then the
+#: question's number
 CAUGHT_UP = "cafe:caught-up:"
 
 
@@ -23,6 +27,8 @@ class Awaited:
         #: its oldest ids were sent before it
         self.questions: dict[str, tuple[str, int]] = {}
         self._asked = 0
+        #: how this node's questions' ids begin, and so their answers' (``ANSWER_START`` before it)
+        self.prefix = f"{CAUGHT_UP}{secrets.token_hex(8)}:"
 
     def sent(self, sid: str, msg_id: ClientId) -> None:
         """A message of ``sid`` went to its room: an answer is due."""
@@ -53,9 +59,13 @@ class Awaited:
         if not waiting:
             return None
         self._asked += 1
-        question = f"{CAUGHT_UP}{self._asked}"
+        question = f"{self.prefix}{self._asked}"
         self.questions[sid] = (question, len(waiting))
         return question
+
+    def asked(self, msg_id: ClientId) -> TypeGuard[str]:
+        """Whether ``msg_id`` is the id of one of this node's own questions (not a client's)."""
+        return isinstance(msg_id, str) and msg_id.startswith(self.prefix)
 
     def latest(self, sid: str, question: str) -> bool:
         """Whether ``question`` is the one ``sid`` waits for an answer to."""

@@ -21,7 +21,7 @@ from protocol.errors import UNAVAILABLE
 from protocol.i18n import _, lang
 from protocol.outgoing import ANSWER_START, Outgoing
 from server.cluster import envelopes as env
-from server.cluster.awaited import CAUGHT_UP, Awaited
+from server.cluster.awaited import Awaited
 from server.directory.roomlist import LOBBY_EVERY
 from server.log.redis.batch import batched
 from server.log.redis.keys import PREFIX
@@ -43,9 +43,6 @@ def channel(node: str) -> str:
 #: the channel every node listens to: news for the friends of someone
 NEWS = f"{PREFIX}news"
 
-#: how the answer to a node's own question to a room begins, asked after the node listens again
-#: (see ``Relay.resubscribed``)
-_CAUGHT_UP_ANSWER = f'{ANSWER_START}"{CAUGHT_UP}'
 
 #: seconds before such a question that reached nobody is asked again
 ASK_AGAIN = 1.0
@@ -174,6 +171,8 @@ class Relay:
         self.remote: dict[tuple[str, str], RemoteSession] = {}  # (node, sid) -> member from elsewhere
         #: what this node's connections wait for from rooms elsewhere
         self.awaited = Awaited()
+        #: how the answer to this node's own question to a room begins (``resubscribed``)
+        self._own_answer = f'{ANSWER_START}"{self.awaited.prefix}'
         #: casefolded names of rooms this node is taking up -> what came for them meanwhile (another
         #: node sees the lease before the room stands here, and forwards to it at once)
         self.arriving: dict[str, list[str | bytes]] = {}
@@ -332,7 +331,7 @@ class Relay:
                     member[0].hold(data)
             if sender is None:
                 continue
-            if isinstance(msg_id, str) and msg_id.startswith(CAUGHT_UP):
+            if self.awaited.asked(msg_id):
                 # this node's question to the room: asked again in a moment, while it is the latest
                 asyncio.get_running_loop().call_later(ASK_AGAIN, self._ask_again, sender, msg_id)
             elif answers:
@@ -407,7 +406,7 @@ class Relay:
 
         A message of its people forwarded and not answered may be lost, or its answer may be; or
         its room may have it still, and take it later. So this node asks the room a question of
-        its own (``legal_moves``, with a ``CAUGHT_UP`` id, whose answer the client is not shown):
+        its own (``legal_moves``, with an id only it knows, whose answer the client is not shown):
         the room answers in order, so what is still unanswered when that answer comes never will
         be, and is answered ``unavailable`` then (``_caught_up``).
 
@@ -468,7 +467,7 @@ class Relay:
         session = self.local.get(sid)
         if session is not None:
             if json_text.startswith(ANSWER_START):
-                if json_text.startswith(_CAUGHT_UP_ANSWER):
+                if json_text.startswith(self._own_answer):
                     self._caught_up(session, json_text)
                     return
                 self.awaited.answered(sid)

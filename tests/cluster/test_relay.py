@@ -131,7 +131,7 @@ async def test_a_node_that_listens_again_catches_up_both_ways() -> None:
     assert [e["msg"] for e in forwarded if e["op"] == "msg"] == [
         m.PlayMove(id=7, move="FRf@FR1s").model_dump_json(),
         m.Resync().model_dump_json(),
-        m.GetLegalMoves(id="cafe:caught-up:1").model_dump_json(),  # (see the next test)
+        m.GetLegalMoves(id=f"{relay.awaited.prefix}1").model_dump_json(),  # (see the next test)
     ]
     # the snapshot and chat queued before it listened again are not sent; the answer is
     assert [p["type"] for p in redis.published] == ["ack"]
@@ -154,18 +154,18 @@ async def test_what_stays_unanswered_until_the_rooms_answer_to_the_nodes_questio
     relay.forward(ann.room, ann, m.Say(id=8, text="hi"))
     relay.resubscribed()
     relay.resubscribed()  # Redis went away twice: only the latest question counts
-    assert relay.awaited.questions == {"s1": ("cafe:caught-up:2", 2)}
+    assert relay.awaited.questions == {"s1": (f"{relay.awaited.prefix}2", 2)}
     await _drain(relay)
     asked = [json.loads(e["msg"]) for _, d in redis.messages for e in map(json.loads, d.split("\n"))]
     assert [(q["type"], q.get("id")) for q in asked] == [
-        ("move", 7), ("say", 8), ("resync", None), ("legal_moves", "cafe:caught-up:1"),
-        ("resync", None), ("legal_moves", "cafe:caught-up:2"),
+        ("move", 7), ("say", 8), ("resync", None), ("legal_moves", f"{relay.awaited.prefix}1"),
+        ("resync", None), ("legal_moves", f"{relay.awaited.prefix}2"),
     ]  # fmt: skip
     ack = Outgoing.ack(7).json
     relay.receive(env.to_member("s1", ack))  # the room took the move: its answer came
-    relay.receive(env.to_member("s1", Outgoing(m.LegalMoves(id="cafe:caught-up:1", moves=[])).json))
+    relay.receive(env.to_member("s1", Outgoing(m.LegalMoves(id=f"{relay.awaited.prefix}1", moves=[])).json))
     assert got == [ack] and list(relay.awaited.ids["s1"]) == [8]
-    refused = m.Error(id="cafe:caught-up:2", code="not_your_turn", message="Not your turn.")
+    refused = m.Error(id=f"{relay.awaited.prefix}2", code="not_your_turn", message="Not your turn.")
     relay.receive(env.to_member("s1", Outgoing(refused).json))
     assert [json.loads(text)["id"] for text in got] == [7, 8]
     assert json.loads(got[1])["code"] == "unavailable" and not relay.awaited.ids["s1"]
@@ -174,6 +174,26 @@ async def test_what_stays_unanswered_until_the_rooms_answer_to_the_nodes_questio
     relay.resubscribed()
     relay.detach("s1")  # gone meanwhile: nothing of it is kept
     assert (relay.local, relay.awaited.ids, relay.awaited.questions) == ({}, {}, {})
+
+
+async def test_a_client_id_shaped_like_the_nodes_question_is_answered_as_any() -> None:
+    """A client chooses its ids freely: one that reads like the node's own question after Redis
+    came back (``cafe:caught-up:N``) gets its answer, and ``unavailable`` when its message reached
+    nobody, as any other; only the node knows its questions' ids."""
+    redis = FlakyRedis()
+    relay = Relay(redis, "b", {})  # type: ignore[arg-type]
+    ann = Here(relay)
+    ann.room = RemoteRoom(relay, "far", "a:1")
+    relay.forward(ann.room, ann, m.GetLegalMoves(id="cafe:caught-up:1"))
+    await _drain(relay)
+    answer = Outgoing(m.LegalMoves(id="cafe:caught-up:1", moves=[])).json
+    relay.receive(env.to_member("s1", answer))
+    assert ann.got == [answer] and not relay.awaited.ids["s1"]
+    redis.receivers = 0  # its room's node died
+    relay.forward(ann.room, ann, m.Say(id="cafe:caught-up:2", text="hi"))
+    await _drain(relay)
+    refused = [(x["id"], x["code"]) for x in map(json.loads, ann.got[1:])]
+    assert refused == [("cafe:caught-up:2", "unavailable")]
 
 
 async def test_a_question_that_reached_nobody_is_asked_again_and_says_nothing_to_the_client(
@@ -192,14 +212,14 @@ async def test_a_question_that_reached_nobody_is_asked_again_and_says_nothing_to
     redis.up = False
     relay.forward(ann.room, ann, m.Say(id=8, text="hi"))
     relay.resubscribed()  # both wait: the question is to count them
-    assert relay.awaited.questions["s1"] == ("cafe:caught-up:1", 2)
+    assert relay.awaited.questions["s1"] == (f"{relay.awaited.prefix}1", 2)
     await _drain(relay)
     assert [(x["type"], x.get("id"), x.get("code")) for x in map(json.loads, ann.got)] == [
         ("error", 8, "unavailable"),
         ("notice", None, None),  # (the resync's)
     ]
     assert list(relay.awaited.ids["s1"]) == [7]
-    assert relay.awaited.questions["s1"] == ("cafe:caught-up:1", 1)
+    assert relay.awaited.questions["s1"] == (f"{relay.awaited.prefix}1", 1)
     redis.up = True
     for _ in range(100):
         await asyncio.sleep(0.01)
@@ -207,7 +227,10 @@ async def test_a_question_that_reached_nobody_is_asked_again_and_says_nothing_to
         if len(redis.messages) > 1:
             break
     asked = [json.loads(e["msg"]) for _, d in redis.messages for e in map(json.loads, d.split("\n"))]
-    assert [(q["type"], q.get("id")) for q in asked] == [("move", 7), ("legal_moves", "cafe:caught-up:1")]
+    assert [(q["type"], q.get("id")) for q in asked] == [
+        ("move", 7),
+        ("legal_moves", f"{relay.awaited.prefix}1"),
+    ]
 
 
 async def test_the_listener_hears_of_a_subscription_redis_py_makes_by_itself(
