@@ -1,4 +1,4 @@
-"""Ending background tasks at a stop.
+"""Ending background tasks at a stop, and one task at a time per key.
 
 On Python 3.11 a cancel can be lost: ``asyncio.wait_for``, which redis-py awaits around its reads,
 returns the result of an operation that finished just as the cancel came, and the cancel is gone
@@ -24,6 +24,8 @@ True
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 
 #: seconds between two cancels of a task that has not ended: time for what a task does when
 #: cancelled (its ``finally``: closing a connection) to end before another cancel cuts it short
@@ -48,3 +50,43 @@ async def cancel_and_wait(*tasks: asyncio.Task[object], within: float = 5.0) -> 
 
 
 __all__ = ["AGAIN", "cancel_and_wait"]
+
+
+class OneAtATime:
+    """For each key, one task at a time in what it guards; the others wait their turn. A key's
+    lock lives while a task holds it or waits for it.
+
+    >>> async def main() -> list[str]:
+    ...     guard, done = OneAtATime(), []
+    ...     async def job(tag: str) -> None:
+    ...         async with guard.hold("ann"):
+    ...             done.append(tag + "<")
+    ...             await asyncio.sleep(0.01)
+    ...             done.append(">" + tag)
+    ...     await asyncio.gather(job("a"), job("b"), job("c"))
+    ...     return [*done, str(len(guard._locks))]
+    >>> asyncio.run(main())
+    ['a<', '>a', 'b<', '>b', 'c<', '>c', '0']
+    """
+
+    def __init__(self) -> None:
+        #: key -> its lock and how many tasks hold it or wait for it
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+
+    def __contains__(self, key: str) -> bool:
+        """Whether a task holds ``key`` or waits for it."""
+        return key in self._locks
+
+    @contextlib.asynccontextmanager
+    async def hold(self, key: str) -> AsyncIterator[None]:
+        lock, users = self._locks.get(key) or (asyncio.Lock(), 0)
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[key]
+            if users == 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)

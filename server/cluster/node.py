@@ -43,7 +43,7 @@ from server.metrics import Metrics
 from server.room import Enter, Expired, Leave, Returned, Room
 from server.room.world import Member
 from server.session import RoomRef, Session
-from server.tasks import cancel_and_wait
+from server.tasks import OneAtATime, cancel_and_wait
 
 log = structlog.get_logger("cafe.cluster")
 
@@ -147,7 +147,7 @@ class ClusterDirectory:
         self._tasks: list[asyncio.Task[None]] = []
         #: set once this node listens on its channel (``start`` waits for it)
         self._subscribed = asyncio.Event()
-        self._resolving: dict[str, asyncio.Lock] = {}
+        self._resolving = OneAtATime()
         #: the rooms whose game no longer replays, by casefolded name: left idle (``_unrestorable``)
         self.unrestorable: set[str] = set()
         #: when the games of the idle rooms began, once ``expire`` read them
@@ -268,25 +268,20 @@ class ClusterDirectory:
 
     async def _resolve(self, name: str) -> Room | RemoteRoom:
         key = name.casefold()
-        lock = self._resolving.setdefault(key, asyncio.Lock())
-        try:
-            async with lock:
-                room = self.rooms.get(key)
-                if room is not None:
-                    return room
-                for _ in range(20):
-                    holder = await self.leases.holder(key)
-                    if holder is not None and holder.rsplit(":", 1)[0] != self.node:
-                        return RemoteRoom(self.relay, name, holder)
-                    if holder is not None:  # a lease of this node's earlier life: let it go
-                        await self.leases.release(key, holder)
-                    taken = await self._acquire(name)
-                    if taken is not None:
-                        return taken
-                raise StoreUnavailable(f"could not settle the owner of room {name}")
-        finally:
-            if not lock.locked():  # nobody else is resolving this room: forget its lock
-                self._resolving.pop(key, None)
+        async with self._resolving.hold(key):
+            room = self.rooms.get(key)
+            if room is not None:
+                return room
+            for _ in range(20):
+                holder = await self.leases.holder(key)
+                if holder is not None and holder.rsplit(":", 1)[0] != self.node:
+                    return RemoteRoom(self.relay, name, holder)
+                if holder is not None:  # a lease of this node's earlier life: let it go
+                    await self.leases.release(key, holder)
+                taken = await self._acquire(name)
+                if taken is not None:
+                    return taken
+            raise StoreUnavailable(f"could not settle the owner of room {name}")
 
     async def _acquire(self, name: str) -> Room | None:
         key = name.casefold()

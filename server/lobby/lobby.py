@@ -45,6 +45,7 @@ from server.ratelimit import AddressBuckets, TokenBucket
 from server.ratings import ACCOUNT
 from server.room import Enter, Leave, Returned, Room, not_invited
 from server.session import RoomRef, Session
+from server.tasks import OneAtATime
 from server.tournament import commands as tournament_commands
 from server.tournament.director import Director
 
@@ -145,6 +146,9 @@ class Lobby:
         #: the clock the rate limits of connections attached from now on read (seconds, monotonic)
         self.clock: Callable[[], float] = time.monotonic
         self.all_sessions: set[Session] = set()
+        #: names coming back (a resume, a login), one connection at a time each: the second finds
+        #: the first's connection to replace, or its token revoked
+        self._coming_back = OneAtATime()
         self.accounts = Accounts(store, **config.argon2)
         #: what each address may still read of the records (``/history``, ``/finger``, the HTTP
         #: API): at the connections' message rate and burst, its connections and requests together
@@ -435,8 +439,7 @@ class Lobby:
         assert msg.token is not None
         info = await self.store.token(msg.token)
         if info is None or info.name.casefold() != msg.name.casefold():
-            security_event(self.metrics, "token_refused", player=msg.name, peer=session.peer)
-            raise ProtocolError("bad_token", _("That resume token is unknown; say hello without it."), msg.id)
+            raise self._unknown_token(session, msg.name, msg.id)
         name = info.name
         room = await self.directory.back_room(name)
         if (
@@ -452,15 +455,26 @@ class Lobby:
             # the records were restored from a backup older than the account: the token (kept
             # with what is live, in Redis) would log in to an account that is not there
             await self.store.token_revoked(msg.token)
-            security_event(self.metrics, "token_refused", player=name, peer=session.peer)
-            raise ProtocolError("bad_token", _("That resume token is unknown; say hello without it."), msg.id)
+            raise self._unknown_token(session, name, msg.id)
         await self._taken_back(session, name, info.identity, msg, room)  # pragma: no mutate - a lookup spared
+
+    def _unknown_token(self, session: Session, name: str, msg_id: m.ClientId) -> ProtocolError:
+        """The answer to a resume token that is not (or no longer) the name's, noted as a
+        security event."""
+        security_event(self.metrics, "token_refused", player=name, peer=session.peer)
+        return ProtocolError("bad_token", _("That resume token is unknown; say hello without it."), msg_id)
 
     async def _taken_back(
         self, session: Session, name: str, identity: str, msg: m.Hello, room: RoomRef | None = None
     ) -> None:
         """``name`` comes back on this connection (a resume, or an account's login): an older
         connection of the name goes, and a seat held in a running game is taken back."""
+        async with self._coming_back.hold(name.casefold()):
+            await self._take_back(session, name, identity, msg, room)
+
+    async def _take_back(
+        self, session: Session, name: str, identity: str, msg: m.Hello, room: RoomRef | None
+    ) -> None:
         admitted = await self.moderation.admit(session, name, msg.id)  # (shown to be theirs now)
         if room is None:
             room = await self.directory.seat_room(name)
@@ -473,7 +487,9 @@ class Lobby:
         if identity.startswith(ACCOUNT):
             await account_settings(self.store, session, name, msg)
         token = secrets.token_hex(16)
-        await self.store.token_issued(token, name, identity)  # the one used is revoked
+        # the one used is revoked, unless another resume with it came first (here or elsewhere)
+        if not await self.store.token_issued(token, name, identity, replacing=msg.token):
+            raise self._unknown_token(session, name, msg.id)
         old = self.directory.session(name)
         if old is not None:  # the same person on a new connection: the old one goes
             await self.seeks.ended_now(old)  # (its seek by name: gone before the new one may seek)
@@ -484,6 +500,8 @@ class Lobby:
         session.identity = identity
         admitted()
         await self._welcome(session, name, token, msg, resumed=msg.token is not None or room is not None)
+        if session.name is None:  # a newer connection of the name, through another node, took it meanwhile
+            return
         # their friends heard they came online with the connection replaced
         await self.social.welcome(session, lists, announce=not online)
         if room is not None:

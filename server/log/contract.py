@@ -487,8 +487,11 @@ class GameLog(AccountStore, ModerationStore, Protocol):
         once per game id; the rating changes the game made (also when it was finished before)."""
         ...
 
-    async def token_issued(self, token: str, name: str, identity: str) -> None:
-        """A new token for ``name``: the name's earlier tokens are revoked with it."""
+    async def token_issued(self, token: str, name: str, identity: str, replacing: str | None = None) -> bool:
+        """A new token for ``name``: the name's earlier tokens are revoked with it. With
+        ``replacing`` (the token a resume came with) only while that one is still the name's, in
+        one step: of two resumes with one token, however close, one issues and the other nothing
+        (``False``)."""
         ...
 
     async def token(self, token: str) -> TokenInfo | None: ...

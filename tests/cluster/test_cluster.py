@@ -496,3 +496,30 @@ async def _closed_code(client: WsClient) -> int | None:
     except Exception:
         pass
     return client.ws.close_code
+
+
+async def test_two_resumes_with_one_token_at_once_welcome_one(nodes: list[ServerProcess]) -> None:
+    """One resume token sent by two connections at once, through one node or through both: one is
+    welcomed back to the seat, with its hand; the other is refused ``bad_token`` and reads nothing
+    of the game (a token that leaked gives no second feed of a player's hand)."""
+    a, b = nodes
+    ann = await WsClient.connect(a.port, "ann")
+    assert (await ann.command("/join race"))["type"] == "ack"
+    assert (await ann.command("/addbot greedy"))["type"] == "ack"
+    assert (await ann.command("/start"))["type"] == "ack"
+    await ann.next("snapshot")
+    token = ann.token
+    await ann.close()
+    for ports in [(a.port, a.port), (a.port, b.port), (b.port, b.port), (b.port, a.port)] * 2:
+        first, second = [await WsClient.connect(port) for port in ports]
+        hello = {"type": "hello", "name": "ann", "token": token}
+        answers = await asyncio.gather(first.request(hello), second.request(hello))
+        assert sorted(x["type"] for x in answers) == ["error", "welcome"], answers
+        welcomed, refused = (first, second) if answers[0]["type"] == "welcome" else (second, first)
+        assert next(x for x in answers if x["type"] == "error")["code"] == "bad_token"
+        assert (await welcomed.next("snapshot", timeout=20))["view"]["game"]["hand"]
+        with pytest.raises(TimeoutError):  # (a ping would be answered hello_first)
+            await refused.next(lambda m: True, timeout=0.5)
+        assert [x["type"] for x in refused.messages] == ["error"], refused.messages
+        token = next(x for x in answers if x["type"] == "welcome")["token"]
+        await asyncio.gather(first.close(), second.close())

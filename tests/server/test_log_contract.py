@@ -54,6 +54,22 @@ async def test_a_new_token_revokes_the_names_earlier_one(log: GameLog) -> None:
     assert await log.token("a3") == TokenInfo("ann", "id-ann", None)
 
 
+async def test_a_token_issued_in_place_of_one_needs_that_one_to_be_the_names_still(log: GameLog) -> None:
+    """A resume's new token replaces the one it came with only while that one is the name's: of
+    two resumes with one token, the second issues nothing; nor does a revoked token's."""
+    await log.token_issued("a1", "ann", "id-ann")
+    assert await log.token_issued("a2", "ann", "id-ann", replacing="a1") is True
+    assert await log.token_issued("a3", "ann", "id-ann", replacing="a1") is False
+    assert await log.token("a2") == TokenInfo("ann", "id-ann", None)
+    assert await log.token("a3") is None
+    await log.token_issued("b1", "bob", "id-bob")
+    assert await log.token_issued("a4", "ann", "id-ann", replacing="b1") is False  # (bob's)
+    await log.token_revoked("a2")
+    assert await log.token_issued("a5", "ANN", "id-ann", replacing="a2") is False
+    assert await log.token("a4") is None and await log.token("a5") is None
+    assert await log.token_issued("a6", "ann", "id-ann") is True
+
+
 async def test_a_released_token_holds_until_it_expires(log: GameLog) -> None:
     """A token whose connection is gone holds until the time given; a new one is open-ended again."""
     await log.token_issued("a1", "ann", "id-ann")

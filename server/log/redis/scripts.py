@@ -1,6 +1,7 @@
 """The Lua scripts that write a room's game in Redis. Each first checks that the room's lease still
 holds this node's fencing token (else -1): a node that lost its lease can no longer write the
-room's log. (Their callers: :class:`server.log.redis.store.RedisStore`.)
+room's log. And the one that issues a resume token. (Their callers:
+:class:`server.log.redis.store.RedisStore`.)
 """
 
 # KEYS: lease, game, running, seats, history...  ARGV: fence, data, room, game_id, person names...
@@ -70,5 +71,18 @@ if redis.call('HGET', KEYS[3], ARGV[4]) == ARGV[5] then redis.call('HDEL', KEYS[
 for i = 7, #ARGV do
     if redis.call('HGET', KEYS[4], ARGV[i]) == ARGV[4] then redis.call('HDEL', KEYS[4], ARGV[i]) end
 end
+return 1
+"""
+# KEYS: the name's latest token (token-of:NAME), the new token's hash, the prefix of a token's hash
+# ARGV: new token, name, identity, seconds it is kept, the token a resume came with ("": none)
+# The name's earlier token goes. With a token to replace, only while it is still the name's and
+# not revoked (else 0: another resume took it first).
+TOKEN_ISSUED = """
+local old = redis.call('GET', KEYS[1])
+if ARGV[5] ~= '' and (old ~= ARGV[5] or redis.call('EXISTS', KEYS[3] .. ARGV[5]) == 0) then return 0 end
+if old then redis.call('DEL', KEYS[3] .. old) end
+redis.call('HSET', KEYS[2], 'name', ARGV[2], 'identity', ARGV[3])
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[4])
 return 1
 """

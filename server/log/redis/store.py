@@ -98,6 +98,7 @@ class RedisStore(ModerationFront):
         self._finished = client.register_script(scripts.GAME_FINISHED)
         self._seat = client.register_script(scripts.SEAT_TAKEN)
         self._changed = client.register_script(scripts.DATA_CHANGED)
+        self._issue = client.register_script(scripts.TOKEN_ISSUED)
 
     def close(self) -> None:
         pass
@@ -312,21 +313,15 @@ class RedisStore(ModerationFront):
             return await self.game_ratings(game_id)
         return changes
 
-    async def token_issued(self, token: str, name: str, identity: str) -> None:
-        """A new token for ``name``: the name's earlier token is revoked with it."""
-        key = f"{PREFIX}token-of:{name.casefold()}"
+    async def token_issued(self, token: str, name: str, identity: str, replacing: str | None = None) -> bool:
+        """A new token for ``name``: the name's earlier token is revoked with it (one script: of
+        two nodes resuming with one token at once, one issues)."""
+        keys = [f"{PREFIX}token-of:{name.casefold()}", f"{PREFIX}token:{token}", f"{PREFIX}token:"]
         try:
-            old = await self.redis.getset(key, token)
-            # MULTI: all or nothing; without it only a crash between the commands could tell
-            async with self.redis.pipeline(transaction=True) as pipe:  # pragma: no mutate
-                if old is not None:
-                    pipe.delete(f"{PREFIX}token:{old!s}")
-                pipe.hset(f"{PREFIX}token:{token}", mapping={"name": name, "identity": identity})
-                pipe.expire(f"{PREFIX}token:{token}", TOKEN_TTL)
-                pipe.expire(key, TOKEN_TTL)
-                await pipe.execute()
+            issued = await self._issue(keys, [token, name, identity, TOKEN_TTL, replacing or ""])
         except RedisError as e:
             raise StoreUnavailable(str(e)) from e
+        return bool(issued)
 
     async def token_released(self, token: str, expires: float) -> None:
         try:

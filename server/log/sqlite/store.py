@@ -168,8 +168,8 @@ class Store:
 
     # --- resume tokens ---------------------------------------------------------------------------
 
-    async def token_issued(self, token: str, name: str, identity: str) -> None:
-        self._tokens.token_issued(token, name, identity)
+    async def token_issued(self, token: str, name: str, identity: str, replacing: str | None = None) -> bool:
+        return self._tokens.token_issued(token, name, identity, replacing)
 
     async def token(self, token: str) -> TokenInfo | None:
         return self._tokens.token(token)

@@ -20,16 +20,26 @@ class Tokens:
     def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
 
-    def token_issued(self, token: str, name: str, identity: str) -> None:
-        """A new token for ``name``: every other token of the name is revoked with it."""
+    def token_issued(self, token: str, name: str, identity: str, replacing: str | None = None) -> bool:
+        """A new token for ``name``: every other token of the name is revoked with it; with
+        ``replacing``, only while that one is still the name's (``False``: nothing changed)."""
         with self._db:
             self._db.execute("BEGIN")  # pragma: no mutate
+            if (
+                replacing is not None
+                and not self._db.execute(
+                    "SELECT 1 FROM tokens WHERE token = ? AND name = ? COLLATE NOCASE",  # pragma: no mutate
+                    (replacing, name),
+                ).fetchone()
+            ):
+                return False
             self._db.execute("DELETE FROM tokens WHERE name = ? COLLATE NOCASE", (name,))  # pragma: no mutate
             self._db.execute(
                 "INSERT OR REPLACE INTO tokens (token, name, issued, identity, expires)"  # pragma: no mutate
                 " VALUES (?, ?, ?, ?, NULL)",  # pragma: no mutate
                 (token, name, time.time(), identity),
             )
+        return True
 
     def token_released(self, token: str, expires: float) -> None:
         """The token's connection is gone: it holds until ``expires`` (or while a seat is held)."""
