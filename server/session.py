@@ -156,6 +156,7 @@ class Session:
         # rate limits, set by the lobby when the connection is attached
         self.bucket = TokenBucket(1e9, 1_000_000)
         self.chat_bucket = TokenBucket(1e9, 1_000_000)
+        self.comings_bucket = TokenBucket(1e9, 1_000_000)
         self.strikes = 0
         #: whose chat, tells and invitations this reader never gets: the look-alike form of each
         #: name muted, and the name in lower case

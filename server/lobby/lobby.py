@@ -75,6 +75,10 @@ _UNREAD = frozenset(("bad_json", "unknown_type"))
 #: the messages that count against the chat limit: what reaches other people's screens (an
 #: invitation too)
 _CHAT = frozenset({m.Say, m.Tell, m.TellReply, m.Invite})
+#: what a room tells its members of, a line each ("ann takes a seat", "enters the room"): at the
+#: chat's rate, in bursts of ``COMINGS_BURST``, so that nobody floods a room with such lines
+_COMINGS = frozenset({m.EnterRoom, m.Watch, m.LeaveRoom, m.Join, m.LeaveGame, m.AddBot, m.RemoveBot})
+COMINGS_BURST = 10
 
 
 def _may_come_first(raw: str | bytes) -> bool:
@@ -222,6 +226,7 @@ class Lobby:
         """A new connection: give it its rate limits."""
         session.bucket = TokenBucket(self.config.rate, self.config.burst, self.clock)
         session.chat_bucket = TokenBucket(self.config.chat_rate, self.config.chat_burst, self.clock)
+        session.comings_bucket = TokenBucket(self.config.chat_rate, COMINGS_BURST, self.clock)
         self.connections += 1
         self.all_sessions.add(session)
         self.metrics.connections.labels(transport=session.transport).inc()
@@ -357,6 +362,9 @@ class Lobby:
         if kind in _CHAT and not session.chat_bucket.take():
             self._strike(session)
             raise ProtocolError("rate_limited", _("Slow down: too much chat."), msg.id)
+        if kind in _COMINGS and not session.comings_bucket.take():
+            self._strike(session)
+            raise ProtocolError("rate_limited", _("Slow down: too many comings and goings."), msg.id)
         if session.silenced and (kind in HUSHED or (kind is m.TournamentRequest and msg.action == "new")):
             self.moderation.hushed(session, msg.id)
         done = self._handlers.get(kind, self._to_room)(session, msg)
