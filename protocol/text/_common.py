@@ -217,8 +217,10 @@ def _plain(ch: str) -> str:
     without its accents, a fraction with its slash (``½`` is ``1/2``); else ``?``."""
     if (spelled := _LETTERS.get(ch)) is not None:
         return spelled
-    plain = "".join(c for c in unicodedata.normalize("NFKD", ch).replace("\u2044", "/") if c.isascii())
-    return plain or "?"
+    decomposed = unicodedata.normalize("NFKD", ch).replace("\u2044", "/")
+    plain = "".join(c for c in decomposed if c.isascii())
+    # (a ligature of words, ``ﷺ``, keeps only its spaces: nothing of it is readable)
+    return plain if plain.strip() or not decomposed.strip() else "?"
 
 
 def to_ascii(text: str) -> str:
@@ -229,8 +231,8 @@ def to_ascii(text: str) -> str:
     An accent written as a mark of its own after its letter (decomposed) goes as the letter's
     own would: the marks are joined to their letters first, and a mark left alone is dropped.
 
-    >>> print(to_ascii("Café ▶ Grüße ☕ ½ „so“ ‘it’s’"))
-    Cafe > Gruesse ? 1/2 "so" 'it's'
+    >>> print(to_ascii("Café ▶ Grüße ☕ ½ „so“ ‘it’s’ \ufdfa\u00a0x"))
+    Cafe > Gruesse ? 1/2 "so" 'it's' ? x
     >>> to_ascii("Cafe\u0301 A\u0308rger q\u0303")
     'Cafe Aerger q'
     """
@@ -276,12 +278,35 @@ def fold(lines: list[str], width: int = WIDTH, *, cjk: bool = False) -> list[str
 
 def _fitting(line: str, width: int, cjk: bool) -> int:
     """How many characters from the start of ``line`` fit in ``width`` columns (ambiguous
-    characters two each with ``cjk``), with the marks drawn on the last of them (at least one
-    character, so that a line always moves on)."""
+    characters two each with ``cjk``), with the marks drawn on the last of them, and never
+    parting what a terminal draws as one (a character and its presentation selector, the parts
+    of an emoji joined by ZWJ, a skin tone; at least one character, so that a line always moves
+    on).
+
+    >>> _fitting("ab☺️☺️", 5, False), _fitting("a👩‍👧", 4, False)
+    (4, 1)
+    """
     measure = char_width_cjk if cjk else char_width
     used = 0
     for i, ch in enumerate(line):
         used += measure(ch)
         if used > width:
-            return max(i, 1)
+            start = i
+            while start > 0 and (_drawn_with_the_one_before(line[start]) or line[start - 1] == _JOINER):
+                start -= 1
+            return start or max(i, 1)
     return len(line)
+
+
+#: the zero-width joiner: an emoji sequence's parts, drawn as one
+_JOINER: Final = "\u200d"
+
+
+def _drawn_with_the_one_before(ch: str) -> bool:
+    """Whether a terminal draws ``ch`` as part of the character before it: a mark, a variation
+    selector, a skin tone, the joiner."""
+    return (
+        ch == _JOINER
+        or unicodedata.category(ch) in ("Mn", "Me")
+        or "\U0001f3fb" <= ch <= "\U0001f3ff"  # skin tones (Fitzpatrick modifiers)
+    )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import doctest
 import time
+import unicodedata
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -242,6 +243,20 @@ def test_folding_counts_columns_not_characters() -> None:
     lines = _render(m.Chat(room="r1", name="tsMal", text="渡辺" * 25), "bob", False, lang("en"))
     assert lines == ["<tsMal>", "    " + "渡辺" * 19, "    " + "渡辺" * 6]
     assert max(map(columns, lines)) == 80
+
+
+def test_folding_never_parts_what_a_terminal_draws_as_one() -> None:
+    """An emoji with its presentation selector, a family joined by ZWJ and a skin tone are carried
+    on whole: no continuation starts with a selector, a joiner or a modifier, nothing is lost, and
+    every line fits."""
+    family = "\U0001f469\u200d\U0001f469\u200d\U0001f467"
+    for unit in ("\u263a\ufe0f", family, "\U0001f44b\U0001f3fd", "e\u0301"):
+        unit = unicodedata.normalize("NFC", unit)  # (as chat is kept)
+        text = unit * 100
+        lines = _render(m.Chat(room="r1", name="tsMal", text=text), "bob", False, lang("en"))
+        body = [line.removeprefix("    ") for line in lines[1:]]
+        assert len(body) > 1 and all(part.startswith(unit) for part in body), lines
+        assert "".join(body) == text and max(map(columns, lines)) <= 80
 
 
 def test_an_ascii_form_wider_than_its_letter_is_measured_as_sent() -> None:
