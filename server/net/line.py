@@ -367,6 +367,8 @@ async def _line(lobby: Lobby, session: LineSession, raw: bytes) -> bool:
         security_event(lobby.metrics, "http_on_line", peer=session.peer)
         await session.close(Close.POLICY, "not a terminal")
         return False
+    if session.name is None and line.startswith("/"):
+        return await _command_at_prompt(lobby, session, line)
     if session.name is None:
         await _ask_name(lobby, session, line)
         return True
@@ -376,6 +378,18 @@ async def _line(lobby: Lobby, session: LineSession, raw: bytes) -> bool:
         await session.drain(1.0)
         await session.close(Close.NORMAL, _("Goodbye!"))
         return False
+    return True
+
+
+async def _command_at_prompt(lobby: Lobby, session: LineSession, line: str) -> bool:
+    """A command at the name prompt (``/lang`` and ``/ascii`` are answered before): ``/quit``
+    leaves; any other waits for a name, and says so (no name begins with ``/``)."""
+    if line.split()[0].lower() == "/quit":
+        await session.close(Close.NORMAL, _("Goodbye!"))
+        return False
+    lobby.metrics.errors.labels(code="hello_first").inc()
+    hint = _("Type your name first; commands work once you have one (here: /lang, /ascii, /quit).")
+    await session.say(name_refused(hint, "hello_first", session.lang))
     return True
 
 

@@ -83,6 +83,20 @@ async def test_quit_says_goodbye(server: Server) -> None:
     await client.expect("Goodbye!")
 
 
+async def test_a_command_at_the_name_prompt_asks_for_the_name_and_quit_leaves(server: Server) -> None:
+    """At the name prompt ``/help`` (no name begins with ``/``) is told to wait for a name, not
+    refused as a bad name; ``/quit`` says goodbye and hangs up."""
+    assert server.line_port is not None
+    client = await LineClient.connect(server.line_port)
+    await client.line("/help")
+    told = await client.expect("[hello_first]")
+    assert "Type your name first" in told and "bad_name" not in told
+    await client.expect("Your name")
+    await client.line("/quit")
+    await client.expect("Goodbye!")
+    assert await client.reader.read() == b""  # the server hung up
+
+
 async def test_the_starting_line_player_is_told_it_is_their_turn(server: Server) -> None:
     """When a game starts, a line player who begins sees the board and their turn at once."""
     assert server.line_port is not None
