@@ -5,6 +5,7 @@ counter."""
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -12,14 +13,52 @@ import structlog
 
 from server.metrics import SECURITY_EVENTS, Metrics
 from server.peers import TrustedProxies
+from server.ratelimit import AddressBuckets
 
 log = structlog.get_logger("cafe.security")
 
 
+#: one kind of security event from one address is logged ten times in a row, then once a second
+#: (``/metrics`` counts every one): a flood of refusals does not fill the operator's disk
+LOG_RATE, LOG_BURST = 1.0, 10
+#: the kinds and addresses whose pace is kept at most (those heard from least lately go first)
+LOG_KEYS = 10_000
+
+
+class _LogPace:
+    """How often each kind of security event from each address is logged, and how many of each
+    were left out since the last one logged."""
+
+    def __init__(self) -> None:
+        self.buckets = AddressBuckets(LOG_RATE, LOG_BURST, LOG_KEYS)
+        self.left_out: dict[str, int] = {}
+
+    def logged(self, key: str) -> int | None:
+        """``None``: leave this one out; else how many were left out before it."""
+        if not self.buckets.of(key).take():
+            if key in self.left_out or len(self.left_out) < LOG_KEYS:
+                self.left_out[key] = self.left_out.get(key, 0) + 1
+            return None
+        return self.left_out.pop(key, 0)
+
+
+_PACES: weakref.WeakKeyDictionary[Metrics, _LogPace] = weakref.WeakKeyDictionary()
+
+
 def security_event(metrics: Metrics, event: str, **fields: Any) -> None:
-    """Log ``event`` (one of ``SECURITY_EVENTS``) with its fields and count it in ``/metrics``."""
+    """Log ``event`` (one of ``SECURITY_EVENTS``) with its fields, at the pace ``LOG_RATE`` allows
+    for its kind and address (the first logged after a pause says how many it left out:
+    ``left_out``), and count it in ``/metrics``."""
     assert event in SECURITY_EVENTS, event
     metrics.security_events.labels(event=event).inc()
+    pace = _PACES.get(metrics)
+    if pace is None:
+        pace = _PACES[metrics] = _LogPace()
+    left_out = pace.logged(f"{event} {fields.get('peer', fields.get('address'))}")
+    if left_out is None:
+        return
+    if left_out:
+        fields["left_out"] = left_out
     log.warning(event, **fields)
 
 
