@@ -14,6 +14,7 @@ from protocol.botnames import bot_name, bot_names, bot_strategy
 from protocol.commands import TOP_MOST
 from protocol.errors import ProtocolError
 from protocol.i18n import Lang, Msg, _, _n, decimal, lazy
+from protocol.names import is_name
 from server.directory.privacy import Reader, seen_from
 from server.log.contract import GameLog, Standing, StoredGame
 from server.ratings import BOT, Skill, account_key
@@ -280,6 +281,8 @@ async def api(store: GameLog, directory: People, path: str, reader: Reader | Non
     name, rest = unquote(name), rest.removesuffix("/")  # (an address may end with a slash)
     if not name or rest not in ("", "games"):
         return 404, {"error": "not found"}
+    if not is_name(name):  # (nothing of what came is repeated: it may be anything)
+        return 404, {"error": "not a name"}
     found = await profile(store, directory, name, reader)
     if found is None:
         return 404, {"error": f"{name} is not registered"}

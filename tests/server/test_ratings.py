@@ -226,7 +226,12 @@ async def test_lookups_by_command_and_http_after_a_rated_game(make_server: Serve
     assert (nobody.status, json.loads(nobody.body)) == (404, {"error": "not found"})
     status, _, body = await http_get(server.port, "/api/leaderboard?limit=1")
     assert status == 200 and [p["name"] for p in json.loads(body)["leaderboard"]] == ["ann"]
-    assert (await http_get(server.port, "/api/players/nobody")).status == 404
+    nobody = await http_get(server.port, "/api/players/nobody")
+    assert (nobody.status, json.loads(nobody.body)) == (404, {"error": "nobody is not registered"})
+    # what can be no name is not repeated back (it may be anything: markup, controls, 8 KB)
+    for junk in ("%3Cscript%3Ealert(1)%3C%2Fscript%3E", "a%0Ab", "%E2%80%AEevil", "a" * 2000):
+        answer = await http_get(server.port, f"/api/players/{junk}")
+        assert (answer.status, json.loads(answer.body)) == (404, {"error": "not a name"}), junk
     assert (await http_get(server.port, "/api/leaderboard?limit=x")).status == 400
 
 
