@@ -29,6 +29,7 @@ from server.metrics import Metrics
 from server.ratelimit import AddressBuckets
 from server.ratings import account_key
 from server.session import Session
+from server.tasks import OneAtATime
 
 
 class Lobby(Protocol):
@@ -54,6 +55,8 @@ class Lobby(Protocol):
     def analyses(self) -> Followed: ...
     @property
     def reading(self) -> AddressBuckets: ...
+    @property
+    def name_changes(self) -> OneAtATime: ...
 
 
 class Entered(Protocol):
@@ -102,6 +105,8 @@ class Login(NamedTuple):
 
     identity: str
     name: str
+    #: the stored hash the password matched
+    hash: str
 
 
 async def login_identity(lobby: Lobby, session: Session, msg: m.Hello) -> Login | None:
@@ -131,7 +136,7 @@ async def login_identity(lobby: Lobby, session: Session, msg: m.Hello) -> Login 
         raise
     lobby.metrics.logins.labels(result="ok").inc()
     # (the account's settings are read as it is welcomed: server.lobby.choices)
-    return Login(account_key(account.name), account.name)
+    return Login(account_key(account.name), account.name, account.hash)
 
 
 async def check_nick(lobby: Lobby, session: Session, msg: m.Nick) -> None:
@@ -270,6 +275,11 @@ async def _unregister(lobby: Lobby, session: Session, msg: m.Unregister) -> None
         role_ends if staff else None,
         _still(lobby, session, name, "unregister", msg.id),
     )
+    if session.name != name:
+        # replaced as the account went, by a login through another node: that connection holds
+        # a name whose account is gone, and goes too (this one closes as replaced)
+        await lobby.directory.replaced(name)
+        return
     await _new_identity(lobby, session, secrets.token_hex(8), keep=False)
     session.send(m.Notice(text=_("The account {name} is deleted; you play on as a guest.", name=name)))
     session.send(m.Welcome(id=msg.id, name=name, token=session.token or "", registered=False))
@@ -281,6 +291,8 @@ async def _new_token(lobby: Lobby, session: Session) -> str:
     assert session.name is not None and session.identity is not None
     token = session.token = secrets.token_hex(16)
     await lobby.store.token_issued(token, session.name, session.identity)
+    # the name is this connection's: one elsewhere that took it as this changed is the old one
+    await lobby.directory.replaced(session.name)
     return token
 
 
@@ -358,10 +370,24 @@ SHOWN = ("history", "rating", "top", "finger")
 #: the messages of the connection's rate a ``/history`` or a ``/finger`` counts as
 RECORDS_COST = 5
 
+def _one_change_of_the_name(
+    handler: Callable[[Lobby, Session, Any], Awaitable[None]],
+) -> Callable[[Lobby, Session, Any], Awaitable[None]]:
+    """``handler`` while nothing else changes who holds the connection's name on this node (a
+    login, a resume: ``Lobby.name_changes``), which then finds the account as it left it."""
+
+    async def one_at_a_time(lobby: Lobby, session: Session, msg: Any) -> None:
+        assert session.name is not None
+        async with lobby.name_changes.hold(session.name.casefold()):
+            await handler(lobby, session, msg)
+
+    return one_at_a_time
+
+
 HANDLERS: dict[type, Any] = {
-    m.Register: _register,
-    m.ChangePassword: _password,
-    m.Unregister: _unregister,
+    m.Register: _one_change_of_the_name(_register),
+    m.ChangePassword: _one_change_of_the_name(_password),
+    m.Unregister: _one_change_of_the_name(_unregister),
     AskSecret: _ask_secret,
     m.SetLang: set_language,
 }

@@ -150,9 +150,10 @@ class Lobby:
         #: the clock the rate limits of connections attached from now on read (seconds, monotonic)
         self.clock: Callable[[], float] = time.monotonic
         self.all_sessions: set[Session] = set()
-        #: names coming back (a resume, a login), one connection at a time each: the second finds
-        #: the first's connection to replace, or its token revoked
-        self._coming_back = OneAtATime()
+        #: who holds each name changes one at a time here (a resume, a login, an account's password
+        #: changed or its deletion): the second finds the first's connection to replace, its token
+        #: revoked, or the account as it is now
+        self.name_changes = OneAtATime()
         self.accounts = Accounts(store, **config.argon2)
         #: what each address may still read of the records (``/history``, ``/finger``, the HTTP
         #: API): at the connections' message rate and burst, its connections and requests together
@@ -422,7 +423,7 @@ class Lobby:
             raise ProtocolError("bad_name", _("A name is {rule}.", rule=NAME_RULE), msg.id)
         login = await account_commands.login_identity(self, session, msg)
         if login is not None:  # the account's owner, named as the account spells it: like a resume
-            await self._taken_back(session, login.name, login.identity, msg)
+            await self._taken_back(session, login.name, login.identity, msg, verified=login.hash)
             return
         held = await self.directory.claim_name(name)  # (login_identity refused a reserved name)
         if held is not None:
@@ -466,6 +467,27 @@ class Lobby:
             raise self._unknown_token(session, name, msg.id)
         await self._taken_back(session, name, info.identity, msg, room)  # pragma: no mutate - a lookup spared
 
+    async def _account_holds(
+        self, session: Session, name: str, token: str, msg: m.Hello, verified: str | None
+    ) -> None:
+        """The account that a login or a resume takes back is still there, and a login's password
+        still its password, now that nothing else changes the name (its deletion, a new password,
+        may have come while the password was hashed or the token read): else the token just
+        issued goes, and the hello is refused."""
+        account = await self.store.account(name)
+        if account is not None and verified in (None, account.hash):
+            return
+        await self.store.token_revoked(token)
+        if msg.token is not None:
+            raise self._unknown_token(session, name, msg.id)
+        if account is None:
+            raise ProtocolError(
+                "not_registered",
+                _("{name} is not registered; say hello without a password.", name=name),
+                msg.id,
+            )
+        raise ProtocolError("bad_password", _("That is not the password of {name}.", name=name), msg.id)
+
     def _unknown_token(self, session: Session, name: str, msg_id: m.ClientId) -> ProtocolError:
         """The answer to a resume token that is not (or no longer) the name's, noted as a
         security event."""
@@ -473,15 +495,28 @@ class Lobby:
         return ProtocolError("bad_token", _("That resume token is unknown; say hello without it."), msg_id)
 
     async def _taken_back(
-        self, session: Session, name: str, identity: str, msg: m.Hello, room: RoomRef | None = None
+        self,
+        session: Session,
+        name: str,
+        identity: str,
+        msg: m.Hello,
+        room: RoomRef | None = None,
+        verified: str | None = None,
     ) -> None:
-        """``name`` comes back on this connection (a resume, or an account's login): an older
-        connection of the name goes, and a seat held in a running game is taken back."""
-        async with self._coming_back.hold(name.casefold()):
-            await self._take_back(session, name, identity, msg, room)
+        """``name`` comes back on this connection (a resume, or an account's login, ``verified``
+        the password's hash it matched): an older connection of the name goes, and a seat held in
+        a running game is taken back."""
+        async with self.name_changes.hold(name.casefold()):
+            await self._take_back(session, name, identity, msg, room, verified)
 
     async def _take_back(
-        self, session: Session, name: str, identity: str, msg: m.Hello, room: RoomRef | None
+        self,
+        session: Session,
+        name: str,
+        identity: str,
+        msg: m.Hello,
+        room: RoomRef | None,
+        verified: str | None,
     ) -> None:
         admitted = await self.moderation.admit(session, name, msg.id)  # (shown to be theirs now)
         if room is None:
@@ -498,6 +533,8 @@ class Lobby:
         # the one used is revoked, unless another resume with it came first (here or elsewhere)
         if not await self.store.token_issued(token, name, identity, replacing=msg.token):
             raise self._unknown_token(session, name, msg.id)
+        if identity.startswith(ACCOUNT):
+            await self._account_holds(session, name, token, msg, verified)
         old = self.directory.session(name)
         if old is not None:  # the same person on a new connection: the old one goes
             await self.seeks.ended_now(old)  # (its seek by name: gone before the new one may seek)
@@ -508,7 +545,11 @@ class Lobby:
         session.identity = identity
         admitted()
         await self._welcome(session, name, token, msg, resumed=msg.token is not None or room is not None)
-        if session.name is None:  # a newer connection of the name, through another node, took it meanwhile
+        if session.name is not None and await self.store.token(token) is None:
+            # a newer connection of the name, through another node, took it as this one was
+            # welcomed (its word that the old one goes came before there was one): this is the old one
+            self.replaced_elsewhere(name)
+        if session.name is None:  # (replaced, meanwhile or just now)
             return
         # their friends heard they came online with the connection replaced
         await self.social.welcome(session, lists, announce=not online)

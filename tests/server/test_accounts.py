@@ -362,3 +362,46 @@ async def test_one_address_hashes_a_few_passwords_at_once_and_leaves_the_threads
         release.set()
         accounts.close()
 
+
+
+async def test_an_account_deleted_as_it_is_logged_into_welcomes_nobody_to_it(server: Server) -> None:
+    """``/unregister`` and a login with the password, sent at the same moment ten times: whichever
+    the server takes first, a login welcomed as registered has its account there, and one that
+    came after the deletion is ``not_registered`` (no connection holds an account that is gone)."""
+    for round_ in range(10):
+        name = f"ghost{round_}"
+        owner = await WsClient.connect(server.port, name)
+        assert (await owner.request({"type": "register", "password": PASSWORD}))["registered"] is True
+        other = await WsClient.connect(server.port)
+        deleted, login = await asyncio.gather(
+            owner.request({"type": "unregister", "password": PASSWORD}),
+            other.request({"type": "hello", "name": name, "password": PASSWORD}),
+            return_exceptions=True,  # (the owner replaced by the login reads no answer: closed)
+        )
+        assert isinstance(login, dict), login
+        account = await server.store.account(name)
+        if login["type"] == "welcome":
+            assert login["registered"] is True and account is not None, (deleted, login)
+        else:
+            assert login["code"] == "not_registered" and account is None, (deleted, login)
+        await asyncio.gather(owner.close(), other.close())
+
+
+async def test_a_password_changed_as_the_old_one_logs_in_lets_one_of_them_through(server: Server) -> None:
+    """``/password`` and a login with the old password, at the same moment ten times: either the
+    login came first (the change's connection, replaced, changes nothing) or the change did (the
+    old password is refused): never both."""
+    for round_ in range(10):
+        name = f"pw{round_}"
+        owner = await WsClient.connect(server.port, name)
+        assert (await owner.request({"type": "register", "password": PASSWORD}))["registered"] is True
+        other = await WsClient.connect(server.port)
+        changed, login = await asyncio.gather(
+            owner.request({"type": "password", "old": PASSWORD, "new": "new password!"}),
+            other.request({"type": "hello", "name": name, "password": PASSWORD}),
+            return_exceptions=True,
+        )
+        assert isinstance(login, dict), login
+        both = isinstance(changed, dict) and changed["type"] == "ack" and login["type"] == "welcome"
+        assert not both, (changed, login)
+        await asyncio.gather(owner.close(), other.close())
