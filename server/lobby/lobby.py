@@ -75,10 +75,11 @@ _UNREAD = frozenset(("bad_json", "unknown_type"))
 #: the messages that count against the chat limit: what reaches other people's screens (an
 #: invitation too)
 _CHAT = frozenset({m.Say, m.Tell, m.TellReply, m.Invite})
-#: what a room tells its members of, a line each ("ann takes a seat", "enters the room"): at the
-#: chat's rate, in bursts of ``COMINGS_BURST``, so that nobody floods a room with such lines
+#: what a room tells its members of, a line each ("ann takes a seat", "enters the room"): at twice
+#: the chat's rate, in bursts of ``COMINGS_BURST``, so that nobody floods a room with such lines
+#: (and a program that plays game after game in room after room is not held up)
 _COMINGS = frozenset({m.EnterRoom, m.Watch, m.LeaveRoom, m.Join, m.LeaveGame, m.AddBot, m.RemoveBot})
-COMINGS_BURST = 10
+COMINGS_BURST = 20
 
 
 def _may_come_first(raw: str | bytes) -> bool:
@@ -227,7 +228,7 @@ class Lobby:
         """A new connection: give it its rate limits."""
         session.bucket = TokenBucket(self.config.rate, self.config.burst, self.clock)
         session.chat_bucket = TokenBucket(self.config.chat_rate, self.config.chat_burst, self.clock)
-        session.comings_bucket = TokenBucket(self.config.chat_rate, COMINGS_BURST, self.clock)
+        session.comings_bucket = TokenBucket(2 * self.config.chat_rate, COMINGS_BURST, self.clock)
         self.connections += 1
         self.all_sessions.add(session)
         self.metrics.connections.labels(transport=session.transport).inc()

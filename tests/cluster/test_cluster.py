@@ -136,19 +136,23 @@ async def test_nodes_reach_redis_on_a_unix_socket(tmp_path: Path) -> None:
         redis.stop()
 
 
-async def test_people_on_two_nodes_joining_a_new_room_at_once_both_sit(nodes: list[ServerProcess]) -> None:
+async def test_people_on_two_nodes_joining_a_new_room_at_once_both_sit(
+    redis_url: str, tmp_path: Path
+) -> None:
     """The node that takes a new room's lease gets the other node's join before the room stands
     there: the join waits for the room, and is answered and seats its sender like the other."""
-    ann = await WsClient.connect(nodes[0].port, "ann")
-    bob = await WsClient.connect(nodes[1].port, "bob")
-    for i in range(15):  # two commands each, within the default burst of the rate limit
-        room = f"race{i}"
-        answers = await asyncio.gather(ann.command(f"/join {room}"), bob.command(f"/join {room}"))
-        assert [a["type"] for a in answers] == ["ack", "ack"], (room, answers)
-        for client in (ann, bob):
-            await client.next(lambda _, c=client: c.view is not None and len(c.view["seats"]) == 2)
-            assert client.view is not None and {s["name"] for s in client.view["seats"]} == {"ann", "bob"}
-        await asyncio.gather(ann.command("/leave"), bob.command("/leave"))
+    # (30 comings and goings each, past their burst of 10 at the default rate)
+    async with two_nodes(redis_url, tmp_path, "--chat-rate", "100") as nodes:
+        ann = await WsClient.connect(nodes[0].port, "ann")
+        bob = await WsClient.connect(nodes[1].port, "bob")
+        for i in range(15):
+            room = f"race{i}"
+            answers = await asyncio.gather(ann.command(f"/join {room}"), bob.command(f"/join {room}"))
+            assert [a["type"] for a in answers] == ["ack", "ack"], (room, answers)
+            for client in (ann, bob):
+                await client.next(lambda _, c=client: c.view is not None and len(c.view["seats"]) == 2)
+                assert client.view is not None and {s["name"] for s in client.view["seats"]} == {"ann", "bob"}
+            await asyncio.gather(ann.command("/leave"), bob.command("/leave"))
 
 
 async def test_killing_the_owner_moves_the_room_and_loses_no_move(nodes: list[ServerProcess]) -> None:

@@ -41,7 +41,8 @@ async def test_each_refusal_at_the_name_prompt_ends_with_its_code(server: Server
     await _refused(client, "ann", "name_taken", "Someone is already called ann.")
     unknown = "cem " + "0" * 32
     await _refused(client, unknown, "bad_token", "That resume token no longer holds; type your name alone.")
-    await _refused(client, "/join cafe", "bad_name", f"A name is {NAME_RULE}.")  # a command, not a token
+    first = "Type your name first; commands work once you have one (here: /lang, /ascii, /quit)."
+    await _refused(client, "/join cafe", "hello_first", first)  # a command, not a name nor a token
     await client.line("bob")
     await client.expect("Password: ")
     await _refused(client, "not the password", "bad_password", "That is not the password of bob.")
