@@ -25,6 +25,7 @@ import pytest
 import yaml
 
 from server import logs
+from server.admin import cli as admin_cli
 from server.app import Server
 from server.config import Config, load_config
 
@@ -103,6 +104,24 @@ def compose_nodes() -> dict[str, dict[str, Any]]:
         for name, service in compose()["services"].items()
         if service.get("command", [None])[0] == "cafe-server"
     }
+
+
+#: how compose.yaml asks for PostgreSQL's password (compose refuses to start without it)
+POSTGRES_PASSWORD = "${POSTGRES_PASSWORD:?set POSTGRES_PASSWORD (see above)}"
+
+
+def node_environment(service: dict[str, Any]) -> dict[str, str]:
+    """A compose node's ``CAFE_*`` environment, its PostgreSQL password given."""
+    return {
+        name: str(value).replace(POSTGRES_PASSWORD, "secret")
+        for name, value in service["environment"].items()
+        if name.startswith("CAFE_")
+    }
+
+
+def node_config(service: dict[str, Any]) -> Config:
+    """A compose node's configuration: its command's flags and its environment."""
+    return load_config(service["command"][1:], node_environment(service))
 
 
 def unit() -> dict[str, list[tuple[str, str]]]:
@@ -236,11 +255,13 @@ def test_every_cafe_variable_in_the_deploy_files_is_a_setting() -> None:
 def test_every_cafe_server_command_line_parses_as_the_server_would() -> None:
     """Each cafe-server command line (image, compose nodes, unit) uses only real flags with valid values."""
     flags = {"--" + name.replace("_", "-") for name in FIELDS}
+    # (a compose node's command with the node's environment, which names its Redis)
+    environments = {f"compose {name}": node_environment(s) for name, s in compose_nodes().items()}
     for where, argv in server_commands().items():
         assert Path(argv[0]).name == "cafe-server", where
         used = {arg.split("=", 1)[0] for arg in argv[1:] if arg.startswith("--")}
         assert used <= flags, f"{where}: {sorted(used - flags)}"
-        load_config(argv[1:], {})
+        load_config(argv[1:], environments.get(where, {}))
 
 
 def test_the_image_and_the_unit_run_the_declared_console_script() -> None:
@@ -318,7 +339,7 @@ def test_compose_nodes_share_the_compose_redis_under_distinct_names() -> None:
     assert len(nodes) >= 2
     node_ids = []
     for name, service in nodes.items():
-        config = load_config(service["command"][1:], {})
+        config = node_config(service)
         assert config.redis is not None, name
         url = urlsplit(config.redis)
         redis = services[url.hostname]
@@ -337,7 +358,7 @@ def test_compose_nodes_ack_a_move_once_the_compose_replica_has_it() -> None:
     the primary (its health is its link's, not only an answer to PING)."""
     services = compose()["services"]
     for name, service in compose_nodes().items():
-        config = load_config(service["command"][1:], {})
+        config = node_config(service)
         assert config.redis_durability == "replica", name
         primary = urlsplit(config.redis or "").hostname
         replicas = {
@@ -444,16 +465,15 @@ def test_compose_nodes_keep_their_records_in_the_compose_postgres_and_wait_for_i
     the nodes wait for."""
     services = compose()["services"]
     for name, service in compose_nodes().items():
-        url = service["environment"]["CAFE_DATABASE"]
-        password = "${POSTGRES_PASSWORD:?set POSTGRES_PASSWORD (see above)}"
-        config = load_config(service["command"][1:], {"CAFE_DATABASE": url.replace(password, "secret")})
+        assert POSTGRES_PASSWORD in service["environment"]["CAFE_DATABASE"], name
+        config = node_config(service)
         assert config.database is not None and config.redis is not None, name
         where = urlsplit(config.database)
         postgres = services[where.hostname or ""]
         assert postgres["image"].startswith("postgres:") and where.port == 5432, name
         assert where.path == "/" + postgres["environment"]["POSTGRES_DB"]
         assert where.username == postgres["environment"]["POSTGRES_USER"]
-        assert postgres["environment"]["POSTGRES_PASSWORD"] == password
+        assert postgres["environment"]["POSTGRES_PASSWORD"] == POSTGRES_PASSWORD
         assert service["depends_on"][where.hostname or ""]["condition"] == "service_healthy", name
     postgres = services["postgres"]
     assert [v.split(":")[1] for v in postgres["volumes"]] == ["/var/lib/postgresql/data"]
@@ -476,3 +496,13 @@ def test_the_unit_stops_gracefully_restarts_on_failure_and_may_write_the_data_di
     data = dict((name, value) for name, value, commented in env_example() if not commented)["CAFE_DATA"]
     writable = [Path(p) for values in unit_values("Service", "ReadWritePaths") for p in values.split()]
     assert any(path in Path(data).parents for path in writable), data
+
+
+def test_cafe_admin_in_a_compose_node_finds_the_cluster_by_itself() -> None:
+    """The nodes take Redis and PostgreSQL from their environment, so ``docker compose exec node1
+    cafe-admin COMMAND`` reads the cluster's data without flags (the image's ``CAFE_DATA`` aside)."""
+    for name, service in compose_nodes().items():
+        args = admin_cli.build_parser().parse_args(["modlog"])
+        config = admin_cli.settings(args, {**image_env(), **node_environment(service)})
+        assert (config.redis, config.database) == (node_config(service).redis, node_config(service).database)
+        assert config.redis is not None and config.database is not None, name
