@@ -40,6 +40,8 @@ def _read(path: str) -> str:
         return sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as e:
         raise _Unusable(f"cannot read {path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise _Unusable(f"{path}: not UTF-8 text") from None
 
 
 def _position(path: str) -> Position:
@@ -123,6 +125,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     try:
         data = json.loads(_read(args.record))
         report = verify(data, args.seed_hash)
+    except RecursionError as e:  # (nested past Python's limit)
+        raise _Unusable(f"{args.record}: not JSON: {e}") from None
     except (ValueError, InvalidPositionError) as e:
         raise _Unusable(f"{args.record}: {e}") from None
     _print(report)

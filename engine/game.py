@@ -113,7 +113,7 @@ def record_from_dict(data: Mapping[str, Any]) -> GameRecord:
 def load_record(text: str | bytes) -> GameRecord:
     try:
         data = json.loads(text)
-    except ValueError as e:
+    except (ValueError, RecursionError) as e:  # (nested past Python's limit: RecursionError)
         raise InvalidPositionError(f"not JSON: {e}") from None
     return record_from_dict(data)
 
@@ -167,8 +167,10 @@ def verify(data: Mapping[str, Any], seen: str | None = None) -> dict[str, Any]:
     come with its own hash).
 
     Returns ``{"ok": bool, "checks": [{"check": ..., "ok": bool, "detail": ...}, ...]}``; raises
-    ``InvalidPositionError`` for a record that cannot be read at all."""
+    ``InvalidPositionError`` for a record that cannot be read as a game at all (its start
+    included: two to four players, a board there is)."""
     record = record_from_dict(data)
+    record.start()
     checks: list[dict[str, Any]] = []
 
     def check(name: str, ok: bool, detail: str) -> None:

@@ -332,7 +332,7 @@ def load_position(text: str | bytes) -> Position:
     """Load a position from JSON text."""
     try:
         data = json.loads(text)
-    except ValueError as e:
+    except (ValueError, RecursionError) as e:  # (nested past Python's limit: RecursionError)
         raise InvalidPositionError(f"not JSON: {e}") from None
     return position_from_dict(data)
 

@@ -205,8 +205,13 @@ def test_cli_play_on_a_finished_game_is_refused(tmp_path: Path, capsys: pytest.C
 
 @pytest.mark.parametrize(
     "content",
-    ["{not json", json.dumps(dict(POSITION, chairs={"FR1n": "GBm"})), json.dumps(dict(POSITION, to_move=5))],
-    ids=["not-json", "guest-cannot-sit-there", "bad-seat"],
+    [
+        "{not json",
+        json.dumps(dict(POSITION, chairs={"FR1n": "GBm"})),
+        json.dumps(dict(POSITION, to_move=5)),
+        "[" * 100_000 + "]" * 100_000,
+    ],
+    ids=["not-json", "guest-cannot-sit-there", "bad-seat", "nested-past-the-limit"],
 )
 def test_cli_play_unusable_position_exit_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str
@@ -217,6 +222,17 @@ def test_cli_play_unusable_position_exit_2(
     assert code == 2
     assert out == ""
     assert path in err
+
+
+@pytest.mark.parametrize("command", [["moves"], ["play", "FRf@FR1e"], ["replay"], ["verify"]])
+def test_cli_a_file_that_is_not_utf8_text_is_unusable(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    """A file of bytes that are no UTF-8 text is unusable input, as bad JSON is: exit 2, one line."""
+    path = tmp_path / "bytes.json"
+    path.write_bytes(b"\xff\xfe\x00")
+    code, out, err = run(capsys, command[0], str(path), *command[1:])
+    assert (code, out) == (2, "") and "not UTF-8 text" in err and len(err.splitlines()) == 1
 
 
 def test_cli_missing_file_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

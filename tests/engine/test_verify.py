@@ -76,6 +76,14 @@ def test_verify_command_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture
     assert json.loads(capsys.readouterr().out)["ok"] is False
     (tmp_path / "junk.json").write_text("{")
     assert main(["verify", str(tmp_path / "junk.json")]) == 2
+    # a record that is no game (one player): unreadable as a game, as replay finds it
+    alone = _published()
+    alone["players"] = alone["players"][:1]
+    (tmp_path / "alone.json").write_text(json.dumps(alone))
+    assert main(["verify", str(tmp_path / "alone.json")]) == 2
+    assert main(["replay", str(tmp_path / "alone.json")]) == 2
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    assert main(["verify", str(tmp_path / "deep.json")]) == 2
 
 
 def test_a_seed_swapped_with_its_own_hash_fails_against_the_fingerprint_seen_at_the_start(
