@@ -33,6 +33,16 @@ export class AccountForm {
     dialog.addEventListener("cancel", (e) => {
       if (!this.closable) e.preventDefault();
     });
+    // a browser closes a modal dialog on a second Esc whatever its page says (and on a first one
+    // before anything was typed): the newcomer's form opens again, as it was
+    this.closing = false; // (this page closes it: the close event comes after, as a task of its own)
+    dialog.addEventListener("close", () => {
+      const ours = this.closing;
+      this.closing = false;
+      if (ours || this.closable) return;
+      dialog.showModal();
+      this.name.focus();
+    });
     this.cancelButton.addEventListener("click", () => this.close());
   }
 
@@ -96,7 +106,10 @@ export class AccountForm {
     this.busy = false;
     this.password.value = "";
     this.error.textContent = "";
-    if (this.dialog.open) this.dialog.close();
+    if (this.dialog.open) {
+      this.closing = true; // (the page's own close: the form stays closed)
+      this.dialog.close();
+    }
   }
 }
 

@@ -127,19 +127,20 @@ function renderHeader() {
   $("play-now").hidden = !state.welcomed || Boolean(g && !g.over && v?.seat != null);
   $("lobby-btn").hidden = !v;
   const label = $("turn");
-  label.className = "turn";
-  if (!g) label.textContent = v ? t("waiting for players") : "";
-  else if (g.over) label.textContent = t("game over");
+  let said;
+  if (!g) said = v ? t("waiting for players") : "";
+  else if (g.over) said = t("game over");
   else if (mine) {
-    // the header's turn is read out as it changes (aria-live); a clock of ten seconds or less has
-    // no warning from the server, so the turn says how long it has
+    // a clock of ten seconds or less has no warning from the server, so the turn says how long it has
     const clock = v.options?.clock;
-    label.textContent =
+    said =
       clock && clock <= 10
         ? tn("your turn: {n} second to move", "your turn: {n} seconds to move", clock)
         : t("your turn");
-    label.classList.add("mine");
-  } else label.textContent = t("{name}'s turn", { name: g.to_move });
+  } else said = t("{name}'s turn", { name: g.to_move });
+  // the header's turn is read out as it changes (aria-live): written only then, not at each render
+  if (label.textContent !== said) label.textContent = said;
+  label.classList.toggle("mine", !!(g && !g.over && mine));
   const yourTurn = t("Your turn");
   document.title = `${mine ? `● ${yourTurn} — ` : ""}Café International`;
   if (mine && !state.wasMyTurn) signal.yourTurn();

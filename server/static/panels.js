@@ -427,7 +427,10 @@ export function renderOverlay(box, parts) {
   // one and the focus was in the old one or nowhere, goes to the new panel's first step.
   const active = document.activeElement;
   const inside = box.contains(active);
-  const nowhere = !active || active === document.body;
+  // the keyboard on the board or the hand as the game ends: nothing there does anything now, and
+  // the results are where it goes on
+  const played = !!active?.closest?.("#board, #hand-area") && !!view?.game?.result;
+  const nowhere = !active || active === document.body || played;
   const focusKey = inside ? active.dataset?.focus : undefined;
   const samePanel = box.dataset.kind === kind;
   // what is typed in a field of the panel (the room's name) survives the list changing under it,

@@ -279,8 +279,9 @@ export class MoveChooser {
     $("hand-info").textContent = me
       ? tn("{n} card · limit {limit} · deck {deck}", "{n} cards · limit {limit} · deck {deck}", hand.length, { limit: me.hand_limit, deck: g.deck_size })
       : "";
-    // The buttons stay while the hand does, so that the focus stays on the card it was on.
-    const key = hand.join(" ");
+    // The buttons stay while the hand does, so that the focus stays on the card it was on (and
+    // are made again in another language: their names say the cards in words).
+    const key = `${document.documentElement.lang} ${hand.join(" ")}`;
     if (box.dataset.hand !== key || box.childElementCount !== hand.length) {
       // the focus stays in the hand when its cards change (a move played, cards drawn)
       const focused = box.contains(document.activeElement) ? [...box.children].indexOf(document.activeElement) : -1;
@@ -298,8 +299,12 @@ export class MoveChooser {
       button.classList.toggle("used", used);
       button.classList.toggle("selected", selected);
       button.classList.toggle("playable", playable);
-      button.classList.toggle("dim", !!plan && !state.sending && !used && !playable);
+      const dim = !!plan && !state.sending && !used && !playable;
+      button.classList.toggle("dim", dim);
       button.setAttribute("aria-pressed", String(selected));
+      // what the eye reads in a faded card: placed in the move already, or not playable now
+      if (used || dim) button.setAttribute("aria-disabled", "true");
+      else button.removeAttribute("aria-disabled");
     });
   }
 

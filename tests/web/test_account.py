@@ -221,3 +221,20 @@ def test_the_result_of_a_rated_game_shows_every_rating_without_scrolling(
     assert header.inner_text().lower() in ("rating", "wertung")
     box, shown = header.bounding_box(), panel.bounding_box()
     assert box is not None and shown is not None and box["x"] + box["width"] <= shown["x"] + shown["width"]
+
+
+def test_esc_never_leaves_a_newcomer_without_the_name_form(open_page: Callable[..., Page]) -> None:
+    """The browser closes a modal form on a second Esc (or a first one before anything is typed)
+    whatever the page says: the newcomer's form opens again as it was, and a name still comes in."""
+    page = open_page()
+    dialog = page.locator("#name-dialog")
+    dialog.wait_for()
+    page.keyboard.press("Escape")
+    page.locator("#name-input").fill("escaper")
+    for _ in range(3):
+        page.keyboard.press("Escape")
+    page.wait_for_timeout(200)
+    assert dialog.is_visible() and page.locator("#name-input").input_value() == "escaper"
+    page.locator("#name-input").press("Enter")
+    page.locator("#me", has_text="escaper").wait_for()
+    assert not dialog.is_visible()

@@ -10,7 +10,8 @@ from playwright.sync_api import Page
 
 from tests.web.conftest import DESKTOP
 from tests.web.live_steps import seat_with_bot
-from tests.web.pages import move_number, play_by_clicking, type_line, wait_until
+from tests.web.pages import come_in, move_number, play_by_clicking, type_line, wait_until
+from tests.web.social_steps import enter_room
 
 FOCUS = """() => { const a = document.activeElement;
   return a === document.body || a === null ? 'body' : a.id || a.className || a.tagName; }"""
@@ -72,3 +73,64 @@ def test_the_focus_stays_in_the_hand_after_play_and_on_the_results_button(
     type_line(page, "/stand")
     page.locator("[data-focus=show-cafe]").click()
     assert page.evaluate("document.activeElement.id") == "results-btn"
+
+
+def test_a_screen_reader_reads_the_hand_and_the_turn_as_the_eye_does(open_page: Callable[..., Page]) -> None:
+    """A faded card (placed in the move, or not playable now) is ``aria-disabled``; the header's
+    turn, a live region, is written when it changes, not at each render; the cards' names follow
+    the language switch at once; and a game that ends with the keyboard on a card takes it to the
+    results."""
+    page = open_page(DESKTOP)
+    seat_with_bot(page, "readerone", "reader-room", start=False)
+    page.locator("#opt-absent").select_option("drop")
+    page.locator("[data-focus=start]").click()
+    page.locator("#app[data-state=playing]").wait_for()
+    page.evaluate(
+        """() => { window.turnWrites = 0;
+             const watch = {childList: true, characterData: true, subtree: true};
+             const turn = document.getElementById('turn');
+             new MutationObserver(() => window.turnWrites++).observe(turn, watch); }"""
+    )
+    faded_seen = 0
+    for _ in range(2):
+        page.locator("#app[data-turn=mine][data-legal=ready]").wait_for(timeout=30_000)
+        before = move_number(page)
+        page.locator("#hand .card.playable").first.click()
+        targets = page.locator("#board .chair.target:not(.swap)")
+        if targets.count():
+            targets.first.click()  # (the card is placed in the move: faded)
+        for card in page.locator("#hand .card").all():
+            faded = {"dim", "used"} & set((card.get_attribute("class") or "").split())
+            assert bool(faded) == (card.get_attribute("aria-disabled") == "true"), card.get_attribute("class")
+            faded_seen += bool(faded)
+        page.keyboard.press("Escape")
+        play_by_clicking(page)
+        wait_until(page, lambda b=before: move_number(page) >= b + 2, 30.0)  # (mine and the bot's)
+    assert faded_seen > 0
+    # two moves each way change the turn about four times; each render wrote it before
+    assert page.evaluate("window.turnWrites") <= 6, page.evaluate("window.turnWrites")
+    english = page.locator("#hand .card").first.get_attribute("aria-label") or ""
+    page.locator("#lang-select").select_option("de")
+    wait_until(page, lambda: (page.locator("#hand .card").first.get_attribute("aria-label") or "") != english)
+    assert " aus " in (page.locator("#hand .card").first.get_attribute("aria-label") or "")
+
+
+def test_a_game_that_ends_with_the_keyboard_on_a_card_takes_it_to_the_results(
+    open_page: Callable[..., Page],
+) -> None:
+    """The keyboard on a hand card as the game ends (the other player left: absent drop): nothing
+    there does anything now, and the focus goes to the results panel."""
+    ann, bob = open_page(DESKTOP), open_page(DESKTOP)
+    come_in(ann, "endann")
+    come_in(bob, "endbob")
+    enter_room(ann, "end-room")
+    enter_room(bob, "end-room")
+    for line in ("/option absent drop", "/start"):
+        type_line(ann, line)
+    ann.locator("#app[data-state=playing]").wait_for()
+    bob.locator("#app[data-state=playing]").wait_for()
+    ann.locator("#hand .card").first.focus()
+    type_line(bob, "/leave")
+    ann.locator("#overlay .panel").wait_for()
+    in_results = "document.getElementById('overlay').contains(document.activeElement)"
+    wait_until(ann, lambda: ann.evaluate(in_results))
