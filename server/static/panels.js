@@ -95,7 +95,7 @@ export function renderPlayers(box, view, botPlays = new Set()) {
   const list = el("ol", { class: "player-list" });
   if (!game) {
     for (const seat of view.seats) {
-      list.append(el("li", { class: "player", "data-player": seat.name }, el("span", { class: "name" }, personName(view, seat.name)), ...badges(view, seat.name, botPlays)));
+      list.append(el("li", { class: "player", "data-player": seat.name }, el("span", { class: "name", title: seat.name }, personName(view, seat.name)), ...badges(view, seat.name, botPlays)));
     }
     if (!view.seats.length) list.append(el("li", { class: "player empty" }, t("No seats taken yet.")));
   } else {
@@ -111,7 +111,7 @@ export function renderPlayers(box, view, botPlays = new Set()) {
           "aria-current": turn ? "true" : null,
         },
         el("span", { class: "marker", "aria-hidden": "true" }, turn ? "▶" : ""),
-        el("span", { class: "name" }, personName(view, p.name)),
+        el("span", { class: "name", title: p.name }, personName(view, p.name)),
         ...badges(view, p.name, botPlays),
         p.eliminated ? el("span", { class: "badge out" }, t("out")) : null,
         el("span", { class: "spacer" }),
@@ -165,7 +165,7 @@ function lobbyPanel({ name, rooms, people, actions }) {
         {},
         el("span", { class: "room" }, room.name),
         el("span", { class: `state ${room.state}` }, stateWord(room.state)),
-        el("span", { class: "who" }, who),
+        el("span", { class: "who", title: who }, who), // (cut short on a phone: the whole on hover)
         room.state === "waiting" && room.seats.length < 4
           ? el("button", { type: "button", class: "small", "data-focus": `join:${room.name}`, "aria-label": t("Join {room}", { room: room.name }), onclick: () => actions.enter(room.name, true) }, t("Join"))
           : null,

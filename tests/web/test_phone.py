@@ -133,6 +133,9 @@ def test_the_german_lobby_with_a_long_room_line_fits_a_phone(open_page: Callable
     box = phone.locator(".panel.lobby").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    # the names cut short are whole in the line's title
+    who = phone.locator(".rooms li", has_text="longline").locator(".who")
+    assert "longestnamehere1" in (who.get_attribute("title") or "")
 
 
 HIT = """(id) => {
