@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from typing import cast
 
 import structlog
 from websockets.asyncio.server import ServerConnection
@@ -15,10 +16,12 @@ from protocol.errors import Close
 from protocol.i18n import _, number
 from server.limits import Limits, PerAddress, hello_deadline, security_event
 from server.lobby.lobby import Lobby
+from server.metrics import Metrics
 from server.net import wsinternals
 from server.net.keepalive import KeepAlive
 from server.peers import address_key, http_client, network
-from server.session import Outgoing, Session
+from server.ratelimit import TokenBucket
+from server.session import OUTBOX_BYTES, Outgoing, Session
 
 log = structlog.get_logger("cafe.ws")
 
@@ -95,16 +98,42 @@ class Opening:
         self._transports: dict[ServerConnection, asyncio.BaseTransport] = {}
 
     def connection_class(self) -> type[ServerConnection]:
-        """The ``create_connection`` of ``serve``: websockets' connection, counted here."""
+        """The ``create_connection`` of ``serve``: websockets' connection, counted here, and held
+        to what it may send and leave unread (``Guarded``)."""
         opening = self
+        config = self.lobby.config
+        rate = config.rate * BYTES_A_MESSAGE
+        burst = max(config.burst * BYTES_A_MESSAGE, 2 * config.max_frame)
 
         class Counted(ServerConnection):
+            """Bytes read at most ``rate`` a second, in bursts of ``burst``: what no use of the
+            protocol needs (pings and pongs, which websockets answers by itself below the
+            messages' rate limit, sent as fast as a socket takes them) closes it as flooding, and
+            nothing more of it is read. And what the peer leaves unread past ``UNREAD_MOST`` (the
+            pongs to its pings, which no outbox counts) cuts it off."""
+
             def connection_made(self, transport: asyncio.BaseTransport) -> None:
                 super().connection_made(transport)
+                # (a stream's transport: asyncio's or uvloop's, which reads and writes)
+                self.guard = Guarded(cast(asyncio.Transport, transport), rate, burst, opening.lobby.metrics)
                 if not opening.opened(self, transport.get_extra_info("peername")):
                     transport.close()  # (the handshake then ends at once, and its handler with it)
                 else:
                     opening._transports[self] = transport
+
+            def data_received(self, data: bytes) -> None:
+                if self.guard.flooding:
+                    return
+                if not self.guard.budget.take(len(data)):
+                    self.guard.flooded()
+                    # (held: the loop keeps only a weak reference to a task)
+                    self.guard.closing = asyncio.get_running_loop().create_task(
+                        self.close(Close.POLICY, "flooding")
+                    )
+                    return
+                super().data_received(data)
+                if self.guard.unread() > UNREAD_MOST:
+                    self.guard.cut()
 
             def connection_lost(self, exc: Exception | None) -> None:
                 opening.done(self)
@@ -136,6 +165,48 @@ class Opening:
         hold the stop until the handshake's timeout, 10 s)."""
         for transport in list(self._transports.values()):
             transport.close()
+
+
+#: the bytes a second one message may bring on average, of the messages a connection may send a
+#: second (``--rate``): what a client reads as at most ``--rate`` times this, in bursts of
+#: ``--burst`` times it (two of the largest frames at least)
+BYTES_A_MESSAGE = 1024
+#: bytes written to a connection and not yet taken by its peer past which it is cut off: twice
+#: what its outbox may hold before it counts as slow (the pongs to its pings come on top of that)
+UNREAD_MOST = 2 * OUTBOX_BYTES
+
+
+class Guarded:
+    """What a connection may send (``budget``, bytes) and leave unread (its transport's buffer)."""
+
+    def __init__(self, transport: asyncio.Transport, rate: float, burst: int, metrics: Metrics) -> None:
+        self.transport = transport
+        self.budget = TokenBucket(rate, burst)
+        self.metrics = metrics
+        #: past its budget: nothing more is read of it while its close goes out
+        self.flooding = False
+        self.closing: asyncio.Task[None] | None = None
+
+    def _told(self) -> None:
+        peer = self.transport.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) and peer else ""
+        security_event(self.metrics, "rate_limit_close", transport="ws", peer=address)
+
+    def flooded(self) -> None:
+        """Past its budget: nothing more is read (what it sends waits in its own socket)."""
+        self.flooding = True
+        self._told()
+        self.transport.pause_reading()
+
+    def unread(self) -> int:
+        """Bytes written to the peer that it has not taken yet."""
+        return self.transport.get_write_buffer_size()
+
+    def cut(self) -> None:
+        """A peer that leaves it all unread reads no close frame either: the socket goes."""
+        self.flooding = True
+        self._told()
+        self.transport.abort()
 
 
 def forget_handshake(connection: ServerConnection) -> None:

@@ -4,9 +4,12 @@ and line clients alike."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import os
 import re
 import time
+from pathlib import Path
 
 import pytest
 import structlog
@@ -255,3 +258,74 @@ async def _greeted(port: int) -> LineClient:
         assert first.startswith(b"* Too many connections"), first
         assert loop.time() < deadline, "the closed connection's place was never freed"
         await asyncio.sleep(0.05)
+
+
+async def _raw_websocket(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A WebSocket opened by hand (its frames are written as bytes)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    key = base64.b64encode(os.urandom(16)).decode()
+    writer.write(
+        f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    assert (await reader.readuntil(b"\r\n\r\n")).startswith(b"HTTP/1.1 101")
+    return reader, writer
+
+
+#: a masked ping with 125 bytes (a client's frames are masked; the mask is zeros)
+PING = bytes([0x89, 0x80 | 125]) + b"\0\0\0\0" + b"p" * 125
+
+
+def _rss_kb(pid: int) -> int:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"VmRSS:\s+(\d+)", status)[1])  # type: ignore[index]
+
+
+async def test_a_flood_of_pings_is_closed_as_flooding_and_others_go_on(make_server: ServerFactory) -> None:
+    """Pings are answered by websockets below the messages' rate limit; sent as fast as a socket
+    takes them, they pass what any use of the protocol sends a second (``--rate`` KiB, in
+    bursts): the connection is closed 1008 ``flooding``, nothing more of it is read, and a
+    bystander's ping stays quick."""
+    server: Server = await make_server(rate=20.0, burst=40)  # (the defaults: 20 KiB a second, 40 at once)
+    calm = await WsClient.connect(server.port, "calm")
+    reader, writer = await _raw_websocket(server.port)
+    writer.write(PING * 2000)  # 262 KB at once
+    with contextlib.suppress(ConnectionError):
+        await writer.drain()
+    read = b""
+    with contextlib.suppress(ConnectionError, TimeoutError):
+        async with asyncio.timeout(5):
+            while chunk := await reader.read(65536):
+                read += chunk
+    close = read.rfind(b"\x88")
+    assert close >= 0 and read[close + 2 : close + 4] == (1008).to_bytes(2, "big"), read[-40:]
+    assert b"flooding" in read[close:]
+    assert _security_events(server, "rate_limit_close") >= 1
+    started = time.monotonic()
+    assert (await calm.request({"type": "ping"}))["type"] == "pong"
+    assert time.monotonic() - started < 1.0
+    writer.close()
+
+
+async def test_a_peer_that_leaves_the_pongs_to_its_pings_unread_is_cut_off(
+    make_server: ServerFactory,
+) -> None:
+    """Within a budget raised high, a client that sends pings and reads none of the pongs: what
+    it leaves unread is held up to twice the outbox's megabyte, then the socket goes; the
+    server's memory does not grow with what it sends."""
+    server: Server = await make_server(rate=10_000.0, burst=20_000)
+    _, writer = await _raw_websocket(server.port)
+    before = _rss_kb(os.getpid())
+    cut = False
+    for _ in range(400):  # up to 52 MB of pings, 1 MB of pongs answered at a time
+        try:
+            writer.write(PING * 8000)
+            async with asyncio.timeout(2):
+                await writer.drain()
+        except (ConnectionError, TimeoutError):
+            cut = True
+            break
+        await asyncio.sleep(0)
+    assert cut
+    assert _rss_kb(os.getpid()) - before < 40_000  # (the server runs in this process)
+    writer.close()
