@@ -430,7 +430,7 @@ class HttpRoutes:
         security_event(
             self.lobby.metrics,
             "origin_refused",
-            origin=origins[0][:200],
+            origin=" ".join(origins)[:200],  # (all of them: two headers are refused as such)
             peer=self._client(connection, request),
         )
         return _response(HTTPStatus.FORBIDDEN, b"origin not allowed\n", "text/plain; charset=utf-8")

@@ -480,3 +480,21 @@ async def test_an_address_asks_the_api_at_a_connection_s_rate(make_server: Serve
     await asyncio.sleep(1.1)
     assert (await http_get(server.port, "/api/players/ann")).status == 404  # (asked: no such player)
     assert (await http_get(server.port, "/api/tournaments")).status == 429  # (four in debt)
+
+
+async def test_two_origin_headers_are_refused_and_the_log_names_both(server: Server) -> None:
+    """A request with two Origin headers is refused (403) whichever they are, and the operator's
+    log names both, not only the first (which may be the server's own)."""
+    own = f"http://127.0.0.1:{server.port}"
+    upgrade = "".join(f"{k}: {v}\r\n" for k, v in _UPGRADE.items())
+    with structlog.testing.capture_logs() as logged:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        writer.write(
+            f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nOrigin: {own}\r\n"
+            f"Origin: https://evil.example\r\n{upgrade}\r\n".encode()
+        )
+        head = await reader.readuntil(b"\r\n\r\n")
+        writer.close()
+    assert head.startswith(b"HTTP/1.1 403")
+    (refused,) = [x for x in logged if x["event"] == "origin_refused"]
+    assert own in refused["origin"] and "https://evil.example" in refused["origin"], refused
