@@ -468,17 +468,14 @@ class Lobby:
             raise self._unknown_token(session, name, msg.id)
         await self._taken_back(session, name, info.identity, msg, room)  # pragma: no mutate - a lookup spared
 
-    async def _account_holds(
-        self, session: Session, name: str, token: str, msg: m.Hello, verified: str | None
-    ) -> None:
+    async def _account_holds(self, session: Session, name: str, msg: m.Hello, verified: str | None) -> None:
         """The account that a login or a resume takes back is still there, and a login's password
-        still its password, now that nothing else changes the name (its deletion, a new password,
-        may have come while the password was hashed or the token read): else the token just
-        issued goes, and the hello is refused."""
+        still its password, now that nothing else here changes the name (its deletion, a new
+        password, may have come while the password was hashed or the token read): else the hello
+        is refused, before any token is issued (the name's own stays as it is)."""
         account = await self.store.account(name)
         if account is not None and verified in (None, account.hash):
             return
-        await self.store.token_revoked(token)
         if msg.token is not None:
             raise self._unknown_token(session, name, msg.id)
         if account is None:
@@ -530,12 +527,12 @@ class Lobby:
         lists = await self.social.lists_of(identity)
         if identity.startswith(ACCOUNT):
             await account_settings(self.store, session, name, msg)
+        if identity.startswith(ACCOUNT):
+            await self._account_holds(session, name, msg, verified)
         token = secrets.token_hex(16)
         # the one used is revoked, unless another resume with it came first (here or elsewhere)
         if not await self.store.token_issued(token, name, identity, replacing=msg.token):
             raise self._unknown_token(session, name, msg.id)
-        if identity.startswith(ACCOUNT):
-            await self._account_holds(session, name, token, msg, verified)
         old = self.directory.session(name)
         if old is not None:  # the same person on a new connection: the old one goes
             await self.seeks.ended_now(old)  # (its seek by name: gone before the new one may seek)
