@@ -292,7 +292,9 @@ async def test_chat_flood_is_limited_separately(make_server: ServerFactory) -> N
     assert answers[-1]["code"] == "rate_limited"
 
 
-async def test_comings_and_goings_are_limited_so_that_nobody_floods_a_room(make_server: ServerFactory) -> None:
+async def test_comings_and_goings_are_limited_so_that_nobody_floods_a_room(
+    make_server: ServerFactory,
+) -> None:
     """Taking a seat and standing up (at a terminal, /join and /stand), each a line for everyone
     in the room, go at twice the chat's rate in bursts of 20: a toggler is refused
     ``rate_limited`` past them, and the room reads no more lines of it than that."""
