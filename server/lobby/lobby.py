@@ -546,7 +546,7 @@ class Lobby:
         if session.name is not None and await self.store.token(token) is None:
             # a newer connection of the name, through another node, took it as this one was
             # welcomed (its word that the old one goes came before there was one): this is the old one
-            self.replaced_elsewhere(name)
+            self._replaced(session, name)
         if session.name is None:  # (replaced, meanwhile or just now)
             return
         # their friends heard they came online with the connection replaced
@@ -558,10 +558,21 @@ class Lobby:
 
     def replaced_elsewhere(self, name: str) -> None:
         """``name`` came back through another node: its connection here is the old one, and goes
-        (the name is the new connection's there)."""
+        (the name is the new connection's there), unless its token still holds: then it is the
+        newer one, and the word came late (a name taken back twice, through two nodes, in a moment)."""
         old = self.directory.session(name)
-        if old is None:
-            return
+        if old is not None:
+            self._background(self._replaced_unless_newer(old, name))
+
+    async def _replaced_unless_newer(self, old: Session, name: str) -> None:
+        with contextlib.suppress(StoreUnavailable):  # (out of reach: it goes, as the word says)
+            if old.token is not None and await self.store.token(old.token) is not None:
+                return
+        if self.directory.session(name) is old:
+            self._replaced(old, name)
+
+    def _replaced(self, old: Session, name: str) -> None:
+        """``old``, the connection here of ``name``, is replaced by a newer one elsewhere."""
         self.directory.unbind(old, name)
         self.detach_quietly(old)
 

@@ -11,10 +11,13 @@ from pathlib import Path
 
 import pytest
 import redis.asyncio as aioredis
+from websockets.exceptions import ConnectionClosed
 
 from engine import GameRecord, Position, legal_move_texts, new_position, play
+from server.cluster import envelopes as env
+from server.cluster.relay import NEWS
 from server.log.contract import LeaseLost
-from server.log.redis.keys import lease_key
+from server.log.redis.keys import PREFIX, lease_key
 from server.log.redis.store import RedisStore
 from tests.cluster.conftest import QUICK_HASH, TIMINGS, RedisServer, published, two_nodes
 from tests.server.clients import MAX_TURNS, WsClient, bot_game, end_reason, eventually, game_result, until
@@ -527,3 +530,26 @@ async def test_two_resumes_with_one_token_at_once_welcome_one(nodes: list[Server
         assert [x["type"] for x in refused.messages] == ["error"], refused.messages
         token = next(x for x in answers if x["type"] == "welcome")["token"]
         await asyncio.gather(first.close(), second.close())
+
+
+async def test_a_late_word_that_a_name_was_taken_back_elsewhere_closes_no_newer_connection(
+    nodes: list[ServerProcess], redis_url: str
+) -> None:
+    """A node's word that it took a name back can reach another node after a newer connection
+    of the name came there (two take-backs through two nodes in a moment): a connection whose
+    token still holds is the newer one and stays; one whose token was revoked goes."""
+    a, _ = nodes
+    ann = await WsClient.connect(a.port, "ann")
+    late = env.dump(env.Replaced.model_validate({"from": "b", "name": "ann"}))
+    redis = aioredis.from_url(redis_url)
+    try:
+        await redis.publish(NEWS, late)
+        await asyncio.sleep(0.5)
+        assert (await ann.request({"type": "ping"}))["type"] == "pong"  # (still open)
+        await redis.delete(f"{PREFIX}token:{ann.token}")  # (as a newer connection's token revokes it)
+        await redis.publish(NEWS, late)
+        with pytest.raises(ConnectionClosed) as closed:
+            await ann.next(lambda m: False, timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.reason == "replaced"
+    finally:
+        await redis.aclose()
