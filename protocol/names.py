@@ -111,6 +111,14 @@ class ReservedNames:
     [True, True, True, True, True, True]
     >>> [n in reserved for n in ("model", "ann-modest", "staffan", "badminton")]
     [False, False, False, False]
+
+    And so are the server's own words and its bots' names with only digits, ``-`` or ``_`` around
+    them, which read as the server or its bot beside a line's colon:
+
+    >>> [n in reserved for n in ("Server-", "system__", "Bot_", "Greedy-", "greedy-bot-1", "_strong2")]
+    [True, True, True, True, True, True]
+    >>> [n in reserved for n in ("servant", "ann-bot-fan", "greedyann", "systematic")]
+    [False, False, False, False]
     """
 
     def __init__(self, strategies: Iterable[str]) -> None:
@@ -123,6 +131,10 @@ class ReservedNames:
         # a staff word standing alone: at an end or beside - or _, and digits (which look alike
         # some letters: their forms) on either side of it
         self._staff = re.compile(rf"(?:^|.*[-_])[{digits}]*(?:{staff})[{digits}]*(?:[-_].*|$)")
+        # the server's words and its bots' names, padded only with digits, - and _
+        words = "|".join(re.escape(alike(word)) for word in (*RESERVED, *strategies))
+        bot = re.escape(alike("bot"))
+        self._padded = re.compile(rf"[-_{digits}]*(?:{words}|(?:{bots})[-_]*{bot})[-_{digits}]*")
 
     def __contains__(self, name: object) -> bool:
         if not isinstance(name, str):
@@ -132,6 +144,7 @@ class ReservedNames:
             form in self._forms
             or self._bot.fullmatch(form) is not None
             or self._staff.fullmatch(form) is not None
+            or self._padded.fullmatch(form) is not None
         )
 
 

@@ -229,11 +229,13 @@ def test_each_reserved_word_is_kept_in_any_case(word: str) -> None:
 
 def test_the_bots_names_are_kept_and_nothing_else() -> None:
     """Each strategy's name and its bots' names (``greedy-bot3``, ``greedybot``, ``greedy_bot``,
-    look-alikes too); not other names nor things that are no strings."""
+    look-alikes too), and those with only digits, ``-`` or ``_`` around them (``bot1``,
+    ``Greedy-``, ``greedy-bot-1``); not other names nor things that are no strings."""
     reserved = ReservedNames(["greedy"])
     kept = ("greedy", "GREEDY", "greedy-bot3", "greedybot", "greedy_bot", "Greedy-B0tl0")
-    assert all(n in reserved for n in kept)
-    assert not any(n in reserved for n in ("greedy-bottle", "greedier", "strong", "bot1", "bots", None, 7))
+    padded = ("bot1", "Greedy-", "greedy-bot-1", "_greedy_bot_", "Server--", "system_")
+    assert all(n in reserved for n in (*kept, *padded))
+    assert not any(n in reserved for n in ("greedy-bottle", "greedier", "strong", "bots", "robot2", None, 7))
 
 
 def test_the_modules_examples_hold() -> None:
