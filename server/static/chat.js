@@ -1,6 +1,7 @@
 // The chat pane: a log of chat, game events, errors and the server's text answers, and an input
 // line with history (up/down) and completion of command names (Tab).
 
+import { own } from "./dom.js";
 import { language, t } from "./i18n.js";
 
 const MAX_LINES = 600;
@@ -90,7 +91,7 @@ export function startLine(msg) {
 export function overLine(msg) {
   // a rated game's line says each rating before and after: "ann 120 (1000 → 1012)"
   const rating = (n) => {
-    const r = msg.ratings?.[n];
+    const r = own(msg.ratings, n);
     return r ? ` (${r.before} → ${r.after}${r.provisional ? "?" : ""})` : "";
   };
   const scores = msg.ranking.map((n) => `${n} ${msg.final_scores[n]}${rating(n)}`).join(", ");

@@ -11,3 +11,11 @@ export function el(tag, attrs = {}, ...children) {
   for (const child of children) if (child !== null && child !== undefined) node.append(child);
   return node;
 }
+
+/**
+ * `map[key]` when `map` holds `key` itself: a player's name is any word, `valueOf` and
+ * `constructor` too, which a plain object's lookup would find among its own functions.
+ */
+export function own(map, key) {
+  return map && Object.hasOwn(map, key) ? map[key] : undefined;
+}

@@ -2,7 +2,7 @@
 // the board for the lobby, a room waiting for its game, and the final ranking.
 
 import { reasonText, stateWord, winners } from "./chat.js";
-import { el } from "./dom.js";
+import { el, own } from "./dom.js";
 import { language, t, tn } from "./i18n.js";
 import { nameButton } from "./profile.js";
 
@@ -325,7 +325,7 @@ function resultPanel({ view, actions }) {
   const ratings = result.ratings ?? null;
   const out = new Set(game.players.filter((p) => p.eliminated).map((p) => p.name));
   const rows = result.ranking.map((name) => {
-    const penalty = result.penalties[name] ?? 0;
+    const penalty = own(result.penalties, name) ?? 0;
     const final = result.final_scores[name];
     return el(
       "tr",
@@ -335,7 +335,7 @@ function resultPanel({ view, actions }) {
       el("td", { class: "num before-penalty" }, String(final + penalty)),
       el("td", { class: "num penalty cards-left" }, penalty ? `−${penalty}` : "0"),
       el("td", { class: "num final" }, String(final)),
-      ratings ? el("td", { class: "num rating" }, ...ratingChange(ratings[name])) : null,
+      ratings ? el("td", { class: "num rating" }, ...ratingChange(own(ratings, name))) : null,
     );
   });
   return el(

@@ -238,3 +238,23 @@ def test_who_and_friends_say_a_private_room_not_the_lobby(open_page: Callable[..
     )
     for text in lines:
         assert text.split("\n") == ["olga  in a private room", "ann  lobby", "bob  cafe"]
+
+
+def test_a_player_named_like_an_objects_own_function_reads_no_rating(open_page: Callable[..., Page]) -> None:
+    """A guest called ``valueOf`` (or ``constructor``), left out of a rated game's ratings: the
+    game-over line gives them no rating, where a plain lookup found the object's own function
+    and read "undefined → undefined"."""
+    page = open_page()
+    line = page.evaluate(
+        """async () => {
+          const { overLine } = await import("/chat.js");
+          return overLine({
+            reason: "last_player", ranking: ["regone", "valueOf", "constructor"],
+            places: { regone: 1, valueOf: 2, constructor: 3 },
+            final_scores: { regone: 12, valueOf: 0, constructor: 0 },
+            ratings: { regone: { before: 1000, after: 1012, provisional: true } },
+          });
+        }"""
+    )
+    assert "regone 12 (1000 → 1012?)" in line and "valueOf 0," in line and line.endswith("constructor 0")
+    assert "undefined" not in line, line
