@@ -25,6 +25,21 @@ async def test_no_token_outlives_its_time_to_live(client: aioredis.Redis) -> Non
         assert 0 < await client.ttl(key) <= TOKEN_TTL
 
 
+async def test_a_release_of_a_token_revoked_meanwhile_leaves_no_key(client: aioredis.Redis) -> None:
+    """A connection's end writes its token's end only while the token stands (in one step, so that
+    a token another node's issue revokes meanwhile is not written again as an end alone: a key
+    without a time to live, which a resume with it would read as a token without a name); such a
+    key, left by an older version, reads as no token. (The step's atomicity is Redis' own: this
+    test, one command after another, sees its outcome only.)"""
+    store = RedisStore(client, lambda room: "n:1")
+    await store.token_issued("a1", "ann", "id-ann")
+    assert await store.token_issued("a2", "ann", "id-ann", replacing="a1")
+    await store.token_released("a1", 5.0)
+    assert not await client.exists("cafe:token:a1")
+    await client.hset("cafe:token:a0", "expires", "5.0")
+    assert await store.token("a0") is None
+
+
 async def test_tokens_are_unavailable_while_redis_is_away(
     client: aioredis.Redis, redis_server: RedisServer
 ) -> None:

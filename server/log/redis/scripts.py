@@ -86,3 +86,9 @@ redis.call('EXPIRE', KEYS[2], ARGV[4])
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[4])
 return 1
 """
+# KEYS: the token's hash  ARGV: when it expires
+# A token whose connection is gone holds until then, if it still stands (revoked: nothing).
+TOKEN_RELEASED = """
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'expires', ARGV[1]) end
+return 1
+"""

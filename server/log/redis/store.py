@@ -99,6 +99,7 @@ class RedisStore(ModerationFront):
         self._seat = client.register_script(scripts.SEAT_TAKEN)
         self._changed = client.register_script(scripts.DATA_CHANGED)
         self._issue = client.register_script(scripts.TOKEN_ISSUED)
+        self._release = client.register_script(scripts.TOKEN_RELEASED)
 
     def close(self) -> None:
         pass
@@ -324,9 +325,8 @@ class RedisStore(ModerationFront):
         return bool(issued)
 
     async def token_released(self, token: str, expires: float) -> None:
-        try:
-            if await self.redis.exists(f"{PREFIX}token:{token}"):
-                await self.redis.hset(f"{PREFIX}token:{token}", "expires", repr(expires))
+        try:  # (one step: a token revoked meanwhile is not written again as an end alone)
+            await self._release(keys=[f"{PREFIX}token:{token}"], args=[repr(expires)])
         except RedisError as e:
             raise StoreUnavailable(str(e)) from e
 
