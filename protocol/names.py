@@ -117,8 +117,8 @@ class ReservedNames:
 
     >>> [n in reserved for n in ("Server-", "system__", "Bot_", "Greedy-", "greedy-bot-1", "_strong2")]
     [True, True, True, True, True, True]
-    >>> [n in reserved for n in ("servant", "ann-bot-fan", "greedyann", "systematic")]
-    [False, False, False, False]
+    >>> [n in reserved for n in ("servant", "ann-bot-fan", "greedyann", "systematic", "Boti", "Lbot")]
+    [False, False, False, False, False, False]
     """
 
     def __init__(self, strategies: Iterable[str]) -> None:
@@ -131,10 +131,6 @@ class ReservedNames:
         # a staff word standing alone: at an end or beside - or _, and digits (which look alike
         # some letters: their forms) on either side of it
         self._staff = re.compile(rf"(?:^|.*[-_])[{digits}]*(?:{staff})[{digits}]*(?:[-_].*|$)")
-        # the server's words and its bots' names, padded only with digits, - and _
-        words = "|".join(re.escape(alike(word)) for word in (*RESERVED, *strategies))
-        bot = re.escape(alike("bot"))
-        self._padded = re.compile(rf"[-_{digits}]*(?:{words}|(?:{bots})[-_]*{bot})[-_{digits}]*")
 
     def __contains__(self, name: object) -> bool:
         if not isinstance(name, str):
@@ -144,8 +140,17 @@ class ReservedNames:
             form in self._forms
             or self._bot.fullmatch(form) is not None
             or self._staff.fullmatch(form) is not None
-            or self._padded.fullmatch(form) is not None
+            or self._padded(name)
         )
+
+    def _padded(self, name: str) -> bool:
+        """Whether ``name`` is the server's word or a bot's name with only digits, ``-`` or ``_``
+        (as typed: not the letters their look-alike forms are) at either end."""
+        core = name.strip("-_" + string.digits)
+        if not core or core == name:
+            return False
+        form = alike(core)
+        return form in self._forms or self._bot.fullmatch(form) is not None
 
 
 __all__ = [

@@ -12,7 +12,7 @@ from typing import Any
 import structlog
 
 from server.metrics import SECURITY_EVENTS, Metrics
-from server.peers import TrustedProxies
+from server.peers import TrustedProxies, address_key
 from server.ratelimit import AddressBuckets
 
 log = structlog.get_logger("cafe.security")
@@ -54,7 +54,10 @@ def security_event(metrics: Metrics, event: str, **fields: Any) -> None:
     pace = _PACES.get(metrics)
     if pace is None:
         pace = _PACES[metrics] = _LogPace()
-    left_out = pace.logged(f"{event} {fields.get('peer', fields.get('address'))}")
+    # by address: a peer is HOST:PORT, and every connection of one address has a port of its own
+    peer = fields.get("peer")
+    where = address_key(peer) if isinstance(peer, str) and peer else fields.get("address")
+    left_out = pace.logged(f"{event} {where}")
     if left_out is None:
         return
     if left_out:

@@ -31,6 +31,10 @@ from server.ratings import account_key
 from server.session import Session
 from server.tasks import OneAtATime
 
+#: the identity of a token issued to nobody: it revokes the name's last one (an account deleted
+#: as a login through another node took its name: that login's)
+GONE = "gone"
+
 
 class Lobby(Protocol):
     """What these commands use of the lobby (which imports them: they know it only by this)."""
@@ -277,7 +281,9 @@ async def _unregister(lobby: Lobby, session: Session, msg: m.Unregister) -> None
     )
     if session.name != name:
         # replaced as the account went, by a login through another node: that connection holds
-        # a name whose account is gone, and goes too (this one closes as replaced)
+        # a name whose account is gone, and goes too (this one closes as replaced). Its token is
+        # revoked first by one nobody is given, so that the word is not taken for a late one
+        await lobby.store.token_issued(secrets.token_hex(16), name, GONE)
         await lobby.directory.replaced(name)
         return
     await _new_identity(lobby, session, secrets.token_hex(8), keep=False)
@@ -288,7 +294,8 @@ async def _unregister(lobby: Lobby, session: Session, msg: m.Unregister) -> None
 async def _new_token(lobby: Lobby, session: Session) -> str:
     """A new resume token for the connection, for the player it is now (the name's earlier one is
     revoked): the token."""
-    assert session.name is not None and session.identity is not None
+    if session.name is None or session.identity is None:  # (replaced through another node meanwhile)
+        raise ProtocolError("unavailable", UNAVAILABLE, None)
     token = session.token = secrets.token_hex(16)
     await lobby.store.token_issued(token, session.name, session.identity)
     # the name is this connection's: one elsewhere that took it as this changed is the old one
@@ -377,8 +384,11 @@ def _one_change_of_the_name(
     login, a resume: ``Lobby.name_changes``), which then finds the account as it left it."""
 
     async def one_at_a_time(lobby: Lobby, session: Session, msg: Any) -> None:
-        assert session.name is not None
-        async with lobby.name_changes.hold(session.name.casefold()):
+        name = session.name
+        assert name is not None
+        async with lobby.name_changes.hold(name.casefold()):
+            if session.closed or session.name != name:  # (replaced while it waited: it is closing)
+                raise ProtocolError("unavailable", UNAVAILABLE, msg.id)
             await handler(lobby, session, msg)
 
     return one_at_a_time

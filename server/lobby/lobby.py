@@ -476,7 +476,7 @@ class Lobby:
         account = await self.store.account(name)
         if account is not None and verified in (None, account.hash):
             return
-        if msg.token is not None:
+        if msg.token:
             raise self._unknown_token(session, name, msg.id)
         if account is None:
             raise ProtocolError(
@@ -531,7 +531,7 @@ class Lobby:
             await self._account_holds(session, name, msg, verified)
         token = secrets.token_hex(16)
         # the one used is revoked, unless another resume with it came first (here or elsewhere)
-        if not await self.store.token_issued(token, name, identity, replacing=msg.token):
+        if not await self.store.token_issued(token, name, identity, replacing=msg.token or None):
             raise self._unknown_token(session, name, msg.id)
         old = self.directory.session(name)
         if old is not None:  # the same person on a new connection: the old one goes
@@ -543,7 +543,7 @@ class Lobby:
         session.identity = identity
         admitted()
         await self._welcome(session, name, token, msg, resumed=msg.token is not None or room is not None)
-        if session.name is not None and await self.store.token(token) is None:
+        if session.name is not None and await self._revoked(token):
             # a newer connection of the name, through another node, took it as this one was
             # welcomed (its word that the old one goes came before there was one): this is the old one
             self._replaced(session, name)
@@ -563,6 +563,13 @@ class Lobby:
         old = self.directory.session(name)
         if old is not None:
             self._background(self._replaced_unless_newer(old, name))
+
+    async def _revoked(self, token: str) -> bool:
+        """Whether ``token`` no longer holds (out of reach: not known, taken to hold)."""
+        try:
+            return await self.store.token(token) is None
+        except StoreUnavailable:
+            return False
 
     async def _replaced_unless_newer(self, old: Session, name: str) -> None:
         with contextlib.suppress(StoreUnavailable):  # (out of reach: it goes, as the word says)

@@ -405,3 +405,14 @@ async def test_a_password_changed_as_the_old_one_logs_in_lets_one_of_them_throug
         both = isinstance(changed, dict) and changed["type"] == "ack" and login["type"] == "welcome"
         assert not both, (changed, login)
         await asyncio.gather(owner.close(), other.close())
+
+
+async def test_a_login_with_an_empty_token_is_a_login(server: Server) -> None:
+    """``"token": ""`` is no token (as ``hello`` reads it): a name with its password and an empty
+    token logs in, as without one."""
+    owner = await WsClient.connect(server.port, "emptytok")
+    assert (await owner.request({"type": "register", "password": PASSWORD}))["registered"] is True
+    await owner.close()
+    again = await WsClient.connect(server.port)
+    welcome = await again.request({"type": "hello", "name": "emptytok", "password": PASSWORD, "token": ""})
+    assert welcome["type"] == "welcome" and welcome["registered"] is True, welcome

@@ -6,10 +6,12 @@ say what happened."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from server.app import Server
 from server.lobby import accounts as accounts_module
@@ -215,3 +217,27 @@ async def test_a_seek_sent_right_after_a_rename_stays_in_the_queue(server: Serve
     answer = await ann.next(lambda x: x.get("id") == 3)
     assert answer["type"] == "seeking", answer
     assert [e.seeker.name for e in await server.lobby.seeks.queue.entries()] == ["ann"]
+
+
+async def test_a_password_change_that_waited_for_the_name_finds_its_connection_replaced(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``/password`` waits while someone else takes the name back (the lock a login holds);
+    replaced meanwhile, the connection is closing: the change does nothing and fails nowhere
+    (its handler once asserted the name it no longer had, and the socket closed 1000)."""
+    owner = await WsClient.connect(server.port, "pc0")
+    assert (await owner.request({"type": "register", "password": PASSWORD}))["registered"] is True
+    session = server.lobby.directory.session("pc0")
+    assert session is not None
+    async with server.lobby.name_changes.hold("pc0"):  # (as a login taking the name back holds it)
+        await owner.send({"type": "password", "old": PASSWORD, "new": "new password!", "id": "pw"})
+        await asyncio.sleep(0.1)
+        server.lobby.detach_quietly(session)  # (the login replaces this connection)
+    with pytest.raises(ConnectionClosed) as closed:
+        await owner.next(lambda m: False, timeout=5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008, closed.value
+    await asyncio.sleep(0.1)  # (the handler's end, after the close)
+    failed = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert failed == [], failed
+    account = await server.store.account("pc0")
+    assert account is not None and await server.lobby.accounts.login("pc0", PASSWORD, "test") is not None
