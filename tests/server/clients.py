@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import itertools
 import json
+import os
 from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple
 
@@ -254,3 +256,16 @@ def chat_form(move: str) -> str:
     if move.startswith("swap "):
         return "/swap " + move.removeprefix("swap ")
     return "/play " + move
+
+
+async def raw_websocket(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A WebSocket opened by hand: its frames are written as bytes, and nothing is read (or
+    answered: a ping from the server stays unanswered) unless the test reads it."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    key = base64.b64encode(os.urandom(16)).decode()
+    writer.write(
+        f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    assert (await reader.readuntil(b"\r\n\r\n")).startswith(b"HTTP/1.1 101")
+    return reader, writer

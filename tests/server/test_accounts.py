@@ -364,15 +364,20 @@ async def test_one_address_hashes_a_few_passwords_at_once_and_leaves_the_threads
 
 
 
+async def _registered_and_a_stranger(server: Server, name: str) -> tuple[WsClient, WsClient]:
+    """``name`` connected and registered, and a connection that has said nothing yet."""
+    owner = await WsClient.connect(server.port, name)
+    assert (await owner.request({"type": "register", "password": PASSWORD}))["registered"] is True
+    return owner, await WsClient.connect(server.port)
+
+
 async def test_an_account_deleted_as_it_is_logged_into_welcomes_nobody_to_it(server: Server) -> None:
     """``/unregister`` and a login with the password, sent at the same moment ten times: whichever
     the server takes first, a login welcomed as registered has its account there, and one that
     came after the deletion is ``not_registered`` (no connection holds an account that is gone)."""
     for round_ in range(10):
         name = f"ghost{round_}"
-        owner = await WsClient.connect(server.port, name)
-        assert (await owner.request({"type": "register", "password": PASSWORD}))["registered"] is True
-        other = await WsClient.connect(server.port)
+        owner, other = await _registered_and_a_stranger(server, name)
         deleted, login = await asyncio.gather(
             owner.request({"type": "unregister", "password": PASSWORD}),
             other.request({"type": "hello", "name": name, "password": PASSWORD}),
@@ -393,9 +398,7 @@ async def test_a_password_changed_as_the_old_one_logs_in_lets_one_of_them_throug
     old password is refused): never both."""
     for round_ in range(10):
         name = f"pw{round_}"
-        owner = await WsClient.connect(server.port, name)
-        assert (await owner.request({"type": "register", "password": PASSWORD}))["registered"] is True
-        other = await WsClient.connect(server.port)
+        owner, other = await _registered_and_a_stranger(server, name)
         changed, login = await asyncio.gather(
             owner.request({"type": "password", "old": PASSWORD, "new": "new password!"}),
             other.request({"type": "hello", "name": name, "password": PASSWORD}),

@@ -3,30 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-import base64
 import json
-import os
 
 import pytest
 from websockets.asyncio.client import connect
 
-from tests.server.clients import until
+from tests.server.clients import raw_websocket, until
 from tests.server.conftest import ServerFactory
 
 pytestmark = pytest.mark.websocket_api
-
-
-async def _silent(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    """A client that opens a WebSocket and then never reads, so never answers a ping."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    key = base64.b64encode(os.urandom(16)).decode()
-    writer.write(
-        f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
-    )
-    head = await reader.readuntil(b"\r\n\r\n")
-    assert head.startswith(b"HTTP/1.1 101")
-    return reader, writer
 
 
 async def test_a_client_that_answers_pings_stays_and_one_that_does_not_is_closed(
@@ -35,7 +20,7 @@ async def test_a_client_that_answers_pings_stays_and_one_that_does_not_is_closed
     """With pings every 0.5 s, a client whose library answers them is still served after several
     rounds, while a client that never answers is cut off and leaves the keep-alive's table."""
     server = await make_server(ping_interval=0.5, hello_timeout=60)
-    reader, writer = await _silent(server.port)
+    reader, writer = await raw_websocket(server.port)  # (never reads: never answers a ping)
     async with connect(f"ws://127.0.0.1:{server.port}/ws", ping_interval=None) as ws:
         await ws.send(json.dumps({"type": "hello", "name": "ann"}))
         assert json.loads(await ws.recv())["type"] == "welcome"

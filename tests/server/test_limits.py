@@ -4,7 +4,6 @@ and line clients alike."""
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import os
 import re
@@ -19,7 +18,7 @@ from websockets.exceptions import ConnectionClosed, InvalidMessage
 from server.app import Server
 from server.limits import PerAddress, security_event
 from server.metrics import Metrics
-from tests.server.clients import LineClient, WsClient
+from tests.server.clients import LineClient, WsClient, raw_websocket
 from tests.server.conftest import ServerFactory
 
 pytestmark = pytest.mark.websocket_api
@@ -261,18 +260,6 @@ async def _greeted(port: int) -> LineClient:
         await asyncio.sleep(0.05)
 
 
-async def _raw_websocket(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    """A WebSocket opened by hand (its frames are written as bytes)."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    key = base64.b64encode(os.urandom(16)).decode()
-    writer.write(
-        f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
-    )
-    assert (await reader.readuntil(b"\r\n\r\n")).startswith(b"HTTP/1.1 101")
-    return reader, writer
-
-
 #: a masked ping with 125 bytes (a client's frames are masked; the mask is zeros)
 PING = bytes([0x89, 0x80 | 125]) + b"\0\0\0\0" + b"p" * 125
 
@@ -289,7 +276,7 @@ async def test_a_flood_of_pings_is_closed_as_flooding_and_others_go_on(make_serv
     bystander's ping stays quick."""
     server: Server = await make_server(rate=20.0, burst=40)  # (the defaults: 20 KiB a second, 40 at once)
     calm = await WsClient.connect(server.port, "calm")
-    reader, writer = await _raw_websocket(server.port)
+    reader, writer = await raw_websocket(server.port)
     writer.write(PING * 2000)  # 262 KB at once
     with contextlib.suppress(ConnectionError):
         await writer.drain()
@@ -315,7 +302,7 @@ async def test_a_peer_that_leaves_the_pongs_to_its_pings_unread_is_cut_off(
     it leaves unread is held up to twice the outbox's megabyte, then the socket goes; the
     server's memory does not grow with what it sends."""
     server: Server = await make_server(rate=10_000.0, burst=20_000)
-    _, writer = await _raw_websocket(server.port)
+    _, writer = await raw_websocket(server.port)
     before = _rss_kb(os.getpid())
     cut = False
     for _ in range(400):  # up to 52 MB of pings, 1 MB of pongs answered at a time

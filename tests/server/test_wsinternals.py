@@ -18,9 +18,8 @@ from server.app import Server
 from server.net import wsinternals
 from server.net.ws import WsSession
 from server.net.wsinternals import NON_PUBLIC, WebsocketsMismatch, check
-from tests.server.clients import WsClient, until
+from tests.server.clients import WsClient, raw_websocket, until
 from tests.server.conftest import ServerFactory
-from tests.server.test_keepalive import _silent
 
 pytestmark = pytest.mark.websocket_api
 
@@ -118,7 +117,7 @@ async def test_a_silent_peer_keeps_its_ping_unanswered_and_is_cut_off(make_serve
     """A peer that reads nothing leaves its ping unanswered; cut off, its socket ends after the
     ping's frame, and the server forgets its session."""
     server: Server = await make_server(ping_interval=3600, hello_timeout=60)
-    reader, writer = await _silent(server.port)
+    reader, writer = await raw_websocket(server.port)
     await until(lambda: len(server.lobby.all_sessions) == 1, "the silent peer served")
     [session] = list(server.lobby.all_sessions)
     assert isinstance(session, WsSession)
