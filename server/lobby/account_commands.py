@@ -113,6 +113,13 @@ class Login(NamedTuple):
     hash: str
 
 
+def not_registered(name: str, msg_id: m.ClientId) -> ProtocolError:
+    """The answer to a login with a password for a name no account holds."""
+    return ProtocolError(
+        "not_registered", _("{name} is not registered; say hello without a password.", name=name), msg_id
+    )
+
+
 async def login_identity(lobby: Lobby, session: Session, msg: m.Hello) -> Login | None:
     """The login of a ``hello`` without a token: the account's for a registered name with its
     password, ``None`` for a guest. A guest cannot take a registered name, one that looks like
@@ -121,11 +128,7 @@ async def login_identity(lobby: Lobby, session: Session, msg: m.Hello) -> Login 
     if not registered:
         await check_alike(lobby, msg.name, msg.id)
         if msg.password is not None:
-            raise ProtocolError(
-                "not_registered",
-                _("{name} is not registered; say hello without a password.", name=msg.name),
-                msg.id,
-            )
+            raise not_registered(msg.name, msg.id)
         return None
     if msg.password is None:
         raise ProtocolError(
@@ -376,6 +379,7 @@ def _reader(session: Session) -> Reader | None:
 SHOWN = ("history", "rating", "top", "finger")
 #: the messages of the connection's rate a ``/history`` or a ``/finger`` counts as
 RECORDS_COST = 5
+
 
 def _one_change_of_the_name(
     handler: Callable[[Lobby, Session, Any], Awaitable[None]],

@@ -133,6 +133,11 @@ def check_password(password: str, msg_id: int | str | None = None) -> None:
         )
 
 
+def bad_password(name: str, msg_id: int | str | None) -> ProtocolError:
+    """The answer to a password that is not the account's (or no longer is)."""
+    return ProtocolError("bad_password", _("That is not the password of {name}.", name=name), msg_id)
+
+
 class Accounts:
     """Hashing and checking passwords off the event loop, with the attempt limits.
 
@@ -242,7 +247,7 @@ class Accounts:
             raise
         if not right:
             log.info("login_failed", player=name, address=address)
-            raise ProtocolError("bad_password", _("That is not the password of {name}.", name=name), msg_id)
+            raise bad_password(name, msg_id)
         assert account is not None
         self.by_name.forget(key)
         self.by_address.give_back(address, now)

@@ -32,7 +32,7 @@ from server.directory.privacy import here, seen_from
 from server.directory.roomlist import listed
 from server.limits import security_event
 from server.lobby import account_commands, language, profiles
-from server.lobby.accounts import Accounts
+from server.lobby.accounts import Accounts, bad_password
 from server.lobby.background import Background
 from server.lobby.choices import StoredLists, account_settings
 from server.lobby.moderation import HUSHED, Moderation
@@ -479,12 +479,8 @@ class Lobby:
         if msg.token:
             raise self._unknown_token(session, name, msg.id)
         if account is None:
-            raise ProtocolError(
-                "not_registered",
-                _("{name} is not registered; say hello without a password.", name=name),
-                msg.id,
-            )
-        raise ProtocolError("bad_password", _("That is not the password of {name}.", name=name), msg.id)
+            raise account_commands.not_registered(name, msg.id)
+        raise bad_password(name, msg.id)
 
     def _unknown_token(self, session: Session, name: str, msg_id: m.ClientId) -> ProtocolError:
         """The answer to a resume token that is not (or no longer) the name's, noted as a
